@@ -1,0 +1,224 @@
+"""The ``cardc`` command line.
+
+Every subcommand works on the project found from the current directory (see
+:mod:`compiler.project`). Diagnostics from every stage are collected and printed together,
+sorted, at the end; the exit status is 1 when any of them is an error. No Python traceback
+reaches a user: an internal failure is reported as such, with a request to file it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from compiler import __version__
+from compiler.project import Project, card_files, find_project
+from dsl.diagnostics import Diagnostic, SourceCache, file_span, render_all
+from dsl.nodes import to_json
+from dsl.parser import parse_file
+
+
+def _project_or_die() -> Project:
+    project = find_project()
+    if project is None:
+        print(
+            "cardc: no project here: no folder at or above this one holds cards/ "
+            "or a pyproject.toml with [tool.cardc]\n"
+            "  hint: run 'cardc new GAME' to start one, or cd into your project",
+            file=sys.stderr,
+        )
+        raise SystemExit(2)
+    return project
+
+
+def _expand(paths: Sequence[str], project: Project | None) -> tuple[list[Path], list[Diagnostic]]:
+    """The ``.cards`` files named by ``paths`` (folders are searched); default: all of cards/."""
+    problems: list[Diagnostic] = []
+    if not paths:
+        project = project or _project_or_die()
+        return card_files(project.cards), problems
+    files: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found = card_files(path)
+            if not found:
+                problems.append(
+                    Diagnostic(
+                        "no-card-files",
+                        f"'{raw}' holds no .cards files",
+                        file_span(raw),
+                        "warning",
+                        ("card files end in .cards",),
+                        show_source=False,
+                    )
+                )
+            files.extend(found)
+        else:
+            files.append(path)
+    return files, problems
+
+
+def _emit(diagnostics: list[Diagnostic], sources: SourceCache, fmt: str) -> int:
+    """Print diagnostics; return the exit status they call for."""
+    text = render_all(diagnostics, sources, fmt)
+    if text:
+        stream = sys.stdout if fmt == "json" else sys.stderr
+        print(text, file=stream)
+    elif fmt == "json":
+        print(json.dumps({"diagnostics": []}))
+    return 1 if any(d.severity == "error" for d in diagnostics) else 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """``cardc check``: parse and check sources, print every diagnostic."""
+    from compiler.pipeline import check_paths
+
+    project = find_project()
+    files, problems = _expand(args.paths, project)
+    sources = SourceCache()
+    result = check_paths(files, project, sources)
+    diagnostics = problems + result.diagnostics
+    status = _emit(diagnostics, sources, args.format)
+    if args.format == "text":
+        if args.provenance:
+            print(result.provenance_report())
+        elif status == 0:
+            print(result.summary())
+    return status
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    """``cardc build``: compile every game to ``generated/`` (or verify it with --check)."""
+    from compiler.build import build
+
+    project = _project_or_die()
+    sources = SourceCache()
+    outcome = build(project, args.paths, check_only=args.check, sources=sources)
+    status = _emit(outcome.diagnostics, sources, args.format)
+    if args.format == "text":
+        for line in outcome.report:
+            print(line)
+    return status or outcome.status
+
+
+def cmd_parse(args: argparse.Namespace) -> int:
+    """``cardc parse --json FILE``: print the AST as JSON, for debugging."""
+    sources = SourceCache()
+    result = parse_file(args.file)
+    if result.text is not None:
+        sources.put(args.file, result.text)
+    status = _emit(list(result.diagnostics), sources, "text")
+    if result.ok or result.file.declarations:
+        print(json.dumps(to_json(result.file), indent=2, ensure_ascii=False))
+    return status
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    """``cardc new GAME``: a new game folder in this project, or a new project."""
+    from compiler.scaffold import scaffold
+
+    for line in scaffold(args.game, find_project(), Path.cwd()):
+        print(line)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="cardc",
+        description="Compile tabletop-game rules written as data into checked Python handlers "
+        "and printable card references.",
+    )
+    parser.add_argument("--version", action="version", version=f"cardc {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    check = commands.add_parser(
+        "check", help="parse and check card files", description="Parse and check card files; "
+        "print every problem with its file, line and column."
+    )
+    check.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: cards/)")
+    check.add_argument("--format", choices=("text", "json"), default="text")
+    check.add_argument(
+        "--provenance", action="store_true", help="list every @provisional value and its reason"
+    )
+    check.set_defaults(run=cmd_check)
+
+    build = commands.add_parser(
+        "build",
+        help="compile every game to generated/",
+        description="Compile every game under cards/ (or the given game folders) to generated/: "
+        "Python handlers, IR and JSON Schemas. Only games whose sources changed are re-emitted.",
+    )
+    build.add_argument("paths", nargs="*", metavar="PATH", help="game folders (default: all)")
+    build.add_argument(
+        "--check", action="store_true", help="do not write; exit 1 if generated/ is stale"
+    )
+    build.add_argument("--format", choices=("text", "json"), default="text")
+    build.set_defaults(run=cmd_build)
+
+    parse = commands.add_parser(
+        "parse", help="print a file's AST as JSON", description="Parse one file and print its "
+        "syntax tree as JSON (for debugging the language)."
+    )
+    parse.add_argument("--json", action="store_true", default=True, help="JSON output (default)")
+    parse.add_argument("file", metavar="FILE")
+    parse.set_defaults(run=cmd_parse)
+
+    new = commands.add_parser(
+        "new",
+        help="start a new game (or project)",
+        description="Inside a project: add cards/GAME/ with a starter game.cards. Outside one: "
+        "create the project folder GAME/ with cards/GAME/ inside.",
+    )
+    new.add_argument("game", metavar="GAME", help="a name in lower_snake_case")
+    new.set_defaults(run=cmd_new)
+
+    _add_later_commands(commands)
+    return parser
+
+
+def _add_later_commands(commands: argparse._SubParsersAction) -> None:
+    """Subcommands that live in their own modules."""
+    try:
+        from compiler import cli_extra
+    except ImportError:
+        return
+    cli_extra.register(commands)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``cardc`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.run(args))
+    except KeyboardInterrupt:
+        print("cardc: interrupted", file=sys.stderr)
+        return 130
+    except SystemExit:
+        raise
+    except BrokenPipeError:
+        return 1
+    except Exception as error:  # noqa: BLE001 - the last line of defence against tracebacks
+        print(
+            f"cardc: internal error: {type(error).__name__}: {error}\n"
+            "  hint: this is a bug in cardc, not in your cards; please report it with the "
+            "command you ran (set CARDC_DEBUG=1 to see the traceback)",
+            file=sys.stderr,
+        )
+        import os
+
+        if os.environ.get("CARDC_DEBUG"):
+            raise
+        return 3
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

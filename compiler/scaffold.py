@@ -1,0 +1,74 @@
+"""``cardc new``: a starter game folder, or a whole new project around one."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from compiler.project import GAME_FILE, Project
+
+_GAME_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+
+_GAME_CARDS = '''# {title}: what its cards may name. See README.md, "The language".
+game {name} "{title}" {{
+  players 1..4
+  rounds 10                      @provisional("a starting point; set your game's length")
+  counter victory_points
+  counter coins
+  zone hand
+  trigger play "when a card is played from the hand"
+}}
+'''
+
+_EXAMPLE_CARDS = '''# Your first card. Run `cardc check` after each edit.
+card "Lucky Find" {{
+  copies 3                       @provisional("how many go in the deck is still open")
+  on play {{
+    gain coins 2
+  }}
+}}
+'''
+
+_PYPROJECT = '''[tool.cardc]
+cards = "cards"
+generated = "generated"
+scenarios = "tests/scenarios"
+'''
+
+
+class ScaffoldError(Exception):
+    """A ``cardc new`` request that cannot be carried out."""
+
+
+def scaffold(game: str, project: Project | None, cwd: Path) -> list[str]:
+    """Create the files for ``game``; return one line per file created."""
+    if not _GAME_NAME.match(game):
+        raise SystemExit(
+            f"cardc new: '{game}' is not a game name\n"
+            "  hint: use lower_snake_case letters, digits and '_', starting with a letter"
+        )
+    created: list[str] = []
+    if project is None:
+        root = cwd / game
+        if root.exists():
+            raise SystemExit(f"cardc new: '{root}' already exists\n  hint: choose another name")
+        root.mkdir(parents=True)
+        (root / "pyproject.toml").write_text(_PYPROJECT, encoding="utf-8")
+        created.append(f"created {root / 'pyproject.toml'}")
+        cards = root / "cards"
+        scenarios = root / "tests" / "scenarios"
+    else:
+        cards = project.cards
+        scenarios = project.scenarios
+    folder = cards / game
+    if folder.exists():
+        raise SystemExit(f"cardc new: '{folder}' already exists\n  hint: choose another name")
+    folder.mkdir(parents=True)
+    (folder / "variants").mkdir()
+    (scenarios / game).mkdir(parents=True, exist_ok=True)
+    title = game.replace("_", " ").title()
+    (folder / GAME_FILE).write_text(_GAME_CARDS.format(name=game, title=title), encoding="utf-8")
+    (folder / "cards.cards").write_text(_EXAMPLE_CARDS.format(), encoding="utf-8")
+    created += [f"created {folder / GAME_FILE}", f"created {folder / 'cards.cards'}"]
+    created.append(f"next: cd {folder.parent.parent} && cardc check")
+    return created
