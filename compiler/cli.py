@@ -17,8 +17,6 @@ from pathlib import Path
 from compiler import __version__
 from compiler.project import Project, card_files, find_project
 from dsl.diagnostics import Diagnostic, SourceCache, file_span, render_all
-from dsl.nodes import to_json
-from dsl.parser import parse_file
 
 
 def _project_or_die() -> Project:
@@ -107,6 +105,9 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 def cmd_parse(args: argparse.Namespace) -> int:
     """``cardc parse --json FILE``: print the AST as JSON, for debugging."""
+    from dsl.nodes import to_json
+    from dsl.parser import parse_file
+
     sources = SourceCache()
     result = parse_file(args.file)
     if result.text is not None:

@@ -1,7 +1,8 @@
-"""The stages in order, for one run: parse every file, then check each game.
+"""The stages in order: parse -> vocabulary -> check and lower -> schema validation.
 
-Each stage is a pure function of its input; diagnostics from all of them are collected into
-one list, which the CLI sorts and renders.
+Each stage is a function of its input; diagnostics from all of them are collected into one
+list, which the CLI sorts and renders. A game is compiled as a whole (names resolve across
+its files), so checking one file checks its game.
 """
 
 from __future__ import annotations
@@ -9,37 +10,73 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from compiler.project import Project
-from dsl.diagnostics import Diagnostic, SourceCache
-from dsl.nodes import SourceFile
+from compiler.checker import check_game
+from compiler.ir_schema import validate
+from compiler.project import GAME_FILE, Project, card_files
+from compiler.vocabulary import read_vocabulary
+from dsl.diagnostics import Diagnostic, SourceCache, file_span
+from dsl.nodes import Declaration, SourceFile, Span
 from dsl.parser import parse_file
 
 
 @dataclass
+class GameResult:
+    """One compiled game: its IR (None when it has errors), spans and diagnostics."""
+
+    game: str
+    folder: Path
+    files: list[Path]
+    ir: dict[str, Any] | None
+    spans: dict[str, Span]
+    diagnostics: list[Diagnostic]
+
+    @property
+    def ok(self) -> bool:
+        """True when no diagnostic is an error."""
+        return not any(d.severity == "error" for d in self.diagnostics)
+
+
+@dataclass
 class CheckResult:
-    """What ``cardc check`` found: parsed files and diagnostics."""
+    """What ``cardc check`` found: parsed files, compiled games, diagnostics."""
 
     files: list[SourceFile] = field(default_factory=list)
+    games: list[GameResult] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    provisional: list[tuple[str, str, str]] = field(default_factory=list)
+
+    @property
+    def provisional(self) -> list[dict[str, str]]:
+        """Every @provisional value of every compiled game."""
+        return [p for g in self.games if g.ir for p in g.ir["provisional"]]
 
     def summary(self) -> str:
         """One line for a clean run."""
-        cards = sum(len(f.declarations) for f in self.files)
+        cards = sum(len(g.ir["cards"]) for g in self.games if g.ir)
+        warnings = sum(d.severity == "warning" for d in self.diagnostics)
         return (
-            f"checked {len(self.files)} files, {cards} declarations: no errors"
-            f" ({len(self.provisional)} provisional values; see --provenance)"
+            f"checked {len(self.games)} games, {len(self.files)} files, {cards} cards: no errors"
+            + (f", {warnings} warnings" if warnings else "")
+            + f" ({len(self.provisional)} provisional values: cardc check --provenance)"
         )
 
     def provenance_report(self) -> str:
         """Every @provisional value, where it is and why it was chosen."""
-        lines = [f"{where}: {what}: {why}" for where, what, why in sorted(self.provisional)]
-        lines.append(f"{len(self.provisional)} provisional values")
+        rows = sorted(self.provisional, key=lambda p: _at_key(p["at"]))
+        lines = [f"{p['at']}: {p['what']}: {p['why']}" for p in rows]
+        lines.append(f"{len(rows)} provisional values")
         return "\n".join(lines)
 
 
-def parse_all(paths: Iterable[Path], sources: SourceCache) -> tuple[list[SourceFile], list[Diagnostic]]:
+def _at_key(at: str) -> tuple[str, int, int]:
+    path, line, column = at.rsplit(":", 2)
+    return path, int(line), int(column)
+
+
+def parse_all(
+    paths: Iterable[Path], sources: SourceCache
+) -> tuple[list[SourceFile], list[Diagnostic]]:
     """Parse ``paths``; remember their text for diagnostics."""
     files: list[SourceFile] = []
     diagnostics: list[Diagnostic] = []
@@ -52,7 +89,88 @@ def parse_all(paths: Iterable[Path], sources: SourceCache) -> tuple[list[SourceF
     return files, diagnostics
 
 
+def game_folder(path: Path) -> Path | None:
+    """The game folder a file belongs to: the nearest folder above it holding game.cards."""
+    for folder in (path.parent, *path.parent.parents):
+        if (folder / GAME_FILE).is_file():
+            return folder
+        if folder.name == "cards":
+            return None
+    return None
+
+
+def compile_game(folder: Path, sources: SourceCache, files: list[Path] | None = None) -> GameResult:
+    """Parse, check, lower and validate the game in ``folder``."""
+    paths = files if files is not None else card_files(folder)
+    parsed, diagnostics = parse_all(paths, sources)
+    game_decls: list[Declaration] = [
+        decl
+        for source in parsed
+        if Path(source.path).name == GAME_FILE
+        for decl in source.declarations
+        if decl.kind == "game"
+    ]
+    game_path = next((p for p in paths if p.name == GAME_FILE), folder / GAME_FILE)
+    if not game_decls:
+        if not any(d.span.file == str(game_path) and d.severity == "error" for d in diagnostics):
+            diagnostics.append(
+                Diagnostic(
+                    "no-game",
+                    f"{game_path} declares no game",
+                    file_span(str(game_path)),
+                    "error",
+                    (f'start it with: game {folder.name} "Title" {{ ... }}',),
+                )
+            )
+        return GameResult(folder.name, folder, paths, None, {}, diagnostics)
+    for extra in game_decls[1:]:
+        diagnostics.append(
+            Diagnostic("duplicate-game", "a game.cards declares one game", extra.span, "error",
+                       (f"the game is declared at {game_decls[0].span}",))
+        )
+    vocab = read_vocabulary(game_decls[0], diagnostics)
+    if vocab.game and vocab.game != folder.name:
+        diagnostics.append(
+            Diagnostic(
+                "game-name",
+                f"the game is named '{vocab.game}' but its folder is '{folder.name}'",
+                game_decls[0].span,
+                "error",
+                (f"rename one of them; cardc finds games by folder (cards/{vocab.game}/)",),
+            )
+        )
+    checked = check_game(vocab, parsed, diagnostics)
+    has_errors = any(d.severity == "error" for d in diagnostics)
+    if not has_errors:
+        diagnostics.extend(validate(checked.ir, checked.spans, game_decls[0].span))
+        has_errors = any(d.severity == "error" for d in diagnostics)
+    return GameResult(
+        vocab.game or folder.name,
+        folder,
+        paths,
+        None if has_errors else checked.ir,
+        checked.spans,
+        diagnostics,
+    )
+
+
 def check_paths(paths: list[Path], project: Project | None, sources: SourceCache) -> CheckResult:
-    """Parse and check ``paths``."""
-    files, diagnostics = parse_all(paths, sources)
-    return CheckResult(files, diagnostics)
+    """Parse and check ``paths``: each file's whole game, or the file alone outside a game."""
+    result = CheckResult()
+    folders: dict[Path, None] = {}
+    loose: list[Path] = []
+    for path in paths:
+        folder = game_folder(path) if path.is_file() else None
+        if folder is None:
+            loose.append(path)
+        else:
+            folders.setdefault(folder, None)
+    files, diagnostics = parse_all(loose, sources)
+    result.files.extend(files)
+    result.diagnostics.extend(diagnostics)
+    for folder in folders:
+        game = compile_game(folder, sources)
+        result.games.append(game)
+        result.diagnostics.extend(game.diagnostics)
+        result.files.extend(SourceFile(str(p), ()) for p in game.files)
+    return result

@@ -358,10 +358,12 @@ class _Builder(Transformer):
                     return chr(value)
             elif code in _ESCAPES:
                 return _ESCAPES[code]
+            # Underline the escape itself, not the whole string: strings never span lines.
+            column = tok.column + 1 + match.start()
             self._error(
                 "bad-escape",
                 f"unknown escape '\\{code}' in this string",
-                tok,
+                Span(self.path, tok.line, column, tok.line, column + len(match.group(0))),
                 'escapes are \\n \\t \\" \\\\ and \\u{1F3B2}; write \\\\ for a backslash',
             )
             return code
@@ -455,18 +457,24 @@ def _prepare(text: str, path: str, diagnostics: list[Diagnostic]) -> list[Token]
             diagnostics.append(_invalid_character(path, tok))
             continue
         if kind == "BAD_STRING":
-            diagnostics.append(
-                Diagnostic(
-                    "unclosed-string",
-                    "this string is not closed",
-                    _tok_span(path, tok),
-                    "error",
-                    ('add a closing " before the end of the line; a string cannot span lines '
-                     "(write \\n for a line break)",),
-                )
-            )
-            tok = Token.new_borrow_pos("STRING", str(tok).rstrip("\\") + '"', tok)
-            kind = "STRING"
+            value = str(tok).rstrip("\\")
+            head = value.rstrip()
+            if not opened and len(head) > 1 and head.endswith("{"):
+                # `card "Smoke Bomb {`: the quote was forgotten before the card's block. Close
+                # the string there and let the '{' open the block, or the whole card is misread.
+                value = head[:-1].rstrip()
+                diagnostics.append(_unclosed_string(path, tok, len(value), "before '{'"))
+                if pending is not None:
+                    append(pending)
+                    pending = None
+                    operators = 0
+                append(_token_at(tok, "STRING", value + '"', 0, len(value)))
+                tok = _token_at(tok, "LBRACE", "{", len(head) - 1, 1)
+                kind = "LBRACE"
+            else:
+                diagnostics.append(_unclosed_string(path, tok, len(str(tok)), ""))
+                tok = Token.new_borrow_pos("STRING", value + '"', tok)
+                kind = "STRING"
         if pending is not None:
             if kind != "RBRACE" and kind != "ELSE":
                 append(pending)
@@ -520,6 +528,25 @@ def _prepare(text: str, path: str, diagnostics: list[Diagnostic]) -> list[Token]
     return out
 
 
+def _unclosed_string(path: str, tok: Token, length: int, where: str) -> Diagnostic:
+    """The error for a string with no closing quote; ``where`` says where the quote goes."""
+    return Diagnostic(
+        "unclosed-string",
+        "this string is not closed",
+        Span(path, tok.line, tok.column, tok.line, tok.column + length),
+        "error",
+        (f'add the closing " {where}' if where else 'add a closing " before the end of the '
+         "line; a string cannot span lines (write \\n for a line break)",),
+    )
+
+
+def _token_at(tok: Token, kind: str, value: str, offset: int, length: int) -> Token:
+    """A token for part of ``tok`` (which lies on one line), ``offset`` characters in."""
+    start = tok.start_pos + offset
+    column = tok.column + offset
+    return Token(kind, value, start, tok.line, column, tok.line, column + length, start + length)
+
+
 def _close_parens(
     path: str,
     opened: list[Token],
@@ -533,6 +560,7 @@ def _close_parens(
         tok = opened.pop()
         closer = _OPENERS[tok.type]
         char = ")" if closer == "RPAR" else "]"
+        place = "the end of the file" if at_end else f"the {str(where)!r} on line {where.line}"
         diagnostics.append(
             Diagnostic(
                 "unclosed-bracket",
@@ -540,7 +568,7 @@ def _close_parens(
                 f"{tok.line}:{tok.end_column - 1}",
                 _tok_span(path, tok),
                 "error",
-                (f"add '{char}' before {'the end of the file' if at_end else repr(str(where))}",),
+                (f"add '{char}' before {place}",),
             )
         )
         synthetic = Token(
@@ -572,9 +600,10 @@ def _invalid_character(path: str, tok: Token) -> Diagnostic:
     else:
         hints = ("remove it; names use letters, digits and '_'",)
     shown = char if char.isprintable() else f"U+{ord(char):04X}"
+    quote = '"' if char == "'" else "'"  # ''' would read as a typo, not as a quote
     return Diagnostic(
         "invalid-character",
-        f"the character '{shown}' has no meaning here",
+        f"the character {quote}{shown}{quote} has no meaning here",
         _tok_span(path, tok),
         "error",
         hints,
@@ -686,9 +715,16 @@ _MISTAKES: list[tuple[_Mistake, list[str]]] = [
         _Mistake(
             "else-without-if",
             "'else' without an 'if' or 'unless' before it",
-            "write: if condition { ... } else { ... }",
+            "write: if condition { ... } else { ... }; after a verb, 'else' takes one verb: "
+            "pay coins 2 else lose victory_points 1",
         ),
-        ["x { on y { else { } } }", "x { on y { a\n else { } } }", "x { else }"],
+        [
+            "x { on y { else { } } }",
+            "x { on y { a\n else { } } }",
+            # A command with arguments before the 'else' leaves the parser in another state.
+            "x { on y { a 1\n else { } } }",
+            "x { else }",
+        ],
     ),
     (
         _Mistake(
@@ -783,6 +819,8 @@ def _parse_tokens(tokens: list[Token], path: str) -> tuple[Declaration, ...]:
 
 
 _MISTAKE_EXACT, _MISTAKE_BY_STATE = _build_mistake_table()
+_MISTAKE_BY_CODE = {mistake.code: mistake for mistake, _examples in _MISTAKES}
+_STATEMENT_KEYWORDS = frozenset("IF UNLESS FOR MAY CHOOSE REPEAT".split())
 
 
 def _syntax_diagnostic(
@@ -802,6 +840,13 @@ def _syntax_diagnostic(
     expected = set(error.expected or ())
     state = _state_of(error)
     mistake = _MISTAKE_EXACT.get((state, tok.type))
+    # Whole token classes, for the states the examples cannot all reach (LALR splits the
+    # first member of a block from later ones): a statement where 'on' could start a member
+    # is outside any trigger, and an 'else' the grammar cannot take follows no 'if'.
+    if mistake is None and tok.type in _STATEMENT_KEYWORDS and "ON" in expected:
+        mistake = _MISTAKE_BY_CODE["statement-outside-trigger"]
+    elif mistake is None and tok.type == "ELSE":
+        mistake = _MISTAKE_BY_CODE["else-without-if"]
     if mistake is None and str(tok) in KEYWORDS and "NAME" in expected:
         return Diagnostic(
             "keyword-as-name",
@@ -814,6 +859,17 @@ def _syntax_diagnostic(
     if mistake is not None:
         if mistake.code == "missing-operand" and prev_tok is not None:
             span = _tok_span(path, prev_tok)
+        elif mistake.code in ("missing-body", "trigger-needs-block") and prev_tok is not None:
+            # Point where the '{' belongs, not at a '}' lines below it.
+            after = (prev_tok.end_line, prev_tok.end_column)
+            span = Span(path, *after, *after)
+        elif mistake.code == "annotation-alone" and prev_tok is not None:
+            # The fault is the annotation, not the '}' after it.
+            note = next((t for t in reversed(tokens[:index]) if t.type == "ANNOTATION"), None)
+            if note is not None:
+                span = Span(path, note.line, note.column, prev_tok.end_line, prev_tok.end_column)
+        elif mistake.code == "else-without-if" and prev_tok is not None and prev_tok.type == "ELSE":
+            span = _tok_span(path, prev_tok)  # `else {` after a verb: the 'else' is the fault
         return Diagnostic(
             mistake.code,
             mistake.message.format(token=_describe_token(tok), prev=prev),
@@ -823,7 +879,8 @@ def _syntax_diagnostic(
         )
     return Diagnostic(
         "unexpected-token",
-        f"unexpected {_describe_token(tok)}",
+        # "unexpected end of the file", not "unexpected the end of the file"
+        f"unexpected {_describe_token(tok).removeprefix('the ')}",
         span,
         "error",
         (f"expected {_expected(expected)}",) if expected else (),
@@ -1031,7 +1088,9 @@ def parse(text: str, path: str = "<text>") -> ParseResult:
     try:
         tokens = _prepare(text, path, diagnostics)
     except _SyntaxLimit as limit:
-        return ParseResult(SourceFile(path, ()), (*diagnostics, limit.diagnostic), text)
+        # Sorted like every other result: brackets closed early are reported out of order.
+        ordered = sorted({*diagnostics, limit.diagnostic}, key=Diagnostic.sort_key)
+        return ParseResult(SourceFile(path, ()), tuple(ordered), text)
     if not tokens:
         diagnostics.append(
             Diagnostic(
@@ -1042,7 +1101,8 @@ def parse(text: str, path: str = "<text>") -> ParseResult:
                 ('add a declaration such as port_card "Name" { ... }, or delete the file',),
             )
         )
-        return ParseResult(SourceFile(path, ()), tuple(diagnostics), text)
+        ordered = sorted(set(diagnostics), key=Diagnostic.sort_key)
+        return ParseResult(SourceFile(path, ()), tuple(ordered), text)
     _BUILDER.diagnostics = []
     try:
         declarations = list(_parse_tokens(tokens, path))

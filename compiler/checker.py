@@ -1,0 +1,880 @@
+"""Check a game's cards against its vocabulary and lower them to IR, in one walk.
+
+Checking and lowering share a walk over the AST on purpose: resolving a name *is* deciding
+what it lowers to (a counter read, a trigger quantity, a symbol), and one pass keeps 10,000
+cards within budget. Every IR node the walk produces has its source span recorded in
+``spans`` (IR path -> span), so a later schema error is reported at the DSL text it came from.
+
+Diagnostics have stable codes (``name-undefined``, ``property-unknown``, ``arity`` ...), a span
+and a "did you mean" where one helps.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from compiler.suggest import did_you_mean
+from compiler.vocabulary import UNIVERSAL_PROPERTIES, KindDecl, Signature, TriggerDecl, Vocabulary
+from dsl.diagnostics import Diagnostic
+from dsl.nodes import (
+    Annotation,
+    Attribute,
+    BinaryOp,
+    Boolean,
+    BoolOp,
+    Call,
+    ChooseOne,
+    Command,
+    Compare,
+    Declaration,
+    Dice,
+    ForEach,
+    Group,
+    If,
+    ListLiteral,
+    May,
+    Name,
+    Not,
+    Number,
+    Percent,
+    Property,
+    Range,
+    Repeat,
+    SourceFile,
+    Span,
+    String,
+    Trigger,
+    Unless,
+)
+
+IR = dict[str, Any]
+
+_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def card_id(title: str) -> str:
+    """The id a card's title gives it: ``"Pirate's Raid"`` -> ``pirates_raid``."""
+    slug = _SLUG.sub("_", title.lower().replace("'", "").replace("\u2019", "")).strip("_")
+    if not slug:
+        slug = "card"
+    if slug[0].isdigit():
+        slug = f"card_{slug}"
+    return slug
+
+
+@dataclass
+class _Scope:
+    """What names mean inside one trigger body."""
+
+    card: str
+    trigger: TriggerDecl | None
+    locals: dict[str, str] = field(default_factory=dict)
+
+    def child(self, **extra: str) -> _Scope:
+        scope = _Scope(self.card, self.trigger, dict(self.locals))
+        scope.locals.update(extra)
+        return scope
+
+
+@dataclass
+class CheckedGame:
+    """The IR of one game, the span of every IR node, and what the walk found."""
+
+    ir: IR
+    spans: dict[str, Span]
+    diagnostics: list[Diagnostic]
+
+
+class Checker:
+    """Resolves and lowers the cards of one game."""
+
+    def __init__(self, vocab: Vocabulary, diagnostics: list[Diagnostic]):
+        self.vocab = vocab
+        self.diagnostics = diagnostics
+        self.spans: dict[str, Span] = {}
+        self.cards: dict[str, Declaration] = {}
+        self.provisional: list[IR] = list(vocab.provisional)
+        self.events = set(vocab.triggers) | set(vocab.box_triggers)
+
+    # -- diagnostics
+
+    def error(self, code: str, message: str, span: Span, *hints: str) -> None:
+        self.diagnostics.append(Diagnostic(code, message, span, "error", hints))
+
+    def note_span(self, path: str, span: Span) -> None:
+        self.spans[path] = span
+
+    # -- the game
+
+    def check(self, declarations: list[Declaration]) -> IR:
+        """Lower every card declaration; ``declarations`` excludes the ``game`` one."""
+        pending: list[tuple[Declaration, str, str, list[str]]] = []
+        for decl in declarations:
+            head = self.head(decl)
+            if head is None:
+                continue
+            ident, title, tags = head
+            first = self.cards.get(ident)
+            if first is not None:
+                self.error(
+                    "duplicate-card",
+                    f"a card with the id '{ident}' is already declared at {first.span}",
+                    decl.span,
+                    "give one of them another title, or an explicit 'id' property",
+                )
+                continue
+            self.cards[ident] = decl
+            pending.append((decl, ident, title, tags))
+        cards = []
+        for index, (decl, ident, title, tags) in enumerate(pending):
+            cards.append(self.card(decl, ident, title, tags, f"/cards/{index}"))
+        return {"cards": cards, "provisional": self.provisional}
+
+    def head(self, decl: Declaration) -> tuple[str, str, list[str]] | None:
+        """The id, title and tags of a declaration, or None when its kind is unknown."""
+        kind = self.vocab.kinds.get(decl.kind)
+        if kind is None:
+            if decl.kind == "game":
+                self.error("game-outside", "a game is declared once, in its game.cards",
+                           decl.span, "move this declaration into game.cards")
+            else:
+                self.error(
+                    "kind-undefined",
+                    f"'{decl.kind}' is not a kind of card this game declares",
+                    decl.span,
+                    *did_you_mean(decl.kind, self.vocab.kinds),
+                    "declare it in game.cards: kind " + decl.kind + ' "what it is" { ... }',
+                )
+            return None
+        words = [expr for clause in decl.args for expr in clause]
+        title = next((w.value for w in words if isinstance(w, String)), None)
+        names = [w for w in words if isinstance(w, Name)]
+        for other in words:
+            if not isinstance(other, (String, Name)):
+                self.error("bad-head", "a card's head is its kind, tags and title", other.span,
+                           f'write: {decl.kind} "Title" {{ ... }}')
+        if title is None:
+            if not names:
+                self.error("missing-title", f"this {decl.kind} needs a title", decl.span,
+                           f'write: {decl.kind} "Title" {{ ... }}')
+                return None
+            ident_name = names.pop()
+            title = ident_name.id.replace("_", " ").title()
+            ident = ident_name.id
+        else:
+            ident = card_id(title)
+        for member in decl.body:
+            if isinstance(member, Property) and member.name == "id":
+                value = member.args[0][0] if member.args and member.args[0] else None
+                if isinstance(value, Name):
+                    ident = value.id
+        tags = []
+        for name in names:
+            if name.id not in kind.tags:
+                hints = did_you_mean(name.id, kind.tags) or (
+                    (f"a {kind.name} takes the tags: {', '.join(kind.tags)}",)
+                    if kind.tags
+                    else (f"a {kind.name} takes no tags",)
+                )
+                self.error("tag-unknown", f"'{name.id}' is not a tag of {kind.name}", name.span,
+                           *hints)
+            else:
+                tags.append(name.id)
+        return ident, title, tags
+
+    # -- one card
+
+    def card(self, decl: Declaration, ident: str, title: str, tags: list[str], path: str) -> IR:
+        kind = self.vocab.kinds[decl.kind]
+        self.note_span(path, decl.span)
+        out: IR = {
+            "id": ident,
+            "kind": decl.kind,
+            "title": title,
+            "tags": tags,
+            "source": f"{decl.span.file}:{decl.span.line}",
+            "properties": {},
+            "formulas": {},
+            "triggers": {},
+            "provisional": [],
+        }
+        self.annotations(decl.annotations, out, "card", f"{decl.kind} {title}", decl.span)
+        seen: dict[str, Span] = {}
+        for member in decl.body:
+            if isinstance(member, Trigger):
+                self.trigger(member, ident, out, f"{path}/triggers/{member.event}")
+                continue
+            first = seen.get(member.name)
+            if first is not None:
+                self.error("duplicate-property", f"'{member.name}' is already set at {first}",
+                           member.span, "keep one of them")
+                continue
+            seen[member.name] = member.span
+            self.property(member, kind, ident, out, path)
+        for name, prop in sorted(kind.properties.items()):
+            if not prop.optional and name not in seen:
+                self.error(
+                    "property-missing",
+                    f"this {kind.name} has no '{name}' ({prop.type})",
+                    decl.span,
+                    f"add a line: {name} ...",
+                )
+        return out
+
+    def annotations(
+        self, notes: tuple[Annotation, ...], out: IR, what: str, label: str, span: Span
+    ) -> None:
+        for note in notes:
+            if note.name != "provisional":
+                self.error("annotation-unknown", f"'@{note.name}' is not an annotation cardc knows",
+                           note.span, *did_you_mean(note.name, ["provisional"]))
+                continue
+            reason = note.args[0].value if note.args and isinstance(note.args[0], String) else ""
+            if not reason.strip():
+                self.error(
+                    "provisional-reason",
+                    "say why this value is provisional",
+                    note.span,
+                    '@provisional("the rulebook does not print it") tells the next designer why',
+                )
+            out["provisional"].append(what)
+            self.provisional.append(
+                {
+                    "at": f"{span.file}:{span.line}:{span.column}",
+                    "card": out.get("id", ""),
+                    "what": label,
+                    "why": reason,
+                }
+            )
+
+    def property(self, member: Property, kind: KindDecl, ident: str, out: IR, path: str) -> None:
+        decl = kind.properties.get(member.name) or UNIVERSAL_PROPERTIES.get(member.name)
+        if decl is None:
+            known = list(kind.properties) + list(UNIVERSAL_PROPERTIES)
+            self.error(
+                "property-unknown",
+                f"a {kind.name} has no property '{member.name}': nothing would read it",
+                member.span,
+                *(did_you_mean(member.name, known) or
+                  (f"{kind.name} properties: {', '.join(sorted(known))}",)),
+            )
+            return
+        if member.body is not None:
+            self.error("property-block", f"'{member.name}' takes values, not a block",
+                       member.span)
+        self.annotations(member.annotations, out, member.name,
+                         f"{out['title']}: {member.name}", member.span)
+        words = [expr for clause in member.args for expr in clause]
+        ppath = f"{path}/properties/{member.name}"
+        self.note_span(ppath, member.span)
+        if decl.type in ("condition", "formula"):
+            if len(member.args) != 1 or len(member.args[0]) != 1:
+                self.error("property-type", f"'{member.name}' is one expression", member.span)
+                return
+            scope = _Scope(ident, None)
+            expr, typ = self.expr(member.args[0][0], scope)
+            want = "bool" if decl.type == "condition" else "number"
+            self.expect_type(typ, want, member.args[0][0].span, member.name)
+            out["formulas"][member.name] = {
+                "at": [member.span.line, member.span.column],
+                "expr": expr,
+            }
+            self.note_span(f"{path}/formulas/{member.name}", member.span)
+            return
+        value = self.property_value(decl.type, member, words)
+        if value is not None:
+            if member.name == "id":
+                return
+            out["properties"][member.name] = value
+
+    def property_value(self, typ: str, member: Property, words: list[Any]) -> Any:
+        def one() -> Any:
+            if len(words) != 1:
+                self.error("property-type", f"'{member.name}' takes one {typ}", member.span)
+                return None
+            return words[0]
+
+        if typ == "number":
+            word = one()
+            if word is None:
+                return None
+            if isinstance(word, Number):
+                return word.value
+            self.error("property-type", f"'{member.name}' must be a number", word.span)
+        elif typ == "text":
+            word = one()
+            if word is None:
+                return None
+            if isinstance(word, String):
+                return word.value
+            self.error("property-type", f"'{member.name}' must be a string", word.span,
+                       f'write: {member.name} "..."')
+        elif typ == "bool":
+            word = one()
+            if word is None:
+                return None
+            if isinstance(word, Boolean):
+                return word.value
+            self.error("property-type", f"'{member.name}' must be true or false", word.span)
+        elif typ == "name":
+            word = one()
+            if word is None:
+                return None
+            if isinstance(word, Name) and self.resolve_data_name(word):
+                return word.id
+            if not isinstance(word, Name):
+                self.error("property-type", f"'{member.name}' must be a name", word.span)
+        else:  # list / any: clauses of names, numbers and strings
+            clauses = []
+            for clause in member.args:
+                items = []
+                for word in clause:
+                    if isinstance(word, Number):
+                        items.append(word.value)
+                    elif isinstance(word, String):
+                        items.append({"text": word.value})
+                    elif isinstance(word, Name):
+                        if self.resolve_data_name(word):
+                            items.append(word.id)
+                    elif isinstance(word, Boolean):
+                        items.append(word.value)
+                    else:
+                        self.error("property-type",
+                                   f"'{member.name}' holds names, numbers and strings",
+                                   word.span)
+                clauses.append(items)
+            return clauses
+        return None
+
+    def resolve_data_name(self, name: Name) -> bool:
+        """A name used as data in a property: it must be declared somewhere."""
+        v = self.vocab
+        if (name.id in v.counters or name.id in v.symbols or name.id in v.zones
+                or name.id in v.tracks or name.id in self.cards or name.id in v.params):
+            return True
+        pool = [*v.counters, *v.symbols, *v.zones, *v.tracks, *self.cards, *v.params]
+        self.error("name-undefined", f"'{name.id}' is not declared", name.span,
+                   *(did_you_mean(name.id, pool) or
+                     (f'declare it in game.cards, e.g. symbol {name.id} "what it is"',)))
+        return False
+
+    # -- triggers and statements
+
+    def trigger(self, trig: Trigger, ident: str, out: IR, path: str) -> None:
+        if trig.event not in self.events:
+            self.error(
+                "trigger-undefined",
+                f"'{trig.event}' is not a trigger of this game",
+                trig.span,
+                *(did_you_mean(trig.event, self.events) or
+                  (f"triggers: {', '.join(sorted(self.events))}",)),
+            )
+            return
+        if trig.event in out["triggers"]:
+            self.error("duplicate-trigger", f"this card already has an 'on {trig.event}' block",
+                       trig.span, "merge the two blocks")
+            return
+        if trig.args:
+            self.error("trigger-args", f"'on {trig.event}' takes no words after the trigger",
+                       trig.args[0][0].span, "test conditions with 'if' inside the block")
+        self.annotations(trig.annotations, out, f"on {trig.event}",
+                         f"{out['title']}: on {trig.event}", trig.span)
+        scope = _Scope(ident, self.vocab.triggers.get(trig.event))
+        self.note_span(path, trig.span)
+        out["triggers"][trig.event] = {
+            "line": trig.span.line,
+            "body": self.block(trig.body, scope, f"{path}/body", out),
+        }
+
+    def block(self, stmts: tuple[Any, ...], scope: _Scope, path: str, card: IR) -> list[IR]:
+        body: list[IR] = []
+        scope = scope.child()  # `let` names stay inside their block
+        for stmt in stmts:
+            lowered = self.stmt(stmt, scope, f"{path}/{len(body)}", card)
+            if lowered is not None:
+                body.append(lowered)
+        return body
+
+    def stmt(self, stmt: Any, scope: _Scope, path: str, card: IR) -> IR | None:
+        self.note_span(path, stmt.span)
+        if stmt.annotations:
+            self.annotations(stmt.annotations, card, "statement",
+                             f"{card['title']}: line {stmt.span.line}", stmt.span)
+        at = [stmt.span.line, stmt.span.column]
+        if isinstance(stmt, Command):
+            return self.command(stmt, scope, path, card, at)
+        if isinstance(stmt, (If, Unless)):
+            cond = self.condition(stmt.condition, scope, stmt.span)
+            if isinstance(stmt, Unless):
+                cond = {"kind": "not", "operand": cond}
+            return {
+                "kind": "if",
+                "at": at,
+                "cond": cond,
+                "then": self.block(stmt.then, scope, f"{path}/then", card),
+                "else": self.block(stmt.otherwise, scope, f"{path}/else", card)
+                if stmt.otherwise is not None
+                else [],
+            }
+        if isinstance(stmt, ForEach):
+            over, typ = self.expr(stmt.iterable, scope)
+            if typ not in ("list", "any"):
+                self.error("type-mismatch", "'for each' needs a list to go over",
+                           stmt.iterable.span, "for example: for each rival in players { ... }")
+            is_players = over == {"kind": "builtin", "name": "players"}
+            if stmt.var in scope.locals:
+                self.error("shadowed-name", f"'{stmt.var}' is already a name here", stmt.span,
+                           "choose another name for the loop")
+            inner = scope.child(**{stmt.var: "player" if is_players else "any"})
+            where = None
+            if stmt.where is not None:
+                where, wtyp = self.expr(stmt.where, inner)
+                self.expect_type(wtyp, "bool", stmt.where.span, "'where'")
+            return {
+                "kind": "for_each",
+                "at": at,
+                "var": stmt.var,
+                "over": over,
+                "where": where,
+                "as_player": is_players,
+                "body": self.block(stmt.body, inner, f"{path}/body", card),
+            }
+        if isinstance(stmt, May):
+            body = self.block(stmt.body, scope, f"{path}/body", card)
+            return {"kind": "may", "at": at, "ask": describe_block(body), "body": body}
+        if isinstance(stmt, ChooseOne):
+            options = []
+            for index, option in enumerate(stmt.options):
+                inner = option.body if isinstance(option, Group) else (option,)
+                options.append(self.block(inner, scope, f"{path}/options/{index}", card))
+            if len(options) < 2:
+                self.error("choose-options", "'choose one of' needs at least two options",
+                           stmt.span, "put each option on its own line inside the braces")
+            return {
+                "kind": "choose",
+                "at": at,
+                "labels": [describe_block(o) for o in options],
+                "options": options,
+            }
+        if isinstance(stmt, Repeat):
+            count, typ = self.expr(stmt.count, scope)
+            self.expect_type(typ, "number", stmt.count.span, "'repeat'")
+            return {
+                "kind": "repeat",
+                "at": at,
+                "count": count,
+                "body": self.block(stmt.body, scope, f"{path}/body", card),
+            }
+        if isinstance(stmt, Group):
+            return {"kind": "group", "at": at,
+                    "body": self.block(stmt.body, scope, f"{path}/body", card)}
+        raise AssertionError(f"unknown statement {type(stmt).__name__}")  # pragma: no cover
+
+    def command(self, stmt: Command, scope: _Scope, path: str, card: IR, at: list[int]) -> IR | None:
+        args = [expr for clause in stmt.args for expr in clause]
+        if stmt.verb == "let":
+            return self.let(stmt, args, scope, at)
+        sig = self.vocab.verbs.get(stmt.verb)
+        if sig is None:
+            if stmt.verb in self.vocab.natives:
+                hint = (f"'{stmt.verb}' is a native, used in expressions: "
+                        f"{stmt.verb}(...)",)
+            else:
+                hint = did_you_mean(stmt.verb, [*self.vocab.verbs, "let"]) or (
+                    f"declare it in game.cards: verb {stmt.verb} \"what it does\"",)
+            self.error("verb-undefined", f"'{stmt.verb}' is not a verb of this game", stmt.span,
+                       *hint)
+            return None
+        bound = self.bind(sig, args, scope, stmt.span)
+        out: IR = {"kind": "verb", "at": at, "verb": sig.name, "origin": sig.origin,
+                   "args": bound, "else": None, "say": say(sig, bound)}
+        if stmt.otherwise is not None:
+            if sig.returns == "shortfall":
+                inner = scope.child(missing="number")
+            elif sig.returns == "bool":
+                inner = scope.child()
+            else:
+                self.error("else-on-verb", f"'{sig.name}' always succeeds, so 'else' never runs",
+                           stmt.otherwise.span,
+                           "'else' after a verb runs when it cannot be done in full "
+                           "(verbs that return a shortfall or a bool)")
+                return out
+            out["else"] = self.block((stmt.otherwise,), inner, f"{path}/else", card)
+            out["returns"] = sig.returns
+        return out
+
+    def let(self, stmt: Command, args: list[Any], scope: _Scope, at: list[int]) -> IR | None:
+        if len(args) != 2 or not isinstance(args[0], Name):
+            self.error("bad-let", "'let' names a value: let NAME EXPRESSION", stmt.span,
+                       "write: let result 1d6")
+            return None
+        name = args[0].id
+        if name in scope.locals or self.is_declared(name):
+            self.error("shadowed-name", f"'{name}' already names something here", args[0].span,
+                       "choose another name")
+        value, typ = self.expr(args[1], scope)
+        scope.locals[name] = typ
+        return {"kind": "let", "at": at, "name": name, "value": value}
+
+    def is_declared(self, name: str) -> bool:
+        v = self.vocab
+        return any(name in table for table in (v.counters, v.tracks, v.zones, v.symbols,
+                                                v.params, v.builtins, self.cards))
+
+    def bind(self, sig: Signature, args: list[Any], scope: _Scope, span: Span) -> list[IR | None]:
+        """Bind a call's arguments to ``sig``'s parameters: markers first, then in order."""
+        bound: list[IR | None] = [None] * len(sig.params)
+        given = [False] * len(sig.params)
+        markers = {p.marker: i for i, p in enumerate(sig.params) if p.marker}
+        positional = [i for i, p in enumerate(sig.params) if not p.marker]
+        i = 0
+        while i < len(args):
+            arg = args[i]
+            if isinstance(arg, Name) and arg.id in markers and not given[markers[arg.id]]:
+                slot = markers[arg.id]
+                if i + 1 >= len(args):
+                    self.error("arity", f"'{arg.id}' needs a value after it", arg.span,
+                               f"usage: {sig.usage()}")
+                    break
+                bound[slot] = self.arg(sig, slot, args[i + 1], scope)
+                given[slot] = True
+                i += 2
+                continue
+            slot = next((s for s in positional if not given[s]), None)
+            if slot is None:
+                self.error("arity", f"too many arguments for '{sig.name}'", arg.span,
+                           f"usage: {sig.usage()}")
+                break
+            bound[slot] = self.arg(sig, slot, arg, scope)
+            given[slot] = True
+            i += 1
+        for slot, param in enumerate(sig.params):
+            if given[slot]:
+                continue
+            if param.default is not None:
+                bound[slot] = {"kind": "num", "value": param.default}
+            elif not param.optional:
+                self.error(
+                    "arity",
+                    f"'{sig.name}' is missing its {param.name.upper()} ({param.type})",
+                    span,
+                    f"usage: {sig.usage()}",
+                )
+        return bound
+
+    def arg(self, sig: Signature, slot: int, expr: Any, scope: _Scope) -> IR | None:
+        param = sig.params[slot]
+        typ = param.type
+        if typ in ("counter", "track", "zone", "target", "card_name", "name"):
+            return self.reference(typ, expr, scope, sig)
+        if typ == "card":
+            if isinstance(expr, Name) and expr.id == "self":
+                return {"kind": "builtin", "name": "self"}
+            if isinstance(expr, Name) and expr.id in self.cards:
+                return {"kind": "card", "id": expr.id}
+            ir, got = self.expr(expr, scope)
+            self.expect_type(got, "card", expr.span, param.name)
+            return ir
+        if typ == "dice":
+            if isinstance(expr, Dice):
+                return {"kind": "dice", "count": expr.count, "sides": expr.sides}
+            self.error("type-mismatch", f"'{sig.name}' takes dice such as 2d6", expr.span)
+            return None
+        ir, got = self.expr(expr, scope)
+        self.expect_type(got, typ, expr.span, param.name)
+        return ir
+
+    def reference(self, typ: str, expr: Any, scope: _Scope, sig: Signature) -> IR | None:
+        """A parameter that names a counter, track, zone ... rather than taking a value."""
+        v = self.vocab
+        quantities = scope.trigger.quantities if scope.trigger else ()
+        tables: dict[str, Any] = {
+            "counter": v.counters,
+            "track": v.tracks,
+            "zone": v.zones,
+            "target": [*quantities, *v.counters],
+            "card_name": self.cards,
+            "name": [*v.symbols, *self.cards],
+        }
+        pool = tables[typ]
+        if not isinstance(expr, Name):
+            self.error("type-mismatch", f"'{sig.name}' takes the name of a {_words(typ)} here",
+                       expr.span)
+            return None
+        if expr.id not in pool:
+            extra = ()
+            if typ == "target" and scope.trigger is not None and not quantities:
+                extra = (f"'on {scope.trigger.name}' has no quantities",)
+            self.error(
+                "name-undefined",
+                f"'{expr.id}' is not a {_words(typ)} of this game",
+                expr.span,
+                *(did_you_mean(expr.id, pool) or extra or
+                  (f"{_words(typ)}s: {', '.join(sorted(pool)) or 'none declared'}",)),
+            )
+            return None
+        if typ == "target":
+            where = "quantity" if expr.id in quantities else "counter"
+            return {"kind": "ref", "to": where, "name": expr.id}
+        return {"kind": "ref", "to": typ, "name": expr.id}
+
+    def condition(self, clauses: tuple[tuple[Any, ...], ...], scope: _Scope, span: Span) -> IR:
+        words = [expr for clause in clauses for expr in clause]
+        if len(words) > 1 and isinstance(words[0], Name) and words[0].id in self.vocab.verbs:
+            sig = self.vocab.verbs[words[0].id]
+            if sig.returns != "bool":
+                self.error("type-mismatch", f"'{sig.name}' does not answer yes or no",
+                           words[0].span, "use it as a statement, not as a condition")
+            return {"kind": "verb_test", "verb": sig.name, "origin": sig.origin,
+                    "args": self.bind(sig, words[1:], scope, span)}
+        if len(words) != 1:
+            self.error("bad-condition", "a condition is one expression or a yes/no verb",
+                       words[1].span if len(words) > 1 else span,
+                       "join tests with 'and' / 'or'")
+            return {"kind": "bool", "value": False}
+        if isinstance(words[0], Name) and words[0].id in self.vocab.verbs:
+            sig = self.vocab.verbs[words[0].id]
+            return {"kind": "verb_test", "verb": sig.name, "origin": sig.origin,
+                    "args": self.bind(sig, [], scope, span)}
+        ir, typ = self.expr(words[0], scope)
+        self.expect_type(typ, "bool", words[0].span, "the condition")
+        return ir
+
+    def expect_type(self, got: str, want: str, span: Span, what: str) -> None:
+        if want == "any" or got == "any" or got == want:
+            return
+        if want == "number" and got == "dice":
+            return
+        self.error("type-mismatch", f"{what} needs {_article(want)}, not {_article(got)}", span)
+
+    # -- expressions
+
+    def expr(self, node: Any, scope: _Scope) -> tuple[IR, str]:
+        """Lower an expression; return its IR and its type."""
+        if isinstance(node, Number):
+            return {"kind": "num", "value": node.value}, "number"
+        if isinstance(node, Boolean):
+            return {"kind": "bool", "value": node.value}, "bool"
+        if isinstance(node, String):
+            return {"kind": "text", "value": node.value}, "text"
+        if isinstance(node, Percent):
+            return {"kind": "num", "value": node.value / 100}, "number"
+        if isinstance(node, Dice):
+            return {"kind": "roll", "count": node.count, "sides": node.sides}, "number"
+        if isinstance(node, Name):
+            return self.name(node, scope)
+        if isinstance(node, BinaryOp):
+            left, lt = self.expr(node.left, scope)
+            right, rt = self.expr(node.right, scope)
+            self.expect_type(lt, "number", node.left.span, f"'{node.op}'")
+            self.expect_type(rt, "number", node.right.span, f"'{node.op}'")
+            return {"kind": "binary", "op": node.op, "left": left, "right": right}, "number"
+        if isinstance(node, Compare):
+            left, lt = self.expr(node.left, scope)
+            right, rt = self.expr(node.right, scope)
+            if node.op not in ("==", "!="):
+                self.expect_type(lt, "number", node.left.span, f"'{node.op}'")
+                self.expect_type(rt, "number", node.right.span, f"'{node.op}'")
+            return {"kind": "compare", "op": node.op, "left": left, "right": right}, "bool"
+        if isinstance(node, BoolOp):
+            left, lt = self.expr(node.left, scope)
+            right, rt = self.expr(node.right, scope)
+            self.expect_type(lt, "bool", node.left.span, f"'{node.op}'")
+            self.expect_type(rt, "bool", node.right.span, f"'{node.op}'")
+            return {"kind": "logic", "op": node.op, "left": left, "right": right}, "bool"
+        if isinstance(node, Not):
+            operand, typ = self.expr(node.operand, scope)
+            self.expect_type(typ, "bool", node.operand.span, "'not'")
+            return {"kind": "not", "operand": operand}, "bool"
+        if isinstance(node, Call):
+            return self.call(node, scope)
+        if isinstance(node, ListLiteral):
+            items = [self.expr(item, scope)[0] for item in node.items]
+            return {"kind": "list", "items": items}, "list"
+        if isinstance(node, Range):
+            low, lt = self.expr(node.low, scope)
+            high, ht = self.expr(node.high, scope)
+            self.expect_type(lt, "number", node.low.span, "a range")
+            self.expect_type(ht, "number", node.high.span, "a range")
+            return {"kind": "range", "low": low, "high": high}, "list"
+        if isinstance(node, Attribute):
+            value, _typ = self.expr(node.value, scope)
+            return {"kind": "attr", "value": value, "attr": node.attr}, "any"
+        raise AssertionError(f"unknown expression {type(node).__name__}")  # pragma: no cover
+
+    def name(self, node: Name, scope: _Scope) -> tuple[IR, str]:
+        v = self.vocab
+        ident = node.id
+        if ident in scope.locals:
+            return {"kind": "local", "name": ident}, scope.locals[ident]
+        trigger = scope.trigger
+        if trigger is not None:
+            if ident in trigger.params:
+                return {"kind": "event", "name": ident}, "any"
+            if ident in trigger.quantities:
+                return {"kind": "quantity", "name": ident}, "number"
+        if ident in v.counters:
+            return {"kind": "counter", "name": ident}, "number"
+        if ident in v.params:
+            return {"kind": "param", "name": ident}, "number"
+        if ident in v.builtins:
+            return {"kind": "builtin", "name": ident}, v.builtins[ident].returns or "any"
+        if ident in v.symbols:
+            return {"kind": "symbol", "name": ident}, "name"
+        if ident in self.cards:
+            return {"kind": "card", "id": ident}, "card"
+        pool = [*scope.locals, *v.counters, *v.params, *v.builtins, *v.symbols, *self.cards]
+        if trigger is not None:
+            pool += [*trigger.params, *trigger.quantities]
+        hints = did_you_mean(ident, pool)
+        if not hints and ident in v.tracks:
+            hints = (f"'{ident}' is a track; mark it with: mark {ident} 1",)
+        elif not hints and ident in v.verbs:
+            hints = (f"'{ident}' is a verb; use it as a statement",)
+        elif not hints and trigger is None:
+            hints = ("this rule has no trigger, so trigger names are not in scope",)
+        elif not hints:
+            seen = ", ".join([*trigger.params, *trigger.quantities]) if trigger else ""
+            hints = (f"'on {trigger.name}' gives: {seen}",) if seen else ()
+        self.error("name-undefined", f"'{ident}' is not defined here", node.span, *hints)
+        return {"kind": "num", "value": 0}, "any"
+
+    def call(self, node: Call, scope: _Scope) -> tuple[IR, str]:
+        sig = self.vocab.natives.get(node.func)
+        if sig is None:
+            hint = did_you_mean(node.func, self.vocab.natives)
+            if not hint and node.func in self.vocab.verbs:
+                hint = (f"'{node.func}' is a verb: write it as a statement, '{node.func} ...'",)
+            self.error("native-undefined", f"'{node.func}' is not a native of this game",
+                       node.span, *(hint or (
+                           f"declare it in game.cards: native {node.func} \"what it gives\" "
+                           "{ returns number }",)))
+            return {"kind": "num", "value": 0}, "any"
+        if len(node.args) > len(sig.params):
+            self.error("arity", f"'{sig.name}' takes {len(sig.params)} arguments, "
+                                f"{len(node.args)} given", node.span, f"usage: {sig.usage()}")
+        args = []
+        for slot, param in enumerate(sig.params):
+            if slot < len(node.args):
+                args.append(self.arg(sig, slot, node.args[slot], scope))
+            elif param.default is not None:
+                args.append({"kind": "num", "value": param.default})
+            elif param.optional:
+                args.append(None)
+            else:
+                self.error("arity", f"'{sig.name}' is missing its {param.name.upper()}",
+                           node.span, f"usage: {sig.usage()}")
+                args.append(None)
+        return ({"kind": "call", "native": sig.name, "origin": sig.origin, "args": args},
+                sig.returns or "any")
+
+
+def _words(typ: str) -> str:
+    return {"card_name": "card", "name": "symbol", "target": "counter or quantity"}.get(typ, typ)
+
+
+def _article(typ: str) -> str:
+    word = {"bool": "a yes/no test", "number": "a number", "text": "a string", "name": "a symbol",
+            "card": "a card", "player": "a player", "list": "a list", "dice": "dice"}.get(typ)
+    return word or f"a {typ}"
+
+
+# ---- IR back to words, for questions and card text ---------------------------------------------
+
+
+def describe_expr(expr: IR | None) -> str:
+    """An expression in the DSL's own words (used in questions a policy is asked)."""
+    if expr is None:
+        return ""
+    kind = expr["kind"]
+    if kind in ("num", "bool"):
+        value = expr["value"]
+        return str(value).lower() if isinstance(value, bool) else str(value)
+    if kind == "text":
+        return repr(expr["value"])
+    if kind in ("counter", "quantity", "param", "builtin", "symbol", "local", "event", "ref"):
+        return str(expr["name"])
+    if kind == "card":
+        return str(expr["id"])
+    if kind in ("roll", "dice"):
+        return f"{expr['count']}d{expr['sides']}"
+    if kind == "binary" or kind == "compare" or kind == "logic":
+        return f"{describe_expr(expr['left'])} {expr['op']} {describe_expr(expr['right'])}"
+    if kind == "not":
+        return f"not {describe_expr(expr['operand'])}"
+    if kind == "call":
+        return f"{expr['native']}({', '.join(describe_expr(a) for a in expr['args'] if a)})"
+    if kind == "verb_test":
+        return " ".join([expr["verb"], *(describe_expr(a) for a in expr["args"] if a)])
+    if kind == "list":
+        return "[" + ", ".join(describe_expr(i) for i in expr["items"]) + "]"
+    if kind == "range":
+        return f"{describe_expr(expr['low'])}..{describe_expr(expr['high'])}"
+    if kind == "attr":
+        return f"{describe_expr(expr['value'])}.{expr['attr']}"
+    return kind
+
+
+def describe_stmt(stmt: IR) -> str:
+    """A statement in the DSL's own words, on one line."""
+    kind = stmt["kind"]
+    if kind == "verb":
+        return str(stmt["say"])
+    if kind == "let":
+        return f"let {stmt['name']} {describe_expr(stmt['value'])}"
+    if kind == "if":
+        return f"if {describe_expr(stmt['cond'])} {{ {describe_block(stmt['then'])} }}"
+    if kind == "may":
+        return f"may {{ {stmt['ask']} }}"
+    if kind == "for_each":
+        return f"for each {stmt['var']} in {describe_expr(stmt['over'])} {{ ... }}"
+    if kind == "repeat":
+        return f"repeat {describe_expr(stmt['count'])} {{ {describe_block(stmt['body'])} }}"
+    if kind == "choose":
+        return "choose one of { " + " | ".join(stmt["labels"]) + " }"
+    if kind == "group":
+        return describe_block(stmt["body"])
+    return kind
+
+
+def say(sig: Signature, args: list[IR | None]) -> str:
+    """A verb call in the DSL's words, marker words included: ``reduce damage up_to 2``."""
+    words = [sig.name]
+    for param, arg in zip(sig.params, args, strict=True):
+        if arg is None:
+            continue
+        if param.marker:
+            words.append(param.marker)
+        words.append(describe_expr(arg))
+    return " ".join(words)
+
+
+def describe_block(body: list[IR]) -> str:
+    """Statements in the DSL's own words, joined by '; '."""
+    return "; ".join(describe_stmt(s) for s in body)
+
+
+def check_game(
+    vocab: Vocabulary, files: list[SourceFile], diagnostics: list[Diagnostic]
+) -> CheckedGame:
+    """Check and lower the card declarations of ``files`` (the game declaration excluded)."""
+    checker = Checker(vocab, diagnostics)
+    declarations = [
+        decl
+        for source in files
+        for decl in source.declarations
+        if not (decl.kind == "game" and vocab.span is not None and decl.span == vocab.span)
+    ]
+    body = checker.check(declarations)
+    ir: IR = {
+        "cardc_ir": 1,
+        "game": vocab.game,
+        "title": vocab.title,
+        "variant": None,
+        "vocabulary": vocab.to_ir(),
+        "cards": body["cards"],
+        "provisional": body["provisional"],
+    }
+    return CheckedGame(ir, checker.spans, diagnostics)

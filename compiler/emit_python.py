@@ -1,0 +1,322 @@
+"""Emit a game's IR as a Python module of effect handlers (jinja2 for the module's frame).
+
+A dispatch table maps each IR node kind to the function that writes it, as sqlglot's
+generator does; an unknown kind is an explicit error. Every string from the data reaches the
+code only through :func:`literal` (``repr`` of a ``str``, which is always a plain literal) or,
+in comments, through :func:`comment_text` (ASCII-escaped, so no newline can end a comment).
+Each statement line ends with a ``# @ file:line:col`` marker; after rendering, the markers
+become the module's ``LINES`` table, and the module is ``compile()``d before it is returned.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from compiler import __version__
+
+IR = dict[str, Any]
+
+_TEMPLATES = Path(__file__).with_name("templates")
+_ENV = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(str(_TEMPLATES)),
+    undefined=jinja2.StrictUndefined,
+    autoescape=False,  # Python output: escaping is done by literal(), never by HTML rules
+    keep_trailing_newline=True,
+    trim_blocks=False,
+    lstrip_blocks=False,
+)
+
+PRELUDE_NATIVES = ("count", "highest", "highest_or_sum", "lowest", "max", "min")
+_PRELUDE_VERBS = frozenset(
+    "gain lose pay set add reduce mark score draw discard play".split()
+)
+_MARKER = re.compile(r"  # @ (.*):(\d+):(\d+)$")
+
+
+class EmitError(Exception):
+    """The IR holds something the emitter cannot write (a bug in an earlier stage)."""
+
+
+def literal(value: Any) -> str:
+    """A safe Python literal for data: strings through repr, numbers as themselves."""
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, (tuple, list)):
+        inner = ", ".join(literal(v) for v in value)
+        return f"({inner},)" if isinstance(value, tuple) and len(value) == 1 else (
+            f"({inner})" if isinstance(value, tuple) else f"[{inner}]"
+        )
+    raise EmitError(f"no literal for {type(value).__name__}")
+
+
+def comment_text(text: str) -> str:
+    """Text safe inside a ``#`` comment: ASCII only, no line breaks."""
+    return text.encode("ascii", "backslashreplace").decode("ascii").replace("\r", "\\r").replace(
+        "\n", "\\n"
+    ).replace("\x0c", "\\x0c")
+
+
+def _local(name: str) -> str:
+    return f"v_{name}"
+
+
+class _Function:
+    """One function being written: its lines and the context variable of each depth."""
+
+    def __init__(self, name: str, comment: str, card: str, trigger: str, source: str):
+        self.name = name
+        self.comment = comment
+        self.card = card
+        self.trigger = trigger
+        self.source = source
+        self.lines: list[str] = []
+        self.asks = 0
+
+    def add(self, indent: int, code: str, at: list[int] | None = None) -> None:
+        marker = f"  # @ {comment_text(self.source)}:{at[0]}:{at[1]}" if at else ""
+        self.lines.append("    " * indent + code + marker)
+
+
+class PythonEmitter:
+    """Writes handler functions from IR statements and expressions."""
+
+    def __init__(self, ir: IR):
+        self.ir = ir
+        self.stmts: dict[str, Callable[[_Function, IR, int, str], None]] = {
+            "verb": self.s_verb,
+            "let": self.s_let,
+            "if": self.s_if,
+            "for_each": self.s_for_each,
+            "may": self.s_may,
+            "choose": self.s_choose,
+            "repeat": self.s_repeat,
+            "group": self.s_group,
+        }
+        self.exprs: dict[str, Callable[[IR, str], str]] = {
+            "num": lambda e, c: repr(e["value"]),
+            "bool": lambda e, c: repr(bool(e["value"])),
+            "text": lambda e, c: literal(e["value"]),
+            "roll": lambda e, c: f"g.roll({int(e['count'])}, {int(e['sides'])})",
+            "dice": lambda e, c: f"({int(e['count'])}, {int(e['sides'])})",
+            "local": lambda e, c: _local(e["name"]),
+            "event": lambda e, c: f"{c}.e[{literal(e['name'])}]",
+            "quantity": lambda e, c: f"{c}.q[{literal(e['name'])}]",
+            "counter": lambda e, c: f"{c}.player.counters[{literal(e['name'])}]",
+            "param": lambda e, c: f"g.params[{literal(e['name'])}]",
+            "builtin": self.e_builtin,
+            "symbol": lambda e, c: literal(e["name"]),
+            "card": lambda e, c: literal(e["id"]),
+            "ref": lambda e, c: literal(e["name"]),
+            "binary": self.e_binary,
+            "compare": lambda e, c: f"({self.expr(e['left'], c)} {e['op']} "
+            f"{self.expr(e['right'], c)})",
+            "logic": lambda e, c: f"({self.expr(e['left'], c)} {e['op']} "
+            f"{self.expr(e['right'], c)})",
+            "not": lambda e, c: f"(not {self.expr(e['operand'], c)})",
+            "call": self.e_call,
+            "verb_test": self.e_verb_test,
+            "list": lambda e, c: "[" + ", ".join(self.expr(i, c) for i in e["items"]) + "]",
+            "range": lambda e, c: f"list(range({self.expr(e['low'], c)}, "
+            f"{self.expr(e['high'], c)} + 1))",
+            "attr": lambda e, c: f"g.attr({self.expr(e['value'], c)}, {literal(e['attr'])})",
+        }
+
+    # -- expressions
+
+    def expr(self, e: IR | None, c: str) -> str:
+        if e is None:
+            return "None"
+        writer = self.exprs.get(e["kind"])
+        if writer is None:
+            raise EmitError(f"unknown expression kind {e['kind']!r}")
+        return writer(e, c)
+
+    def e_builtin(self, e: IR, c: str) -> str:
+        name = e["name"]
+        table = {"round": "g.round", "self": f"{c}.card", "player": f"{c}.player",
+                 "players": "g.players"}
+        if name not in table:
+            raise EmitError(f"unknown built-in {name!r}")
+        return table[name]
+
+    def e_binary(self, e: IR, c: str) -> str:
+        op = e["op"]
+        if op == "/":  # whole numbers on a board: division rounds down
+            op = "//"
+        return f"({self.expr(e['left'], c)} {op} {self.expr(e['right'], c)})"
+
+    def args(self, values: list[IR | None], c: str) -> str:
+        return "".join(f", {self.expr(v, c)}" for v in values)
+
+    def e_call(self, e: IR, c: str) -> str:
+        if e["origin"] == "prelude":
+            if e["native"] not in PRELUDE_NATIVES:
+                raise EmitError(f"unknown prelude native {e['native']!r}")
+            return f"{e['native']}(g, {c}{self.args(e['args'], c)})"
+        return f"g.natives[{literal(e['native'])}](g, {c}{self.args(e['args'], c)})"
+
+    def verb_call(self, verb: str, origin: str, args: list[IR | None], c: str) -> str:
+        if origin == "prelude":
+            if verb not in _PRELUDE_VERBS:
+                raise EmitError(f"unknown prelude verb {verb!r}")
+            return f"g.{verb}({c}{self.args(args, c)})"
+        return f"g.verbs[{literal(verb)}](g, {c}{self.args(args, c)})"
+
+    def e_verb_test(self, e: IR, c: str) -> str:
+        return self.verb_call(e["verb"], e["origin"], e["args"], c)
+
+    # -- statements
+
+    def body(self, fn: _Function, stmts: list[IR], indent: int, c: str) -> None:
+        if not stmts:
+            fn.add(indent, "pass")
+        for stmt in stmts:
+            writer = self.stmts.get(stmt["kind"])
+            if writer is None:
+                raise EmitError(f"unknown statement kind {stmt['kind']!r}")
+            writer(fn, stmt, indent, c)
+
+    def s_verb(self, fn: _Function, s: IR, indent: int, c: str) -> None:
+        call = self.verb_call(s["verb"], s["origin"], s["args"], c)
+        if s["else"] is None:
+            fn.add(indent, call, s["at"])
+        elif s.get("returns") == "shortfall":
+            fn.add(indent, f"{_local('missing')} = {call}", s["at"])
+            fn.add(indent, f"if {_local('missing')} > 0:")
+            self.body(fn, s["else"], indent + 1, c)
+        else:
+            fn.add(indent, f"if not {call}:", s["at"])
+            self.body(fn, s["else"], indent + 1, c)
+
+    def s_let(self, fn: _Function, s: IR, indent: int, c: str) -> None:
+        fn.add(indent, f"{_local(s['name'])} = {self.expr(s['value'], c)}", s["at"])
+
+    def s_if(self, fn: _Function, s: IR, indent: int, c: str) -> None:
+        fn.add(indent, f"if {self.expr(s['cond'], c)}:", s["at"])
+        self.body(fn, s["then"], indent + 1, c)
+        if s["else"]:
+            fn.add(indent, "else:")
+            self.body(fn, s["else"], indent + 1, c)
+
+    def s_for_each(self, fn: _Function, s: IR, indent: int, c: str) -> None:
+        var = _local(s["var"])
+        fn.add(indent, f"for {var} in {self.expr(s['over'], c)}:", s["at"])
+        inner = c
+        if s["as_player"]:
+            inner = f"c{indent + 2}"
+            fn.add(indent + 1, f"{inner} = {c}.for_player({var})")
+        if s["where"] is not None:
+            fn.add(indent + 1, f"if not {self.expr(s['where'], inner)}:")
+            fn.add(indent + 2, "continue")
+        self.body(fn, s["body"], indent + 1, inner)
+
+    def question_id(self, fn: _Function, what: str) -> str:
+        fn.asks += 1
+        return f"{fn.card}.{fn.trigger}.{what}{fn.asks}"
+
+    def s_may(self, fn: _Function, s: IR, indent: int, c: str) -> None:
+        ident = self.question_id(fn, "may")
+        fn.add(indent, f"if g.may({c}, {literal(ident)}, {literal(s['ask'])}):", s["at"])
+        self.body(fn, s["body"], indent + 1, c)
+
+    def s_choose(self, fn: _Function, s: IR, indent: int, c: str) -> None:
+        ident = self.question_id(fn, "choose")
+        labels = literal(tuple(s["labels"]))
+        picked = f"k{indent}"
+        fn.add(indent, f"{picked} = g.choose({c}, {literal(ident)}, {labels})", s["at"])
+        for index, option in enumerate(s["options"]):
+            fn.add(indent, f"{'if' if index == 0 else 'elif'} {picked} == {index}:")
+            self.body(fn, option, indent + 1, c)
+
+    def s_repeat(self, fn: _Function, s: IR, indent: int, c: str) -> None:
+        fn.add(indent, f"for _ in range({self.expr(s['count'], c)}):", s["at"])
+        self.body(fn, s["body"], indent + 1, c)
+
+    def s_group(self, fn: _Function, s: IR, indent: int, c: str) -> None:
+        self.body(fn, s["body"], indent, c)
+
+    # -- the module
+
+    def functions(self) -> tuple[list[_Function], list[tuple[str, str]], list[tuple[str, str]]]:
+        functions: list[_Function] = []
+        handlers: list[tuple[str, str]] = []
+        formulas: list[tuple[str, str]] = []
+        used: set[str] = set()
+
+        def unique(base: str) -> str:
+            name, n = base, 2
+            while name in used:
+                name, n = f"{base}_{n}", n + 1
+            used.add(name)
+            return name
+
+        for card in self.ir["cards"]:
+            path, _, line = card["source"].rpartition(":")
+            for trigger, handler in card["triggers"].items():
+                fn = _Function(
+                    unique(f"h_{card['id']}__{trigger}"),
+                    comment_text(f"{card['title']}: on {trigger} ({path}:{handler['line']})"),
+                    card["id"],
+                    trigger,
+                    path,
+                )
+                self.body(fn, handler["body"], 0, "c")
+                functions.append(fn)
+                handlers.append((literal((card["id"], trigger)), fn.name))
+            for prop, formula in card["formulas"].items():
+                fn = _Function(
+                    unique(f"f_{card['id']}__{prop}"),
+                    comment_text(f"{card['title']}: {prop} ({path}:{line})"),
+                    card["id"],
+                    prop,
+                    path,
+                )
+                fn.add(0, f"return {self.expr(formula['expr'], 'c')}", formula["at"])
+                functions.append(fn)
+                formulas.append((literal((card["id"], prop)), fn.name))
+        return functions, sorted(handlers), sorted(formulas)
+
+
+def emit_handlers(ir: IR, sources: list[str], source_dir: str) -> str:
+    """The handlers module of one game (or variant), checked by ``compile()``."""
+    emitter = PythonEmitter(ir)
+    functions, handlers, formulas = emitter.functions()
+    template = _ENV.get_template("handlers.py.j2")
+    text = template.render(
+        version=__version__,
+        source_dir=comment_text(source_dir),
+        game_comment=comment_text(f"{ir['title']} ({ir['game']})"),
+        variant=comment_text(ir["variant"]) if ir["variant"] else "",
+        sources=[comment_text(s) for s in sources],
+        prelude_natives=PRELUDE_NATIVES,
+        game_literal=literal(ir["game"]),
+        variant_literal=literal(ir["variant"]),
+        functions=functions,
+        handlers=handlers,
+        formulas=formulas,
+    )
+    lines_table = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        match = _MARKER.search(line)
+        if match:
+            lines_table.append(
+                f"    {number}: ({literal(_unescape(match.group(1)))}, "
+                f"{int(match.group(2))}, {int(match.group(3))}),"
+            )
+    text += "\nLINES = {\n" + "\n".join(lines_table) + ("\n" if lines_table else "") + "}\n"
+    compile(text, f"generated/{ir['game']}/handlers.py", "exec")
+    return text
+
+
+def _unescape(text: str) -> str:
+    """Undo :func:`comment_text` for a path carried in a marker."""
+    return text.encode("ascii").decode("unicode_escape") if "\\" in text else text

@@ -1,0 +1,217 @@
+"""The JSON Schema (Draft 2020-12) of cardc's IR, and validation with spans.
+
+The schema discriminates nodes on their ``kind`` field with ``if``/``then`` rather than
+``oneOf``: a validator then checks one branch per node instead of trying them all, and an
+error names the field that is wrong rather than "not valid under any of the given schemas".
+Validation runs per card, cached by content hash, so an unchanged card is never validated twice
+in a process; a schema violation is reported at the DSL span that produced the IR node.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from dsl.diagnostics import Diagnostic
+from dsl.nodes import Span
+
+SCHEMA_ID = "https://cardc.dev/schema/ir-1.json"
+
+_EXPR_KINDS = [
+    "num", "bool", "text", "roll", "dice", "local", "event", "quantity", "counter", "param",
+    "builtin", "symbol", "card", "ref", "binary", "compare", "logic", "not", "call",
+    "verb_test", "list", "range", "attr",
+]
+_STMT_KINDS = ["verb", "let", "if", "for_each", "may", "choose", "repeat", "group"]
+
+
+def _when(kind: str, required: list[str], **properties: Any) -> dict[str, Any]:
+    then: dict[str, Any] = {"required": required}
+    if properties:
+        then["properties"] = properties
+    return {"if": {"properties": {"kind": {"const": kind}}}, "then": then}
+
+
+_EXPR = {"$ref": "#/$defs/expr"}
+_MAYBE_EXPR = {"anyOf": [{"$ref": "#/$defs/expr"}, {"type": "null"}]}
+_BODY = {"$ref": "#/$defs/body"}
+_NAME = {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"}
+
+SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": SCHEMA_ID,
+    "title": "cardc IR: one game (or variant), checked and lowered",
+    "type": "object",
+    "required": ["cardc_ir", "game", "title", "variant", "vocabulary", "cards", "provisional"],
+    "additionalProperties": False,
+    "properties": {
+        "cardc_ir": {"const": 1},
+        "game": _NAME,
+        "title": {"type": "string"},
+        "variant": {"type": ["string", "null"]},
+        "vocabulary": {"type": "object"},
+        "cards": {"type": "array", "items": {"$ref": "#/$defs/card"}},
+        "provisional": {"type": "array", "items": {"$ref": "#/$defs/provisional"}},
+        "copies": {"type": "object"},
+    },
+    "$defs": {
+        "provisional": {
+            "type": "object",
+            "required": ["at", "card", "what", "why"],
+            "properties": {
+                "at": {"type": "string"},
+                "card": {"type": "string"},
+                "what": {"type": "string"},
+                "why": {"type": "string", "minLength": 1},
+            },
+        },
+        "card": {
+            "type": "object",
+            "required": ["id", "kind", "title", "tags", "source", "properties", "formulas",
+                         "triggers", "provisional"],
+            "additionalProperties": False,
+            "properties": {
+                "id": _NAME,
+                "kind": _NAME,
+                "title": {"type": "string", "minLength": 1},
+                "tags": {"type": "array", "items": _NAME},
+                "source": {"type": "string"},
+                "properties": {"type": "object"},
+                "formulas": {
+                    "type": "object",
+                    "additionalProperties": {
+                        "type": "object",
+                        "required": ["at", "expr"],
+                        "properties": {"at": {"type": "array"}, "expr": _EXPR},
+                    },
+                },
+                "triggers": {
+                    "type": "object",
+                    "propertyNames": _NAME,
+                    "additionalProperties": {
+                        "type": "object",
+                        "required": ["line", "body"],
+                        "properties": {"line": {"type": "integer"}, "body": _BODY},
+                    },
+                },
+                "provisional": {"type": "array", "items": {"type": "string"}},
+            },
+        },
+        "body": {"type": "array", "items": {"$ref": "#/$defs/stmt"}},
+        "stmt": {
+            "type": "object",
+            "required": ["kind", "at"],
+            "properties": {
+                "kind": {"enum": _STMT_KINDS},
+                "at": {"type": "array", "items": {"type": "integer"}, "minItems": 2,
+                       "maxItems": 2},
+            },
+            "allOf": [
+                _when("verb", ["verb", "origin", "args", "else", "say"], verb=_NAME,
+                      args={"type": "array", "items": _MAYBE_EXPR},
+                      **{"else": {"anyOf": [_BODY, {"type": "null"}]}}),
+                _when("let", ["name", "value"], name=_NAME, value=_EXPR),
+                _when("if", ["cond", "then", "else"], cond=_EXPR, then=_BODY,
+                      **{"else": _BODY}),
+                _when("for_each", ["var", "over", "where", "as_player", "body"], var=_NAME,
+                      over=_EXPR, where=_MAYBE_EXPR, as_player={"type": "boolean"}, body=_BODY),
+                _when("may", ["ask", "body"], ask={"type": "string"}, body=_BODY),
+                _when("choose", ["labels", "options"],
+                      labels={"type": "array", "items": {"type": "string"}},
+                      options={"type": "array", "items": _BODY, "minItems": 1}),
+                _when("repeat", ["count", "body"], count=_EXPR, body=_BODY),
+                _when("group", ["body"], body=_BODY),
+            ],
+        },
+        "expr": {
+            "type": "object",
+            "required": ["kind"],
+            "properties": {"kind": {"enum": _EXPR_KINDS}},
+            "allOf": [
+                _when("num", ["value"], value={"type": "number"}),
+                _when("bool", ["value"], value={"type": "boolean"}),
+                _when("text", ["value"], value={"type": "string"}),
+                _when("roll", ["count", "sides"], count={"type": "integer", "minimum": 1},
+                      sides={"type": "integer", "minimum": 2}),
+                _when("dice", ["count", "sides"], count={"type": "integer", "minimum": 1},
+                      sides={"type": "integer", "minimum": 2}),
+                _when("ref", ["to", "name"], name=_NAME,
+                      to={"enum": ["counter", "track", "zone", "quantity", "card_name", "name"]}),
+                _when("binary", ["op", "left", "right"], op={"enum": ["+", "-", "*", "/"]},
+                      left=_EXPR, right=_EXPR),
+                _when("compare", ["op", "left", "right"],
+                      op={"enum": ["<", "<=", ">", ">=", "==", "!="]}, left=_EXPR, right=_EXPR),
+                _when("logic", ["op", "left", "right"], op={"enum": ["and", "or"]},
+                      left=_EXPR, right=_EXPR),
+                _when("not", ["operand"], operand=_EXPR),
+                _when("call", ["native", "origin", "args"], native=_NAME,
+                      args={"type": "array", "items": _MAYBE_EXPR}),
+                _when("verb_test", ["verb", "origin", "args"], verb=_NAME,
+                      args={"type": "array", "items": _MAYBE_EXPR}),
+                _when("list", ["items"], items={"type": "array", "items": _EXPR}),
+                _when("range", ["low", "high"], low=_EXPR, high=_EXPR),
+                _when("attr", ["value", "attr"], value=_EXPR, attr=_NAME),
+                _when("card", ["id"], id=_NAME),
+            ]
+            + [_when(k, ["name"], name=_NAME)
+               for k in ("local", "event", "quantity", "counter", "param", "builtin", "symbol")],
+        },
+    },
+}
+
+Draft202012Validator.check_schema(SCHEMA)
+_VALIDATOR = Draft202012Validator(SCHEMA)
+_CARD_VALIDATOR = Draft202012Validator(
+    {"$schema": SCHEMA["$schema"], "$ref": "#/$defs/card", "$defs": SCHEMA["$defs"]}
+)
+_VALID_CARDS: set[str] = set()
+
+
+def schema_text() -> str:
+    """The schema as published in ``generated/schema/``."""
+    return json.dumps(SCHEMA, indent=2, sort_keys=True) + "\n"
+
+
+def _nearest_span(spans: dict[str, Span], pointer: str) -> Span | None:
+    while pointer:
+        if pointer in spans:
+            return spans[pointer]
+        pointer = pointer.rsplit("/", 1)[0]
+    return None
+
+
+def validate(ir: dict[str, Any], spans: dict[str, Span], fallback: Span) -> list[Diagnostic]:
+    """Validate ``ir``; each violation becomes a diagnostic at the span of its IR node.
+
+    Cards are validated one by one and remembered by content hash; the document around them
+    (vocabulary, provenance) is small and validated whole with the cards left out.
+    """
+    problems: list[Diagnostic] = []
+    shell = {**ir, "cards": []}
+    errors = [(e, "") for e in _VALIDATOR.iter_errors(shell)]
+    for index, card in enumerate(ir["cards"]):
+        digest = hashlib.blake2b(
+            json.dumps(card, sort_keys=True).encode(), digest_size=16
+        ).hexdigest()
+        if digest in _VALID_CARDS:
+            continue
+        card_errors = list(_CARD_VALIDATOR.iter_errors(card))
+        if not card_errors:
+            _VALID_CARDS.add(digest)
+        errors.extend((e, f"/cards/{index}") for e in card_errors)
+    for error, prefix in errors:
+        pointer = prefix + "".join(f"/{part}" for part in error.absolute_path)
+        span = _nearest_span(spans, pointer) or fallback
+        problems.append(
+            Diagnostic(
+                "schema",
+                f"the IR breaks its schema at {pointer or '/'}: {error.message}",
+                span,
+                "error",
+                ("this is a bug in cardc's lowering, not in your cards; please report it",),
+            )
+        )
+    return problems

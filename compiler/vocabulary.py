@@ -1,0 +1,584 @@
+"""A game's vocabulary: every name its cards may use, read from the prelude and ``game.cards``.
+
+Vocabulary is data. ``counter prestige``, ``track durability 10 { critical_damage 4, 7 }``,
+``trigger reveal "..."``, ``verb raid "..." { param damage number }`` are declarations in the
+DSL itself, so a new verb or resource never needs a change to the grammar or the compiler.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dsl.diagnostics import Diagnostic
+from dsl.nodes import Declaration, Name, Number, Property, Range, Span, String
+from dsl.parser import parse_file
+
+PRELUDE_PATH = Path(__file__).with_name("prelude.cards")
+
+PARAM_TYPES = frozenset(
+    "number bool text name counter track zone target card card_name dice player list any".split()
+)
+RETURN_TYPES = frozenset("number bool text name card player list any shortfall".split())
+PROPERTY_TYPES = frozenset("number bool text name list any condition formula".split())
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a verb or native."""
+
+    name: str
+    type: str
+    optional: bool = False
+    default: Any = None  # a Python literal (number) or None
+    marker: str | None = None  # a word that introduces it: `reduce damage up_to 2`
+
+
+@dataclass(frozen=True)
+class Signature:
+    """A verb (a statement) or a native (a function in expressions)."""
+
+    name: str
+    doc: str
+    params: tuple[Param, ...]
+    returns: str | None
+    span: Span
+    origin: str  # "prelude" or the game's name
+
+    def usage(self) -> str:
+        """How to call it, for hints: ``reduce TARGET up_to AMOUNT``."""
+        parts = []
+        for param in self.params:
+            word = param.name.upper()
+            if param.marker:
+                word = f"{param.marker} {word}"
+            parts.append(f"[{word}]" if param.optional or param.default is not None else word)
+        return " ".join([self.name, *parts])
+
+
+@dataclass(frozen=True)
+class TriggerDecl:
+    """A trigger cards may react to, with the names its handlers see."""
+
+    name: str
+    doc: str
+    params: tuple[str, ...]
+    quantities: tuple[str, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class PropertyDecl:
+    """A property a card kind may (or must) have."""
+
+    name: str
+    type: str
+    optional: bool
+
+
+@dataclass(frozen=True)
+class KindDecl:
+    """A card kind (``port_card``, ``mission``, ``rule``): its tags and properties."""
+
+    name: str
+    doc: str
+    tags: tuple[str, ...]
+    properties: dict[str, PropertyDecl]
+    span: Span
+
+
+@dataclass(frozen=True)
+class CounterDecl:
+    """A per-player counter (prestige, coins): start, bounds."""
+
+    name: str
+    start: int
+    min: int
+    max: int | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class TrackDecl:
+    """A per-player track of boxes marked in order, with named special boxes."""
+
+    name: str
+    length: int
+    boxes: dict[str, tuple[int, ...]]
+    span: Span
+
+
+#: Properties every card may have, whatever its kind.
+UNIVERSAL_PROPERTIES = {
+    "id": PropertyDecl("id", "name", True),
+    "text": PropertyDecl("text", "text", True),
+}
+
+
+@dataclass
+class Vocabulary:
+    """Every name a game's cards may use, with where it was declared."""
+
+    game: str = ""
+    title: str = ""
+    span: Span | None = None
+    players: tuple[int, int] = (1, 1)
+    score: str | None = None
+    params: dict[str, int | float] = field(default_factory=dict)
+    counters: dict[str, CounterDecl] = field(default_factory=dict)
+    tracks: dict[str, TrackDecl] = field(default_factory=dict)
+    zones: dict[str, Span] = field(default_factory=dict)
+    symbols: dict[str, str] = field(default_factory=dict)
+    triggers: dict[str, TriggerDecl] = field(default_factory=dict)
+    verbs: dict[str, Signature] = field(default_factory=dict)
+    natives: dict[str, Signature] = field(default_factory=dict)
+    builtins: dict[str, Signature] = field(default_factory=dict)
+    kinds: dict[str, KindDecl] = field(default_factory=dict)
+    #: "namespace:name" -> (what it is, where); for duplicate checks.
+    declared: dict[str, tuple[str, Span]] = field(default_factory=dict)
+    #: @provisional values of the vocabulary itself (track lengths ...).
+    provisional: list[dict[str, str]] = field(default_factory=list)
+    #: box name -> track, for the triggers special boxes fire.
+    box_triggers: dict[str, str] = field(default_factory=dict)
+
+    def to_ir(self) -> dict[str, Any]:
+        """The vocabulary as plain JSON data, sorted, for the IR."""
+
+        def sig(s: Signature) -> dict[str, Any]:
+            return {
+                "doc": s.doc,
+                "origin": s.origin,
+                "params": [
+                    {
+                        "name": p.name,
+                        "type": p.type,
+                        "optional": p.optional,
+                        "default": p.default,
+                        "marker": p.marker,
+                    }
+                    for p in s.params
+                ],
+                "returns": s.returns,
+            }
+
+        return {
+            "players": list(self.players),
+            "score": self.score,
+            "params": dict(sorted(self.params.items())),
+            "counters": {
+                n: {"start": c.start, "min": c.min, "max": c.max}
+                for n, c in sorted(self.counters.items())
+            },
+            "tracks": {
+                n: {"length": t.length, "boxes": {b: list(p) for b, p in sorted(t.boxes.items())}}
+                for n, t in sorted(self.tracks.items())
+            },
+            "zones": sorted(self.zones),
+            "symbols": dict(sorted(self.symbols.items())),
+            "triggers": {
+                n: {"doc": t.doc, "params": list(t.params), "quantities": list(t.quantities)}
+                for n, t in sorted(self.triggers.items())
+            },
+            "verbs": {n: sig(s) for n, s in sorted(self.verbs.items())},
+            "natives": {n: sig(s) for n, s in sorted(self.natives.items())},
+            "kinds": {
+                n: {
+                    "doc": k.doc,
+                    "tags": list(k.tags),
+                    "properties": {
+                        p.name: {"type": p.type, "optional": p.optional}
+                        for p in k.properties.values()
+                    },
+                }
+                for n, k in sorted(self.kinds.items())
+            },
+        }
+
+
+_NAMESPACES = {
+    "trigger": "trigger",
+    "kind": "kind",
+    "verb": "callable",
+    "native": "callable",
+}
+
+
+class _Reader:
+    """Reads vocabulary declarations from AST members, collecting diagnostics."""
+
+    def __init__(self, vocab: Vocabulary, origin: str, diagnostics: list[Diagnostic]):
+        self.vocab = vocab
+        self.origin = origin
+        self.diagnostics = diagnostics
+
+    def error(self, code: str, message: str, span: Span, *hints: str) -> None:
+        self.diagnostics.append(Diagnostic(code, message, span, "error", hints))
+
+    def declare(self, name: str, what: str, span: Span) -> bool:
+        # Triggers, kinds and callables (verbs, natives) each have a namespace of their own:
+        # `on accomplish` and the verb `accomplish` never meet. Values share one.
+        space = _NAMESPACES.get(what, "value")
+        key = f"{space}:{name}"
+        previous = self.vocab.declared.get(key)
+        if previous is not None:
+            self.error(
+                "duplicate-name",
+                f"'{name}' is already declared as a {previous[0]} at {previous[1]}",
+                span,
+                "every counter, track, zone, symbol, trigger, verb, native and kind needs its own name",
+            )
+            return False
+        self.vocab.declared[key] = (what, span)
+        return True
+
+    # -- helpers over clauses
+
+    def words(self, prop: Property) -> list[Any]:
+        return [expr for clause in prop.args for expr in clause]
+
+    def names(self, prop: Property) -> list[Name]:
+        out = []
+        for expr in self.words(prop):
+            if isinstance(expr, Name):
+                out.append(expr)
+            else:
+                self.error(
+                    "expected-name", f"'{prop.name}' expects names here", expr.span,
+                    f"write: {prop.name} first_name, second_name",
+                )
+        return out
+
+    def doc_and_names(self, prop: Property) -> tuple[list[Name], str]:
+        doc = ""
+        names: list[Name] = []
+        for expr in self.words(prop):
+            if isinstance(expr, String):
+                doc = expr.value
+            elif isinstance(expr, Name):
+                names.append(expr)
+            else:
+                self.error(
+                    "expected-name", f"'{prop.name}' expects a name and a description",
+                    expr.span, f'write: {prop.name} name "what it is"',
+                )
+        return names, doc
+
+    def number(self, expr: Any, what: str) -> int | None:
+        if isinstance(expr, Number) and isinstance(expr.value, int):
+            return expr.value
+        self.error("expected-number", f"{what} must be a whole number", expr.span)
+        return None
+
+    # -- declarations
+
+    def member(self, prop: Any) -> None:
+        if not isinstance(prop, Property):
+            self.error(
+                "trigger-in-vocabulary", "a game declaration holds declarations, not triggers",
+                prop.span, "put 'on ...' blocks inside a card or a rule",
+            )
+            return
+        for note in prop.annotations:
+            if note.name == "provisional":
+                reason = note.args[0].value if note.args and isinstance(note.args[0], String) else ""
+                if not reason.strip():
+                    self.error("provisional-reason", "say why this value is provisional",
+                               note.span, '@provisional("the rulebook does not print it")')
+                self.vocab.provisional.append(
+                    {
+                        "at": f"{prop.span.file}:{prop.span.line}:{prop.span.column}",
+                        "card": "",
+                        "what": f"{prop.name} "
+                        + " ".join(getattr(w, "id", "") for w in self.words(prop)[:1]),
+                        "why": reason,
+                    }
+                )
+            else:
+                self.error("annotation-unknown", f"'@{note.name}' is not an annotation cardc knows",
+                           note.span, "the annotation is @provisional(\"why\")")
+        handler = getattr(self, f"read_{prop.name}", None)
+        if handler is None:
+            from compiler.suggest import did_you_mean
+
+            self.error(
+                "unknown-declaration",
+                f"'{prop.name}' is not something a game declares",
+                prop.span,
+                *did_you_mean(prop.name, [n[5:] for n in dir(self) if n.startswith("read_")]),
+            )
+            return
+        handler(prop)
+
+    def read_players(self, prop: Property) -> None:
+        words = self.words(prop)
+        if len(words) == 1 and isinstance(words[0], Range):
+            low = self.number(words[0].low, "the fewest players")
+            high = self.number(words[0].high, "the most players")
+            if low is not None and high is not None:
+                if not 1 <= low <= high:
+                    self.error("bad-players", "players must be a range like 1..4", prop.span)
+                self.vocab.players = (low, high)
+            return
+        if len(words) == 1:
+            count = self.number(words[0], "the number of players")
+            if count is not None:
+                self.vocab.players = (count, count)
+            return
+        self.error("bad-players", "players takes a count or a range", prop.span, "write: players 1..4")
+
+    def read_score(self, prop: Property) -> None:
+        names = self.names(prop)
+        if len(names) == 1:
+            self.vocab.score = names[0].id
+            self._score_span = names[0].span
+        else:
+            self.error("bad-score", "score names the counter that wins the game", prop.span,
+                       "write: score victory_points")
+
+    def read_param(self, prop: Property) -> None:
+        words = self.words(prop)
+        if len(words) != 2 or not isinstance(words[0], Name) or not isinstance(words[1], Number):
+            self.error("bad-param", "a parameter is a name and a number", prop.span,
+                       "write: param rounds 12")
+            return
+        if self.declare(words[0].id, "parameter", words[0].span):
+            self.vocab.params[words[0].id] = words[1].value
+
+    def read_counter(self, prop: Property) -> None:
+        start, low, high = 0, 0, None
+        for member in prop.body or ():
+            if isinstance(member, Property) and member.name in ("start", "min", "max"):
+                words = self.words(member)
+                value = self.number(words[0], f"'{member.name}'") if len(words) == 1 else None
+                if value is None:
+                    continue
+                if member.name == "start":
+                    start = value
+                elif member.name == "min":
+                    low = value
+                else:
+                    high = value
+            else:
+                self.error("bad-counter", "a counter's block holds start, min and max",
+                           member.span, "write: counter coins { start 5; min 0 }")
+        for name in self.names(prop):
+            if self.declare(name.id, "counter", name.span):
+                self.vocab.counters[name.id] = CounterDecl(name.id, max(start, low), low, high, name.span)
+
+    def read_track(self, prop: Property) -> None:
+        words = self.words(prop)
+        if len(words) != 2 or not isinstance(words[0], Name):
+            self.error("bad-track", "a track is a name and its number of boxes", prop.span,
+                       "write: track durability 10 { critical_damage 4, 7 }")
+            return
+        length = self.number(words[1], "a track's length")
+        if length is None or length < 1:
+            return
+        boxes: dict[str, tuple[int, ...]] = {}
+        for member in prop.body or ():
+            if not isinstance(member, Property):
+                self.error("bad-track", "a track's block names its special boxes", member.span)
+                continue
+            positions = []
+            for expr in self.words(member):
+                value = self.number(expr, "a box position")
+                if value is not None:
+                    if not 1 <= value <= length:
+                        self.error("bad-track", f"box {value} is not on a track of {length} boxes",
+                                   expr.span)
+                    positions.append(value)
+            if self.declare(member.name, "special box", member.span):
+                boxes[member.name] = tuple(sorted(positions))
+                self.vocab.box_triggers[member.name] = words[0].id
+        if self.declare(words[0].id, "track", words[0].span):
+            self.vocab.tracks[words[0].id] = TrackDecl(words[0].id, length, boxes, words[0].span)
+
+    def read_zone(self, prop: Property) -> None:
+        for name in self.names(prop):
+            if self.declare(name.id, "zone", name.span):
+                self.vocab.zones[name.id] = name.span
+
+    def read_symbol(self, prop: Property) -> None:
+        names, doc = self.doc_and_names(prop)
+        for name in names:
+            if self.declare(name.id, "symbol", name.span):
+                self.vocab.symbols[name.id] = doc
+
+    def read_trigger(self, prop: Property) -> None:
+        names, doc = self.doc_and_names(prop)
+        params: list[str] = []
+        quantities: list[str] = []
+        for member in prop.body or ():
+            if isinstance(member, Property) and member.name in ("param", "quantity"):
+                target = params if member.name == "param" else quantities
+                target.extend(n.id for n in self.names(member))
+            else:
+                self.error("bad-trigger", "a trigger's block holds 'param' and 'quantity' lines",
+                           member.span, "write: trigger dock \"...\" { param port }")
+        for name in names:
+            if self.declare(name.id, "trigger", name.span):
+                self.vocab.triggers[name.id] = TriggerDecl(
+                    name.id, doc, tuple(params), tuple(quantities), name.span
+                )
+
+    def _signature(self, prop: Property, allow_shortfall: bool) -> Signature | None:
+        names, doc = self.doc_and_names(prop)
+        if len(names) != 1:
+            self.error(f"bad-{prop.name}", f"a {prop.name} needs exactly one name", prop.span,
+                       f'write: {prop.name} name "what it does" {{ param amount number }}')
+            return None
+        params: list[Param] = []
+        returns: str | None = None
+        for member in prop.body or ():
+            if not isinstance(member, Property):
+                self.error(f"bad-{prop.name}", "expected 'param' or 'returns' lines", member.span)
+                continue
+            if member.name == "returns":
+                words = self.names(member)
+                if len(words) == 1 and words[0].id in RETURN_TYPES:
+                    returns = words[0].id
+                    if returns == "shortfall" and not allow_shortfall:
+                        self.error("bad-returns", "only verbs can return a shortfall", member.span)
+                else:
+                    self.error("bad-returns", "'returns' names one type", member.span,
+                               "types: " + ", ".join(sorted(RETURN_TYPES)))
+                continue
+            if member.name != "param":
+                self.error(f"bad-{prop.name}", f"unknown line '{member.name}'", member.span,
+                           "expected 'param NAME TYPE' or 'returns TYPE'")
+                continue
+            param = self._param(member)
+            if param is not None:
+                params.append(param)
+        return Signature(names[0].id, doc, tuple(params), returns, names[0].span, self.origin)
+
+    def _param(self, member: Property) -> Param | None:
+        words = self.words(member)
+        if len(words) < 2 or not isinstance(words[0], Name) or not isinstance(words[1], Name):
+            self.error("bad-param", "a parameter is a name and a type", member.span,
+                       "write: param amount number default 1")
+            return None
+        name, kind = words[0].id, words[1].id
+        if kind not in PARAM_TYPES:
+            from compiler.suggest import did_you_mean
+
+            self.error("bad-param-type", f"'{kind}' is not a parameter type", words[1].span,
+                       *did_you_mean(kind, sorted(PARAM_TYPES)))
+            return None
+        optional, default, marker = False, None, None
+        rest = words[2:]
+        i = 0
+        while i < len(rest):
+            word = rest[i]
+            if isinstance(word, Name) and word.id == "optional":
+                optional = True
+            elif isinstance(word, Name) and word.id in ("default", "marker") and i + 1 < len(rest):
+                value = rest[i + 1]
+                if word.id == "default" and isinstance(value, Number):
+                    default = value.value
+                elif word.id == "marker" and isinstance(value, Name):
+                    marker = value.id
+                else:
+                    self.error("bad-param", f"'{word.id}' needs a value", value.span)
+                i += 1
+            else:
+                self.error("bad-param", "expected optional, default VALUE or marker WORD",
+                           word.span)
+            i += 1
+        return Param(name, kind, optional, default, marker)
+
+    def read_verb(self, prop: Property) -> None:
+        sig = self._signature(prop, allow_shortfall=True)
+        if sig and self.declare(sig.name, "verb", sig.span):
+            self.vocab.verbs[sig.name] = sig
+
+    def read_native(self, prop: Property) -> None:
+        sig = self._signature(prop, allow_shortfall=False)
+        if sig and self.declare(sig.name, "native", sig.span):
+            self.vocab.natives[sig.name] = sig
+
+    def read_builtin(self, prop: Property) -> None:
+        sig = self._signature(prop, allow_shortfall=False)
+        if sig and self.declare(sig.name, "built-in name", sig.span):
+            self.vocab.builtins[sig.name] = sig
+
+    def read_kind(self, prop: Property) -> None:
+        names, doc = self.doc_and_names(prop)
+        if len(names) != 1:
+            self.error("bad-kind", "a kind needs exactly one name", prop.span,
+                       'write: kind port_card "a port card" { property copies number }')
+            return
+        tags: list[str] = []
+        properties: dict[str, PropertyDecl] = {}
+        for member in prop.body or ():
+            if isinstance(member, Property) and member.name == "tags":
+                tags.extend(n.id for n in self.names(member))
+            elif isinstance(member, Property) and member.name == "property":
+                words = self.words(member)
+                if len(words) >= 2 and isinstance(words[0], Name) and isinstance(words[1], Name):
+                    if words[1].id not in PROPERTY_TYPES:
+                        from compiler.suggest import did_you_mean
+
+                        self.error("bad-property-type", f"'{words[1].id}' is not a property type",
+                                   words[1].span, *did_you_mean(words[1].id, sorted(PROPERTY_TYPES)))
+                        continue
+                    optional = any(isinstance(w, Name) and w.id == "optional" for w in words[2:])
+                    properties[words[0].id] = PropertyDecl(words[0].id, words[1].id, optional)
+                else:
+                    self.error("bad-kind", "a property is a name and a type", member.span,
+                               "write: property copies number optional")
+            else:
+                self.error("bad-kind", "a kind's block holds 'tags' and 'property' lines",
+                           member.span)
+        if self.declare(names[0].id, "kind", names[0].span):
+            self.vocab.kinds[names[0].id] = KindDecl(
+                names[0].id, doc, tuple(tags), properties, names[0].span
+            )
+
+
+_PRELUDE_CACHE: tuple[list[Declaration], list[Diagnostic]] | None = None
+
+
+def _prelude() -> tuple[list[Declaration], list[Diagnostic]]:
+    global _PRELUDE_CACHE
+    if _PRELUDE_CACHE is None:
+        from compiler.project import display_path
+
+        result = parse_file(display_path(PRELUDE_PATH))
+        _PRELUDE_CACHE = (list(result.file.declarations), list(result.diagnostics))
+    return _PRELUDE_CACHE
+
+
+def read_vocabulary(game_decl: Declaration | None, diagnostics: list[Diagnostic]) -> Vocabulary:
+    """The vocabulary of one game: the prelude, then its ``game`` declaration."""
+    vocab = Vocabulary()
+    declarations, problems = _prelude()
+    diagnostics.extend(problems)
+    prelude_reader = _Reader(vocab, "prelude", diagnostics)
+    for decl in declarations:
+        for member in decl.body:
+            prelude_reader.member(member)
+    if game_decl is None:
+        return vocab
+    reader = _Reader(vocab, "game", diagnostics)
+    words = [expr for clause in game_decl.args for expr in clause]
+    name = next((w.id for w in words if isinstance(w, Name)), None)
+    title = next((w.value for w in words if isinstance(w, String)), None)
+    if name is None:
+        reader.error("bad-game", "a game declaration needs the game's name", game_decl.span,
+                     'write: game my_game "My Game" { ... }')
+    vocab.game = name or ""
+    vocab.title = title or (name or "").replace("_", " ").title()
+    vocab.span = game_decl.span
+    for member in game_decl.body:
+        reader.member(member)
+    if vocab.score is not None and vocab.score not in vocab.counters:
+        from compiler.suggest import did_you_mean
+
+        reader.error(
+            "name-undefined", f"the score counter '{vocab.score}' is not declared",
+            getattr(reader, "_score_span", game_decl.span),
+            *did_you_mean(vocab.score, list(vocab.counters)),
+        )
+    return vocab

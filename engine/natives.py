@@ -1,0 +1,42 @@
+"""The prelude's natives: functions every game's expressions may call.
+
+Each takes the game and the context first, like every native; dice come as ``(count, sides)``
+and are rolled through the game, so they follow the seed (or the scenario's script).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.runtime import Context, Game
+
+
+def count(g: Game, c: Context, zone: str) -> int:
+    """How many cards the acting player's zone holds."""
+    return len(c.player.zones[zone])
+
+
+def highest(g: Game, c: Context, dice: tuple[int, int]) -> int:
+    """Roll the dice and keep the highest ("If you get the same number, apply that number")."""
+    return max(g.dice(*dice))
+
+
+def highest_or_sum(g: Game, c: Context, dice: tuple[int, int]) -> int:
+    """Roll the dice and keep the highest; when all show the same number, add them."""
+    rolled = g.dice(*dice)
+    return sum(rolled) if len(set(rolled)) == 1 else max(rolled)
+
+
+def lowest(g: Game, c: Context, dice: tuple[int, int]) -> int:
+    """Roll the dice and keep the lowest."""
+    return min(g.dice(*dice))
+
+
+def min(g: Game, c: Context, a: Any, b: Any) -> Any:  # noqa: A001 - the DSL's own name
+    """The smaller of two numbers."""
+    return a if a <= b else b
+
+
+def max(g: Game, c: Context, a: Any, b: Any) -> Any:  # noqa: A001 - the DSL's own name
+    """The larger of two numbers."""
+    return a if a >= b else b

@@ -1,0 +1,497 @@
+"""The runtime generated handlers call: game state, the prelude verbs, dice, decisions.
+
+A handler is a plain function ``handler(g, c)``: ``g`` is the :class:`Game`, ``c`` the
+:class:`Context` of the trigger it answers (the acting player, the card, the trigger's params
+and quantities). Handlers change state only through ``Game`` methods, roll only through
+``g.roll``/``g.dice`` (one seeded generator: same seed, same game), and decide only through
+``g.may``/``g.choose``/``g.ask``, which go to the player's policy.
+
+An exception inside a handler is re-raised as a :class:`RuleError` that names the DSL
+``file:line:col`` of the statement that raised it (from the module's ``LINES`` table).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import traceback
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+
+class RuleError(Exception):
+    """A rule could not run; the message starts with the DSL position when one is known."""
+
+
+class IllegalDecision(RuleError):
+    """A policy answered a question with something that is not one of its legal answers."""
+
+
+@dataclass(frozen=True)
+class Question:
+    """A decision the engine needs: who decides, about what, and the legal answers."""
+
+    id: str
+    player: int
+    prompt: str
+    options: tuple[str, ...]
+    kind: str = "choose"
+
+    def describe(self) -> str:
+        """The question in words, with its legal answers."""
+        return f"{self.prompt} [{', '.join(self.options)}]"
+
+
+class Track:
+    """A track of boxes marked in order (durability, health); some boxes are special."""
+
+    __slots__ = ("name", "length", "boxes", "marked")
+
+    def __init__(self, name: str, length: int, boxes: dict[str, Sequence[int]]):
+        self.name = name
+        self.length = length
+        self.boxes = {box: tuple(positions) for box, positions in boxes.items()}
+        self.marked = 0
+
+    def mark(self, amount: int) -> list[str]:
+        """Mark ``amount`` boxes; return the special boxes marked, in order."""
+        hit: list[str] = []
+        for _ in range(max(amount, 0)):
+            if self.marked >= self.length:
+                break
+            self.marked += 1
+            for box, positions in self.boxes.items():
+                if self.marked in positions:
+                    hit.append(box)
+        return hit
+
+    @property
+    def full(self) -> bool:
+        """True when the last box is marked."""
+        return self.marked >= self.length
+
+    def checked(self, box: str) -> int:
+        """How many boxes of the special kind ``box`` are marked."""
+        return sum(1 for p in self.boxes.get(box, ()) if p <= self.marked)
+
+
+class Player:
+    """One player's state: counters, tracks, zones of card ids, and free-form flags."""
+
+    __slots__ = ("index", "name", "counters", "tracks", "zones", "flags")
+
+    def __init__(self, index: int, name: str, vocabulary: dict[str, Any]):
+        self.index = index
+        self.name = name
+        self.counters: dict[str, int] = {
+            n: c["start"] for n, c in vocabulary["counters"].items()
+        }
+        self.tracks: dict[str, Track] = {
+            n: Track(n, t["length"], t["boxes"]) for n, t in vocabulary["tracks"].items()
+        }
+        self.zones: dict[str, list[str]] = {z: [] for z in vocabulary["zones"]}
+        self.flags: dict[str, Any] = {}
+
+    def __repr__(self) -> str:
+        return f"Player({self.index}, {self.name!r})"
+
+
+class Context:
+    """What a handler sees: the acting player, its card, the trigger's params and quantities."""
+
+    __slots__ = ("player", "card", "trigger", "e", "q", "flags")
+
+    def __init__(
+        self,
+        player: Player,
+        card: str,
+        trigger: str,
+        event: dict[str, Any] | None = None,
+        quantities: dict[str, int] | None = None,
+        flags: dict[str, Any] | None = None,
+    ):
+        self.player = player
+        self.card = card
+        self.trigger = trigger
+        self.e = event if event is not None else {}
+        self.q = quantities if quantities is not None else {}
+        self.flags = flags if flags is not None else {}
+
+    def for_player(self, player: Player) -> Context:
+        """The same trigger acting for another player (``for each p in players``)."""
+        return Context(player, self.card, self.trigger, self.e, self.q, self.flags)
+
+    def for_card(self, card: str) -> Context:
+        """The same trigger, for another card."""
+        return Context(self.player, card, self.trigger, self.e, self.q, self.flags)
+
+
+class Policy:
+    """Who makes decisions: scripted in tests, random or greedy in simulation, a human."""
+
+    def decide(self, game: Game, question: Question) -> str:
+        """Return one of ``question.options``."""
+        raise NotImplementedError
+
+
+class FirstLegal(Policy):
+    """Always the first legal answer: deterministic, no judgement."""
+
+    def decide(self, game: Game, question: Question) -> str:
+        """The first option."""
+        return question.options[0]
+
+
+class RandomLegal(Policy):
+    """A uniformly random legal answer, from the game's seeded generator."""
+
+    def decide(self, game: Game, question: Question) -> str:
+        """A random option."""
+        return question.options[game.rng.randrange(len(question.options))]
+
+
+class Scripted(Policy):
+    """Answers from a list, in order; running out or a misfit is an error, never a guess."""
+
+    def __init__(self, answers: Iterable[tuple[str | None, str]]):
+        self.answers = list(answers)
+        self.used = 0
+
+    def decide(self, game: Game, question: Question) -> str:
+        """The next scripted answer, checked against the question."""
+        if self.used >= len(self.answers):
+            raise RuleError(f"no scripted answer left for: {question.describe()}")
+        expected, answer = self.answers[self.used]
+        self.used += 1
+        if expected is not None and expected not in (question.id, question.prompt):
+            raise RuleError(
+                f"the script answers '{answer}' to '{expected}', but the engine asks "
+                f"'{question.id}': {question.describe()}"
+            )
+        return answer
+
+
+@dataclass
+class HandlerTable:
+    """The handlers of one compiled game, loaded from its generated module."""
+
+    module: ModuleType
+    handlers: dict[tuple[str, str], Callable[..., Any]]
+    formulas: dict[tuple[str, str], Callable[..., Any]]
+    lines: dict[int, tuple[str, int, int]]
+    filename: str
+
+    @classmethod
+    def from_module(cls, module: ModuleType) -> HandlerTable:
+        """Read the tables a generated module exports."""
+        return cls(module, module.HANDLERS, module.FORMULAS, module.LINES, module.__file__ or "")
+
+    def position(self, lineno: int) -> tuple[str, int, int] | None:
+        """The DSL position of a generated line: the nearest mapped line at or above it."""
+        best = None
+        for line, where in self.lines.items():
+            if line <= lineno and (best is None or line > best[0]):
+                best = (line, where)
+        return best[1] if best else None
+
+
+@dataclass
+class Game:
+    """The state of one game, the handlers that run its cards, and the means to decide."""
+
+    ir: dict[str, Any]
+    table: HandlerTable | None = None
+    policies: dict[int, Policy] = field(default_factory=dict)
+    seed: int = 0
+    player_count: int = 1
+    natives: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    verbs: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    #: scripted dice (tests and scenarios); when set, dice come from here and never from rng.
+    scripted_dice: list[int] | None = None
+
+    def __post_init__(self) -> None:
+        vocabulary = self.ir["vocabulary"]
+        self.rng = random.Random(self.seed)
+        self.params: dict[str, Any] = dict(vocabulary["params"])
+        self.cards: dict[str, dict[str, Any]] = {c["id"]: c for c in self.ir["cards"]}
+        self.players = [
+            Player(i, f"player {i + 1}", vocabulary) for i in range(self.player_count)
+        ]
+        self.round = 1
+        self.score_counter: str | None = vocabulary.get("score")
+        self.box_triggers = {
+            box: track for track, t in vocabulary["tracks"].items() for box in t["boxes"]
+        }
+        self.events: list[tuple[Any, ...]] = []
+        self.board: dict[str, Any] = {}
+        self.counter_bounds = {
+            n: (c["min"], c["max"]) for n, c in vocabulary["counters"].items()
+        }
+        self.question_count = 0
+
+    # -- logging
+
+    def log(self, *event: Any) -> None:
+        """Record something that happened, for scenarios, logs and tests."""
+        self.events.append(event)
+
+    # -- randomness
+
+    def die(self, sides: int = 6) -> int:
+        """One die: scripted when a script is set, else from the seeded generator."""
+        if self.scripted_dice is not None:
+            if not self.scripted_dice:
+                raise RuleError(f"no scripted die left for a d{sides} roll")
+            value = self.scripted_dice.pop(0)
+            if not 1 <= value <= sides:
+                raise RuleError(f"scripted die {value} cannot come up on a d{sides}")
+        else:
+            value = self.rng.randint(1, sides)
+        self.log("die", sides, value)
+        return value
+
+    def dice(self, count: int, sides: int) -> list[int]:
+        """Roll ``count`` dice; each result."""
+        return [self.die(sides) for _ in range(count)]
+
+    def roll(self, count: int, sides: int) -> int:
+        """Roll ``count`` dice; their sum."""
+        return sum(self.dice(count, sides))
+
+    def shuffle(self, cards: list[Any]) -> None:
+        """Shuffle in place with the seeded generator."""
+        self.rng.shuffle(cards)
+
+    # -- decisions
+
+    def ask(self, player: Player, question: Question) -> str:
+        """Ask ``player``'s policy; refuse an answer that is not legal."""
+        policy = self.policies.get(player.index) or self.policies.get(-1) or FirstLegal()
+        answer = policy.decide(self, question)
+        if answer not in question.options:
+            raise IllegalDecision(
+                f"'{answer}' is not a legal answer to '{question.prompt}'; legal: "
+                + ", ".join(question.options)
+            )
+        self.log("decision", player.index, question.id, answer)
+        return answer
+
+    def may(self, c: Context, ident: str, prompt: str) -> bool:
+        """An optional effect: the acting player's policy says yes or no."""
+        title = self.cards.get(c.card, {}).get("title", c.card)
+        question = Question(ident, c.player.index, f"{title}: may {prompt}?", ("yes", "no"), "may")
+        return self.ask(c.player, question) == "yes"
+
+    def choose(self, c: Context, ident: str, labels: Sequence[str]) -> int:
+        """``choose one of``: the index of the option the acting player picks."""
+        title = self.cards.get(c.card, {}).get("title", c.card)
+        question = Question(ident, c.player.index, f"{title}: choose one", tuple(labels))
+        return list(labels).index(self.ask(c.player, question))
+
+    # -- prelude verbs
+
+    def _bound(self, counter: str, value: int) -> int:
+        low, high = self.counter_bounds.get(counter, (0, None))
+        if value < low:
+            value = low
+        if high is not None and value > high:
+            value = high
+        return value
+
+    def gain(self, c: Context, counter: str, amount: int) -> None:
+        """Gain ``amount`` of ``counter``."""
+        counters = c.player.counters
+        counters[counter] = self._bound(counter, counters[counter] + amount)
+        self.log("gain", c.player.index, counter, amount)
+
+    def lose(self, c: Context, counter: str, amount: int) -> None:
+        """Lose ``amount`` of ``counter``, never below its minimum."""
+        counters = c.player.counters
+        counters[counter] = self._bound(counter, counters[counter] - amount)
+        self.log("lose", c.player.index, counter, amount)
+
+    def pay(self, c: Context, counter: str, amount: int) -> int:
+        """Spend what the player has, up to ``amount``; return what could not be paid."""
+        have = c.player.counters[counter]
+        paid = min(have, max(amount, 0))
+        c.player.counters[counter] = have - paid
+        self.log("pay", c.player.index, counter, paid)
+        return max(amount, 0) - paid
+
+    def set(self, c: Context, target: str, value: int) -> None:
+        """Set a quantity of this trigger, or a counter."""
+        if target in c.q:
+            c.q[target] = value
+        else:
+            c.player.counters[target] = self._bound(target, value)
+        self.log("set", c.player.index, target, value)
+
+    def add(self, c: Context, target: str, amount: int) -> None:
+        """Add to a quantity of this trigger, or to a counter."""
+        if target in c.q:
+            c.q[target] += amount
+        else:
+            c.player.counters[target] = self._bound(target, c.player.counters[target] + amount)
+        self.log("add", c.player.index, target, amount)
+
+    def reduce(self, c: Context, target: str, amount: int) -> None:
+        """Reduce a quantity of this trigger, or a counter, by up to ``amount``, not below 0."""
+        if target in c.q:
+            c.q[target] = max(c.q[target] - amount, 0)
+        else:
+            c.player.counters[target] = self._bound(
+                target, max(c.player.counters[target] - amount, 0)
+            )
+        self.log("reduce", c.player.index, target, amount)
+
+    def mark(self, c: Context, track: str, amount: int) -> None:
+        """Mark boxes on a track; each special box marked fires its trigger."""
+        tracked = c.player.tracks[track]
+        hit = tracked.mark(amount)
+        self.log("mark", c.player.index, track, amount)
+        for box in hit:
+            self.log("box", c.player.index, box)
+            self.fire(box, c.player)
+        if tracked.full:
+            self.log("track_full", c.player.index, track)
+            self.on_track_full(c.player, track)
+
+    def on_track_full(self, player: Player, track: str) -> None:
+        """A track's last box was marked; a game flow decides what that means."""
+
+    def score(self, c: Context, amount: int) -> None:
+        """Gain points on the game's score counter."""
+        if self.score_counter is None:
+            raise RuleError("this game declares no 'score' counter")
+        self.gain(c, self.score_counter, amount)
+
+    def draw(self, c: Context, zone: str, amount: int) -> None:
+        """Draw cards into a zone, from the deck a game flow keeps in ``board['deck:'+zone]``."""
+        deck = self.board.setdefault(f"deck:{zone}", [])
+        for _ in range(amount):
+            if not deck:
+                break
+            c.player.zones[zone].append(deck.pop(0))
+        self.log("draw", c.player.index, zone, amount)
+
+    def discard(self, c: Context, card: str) -> None:
+        """Discard a card the player holds, from whichever zone holds it."""
+        for cards in c.player.zones.values():
+            if card in cards:
+                cards.remove(card)
+                self.log("discard", c.player.index, card)
+                return
+
+    def holds(self, player: Player, card: str) -> bool:
+        """True when the player holds a copy of ``card`` in any zone."""
+        return any(card in cards for cards in player.zones.values())
+
+    def play(self, c: Context, card: str) -> bool:
+        """Offer to play a held card of that name; discard it and return True if played."""
+        if not self.holds(c.player, card):
+            return False
+        title = self.cards.get(card, {}).get("title", card)
+        question = Question(f"play.{card}", c.player.index, f"play {title}?", ("yes", "no"), "play")
+        if self.ask(c.player, question) != "yes":
+            return False
+        self.log("play", c.player.index, card)
+        self.discard(c, card)
+        return True
+
+    def attr(self, value: Any, name: str) -> Any:
+        """``value.name`` in the DSL: a mapping key or an attribute."""
+        if isinstance(value, dict):
+            return value[name]
+        return getattr(value, name)
+
+    # -- running handlers
+
+    def run(
+        self,
+        card: str,
+        trigger: str,
+        player: Player | None = None,
+        event: dict[str, Any] | None = None,
+        quantities: dict[str, int] | None = None,
+    ) -> Context:
+        """Run one card's handler for ``trigger``; return the context (quantities after)."""
+        c = Context(player or self.players[0], card, trigger, event, quantities)
+        handler = self.table.handlers.get((card, trigger)) if self.table else None
+        if handler is not None:
+            self.call(handler, c)
+        return c
+
+    def fire(
+        self,
+        trigger: str,
+        player: Player,
+        cards: Iterable[str] | None = None,
+        event: dict[str, Any] | None = None,
+        quantities: dict[str, int] | None = None,
+    ) -> Context:
+        """Run ``trigger`` for every card in force (default: rules and the player's cards).
+
+        Cards of the same name answer once per trigger: "you can't play multiple cards of the
+        same name at the same time to enhance their effects".
+        """
+        c = Context(player, "", trigger, event, quantities)
+        if self.table is None:
+            return c
+        if cards is None:
+            cards = self.cards_in_force(player)
+        seen: set[str] = set()
+        for card in cards:
+            if card in seen:
+                continue
+            seen.add(card)
+            handler = self.table.handlers.get((card, trigger))
+            if handler is not None:
+                self.call(handler, c.for_card(card))
+        return c
+
+    def cards_in_force(self, player: Player) -> list[str]:
+        """Cards whose handlers answer triggers: every rule, then what the player holds."""
+        rules = [cid for cid, card in self.cards.items() if card["kind"] in self.always_in_force]
+        held = [cid for cards in player.zones.values() for cid in cards]
+        return rules + held
+
+    #: Card kinds whose handlers are always in force (game flows may extend this).
+    always_in_force: tuple[str, ...] = ("rule", "layer")
+
+    def formula(self, card: str, name: str, c: Context | None = None) -> Any:
+        """Evaluate a card's formula property (``pirate highest(2d6)``)."""
+        if self.table is None:
+            raise RuleError("no handlers loaded")
+        fn = self.table.formulas[(card, name)]
+        return self.call(fn, c or Context(self.players[0], card, name))
+
+    def call(self, handler: Callable[..., Any], c: Context) -> Any:
+        """Call a generated function; map a failure inside it to its DSL position."""
+        try:
+            return handler(self, c)
+        except RuleError as error:
+            if getattr(error, "located", False):
+                raise
+            located = self._locate(error, sys.exc_info()[2])
+            raise located from error
+        except Exception as error:  # noqa: BLE001 - every failure is reported at its rule
+            raise self._locate(error, sys.exc_info()[2]) from error
+
+    def _locate(self, error: Exception, tb: Any) -> RuleError:
+        where = None
+        if self.table is not None:
+            for frame, lineno in traceback.walk_tb(tb):
+                if frame.f_code.co_filename == self.table.filename:
+                    where = self.table.position(lineno)
+        detail = str(error) if isinstance(error, RuleError) else f"{type(error).__name__}: {error}"
+        if where is None:
+            located = RuleError(detail)
+        else:
+            path, line, column = where
+            located = RuleError(f"{path}:{line}:{column}: {detail}")
+        located.located = True  # type: ignore[attr-defined]
+        if isinstance(error, IllegalDecision):
+            located.__class__ = IllegalDecision
+        return located

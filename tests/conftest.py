@@ -1,0 +1,33 @@
+"""Shared pytest configuration: the switch that rewrites golden and expected-output files.
+
+Golden tests compare what cardc produces with files checked in under ``tests/``. After an
+intended change, run ``pytest --update-golden`` (or set ``CARDC_UPDATE_GOLDEN=1``) to rewrite
+them, then review the diff like any other change.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+#: Environment switch for runners that cannot pass pytest options (an editor, a CI matrix).
+UPDATE_GOLDEN_ENV = "CARDC_UPDATE_GOLDEN"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """Register ``--update-golden``."""
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        default=False,
+        help=f"rewrite golden and expected-output files instead of comparing "
+        f"(same as {UPDATE_GOLDEN_ENV}=1)",
+    )
+
+
+@pytest.fixture(scope="session")
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    """True when golden files should be rewritten rather than compared."""
+    from_option = bool(request.config.getoption("--update-golden"))
+    return from_option or os.environ.get(UPDATE_GOLDEN_ENV, "") == "1"
