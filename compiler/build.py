@@ -93,8 +93,13 @@ def render_game(project: Project, folder: Path, sources: SourceCache) -> tuple[d
 
 def _shared_outputs() -> dict[str, bytes]:
     from compiler.ir_schema import schema_text
+    from engine.scenario import SCENARIO_SCHEMA
 
-    return {"schema/ir.schema.json": schema_text().encode()}
+    scenario = json.dumps(SCENARIO_SCHEMA, indent=2, sort_keys=True) + "\n"
+    return {
+        "schema/ir.schema.json": schema_text().encode(),
+        "schema/scenario.schema.json": scenario.encode(),
+    }
 
 
 def _read_manifest(generated: Path) -> dict[str, Any]:

@@ -210,6 +210,8 @@ class Game:
     verbs: dict[str, Callable[..., Any]] = field(default_factory=dict)
     #: scripted dice (tests and scenarios); when set, dice come from here and never from rng.
     scripted_dice: list[int] | None = None
+    #: the player mode, for games that have several ("solo", "competitive", "coop").
+    mode: str = "solo"
 
     def __post_init__(self) -> None:
         vocabulary = self.ir["vocabulary"]
@@ -477,6 +479,8 @@ class Game:
             located = self._locate(error, sys.exc_info()[2])
             raise located from error
         except Exception as error:  # noqa: BLE001 - every failure is reported at its rule
+            if getattr(error, "passthrough", False):
+                raise
             raise self._locate(error, sys.exc_info()[2]) from error
 
     def _locate(self, error: Exception, tb: Any) -> RuleError:

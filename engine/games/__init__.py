@@ -9,6 +9,8 @@ A module ``engine.games.<game>`` (named like the game's folder under cards/) may
 - ``GIVEN``: ``{name: fn(g, player_or_None, value)}``: state a scenario may set up by the
   names a designer knows ("in_pirate_infested_area", "pirate_region" ...).
 - ``EXPECT``: ``{name: fn(g, player_or_None) -> value}``: state a scenario may assert on.
+- ``ACTIONS``: ``{name: fn(g, player, **args) -> Context | None}``: the flow steps a scenario's
+  ``do: - action: NAME`` may run (a phase, a round, a whole game).
 
 Arguments arrive as the IR gives them: numbers, symbol and counter names as strings, dice as
 ``(count, sides)``, the card as its id. Board state lives in ``g.board`` (shared) and

@@ -1,0 +1,527 @@
+"""Rules tests as data: scenario files, run against a compiled game.
+
+A scenario (YAML, read with ruamel.yaml so every problem has its line) gives a state by the
+names a designer knows, scripted dice and choices, steps to do, and what must hold after::
+
+    scenario: Plague marks health unless Lime Juice is played
+    game: uncharted_passage
+    given:
+      player:
+        zones: {port_cards: [lime_juice]}
+    choices:
+      - play.lime_juice: no
+    do:
+      - run: plague.reveal
+    expect:
+      player:
+        tracks: {health: 1}
+
+Scripts are strict: running out of dice or choices fails at once (never a random fallback), a
+choice that does not fit the question fails naming both, and leftovers fail unless
+``allow_unused: true``. Every failure names the scenario file and line.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+
+from engine.loader import game_rules, new_game
+from engine.runtime import Context, Game, Policy, Question, RuleError
+
+SCENARIO_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "https://cardc.dev/schema/scenario-1.json",
+    "title": "cardc scenario: given state, scripted dice and choices, steps, expected state",
+    "type": "object",
+    "required": ["scenario", "game", "do"],
+    "additionalProperties": False,
+    "properties": {
+        "scenario": {"type": "string", "minLength": 1},
+        "game": {"type": "string"},
+        "variant": {"type": ["string", "null"]},
+        "mode": {"enum": ["solo", "competitive", "coop"]},
+        "players": {"type": "integer", "minimum": 1, "maximum": 8},
+        "seed": {"type": "integer"},
+        "rulebook": {"type": "string"},
+        "given": {"$ref": "#/$defs/state"},
+        "dice": {"type": "array", "items": {"type": "integer", "minimum": 1}},
+        "choices": {
+            "type": "array",
+            "items": {
+                "anyOf": [
+                    {"type": "string"},
+                    {"type": "object", "minProperties": 1, "maxProperties": 1},
+                ]
+            },
+        },
+        "do": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/step"}},
+        "expect": {"$ref": "#/$defs/state"},
+        "allow_unused": {"type": "boolean"},
+    },
+    "$defs": {
+        "player": {
+            "type": "object",
+            "properties": {
+                "counters": {"type": "object", "additionalProperties": {"type": "integer"}},
+                "tracks": {"type": "object", "additionalProperties": {"type": "integer"}},
+                "zones": {
+                    "type": "object",
+                    "additionalProperties": {
+                        "anyOf": [
+                            {"type": "array", "items": {"type": "string"}},
+                            {"type": "integer", "minimum": 0},
+                        ]
+                    },
+                },
+            },
+        },
+        "state": {
+            "type": "object",
+            "properties": {
+                "round": {"type": "integer", "minimum": 1},
+                "player": {"$ref": "#/$defs/player"},
+                "players": {"type": "array", "items": {"$ref": "#/$defs/player"}},
+                "quantities": {"type": "object", "additionalProperties": {"type": "integer"}},
+                "events": {"type": "array", "items": {"type": "string"}},
+                "no_events": {"type": "array", "items": {"type": "string"}},
+                "error": {"type": "string"},
+            },
+        },
+        "step": {
+            "type": "object",
+            "additionalProperties": False,
+            "minProperties": 1,
+            "properties": {
+                "run": {"type": "string", "pattern": "^[a-z0-9_]+[.][a-z0-9_]+$"},
+                "fire": {"type": "string"},
+                "action": {"type": "string"},
+                "player": {"type": "integer", "minimum": 1},
+                "event": {"type": "object"},
+                "quantities": {"type": "object", "additionalProperties": {"type": "integer"}},
+                "args": {"type": "object"},
+            },
+        },
+    },
+}
+_VALIDATOR = Draft202012Validator(SCENARIO_SCHEMA)
+_STEP_KEYS = {"run", "fire", "action", "player", "event", "quantities", "args"}
+
+
+class ScenarioError(Exception):
+    """A scenario failed, or could not run; the message starts with ``file:line``."""
+
+    #: Raised from inside a handler (a misfit choice), it passes through as it is.
+    passthrough = True
+
+
+@dataclass
+class ScenarioResult:
+    """The outcome of one scenario."""
+
+    path: str
+    name: str
+    line: int
+    passed: bool
+    message: str = ""
+
+
+def _line(node: Any, key: Any = None) -> int:
+    """1-based line of a ruamel node, or of one of its keys / items."""
+    lc = getattr(node, "lc", None)
+    if lc is None:
+        return 0
+    try:
+        if key is None:
+            return int(lc.line) + 1
+        if isinstance(key, int):
+            return int(lc.item(key)[0]) + 1
+        return int(lc.key(key)[0]) + 1
+    except (KeyError, IndexError, TypeError, AttributeError):
+        return int(lc.line) + 1
+
+
+def _plain(node: Any) -> Any:
+    """ruamel data as plain dicts and lists (for the schema)."""
+    if isinstance(node, dict):
+        return {str(k): _plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_plain(v) for v in node]
+    return node
+
+
+def _suggest(name: str, pool: Any) -> str:
+    close = difflib.get_close_matches(name, sorted(pool), n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else (
+        f"; known: {', '.join(sorted(pool))}" if pool else ""
+    )
+
+
+def load(path: Path) -> list[tuple[Any, int, str | None]]:
+    """The scenario documents of a file: each with its line and its schema error, if any."""
+    yaml = YAML(typ="rt")
+    try:
+        text = path.read_text(encoding="utf-8")
+        documents = [d for d in yaml.load_all(text) if d is not None]
+    except (OSError, UnicodeDecodeError) as error:
+        raise ScenarioError(f"{path}:1: cannot read the scenario: {error}") from error
+    except YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else 1
+        problem = getattr(error, "problem", None) or str(error)
+        raise ScenarioError(f"{path}:{line}: this is not valid YAML: {problem}") from error
+    out: list[tuple[Any, int, str | None]] = []
+    for document in documents:
+        if not isinstance(document, dict):
+            out.append((document, 1, f"{path}:{_line(document) or 1}: a scenario is a mapping"))
+            continue
+        errors = sorted(_VALIDATOR.iter_errors(_plain(document)), key=lambda e: list(e.path))
+        if errors:
+            error = errors[0]
+            node, line = document, _line(document)
+            for part in error.absolute_path:
+                if isinstance(node, (dict, list)):
+                    line = _line(node, part) or line
+                    try:
+                        node = node[part]
+                    except (KeyError, IndexError, TypeError):
+                        break
+            where = "/".join(str(p) for p in error.absolute_path) or "the scenario"
+            unknown = ""
+            if error.validator == "additionalProperties" and isinstance(node, dict):
+                extra = sorted(set(node) - set(error.schema.get("properties", {})))
+                if extra:
+                    unknown = _suggest(str(extra[0]), error.schema.get("properties", {}))
+            out.append((document, _line(document), f"{path}:{line}: {where}: {error.message}"
+                        f"{unknown}"))
+            continue
+        out.append((document, _line(document), None))
+    return out
+
+
+class _ScriptedChoices(Policy):
+    """Answers from the scenario, each matched against the question asked."""
+
+    def __init__(self, path: Path, choices: list[tuple[str | None, str, int]]):
+        self.path = path
+        self.choices = choices
+        self.used = 0
+
+    def decide(self, game: Game, question: Question) -> str:
+        """The next scripted answer, or a clear failure."""
+        if self.used >= len(self.choices):
+            raise ScenarioError(
+                f"{self.path}: the scenario has no choice left, but the engine asks "
+                f"'{question.id}': {question.describe()}"
+            )
+        expected, answer, line = self.choices[self.used]
+        self.used += 1
+        if expected is not None and expected not in (question.id, question.prompt):
+            raise ScenarioError(
+                f"{self.path}:{line}: scenario answers '{expected}: {answer}' but the engine "
+                f"asks '{question.id}': {question.describe()}"
+            )
+        if answer not in question.options:
+            raise ScenarioError(
+                f"{self.path}:{line}: '{answer}' is not a legal answer to '{question.id}'; "
+                f"legal: {', '.join(question.options)}"
+            )
+        return answer
+
+
+def _answer(value: Any) -> str:
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    return str(value)
+
+
+class Runner:
+    """Runs scenario documents against the compiled games under ``generated``."""
+
+    def __init__(self, generated: Path, variant: str | None = None):
+        self.generated = generated
+        self.variant = variant
+
+    def run_file(self, path: Path) -> Iterator[ScenarioResult]:
+        """Run every scenario in one file."""
+        try:
+            documents = load(path)
+        except ScenarioError as error:
+            yield ScenarioResult(str(path), path.stem, 1, False, str(error))
+            return
+        for document, line, problem in documents:
+            if problem is not None:
+                name = str(document.get("scenario", path.stem)) if isinstance(document, dict) \
+                    else path.stem
+                yield ScenarioResult(str(path), name, line, False, problem)
+            else:
+                yield self.run(path, document, line)
+
+    def run(self, path: Path, doc: Any, line: int) -> ScenarioResult:
+        """Run one scenario document."""
+        name = str(doc.get("scenario", path.stem))
+        try:
+            self._run(path, doc)
+        except ScenarioError as error:
+            return ScenarioResult(str(path), name, line, False, str(error))
+        except RuleError as error:
+            return ScenarioResult(str(path), name, line, False,
+                                  f"{path}:{line}: a rule failed: {error}")
+        return ScenarioResult(str(path), name, line, True)
+
+    def _run(self, path: Path, doc: Any) -> None:
+        game_name = str(doc["game"])
+        folder = self.generated / game_name
+        variant = self.variant or doc.get("variant")
+        if variant:
+            folder = folder / str(variant)
+        if not (folder / "handlers.py").is_file():
+            known = sorted(p.name for p in self.generated.iterdir() if p.is_dir()) if \
+                self.generated.is_dir() else []
+            raise ScenarioError(
+                f"{path}:{_line(doc, 'game')}: no compiled game '{game_name}' in "
+                f"{self.generated}{_suggest(game_name, known)} (run 'cardc build')"
+            )
+        players = int(doc.get("players") or (2 if doc.get("mode") in ("competitive", "coop") else 1))
+        choices = []
+        for index, item in enumerate(doc.get("choices") or []):
+            at = _line(doc["choices"], index)
+            if isinstance(item, dict):
+                ((question, value),) = item.items()
+                choices.append((str(question), _answer(value), at))
+            else:
+                choices.append((None, _answer(item), at))
+        policy = _ScriptedChoices(path, choices)
+        game = new_game(folder, players=players, seed=int(doc.get("seed", 0)),
+                        policies={-1: policy}, mode=str(doc.get("mode") or "solo"))
+        game.scripted_dice = [int(d) for d in doc.get("dice") or []]
+        dice_given = len(game.scripted_dice)
+        rules = game_rules(game_name)
+        given = doc.get("given") or {}
+        self._apply(path, game, rules, given)
+        last: Context | None = None
+        expected_error = (doc.get("expect") or {}).get("error")
+        try:
+            for index, step in enumerate(doc["do"]):
+                last = self._step(path, game, rules, step, _line(doc["do"], index)) or last
+        except RuleError as error:
+            if expected_error and expected_error in str(error):
+                return
+            raise ScenarioError(f"{path}:{_line(doc, 'do')}: a rule failed: {error}"
+                                f"{self._recent(game)}") from error
+        except ScenarioError as error:
+            raise ScenarioError(f"{error}{self._recent(game)}") from error
+        if expected_error:
+            raise ScenarioError(
+                f"{path}:{_line(doc['expect'], 'error')}: expected the error "
+                f"'{expected_error}', but every step ran{self._recent(game)}"
+            )
+        self._check(path, game, rules, doc.get("expect") or {}, last)
+        if not doc.get("allow_unused"):
+            if game.scripted_dice:
+                raise ScenarioError(
+                    f"{path}:{_line(doc, 'dice')}: {len(game.scripted_dice)} of {dice_given} "
+                    f"scripted dice were not rolled ({game.scripted_dice}); remove them or set "
+                    "allow_unused: true"
+                )
+            if policy.used < len(choices):
+                _q, _a, at = choices[policy.used]
+                raise ScenarioError(
+                    f"{path}:{at}: {len(choices) - policy.used} scripted choices were not asked "
+                    "for; remove them or set allow_unused: true"
+                )
+
+    # -- given / expect by the names a designer knows
+
+    def _player_state(self, path: Path, game: Game, rules: Any, spec: Any, index: int,
+                      set_state: bool) -> list[str]:
+        player = game.players[index]
+        problems: list[str] = []
+        hooks = getattr(rules, "GIVEN" if set_state else "EXPECT", {}) if rules else {}
+        for key, value in spec.items():
+            at = _line(spec, key)
+            if key == "counters":
+                for name, amount in value.items():
+                    if name not in player.counters:
+                        raise ScenarioError(f"{path}:{_line(value, name)}: '{name}' is not a "
+                                            f"counter{_suggest(name, player.counters)}")
+                    if set_state:
+                        player.counters[name] = int(amount)
+                    elif player.counters[name] != int(amount):
+                        problems.append(f"{path}:{_line(value, name)}: expected {name} "
+                                        f"{amount}, got {player.counters[name]}")
+            elif key == "tracks":
+                for name, marked in value.items():
+                    if name not in player.tracks:
+                        raise ScenarioError(f"{path}:{_line(value, name)}: '{name}' is not a "
+                                            f"track{_suggest(name, player.tracks)}")
+                    if set_state:
+                        player.tracks[name].marked = int(marked)
+                    elif player.tracks[name].marked != int(marked):
+                        problems.append(f"{path}:{_line(value, name)}: expected {marked} boxes "
+                                        f"marked on {name}, got {player.tracks[name].marked}")
+            elif key == "zones":
+                for name, cards in value.items():
+                    if name not in player.zones:
+                        raise ScenarioError(f"{path}:{_line(value, name)}: '{name}' is not a "
+                                            f"zone{_suggest(name, player.zones)}")
+                    if set_state:
+                        ids = [str(c) for c in cards] if isinstance(cards, list) else []
+                        for card in ids:
+                            if card not in game.cards:
+                                raise ScenarioError(f"{path}:{_line(value, name)}: '{card}' is "
+                                                    f"not a card{_suggest(card, game.cards)}")
+                        player.zones[name] = ids
+                    else:
+                        held = player.zones[name]
+                        ok = len(held) == cards if isinstance(cards, int) else \
+                            sorted(held) == sorted(str(c) for c in cards)
+                        if not ok:
+                            problems.append(f"{path}:{_line(value, name)}: expected {name} "
+                                            f"{cards}, got {held}")
+            elif key in hooks:
+                if set_state:
+                    hooks[key](game, player, _plain(value))
+                else:
+                    got = hooks[key](game, player)
+                    if got != _plain(value):
+                        problems.append(f"{path}:{at}: expected {key} {value}, got {got}")
+            else:
+                pool = ["counters", "tracks", "zones", *hooks]
+                raise ScenarioError(f"{path}:{at}: '{key}' is not something a scenario can "
+                                    f"{'set' if set_state else 'check'} for a player"
+                                    f"{_suggest(str(key), pool)}")
+        return problems
+
+    def _apply(self, path: Path, game: Game, rules: Any, given: Any) -> None:
+        hooks = getattr(rules, "GIVEN", {}) if rules else {}
+        for key, value in given.items():
+            if key == "round":
+                game.round = int(value)
+            elif key == "player":
+                self._player_state(path, game, rules, value, 0, True)
+            elif key == "players":
+                for index, spec in enumerate(value):
+                    if index >= len(game.players):
+                        raise ScenarioError(f"{path}:{_line(value, index)}: the game has only "
+                                            f"{len(game.players)} players")
+                    self._player_state(path, game, rules, spec, index, True)
+            elif key in hooks:
+                hooks[key](game, None, _plain(value))
+            else:
+                pool = ["round", "player", "players", *hooks]
+                raise ScenarioError(f"{path}:{_line(given, key)}: '{key}' is not something a "
+                                    f"scenario can set{_suggest(str(key), pool)}")
+
+    def _check(self, path: Path, game: Game, rules: Any, expect: Any, last: Context | None) -> None:
+        problems: list[str] = []
+        hooks = getattr(rules, "EXPECT", {}) if rules else {}
+        for key, value in expect.items():
+            at = _line(expect, key)
+            if key == "round":
+                if game.round != int(value):
+                    problems.append(f"{path}:{at}: expected round {value}, got {game.round}")
+            elif key == "player":
+                problems += self._player_state(path, game, rules, value, 0, False)
+            elif key == "players":
+                for index, spec in enumerate(value):
+                    problems += self._player_state(path, game, rules, spec, index, False)
+            elif key == "quantities":
+                got = dict(last.q) if last is not None else {}
+                for name, amount in value.items():
+                    if name not in got:
+                        raise ScenarioError(f"{path}:{_line(value, name)}: the last step has no "
+                                            f"quantity '{name}'{_suggest(name, got)}")
+                    if got[name] != int(amount):
+                        problems.append(f"{path}:{_line(value, name)}: expected {name} {amount}"
+                                        f", got {got[name]}")
+            elif key in ("events", "no_events"):
+                happened = [describe_event(e) for e in game.events]
+                for index, pattern in enumerate(value):
+                    found = any(pattern in text for text in happened)
+                    if found != (key == "events"):
+                        verb = "did not happen" if key == "events" else "happened"
+                        problems.append(f"{path}:{_line(value, index)}: '{pattern}' {verb}")
+            elif key == "error":
+                continue
+            elif key in hooks:
+                got = hooks[key](game, None)
+                if got != _plain(value):
+                    problems.append(f"{path}:{at}: expected {key} {value}, got {got}")
+            else:
+                pool = ["round", "player", "players", "quantities", "events", "no_events",
+                        "error", *hooks]
+                raise ScenarioError(f"{path}:{at}: '{key}' is not something a scenario can "
+                                    f"check{_suggest(str(key), pool)}")
+        if problems:
+            raise ScenarioError("\n".join(problems) + self._recent(game))
+
+    def _recent(self, game: Game) -> str:
+        tail = [describe_event(e) for e in game.events[-8:]]
+        return ("\n  last events:\n    " + "\n    ".join(tail)) if tail else \
+            "\n  (no events happened)"
+
+    def _step(self, path: Path, game: Game, rules: Any, step: Any, line: int) -> Context | None:
+        kinds = [k for k in ("run", "fire", "action") if k in step]
+        if len(kinds) != 1:
+            raise ScenarioError(f"{path}:{line}: a step does one thing: 'run: card.trigger', "
+                                "'fire: trigger' or 'action: name'")
+        player = game.players[int(step.get("player", 1)) - 1]
+        event = _plain(step.get("event") or {})
+        quantities = {str(k): int(v) for k, v in (step.get("quantities") or {}).items()}
+        if "run" in step:
+            card, _, trigger = str(step["run"]).partition(".")
+            if card not in game.cards:
+                raise ScenarioError(f"{path}:{line}: '{card}' is not a card"
+                                    f"{_suggest(card, game.cards)}")
+            triggers = game.cards[card]["triggers"]
+            if trigger not in triggers:
+                raise ScenarioError(f"{path}:{line}: {card} has no 'on {trigger}'"
+                                    f"{_suggest(trigger, triggers)}")
+            return game.run(card, trigger, player, event=event, quantities=quantities)
+        if "fire" in step:
+            trigger = str(step["fire"])
+            known = set(game.ir["vocabulary"]["triggers"]) | set(game.box_triggers)
+            if trigger not in known:
+                raise ScenarioError(f"{path}:{line}: '{trigger}' is not a trigger"
+                                    f"{_suggest(trigger, known)}")
+            return game.fire(trigger, player, event=event, quantities=quantities)
+        action = str(step["action"])
+        actions = getattr(rules, "ACTIONS", {}) if rules else {}
+        if action not in actions:
+            raise ScenarioError(f"{path}:{line}: '{action}' is not an action of "
+                                f"{game.ir['game']}{_suggest(action, actions)}")
+        result = actions[action](game, player, **_plain(step.get("args") or {}))
+        return result if isinstance(result, Context) else None
+
+
+def describe_event(event: tuple[Any, ...]) -> str:
+    """An engine event as a line of words: ``mark player 1 health 1``."""
+    parts = []
+    for index, part in enumerate(event):
+        if index == 1 and isinstance(part, int) and event[0] not in ("die",):
+            parts.append(f"player {part + 1}")
+        else:
+            parts.append(json.dumps(part) if isinstance(part, (dict, list)) else str(part))
+    return " ".join(parts)
+
+
+def scenario_files(paths: list[Path]) -> list[Path]:
+    """Every scenario file under ``paths``, sorted."""
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            files.extend(sorted(p for p in path.rglob("*.yaml") if p.is_file()))
+        else:
+            files.append(path)
+    return files
