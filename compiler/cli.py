@@ -138,10 +138,14 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     check = commands.add_parser(
-        "check", help="parse and check card files", description="Parse and check card files; "
-        "print every problem with its file, line and column."
+        "check",
+        help="parse and check card files",
+        description="Parse and check card files; "
+        "print every problem with its file, line and column.",
     )
-    check.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: cards/)")
+    check.add_argument(
+        "paths", nargs="*", metavar="PATH", help="files or folders (default: cards/)"
+    )
     check.add_argument("--format", choices=("text", "json"), default="text")
     check.add_argument(
         "--provenance", action="store_true", help="list every @provisional value and its reason"
@@ -162,8 +166,10 @@ def build_parser() -> argparse.ArgumentParser:
     build.set_defaults(run=cmd_build)
 
     parse = commands.add_parser(
-        "parse", help="print a file's AST as JSON", description="Parse one file and print its "
-        "syntax tree as JSON (for debugging the language)."
+        "parse",
+        help="print a file's AST as JSON",
+        description="Parse one file and print its "
+        "syntax tree as JSON (for debugging the language).",
     )
     parse.add_argument("--json", action="store_true", default=True, help="JSON output (default)")
     parse.add_argument("file", metavar="FILE")

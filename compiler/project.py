@@ -72,7 +72,9 @@ def find_project(start: Path | None = None) -> Project | None:
         if project is not None:
             return project
         if (folder / "cards").is_dir():
-            return Project(folder, folder / "cards", folder / "generated", folder / "tests/scenarios")
+            return Project(
+                folder, folder / "cards", folder / "generated", folder / "tests/scenarios"
+            )
     return None
 
 
@@ -87,6 +89,8 @@ def display_path(path: Path) -> Path:
 def card_files(folder: Path) -> list[Path]:
     """Every ``.cards`` file under ``folder``, ``game.cards`` first, then by path."""
     files = [
-        display_path(p) for p in folder.rglob("*.cards") if p.is_file() and "variants" not in p.parts
+        display_path(p)
+        for p in folder.rglob("*.cards")
+        if p.is_file() and "variants" not in p.parts
     ]
     return sorted(files, key=lambda p: (p.name != GAME_FILE, p.as_posix()))

@@ -9,7 +9,7 @@ from compiler.project import GAME_FILE, Project
 
 _GAME_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
-_GAME_CARDS = '''# {title}: what its cards may name. See README.md, "The language".
+_GAME_CARDS = """# {title}: what its cards may name. See README.md, "The language".
 game {name} "{title}" {{
   players 1..4
   rounds 10                      @provisional("a starting point; set your game's length")
@@ -18,22 +18,22 @@ game {name} "{title}" {{
   zone hand
   trigger play "when a card is played from the hand"
 }}
-'''
+"""
 
-_EXAMPLE_CARDS = '''# Your first card. Run `cardc check` after each edit.
+_EXAMPLE_CARDS = """# Your first card. Run `cardc check` after each edit.
 card "Lucky Find" {{
   copies 3                       @provisional("how many go in the deck is still open")
   on play {{
     gain coins 2
   }}
 }}
-'''
+"""
 
-_PYPROJECT = '''[tool.cardc]
+_PYPROJECT = """[tool.cardc]
 cards = "cards"
 generated = "generated"
 scenarios = "tests/scenarios"
-'''
+"""
 
 
 class ScaffoldError(Exception):

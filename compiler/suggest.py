@@ -12,7 +12,9 @@ def did_you_mean(name: str, candidates: Iterable[str], cutoff: float = 0.75) -> 
     close = difflib.get_close_matches(name, pool, n=3, cutoff=cutoff)
     if not close:
         # Short names have low ratios; a shared prefix is still a good sign.
-        close = [c for c in pool if len(name) >= 3 and (c.startswith(name) or name.startswith(c))][:3]
+        close = [c for c in pool if len(name) >= 3 and (c.startswith(name) or name.startswith(c))][
+            :3
+        ]
     if not close:
         return ()
     if len(close) == 1:

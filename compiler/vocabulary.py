@@ -226,7 +226,7 @@ class _Reader:
                 "duplicate-name",
                 f"'{name}' is already declared as a {previous[0]} at {previous[1]}",
                 span,
-                "every counter, track, zone, symbol, trigger, verb, native and kind needs its own name",
+                "every counter, track, zone, symbol and parameter needs its own name",
             )
             return False
         self.vocab.declared[key] = (what, span)
@@ -244,7 +244,9 @@ class _Reader:
                 out.append(expr)
             else:
                 self.error(
-                    "expected-name", f"'{prop.name}' expects names here", expr.span,
+                    "expected-name",
+                    f"'{prop.name}' expects names here",
+                    expr.span,
                     f"write: {prop.name} first_name, second_name",
                 )
         return out
@@ -259,8 +261,10 @@ class _Reader:
                 names.append(expr)
             else:
                 self.error(
-                    "expected-name", f"'{prop.name}' expects a name and a description",
-                    expr.span, f'write: {prop.name} name "what it is"',
+                    "expected-name",
+                    f"'{prop.name}' expects a name and a description",
+                    expr.span,
+                    f'write: {prop.name} name "what it is"',
                 )
         return names, doc
 
@@ -275,16 +279,24 @@ class _Reader:
     def member(self, prop: Any) -> None:
         if not isinstance(prop, Property):
             self.error(
-                "trigger-in-vocabulary", "a game declaration holds declarations, not triggers",
-                prop.span, "put 'on ...' blocks inside a card or a rule",
+                "trigger-in-vocabulary",
+                "a game declaration holds declarations, not triggers",
+                prop.span,
+                "put 'on ...' blocks inside a card or a rule",
             )
             return
         for note in prop.annotations:
             if note.name == "provisional":
-                reason = note.args[0].value if note.args and isinstance(note.args[0], String) else ""
+                reason = (
+                    note.args[0].value if note.args and isinstance(note.args[0], String) else ""
+                )
                 if not reason.strip():
-                    self.error("provisional-reason", "say why this value is provisional",
-                               note.span, '@provisional("the rulebook does not print it")')
+                    self.error(
+                        "provisional-reason",
+                        "say why this value is provisional",
+                        note.span,
+                        '@provisional("the rulebook does not print it")',
+                    )
                 self.vocab.provisional.append(
                     {
                         "at": f"{prop.span.file}:{prop.span.line}:{prop.span.column}",
@@ -295,8 +307,12 @@ class _Reader:
                     }
                 )
             else:
-                self.error("annotation-unknown", f"'@{note.name}' is not an annotation cardc knows",
-                           note.span, "the annotation is @provisional(\"why\")")
+                self.error(
+                    "annotation-unknown",
+                    f"'@{note.name}' is not an annotation cardc knows",
+                    note.span,
+                    'the annotation is @provisional("why")',
+                )
         handler = getattr(self, f"read_{prop.name}", None)
         if handler is None:
             from compiler.suggest import did_you_mean
@@ -325,7 +341,9 @@ class _Reader:
             if count is not None:
                 self.vocab.players = (count, count)
             return
-        self.error("bad-players", "players takes a count or a range", prop.span, "write: players 1..4")
+        self.error(
+            "bad-players", "players takes a count or a range", prop.span, "write: players 1..4"
+        )
 
     def read_score(self, prop: Property) -> None:
         names = self.names(prop)
@@ -333,14 +351,22 @@ class _Reader:
             self.vocab.score = names[0].id
             self._score_span = names[0].span
         else:
-            self.error("bad-score", "score names the counter that wins the game", prop.span,
-                       "write: score victory_points")
+            self.error(
+                "bad-score",
+                "score names the counter that wins the game",
+                prop.span,
+                "write: score victory_points",
+            )
 
     def read_param(self, prop: Property) -> None:
         words = self.words(prop)
         if len(words) != 2 or not isinstance(words[0], Name) or not isinstance(words[1], Number):
-            self.error("bad-param", "a parameter is a name and a number", prop.span,
-                       "write: param rounds 12")
+            self.error(
+                "bad-param",
+                "a parameter is a name and a number",
+                prop.span,
+                "write: param rounds 12",
+            )
             return
         if self.declare(words[0].id, "parameter", words[0].span):
             self.vocab.params[words[0].id] = words[1].value
@@ -360,17 +386,27 @@ class _Reader:
                 else:
                     high = value
             else:
-                self.error("bad-counter", "a counter's block holds start, min and max",
-                           member.span, "write: counter coins { start 5; min 0 }")
+                self.error(
+                    "bad-counter",
+                    "a counter's block holds start, min and max",
+                    member.span,
+                    "write: counter coins { start 5; min 0 }",
+                )
         for name in self.names(prop):
             if self.declare(name.id, "counter", name.span):
-                self.vocab.counters[name.id] = CounterDecl(name.id, max(start, low), low, high, name.span)
+                self.vocab.counters[name.id] = CounterDecl(
+                    name.id, max(start, low), low, high, name.span
+                )
 
     def read_track(self, prop: Property) -> None:
         words = self.words(prop)
         if len(words) != 2 or not isinstance(words[0], Name):
-            self.error("bad-track", "a track is a name and its number of boxes", prop.span,
-                       "write: track durability 10 { critical_damage 4, 7 }")
+            self.error(
+                "bad-track",
+                "a track is a name and its number of boxes",
+                prop.span,
+                "write: track durability 10 { critical_damage 4, 7 }",
+            )
             return
         length = self.number(words[1], "a track's length")
         if length is None or length < 1:
@@ -385,8 +421,11 @@ class _Reader:
                 value = self.number(expr, "a box position")
                 if value is not None:
                     if not 1 <= value <= length:
-                        self.error("bad-track", f"box {value} is not on a track of {length} boxes",
-                                   expr.span)
+                        self.error(
+                            "bad-track",
+                            f"box {value} is not on a track of {length} boxes",
+                            expr.span,
+                        )
                     positions.append(value)
             if self.declare(member.name, "special box", member.span):
                 boxes[member.name] = tuple(sorted(positions))
@@ -414,8 +453,12 @@ class _Reader:
                 target = params if member.name == "param" else quantities
                 target.extend(n.id for n in self.names(member))
             else:
-                self.error("bad-trigger", "a trigger's block holds 'param' and 'quantity' lines",
-                           member.span, "write: trigger dock \"...\" { param port }")
+                self.error(
+                    "bad-trigger",
+                    "a trigger's block holds 'param' and 'quantity' lines",
+                    member.span,
+                    'write: trigger dock "..." { param port }',
+                )
         for name in names:
             if self.declare(name.id, "trigger", name.span):
                 self.vocab.triggers[name.id] = TriggerDecl(
@@ -425,8 +468,12 @@ class _Reader:
     def _signature(self, prop: Property, allow_shortfall: bool) -> Signature | None:
         names, doc = self.doc_and_names(prop)
         if len(names) != 1:
-            self.error(f"bad-{prop.name}", f"a {prop.name} needs exactly one name", prop.span,
-                       f'write: {prop.name} name "what it does" {{ param amount number }}')
+            self.error(
+                f"bad-{prop.name}",
+                f"a {prop.name} needs exactly one name",
+                prop.span,
+                f'write: {prop.name} name "what it does" {{ param amount number }}',
+            )
             return None
         params: list[Param] = []
         returns: str | None = None
@@ -441,12 +488,20 @@ class _Reader:
                     if returns == "shortfall" and not allow_shortfall:
                         self.error("bad-returns", "only verbs can return a shortfall", member.span)
                 else:
-                    self.error("bad-returns", "'returns' names one type", member.span,
-                               "types: " + ", ".join(sorted(RETURN_TYPES)))
+                    self.error(
+                        "bad-returns",
+                        "'returns' names one type",
+                        member.span,
+                        "types: " + ", ".join(sorted(RETURN_TYPES)),
+                    )
                 continue
             if member.name != "param":
-                self.error(f"bad-{prop.name}", f"unknown line '{member.name}'", member.span,
-                           "expected 'param NAME TYPE' or 'returns TYPE'")
+                self.error(
+                    f"bad-{prop.name}",
+                    f"unknown line '{member.name}'",
+                    member.span,
+                    "expected 'param NAME TYPE' or 'returns TYPE'",
+                )
                 continue
             param = self._param(member)
             if param is not None:
@@ -456,15 +511,23 @@ class _Reader:
     def _param(self, member: Property) -> Param | None:
         words = self.words(member)
         if len(words) < 2 or not isinstance(words[0], Name) or not isinstance(words[1], Name):
-            self.error("bad-param", "a parameter is a name and a type", member.span,
-                       "write: param amount number default 1")
+            self.error(
+                "bad-param",
+                "a parameter is a name and a type",
+                member.span,
+                "write: param amount number default 1",
+            )
             return None
         name, kind = words[0].id, words[1].id
         if kind not in PARAM_TYPES:
             from compiler.suggest import did_you_mean
 
-            self.error("bad-param-type", f"'{kind}' is not a parameter type", words[1].span,
-                       *did_you_mean(kind, sorted(PARAM_TYPES)))
+            self.error(
+                "bad-param-type",
+                f"'{kind}' is not a parameter type",
+                words[1].span,
+                *did_you_mean(kind, sorted(PARAM_TYPES)),
+            )
             return None
         optional, default, marker = False, None, None
         rest = words[2:]
@@ -483,8 +546,9 @@ class _Reader:
                     self.error("bad-param", f"'{word.id}' needs a value", value.span)
                 i += 1
             else:
-                self.error("bad-param", "expected optional, default VALUE or marker WORD",
-                           word.span)
+                self.error(
+                    "bad-param", "expected optional, default VALUE or marker WORD", word.span
+                )
             i += 1
         return Param(name, kind, optional, default, marker)
 
@@ -506,8 +570,12 @@ class _Reader:
     def read_kind(self, prop: Property) -> None:
         names, doc = self.doc_and_names(prop)
         if len(names) != 1:
-            self.error("bad-kind", "a kind needs exactly one name", prop.span,
-                       'write: kind port_card "a port card" { property copies number }')
+            self.error(
+                "bad-kind",
+                "a kind needs exactly one name",
+                prop.span,
+                'write: kind port_card "a port card" { property copies number }',
+            )
             return
         tags: list[str] = []
         properties: dict[str, PropertyDecl] = {}
@@ -520,17 +588,26 @@ class _Reader:
                     if words[1].id not in PROPERTY_TYPES:
                         from compiler.suggest import did_you_mean
 
-                        self.error("bad-property-type", f"'{words[1].id}' is not a property type",
-                                   words[1].span, *did_you_mean(words[1].id, sorted(PROPERTY_TYPES)))
+                        self.error(
+                            "bad-property-type",
+                            f"'{words[1].id}' is not a property type",
+                            words[1].span,
+                            *did_you_mean(words[1].id, sorted(PROPERTY_TYPES)),
+                        )
                         continue
                     optional = any(isinstance(w, Name) and w.id == "optional" for w in words[2:])
                     properties[words[0].id] = PropertyDecl(words[0].id, words[1].id, optional)
                 else:
-                    self.error("bad-kind", "a property is a name and a type", member.span,
-                               "write: property copies number optional")
+                    self.error(
+                        "bad-kind",
+                        "a property is a name and a type",
+                        member.span,
+                        "write: property copies number optional",
+                    )
             else:
-                self.error("bad-kind", "a kind's block holds 'tags' and 'property' lines",
-                           member.span)
+                self.error(
+                    "bad-kind", "a kind's block holds 'tags' and 'property' lines", member.span
+                )
         if self.declare(names[0].id, "kind", names[0].span):
             self.vocab.kinds[names[0].id] = KindDecl(
                 names[0].id, doc, tuple(tags), properties, names[0].span
@@ -566,8 +643,12 @@ def read_vocabulary(game_decl: Declaration | None, diagnostics: list[Diagnostic]
     name = next((w.id for w in words if isinstance(w, Name)), None)
     title = next((w.value for w in words if isinstance(w, String)), None)
     if name is None:
-        reader.error("bad-game", "a game declaration needs the game's name", game_decl.span,
-                     'write: game my_game "My Game" { ... }')
+        reader.error(
+            "bad-game",
+            "a game declaration needs the game's name",
+            game_decl.span,
+            'write: game my_game "My Game" { ... }',
+        )
     vocab.game = name or ""
     vocab.title = title or (name or "").replace("_", " ").title()
     vocab.span = game_decl.span
@@ -577,7 +658,8 @@ def read_vocabulary(game_decl: Declaration | None, diagnostics: list[Diagnostic]
         from compiler.suggest import did_you_mean
 
         reader.error(
-            "name-undefined", f"the score counter '{vocab.score}' is not declared",
+            "name-undefined",
+            f"the score counter '{vocab.score}' is not declared",
             getattr(reader, "_score_span", game_decl.span),
             *did_you_mean(vocab.score, list(vocab.counters)),
         )

@@ -16,6 +16,7 @@ from dsl.nodes import Span
 
 Severity = Literal["error", "warning", "note"]
 
+
 #: A span for diagnostics about a whole file (missing, not UTF-8, a directory).
 def file_span(path: str) -> Span:
     """A span pointing at the start of ``path``."""
@@ -151,7 +152,9 @@ def render_all(diagnostics: Iterable[Diagnostic], sources: SourceCache, fmt: str
     """Render every diagnostic, sorted, as text (with a summary line) or as JSON."""
     ordered = sorted(set(diagnostics), key=Diagnostic.sort_key)
     if fmt == "json":
-        return json.dumps({"diagnostics": [d.to_json() for d in ordered]}, indent=2, ensure_ascii=False)
+        return json.dumps(
+            {"diagnostics": [d.to_json() for d in ordered]}, indent=2, ensure_ascii=False
+        )
     parts = [render(d, sources.lines(d.span.file)) for d in ordered]
     errors = sum(d.severity == "error" for d in ordered)
     warnings = sum(d.severity == "warning" for d in ordered)

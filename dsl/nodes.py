@@ -12,7 +12,7 @@ vocabulary, never here.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, Union
+from typing import Any, TypeAlias
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,22 +158,22 @@ class ListLiteral:
     items: tuple[Expr, ...]
 
 
-Expr = Union[
-    Name,
-    Number,
-    String,
-    Boolean,
-    Dice,
-    Percent,
-    Range,
-    BinaryOp,
-    Compare,
-    BoolOp,
-    Not,
-    Call,
-    Attribute,
-    ListLiteral,
-]
+Expr: TypeAlias = (
+    Name
+    | Number
+    | String
+    | Boolean
+    | Dice
+    | Percent
+    | Range
+    | BinaryOp
+    | Compare
+    | BoolOp
+    | Not
+    | Call
+    | Attribute
+    | ListLiteral
+)
 
 #: Arguments: comma-separated clauses, each a run of expressions side by side.
 #: ``reward stars 3, port_cards 1`` is ``((stars, 3), (port_cards, 1))``.
@@ -225,7 +225,7 @@ class Trigger:
     annotations: tuple[Annotation, ...] = ()
 
 
-Member = Union[Property, Trigger]
+Member: TypeAlias = Property | Trigger
 
 
 # ---- statements ----------------------------------------------------------------------------
@@ -313,7 +313,7 @@ class Group:
     annotations: tuple[Annotation, ...] = ()
 
 
-Stmt = Union[Command, If, Unless, ForEach, May, ChooseOne, Repeat, Group]
+Stmt: TypeAlias = Command | If | Unless | ForEach | May | ChooseOne | Repeat | Group
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,7 +324,7 @@ class SourceFile:
     declarations: tuple[Declaration, ...]
 
 
-Node = Union[Expr, Annotation, Declaration, Member, Stmt, SourceFile]
+Node: TypeAlias = Expr | Annotation | Declaration | Member | Stmt | SourceFile
 
 
 def to_json(node: Any) -> Any:

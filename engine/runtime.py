@@ -85,9 +85,7 @@ class Player:
     def __init__(self, index: int, name: str, vocabulary: dict[str, Any]):
         self.index = index
         self.name = name
-        self.counters: dict[str, int] = {
-            n: c["start"] for n, c in vocabulary["counters"].items()
-        }
+        self.counters: dict[str, int] = {n: c["start"] for n, c in vocabulary["counters"].items()}
         self.tracks: dict[str, Track] = {
             n: Track(n, t["length"], t["boxes"]) for n, t in vocabulary["tracks"].items()
         }
@@ -218,9 +216,7 @@ class Game:
         self.rng = random.Random(self.seed)
         self.params: dict[str, Any] = dict(vocabulary["params"])
         self.cards: dict[str, dict[str, Any]] = {c["id"]: c for c in self.ir["cards"]}
-        self.players = [
-            Player(i, f"player {i + 1}", vocabulary) for i in range(self.player_count)
-        ]
+        self.players = [Player(i, f"player {i + 1}", vocabulary) for i in range(self.player_count)]
         self.round = 1
         self.score_counter: str | None = vocabulary.get("score")
         self.box_triggers = {
@@ -228,9 +224,7 @@ class Game:
         }
         self.events: list[tuple[Any, ...]] = []
         self.board: dict[str, Any] = {}
-        self.counter_bounds = {
-            n: (c["min"], c["max"]) for n, c in vocabulary["counters"].items()
-        }
+        self.counter_bounds = {n: (c["min"], c["max"]) for n, c in vocabulary["counters"].items()}
         self.question_count = 0
 
     # -- logging

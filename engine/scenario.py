@@ -160,8 +160,10 @@ def _plain(node: Any) -> Any:
 
 def _suggest(name: str, pool: Any) -> str:
     close = difflib.get_close_matches(name, sorted(pool), n=1, cutoff=0.6)
-    return f"; did you mean '{close[0]}'?" if close else (
-        f"; known: {', '.join(sorted(pool))}" if pool else ""
+    return (
+        f"; did you mean '{close[0]}'?"
+        if close
+        else (f"; known: {', '.join(sorted(pool))}" if pool else "")
     )
 
 
@@ -185,23 +187,24 @@ def load(path: Path) -> list[tuple[Any, int, str | None]]:
             continue
         errors = sorted(_VALIDATOR.iter_errors(_plain(document)), key=lambda e: list(e.path))
         if errors:
-            error = errors[0]
+            first = errors[0]
             node, line = document, _line(document)
-            for part in error.absolute_path:
+            for part in first.absolute_path:
                 if isinstance(node, (dict, list)):
                     line = _line(node, part) or line
                     try:
                         node = node[part]
                     except (KeyError, IndexError, TypeError):
                         break
-            where = "/".join(str(p) for p in error.absolute_path) or "the scenario"
+            where = "/".join(str(p) for p in first.absolute_path) or "the scenario"
             unknown = ""
-            if error.validator == "additionalProperties" and isinstance(node, dict):
-                extra = sorted(set(node) - set(error.schema.get("properties", {})))
+            if first.validator == "additionalProperties" and isinstance(node, dict):
+                extra = sorted(set(node) - set(first.schema.get("properties", {})))
                 if extra:
-                    unknown = _suggest(str(extra[0]), error.schema.get("properties", {}))
-            out.append((document, _line(document), f"{path}:{line}: {where}: {error.message}"
-                        f"{unknown}"))
+                    unknown = _suggest(str(extra[0]), first.schema.get("properties", {}))
+            out.append(
+                (document, _line(document), f"{path}:{line}: {where}: {first.message}{unknown}")
+            )
             continue
         out.append((document, _line(document), None))
     return out
@@ -261,8 +264,11 @@ class Runner:
             return
         for document, line, problem in documents:
             if problem is not None:
-                name = str(document.get("scenario", path.stem)) if isinstance(document, dict) \
+                name = (
+                    str(document.get("scenario", path.stem))
+                    if isinstance(document, dict)
                     else path.stem
+                )
                 yield ScenarioResult(str(path), name, line, False, problem)
             else:
                 yield self.run(path, document, line)
@@ -275,8 +281,9 @@ class Runner:
         except ScenarioError as error:
             return ScenarioResult(str(path), name, line, False, str(error))
         except RuleError as error:
-            return ScenarioResult(str(path), name, line, False,
-                                  f"{path}:{line}: a rule failed: {error}")
+            return ScenarioResult(
+                str(path), name, line, False, f"{path}:{line}: a rule failed: {error}"
+            )
         return ScenarioResult(str(path), name, line, True)
 
     def _run(self, path: Path, doc: Any) -> None:
@@ -286,14 +293,19 @@ class Runner:
         if variant:
             folder = folder / str(variant)
         if not (folder / "handlers.py").is_file():
-            known = sorted(p.name for p in self.generated.iterdir() if p.is_dir()) if \
-                self.generated.is_dir() else []
+            known = (
+                sorted(p.name for p in self.generated.iterdir() if p.is_dir())
+                if self.generated.is_dir()
+                else []
+            )
             raise ScenarioError(
                 f"{path}:{_line(doc, 'game')}: no compiled game '{game_name}' in "
                 f"{self.generated}{_suggest(game_name, known)} (run 'cardc build')"
             )
-        players = int(doc.get("players") or (2 if doc.get("mode") in ("competitive", "coop") else 1))
-        choices = []
+        players = int(
+            doc.get("players") or (2 if doc.get("mode") in ("competitive", "coop") else 1)
+        )
+        choices: list[tuple[str | None, str, int]] = []
         for index, item in enumerate(doc.get("choices") or []):
             at = _line(doc["choices"], index)
             if isinstance(item, dict):
@@ -302,8 +314,13 @@ class Runner:
             else:
                 choices.append((None, _answer(item), at))
         policy = _ScriptedChoices(path, choices)
-        game = new_game(folder, players=players, seed=int(doc.get("seed", 0)),
-                        policies={-1: policy}, mode=str(doc.get("mode") or "solo"))
+        game = new_game(
+            folder,
+            players=players,
+            seed=int(doc.get("seed", 0)),
+            policies={-1: policy},
+            mode=str(doc.get("mode") or "solo"),
+        )
         game.scripted_dice = [int(d) for d in doc.get("dice") or []]
         dice_given = len(game.scripted_dice)
         rules = game_rules(game_name)
@@ -317,8 +334,9 @@ class Runner:
         except RuleError as error:
             if expected_error and expected_error in str(error):
                 return
-            raise ScenarioError(f"{path}:{_line(doc, 'do')}: a rule failed: {error}"
-                                f"{self._recent(game)}") from error
+            raise ScenarioError(
+                f"{path}:{_line(doc, 'do')}: a rule failed: {error}{self._recent(game)}"
+            ) from error
         except ScenarioError as error:
             raise ScenarioError(f"{error}{self._recent(game)}") from error
         if expected_error:
@@ -343,8 +361,9 @@ class Runner:
 
     # -- given / expect by the names a designer knows
 
-    def _player_state(self, path: Path, game: Game, rules: Any, spec: Any, index: int,
-                      set_state: bool) -> list[str]:
+    def _player_state(
+        self, path: Path, game: Game, rules: Any, spec: Any, index: int, set_state: bool
+    ) -> list[str]:
         player = game.players[index]
         problems: list[str] = []
         hooks = getattr(rules, "GIVEN" if set_state else "EXPECT", {}) if rules else {}
@@ -353,42 +372,58 @@ class Runner:
             if key == "counters":
                 for name, amount in value.items():
                     if name not in player.counters:
-                        raise ScenarioError(f"{path}:{_line(value, name)}: '{name}' is not a "
-                                            f"counter{_suggest(name, player.counters)}")
+                        raise ScenarioError(
+                            f"{path}:{_line(value, name)}: '{name}' is not a "
+                            f"counter{_suggest(name, player.counters)}"
+                        )
                     if set_state:
                         player.counters[name] = int(amount)
                     elif player.counters[name] != int(amount):
-                        problems.append(f"{path}:{_line(value, name)}: expected {name} "
-                                        f"{amount}, got {player.counters[name]}")
+                        problems.append(
+                            f"{path}:{_line(value, name)}: expected {name} "
+                            f"{amount}, got {player.counters[name]}"
+                        )
             elif key == "tracks":
                 for name, marked in value.items():
                     if name not in player.tracks:
-                        raise ScenarioError(f"{path}:{_line(value, name)}: '{name}' is not a "
-                                            f"track{_suggest(name, player.tracks)}")
+                        raise ScenarioError(
+                            f"{path}:{_line(value, name)}: '{name}' is not a "
+                            f"track{_suggest(name, player.tracks)}"
+                        )
                     if set_state:
                         player.tracks[name].marked = int(marked)
                     elif player.tracks[name].marked != int(marked):
-                        problems.append(f"{path}:{_line(value, name)}: expected {marked} boxes "
-                                        f"marked on {name}, got {player.tracks[name].marked}")
+                        problems.append(
+                            f"{path}:{_line(value, name)}: expected {marked} boxes "
+                            f"marked on {name}, got {player.tracks[name].marked}"
+                        )
             elif key == "zones":
                 for name, cards in value.items():
                     if name not in player.zones:
-                        raise ScenarioError(f"{path}:{_line(value, name)}: '{name}' is not a "
-                                            f"zone{_suggest(name, player.zones)}")
+                        raise ScenarioError(
+                            f"{path}:{_line(value, name)}: '{name}' is not a "
+                            f"zone{_suggest(name, player.zones)}"
+                        )
                     if set_state:
                         ids = [str(c) for c in cards] if isinstance(cards, list) else []
                         for card in ids:
                             if card not in game.cards:
-                                raise ScenarioError(f"{path}:{_line(value, name)}: '{card}' is "
-                                                    f"not a card{_suggest(card, game.cards)}")
+                                raise ScenarioError(
+                                    f"{path}:{_line(value, name)}: '{card}' is "
+                                    f"not a card{_suggest(card, game.cards)}"
+                                )
                         player.zones[name] = ids
                     else:
                         held = player.zones[name]
-                        ok = len(held) == cards if isinstance(cards, int) else \
-                            sorted(held) == sorted(str(c) for c in cards)
+                        ok = (
+                            len(held) == cards
+                            if isinstance(cards, int)
+                            else sorted(held) == sorted(str(c) for c in cards)
+                        )
                         if not ok:
-                            problems.append(f"{path}:{_line(value, name)}: expected {name} "
-                                            f"{cards}, got {held}")
+                            problems.append(
+                                f"{path}:{_line(value, name)}: expected {name} {cards}, got {held}"
+                            )
             elif key in hooks:
                 if set_state:
                     hooks[key](game, player, _plain(value))
@@ -398,9 +433,11 @@ class Runner:
                         problems.append(f"{path}:{at}: expected {key} {value}, got {got}")
             else:
                 pool = ["counters", "tracks", "zones", *hooks]
-                raise ScenarioError(f"{path}:{at}: '{key}' is not something a scenario can "
-                                    f"{'set' if set_state else 'check'} for a player"
-                                    f"{_suggest(str(key), pool)}")
+                raise ScenarioError(
+                    f"{path}:{at}: '{key}' is not something a scenario can "
+                    f"{'set' if set_state else 'check'} for a player"
+                    f"{_suggest(str(key), pool)}"
+                )
         return problems
 
     def _apply(self, path: Path, game: Game, rules: Any, given: Any) -> None:
@@ -413,15 +450,19 @@ class Runner:
             elif key == "players":
                 for index, spec in enumerate(value):
                     if index >= len(game.players):
-                        raise ScenarioError(f"{path}:{_line(value, index)}: the game has only "
-                                            f"{len(game.players)} players")
+                        raise ScenarioError(
+                            f"{path}:{_line(value, index)}: the game has only "
+                            f"{len(game.players)} players"
+                        )
                     self._player_state(path, game, rules, spec, index, True)
             elif key in hooks:
                 hooks[key](game, None, _plain(value))
             else:
                 pool = ["round", "player", "players", *hooks]
-                raise ScenarioError(f"{path}:{_line(given, key)}: '{key}' is not something a "
-                                    f"scenario can set{_suggest(str(key), pool)}")
+                raise ScenarioError(
+                    f"{path}:{_line(given, key)}: '{key}' is not something a "
+                    f"scenario can set{_suggest(str(key), pool)}"
+                )
 
     def _check(self, path: Path, game: Game, rules: Any, expect: Any, last: Context | None) -> None:
         problems: list[str] = []
@@ -440,11 +481,15 @@ class Runner:
                 got = dict(last.q) if last is not None else {}
                 for name, amount in value.items():
                     if name not in got:
-                        raise ScenarioError(f"{path}:{_line(value, name)}: the last step has no "
-                                            f"quantity '{name}'{_suggest(name, got)}")
+                        raise ScenarioError(
+                            f"{path}:{_line(value, name)}: the last step has no "
+                            f"quantity '{name}'{_suggest(name, got)}"
+                        )
                     if got[name] != int(amount):
-                        problems.append(f"{path}:{_line(value, name)}: expected {name} {amount}"
-                                        f", got {got[name]}")
+                        problems.append(
+                            f"{path}:{_line(value, name)}: expected {name} {amount}"
+                            f", got {got[name]}"
+                        )
             elif key in ("events", "no_events"):
                 happened = [describe_event(e) for e in game.events]
                 for index, pattern in enumerate(value):
@@ -459,48 +504,66 @@ class Runner:
                 if got != _plain(value):
                     problems.append(f"{path}:{at}: expected {key} {value}, got {got}")
             else:
-                pool = ["round", "player", "players", "quantities", "events", "no_events",
-                        "error", *hooks]
-                raise ScenarioError(f"{path}:{at}: '{key}' is not something a scenario can "
-                                    f"check{_suggest(str(key), pool)}")
+                pool = [
+                    "round",
+                    "player",
+                    "players",
+                    "quantities",
+                    "events",
+                    "no_events",
+                    "error",
+                    *hooks,
+                ]
+                raise ScenarioError(
+                    f"{path}:{at}: '{key}' is not something a scenario can "
+                    f"check{_suggest(str(key), pool)}"
+                )
         if problems:
             raise ScenarioError("\n".join(problems) + self._recent(game))
 
     def _recent(self, game: Game) -> str:
         tail = [describe_event(e) for e in game.events[-8:]]
-        return ("\n  last events:\n    " + "\n    ".join(tail)) if tail else \
-            "\n  (no events happened)"
+        return (
+            ("\n  last events:\n    " + "\n    ".join(tail)) if tail else "\n  (no events happened)"
+        )
 
     def _step(self, path: Path, game: Game, rules: Any, step: Any, line: int) -> Context | None:
         kinds = [k for k in ("run", "fire", "action") if k in step]
         if len(kinds) != 1:
-            raise ScenarioError(f"{path}:{line}: a step does one thing: 'run: card.trigger', "
-                                "'fire: trigger' or 'action: name'")
+            raise ScenarioError(
+                f"{path}:{line}: a step does one thing: 'run: card.trigger', "
+                "'fire: trigger' or 'action: name'"
+            )
         player = game.players[int(step.get("player", 1)) - 1]
         event = _plain(step.get("event") or {})
         quantities = {str(k): int(v) for k, v in (step.get("quantities") or {}).items()}
         if "run" in step:
             card, _, trigger = str(step["run"]).partition(".")
             if card not in game.cards:
-                raise ScenarioError(f"{path}:{line}: '{card}' is not a card"
-                                    f"{_suggest(card, game.cards)}")
+                raise ScenarioError(
+                    f"{path}:{line}: '{card}' is not a card{_suggest(card, game.cards)}"
+                )
             triggers = game.cards[card]["triggers"]
             if trigger not in triggers:
-                raise ScenarioError(f"{path}:{line}: {card} has no 'on {trigger}'"
-                                    f"{_suggest(trigger, triggers)}")
+                raise ScenarioError(
+                    f"{path}:{line}: {card} has no 'on {trigger}'{_suggest(trigger, triggers)}"
+                )
             return game.run(card, trigger, player, event=event, quantities=quantities)
         if "fire" in step:
             trigger = str(step["fire"])
             known = set(game.ir["vocabulary"]["triggers"]) | set(game.box_triggers)
             if trigger not in known:
-                raise ScenarioError(f"{path}:{line}: '{trigger}' is not a trigger"
-                                    f"{_suggest(trigger, known)}")
+                raise ScenarioError(
+                    f"{path}:{line}: '{trigger}' is not a trigger{_suggest(trigger, known)}"
+                )
             return game.fire(trigger, player, event=event, quantities=quantities)
         action = str(step["action"])
         actions = getattr(rules, "ACTIONS", {}) if rules else {}
         if action not in actions:
-            raise ScenarioError(f"{path}:{line}: '{action}' is not an action of "
-                                f"{game.ir['game']}{_suggest(action, actions)}")
+            raise ScenarioError(
+                f"{path}:{line}: '{action}' is not an action of "
+                f"{game.ir['game']}{_suggest(action, actions)}"
+            )
         result = actions[action](game, player, **_plain(step.get("args") or {}))
         return result if isinstance(result, Context) else None
 
