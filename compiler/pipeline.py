@@ -17,7 +17,7 @@ from compiler.ir_schema import validate
 from compiler.project import GAME_FILE, Project, card_files
 from compiler.vocabulary import read_vocabulary
 from dsl.diagnostics import Diagnostic, SourceCache, file_span
-from dsl.nodes import Declaration, SourceFile, Span
+from dsl.nodes import Declaration, Name, SourceFile, Span
 from dsl.parser import parse_file
 
 
@@ -56,7 +56,8 @@ class CheckResult:
         cards = sum(len(g.ir["cards"]) for g in self.games if g.ir)
         warnings = sum(d.severity == "warning" for d in self.diagnostics)
         return (
-            f"checked {len(self.games)} games, {len(self.files)} files, {cards} cards: no errors"
+            f"checked {_count(len(self.games), 'game')}, {_count(len(self.files), 'file')}, "
+            f"{_count(cards, 'card')}: no errors"
             + (f", {warnings} warnings" if warnings else "")
             + f" ({len(self.provisional)} provisional values: cardc check --provenance)"
         )
@@ -67,6 +68,10 @@ class CheckResult:
         lines = [f"{p['at']}: {p['what']}: {p['why']}" for p in rows]
         lines.append(f"{len(rows)} provisional values")
         return "\n".join(lines)
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _at_key(at: str) -> tuple[str, int, int]:
@@ -120,6 +125,8 @@ def compile_game(folder: Path, sources: SourceCache, files: list[Path] | None = 
                     file_span(str(game_path)),
                     "error",
                     (f'start it with: game {folder.name} "Title" {{ ... }}',),
+                    # About the whole file: an excerpt of its first line would point at nothing.
+                    show_source=False,
                 )
             )
         return GameResult(folder.name, folder, paths, None, {}, diagnostics)
@@ -130,11 +137,16 @@ def compile_game(folder: Path, sources: SourceCache, files: list[Path] | None = 
         )
     vocab = read_vocabulary(game_decls[0], diagnostics)
     if vocab.game and vocab.game != folder.name:
+        # Underline the name itself, the word to change, not the whole declaration.
+        name_span = next(
+            (w.span for clause in game_decls[0].args for w in clause if isinstance(w, Name)),
+            game_decls[0].span,
+        )
         diagnostics.append(
             Diagnostic(
                 "game-name",
                 f"the game is named '{vocab.game}' but its folder is '{folder.name}'",
-                game_decls[0].span,
+                name_span,
                 "error",
                 (f"rename one of them; cardc finds games by folder (cards/{vocab.game}/)",),
             )

@@ -12,11 +12,15 @@ _GAME_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _GAME_CARDS = """# {title}: what its cards may name. See README.md, "The language".
 game {name} "{title}" {{
   players 1..4
-  rounds 10                      @provisional("a starting point; set your game's length")
+  score victory_points
+  param rounds 10                @provisional("a starting point; set your game's length")
   counter victory_points
   counter coins
   zone hand
   trigger play "when a card is played from the hand"
+  kind card "a card of the deck" {{
+    property copies number optional
+  }}
 }}
 """
 

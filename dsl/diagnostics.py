@@ -135,14 +135,16 @@ class SourceCache:
 
     def put(self, path: str, text: str) -> None:
         """Remember text already read (the parser has it in memory)."""
-        self._lines[path] = text.splitlines()
+        # Split on "\n" only, as the lexer counts lines (splitlines() also breaks on \r, \f
+        # and U+2028, which would put excerpts on the wrong line).
+        self._lines[path] = text.split("\n")
 
     def lines(self, path: str) -> list[str] | None:
         """The lines of ``path``, or None when it cannot be read as UTF-8 text."""
         if path not in self._lines:
             try:
-                with open(path, encoding="utf-8") as handle:
-                    self._lines[path] = handle.read().splitlines()
+                with open(path, encoding="utf-8", newline="") as handle:
+                    self._lines[path] = handle.read().split("\n")
             except (OSError, UnicodeDecodeError, ValueError):
                 self._lines[path] = None
         return self._lines[path]

@@ -359,11 +359,12 @@ class _Builder(Transformer):
             elif code in _ESCAPES:
                 return _ESCAPES[code]
             # Underline the escape itself, not the whole string: strings never span lines.
-            column = tok.column + 1 + match.start()
+            at = _tok_span(self.path, tok)
+            column = at.column + 1 + match.start()
             self._error(
                 "bad-escape",
                 f"unknown escape '\\{code}' in this string",
-                Span(self.path, tok.line, column, tok.line, column + len(match.group(0))),
+                Span(self.path, at.line, column, at.line, column + len(match.group(0))),
                 'escapes are \\n \\t \\" \\\\ and \\u{1F3B2}; write \\\\ for a backslash',
             )
             return code
@@ -530,10 +531,11 @@ def _prepare(text: str, path: str, diagnostics: list[Diagnostic]) -> list[Token]
 
 def _unclosed_string(path: str, tok: Token, length: int, where: str) -> Diagnostic:
     """The error for a string with no closing quote; ``where`` says where the quote goes."""
+    at = _tok_span(path, tok)
     return Diagnostic(
         "unclosed-string",
         "this string is not closed",
-        Span(path, tok.line, tok.column, tok.line, tok.column + length),
+        Span(path, at.line, at.column, at.line, at.column + length),
         "error",
         (f'add the closing " {where}' if where else 'add a closing " before the end of the '
          "line; a string cannot span lines (write \\n for a line break)",),
@@ -542,9 +544,10 @@ def _unclosed_string(path: str, tok: Token, length: int, where: str) -> Diagnost
 
 def _token_at(tok: Token, kind: str, value: str, offset: int, length: int) -> Token:
     """A token for part of ``tok`` (which lies on one line), ``offset`` characters in."""
-    start = tok.start_pos + offset
-    column = tok.column + offset
-    return Token(kind, value, start, tok.line, column, tok.line, column + length, start + length)
+    start = (tok.start_pos or 0) + offset
+    column = (tok.column or 1) + offset
+    line = tok.line or 1
+    return Token(kind, value, start, line, column, line, column + length, start + length)
 
 
 def _close_parens(
@@ -861,13 +864,13 @@ def _syntax_diagnostic(
             span = _tok_span(path, prev_tok)
         elif mistake.code in ("missing-body", "trigger-needs-block") and prev_tok is not None:
             # Point where the '{' belongs, not at a '}' lines below it.
-            after = (prev_tok.end_line, prev_tok.end_column)
-            span = Span(path, *after, *after)
+            after = _tok_span(path, prev_tok)
+            span = Span(path, after.end_line, after.end_column, after.end_line, after.end_column)
         elif mistake.code == "annotation-alone" and prev_tok is not None:
             # The fault is the annotation, not the '}' after it.
             note = next((t for t in reversed(tokens[:index]) if t.type == "ANNOTATION"), None)
             if note is not None:
-                span = Span(path, note.line, note.column, prev_tok.end_line, prev_tok.end_column)
+                span = _tok_span(path, note).to(_tok_span(path, prev_tok))
         elif mistake.code == "else-without-if" and prev_tok is not None and prev_tok.type == "ELSE":
             span = _tok_span(path, prev_tok)  # `else {` after a verb: the 'else' is the fault
         return Diagnostic(
@@ -1089,8 +1092,8 @@ def parse(text: str, path: str = "<text>") -> ParseResult:
         tokens = _prepare(text, path, diagnostics)
     except _SyntaxLimit as limit:
         # Sorted like every other result: brackets closed early are reported out of order.
-        ordered = sorted({*diagnostics, limit.diagnostic}, key=Diagnostic.sort_key)
-        return ParseResult(SourceFile(path, ()), tuple(ordered), text)
+        found = sorted({*diagnostics, limit.diagnostic}, key=Diagnostic.sort_key)
+        return ParseResult(SourceFile(path, ()), tuple(found), text)
     if not tokens:
         diagnostics.append(
             Diagnostic(
@@ -1101,8 +1104,8 @@ def parse(text: str, path: str = "<text>") -> ParseResult:
                 ('add a declaration such as port_card "Name" { ... }, or delete the file',),
             )
         )
-        ordered = sorted(set(diagnostics), key=Diagnostic.sort_key)
-        return ParseResult(SourceFile(path, ()), tuple(ordered), text)
+        found = sorted(set(diagnostics), key=Diagnostic.sort_key)
+        return ParseResult(SourceFile(path, ()), tuple(found), text)
     _BUILDER.diagnostics = []
     try:
         declarations = list(_parse_tokens(tokens, path))
