@@ -213,16 +213,17 @@ def load(path: Path) -> list[tuple[Any, int, str | None]]:
 class _ScriptedChoices(Policy):
     """Answers from the scenario, each matched against the question asked."""
 
-    def __init__(self, path: Path, choices: list[tuple[str | None, str, int]]):
+    def __init__(self, path: Path, choices: list[tuple[str | None, str, int]], line: int):
         self.path = path
         self.choices = choices
         self.used = 0
+        self.line = line  # where more choices would go
 
     def decide(self, game: Game, question: Question) -> str:
         """The next scripted answer, or a clear failure."""
         if self.used >= len(self.choices):
             raise ScenarioError(
-                f"{self.path}: the scenario has no choice left, but the engine asks "
+                f"{self.path}:{self.line}: the scenario has no choice left, but the engine asks "
                 f"'{question.id}': {question.describe()}"
             )
         expected, answer, line = self.choices[self.used]
@@ -313,7 +314,7 @@ class Runner:
                 choices.append((str(question), _answer(value), at))
             else:
                 choices.append((None, _answer(item), at))
-        policy = _ScriptedChoices(path, choices)
+        policy = _ScriptedChoices(path, choices, _line(doc, "choices") or _line(doc, "do"))
         game = new_game(
             folder,
             players=players,
