@@ -53,26 +53,86 @@ GOAL_SECONDS_FOR_10K = 4.0
 GOAL_LEXER_FRACTION = 1 / 3
 GOAL_YAML_SPEEDUP = 5.0
 
-RESOURCES = ["coins", "stars", "prestige", "health", "durability", "armament", "crew_stamina",
-             "sailing_speed", "heroism", "skullduggery", "money", "victory_points", "supplies"]
+RESOURCES = [
+    "coins",
+    "stars",
+    "prestige",
+    "health",
+    "durability",
+    "armament",
+    "crew_stamina",
+    "sailing_speed",
+    "heroism",
+    "skullduggery",
+    "money",
+    "victory_points",
+    "supplies",
+]
 TRACKS = ["health", "durability", "scurvy", "notoriety"]
 ZONES = ["port_cards", "missions", "hand", "discard_pile", "supply", "accomplished"]
-TRIGGERS = ["reveal", "pirate_combat", "pirate_raid", "sailing", "scurvy", "dock", "activate",
-            "anchor_at_sea", "entering_location", "undefeated", "reward_phase_end",
-            "tile_placed", "campsite_reached", "round_start", "round_end"]
-FUNCS = ["count", "highest", "difference", "treasure_at", "ship_region", "has_city",
-         "highest_or_sum", "distance_to", "total"]
+TRIGGERS = [
+    "reveal",
+    "pirate_combat",
+    "pirate_raid",
+    "sailing",
+    "scurvy",
+    "dock",
+    "activate",
+    "anchor_at_sea",
+    "entering_location",
+    "undefeated",
+    "reward_phase_end",
+    "tile_placed",
+    "campsite_reached",
+    "round_start",
+    "round_end",
+]
+FUNCS = [
+    "count",
+    "highest",
+    "difference",
+    "treasure_at",
+    "ship_region",
+    "has_city",
+    "highest_or_sum",
+    "distance_to",
+    "total",
+]
 PREDICATES = ["in_pirate_infested_area", "is_docked", "has_treasure", "is_first_player"]
-TITLES = ["Smoke Bomb", "Reinforced Rope", "Rum", "Lime Juice", "Plague", "Pirate's Raid",
-          "Famine", "Storm", "Calm Seas", "Pilot", "Navigator", "Sea Serpent", "Port City",
-          "Kraken", "Old Map", "Spyglass", "Cannon", "Trade Winds", "Mutiny", "Fog Bank"]
-REASONS = ["the count per kind is not printed", "the printed value is not in the rulebook text",
-           "which pirate formula this card shows is not printed",
-           "an example card: its values are not in the rulebook"]
-COMMENTS = ['"Reduce the Pirate\'s Combat Power by up to 2."',
-            "The rulebook gives this only by example.",
-            '"You may sail 1 additional space."',
-            "Printed values are not in the rulebook text unless quoted."]
+TITLES = [
+    "Smoke Bomb",
+    "Reinforced Rope",
+    "Rum",
+    "Lime Juice",
+    "Plague",
+    "Pirate's Raid",
+    "Famine",
+    "Storm",
+    "Calm Seas",
+    "Pilot",
+    "Navigator",
+    "Sea Serpent",
+    "Port City",
+    "Kraken",
+    "Old Map",
+    "Spyglass",
+    "Cannon",
+    "Trade Winds",
+    "Mutiny",
+    "Fog Bank",
+]
+REASONS = [
+    "the count per kind is not printed",
+    "the printed value is not in the rulebook text",
+    "which pirate formula this card shows is not printed",
+    "an example card: its values are not in the rulebook",
+]
+COMMENTS = [
+    '"Reduce the Pirate\'s Combat Power by up to 2."',
+    "The rulebook gives this only by example.",
+    '"You may sail 1 additional space."',
+    "Printed values are not in the rulebook text unless quoted.",
+]
 
 
 # ---- the card model ------------------------------------------------------------------------
@@ -139,11 +199,15 @@ class Cards:
         if r < 0.3:
             text = f"{self.rng.choice(PREDICATES)}()"
         elif r < 0.6:
-            text = (f"{self.rng.choice(RESOURCES)} {self.rng.choice(['<', '>=', '==', '!='])} "
-                    f"{self.value()[0]}")
+            text = (
+                f"{self.rng.choice(RESOURCES)} {self.rng.choice(['<', '>=', '==', '!='])} "
+                f"{self.value()[0]}"
+            )
         elif r < 0.8:
-            text = (f"{self.rng.choice(RESOURCES)} > {self.rng.randint(0, 4)} and "
-                    f"not {self.rng.choice(PREDICATES)}()")
+            text = (
+                f"{self.rng.choice(RESOURCES)} > {self.rng.randint(0, 4)} and "
+                f"not {self.rng.choice(PREDICATES)}()"
+            )
         else:
             text = f"play {self.rng.choice(['lime_juice', 'rum', 'spyglass'])}"
         return text, text
@@ -170,8 +234,15 @@ class Cards:
     def simple(self) -> tuple[list[str], Any]:
         r = self.rng.random()
         if r < 0.15:
-            verb = self.rng.choice(["discard self", "scurvy_check", "move_pirate_ship",
-                                    "return_treasure", "exhaust self"])
+            verb = self.rng.choice(
+                [
+                    "discard self",
+                    "scurvy_check",
+                    "move_pirate_ship",
+                    "return_treasure",
+                    "exhaust self",
+                ]
+            )
             return [verb], verb
         text, data = self.command()
         return [text], data
@@ -257,8 +328,9 @@ class Cards:
     # -- cards
 
     def card(self, number: int) -> tuple[str, Any]:
-        kind = self.rng.choice(["port_card", "port_card", "voyage", "voyage", "crew", "mission",
-                                "encounter", "rule"])
+        kind = self.rng.choice(
+            ["port_card", "port_card", "voyage", "voyage", "crew", "mission", "encounter", "rule"]
+        )
         title = f"{self.rng.choice(TITLES)} {number}"
         head_args = [f'"{title}"']
         data = CommentedMap([("kind", kind)])
@@ -305,23 +377,39 @@ class Cards:
             return [("copies", self.number())]
         if kind == "voyage":
             pirate = f"{self.rng.choice(['highest', 'highest_or_sum'])}(2d6)"
-            return [("resources", (str(n := self.rng.randint(9, 14)), n)),
-                    ("pirate", (pirate, pirate))]
+            return [
+                ("resources", (str(n := self.rng.randint(9, 14)), n)),
+                ("pirate", (pirate, pirate)),
+            ]
         if kind == "crew":
             values = [(r, self.rng.randint(0, 2)) for r in ["money", "heroism", "skullduggery"]]
             text = ", ".join(f"{r} {v}" for r, v in values)
-            return [("exhaust_for", (text, flow(flow([r, v]) for r, v in values))),
-                    ("cost", (f"money {values[0][1] + 2}", flow(["money", values[0][1] + 2])))]
+            return [
+                ("exhaust_for", (text, flow(flow([r, v]) for r, v in values))),
+                ("cost", (f"money {values[0][1] + 2}", flow(["money", values[0][1] + 2]))),
+            ]
         if kind == "mission":
             tag = self.rng.choice(["route", "trade", "discovery"])
             stars = self.rng.randint(1, 4)
-            return [("tags", (tag, tag)),
-                    ("reward", (f"stars {stars}, port_cards 1", flow([flow(["stars", stars]),
-                                                                      flow(["port_cards", 1])])))]
+            return [
+                ("tags", (tag, tag)),
+                (
+                    "reward",
+                    (
+                        f"stars {stars}, port_cards 1",
+                        flow([flow(["stars", stars]), flow(["port_cards", 1])]),
+                    ),
+                ),
+            ]
         if kind == "encounter":
             low = self.rng.randint(1, 3)
-            return [("type", ("creature", "creature")),
-                    ("difficulty", (f"heroism {low}..{low + 2}", flow(["heroism", f"{low}..{low + 2}"])))]
+            return [
+                ("type", ("creature", "creature")),
+                (
+                    "difficulty",
+                    (f"heroism {low}..{low + 2}", flow(["heroism", f"{low}..{low + 2}"])),
+                ),
+            ]
         return []
 
 
@@ -373,7 +461,9 @@ def main(argv: list[str] | None = None) -> int:
     options.add_argument("--cards", type=int, default=10_000, help="cards in the text")
     options.add_argument("--repeat", type=int, default=5, help="runs per measurement")
     options.add_argument(
-        "--yaml-repeat", type=int, default=None,
+        "--yaml-repeat",
+        type=int,
+        default=None,
         help="runs for the YAML load (default: the smaller of --repeat and 3; it is slow)",
     )
     args = options.parse_args(argv)
@@ -385,8 +475,11 @@ def main(argv: list[str] | None = None) -> int:
     if check.diagnostics or len(check.file.declarations) != args.cards:
         for diagnostic in check.diagnostics[:10]:
             print(diagnostic, file=sys.stderr)
-        print(f"the synthetic cards do not parse cleanly: {len(check.file.declarations)} of "
-              f"{args.cards} declarations, {len(check.diagnostics)} diagnostics", file=sys.stderr)
+        print(
+            f"the synthetic cards do not parse cleanly: {len(check.file.declarations)} of "
+            f"{args.cards} declarations, {len(check.diagnostics)} diagnostics",
+            file=sys.stderr,
+        )
         return 2
     loaded = YAML(typ="rt").load(yaml_text)
     if len(loaded) != args.cards:
@@ -399,11 +492,15 @@ def main(argv: list[str] | None = None) -> int:
     yaml_s, _ = median_seconds(lambda: YAML(typ="rt").load(yaml_text), yaml_repeat)
 
     n = args.cards
-    print(f"{n:,} cards, {tokens:,} tokens ({tokens / n:.1f} per card), "
-          f"{len(dsl_text) / 1e6:.2f} MB of DSL, {len(yaml_text) / 1e6:.2f} MB of YAML; "
-          f"Python {sys.version.split()[0]}")
-    print(f"medians over {args.repeat} runs (YAML: {yaml_repeat}"
-          f"{', fewer because it is slow' if yaml_repeat < args.repeat else ''})")
+    print(
+        f"{n:,} cards, {tokens:,} tokens ({tokens / n:.1f} per card), "
+        f"{len(dsl_text) / 1e6:.2f} MB of DSL, {len(yaml_text) / 1e6:.2f} MB of YAML; "
+        f"Python {sys.version.split()[0]}"
+    )
+    print(
+        f"medians over {args.repeat} runs (YAML: {yaml_repeat}"
+        f"{', fewer because it is slow' if yaml_repeat < args.repeat else ''})"
+    )
     print()
     print(f"  {'measurement':<34}{'seconds':>9}{'cards/s':>11}{'tokens/s':>12}")
     rows = [
@@ -422,13 +519,21 @@ def main(argv: list[str] | None = None) -> int:
     print(f"      parse speed / YAML speed     {yaml_speedup:6.2f}x")
     print()
     goals = [
-        (f"10,000 cards parsed in <= {GOAL_SECONDS_FOR_10K:g} s",
-         f"{projected:.2f} s" + ("" if n == 10_000 else f" (scaled from {n:,})"),
-         projected <= GOAL_SECONDS_FOR_10K),
-        ("parse >= 1/3 of lexer-only tokens/s", f"{lexer_fraction:.2f}",
-         lexer_fraction >= GOAL_LEXER_FRACTION),
-        (f"parse >= {GOAL_YAML_SPEEDUP:g}x faster than YAML", f"{yaml_speedup:.1f}x",
-         yaml_speedup >= GOAL_YAML_SPEEDUP),
+        (
+            f"10,000 cards parsed in <= {GOAL_SECONDS_FOR_10K:g} s",
+            f"{projected:.2f} s" + ("" if n == 10_000 else f" (scaled from {n:,})"),
+            projected <= GOAL_SECONDS_FOR_10K,
+        ),
+        (
+            "parse >= 1/3 of lexer-only tokens/s",
+            f"{lexer_fraction:.2f}",
+            lexer_fraction >= GOAL_LEXER_FRACTION,
+        ),
+        (
+            f"parse >= {GOAL_YAML_SPEEDUP:g}x faster than YAML",
+            f"{yaml_speedup:.1f}x",
+            yaml_speedup >= GOAL_YAML_SPEEDUP,
+        ),
     ]
     print("  goals")
     for label, figure, ok in goals:

@@ -137,8 +137,12 @@ class Checker:
         kind = self.vocab.kinds.get(decl.kind)
         if kind is None:
             if decl.kind == "game":
-                self.error("game-outside", "a game is declared once, in its game.cards",
-                           decl.span, "move this declaration into game.cards")
+                self.error(
+                    "game-outside",
+                    "a game is declared once, in its game.cards",
+                    decl.span,
+                    "move this declaration into game.cards",
+                )
             else:
                 self.error(
                     "kind-undefined",
@@ -153,12 +157,20 @@ class Checker:
         names = [w for w in words if isinstance(w, Name)]
         for other in words:
             if not isinstance(other, (String, Name)):
-                self.error("bad-head", "a card's head is its kind, tags and title", other.span,
-                           f'write: {decl.kind} "Title" {{ ... }}')
+                self.error(
+                    "bad-head",
+                    "a card's head is its kind, tags and title",
+                    other.span,
+                    f'write: {decl.kind} "Title" {{ ... }}',
+                )
         if title is None:
             if not names:
-                self.error("missing-title", f"this {decl.kind} needs a title", decl.span,
-                           f'write: {decl.kind} "Title" {{ ... }}')
+                self.error(
+                    "missing-title",
+                    f"this {decl.kind} needs a title",
+                    decl.span,
+                    f'write: {decl.kind} "Title" {{ ... }}',
+                )
                 return None
             ident_name = names.pop()
             title = ident_name.id.replace("_", " ").title()
@@ -178,8 +190,9 @@ class Checker:
                     if kind.tags
                     else (f"a {kind.name} takes no tags",)
                 )
-                self.error("tag-unknown", f"'{name.id}' is not a tag of {kind.name}", name.span,
-                           *hints)
+                self.error(
+                    "tag-unknown", f"'{name.id}' is not a tag of {kind.name}", name.span, *hints
+                )
             else:
                 tags.append(name.id)
         return ident, title, tags
@@ -208,13 +221,20 @@ class Checker:
                 continue
             first = seen.get(member.name)
             if first is not None:
-                self.error("duplicate-property", f"'{member.name}' is already set at {first}",
-                           member.span, "keep one of them")
+                self.error(
+                    "duplicate-property",
+                    f"'{member.name}' is already set at {first}",
+                    member.span,
+                    "keep one of them",
+                )
                 continue
             seen[member.name] = member.span
             self.property(member, kind, ident, out, path)
+        unknown = [n for n in seen if n not in kind.properties and n not in UNIVERSAL_PROPERTIES]
         for name, prop in sorted(kind.properties.items()):
-            if not prop.optional and name not in seen:
+            # A misspelt key is reported once, as property-unknown with its 'did you mean'.
+            misspelt = any(did_you_mean(u, [name]) for u in unknown)
+            if not prop.optional and name not in seen and not misspelt:
                 self.error(
                     "property-missing",
                     f"this {kind.name} has no '{name}' ({prop.type})",
@@ -228,8 +248,12 @@ class Checker:
     ) -> None:
         for note in notes:
             if note.name != "provisional":
-                self.error("annotation-unknown", f"'@{note.name}' is not an annotation cardc knows",
-                           note.span, *did_you_mean(note.name, ["provisional"]))
+                self.error(
+                    "annotation-unknown",
+                    f"'@{note.name}' is not an annotation cardc knows",
+                    note.span,
+                    *did_you_mean(note.name, ["provisional"]),
+                )
                 continue
             reason = note.args[0].value if note.args and isinstance(note.args[0], String) else ""
             if not reason.strip():
@@ -257,15 +281,17 @@ class Checker:
                 "property-unknown",
                 f"a {kind.name} has no property '{member.name}': nothing would read it",
                 member.span,
-                *(did_you_mean(member.name, known) or
-                  (f"{kind.name} properties: {', '.join(sorted(known))}",)),
+                *(
+                    did_you_mean(member.name, known)
+                    or (f"{kind.name} properties: {', '.join(sorted(known))}",)
+                ),
             )
             return
         if member.body is not None:
-            self.error("property-block", f"'{member.name}' takes values, not a block",
-                       member.span)
-        self.annotations(member.annotations, out, member.name,
-                         f"{out['title']}: {member.name}", member.span)
+            self.error("property-block", f"'{member.name}' takes values, not a block", member.span)
+        self.annotations(
+            member.annotations, out, member.name, f"{out['title']}: {member.name}", member.span
+        )
         words = [expr for clause in member.args for expr in clause]
         ppath = f"{path}/properties/{member.name}"
         self.note_span(ppath, member.span)
@@ -276,7 +302,7 @@ class Checker:
             scope = _Scope(ident, None)
             expr, typ = self.expr(member.args[0][0], scope)
             want = "bool" if decl.type == "condition" else "number"
-            self.expect_type(typ, want, member.args[0][0].span, member.name)
+            self.expect_type(typ, want, member.args[0][0].span, f"'{member.name}'")
             out["formulas"][member.name] = {
                 "at": [member.span.line, member.span.column],
                 "expr": expr,
@@ -309,8 +335,12 @@ class Checker:
                 return None
             if isinstance(word, String):
                 return word.value
-            self.error("property-type", f"'{member.name}' must be a string", word.span,
-                       f'write: {member.name} "..."')
+            self.error(
+                "property-type",
+                f"'{member.name}' must be a string",
+                word.span,
+                f'write: {member.name} "..."',
+            )
         elif typ == "bool":
             word = one()
             if word is None:
@@ -329,7 +359,7 @@ class Checker:
         else:  # list / any: clauses of names, numbers and strings
             clauses = []
             for clause in member.args:
-                items = []
+                items: list[Any] = []
                 for word in clause:
                     if isinstance(word, Number):
                         items.append(word.value)
@@ -341,9 +371,11 @@ class Checker:
                     elif isinstance(word, Boolean):
                         items.append(word.value)
                     else:
-                        self.error("property-type",
-                                   f"'{member.name}' holds names, numbers and strings",
-                                   word.span)
+                        self.error(
+                            "property-type",
+                            f"'{member.name}' holds names, numbers and strings",
+                            word.span,
+                        )
                 clauses.append(items)
             return clauses
         return None
@@ -351,13 +383,25 @@ class Checker:
     def resolve_data_name(self, name: Name) -> bool:
         """A name used as data in a property: it must be declared somewhere."""
         v = self.vocab
-        if (name.id in v.counters or name.id in v.symbols or name.id in v.zones
-                or name.id in v.tracks or name.id in self.cards or name.id in v.params):
+        if (
+            name.id in v.counters
+            or name.id in v.symbols
+            or name.id in v.zones
+            or name.id in v.tracks
+            or name.id in self.cards
+            or name.id in v.params
+        ):
             return True
         pool = [*v.counters, *v.symbols, *v.zones, *v.tracks, *self.cards, *v.params]
-        self.error("name-undefined", f"'{name.id}' is not declared", name.span,
-                   *(did_you_mean(name.id, pool) or
-                     (f'declare it in game.cards, e.g. symbol {name.id} "what it is"',)))
+        self.error(
+            "name-undefined",
+            f"'{name.id}' is not declared",
+            name.span,
+            *(
+                did_you_mean(name.id, pool)
+                or (f'declare it in game.cards, e.g. symbol {name.id} "what it is"',)
+            ),
+        )
         return False
 
     # -- triggers and statements
@@ -368,19 +412,31 @@ class Checker:
                 "trigger-undefined",
                 f"'{trig.event}' is not a trigger of this game",
                 trig.span,
-                *(did_you_mean(trig.event, self.events) or
-                  (f"triggers: {', '.join(sorted(self.events))}",)),
+                *(
+                    did_you_mean(trig.event, self.events)
+                    or (f"triggers: {', '.join(sorted(self.events))}",)
+                ),
             )
             return
         if trig.event in out["triggers"]:
-            self.error("duplicate-trigger", f"this card already has an 'on {trig.event}' block",
-                       trig.span, "merge the two blocks")
+            first_line = out["triggers"][trig.event]["line"]
+            self.error(
+                "duplicate-trigger",
+                f"this card already has an 'on {trig.event}' block, at line {first_line}",
+                trig.span,
+                "merge the two blocks",
+            )
             return
         if trig.args:
-            self.error("trigger-args", f"'on {trig.event}' takes no words after the trigger",
-                       trig.args[0][0].span, "test conditions with 'if' inside the block")
-        self.annotations(trig.annotations, out, f"on {trig.event}",
-                         f"{out['title']}: on {trig.event}", trig.span)
+            self.error(
+                "trigger-args",
+                f"'on {trig.event}' takes no words after the trigger",
+                trig.args[0][0].span,
+                "test conditions with 'if' inside the block",
+            )
+        self.annotations(
+            trig.annotations, out, f"on {trig.event}", f"{out['title']}: on {trig.event}", trig.span
+        )
         scope = _Scope(ident, self.vocab.triggers.get(trig.event))
         self.note_span(path, trig.span)
         out["triggers"][trig.event] = {
@@ -400,8 +456,13 @@ class Checker:
     def stmt(self, stmt: Any, scope: _Scope, path: str, card: IR) -> IR | None:
         self.note_span(path, stmt.span)
         if stmt.annotations:
-            self.annotations(stmt.annotations, card, "statement",
-                             f"{card['title']}: line {stmt.span.line}", stmt.span)
+            self.annotations(
+                stmt.annotations,
+                card,
+                "statement",
+                f"{card['title']}: line {stmt.span.line}",
+                stmt.span,
+            )
         at = [stmt.span.line, stmt.span.column]
         if isinstance(stmt, Command):
             return self.command(stmt, scope, path, card, at)
@@ -421,12 +482,20 @@ class Checker:
         if isinstance(stmt, ForEach):
             over, typ = self.expr(stmt.iterable, scope)
             if typ not in ("list", "any"):
-                self.error("type-mismatch", "'for each' needs a list to go over",
-                           stmt.iterable.span, "for example: for each rival in players { ... }")
+                self.error(
+                    "type-mismatch",
+                    "'for each' needs a list to go over",
+                    stmt.iterable.span,
+                    "for example: for each rival in players { ... }",
+                )
             is_players = over == {"kind": "builtin", "name": "players"}
-            if stmt.var in scope.locals:
-                self.error("shadowed-name", f"'{stmt.var}' is already a name here", stmt.span,
-                           "choose another name for the loop")
+            if stmt.var in scope.locals or self.is_declared(stmt.var):
+                self.error(
+                    "shadowed-name",
+                    f"'{stmt.var}' is already {self.what_is(stmt.var, scope)}",
+                    stmt.span,
+                    "choose another name for the loop",
+                )
             inner = scope.child(**{stmt.var: "player" if is_players else "any"})
             where = None
             if stmt.where is not None:
@@ -447,11 +516,15 @@ class Checker:
         if isinstance(stmt, ChooseOne):
             options = []
             for index, option in enumerate(stmt.options):
-                inner = option.body if isinstance(option, Group) else (option,)
-                options.append(self.block(inner, scope, f"{path}/options/{index}", card))
+                steps = option.body if isinstance(option, Group) else (option,)
+                options.append(self.block(steps, scope, f"{path}/options/{index}", card))
             if len(options) < 2:
-                self.error("choose-options", "'choose one of' needs at least two options",
-                           stmt.span, "put each option on its own line inside the braces")
+                self.error(
+                    "choose-options",
+                    "'choose one of' needs at least two options",
+                    stmt.span,
+                    "put each option on its own line inside the braces",
+                )
             return {
                 "kind": "choose",
                 "at": at,
@@ -468,38 +541,55 @@ class Checker:
                 "body": self.block(stmt.body, scope, f"{path}/body", card),
             }
         if isinstance(stmt, Group):
-            return {"kind": "group", "at": at,
-                    "body": self.block(stmt.body, scope, f"{path}/body", card)}
+            return {
+                "kind": "group",
+                "at": at,
+                "body": self.block(stmt.body, scope, f"{path}/body", card),
+            }
         raise AssertionError(f"unknown statement {type(stmt).__name__}")  # pragma: no cover
 
-    def command(self, stmt: Command, scope: _Scope, path: str, card: IR, at: list[int]) -> IR | None:
+    def command(
+        self, stmt: Command, scope: _Scope, path: str, card: IR, at: list[int]
+    ) -> IR | None:
         args = [expr for clause in stmt.args for expr in clause]
         if stmt.verb == "let":
             return self.let(stmt, args, scope, at)
         sig = self.vocab.verbs.get(stmt.verb)
         if sig is None:
+            hint: tuple[str, ...]
             if stmt.verb in self.vocab.natives:
-                hint = (f"'{stmt.verb}' is a native, used in expressions: "
-                        f"{stmt.verb}(...)",)
+                hint = (f"'{stmt.verb}' is a native, used in expressions: {stmt.verb}(...)",)
             else:
                 hint = did_you_mean(stmt.verb, [*self.vocab.verbs, "let"]) or (
-                    f"declare it in game.cards: verb {stmt.verb} \"what it does\"",)
-            self.error("verb-undefined", f"'{stmt.verb}' is not a verb of this game", stmt.span,
-                       *hint)
+                    f'declare it in game.cards: verb {stmt.verb} "what it does"',
+                )
+            self.error(
+                "verb-undefined", f"'{stmt.verb}' is not a verb of this game", stmt.span, *hint
+            )
             return None
         bound = self.bind(sig, args, scope, stmt.span)
-        out: IR = {"kind": "verb", "at": at, "verb": sig.name, "origin": sig.origin,
-                   "args": bound, "else": None, "say": say(sig, bound)}
+        out: IR = {
+            "kind": "verb",
+            "at": at,
+            "verb": sig.name,
+            "origin": sig.origin,
+            "args": bound,
+            "else": None,
+            "say": say(sig, bound),
+        }
         if stmt.otherwise is not None:
             if sig.returns == "shortfall":
                 inner = scope.child(missing="number")
             elif sig.returns == "bool":
                 inner = scope.child()
             else:
-                self.error("else-on-verb", f"'{sig.name}' always succeeds, so 'else' never runs",
-                           stmt.otherwise.span,
-                           "'else' after a verb runs when it cannot be done in full "
-                           "(verbs that return a shortfall or a bool)")
+                self.error(
+                    "else-on-verb",
+                    f"'{sig.name}' always succeeds, so 'else' never runs",
+                    stmt.otherwise.span,
+                    "'else' after a verb runs when it cannot be done in full "
+                    "(verbs that return a shortfall or a bool)",
+                )
                 return out
             out["else"] = self.block((stmt.otherwise,), inner, f"{path}/else", card)
             out["returns"] = sig.returns
@@ -507,21 +597,57 @@ class Checker:
 
     def let(self, stmt: Command, args: list[Any], scope: _Scope, at: list[int]) -> IR | None:
         if len(args) != 2 or not isinstance(args[0], Name):
-            self.error("bad-let", "'let' names a value: let NAME EXPRESSION", stmt.span,
-                       "write: let result 1d6")
+            self.error(
+                "bad-let",
+                "'let' names a value: let NAME EXPRESSION",
+                stmt.span,
+                "write: let result 1d6",
+            )
             return None
         name = args[0].id
         if name in scope.locals or self.is_declared(name):
-            self.error("shadowed-name", f"'{name}' already names something here", args[0].span,
-                       "choose another name")
+            self.error(
+                "shadowed-name",
+                f"'{name}' is already {self.what_is(name, scope)}",
+                args[0].span,
+                "choose another name for this value",
+            )
         value, typ = self.expr(args[1], scope)
         scope.locals[name] = typ
         return {"kind": "let", "at": at, "name": name, "value": value}
 
+    def what_is(self, name: str, scope: _Scope) -> str:
+        """What ``name`` already means, in words, for shadowing messages."""
+        if name in scope.locals:
+            return "a value named in this rule"
+        v = self.vocab
+        for what, table in (
+            ("a counter", v.counters),
+            ("a track", v.tracks),
+            ("a zone", v.zones),
+            ("a symbol", v.symbols),
+            ("a parameter", v.params),
+            ("a built-in name", v.builtins),
+            ("a card", self.cards),
+        ):
+            if name in table:
+                return what
+        return "a name"
+
     def is_declared(self, name: str) -> bool:
         v = self.vocab
-        return any(name in table for table in (v.counters, v.tracks, v.zones, v.symbols,
-                                                v.params, v.builtins, self.cards))
+        return any(
+            name in table
+            for table in (
+                v.counters,
+                v.tracks,
+                v.zones,
+                v.symbols,
+                v.params,
+                v.builtins,
+                self.cards,
+            )
+        )
 
     def bind(self, sig: Signature, args: list[Any], scope: _Scope, span: Span) -> list[IR | None]:
         """Bind a call's arguments to ``sig``'s parameters: markers first, then in order."""
@@ -535,18 +661,28 @@ class Checker:
             if isinstance(arg, Name) and arg.id in markers and not given[markers[arg.id]]:
                 slot = markers[arg.id]
                 if i + 1 >= len(args):
-                    self.error("arity", f"'{arg.id}' needs a value after it", arg.span,
-                               f"usage: {sig.usage()}")
+                    self.error(
+                        "arity",
+                        f"'{arg.id}' needs a value after it",
+                        arg.span,
+                        f"usage: {sig.usage()}",
+                    )
+                    given[slot] = True
                     break
                 bound[slot] = self.arg(sig, slot, args[i + 1], scope)
                 given[slot] = True
                 i += 2
                 continue
-            slot = next((s for s in positional if not given[s]), None)
-            if slot is None:
-                self.error("arity", f"too many arguments for '{sig.name}'", arg.span,
-                           f"usage: {sig.usage()}")
+            free = next((s for s in positional if not given[s]), None)
+            if free is None:
+                self.error(
+                    "arity",
+                    f"too many arguments for '{sig.name}'",
+                    arg.span,
+                    f"usage: {sig.usage()}",
+                )
                 break
+            slot = free
             bound[slot] = self.arg(sig, slot, arg, scope)
             given[slot] = True
             i += 1
@@ -575,44 +711,59 @@ class Checker:
             if isinstance(expr, Name) and expr.id in self.cards:
                 return {"kind": "card", "id": expr.id}
             ir, got = self.expr(expr, scope)
-            self.expect_type(got, "card", expr.span, param.name)
+            self.expect_type(got, "card", expr.span, _param_words(sig, slot))
             return ir
         if typ == "dice":
             if isinstance(expr, Dice):
                 return {"kind": "dice", "count": expr.count, "sides": expr.sides}
-            self.error("type-mismatch", f"'{sig.name}' takes dice such as 2d6", expr.span)
+            self.error(
+                "type-mismatch",
+                f"'{sig.name}' takes dice such as 2d6",
+                expr.span,
+                f"usage: {sig.usage()}",
+            )
             return None
         ir, got = self.expr(expr, scope)
-        self.expect_type(got, typ, expr.span, param.name)
+        self.expect_type(got, typ, expr.span, _param_words(sig, slot))
         return ir
 
     def reference(self, typ: str, expr: Any, scope: _Scope, sig: Signature) -> IR | None:
         """A parameter that names a counter, track, zone ... rather than taking a value."""
         v = self.vocab
         quantities = scope.trigger.quantities if scope.trigger else ()
-        tables: dict[str, Any] = {
-            "counter": v.counters,
-            "track": v.tracks,
-            "zone": v.zones,
-            "target": [*quantities, *v.counters],
-            "card_name": self.cards,
-            "name": [*v.symbols, *self.cards],
+        # The tables a name may come from, looked up in place: copying the cards into a list
+        # on every reference made checking quadratic in the number of cards.
+        tables: dict[str, tuple[Any, ...]] = {
+            "counter": (v.counters,),
+            "track": (v.tracks,),
+            "zone": (v.zones,),
+            "target": (quantities, v.counters),
+            "card_name": (self.cards,),
+            "name": (v.symbols, self.cards),
         }
-        pool = tables[typ]
+        sources = tables[typ]
         if not isinstance(expr, Name):
-            self.error("type-mismatch", f"'{sig.name}' takes the name of a {_words(typ)} here",
-                       expr.span)
+            self.error(
+                "type-mismatch",
+                f"'{sig.name}' takes the name of a {_words(typ)} here",
+                expr.span,
+                f"usage: {sig.usage()}",
+            )
             return None
-        if expr.id not in pool:
-            extra = ()
+        if not any(expr.id in table for table in sources):
+            pool = [name for table in sources for name in table]
+            extra: tuple[str, ...] = ()
             if typ == "target" and scope.trigger is not None and not quantities:
                 extra = (f"'on {scope.trigger.name}' has no quantities",)
             self.error(
                 "name-undefined",
                 f"'{expr.id}' is not a {_words(typ)} of this game",
                 expr.span,
-                *(did_you_mean(expr.id, pool) or extra or
-                  (f"{_words(typ)}s: {', '.join(sorted(pool)) or 'none declared'}",)),
+                *(
+                    did_you_mean(expr.id, pool)
+                    or extra
+                    or (f"{_words(typ)}s: {', '.join(sorted(pool)) or 'none declared'}",)
+                ),
             )
             return None
         if typ == "target":
@@ -625,19 +776,34 @@ class Checker:
         if len(words) > 1 and isinstance(words[0], Name) and words[0].id in self.vocab.verbs:
             sig = self.vocab.verbs[words[0].id]
             if sig.returns != "bool":
-                self.error("type-mismatch", f"'{sig.name}' does not answer yes or no",
-                           words[0].span, "use it as a statement, not as a condition")
-            return {"kind": "verb_test", "verb": sig.name, "origin": sig.origin,
-                    "args": self.bind(sig, words[1:], scope, span)}
+                self.error(
+                    "type-mismatch",
+                    f"'{sig.name}' does not answer yes or no",
+                    words[0].span,
+                    "use it as a statement, not as a condition",
+                )
+            return {
+                "kind": "verb_test",
+                "verb": sig.name,
+                "origin": sig.origin,
+                "args": self.bind(sig, words[1:], scope, span),
+            }
         if len(words) != 1:
-            self.error("bad-condition", "a condition is one expression or a yes/no verb",
-                       words[1].span if len(words) > 1 else span,
-                       "join tests with 'and' / 'or'")
+            self.error(
+                "bad-condition",
+                "a condition is one expression or a yes/no verb",
+                words[1].span if len(words) > 1 else span,
+                "join tests with 'and' / 'or'",
+            )
             return {"kind": "bool", "value": False}
         if isinstance(words[0], Name) and words[0].id in self.vocab.verbs:
             sig = self.vocab.verbs[words[0].id]
-            return {"kind": "verb_test", "verb": sig.name, "origin": sig.origin,
-                    "args": self.bind(sig, [], scope, span)}
+            return {
+                "kind": "verb_test",
+                "verb": sig.name,
+                "origin": sig.origin,
+                "args": self.bind(sig, [], scope, span),
+            }
         ir, typ = self.expr(words[0], scope)
         self.expect_type(typ, "bool", words[0].span, "the condition")
         return ir
@@ -735,8 +901,8 @@ class Checker:
             hints = (f"'{ident}' is a verb; use it as a statement",)
         elif not hints and trigger is None:
             hints = ("this rule has no trigger, so trigger names are not in scope",)
-        elif not hints:
-            seen = ", ".join([*trigger.params, *trigger.quantities]) if trigger else ""
+        elif not hints and trigger is not None:
+            seen = ", ".join([*trigger.params, *trigger.quantities])
             hints = (f"'on {trigger.name}' gives: {seen}",) if seen else ()
         self.error("name-undefined", f"'{ident}' is not defined here", node.span, *hints)
         return {"kind": "num", "value": 0}, "any"
@@ -747,14 +913,26 @@ class Checker:
             hint = did_you_mean(node.func, self.vocab.natives)
             if not hint and node.func in self.vocab.verbs:
                 hint = (f"'{node.func}' is a verb: write it as a statement, '{node.func} ...'",)
-            self.error("native-undefined", f"'{node.func}' is not a native of this game",
-                       node.span, *(hint or (
-                           f"declare it in game.cards: native {node.func} \"what it gives\" "
-                           "{ returns number }",)))
+            self.error(
+                "native-undefined",
+                f"'{node.func}' is not a native of this game",
+                node.span,
+                *(
+                    hint
+                    or (
+                        f'declare it in game.cards: native {node.func} "what it gives" '
+                        "{ returns number }",
+                    )
+                ),
+            )
             return {"kind": "num", "value": 0}, "any"
         if len(node.args) > len(sig.params):
-            self.error("arity", f"'{sig.name}' takes {len(sig.params)} arguments, "
-                                f"{len(node.args)} given", node.span, f"usage: {sig.usage()}")
+            self.error(
+                "arity",
+                f"'{sig.name}' takes {len(sig.params)} arguments, {len(node.args)} given",
+                node.span,
+                f"usage: {sig.usage()}",
+            )
         args = []
         for slot, param in enumerate(sig.params):
             if slot < len(node.args):
@@ -764,11 +942,22 @@ class Checker:
             elif param.optional:
                 args.append(None)
             else:
-                self.error("arity", f"'{sig.name}' is missing its {param.name.upper()}",
-                           node.span, f"usage: {sig.usage()}")
+                self.error(
+                    "arity",
+                    f"'{sig.name}' is missing its {param.name.upper()} ({param.type})",
+                    node.span,
+                    f"usage: {sig.usage()}",
+                )
                 args.append(None)
-        return ({"kind": "call", "native": sig.name, "origin": sig.origin, "args": args},
-                sig.returns or "any")
+        return (
+            {"kind": "call", "native": sig.name, "origin": sig.origin, "args": args},
+            sig.returns or "any",
+        )
+
+
+def _param_words(sig: Signature, slot: int) -> str:
+    """A parameter as the usage hint names it: ``the AMOUNT of 'gain'``."""
+    return f"the {sig.params[slot].name.upper()} of '{sig.name}'"
 
 
 def _words(typ: str) -> str:
@@ -776,8 +965,16 @@ def _words(typ: str) -> str:
 
 
 def _article(typ: str) -> str:
-    word = {"bool": "a yes/no test", "number": "a number", "text": "a string", "name": "a symbol",
-            "card": "a card", "player": "a player", "list": "a list", "dice": "dice"}.get(typ)
+    word = {
+        "bool": "a yes/no test",
+        "number": "a number",
+        "text": "a string",
+        "name": "a symbol",
+        "card": "a card",
+        "player": "a player",
+        "list": "a list",
+        "dice": "dice",
+    }.get(typ)
     return word or f"a {typ}"
 
 

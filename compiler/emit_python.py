@@ -32,10 +32,9 @@ _ENV = jinja2.Environment(
 )
 
 PRELUDE_NATIVES = ("count", "highest", "highest_or_sum", "lowest", "max", "min")
-_PRELUDE_VERBS = frozenset(
-    "gain lose pay set add reduce mark score draw discard play".split()
-)
-_MARKER = re.compile(r"  # @ (.*):(\d+):(\d+)$")
+_PRELUDE_VERBS = frozenset("gain lose pay set add reduce mark score draw discard play".split())
+_MARKER_START = "  # @ "
+_MARKER = re.compile(r"  # @ (.*):(\d+):(\d+)")
 
 
 class EmitError(Exception):
@@ -52,17 +51,37 @@ def literal(value: Any) -> str:
         return repr(value)
     if isinstance(value, (tuple, list)):
         inner = ", ".join(literal(v) for v in value)
-        return f"({inner},)" if isinstance(value, tuple) and len(value) == 1 else (
-            f"({inner})" if isinstance(value, tuple) else f"[{inner}]"
+        return (
+            f"({inner},)"
+            if isinstance(value, tuple) and len(value) == 1
+            else (f"({inner})" if isinstance(value, tuple) else f"[{inner}]")
         )
     raise EmitError(f"no literal for {type(value).__name__}")
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_CONTROL_NAMES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
 def comment_text(text: str) -> str:
-    """Text safe inside a ``#`` comment: ASCII only, no line breaks."""
-    return text.encode("ascii", "backslashreplace").decode("ascii").replace("\r", "\\r").replace(
-        "\n", "\\n"
-    ).replace("\x0c", "\\x0c")
+    """Text safe inside a ``#`` comment: ASCII only, no line breaks, no control characters.
+
+    Every control character is escaped, not only line breaks: ``compile()`` refuses a NUL
+    anywhere in the source, and a form feed or vertical tab is whitespace to the tokenizer.
+    """
+    ascii_text = text.encode("ascii", "backslashreplace").decode("ascii")
+    return _CONTROL.sub(
+        lambda m: _CONTROL_NAMES.get(m.group(), f"\\x{ord(m.group()):02x}"), ascii_text
+    )
+
+
+def docstring_text(text: str) -> str:
+    """Text safe inside a docstring: :func:`comment_text`, backslashes and quotes escaped.
+
+    Unescaped, a title holding three double quotes would end the docstring, and the rest of
+    the title would run as code when the module is imported.
+    """
+    return comment_text(text).replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _local(name: str) -> str:
@@ -117,16 +136,19 @@ class PythonEmitter:
             "card": lambda e, c: literal(e["id"]),
             "ref": lambda e, c: literal(e["name"]),
             "binary": self.e_binary,
-            "compare": lambda e, c: f"({self.expr(e['left'], c)} {e['op']} "
-            f"{self.expr(e['right'], c)})",
-            "logic": lambda e, c: f"({self.expr(e['left'], c)} {e['op']} "
-            f"{self.expr(e['right'], c)})",
+            "compare": lambda e, c: (
+                f"({self.expr(e['left'], c)} {e['op']} {self.expr(e['right'], c)})"
+            ),
+            "logic": lambda e, c: (
+                f"({self.expr(e['left'], c)} {e['op']} {self.expr(e['right'], c)})"
+            ),
             "not": lambda e, c: f"(not {self.expr(e['operand'], c)})",
             "call": self.e_call,
             "verb_test": self.e_verb_test,
             "list": lambda e, c: "[" + ", ".join(self.expr(i, c) for i in e["items"]) + "]",
-            "range": lambda e, c: f"list(range({self.expr(e['low'], c)}, "
-            f"{self.expr(e['high'], c)} + 1))",
+            "range": lambda e, c: (
+                f"list(range({self.expr(e['low'], c)}, {self.expr(e['high'], c)} + 1))"
+            ),
             "attr": lambda e, c: f"g.attr({self.expr(e['value'], c)}, {literal(e['attr'])})",
         }
 
@@ -142,8 +164,12 @@ class PythonEmitter:
 
     def e_builtin(self, e: IR, c: str) -> str:
         name = e["name"]
-        table = {"round": "g.round", "self": f"{c}.card", "player": f"{c}.player",
-                 "players": "g.players"}
+        table = {
+            "round": "g.round",
+            "self": f"{c}.card",
+            "player": f"{c}.player",
+            "players": "g.players",
+        }
         if name not in table:
             raise EmitError(f"unknown built-in {name!r}")
         return table[name]
@@ -295,6 +321,7 @@ def emit_handlers(ir: IR, sources: list[str], source_dir: str) -> str:
         version=__version__,
         source_dir=comment_text(source_dir),
         game_comment=comment_text(f"{ir['title']} ({ir['game']})"),
+        game_doc=docstring_text(f"{ir['title']} ({ir['game']})"),
         variant=comment_text(ir["variant"]) if ir["variant"] else "",
         sources=[comment_text(s) for s in sources],
         prelude_natives=PRELUDE_NATIVES,
@@ -305,8 +332,11 @@ def emit_handlers(ir: IR, sources: list[str], source_dir: str) -> str:
         formulas=formulas,
     )
     lines_table = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        match = _MARKER.search(line)
+    # Lines as compile() counts them (only "\n" ends one here), and the marker as the last
+    # "  # @ " on its line: a string literal before it may hold those characters too.
+    for number, line in enumerate(text.split("\n"), start=1):
+        at = line.rfind(_MARKER_START)
+        match = _MARKER.fullmatch(line, at) if at >= 0 else None
         if match:
             lines_table.append(
                 f"    {number}: ({literal(_unescape(match.group(1)))}, "

@@ -132,8 +132,13 @@ def compile_game(folder: Path, sources: SourceCache, files: list[Path] | None = 
         return GameResult(folder.name, folder, paths, None, {}, diagnostics)
     for extra in game_decls[1:]:
         diagnostics.append(
-            Diagnostic("duplicate-game", "a game.cards declares one game", extra.span, "error",
-                       (f"the game is declared at {game_decls[0].span}",))
+            Diagnostic(
+                "duplicate-game",
+                "a game.cards declares one game",
+                extra.span,
+                "error",
+                (f"the game is declared at {game_decls[0].span}",),
+            )
         )
     vocab = read_vocabulary(game_decls[0], diagnostics)
     if vocab.game and vocab.game != folder.name:

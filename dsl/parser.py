@@ -111,7 +111,7 @@ def _start(item: Any) -> tuple[int, int]:
     elif isinstance(item, _Block):
         item = item.lbrace
     if isinstance(item, Token):
-        return item.line, item.column
+        return item.line or 1, item.column or 1
     span = item.span
     return span.line, span.column
 
@@ -122,7 +122,7 @@ def _end(item: Any) -> tuple[int, int]:
     elif isinstance(item, _Block):
         item = item.rbrace
     if isinstance(item, Token):
-        return item.end_line, item.end_column
+        return item.end_line or 1, item.end_column or 1
     span = item.span
     return span.end_line, span.end_column
 
@@ -199,9 +199,7 @@ class _Builder(Transformer):
 
     def trigger(self, children: list[Any]) -> Trigger:
         keyword, event, *clauses, block = children
-        return Trigger(
-            self._span(keyword, block.rbrace), str(event), tuple(clauses), block.items
-        )
+        return Trigger(self._span(keyword, block.rbrace), str(event), tuple(clauses), block.items)
 
     def annotation(self, children: list[Any]) -> Annotation:
         head = children[0]
@@ -251,9 +249,7 @@ class _Builder(Transformer):
                 each,
                 "write: for each player in players { ... }",
             )
-        return ForEach(
-            self._span(keyword, block.rbrace), str(var), iterable, where, block.items
-        )
+        return ForEach(self._span(keyword, block.rbrace), str(var), iterable, where, block.items)
 
     def may(self, children: list[Any]) -> May:
         keyword, body = children
@@ -383,7 +379,7 @@ class _Builder(Transformer):
             self._span(head, close), str(head)[:-1], tuple(a for a in args if a is not None)
         )
 
-    def list(self, children: list[Any]) -> ListLiteral:
+    def list_literal(self, children: list[Any]) -> ListLiteral:
         head, *items, close = children
         return ListLiteral(self._span(head, close), tuple(i for i in items if i is not None))
 
@@ -537,8 +533,12 @@ def _unclosed_string(path: str, tok: Token, length: int, where: str) -> Diagnost
         "this string is not closed",
         Span(path, at.line, at.column, at.line, at.column + length),
         "error",
-        (f'add the closing " {where}' if where else 'add a closing " before the end of the '
-         "line; a string cannot span lines (write \\n for a line break)",),
+        (
+            f'add the closing " {where}'
+            if where
+            else 'add a closing " before the end of the '
+            "line; a string cannot span lines (write \\n for a line break)",
+        ),
     )
 
 
@@ -568,7 +568,7 @@ def _close_parens(
             Diagnostic(
                 "unclosed-bracket",
                 f"expected '{char}' to close the '{str(tok)[-1]}' opened at "
-                f"{tok.line}:{tok.end_column - 1}",
+                f"{tok.line}:{(tok.end_column or 2) - 1}",
                 _tok_span(path, tok),
                 "error",
                 (f"add '{char}' before {place}",),
@@ -639,8 +639,19 @@ _WORDS = {
     "_NL": "the end of the line",
     "$END": "the end of the file",
 }
-_VALUE_STARTS = {"NAME", "NUMBER", "STRING", "DICE", "PERCENT", "CALL", "LSQB", "LPAR", "TRUE",
-                 "FALSE", "NOT"}
+_VALUE_STARTS = {
+    "NAME",
+    "NUMBER",
+    "STRING",
+    "DICE",
+    "PERCENT",
+    "CALL",
+    "LSQB",
+    "LPAR",
+    "TRUE",
+    "FALSE",
+    "NOT",
+}
 
 
 def _word(kind: str) -> str:
@@ -833,7 +844,8 @@ def _syntax_diagnostic(
     if tok.type == "$END" or index >= len(tokens):
         last = tokens[-1] if tokens else None
         if last is not None:
-            span = Span(path, last.end_line, last.end_column, last.end_line, last.end_column)
+            end_line, end_column = last.end_line or 1, last.end_column or 1
+            span = Span(path, end_line, end_column, end_line, end_column)
         else:
             span = file_span(path)
     else:
@@ -961,8 +973,11 @@ def _repair_blocks(tokens: list[Token], path: str, diagnostics: list[Diagnostic]
                     f"expected '}}' to close the block opened at {brace.line}:{brace.column}",
                     _tok_span(path, brace),
                     "error",
-                    (f"add '}}' before line {where.line}"
-                     if where.type != "$END" else "add '}' at the end of the file",),
+                    (
+                        f"add '}}' before line {where.line}"
+                        if where.type != "$END"
+                        else "add '}' at the end of the file",
+                    ),
                 )
             )
             # The newline separates the repaired declaration from the next one.

@@ -66,17 +66,22 @@ class ScenarioFile(pytest.File):
         try:
             documents = load(self.path.resolve().relative_to(root))
         except Exception as error:  # noqa: BLE001 - a broken file is one failing item
-            yield ScenarioItem.from_parent(self, name=self.path.stem, document=None, line=1,
-                                           problem=str(error))
+            yield ScenarioItem.from_parent(
+                self, name=self.path.stem, document=None, line=1, problem=str(error)
+            )
             return
         seen: dict[str, int] = {}
         for document, line, problem in documents:
-            title = str(document.get("scenario", self.path.stem)) if isinstance(document, dict) \
+            title = (
+                str(document.get("scenario", self.path.stem))
+                if isinstance(document, dict)
                 else self.path.stem
+            )
             count = seen[title] = seen.get(title, 0) + 1
             name = title if count == 1 else f"{title} ({count})"
-            yield ScenarioItem.from_parent(self, name=name, document=document, line=line,
-                                           problem=problem)
+            yield ScenarioItem.from_parent(
+                self, name=name, document=document, line=line, problem=problem
+            )
 
 
 class ScenarioItem(pytest.Item):

@@ -17,24 +17,25 @@ VARIANT = None
 
 
 def h_p1__use(g, c):
-    # P1: on use (cards/darwins_journey/crew.cards:6)
-    for _ in range(2):  # @ cards/darwins_journey/crew.cards:7:5
-        g.verbs['research_specimen'](g, c, 'coin_penalties')  # @ cards/darwins_journey/crew.cards:8:7
+    # P1: on use (cards/darwins_journey/crew.cards:8)
+    for _ in range(2):  # @ cards/darwins_journey/crew.cards:9:5
+        if g.may(c, 'p1.use.may1', 'research_specimen ignoring coin_penalties'):  # @ cards/darwins_journey/crew.cards:10:7
+            g.verbs['research_specimen'](g, c, 'coin_penalties')  # @ cards/darwins_journey/crew.cards:10:11
 
 
 def h_p2__use(g, c):
-    # P2: on use (cards/darwins_journey/crew.cards:16)
-    g.verbs['return_worker'](g, c)  # @ cards/darwins_journey/crew.cards:17:5
+    # P2: on use (cards/darwins_journey/crew.cards:18)
+    g.verbs['return_worker'](g, c)  # @ cards/darwins_journey/crew.cards:19:5
 
 
 def h_p3__use(g, c):
-    # P3: on use (cards/darwins_journey/crew.cards:24)
-    g.verbs['take_objectives'](g, c, 2)  # @ cards/darwins_journey/crew.cards:25:5
+    # P3: on use (cards/darwins_journey/crew.cards:26)
+    g.verbs['take_objectives'](g, c, 2)  # @ cards/darwins_journey/crew.cards:27:5
 
 
 def h_p4__use(g, c):
-    # P4: on use (cards/darwins_journey/crew.cards:33)
-    g.verbs['campsite_rewards'](g, c)  # @ cards/darwins_journey/crew.cards:34:5
+    # P4: on use (cards/darwins_journey/crew.cards:36)
+    g.verbs['campsite_rewards'](g, c)  # @ cards/darwins_journey/crew.cards:37:5
 
 
 def h_discovering_treasure__campsite_reached(g, c):
@@ -85,24 +86,25 @@ FORMULAS = {
 }
 
 LINES = {
-    21: ('cards/darwins_journey/crew.cards', 7, 5),
-    22: ('cards/darwins_journey/crew.cards', 8, 7),
-    27: ('cards/darwins_journey/crew.cards', 17, 5),
-    32: ('cards/darwins_journey/crew.cards', 25, 5),
-    37: ('cards/darwins_journey/crew.cards', 34, 5),
-    42: ('cards/darwins_journey/pirates.cards', 8, 5),
-    43: ('cards/darwins_journey/pirates.cards', 9, 7),
-    45: ('cards/darwins_journey/pirates.cards', 11, 11),
-    46: ('cards/darwins_journey/pirates.cards', 13, 11),
-    48: ('cards/darwins_journey/pirates.cards', 15, 9),
-    49: ('cards/darwins_journey/pirates.cards', 15, 13),
-    51: ('cards/darwins_journey/pirates.cards', 18, 7),
-    52: ('cards/darwins_journey/pirates.cards', 18, 11),
-    57: ('cards/darwins_journey/pirates.cards', 29, 5),
-    61: ('cards/darwins_journey/pirates.cards', 30, 7),
-    63: ('cards/darwins_journey/pirates.cards', 30, 39),
-    64: ('cards/darwins_journey/pirates.cards', 31, 7),
-    69: ('cards/darwins_journey/pirates.cards', 40, 5),
-    70: ('cards/darwins_journey/pirates.cards', 41, 5),
-    71: ('cards/darwins_journey/pirates.cards', 41, 9),
+    21: ('cards/darwins_journey/crew.cards', 9, 5),
+    22: ('cards/darwins_journey/crew.cards', 10, 7),
+    23: ('cards/darwins_journey/crew.cards', 10, 11),
+    28: ('cards/darwins_journey/crew.cards', 19, 5),
+    33: ('cards/darwins_journey/crew.cards', 27, 5),
+    38: ('cards/darwins_journey/crew.cards', 37, 5),
+    43: ('cards/darwins_journey/pirates.cards', 8, 5),
+    44: ('cards/darwins_journey/pirates.cards', 9, 7),
+    46: ('cards/darwins_journey/pirates.cards', 11, 11),
+    47: ('cards/darwins_journey/pirates.cards', 13, 11),
+    49: ('cards/darwins_journey/pirates.cards', 15, 9),
+    50: ('cards/darwins_journey/pirates.cards', 15, 13),
+    52: ('cards/darwins_journey/pirates.cards', 18, 7),
+    53: ('cards/darwins_journey/pirates.cards', 18, 11),
+    58: ('cards/darwins_journey/pirates.cards', 29, 5),
+    62: ('cards/darwins_journey/pirates.cards', 30, 7),
+    64: ('cards/darwins_journey/pirates.cards', 30, 39),
+    65: ('cards/darwins_journey/pirates.cards', 31, 7),
+    70: ('cards/darwins_journey/pirates.cards', 40, 5),
+    71: ('cards/darwins_journey/pirates.cards', 41, 5),
+    72: ('cards/darwins_journey/pirates.cards', 41, 9),
 }

@@ -15,29 +15,38 @@ GAME = 'incredible_expeditions'
 VARIANT = None
 
 
+def h_undefeated_encounters__undefeated(g, c):
+    # Undefeated Encounters: on undefeated (cards/incredible_expeditions/cards.cards:9)
+    g.verbs['lose_crew'](g, c, 1)  # @ cards/incredible_expeditions/cards.cards:10:5
+
+
 def h_pilot__entering_location(g, c):
-    # Pilot: on entering_location (cards/incredible_expeditions/cards.cards:17)
-    if g.may(c, 'pilot.entering_location.may1', 'exhaust self; ignore location_text'):  # @ cards/incredible_expeditions/cards.cards:18:5
-        g.verbs['exhaust'](g, c, c.card)  # @ cards/incredible_expeditions/cards.cards:19:7
-        g.verbs['ignore'](g, c, 'location_text')  # @ cards/incredible_expeditions/cards.cards:20:7
+    # Pilot: on entering_location (cards/incredible_expeditions/cards.cards:50)
+    if g.natives['refreshed'](g, c, c.card):  # @ cards/incredible_expeditions/cards.cards:51:5
+        if g.may(c, 'pilot.entering_location.may1', 'exhaust self; ignore location_text'):  # @ cards/incredible_expeditions/cards.cards:52:7
+            g.verbs['exhaust'](g, c, c.card)  # @ cards/incredible_expeditions/cards.cards:53:9
+            g.verbs['ignore'](g, c, 'location_text')  # @ cards/incredible_expeditions/cards.cards:54:9
 
 
-def h_sea_serpent__undefeated(g, c):
-    # Sea Serpent: on undefeated (cards/incredible_expeditions/cards.cards:30)
-    g.verbs['lose_crew'](g, c, 1)  # @ cards/incredible_expeditions/cards.cards:31:5
+def h_misty_strait__when_entering(g, c):
+    # Misty Strait: on when_entering (cards/incredible_expeditions/cards.cards:79)
+    g.lose(c, 'money', 1)  # @ cards/incredible_expeditions/cards.cards:80:5
 
 
 HANDLERS = {
+    ('misty_strait', 'when_entering'): h_misty_strait__when_entering,
     ('pilot', 'entering_location'): h_pilot__entering_location,
-    ('sea_serpent', 'undefeated'): h_sea_serpent__undefeated,
+    ('undefeated_encounters', 'undefeated'): h_undefeated_encounters__undefeated,
 }
 
 FORMULAS = {
 }
 
 LINES = {
-    20: ('cards/incredible_expeditions/cards.cards', 18, 5),
-    21: ('cards/incredible_expeditions/cards.cards', 19, 7),
-    22: ('cards/incredible_expeditions/cards.cards', 20, 7),
-    27: ('cards/incredible_expeditions/cards.cards', 31, 5),
+    20: ('cards/incredible_expeditions/cards.cards', 10, 5),
+    25: ('cards/incredible_expeditions/cards.cards', 51, 5),
+    26: ('cards/incredible_expeditions/cards.cards', 52, 7),
+    27: ('cards/incredible_expeditions/cards.cards', 53, 9),
+    28: ('cards/incredible_expeditions/cards.cards', 54, 9),
+    33: ('cards/incredible_expeditions/cards.cards', 80, 5),
 }

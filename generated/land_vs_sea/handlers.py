@@ -29,24 +29,31 @@ def h_city_scoring__area_completed(g, c):
         g.set(c, 'waypoint_value', 2)  # @ cards/land_vs_sea/layers.cards:22:7
 
 
+def h_city_scoring__waypoint_surrounded(g, c):
+    # City scoring: on waypoint_surrounded (cards/land_vs_sea/layers.cards:27)
+    if g.natives['has_city'](g, c, c.e['area']):  # @ cards/land_vs_sea/layers.cards:28:5
+        g.set(c, 'waypoint_value', 2)  # @ cards/land_vs_sea/layers.cards:29:7
+
+
 def h_city_scoring__route_scored(g, c):
-    # City scoring: on route_scored (cards/land_vs_sea/layers.cards:27)
-    if g.natives['has_city'](g, c, c.e['route']):  # @ cards/land_vs_sea/layers.cards:28:5
-        g.set(c, 'icon_value', 2)  # @ cards/land_vs_sea/layers.cards:29:7
+    # City scoring: on route_scored (cards/land_vs_sea/layers.cards:34)
+    if g.natives['has_city'](g, c, c.e['route']):  # @ cards/land_vs_sea/layers.cards:35:5
+        g.set(c, 'icon_value', 2)  # @ cards/land_vs_sea/layers.cards:36:7
 
 
 def h_bandit_and_pirate_scoring__route_joined(g, c):
-    # Bandit and Pirate scoring: on route_joined (cards/land_vs_sea/layers.cards:38)
-    if g.natives['is_bandit'](g, c, c.e['placed']):  # @ cards/land_vs_sea/layers.cards:39:5
-        g.score(c, g.natives['caravans'](g, c, c.e['route']))  # @ cards/land_vs_sea/layers.cards:40:7
-    if g.natives['is_pirate'](g, c, c.e['placed']):  # @ cards/land_vs_sea/layers.cards:42:5
-        g.score(c, g.natives['ships'](g, c, c.e['route']))  # @ cards/land_vs_sea/layers.cards:43:7
+    # Bandit and Pirate scoring: on route_joined (cards/land_vs_sea/layers.cards:45)
+    if g.natives['is_bandit'](g, c, c.e['placed']):  # @ cards/land_vs_sea/layers.cards:46:5
+        g.score(c, g.natives['caravans'](g, c, c.e['route']))  # @ cards/land_vs_sea/layers.cards:47:7
+    if g.natives['is_pirate'](g, c, c.e['placed']):  # @ cards/land_vs_sea/layers.cards:49:5
+        g.score(c, g.natives['ships'](g, c, c.e['route']))  # @ cards/land_vs_sea/layers.cards:50:7
 
 
 HANDLERS = {
     ('bandit_and_pirate_scoring', 'route_joined'): h_bandit_and_pirate_scoring__route_joined,
     ('city_scoring', 'area_completed'): h_city_scoring__area_completed,
     ('city_scoring', 'route_scored'): h_city_scoring__route_scored,
+    ('city_scoring', 'waypoint_surrounded'): h_city_scoring__waypoint_surrounded,
     ('menhir_scoring', 'tile_placed'): h_menhir_scoring__tile_placed,
 }
 
@@ -61,8 +68,10 @@ LINES = {
     29: ('cards/land_vs_sea/layers.cards', 22, 7),
     34: ('cards/land_vs_sea/layers.cards', 28, 5),
     35: ('cards/land_vs_sea/layers.cards', 29, 7),
-    40: ('cards/land_vs_sea/layers.cards', 39, 5),
-    41: ('cards/land_vs_sea/layers.cards', 40, 7),
-    42: ('cards/land_vs_sea/layers.cards', 42, 5),
-    43: ('cards/land_vs_sea/layers.cards', 43, 7),
+    40: ('cards/land_vs_sea/layers.cards', 35, 5),
+    41: ('cards/land_vs_sea/layers.cards', 36, 7),
+    46: ('cards/land_vs_sea/layers.cards', 46, 5),
+    47: ('cards/land_vs_sea/layers.cards', 47, 7),
+    48: ('cards/land_vs_sea/layers.cards', 49, 5),
+    49: ('cards/land_vs_sea/layers.cards', 50, 7),
 }

@@ -80,35 +80,45 @@ def h_lime_juice__scurvy(g, c):
 
 
 def h_plague__reveal(g, c):
-    # Plague: on reveal (cards/uncharted_passage/voyages.cards:8)
-    if (not g.play(c, 'lime_juice')):  # @ cards/uncharted_passage/voyages.cards:9:5
-        g.mark(c, 'health', 1)  # @ cards/uncharted_passage/voyages.cards:10:7
+    # Plague: on reveal (cards/uncharted_passage/voyages.cards:10)
+    if (not g.play(c, 'lime_juice')):  # @ cards/uncharted_passage/voyages.cards:11:5
+        g.mark(c, 'health', 1)  # @ cards/uncharted_passage/voyages.cards:12:7
 
 
 def f_plague__pirate(g, c):
-    # Plague: pirate (cards/uncharted_passage/voyages.cards:4)
-    return highest(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:6:3
+    # Plague: pirate (cards/uncharted_passage/voyages.cards:6)
+    return highest(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:8:3
 
 
 def h_pirates_raid__reveal(g, c):
-    # Pirate's Raid: on reveal (cards/uncharted_passage/voyages.cards:20)
-    if g.natives['in_pirate_infested_area'](g, c):  # @ cards/uncharted_passage/voyages.cards:21:5
-        g.verbs['raid'](g, c, g.natives['difference'](g, c, (2, 6)))  # @ cards/uncharted_passage/voyages.cards:22:7
+    # Pirate's Raid: on reveal (cards/uncharted_passage/voyages.cards:23)
+    if g.natives['in_pirate_infested_area'](g, c):  # @ cards/uncharted_passage/voyages.cards:24:5
+        g.verbs['raid'](g, c, g.natives['difference'](g, c, (2, 6)))  # @ cards/uncharted_passage/voyages.cards:25:7
 
 
 def f_pirates_raid__pirate(g, c):
-    # Pirate's Raid: pirate (cards/uncharted_passage/voyages.cards:15)
-    return highest_or_sum(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:17:3
+    # Pirate's Raid: pirate (cards/uncharted_passage/voyages.cards:18)
+    return highest_or_sum(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:20:3
 
 
 def h_famine__dock(g, c):
-    # Famine: on dock (cards/uncharted_passage/voyages.cards:32)
-    g.verbs['scurvy_check'](g, c)  # @ cards/uncharted_passage/voyages.cards:33:5
+    # Famine: on dock (cards/uncharted_passage/voyages.cards:36)
+    g.verbs['scurvy_check'](g, c)  # @ cards/uncharted_passage/voyages.cards:37:5
 
 
 def f_famine__pirate(g, c):
-    # Famine: pirate (cards/uncharted_passage/voyages.cards:27)
-    return highest(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:29:3
+    # Famine: pirate (cards/uncharted_passage/voyages.cards:31)
+    return highest(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:33:3
+
+
+def h_rocks__reveal(g, c):
+    # Rocks: on reveal (cards/uncharted_passage/voyages.cards:46)
+    g.mark(c, 'durability', 1)  # @ cards/uncharted_passage/voyages.cards:47:5
+
+
+def f_rocks__pirate(g, c):
+    # Rocks: pirate (cards/uncharted_passage/voyages.cards:42)
+    return highest_or_sum(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:44:3
 
 
 HANDLERS = {
@@ -121,6 +131,7 @@ HANDLERS = {
     ('pirates_raid', 'reveal'): h_pirates_raid__reveal,
     ('plague', 'reveal'): h_plague__reveal,
     ('reinforced_rope', 'sailing'): h_reinforced_rope__sailing,
+    ('rocks', 'reveal'): h_rocks__reveal,
     ('rum', 'pirate_combat'): h_rum__pirate_combat,
     ('smoke_bomb', 'pirate_combat'): h_smoke_bomb__pirate_combat,
     ('smoke_bomb', 'pirate_raid'): h_smoke_bomb__pirate_raid,
@@ -130,6 +141,7 @@ FORMULAS = {
     ('famine', 'pirate'): f_famine__pirate,
     ('pirates_raid', 'pirate'): f_pirates_raid__pirate,
     ('plague', 'pirate'): f_plague__pirate,
+    ('rocks', 'pirate'): f_rocks__pirate,
 }
 
 LINES = {
@@ -158,12 +170,14 @@ LINES = {
     77: ('cards/uncharted_passage/port_cards.cards', 51, 5),
     78: ('cards/uncharted_passage/port_cards.cards', 52, 7),
     79: ('cards/uncharted_passage/port_cards.cards', 53, 7),
-    84: ('cards/uncharted_passage/voyages.cards', 9, 5),
-    85: ('cards/uncharted_passage/voyages.cards', 10, 7),
-    90: ('cards/uncharted_passage/voyages.cards', 6, 3),
-    95: ('cards/uncharted_passage/voyages.cards', 21, 5),
-    96: ('cards/uncharted_passage/voyages.cards', 22, 7),
-    101: ('cards/uncharted_passage/voyages.cards', 17, 3),
-    106: ('cards/uncharted_passage/voyages.cards', 33, 5),
-    111: ('cards/uncharted_passage/voyages.cards', 29, 3),
+    84: ('cards/uncharted_passage/voyages.cards', 11, 5),
+    85: ('cards/uncharted_passage/voyages.cards', 12, 7),
+    90: ('cards/uncharted_passage/voyages.cards', 8, 3),
+    95: ('cards/uncharted_passage/voyages.cards', 24, 5),
+    96: ('cards/uncharted_passage/voyages.cards', 25, 7),
+    101: ('cards/uncharted_passage/voyages.cards', 20, 3),
+    106: ('cards/uncharted_passage/voyages.cards', 37, 5),
+    111: ('cards/uncharted_passage/voyages.cards', 33, 3),
+    116: ('cards/uncharted_passage/voyages.cards', 47, 5),
+    121: ('cards/uncharted_passage/voyages.cards', 44, 3),
 }
