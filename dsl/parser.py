@@ -1,10 +1,12 @@
 """Parse ``.cards`` text into the AST, with syntax errors people can act on.
 
-The pipeline inside is: lark's basic lexer (terminals from ``grammar.lark``) -> :func:`_prepare`,
-which drops the newlines that cannot end an item, turns the grammar's error terminals into
-diagnostics and enforces the nesting limits -> lark's LALR parser with :class:`_Builder` passed
-inline, which builds frozen AST nodes as it reduces (no parse tree in between, and no recursion,
-so deep input cannot overflow the Python stack).
+The pipeline inside is: the lexer (lark's terminals from ``grammar.lark``, run by :func:`_lex`)
+-> :func:`_prepare`, which drops the newlines that cannot end an item, turns the grammar's error
+terminals into diagnostics and enforces the nesting limits -> lark's LALR(1) table, run by
+:func:`_parse_tokens`, which calls :class:`_Builder` to build frozen AST nodes as it reduces (no
+parse tree in between, and no recursion, so deep input cannot overflow the Python stack). lark
+builds the lexer and the table; dsl.parser runs them itself, several times faster than lark's own
+loops (see ``bench/parse.py``).
 
 When the fast path fails, :func:`_recover` repairs unclosed blocks by indentation, splits the file
 into its top-level declarations and reparses each, dropping one broken line at a time, so one run
@@ -13,14 +15,19 @@ reports every error it can recover to.
 
 from __future__ import annotations
 
+import functools
+import gc
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedInput, UnexpectedToken, VisitError
-from lark.lexer import Lexer, LexerThread
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedInput, UnexpectedToken
+from lark.lexer import LexerThread
+from lark.parsers.lalr_analysis import Shift
+from lark.parsers.lalr_parser_state import ParseConf, ParserState
 
 from dsl.diagnostics import Diagnostic, file_span
 from dsl.nodes import (
@@ -98,6 +105,33 @@ class ParseResult:
         return not any(d.severity == "error" for d in self.diagnostics)
 
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _collector_paused(function: _F) -> _F:
+    """Run ``function`` with Python's cyclic garbage collector paused.
+
+    A parse allocates some 90 objects per card (tokens, spans, nodes, tuples) and keeps most
+    of them. The collector would rescan the growing tree again and again -- about 40% of the
+    time of a 10,000-card parse -- and could free nothing: a parse that succeeds builds no
+    reference cycle, and reference counting frees what it drops (the few exceptions of error
+    recovery are collected once the collector resumes). It is resumed on the way out,
+    exception or not, and left alone if it was already off.
+    """
+
+    @functools.wraps(function)
+    def paused(*args: Any, **kwargs: Any) -> Any:
+        if not gc.isenabled():
+            return function(*args, **kwargs)
+        gc.disable()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            gc.enable()
+
+    return paused  # type: ignore[return-value]
+
+
 # ---- spans ---------------------------------------------------------------------------------
 
 
@@ -140,15 +174,14 @@ _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "r": "\r", "0": "\0"}
 _ESCAPE_RE = re.compile(r"\\(u\{[0-9A-Fa-f]{1,6}\}|.)")
 
 
-class _Builder(Transformer):
-    """Builds AST nodes from LALR reductions; passed inline to lark, so no tree is kept.
+class _Builder:
+    """Builds AST nodes from LALR reductions, as :func:`_parse_tokens` makes them: no tree is kept.
 
     Method names are grammar rule names. ``path`` is set before each parse; problems that
     are not grammar errors (``choose one of`` misspelt, a bad escape) go to ``diagnostics``.
     """
 
     def __init__(self) -> None:
-        super().__init__(visit_tokens=False)
         self.path = "<text>"
         self.diagnostics: list[Diagnostic] = []
 
@@ -166,10 +199,22 @@ class _Builder(Transformer):
     def start(self, children: list[Any]) -> tuple[Declaration, ...]:
         return tuple(c for c in children if c is not None)
 
+    # The methods below run once per node, so they are written for speed: spans are built
+    # inline from the first and last token or node (`or 1` as in _start and _end: a token made
+    # up by error recovery may have no position), and children are taken by position (the
+    # grammar, with maybe_placeholders, fixes where each one is).
+
     def bare_decl(self, children: list[Any]) -> Declaration:
-        head, *clauses, block = children
+        head = children[0]
+        block = children[-1]
+        end = block.rbrace
         return Declaration(
-            self._span(head, block.rbrace), str(head), tuple(clauses), _members(block)
+            Span(
+                self.path, head.line or 1, head.column or 1, end.end_line or 1, end.end_column or 1
+            ),
+            head.value,
+            tuple(children[1:-1]),
+            block.items,
         )
 
     def decl(self, children: list[Any]) -> Any:
@@ -184,22 +229,68 @@ class _Builder(Transformer):
         return replace(node, annotations=node.annotations + notes)
 
     def member_block(self, children: list[Any]) -> _Block:
-        return _Block(tuple(c for c in children[1:-1] if c is not None), children[0], children[-1])
+        # [LBRACE, None, RBRACE] when empty, else [LBRACE, item, ..., RBRACE]
+        items = children[1:-1]
+        return _Block(() if items[0] is None else tuple(items), children[0], children[-1])
 
     effect_block = member_block
 
     def property(self, children: list[Any]) -> Property:
         head = children[0]
         last = children[-1]
-        if isinstance(last, _Block):
+        if type(last) is _Block:
+            end = last.rbrace
             return Property(
-                self._span(head, last.rbrace), str(head), tuple(children[1:-1]), _members(last)
+                Span(
+                    self.path,
+                    head.line or 1,
+                    head.column or 1,
+                    end.end_line or 1,
+                    end.end_column or 1,
+                ),
+                head.value,
+                tuple(children[1:-1]),
+                last.items,
             )
-        return Property(self._span(head, last), str(head), tuple(children[1:]), None)
+        if last is head:
+            return Property(
+                Span(
+                    self.path,
+                    head.line or 1,
+                    head.column or 1,
+                    head.end_line or 1,
+                    head.end_column or 1,
+                ),
+                head.value,
+                (),
+                None,
+            )
+        end = last[-1].span  # the last clause's last expression
+        return Property(
+            Span(
+                self.path, head.line or 1, head.column or 1, end.end_line or 1, end.end_column or 1
+            ),
+            head.value,
+            tuple(children[1:]),
+            None,
+        )
 
     def trigger(self, children: list[Any]) -> Trigger:
-        keyword, event, *clauses, block = children
-        return Trigger(self._span(keyword, block.rbrace), str(event), tuple(clauses), block.items)
+        keyword = children[0]
+        block = children[-1]
+        end = block.rbrace
+        return Trigger(
+            Span(
+                self.path,
+                keyword.line or 1,
+                keyword.column or 1,
+                end.end_line or 1,
+                end.end_column or 1,
+            ),
+            children[1].value,
+            tuple(children[2:-1]),
+            block.items,
+        )
 
     def annotation(self, children: list[Any]) -> Annotation:
         head = children[0]
@@ -214,11 +305,24 @@ class _Builder(Transformer):
     # -- statements
 
     def command(self, children: list[Any]) -> Command:
+        # [NAME, clause..., ELSE, command] or [NAME, clause..., None, None]
         head = children[0]
-        otherwise = children[-1] if isinstance(children[-1], Command) else None
-        clauses = tuple(c for c in children[1:] if isinstance(c, tuple))
-        last: Any = otherwise or (clauses[-1][-1] if clauses else head)
-        return Command(self._span(head, last), str(head), clauses, otherwise)
+        otherwise = children[-1]
+        clauses = tuple(children[1:-2])
+        if otherwise is not None:
+            end = otherwise.span
+        elif clauses:
+            end = clauses[-1][-1].span
+        else:
+            end = head
+        return Command(
+            Span(
+                self.path, head.line or 1, head.column or 1, end.end_line or 1, end.end_column or 1
+            ),
+            head.value,
+            clauses,
+            otherwise,
+        )
 
     def _conditional(self, children: list[Any], cls: type) -> Any:
         keyword = children[0]
@@ -280,9 +384,17 @@ class _Builder(Transformer):
 
     def _fold(self, children: list[Any], cls: type) -> Any:
         left = children[0]
+        start = left.span
+        path, line, column = self.path, start.line, start.column
         for i in range(1, len(children), 2):
             right = children[i + 1]
-            left = cls(self._span(left, right), str(children[i]), left, right)
+            end = right.span
+            left = cls(
+                Span(path, line, column, end.end_line, end.end_column),
+                children[i].value,
+                left,
+                right,
+            )
         return left
 
     def or_test(self, children: list[Any]) -> Any:
@@ -297,33 +409,62 @@ class _Builder(Transformer):
 
     def comparison(self, children: list[Any]) -> Compare:
         left, op, right = children
-        return Compare(self._span(left, right), str(op), left, right)
+        start = left.span
+        end = right.span
+        return Compare(
+            Span(self.path, start.line, start.column, end.end_line, end.end_column),
+            op.value,
+            left,
+            right,
+        )
 
     def not_test(self, children: list[Any]) -> Not:
         keyword, operand = children
-        return Not(self._span(keyword, operand), operand)
+        end = operand.span
+        return Not(
+            Span(self.path, keyword.line or 1, keyword.column or 1, end.end_line, end.end_column),
+            operand,
+        )
 
     def range(self, children: list[Any]) -> Range:
         low, _dots, high = children
-        return Range(self._span(low, high), low, high)
+        start = low.span
+        end = high.span
+        return Range(
+            Span(self.path, start.line, start.column, end.end_line, end.end_column), low, high
+        )
 
     def attribute(self, children: list[Any]) -> Attribute:
         value, _dot, attr = children
-        return Attribute(self._span(value, attr), value, str(attr))
+        start = value.span
+        return Attribute(
+            Span(self.path, start.line, start.column, attr.end_line or 1, attr.end_column or 1),
+            value,
+            attr.value,
+        )
 
     def name(self, children: list[Any]) -> Name:
         (tok,) = children
-        return Name(self._span(tok, tok), str(tok))
+        return Name(
+            Span(self.path, tok.line or 1, tok.column or 1, tok.end_line or 1, tok.end_column or 1),
+            tok.value,
+        )
 
     def number(self, children: list[Any]) -> Number:
         (tok,) = children
-        text = str(tok)
-        return Number(self._span(tok, tok), float(text) if "." in text else int(text))
+        text = tok.value
+        return Number(
+            Span(self.path, tok.line or 1, tok.column or 1, tok.end_line or 1, tok.end_column or 1),
+            float(text) if "." in text else int(text),
+        )
 
     def percent(self, children: list[Any]) -> Percent:
         (tok,) = children
-        text = str(tok)[:-1]
-        return Percent(self._span(tok, tok), float(text) if "." in text else int(text))
+        text = tok.value[:-1]
+        return Percent(
+            Span(self.path, tok.line or 1, tok.column or 1, tok.end_line or 1, tok.end_column or 1),
+            float(text) if "." in text else int(text),
+        )
 
     def dice(self, children: list[Any]) -> Dice:
         (tok,) = children
@@ -374,57 +515,259 @@ class _Builder(Transformer):
         return Boolean(self._span(children[0], children[0]), False)
 
     def call(self, children: list[Any]) -> Call:
-        head, *args, close = children
+        # [CALL, None, RPAR] with no arguments, else [CALL, expr, ..., RPAR]
+        head = children[0]
+        close = children[-1]
+        args = children[1:-1]
         return Call(
-            self._span(head, close), str(head)[:-1], tuple(a for a in args if a is not None)
+            Span(
+                self.path,
+                head.line or 1,
+                head.column or 1,
+                close.end_line or 1,
+                close.end_column or 1,
+            ),
+            head.value[:-1],
+            () if args[0] is None else tuple(args),
         )
 
     def list_literal(self, children: list[Any]) -> ListLiteral:
-        head, *items, close = children
-        return ListLiteral(self._span(head, close), tuple(i for i in items if i is not None))
+        head = children[0]
+        close = children[-1]
+        items = children[1:-1]
+        return ListLiteral(
+            Span(
+                self.path,
+                head.line or 1,
+                head.column or 1,
+                close.end_line or 1,
+                close.end_column or 1,
+            ),
+            () if items[0] is None else tuple(items),
+        )
 
     def paren(self, children: list[Any]) -> Any:
         return children[1]
 
 
-def _members(block: _Block) -> tuple[Any, ...]:
-    return block.items
-
-
-class _TokenList(Lexer):
-    """Lets lark's parser take a prepared list of tokens instead of text."""
-
-    def __init__(self, lexer_conf: Any) -> None:
-        pass
-
-    def lex(self, data: Any) -> Any:  # type: ignore[override]
-        return iter(data)
-
-
 _GRAMMAR = GRAMMAR_PATH.read_text(encoding="utf-8")
-_LEXER = Lark(_GRAMMAR, parser="lalr", lexer="basic", strict=True)
 _BUILDER = _Builder()
-_PARSER = Lark(
-    _GRAMMAR,
-    parser="lalr",
-    lexer=_TokenList,
-    strict=True,
-    transformer=_BUILDER,
-    maybe_placeholders=True,
-)
-
+# One lark build gives the terminals and the lexer, the LALR(1) table and the rules;
+# :func:`_lex` and :func:`_parse_tokens` below run them, faster than lark's own loops.
+_LARK = Lark(_GRAMMAR, parser="lalr", lexer="basic", strict=True, maybe_placeholders=True)
 
 # lark's Lark.lex() rebuilds its lexer on every call; the parsing frontend keeps a built one.
-_BASIC_LEXER = _LEXER.parser.lexer
+_BASIC_LEXER = _LARK.parser.lexer
 
 
-def _lex(text: str) -> Any:
-    return LexerThread.from_text(_BASIC_LEXER, text).lex(None)
+# ---- lexing ----------------------------------------------------------------------------------
 
 
+def _lex_with_lark(text: str) -> Iterator[Token]:
+    return LexerThread.from_text(_BASIC_LEXER, text).lex(None)  # type: ignore[no-any-return]
+
+
+@_collector_paused
 def lex(text: str) -> list[Token]:
-    """lark's lexer alone over ``text`` (the benchmark's practical limit)."""
-    return list(_lex(text))
+    """lark's own lexer alone over ``text``: the benchmark's practical limit for a parse."""
+    return list(_lex_with_lark(text))
+
+
+def _scanner_parts() -> tuple[Any, dict[str, str], frozenset[str], frozenset[str]] | None:
+    """What :func:`_lex` needs from lark's lexer, or None if it does not mirror this one."""
+    scanner = _BASIC_LEXER.scanner  # built on first use, with the callbacks
+    callbacks = _BASIC_LEXER.callback
+    if len(scanner._mres) != 1 or set(callbacks) - {"NAME"} or _BASIC_LEXER.user_callbacks:
+        return None
+    keywords: dict[str, str] = {}
+    if "NAME" in callbacks:  # lark retypes a NAME that spells a keyword ("if" is IF)
+        for terminal in callbacks["NAME"].scanner.terminals:
+            if terminal.pattern.type != "str" or terminal.pattern.flags:
+                return None
+            keywords[terminal.pattern.value] = terminal.name
+    return scanner._mres[0], keywords, _BASIC_LEXER.ignore_types, _BASIC_LEXER.newline_types
+
+
+_SCANNER = _scanner_parts()
+
+
+def _lex(text: str) -> Iterator[Token]:
+    """The tokens of ``text``, exactly as lark's basic lexer makes them, in half the time.
+
+    Same compiled regular expression, same keyword, line and column rules; the saving is in
+    the loop (lark keeps a line-counter object and builds each Token through two constructors).
+    """
+    if _SCANNER is None:  # pragma: no cover - a lark whose lexer this loop does not mirror
+        yield from _lex_with_lark(text)
+        return
+    pattern, keywords, ignored, multiline = _SCANNER
+    new = str.__new__
+    line = 1
+    line_start = 0  # offset of the first character of the current line
+    end = 0
+    for match in iter(pattern.scanner(text).match, None):
+        kind = match.lastgroup
+        if kind in ignored:
+            if kind in multiline:
+                value = match.group()
+                if "\n" in value:
+                    line += value.count("\n")
+                    line_start = match.start() + value.rindex("\n") + 1
+            end = match.end()
+            continue
+        value = match.group()
+        start, end = match.span()
+        column = start - line_start + 1
+        tok = new(Token, value)
+        tok.value = value
+        tok.start_pos = start
+        tok.line = line
+        tok.column = column
+        tok.end_pos = end
+        if kind in multiline and "\n" in value:
+            line += value.count("\n")
+            line_start = start + value.rindex("\n") + 1
+            tok.end_line = line
+            tok.end_column = end - line_start + 1
+        else:
+            tok.end_line = line
+            tok.end_column = column + end - start
+            if kind == "NAME":
+                kind = keywords.get(value, kind)
+        tok.type = kind
+        yield tok
+    if end < len(text):  # pragma: no cover - the INVALID terminal matches any character
+        raise AssertionError(f"no terminal matches at offset {end}")
+
+
+# ---- the LALR driver -------------------------------------------------------------------------
+#
+# lark computes the LALR(1) table; :func:`_parse_tokens` runs it the way lark's parser does (the
+# same states, the same reductions in the same order, the same errors), several times faster.
+# Each rule's reduction is one small function generated from the rule, where lark stacks three
+# or four wrapper objects per rule and builds a Tree for every repetition. And the chains of
+# unit reductions that only pass a value up -- `expr: or_test`, ..., `postfix: atom`, ten for
+# every operand -- are looked up once per (state below, state, lookahead), then taken in one step.
+
+
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    """A grammar rule as the driver needs it."""
+
+    size: int  # symbols on the right-hand side: states and values to pop
+    origin: str  # the rule's name, looked up in the state below to find the next state
+    reduce: Callable[[list[Any]], Any] | None  # children -> value; None: pass the child up
+
+
+def _reducer(rule: Any, builder: _Builder) -> Any:
+    """The function turning ``rule``'s children into its value, as lark's tree builder does.
+
+    lark drops filtered tokens (``_NL``, ``","``), puts None for an absent ``[optional]``
+    (``maybe_placeholders``), splices the children of an ``_inlined`` rule into its parent,
+    and for a ``?rule`` with a single child passes the child up instead of calling the builder.
+    The value of an ``_inlined`` rule is here the list of its children (lark wraps it in a
+    Tree). None means a unit rule that passes its child up unchanged.
+    """
+    expansion = rule.expansion
+    inlined = str(rule.origin.name).startswith("_")
+    expand1 = rule.options.expand1 and not rule.alias
+    empty = rule.options.empty_indices
+    if empty:  # how many None to put before each symbol, and after the last
+        nones = [len(run) for run in "".join(str(int(b)) for b in empty).split("0")]
+    else:
+        nones = [0] * (len(expansion) + 1)
+    parts: list[str] = []  # Python expressions for the children, in order
+    filtered = bool(empty)
+    for i, symbol in enumerate(expansion):
+        parts += ["None"] * nones[i]
+        if symbol.is_term and symbol.filter_out:
+            filtered = True
+        elif not symbol.is_term and symbol.name.startswith("_"):
+            parts.append(f"*c[{i}]")
+            filtered = True
+        else:
+            parts.append(f"c[{i}]")
+    parts += ["None"] * nones[len(expansion)]
+    target = None
+    if not inlined:
+        name = str(rule.alias or rule.options.template_source or rule.origin.name)
+        target = getattr(builder, name, None) or functools.partial(_default_tree, name)
+    if not filtered:
+        if expand1 and len(expansion) == 1:
+            return None
+        if target is not None and not expand1:
+            return target  # lark passes the children list on as it is
+    if not filtered:
+        body = "f = c"
+    elif parts and parts[0].startswith("*"):
+        # lark extends the first child's list in place (left recursion: `x_star: x_star "," x`)
+        body = f"f = {parts[0][1:]}"
+        if len(parts) > 1:
+            body += f"; f += [{', '.join(parts[1:])}]"
+    else:
+        body = f"f = [{', '.join(parts)}]"
+    if target is None:
+        result = "f"
+    elif expand1:
+        result = "f[0] if len(f) == 1 else target(f)"
+    else:
+        result = "target(f)"
+    namespace: dict[str, Any] = {"target": target}
+    exec(f"def reduce(c):\n    {body}\n    return {result}", namespace)  # built from the grammar
+    return namespace["reduce"]
+
+
+def _default_tree(name: str, children: list[Any]) -> Tree[Any]:
+    """lark's value for a rule the builder has no method for."""
+    return Tree(name, children)
+
+
+def _build_driver(lark: Lark, builder: _Builder) -> tuple[list[dict[str, int]], tuple[_Rule, ...]]:
+    """The LALR table as lists and dicts: ``table[state][symbol]`` is the next state for a
+    shift or a goto, or ``~index`` into the rules for a reduction."""
+    parse_table = lark.parser.parser.parser.parse_table
+    index_of: dict[Any, int] = {}
+    rules: list[_Rule] = []
+    table: list[dict[str, int]] = [{} for _ in parse_table.states]
+    for state, actions in parse_table.states.items():
+        for symbol, (action, arg) in actions.items():
+            if action is Shift:
+                table[state][str(symbol)] = arg
+                continue
+            if arg not in index_of:
+                index_of[arg] = len(rules)
+                rules.append(
+                    _Rule(len(arg.expansion), str(arg.origin.name), _reducer(arg, builder))
+                )
+            table[state][str(symbol)] = ~index_of[arg]
+    return table, tuple(rules)
+
+
+_TABLE, _RULES = _build_driver(_LARK, _BUILDER)
+_PARSE_CONF = ParseConf(_LARK.parser.parser.parser.parse_table, {}, "start")
+_START_STATE: int = _PARSE_CONF.start_state
+_END_STATE: int = _PARSE_CONF.end_state
+#: (state below, state, lookahead) -> the state after the unit reductions that follow.
+_UNIT_CHAINS: dict[tuple[int, int, str], int] = {}
+
+
+def _unit_chain(below: int, state: int, kind: str) -> int:
+    """Take the unit reductions from ``state`` on ``kind``; remember where they lead."""
+    key = (below, state, kind)
+    while True:
+        act = _TABLE[state].get(kind)
+        if act is None or act >= 0 or _RULES[~act].reduce is not None:
+            break
+        state = _TABLE[below][_RULES[~act].origin]
+    _UNIT_CHAINS[key] = state
+    return state
+
+
+def _syntax_error(tok: Token, states: list[int], values: list[Any]) -> UnexpectedToken:
+    """The error lark's parser raises for ``tok`` in the state on top of ``states``."""
+    expected = {s for s in _PARSE_CONF.states[states[-1]] if s.isupper()}
+    state = ParserState(_PARSE_CONF, None, list(states), list(values))  # type: ignore[arg-type]
+    return UnexpectedToken(tok, expected, state=state, interactive_parser=None)
 
 
 # ---- token preparation ----------------------------------------------------------------------
@@ -825,11 +1168,65 @@ def _state_of(error: UnexpectedToken) -> int:
 
 
 def _parse_tokens(tokens: list[Token], path: str) -> tuple[Declaration, ...]:
+    """Run the LALR table over ``tokens``, building nodes; raises lark's UnexpectedToken."""
     _BUILDER.path = path
-    try:
-        return _PARSER.parse(tokens)  # type: ignore[return-value]
-    except VisitError as error:  # a builder bug, surfaced as such rather than as a syntax error
-        raise error.orig_exc from error
+    table, rules, chains, unit_chain = _TABLE, _RULES, _UNIT_CHAINS, _unit_chain
+    states = [_START_STATE]
+    values: list[Any] = []
+    push_state = states.append
+    push_value = values.append
+    row = table[_START_STATE]
+    tok = None
+    for tok in tokens:
+        kind = tok.type
+        while True:
+            act = row.get(kind)
+            if act is None:
+                raise _syntax_error(tok, states, values)
+            if act >= 0:  # shift
+                push_state(act)
+                push_value(tok)
+                row = table[act]
+                break
+            rule = rules[~act]
+            if rule.reduce is None:  # a chain of unit reductions: the value stays
+                below = states[-2]
+                state = chains.get((below, states[-1], kind))
+                if state is None:
+                    state = unit_chain(below, states[-1], kind)
+                states[-1] = state
+                row = table[state]
+                continue
+            size = rule.size
+            if size:
+                children = values[-size:]
+                del values[-size:]
+                del states[-size:]
+            else:
+                children = []
+            push_value(rule.reduce(children))
+            state = table[states[-1]][rule.origin]
+            push_state(state)
+            row = table[state]
+    # The end of input: reduce until the start rule is done, as lark does.
+    end = Token.new_borrow_pos("$END", "", tok) if tok else Token("$END", "", 0, 1, 1)
+    while True:
+        act = table[states[-1]].get("$END")
+        if act is None:
+            raise _syntax_error(end, states, values)
+        rule = rules[~act]  # the end is never shifted
+        size = rule.size
+        if rule.reduce is None:
+            value = values.pop()
+        else:
+            children = values[len(values) - size :]
+            del values[len(values) - size :]
+            value = rule.reduce(children)
+        del states[len(states) - size :]
+        push_state(table[states[-1]][rule.origin])
+        push_value(value)
+        if states[-1] == _END_STATE:
+            return values[-1]  # type: ignore[no-any-return]
 
 
 _MISTAKE_EXACT, _MISTAKE_BY_STATE = _build_mistake_table()
@@ -1086,6 +1483,7 @@ def _drop_item(tokens: list[Token], index: int) -> list[Token]:
 # ---- entry points ---------------------------------------------------------------------------
 
 
+@_collector_paused
 def parse(text: str, path: str = "<text>") -> ParseResult:
     """Parse ``text`` as the file ``path``. Never raises for bad input: it gives diagnostics."""
     diagnostics: list[Diagnostic] = []
