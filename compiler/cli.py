@@ -188,13 +188,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Modules that add subcommands, each with ``register(commands)``: one per feature, so the
+#: features (scenarios, sheets, variants, simulation) grow without touching this file.
+COMMAND_MODULES = (
+    "compiler.cli_extra",
+    "compiler.cli_sheets",
+    "compiler.cli_variants",
+    "compiler.cli_sim",
+)
+
+
 def _add_later_commands(commands: argparse._SubParsersAction) -> None:
     """Subcommands that live in their own modules."""
-    try:
-        from compiler import cli_extra
-    except ImportError:
-        return
-    cli_extra.register(commands)
+    import importlib
+
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as error:
+            if error.name == name:
+                continue
+            raise
+        module.register(commands)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
