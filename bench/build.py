@@ -46,6 +46,11 @@ from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
+#: What the children measure: a copy of cardc and the real cards taken when the run starts,
+#: so that edits to the working tree during a run (a compiler file saved, which changes every
+#: game's input digest) cannot turn a no-op rebuild into a full one half-way.
+SNAPSHOT_PARTS = ("compiler", "dsl", "engine", "cards")
+SOURCE = REPO_ROOT
 
 SEED = 20240611
 CARDS_PER_FILE = 500
@@ -316,7 +321,7 @@ port_card "{title}" {{
 
 def make_project(root: Path, cards: int) -> Path:
     """A project at ``root``: the real games and ``armada`` with ``cards`` synthetic cards."""
-    shutil.copytree(REPO_ROOT / "cards", root / "cards")
+    shutil.copytree(SOURCE / "cards", root / "cards")
     (root / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
     game = root / "cards" / GAME
     game.mkdir()
@@ -404,7 +409,7 @@ def run_one(cards: int, repeat: int) -> dict[str, Any]:
         assert project is not None
         # Warm-up: imports, the grammar, the template, on the real games only.
         warm = Path(tmp) / "warm"
-        shutil.copytree(REPO_ROOT / "cards", warm / "cards")
+        shutil.copytree(SOURCE / "cards", warm / "cards")
         (warm / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
         warm_project = find_project(warm)
         assert warm_project is not None
@@ -481,17 +486,38 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="repeats below 50,000 cards")
     parser.add_argument("--repeat-large", type=int, default=1, help="repeats at 50,000 cards")
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--snapshot", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:
+        global SOURCE
+        SOURCE = Path(args.snapshot)
+        sys.path.insert(0, str(SOURCE))
         repeat = args.repeat_large if args.one >= 50_000 else args.repeat
-        print(json.dumps(run_one(args.one, repeat)))
+        result = run_one(args.one, repeat)
+        import compiler
+
+        if not Path(compiler.__file__).is_relative_to(SOURCE):
+            raise SystemExit(f"measured {compiler.__file__}, not the snapshot")
+        print(json.dumps(result))
         return 0
+    with tempfile.TemporaryDirectory(prefix="cardc-bench-code-") as snapshot:
+        for part in SNAPSHOT_PARTS:
+            shutil.copytree(
+                REPO_ROOT / part,
+                Path(snapshot) / part,
+                ignore=shutil.ignore_patterns("__pycache__"),
+            )
+        return report(args, Path(snapshot))
+
+
+def report(args: argparse.Namespace, snapshot: Path) -> int:
+    """Run every size in a child process on ``snapshot``; print the figures and verdicts."""
 
     sizes = [int(s) for s in args.sizes.split(",")]
     print(
         f"cardc build benchmark: in-process compiler.build.build, after imports and a "
         f"warm-up build (process start-up excluded); {CARDS_PER_FILE} cards per file, "
-        f"plus the {len(list((REPO_ROOT / 'cards').iterdir()))} real games; "
+        f"plus the {len(list((snapshot / 'cards').iterdir()))} real games; "
         f"median of {args.repeat} runs ({args.repeat_large} at 50,000 cards)"
     )
     results: dict[int, dict[str, Any]] = {}
@@ -506,6 +532,8 @@ def main(argv: list[str] | None = None) -> int:
                 str(args.repeat),
                 "--repeat-large",
                 str(args.repeat_large),
+                "--snapshot",
+                str(snapshot),
             ],
             capture_output=True,
             text=True,

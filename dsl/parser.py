@@ -1413,7 +1413,11 @@ def _repair_blocks(tokens: list[Token], path: str, diagnostics: list[Diagnostic]
                 close_open_blocks(tok, 0)
         out.append(tok)
     if opened:
-        end = Token("$END", "", 0, tokens[-1].end_line, tokens[-1].end_column)
+        last = tokens[-1]
+        end = Token(
+            "$END", "", last.end_pos, last.end_line, last.end_column,
+            last.end_line, last.end_column, last.end_pos,
+        )
         close_open_blocks(end, 0)
     return out
 
@@ -1423,16 +1427,21 @@ def _split_top_level(tokens: list[Token]) -> list[list[Token]]:
     chunks: list[list[Token]] = []
     current: list[Token] = []
     depth = 0
+    has_block = False  # a declaration ends with its block; a leading annotation line does not
     for tok in tokens:
         if tok.type == "LBRACE":
             depth += 1
         elif tok.type == "RBRACE":
             depth = max(depth - 1, 0)
+            has_block = has_block or depth == 0
         elif tok.type == "_NL" and depth == 0:
-            if current:
+            if has_block:
                 chunks.append(current)
-            current = []
-            continue
+                current = []
+                has_block = False
+                continue
+            if not current:
+                continue
         current.append(tok)
     if current:
         chunks.append(current)

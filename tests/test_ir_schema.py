@@ -222,3 +222,29 @@ def test_a_broken_card_is_reported_every_time(
     first = validate(ir, result.spans, _fallback())
     second = validate(ir, result.spans, _fallback())
     assert first and first == second
+
+
+def test_the_compiled_validator_agrees_with_jsonschema(
+    compiled: dict[str, GameResult], nested: tuple[GameResult, str, dict[str, Any]]
+) -> None:
+    # Builds check with jsonschema_rs when it is installed and explain with jsonschema: the two
+    # must accept and refuse the same IR, or a broken IR would pass a build unexplained.
+    jsonschema_rs = pytest.importorskip("jsonschema_rs")
+    fast = jsonschema_rs.Draft202012Validator(SCHEMA)
+    slow = Draft202012Validator(SCHEMA)
+    for result in compiled.values():
+        assert result.ir is not None
+        assert fast.is_valid(result.ir) and slow.is_valid(result.ir)
+    result, path, _card = nested
+    assert result.ir is not None
+    for mutation in (
+        lambda stmt: stmt.pop("verb"),
+        lambda stmt: stmt.update(kind="jump"),
+        lambda stmt: stmt.update(args="coins"),
+        lambda stmt: stmt["args"].append({"kind": "num"}),
+        lambda stmt: stmt["args"].append({"kind": "counter", "name": "not a name"}),
+        lambda stmt: stmt.update(at=[1]),
+    ):
+        ir = copy.deepcopy(result.ir)
+        mutation(_node(ir, path))
+        assert not fast.is_valid(ir) and not slow.is_valid(ir)
