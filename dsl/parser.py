@@ -1415,8 +1415,14 @@ def _repair_blocks(tokens: list[Token], path: str, diagnostics: list[Diagnostic]
     if opened:
         last = tokens[-1]
         end = Token(
-            "$END", "", last.end_pos, last.end_line, last.end_column,
-            last.end_line, last.end_column, last.end_pos,
+            "$END",
+            "",
+            last.end_pos,
+            last.end_line,
+            last.end_column,
+            last.end_line,
+            last.end_column,
+            last.end_pos,
         )
         close_open_blocks(end, 0)
     return out
