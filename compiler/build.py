@@ -43,11 +43,28 @@ _TOOL_FILES = [
         # render_game and card_files shape the outputs too (JSON banner, source order).
         "build.py",
         "project.py",
+        "variants.py",
     )
 ] + [Path(__file__).parent.parent / "dsl" / name for name in ("grammar.lark", "parser.py")]
+# The sheets: their code, fonts and HTML template (compiler/sheets, templates/sheets).
+_TOOL_FILES += sorted(
+    p
+    for folder in ("sheets", "templates/sheets")
+    for p in (Path(__file__).parent / folder).rglob("*")
+    if p.is_file() and "__pycache__" not in p.parts
+)
 
 #: Emitters beyond the handlers register here (sheets): game -> {relative path: bytes}.
 EXTRA_OUTPUTS: list[Callable[[Project, str, dict[str, Any]], dict[str, bytes]]] = []
+
+
+def _sheet_outputs(project: Project, game: str, ir: dict[str, Any]) -> dict[str, bytes]:
+    from compiler.sheets import sheet_outputs  # WeasyPrint loads only when a game is rendered
+
+    return sheet_outputs(project, game, ir)
+
+
+EXTRA_OUTPUTS.append(_sheet_outputs)
 
 
 @dataclass
@@ -115,9 +132,21 @@ def render_game(
         f"{game}/handlers.py": emit_handlers(result.ir, rel, project.relative(folder)).encode(),
         f"{game}/cards.json": _json_bytes(result.ir),
     }
-    for extra in EXTRA_OUTPUTS:
-        outputs.update(extra(project, game, result.ir))
-    return outputs, result.diagnostics
+    from compiler.sheets import SheetError
+    from compiler.variants import render_variants
+
+    try:
+        for extra in EXTRA_OUTPUTS:
+            outputs.update(extra(project, game, result.ir))
+        # Every variant (cards/<game>/variants/*.yaml) to <game>/<variant>/; the game's input
+        # digest covers its variants folder, so they are cached with it.
+        variants, problems = render_variants(project, folder, sources, files, result.diagnostics)
+    except SheetError as error:  # text that does not fit a card: at the card's line
+        return {}, [*result.diagnostics, error.diagnostic()]
+    if any(d.severity == "error" for d in problems):
+        return {}, result.diagnostics + problems
+    outputs.update(variants)
+    return outputs, result.diagnostics + problems
 
 
 def _root_relative_sources(ir: dict[str, Any], relative: dict[str, str]) -> None:
@@ -252,15 +281,21 @@ def _build(
             rebuilt.append(game)
         games[game] = {
             "inputs": digest,
-            "files": {p: _sha(b) for p, b in sorted(outputs.items()) if p.startswith(game + "/")},
+            "files": {
+                p: _sha(b)
+                for p, b in sorted(outputs.items())
+                if p.startswith((game + "/", f"sheets/{game}/"))
+            },
         }
-    # Games not selected this time keep their files as they are.
-    for game, entry in previous.items():
-        if game not in selected and (project.cards / game / GAME_FILE).is_file():
-            carried = _carry_over(generated, entry, entry.get("inputs", ""))
-            if carried is not None:
-                outputs.update(carried)
-                games[game] = entry
+    if paths:
+        # Games not selected this time keep their files as they are on disk.
+        for rel, path in _existing(generated).items():
+            owner = rel.split("/")[1] if rel.startswith("sheets/") else rel.split("/")[0]
+            if rel not in outputs and owner not in selected:
+                outputs[rel] = path.read_bytes()
+        for game, entry in previous.items():
+            if game not in selected and (project.cards / game / GAME_FILE).is_file():
+                games.setdefault(game, entry)
     if any(d.severity == "error" for d in outcome.diagnostics):
         outcome.report.append(
             "build failed: generated/ is unchanged" if not check_only else "check failed"

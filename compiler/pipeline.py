@@ -7,7 +7,7 @@ its files), so checking one file checks its game.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -104,10 +104,22 @@ def game_folder(path: Path) -> Path | None:
     return None
 
 
-def compile_game(folder: Path, sources: SourceCache, files: list[Path] | None = None) -> GameResult:
-    """Parse, check, lower and validate the game in ``folder``."""
+#: A variant's overlay (compiler.variants): the parsed sources -> the sources to check.
+Overlay = Callable[[list[SourceFile], list[Diagnostic]], list[SourceFile]]
+
+
+def compile_game(
+    folder: Path,
+    sources: SourceCache,
+    files: list[Path] | None = None,
+    overlay: Overlay | None = None,
+) -> GameResult:
+    """Parse, check, lower and validate the game in ``folder`` (with ``overlay`` applied to
+    its parsed sources, for a variant)."""
     paths = files if files is not None else card_files(folder)
     parsed, diagnostics = parse_all(paths, sources)
+    if overlay is not None:
+        parsed = overlay(parsed, diagnostics)
     game_decls: list[Declaration] = [
         decl
         for source in parsed
@@ -190,4 +202,9 @@ def check_paths(paths: list[Path], project: Project | None, sources: SourceCache
         result.games.append(game)
         result.diagnostics.extend(game.diagnostics)
         result.files.extend(SourceFile(str(p), ()) for p in game.files)
+        if game.ok:
+            # Variants are checked against a base that compiles; their errors are their own.
+            from compiler.variants import check_variants
+
+            result.diagnostics.extend(check_variants(folder, sources, game.files, game.diagnostics))
     return result

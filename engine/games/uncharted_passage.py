@@ -26,10 +26,11 @@ a method a later flow can call in order.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from engine.runtime import Context, Game, Player, Question, RuleError
+from engine.hexgrid import Hex, neighbours
+from engine.runtime import Context, Game, Player, Policy, Question, RandomLegal, RuleError
 
 #: "East Asia (Hanyang, Sakai, or Hangzhou)": the only region whose ports the rulebook names.
 EAST_ASIA_PORTS = ("hanyang", "sakai", "hangzhou")
@@ -151,6 +152,19 @@ def scurvy_check(g: Game, c: Context) -> None:
     flags = c.player.flags
     distance = max(int(flags.get("distance_sailed", 0)) - int(flags.get("excluded_distance", 0)), 0)
     stamina = crew_stamina_for_scurvy(c.player)
+    written = c.player.counters["crew_stamina"]
+    if distance > stamina and written > stamina and "rum" in c.player.zones["port_cards"]:
+        # "nor can you apply the value to Scurvy Check. (Exception: using Port Card Rum.)"
+        question = Question(
+            "rum.scurvy_check",
+            c.player.index,
+            f"Rum: apply your struck-out Crew Stamina {written} to the Scurvy Check?",
+            ("yes", "no"),
+        )
+        if g.ask(c.player, question) == "yes":
+            c.player.zones["port_cards"].remove("rum")
+            g.log("play", c.player.index, "rum")
+            stamina = written
     shortfall = max(distance - stamina, 0)
     g.log("scurvy_check", c.player.index, distance, stamina, shortfall)
     suffer_scurvy(g, c, shortfall)
@@ -189,45 +203,1127 @@ def accomplish(g: Game, c: Context, mission: str) -> None:
             cards.remove(mission)
     player.zones["accomplished"].append(mission)
     g.log("accomplish", player.index, mission)
-    rewarded = c.for_card(mission)
-    for clause in g.cards[mission]["properties"].get("reward", []):
-        name, amount = _reward_parts(mission, clause)
+    grant_reward(g, c.for_card(mission), mission, g.cards[mission]["properties"].get("reward"))
+    g.run(mission, "accomplish", player)
+
+
+def grant_reward(g: Game, c: Context, card: str, reward: Any) -> None:
+    """A card's reward: "gain 1 Prestige Point for each star. If a die is depicted, gain
+    additional points equal to the number rolled. Gain 1 Port Card for each anchor icon."
+    """
+    for clause in reward or []:
+        name, amount = _reward_parts(card, clause)
         if name == "stars":
-            g.gain(rewarded, "prestige", amount)
+            g.gain(c, "prestige", amount)
         elif name == "die":
             for _ in range(amount):
-                g.gain(rewarded, "prestige", g.die(6))
+                g.gain(c, "prestige", g.dice(1, 6)[0])
         elif name == "port_cards":
-            g.draw(rewarded, "port_cards", amount)
+            g.draw(c, "port_cards", amount)
         else:
-            raise RuleError(f"{mission}: '{name}' is not a reward (stars, die, port_cards)")
-    g.run(mission, "accomplish", player)
+            raise RuleError(f"{card}: '{name}' is not a reward (stars, die, port_cards)")
+
+
+# -- the sea chart: what the flow needs to know about the world map
+
+
+class Space:
+    """One space of the world map, as the flow reads it."""
+
+    __slots__ = (
+        "id",
+        "title",
+        "port",
+        "stars",
+        "specialty",
+        "region",
+        "discovery",
+        "pirate",
+        "infested",
+        "east_asia",
+        "neighbours",
+    )
+
+    def __init__(
+        self,
+        ident: str,
+        *,
+        title: str = "",
+        port: bool = False,
+        stars: int = 0,
+        specialty: str | None = None,
+        region: str | None = None,
+        discovery: bool = False,
+        pirate: bool = False,
+        east_asia: bool | None = None,
+    ) -> None:
+        self.id = ident
+        self.title = title or ident
+        self.port = port
+        self.stars = stars
+        self.specialty = specialty
+        self.region = region
+        self.discovery = discovery
+        self.pirate = pirate
+        #: The pirate icons this space is next to: "The 6 spaces adjacent to a pirate icon are
+        #: the Pirate Infested Area."
+        self.infested: frozenset[str] = frozenset()
+        self.east_asia = east_asia if east_asia is not None else (port and ident in EAST_ASIA_PORTS)
+        self.neighbours: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        return f"Space({self.id!r})"
+
+
+class Chart:
+    """The world map as a graph of spaces, with the sailing rules built into its reach.
+
+    "White borders cannot be crossed" and the Date Line ("Spaces with the same letter are
+    considered the same space") are in the neighbours themselves; "You cannot pass or land on a
+    pirate space" is in :meth:`reach`. Reach and nearest-distance answers are cached: the map
+    never changes during a game, and one chart serves every game of a simulation.
+    """
+
+    def __init__(
+        self,
+        spaces: dict[str, Space],
+        start: str,
+        categories: dict[str, str] | None = None,
+        source: str = "",
+    ) -> None:
+        self.spaces = spaces
+        self.start = start
+        #: specialty -> the goods it is (groceries, household goods, luxury goods), for Vogue.
+        self.categories = dict(categories or {})
+        self.source = source
+        self._reach: dict[tuple[str, int], dict[str, int]] = {}
+        self._nearest: dict[tuple[str, str], int] = {}
+        self._sellers: dict[str, tuple[str, ...]] = {}
+        self._reach_interesting: dict[tuple[str, int], tuple[tuple[str, int], ...]] = {}
+        self.ports = tuple(s.id for s in spaces.values() if s.port)
+        self.spots = tuple(s.id for s in spaces.values() if s.discovery)
+        #: Spaces a ship may want to end on: ports and Discovery Spots (a set to ask, a tuple in
+        #: map order to go through, so every process plays the same games).
+        self.interesting = frozenset(self.ports) | frozenset(self.spots)
+        self.places_of_note = self.ports + self.spots
+        if start not in spaces:
+            raise RuleError(f"the chart has no starting space '{start}'")
+
+    def reach(self, start: str, steps: int) -> dict[str, int]:
+        """Every space a ship at ``start`` can end on within ``steps``, with its fewest steps.
+
+        Pirate spaces are never entered, nor passed ("You cannot pass or land on a pirate
+        space"); the start itself is always reachable at 0 ("You can stay in place").
+        """
+        key = (start, steps)
+        found = self._reach.get(key)
+        if found is not None:
+            return found
+        spaces = self.spaces
+        reached = {start: 0}
+        frontier = [start]
+        for step_count in range(1, steps + 1):
+            nxt: list[str] = []
+            for ident in frontier:
+                for other in spaces[ident].neighbours:
+                    if other in reached or spaces[other].pirate:
+                        continue
+                    reached[other] = step_count
+                    nxt.append(other)
+            if not nxt:
+                break
+            frontier = nxt
+        self._reach[key] = reached
+        return reached
+
+    def distance(self, a: str, b: str, limit: int = 64) -> int | None:
+        """The fewest spaces sailed from ``a`` to ``b``, or None when out of ``limit``."""
+        return self.reach(a, limit).get(b)
+
+    def reach_interesting(self, start: str, steps: int) -> tuple[tuple[str, int], ...]:
+        """The ports and Discovery Spots within reach, with their distances (cached)."""
+        key = (start, steps)
+        found = self._reach_interesting.get(key)
+        if found is None:
+            interesting = self.interesting
+            found = tuple(
+                (s, d) for s, d in self.reach(start, steps).items() if s in interesting and d
+            )
+            self._reach_interesting[key] = found
+        return found
+
+    def nearest(self, space: str, what: str) -> int:
+        """Spaces from ``space`` to the nearest port (``what="port"``) or Discovery Spot
+        (``"discovery"``), counted over the map whatever lies between (the Sunken Ship's
+        "at least 3 spaces away from any Port"); a large number when there is none."""
+        key = (space, what)
+        found = self._nearest.get(key)
+        if found is not None:
+            return found
+        targets = self.ports if what == "port" else self.spots
+        spaces = self.spaces
+        best = 99
+        if space in targets:
+            best = 0
+        else:
+            seen = {space}
+            frontier = [space]
+            depth = 0
+            while frontier and best == 99:
+                depth += 1
+                nxt = []
+                for ident in frontier:
+                    for other in spaces[ident].neighbours:
+                        if other in seen:
+                            continue
+                        if other in targets:
+                            best = depth
+                            break
+                        seen.add(other)
+                        nxt.append(other)
+                    if best != 99:
+                        break
+                frontier = nxt
+        self._nearest[key] = best
+        return best
+
+    def sellers(self, specialty: str) -> tuple[str, ...]:
+        """The ports that sell ``specialty``."""
+        found = self._sellers.get(specialty)
+        if found is None:
+            found = tuple(s.id for s in self.spaces.values() if s.specialty == specialty)
+            self._sellers[specialty] = found
+        return found
+
+    def category(self, specialty: str) -> str | None:
+        """The goods a specialty is (for the Vogue mid-events), when the map says."""
+        return self.categories.get(specialty)
+
+    @classmethod
+    def from_hexes(
+        cls,
+        cells: dict[tuple[int, int], dict[str, Any]],
+        start: str,
+        *,
+        wrap: int | None = None,
+        borders: Iterable[tuple[tuple[int, int], tuple[int, int]]] = (),
+        categories: dict[str, str] | None = None,
+        source: str = "",
+    ) -> Chart:
+        """A chart from hex cells ``(q, r) -> {id, port, stars, ...}``: neighbours by hex
+        adjacency, less the white ``borders``; ``wrap`` joins column ``wrap - 1`` to column 0
+        (the Date Line: "Spaces with the same letter are considered the same space")."""
+        by_cell: dict[tuple[int, int], Space] = {}
+        for (q, r), info in cells.items():
+            info = dict(info)
+            ident = str(info.pop("id", f"sea_{q}_{r}"))
+            by_cell[(q, r)] = Space(ident, **info)
+        blocked = {frozenset(pair) for pair in borders}
+        links: dict[str, set[str]] = {s.id: set() for s in by_cell.values()}
+        for (q, r), space in by_cell.items():
+            for dq, dr in ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)):
+                nq, nr = q + dq, r + dr
+                if wrap is not None:
+                    nq %= wrap
+                other = by_cell.get((nq, nr))
+                if other is None or frozenset(((q, r), (nq, nr))) in blocked:
+                    continue
+                links[space.id].add(other.id)
+        return cls._linked({s.id: s for s in by_cell.values()}, links, start, categories, source)
+
+    @classmethod
+    def from_graph(
+        cls,
+        spaces: Iterable[Space],
+        links: Iterable[tuple[str, str]],
+        start: str,
+        categories: dict[str, str] | None = None,
+        source: str = "",
+    ) -> Chart:
+        """A chart from spaces and the pairs of them a ship can sail between."""
+        by_id = {s.id: s for s in spaces}
+        joined: dict[str, set[str]] = {ident: set() for ident in by_id}
+        for a, b in links:
+            joined[a].add(b)
+            joined[b].add(a)
+        return cls._linked(by_id, joined, start, categories, source)
+
+    @classmethod
+    def _linked(
+        cls,
+        spaces: dict[str, Space],
+        links: dict[str, set[str]],
+        start: str,
+        categories: dict[str, str] | None,
+        source: str,
+    ) -> Chart:
+        for ident, space in spaces.items():
+            space.neighbours = tuple(sorted(links[ident]))
+        for space in spaces.values():
+            if space.pirate:
+                for other in space.neighbours:
+                    spaces[other].infested = spaces[other].infested | {space.id}
+        return cls(spaces, start, categories, source)
+
+
+#: The goods each specialty of the stand-in chart is, for the Vogue mid-events.
+_STAND_IN_CATEGORIES = {
+    "wine": "household_goods",
+    "wool": "household_goods",
+    "ivory": "luxury_goods",
+    "gold": "luxury_goods",
+    "cloves": "groceries",
+    "pepper": "groceries",
+    "tin": "household_goods",
+    "silk": "luxury_goods",
+    "ginseng": "groceries",
+    "lacquer": "luxury_goods",
+    "silver": "luxury_goods",
+    "tobacco": "groceries",
+    "sugar": "groceries",
+    "furs": "household_goods",
+}
+
+
+def stand_in_chart() -> Chart:
+    """A small world map drawn from the rulebook's facts alone, for tests and for playing
+    before the printed map's data exists (every position on it is invented).
+
+    It keeps what the rulebook states: the game starts in Lisbon; Lisbon to Sierra Leone needs
+    Sailing Speed 3; the East Asian ports Hanyang, Sakai and Hangzhou; Discovery Spots in
+    Antarctica, the Galapagos, the Kraken's and a Northwestern Passage; pirate icons with their
+    six infested spaces; a white border; the Date Line (columns 15 and 0 are joined).
+    """
+    cells: dict[tuple[int, int], dict[str, Any]] = {}
+    for q in range(16):
+        for r in range(8):
+            cells[(q, r)] = {"id": f"sea_{q}_{r}"}
+
+    def port(q: int, r: int, ident: str, stars: int, specialty: str, region: str) -> None:
+        cells[(q, r)] = {
+            "id": ident,
+            "port": True,
+            "stars": stars,
+            "specialty": specialty,
+            "region": region,
+        }
+
+    port(2, 1, "lisbon", 1, "wine", "europe")
+    port(2, 0, "london", 2, "wool", "europe")
+    port(2, 4, "sierra_leone", 2, "ivory", "africa")
+    port(3, 6, "cape_town", 3, "gold", "africa")
+    port(5, 5, "zanzibar", 2, "cloves", "africa")
+    port(7, 3, "calicut", 3, "pepper", "india")
+    port(9, 4, "malacca", 3, "tin", "southeast_asia")
+    port(11, 2, "hangzhou", 0, "silk", "east_asia")
+    port(11, 1, "hanyang", 0, "ginseng", "east_asia")
+    port(12, 1, "sakai", 0, "lacquer", "east_asia")
+    port(14, 5, "lima", 3, "silver", "south_america")
+    port(0, 3, "havana", 2, "tobacco", "caribbean")
+    port(1, 6, "rio_de_janeiro", 2, "sugar", "south_america")
+    port(15, 1, "new_amsterdam", 2, "furs", "north_america")
+    for q, r, ident in (
+        (5, 7, "antarctica_west"),
+        (10, 7, "antarctica_east"),
+        (15, 4, "galapagos"),
+        (7, 0, "kraken"),
+        (13, 0, "northwestern_passage"),
+        (13, 7, "easter_island"),
+    ):
+        cells[(q, r)] = {"id": ident, "discovery": True}
+    for q, r, ident in ((4, 3, "pirates_of_the_gulf"), (10, 3, "pirates_of_the_strait")):
+        cells[(q, r)] = {"id": ident, "pirate": True}
+    # One white border: the cape's coast cannot be crossed between these two spaces.
+    borders = [((3, 5), (3, 6))]
+    return Chart.from_hexes(
+        cells,
+        "lisbon",
+        wrap=16,
+        borders=borders,
+        categories=_STAND_IN_CATEGORIES,
+        source="stand-in chart (no map data)",
+    )
+
+
+# -- reading the data defensively (the cards may say more than the flow needs)
+
+
+def _number(value: Any, default: int) -> int:
+    """A number from card data, or ``default`` when it is not one."""
+    if isinstance(value, bool):
+        return default
+    if isinstance(value, (int, float)):
+        return int(value)
+    if isinstance(value, list) and len(value) == 1:
+        return _number(value[0], default)
+    return default
+
+
+def _names(value: Any) -> tuple[str, ...]:
+    """Names from card data: a name, or a list (of lists) of them, as place ids."""
+    if value is None or isinstance(value, bool):
+        return ()
+    if isinstance(value, (list, tuple)):
+        out: list[str] = []
+        for item in value:
+            out.extend(_names(item))
+        return tuple(out)
+    if isinstance(value, (int, float)):
+        return ()
+    return (_place_id(value),)
+
+
+def _numbers(value: Any) -> tuple[int, ...]:
+    """Every number in a (nested) list of card data."""
+    if isinstance(value, bool):
+        return ()
+    if isinstance(value, (int, float)):
+        return (int(value),)
+    if isinstance(value, (list, tuple)):
+        out: list[int] = []
+        for item in value:
+            out.extend(_numbers(item))
+        return tuple(out)
+    return ()
+
+
+#: The Crew Action reference table ("6 - You can perform both purchasing and selling ..."): per
+#: row, (may buy, may sell, may do only one of the two, gains a Port Card).
+CREW_ACTIONS: dict[int, tuple[bool, bool, bool, bool]] = {
+    6: (True, True, False, False),
+    5: (True, True, False, True),
+    4: (True, True, True, True),
+    3: (True, True, True, False),
+    2: (False, False, False, True),
+    1: (False, False, False, False),
+}
+
+#: "~30: Hapless Explorer ... 51 and above: Legendary Explorer": (lowest score, title).
+SOLO_TITLES: tuple[tuple[int, str], ...] = (
+    (51, "Legendary Explorer"),
+    (46, "Historic Explorer"),
+    (41, "Veteran Explorer"),
+    (31, "Mediocre Explorer"),
+    (-(10**9), "Hapless Explorer"),
+)
+
+#: "~70: Hapless Explorers ... 101+: Legendary Explorers".
+COOP_TITLES: tuple[tuple[int, str], ...] = (
+    (101, "Legendary Explorers"),
+    (91, "Historic Explorers"),
+    (81, "Veteran Explorers"),
+    (71, "Mediocre Explorers"),
+    (-(10**9), "Hapless Explorers"),
+)
+
+#: Anchor spaces of the Prestige Track ("When you reach a space with the anchor icon on the
+#: Prestige Track, you get one Port Card immediately"): the track is a picture, so where they
+#: are is not in the rulebook text; used only when the data gives none.
+STAND_IN_ANCHOR_SPACES: tuple[int, ...] = (10, 20, 30, 40, 50, 60)
+
+#: Mission draws, from the setups: solo "2 Route Mission Cards, 3 Trade Mission Cards, and 4
+#: Discovery Mission Cards"; 2-player public "1 Route ..., 1 Trade ..., and 2 Discovery", each
+#: private "1 Route ..., 2 Trade ..., and 3 Discovery"; co-op "3 Route ..., 4 Trade ..., and 5".
+SOLO_MISSIONS = {"route": 2, "trade": 3, "discovery": 4}
+PUBLIC_MISSIONS = {"route": 1, "trade": 1, "discovery": 2}
+PRIVATE_MISSIONS = {"route": 1, "trade": 2, "discovery": 3}
+COOP_MISSIONS = {"route": 3, "trade": 4, "discovery": 5}
+
+#: "each player holds 6 Private Mission Cards (regardless of type)".
+COOP_MISSIONS_EACH = 6
+
+#: "A single space can hold a maximum of 2 Ship Markers, regardless of color."
+MARKERS_PER_SPACE = 2
+
+#: Sunken Ship: "at least 3 spaces away from any Port", "at least 2 spaces away from any
+#: Discovery Spot", "Crew Stamina >= 4".
+SUNKEN_SHIP_PORT_DISTANCE = 3
+SUNKEN_SHIP_SPOT_DISTANCE = 2
+SUNKEN_SHIP_STAMINA = 4
+
+#: East Asia: "you gain 2 prestige points and an additional amount of prestige equal to the
+#: number rolled on a die".
+EAST_ASIA_PRESTIGE = 2
+
+#: A port another player already anchored at: "you always gain only 1 prestige point".
+SHARED_PORT_PRESTIGE = 1
+
+#: Adventures of a Sailor: "1 point per card for the first 3 cards, and 2 points per card
+#: thereafter".
+SAILOR_FIRST_CARDS = 3
+
+#: The title of a ship that sank: "you are lost to history without leaving any record".
+NO_RECORD = ""
+
+
+def _titles_from_data(ir: dict[str, Any], coop: bool) -> tuple[tuple[int, str], ...]:
+    """Title bands from the data's ``title`` cards (``min_score``, tagged ``solo`` or
+    ``coop``), else the rulebook's."""
+    bands: list[tuple[int, str]] = []
+    for card in ir["cards"]:
+        if card.get("kind") != "title":
+            continue
+        tags = card.get("tags") or []
+        if ("coop" in tags) != coop:
+            continue
+        props = card.get("properties") or {}
+        bands.append((_number(props.get("min_score"), -(10**9)), str(card.get("title"))))
+    if not bands:
+        return COOP_TITLES if coop else SOLO_TITLES
+    bands.sort(reverse=True)
+    return tuple(bands)
+
+
+def title_for(score: int, bands: tuple[tuple[int, str], ...]) -> str:
+    """The title a final score earns."""
+    for low, title in bands:
+        if score >= low:
+            return title
+    return bands[-1][1]
+
+
+def sailor_points(cards: int, points: tuple[int, ...] = (1, 1, 1, 2)) -> int:
+    """Adventures of a Sailor: "earn 1 point per card for the first 3 cards, and 2 points per
+    card thereafter. Ex) If you have 5 cards, you earn a total of 7 points"; ``points`` are the
+    1st, 2nd, 3rd ... card's, the last repeating."""
+    return sum(points[min(n, len(points) - 1)] for n in range(cards))
+
+
+_CHARTS: dict[int, tuple[Any, Chart]] = {}
+
+
+def chart_from_ir(ir: dict[str, Any]) -> Chart | None:
+    """The world map from the IR's ``space`` cards (axial ``q``, ``r``), its ``white_border``
+    edges and its ``world_map`` start; None when the data holds no map.
+
+    "Spaces with the same letter are considered the same space": the second space of a lettered
+    pair becomes the first (one space, reached from the neighbours of both).
+    """
+    cards = [card for card in ir["cards"] if card.get("kind") == "space"]
+    if not cards:
+        return None
+    alias: dict[str, str] = {}
+    lettered: dict[str, str] = {}
+    for card in cards:
+        letter = (card.get("properties") or {}).get("date_line")
+        if letter:
+            first = lettered.setdefault(str(letter), card["id"])
+            if first != card["id"]:
+                alias[card["id"]] = first
+    spaces: dict[str, Space] = {}
+    cells: dict[Hex, str] = {}
+    for card in cards:
+        props = card.get("properties") or {}
+        tags = card.get("tags") or ()
+        cells[Hex(int(props.get("q", 0)), int(props.get("r", 0)))] = card["id"]
+        if card["id"] in alias:
+            continue
+        region = props.get("region")
+        spaces[card["id"]] = Space(
+            card["id"],
+            title=str(card.get("title") or card["id"]),
+            port="port" in tags,
+            stars=_number(props.get("stars"), 0),
+            specialty=str(props["specialty"]) if props.get("specialty") else None,
+            region=str(region) if region else None,
+            discovery="discovery" in tags,
+            pirate="pirate" in tags,
+            east_asia=("port" in tags and region == "east_asia") or None,
+        )
+    borders: set[frozenset[str]] = set()
+    for card in ir["cards"]:
+        if card.get("kind") == "white_border":
+            for edge in (card.get("properties") or {}).get("edges") or ():
+                if len(edge) == 2:
+                    borders.add(frozenset(alias.get(str(e), str(e)) for e in edge))
+    links: dict[str, set[str]] = {ident: set() for ident in spaces}
+    for cell, ident in cells.items():
+        here = alias.get(ident, ident)
+        for other_cell in neighbours(cell):
+            other = cells.get(other_cell)
+            if other is None:
+                continue
+            there = alias.get(other, other)
+            if there == here or frozenset((here, there)) in borders:
+                continue
+            links[here].add(there)
+            links[there].add(here)
+    start = "lisbon"
+    for card in ir["cards"]:
+        if card.get("kind") == "world_map":
+            start = _place_id((card.get("properties") or {}).get("start", start))
+    categories = {
+        card["id"]: str((card.get("properties") or {}).get("goods"))
+        for card in ir["cards"]
+        if card.get("kind") == "specialty"
+    }
+    return Chart._linked(spaces, links, start, categories, "map.cards")
+
+
+def chart_for(ir: dict[str, Any]) -> Chart:
+    """The world map of a compiled game, built once per IR and shared by its games: the data's
+    ``space`` cards when it has them, else the stand-in chart."""
+    cached = _CHARTS.get(id(ir))
+    if cached is not None and cached[0] is ir:
+        return cached[1]
+    chart = chart_from_ir(ir) or stand_in_chart()
+    _CHARTS[id(ir)] = (ir, chart)
+    return chart
+
+
+def _pirate_native(card: dict[str, Any]) -> str:
+    """Which formula a voyage card's pirate uses: ``highest`` or ``highest_or_sum``."""
+    expr = (card.get("formulas") or {}).get("pirate", {}).get("expr") or {}
+    return str(expr.get("native") or expr.get("name") or "highest")
+
+
+def _expected_damage_tables() -> dict[str, tuple[float, ...]]:
+    """E[max(pirate - armament, 0)] for armament 0..12, for both formulas (greedy planning)."""
+    tables: dict[str, tuple[float, ...]] = {}
+    for name in ("highest", "highest_or_sum"):
+        row = []
+        for armament in range(13):
+            total = 0
+            for a in range(1, 7):
+                for b in range(1, 7):
+                    power = a + b if (a == b and name == "highest_or_sum") else max(a, b)
+                    total += max(power - armament, 0)
+            row.append(total / 36)
+        tables[name] = tuple(row)
+    return tables
+
+
+EXPECTED_DAMAGE = _expected_damage_tables()
+
+
+def _allocation_label(speed: int, stamina: int, armament: int) -> str:
+    return f"{speed}/{stamina}/{armament}"
+
+
+def parse_allocation(label: str) -> tuple[int, int, int]:
+    """``"3/1/5"`` -> Sailing Speed 3, Crew Stamina 1, Armament 5."""
+    speed, stamina, armament = label.split("/")
+    return int(speed), int(stamina), int(armament)
 
 
 # -- the game's flow
 
 
 class UnchartedPassage(Game):
-    """Uncharted Passage's rules around the cards: which cards are in force, the Pirate phase,
-    sailing and anchoring without the map, critical damage and sinking."""
+    """Uncharted Passage's rules around the cards: the round loop (Planning, Pirate, Sailing and
+    Anchoring), the map, docking and anchoring, East Asia, critical damage and sinking, the end
+    of the game, and both 2-player modes."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        #: The window (trigger context) being fired, so a policy can see its quantities.
+        self.window: Context | None = None
+        #: Whose dice the next rolls are (Figurehead: "You may reroll any one die"; in 2-player
+        #: "The Figurehead card only affects your own dice results"), and what they are for.
+        self.dice_owner: Player | None = None
+        self.dice_purpose = ""
+        self.chart: Chart | None = None
+        self.logbook: list[list[dict[str, Any]]] = [[] for _ in self.players]
+        self._tick = 0
+        static = self._static()
+        self._answering: dict[str, frozenset[str]] = static["answering"]
+        self._rules: list[str] = static["rules"]
+        self._by_kind: dict[str, list[str]] = static["by_kind"]
+        self._missions: dict[str, MissionInfo] = static["missions"]
+        self.rounds: int = static["rounds"]
+        self.mid_event_round: int = static["mid_event_round"]
+        self.anchor_spaces: tuple[int, ...] = static["anchor_spaces"]
+        self.crew_table: dict[int, tuple[bool, bool, bool, bool]] = static["crew_table"]
+        self.sailor_points: tuple[int, ...] = static["sailor_points"]
+        self.solo_titles: tuple[tuple[int, str], ...] = static["solo_titles"]
+        self.coop_titles: tuple[tuple[int, str], ...] = static["coop_titles"]
+        self.board.setdefault("public_missions", [])
+        for player in self.players:
+            flags = player.flags
+            flags["goods"] = []
+            flags["ports"] = set()
+            flags["regions"] = set()
+            flags["spots"] = set()
+            flags["areas"] = set()
+            flags["east_asia"] = set()
+            flags["anchorages"] = set()
+            # "stacking the most recent sailor's marker on top": the flow cannot know who sailed
+            # last, so player 1 starts on top.
+            flags["arrived"] = -player.index
+            flags["notes"] = []
+
+    def _static(self) -> dict[str, Any]:
+        """What the flow reads from the data once per compiled game, shared by its games (the
+        IR is read-only): handlers by trigger, cards by kind, the tables and titles."""
+        key = (id(self.ir), id(self.table))
+        cached = _STATIC.get(key)
+        if cached is not None and cached[0] is self.ir and cached[1] is self.table:
+            return cached[2]
+        answering: dict[str, frozenset[str]] = {}
+        if self.table is not None:
+            by_trigger: dict[str, set[str]] = {}
+            for owner, trigger in self.table.handlers:
+                by_trigger.setdefault(trigger, set()).add(owner)
+            answering = {t: frozenset(cards) for t, cards in by_trigger.items()}
+        by_kind: dict[str, list[str]] = {}
+        for cid, card in self.cards.items():
+            by_kind.setdefault(card["kind"], []).append(cid)
+        rounds = _number(self.params.get("rounds"), 12)
+        static = {
+            "answering": answering,
+            "rules": [cid for cid, c in self.cards.items() if c["kind"] in self.always_in_force],
+            "by_kind": by_kind,
+            "rounds": rounds,
+            "mid_event_round": _number(self.params.get("mid_event_round"), rounds // 2 + 1),
+            "anchor_spaces": self._anchor_spaces(),
+            "crew_table": self._crew_table(),
+            "sailor_points": self._sailor_points(),
+            "solo_titles": _titles_from_data(self.ir, coop=False),
+            "coop_titles": _titles_from_data(self.ir, coop=True),
+            "missions": {m: MissionInfo(self.cards[m]) for m in by_kind.get("mission", [])},
+        }
+        _STATIC[key] = (self.ir, self.table, static)
+        return static
+
+    def mission_info(self, mission: str) -> MissionInfo:
+        """A mission's conditions and reward, read once from its card."""
+        info = self._missions.get(mission)
+        return info if info is not None else MissionInfo(self.cards[mission])
+
+    def _anchor_spaces(self) -> tuple[int, ...]:
+        """The Prestige Track's anchor spaces: the data's ``prestige_track`` card's
+        ``anchor_spaces``, else a stand-in."""
+        for card in self.ir["cards"]:
+            if card.get("kind") == "prestige_track":
+                spaces = _numbers((card.get("properties") or {}).get("anchor_spaces"))
+                if spaces:
+                    return spaces
+        return STAND_IN_ANCHOR_SPACES
+
+    def _crew_table(self) -> dict[int, tuple[bool, bool, bool, bool]]:
+        """The Crew Action reference table from the data's ``crew_actions`` table (rows of
+        ``6 purchase sell``, ``4 purchase_or_sell gain_port_card`` ...), else the rulebook's."""
+        card = self.cards.get("crew_actions")
+        rows = (card.get("properties") or {}).get("rows") if card else None
+        if not rows:
+            return CREW_ACTIONS
+        table: dict[int, tuple[bool, bool, bool, bool]] = {}
+        for row in rows:
+            numbers = _numbers(row[:1])
+            if not numbers:
+                continue
+            words = {str(w) for w in row[1:]}
+            either = "purchase_or_sell" in words
+            table[numbers[0]] = (
+                either or "purchase" in words,
+                either or "sell" in words,
+                either,
+                "gain_port_card" in words,
+            )
+        return table or CREW_ACTIONS
+
+    def _sailor_points(self) -> tuple[int, ...]:
+        card = self.cards.get("adventures_of_a_sailor")
+        points = _numbers((card.get("properties") or {}).get("points_per_card")) if card else ()
+        return points or (1, 1, 1, 2)
+
+    # -- what is in force, and the windows
 
     def cards_in_force(self, player: Player) -> list[str]:
-        """Rules, this month's voyage card, the mid-event once revealed, and what the player holds
-        except accomplished missions (they are "face down")."""
-        rules = [cid for cid, card in self.cards.items() if card["kind"] in self.always_in_force]
-        month = [self.board[key] for key in ("voyage", "mid_event") if self.board.get(key)]
-        held = [
-            cid for zone, cards in player.zones.items() if zone != "accomplished" for cid in cards
-        ]
-        return rules + month + held
+        """Rules, this month's voyage card, the mid-event once revealed, unclaimed public
+        missions, and what the player holds except accomplished missions ("face down")."""
+        board = self.board
+        out = list(self._rules)
+        voyage = board.get("voyage")
+        if voyage:
+            out.append(voyage)
+        mid = board.get("mid_event")
+        if mid:
+            out.append(mid)
+        zones = player.zones
+        out.extend(zones["port_cards"])
+        out.extend(zones["missions"])
+        public = board["public_missions"] if "public_missions" in board else ()
+        for mission in public:
+            if not is_accomplished(self, mission):
+                out.append(mission)
+        for zone, cards in zones.items():
+            if zone not in ("port_cards", "missions", "accomplished"):
+                out.extend(cards)
+        return out
 
-    # -- phases (the round loop that calls them in order is a later issue)
+    def fire(
+        self,
+        trigger: str,
+        player: Player,
+        cards: Any = None,
+        event: dict[str, Any] | None = None,
+        quantities: dict[str, int] | None = None,
+    ) -> Context:
+        """Every window, once per card name, plus the rule a marked critical-damage box sets
+        off. Only cards with a handler for ``trigger`` are looked at."""
+        c = Context(player, "", trigger, event, quantities)
+        answering = self._answering.get(trigger)
+        if answering and self.table is not None:
+            if cards is None:
+                cards = self.cards_in_force(player)
+            handlers = self.table.handlers
+            seen: set[str] = set()
+            previous, self.window = self.window, c
+            try:
+                for card in cards:
+                    if card in seen or card not in answering:
+                        continue
+                    seen.add(card)
+                    self.call(handlers[(card, trigger)], c.for_card(card))
+            finally:
+                self.window = previous
+        if trigger == "critical_damage":
+            self.critical_damage(player)
+        return c
+
+    def dice(self, count: int, sides: int) -> list[int]:
+        """Roll ``count`` dice; the owner of the roll may reroll one with Figurehead ("You may
+        reroll any one die")."""
+        rolled = [self.die(sides) for _ in range(count)]
+        owner = self.dice_owner
+        if owner is not None and "figurehead" in owner.zones["port_cards"]:
+            options = ("keep", *(f"die{n + 1}" for n in range(count)))
+            question = Question(
+                "figurehead.reroll",
+                owner.index,
+                f"Figurehead: reroll one die of {rolled} ({self.dice_purpose or 'roll'})?",
+                options,
+            )
+            answer = self.ask(owner, question)
+            if answer != "keep":
+                owner.zones["port_cards"].remove("figurehead")
+                self.log("play", owner.index, "figurehead")
+                index = int(answer[3:]) - 1
+                rolled[index] = self.die(sides)
+        return rolled
+
+    def gain(self, c: Context, counter: str, amount: int) -> None:
+        """Gain; prestige moves the marker on the Prestige Track, where an anchor space gives a
+        Port Card ("When you reach a space with the anchor icon on the Prestige Track, you get
+        one Port Card immediately"; 2-player: "only the first player to enter a space with the
+        anchor icon receives a Port Card")."""
+        if counter != "prestige" or amount <= 0:
+            super().gain(c, counter, amount)
+            return
+        player = c.player
+        before = player.counters["prestige"]
+        super().gain(c, counter, amount)
+        after = player.counters["prestige"]
+        self._tick += 1
+        # "if it stops on a space already occupied by another player, stack it on top".
+        player.flags["arrived"] = self._tick
+        for space in self.anchor_spaces:
+            if before < space <= after:
+                self._reach_anchor_space(player, space)
+
+    def _reach_anchor_space(self, player: Player, space: int) -> None:
+        if len(self.players) > 1:
+            claimed = self.board.setdefault("anchor_spaces_claimed", set())
+            if space in claimed:
+                self.log("anchor_space_taken", player.index, space)
+                return
+            claimed.add(space)
+        self.log("anchor_space", player.index, space)
+        self.draw(Context(player, "", "anchor_space"), "port_cards", 1)
+
+    # -- specialties ("Specialties Book")
+
+    def add_specialty(self, player: Player, name: str) -> None:
+        """Write a specialty in the Specialties Book."""
+        player.flags["goods"].append(name)
+        player.counters["specialties"] += 1
+        self.log("specialty", player.index, name)
+
+    def remove_specialty(self, player: Player, name: str | None) -> None:
+        """Mark an X over a specialty (``None``: one the book does not name)."""
+        goods = player.flags["goods"]
+        if name is not None and name in goods:
+            goods.remove(name)
+        player.counters["specialties"] = max(player.counters["specialties"] - 1, 0)
+        self.log("specialty_lost", player.index, name or ABANDON_SPECIALTY)
+
+    def _specialty_options(self, player: Player) -> list[str]:
+        goods = player.flags["goods"]
+        options = [f"specialty:{name}" for name in dict.fromkeys(goods)]
+        if player.counters["specialties"] > len(goods):
+            options.append(ABANDON_SPECIALTY)
+        return options
+
+    # -- setup
+
+    def setup(self) -> None:
+        """Solo or 2-player setup: the map, the voyage pile (6 first-half cards on top, one
+        mid-event, 6 second-half below), the port card pile, the missions."""
+        board = self.board
+        chart = board.get("chart")
+        if not isinstance(chart, Chart):
+            chart = chart_for(self.ir)
+            board["chart"] = chart
+        self.chart = chart
+        board["regions"] = {s.id: s.region for s in chart.spaces.values() if s.region}
+        board["pirate_infested_area"] = {s.id for s in chart.spaces.values() if s.infested}
+        board.setdefault("markers", {})
+        board.setdefault("anchored", {})
+        board.setdefault("east_asia_ships", {})
+        board.setdefault("east_asia_entries", 0)
+        for player in self.players:
+            player.flags.setdefault("position", chart.start)
+            player.flags["position"] = _place_id(player.flags["position"])
+        by_kind = self._by_kind
+        voyages = by_kind.get("voyage", [])
+        half = self.rounds // 2
+        if "pile" not in board:
+            first = [v for v in voyages if "first_half" in self.cards[v]["tags"]]
+            second = [v for v in voyages if "second_half" in self.cards[v]["tags"]] or first
+            mids = by_kind.get("mid_event", [])
+            pile = self._deal(first or voyages, half)
+            board["mid_event_card"] = self._deal(mids, 1)[0] if mids else None
+            pile += self._deal(second or voyages, self.rounds - half)
+            board["pile"] = pile
+        if "deck:port_cards" not in board:
+            deck: list[str] = []
+            for cid in by_kind.get("port_card", []):
+                deck.extend([cid] * max(_number(self.cards[cid]["properties"].get("copies"), 1), 0))
+            self.shuffle(deck)
+            board["deck:port_cards"] = deck
+        if not board.get("missions_dealt"):
+            self._deal_missions(by_kind.get("mission", []))
+        board["set_up"] = True
+
+    def _deal(self, cards: list[str], count: int) -> list[str]:
+        """``count`` cards drawn at random ("Remove 3 ... without looking"); while the data holds
+        fewer cards than a pile needs, they are dealt again rather than leave months empty."""
+        out: list[str] = []
+        while len(out) < count and cards:
+            batch = list(cards)
+            self.shuffle(batch)
+            out.extend(batch[: count - len(out)])
+        return out
+
+    def _deal_missions(self, missions: list[str]) -> None:
+        board = self.board
+        board["missions_dealt"] = True
+        by_type: dict[str, list[str]] = {"route": [], "trade": [], "discovery": []}
+        for mission in missions:
+            for tag in self.cards[mission]["tags"]:
+                if tag in by_type:
+                    by_type[tag].append(mission)
+        for pile in by_type.values():
+            self.shuffle(pile)
+
+        def take(kind: str, count: int) -> list[str]:
+            pile = by_type[kind]
+            drawn, by_type[kind] = pile[:count], pile[count:]
+            return drawn
+
+        if self.mode == "coop" and len(self.players) > 1:
+            pool = [m for kind, n in COOP_MISSIONS.items() for m in take(kind, n)]
+            first: list[str] = []
+            while pool and len(first) < COOP_MISSIONS_EACH:
+                question = Question(
+                    "coop.missions",
+                    0,
+                    "Co-op: choose a mission for player 1 (the rest go to player 2)",
+                    tuple(pool),
+                )
+                pick = self.ask(self.players[0], question)
+                pool.remove(pick)
+                first.append(pick)
+            self.players[0].zones["missions"] = first
+            self.players[1].zones["missions"] = pool
+            return
+        if len(self.players) > 1:
+            board["public_missions"] = [
+                m for kind, n in PUBLIC_MISSIONS.items() for m in take(kind, n)
+            ]
+            for player in self.players:
+                player.zones["missions"] = [
+                    m for kind, n in PRIVATE_MISSIONS.items() for m in take(kind, n)
+                ]
+            for player in self.players:
+                # "you may discard 1 mission card and draw a new one of the same type".
+                held = player.zones["missions"]
+                if not held:
+                    continue
+                question = Question(
+                    "missions.redraw",
+                    player.index,
+                    "Discard one private mission and draw another of its type?",
+                    ("keep", *held),
+                )
+                answer = self.ask(player, question)
+                if answer != "keep":
+                    kind = next(t for t in self.cards[answer]["tags"] if t in by_type)
+                    replacement = take(kind, 1)
+                    held.remove(answer)
+                    held.extend(replacement)
+                    self.log("redraw", player.index, answer, replacement)
+            return
+        self.players[0].zones["missions"] = [
+            m for kind, n in SOLO_MISSIONS.items() for m in take(kind, n)
+        ]
+
+    # -- the whole game
+
+    def play(self, c: Context | None = None, card: str | None = None) -> Any:  # type: ignore[override]
+        """Play the whole game (12 rounds, or until a ship sinks) and return its result.
+
+        Called as the prelude's ``play`` verb (``play(c, card)``, from a card), it plays a held
+        Port Card instead.
+        """
+        if c is not None and card is not None:
+            return super().play(c, card)
+        if not self.board.get("set_up"):
+            self.setup()
+        for month in range(self.round, self.rounds + 1):
+            self.round = month
+            self.play_round()
+            if self.board.get("over"):
+                break
+        return self.finish()
+
+    def play_round(self) -> None:
+        """One month: Planning (the mid-event first, before round 7), Pirate, Sailing and
+        Anchoring, then the logbook line."""
+        if not self.board.get("set_up"):
+            self.setup()
+        board = self.board
+        players = self.players
+        snapshot = [
+            (p.tracks["durability"].marked, p.tracks["health"].marked, p.flags["position"])
+            for p in players
+        ]
+        for p in players:
+            p.flags["notes"] = []
+            p.flags["docked"] = False
+            p.flags["pirate_power"] = None
+            p.flags["distance_sailed"] = 0
+            p.flags["excluded_distance"] = 0
+        mid = board.get("mid_event_card")
+        if self.round == self.mid_event_round and mid and not board.get("mid_event"):
+            # "Before you begin the 7th round, reveal the Mid-event Card and place it on one side."
+            self.reveal(mid)
+        pile = board.get("pile") or []
+        if pile and not board.get("over"):
+            self.reveal(pile.pop(0))
+        voyage = board.get("voyage")
+        if voyage and not board.get("over"):
+            for p in players:
+                self.allocate(p)
+            self.pirate_round(voyage)
+        if not board.get("over"):
+            for p in self.turn_order():
+                self.sail_to(p)
+                self.anchor(p)
+                if board.get("over"):
+                    break
+        if self.mode == "coop" and len(players) > 1 and not board.get("over"):
+            self.share()
+        for index, p in enumerate(players):
+            durability, health, start = snapshot[index]
+            counters = p.counters
+            flags = p.flags
+            note = "; ".join(flags["notes"])
+            if flags.get("sunk"):
+                note = (note + "; " if note else "") + "the ship sank"
+            self.logbook[index].append(
+                {
+                    "month": self.round,
+                    "voyage": self.cards[voyage]["title"] if voyage else "",
+                    "sailing_speed": counters["sailing_speed"],
+                    "crew_stamina": counters["crew_stamina"],
+                    "armament": counters["armament"],
+                    "pirate_power": flags.get("pirate_power"),
+                    "start": start,
+                    "destination": flags["position"],
+                    "distance": flags.get("distance_sailed", 0),
+                    "prestige_total": counters["prestige"],
+                    "damage": p.tracks["durability"].marked - durability,
+                    "scurvy": p.tracks["health"].marked - health,
+                    "note": note,
+                }
+            )
+
+    def turn_order(self) -> list[Player]:
+        """ "The player with the lower score on the Prestige track goes first. If tied, the
+        player whose marker is on top goes first.\""""
+        if len(self.players) == 1:
+            return self.players
+        return sorted(self.players, key=lambda p: (p.counters["prestige"], -p.flags["arrived"]))
+
+    # -- Planning phase
+
+    def allocation_options(self, voyage: str) -> tuple[str, ...]:
+        """The logbook lines a voyage card allows: "a number between 1 and 6 in the Sailing
+        Speed, Crew Stamina, and Armament spaces ... The sum of the three numbers cannot exceed
+        the amount of resources", or each of a "1 3 5" card's numbers in a space of your
+        choice; either way within the card's number restraints."""
+        key = (id(self.ir), voyage)
+        cached = _OPTIONS.get(key)
+        if cached is not None:
+            return cached
+        card = self.cards[voyage]
+        props = card.get("properties") or {}
+        low, high = self.counter_bounds.get("sailing_speed", (1, 6))
+        high = high or 6
+        triple = _numbers(props.get("resource_triple"))
+        values = range(low, high + 1)
+        if len(triple) == 3:
+            a, b, c = triple
+            candidates = list(
+                dict.fromkeys([(a, b, c), (a, c, b), (b, a, c), (b, c, a), (c, a, b), (c, b, a)])
+            )
+        else:
+            total = _number(props.get("resources"), 3 * high)
+            candidates = [
+                (s, st, ar)
+                for s in values
+                for st in values
+                for ar in values
+                if s + st + ar <= total
+            ]
+        if self.table is not None and (voyage, "restraint") in self.table.formulas:
+            scratch = Player(-1, "restraint", self.ir["vocabulary"])
+            context = Context(scratch, voyage, "restraint")
+            allowed = []
+            for s, st, ar in candidates:
+                scratch.counters.update(sailing_speed=s, crew_stamina=st, armament=ar)
+                if self.formula(voyage, "restraint", context):
+                    allowed.append((s, st, ar))
+            candidates = allowed or candidates
+        options = tuple(_allocation_label(*t) for t in candidates)
+        _OPTIONS[key] = options
+        return options
+
+    def allocate(self, player: Player) -> tuple[int, int, int]:
+        """Write this month's Sailing Speed, Crew Stamina and Armament."""
+        voyage = self.board["voyage"]
+        options = self.allocation_options(voyage)
+        question = Question(
+            "planning.allocate",
+            player.index,
+            f"{self.cards[voyage]['title']}: Sailing Speed/Crew Stamina/Armament",
+            options,
+        )
+        speed, stamina, armament = parse_allocation(self.ask(player, question))
+        counters = player.counters
+        counters["sailing_speed"] = speed
+        counters["crew_stamina"] = stamina
+        counters["armament"] = armament
+        return speed, stamina, armament
 
     def reveal(self, card: str) -> None:
         """Planning phase: reveal a voyage or mid-event card; its events apply to every player.
 
         "Most effects are applied immediately when revealed"; the card then stays in force for
-        the month (a voyage card) or "for the rest of the game" (the mid-event card).
+        the month (a voyage card) or "for the rest of the game" (the mid-event card). Each
+        player's own dice (a Pirate's Raid) are theirs to reroll with Figurehead.
         """
         kind = self.cards[card]["kind"]
         if kind == "voyage":
@@ -238,7 +1334,35 @@ class UnchartedPassage(Game):
             raise RuleError(f"'{card}' is a {kind}, not a voyage or mid-event card")
         self.log("reveal", card)
         for player in self.players:
-            self.fire("reveal", player, cards=[card])
+            self.dice_owner, self.dice_purpose = player, "raid"
+            try:
+                self.fire("reveal", player, cards=[card])
+            finally:
+                self.dice_owner = None
+            if self.board.get("over"):
+                break
+
+    # -- Pirate phase
+
+    def pirate_round(self, voyage: str) -> None:
+        """The Pirate phase for every player: solo, your own roll; 2-player, one roll that
+        "applies equally to both players" (so no Figurehead on it: "only affects your own
+        dice results"), taken in turn order (Anti-Piracy Mission: "the player with the lower
+        score or whose marker is on top moves first")."""
+        if len(self.players) == 1:
+            player = self.players[0]
+            self.dice_owner, self.dice_purpose = player, "pirate"
+            try:
+                self.pirate_phase(player, voyage)
+            finally:
+                self.dice_owner = None
+            return
+        context = Context(self.players[0], voyage, "pirate")
+        power = int(self.formula(voyage, "pirate", context))
+        for player in self.turn_order():
+            self.pirate_phase(player, voyage, pirate_power=power)
+            if self.board.get("over"):
+                return
 
     def pirate_phase(
         self,
@@ -261,6 +1385,7 @@ class UnchartedPassage(Game):
             pirate_power = int(self.formula(voyage_card_id, "pirate", context))
         if armament is None:
             armament = player.counters["armament"]
+        player.flags["pirate_power"] = pirate_power
         self.log("pirate", player.index, pirate_power, armament)
         combat = self.fire(
             "pirate_combat", player, quantities={"pirate_power": pirate_power, "armament": armament}
@@ -271,6 +1396,524 @@ class UnchartedPassage(Game):
         if damage > 0:
             self.mark(Context(player, voyage_card_id, "pirate_combat"), "durability", damage)
         return combat
+
+    # -- Sailing phase
+
+    def may_anchor(self, player: Player, space: str) -> bool:
+        """2-player: "A single space can hold a maximum of 2 Ship Markers, regardless of color.
+        This means you cannot anchor in a space that already contains 2 markers"."""
+        if len(self.players) == 1:
+            return True
+        return self.board["markers"].get(space, 0) < MARKERS_PER_SPACE
+
+    def destinations(self, player: Player, reach: int) -> dict[str, int]:
+        """Where the ship may end its voyage, with the spaces sailed to get there."""
+        chart = self.chart or chart_for(self.ir)
+        position = player.flags["position"]
+        if position not in chart.spaces:
+            raise RuleError(f"the ship is at '{position}', which is not a space of the map")
+        found = chart.reach(position, reach)
+        if len(self.players) == 1:
+            return found
+        allowed = {s: d for s, d in found.items() if self.may_anchor(player, s)}
+        # Boxed in by full spaces the rulebook does not foresee: the ship stays where it is.
+        return allowed or {player.flags["position"]: 0}
+
+    def sail_to(self, player: Player, destination: str | None = None) -> str:
+        """Sailing phase on the map: "Sail from where you docked in the previous round ... to
+        a space that is within your Sailing Speed"; "You can only anchor at one final
+        destination. Other spaces you pass while sailing are ignored."
+
+        The ``sailing`` window opens first (Reinforced Rope: "You may sail 1 additional
+        space"); the spaces it adds beyond the Sailing Speed are kept out of the Scurvy Check.
+        """
+        speed = player.counters["sailing_speed"]
+        window = self.fire("sailing", player, quantities={"reach": speed, "unscurvied_distance": 0})
+        reach, unscurvied = window.q["reach"], window.q["unscurvied_distance"]
+        options = self.destinations(player, reach)
+        if destination is None:
+            question = Question(
+                "sailing.destination",
+                player.index,
+                f"Sail from {player.flags['position']} within {reach} spaces to",
+                tuple(options),
+            )
+            destination = self.ask(player, question)
+        destination = _place_id(destination)
+        if destination not in options:
+            raise RuleError(
+                f"cannot sail from {player.flags['position']} to {destination} within {reach} "
+                "spaces"
+            )
+        distance = options[destination]
+        player.flags["distance_sailed"] = distance
+        player.flags["excluded_distance"] = min(unscurvied, max(distance - speed, 0))
+        player.flags["position"] = destination
+        player.flags["anchorages"].add(destination)
+        markers = self.board.setdefault("markers", {})
+        markers[destination] = markers.get(destination, 0) + 1
+        self.log("sail", player.index, distance)
+        self.log("sail_to", player.index, destination)
+        return destination
+
+    # -- Anchoring phase
+
+    def anchor(self, player: Player, space_id: str | None = None) -> None:
+        """Anchoring phase on the map: a port (A), an East Asian port (a permit), or anywhere
+        else (B)."""
+        chart = self.chart or chart_for(self.ir)
+        place = _place_id(space_id or player.flags["position"])
+        if place not in chart.spaces:
+            raise RuleError(f"'{place}' is not a space of the map")
+        space = chart.spaces[place]
+        self.dice_owner, self.dice_purpose = player, "prestige"
+        try:
+            if space.port and space.east_asia:
+                self.enter_east_asia(player, space)
+            elif space.port:
+                self.dock_at_port(player, space)
+            else:
+                self.anchor_elsewhere(player, space)
+        finally:
+            self.dice_owner = None
+
+    def dock_at_port(self, player: Player, space: Space) -> None:
+        """A. If You Dock at a Port: "Advance the Prestige Track by the number of stars" (once
+        per port), its missions, then Crew Actions."""
+        flags = player.flags
+        c = Context(player, space.id, "dock")
+        if space.id not in flags["ports"]:
+            others = self.board["anchored"].get(space.id, set()) - {player.index}
+            gained = SHARED_PORT_PRESTIGE if others else space.stars
+            if gained:
+                self.gain(c, "prestige", gained)
+            flags["notes"].append(f"{space.title} +{gained}")
+        else:
+            flags["notes"].append(f"{space.title} again")
+        self._docked(player, space)
+        if not self.board.get("over"):
+            self.crew_actions(player, space)
+
+    def _docked(self, player: Player, space: Space) -> None:
+        flags = player.flags
+        flags["ports"].add(space.id)
+        if space.region:
+            flags["regions"].add(space.region)
+        flags["docked"] = True
+        self.board["anchored"].setdefault(space.id, set()).add(player.index)
+        self.dock(player, space.id)
+        if not self.board.get("over"):
+            self.missions_by_data(player, space, docked=True)
+
+    def enter_east_asia(self, player: Player, space: Space) -> None:
+        """Port Permits for East Asia: offer 1, 2, then 3 specialties ("the second ship to
+        enter any East Asian port ... must offer 2"), gain "2 prestige points and an additional
+        amount of prestige equal to the number rolled on a die"; no re-entry; "If you are
+        unable or unwilling to offer specialties, you are considered anchored at sea"."""
+        board = self.board
+        offer = board["east_asia_entries"] + 1
+        closed = space.id in player.flags["east_asia"] or space.id in board["east_asia_ships"]
+        if not closed and player.counters["specialties"] >= offer:
+            question = Question(
+                "east_asia.offer",
+                player.index,
+                f"{space.title}: offer {offer} specialties to enter?",
+                ("yes", "no"),
+            )
+            if self.ask(player, question) == "yes":
+                for _ in range(offer):
+                    pick = self.ask(
+                        player,
+                        Question(
+                            "east_asia.goods",
+                            player.index,
+                            f"{space.title}: a specialty to offer",
+                            tuple(self._specialty_options(player)),
+                        ),
+                    )
+                    self.remove_specialty(player, pick.partition(":")[2] or None)
+                board["east_asia_entries"] = offer
+                board["east_asia_ships"][space.id] = player.index
+                player.flags["east_asia"].add(space.id)
+                c = Context(player, space.id, "dock")
+                roll = self.dice(1, 6)[0]
+                self.gain(c, "prestige", EAST_ASIA_PRESTIGE + roll)
+                player.flags["notes"].append(f"{space.title} entered +{EAST_ASIA_PRESTIGE + roll}")
+                self._docked(player, space)
+                if not board.get("over"):
+                    self.crew_actions(player, space)
+                return
+        self.log("east_asia_refused", player.index, space.id)
+        player.flags["notes"].append(f"{space.title} not entered")
+        self.anchor_elsewhere(player, space)
+
+    def crew_actions(self, player: Player, space: Space) -> None:
+        """Crew Actions by the Crew Stamina written ("If you want, you can take an action with a
+        lower number than you wrote in"), never on a row struck by Declining Health ("you can't
+        perform actions on that space"), unless Rum is played (the rulebook's exception)."""
+        written = player.counters["crew_stamina"]
+        struck = player.tracks["health"].checked("declining_health")
+        usable = min(written, CREW_ACTION_SPACES - struck)
+        if written > usable and "rum" in player.zones["port_cards"]:
+            question = Question(
+                "rum.crew_action",
+                player.index,
+                f"Rum: take the Crew Action of your Crew Stamina {written} (struck out)?",
+                ("yes", "no"),
+            )
+            if self.ask(player, question) == "yes":
+                player.zones["port_cards"].remove("rum")
+                self.log("play", player.index, "rum")
+                usable = written
+        if usable <= 1:
+            return
+        rows = tuple(str(row) for row in range(usable, 0, -1))
+        row = int(self.ask(player, Question("crew.row", player.index, "Crew Action row", rows)))
+        buy, sell, either, card = self.crew_table.get(row, (False, False, False, False))
+        c = Context(player, space.id, "crew_action")
+        if card:
+            self.draw(c, "port_cards", 1)
+        if either:
+            choices = ["buy"] if space.specialty else []
+            if self._sellable(player, space):
+                choices.append("sell")
+            if not choices:
+                return
+            choices.append("none")
+            pick = self.ask(
+                player, Question("crew.either", player.index, "Purchase or sell?", tuple(choices))
+            )
+            buy, sell = pick == "buy", pick == "sell"
+        if sell:
+            self.sell(player, space)
+        if buy and space.specialty:
+            question = Question(
+                "crew.buy", player.index, f"Purchase {space.specialty}?", ("yes", "no")
+            )
+            if self.ask(player, question) == "yes":
+                self.add_specialty(player, space.specialty)
+
+    def _sellable(self, player: Player, space: Space) -> list[str]:
+        # "you can't sell specialties that are available for purchasing in a port where you
+        # are currently docked"
+        return [name for name in dict.fromkeys(player.flags["goods"]) if name != space.specialty]
+
+    def price(self, player: Player, specialty: str) -> int:
+        """Prestige for selling one specialty: 1, or the Vogue mid-event's ``sale_value`` for
+        its ``goods`` ("Gain the indicated amount of prestige each time you sell the depicted
+        specialty")."""
+        mid = self.board.get("mid_event")
+        if not mid:
+            return 1
+        props = self.cards[mid].get("properties") or {}
+        goods = props.get("goods")
+        if not goods:
+            return 1
+        chart = self.chart or chart_for(self.ir)
+        if _place_id(goods) not in (specialty, chart.category(specialty)):
+            return 1
+        return _number(props.get("sale_value"), 1)
+
+    def sell(self, player: Player, space: Space) -> None:
+        """Selling Specialties: "You can sell as many specialties as you want ... You
+        immediately gain 1 Prestige for each specialty you sell."""
+        c = Context(player, space.id, "sell")
+        while not self.board.get("over"):
+            sellable = self._sellable(player, space)
+            if not sellable:
+                return
+            pick = self.ask(
+                player,
+                Question("crew.sell", player.index, "Sell a specialty", (*sellable, "stop")),
+            )
+            if pick == "stop":
+                return
+            self.remove_specialty(player, pick)
+            self.gain(c, "prestige", self.price(player, pick))
+
+    def anchor_elsewhere(self, player: Player, space: Space) -> None:
+        """B. If You Anchor at a Place Other Than a Port: the Scurvy Check, missions there, a
+        Discovery Spot's die ("If it is a Discovery Spot you have already arrived at, you do
+        not gain any prestige"), or the Sunken Ship."""
+        flags = player.flags
+        flags["areas"] |= space.infested
+        visited = space.id in flags["spots"]
+        if space.discovery:
+            flags["spots"].add(space.id)
+        before = len(player.zones["accomplished"])
+        self.anchor_at_sea(player, space.id)
+        if self.board.get("over"):
+            return
+        self.missions_by_data(player, space, docked=False)
+        if self.board.get("over"):
+            return
+        accomplished = len(player.zones["accomplished"]) > before
+        if space.discovery:
+            if not accomplished and not visited:
+                self.discovery_prestige(player, space)
+            flags["notes"].append(f"{space.title} (Discovery Spot)")
+        elif not space.port:
+            self.sunken_ship(player, space)
+
+    def discovery_prestige(self, player: Player, space: Space) -> None:
+        """ "If you arrive at a Discovery Spot without a mission card, you only gain prestige
+        equal to the number of a die you roll"; Exploration Journal: "roll 2 dice and choose
+        one. You must decide whether to use Exploration Journal before rolling"."""
+        c = Context(player, space.id, "discovery")
+        if "exploration_journal" in player.zones["port_cards"]:
+            question = Question(
+                "exploration_journal.use",
+                player.index,
+                "Exploration Journal: roll 2 dice and choose one?",
+                ("yes", "no"),
+            )
+            if self.ask(player, question) == "yes":
+                player.zones["port_cards"].remove("exploration_journal")
+                self.log("play", player.index, "exploration_journal")
+                first, second = self.dice(2, 6)
+                pick = first
+                if first != second:
+                    options = (str(first), str(second))
+                    pick = int(
+                        self.ask(
+                            player,
+                            Question(
+                                "exploration_journal.choose", player.index, "Keep a die", options
+                            ),
+                        )
+                    )
+                self.gain(c, "prestige", pick)
+                return
+        self.gain(c, "prestige", self.dice(1, 6)[0])
+
+    def sunken_ship(self, player: Player, space: Space) -> None:
+        """Discover the Coordinates of the Sunken Ship: "Once per game, when anchoring at sea",
+        at least ``port_distance`` spaces from any Port and ``discovery_distance`` from any
+        Discovery Spot, and what it ``requires`` (Crew Stamina >= 4); 2-player:
+        "first-to-complete-only"."""
+        mid = self.board.get("mid_event")
+        if not mid or "sunken" not in mid or "sunken_ship_found" in self.board:
+            return
+        card = self.cards[mid]
+        props = card.get("properties") or {}
+        chart = self.chart or chart_for(self.ir)
+        if chart.nearest(space.id, "port") < _number(
+            props.get("port_distance"), SUNKEN_SHIP_PORT_DISTANCE
+        ) or chart.nearest(space.id, "discovery") < _number(
+            props.get("discovery_distance"), SUNKEN_SHIP_SPOT_DISTANCE
+        ):
+            return
+        c = Context(player, mid, "sunken_ship")
+        if self.table is not None and (mid, "requires") in self.table.formulas:
+            if not self.formula(mid, "requires", c):
+                return
+        elif player.counters["crew_stamina"] < SUNKEN_SHIP_STAMINA:
+            return
+        self.board["sunken_ship_found"] = player.index
+        self.log("sunken_ship", player.index, space.id)
+        player.flags["notes"].append("the Sunken Ship")
+        # The card's reward is not in the rulebook text; 5 stars stand in where it gives none.
+        grant_reward(self, c, mid, props.get("reward") or [["stars", 5]])
+
+    # -- missions whose conditions are data (properties), not handlers
+
+    def missions_by_data(self, player: Player, space: Space, docked: bool) -> None:
+        """Missions accomplished "as soon as its conditions are met", for mission cards that
+        state their conditions as properties (ports, regions, spots, a specialty to deliver)
+        rather than with a handler of their own."""
+        trigger = "dock" if docked else "anchor_at_sea"
+        handlers = self.table.handlers if self.table is not None else {}
+        held = list(player.zones["missions"])
+        held += [m for m in self.board.get("public_missions", ()) if not is_accomplished(self, m)]
+        for mission in held:
+            if (mission, trigger) in handlers or is_accomplished(self, mission):
+                continue
+            delivered = self._mission_met(player, mission, space, docked)
+            if delivered is None:
+                continue
+            if delivered:
+                # "Mark an X on the specialty goods you delivered ... you can only deliver one."
+                self.remove_specialty(player, delivered)
+            accomplish(self, Context(player, mission, trigger), mission)
+            player.flags["notes"].append(f"mission {self.cards[mission]['title']}")
+            if self.board.get("over"):
+                return
+
+    def _mission_met(self, player: Player, mission: str, space: Space, docked: bool) -> str | None:
+        """None when ``mission`` is not met here and now; else the specialty it delivers ('' for
+        none). Route: "dock at any port in each region", or anchor "at all listed Discovery
+        Spots", or sail the card's route (anchor at each of its spaces), or "anchoring at 4
+        different Pirate Infested Areas", before ``before_round`` if it has one; Trade: "If you
+        have the appropriate specialty when you dock at a destination"; Discovery: "as soon as
+        you anchor at the Discovery Spot"."""
+        info = self.mission_info(mission)
+        flags = player.flags
+        if info.before and self.round >= info.before:
+            return None
+        if info.deliver:
+            if not docked:
+                return None
+            to = info.to
+            if to and space.id not in to and (space.region or "") not in to:
+                return None
+            return info.deliver if info.deliver in flags["goods"] else None
+        if info.areas:
+            return "" if len(flags["areas"]) >= info.areas else None
+        if info.regions:
+            return "" if docked and set(info.regions) <= flags["regions"] else None
+        if info.route:
+            return "" if set(info.route) <= flags["anchorages"] else None
+        if info.spots:
+            return "" if not docked and set(info.spots) <= flags["spots"] else None
+        if info.spot and not docked and space.id in info.spot:
+            return ""
+        return None
+
+    # -- Co-op sharing
+
+    def share(self) -> None:
+        """Co-op: "If both players anchor at the same space during the same round, they may
+        freely exchange or give any Specialty Goods and/or Port Cards to each other. Missions
+        can be completed with these immediately.\""""
+        first, second = self.players[0], self.players[1]
+        if first.flags["position"] != second.flags["position"]:
+            return
+        for giver, taker in ((first, second), (second, first)):
+            for _ in range(len(giver.flags["goods"]) + len(giver.zones["port_cards"])):
+                options = (
+                    "done",
+                    *(f"specialty:{n}" for n in dict.fromkeys(giver.flags["goods"])),
+                    *dict.fromkeys(giver.zones["port_cards"]),
+                )
+                if len(options) == 1:
+                    break
+                pick = self.ask(
+                    giver,
+                    Question("coop.give", giver.index, f"Give player {taker.index + 1}", options),
+                )
+                if pick == "done":
+                    break
+                if pick.startswith("specialty:"):
+                    name = pick.partition(":")[2]
+                    self.remove_specialty(giver, name)
+                    self.add_specialty(taker, name)
+                else:
+                    giver.zones["port_cards"].remove(pick)
+                    taker.zones["port_cards"].append(pick)
+                self.log("give", giver.index, pick)
+        chart = self.chart or chart_for(self.ir)
+        space = chart.spaces[first.flags["position"]]
+        for player in self.players:
+            if player.flags.get("docked"):
+                self.fire(
+                    "dock", player, cards=list(player.zones["missions"]), event={"port": space.id}
+                )
+                self.missions_by_data(player, space, docked=True)
+
+    # -- end of the game
+
+    def final_score(self, player: Player) -> int:
+        """End of the Game: "Gain 1 prestige point for each prestige star gained from
+        'Adventures of a Sailor' Port Cards", less one per critical-damage and one per
+        declining-health space checked; a sunk ship scores nothing ("Any prestige points you
+        gained up to this point are nullified")."""
+        if player.flags.get("sunk"):
+            return 0
+        sailors = player.zones["port_cards"].count("adventures_of_a_sailor")
+        return (
+            player.counters["prestige"]
+            + sailor_points(sailors, self.sailor_points)
+            - player.tracks["durability"].checked("critical_damage")
+            - player.tracks["health"].checked("declining_health")
+        )
+
+    def finish(self) -> GameResult:
+        """The result: final scores, titles, who sank, the winner, the logbooks."""
+        players = self.players
+        scores = [self.final_score(p) for p in players]
+        sunk = [bool(p.flags.get("sunk")) for p in players]
+        winner: int | None = None
+        team: int | None = None
+        if self.mode == "coop" and len(players) > 1:
+            # "If either player's ship sinks, the game ends immediately in a loss for both."
+            team = 0 if any(sunk) else sum(scores)
+            titles = [NO_RECORD if any(sunk) else title_for(team, self.coop_titles)]
+        else:
+            titles = [
+                NO_RECORD if s else title_for(v, self.solo_titles)
+                for v, s in zip(scores, sunk, strict=True)
+            ]
+            if len(players) > 1:
+                if any(sunk):
+                    # "If any player's ship sinks, the game ends immediately, and the other
+                    # player is declared the winner."
+                    afloat = [i for i, s in enumerate(sunk) if not s]
+                    winner = afloat[0] if len(afloat) == 1 else None
+                else:
+                    winner = self._competitive_winner(scores)
+        self.log("game_over", scores, winner)
+        return GameResult(scores, team, titles, sunk, winner, self.logbook)
+
+    def _competitive_winner(self, scores: list[int]) -> int | None:
+        """ "The player with the higher total Prestige wins. In case of a tie, add up completed
+        Mission Cards, owned specialties, and Port Cards ... If it is still a tie, you share the
+        victory.\""""
+
+        def tie_break(p: Player) -> int:
+            return (
+                len(p.zones["accomplished"])
+                + p.counters["specialties"]
+                + len(p.zones["port_cards"])
+            )
+
+        keyed = [(scores[i], tie_break(p)) for i, p in enumerate(self.players)]
+        best = max(keyed)
+        leaders = [i for i, k in enumerate(keyed) if k == best]
+        return leaders[0] if len(leaders) == 1 else None
+
+    # -- the logbook's special boxes
+
+    def critical_damage(self, player: Player) -> None:
+        """Critical damage: "Whenever you mark an X in the critical-damage space, you must abandon
+        one of your specialties or Port Cards. If you are unable to do so, your ship takes one
+        additional damage." The player chooses which; abandoning is not optional."""
+        if player.flags.get("sunk"):
+            return
+        c = Context(player, "", "critical_damage")
+        options = list(dict.fromkeys(player.zones["port_cards"]))
+        options += self._specialty_options(player)
+        if not options:
+            self.log("critical_damage_unabandoned", player.index)
+            self.mark(c, "durability", 1)
+            return
+        question = Question(
+            "critical_damage.abandon",
+            player.index,
+            "Critical damage: abandon one of your specialties or Port Cards",
+            tuple(options),
+        )
+        answer = self.ask(player, question)
+        if answer == ABANDON_SPECIALTY or answer.startswith("specialty:"):
+            name = answer.partition(":")[2] or None
+            goods = player.flags["goods"]
+            if name is not None and name in goods:
+                goods.remove(name)
+            self.lose(c, "specialties", 1)
+        else:
+            player.zones["port_cards"].remove(answer)
+        self.log("abandon", player.index, answer)
+
+    def on_track_full(self, player: Player, track: str) -> None:
+        """Sinking: "if you check the last space on your Ship Durability Track or Health Track,
+        your ship sinks and the game ends immediately." The flow reads ``over`` to stop, and
+        final scoring nullifies the prestige."""
+        if player.flags.get("sunk"):
+            return
+        player.flags["sunk"] = track
+        self.board["over"] = True
+        self.log("sunk", player.index, track)
+
+    # -- the steps without the map (scenarios of the card layer call them directly)
 
     def sail(self, player: Player, distance: int) -> None:
         """Sailing phase, without the map: sail ``distance`` spaces "within your Sailing Speed".
@@ -295,72 +1938,420 @@ class UnchartedPassage(Game):
         self.log("sail", player.index, distance)
 
     def dock(self, player: Player, port: str) -> Context:
-        """Anchoring phase A, without the map: the ship docks at ``port``; cards in force answer
+        """Anchoring phase A's cards: the ship docks at ``port``; cards in force answer
         ``dock`` (missions accomplished there, Famine's Scurvy Check)."""
         player.flags["position"] = port
         self.log("dock", player.index, port)
         return self.fire("dock", player, event={"port": port})
 
     def anchor_at_sea(self, player: Player, place: str) -> Context:
-        """Anchoring phase B: "the first thing you do is make a Scurvy Check", then cards in force
-        answer ``anchor_at_sea`` (a Discovery mission "accomplished as soon as you anchor")."""
+        """Anchoring phase B's cards: "the first thing you do is make a Scurvy Check", then cards
+        in force answer ``anchor_at_sea`` (a Discovery mission "accomplished as soon as you
+        anchor")."""
         player.flags["position"] = place
         self.log("anchor_at_sea", player.index, place)
         scurvy_check(self, Context(player, "", "anchor_at_sea"))
+        if self.board.get("over"):
+            return Context(player, "", "anchor_at_sea", {"place": place})
         return self.fire("anchor_at_sea", player, event={"place": place})
 
-    # -- the logbook's special boxes
 
-    def fire(
-        self,
-        trigger: str,
-        player: Player,
-        cards: Any = None,
-        event: dict[str, Any] | None = None,
-        quantities: dict[str, int] | None = None,
-    ) -> Context:
-        """Every window, plus the rule a marked critical-damage box sets off."""
-        window = super().fire(trigger, player, cards, event, quantities)
-        if trigger == "critical_damage":
-            self.critical_damage(player)
-        return window
+_OPTIONS: dict[tuple[int, str], tuple[str, ...]] = {}
+_PARSED: dict[int, Any] = {}
+_STATIC: dict[tuple[int, int], tuple[Any, Any, dict[str, Any]]] = {}
 
-    def critical_damage(self, player: Player) -> None:
-        """Critical damage: "Whenever you mark an X in the critical-damage space, you must abandon
-        one of your specialties or Port Cards. If you are unable to do so, your ship takes one
-        additional damage." The player chooses which; abandoning is not optional."""
-        if player.flags.get("sunk"):
-            return
-        c = Context(player, "", "critical_damage")
-        options = list(dict.fromkeys(player.zones["port_cards"]))
-        if player.counters["specialties"] > 0:
-            options.append(ABANDON_SPECIALTY)
-        if not options:
-            self.log("critical_damage_unabandoned", player.index)
-            self.mark(c, "durability", 1)
-            return
-        question = Question(
-            "critical_damage.abandon",
-            player.index,
-            "Critical damage: abandon one of your specialties or Port Cards",
-            tuple(options),
+
+class MissionInfo:
+    """A mission card's conditions as the flow and the greedy captain read them."""
+
+    __slots__ = (
+        "id",
+        "stars",
+        "before",
+        "deliver",
+        "to",
+        "regions",
+        "spots",
+        "route",
+        "areas",
+        "spot",
+    )
+
+    def __init__(self, card: dict[str, Any]) -> None:
+        props = card.get("properties") or {}
+        self.id = card["id"]
+        self.stars = sum(
+            _number(clause[1:], 0)
+            for clause in props.get("reward") or []
+            if clause and clause[0] == "stars"
         )
-        answer = self.ask(player, question)
-        if answer == ABANDON_SPECIALTY:
-            self.lose(c, "specialties", 1)
-        else:
-            player.zones["port_cards"].remove(answer)
-        self.log("abandon", player.index, answer)
+        self.before = _number(props.get("before_round"), 0)
+        deliver = _names(props.get("deliver"))
+        self.deliver = deliver[0] if deliver else None
+        self.to = _names(props.get("to"))
+        self.regions = _names(props.get("regions"))
+        self.spots = _names(props.get("spots"))
+        self.route = _names(props.get("route"))
+        self.areas = _number(props.get("infested_areas"), 0)
+        self.spot = _names(props.get("spot"))
 
-    def on_track_full(self, player: Player, track: str) -> None:
-        """Sinking: "if you check the last space on your Ship Durability Track or Health Track,
-        your ship sinks and the game ends immediately." The flow reads ``sunk`` to stop, and
-        final scoring to nullify the prestige."""
-        if player.flags.get("sunk"):
-            return
-        player.flags["sunk"] = track
-        self.board["over"] = True
-        self.log("sunk", player.index, track)
+
+class GameResult:
+    """What a whole game came to (the simulator's contract)."""
+
+    __slots__ = ("scores", "team_score", "titles", "sunk", "winner", "logbook")
+
+    def __init__(
+        self,
+        scores: list[int],
+        team_score: int | None,
+        titles: list[str],
+        sunk: list[bool],
+        winner: int | None,
+        logbook: list[list[dict[str, Any]]],
+    ) -> None:
+        self.scores = scores
+        self.team_score = team_score
+        self.titles = titles
+        self.sunk = sunk
+        self.winner = winner
+        self.logbook = logbook
+
+    def __repr__(self) -> str:
+        return (
+            f"GameResult(scores={self.scores}, team_score={self.team_score}, "
+            f"titles={self.titles}, sunk={self.sunk}, winner={self.winner})"
+        )
+
+
+# -- policies
+
+
+def _crew_worth(stamina: int, sellable: int, can_buy: bool) -> float:
+    """What the Crew Action of a row is worth to the greedy captain: each sale 1, a purchase
+    a little less (it is a sale later), a Port Card 1."""
+    buy = 0.9 if can_buy else 0.0
+    if stamina >= 6:
+        return sellable + buy
+    if stamina == 5:
+        return sellable + buy + 1.0
+    if stamina == 4:
+        return max(sellable, buy) + 1.0
+    if stamina == 3:
+        return max(sellable, buy)
+    if stamina == 2:
+        return 1.0
+    return 0.0
+
+
+class Greedy(Policy):
+    """A captain who plays sensibly: picks this month's best reachable port or Discovery Spot
+    (new stars, missions, Crew Actions), writes the numbers to get there without Scurvy and with
+    what is left on Armament, sells what it can, and keeps the ship afloat."""
+
+    def __init__(self, game: Game, index: int) -> None:
+        self.game = game
+        self.index = index
+        self.target: str | None = None
+        self.target_distance = 0
+        self.risk = 1.0
+        self._parsed: dict[int, tuple[tuple[str, tuple[int, int, int]], ...]] = {}
+
+    # -- judging places
+
+    def _bonuses(self, g: UnchartedPassage, player: Player, chart: Chart) -> dict[str, float]:
+        """What this month's missions make each space (or region) worth, by the card data."""
+        bonus: dict[str, float] = {}
+        flags = player.flags
+        goods = flags["goods"]
+        handlers = g.table.handlers if g.table is not None else {}
+        public = g.board.get("public_missions") or ()
+        for mission in (*player.zones["missions"], *public):
+            if is_accomplished(g, mission):
+                continue
+            info = g.mission_info(mission)
+            stars = info.stars
+            if info.before and g.round >= info.before:
+                continue
+            if info.deliver:
+                if info.deliver in goods:
+                    for target in info.to:
+                        bonus[target] = bonus.get(target, 0.0) + stars
+                else:
+                    for seller in chart.sellers(info.deliver):
+                        bonus[seller] = bonus.get(seller, 0.0) + 0.3 * stars
+                continue
+            if info.regions:
+                missing = [r for r in info.regions if r not in flags["regions"]]
+                for region in missing:
+                    bonus[region] = bonus.get(region, 0.0) + stars / len(missing)
+                continue
+            for listed, done in ((info.spots, flags["spots"]), (info.route, flags["anchorages"])):
+                missing = [x for x in listed if x not in done]
+                for target in missing:
+                    bonus[target] = bonus.get(target, 0.0) + stars / len(missing)
+            # Legend of Kraken, the Galapagos: a die of damage or Scurvy comes with the stars.
+            risk = 3.5 * self.risk if (mission, "accomplish") in handlers else 0.0
+            for target in info.spot:
+                bonus[target] = bonus.get(target, 0.0) + stars - risk
+        return bonus
+
+    def _port_value(
+        self, g: UnchartedPassage, player: Player, space: Space, bonus: dict[str, float]
+    ) -> float:
+        """A port's worth this month: new stars (1 where the other ship anchored), missions;
+        an East Asian port it cannot enter is worth less than nothing."""
+        flags = player.flags
+        extra = bonus.get(space.id, 0.0) + bonus.get(space.region or "", 0.0)
+        if space.east_asia:
+            board = g.board
+            need = board["east_asia_entries"] + 1
+            if (
+                space.id in flags["east_asia"]
+                or space.id in board["east_asia_ships"]
+                or player.counters["specialties"] < need
+            ):
+                return -1.0
+            return EAST_ASIA_PRESTIGE + 3.5 - 0.9 * need + extra
+        value = 0.0
+        if space.id not in flags["ports"]:
+            others = g.board["anchored"].get(space.id, set()) - {player.index}
+            value += SHARED_PORT_PRESTIGE if others else space.stars
+        return value + extra
+
+    def plan(self, g: UnchartedPassage, player: Player, options: tuple[str, ...]) -> str:
+        """Choose this month's destination and the numbers that get there."""
+        parsed = _PARSED.get(id(options))
+        if parsed is None or parsed[0] is not options:
+            lines = tuple((label, parse_allocation(label)) for label in options)
+            parsed = (options, lines, max(sum(t) for _, t in lines), frozenset(options))
+            _PARSED[id(options)] = parsed
+        _, lines, top, legal = parsed
+        chart = g.chart or chart_for(g.ir)
+        pos = player.flags["position"]
+        voyage = g.board["voyage"]
+        famine = (voyage, "dock") in (g.table.handlers if g.table else {})
+        damage_table = EXPECTED_DAMAGE.get(
+            _pirate_native(g.cards[voyage]), EXPECTED_DAMAGE["highest"]
+        )
+        durability = player.tracks["durability"]
+        health = player.tracks["health"]
+        damage_weight = 1.2 + 8.0 / max(durability.length - durability.marked, 1)
+        scurvy_weight = 1.2 + 8.0 / max(health.length - health.marked, 1)
+        rope = 1 if "reinforced_rope" in player.zones["port_cards"] else 0
+        struck = health.checked("declining_health")
+        self.risk = max(damage_weight, scurvy_weight)
+        bonus = self._bonuses(g, player, chart)
+        spots_seen = player.flags["spots"]
+        goods = player.flags["goods"]
+        usable_top = CREW_ACTION_SPACES - struck
+        damage = [damage_weight * d for d in damage_table]
+        memo: dict[tuple[bool, int, int, int, bool], tuple[float, int, int]] = {}
+        interesting = chart.interesting
+        spaces = chart.spaces
+        solo = len(g.players) == 1
+        best_score = -1e9
+        best: tuple[int, int, int] = lines[0][1]
+        best_target, best_distance = pos, 0
+        reach = chart.reach(pos, 6 + rope)
+        candidates = list(chart.reach_interesting(pos, 6 + rope))
+        candidates.append((pos, 0))
+        for place in bonus:
+            if place in reach and place not in interesting:
+                candidates.append((place, reach[place]))
+        for ident, distance in candidates:
+            if not solo and ident != pos and not g.may_anchor(player, ident):
+                continue
+            space = spaces[ident]
+            speed = max(min(distance, 6), 1)
+            at_port = False
+            base = bonus.get(ident, 0.0)
+            if space.port:
+                value = self._port_value(g, player, space, bonus)
+                if value >= 0:
+                    at_port, base = True, value
+            elif space.discovery and ident not in spots_seen:
+                base += 3.5
+            sailed = distance - (1 if distance > 6 else 0)
+            if at_port:
+                sellable = len(goods) - goods.count(space.specialty)
+                key = (True, speed, sailed, sellable, space.specialty is not None)
+            else:
+                key = (False, speed, sailed, 0, False)
+            choice = memo.get(key)
+            if choice is None:
+                choice = (-1e9, 1, 1)
+                for stamina in (5, 4, 3, 2, 1, 6):
+                    armament = top - speed - stamina
+                    if armament < 1:
+                        continue
+                    if armament > 6:
+                        armament = 6
+                    usable = stamina if stamina <= usable_top else usable_top
+                    extra = -damage[armament]
+                    if at_port:
+                        extra += _crew_worth(usable, key[3], key[4])
+                        if famine and sailed > usable:
+                            extra -= scurvy_weight * (sailed - usable)
+                    elif sailed > usable:
+                        extra -= scurvy_weight * (sailed - usable)
+                    if extra > choice[0]:
+                        choice = (extra, stamina, armament)
+                memo[key] = choice
+            score = base + choice[0] - 0.01 * distance
+            if score > best_score:
+                best_score, best = score, (speed, choice[1], choice[2])
+                best_target, best_distance = ident, distance
+        if best_score < 1.0:
+            # Nothing worth having in reach this month: head for the best place further away.
+            far = self._far_target(g, player, chart, pos, bonus)
+            if far is not None:
+                toward = chart.reach(far, 40)
+                step_reach = chart.reach(pos, 4)
+                nearest = min(
+                    (x for x in step_reach if solo or g.may_anchor(player, x)),
+                    key=lambda x: (toward.get(x, 99), step_reach[x]),
+                    default=pos,
+                )
+                distance = step_reach.get(nearest, 0)
+                speed = stamina = max(distance, 1)
+                armament = min(top - speed - stamina, 6)
+                if armament >= 1:
+                    best = (speed, stamina, armament)
+                    best_target, best_distance = nearest, distance
+        self.target, self.target_distance = best_target, best_distance
+        label = _allocation_label(*best)
+        if label in legal:
+            return label
+        # A restraint: fewer of the numbers it limits, the rest on Armament.
+        speed = best[0]
+        for stamina in range(best[1], 0, -1):
+            for armament in range(min(top - speed - stamina, 6), 0, -1):
+                label = _allocation_label(speed, stamina, armament)
+                if label in legal:
+                    return label
+        # A fixed-triple card or a restraint: the closest line that still gets there.
+        want_speed = max(min(best_distance, 6), 1)
+        want_stamina = best[1]
+
+        def fit(item: tuple[str, tuple[int, int, int]]) -> float:
+            s, st, ar = item[1]
+            short = max(want_speed - s - rope, 0)
+            return short * 10 + abs(st - want_stamina) + damage_table[ar] * damage_weight
+
+        return min(lines, key=fit)[0]
+
+    def _far_target(
+        self, g: UnchartedPassage, player: Player, chart: Chart, pos: str, bonus: dict[str, float]
+    ) -> str | None:
+        far = chart.reach(pos, 40)
+        best, best_value = None, 0.0
+        for ident in (*chart.places_of_note, *bonus):
+            distance = far.get(ident)
+            if not distance or not g.may_anchor(player, ident):
+                continue
+            space = chart.spaces.get(ident)
+            if space is None:
+                continue
+            if space.port:
+                value = self._port_value(g, player, space, bonus)
+            elif space.discovery and ident not in player.flags["spots"]:
+                value = 3.5 + bonus.get(ident, 0.0)
+            else:
+                value = bonus.get(ident, 0.0)
+            value /= 1 + distance // 5
+            if value > best_value:
+                best, best_value = ident, value
+        return best
+
+    # -- answering
+
+    def decide(self, game: Game, question: Question) -> str:
+        """The greedy answer to any question the flow or a card asks."""
+        g = game
+        assert isinstance(g, UnchartedPassage)
+        player = g.players[question.player] if question.player >= 0 else g.players[self.index]
+        ident = question.id
+        options = question.options
+        if ident == "planning.allocate":
+            return self.plan(g, player, options)
+        if ident == "sailing.destination":
+            if self.target in options:
+                return self.target
+            chart = g.chart or chart_for(g.ir)
+            return max(options, key=lambda s: (s in chart.interesting, -options.index(s)))
+        if ident == "crew.row":
+            for row in ("5", "4", "6", "3", "2"):
+                if row in options:
+                    return row
+            return options[0]
+        if ident == "crew.either":
+            space = (g.chart or chart_for(g.ir)).spaces[player.flags["position"]]
+            sellable = len(g._sellable(player, space))
+            return "sell" if "sell" in options and sellable >= 2 else options[0]
+        if ident in ("crew.buy", "east_asia.offer", "rum.crew_action", "rum.scurvy_check"):
+            return "yes"
+        if ident == "crew.sell":
+            keep = self._needed_goods(g, player)
+            for option in options:
+                if option != "stop" and option not in keep:
+                    return option
+            return "stop"
+        if ident in ("east_asia.goods", "critical_damage.abandon"):
+            keep = self._needed_goods(g, player)
+            goods = [o for o in options if o.startswith("specialty") and o[10:] not in keep]
+            if goods:
+                return goods[0]
+            goods = [o for o in options if o.startswith("specialty")]
+            if goods:
+                return goods[0]
+            cards = [o for o in options if o != "adventures_of_a_sailor"]
+            return cards[0] if cards else options[0]
+        if ident == "figurehead.reroll":
+            return self._reroll(g, question)
+        if ident == "exploration_journal.choose":
+            return max(options, key=int)
+        if ident == "reinforced_rope.sailing.may1":
+            return "yes" if self.target_distance > player.counters["sailing_speed"] else "no"
+        window = g.window
+        if window is not None and ident.endswith("pirate_combat.may1"):
+            return "yes" if window.q["pirate_power"] > window.q["armament"] else "no"
+        if window is not None and ident.endswith("pirate_raid.may1"):
+            return "yes" if window.q.get("damage", 0) >= 2 else "no"
+        if ident in ("missions.redraw", "coop.give"):
+            return options[0]
+        if question.kind in ("may", "play") or options == ("yes", "no"):
+            return "yes"
+        return options[0]
+
+    def _needed_goods(self, g: UnchartedPassage, player: Player) -> set[str]:
+        needed: set[str] = set()
+        for mission in player.zones["missions"]:
+            props = g.cards[mission].get("properties") or {}
+            needed.update(_names(props.get("specialty")) + _names(props.get("goods")))
+        return needed
+
+    def _reroll(self, g: UnchartedPassage, question: Question) -> str:
+        purpose = g.dice_purpose
+        values = [int(v) for v in question.prompt.split("[", 1)[1].split("]", 1)[0].split(",")]
+        if purpose == "pirate":
+            worst = max(range(len(values)), key=lambda i: values[i])
+            return f"die{worst + 1}" if values[worst] >= 5 else "keep"
+        if purpose == "raid":
+            return "keep" if len(values) < 2 or abs(values[0] - values[1]) < 3 else "die1"
+        low = min(range(len(values)), key=lambda i: values[i])
+        return f"die{low + 1}" if values[low] <= 2 else "keep"
+
+
+def _greedy(game: Game, index: int) -> Policy:
+    return Greedy(game, index)
+
+
+def _random(game: Game, index: int) -> Policy:
+    return RandomLegal()
+
+
+POLICIES: dict[str, Callable[[Game, int], Policy]] = {"random": _random, "greedy": _greedy}
 
 
 # -- what scenarios may set and check, by the names a designer knows
@@ -477,12 +2468,172 @@ def _action_anchor_at_sea(g: Game, player: Player, place: str) -> Context:
     return _flow(g).anchor_at_sea(player, place)
 
 
+def _set_chart(g: Game, who: Any, value: Any) -> None:
+    """Set the world map: ``stand_in`` (the flow's own small chart) or ``map`` (the data's)."""
+    flow = _flow(g)
+    if value == "stand_in":
+        chart = stand_in_chart()
+    elif value == "map":
+        chart = chart_from_ir(g.ir) or stand_in_chart()
+    else:
+        raise RuleError(f"'{value}' is not a chart: stand_in or map")
+    flow.board["chart"] = chart
+    flow.chart = chart
+
+
+def _set_goods(g: Game, who: Any, value: Any) -> None:
+    """Set the specialties written in the player's Specialties Book."""
+    player = _player(g, who)
+    player.flags["goods"] = [str(v) for v in value]
+    player.counters["specialties"] = len(player.flags["goods"])
+
+
+def _set_set(name: str) -> Callable[[Game, Any, Any], None]:
+    def setter(g: Game, who: Any, value: Any) -> None:
+        _player(g, who).flags[name] = {_place_id(v) for v in value}
+
+    setter.__doc__ = f"Set the player's '{name}' (a set of places)."
+    return setter
+
+
+def _set_markers(g: Game, who: Any, value: Any) -> None:
+    """Ship markers already on spaces: ``{space: count}``."""
+    g.board["markers"] = {_place_id(k): int(v) for k, v in value.items()}
+
+
+def _set_anchored(g: Game, who: Any, value: Any) -> None:
+    """Ports players already anchored at: ``{port: [player numbers]}``."""
+    g.board["anchored"] = {_place_id(k): {int(n) - 1 for n in v} for k, v in value.items()}
+
+
+def _set_pile(g: Game, who: Any, value: Any) -> None:
+    """The voyage pile, top first (the mid-event card apart: ``mid_event_card``)."""
+    g.board["pile"] = [str(v) for v in value]
+
+
+def _set_missions_dealt(g: Game, who: Any, value: Any) -> None:
+    """Missions are already dealt (``true``): setup leaves the zones as given."""
+    g.board["missions_dealt"] = bool(value)
+
+
+GIVEN.update(
+    {
+        "chart": _set_chart,
+        "goods": _set_goods,
+        "ports_visited": _set_set("ports"),
+        "spots_visited": _set_set("spots"),
+        "regions_docked": _set_set("regions"),
+        "east_asia_entered": _set_set("east_asia"),
+        "markers": _set_markers,
+        "anchored": _set_anchored,
+        "pile": _set_pile,
+        "mid_event_card": _set_board("mid_event_card"),
+        "east_asia_entries": lambda g, who, value: g.board.__setitem__(
+            "east_asia_entries", int(value)
+        ),
+        "public_missions": lambda g, who, value: g.board.__setitem__(
+            "public_missions", [str(v) for v in value]
+        ),
+        "missions_dealt": _set_missions_dealt,
+        "prestige_arrival": lambda g, who, value: _player(g, who).flags.__setitem__(
+            "arrived", int(value)
+        ),
+    }
+)
+
+
+def _result(g: Game) -> GameResult:
+    result = g.board.get("result")
+    if not isinstance(result, GameResult):
+        result = _flow(g).finish()
+    return result
+
+
+EXPECT.update(
+    {
+        "goods": lambda g, who: sorted(_player(g, who).flags.get("goods", [])),
+        "ports_visited": lambda g, who: sorted(_player(g, who).flags.get("ports", ())),
+        "spots_visited": lambda g, who: sorted(_player(g, who).flags.get("spots", ())),
+        "final_score": lambda g, who: _flow(g).final_score(_player(g, who)),
+        "scores": lambda g, who: _result(g).scores,
+        "titles": lambda g, who: _result(g).titles,
+        "winner": lambda g, who: (
+            None if _result(g).winner is None else int(_result(g).winner or 0) + 1
+        ),
+        "team_score": lambda g, who: _result(g).team_score,
+        "turn_order": lambda g, who: [p.index + 1 for p in _flow(g).turn_order()],
+        "months_logged": lambda g, who: len(_flow(g).logbook[_player(g, who).index]),
+        "east_asia_entries": lambda g, who: g.board.get("east_asia_entries", 0),
+        "mid_event": lambda g, who: g.board.get("mid_event"),
+        "voyage": lambda g, who: g.board.get("voyage"),
+        "over": lambda g, who: bool(g.board.get("over")),
+    }
+)
+
+
+def _action_setup(g: Game, player: Player) -> None:
+    """Set the game up (map, voyage pile, port cards, missions)."""
+    _flow(g).setup()
+
+
+def _action_play_round(g: Game, player: Player) -> None:
+    """Play one month, then move to the next."""
+    flow = _flow(g)
+    flow.play_round()
+    if not flow.board.get("over"):
+        flow.round += 1
+
+
+def _action_play_game(g: Game, player: Player) -> None:
+    """Play the game to its end."""
+    g.board["result"] = _flow(g).play()
+
+
+def _action_allocate(g: Game, player: Player) -> None:
+    """Write this month's three numbers (the policy chooses)."""
+    _flow(g).allocate(player)
+
+
+def _action_sail_to(g: Game, player: Player, to: str | None = None) -> None:
+    """Sail to a space (asked of the policy when ``to`` is not given)."""
+    _flow(g).sail_to(player, to)
+
+
+def _action_anchor(g: Game, player: Player) -> None:
+    """Anchor where the ship is (Anchoring phase)."""
+    _flow(g).anchor(player)
+
+
+def _action_pirate_round(g: Game, player: Player, voyage: str) -> None:
+    """The Pirate phase for every player."""
+    _flow(g).pirate_round(voyage)
+
+
+def _action_finish(g: Game, player: Player) -> None:
+    """End the game: final scores, titles, the winner."""
+    g.board["result"] = _flow(g).finish()
+
+
+def _action_share(g: Game, player: Player) -> None:
+    """Co-op sharing on a shared space."""
+    _flow(g).share()
+
+
 ACTIONS: dict[str, Callable[..., Context | None]] = {
     "reveal": _action_reveal,
     "pirate_phase": _action_pirate_phase,
     "sail": _action_sail,
     "dock": _action_dock,
     "anchor_at_sea": _action_anchor_at_sea,
+    "setup": _action_setup,
+    "play_round": _action_play_round,
+    "play_game": _action_play_game,
+    "allocate": _action_allocate,
+    "sail_to": _action_sail_to,
+    "anchor": _action_anchor,
+    "pirate_round": _action_pirate_round,
+    "finish": _action_finish,
+    "share": _action_share,
 }
 
 NATIVES: dict[str, Callable[..., Any]] = {

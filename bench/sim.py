@@ -1,0 +1,167 @@
+"""Benchmark: solo games of Uncharted Passage per second, greedy policy, on one core.
+
+Run as ``.venv/bin/python bench/sim.py [--games N] [--repeat R]``. This is a benchmark, not a
+test: it prints figures and PASS/FAIL against the goal below and exits 1 when the goal fails,
+but nothing runs it as part of the test suite.
+
+What is measured, in process, after ``cardc build``: :func:`engine.sim.simulate` playing N solo
+games with the greedy policy from ``generated/uncharted_passage/`` (the generated handlers,
+the game's flow and its policy, as ``cardc sim`` runs them), R times with different master
+seeds; the figure is the median of the R rates. The process is pinned to one CPU where the OS
+allows it. A warm-up run first loads the handlers and fills Python's caches: process start-up
+and the one-time load of ``cards.json`` are excluded, as ``cardc sim`` pays them once per run.
+
+Also printed, untimed against the goal: what making a game costs on its own (the simulator's
+shared IR, and ``engine.loader.new_game`` reading ``cards.json`` for every game), and how many
+generated handler calls one game makes (evidence that the games run through them).
+
+Goal: at least 1,000 solo games per second with the greedy policy, by the wall clock (the
+rate by CPU time is printed too: on a shared machine it shows what the process itself costs).
+
+``--folder PATH --flow FILE`` benchmarks another compiled folder and flow module (the tests'
+Fake Voyage, to check this harness while a game's flow is not there yet).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO_ROOT))
+
+from engine import sim  # noqa: E402 - after the path is set, so a checkout runs as is
+from engine.loader import new_game  # noqa: E402
+
+GOAL_GAMES_PER_SECOND = 1000.0
+GAME = "uncharted_passage"
+MODE = "solo"
+POLICY = "greedy"
+
+
+def pin_to_one_core() -> str:
+    """Run on one CPU (the first this process may use); say which, or why not."""
+    if not hasattr(os, "sched_setaffinity"):
+        return "not pinned (no sched_setaffinity on this OS)"
+    cpus = sorted(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {cpus[0]})
+    return f"pinned to CPU {cpus[0]} (of {len(cpus)} available)"
+
+
+def register_flow(game: str, flow: Path) -> None:
+    """Load ``flow`` as ``engine.games.<game>`` (for --flow)."""
+    spec = importlib.util.spec_from_file_location(f"engine.games.{game}", flow)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"bench/sim.py: cannot load {flow}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[f"engine.games.{game}"] = module
+    spec.loader.exec_module(module)
+
+
+def handler_calls_per_game(simulator: sim.Simulator, games: int) -> float:
+    """Mean generated-handler calls per game over ``games`` games (untimed: wrapped handlers)."""
+    calls = 0
+    original = dict(simulator.table.handlers)
+
+    def counting(handler: Any) -> Any:
+        def wrapped(g: Any, c: Any) -> Any:
+            nonlocal calls
+            calls += 1
+            return handler(g, c)
+
+        return wrapped
+
+    simulator.table.handlers.update({key: counting(fn) for key, fn in original.items()})
+    try:
+        sim.simulate(simulator, games, 999, MODE, POLICY)
+    finally:
+        simulator.table.handlers.clear()
+        simulator.table.handlers.update(original)
+    return calls / games
+
+
+def creation_cost(simulator: sim.Simulator, folder: Path, count: int) -> tuple[float, float]:
+    """Microseconds to make one game: with the shared IR, and through ``new_game``."""
+    factory = simulator.factory(POLICY)
+    start = time.perf_counter()
+    for n in range(count):
+        simulator.new_game(n, 1, MODE, factory)
+    shared = (time.perf_counter() - start) / count * 1e6
+    start = time.perf_counter()
+    for n in range(count):
+        game = new_game(folder, players=1, seed=n, mode=MODE)
+        game.policies = {0: factory(game, 0)}
+    loaded = (time.perf_counter() - start) / count * 1e6
+    return shared, loaded
+
+
+def main() -> int:
+    """Run the benchmark; print the figures and PASS/FAIL; 1 when the goal fails."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000, help="games per repeat")
+    parser.add_argument("--repeat", type=int, default=7, help="repeats (the median is taken)")
+    parser.add_argument("--folder", type=Path, default=REPO_ROOT / "generated" / GAME)
+    parser.add_argument("--flow", type=Path, help="a flow module to load as the game's module")
+    args = parser.parse_args()
+
+    pinned = pin_to_one_core()
+    simulator = sim.Simulator(args.folder)
+    if args.flow is not None:
+        register_flow(simulator.name, args.flow)
+        simulator = sim.Simulator(args.folder)
+    try:
+        simulator.factory(POLICY)
+    except sim.SimError as error:
+        print(f"bench/sim.py: {error}", file=sys.stderr)
+        return 2
+
+    print(f"bench/sim.py: {simulator.title}, {MODE}, policy {POLICY}, from {args.folder}")
+    print(f"python {platform.python_version()} on {platform.machine()}; {pinned}")
+    sim.simulate(simulator, min(args.games, 200), 0, MODE, POLICY)  # warm-up
+
+    rates: list[float] = []
+    cpu_rates: list[float] = []
+    for repeat in range(1, args.repeat + 1):
+        start, cpu_start = time.perf_counter(), time.process_time()
+        report = sim.simulate(simulator, args.games, repeat, MODE, POLICY)
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+        rates.append(args.games / elapsed)
+        cpu_rates.append(args.games / cpu)
+        print(
+            f"  repeat {repeat}: {args.games:,} games in {elapsed:.3f} s = "
+            f"{rates[-1]:,.0f} games/s ({cpu_rates[-1]:,.0f} by CPU time; mean score "
+            f"{report.mean:.1f}, sink rate {100 * report.sink_rate:.1f}%)"
+        )
+    median = statistics.median(rates)
+    cpu_median = statistics.median(cpu_rates)
+    shared_us, loaded_us = creation_cost(simulator, args.folder, 200)
+    calls = handler_calls_per_game(simulator, 50)
+
+    print(
+        f"solo games per second (median of {args.repeat}): {median:,.0f}  "
+        f"[min {min(rates):,.0f}, max {max(rates):,.0f}]  = {1000 / median:.3f} ms a game"
+    )
+    print(
+        f"making a game: {shared_us:.0f} us with the simulator's shared IR, "
+        f"{loaded_us:.0f} us through engine.loader.new_game (reads cards.json each time)"
+    )
+    print(f"generated handler calls per game: {calls:.1f}")
+    print(
+        f"by CPU time (what the process itself used, whatever else the machine ran): "
+        f"{cpu_median:,.0f} games/s"
+        + ("  [the machine was busy: wall clock is slower]" if cpu_median > 1.2 * median else "")
+    )
+    verdict = "PASS" if median >= GOAL_GAMES_PER_SECOND else "FAIL"
+    print(f"{verdict}: goal >= {GOAL_GAMES_PER_SECOND:,.0f} solo games/s, measured {median:,.0f}")
+    return 0 if verdict == "PASS" else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,350 @@
+"""A semantic diff of two IRs: what a variant changes, in the game's own words.
+
+Not a text diff of ``cards.json``: two IRs are compared by meaning. Parameters, tracks and
+counters are compared by name; cards by id, and within a card its title, tags, properties,
+formulas and triggers (a trigger's statements are compared without their source positions, so
+a card that only moved is unchanged). Each change says from what to what, in DSL words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from compiler.checker import describe_block, describe_expr
+
+IR = dict[str, Any]
+
+
+@dataclass
+class Change:
+    """One changed value: where (``rounds``, ``copies``, ``on reveal``), from what, to what.
+
+    ``before`` is None for a value the second IR adds, ``after`` None for one it takes away.
+    """
+
+    what: str
+    before: str | None
+    after: str | None
+
+    def line(self) -> str:
+        """The change as one line of text."""
+        if self.before is None:
+            return f"{self.what}: added {self.after}"
+        if self.after is None:
+            return f"{self.what}: removed (was {self.before})"
+        return f"{self.what}: {self.before} -> {self.after}"
+
+
+@dataclass
+class CardChange:
+    """A card present in both IRs whose data differ."""
+
+    id: str
+    title: str
+    kind: str
+    changes: list[Change]
+
+
+@dataclass
+class IRDiff:
+    """Everything that differs between two IRs of one game."""
+
+    game: str
+    before: str
+    after: str
+    vocabulary: list[Change] = field(default_factory=list)
+    changed: list[CardChange] = field(default_factory=list)
+    added: list[IR] = field(default_factory=list)
+    removed: list[IR] = field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        """True when the two IRs mean the same game."""
+        return not (self.vocabulary or self.changed or self.added or self.removed)
+
+    def card_ids(self) -> list[str]:
+        """Every card the diff names: changed, added and removed, in that order."""
+        return (
+            [c.id for c in self.changed]
+            + [c["id"] for c in self.added]
+            + [c["id"] for c in self.removed]
+        )
+
+    def text(self) -> str:
+        """The diff as text for a terminal."""
+        lines = [f"{self.game}: {self.before} -> {self.after}"]
+        if self.empty:
+            lines.append("  no differences")
+            return "\n".join(lines)
+        if self.vocabulary:
+            lines.append("game:")
+            lines += [f"  {c.line()}" for c in self.vocabulary]
+        for card in self.changed:
+            lines.append(f"changed {card.kind} {card.id} ({card.title}):")
+            lines += [f"  {c.line()}" for c in card.changes]
+        for new in self.added:
+            lines.append(f"added {new['kind']} {new['id']} ({new['title']})")
+        for old in self.removed:
+            lines.append(f"removed {old['kind']} {old['id']} ({old['title']})")
+        counts = _summary(self)
+        lines.append(counts)
+        return "\n".join(lines)
+
+
+def _strip_positions(node: Any) -> Any:
+    """``node`` without source positions ("at", "line"), for comparing by meaning."""
+    if isinstance(node, dict):
+        return {k: _strip_positions(v) for k, v in node.items() if k not in ("at", "line")}
+    if isinstance(node, list):
+        return [_strip_positions(v) for v in node]
+    return node
+
+
+def show_value(value: Any) -> str:
+    """A property value in DSL words: ``stars 3, port_cards 1``; ``[1, 3, 5]``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        if value and all(isinstance(v, list) for v in value):
+            return ", ".join(" ".join(show_value(w) for w in clause) for clause in value)
+        return "[" + ", ".join(show_value(v) for v in value) + "]"
+    if isinstance(value, dict) and "kind" in value:
+        return describe_expr(value)
+    return str(value)
+
+
+def _compare_maps(
+    prefix: str, before: dict[str, Any], after: dict[str, Any], show: Any = show_value
+) -> list[Change]:
+    changes = []
+    for name in sorted(set(before) | set(after)):
+        old, new = before.get(name), after.get(name)
+        if _strip_positions(old) == _strip_positions(new):
+            continue
+        changes.append(
+            Change(
+                f"{prefix}{name}",
+                None if name not in before else show(old),
+                None if name not in after else show(new),
+            )
+        )
+    return changes
+
+
+def _track(track: dict[str, Any]) -> str:
+    boxes = "; ".join(
+        f"{box} {', '.join(map(str, places))}" for box, places in sorted(track["boxes"].items())
+    )
+    return f"{track['length']} boxes" + (f" {{ {boxes} }}" if boxes else "")
+
+
+def _counter(counter: dict[str, Any]) -> str:
+    top = "" if counter["max"] is None else f", max {counter['max']}"
+    return f"start {counter['start']}, min {counter['min']}{top}"
+
+
+def _card_changes(before: IR, after: IR) -> list[Change]:
+    changes: list[Change] = []
+    for key in ("kind", "title"):
+        if before[key] != after[key]:
+            changes.append(Change(key, before[key], after[key]))
+    if before["tags"] != after["tags"]:
+        changes.append(Change("tags", " ".join(before["tags"]), " ".join(after["tags"])))
+    changes += _compare_maps("", before["properties"], after["properties"])
+    changes += _compare_maps(
+        "",
+        before["formulas"],
+        after["formulas"],
+        show=lambda f: describe_expr(f["expr"]),
+    )
+    changes += _compare_maps(
+        "on ",
+        before["triggers"],
+        after["triggers"],
+        show=lambda t: describe_block(t["body"]),
+    )
+    return changes
+
+
+def diff_ir(before: IR, after: IR) -> IRDiff:
+    """What differs from ``before`` to ``after`` (two IRs of one game)."""
+    result = IRDiff(
+        after["game"],
+        before.get("variant") or "the base game",
+        after.get("variant") or "the base game",
+    )
+    vb, va = before["vocabulary"], after["vocabulary"]
+    result.vocabulary += _compare_maps("param ", vb["params"], va["params"])
+    result.vocabulary += _compare_maps("track ", vb["tracks"], va["tracks"], show=_track)
+    result.vocabulary += _compare_maps("counter ", vb["counters"], va["counters"], show=_counter)
+    if vb["players"] != va["players"]:
+        result.vocabulary.append(
+            Change(
+                "players", "..".join(map(str, vb["players"])), "..".join(map(str, va["players"]))
+            )
+        )
+    old = {c["id"]: c for c in before["cards"]}
+    new = {c["id"]: c for c in after["cards"]}
+    for ident, card in new.items():
+        if ident not in old:
+            result.added.append(card)
+            continue
+        changes = _card_changes(old[ident], card)
+        if changes:
+            result.changed.append(CardChange(ident, card["title"], card["kind"], changes))
+    result.removed = [card for ident, card in old.items() if ident not in new]
+    return result
+
+
+# -- errata sheets
+
+_MARKDOWN = """\
+# {{ title }}: errata for the variant {{ diff.after }}
+
+Compared with {{ diff.before }}. {{ summary }}
+{% if diff.vocabulary %}
+## Game
+
+| value | was | now |
+| --- | --- | --- |
+{% for c in diff.vocabulary -%}
+| {{ c.what | cell }} | {{ (c.before or "-") | cell }} | {{ (c.after or "-") | cell }} |
+{% endfor %}{% endif %}
+{%- for card in diff.changed %}
+## {{ card.title }} ({{ card.kind }}, `{{ card.id }}`)
+
+| value | was | now |
+| --- | --- | --- |
+{% for c in card.changes -%}
+| {{ c.what | cell }} | {{ (c.before or "-") | cell }} | {{ (c.after or "-") | cell }} |
+{% endfor %}{% endfor %}
+{%- if diff.added %}
+## New cards
+{% for card in diff.added %}
+- **{{ card.title }}** ({{ card.kind }}, `{{ card.id }}`){{ card | props }}
+{%- endfor %}
+{% endif %}
+{%- if diff.removed %}
+## Removed cards
+{% for card in diff.removed %}
+- **{{ card.title }}** ({{ card.kind }}, `{{ card.id }}`)
+{%- endfor %}
+{% endif %}"""
+
+_HTML = """\
+<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{{ title }}: errata for {{ diff.after }}</title>
+<style>
+body { font-family: sans-serif; max-width: 50em; margin: 2em auto; }
+table { border-collapse: collapse; width: 100%; margin-bottom: 1.5em; }
+th, td { border: 1px solid #999; padding: 0.3em 0.6em; text-align: left; }
+.card { break-inside: avoid; }
+</style>
+</head>
+<body>
+{% macro row(c) -%}
+<tr><td>{{ c.what }}</td><td>{{ c.before or "-" }}</td>
+<td>{{ c.after or "-" }}</td></tr>
+{%- endmacro %}
+<h1>{{ title }}: errata for the variant {{ diff.after }}</h1>
+<p>Compared with {{ diff.before }}. {{ summary }}</p>
+{% if diff.vocabulary %}
+<h2>Game</h2>
+<table><tr><th>value</th><th>was</th><th>now</th></tr>
+{% for c in diff.vocabulary %}{{ row(c) }}
+{% endfor %}</table>
+{% endif %}
+{% for card in diff.changed %}
+<section class="card" id="{{ card.id }}">
+<h2>{{ card.title }} <small>({{ card.kind }}, {{ card.id }})</small></h2>
+<table><tr><th>value</th><th>was</th><th>now</th></tr>
+{% for c in card.changes %}{{ row(c) }}
+{% endfor %}</table>
+</section>
+{% endfor %}
+{% if diff.added %}<h2>New cards</h2><ul>
+{% for card in diff.added %}<li><b>{{ card.title }}</b> ({{ card.kind }}, {{ card.id }})
+{{- card | props }}</li>
+{% endfor %}</ul>{% endif %}
+{% if diff.removed %}<h2>Removed cards</h2><ul>
+{% for card in diff.removed %}<li><b>{{ card.title }}</b> ({{ card.kind }}, {{ card.id }})</li>
+{% endfor %}</ul>{% endif %}
+</body>
+</html>
+"""
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _summary(diff: IRDiff) -> str:
+    """``1 game value changed; 2 cards changed, 0 added, 1 removed.``"""
+    return (
+        f"{_count(len(diff.vocabulary), 'game value')} changed; "
+        f"{_count(len(diff.changed), 'card')} changed, "
+        f"{len(diff.added)} added, {len(diff.removed)} removed."
+    )
+
+
+def render_errata(diff: IRDiff, title: str, fmt: str) -> str:
+    """An errata sheet listing exactly the changed, added and removed cards: ``md`` or
+    ``html`` (HTML autoescaped: card text is data, never markup)."""
+    import jinja2
+
+    env = jinja2.Environment(
+        autoescape=fmt == "html",
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=fmt == "html",
+    )
+    env.filters["props"] = lambda card: "".join(
+        f"; {name} {show_value(value)}" for name, value in card["properties"].items()
+    )
+    # A Markdown table cell: a '|' would end it.
+    env.filters["cell"] = lambda text: str(text).replace("|", "\\|")
+    template = env.from_string(_HTML if fmt == "html" else _MARKDOWN)
+    return template.render(diff=diff, title=title, summary=_summary(diff))
+
+
+def write_errata(project: Any, diff: IRDiff, ir: IR, out: Any) -> list[str]:
+    """Write the errata sheet for ``diff`` to ``out`` (.md or .html); the files written.
+
+    ``out`` is the table of :func:`render_errata`: every changed value from what to what, the
+    added and the removed cards. When the sheets emitter is installed
+    (``compiler.sheets.render_sheet_files``) and cards changed or were added, those cards, and
+    only those, are also printed as cards beside it: ``<stem>.cards.md`` for a Markdown
+    errata, ``<stem>.cards.html`` and ``<stem>.cards.pdf`` for an HTML one.
+    """
+    from pathlib import Path
+
+    from compiler.variants import sheets_renderer
+
+    path = Path(out)
+    fmt = "html" if path.suffix.lower() in (".html", ".htm") else "md"
+    path.write_text(render_errata(diff, ir["title"], fmt), encoding="utf-8")
+    written = [str(path)]
+    cards = [c.id for c in diff.changed] + [c["id"] for c in diff.added]
+    render = sheets_renderer()
+    if render is None or not cards:
+        return written
+    files = render(
+        project,
+        ir["game"],
+        ir,
+        variant=ir.get("variant"),
+        only_cards=cards,
+        title=f"{ir['title']}: errata ({diff.after})",
+        formats=("md",) if fmt == "md" else ("html", "pdf"),
+    )
+    for name, data in sorted(files.items()):
+        target = path.with_name(f"{path.stem}.cards{Path(name).suffix}")
+        target.write_bytes(data)
+        written.append(str(target))
+    return written

@@ -1,0 +1,98 @@
+"""The Markdown emitter: the cards and the rules reference as text, for a wiki or a diff.
+
+Icons are written as their Icon Reference label in brackets, provisional marks as ``◇N``
+(N is the note in the Provisional values table). Markdown's own characters in the data are
+escaped, so a card's text cannot turn into markup or HTML.
+"""
+
+from __future__ import annotations
+
+import re
+
+from compiler.sheets.model import SheetModel
+from compiler.sheets.text import IconRef, Provisional, Text
+
+_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
+
+
+def escape_md(text: str) -> str:
+    """``text`` with Markdown's (and HTML's) special characters escaped."""
+    return _SPECIAL.sub(r"\\\1", text)
+
+
+def _segments(model: SheetModel, text: Text) -> str:
+    out = []
+    for seg in text:
+        if isinstance(seg, IconRef):
+            icon = model.ref.icons.get(seg.name)
+            out.append(f"\\[{escape_md(icon.label if icon else seg.name)}\\]")
+        elif isinstance(seg, Provisional):
+            out.append(f" ◇{seg.number}")
+        else:
+            out.append(escape_md(seg))
+    return "".join(out)
+
+
+def _row(cells: list[str]) -> str:
+    return "| " + " | ".join(c.replace("\n", " ") for c in cells) + " |"
+
+
+def render_markdown(model: SheetModel, banner: str) -> str:
+    """The sheet as Markdown."""
+    ref = model.ref
+    lines = [f"<!-- {banner} -->", "", f"# {escape_md(model.title)}", ""]
+    lines += ["## Cards", ""]
+    for card in model.cards:
+        count = f" ×{card.count}" if card.count > 1 else ""
+        lines.append(f"### {escape_md(card.title)}{count}")
+        lines.append("")
+        tags = "".join(f" · {escape_md(t.replace('_', ' '))}" for t in card.tags)
+        lines.append(
+            f"*{escape_md(card.kind.replace('_', ' ').capitalize())}{tags}* (`{card.source}`)"
+        )
+        lines.append("")
+        for label, value in card.properties:
+            lines.append(f"- **{escape_md(label)}**: {_segments(model, value)}")
+        if card.properties:
+            lines.append("")
+        for paragraph in card.paragraphs:
+            lines += [_segments(model, paragraph), ""]
+    lines += ["## Rules reference", ""]
+    if ref.phases:
+        lines += ["### Phases, in order", ""]
+        if ref.phases_intro:
+            lines += [escape_md(ref.phases_intro), ""]
+        for index, (name, text) in enumerate(ref.phases, start=1):
+            lines.append(f"{index}. **{escape_md(name)}**: {escape_md(text)}")
+        lines.append("")
+    for table in ref.tables:
+        lines += [f"### {escape_md(table.title)}", ""]
+        lines.append(_row([escape_md(c) for c in table.columns]))
+        lines.append(_row(["---"] * len(table.columns)))
+        lines += [_row([escape_md(c) for c in row]) for row in table.rows]
+        lines += ["", f"Rulebook: {escape_md(table.source)}", ""] if table.source else [""]
+    for name, text in ref.notes:
+        lines += [f"### {escape_md(name)}", "", escape_md(text), ""]
+    if ref.icons:
+        lines += ["### Icon legend", "", _row(["Icon", "Meaning"]), _row(["---", "---"])]
+        lines += [_row([escape_md(i.label), escape_md(i.meaning)]) for i in ref.icons.values()]
+        lines.append("")
+    lines += ["### Card list", "", _row(["Card", "Kind", "Count"]), _row(["---", "---", "---:"])]
+    for title, kind, copies, provisional in model.card_list():
+        mark = " ◇" if provisional else ""
+        lines.append(_row([escape_md(title), kind.replace("_", " "), f"{copies}{mark}"]))
+    lines.append(_row(["**Total**", "", str(sum(c.count for c in model.cards))]))
+    lines += ["", "### Provisional values", ""]
+    lines.append(
+        "◇N marks a value the rulebook does not print: a guess to playtest, not the printed card."
+    )
+    lines.append("")
+    notes = model.game_notes + model.notes
+    if notes:
+        lines += [_row(["Mark", "What", "Why", "Source"]), _row(["---"] * 4)]
+        for note in notes:
+            lines.append(
+                _row([f"◇{note.number}", escape_md(note.what), escape_md(note.why), f"`{note.at}`"])
+            )
+        lines.append("")
+    return "\n".join(lines).rstrip("\n") + "\n"

@@ -1,0 +1,106 @@
+"""The PDF emitter (WeasyPrint) and the layout check that keeps text from overflowing.
+
+WeasyPrint lays the HTML out; the check then walks its boxes: a card's frame has a fixed height,
+and when the lowest line inside it ends below the frame's content box the card overflows. Such
+a card's text is shrunk a step at a time down to :data:`MIN_SCALE`; a card that still does not
+fit fails the render with its name and source line. The PDF carries fixed metadata (no dates,
+a fixed identifier), so the same sources give the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterator
+from typing import Any
+
+#: Shrink steps for text that does not fit, largest first; the last is the minimum.
+SCALES = (1.0, 0.92, 0.85, 0.78, 0.72)
+MIN_SCALE = SCALES[-1]
+#: What the check keeps free at a frame's bottom (mm), so a browser's slightly different line
+#: breaking still fits.
+RESERVE_MM = 0.8
+_PX_PER_MM = 96 / 25.4
+
+
+class CardOverflowError(ValueError):
+    """Cards whose text does not fit even at the minimum size: (title, source) pairs."""
+
+    def __init__(self, cards: list[tuple[str, str]]):
+        self.cards = cards
+        listed = "; ".join(f"{source}: '{_short(title)}'" for title, source in cards)
+        super().__init__(
+            f"card text does not fit even at {int(MIN_SCALE * 100)}% size: {listed} "
+            "(shorten the text, or give the card a shorter 'text' property)"
+        )
+
+
+def _short(title: str) -> str:
+    return title if len(title) <= 60 else title[:57] + "..."
+
+
+def _boxes(box: Any) -> Iterator[Any]:
+    yield box
+    for child in getattr(box, "children", ()) or ():
+        yield from _boxes(child)
+
+
+def _classes(box: Any) -> list[str]:
+    element = getattr(box, "element", None)
+    if element is None or getattr(box, "element_tag", None) is None:
+        return []
+    return str(element.get("class") or "").split()
+
+
+def overflowing(document: Any) -> dict[str, float]:
+    """Card id -> how far (mm) its content runs past its frame, for every card that does."""
+    out: dict[str, float] = {}
+    for page in document.pages:
+        for box in _boxes(page._page_box):
+            if "face" not in _classes(box) or box.element.get("data-card") is None:
+                continue
+            limit = box.content_box_y() + box.height - RESERVE_MM * _PX_PER_MM
+            lowest = limit
+            for child in box.children:
+                if "foot" in _classes(child):
+                    continue
+                for inner in _boxes(child):
+                    bottom = inner.position_y + inner.margin_height()
+                    lowest = max(lowest, bottom)
+            if lowest > limit + 0.01:
+                card = box.element.get("data-card")
+                out[card] = max(out.get(card, 0.0), (lowest - limit) / _PX_PER_MM)
+    return out
+
+
+def render_pdf(
+    render_html: Callable[[dict[str, float]], str],
+    cards: dict[str, tuple[str, str]],
+    base_url: str | None = None,
+) -> tuple[bytes, dict[str, float], str]:
+    """Lay out, shrink what overflows, and write the PDF.
+
+    ``render_html(scales)`` gives the HTML with each card's scale (card id -> factor);
+    ``cards`` maps card id -> (title, source) for the error. Returns the PDF, the scales it
+    needed and the HTML it was made from (so the .html file shows the same fitted text).
+    """
+    from weasyprint import HTML
+
+    scales: dict[str, float] = {}
+    while True:
+        html = render_html(scales)
+        document = HTML(string=html, base_url=base_url).render()
+        over = overflowing(document)
+        if not over:
+            break
+        stuck = []
+        for card in sorted(over):
+            step = SCALES.index(scales.get(card, 1.0))
+            if step + 1 < len(SCALES):
+                scales[card] = SCALES[step + 1]
+            else:
+                stuck.append(cards.get(card, (card, "?")))
+        if stuck:
+            raise CardOverflowError(stuck)
+    identifier = hashlib.md5(html.encode("utf-8"), usedforsecurity=False).hexdigest().encode()
+    pdf = document.write_pdf(pdf_identifier=identifier)
+    return bytes(pdf), scales, html

@@ -1,0 +1,906 @@
+"""Rule variants as data: YAML overlays on a game's parsed cards.
+
+A variant is ``cards/<game>/variants/<name>.yaml``. It never copies a card folder: it names
+what differs from the base game (or from the variant it ``extends:``), and the result goes
+through the same checker, schema and emitter as the base. Its keys::
+
+    extends: harsher_sea            # apply that variant of the same game first
+    params: {rounds: 13}            # a `param` of game.cards
+    tracks:                         # a `track` of game.cards: its length and special boxes
+      durability: {length: 8, boxes: {critical_damage: [3, 6]}}
+    cards:                          # any property of any card, by card id (null removes it)
+      smoke_bomb: {copies: 3}
+    remove: [anti_piracy_mission]   # cards taken out of the game
+    remove_kinds: [mid_event]       # every card of a kind taken out
+    add: |                          # new cards written in the DSL, inside the YAML
+      port_card "Spyglass" { ... }
+    add_files: [extra.cards]        # or in .cards files beside the overlay
+
+The overlay is applied to the syntax tree, before checking: a property value in the YAML is
+DSL text (``pirate: highest(2d6)``, ``reward: stars 3``), or a YAML number, boolean or list;
+a ``text`` property takes the YAML string as it is. Every node an overlay adds carries a span
+in the YAML file, so a checker error about it points at the YAML line and column, and a DSL
+snippet's own syntax errors are shifted to where the snippet sits in the YAML.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString, SingleQuotedScalarString
+
+from compiler.suggest import did_you_mean
+from dsl.diagnostics import Diagnostic, SourceCache, file_span
+from dsl.nodes import Declaration, Name, Number, Property, SourceFile, Span
+from dsl.parser import parse, parse_file
+
+VARIANTS_DIR = "variants"
+
+#: The keys an overlay may hold, in the order ``cardc variant new`` writes them.
+KEYS = (
+    "extends",
+    "description",
+    "params",
+    "tracks",
+    "cards",
+    "remove",
+    "remove_kinds",
+    "add",
+    "add_files",
+)
+
+_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def variant_paths(folder: Path) -> list[Path]:
+    """The overlay files of the game in ``folder``, sorted by name."""
+    directory = folder / VARIANTS_DIR
+    if not directory.is_dir():
+        return []
+    return sorted(p for p in directory.glob("*.yaml") if p.is_file())
+
+
+def variant_names(folder: Path) -> list[str]:
+    """The names of the variants of the game in ``folder``."""
+    return [p.stem for p in variant_paths(folder)]
+
+
+def yaml_round_trip() -> YAML:
+    """The ruamel.yaml round-trip loader and dumper every variant file goes through.
+
+    Quotes are preserved and lines are never re-wrapped, so a file edited by ``cardc variant
+    set`` differs from the one on disk only where the edit is.
+    """
+    yaml = YAML(typ="rt")
+    yaml.preserve_quotes = True
+    yaml.width = 4096
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    return yaml
+
+
+@dataclass
+class Overlay:
+    """One variant file, loaded: its name, path (as diagnostics show it), text and data."""
+
+    name: str
+    path: Path
+    text: str
+    data: Any
+    #: Every file the overlay read (itself, its parents, its .cards files), for the IR.
+    files: list[Path] = field(default_factory=list)
+
+
+def _span(path: str, line0: int, col0: int, width: int = 1) -> Span:
+    """A span from ruamel's 0-based line and column."""
+    return Span(path, line0 + 1, col0 + 1, line0 + 1, col0 + 1 + max(width, 1))
+
+
+def _key_span(path: str, node: Any, key: Any) -> Span:
+    """Where ``key`` of the mapping ``node`` is written."""
+    try:
+        line, col = node.lc.key(key)
+        return _span(path, line, col, len(str(key)))
+    except (AttributeError, KeyError, TypeError):
+        return _node_span(path, node)
+
+
+def _value_span(path: str, node: Any, key: Any) -> Span:
+    """Where the value of ``key`` (a mapping key or a list index) is written."""
+    try:
+        line, col = node.lc.value(key) if not isinstance(key, int) else node.lc.item(key)
+        value = node[key]
+        width = len(str(value)) if not isinstance(value, (dict, list)) else 1
+        return _span(path, line, col, width)
+    except (AttributeError, KeyError, IndexError, TypeError):
+        return _node_span(path, node)
+
+
+def _node_span(path: str, node: Any) -> Span:
+    lc = getattr(node, "lc", None)
+    if lc is None:
+        return file_span(path)
+    return _span(path, lc.line, lc.col)
+
+
+def load_overlay(
+    path: Path, sources: SourceCache, diagnostics: list[Diagnostic], text: str | None = None
+) -> Overlay | None:
+    """Read and parse one variant file (or ``text`` in its place); None when it is not YAML."""
+    where = str(path)
+    if text is None:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            diagnostics.append(
+                Diagnostic(
+                    "variant-unreadable",
+                    f"cannot read {where}: {error}",
+                    file_span(where),
+                    "error",
+                    show_source=False,
+                )
+            )
+            return None
+    sources.put(where, text)
+    try:
+        data = yaml_round_trip().load(text)
+    except YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        span = _span(where, mark.line, mark.column) if mark is not None else file_span(where)
+        problem = getattr(error, "problem", None) or str(error)
+        diagnostics.append(
+            Diagnostic("variant-yaml", f"this is not valid YAML: {problem}", span, "error")
+        )
+        return None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        diagnostics.append(
+            Diagnostic(
+                "variant-shape",
+                "a variant is a mapping of keys: " + ", ".join(KEYS),
+                _node_span(where, data),
+                "error",
+            )
+        )
+        return None
+    return Overlay(path.stem, path, text, data, [path])
+
+
+# -- spans of DSL text that lives inside the YAML
+
+
+def remap_spans(node: Any, move: Callable[[Span], Span]) -> Any:
+    """``node`` (an AST node, a diagnostic, or a tuple of them) with every span moved."""
+    if isinstance(node, Span):
+        return move(node)
+    if isinstance(node, tuple):
+        return tuple(remap_spans(item, move) for item in node)
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        changes = {
+            f.name: remap_spans(getattr(node, f.name), move) for f in dataclasses.fields(node)
+        }
+        return dataclasses.replace(node, **changes)
+    return node
+
+
+def _block_mover(path: str, line0: int, indent: int) -> Callable[[Span], Span]:
+    """Spans of a block scalar's text to the YAML file: its line 1 is YAML line ``line0 + 2``
+    (``line0`` is the 0-based line of the ``|``), every column shifted by the indentation."""
+
+    def move(span: Span) -> Span:
+        return Span(
+            path,
+            line0 + 1 + span.line,
+            span.column + indent,
+            line0 + 1 + span.end_line,
+            span.end_column + indent,
+        )
+
+    return move
+
+
+def _block_indent(text: str, line0: int) -> int:
+    """The indentation of a block scalar's first non-blank line after YAML line ``line0``."""
+    for line in text.split("\n")[line0 + 1 :]:
+        if line.strip():
+            return len(line) - len(line.lstrip(" "))
+    return 0
+
+
+def _parse_block(
+    text: str, overlay: Overlay, node: Any, key: Any, diagnostics: list[Diagnostic]
+) -> tuple[Declaration, ...]:
+    """Parse DSL cards written as a YAML block scalar; spans and errors point into the YAML."""
+    where = str(overlay.path)
+    try:
+        line0, col0 = node.lc.value(key) if not isinstance(key, int) else node.lc.item(key)
+    except (AttributeError, KeyError, IndexError, TypeError):
+        line0, col0 = 0, 0
+    first = overlay.text.split("\n")[line0] if line0 < overlay.text.count("\n") + 1 else ""
+    if first[col0 : col0 + 1] in ("|", ">"):
+        move = _block_mover(where, line0, _block_indent(overlay.text, line0))
+    else:  # a one-line scalar: the DSL starts where the value does
+        quoted = isinstance(node[key], (DoubleQuotedScalarString, SingleQuotedScalarString))
+        shift = col0 + (1 if quoted else 0)
+
+        def move(span: Span) -> Span:
+            return Span(
+                where,
+                line0 + span.line,
+                span.column + shift,
+                line0 + span.end_line,
+                span.end_column + shift,
+            )
+
+    result = parse(text, where)
+    diagnostics.extend(remap_spans(tuple(result.diagnostics), move))
+    return tuple(remap_spans(result.file.declarations, move))
+
+
+def _value_source(value: Any, typ: str) -> str:
+    """A YAML value as DSL text for a property of type ``typ``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, list):
+        return ", ".join(_value_source(item, "any" if typ != "text" else typ) for item in value)
+    if typ == "text":
+        return json.dumps(str(value), ensure_ascii=False)
+    return str(value)
+
+
+def _property_from_yaml(
+    name: str,
+    value: Any,
+    typ: str,
+    overlay: Overlay,
+    node: Any,
+    key: Any,
+    diagnostics: list[Diagnostic],
+) -> Property | None:
+    """The DSL property ``name VALUE`` for a value written in the YAML, spans in the YAML."""
+    where = str(overlay.path)
+    source = _value_source(value, typ)
+    if "\n" in source:
+        diagnostics.append(
+            Diagnostic(
+                "variant-value",
+                f"'{name}' takes a value on one line",
+                _value_span(where, node, key),
+                "error",
+            )
+        )
+        return None
+    prefix = f"  {name} "
+    text = f"variant_value_ {{\n{prefix}{source}\n}}\n"
+    value_span = _value_span(where, node, key)
+    key_span = _key_span(where, node, key)
+    quoted = isinstance(value, (DoubleQuotedScalarString, SingleQuotedScalarString)) and (
+        typ != "text"
+    )
+    start = len(prefix) + 1  # the value's column in the snippet
+
+    def move(span: Span) -> Span:
+        if span.line != 2:
+            return value_span
+        if span.column < start:
+            return Span(where, key_span.line, key_span.column, key_span.line, key_span.end_column)
+        shift = value_span.column - start + (1 if quoted else 0)
+        return Span(
+            where,
+            value_span.line,
+            span.column + shift,
+            value_span.line,
+            max(span.end_column + shift, span.column + shift + 1),
+        )
+
+    result = parse(text, where)
+    if result.diagnostics:
+        diagnostics.extend(remap_spans(tuple(result.diagnostics), move))
+        return None
+    decls = result.file.declarations
+    members = decls[0].body if decls else ()
+    if len(members) != 1 or not isinstance(members[0], Property):
+        diagnostics.append(
+            Diagnostic(
+                "variant-value",
+                f"'{source}' is not a value for '{name}'",
+                value_span,
+                "error",
+                ("write it as in a .cards file, for example: copies 3",),
+            )
+        )
+        return None
+    return remap_spans(members[0], move)  # type: ignore[no-any-return]
+
+
+# -- applying an overlay
+
+
+@dataclass
+class _Context:
+    overlay: Overlay
+    diagnostics: list[Diagnostic]
+    sources: SourceCache
+
+    @property
+    def where(self) -> str:
+        return str(self.overlay.path)
+
+    def error(self, code: str, message: str, span: Span, *hints: str) -> None:
+        self.diagnostics.append(Diagnostic(code, message, span, "error", tuple(hints)))
+
+
+def _first_name(prop: Property) -> Name | None:
+    words = [w for clause in prop.args for w in clause]
+    return words[0] if words and isinstance(words[0], Name) else None
+
+
+def _game_members(game: Declaration, what: str) -> dict[str, int]:
+    """Index in the game body of each ``param`` or ``track`` line, by its name."""
+    found = {}
+    for index, member in enumerate(game.body):
+        if isinstance(member, Property) and member.name == what:
+            name = _first_name(member)
+            if name is not None:
+                found[name.id] = index
+    return found
+
+
+def _number(ctx: _Context, node: Any, key: Any, what: str) -> int | float | None:
+    value = node[key]
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        ctx.error(
+            "variant-value", f"{what} is a number, not {value!r}", _value_span(ctx.where, node, key)
+        )
+        return None
+    return value
+
+
+def _mapping(ctx: _Context, node: Any, key: Any, what: str) -> Any:
+    value = node[key]
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        ctx.error("variant-shape", f"'{key}' holds {what}", _value_span(ctx.where, node, key))
+        return None
+    return value
+
+
+def _apply_params(ctx: _Context, game: Declaration, node: Any) -> Declaration:
+    body = list(game.body)
+    index = _game_members(game, "param")
+    for key in node:
+        span = _key_span(ctx.where, node, key)
+        if key not in index:
+            ctx.error(
+                "variant-path",
+                f"'{key}' is not a parameter of this game",
+                span,
+                *(
+                    did_you_mean(str(key), index)
+                    or (f"parameters: {', '.join(sorted(index)) or 'none'}",)
+                ),
+            )
+            continue
+        value = _number(ctx, node, key, f"the parameter '{key}'")
+        if value is None:
+            continue
+        old = body[index[key]]
+        assert isinstance(old, Property)
+        name = _first_name(old)
+        assert name is not None
+        at = _value_span(ctx.where, node, key)
+        body[index[key]] = dataclasses.replace(
+            old, args=((dataclasses.replace(name, span=span), Number(at, value)),)
+        )
+    return dataclasses.replace(game, body=tuple(body))
+
+
+def _apply_tracks(ctx: _Context, game: Declaration, node: Any) -> Declaration:
+    body = list(game.body)
+    index = _game_members(game, "track")
+    for key in node:
+        span = _key_span(ctx.where, node, key)
+        if key not in index:
+            ctx.error(
+                "variant-path",
+                f"'{key}' is not a track of this game",
+                span,
+                *(
+                    did_you_mean(str(key), index)
+                    or (f"tracks: {', '.join(sorted(index)) or 'none'}",)
+                ),
+            )
+            continue
+        old = body[index[key]]
+        assert isinstance(old, Property)
+        spec = node[key]
+        if isinstance(spec, (int, float)) and not isinstance(spec, bool):
+            spec_node, spec = node, {"length": spec}
+            length_key: Any = key
+        else:
+            spec = _mapping(ctx, node, key, "length: N and boxes: {name: [box, ...]}")
+            if spec is None:
+                continue
+            spec_node, length_key = spec, "length"
+            for extra in spec:
+                if extra not in ("length", "boxes"):
+                    ctx.error(
+                        "variant-path",
+                        f"a track has a length and boxes, not '{extra}'",
+                        _key_span(ctx.where, spec, extra),
+                        *did_you_mean(str(extra), ["length", "boxes"]),
+                    )
+        words = [w for clause in old.args for w in clause]
+        length_expr = words[1] if len(words) > 1 else None
+        if "length" in spec:
+            value = _number(ctx, spec_node, length_key, f"the length of '{key}'")
+            if value is None:
+                continue
+            length_expr = Number(_value_span(ctx.where, spec_node, length_key), value)
+        boxes = {m.name: m for m in (old.body or ()) if isinstance(m, Property)}
+        box_spans: dict[str, Span] = {}
+        if isinstance(spec, dict) and "boxes" in spec:
+            given = _mapping(ctx, spec, "boxes", "box names, each with a list of boxes")
+            for box in given or {}:
+                at = _value_span(ctx.where, given, box)
+                positions = given[box]
+                positions = positions if isinstance(positions, list) else [positions]
+                if not all(isinstance(p, int) and not isinstance(p, bool) for p in positions):
+                    ctx.error("variant-value", f"the boxes of '{box}' are box numbers", at)
+                    continue
+                if box not in boxes:
+                    ctx.error(
+                        "variant-path",
+                        f"'{box}' is not a special box of '{key}'",
+                        _key_span(ctx.where, given, box),
+                        *(
+                            did_you_mean(str(box), boxes)
+                            or (f"'{key}' has: {', '.join(boxes) or 'no special boxes'}",)
+                        ),
+                    )
+                    continue
+                boxes[box] = Property(
+                    at, str(box), tuple((Number(at, p),) for p in positions), None
+                )
+                box_spans[str(box)] = at
+        length = length_expr.value if isinstance(length_expr, Number) else None
+        bad = False
+        if isinstance(length, (int, float)):
+            for box, prop in boxes.items():
+                for clause in prop.args:
+                    for word in clause:
+                        if isinstance(word, Number) and not 1 <= word.value <= length:
+                            at = box_spans.get(box) or _value_span(ctx.where, spec_node, length_key)
+                            bad = True
+                            ctx.error(
+                                "variant-value",
+                                f"box {word.value} of '{box}' is not on a track of {length} boxes",
+                                at,
+                                f"give '{box}' boxes 1 to {length}: "
+                                f"tracks: {{{key}: {{boxes: {{{box}: [...]}}}}}}",
+                            )
+        if bad:  # reported here, at the YAML; the base track stays as it is
+            continue
+        name = words[0] if words else Name(span, str(key))
+        assert length_expr is not None
+        body[index[key]] = dataclasses.replace(
+            old,
+            args=((name, length_expr),),
+            body=tuple(boxes.values()) if old.body else (tuple(boxes.values()) or None),
+        )
+    return dataclasses.replace(game, body=tuple(body))
+
+
+def _card_ids(vocab: Any, decls: list[tuple[int, Declaration]]) -> dict[str, tuple[int, str]]:
+    """Card id -> (index in its file's declarations, kind), as the checker will name them."""
+    from compiler.checker import Checker
+
+    scratch = Checker(vocab, [])
+    ids: dict[str, tuple[int, str]] = {}
+    for index, decl in decls:
+        head = scratch.head(decl)
+        if head is not None:
+            ids.setdefault(head[0], (index, decl.kind))
+    return ids
+
+
+def apply_overlay(
+    files: list[SourceFile],
+    overlay: Overlay,
+    diagnostics: list[Diagnostic],
+    sources: SourceCache,
+    chain: tuple[str, ...] = (),
+) -> list[SourceFile]:
+    """``files`` (a game's parsed sources) with ``overlay`` applied (its parents first)."""
+    from compiler.vocabulary import UNIVERSAL_PROPERTIES, read_vocabulary
+
+    ctx = _Context(overlay, diagnostics, sources)
+    data = overlay.data
+    for key in data:
+        if key not in KEYS:
+            ctx.error(
+                "variant-key",
+                f"'{key}' is not a key of a variant",
+                _key_span(ctx.where, data, key),
+                *(did_you_mean(str(key), KEYS) or (f"keys: {', '.join(KEYS)}",)),
+            )
+    files = list(files)
+    if "extends" in data:
+        parent = data["extends"]
+        span = _value_span(ctx.where, data, "extends")
+        siblings = (
+            variant_names(overlay.path.parent.parent)
+            if overlay.path.parent.name == (VARIANTS_DIR)
+            else []
+        )
+        path = overlay.path.with_name(f"{parent}.yaml")
+        if not isinstance(parent, str) or not path.is_file():
+            ctx.error(
+                "variant-extends",
+                f"'{parent}' is not a variant of this game",
+                span,
+                *(
+                    did_you_mean(str(parent), siblings)
+                    or (f"variants: {', '.join(siblings) or 'none'}",)
+                ),
+            )
+        elif parent in (*chain, overlay.name):
+            ctx.error(
+                "variant-extends",
+                f"'{overlay.name}' extends itself through: "
+                + " -> ".join([*chain, overlay.name, parent]),
+                span,
+            )
+        else:
+            loaded = load_overlay(path, sources, diagnostics)
+            if loaded is not None:
+                files = apply_overlay(files, loaded, diagnostics, sources, (*chain, overlay.name))
+                overlay.files[:0] = loaded.files
+    game_at = next(
+        (
+            (i, j)
+            for i, f in enumerate(files)
+            for j, d in enumerate(f.declarations)
+            if d.kind == "game"
+        ),
+        None,
+    )
+    if game_at is None:
+        return files
+    gi, gj = game_at
+
+    def set_game(decl: Declaration) -> None:
+        source = files[gi]
+        decls = list(source.declarations)
+        decls[gj] = decl
+        files[gi] = dataclasses.replace(source, declarations=tuple(decls))
+
+    game = files[gi].declarations[gj]
+    if "params" in data:
+        params = _mapping(ctx, data, "params", "parameter names and numbers: {rounds: 13}")
+        if params is not None:
+            game = _apply_params(ctx, game, params)
+    if "tracks" in data:
+        tracks = _mapping(ctx, data, "tracks", "track names: {durability: {length: 8}}")
+        if tracks is not None:
+            game = _apply_tracks(ctx, game, tracks)
+    set_game(game)
+    vocab = read_vocabulary(game, [])
+    where: list[tuple[int, int, Declaration]] = [
+        (fi, di, d)
+        for fi, f in enumerate(files)
+        for di, d in enumerate(f.declarations)
+        if d.kind != "game"
+    ]
+    flat = [(n, d) for n, (_fi, _di, d) in enumerate(where)]
+    ids = _card_ids(vocab, flat)
+    removed: set[int] = set()
+    replaced: dict[int, Declaration] = {}
+    if "remove" in data:
+        wanted = data["remove"]
+        wanted = wanted if isinstance(wanted, list) else [wanted]
+        node = data["remove"] if isinstance(data["remove"], list) else None
+        for position, ident in enumerate(wanted):
+            span = (
+                _value_span(ctx.where, node, position)
+                if node is not None
+                else _value_span(ctx.where, data, "remove")
+            )
+            if str(ident) not in ids:
+                ctx.error(
+                    "variant-path",
+                    f"'{ident}' is not a card of this game",
+                    span,
+                    *did_you_mean(str(ident), ids),
+                )
+                continue
+            removed.add(ids[str(ident)][0])
+    if "remove_kinds" in data:
+        kinds = data["remove_kinds"]
+        node = kinds if isinstance(kinds, list) else None
+        for position, kind_name in enumerate(kinds if isinstance(kinds, list) else [kinds]):
+            span = (
+                _value_span(ctx.where, node, position)
+                if node is not None
+                else _value_span(ctx.where, data, "remove_kinds")
+            )
+            if str(kind_name) not in vocab.kinds:
+                ctx.error(
+                    "variant-path",
+                    f"'{kind_name}' is not a kind of card this game declares",
+                    span,
+                    *(
+                        did_you_mean(str(kind_name), vocab.kinds)
+                        or (f"kinds: {', '.join(sorted(vocab.kinds))}",)
+                    ),
+                )
+                continue
+            removed.update(n for n, k in ids.values() if k == str(kind_name))
+    if "cards" in data:
+        cards = _mapping(ctx, data, "cards", "card ids, each with its changed properties")
+        for ident in cards or {}:
+            span = _key_span(ctx.where, cards, ident)
+            if str(ident) not in ids:
+                ctx.error(
+                    "variant-path",
+                    f"'{ident}' is not a card of this game",
+                    span,
+                    *did_you_mean(str(ident), ids),
+                )
+                continue
+            number, kind_name = ids[str(ident)]
+            if number in removed:
+                ctx.error(
+                    "variant-path",
+                    f"'{ident}' is removed by this variant",
+                    span,
+                    "change it or remove it, not both",
+                )
+                continue
+            changes = _mapping(ctx, cards, ident, "property names and values: {copies: 3}")
+            if changes is None:
+                continue
+            kind = vocab.kinds[kind_name]
+            known = {**kind.properties, **UNIVERSAL_PROPERTIES}
+            decl = replaced.get(number, where[number][2])
+            body = list(decl.body)
+            for prop in changes:
+                pspan = _key_span(ctx.where, changes, prop)
+                if prop not in known:
+                    ctx.error(
+                        "variant-path",
+                        f"a {kind_name} has no property '{prop}'",
+                        pspan,
+                        *(
+                            did_you_mean(str(prop), known)
+                            or (f"{kind_name} properties: {', '.join(sorted(known))}",)
+                        ),
+                    )
+                    continue
+                at = next(
+                    (i for i, m in enumerate(body) if isinstance(m, Property) and m.name == prop),
+                    None,
+                )
+                if changes[prop] is None:
+                    if at is not None:
+                        del body[at]
+                    continue
+                new = _property_from_yaml(
+                    str(prop), changes[prop], known[prop].type, overlay, changes, prop, diagnostics
+                )
+                if new is None:
+                    continue
+                if at is None:
+                    body.append(new)
+                else:
+                    old = body[at]
+                    # The base value's @provisional note is about the base value, not this one.
+                    body[at] = (
+                        dataclasses.replace(new, annotations=())
+                        if isinstance(old, Property)
+                        else new
+                    )
+            replaced[number] = dataclasses.replace(decl, body=tuple(body))
+    if removed or replaced:
+        per_file: dict[int, list[Declaration]] = {}
+        for fi, source in enumerate(files):
+            per_file[fi] = list(source.declarations)
+        drop: dict[int, set[int]] = {}
+        for number, (fi, di, _decl) in enumerate(where):
+            if number in replaced:
+                per_file[fi][di] = replaced[number]
+            if number in removed:
+                drop.setdefault(fi, set()).add(di)
+        files = [
+            dataclasses.replace(
+                source,
+                declarations=tuple(
+                    d for di, d in enumerate(per_file[fi]) if di not in drop.get(fi, set())
+                ),
+            )
+            for fi, source in enumerate(files)
+        ]
+    added: list[Declaration] = []
+    if "add" in data:
+        blocks = data["add"] if isinstance(data["add"], list) else None
+        items = list(enumerate(blocks)) if blocks is not None else [("add", data["add"])]
+        for key, text in items:
+            holder = blocks if blocks is not None else data
+            if not isinstance(text, str):
+                ctx.error(
+                    "variant-shape",
+                    "'add' holds cards written in the DSL, as a block: add: |",
+                    _value_span(ctx.where, holder, key),
+                )
+                continue
+            added.extend(_parse_block(text, overlay, holder, key, diagnostics))
+    if added:
+        files.append(SourceFile(ctx.where, tuple(added)))
+    if "add_files" in data:
+        names = data["add_files"] if isinstance(data["add_files"], list) else [data["add_files"]]
+        node = data["add_files"] if isinstance(data["add_files"], list) else None
+        for position, name in enumerate(names):
+            span = (
+                _value_span(ctx.where, node, position)
+                if node is not None
+                else _value_span(ctx.where, data, "add_files")
+            )
+            path = overlay.path.parent / str(name)
+            if not str(name).endswith(".cards") or not path.is_file():
+                beside = sorted(p.name for p in overlay.path.parent.glob("*.cards"))
+                ctx.error(
+                    "variant-path",
+                    f"'{name}' is not a .cards file beside {ctx.where}",
+                    span,
+                    *(
+                        did_you_mean(str(name), beside)
+                        or (f".cards files there: {', '.join(beside) or 'none'}",)
+                    ),
+                )
+                continue
+            result = parse_file(path)
+            if result.text is not None:
+                sources.put(str(path), result.text)
+            diagnostics.extend(result.diagnostics)
+            files.append(result.file)
+            overlay.files.append(path)
+    return files
+
+
+def compile_variant(
+    folder: Path,
+    path: Path,
+    sources: SourceCache,
+    text: str | None = None,
+    files: list[Path] | None = None,
+) -> tuple[Any, Overlay | None]:
+    """Compile the game in ``folder`` with the overlay at ``path`` (or ``text`` in its place).
+
+    Returns the :class:`~compiler.pipeline.GameResult` (its IR's ``variant`` is the overlay's
+    name) and the loaded overlay.
+    """
+    from compiler.pipeline import GameResult, compile_game
+
+    diagnostics: list[Diagnostic] = []
+    name = path.stem
+    if not _NAME.match(name):
+        diagnostics.append(
+            Diagnostic(
+                "variant-name",
+                f"'{name}' is not a variant name",
+                file_span(str(path)),
+                "error",
+                ("name it in lower_snake_case, like harsher_sea.yaml",),
+                show_source=False,
+            )
+        )
+    overlay = load_overlay(path, sources, diagnostics, text)
+    if overlay is None:
+        return GameResult(folder.name, folder, [], None, {}, diagnostics), None
+
+    def apply(parsed: list[SourceFile], found: list[Diagnostic]) -> list[SourceFile]:
+        found.extend(diagnostics)
+        return apply_overlay(parsed, overlay, found, sources)
+
+    result = compile_game(folder, sources, files, overlay=apply)
+    if result.ir is not None:
+        result.ir["variant"] = name
+    return result, overlay
+
+
+def _own(
+    found: list[Diagnostic], base: list[Diagnostic], overlay: Overlay | None, name: str
+) -> list[Diagnostic]:
+    """The diagnostics a variant adds to its base's: one the base already has is not repeated,
+    and one in a base file says which variant caused it."""
+    seen = set(base)
+    own = {str(p) for p in overlay.files} if overlay is not None else set()
+    out = []
+    for diagnostic in found:
+        if diagnostic in seen:
+            continue
+        if diagnostic.span.file not in own:
+            diagnostic = dataclasses.replace(
+                diagnostic, message=f"with the variant '{name}': {diagnostic.message}"
+            )
+        out.append(diagnostic)
+    return out
+
+
+def check_variants(
+    folder: Path, sources: SourceCache, files: list[Path], base: list[Diagnostic] | None = None
+) -> list[Diagnostic]:
+    """Compile every variant of the game in ``folder``; the diagnostics they add."""
+    from compiler.project import display_path
+
+    diagnostics: list[Diagnostic] = []
+    for path in variant_paths(folder):
+        result, overlay = compile_variant(folder, display_path(path), sources, files=files)
+        diagnostics.extend(_own(result.diagnostics, base or [], overlay, path.stem))
+    return diagnostics
+
+
+def render_variants(
+    project: Any, folder: Path, sources: SourceCache, files: list[Path], base: list[Diagnostic]
+) -> tuple[dict[str, bytes], list[Diagnostic]]:
+    """The outputs of every variant of one game: ``<game>/<variant>/handlers.py`` and
+    ``cards.json``, and the diagnostics of compiling them (those the base has left out)."""
+    from compiler.build import _json_bytes, _root_relative_sources
+    from compiler.emit_python import emit_handlers
+    from compiler.project import display_path
+
+    outputs: dict[str, bytes] = {}
+    diagnostics: list[Diagnostic] = []
+    for path in variant_paths(folder):
+        result, overlay = compile_variant(folder, display_path(path), sources, files=files)
+        diagnostics.extend(_own(result.diagnostics, base, overlay, path.stem))
+        if result.ir is None or overlay is None:
+            continue
+        everything = [*files, *overlay.files]
+        rel = [project.relative(p) for p in everything]
+        _root_relative_sources(result.ir, dict(zip(map(str, everything), rel, strict=True)))
+        prefix = f"{folder.name}/{overlay.name}"
+        outputs[f"{prefix}/handlers.py"] = emit_handlers(
+            result.ir, rel, project.relative(folder)
+        ).encode()
+        outputs[f"{prefix}/cards.json"] = _json_bytes(result.ir)
+        try:
+            outputs.update(_variant_sheets(project, folder.name, result.ir, overlay.name))
+        except ValueError as error:  # compiler.sheets.SheetError: text that cannot fit
+            report = getattr(error, "diagnostic", None)
+            if report is None:
+                raise
+            diagnostics.append(report())
+    return outputs, diagnostics
+
+
+def sheets_renderer() -> Callable[..., dict[str, bytes]] | None:
+    """``compiler.sheets.render_sheet_files`` when the sheets emitter is installed, else None."""
+    import importlib
+
+    try:
+        module = importlib.import_module("compiler.sheets")
+    except ImportError:
+        return None
+    render = getattr(module, "render_sheet_files", None)
+    return render if callable(render) else None
+
+
+def _variant_sheets(project: Any, game: str, ir: dict[str, Any], variant: str) -> dict[str, bytes]:
+    """A variant's printable sheets (paths under generated/), when the sheets emitter exists."""
+    render = sheets_renderer()
+    if render is None:
+        return {}
+    return dict(render(project, game, ir, variant=variant))

@@ -1,0 +1,138 @@
+"""The HTML sheets as a person sees them: rendered in headless Chromium (Debian's ``chromium``).
+
+A copy of each sheet gets a small measuring script at its end; Chromium loads it, the script
+writes what it measured into the page, and ``--dump-dom`` hands the page back. Every card must
+be its real size (poker: 63.5 x 88.9 mm = 240 x 336 CSS px) and no card's text may run past
+its frame. ``.ci/run`` installs chromium; without it these tests are skipped.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from compiler.pipeline import compile_game
+from compiler.project import Project, find_project
+from compiler.sheets import SheetOptions, render_sheet_files
+from dsl.diagnostics import SourceCache
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+# Outside CI a machine without chromium skips these; in CI (which installs it) they must run.
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None and not os.environ.get("CI"), reason="chromium is not installed"
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+PX_PER_MM = 96 / 25.4
+
+_MEASURE = """
+<script>
+(function () {
+  var cards = [];
+  document.querySelectorAll('.card').forEach(function (card) {
+    var box = card.getBoundingClientRect();
+    var face = card.querySelector('.face');
+    cards.push({id: card.id, back: card.classList.contains('back'), w: box.width,
+                h: box.height, over: face.scrollHeight - face.clientHeight,
+                wide: face.scrollWidth - face.clientWidth});
+  });
+  var out = document.createElement('pre');
+  out.id = 'measured';
+  out.textContent = JSON.stringify({cards: cards,
+                                    scripts: document.querySelectorAll('script').length});
+  document.body.appendChild(out);
+})();
+</script>
+"""
+
+
+def _measure(page: str, tmp_path: Path) -> dict:
+    """Load ``page`` in Chromium and return what the measuring script found."""
+    assert CHROMIUM is not None
+    target = tmp_path / "sheet.html"
+    target.write_text(page.replace("</body>", _MEASURE + "</body>"), encoding="utf-8")
+    run = subprocess.run(
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--virtual-time-budget=2000",
+            "--dump-dom",
+            target.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    found = re.search(r'<pre id="measured">(.*?)</pre>', run.stdout, re.S)
+    assert found, f"chromium printed no measurements: {run.stderr[-2000:]}"
+    return json.loads(html_lib.unescape(found.group(1)))
+
+
+def _sheet(game: str, options: SheetOptions | None = None) -> str:
+    project = find_project(ROOT)
+    assert project is not None
+    result = compile_game(project.game_dir(game), SourceCache())
+    assert result.ir is not None
+    files = render_sheet_files(project, game, result.ir, formats=("html",), options=options)
+    return files[f"sheets/{game}/{game}.html"].decode()
+
+
+@pytest.mark.parametrize(
+    "game", ["uncharted_passage", "incredible_expeditions", "land_vs_sea", "darwins_journey"]
+)
+def test_cards_are_their_real_size_and_nothing_overflows(game: str, tmp_path: Path) -> None:
+    measured = _measure(_sheet(game), tmp_path)
+    cards = measured["cards"]
+    assert cards
+    for card in cards:
+        assert abs(card["w"] - 63.5 * PX_PER_MM) < 0.6, card
+        assert abs(card["h"] - 88.9 * PX_PER_MM) < 0.6, card
+        assert card["over"] <= 0, f"{card['id']} overflows its frame by {card['over']} px"
+        assert card["wide"] <= 0, f"{card['id']} is wider than its frame"
+
+
+def test_bridge_cards_with_bleed_and_backs(tmp_path: Path) -> None:
+    options = SheetOptions(size="bridge", bleed=3.0, backs=True)
+    measured = _measure(_sheet("darwins_journey", options), tmp_path)
+    fronts = [c for c in measured["cards"] if not c["back"]]
+    backs = [c for c in measured["cards"] if c["back"]]
+    assert len(fronts) == len(backs) == 7
+    for card in measured["cards"]:
+        # A card's box is its trim size plus the bleed on each side.
+        assert abs(card["w"] - (57.15 + 6) * PX_PER_MM) < 0.6, card
+        assert abs(card["h"] - (88.9 + 6) * PX_PER_MM) < 0.6, card
+        assert card["over"] <= 0, card
+
+
+def test_a_script_in_card_text_prints_as_text(tmp_path: Path) -> None:
+    game = tmp_path / "project" / "cards" / "tiny"
+    game.mkdir(parents=True)
+    (game / "game.cards").write_text(
+        'game tiny "Tiny" {\n  players 1..2\n  kind thing "a thing" { }\n}\n'
+    )
+    (game / "cards.cards").write_text('thing "Evil" {\n  text "<script>alert(1)</script>"\n}\n')
+    root = tmp_path / "project"
+    project = Project(root, root / "cards", root / "generated", root / "tests")
+    result = compile_game(game, SourceCache())
+    assert result.ir is not None
+    page = render_sheet_files(project, "tiny", result.ir, formats=("html",))[
+        "sheets/tiny/tiny.html"
+    ].decode()
+    measured = _measure(page, tmp_path)
+    # Only the measuring script itself is a script element; the card's text stayed text.
+    assert measured["scripts"] == 1
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
