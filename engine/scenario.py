@@ -293,6 +293,20 @@ class Runner:
         variant = self.variant or doc.get("variant")
         if variant:
             folder = folder / str(variant)
+        if (
+            variant
+            and (self.generated / game_name / "handlers.py").is_file()
+            and not (folder / "handlers.py").is_file()
+        ):
+            known = sorted(
+                p.name
+                for p in (self.generated / game_name).iterdir()
+                if (p / "handlers.py").is_file()
+            )
+            raise ScenarioError(
+                f"{path}:{_line(doc, 'game')}: the game '{game_name}' has no variant "
+                f"'{variant}'{_suggest(str(variant), known) or '; it has no variants'}"
+            )
         if not (folder / "handlers.py").is_file():
             known = (
                 sorted(p.name for p in self.generated.iterdir() if p.is_dir())

@@ -166,6 +166,33 @@ class DarwinsJourney(Game):
             "campsite_reached", player, cards=self.rule_cards(), event={"campsite": campsite}
         )
 
+    def setup_diary(self) -> list[str]:
+        """Main Board Setup of the Special Action Diary: six tiles, top locations first.
+
+        "only draw 5 random Special Action tiles. Then add the Pirate Special Action tile and
+        shuffle all 6 tiles before placing them on the board." A tile with
+        ``unlocked_at_start`` goes "on one of the top locations ... Then randomly place the
+        other 5". The 5 base game tiles are the host's; they stand here as placeholders.
+        """
+        expansion = [cid for cid, c in self.cards.items() if c["kind"] == "action_tile"]
+        first = [t for t in expansion if self.cards[t]["properties"].get("unlocked_at_start")]
+        rest = [t for t in expansion if t not in first]
+        rest += [f"base_tile_{n}" for n in range(1, 6 + 1 - len(expansion))]
+        self.shuffle(rest)
+        if first:
+            top = int(self.params["diary_top_locations"])
+            slot = self.rng.randrange(top)
+            diary = rest[:slot] + first + rest[slot:]
+        else:
+            diary = rest
+        self.board["diary"] = diary
+        self.log("diary", 0, ", ".join(diary))
+        return diary
+
+    def unlocked_at_start(self) -> list[str]:
+        """The tiles on the Diary's top locations: the actions open from the first round."""
+        return self.board.get("diary", [])[: int(self.params["diary_top_locations"])]
+
     def activate_tile(self, player: Player, tile_id: str) -> Context:
         """The player performs the special action of the tile ``tile_id``."""
         self._expect_kind(tile_id, "action_tile")
@@ -343,6 +370,7 @@ EXPECT = {
     "treasure_on": lambda g, player: sorted(s for s, n in g.board["treasure"].items() if n),
     "treasure_in_box": lambda g, player: g.board["treasure_in_box"],
     "host_calls": _host_calls,
+    "unlocked_at_start": lambda g, player: _game(g).unlocked_at_start(),
 }
 
 #: Steps a scenario may name (``action: reach_campsite`` with ``args: {campsite: ...}``).
@@ -351,4 +379,5 @@ ACTIONS = {
     "reach_campsite": lambda g, player, campsite: _game(g).reach_campsite(player, campsite),
     "activate_tile": lambda g, player, tile: _game(g).activate_tile(player, tile),
     "use_crew": lambda g, player, crew: _game(g).use_crew(player, crew),
+    "setup_diary": lambda g, player: _game(g).setup_diary() and None,
 }
