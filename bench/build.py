@@ -11,6 +11,11 @@ choose one of, repeat, let, pay ... else, arithmetic, native calls, dice, @provi
 comments), with the four real games of ``cards/`` alongside. The generator is seeded, so every
 run measures the same text.
 
+The builds run with ``sheets=False`` (``cardc build --no-sheets``): laying out printable cards
+with WeasyPrint costs about 20 cards a second, a budget of its own measured by
+``bench/sheets.py`` (issue 6); this benchmark is the compiler's (parse, check, IR, schema,
+handlers).
+
 Every size runs in a child process of its own (``--one N``), so that one size's memory and
 caches never reach another's. What is measured, in process, through ``compiler.build.build``:
 
@@ -349,7 +354,7 @@ def _build(project: Any) -> tuple[float, Any]:
     from dsl.diagnostics import SourceCache
 
     started = time.perf_counter()
-    outcome = build(project, [], check_only=False, sources=SourceCache())
+    outcome = build(project, [], check_only=False, sources=SourceCache(), sheets=False)
     elapsed = time.perf_counter() - started
     errors = [d for d in outcome.diagnostics if d.severity == "error"]
     if outcome.status or errors:
@@ -518,7 +523,9 @@ def report(args: argparse.Namespace, snapshot: Path) -> int:
         f"cardc build benchmark: in-process compiler.build.build, after imports and a "
         f"warm-up build (process start-up excluded); {CARDS_PER_FILE} cards per file, "
         f"plus the {len(list((snapshot / 'cards').iterdir()))} real games; "
-        f"median of {args.repeat} runs ({args.repeat_large} at 50,000 cards)"
+        f"median of {args.repeat} runs ({args.repeat_large} at 50,000 cards); sheets off "
+        "(cardc build --no-sheets): this measures parse, check, IR, schema and handlers; the "
+        "sheets have their own benchmark, bench/sheets.py"
     )
     results: dict[int, dict[str, Any]] = {}
     for size in sizes:

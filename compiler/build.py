@@ -115,7 +115,7 @@ def _json_bytes(data: dict[str, Any]) -> bytes:
 
 
 def render_game(
-    project: Project, folder: Path, sources: SourceCache
+    project: Project, folder: Path, sources: SourceCache, sheets: bool = True
 ) -> tuple[dict[str, bytes], list[Diagnostic]]:
     """Every output file of one game, in memory: relative path under generated/ -> bytes."""
     from compiler.emit_python import emit_handlers
@@ -136,11 +136,13 @@ def render_game(
     from compiler.variants import render_variants
 
     try:
-        for extra in EXTRA_OUTPUTS:
+        for extra in EXTRA_OUTPUTS if sheets else ():
             outputs.update(extra(project, game, result.ir))
         # Every variant (cards/<game>/variants/*.yaml) to <game>/<variant>/; the game's input
         # digest covers its variants folder, so they are cached with it.
-        variants, problems = render_variants(project, folder, sources, files, result.diagnostics)
+        variants, problems = render_variants(
+            project, folder, sources, files, result.diagnostics, sheets=sheets
+        )
     except SheetError as error:  # text that does not fit a card: at the card's line
         return {}, [*result.diagnostics, error.diagnostic()]
     if any(d.severity == "error" for d in problems):
@@ -231,23 +233,32 @@ def _select(project: Project, paths: list[str]) -> tuple[list[Path], list[Diagno
 
 
 def build(
-    project: Project, paths: list[str], check_only: bool, sources: SourceCache
+    project: Project,
+    paths: list[str],
+    check_only: bool,
+    sources: SourceCache,
+    sheets: bool = True,
 ) -> BuildOutcome:
-    """Build (or, with ``check_only``, verify) ``generated/`` for the selected games."""
+    """Build (or, with ``check_only``, verify) ``generated/`` for the selected games.
+
+    ``sheets=False`` (``cardc build --no-sheets``) skips the printable sheets, the slow part
+    (WeasyPrint lays out every card): the sheets already in generated/ stay as they are, and
+    the next full build renders them again.
+    """
     # A build allocates millions of small objects (syntax trees, IR) and keeps nearly all of
     # them to its end; the cyclic collector's passes over them took a third of a 10,000-card
     # build and reclaim little. It runs again, once, when the build is over.
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _build(project, paths, check_only, sources)
+        return _build(project, paths, check_only, sources, sheets)
     finally:
         if enabled:
             gc.enable()
 
 
 def _build(
-    project: Project, paths: list[str], check_only: bool, sources: SourceCache
+    project: Project, paths: list[str], check_only: bool, sources: SourceCache, sheets: bool
 ) -> BuildOutcome:
     outcome = BuildOutcome()
     generated = project.generated
@@ -268,17 +279,23 @@ def _build(
         game = folder.name
         digest = input_digest(folder, tool)
         old = previous.get(game)
-        carried = None if check_only else _carry_over(generated, old, digest)
+        carried = None if check_only else _carry_over(generated, old, digest, sheets)
         if carried is not None:
             outputs.update(carried)
             reused.append(game)
         else:
-            files, diagnostics = render_game(project, folder, sources)
+            files, diagnostics = render_game(project, folder, sources, sheets)
             outcome.diagnostics.extend(diagnostics)
             if not files:
                 continue
             outputs.update(files)
             rebuilt.append(game)
+        if not sheets:
+            # The game's sheets stay as they are on disk; the manifest says they were not
+            # rendered from these inputs, so the next full build renders them.
+            for rel, path in _existing(generated).items():
+                if rel.startswith(f"sheets/{game}/") and rel not in outputs:
+                    outputs[rel] = path.read_bytes()
         games[game] = {
             "inputs": digest,
             "files": {
@@ -287,6 +304,12 @@ def _build(
                 if p.startswith((game + "/", f"sheets/{game}/"))
             },
         }
+        rendered_without_sheets = carried is None and not sheets
+        carried_without_sheets = (
+            carried is not None and isinstance(old, dict) and old.get("sheets") is False
+        )
+        if rendered_without_sheets or carried_without_sheets:
+            games[game]["sheets"] = False
     if paths:
         # Games not selected this time keep their files as they are on disk.
         for rel, path in _existing(generated).items():
@@ -322,9 +345,13 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def _carry_over(generated: Path, entry: Any, digest: str) -> dict[str, bytes] | None:
+def _carry_over(
+    generated: Path, entry: Any, digest: str, sheets: bool = True
+) -> dict[str, bytes] | None:
     """The files of an unchanged game, when they are on disk exactly as last built."""
     if not isinstance(entry, dict) or entry.get("inputs") != digest:
+        return None
+    if sheets and entry.get("sheets") is False:  # last built with --no-sheets
         return None
     files: dict[str, bytes] = {}
     for rel, sha in entry.get("files", {}).items():

@@ -95,7 +95,9 @@ def cmd_build(args: argparse.Namespace) -> int:
 
     project = _project_or_die()
     sources = SourceCache()
-    outcome = build(project, args.paths, check_only=args.check, sources=sources)
+    outcome = build(
+        project, args.paths, check_only=args.check, sources=sources, sheets=not args.no_sheets
+    )
     status = _emit(outcome.diagnostics, sources, args.format)
     if args.format == "text":
         for line in outcome.report:
@@ -161,6 +163,11 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("paths", nargs="*", metavar="PATH", help="game folders (default: all)")
     build.add_argument(
         "--check", action="store_true", help="do not write; exit 1 if generated/ is stale"
+    )
+    build.add_argument(
+        "--no-sheets",
+        action="store_true",
+        help="skip the printable sheets (the slow part); the next full build renders them",
     )
     build.add_argument("--format", choices=("text", "json"), default="text")
     build.set_defaults(run=cmd_build)

@@ -853,7 +853,12 @@ def check_variants(
 
 
 def render_variants(
-    project: Any, folder: Path, sources: SourceCache, files: list[Path], base: list[Diagnostic]
+    project: Any,
+    folder: Path,
+    sources: SourceCache,
+    files: list[Path],
+    base: list[Diagnostic],
+    sheets: bool = True,
 ) -> tuple[dict[str, bytes], list[Diagnostic]]:
     """The outputs of every variant of one game: ``<game>/<variant>/handlers.py`` and
     ``cards.json``, and the diagnostics of compiling them (those the base has left out)."""
@@ -876,6 +881,8 @@ def render_variants(
             result.ir, rel, project.relative(folder)
         ).encode()
         outputs[f"{prefix}/cards.json"] = _json_bytes(result.ir)
+        if not sheets:
+            continue
         try:
             outputs.update(_variant_sheets(project, folder.name, result.ir, overlay.name))
         except ValueError as error:  # compiler.sheets.SheetError: text that cannot fit

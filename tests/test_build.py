@@ -271,3 +271,25 @@ def test_a_build_killed_between_the_renames_then_rebuilds(project: Project) -> N
     assert not project.generated.with_name("generated.new").exists()
     assert b"Build Test Extra Card" in (project.generated / game / "cards.json").read_bytes()
     assert _cardc(project, "build", "--check").returncode == 0
+
+
+def test_a_build_without_sheets_keeps_them_and_the_next_full_build_renders_them(
+    project: Project,
+) -> None:
+    """``cardc build --no-sheets`` skips the slow sheets, and never leaves them stale for good."""
+    _build(project)
+    game = _games(project)[0]
+    before = _snapshot(project.generated)
+    _edit_a_card(project, game)
+    quick = build(project, [], check_only=False, sources=SourceCache(), sheets=False)
+    assert quick.status == 0, quick.report
+    after = _snapshot(project.generated)
+    sheets = [rel for rel in before if rel.startswith(f"sheets/{game}/")]
+    assert sheets, "the full build wrote sheets"
+    for rel in sheets:  # kept as they were, not rendered
+        assert after[rel][0] == before[rel][0], rel
+    assert after[f"{game}/cards.json"][0] != before[f"{game}/cards.json"][0]
+    # The sources did not change since, but the sheets were not rendered from them: rebuild.
+    full = _build(project)
+    assert full.report[-1].startswith(f"built 1 game ({game})"), full.report
+    assert _build(project, check=True).status == 0
