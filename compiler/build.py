@@ -329,7 +329,10 @@ def _build(
     if check_only:
         return _compare(generated, outputs, outcome)
     if _same_tree(generated, outputs):
-        outcome.report.append(f"generated/ is up to date ({_count(len(reused), 'game')} unchanged)")
+        detail = f"{_count(len(reused), 'game')} unchanged"
+        if rebuilt:  # recompiled (cardc itself changed) to the very same bytes
+            detail = f"{_count(len(rebuilt), 'game')} recompiled to the same files"
+        outcome.report.append(f"generated/ is up to date ({detail})")
         return outcome
     _write_tree(generated, outputs)
     outcome.report.append(
