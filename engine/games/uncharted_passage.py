@@ -29,13 +29,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from engine.hexgrid import Hex, neighbours
+from engine.games import up_map
 from engine.runtime import Context, Game, Player, Policy, Question, RandomLegal, RuleError
 
 #: "East Asia (Hanyang, Sakai, or Hangzhou)": the only region whose ports the rulebook names.
 EAST_ASIA_PORTS = ("hanyang", "sakai", "hangzhou")
 
-#: The Crew Action reference table has the numbered spaces 1 to 6.
+#: The Crew Action reference table's numbered spaces 1 to 6, when the data has no table (the
+#: flow reads the highest row of the ``crew_actions`` table card).
 CREW_ACTION_SPACES = 6
 
 #: The answer to the critical-damage question that abandons a specialty, not a Port Card.
@@ -118,7 +119,7 @@ def raid(g: Game, c: Context, damage: int) -> None:
         g.mark(c, "durability", damage)
 
 
-def crew_stamina_for_scurvy(player: Player) -> int:
+def crew_stamina_for_scurvy(g: Game, player: Player) -> int:
     """The Crew Stamina a Scurvy Check may use.
 
     "Whenever you mark an X in the declining-health space, you must also mark an X in the
@@ -127,7 +128,8 @@ def crew_stamina_for_scurvy(player: Player) -> int:
     6 at the top, so each declining-health box checked takes the highest space left away.
     """
     crossed = player.tracks["health"].checked("declining_health")
-    return max(min(player.counters["crew_stamina"], CREW_ACTION_SPACES - crossed), 0)
+    spaces = getattr(g, "crew_action_spaces", CREW_ACTION_SPACES)
+    return max(min(player.counters["crew_stamina"], spaces - crossed), 0)
 
 
 def suffer_scurvy(g: Game, c: Context, scurvy: int) -> None:
@@ -151,7 +153,7 @@ def scurvy_check(g: Game, c: Context) -> None:
     """
     flags = c.player.flags
     distance = max(int(flags.get("distance_sailed", 0)) - int(flags.get("excluded_distance", 0)), 0)
-    stamina = crew_stamina_for_scurvy(c.player)
+    stamina = crew_stamina_for_scurvy(g, c.player)
     written = c.player.counters["crew_stamina"]
     if distance > stamina and written > stamina and "rum" in c.player.zones["port_cards"]:
         # "nor can you apply the value to Scurvy Check. (Exception: using Port Card Rum.)"
@@ -456,13 +458,21 @@ class Chart:
         start: str,
         categories: dict[str, str] | None,
         source: str,
+        infested: dict[str, set[str]] | None = None,
     ) -> Chart:
+        """Set each space's neighbours and Pirate Infested Areas (``infested``: space -> its
+        pirate icons; by default the pirate spaces among its neighbours)."""
         for ident, space in spaces.items():
             space.neighbours = tuple(sorted(links[ident]))
-        for space in spaces.values():
-            if space.pirate:
-                for other in space.neighbours:
-                    spaces[other].infested = spaces[other].infested | {space.id}
+        if infested is None:
+            infested = {}
+            for space in spaces.values():
+                if space.pirate:
+                    for other in space.neighbours:
+                        infested.setdefault(other, set()).add(space.id)
+        for ident, pirates in infested.items():
+            if ident in spaces:
+                spaces[ident].infested = frozenset(pirates)
         return cls(spaces, start, categories, source)
 
 
@@ -693,71 +703,59 @@ _CHARTS: dict[int, tuple[Any, Chart]] = {}
 
 
 def chart_from_ir(ir: dict[str, Any]) -> Chart | None:
-    """The world map from the IR's ``space`` cards (axial ``q``, ``r``), its ``white_border``
-    edges and its ``world_map`` start; None when the data holds no map.
+    """The world map from the IR's ``space`` cards, its ``white_border`` edges and its
+    ``world_map`` start, read by :mod:`engine.games.up_map` (the one reader of the map data,
+    which also checks it); None when the data holds no map.
 
-    "Spaces with the same letter are considered the same space": the second space of a lettered
-    pair becomes the first (one space, reached from the neighbours of both).
+    "Spaces with the same letter are considered the same space": a Date Line pair is one space,
+    named by its west cell and reached from the neighbours of both.
     """
-    cards = [card for card in ir["cards"] if card.get("kind") == "space"]
-    if not cards:
+    cards = [card for card in ir["cards"] if card.get("kind") in _MAP_KINDS]
+    if not any(card.get("kind") == "space" for card in cards):
         return None
-    alias: dict[str, str] = {}
-    lettered: dict[str, str] = {}
-    for card in cards:
-        letter = (card.get("properties") or {}).get("date_line")
-        if letter:
-            first = lettered.setdefault(str(letter), card["id"])
-            if first != card["id"]:
-                alias[card["id"]] = first
-    spaces: dict[str, Space] = {}
-    cells: dict[Hex, str] = {}
-    for card in cards:
-        props = card.get("properties") or {}
-        tags = card.get("tags") or ()
-        cells[Hex(int(props.get("q", 0)), int(props.get("r", 0)))] = card["id"]
-        if card["id"] in alias:
-            continue
-        region = props.get("region")
-        spaces[card["id"]] = Space(
-            card["id"],
-            title=str(card.get("title") or card["id"]),
-            port="port" in tags,
-            stars=_number(props.get("stars"), 0),
-            specialty=str(props["specialty"]) if props.get("specialty") else None,
-            region=str(region) if region else None,
-            discovery="discovery" in tags,
-            pirate="pirate" in tags,
-            east_asia=("port" in tags and region == "east_asia") or None,
-        )
-    borders: set[frozenset[str]] = set()
-    for card in ir["cards"]:
-        if card.get("kind") == "white_border":
-            for edge in (card.get("properties") or {}).get("edges") or ():
-                if len(edge) == 2:
-                    borders.add(frozenset(alias.get(str(e), str(e)) for e in edge))
-    links: dict[str, set[str]] = {ident: set() for ident in spaces}
-    for cell, ident in cells.items():
-        here = alias.get(ident, ident)
-        for other_cell in neighbours(cell):
-            other = cells.get(other_cell)
-            if other is None:
-                continue
-            there = alias.get(other, other)
-            if there == here or frozenset((here, there)) in borders:
-                continue
-            links[here].add(there)
-            links[there].add(here)
-    start = "lisbon"
-    for card in ir["cards"]:
-        if card.get("kind") == "world_map":
-            start = _place_id((card.get("properties") or {}).get("start", start))
+    try:
+        world = up_map.from_cards(cards)
+    except up_map.MapError as error:
+        raise RuleError(f"the World Map in map.cards: {error}") from None
     categories = {
         card["id"]: str((card.get("properties") or {}).get("goods"))
         for card in ir["cards"]
         if card.get("kind") == "specialty"
     }
-    return Chart._linked(spaces, links, start, categories, "map.cards")
+    return chart_from_world(world, categories)
+
+
+#: The card kinds that make the World Map.
+_MAP_KINDS = frozenset({"space", "white_border", "world_map"})
+
+
+def chart_from_world(world: up_map.WorldMap, categories: dict[str, str] | None = None) -> Chart:
+    """The flow's chart of an :class:`up_map.WorldMap`: its spaces (one per Date Line pair),
+    the passages between them (white borders honoured), and each space's Pirate Infested Areas
+    ("The 6 spaces adjacent to a pirate icon": adjacency on the map, borders or not)."""
+    spaces: dict[str, Space] = {}
+    for space in world.spaces.values():
+        if not world.is_canonical(space.id):
+            continue
+        spaces[space.id] = Space(
+            space.id,
+            title=space.title,
+            port=space.is_port,
+            stars=space.stars or 0,
+            specialty=space.specialty,
+            region=space.region,
+            discovery=space.is_discovery_spot,
+            pirate=space.is_pirate,
+            east_asia=(space.is_port and space.region == "east_asia") or None,
+        )
+    links = {ident: set(world.adjacent(ident)) for ident in spaces}
+    infested: dict[str, set[str]] = {}
+    for pirate in world.pirates():
+        for ident in world.infested_area(pirate.id):
+            infested.setdefault(ident, set()).add(pirate.id)
+    start = _place_id(world.start or "lisbon")
+    chart = Chart._linked(spaces, links, start, categories, "map.cards", infested)
+    return chart
 
 
 def chart_for(ir: dict[str, Any]) -> Chart:
@@ -834,6 +832,10 @@ class UnchartedPassage(Game):
         self.mid_event_round: int = static["mid_event_round"]
         self.anchor_spaces: tuple[int, ...] = static["anchor_spaces"]
         self.crew_table: dict[int, tuple[bool, bool, bool, bool]] = static["crew_table"]
+        #: The Crew Action table's top space (6): declining health strikes rows from it down.
+        self.crew_action_spaces: int = max(self.crew_table, default=CREW_ACTION_SPACES)
+        #: "a number between 1 and 6": the allocation counters' bounds, from the data.
+        self.allocation_bounds: tuple[int, int] = static["allocation_bounds"]
         self.sailor_points: tuple[int, ...] = static["sailor_points"]
         self.solo_titles: tuple[tuple[int, str], ...] = static["solo_titles"]
         self.coop_titles: tuple[tuple[int, str], ...] = static["coop_titles"]
@@ -877,6 +879,7 @@ class UnchartedPassage(Game):
             "mid_event_round": _number(self.params.get("mid_event_round"), rounds // 2 + 1),
             "anchor_spaces": self._anchor_spaces(),
             "crew_table": self._crew_table(),
+            "allocation_bounds": self._allocation_bounds(),
             "sailor_points": self._sailor_points(),
             "solo_titles": _titles_from_data(self.ir, coop=False),
             "coop_titles": _titles_from_data(self.ir, coop=True),
@@ -921,6 +924,12 @@ class UnchartedPassage(Game):
                 "gain_port_card" in words,
             )
         return table or CREW_ACTIONS
+
+    def _allocation_bounds(self) -> tuple[int, int]:
+        """The smallest and largest number a logbook line may hold ("a number between 1 and
+        6"), from the ``sailing_speed`` counter's declared ``min`` and ``max``."""
+        low, high = self.counter_bounds.get("sailing_speed", (1, 6))
+        return int(low), int(high if high is not None else 6)
 
     def _sailor_points(self) -> tuple[int, ...]:
         card = self.cards.get("adventures_of_a_sailor")
@@ -1270,8 +1279,7 @@ class UnchartedPassage(Game):
             return cached
         card = self.cards[voyage]
         props = card.get("properties") or {}
-        low, high = self.counter_bounds.get("sailing_speed", (1, 6))
-        high = high or 6
+        low, high = self.allocation_bounds
         triple = _numbers(props.get("resource_triple"))
         values = range(low, high + 1)
         if len(triple) == 3:
@@ -1553,7 +1561,7 @@ class UnchartedPassage(Game):
         perform actions on that space"), unless Rum is played (the rulebook's exception)."""
         written = player.counters["crew_stamina"]
         struck = player.tracks["health"].checked("declining_health")
-        usable = min(written, CREW_ACTION_SPACES - struck)
+        usable = min(written, self.crew_action_spaces - struck)
         if written > usable and "rum" in player.zones["port_cards"]:
             question = Question(
                 "rum.crew_action",
@@ -2044,6 +2052,73 @@ def _crew_worth(stamina: int, sellable: int, can_buy: bool) -> float:
     return 0.0
 
 
+class _Splits:
+    """The greedy captain's best Crew Stamina and Armament for each kind of destination, given
+    the month: the resources, the pirate formula, how worn the ship and crew are, the Crew
+    Action spaces left and whether Famine is out. Pure arithmetic, so one is kept per month-kind
+    and shared by every game of a simulation (see ``_SPLITS``)."""
+
+    __slots__ = ("top", "damage", "scurvy_weight", "usable_top", "famine", "order", "high", "memo")
+
+    def __init__(
+        self,
+        top: int,
+        damage_table: tuple[float, ...],
+        damage_weight: float,
+        scurvy_weight: float,
+        usable_top: int,
+        famine: bool,
+        bounds: tuple[int, int],
+    ) -> None:
+        low, high = bounds
+        self.top = top
+        self.damage = [damage_weight * d for d in damage_table]
+        self.scurvy_weight = scurvy_weight
+        self.usable_top = usable_top
+        self.famine = famine
+        # 5 first, 6 last: a tie goes to the number that leaves more for Armament.
+        self.order = (*range(high - 1, low - 1, -1), high)
+        self.high = high
+        self.memo: dict[tuple[bool, int, int, int, bool], tuple[float, int, int]] = {}
+
+    def best(
+        self, at_port: bool, speed: int, sailed: int, sellable: int, can_buy: bool
+    ) -> tuple[float, int, int]:
+        """(worth, crew stamina, armament) for a destination ``sailed`` spaces away at
+        ``speed``: a port with ``sellable`` goods to sell (and a specialty to buy), or a place
+        at sea."""
+        key = (at_port, speed, sailed, sellable, can_buy)
+        choice = self.memo.get(key)
+        if choice is not None:
+            return choice
+        choice = (-1e9, 1, 1)
+        top, high, usable_top, damage = self.top, self.high, self.usable_top, self.damage
+        scurvy_weight, famine = self.scurvy_weight, self.famine
+        for stamina in self.order:
+            armament = top - speed - stamina
+            if armament < 1:
+                continue
+            if armament > high:
+                armament = high
+            usable = stamina if stamina <= usable_top else usable_top
+            extra = -damage[armament]
+            if at_port:
+                extra += _crew_worth(usable, sellable, can_buy)
+                if famine and sailed > usable:
+                    extra -= scurvy_weight * (sailed - usable)
+            elif sailed > usable:
+                extra -= scurvy_weight * (sailed - usable)
+            if extra > choice[0]:
+                choice = (extra, stamina, armament)
+        self.memo[key] = choice
+        return choice
+
+
+#: One :class:`_Splits` per month-kind; bounded so a long simulation cannot grow it forever.
+_SPLITS: dict[tuple[Any, ...], _Splits] = {}
+_SPLITS_LIMIT = 20_000
+
+
 class Greedy(Policy):
     """A captain who plays sensibly: picks this month's best reachable port or Discovery Spot
     (new stars, missions, Crew Actions), writes the numbers to get there without Scurvy and with
@@ -2131,73 +2206,87 @@ class Greedy(Policy):
         pos = player.flags["position"]
         voyage = g.board["voyage"]
         famine = (voyage, "dock") in (g.table.handlers if g.table else {})
-        damage_table = EXPECTED_DAMAGE.get(
-            _pirate_native(g.cards[voyage]), EXPECTED_DAMAGE["highest"]
-        )
+        formula = _pirate_native(g.cards[voyage])
+        damage_table = EXPECTED_DAMAGE.get(formula, EXPECTED_DAMAGE["highest"])
         durability = player.tracks["durability"]
         health = player.tracks["health"]
-        damage_weight = 1.2 + 8.0 / max(durability.length - durability.marked, 1)
-        scurvy_weight = 1.2 + 8.0 / max(health.length - health.marked, 1)
+        durability_left = max(durability.length - durability.marked, 1)
+        health_left = max(health.length - health.marked, 1)
+        damage_weight = 1.2 + 8.0 / durability_left
+        scurvy_weight = 1.2 + 8.0 / health_left
         rope = 1 if "reinforced_rope" in player.zones["port_cards"] else 0
         struck = health.checked("declining_health")
         self.risk = max(damage_weight, scurvy_weight)
         bonus = self._bonuses(g, player, chart)
         spots_seen = player.flags["spots"]
         goods = player.flags["goods"]
-        usable_top = CREW_ACTION_SPACES - struck
-        damage = [damage_weight * d for d in damage_table]
-        memo: dict[tuple[bool, int, int, int, bool], tuple[float, int, int]] = {}
+        bounds = g.allocation_bounds
+        crew_spaces = g.crew_action_spaces
+        # The best split of the numbers for one kind of destination depends only on these; the
+        # same month comes up again and again over a simulation, so the answers are kept.
+        usable_top = crew_spaces - struck
+        month = (top, formula, durability_left, health_left, usable_top, famine, bounds)
+        splits = _SPLITS.get(month)
+        if splits is None:
+            if len(_SPLITS) > _SPLITS_LIMIT:
+                _SPLITS.clear()
+            splits = _SPLITS[month] = _Splits(
+                top, damage_table, damage_weight, scurvy_weight, usable_top, famine, bounds
+            )
+        split = splits.best
         interesting = chart.interesting
         spaces = chart.spaces
         solo = len(g.players) == 1
         best_score = -1e9
         best: tuple[int, int, int] = lines[0][1]
         best_target, best_distance = pos, 0
-        reach = chart.reach(pos, 6 + rope)
-        candidates = list(chart.reach_interesting(pos, 6 + rope))
+        high = bounds[1]
+        reach = chart.reach(pos, high + rope)
+        candidates = list(chart.reach_interesting(pos, high + rope))
         candidates.append((pos, 0))
         for place in bonus:
             if place in reach and place not in interesting:
                 candidates.append((place, reach[place]))
+        ports_seen = player.flags["ports"]
+        anchored = g.board["anchored"]
         for ident, distance in candidates:
             if not solo and ident != pos and not g.may_anchor(player, ident):
                 continue
             space = spaces[ident]
-            speed = max(min(distance, 6), 1)
+            speed = distance if distance <= high else high
+            if speed < bounds[0]:
+                speed = bounds[0]
+            sailed = distance - (1 if distance > high else 0)
             at_port = False
             base = bonus.get(ident, 0.0)
             if space.port:
-                value = self._port_value(g, player, space, bonus)
+                if space.east_asia:
+                    value = self._port_value(g, player, space, bonus)
+                else:
+                    # _port_value, inlined: this is the planner's innermost loop.
+                    value = base + bonus.get(space.region or "", 0.0)
+                    if ident not in ports_seen:
+                        # 1 where the other ship anchored first, else the port's stars.
+                        others = anchored.get(ident)
+                        if others and (len(others) > 1 or player.index not in others):
+                            value += SHARED_PORT_PRESTIGE
+                        else:
+                            value += space.stars
                 if value >= 0:
                     at_port, base = True, value
             elif space.discovery and ident not in spots_seen:
                 base += 3.5
-            sailed = distance - (1 if distance > 6 else 0)
             if at_port:
-                sellable = len(goods) - goods.count(space.specialty)
-                key = (True, speed, sailed, sellable, space.specialty is not None)
+                specialty = space.specialty
+                choice = split(
+                    True,
+                    speed,
+                    sailed,
+                    len(goods) - goods.count(specialty),
+                    specialty is not None,
+                )
             else:
-                key = (False, speed, sailed, 0, False)
-            choice = memo.get(key)
-            if choice is None:
-                choice = (-1e9, 1, 1)
-                for stamina in (5, 4, 3, 2, 1, 6):
-                    armament = top - speed - stamina
-                    if armament < 1:
-                        continue
-                    if armament > 6:
-                        armament = 6
-                    usable = stamina if stamina <= usable_top else usable_top
-                    extra = -damage[armament]
-                    if at_port:
-                        extra += _crew_worth(usable, key[3], key[4])
-                        if famine and sailed > usable:
-                            extra -= scurvy_weight * (sailed - usable)
-                    elif sailed > usable:
-                        extra -= scurvy_weight * (sailed - usable)
-                    if extra > choice[0]:
-                        choice = (extra, stamina, armament)
-                memo[key] = choice
+                choice = split(False, speed, sailed, 0, False)
             score = base + choice[0] - 0.01 * distance
             if score > best_score:
                 best_score, best = score, (speed, choice[1], choice[2])
@@ -2214,9 +2303,9 @@ class Greedy(Policy):
                     default=pos,
                 )
                 distance = step_reach.get(nearest, 0)
-                speed = stamina = max(distance, 1)
-                armament = min(top - speed - stamina, 6)
-                if armament >= 1:
+                speed = stamina = max(distance, bounds[0])
+                armament = min(top - speed - stamina, high)
+                if armament >= bounds[0]:
                     best = (speed, stamina, armament)
                     best_target, best_distance = nearest, distance
         self.target, self.target_distance = best_target, best_distance
@@ -2225,13 +2314,13 @@ class Greedy(Policy):
             return label
         # A restraint: fewer of the numbers it limits, the rest on Armament.
         speed = best[0]
-        for stamina in range(best[1], 0, -1):
-            for armament in range(min(top - speed - stamina, 6), 0, -1):
+        for stamina in range(best[1], bounds[0] - 1, -1):
+            for armament in range(min(top - speed - stamina, high), bounds[0] - 1, -1):
                 label = _allocation_label(speed, stamina, armament)
                 if label in legal:
                     return label
         # A fixed-triple card or a restraint: the closest line that still gets there.
-        want_speed = max(min(best_distance, 6), 1)
+        want_speed = max(min(best_distance, high), bounds[0])
         want_stamina = best[1]
 
         def fit(item: tuple[str, tuple[int, int, int]]) -> float:
