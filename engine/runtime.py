@@ -15,10 +15,11 @@ from __future__ import annotations
 import random
 import sys
 import traceback
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
 
 class RuleError(Exception):
@@ -29,9 +30,12 @@ class IllegalDecision(RuleError):
     """A policy answered a question with something that is not one of its legal answers."""
 
 
-@dataclass(frozen=True)
-class Question:
-    """A decision the engine needs: who decides, about what, and the legal answers."""
+class Question(NamedTuple):
+    """A decision the engine needs: who decides, about what, and the legal answers.
+
+    A named tuple, not a frozen dataclass: as immutable, and a simulated game asks dozens of
+    them, where a frozen dataclass's ``__init__`` (one ``object.__setattr__`` per field) shows.
+    """
 
     id: str
     player: int
@@ -44,6 +48,25 @@ class Question:
         return f"{self.prompt} [{', '.join(self.options)}]"
 
 
+_LEGAL: dict[int, tuple[tuple[str, ...], frozenset[str]]] = {}
+
+
+def legal_answers(options: tuple[str, ...]) -> tuple[str, ...] | frozenset[str]:
+    """What to test an answer's legality against: the options themselves when few, else a set
+    of them, built once per options tuple (a flow asks the same long lists, every Sailing
+    Speed line or every reachable space, again and again; a tuple is searched end to end)."""
+    if len(options) <= 8:
+        return options
+    cached = _LEGAL.get(id(options))
+    if cached is not None and cached[0] is options:
+        return cached[1]
+    if len(_LEGAL) > 50_000:
+        _LEGAL.clear()
+    legal = frozenset(options)
+    _LEGAL[id(options)] = (options, legal)
+    return legal
+
+
 class Track:
     """A track of boxes marked in order (durability, health); some boxes are special."""
 
@@ -52,7 +75,8 @@ class Track:
     def __init__(self, name: str, length: int, boxes: dict[str, Sequence[int]]):
         self.name = name
         self.length = length
-        self.boxes = {box: tuple(positions) for box, positions in boxes.items()}
+        # Positions in order, so :meth:`checked` is a bisection.
+        self.boxes = {box: tuple(sorted(positions)) for box, positions in boxes.items()}
         self.marked = 0
 
     def mark(self, amount: int) -> list[str]:
@@ -74,7 +98,7 @@ class Track:
 
     def checked(self, box: str) -> int:
         """How many boxes of the special kind ``box`` are marked."""
-        return sum(1 for p in self.boxes.get(box, ()) if p <= self.marked)
+        return bisect_right(self.boxes.get(box, ()), self.marked)
 
 
 class Player:
@@ -195,6 +219,22 @@ class HandlerTable:
         return best[1] if best else None
 
 
+_CARDS_BY_ID: dict[int, tuple[dict[str, Any], dict[str, dict[str, Any]]]] = {}
+
+
+def cards_by_id(ir: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The IR's cards by id, built once per IR object and shared by the games made from it
+    (a simulation makes thousands from one IR; the cards are read, never written)."""
+    cached = _CARDS_BY_ID.get(id(ir))
+    if cached is not None and cached[0] is ir:
+        return cached[1]
+    if len(_CARDS_BY_ID) > 64:
+        _CARDS_BY_ID.clear()
+    cards = {c["id"]: c for c in ir["cards"]}
+    _CARDS_BY_ID[id(ir)] = (ir, cards)
+    return cards
+
+
 @dataclass
 class Game:
     """The state of one game, the handlers that run its cards, and the means to decide."""
@@ -215,7 +255,7 @@ class Game:
         vocabulary = self.ir["vocabulary"]
         self.rng = random.Random(self.seed)
         self.params: dict[str, Any] = dict(vocabulary["params"])
-        self.cards: dict[str, dict[str, Any]] = {c["id"]: c for c in self.ir["cards"]}
+        self.cards: dict[str, dict[str, Any]] = cards_by_id(self.ir)
         self.players = [Player(i, f"player {i + 1}", vocabulary) for i in range(self.player_count)]
         self.round = 1
         self.score_counter: str | None = vocabulary.get("score")
@@ -266,7 +306,7 @@ class Game:
         """Ask ``player``'s policy; refuse an answer that is not legal."""
         policy = self.policies.get(player.index) or self.policies.get(-1) or FirstLegal()
         answer = policy.decide(self, question)
-        if answer not in question.options:
+        if answer not in legal_answers(question.options):
             raise IllegalDecision(
                 f"'{answer}' is not a legal answer to '{question.prompt}'; legal: "
                 + ", ".join(question.options)

@@ -26,11 +26,20 @@ a method a later flow can call in order.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from engine.games import up_map
-from engine.runtime import Context, Game, Player, Policy, Question, RandomLegal, RuleError
+from engine.runtime import (
+    Context,
+    Game,
+    Player,
+    Policy,
+    Question,
+    RandomLegal,
+    RuleError,
+    legal_answers,
+)
 
 #: "East Asia (Hanyang, Sakai, or Hangzhou)": the only region whose ports the rulebook names.
 EAST_ASIA_PORTS = ("hanyang", "sakai", "hangzhou")
@@ -175,7 +184,26 @@ def scurvy_check(g: Game, c: Context) -> None:
 def is_accomplished(g: Game, mission: str) -> bool:
     """True once any player has accomplished ``mission`` ("Once accomplished, a mission cannot be
     accomplished again"; in 2-player, a claimed public mission "is no longer available")."""
-    return any(mission in p.zones["accomplished"] for p in g.players)
+    for player in g.players:
+        if mission in player.zones["accomplished"]:
+            return True
+    return False
+
+
+def route_progress(route: Sequence[str], anchorages: Iterable[str]) -> int:
+    """How many of a route's spaces the ship has anchored at in the route's order.
+
+    "For the mission "The Northwestern Passage," you must sail according to the world map on
+    the card": the card's route is anchored at space by space from its first to its last;
+    other anchorages in between do not break it ("Other spaces you pass while sailing are
+    ignored", and a month may end short of the next space), but a route space anchored at out
+    of turn does not count until its turn comes.
+    """
+    legs = 0
+    for place in anchorages:
+        if legs < len(route) and place == route[legs]:
+            legs += 1
+    return legs
 
 
 def _reward_parts(mission: str, clause: list[Any]) -> tuple[str, int]:
@@ -277,6 +305,10 @@ class Space:
         return f"Space({self.id!r})"
 
 
+#: A destination as the greedy planner weighs it (see :meth:`Chart.leg`).
+Leg = tuple[str, int, "Space", int, int]
+
+
 class Chart:
     """The world map as a graph of spaces, with the sailing rules built into its reach.
 
@@ -302,6 +334,7 @@ class Chart:
         self._nearest: dict[tuple[str, str], int] = {}
         self._sellers: dict[str, tuple[str, ...]] = {}
         self._reach_interesting: dict[tuple[str, int], tuple[tuple[str, int], ...]] = {}
+        self._legs: dict[tuple[str, int, tuple[int, int]], tuple[Leg, ...]] = {}
         self.ports = tuple(s.id for s in spaces.values() if s.port)
         self.spots = tuple(s.id for s in spaces.values() if s.discovery)
         #: Spaces a ship may want to end on: ports and Discovery Spots (a set to ask, a tuple in
@@ -337,6 +370,29 @@ class Chart:
             frontier = nxt
         self._reach[key] = reached
         return reached
+
+    def leg(self, ident: str, distance: int, bounds: tuple[int, int]) -> Leg:
+        """A destination as the planner weighs it: (space id, fewest steps, the space, the
+        Sailing Speed to write, the distance that counts for Scurvy). Beyond the largest number
+        (Reinforced Rope's extra space) the speed is the largest and the extra space is not
+        sailed for the Scurvy Check."""
+        low, high = bounds
+        speed = low if distance < low else high if distance > high else distance
+        sailed = distance - 1 if distance > high else distance
+        return (ident, distance, self.spaces[ident], speed, sailed)
+
+    def legs(self, start: str, steps: int, bounds: tuple[int, int]) -> tuple[Leg, ...]:
+        """The ports and Discovery Spots within ``steps`` of ``start``, then ``start`` itself
+        (staying put), each as a :meth:`leg` (cached: the map never changes)."""
+        key = (start, steps, bounds)
+        found = self._legs.get(key)
+        if found is None:
+            found = tuple(
+                self.leg(ident, distance, bounds)
+                for ident, distance in (*self.reach_interesting(start, steps), (start, 0))
+            )
+            self._legs[key] = found
+        return found
 
     def distance(self, a: str, b: str, limit: int = 64) -> int | None:
         """The fewest spaces sailed from ``a`` to ``b``, or None when out of ``limit``."""
@@ -826,6 +882,9 @@ class UnchartedPassage(Game):
         static = self._static()
         self._answering: dict[str, frozenset[str]] = static["answering"]
         self._rules: list[str] = static["rules"]
+        #: Per trigger: the rules answering it, and whether a voyage or mid-event card, a Port
+        #: Card or a mission can (what :meth:`_answering_in_force` needs to look at).
+        self._force_plans: dict[str, tuple[list[str], bool, bool, bool]] = static["force_plans"]
         self._by_kind: dict[str, list[str]] = static["by_kind"]
         self._missions: dict[str, MissionInfo] = static["missions"]
         self.rounds: int = static["rounds"]
@@ -848,7 +907,8 @@ class UnchartedPassage(Game):
             flags["spots"] = set()
             flags["areas"] = set()
             flags["east_asia"] = set()
-            flags["anchorages"] = set()
+            #: Every space anchored at, month by month, in order (a route mission's record).
+            flags["anchorages"] = []
             # "stacking the most recent sailor's marker on top": the flow cannot know who sailed
             # last, so player 1 starts on top.
             flags["arrived"] = -player.index
@@ -874,6 +934,7 @@ class UnchartedPassage(Game):
         static = {
             "answering": answering,
             "rules": [cid for cid, c in self.cards.items() if c["kind"] in self.always_in_force],
+            "force_plans": {},
             "by_kind": by_kind,
             "rounds": rounds,
             "mid_event_round": _number(self.params.get("mid_event_round"), rounds // 2 + 1),
@@ -957,8 +1018,42 @@ class UnchartedPassage(Game):
             if not is_accomplished(self, mission):
                 out.append(mission)
         for zone, cards in zones.items():
-            if zone not in ("port_cards", "missions", "accomplished"):
+            if zone not in _FLOW_ZONES:
                 out.extend(cards)
+        return out
+
+    def _answering_in_force(
+        self, player: Player, trigger: str, answering: frozenset[str]
+    ) -> list[str]:
+        """:meth:`cards_in_force` in its order, only those with a handler for ``trigger`` (a
+        window fires dozens of times a game; most cards in force do not answer it)."""
+        plan = self._force_plans.get(trigger)
+        if plan is None:
+            kinds = {self.cards[card]["kind"] for card in answering if card in self.cards}
+            plan = self._force_plans[trigger] = (
+                [r for r in self._rules if r in answering],
+                bool(kinds - {"port_card", "mission", *self.always_in_force}),
+                "port_card" in kinds,
+                "mission" in kinds,
+            )
+        rules, boards, port_cards, missions = plan
+        out = list(rules)
+        board = self.board
+        zones = player.zones
+        if boards:
+            for card in (board.get("voyage"), board.get("mid_event")):
+                if card and card in answering:
+                    out.append(card)
+        if port_cards:
+            out.extend([card for card in zones["port_cards"] if card in answering])
+        if missions:
+            out.extend([card for card in zones["missions"] if card in answering])
+            for mission in board["public_missions"] if "public_missions" in board else ():
+                if mission in answering and not is_accomplished(self, mission):
+                    out.append(mission)
+        for zone, held in zones.items():
+            if zone not in _FLOW_ZONES:
+                out.extend([card for card in held if card in answering])
         return out
 
     def fire(
@@ -975,7 +1070,7 @@ class UnchartedPassage(Game):
         answering = self._answering.get(trigger)
         if answering and self.table is not None:
             if cards is None:
-                cards = self.cards_in_force(player)
+                cards = self._answering_in_force(player, trigger, answering)
             handlers = self.table.handlers
             seen: set[str] = set()
             previous, self.window = self.window, c
@@ -1444,7 +1539,7 @@ class UnchartedPassage(Game):
                 "sailing.destination",
                 player.index,
                 f"Sail from {player.flags['position']} within {reach} spaces to",
-                tuple(options),
+                _keys(options),
             )
             destination = self.ask(player, question)
         destination = _place_id(destination)
@@ -1457,7 +1552,7 @@ class UnchartedPassage(Game):
         player.flags["distance_sailed"] = distance
         player.flags["excluded_distance"] = min(unscurvied, max(distance - speed, 0))
         player.flags["position"] = destination
-        player.flags["anchorages"].add(destination)
+        player.flags["anchorages"].append(destination)
         markers = self.board.setdefault("markers", {})
         markers[destination] = markers.get(destination, 0) + 1
         self.log("sail", player.index, distance)
@@ -1770,7 +1865,8 @@ class UnchartedPassage(Game):
         if info.regions:
             return "" if docked and set(info.regions) <= flags["regions"] else None
         if info.route:
-            return "" if set(info.route) <= flags["anchorages"] else None
+            done = route_progress(info.route, flags["anchorages"]) == len(info.route)
+            return "" if done else None
         if info.spots:
             return "" if not docked and set(info.spots) <= flags["spots"] else None
         if info.spot and not docked and space.id in info.spot:
@@ -1964,6 +2060,25 @@ class UnchartedPassage(Game):
         return self.fire("anchor_at_sea", player, event={"place": place})
 
 
+_KEYS: dict[int, tuple[dict[str, int], tuple[str, ...]]] = {}
+
+
+def _keys(places: dict[str, int]) -> tuple[str, ...]:
+    """``tuple(places)``, kept for the chart's cached reach dicts (the same few hundred come
+    up in every game of a simulation)."""
+    cached = _KEYS.get(id(places))
+    if cached is not None and cached[0] is places:
+        return cached[1]
+    keys = tuple(places)
+    if len(_KEYS) > 50_000:
+        _KEYS.clear()
+    _KEYS[id(places)] = (places, keys)
+    return keys
+
+
+#: The zones :meth:`UnchartedPassage.cards_in_force` reads by their rules; any other zone's
+#: cards are simply in force.
+_FLOW_ZONES = frozenset({"port_cards", "missions", "accomplished"})
 _OPTIONS: dict[tuple[int, str], tuple[str, ...]] = {}
 _PARSED: dict[int, Any] = {}
 _STATIC: dict[tuple[int, int], tuple[Any, Any, dict[str, Any]]] = {}
@@ -2141,12 +2256,17 @@ class Greedy(Policy):
         goods = flags["goods"]
         handlers = g.table.handlers if g.table is not None else {}
         public = g.board.get("public_missions") or ()
-        for mission in (*player.zones["missions"], *public):
-            if is_accomplished(g, mission):
-                continue
-            info = g.mission_info(mission)
+        missions = player.zones["missions"]
+        if len(g.players) > 1 or public:
+            # Another ship may have claimed one first (a public mission "is no longer available").
+            done = {m for p in g.players for m in p.zones["accomplished"]}
+            missions = [m for m in (*missions, *public) if m not in done]
+        infos = g._missions
+        month = g.round
+        for mission in missions:
+            info = infos.get(mission) or g.mission_info(mission)
             stars = info.stars
-            if info.before and g.round >= info.before:
+            if info.before and month >= info.before:
                 continue
             if info.deliver:
                 if info.deliver in goods:
@@ -2161,10 +2281,16 @@ class Greedy(Policy):
                 for region in missing:
                     bonus[region] = bonus.get(region, 0.0) + stars / len(missing)
                 continue
-            for listed, done in ((info.spots, flags["spots"]), (info.route, flags["anchorages"])):
-                missing = [x for x in listed if x not in done]
+            if info.spots:
+                missing = [x for x in info.spots if x not in flags["spots"]]
                 for target in missing:
                     bonus[target] = bonus.get(target, 0.0) + stars / len(missing)
+            if info.route:
+                # The route is sailed in its order: only its next space is worth heading for.
+                legs = route_progress(info.route, flags["anchorages"])
+                if legs < len(info.route):
+                    target = info.route[legs]
+                    bonus[target] = bonus.get(target, 0.0) + stars / (len(info.route) - legs)
             # Legend of Kraken, the Galapagos: a die of damage or Scurvy comes with the stars.
             risk = 3.5 * self.risk if (mission, "accomplish") in handlers else 0.0
             for target in info.spot:
@@ -2235,28 +2361,22 @@ class Greedy(Policy):
             )
         split = splits.best
         interesting = chart.interesting
-        spaces = chart.spaces
         solo = len(g.players) == 1
         best_score = -1e9
         best: tuple[int, int, int] = lines[0][1]
         best_target, best_distance = pos, 0
         high = bounds[1]
         reach = chart.reach(pos, high + rope)
-        candidates = list(chart.reach_interesting(pos, high + rope))
-        candidates.append((pos, 0))
+        candidates = list(chart.legs(pos, high + rope, bounds))
         for place in bonus:
             if place in reach and place not in interesting:
-                candidates.append((place, reach[place]))
+                candidates.append(chart.leg(place, reach[place], bounds))
         ports_seen = player.flags["ports"]
         anchored = g.board["anchored"]
-        for ident, distance in candidates:
+        memo = splits.memo
+        for ident, distance, space, speed, sailed in candidates:
             if not solo and ident != pos and not g.may_anchor(player, ident):
                 continue
-            space = spaces[ident]
-            speed = distance if distance <= high else high
-            if speed < bounds[0]:
-                speed = bounds[0]
-            sailed = distance - (1 if distance > high else 0)
             at_port = False
             base = bonus.get(ident, 0.0)
             if space.port:
@@ -2278,15 +2398,11 @@ class Greedy(Policy):
                 base += 3.5
             if at_port:
                 specialty = space.specialty
-                choice = split(
-                    True,
-                    speed,
-                    sailed,
-                    len(goods) - goods.count(specialty),
-                    specialty is not None,
-                )
+                sellable = len(goods) - goods.count(specialty)
+                key = (True, speed, sailed, sellable, specialty is not None)
             else:
-                choice = split(False, speed, sailed, 0, False)
+                key = (False, speed, sailed, 0, False)
+            choice = memo.get(key) or split(*key)
             score = base + choice[0] - 0.01 * distance
             if score > best_score:
                 best_score, best = score, (speed, choice[1], choice[2])
@@ -2365,8 +2481,9 @@ class Greedy(Policy):
         if ident == "planning.allocate":
             return self.plan(g, player, options)
         if ident == "sailing.destination":
-            if self.target in options:
-                return self.target
+            target = self.target
+            if target is not None and target in legal_answers(options):
+                return target
             chart = g.chart or chart_for(g.ir)
             return max(options, key=lambda s: (s in chart.interesting, -options.index(s)))
         if ident == "crew.row":
@@ -2613,6 +2730,9 @@ GIVEN.update(
         "spots_visited": _set_set("spots"),
         "regions_docked": _set_set("regions"),
         "east_asia_entered": _set_set("east_asia"),
+        "anchored_at": lambda g, who, value: _player(g, who).flags.__setitem__(
+            "anchorages", [_place_id(v) for v in value]
+        ),
         "markers": _set_markers,
         "anchored": _set_anchored,
         "pile": _set_pile,
@@ -2643,6 +2763,7 @@ EXPECT.update(
         "goods": lambda g, who: sorted(_player(g, who).flags.get("goods", [])),
         "ports_visited": lambda g, who: sorted(_player(g, who).flags.get("ports", ())),
         "spots_visited": lambda g, who: sorted(_player(g, who).flags.get("spots", ())),
+        "anchored_at": lambda g, who: list(_player(g, who).flags.get("anchorages", ())),
         "final_score": lambda g, who: _flow(g).final_score(_player(g, who)),
         "scores": lambda g, who: _result(g).scores,
         "titles": lambda g, who: _result(g).titles,
