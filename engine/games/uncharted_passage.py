@@ -306,7 +306,7 @@ class Space:
 
 
 #: A destination as the greedy planner weighs it (see :meth:`Chart.leg`).
-Leg = tuple[str, int, "Space", int, int]
+Leg = tuple[str, int, "Space", int, int, tuple[bool, int, int, int, bool]]
 
 
 class Chart:
@@ -341,6 +341,10 @@ class Chart:
         #: map order to go through, so every process plays the same games).
         self.interesting = frozenset(self.ports) | frozenset(self.spots)
         self.places_of_note = self.ports + self.spots
+        #: Each port's region ("any port within the region (see color)").
+        self.regions = {s.id: s.region for s in spaces.values() if s.region}
+        #: The spaces of every Pirate Infested Area.
+        self.infested_spaces = frozenset(s.id for s in spaces.values() if s.infested)
         if start not in spaces:
             raise RuleError(f"the chart has no starting space '{start}'")
 
@@ -373,13 +377,21 @@ class Chart:
 
     def leg(self, ident: str, distance: int, bounds: tuple[int, int]) -> Leg:
         """A destination as the planner weighs it: (space id, fewest steps, the space, the
-        Sailing Speed to write, the distance that counts for Scurvy). Beyond the largest number
+        Sailing Speed to write, the distance that counts for Scurvy, its key in
+        :class:`_Splits` when the ship anchors there at sea). Beyond the largest number
         (Reinforced Rope's extra space) the speed is the largest and the extra space is not
         sailed for the Scurvy Check."""
         low, high = bounds
         speed = low if distance < low else high if distance > high else distance
         sailed = distance - 1 if distance > high else distance
-        return (ident, distance, self.spaces[ident], speed, sailed)
+        return (
+            ident,
+            distance,
+            self.spaces[ident],
+            speed,
+            sailed,
+            (False, speed, sailed, 0, False),
+        )
 
     def legs(self, start: str, steps: int, bounds: tuple[int, int]) -> tuple[Leg, ...]:
         """The ports and Discovery Spots within ``steps`` of ``start``, then ``start`` itself
@@ -885,6 +897,8 @@ class UnchartedPassage(Game):
         #: Per trigger: the rules answering it, and whether a voyage or mid-event card, a Port
         #: Card or a mission can (what :meth:`_answering_in_force` needs to look at).
         self._force_plans: dict[str, tuple[list[str], bool, bool, bool]] = static["force_plans"]
+        #: Other answers worked out once per compiled game (keyed by what they depend on).
+        self._static_cache: dict[Any, Any] = static["cache"]
         self._by_kind: dict[str, list[str]] = static["by_kind"]
         self._missions: dict[str, MissionInfo] = static["missions"]
         self.rounds: int = static["rounds"]
@@ -935,6 +949,7 @@ class UnchartedPassage(Game):
             "answering": answering,
             "rules": [cid for cid, c in self.cards.items() if c["kind"] in self.always_in_force],
             "force_plans": {},
+            "cache": {},
             "by_kind": by_kind,
             "rounds": rounds,
             "mid_event_round": _number(self.params.get("mid_event_round"), rounds // 2 + 1),
@@ -1170,8 +1185,9 @@ class UnchartedPassage(Game):
             chart = chart_for(self.ir)
             board["chart"] = chart
         self.chart = chart
-        board["regions"] = {s.id: s.region for s in chart.spaces.values() if s.region}
-        board["pirate_infested_area"] = {s.id for s in chart.spaces.values() if s.infested}
+        # Copies of what the chart worked out once (a scenario may change a game's own).
+        board["regions"] = dict(chart.regions)
+        board["pirate_infested_area"] = set(chart.infested_spaces)
         board.setdefault("markers", {})
         board.setdefault("anchored", {})
         board.setdefault("east_asia_ships", {})
@@ -1183,17 +1199,14 @@ class UnchartedPassage(Game):
         voyages = by_kind.get("voyage", [])
         half = self.rounds // 2
         if "pile" not in board:
-            first = [v for v in voyages if "first_half" in self.cards[v]["tags"]]
-            second = [v for v in voyages if "second_half" in self.cards[v]["tags"]] or first
+            first, second = self._voyage_halves(voyages)
             mids = by_kind.get("mid_event", [])
             pile = self._deal(first or voyages, half)
             board["mid_event_card"] = self._deal(mids, 1)[0] if mids else None
             pile += self._deal(second or voyages, self.rounds - half)
             board["pile"] = pile
         if "deck:port_cards" not in board:
-            deck: list[str] = []
-            for cid in by_kind.get("port_card", []):
-                deck.extend([cid] * max(_number(self.cards[cid]["properties"].get("copies"), 1), 0))
+            deck = list(self._port_card_deck(by_kind.get("port_card", [])))
             self.shuffle(deck)
             board["deck:port_cards"] = deck
         if not board.get("missions_dealt"):
@@ -1210,14 +1223,47 @@ class UnchartedPassage(Game):
             out.extend(batch[: count - len(out)])
         return out
 
+    def _voyage_halves(self, voyages: list[str]) -> tuple[list[str], list[str]]:
+        """The first-half and second-half voyage cards (by tag; the first half for both when
+        the data has no second half)."""
+        key = ("voyage_halves", tuple(voyages))
+        cached = self._static_cache.get(key)
+        if cached is None:
+            first = [v for v in voyages if "first_half" in self.cards[v]["tags"]]
+            second = [v for v in voyages if "second_half" in self.cards[v]["tags"]] or first
+            cached = self._static_cache[key] = (tuple(first), tuple(second))
+        return list(cached[0]), list(cached[1])
+
+    def _port_card_deck(self, port_cards: list[str]) -> tuple[str, ...]:
+        """The Port Card pile before shuffling: each card as many times as its ``copies``."""
+        key = ("port_card_deck", tuple(port_cards))
+        cached = self._static_cache.get(key)
+        if cached is None:
+            deck: list[str] = []
+            for cid in port_cards:
+                deck.extend([cid] * max(_number(self.cards[cid]["properties"].get("copies"), 1), 0))
+            cached = self._static_cache[key] = tuple(deck)
+        return cached
+
+    def _missions_by_type(self, missions: list[str]) -> dict[str, tuple[str, ...]]:
+        """The missions by their type tag (route, trade, discovery), in data order; read once
+        per compiled game."""
+        key = tuple(missions)
+        cached = self._static_cache.get(("missions_by_type", key))
+        if cached is None:
+            by_type: dict[str, list[str]] = {"route": [], "trade": [], "discovery": []}
+            for mission in missions:
+                for tag in self.cards[mission]["tags"]:
+                    if tag in by_type:
+                        by_type[tag].append(mission)
+            cached = {kind: tuple(pile) for kind, pile in by_type.items()}
+            self._static_cache[("missions_by_type", key)] = cached
+        return cached
+
     def _deal_missions(self, missions: list[str]) -> None:
         board = self.board
         board["missions_dealt"] = True
-        by_type: dict[str, list[str]] = {"route": [], "trade": [], "discovery": []}
-        for mission in missions:
-            for tag in self.cards[mission]["tags"]:
-                if tag in by_type:
-                    by_type[tag].append(mission)
+        by_type = {kind: list(pile) for kind, pile in self._missions_by_type(missions).items()}
         for pile in by_type.values():
             self.shuffle(pile)
 
@@ -2367,42 +2413,57 @@ class Greedy(Policy):
         best_target, best_distance = pos, 0
         high = bounds[1]
         reach = chart.reach(pos, high + rope)
-        candidates = list(chart.legs(pos, high + rope, bounds))
-        for place in bonus:
-            if place in reach and place not in interesting:
-                candidates.append(chart.leg(place, reach[place], bounds))
+        candidates = chart.legs(pos, high + rope, bounds)
+        extra = [
+            chart.leg(place, reach[place], bounds)
+            for place in bonus
+            if place in reach and place not in interesting
+        ]
+        if extra:
+            candidates = (*candidates, *extra)
+        if not solo:
+            candidates = tuple(
+                leg for leg in candidates if leg[0] == pos or g.may_anchor(player, leg[0])
+            )
         ports_seen = player.flags["ports"]
         anchored = g.board["anchored"]
         memo = splits.memo
-        for ident, distance, space, speed, sailed in candidates:
-            if not solo and ident != pos and not g.may_anchor(player, ident):
-                continue
-            at_port = False
-            base = bonus.get(ident, 0.0)
+        bonus_of = bonus.get
+        me = player.index
+        held = len(goods)
+        for ident, distance, space, speed, sailed, sea_key in candidates:
+            base = bonus_of(ident, 0.0)
             if space.port:
                 if space.east_asia:
                     value = self._port_value(g, player, space, bonus)
                 else:
                     # _port_value, inlined: this is the planner's innermost loop.
-                    value = base + bonus.get(space.region or "", 0.0)
+                    value = base + bonus_of(space.region or "", 0.0)
                     if ident not in ports_seen:
                         # 1 where the other ship anchored first, else the port's stars.
                         others = anchored.get(ident)
-                        if others and (len(others) > 1 or player.index not in others):
+                        if others and (len(others) > 1 or me not in others):
                             value += SHARED_PORT_PRESTIGE
                         else:
                             value += space.stars
                 if value >= 0:
-                    at_port, base = True, value
+                    specialty = space.specialty
+                    key = (
+                        True,
+                        speed,
+                        sailed,
+                        held - goods.count(specialty),
+                        specialty is not None,
+                    )
+                    choice = memo.get(key) or split(*key)
+                    score = value + choice[0] - 0.01 * distance
+                    if score > best_score:
+                        best_score, best = score, (speed, choice[1], choice[2])
+                        best_target, best_distance = ident, distance
+                    continue
             elif space.discovery and ident not in spots_seen:
                 base += 3.5
-            if at_port:
-                specialty = space.specialty
-                sellable = len(goods) - goods.count(specialty)
-                key = (True, speed, sailed, sellable, specialty is not None)
-            else:
-                key = (False, speed, sailed, 0, False)
-            choice = memo.get(key) or split(*key)
+            choice = memo.get(sea_key) or split(*sea_key)
             score = base + choice[0] - 0.01 * distance
             if score > best_score:
                 best_score, best = score, (speed, choice[1], choice[2])
