@@ -383,14 +383,19 @@ class Game:
         self.log("reduce", c.player.index, target, amount)
 
     def mark(self, c: Context, track: str, amount: int) -> None:
-        """Mark boxes on a track; each special box marked fires its trigger."""
+        """Mark boxes on a track; each special box marked fires its trigger, unless the marks
+        reached the last box: then the full track is what happened (Uncharted Passage: "if you
+        check the last space ... your ship sinks and the game ends immediately"), and the boxes
+        passed on the way are marked but ask nothing more."""
         tracked = c.player.tracks[track]
         hit = tracked.mark(amount)
         self.log("mark", c.player.index, track, amount)
+        full = tracked.full
         for box in hit:
             self.log("box", c.player.index, box)
-            self.fire(box, c.player)
-        if tracked.full:
+            if not full:
+                self.fire(box, c.player)
+        if full:
             self.log("track_full", c.player.index, track)
             self.on_track_full(c.player, track)
 

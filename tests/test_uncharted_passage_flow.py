@@ -841,15 +841,27 @@ def test_one_ship_per_east_asian_port_and_two_for_the_second_ship() -> None:
     assert script_used(g)
 
 
-def test_the_shared_pirate_roll_is_not_rerolled_by_figurehead() -> None:
-    # "The Figurehead card only affects your own dice results."
-    g = game(dice=(6, 2), players=2, mode="competitive")
+def test_figurehead_rerolls_the_shared_pirate_roll_for_its_owner_only() -> None:
+    # "The Pirate Combat Strength rolled on the dice applies equally to both players. However,
+    # players may individually use Port Cards to reduce damage or modify their own dice
+    # values." and "The Figurehead card only affects your own dice results."
+    g = game(("figurehead.reroll", "die1"), dice=(6, 2, 1), players=2, mode="competitive")
     g.players[0].zones["port_cards"] = ["figurehead"]
     for player in g.players:
         write(g, player, 1, 1, 6)
     g.pirate_round("plague")
+    assert [p.flags["pirate_power"] for p in g.players] == [2, 6]
+    assert g.players[0].zones["port_cards"] == []
+    assert script_used(g)
+
+
+def test_the_shared_pirate_roll_is_rolled_once_without_figurehead() -> None:
+    # "The Pirate Combat Strength rolled on the dice applies equally to both players."
+    g = game(dice=(6, 2), players=2, mode="competitive")
+    for player in g.players:
+        write(g, player, 1, 1, 6)
+    g.pirate_round("plague")
     assert [p.flags["pirate_power"] for p in g.players] == [6, 6]
-    assert g.players[0].zones["port_cards"] == ["figurehead"]
     assert script_used(g)
 
 
@@ -1029,3 +1041,56 @@ def test_a_played_game_leaves_the_ir_unchanged() -> None:
     g.policies = {i: POLICIES["greedy"](g, i) for i in range(2)}
     g.play()
     assert json.dumps(ir, sort_keys=True) == before
+
+
+# -- rules read from the data, and the rulebook's exact wording
+
+
+def test_entering_east_asia_gains_the_ports_stars_in_the_data_plus_a_die() -> None:
+    # "you gain 2 prestige points and an additional amount of prestige equal to the number
+    # rolled on a die": map.cards gives the East Asian ports stars 2; the flow reads them.
+    chart = small_chart()
+    chart.spaces["hangzhou"].stars = 3
+    g = game(
+        ("east_asia.offer", "yes"),
+        ("east_asia.goods", "specialty:wine"),
+        dice=(4,),
+        chart=chart,
+        position="a4",
+        goods=["wine"],
+    )
+    write(g, me(g), 1, 1, 1)
+    voyage_to(g, me(g), "hangzhou")
+    assert me(g).counters["prestige"] == 3 + 4
+    assert script_used(g)
+
+
+def test_a_mission_not_of_the_spot_leaves_the_discovery_spot_die() -> None:
+    # "If you arrive at a Discovery Spot without a mission card, you only gain prestige equal
+    # to the number of a die you roll": A Study on Pirate Infested Area finishing at Komodo
+    # Island (an infested Discovery Spot on the data map) is not a mission of that spot.
+    ir, _ = load_table(GENERATED)
+    chart = chart_from_ir(ir)
+    assert chart is not None and chart.spaces["komodo_island"].infested
+    g = game(
+        dice=(5,),
+        chart=chart,
+        position="komodo_island",
+        areas_visited=["arabian_sea_pirates", "caribbean_pirates", "madagascar_pirates"],
+    )
+    me(g).zones["missions"] = ["a_study_on_pirate_infested_area"]
+    write(g, me(g), 1, 1, 1)
+    g.anchor(me(g))
+    assert me(g).zones["accomplished"] == ["a_study_on_pirate_infested_area"]
+    study = g.mission_info("a_study_on_pirate_infested_area").stars
+    assert me(g).counters["prestige"] == study + 5
+    assert script_used(g)
+
+
+def test_a_restraint_no_line_meets_is_an_error_not_ignored() -> None:
+    # "Follow any number restraints imposed by events.": a card whose restraint nothing meets
+    # cannot be played around by ignoring it.
+    g = game()
+    g.formula = lambda *args, **kwargs: False  # type: ignore[method-assign]
+    with pytest.raises(RuleError, match="no Sailing Speed/Crew Stamina/Armament line meets"):
+        g.allocation_options("weary_crew")

@@ -335,6 +335,7 @@ class Chart:
         self._sellers: dict[str, tuple[str, ...]] = {}
         self._reach_interesting: dict[tuple[str, int], tuple[tuple[str, int], ...]] = {}
         self._legs: dict[tuple[str, int, tuple[int, int]], tuple[Leg, ...]] = {}
+        self._to: dict[str, dict[str, int]] = {}
         self.ports = tuple(s.id for s in spaces.values() if s.port)
         self.spots = tuple(s.id for s in spaces.values() if s.discovery)
         #: Spaces a ship may want to end on: ports and Discovery Spots (a set to ask, a tuple in
@@ -345,6 +346,12 @@ class Chart:
         self.regions = {s.id: s.region for s in spaces.values() if s.region}
         #: The spaces of every Pirate Infested Area.
         self.infested_spaces = frozenset(s.id for s in spaces.values() if s.infested)
+        #: Each pirate icon's Infested Area: "The 6 spaces adjacent to a pirate icon".
+        areas: dict[str, list[str]] = {}
+        for space in spaces.values():
+            for pirate in sorted(space.infested):
+                areas.setdefault(pirate, []).append(space.id)
+        self.infested_areas = {pirate: tuple(area) for pirate, area in sorted(areas.items())}
         if start not in spaces:
             raise RuleError(f"the chart has no starting space '{start}'")
 
@@ -404,6 +411,33 @@ class Chart:
                 for ident, distance in (*self.reach_interesting(start, steps), (start, 0))
             )
             self._legs[key] = found
+        return found
+
+    def distances_to(self, target: str, limit: int = 64) -> dict[str, int]:
+        """Spaces sailed from every space to ``target``: a space, or a region (its nearest
+        port). The map's passages go both ways, so this is a reach from the target; cached."""
+        found = self._to.get(target)
+        if found is not None:
+            return found
+        if target in self.spaces:
+            found = self.reach(target, limit)
+        else:
+            starts = [ident for ident, region in self.regions.items() if region == target]
+            found = {ident: 0 for ident in starts}
+            frontier = starts
+            spaces = self.spaces
+            for steps in range(1, limit + 1):
+                nxt: list[str] = []
+                for ident in frontier:
+                    for other in spaces[ident].neighbours:
+                        if other in found or spaces[other].pirate:
+                            continue
+                        found[other] = steps
+                        nxt.append(other)
+                if not nxt:
+                    break
+                frontier = nxt
+        self._to[target] = found
         return found
 
     def distance(self, a: str, b: str, limit: int = 64) -> int | None:
@@ -888,6 +922,10 @@ class UnchartedPassage(Game):
         #: "The Figurehead card only affects your own dice results"), and what they are for.
         self.dice_owner: Player | None = None
         self.dice_purpose = ""
+        #: Dice rolled while recording (a roll made once for both players), and the dice a
+        #: player's own copy of that roll replays.
+        self._recording: list[int] | None = None
+        self._replay: list[int] | None = None
         self.chart: Chart | None = None
         self.logbook: list[list[dict[str, Any]]] = [[] for _ in self.players]
         self._tick = 0
@@ -1104,7 +1142,14 @@ class UnchartedPassage(Game):
     def dice(self, count: int, sides: int) -> list[int]:
         """Roll ``count`` dice; the owner of the roll may reroll one with Figurehead ("You may
         reroll any one die")."""
-        rolled = [self.die(sides) for _ in range(count)]
+        replay = self._replay
+        if replay is not None and len(replay) >= count:
+            # A player's own copy of a roll made once for both (the 2-player pirate roll).
+            rolled, self._replay = replay[:count], replay[count:]
+        else:
+            rolled = [self.die(sides) for _ in range(count)]
+        if self._recording is not None:
+            self._recording.extend(rolled)
         owner = self.dice_owner
         if owner is not None and "figurehead" in owner.zones["port_cards"]:
             options = ("keep", *(f"die{n + 1}" for n in range(count)))
@@ -1416,8 +1461,8 @@ class UnchartedPassage(Game):
         choice; either way within the card's number restraints."""
         key = (id(self.ir), voyage)
         cached = _OPTIONS.get(key)
-        if cached is not None:
-            return cached
+        if cached is not None and cached[0] is self.ir:
+            return cached[1]
         card = self.cards[voyage]
         props = card.get("properties") or {}
         low, high = self.allocation_bounds
@@ -1445,9 +1490,16 @@ class UnchartedPassage(Game):
                 scratch.counters.update(sailing_speed=s, crew_stamina=st, armament=ar)
                 if self.formula(voyage, "restraint", context):
                     allowed.append((s, st, ar))
-            candidates = allowed or candidates
+            if not allowed:
+                raise RuleError(
+                    f"{voyage}: no Sailing Speed/Crew Stamina/Armament line meets its restraint "
+                    f"({card.get('title', voyage)}); loosen the restraint or the resources"
+                )
+            candidates = allowed
         options = tuple(_allocation_label(*t) for t in candidates)
-        _OPTIONS[key] = options
+        if len(_OPTIONS) > 4096:
+            _OPTIONS.clear()
+        _OPTIONS[key] = (self.ir, options)
         return options
 
     def allocate(self, player: Player) -> tuple[int, int, int]:
@@ -1495,8 +1547,10 @@ class UnchartedPassage(Game):
 
     def pirate_round(self, voyage: str) -> None:
         """The Pirate phase for every player: solo, your own roll; 2-player, one roll that
-        "applies equally to both players" (so no Figurehead on it: "only affects your own
-        dice results"), taken in turn order (Anti-Piracy Mission: "the player with the lower
+        "applies equally to both players. However, players may individually use Port Cards to
+        reduce damage or modify their own dice values" (Figurehead: "only affects your own dice
+        results", so a reroll changes the roll for its owner alone), taken in turn order
+        (Anti-Piracy Mission: "the player with the lower
         score or whose marker is on top moves first")."""
         if len(self.players) == 1:
             player = self.players[0]
@@ -1507,9 +1561,23 @@ class UnchartedPassage(Game):
                 self.dice_owner = None
             return
         context = Context(self.players[0], voyage, "pirate")
-        power = int(self.formula(voyage, "pirate", context))
+        self._recording = []
+        try:
+            power = int(self.formula(voyage, "pirate", context))
+        finally:
+            shared, self._recording = self._recording, None
         for player in self.turn_order():
-            self.pirate_phase(player, voyage, pirate_power=power)
+            own = power
+            if shared and "figurehead" in player.zones["port_cards"]:
+                # "players may individually use Port Cards to ... modify their own dice
+                # values": Figurehead rerolls a die of this player's copy of the roll only.
+                self.dice_owner, self.dice_purpose = player, "pirate"
+                self._replay = list(shared)
+                try:
+                    own = int(self.formula(voyage, "pirate", Context(player, voyage, "pirate")))
+                finally:
+                    self.dice_owner, self._replay = None, None
+            self.pirate_phase(player, voyage, pirate_power=own)
             if self.board.get("over"):
                 return
 
@@ -1615,6 +1683,9 @@ class UnchartedPassage(Game):
         if place not in chart.spaces:
             raise RuleError(f"'{place}' is not a space of the map")
         space = chart.spaces[place]
+        # "anchoring at 4 different Pirate Infested Areas": a port anchors a ship as well as
+        # the sea does ("You can only anchor at one final destination").
+        player.flags["areas"] |= space.infested
         self.dice_owner, self.dice_purpose = player, "prestige"
         try:
             if space.port and space.east_asia:
@@ -1630,6 +1701,7 @@ class UnchartedPassage(Game):
         """A. If You Dock at a Port: "Advance the Prestige Track by the number of stars" (once
         per port), its missions, then Crew Actions."""
         flags = player.flags
+        flags["areas"] |= space.infested
         c = Context(player, space.id, "dock")
         if space.id not in flags["ports"]:
             others = self.board["anchored"].get(space.id, set()) - {player.index}
@@ -1685,9 +1757,10 @@ class UnchartedPassage(Game):
                 board["east_asia_ships"][space.id] = player.index
                 player.flags["east_asia"].add(space.id)
                 c = Context(player, space.id, "dock")
-                roll = self.dice(1, 6)[0]
-                self.gain(c, "prestige", EAST_ASIA_PRESTIGE + roll)
-                player.flags["notes"].append(f"{space.title} entered +{EAST_ASIA_PRESTIGE + roll}")
+                # "you gain 2 prestige points": the port's stars in map.cards, which say so.
+                gained = (space.stars or EAST_ASIA_PRESTIGE) + self.dice(1, 6)[0]
+                self.gain(c, "prestige", gained)
+                player.flags["notes"].append(f"{space.title} entered +{gained}")
                 self._docked(player, space)
                 if not board.get("over"):
                     self.crew_actions(player, space)
@@ -1796,7 +1869,13 @@ class UnchartedPassage(Game):
         self.missions_by_data(player, space, docked=False)
         if self.board.get("over"):
             return
-        accomplished = len(player.zones["accomplished"]) > before
+        # "If you have a mission card that is accomplished by arriving at a Discovery Spot":
+        # only a mission of this spot takes the die's place, not one that merely finished here
+        # (A Study on Pirate Infested Area at an infested spot).
+        accomplished = any(
+            space.id in info.spot or space.id in info.spots
+            for info in map(self.mission_info, player.zones["accomplished"][before:])
+        )
         if space.discovery:
             if not accomplished and not visited:
                 self.discovery_prestige(player, space)
@@ -2125,7 +2204,8 @@ def _keys(places: dict[str, int]) -> tuple[str, ...]:
 #: The zones :meth:`UnchartedPassage.cards_in_force` reads by their rules; any other zone's
 #: cards are simply in force.
 _FLOW_ZONES = frozenset({"port_cards", "missions", "accomplished"})
-_OPTIONS: dict[tuple[int, str], tuple[str, ...]] = {}
+#: The logbook lines of each voyage card, per IR (the IR kept, so a reused id cannot match).
+_OPTIONS: dict[tuple[int, str], tuple[dict[str, Any], tuple[str, ...]]] = {}
 _PARSED: dict[int, Any] = {}
 _STATIC: dict[tuple[int, int], tuple[Any, Any, dict[str, Any]]] = {}
 
@@ -2292,6 +2372,8 @@ class Greedy(Policy):
         self.target_distance = 0
         self.risk = 1.0
         self._parsed: dict[int, tuple[tuple[str, tuple[int, int, int]], ...]] = {}
+        #: Co-op: the six missions this captain chose for player 1 (see :meth:`_coop_pick`).
+        self._coop_plan: list[str] | None = None
 
     # -- judging places
 
@@ -2319,8 +2401,19 @@ class Greedy(Policy):
                     for target in info.to:
                         bonus[target] = bonus.get(target, 0.0) + stars
                 else:
-                    for seller in chart.sellers(info.deliver):
-                        bonus[seller] = bonus.get(seller, 0.0) + 0.3 * stars
+                    # Where the specialty is sold, worth the stars less the voyage on from there
+                    # (and the chance of no Crew Action to buy it with).
+                    for seller, worth in _seller_worth(chart, info):
+                        bonus[seller] = bonus.get(seller, 0.0) + worth
+                continue
+            if info.areas:
+                # "anchoring at 4 different Pirate Infested Areas": the areas not yet visited.
+                needed = info.areas - len(flags["areas"])
+                if needed > 0:
+                    for pirate, area in chart.infested_areas.items():
+                        if pirate not in flags["areas"]:
+                            for target in area:
+                                bonus[target] = max(bonus.get(target, 0.0), stars / needed)
                 continue
             if info.regions:
                 missing = [r for r in info.regions if r not in flags["regions"]]
@@ -2359,7 +2452,7 @@ class Greedy(Policy):
                 or player.counters["specialties"] < need
             ):
                 return -1.0
-            return EAST_ASIA_PRESTIGE + 3.5 - 0.9 * need + extra
+            return (space.stars or EAST_ASIA_PRESTIGE) + 3.5 - 0.9 * need + extra
         value = 0.0
         if space.id not in flags["ports"]:
             others = g.board["anchored"].get(space.id, set()) - {player.index}
@@ -2425,6 +2518,15 @@ class Greedy(Policy):
             candidates = tuple(
                 leg for leg in candidates if leg[0] == pos or g.may_anchor(player, leg[0])
             )
+        # The best mission beyond this month's reach pulls the ship its way: each place in
+        # reach is worth a share of it, less for every month still to sail from there.
+        goal, goal_worth = None, 1.0
+        for place, worth in bonus.items():
+            if worth >= goal_worth and place not in reach:
+                goal, goal_worth = place, worth
+        to_goal = chart.distances_to(goal).get if goal is not None else _NOWHERE.get
+        pull = GOAL_PULL * goal_worth if goal is not None else 0.0
+        discounts = _DISCOUNTS
         ports_seen = player.flags["ports"]
         anchored = g.board["anchored"]
         memo = splits.memo
@@ -2456,7 +2558,9 @@ class Greedy(Policy):
                         specialty is not None,
                     )
                     choice = memo.get(key) or split(*key)
-                    score = value + choice[0] - 0.01 * distance
+                    score = (
+                        value + choice[0] - 0.01 * distance + pull * discounts[to_goal(ident, 99)]
+                    )
                     if score > best_score:
                         best_score, best = score, (speed, choice[1], choice[2])
                         best_target, best_distance = ident, distance
@@ -2464,7 +2568,7 @@ class Greedy(Policy):
             elif space.discovery and ident not in spots_seen:
                 base += 3.5
             choice = memo.get(sea_key) or split(*sea_key)
-            score = base + choice[0] - 0.01 * distance
+            score = base + choice[0] - 0.01 * distance + pull * discounts[to_goal(ident, 99)]
             if score > best_score:
                 best_score, best = score, (speed, choice[1], choice[2])
                 best_target, best_distance = ident, distance
@@ -2472,11 +2576,11 @@ class Greedy(Policy):
             # Nothing worth having in reach this month: head for the best place further away.
             far = self._far_target(g, player, chart, pos, bonus)
             if far is not None:
-                toward = chart.reach(far, 40)
+                toward_far = chart.reach(far, 40)
                 step_reach = chart.reach(pos, 4)
                 nearest = min(
                     (x for x in step_reach if solo or g.may_anchor(player, x)),
-                    key=lambda x: (toward.get(x, 99), step_reach[x]),
+                    key=lambda x: (toward_far.get(x, 99), step_reach[x]),
                     default=pos,
                 )
                 distance = step_reach.get(nearest, 0)
@@ -2585,8 +2689,12 @@ class Greedy(Policy):
             return "yes" if window.q["pirate_power"] > window.q["armament"] else "no"
         if window is not None and ident.endswith("pirate_raid.may1"):
             return "yes" if window.q.get("damage", 0) >= 2 else "no"
-        if ident in ("missions.redraw", "coop.give"):
-            return options[0]
+        if ident == "missions.redraw":
+            return self._redraw(g, player, options)
+        if ident == "coop.missions":
+            return self._coop_pick(g, options)
+        if ident == "coop.give":
+            return self._give(g, player, options)
         if question.kind in ("may", "play") or options == ("yes", "no"):
             return "yes"
         return options[0]
@@ -2595,8 +2703,116 @@ class Greedy(Policy):
         needed: set[str] = set()
         for mission in player.zones["missions"]:
             props = g.cards[mission].get("properties") or {}
-            needed.update(_names(props.get("specialty")) + _names(props.get("goods")))
+            needed.update(
+                _names(props.get("deliver"))
+                + _names(props.get("specialty"))
+                + _names(props.get("goods"))
+            )
         return needed
+
+    # -- missions and sharing (2-player)
+
+    def _mission_places(self, g: UnchartedPassage, chart: Chart, mission: str) -> list[str]:
+        """The spaces a mission sends a ship to, by its data: its spot or spots, its route, the
+        ports of its regions or destinations, else where its specialty is sold."""
+        info = g.mission_info(mission)
+        places = [*info.spot, *info.spots, *info.route]
+        for target in (*info.regions, *info.to):
+            if target in chart.spaces:
+                places.append(target)
+            else:
+                places.extend(p for p, region in chart.regions.items() if region == target)
+        if not places and info.deliver:
+            places.extend(chart.sellers(info.deliver))
+        if not places and info.areas:
+            places.extend(sorted(chart.infested_spaces))
+        return [p for p in places if p in chart.spaces]
+
+    def _mission_cost(self, g: UnchartedPassage, chart: Chart, mission: str, origin: str) -> int:
+        """How far from ``origin`` a mission takes the ship: the farthest of the places it
+        needs all of (spots, a route, regions), the nearest of those it needs one of."""
+        info = g.mission_info(mission)
+        far = chart.reach(origin, 64)
+        places = self._mission_places(g, chart, mission)
+        distances = [far.get(p, 99) for p in places] or [99]
+        every = info.spots or info.route or (info.regions and not info.to)
+        return max(distances) if every else min(distances)
+
+    def _mission_worth(self, g: UnchartedPassage, chart: Chart, mission: str, origin: str) -> float:
+        """Stars for the sailing: a mission's reward over the months it takes to get there."""
+        return g.mission_info(mission).stars / (
+            1.0 + self._mission_cost(g, chart, mission, origin) / 6
+        )
+
+    def _redraw(self, g: UnchartedPassage, player: Player, options: tuple[str, ...]) -> str:
+        """2-player: "you may discard 1 mission card and draw a new one of the same type".
+        Discard the held mission worth least for its sailing when an unseen card of its type is
+        worth more on average (the captain knows the cards, not the order of the pile)."""
+        chart = g.chart or chart_for(g.ir)
+        origin = player.flags["position"]
+        held = [o for o in options if o != "keep"]
+        if not held:
+            return options[0]
+        seen = {m for p in g.players for m in (*p.zones["missions"], *p.zones["accomplished"])}
+        seen.update(g.board.get("public_missions") or ())
+        worst = min(held, key=lambda m: self._mission_worth(g, chart, m, origin))
+        kind = next((t for t in g.cards[worst]["tags"] if t in SOLO_MISSIONS), None)
+        unseen = [
+            m for m in g._by_kind.get("mission", []) if m not in seen and kind in g.cards[m]["tags"]
+        ]
+        if not unseen:
+            return "keep"
+        expected = sum(self._mission_worth(g, chart, m, origin) for m in unseen) / len(unseen)
+        return worst if self._mission_worth(g, chart, worst, origin) < 0.75 * expected else "keep"
+
+    def _coop_pick(self, g: UnchartedPassage, options: tuple[str, ...]) -> str:
+        """Co-op: "12 missions split 6 and 6". Split them by the map: the two missions farthest
+        apart start the two halves, and player 1 takes the six lying most on its side, so the
+        ships sail to different ends of the world rather than the same seas."""
+        chart = g.chart or chart_for(g.ir)
+        plan = self._coop_plan
+        if plan is None or not set(plan) & set(options):
+            pool = list(options)
+            home = {m: (self._mission_places(g, chart, m) or [chart.start])[0] for m in pool}
+            reach = {m: chart.reach(home[m], 64) for m in pool}
+
+            def apart(a: str, b: str) -> int:
+                return reach[a].get(home[b], 99)
+
+            pairs = [(a, b) for i, a in enumerate(pool) for b in pool[i + 1 :]]
+            west, east = max(pairs, key=lambda pair: apart(*pair)) if pairs else (pool[0], pool[0])
+            leaning = sorted(pool, key=lambda m: apart(m, west) - apart(m, east))
+            plan = leaning[:COOP_MISSIONS_EACH]
+            self._coop_plan = plan
+        for mission in plan:
+            if mission in options:
+                return mission
+        return options[0]
+
+    def _give(self, g: UnchartedPassage, giver: Player, options: tuple[str, ...]) -> str:
+        """Co-op sharing on a shared space ("freely exchange or give any Specialty Goods and/or
+        Port Cards"): a specialty the other ship's mission wants and this one's does not;
+        Adventures of a Sailor to the ship holding more of them (their points grow with the
+        set); a card that keeps a ship afloat to the ship in worse shape that lacks one."""
+        taker = next(p for p in g.players if p is not giver)
+        mine = self._needed_goods(g, giver)
+        theirs = self._needed_goods(g, taker)
+        for option in options:
+            if option.startswith("specialty:"):
+                name = option.partition(":")[2]
+                if name in theirs and name not in mine:
+                    return option
+        held = giver.zones["port_cards"]
+        sailors = held.count("adventures_of_a_sailor")
+        if sailors and "adventures_of_a_sailor" in options:
+            other = taker.zones["port_cards"].count("adventures_of_a_sailor")
+            if other > sailors or (other == sailors and taker.index < giver.index):
+                return "adventures_of_a_sailor"
+        for card, track in _SAVING_CARDS.items():
+            if card in options and card not in taker.zones["port_cards"]:
+                if _worn(taker, track) > _worn(giver, track):
+                    return card
+        return "done"
 
     def _reroll(self, g: UnchartedPassage, question: Question) -> str:
         purpose = g.dice_purpose
@@ -2616,6 +2832,49 @@ def _greedy(game: Game, index: int) -> Policy:
 
 def _random(game: Game, index: int) -> Policy:
     return RandomLegal()
+
+
+#: The greedy captain's patience: a goal a month further away is worth this much less.
+GOAL_DISCOUNT = 0.75
+#: How far a ship sails in a month at the most ("a number between 1 and 6").
+SPACES_A_MONTH = 6
+#: How much of a distant goal's worth a step toward it is worth now.
+GOAL_PULL = 0.5
+#: GOAL_DISCOUNT for a goal ``d`` spaces away, ``d`` = 0..99.
+_DISCOUNTS = tuple(GOAL_DISCOUNT ** (d / SPACES_A_MONTH) for d in range(100))
+#: No goal: every place is out of reach of it.
+_NOWHERE: dict[str, int] = {}
+_SELLER_WORTH: dict[tuple[int, str], tuple[Chart, tuple[tuple[str, float], ...]]] = {}
+
+
+def _seller_worth(chart: Chart, info: MissionInfo) -> tuple[tuple[str, float], ...]:
+    """A trade mission's ports that sell its specialty, each worth the stars less the voyage on
+    to the destination (and the chance of no Crew Action to buy it with); once per chart."""
+    key = (id(chart), info.id)
+    cached = _SELLER_WORTH.get(key)
+    if cached is not None and cached[0] is chart:
+        return cached[1]
+    out = []
+    for seller in chart.sellers(info.deliver or ""):
+        onward = min((chart.distances_to(t).get(seller, 99) for t in info.to), default=0)
+        out.append((seller, 0.7 * info.stars * GOAL_DISCOUNT ** (onward / SPACES_A_MONTH)))
+    _SELLER_WORTH[key] = (chart, tuple(out))
+    return _SELLER_WORTH[key][1]
+
+
+#: Port Cards that spare a ship damage or Scurvy, and the track they spare.
+_SAVING_CARDS = {
+    "smoke_bomb": "durability",
+    "rum": "durability",
+    "lime_juice": "health",
+    "figurehead": "durability",
+}
+
+
+def _worn(player: Player, track: str) -> float:
+    """How far down a track the player is (0 fresh, 1 sunk or dead)."""
+    t = player.tracks[track]
+    return t.marked / max(t.length, 1)
 
 
 POLICIES: dict[str, Callable[[Game, int], Policy]] = {"random": _random, "greedy": _greedy}
@@ -2791,6 +3050,7 @@ GIVEN.update(
         "spots_visited": _set_set("spots"),
         "regions_docked": _set_set("regions"),
         "east_asia_entered": _set_set("east_asia"),
+        "areas_visited": _set_set("areas"),
         "anchored_at": lambda g, who, value: _player(g, who).flags.__setitem__(
             "anchorages", [_place_id(v) for v in value]
         ),
@@ -2825,6 +3085,7 @@ EXPECT.update(
         "ports_visited": lambda g, who: sorted(_player(g, who).flags.get("ports", ())),
         "spots_visited": lambda g, who: sorted(_player(g, who).flags.get("spots", ())),
         "anchored_at": lambda g, who: list(_player(g, who).flags.get("anchorages", ())),
+        "areas_visited": lambda g, who: sorted(_player(g, who).flags.get("areas", ())),
         "final_score": lambda g, who: _flow(g).final_score(_player(g, who)),
         "scores": lambda g, who: _result(g).scores,
         "titles": lambda g, who: _result(g).titles,
