@@ -284,7 +284,9 @@ class Game:
             if not 1 <= value <= sides:
                 raise RuleError(f"scripted die {value} cannot come up on a d{sides}")
         else:
-            value = self.rng.randint(1, sides)
+            # One C call per die (randint is three Python frames deep); floor(u * n) + 1 is
+            # uniform on 1..n for any die a game rolls (n far below 2**53).
+            value = int(self.rng.random() * sides) + 1
         self.log("die", sides, value)
         return value
 
@@ -297,8 +299,12 @@ class Game:
         return sum(self.dice(count, sides))
 
     def shuffle(self, cards: list[Any]) -> None:
-        """Shuffle in place with the seeded generator."""
-        self.rng.shuffle(cards)
+        """Shuffle in place with the seeded generator (Fisher-Yates on ``random()``, one C
+        call a card: ``Random.shuffle`` costs a Python-level ``_randbelow`` per card)."""
+        random = self.rng.random
+        for i in range(len(cards) - 1, 0, -1):
+            j = int(random() * (i + 1))
+            cards[i], cards[j] = cards[j], cards[i]
 
     # -- decisions
 

@@ -1124,6 +1124,10 @@ class UnchartedPassage(Game):
         if answering and self.table is not None:
             if cards is None:
                 cards = self._answering_in_force(player, trigger, answering)
+            if not cards:
+                if trigger == "critical_damage":
+                    self.critical_damage(player)
+                return c
             handlers = self.table.handlers
             seen: set[str] = set()
             previous, self.window = self.window, c
@@ -1872,9 +1876,10 @@ class UnchartedPassage(Game):
         # "If you have a mission card that is accomplished by arriving at a Discovery Spot":
         # only a mission of this spot takes the die's place, not one that merely finished here
         # (A Study on Pirate Infested Area at an infested spot).
-        accomplished = any(
+        finished = player.zones["accomplished"][before:]
+        accomplished = bool(finished) and any(
             space.id in info.spot or space.id in info.spots
-            for info in map(self.mission_info, player.zones["accomplished"][before:])
+            for info in map(self.mission_info, finished)
         )
         if space.discovery:
             if not accomplished and not visited:
@@ -1953,7 +1958,11 @@ class UnchartedPassage(Game):
         handlers = self.table.handlers if self.table is not None else {}
         held = list(player.zones["missions"])
         held += [m for m in self.board.get("public_missions", ()) if not is_accomplished(self, m)]
+        infos = self._missions
         for mission in held:
+            info = infos.get(mission)
+            if info is not None and not (info.at_port if docked else info.at_sea):
+                continue  # nothing in its data can be met here (a spot mission at a port)
             if (mission, trigger) in handlers or is_accomplished(self, mission):
                 continue
             delivered = self._mission_met(player, mission, space, docked)
@@ -2224,6 +2233,9 @@ class MissionInfo:
         "route",
         "areas",
         "spot",
+        "needs",
+        "at_port",
+        "at_sea",
     )
 
     def __init__(self, card: dict[str, Any]) -> None:
@@ -2243,6 +2255,16 @@ class MissionInfo:
         self.route = _names(props.get("route"))
         self.areas = _number(props.get("infested_areas"), 0)
         self.spot = _names(props.get("spot"))
+        #: Whether its data can be met docked at a port, and anchored elsewhere (see
+        #: :meth:`UnchartedPassage._mission_met`).
+        self.at_port = bool(self.deliver or self.areas or self.regions or self.route)
+        self.at_sea = bool(self.areas or self.route or self.spots or self.spot)
+        #: The specialties the mission wants delivered (or names otherwise).
+        self.needs = frozenset(
+            _names(props.get("deliver"))
+            + _names(props.get("specialty"))
+            + _names(props.get("goods"))
+        )
 
 
 class GameResult:
@@ -2409,11 +2431,12 @@ class Greedy(Policy):
             if info.areas:
                 # "anchoring at 4 different Pirate Infested Areas": the areas not yet visited.
                 needed = info.areas - len(flags["areas"])
+                # Keyed by the pirate icon, as a region is by its name: a space of its area is
+                # worth it (the planner reads ``space.infested``).
                 if needed > 0:
-                    for pirate, area in chart.infested_areas.items():
+                    for pirate in chart.infested_areas:
                         if pirate not in flags["areas"]:
-                            for target in area:
-                                bonus[target] = max(bonus.get(target, 0.0), stars / needed)
+                            bonus[pirate] = max(bonus.get(pirate, 0.0), stars / needed)
                 continue
             if info.regions:
                 missing = [r for r in info.regions if r not in flags["regions"]]
@@ -2464,9 +2487,11 @@ class Greedy(Policy):
         parsed = _PARSED.get(id(options))
         if parsed is None or parsed[0] is not options:
             lines = tuple((label, parse_allocation(label)) for label in options)
-            parsed = (options, lines, max(sum(t) for _, t in lines), frozenset(options))
+            by_triple = {t: label for label, t in lines}
+            fits: dict[Any, str] = {}
+            parsed = (options, lines, max(sum(t) for _, t in lines), by_triple, fits)
             _PARSED[id(options)] = parsed
-        _, lines, top, legal = parsed
+        _, lines, top, by_triple, fitted = parsed
         chart = g.chart or chart_for(g.ir)
         pos = player.flags["position"]
         voyage = g.board["voyage"]
@@ -2512,6 +2537,15 @@ class Greedy(Policy):
             for place in bonus
             if place in reach and place not in interesting
         ]
+        areas = [pirate for pirate in bonus if pirate in chart.infested_areas]
+        if areas:
+            # A Pirate Infested Area wanted: its spaces in reach are destinations too.
+            seen = {leg[0] for leg in candidates} | {leg[0] for leg in extra}
+            for pirate in areas:
+                for place in chart.infested_areas[pirate]:
+                    if place in reach and place not in seen:
+                        seen.add(place)
+                        extra.append(chart.leg(place, reach[place], bounds))
         if extra:
             candidates = (*candidates, *extra)
         if not solo:
@@ -2535,6 +2569,8 @@ class Greedy(Policy):
         held = len(goods)
         for ident, distance, space, speed, sailed, sea_key in candidates:
             base = bonus_of(ident, 0.0)
+            if areas and space.infested:
+                base += max(bonus_of(pirate, 0.0) for pirate in space.infested)
             if space.port:
                 if space.east_asia:
                     value = self._port_value(g, player, space, bonus)
@@ -2590,18 +2626,41 @@ class Greedy(Policy):
                     best = (speed, stamina, armament)
                     best_target, best_distance = nearest, distance
         self.target, self.target_distance = best_target, best_distance
-        label = _allocation_label(*best)
-        if label in legal:
+        label = by_triple.get(best)
+        if label is not None:
             return label
+        # Not a line this card allows: the answer depends only on these, so it is kept.
+        want_speed = max(min(best_distance, high), bounds[0])
+        wanted = (best, want_speed, rope, formula, durability_left)
+        label = fitted.get(wanted)
+        if label is None:
+            label = fitted[wanted] = self._fit(
+                best, want_speed, rope, lines, by_triple, top, bounds, damage_table, damage_weight
+            )
+        return label
+
+    @staticmethod
+    def _fit(
+        best: tuple[int, int, int],
+        want_speed: int,
+        rope: int,
+        lines: tuple[tuple[str, tuple[int, int, int]], ...],
+        by_triple: dict[tuple[int, int, int], str],
+        top: int,
+        bounds: tuple[int, int],
+        damage_table: tuple[float, ...],
+        damage_weight: float,
+    ) -> str:
+        """The allowed line nearest the numbers the captain wants (``best``)."""
+        low, high = bounds
         # A restraint: fewer of the numbers it limits, the rest on Armament.
         speed = best[0]
-        for stamina in range(best[1], bounds[0] - 1, -1):
-            for armament in range(min(top - speed - stamina, high), bounds[0] - 1, -1):
-                label = _allocation_label(speed, stamina, armament)
-                if label in legal:
+        for stamina in range(best[1], low - 1, -1):
+            for armament in range(min(top - speed - stamina, high), low - 1, -1):
+                label = by_triple.get((speed, stamina, armament))
+                if label is not None:
                     return label
         # A fixed-triple card or a restraint: the closest line that still gets there.
-        want_speed = max(min(best_distance, high), bounds[0])
         want_stamina = best[1]
 
         def fit(item: tuple[str, tuple[int, int, int]]) -> float:
@@ -2645,6 +2704,8 @@ class Greedy(Policy):
         options = question.options
         if ident == "planning.allocate":
             return self.plan(g, player, options)
+        if ident in _YES:
+            return "yes"
         if ident == "sailing.destination":
             target = self.target
             if target is not None and target in legal_answers(options):
@@ -2660,8 +2721,6 @@ class Greedy(Policy):
             space = (g.chart or chart_for(g.ir)).spaces[player.flags["position"]]
             sellable = len(g._sellable(player, space))
             return "sell" if "sell" in options and sellable >= 2 else options[0]
-        if ident in ("crew.buy", "east_asia.offer", "rum.crew_action", "rum.scurvy_check"):
-            return "yes"
         if ident == "crew.sell":
             keep = self._needed_goods(g, player)
             for option in options:
@@ -2702,12 +2761,7 @@ class Greedy(Policy):
     def _needed_goods(self, g: UnchartedPassage, player: Player) -> set[str]:
         needed: set[str] = set()
         for mission in player.zones["missions"]:
-            props = g.cards[mission].get("properties") or {}
-            needed.update(
-                _names(props.get("deliver"))
-                + _names(props.get("specialty"))
-                + _names(props.get("goods"))
-            )
+            needed.update(g.mission_info(mission).needs)
         return needed
 
     # -- missions and sharing (2-player)
@@ -2733,6 +2787,16 @@ class Greedy(Policy):
         needs all of (spots, a route, regions), the nearest of those it needs one of."""
         info = g.mission_info(mission)
         far = chart.reach(origin, 64)
+        if info.deliver:
+            # To where the specialty is sold, then on to where it is wanted.
+            return min(
+                (
+                    far.get(seller, 99)
+                    + min((chart.distances_to(t).get(seller, 99) for t in info.to), default=0)
+                    for seller in chart.sellers(info.deliver)
+                ),
+                default=99,
+            )
         places = self._mission_places(g, chart, mission)
         distances = [far.get(p, 99) for p in places] or [99]
         every = info.spots or info.route or (info.regions and not info.to)
@@ -2746,24 +2810,29 @@ class Greedy(Policy):
 
     def _redraw(self, g: UnchartedPassage, player: Player, options: tuple[str, ...]) -> str:
         """2-player: "you may discard 1 mission card and draw a new one of the same type".
-        Discard the held mission worth least for its sailing when an unseen card of its type is
-        worth more on average (the captain knows the cards, not the order of the pile)."""
+        Discard the held mission whose unseen cards of the same type are worth the most more
+        than it, for the sailing (the captain knows the cards, not the order of the pile), when
+        that gain is worth a redraw's risk (``REDRAW_MARGIN``)."""
         chart = g.chart or chart_for(g.ir)
         origin = player.flags["position"]
         held = [o for o in options if o != "keep"]
-        if not held:
-            return options[0]
         seen = {m for p in g.players for m in (*p.zones["missions"], *p.zones["accomplished"])}
         seen.update(g.board.get("public_missions") or ())
-        worst = min(held, key=lambda m: self._mission_worth(g, chart, m, origin))
-        kind = next((t for t in g.cards[worst]["tags"] if t in SOLO_MISSIONS), None)
-        unseen = [
-            m for m in g._by_kind.get("mission", []) if m not in seen and kind in g.cards[m]["tags"]
-        ]
-        if not unseen:
-            return "keep"
-        expected = sum(self._mission_worth(g, chart, m, origin) for m in unseen) / len(unseen)
-        return worst if self._mission_worth(g, chart, worst, origin) < 0.75 * expected else "keep"
+        best, best_gain = "keep", REDRAW_MARGIN
+        for mission in held:
+            kind = next((t for t in g.cards[mission]["tags"] if t in SOLO_MISSIONS), None)
+            unseen = [
+                m
+                for m in g._by_kind.get("mission", [])
+                if m not in seen and kind in g.cards[m]["tags"]
+            ]
+            if not unseen:
+                continue
+            expected = sum(self._mission_worth(g, chart, m, origin) for m in unseen) / len(unseen)
+            gain = expected - self._mission_worth(g, chart, mission, origin)
+            if gain > best_gain:
+                best, best_gain = mission, gain
+        return best
 
     def _coop_pick(self, g: UnchartedPassage, options: tuple[str, ...]) -> str:
         """Co-op: "12 missions split 6 and 6". Split them by the map: the two missions farthest
@@ -2842,6 +2911,10 @@ SPACES_A_MONTH = 6
 GOAL_PULL = 0.5
 #: GOAL_DISCOUNT for a goal ``d`` spaces away, ``d`` = 0..99.
 _DISCOUNTS = tuple(GOAL_DISCOUNT ** (d / SPACES_A_MONTH) for d in range(100))
+#: How much more (in stars for the sailing) an unseen mission must be worth on average before
+#: the greedy captain redraws.
+REDRAW_MARGIN = 1.0
+
 #: No goal: every place is out of reach of it.
 _NOWHERE: dict[str, int] = {}
 _SELLER_WORTH: dict[tuple[int, str], tuple[Chart, tuple[tuple[str, float], ...]]] = {}
@@ -2861,6 +2934,9 @@ def _seller_worth(chart: Chart, info: MissionInfo) -> tuple[tuple[str, float], .
     _SELLER_WORTH[key] = (chart, tuple(out))
     return _SELLER_WORTH[key][1]
 
+
+#: Questions the greedy captain always answers yes.
+_YES = frozenset({"crew.buy", "east_asia.offer", "rum.crew_action", "rum.scurvy_check"})
 
 #: Port Cards that spare a ship damage or Scurvy, and the track they spare.
 _SAVING_CARDS = {
