@@ -2500,13 +2500,13 @@ class Greedy(Policy):
         damage_table = EXPECTED_DAMAGE.get(formula, EXPECTED_DAMAGE["highest"])
         durability = player.tracks["durability"]
         health = player.tracks["health"]
-        durability_left = max(durability.length - durability.marked, 1)
-        health_left = max(health.length - health.marked, 1)
+        durability_left = durability.length - durability.marked or 1
+        health_left = health.length - health.marked or 1
         damage_weight = 1.2 + 8.0 / durability_left
         scurvy_weight = 1.2 + 8.0 / health_left
         rope = 1 if "reinforced_rope" in player.zones["port_cards"] else 0
         struck = health.checked("declining_health")
-        self.risk = max(damage_weight, scurvy_weight)
+        self.risk = damage_weight if damage_weight > scurvy_weight else scurvy_weight
         bonus = self._bonuses(g, player, chart)
         spots_seen = player.flags["spots"]
         goods = player.flags["goods"]
@@ -2595,7 +2595,10 @@ class Greedy(Policy):
                     )
                     choice = memo.get(key) or split(*key)
                     score = (
-                        value + choice[0] - 0.01 * distance + pull * discounts[to_goal(ident, 99)]
+                        value
+                        + choice[0]
+                        - 0.01 * distance
+                        + (pull * discounts[to_goal(ident, 99)] if pull else 0.0)
                     )
                     if score > best_score:
                         best_score, best = score, (speed, choice[1], choice[2])
@@ -2604,7 +2607,12 @@ class Greedy(Policy):
             elif space.discovery and ident not in spots_seen:
                 base += 3.5
             choice = memo.get(sea_key) or split(*sea_key)
-            score = base + choice[0] - 0.01 * distance + pull * discounts[to_goal(ident, 99)]
+            score = (
+                base
+                + choice[0]
+                - 0.01 * distance
+                + (pull * discounts[to_goal(ident, 99)] if pull else 0.0)
+            )
             if score > best_score:
                 best_score, best = score, (speed, choice[1], choice[2])
                 best_target, best_distance = ident, distance
