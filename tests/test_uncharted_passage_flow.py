@@ -22,6 +22,7 @@ from engine.games.uncharted_passage import (
     VERBS,
     Chart,
     GameResult,
+    Greedy,
     Space,
     UnchartedPassage,
     chart_from_ir,
@@ -1094,3 +1095,65 @@ def test_a_restraint_no_line_meets_is_an_error_not_ignored() -> None:
     g.formula = lambda *args, **kwargs: False  # type: ignore[method-assign]
     with pytest.raises(RuleError, match="no Sailing Speed/Crew Stamina/Armament line meets"):
         g.allocation_options("weary_crew")
+
+
+# -- the greedy captain with two ships
+
+
+def _greedy(g: UnchartedPassage) -> None:
+    """Both seats played by the greedy captain."""
+    g.policies = {index: POLICIES["greedy"](g, index) for index in range(len(g.players))}
+
+
+def test_greedy_gives_the_other_ship_the_specialty_its_mission_wants() -> None:
+    g = game(players=2, mode="coop", position="a1")
+    _greedy(g)
+    first, second = g.players
+    GIVEN["goods"](g, first, ["silk", "wine"])
+    second.zones["missions"] = ["silk_for_lisbon"]
+    first.zones["missions"] = []
+    for player in g.players:
+        player.flags["position"] = "a1"
+        write(g, player, 1, 1, 1)
+        voyage_to(g, player, "lisbon")
+    g.share()
+    # Silk went where it completes a mission; the wine, wanted by no one, stayed.
+    assert second.zones["accomplished"] == ["silk_for_lisbon"]
+    assert first.flags["goods"] == ["wine"]
+
+
+def test_greedy_gathers_the_adventures_of_a_sailor_on_one_ship() -> None:
+    # Their points grow with the set (1, 1, 1, 2 ...), and the co-op score is the sum.
+    g = game(players=2, mode="coop", position="a1")
+    _greedy(g)
+    first, second = g.players
+    first.zones["port_cards"] = ["adventures_of_a_sailor"]
+    second.zones["port_cards"] = ["adventures_of_a_sailor", "adventures_of_a_sailor"]
+    for player in g.players:
+        player.flags["position"] = "a1"
+    g.share()
+    assert first.zones["port_cards"] == []
+    assert second.zones["port_cards"] == ["adventures_of_a_sailor"] * 3
+
+
+def test_greedy_splits_the_coop_missions_by_the_map() -> None:
+    # The two missions farthest apart go to different ships, six each.
+    g = new_game(GENERATED, players=2, mode="coop", seed=3)
+    assert isinstance(g, UnchartedPassage)
+    _greedy(g)
+    g.setup()
+    hands = [p.zones["missions"] for p in g.players]
+    assert [len(h) for h in hands] == [6, 6]
+    policy = g.policies[0]
+    chart = g.chart
+    assert isinstance(policy, Greedy) and chart is not None
+    pool = hands[0] + hands[1]
+    home = {m: policy._mission_places(g, chart, m)[0] for m in pool}
+
+    def apart(a: str, b: str) -> int:
+        return chart.reach(home[a], 64).get(home[b], 99)
+
+    west, east = max(
+        ((a, b) for i, a in enumerate(pool) for b in pool[i + 1 :]), key=lambda p: apart(*p)
+    )
+    assert (west in hands[0]) != (east in hands[0])
