@@ -247,11 +247,23 @@ def grant_reward(g: Game, c: Context, card: str, reward: Any) -> None:
             g.gain(c, "prestige", amount)
         elif name == "die":
             for _ in range(amount):
-                g.gain(c, "prestige", g.dice(1, 6)[0])
+                g.gain(c, "prestige", _reward_die(g, c.player))
         elif name == "port_cards":
             g.draw(c, "port_cards", amount)
         else:
             raise RuleError(f"{card}: '{name}' is not a reward (stars, die, port_cards)")
+
+
+def _reward_die(g: Game, player: Player) -> int:
+    """A reward's die. Anchored at a Discovery Spot it is a prestige die of that spot, so
+    Exploration Journal may roll it ("When you get a prestige star on a Discovery Spot, roll 2
+    dice and choose one"); anywhere else, one die."""
+    if isinstance(g, UnchartedPassage) and not player.flags.get("docked"):
+        chart = g.chart or chart_for(g.ir)
+        space = chart.spaces.get(player.flags.get("position", ""))
+        if space is not None and space.discovery:
+            return g.discovery_die(player, space)
+    return g.dice(1, 6)[0]
 
 
 # -- the sea chart: what the flow needs to know about the world map
@@ -1893,6 +1905,12 @@ class UnchartedPassage(Game):
         equal to the number of a die you roll"; Exploration Journal: "roll 2 dice and choose
         one. You must decide whether to use Exploration Journal before rolling"."""
         c = Context(player, space.id, "discovery")
+        self.gain(c, "prestige", self.discovery_die(player, space))
+
+    def discovery_die(self, player: Player, space: Space) -> int:
+        """A prestige die rolled at a Discovery Spot: one die, or with Exploration Journal "roll
+        2 dice and choose one. You must decide whether to use Exploration Journal before
+        rolling"."""
         if "exploration_journal" in player.zones["port_cards"]:
             question = Question(
                 "exploration_journal.use",
@@ -1915,9 +1933,8 @@ class UnchartedPassage(Game):
                             ),
                         )
                     )
-                self.gain(c, "prestige", pick)
-                return
-        self.gain(c, "prestige", self.dice(1, 6)[0])
+                return pick
+        return self.dice(1, 6)[0]
 
     def sunken_ship(self, player: Player, space: Space) -> None:
         """Discover the Coordinates of the Sunken Ship: "Once per game, when anchoring at sea",
