@@ -318,7 +318,14 @@ class Space:
 
 
 #: A destination as the greedy planner weighs it (see :meth:`Chart.leg`).
-Leg = tuple[str, int, "Space", int, int, tuple[bool, int, int, int, bool]]
+Leg = tuple[str, int, int, int, float, int, int, str, int, "str | None", "Space"]
+
+
+def split_code(at_port: bool, speed: int, sailed: int, sellable: int, can_buy: bool) -> int:
+    """One int for what the greedy captain's best split of the numbers depends on (a dict key
+    that is cheaper to make and hash than a tuple, in the planner's innermost loop): adding
+    ``4 * n`` to a port's code makes it the code with ``n`` more goods to sell."""
+    return ((((speed << 7) | sailed) << 8 | min(sellable, 255)) << 2) | (can_buy << 1) | at_port
 
 
 class Chart:
@@ -395,21 +402,29 @@ class Chart:
         return reached
 
     def leg(self, ident: str, distance: int, bounds: tuple[int, int]) -> Leg:
-        """A destination as the planner weighs it: (space id, fewest steps, the space, the
-        Sailing Speed to write, the distance that counts for Scurvy, its key in
-        :class:`_Splits` when the ship anchors there at sea). Beyond the largest number
-        (Reinforced Rope's extra space) the speed is the largest and the extra space is not
-        sailed for the Scurvy Check."""
+        """A destination as the planner weighs it, read once: (space id, its kind (0 sea, 1
+        Discovery Spot, 2 port, 3 East Asian port), the Sailing Speed to write, the fewest steps,
+        the steps' small cost, its :func:`split_code` at sea and as a port (no goods to sell),
+        its region, stars and specialty, the space). Beyond the largest number (Reinforced
+        Rope's extra space) the speed is the largest and the extra space is not sailed for the
+        Scurvy Check."""
         low, high = bounds
         speed = low if distance < low else high if distance > high else distance
         sailed = distance - 1 if distance > high else distance
+        space = self.spaces[ident]
+        kind = (3 if space.east_asia else 2) if space.port else 1 if space.discovery else 0
         return (
             ident,
-            distance,
-            self.spaces[ident],
+            kind,
             speed,
-            sailed,
-            (False, speed, sailed, 0, False),
+            distance,
+            0.01 * distance,
+            split_code(False, speed, sailed, 0, False),
+            split_code(True, speed, sailed, 0, space.specialty is not None),
+            space.region or "",
+            space.stars,
+            space.specialty,
+            space,
         )
 
     def legs(self, start: str, steps: int, bounds: tuple[int, int]) -> tuple[Leg, ...]:
@@ -2359,18 +2374,17 @@ class _Splits:
         # 5 first, 6 last: a tie goes to the number that leaves more for Armament.
         self.order = (*range(high - 1, low - 1, -1), high)
         self.high = high
-        self.memo: dict[tuple[bool, int, int, int, bool], tuple[float, int, int]] = {}
+        self.memo: dict[int, tuple[float, int, int]] = {}
 
-    def best(
-        self, at_port: bool, speed: int, sailed: int, sellable: int, can_buy: bool
-    ) -> tuple[float, int, int]:
-        """(worth, crew stamina, armament) for a destination ``sailed`` spaces away at
-        ``speed``: a port with ``sellable`` goods to sell (and a specialty to buy), or a place
-        at sea."""
-        key = (at_port, speed, sailed, sellable, can_buy)
-        choice = self.memo.get(key)
+    def best(self, code: int) -> tuple[float, int, int]:
+        """(worth, crew stamina, armament) for a destination by its :func:`split_code`: a port
+        with goods to sell (and a specialty to buy), or a place at sea, so many spaces sailed
+        at a Sailing Speed."""
+        choice = self.memo.get(code)
         if choice is not None:
             return choice
+        at_port, can_buy = code & 1, (code >> 1) & 1
+        sellable, sailed, speed = (code >> 2) & 255, (code >> 10) & 127, code >> 17
         choice = (-1e9, 1, 1)
         top, high, usable_top, damage = self.top, self.high, self.usable_top, self.damage
         scurvy_weight, famine = self.scurvy_weight, self.famine
@@ -2383,14 +2397,14 @@ class _Splits:
             usable = stamina if stamina <= usable_top else usable_top
             extra = -damage[armament]
             if at_port:
-                extra += _crew_worth(usable, sellable, can_buy)
+                extra += _crew_worth(usable, sellable, bool(can_buy))
                 if famine and sailed > usable:
                     extra -= scurvy_weight * (sailed - usable)
             elif sailed > usable:
                 extra -= scurvy_weight * (sailed - usable)
             if extra > choice[0]:
                 choice = (extra, stamina, armament)
-        self.memo[key] = choice
+        self.memo[code] = choice
         return choice
 
 
@@ -2580,54 +2594,63 @@ class Greedy(Policy):
         discounts = _DISCOUNTS
         ports_seen = player.flags["ports"]
         anchored = g.board["anchored"]
-        memo = splits.memo
+        memo_get = splits.memo.get
         bonus_of = bonus.get
         me = player.index
         held = len(goods)
-        for ident, distance, space, speed, sailed, sea_key in candidates:
+        for (
+            ident,
+            kind,
+            speed,
+            distance,
+            steps_cost,
+            sea_code,
+            port_code,
+            region,
+            stars,
+            specialty,
+            space,
+        ) in candidates:
             base = bonus_of(ident, 0.0)
             if areas and space.infested:
                 base += max(bonus_of(pirate, 0.0) for pirate in space.infested)
-            if space.port:
-                if space.east_asia:
+            if kind >= 2:
+                if kind == 3:
                     value = self._port_value(g, player, space, bonus)
                 else:
                     # _port_value, inlined: this is the planner's innermost loop.
-                    value = base + bonus_of(space.region or "", 0.0)
+                    value = base + bonus_of(region, 0.0)
                     if ident not in ports_seen:
                         # 1 where the other ship anchored first, else the port's stars.
-                        others = anchored.get(ident)
+                        others = None if solo else anchored.get(ident)
                         if others and (len(others) > 1 or me not in others):
                             value += SHARED_PORT_PRESTIGE
                         else:
-                            value += space.stars
+                            value += stars
                 if value >= 0:
-                    specialty = space.specialty
-                    key = (
-                        True,
-                        speed,
-                        sailed,
-                        held - goods.count(specialty),
-                        specialty is not None,
-                    )
-                    choice = memo.get(key) or split(*key)
+                    # Goods to sell here: all but what this port sells (4 a good, split_code).
+                    code = port_code
+                    if held:
+                        sellable = held - goods.count(specialty)
+                        code += 4 * (sellable if sellable < 256 else 255)
+                    choice = memo_get(code) or split(code)
                     score = (
                         value
                         + choice[0]
-                        - 0.01 * distance
+                        - steps_cost
                         + (pull * discounts[to_goal(ident, 99)] if pull else 0.0)
                     )
                     if score > best_score:
                         best_score, best = score, (speed, choice[1], choice[2])
                         best_target, best_distance = ident, distance
                     continue
-            elif space.discovery and ident not in spots_seen:
+            elif kind == 1 and ident not in spots_seen:
                 base += 3.5
-            choice = memo.get(sea_key) or split(*sea_key)
+            choice = memo_get(sea_code) or split(sea_code)
             score = (
                 base
                 + choice[0]
-                - 0.01 * distance
+                - steps_cost
                 + (pull * discounts[to_goal(ident, 99)] if pull else 0.0)
             )
             if score > best_score:
