@@ -774,12 +774,6 @@ COOP_MISSIONS_EACH = 6
 #: "A single space can hold a maximum of 2 Ship Markers, regardless of color."
 MARKERS_PER_SPACE = 2
 
-#: Sunken Ship: "at least 3 spaces away from any Port", "at least 2 spaces away from any
-#: Discovery Spot", "Crew Stamina >= 4".
-SUNKEN_SHIP_PORT_DISTANCE = 3
-SUNKEN_SHIP_SPOT_DISTANCE = 2
-SUNKEN_SHIP_STAMINA = 4
-
 #: East Asia: "you gain 2 prestige points and an additional amount of prestige equal to the
 #: number rolled on a die".
 EAST_ASIA_PRESTIGE = 2
@@ -1957,28 +1951,26 @@ class UnchartedPassage(Game):
         Discovery Spot, and what it ``requires`` (Crew Stamina >= 4); 2-player:
         "first-to-complete-only"."""
         mid = self.board.get("mid_event")
-        if not mid or "sunken" not in mid or "sunken_ship_found" in self.board:
+        if not mid or "sunken_ship_found" in self.board:
             return
-        card = self.cards[mid]
-        props = card.get("properties") or {}
+        props = self.cards[mid].get("properties") or {}
+        # The card says what it is: a mid-event with a distance from any port to keep is a
+        # sunken ship to find (mid_events.cards), whatever its id.
+        if "port_distance" not in props:
+            return
         chart = self.chart or chart_for(self.ir)
-        if chart.nearest(space.id, "port") < _number(
-            props.get("port_distance"), SUNKEN_SHIP_PORT_DISTANCE
-        ) or chart.nearest(space.id, "discovery") < _number(
-            props.get("discovery_distance"), SUNKEN_SHIP_SPOT_DISTANCE
+        if chart.nearest(space.id, "port") < _number(props.get("port_distance"), 0) or (
+            chart.nearest(space.id, "discovery") < _number(props.get("discovery_distance"), 0)
         ):
             return
         c = Context(player, mid, "sunken_ship")
         if self.table is not None and (mid, "requires") in self.table.formulas:
             if not self.formula(mid, "requires", c):
                 return
-        elif player.counters["crew_stamina"] < SUNKEN_SHIP_STAMINA:
-            return
         self.board["sunken_ship_found"] = player.index
         self.log("sunken_ship", player.index, space.id)
         player.flags["notes"].append("the Sunken Ship")
-        # The card's reward is not in the rulebook text; 5 stars stand in where it gives none.
-        grant_reward(self, c, mid, props.get("reward") or [["stars", 5]])
+        grant_reward(self, c, mid, props.get("reward"))
 
     # -- missions whose conditions are data (properties), not handlers
 
