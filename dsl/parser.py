@@ -61,6 +61,10 @@ from dsl.nodes import (
     Unless,
 )
 
+#: The largest number a card may hold: beyond it a float is no longer exact (2**53 - 1), and
+#: a 300-digit literal would read as infinity. Larger is a typo.
+LARGEST_NUMBER = 2**53 - 1
+
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 
 #: Deepest nesting of braces, brackets and parentheses a file may have.
@@ -453,22 +457,50 @@ class _Builder:
     def number(self, children: list[Any]) -> Number:
         (tok,) = children
         text = tok.value
+        value = float(text) if "." in text else int(text)
+        if not -LARGEST_NUMBER <= value <= LARGEST_NUMBER:
+            self._number_too_large(tok)
+            value = 0
         return Number(
             Span(self.path, tok.line or 1, tok.column or 1, tok.end_line or 1, tok.end_column or 1),
-            float(text) if "." in text else int(text),
+            value,
+        )
+
+    def _number_too_large(self, tok: Token) -> None:
+        self._error(
+            "number-too-large",
+            f"'{tok.value[:20]}{'...' if len(tok.value) > 20 else ''}' is too large a number "
+            f"({len(tok.value.lstrip('-').split('.')[0])} digits)",
+            tok,
+            f"numbers in cards run to {LARGEST_NUMBER:,}; a typo, perhaps?",
         )
 
     def percent(self, children: list[Any]) -> Percent:
         (tok,) = children
         text = tok.value[:-1]
+        value = float(text) if "." in text else int(text)
+        if value > LARGEST_NUMBER:
+            self._number_too_large(tok)
+            value = 0
         return Percent(
             Span(self.path, tok.line or 1, tok.column or 1, tok.end_line or 1, tok.end_column or 1),
-            float(text) if "." in text else int(text),
+            value,
         )
 
     def dice(self, children: list[Any]) -> Dice:
         (tok,) = children
         count, sides = (int(part) for part in str(tok).split("d"))
+        if str(tok).startswith("-"):
+            self._error(
+                "bad-dice",
+                f"'{tok}' is a negative roll: dice roll 1 or more",
+                tok,
+                "to take a roll away, subtract it with spaces around the minus: 'x - 2d6'",
+            )
+            count = 1
+        elif count > LARGEST_NUMBER or sides > LARGEST_NUMBER:
+            self._number_too_large(tok)
+            count, sides = 1, 6
         if count < 1 or sides < 2:
             self._error(
                 "bad-dice",
