@@ -956,6 +956,9 @@ class UnchartedPassage(Game):
         #: Per trigger: the rules answering it, and whether a voyage or mid-event card, a Port
         #: Card or a mission can (what :meth:`_answering_in_force` needs to look at).
         self._force_plans: dict[str, tuple[list[str], bool, bool, bool]] = static["force_plans"]
+        #: The zones besides port cards, missions and accomplished ones (their cards are in
+        #: force as they are).
+        self._other_zones = tuple(z for z in self.ir["vocabulary"]["zones"] if z not in _FLOW_ZONES)
         #: Other answers worked out once per compiled game (keyed by what they depend on).
         self._static_cache: dict[Any, Any] = static["cache"]
         self._by_kind: dict[str, list[str]] = static["by_kind"]
@@ -1018,7 +1021,13 @@ class UnchartedPassage(Game):
             "sailor_points": self._sailor_points(),
             "solo_titles": _titles_from_data(self.ir, coop=False),
             "coop_titles": _titles_from_data(self.ir, coop=True),
-            "missions": {m: MissionInfo(self.cards[m]) for m in by_kind.get("mission", [])},
+            "missions": {
+                m: MissionInfo(
+                    self.cards[m],
+                    self.table is not None and (m, "accomplish") in self.table.handlers,
+                )
+                for m in by_kind.get("mission", [])
+            },
         }
         _STATIC[key] = (self.ir, self.table, static)
         return static
@@ -1111,23 +1120,33 @@ class UnchartedPassage(Game):
                 "mission" in kinds,
             )
         rules, boards, port_cards, missions = plan
+        # Plain loops, not comprehensions: on Python 3.11 each comprehension is a call of its
+        # own, and this runs for every window.
         out = list(rules)
         board = self.board
         zones = player.zones
         if boards:
-            for card in (board.get("voyage"), board.get("mid_event")):
-                if card and card in answering:
-                    out.append(card)
+            card = board.get("voyage")
+            if card and card in answering:
+                out.append(card)
+            card = board.get("mid_event")
+            if card and card in answering:
+                out.append(card)
         if port_cards:
-            out.extend([card for card in zones["port_cards"] if card in answering])
+            for card in zones["port_cards"]:
+                if card in answering:
+                    out.append(card)
         if missions:
-            out.extend([card for card in zones["missions"] if card in answering])
+            for card in zones["missions"]:
+                if card in answering:
+                    out.append(card)
             for mission in board["public_missions"] if "public_missions" in board else ():
                 if mission in answering and not is_accomplished(self, mission):
                     out.append(mission)
-        for zone, held in zones.items():
-            if zone not in _FLOW_ZONES:
-                out.extend([card for card in held if card in answering])
+        for zone in self._other_zones:
+            for card in zones[zone]:
+                if card in answering:
+                    out.append(card)
         return out
 
     def fire(
@@ -1171,6 +1190,8 @@ class UnchartedPassage(Game):
         if replay is not None and len(replay) >= count:
             # A player's own copy of a roll made once for both (the 2-player pirate roll).
             rolled, self._replay = replay[:count], replay[count:]
+        elif count == 2:
+            rolled = [self.die(sides), self.die(sides)]  # the pirate's 2d6, without a loop
         else:
             rolled = [self.die(sides) for _ in range(count)]
         if self._recording is not None:
@@ -1415,11 +1436,11 @@ class UnchartedPassage(Game):
             self.setup()
         board = self.board
         players = self.players
-        snapshot = [
-            (p.tracks["durability"].marked, p.tracks["health"].marked, p.flags["position"])
-            for p in players
-        ]
+        snapshot = []
         for p in players:
+            snapshot.append(
+                (p.tracks["durability"].marked, p.tracks["health"].marked, p.flags["position"])
+            )
             p.flags["notes"] = []
             p.flags["docked"] = False
             p.flags["pirate_power"] = None
@@ -1814,7 +1835,9 @@ class UnchartedPassage(Game):
                 usable = written
         if usable <= 1:
             return
-        rows = tuple(str(row) for row in range(usable, 0, -1))
+        rows = _ROWS.get(usable) or _ROWS.setdefault(
+            usable, tuple(str(row) for row in range(usable, 0, -1))
+        )
         row = int(self.ask(player, Question("crew.row", player.index, "Crew Action row", rows)))
         buy, sell, either, card = self.crew_table.get(row, (False, False, False, False))
         c = Context(player, space.id, "crew_action")
@@ -1843,7 +1866,10 @@ class UnchartedPassage(Game):
     def _sellable(self, player: Player, space: Space) -> list[str]:
         # "you can't sell specialties that are available for purchasing in a port where you
         # are currently docked"
-        return [name for name in dict.fromkeys(player.flags["goods"]) if name != space.specialty]
+        goods = player.flags["goods"]
+        if not goods:
+            return []
+        return [name for name in dict.fromkeys(goods) if name != space.specialty]
 
     def price(self, player: Player, specialty: str) -> int:
         """Prestige for selling one specialty: 1, or the Vogue mid-event's ``sale_value`` for
@@ -1981,7 +2007,9 @@ class UnchartedPassage(Game):
         trigger = "dock" if docked else "anchor_at_sea"
         handlers = self.table.handlers if self.table is not None else {}
         held = list(player.zones["missions"])
-        held += [m for m in self.board.get("public_missions", ()) if not is_accomplished(self, m)]
+        public = self.board.get("public_missions")
+        if public:
+            held += [m for m in public if not is_accomplished(self, m)]
         infos = self._missions
         for mission in held:
             info = infos.get(mission)
@@ -2234,6 +2262,9 @@ def _keys(places: dict[str, int]) -> tuple[str, ...]:
     return keys
 
 
+#: The Crew Action rows a Crew Stamina may take, top first ("6", "5", ... "1").
+_ROWS: dict[int, tuple[str, ...]] = {}
+
 #: The zones :meth:`UnchartedPassage.cards_in_force` reads by their rules; any other zone's
 #: cards are simply in force.
 _FLOW_ZONES = frozenset({"port_cards", "missions", "accomplished"})
@@ -2260,11 +2291,15 @@ class MissionInfo:
         "needs",
         "at_port",
         "at_sea",
+        "risky",
     )
 
-    def __init__(self, card: dict[str, Any]) -> None:
+    def __init__(self, card: dict[str, Any], risky: bool = False) -> None:
         props = card.get("properties") or {}
         self.id = card["id"]
+        #: Its card has its own ``on accomplish`` (Legend of Kraken's damage, the Galapagos'
+        #: Scurvy): the stars come with a risk.
+        self.risky = risky
         self.stars = sum(
             _number(clause[1:], 0)
             for clause in props.get("reward") or []
@@ -2417,17 +2452,21 @@ class Greedy(Policy):
         self.target_distance = 0
         self.risk = 1.0
         self._parsed: dict[int, tuple[tuple[str, tuple[int, int, int]], ...]] = {}
+        #: The Pirate Infested Areas this month's missions want (set by :meth:`_bonuses`).
+        self._areas_wanted: list[str] = []
         #: Co-op: the six missions this captain chose for player 1 (see :meth:`_coop_pick`).
         self._coop_plan: list[str] | None = None
 
     # -- judging places
 
     def _bonuses(self, g: UnchartedPassage, player: Player, chart: Chart) -> dict[str, float]:
-        """What this month's missions make each space (or region) worth, by the card data."""
+        """What this month's missions make each space (or region, or pirate's area) worth, by
+        the card data; the areas wanted are left in ``_areas_wanted``."""
         bonus: dict[str, float] = {}
+        areas_wanted: list[str] = []
+        self._areas_wanted = areas_wanted
         flags = player.flags
         goods = flags["goods"]
-        handlers = g.table.handlers if g.table is not None else {}
         public = g.board.get("public_missions") or ()
         missions = player.zones["missions"]
         if len(g.players) > 1 or public:
@@ -2460,16 +2499,28 @@ class Greedy(Policy):
                     for pirate in chart.infested_areas:
                         if pirate not in flags["areas"]:
                             bonus[pirate] = max(bonus.get(pirate, 0.0), stars / needed)
+                            if pirate not in areas_wanted:
+                                areas_wanted.append(pirate)
                 continue
             if info.regions:
-                missing = [r for r in info.regions if r not in flags["regions"]]
-                for region in missing:
-                    bonus[region] = bonus.get(region, 0.0) + stars / len(missing)
+                docked_in = flags["regions"]
+                missing = 0
+                for region in info.regions:
+                    if region not in docked_in:
+                        missing += 1
+                for region in info.regions:
+                    if region not in docked_in:
+                        bonus[region] = bonus.get(region, 0.0) + stars / missing
                 continue
             if info.spots:
-                missing = [x for x in info.spots if x not in flags["spots"]]
-                for target in missing:
-                    bonus[target] = bonus.get(target, 0.0) + stars / len(missing)
+                seen = flags["spots"]
+                missing = 0
+                for target in info.spots:
+                    if target not in seen:
+                        missing += 1
+                for target in info.spots:
+                    if target not in seen:
+                        bonus[target] = bonus.get(target, 0.0) + stars / missing
             if info.route:
                 # The route is sailed in its order: only its next space is worth heading for.
                 legs = route_progress(info.route, flags["anchorages"])
@@ -2477,7 +2528,7 @@ class Greedy(Policy):
                     target = info.route[legs]
                     bonus[target] = bonus.get(target, 0.0) + stars / (len(info.route) - legs)
             # Legend of Kraken, the Galapagos: a die of damage or Scurvy comes with the stars.
-            risk = 3.5 * self.risk if (mission, "accomplish") in handlers else 0.0
+            risk = 3.5 * self.risk if info.risky else 0.0
             for target in info.spot:
                 bonus[target] = bonus.get(target, 0.0) + stars - risk
         return bonus
@@ -2555,12 +2606,11 @@ class Greedy(Policy):
         high = bounds[1]
         reach = chart.reach(pos, high + rope)
         candidates = chart.legs(pos, high + rope, bounds)
-        extra = [
-            chart.leg(place, reach[place], bounds)
-            for place in bonus
-            if place in reach and place not in interesting
-        ]
-        areas = [pirate for pirate in bonus if pirate in chart.infested_areas]
+        extra: list[Leg] = []
+        for place in bonus:
+            if place in reach and place not in interesting:
+                extra.append(chart.leg(place, reach[place], bounds))
+        areas = self._areas_wanted
         if areas:
             # A Pirate Infested Area wanted: its spaces in reach are destinations too.
             seen = {leg[0] for leg in candidates} | {leg[0] for leg in extra}
