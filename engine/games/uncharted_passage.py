@@ -52,6 +52,13 @@ CREW_ACTION_SPACES = 6
 ABANDON_SPECIALTY = "specialty"
 
 
+def _bounded(cache: dict[Any, Any], limit: int = 64) -> None:
+    """Empty a module-level cache that reached ``limit`` entries: the caches keep the IR
+    objects they answer for (so a reused ``id()`` cannot match), and a test run loads many."""
+    if len(cache) >= limit:
+        cache.clear()
+
+
 def _place_id(place: Any) -> str:
     """A place as the cards name it: ``"Sierra Leone"`` and ``sierra_leone`` are one place."""
     return str(place).strip().lower().replace(" ", "_").replace("'", "")
@@ -888,8 +895,14 @@ def chart_for(ir: dict[str, Any]) -> Chart:
     if cached is not None and cached[0] is ir:
         return cached[1]
     chart = chart_from_ir(ir) or stand_in_chart()
+    _bounded(_CHARTS)
     _CHARTS[id(ir)] = (ir, chart)
     return chart
+
+
+#: Each voyage card's pirate formula for the planner, by the card's IR object (kept, so a
+#: variant's card of the same name, or a reused id(), cannot answer for another).
+_NATIVE_OF: dict[int, tuple[dict[str, Any], str]] = {}
 
 
 def _pirate_native(card: dict[str, Any]) -> str:
@@ -1029,6 +1042,7 @@ class UnchartedPassage(Game):
                 for m in by_kind.get("mission", [])
             },
         }
+        _bounded(_STATIC)
         _STATIC[key] = (self.ir, self.table, static)
         return static
 
@@ -2564,13 +2578,19 @@ class Greedy(Policy):
             by_triple = {t: label for label, t in lines}
             fits: dict[Any, str] = {}
             parsed = (options, lines, max(sum(t) for _, t in lines), by_triple, fits)
+            _bounded(_PARSED, 4096)
             _PARSED[id(options)] = parsed
         _, lines, top, by_triple, fitted = parsed
         chart = g.chart or chart_for(g.ir)
         pos = player.flags["position"]
         voyage = g.board["voyage"]
         famine = (voyage, "dock") in (g.table.handlers if g.table else {})
-        formula = _pirate_native(g.cards[voyage])
+        voyage_card = g.cards[voyage]
+        known = _NATIVE_OF.get(id(voyage_card))
+        if known is None or known[0] is not voyage_card:
+            _bounded(_NATIVE_OF, 4096)
+            known = _NATIVE_OF[id(voyage_card)] = (voyage_card, _pirate_native(voyage_card))
+        formula = known[1]
         damage_table = EXPECTED_DAMAGE.get(formula, EXPECTED_DAMAGE["highest"])
         durability = player.tracks["durability"]
         health = player.tracks["health"]
@@ -3021,6 +3041,7 @@ def _seller_worth(chart: Chart, info: MissionInfo) -> tuple[tuple[str, float], .
     for seller in chart.sellers(info.deliver or ""):
         onward = min((chart.distances_to(t).get(seller, 99) for t in info.to), default=0)
         out.append((seller, 0.7 * info.stars * GOAL_DISCOUNT ** (onward / SPACES_A_MONTH)))
+    _bounded(_SELLER_WORTH, 4096)
     _SELLER_WORTH[key] = (chart, tuple(out))
     return _SELLER_WORTH[key][1]
 
