@@ -28,7 +28,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -377,20 +377,32 @@ def _mapping(ctx: _Context, node: Any, key: Any, what: str) -> Any:
     return value
 
 
+def _not_found(
+    ctx: _Context,
+    message: str,
+    span: Span,
+    wanted: Any,
+    known: Iterable[str],
+    listing: str | None = None,
+    code: str = "variant-path",
+) -> None:
+    """A name the overlay gives that the game does not have: the error, a "did you mean" when
+    one is close, else (with ``listing``) every name there is, sorted."""
+    names = sorted(known)
+    hints = did_you_mean(str(wanted), names) or (
+        (f"{listing}: {', '.join(names) or 'none'}",) if listing else ()
+    )
+    ctx.error(code, message, span, *hints)
+
+
 def _apply_params(ctx: _Context, game: Declaration, node: Any) -> Declaration:
     body = list(game.body)
     index = _game_members(game, "param")
     for key in node:
         span = _key_span(ctx.where, node, key)
         if key not in index:
-            ctx.error(
-                "variant-path",
-                f"'{key}' is not a parameter of this game",
-                span,
-                *(
-                    did_you_mean(str(key), index)
-                    or (f"parameters: {', '.join(sorted(index)) or 'none'}",)
-                ),
+            _not_found(
+                ctx, f"'{key}' is not a parameter of this game", span, key, index, "parameters"
             )
             continue
         value = _number(ctx, node, key, f"the parameter '{key}'")
@@ -413,15 +425,7 @@ def _apply_tracks(ctx: _Context, game: Declaration, node: Any) -> Declaration:
     for key in node:
         span = _key_span(ctx.where, node, key)
         if key not in index:
-            ctx.error(
-                "variant-path",
-                f"'{key}' is not a track of this game",
-                span,
-                *(
-                    did_you_mean(str(key), index)
-                    or (f"tracks: {', '.join(sorted(index)) or 'none'}",)
-                ),
-            )
+            _not_found(ctx, f"'{key}' is not a track of this game", span, key, index, "tracks")
             continue
         old = body[index[key]]
         assert isinstance(old, Property)
@@ -547,14 +551,14 @@ def apply_overlay(
         )
         path = overlay.path.with_name(f"{parent}.yaml")
         if not isinstance(parent, str) or not path.is_file():
-            ctx.error(
-                "variant-extends",
+            _not_found(
+                ctx,
                 f"'{parent}' is not a variant of this game",
                 span,
-                *(
-                    did_you_mean(str(parent), siblings)
-                    or (f"variants: {', '.join(siblings) or 'none'}",)
-                ),
+                parent,
+                siblings,
+                "variants",
+                code="variant-extends",
             )
         elif parent in (*chain, overlay.name):
             ctx.error(
@@ -619,12 +623,7 @@ def apply_overlay(
                 else _value_span(ctx.where, data, "remove")
             )
             if str(ident) not in ids:
-                ctx.error(
-                    "variant-path",
-                    f"'{ident}' is not a card of this game",
-                    span,
-                    *did_you_mean(str(ident), ids),
-                )
+                _not_found(ctx, f"'{ident}' is not a card of this game", span, ident, ids)
                 continue
             removed.add(ids[str(ident)][0])
     if "remove_kinds" in data:
@@ -637,14 +636,13 @@ def apply_overlay(
                 else _value_span(ctx.where, data, "remove_kinds")
             )
             if str(kind_name) not in vocab.kinds:
-                ctx.error(
-                    "variant-path",
+                _not_found(
+                    ctx,
                     f"'{kind_name}' is not a kind of card this game declares",
                     span,
-                    *(
-                        did_you_mean(str(kind_name), vocab.kinds)
-                        or (f"kinds: {', '.join(sorted(vocab.kinds))}",)
-                    ),
+                    kind_name,
+                    vocab.kinds,
+                    "kinds",
                 )
                 continue
             removed.update(n for n, k in ids.values() if k == str(kind_name))
@@ -653,12 +651,7 @@ def apply_overlay(
         for ident in cards or {}:
             span = _key_span(ctx.where, cards, ident)
             if str(ident) not in ids:
-                ctx.error(
-                    "variant-path",
-                    f"'{ident}' is not a card of this game",
-                    span,
-                    *did_you_mean(str(ident), ids),
-                )
+                _not_found(ctx, f"'{ident}' is not a card of this game", span, ident, ids)
                 continue
             number, kind_name = ids[str(ident)]
             if number in removed:
