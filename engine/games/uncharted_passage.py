@@ -335,6 +335,11 @@ def split_code(at_port: bool, speed: int, sailed: int, sellable: int, can_buy: b
     return ((((speed << 7) | sailed) << 8 | min(sellable, 255)) << 2) | (can_buy << 1) | at_port
 
 
+#: Added to a port's :func:`split_code`: the Crew Action must be able to purchase (the port
+#: sells a specialty a held trade mission wants).
+MUST_BUY = 1 << 40
+
+
 class Chart:
     """The world map as a graph of spaces, with the sailing rules built into its reach.
 
@@ -980,6 +985,11 @@ class UnchartedPassage(Game):
         self.mid_event_round: int = static["mid_event_round"]
         self.anchor_spaces: tuple[int, ...] = static["anchor_spaces"]
         self.crew_table: dict[int, tuple[bool, bool, bool, bool]] = static["crew_table"]
+        #: The lowest Crew Action row that purchases ("3 - ... either purchasing or selling").
+        self.purchase_from: int = min(
+            (row for row, (buy, _, either, _) in self.crew_table.items() if buy or either),
+            default=CREW_ACTION_SPACES + 1,
+        )
         #: The Crew Action table's top space (6): declining health strikes rows from it down.
         self.crew_action_spaces: int = max(self.crew_table, default=CREW_ACTION_SPACES)
         #: "a number between 1 and 6": the allocation counters' bounds, from the data.
@@ -2394,7 +2404,17 @@ class _Splits:
     Action spaces left and whether Famine is out. Pure arithmetic, so one is kept per month-kind
     and shared by every game of a simulation (see ``_SPLITS``)."""
 
-    __slots__ = ("top", "damage", "scurvy_weight", "usable_top", "famine", "order", "high", "memo")
+    __slots__ = (
+        "top",
+        "damage",
+        "scurvy_weight",
+        "usable_top",
+        "famine",
+        "order",
+        "high",
+        "buy_from",
+        "memo",
+    )
 
     def __init__(
         self,
@@ -2405,9 +2425,12 @@ class _Splits:
         usable_top: int,
         famine: bool,
         bounds: tuple[int, int],
+        buy_from: int = 3,
     ) -> None:
         low, high = bounds
         self.top = top
+        #: The lowest Crew Action row that can purchase (3: "either purchasing or selling").
+        self.buy_from = buy_from
         self.damage = [damage_weight * d for d in damage_table]
         self.scurvy_weight = scurvy_weight
         self.usable_top = usable_top
@@ -2425,7 +2448,9 @@ class _Splits:
         if choice is not None:
             return choice
         at_port, can_buy = code & 1, (code >> 1) & 1
-        sellable, sailed, speed = (code >> 2) & 255, (code >> 10) & 127, code >> 17
+        sellable, sailed = (code >> 2) & 255, (code >> 10) & 127
+        speed, must_buy = (code >> 17) & 0x7FFFFF, code >> 40
+        buy_from = self.buy_from
         choice = (-1e9, 1, 1)
         top, high, usable_top, damage = self.top, self.high, self.usable_top, self.damage
         scurvy_weight, famine = self.scurvy_weight, self.famine
@@ -2436,6 +2461,8 @@ class _Splits:
             if armament > high:
                 armament = high
             usable = stamina if stamina <= usable_top else usable_top
+            if must_buy and usable < buy_from:
+                continue
             extra = -damage[armament]
             if at_port:
                 extra += _crew_worth(usable, sellable, bool(can_buy))
@@ -2468,6 +2495,8 @@ class Greedy(Policy):
         self._parsed: dict[int, tuple[tuple[str, tuple[int, int, int]], ...]] = {}
         #: The Pirate Infested Areas this month's missions want (set by :meth:`_bonuses`).
         self._areas_wanted: list[str] = []
+        #: The worth of buying at ports selling a wanted specialty (set by :meth:`_bonuses`).
+        self._buying: dict[str, float] = {}
         #: Co-op: the six missions this captain chose for player 1 (see :meth:`_coop_pick`).
         self._coop_plan: list[str] | None = None
 
@@ -2479,6 +2508,10 @@ class Greedy(Policy):
         bonus: dict[str, float] = {}
         areas_wanted: list[str] = []
         self._areas_wanted = areas_wanted
+        #: What buying there is worth, at the ports selling a specialty a mission wants: only
+        #: a Crew Action that can purchase earns it.
+        buying: dict[str, float] = {}
+        self._buying = buying
         flags = player.flags
         goods = flags["goods"]
         public = g.board.get("public_missions") or ()
@@ -2503,6 +2536,7 @@ class Greedy(Policy):
                     # (and the chance of no Crew Action to buy it with).
                     for seller, worth in _seller_worth(chart, info):
                         bonus[seller] = bonus.get(seller, 0.0) + worth
+                        buying[seller] = buying.get(seller, 0.0) + worth
                 continue
             if info.areas:
                 # "anchoring at 4 different Pirate Infested Areas": the areas not yet visited.
@@ -2609,13 +2643,21 @@ class Greedy(Policy):
         # The best split of the numbers for one kind of destination depends only on these; the
         # same month comes up again and again over a simulation, so the answers are kept.
         usable_top = crew_spaces - struck
-        month = (top, formula, durability_left, health_left, usable_top, famine, bounds)
+        buy_from = g.purchase_from
+        month = (top, formula, durability_left, health_left, usable_top, famine, bounds, buy_from)
         splits = _SPLITS.get(month)
         if splits is None:
             if len(_SPLITS) > _SPLITS_LIMIT:
                 _SPLITS.clear()
             splits = _SPLITS[month] = _Splits(
-                top, damage_table, damage_weight, scurvy_weight, usable_top, famine, bounds
+                top,
+                damage_table,
+                damage_weight,
+                scurvy_weight,
+                usable_top,
+                famine,
+                bounds,
+                buy_from,
             )
         split = splits.best
         interesting = chart.interesting
@@ -2658,6 +2700,7 @@ class Greedy(Policy):
         anchored = g.board["anchored"]
         memo_get = splits.memo.get
         bonus_of = bonus.get
+        buying = self._buying
         me = player.index
         held = len(goods)
         for (
@@ -2696,6 +2739,14 @@ class Greedy(Policy):
                         sellable = held - goods.count(specialty)
                         code += 4 * (sellable if sellable < 256 else 255)
                     choice = memo_get(code) or split(code)
+                    purchase = buying.get(ident, 0.0) if buying else 0.0
+                    if purchase:
+                        # The wanted specialty is earned only by a Crew Action that purchases.
+                        bought = memo_get(code | MUST_BUY) or split(code | MUST_BUY)
+                        if bought[0] >= choice[0] - purchase:
+                            choice = bought
+                        else:
+                            value -= purchase
                     score = (
                         value
                         + choice[0]
