@@ -366,6 +366,8 @@ class Chart:
         self._sellers: dict[str, tuple[str, ...]] = {}
         self._reach_interesting: dict[tuple[str, int], tuple[tuple[str, int], ...]] = {}
         self._legs: dict[tuple[str, int, tuple[int, int]], tuple[Leg, ...]] = {}
+        self._leg_ids: dict[tuple[str, int, tuple[int, int]], frozenset[str]] = {}
+        self._leg_of: dict[tuple[str, int, tuple[int, int]], Leg] = {}
         self._to: dict[str, dict[str, int]] = {}
         self.ports = tuple(s.id for s in spaces.values() if s.port)
         self.spots = tuple(s.id for s in spaces.values() if s.discovery)
@@ -420,12 +422,16 @@ class Chart:
         its region, stars and specialty, the space). Beyond the largest number (Reinforced
         Rope's extra space) the speed is the largest and the extra space is not sailed for the
         Scurvy Check."""
+        key = (ident, distance, bounds)
+        found = self._leg_of.get(key)
+        if found is not None:
+            return found
         low, high = bounds
         speed = low if distance < low else high if distance > high else distance
         sailed = distance - 1 if distance > high else distance
         space = self.spaces[ident]
         kind = (3 if space.east_asia else 2) if space.port else 1 if space.discovery else 0
-        return (
+        found = self._leg_of[key] = (
             ident,
             kind,
             speed,
@@ -438,6 +444,17 @@ class Chart:
             space.specialty,
             space,
         )
+        return found
+
+    def leg_ids(self, start: str, steps: int, bounds: tuple[int, int]) -> frozenset[str]:
+        """The space ids of :meth:`legs` (cached)."""
+        key = (start, steps, bounds)
+        found = self._leg_ids.get(key)
+        if found is None:
+            found = self._leg_ids[key] = frozenset(
+                leg[0] for leg in self.legs(start, steps, bounds)
+            )
+        return found
 
     def legs(self, start: str, steps: int, bounds: tuple[int, int]) -> tuple[Leg, ...]:
         """The ports and Discovery Spots within ``steps`` of ``start``, then ``start`` itself
@@ -2316,6 +2333,7 @@ class MissionInfo:
         "at_port",
         "at_sea",
         "risky",
+        "sellers_worth",
     )
 
     def __init__(self, card: dict[str, Any], risky: bool = False) -> None:
@@ -2324,6 +2342,8 @@ class MissionInfo:
         #: Its card has its own ``on accomplish`` (Legend of Kraken's damage, the Galapagos'
         #: Scurvy): the stars come with a risk.
         self.risky = risky
+        #: The greedy captain's worth of each seller, for one chart (see ``_seller_worth``).
+        self.sellers_worth: tuple[Chart, tuple[tuple[str, float], ...]] | None = None
         self.stars = sum(
             _number(clause[1:], 0)
             for clause in props.get("reward") or []
@@ -2675,7 +2695,9 @@ class Greedy(Policy):
         areas = self._areas_wanted
         if areas:
             # A Pirate Infested Area wanted: its spaces in reach are destinations too.
-            seen = {leg[0] for leg in candidates} | {leg[0] for leg in extra}
+            seen = set(chart.leg_ids(pos, high + rope, bounds))
+            for leg in extra:
+                seen.add(leg[0])
             for pirate in areas:
                 for place in chart.infested_areas[pirate]:
                     if place in reach and place not in seen:
@@ -2718,7 +2740,12 @@ class Greedy(Policy):
         ) in candidates:
             base = bonus_of(ident, 0.0)
             if areas and space.infested:
-                base += max(bonus_of(pirate, 0.0) for pirate in space.infested)
+                most = 0.0
+                for pirate in space.infested:
+                    area_worth = bonus_of(pirate, 0.0)
+                    if area_worth > most:
+                        most = area_worth
+                base += most
             if kind >= 2:
                 if kind == 3:
                     value = self._port_value(g, player, space, bonus)
@@ -3078,23 +3105,21 @@ REDRAW_MARGIN = 1.0
 
 #: No goal: every place is out of reach of it.
 _NOWHERE: dict[str, int] = {}
-_SELLER_WORTH: dict[tuple[int, str], tuple[Chart, tuple[tuple[str, float], ...]]] = {}
 
 
 def _seller_worth(chart: Chart, info: MissionInfo) -> tuple[tuple[str, float], ...]:
     """A trade mission's ports that sell its specialty, each worth the stars less the voyage on
-    to the destination (and the chance of no Crew Action to buy it with); once per chart."""
-    key = (id(chart), info.id)
-    cached = _SELLER_WORTH.get(key)
+    to the destination (and the chance of no Crew Action to buy it with); kept on the mission
+    for its chart."""
+    cached = info.sellers_worth
     if cached is not None and cached[0] is chart:
         return cached[1]
     out = []
     for seller in chart.sellers(info.deliver or ""):
         onward = min((chart.distances_to(t).get(seller, 99) for t in info.to), default=0)
         out.append((seller, 0.7 * info.stars * GOAL_DISCOUNT ** (onward / SPACES_A_MONTH)))
-    _bounded(_SELLER_WORTH, 4096)
-    _SELLER_WORTH[key] = (chart, tuple(out))
-    return _SELLER_WORTH[key][1]
+    info.sellers_worth = (chart, tuple(out))
+    return info.sellers_worth[1]
 
 
 #: Questions the greedy captain always answers yes.
