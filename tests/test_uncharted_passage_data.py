@@ -644,3 +644,61 @@ def test_a_discovery_mission_is_accomplished_only_at_its_spot() -> None:
     # number rolled").
     assert g.players[0].counters["prestige"] == 2 + 5
     assert g.players[0].zones["accomplished"] == ["discover_hawaii"]
+
+
+# -- the printed rules reference (reference.yaml quotes the rulebook) against the data
+
+
+def _band(text: str) -> tuple[int | None, int | None]:
+    """A printed score band: "~30", "31-40", "51 and above", "101+"."""
+    text = text.strip()
+    if text.startswith("~"):
+        return None, int(text[1:])
+    if text.endswith("+"):
+        return int(text[:-1]), None
+    if text.endswith(" and above"):
+        return int(text.split()[0]), None
+    low, high = text.split("-")
+    return int(low), int(high)
+
+
+def _printed_tables() -> dict[str, Any]:
+    from compiler.sheets.reference import load_reference
+
+    path = Path(__file__).resolve().parent.parent / "cards" / "uncharted_passage" / "reference.yaml"
+    return {table.title: table for table in load_reference(path).tables}
+
+
+@pytest.mark.parametrize(
+    ("table", "tag"),
+    [("Titles (Solo Mode)", "solo"), ("Titles (2-Player Cooperative Mode)", "coop")],
+)
+def test_the_printed_title_bands_are_the_title_cards(table: str, tag: str) -> None:
+    # The reference page quotes the rulebook's bands; the flow scores by the title cards.
+    # The two must not drift apart.
+    printed = {title: _band(band) for band, title in _printed_tables()[table].rows}
+    data = {
+        c["title"]: (c["properties"].get("min_score"), c["properties"].get("max_score"))
+        for c in cards("title", tag)
+    }
+    assert printed == data
+
+
+def test_the_printed_crew_action_table_is_the_crew_actions_card() -> None:
+    # The printed rows quote the rulebook; the flow reads the crew_actions card's words.
+    words = {
+        "purchase": "purchasing",
+        "sell": "selling",
+        "purchase_or_sell": "either purchasing or selling",
+        "gain_port_card": "gain one Port Card",
+    }
+    printed = dict(_printed_tables()["Crew Action reference table"].rows)
+    for row in props("crew_actions")["rows"]:
+        stamina, actions = row[0], row[1:]
+        text = printed[str(stamina)]
+        if not actions:
+            assert "can't perform any actions" in text
+        for action in actions:
+            assert words[action].lower() in text.lower(), (stamina, action, text)
+        if "purchase_or_sell" not in actions and {"purchase", "sell"} <= set(actions):
+            assert "both" in text
