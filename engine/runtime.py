@@ -48,7 +48,33 @@ class Question(NamedTuple):
         return f"{self.prompt} [{', '.join(self.options)}]"
 
 
-_LEGAL: dict[int, tuple[tuple[str, ...], frozenset[str]]] = {}
+class ObjectCache:
+    """What was worked out from an object that is only ever read (an IR, a tuple of options),
+    kept per object. An entry keeps its object, so a reused ``id()`` never answers for another;
+    the cache empties when it reaches ``limit`` rather than keep every object it saw alive."""
+
+    __slots__ = ("_entries", "limit")
+
+    def __init__(self, limit: int = 64) -> None:
+        self._entries: dict[Any, tuple[Any, Any]] = {}
+        self.limit = limit
+
+    def get(self, owner: object, key: Any = None) -> Any:
+        """The value kept for ``owner`` (and ``key``), or None."""
+        entry = self._entries.get(id(owner) if key is None else (id(owner), key))
+        if entry is not None and entry[0] is owner:
+            return entry[1]
+        return None
+
+    def put(self, owner: object, value: Any, key: Any = None) -> Any:
+        """Keep ``value`` for ``owner`` (and ``key``); return it."""
+        if len(self._entries) >= self.limit:
+            self._entries.clear()
+        self._entries[id(owner) if key is None else (id(owner), key)] = (owner, value)
+        return value
+
+
+_LEGAL = ObjectCache(50_000)
 
 
 def legal_answers(options: tuple[str, ...]) -> tuple[str, ...] | frozenset[str]:
@@ -57,14 +83,8 @@ def legal_answers(options: tuple[str, ...]) -> tuple[str, ...] | frozenset[str]:
     Speed line or every reachable space, again and again; a tuple is searched end to end)."""
     if len(options) <= 8:
         return options
-    cached = _LEGAL.get(id(options))
-    if cached is not None and cached[0] is options:
-        return cached[1]
-    if len(_LEGAL) > 50_000:
-        _LEGAL.clear()
-    legal = frozenset(options)
-    _LEGAL[id(options)] = (options, legal)
-    return legal
+    legal: frozenset[str] | None = _LEGAL.get(options)
+    return legal if legal is not None else _LEGAL.put(options, frozenset(options))
 
 
 class Track:
@@ -219,19 +239,15 @@ class HandlerTable:
         return best[1] if best else None
 
 
-_CARDS_BY_ID: dict[int, tuple[dict[str, Any], dict[str, dict[str, Any]]]] = {}
+_CARDS_BY_ID = ObjectCache()
 
 
 def cards_by_id(ir: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The IR's cards by id, built once per IR object and shared by the games made from it
     (a simulation makes thousands from one IR; the cards are read, never written)."""
-    cached = _CARDS_BY_ID.get(id(ir))
-    if cached is not None and cached[0] is ir:
-        return cached[1]
-    if len(_CARDS_BY_ID) > 64:
-        _CARDS_BY_ID.clear()
-    cards = {c["id"]: c for c in ir["cards"]}
-    _CARDS_BY_ID[id(ir)] = (ir, cards)
+    cards: dict[str, dict[str, Any]] | None = _CARDS_BY_ID.get(ir)
+    if cards is None:
+        cards = _CARDS_BY_ID.put(ir, {c["id"]: c for c in ir["cards"]})
     return cards
 
 

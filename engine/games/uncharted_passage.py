@@ -33,6 +33,7 @@ from engine.games import up_map
 from engine.runtime import (
     Context,
     Game,
+    ObjectCache,
     Player,
     Policy,
     Question,
@@ -50,13 +51,6 @@ CREW_ACTION_SPACES = 6
 
 #: The answer to the critical-damage question that abandons a specialty, not a Port Card.
 ABANDON_SPECIALTY = "specialty"
-
-
-def _bounded(cache: dict[Any, Any], limit: int = 64) -> None:
-    """Empty a module-level cache that reached ``limit`` entries: the caches keep the IR
-    objects they answer for (so a reused ``id()`` cannot match), and a test run loads many."""
-    if len(cache) >= limit:
-        cache.clear()
 
 
 def _place_id(place: Any) -> str:
@@ -851,7 +845,7 @@ def sailor_points(cards: int, points: tuple[int, ...] = (1, 1, 1, 2)) -> int:
     return sum(points[min(n, len(points) - 1)] for n in range(cards))
 
 
-_CHARTS: dict[int, tuple[Any, Chart]] = {}
+_CHARTS = ObjectCache()
 
 
 def chart_from_ir(ir: dict[str, Any]) -> Chart | None:
@@ -913,18 +907,15 @@ def chart_from_world(world: up_map.WorldMap, categories: dict[str, str] | None =
 def chart_for(ir: dict[str, Any]) -> Chart:
     """The world map of a compiled game, built once per IR and shared by its games: the data's
     ``space`` cards when it has them, else the stand-in chart."""
-    cached = _CHARTS.get(id(ir))
-    if cached is not None and cached[0] is ir:
-        return cached[1]
-    chart = chart_from_ir(ir) or stand_in_chart()
-    _bounded(_CHARTS)
-    _CHARTS[id(ir)] = (ir, chart)
+    chart: Chart | None = _CHARTS.get(ir)
+    if chart is None:
+        chart = _CHARTS.put(ir, chart_from_ir(ir) or stand_in_chart())
     return chart
 
 
 #: Each voyage card's pirate formula for the planner, by the card's IR object (kept, so a
 #: variant's card of the same name, or a reused id(), cannot answer for another).
-_NATIVE_OF: dict[int, tuple[dict[str, Any], str]] = {}
+_NATIVE_OF = ObjectCache(4096)
 
 
 def _pirate_native(card: dict[str, Any]) -> str:
@@ -1033,10 +1024,9 @@ class UnchartedPassage(Game):
     def _static(self) -> dict[str, Any]:
         """What the flow reads from the data once per compiled game, shared by its games (the
         IR is read-only): handlers by trigger, cards by kind, the tables and titles."""
-        key = (id(self.ir), id(self.table))
-        cached = _STATIC.get(key)
-        if cached is not None and cached[0] is self.ir and cached[1] is self.table:
-            return cached[2]
+        cached = _STATIC.get(self.ir, id(self.table))
+        if cached is not None and cached[0] is self.table:
+            return cached[1]
         answering: dict[str, frozenset[str]] = {}
         if self.table is not None:
             by_trigger: dict[str, set[str]] = {}
@@ -1069,8 +1059,7 @@ class UnchartedPassage(Game):
                 for m in by_kind.get("mission", [])
             },
         }
-        _bounded(_STATIC)
-        _STATIC[key] = (self.ir, self.table, static)
+        _STATIC.put(self.ir, (self.table, static), id(self.table))
         return static
 
     def mission_info(self, mission: str) -> MissionInfo:
@@ -1546,10 +1535,9 @@ class UnchartedPassage(Game):
         Speed, Crew Stamina, and Armament spaces ... The sum of the three numbers cannot exceed
         the amount of resources", or each of a "1 3 5" card's numbers in a space of your
         choice; either way within the card's number restraints."""
-        key = (id(self.ir), voyage)
-        cached = _OPTIONS.get(key)
-        if cached is not None and cached[0] is self.ir:
-            return cached[1]
+        cached: tuple[str, ...] | None = _OPTIONS.get(self.ir, voyage)
+        if cached is not None:
+            return cached
         card = self.cards[voyage]
         props = card.get("properties") or {}
         low, high = self.allocation_bounds
@@ -1584,10 +1572,7 @@ class UnchartedPassage(Game):
                 )
             candidates = allowed
         options = tuple(_allocation_label(*t) for t in candidates)
-        if len(_OPTIONS) > 4096:
-            _OPTIONS.clear()
-        _OPTIONS[key] = (self.ir, options)
-        return options
+        return _OPTIONS.put(self.ir, options, voyage)
 
     def allocate(self, player: Player) -> tuple[int, int, int]:
         """Write this month's Sailing Speed, Crew Stamina and Armament."""
@@ -2287,20 +2272,14 @@ class UnchartedPassage(Game):
         return self.fire("anchor_at_sea", player, event={"place": place})
 
 
-_KEYS: dict[int, tuple[dict[str, int], tuple[str, ...]]] = {}
+_KEYS = ObjectCache(50_000)
 
 
 def _keys(places: dict[str, int]) -> tuple[str, ...]:
     """``tuple(places)``, kept for the chart's cached reach dicts (the same few hundred come
     up in every game of a simulation)."""
-    cached = _KEYS.get(id(places))
-    if cached is not None and cached[0] is places:
-        return cached[1]
-    keys = tuple(places)
-    if len(_KEYS) > 50_000:
-        _KEYS.clear()
-    _KEYS[id(places)] = (places, keys)
-    return keys
+    keys: tuple[str, ...] | None = _KEYS.get(places)
+    return keys if keys is not None else _KEYS.put(places, tuple(places))
 
 
 #: The Crew Action rows a Crew Stamina may take, top first ("6", "5", ... "1").
@@ -2309,10 +2288,12 @@ _ROWS: dict[int, tuple[str, ...]] = {}
 #: The zones :meth:`UnchartedPassage.cards_in_force` reads by their rules; any other zone's
 #: cards are simply in force.
 _FLOW_ZONES = frozenset({"port_cards", "missions", "accomplished"})
-#: The logbook lines of each voyage card, per IR (the IR kept, so a reused id cannot match).
-_OPTIONS: dict[tuple[int, str], tuple[dict[str, Any], tuple[str, ...]]] = {}
-_PARSED: dict[int, Any] = {}
-_STATIC: dict[tuple[int, int], tuple[Any, Any, dict[str, Any]]] = {}
+#: The logbook lines of each voyage card, per IR.
+_OPTIONS = ObjectCache(4096)
+#: The greedy planner's reading of each options tuple (lines, their top sum, lookups).
+_PARSED = ObjectCache(4096)
+#: What the flow reads from the data once per compiled game (per IR and handler table).
+_STATIC = ObjectCache()
 
 
 class MissionInfo:
@@ -2626,25 +2607,21 @@ class Greedy(Policy):
 
     def plan(self, g: UnchartedPassage, player: Player, options: tuple[str, ...]) -> str:
         """Choose this month's destination and the numbers that get there."""
-        parsed = _PARSED.get(id(options))
-        if parsed is None or parsed[0] is not options:
+        parsed = _PARSED.get(options)
+        if parsed is None:
             lines = tuple((label, parse_allocation(label)) for label in options)
             by_triple = {t: label for label, t in lines}
             fits: dict[Any, str] = {}
-            parsed = (options, lines, max(sum(t) for _, t in lines), by_triple, fits)
-            _bounded(_PARSED, 4096)
-            _PARSED[id(options)] = parsed
-        _, lines, top, by_triple, fitted = parsed
+            parsed = _PARSED.put(options, (lines, max(sum(t) for _, t in lines), by_triple, fits))
+        lines, top, by_triple, fitted = parsed
         chart = g.chart or chart_for(g.ir)
         pos = player.flags["position"]
         voyage = g.board["voyage"]
         famine = (voyage, "dock") in (g.table.handlers if g.table else {})
         voyage_card = g.cards[voyage]
-        known = _NATIVE_OF.get(id(voyage_card))
-        if known is None or known[0] is not voyage_card:
-            _bounded(_NATIVE_OF, 4096)
-            known = _NATIVE_OF[id(voyage_card)] = (voyage_card, _pirate_native(voyage_card))
-        formula = known[1]
+        formula = _NATIVE_OF.get(voyage_card) or _NATIVE_OF.put(
+            voyage_card, _pirate_native(voyage_card)
+        )
         damage_table = EXPECTED_DAMAGE.get(formula, EXPECTED_DAMAGE["highest"])
         durability = player.tracks["durability"]
         health = player.tracks["health"]
