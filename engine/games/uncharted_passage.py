@@ -993,6 +993,8 @@ class UnchartedPassage(Game):
         self.mid_event_round: int = static["mid_event_round"]
         self.anchor_spaces: tuple[int, ...] = static["anchor_spaces"]
         self.crew_table: dict[int, tuple[bool, bool, bool, bool]] = static["crew_table"]
+        #: The same, as a tuple of (row, actions) to key the greedy planner's splits by.
+        self.crew_rows: tuple[tuple[int, tuple[bool, bool, bool, bool]], ...] = static["crew_rows"]
         #: The lowest Crew Action row that purchases ("3 - ... either purchasing or selling").
         self.purchase_from: int = min(
             (row for row, (buy, _, either, _) in self.crew_table.items() if buy or either),
@@ -1037,6 +1039,7 @@ class UnchartedPassage(Game):
         for cid, card in self.cards.items():
             by_kind.setdefault(card["kind"], []).append(cid)
         rounds = _number(self.params.get("rounds"), 12)
+        crew_table = self._crew_table()
         static = {
             "answering": answering,
             "rules": [cid for cid, c in self.cards.items() if c["kind"] in self.always_in_force],
@@ -1046,7 +1049,8 @@ class UnchartedPassage(Game):
             "rounds": rounds,
             "mid_event_round": _number(self.params.get("mid_event_round"), rounds // 2 + 1),
             "anchor_spaces": self._anchor_spaces(),
-            "crew_table": self._crew_table(),
+            "crew_table": crew_table,
+            "crew_rows": tuple(sorted(crew_table.items())),
             "allocation_bounds": self._allocation_bounds(),
             "sailor_points": self._sailor_points(),
             "solo_titles": _titles_from_data(self.ir, coop=False),
@@ -2382,21 +2386,21 @@ class GameResult:
 # -- policies
 
 
-def _crew_worth(stamina: int, sellable: int, can_buy: bool) -> float:
-    """What the Crew Action of a row is worth to the greedy captain: each sale 1, a purchase
-    a little less (it is a sale later), a Port Card 1."""
-    buy = 0.9 if can_buy else 0.0
-    if stamina >= 6:
-        return sellable + buy
-    if stamina == 5:
-        return sellable + buy + 1.0
-    if stamina == 4:
-        return max(sellable, buy) + 1.0
-    if stamina == 3:
-        return max(sellable, buy)
-    if stamina == 2:
-        return 1.0
-    return 0.0
+def _crew_worth(row: tuple[bool, bool, bool, bool], sellable: int, can_buy: bool) -> float:
+    """What a Crew Action row (the ``crew_actions`` card's purchase, sell, purchase_or_sell,
+    gain_port_card) is worth to the greedy captain: each sale 1, a purchase a little less (it
+    is a sale later), a Port Card 1."""
+    buy, sell, either, card = row
+    purchase = 0.9 if can_buy else 0.0
+    if either:
+        worth = max(sellable, purchase)
+    else:
+        worth = (sellable if sell else 0) + (purchase if buy else 0.0)
+    return worth + (1.0 if card else 0.0)
+
+
+#: A row that allows nothing ("1 - You can't perform any actions").
+_NO_ACTION = (False, False, False, False)
 
 
 class _Splits:
@@ -2414,6 +2418,7 @@ class _Splits:
         "order",
         "high",
         "buy_from",
+        "crew",
         "memo",
     )
 
@@ -2426,12 +2431,15 @@ class _Splits:
         usable_top: int,
         famine: bool,
         bounds: tuple[int, int],
-        buy_from: int = 3,
+        buy_from: int,
+        crew_rows: tuple[tuple[int, tuple[bool, bool, bool, bool]], ...],
     ) -> None:
         low, high = bounds
         self.top = top
         #: The lowest Crew Action row that can purchase (3: "either purchasing or selling").
         self.buy_from = buy_from
+        #: The Crew Action table, by row (the crew_actions card).
+        self.crew = dict(crew_rows)
         self.damage = [damage_weight * d for d in damage_table]
         self.scurvy_weight = scurvy_weight
         self.usable_top = usable_top
@@ -2454,6 +2462,7 @@ class _Splits:
         buy_from = self.buy_from
         choice = (-1e9, 1, 1)
         top, high, usable_top, damage = self.top, self.high, self.usable_top, self.damage
+        crew = self.crew
         scurvy_weight, famine = self.scurvy_weight, self.famine
         for stamina in self.order:
             armament = top - speed - stamina
@@ -2466,7 +2475,7 @@ class _Splits:
                 continue
             extra = -damage[armament]
             if at_port:
-                extra += _crew_worth(usable, sellable, bool(can_buy))
+                extra += _crew_worth(crew.get(usable, _NO_ACTION), sellable, bool(can_buy))
                 if famine and sailed > usable:
                     extra -= scurvy_weight * (sailed - usable)
             elif sailed > usable:
@@ -2640,8 +2649,18 @@ class Greedy(Policy):
         # The best split of the numbers for one kind of destination depends only on these; the
         # same month comes up again and again over a simulation, so the answers are kept.
         usable_top = crew_spaces - struck
-        buy_from = g.purchase_from
-        month = (top, formula, durability_left, health_left, usable_top, famine, bounds, buy_from)
+        buy_from, crew_rows = g.purchase_from, g.crew_rows
+        month = (
+            top,
+            formula,
+            durability_left,
+            health_left,
+            usable_top,
+            famine,
+            bounds,
+            buy_from,
+            crew_rows,
+        )
         splits = _SPLITS.get(month)
         if splits is None:
             if len(_SPLITS) > _SPLITS_LIMIT:
@@ -2655,6 +2674,7 @@ class Greedy(Policy):
                 famine,
                 bounds,
                 buy_from,
+                crew_rows,
             )
         split = splits.best
         interesting = chart.interesting
