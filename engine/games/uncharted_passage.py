@@ -1773,6 +1773,18 @@ class UnchartedPassage(Game):
         finally:
             self.dice_owner = None
 
+    def arrival_prestige(self, player: Player, space: Space) -> int:
+        """What docking at ``space`` now advances the Prestige Track by: its stars the first
+        time, 1 where the other ship anchored first (2-player: "If you arrive at a port where
+        another player has already anchored, you always gain only 1 prestige point"), nothing
+        again."""
+        if space.id in player.flags["ports"]:
+            return 0
+        anchored = self.board["anchored"].get(space.id)
+        if anchored and (len(anchored) > 1 or player.index not in anchored):
+            return SHARED_PORT_PRESTIGE
+        return space.stars
+
     def dock_at_port(self, player: Player, space: Space) -> None:
         """A. If You Dock at a Port: "Advance the Prestige Track by the number of stars" (once
         per port), its missions, then Crew Actions."""
@@ -1780,8 +1792,7 @@ class UnchartedPassage(Game):
         flags["areas"] |= space.infested
         c = Context(player, space.id, "dock")
         if space.id not in flags["ports"]:
-            others = self.board["anchored"].get(space.id, set()) - {player.index}
-            gained = SHARED_PORT_PRESTIGE if others else space.stars
+            gained = self.arrival_prestige(player, space)
             if gained:
                 self.gain(c, "prestige", gained)
             flags["notes"].append(f"{space.title} +{gained}")
@@ -2608,11 +2619,7 @@ class Greedy(Policy):
             ):
                 return -1.0
             return (space.stars or EAST_ASIA_PRESTIGE) + 3.5 - 0.9 * need + extra
-        value = 0.0
-        if space.id not in flags["ports"]:
-            others = g.board["anchored"].get(space.id, set()) - {player.index}
-            value += SHARED_PORT_PRESTIGE if others else space.stars
-        return value + extra
+        return g.arrival_prestige(player, space) + extra
 
     def plan(self, g: UnchartedPassage, player: Player, options: tuple[str, ...]) -> str:
         """Choose this month's destination and the numbers that get there."""
@@ -2716,11 +2723,9 @@ class Greedy(Policy):
         pull = GOAL_PULL * goal_worth if goal is not None else 0.0
         discounts = _DISCOUNTS
         ports_seen = player.flags["ports"]
-        anchored = g.board["anchored"]
         memo_get = splits.memo.get
         bonus_of = bonus.get
         buying = self._buying
-        me = player.index
         held = len(goods)
         for (
             ident,
@@ -2750,12 +2755,9 @@ class Greedy(Policy):
                     # _port_value, inlined: this is the planner's innermost loop.
                     value = base + bonus_of(region, 0.0)
                     if ident not in ports_seen:
-                        # 1 where the other ship anchored first, else the port's stars.
-                        others = None if solo else anchored.get(ident)
-                        if others and (len(others) > 1 or me not in others):
-                            value += SHARED_PORT_PRESTIGE
-                        else:
-                            value += stars
+                        # Solo, the port's stars; else arrival_prestige (1 where the other
+                        # ship anchored first).
+                        value += stars if solo else g.arrival_prestige(player, space)
                 if value >= 0:
                     # Goods to sell here: all but what this port sells (4 a good, split_code).
                     code = port_code
