@@ -463,6 +463,10 @@ class Chart:
             self._legs[key] = found
         return found
 
+    def ports_in(self, region: str) -> tuple[str, ...]:
+        """The ports of a region ("any port within the region (see color)"), in map order."""
+        return tuple(ident for ident, where in self.regions.items() if where == region)
+
     def distances_to(self, target: str, limit: int = 64) -> dict[str, int]:
         """Spaces sailed from every space to ``target``: a space, or a region (its nearest
         port). The map's passages go both ways, so this is a reach from the target; cached."""
@@ -472,9 +476,9 @@ class Chart:
         if target in self.spaces:
             found = self.reach(target, limit)
         else:
-            starts = [ident for ident, region in self.regions.items() if region == target]
+            starts = self.ports_in(target)
             found = {ident: 0 for ident in starts}
-            frontier = starts
+            frontier = list(starts)
             spaces = self.spaces
             for steps in range(1, limit + 1):
                 nxt: list[str] = []
@@ -1198,21 +1202,18 @@ class UnchartedPassage(Game):
         if answering and self.table is not None:
             if cards is None:
                 cards = self._answering_in_force(player, trigger, answering)
-            if not cards:
-                if trigger == "critical_damage":
-                    self.critical_damage(player)
-                return c
-            handlers = self.table.handlers
-            seen: set[str] = set()
-            previous, self.window = self.window, c
-            try:
-                for card in cards:
-                    if card in seen or card not in answering:
-                        continue
-                    seen.add(card)
-                    self.call(handlers[(card, trigger)], c.for_card(card))
-            finally:
-                self.window = previous
+            if cards:
+                handlers = self.table.handlers
+                seen: set[str] = set()
+                previous, self.window = self.window, c
+                try:
+                    for card in cards:
+                        if card in seen or card not in answering:
+                            continue
+                        seen.add(card)
+                        self.call(handlers[(card, trigger)], c.for_card(card))
+                finally:
+                    self.window = previous
         if trigger == "critical_damage":
             self.critical_damage(player)
         return c
@@ -1224,8 +1225,6 @@ class UnchartedPassage(Game):
         if replay is not None and len(replay) >= count:
             # A player's own copy of a roll made once for both (the 2-player pirate roll).
             rolled, self._replay = replay[:count], replay[count:]
-        elif count == 2:
-            rolled = [self.die(sides), self.die(sides)]  # the pirate's 2d6, without a loop
         else:
             rolled = [self.die(sides) for _ in range(count)]
         if self._recording is not None:
@@ -2962,7 +2961,7 @@ class Greedy(Policy):
             if target in chart.spaces:
                 places.append(target)
             else:
-                places.extend(p for p, region in chart.regions.items() if region == target)
+                places.extend(chart.ports_in(target))
         if not places and info.deliver:
             places.extend(chart.sellers(info.deliver))
         if not places and info.areas:
@@ -2978,8 +2977,7 @@ class Greedy(Policy):
             # To where the specialty is sold, then on to where it is wanted.
             return min(
                 (
-                    far.get(seller, 99)
-                    + min((chart.distances_to(t).get(seller, 99) for t in info.to), default=0)
+                    far.get(seller, 99) + _onward(chart, info, seller)
                     for seller in chart.sellers(info.deliver)
                 ),
                 default=99,
@@ -3106,6 +3104,11 @@ REDRAW_MARGIN = 1.0
 _NOWHERE: dict[str, int] = {}
 
 
+def _onward(chart: Chart, info: MissionInfo, seller: str) -> int:
+    """Spaces from a port selling a trade mission's specialty on to its nearest destination."""
+    return min((chart.distances_to(t).get(seller, 99) for t in info.to), default=0)
+
+
 def _seller_worth(chart: Chart, info: MissionInfo) -> tuple[tuple[str, float], ...]:
     """A trade mission's ports that sell its specialty, each worth the stars less the voyage on
     to the destination (and the chance of no Crew Action to buy it with); kept on the mission
@@ -3115,7 +3118,7 @@ def _seller_worth(chart: Chart, info: MissionInfo) -> tuple[tuple[str, float], .
         return cached[1]
     out = []
     for seller in chart.sellers(info.deliver or ""):
-        onward = min((chart.distances_to(t).get(seller, 99) for t in info.to), default=0)
+        onward = _onward(chart, info, seller)
         out.append((seller, 0.7 * info.stars * GOAL_DISCOUNT ** (onward / SPACES_A_MONTH)))
     info.sellers_worth = (chart, tuple(out))
     return info.sellers_worth[1]
