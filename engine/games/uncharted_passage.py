@@ -26,7 +26,7 @@ a method a later flow can call in order.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
 from engine.games import up_map
@@ -2396,6 +2396,15 @@ class GameResult:
 # -- policies
 
 
+def _share_out(
+    bonus: dict[str, float], targets: Iterable[str], done: Collection[str], stars: float
+) -> None:
+    """A mission needing every one of ``targets``: the stars shared among those not ``done``."""
+    missing = [target for target in targets if target not in done]
+    for target in missing:
+        bonus[target] = bonus.get(target, 0.0) + stars / len(missing)
+
+
 def _crew_worth(row: tuple[bool, bool, bool, bool], sellable: int, can_buy: bool) -> float:
     """What a Crew Action row (the ``crew_actions`` card's purchase, sell, purchase_or_sell,
     gain_port_card) is worth to the greedy captain: each sale 1, a purchase a little less (it
@@ -2571,24 +2580,10 @@ class Greedy(Policy):
                                 areas_wanted.append(pirate)
                 continue
             if info.regions:
-                docked_in = flags["regions"]
-                missing = 0
-                for region in info.regions:
-                    if region not in docked_in:
-                        missing += 1
-                for region in info.regions:
-                    if region not in docked_in:
-                        bonus[region] = bonus.get(region, 0.0) + stars / missing
+                _share_out(bonus, info.regions, flags["regions"], stars)
                 continue
             if info.spots:
-                seen = flags["spots"]
-                missing = 0
-                for target in info.spots:
-                    if target not in seen:
-                        missing += 1
-                for target in info.spots:
-                    if target not in seen:
-                        bonus[target] = bonus.get(target, 0.0) + stars / missing
+                _share_out(bonus, info.spots, flags["spots"], stars)
             if info.route:
                 # The route is sailed in its order: only its next space is worth heading for.
                 legs = route_progress(info.route, flags["anchorages"])
