@@ -988,7 +988,7 @@ class UnchartedPassage(Game):
         self._force_plans: dict[str, tuple[list[str], bool, bool, bool]] = static["force_plans"]
         #: The zones besides port cards, missions and accomplished ones (their cards are in
         #: force as they are).
-        self._other_zones = tuple(z for z in self.ir["vocabulary"]["zones"] if z not in _FLOW_ZONES)
+        self._other_zones: tuple[str, ...] = static["other_zones"]
         #: Other answers worked out once per compiled game (keyed by what they depend on).
         self._static_cache: dict[Any, Any] = static["cache"]
         self._by_kind: dict[str, list[str]] = static["by_kind"]
@@ -1000,12 +1000,9 @@ class UnchartedPassage(Game):
         #: The same, as a tuple of (row, actions) to key the greedy planner's splits by.
         self.crew_rows: tuple[tuple[int, tuple[bool, bool, bool, bool]], ...] = static["crew_rows"]
         #: The lowest Crew Action row that purchases ("3 - ... either purchasing or selling").
-        self.purchase_from: int = min(
-            (row for row, (buy, _, either, _) in self.crew_table.items() if buy or either),
-            default=CREW_ACTION_SPACES + 1,
-        )
+        self.purchase_from: int = static["purchase_from"]
         #: The Crew Action table's top space (6): declining health strikes rows from it down.
-        self.crew_action_spaces: int = max(self.crew_table, default=CREW_ACTION_SPACES)
+        self.crew_action_spaces: int = static["crew_action_spaces"]
         #: "a number between 1 and 6": the allocation counters' bounds, from the data.
         self.allocation_bounds: tuple[int, int] = static["allocation_bounds"]
         self.sailor_points: tuple[int, ...] = static["sailor_points"]
@@ -1055,6 +1052,12 @@ class UnchartedPassage(Game):
             "anchor_spaces": self._anchor_spaces(),
             "crew_table": crew_table,
             "crew_rows": tuple(sorted(crew_table.items())),
+            "purchase_from": min(
+                (row for row, (buy, _, either, _) in crew_table.items() if buy or either),
+                default=CREW_ACTION_SPACES + 1,
+            ),
+            "crew_action_spaces": max(crew_table, default=CREW_ACTION_SPACES),
+            "other_zones": tuple(z for z in self.ir["vocabulary"]["zones"] if z not in _FLOW_ZONES),
             "allocation_bounds": self._allocation_bounds(),
             "sailor_points": self._sailor_points(),
             "solo_titles": _titles_from_data(self.ir, coop=False),
