@@ -41,6 +41,7 @@ from compiler.suggest import did_you_mean
 from dsl.diagnostics import Diagnostic, SourceCache, file_span
 from dsl.nodes import Declaration, Name, Number, Property, SourceFile, Span
 from dsl.parser import parse, parse_file
+from dsl.yaml_load import YamlLimitError, bounded
 
 VARIANTS_DIR = "variants"
 
@@ -79,7 +80,8 @@ def yaml_round_trip() -> YAML:
     Quotes are preserved and lines are never re-wrapped, so a file edited by ``cardc variant
     set`` differs from the one on disk only where the edit is.
     """
-    yaml = YAML(typ="rt")
+    # Bounded: an alias bomb or deep nesting in a variant is an error, not a hang.
+    yaml = bounded(YAML(typ="rt"))
     yaml.preserve_quotes = True
     yaml.width = 4096
     yaml.indent(mapping=2, sequence=4, offset=2)
@@ -152,6 +154,12 @@ def load_overlay(
     sources.put(where, text)
     try:
         data = yaml_round_trip().load(text)
+    except YamlLimitError as error:
+        span = _span(where, error.line - 1, error.column - 1)
+        diagnostics.append(
+            Diagnostic("yaml-limit", str(error.problem), span, "error", (error.hint,))
+        )
+        return None
     except YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         span = _span(where, mark.line, mark.column) if mark is not None else file_span(where)

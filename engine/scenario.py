@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
-from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
+from dsl.yaml_load import load_yaml_all, yaml_error_message
 from engine.loader import game_rules, new_game
 from engine.runtime import Context, Game, Policy, Question, RuleError
 
@@ -169,17 +169,16 @@ def _suggest(name: str, pool: Any) -> str:
 
 def load(path: Path) -> list[tuple[Any, int, str | None]]:
     """The scenario documents of a file: each with its line and its schema error, if any."""
-    yaml = YAML(typ="rt")
     try:
         text = path.read_text(encoding="utf-8")
-        documents = [d for d in yaml.load_all(text) if d is not None]
+        # Bounded: an alias bomb or deep nesting is a located error, not a hang.
+        documents = [d for d in load_yaml_all(text, source=str(path)) if d is not None]
     except (OSError, UnicodeDecodeError) as error:
         raise ScenarioError(f"{path}:1: cannot read the scenario: {error}") from error
     except YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 1
-        problem = getattr(error, "problem", None) or str(error)
-        raise ScenarioError(f"{path}:{line}: this is not valid YAML: {problem}") from error
+        raise ScenarioError(f"{path}:{line}: {yaml_error_message(error)}") from error
     out: list[tuple[Any, int, str | None]] = []
     for document in documents:
         if not isinstance(document, dict):

@@ -67,13 +67,16 @@ def _pairs(raw: Any, where: str) -> list[tuple[str, str]]:
 
 def load_reference(path: Path) -> Reference:
     """Read ``path`` (a missing file is an empty reference)."""
-    from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
+
+    from dsl.yaml_load import YamlLimitError, load_yaml
 
     if not path.is_file():
         return Reference()
     try:
-        data = YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8")) or {}
+        data = load_yaml(path.read_text(encoding="utf-8"), "safe", source=str(path)) or {}
+    except YamlLimitError as error:
+        raise ReferenceError(str(error)) from error
     except YAMLError as error:
         raise ReferenceError(f"{path}: {error}") from error
     if not isinstance(data, dict):
