@@ -11,11 +11,10 @@ whole IR first and jsonschema runs only to explain IR it rejects.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from typing import Any
-
-from jsonschema import Draft202012Validator
 
 from dsl.diagnostics import Diagnostic
 from dsl.nodes import Span
@@ -249,11 +248,21 @@ SCHEMA: dict[str, Any] = {
     },
 }
 
-Draft202012Validator.check_schema(SCHEMA)
-_VALIDATOR = Draft202012Validator(SCHEMA)
-_CARD_VALIDATOR = Draft202012Validator(
-    {"$schema": SCHEMA["$schema"], "$ref": "#/$defs/card", "$defs": SCHEMA["$defs"]}
-)
+
+@functools.cache
+def _validators() -> tuple[Any, Any]:
+    """jsonschema's validators of the whole IR and of one card.
+
+    Built on first use: jsonschema takes a tenth of a second to import, and valid IR (every
+    `cardc check` that finds nothing) never needs it when the compiled validator is there.
+    """
+    from jsonschema import Draft202012Validator
+
+    Draft202012Validator.check_schema(SCHEMA)
+    card = {"$schema": SCHEMA["$schema"], "$ref": "#/$defs/card", "$defs": SCHEMA["$defs"]}
+    return Draft202012Validator(SCHEMA), Draft202012Validator(card)
+
+
 _VALID_CARDS: set[str] = set()
 #: The same schema, compiled: about a hundred times faster than jsonschema on valid IR.
 _FAST = jsonschema_rs.Draft202012Validator(SCHEMA) if jsonschema_rs is not None else None
@@ -321,15 +330,16 @@ def _detailed(ir: dict[str, Any], spans: dict[str, Span], fallback: Span) -> lis
     (vocabulary, provenance) is small and validated whole with the cards left out.
     """
     problems: list[Diagnostic] = []
+    whole, one_card = _validators()
     shell = {**ir, "cards": []}
-    errors = [(e, "") for e in _VALIDATOR.iter_errors(shell)]
+    errors = [(e, "") for e in whole.iter_errors(shell)]
     for index, card in enumerate(ir["cards"]):
         digest = hashlib.blake2b(
             json.dumps(card, sort_keys=True).encode(), digest_size=16
         ).hexdigest()
         if digest in _VALID_CARDS:
             continue
-        card_errors = list(_CARD_VALIDATOR.iter_errors(card))
+        card_errors = list(one_card.iter_errors(card))
         if not card_errors:
             _VALID_CARDS.add(digest)
         errors.extend((e, f"/cards/{index}") for e in card_errors)

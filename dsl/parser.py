@@ -30,6 +30,7 @@ from lark.parsers.lalr_analysis import Shift
 from lark.parsers.lalr_parser_state import ParseConf, ParserState
 
 from dsl.diagnostics import Diagnostic, file_span
+from dsl.grammar_cache import load_lark
 from dsl.nodes import (
     Annotation,
     Attribute,
@@ -586,7 +587,11 @@ _GRAMMAR = GRAMMAR_PATH.read_text(encoding="utf-8")
 _BUILDER = _Builder()
 # One lark build gives the terminals and the lexer, the LALR(1) table and the rules;
 # :func:`_lex` and :func:`_parse_tokens` below run them, faster than lark's own loops.
-_LARK = Lark(_GRAMMAR, parser="lalr", lexer="basic", strict=True, maybe_placeholders=True)
+# Loaded from the per-user cache when it holds this grammar (dsl.grammar_cache): building the
+# table is most of a one-file `cardc check`.
+_LARK, GRAMMAR_FROM_CACHE = load_lark(
+    _GRAMMAR, parser="lalr", lexer="basic", strict=True, maybe_placeholders=True
+)
 
 # lark's Lark.lex() rebuilds its lexer on every call; the parsing frontend keeps a built one.
 _BASIC_LEXER = _LARK.parser.lexer
