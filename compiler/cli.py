@@ -202,6 +202,9 @@ COMMAND_MODULES = (
     "compiler.cli_sheets",
     "compiler.cli_variants",
     "compiler.cli_sim",
+    "compiler.cli_fmt",
+    "compiler.cli_lsp",
+    "compiler.cli_watch",
 )
 
 

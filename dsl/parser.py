@@ -610,6 +610,21 @@ def lex(text: str) -> list[Token]:
     return list(_lex_with_lark(text))
 
 
+def tokens(text: str) -> list[Token]:
+    """Every token of ``text`` as the parser's lexer makes them, newlines included (the
+    formatter and the language server read the layout from them)."""
+    return list(_lex(text))
+
+
+def prepare_tokens(text: str, path: str = "<text>") -> list[Token]:
+    """The tokens the LALR table reads from ``text``: what two texts must share to mean the
+    same (the formatter checks its output with it). Diagnostics are dropped."""
+    try:
+        return _prepare(text, path, [])
+    except _SyntaxLimit:
+        return []
+
+
 def _scanner_parts() -> tuple[Any, dict[str, str], frozenset[str], frozenset[str]] | None:
     """What :func:`_lex` needs from lark's lexer, or None if it does not mirror this one."""
     scanner = _BASIC_LEXER.scanner  # built on first use, with the callbacks
