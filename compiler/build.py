@@ -5,9 +5,12 @@ renames; a build that fails writes nothing, and one killed half-way leaves the p
 (``cardc build`` restores it from ``generated.old`` if the kill fell between the renames).
 
 A game whose inputs (its sources, the prelude, the grammar and cardc itself) hash the same as
-at the last build is not recompiled: its files are carried over as they are. ``--check``
-renders everything in memory and lists every file under ``generated/`` that is stale, missing
-or extra.
+at the last build is not recompiled: its files are carried over as they are. ``--check`` plans
+the very same build, carrying over what the build would carry over, and lists every file under
+``generated/`` that the build would change (stale, missing or extra): the two always agree.
+``--rebuild`` renders every game again instead, so ``--check --rebuild`` asks whether
+``generated/`` is what the sources compile to from scratch (CI asks that, with the renderer's
+versions fixed by its constraints file: a PDF's bytes depend on them).
 """
 
 from __future__ import annotations
@@ -238,12 +241,14 @@ def build(
     check_only: bool,
     sources: SourceCache,
     sheets: bool = True,
+    rebuild: bool = False,
 ) -> BuildOutcome:
     """Build (or, with ``check_only``, verify) ``generated/`` for the selected games.
 
     ``sheets=False`` (``cardc build --no-sheets``) skips the printable sheets, the slow part
     (WeasyPrint lays out every card): the sheets already in generated/ stay as they are, and
-    the next full build renders them again.
+    the next full build renders them again. ``rebuild=True`` (``--rebuild``) renders every
+    selected game, carrying none over.
     """
     # A build allocates millions of small objects (syntax trees, IR) and keeps nearly all of
     # them to its end; the cyclic collector's passes over them took a third of a 10,000-card
@@ -251,14 +256,19 @@ def build(
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _build(project, paths, check_only, sources, sheets)
+        return _build(project, paths, check_only, sources, sheets, rebuild)
     finally:
         if enabled:
             gc.enable()
 
 
 def _build(
-    project: Project, paths: list[str], check_only: bool, sources: SourceCache, sheets: bool
+    project: Project,
+    paths: list[str],
+    check_only: bool,
+    sources: SourceCache,
+    sheets: bool,
+    rebuild: bool = False,
 ) -> BuildOutcome:
     outcome = BuildOutcome()
     generated = project.generated
@@ -279,7 +289,10 @@ def _build(
         game = folder.name
         digest = input_digest(folder, tool)
         old = previous.get(game)
-        carried = None if check_only else _carry_over(generated, old, digest, sheets)
+        # --check carries over exactly what the build would: a check that rendered the game
+        # anew would call a committed file stale that the build keeps, whenever the renderer
+        # (WeasyPrint, Pango, fontTools) differs from the one that made it.
+        carried = None if rebuild else _carry_over(generated, old, digest, sheets)
         if carried is not None:
             outputs.update(carried)
             reused.append(game)

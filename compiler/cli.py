@@ -96,7 +96,12 @@ def cmd_build(args: argparse.Namespace) -> int:
     project = _project_or_die()
     sources = SourceCache()
     outcome = build(
-        project, args.paths, check_only=args.check, sources=sources, sheets=not args.no_sheets
+        project,
+        args.paths,
+        check_only=args.check,
+        sources=sources,
+        sheets=not args.no_sheets,
+        rebuild=args.rebuild,
     )
     status = _emit(outcome.diagnostics, sources, args.format)
     if args.format == "text":
@@ -168,6 +173,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-sheets",
         action="store_true",
         help="skip the printable sheets (the slow part); the next full build renders them",
+    )
+    build.add_argument(
+        "--rebuild",
+        action="store_true",
+        help="render every game again, carrying none over (with --check: is generated/ what "
+        "the sources compile to from scratch?)",
     )
     build.add_argument("--format", choices=("text", "json"), default="text")
     build.set_defaults(run=cmd_build)

@@ -5,6 +5,12 @@ and when the lowest line inside it ends below the frame's content box the card o
 a card's text is shrunk a step at a time down to :data:`MIN_SCALE`; a card that still does not
 fit fails the render with its name and source line. The PDF carries fixed metadata (no dates,
 a fixed identifier), so the same sources give the same bytes.
+
+The fonts are embedded as cardc cut them for the HTML (``html._subset``: fontTools, no
+timestamps), never subset again by WeasyPrint: its own subsetting takes HarfBuzz's
+libharfbuzz-subset where the machine has it and fontTools where not, two different font
+programs, and fontTools' way writes the render time into the font (``head.modified``). So the
+bytes do not depend on the machine's optional libraries nor on the clock.
 """
 
 from __future__ import annotations
@@ -102,5 +108,6 @@ def render_pdf(
         if stuck:
             raise CardOverflowError(stuck)
     identifier = hashlib.md5(html.encode("utf-8"), usedforsecurity=False).hexdigest().encode()
-    pdf = document.write_pdf(pdf_identifier=identifier)
+    # full_fonts: embed the fonts as the HTML carries them (already cut by cardc), see above.
+    pdf = document.write_pdf(pdf_identifier=identifier, full_fonts=True)
     return bytes(pdf), scales, html
