@@ -6,16 +6,22 @@ a card's text is shrunk a step at a time down to :data:`MIN_SCALE`; a card that 
 fit fails the render with its name and source line. The PDF carries fixed metadata (no dates,
 a fixed identifier), so the same sources give the same bytes.
 
-The fonts are embedded as cardc cut them for the HTML (``html._subset``: fontTools, no
-timestamps), never subset again by WeasyPrint: its own subsetting takes HarfBuzz's
-libharfbuzz-subset where the machine has it and fontTools where not, two different font
-programs, and fontTools' way writes the render time into the font (``head.modified``). So the
-bytes do not depend on the machine's optional libraries nor on the clock.
+WeasyPrint cuts the embedded fonts to the glyphs used with HarfBuzz's libharfbuzz-subset where
+the machine has it and with fontTools where not: two different font programs, and fontTools
+writes the render time into each (``head.modified``). :func:`_one_subsetter` makes it take
+fontTools everywhere, dated by a fixed ``SOURCE_DATE_EPOCH``, so the bytes depend neither on
+the machine's optional libraries nor on the clock. (Embedding the fonts whole instead, as
+the HTML carries them, would skip subsetting altogether, but then the PDF maps glyphs back to
+text through the font's cmap alone, and a ligature such as "ff" would no longer be found
+or copied.)
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import logging
+import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -108,6 +114,47 @@ def render_pdf(
         if stuck:
             raise CardOverflowError(stuck)
     identifier = hashlib.md5(html.encode("utf-8"), usedforsecurity=False).hexdigest().encode()
-    # full_fonts: embed the fonts as the HTML carries them (already cut by cardc), see above.
-    pdf = document.write_pdf(pdf_identifier=identifier, full_fonts=True)
+    with _one_subsetter():
+        pdf = document.write_pdf(pdf_identifier=identifier)
     return bytes(pdf), scales, html
+
+
+#: The date fontTools writes into every embedded font (``head.modified``), as the
+#: reproducible-builds ``SOURCE_DATE_EPOCH``: fixed, so it is not the render time.
+FONT_EPOCH = "0"
+
+
+class _NoSubsetterNotice(logging.Filter):
+    """Drops WeasyPrint's notice that it subsets with fontTools: cardc asks it to."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "instead of HarfBuzz-Subset" not in record.getMessage()
+
+
+@contextlib.contextmanager
+def _one_subsetter() -> Iterator[None]:
+    """While a PDF is written: WeasyPrint subsets fonts with fontTools, at a fixed date."""
+    import weasyprint.pdf.fonts as fonts
+
+    if not hasattr(fonts, "harfbuzz_subset") or not hasattr(fonts.Font, "_fonttools_subset"):
+        # A WeasyPrint without the fontTools path would make PDFs that differ by machine.
+        raise RuntimeError(
+            "this WeasyPrint no longer subsets fonts with fontTools, so cardc's PDFs would "
+            "depend on the machine; install the WeasyPrint release cardc names (pip install "
+            "cardc) or report it"
+        )
+    saved_subsetter, saved_epoch = fonts.harfbuzz_subset, os.environ.get("SOURCE_DATE_EPOCH")
+    notice = _NoSubsetterNotice()
+    logger = logging.getLogger("weasyprint")
+    fonts.harfbuzz_subset = None
+    os.environ["SOURCE_DATE_EPOCH"] = FONT_EPOCH
+    logger.addFilter(notice)
+    try:
+        yield
+    finally:
+        fonts.harfbuzz_subset = saved_subsetter
+        if saved_epoch is None:
+            os.environ.pop("SOURCE_DATE_EPOCH", None)
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = saved_epoch
+        logger.removeFilter(notice)
