@@ -1,9 +1,14 @@
-"""``cardc sim``: play many seeded games of a compiled game with a policy and sum them up.
+"""``cardc sim`` and ``cardc sweep``: play many seeded games of a compiled game with a policy
+and sum them up.
 
-``cardc sim GAME --games N --seed S [--mode solo|competitive|coop] [--policy random|greedy]
-[--variant V] [--log | --log-game K]`` loads ``generated/<game>[/<variant>]/`` of the current
-project and prints mean, median, min and max score, the title distribution, the sink rate and (in
-competitive) who won. ``--log`` prints one game as the paper logbook would read instead.
+``cardc sim GAME --games N --seed S [--mode solo|competitive|coop] [--policy P] [--variant V]
+[--param NAME=VALUE] [--compare VARIANT|base] [--jobs N] [--scheduler ADDRESS] [--json]
+[--report FILE.html] [--log | --log-game K]`` loads ``generated/<game>[/<variant>]/`` of the
+current project and prints each figure with its 95% interval: the score and its distribution,
+the sink rate and how games ended, the length, titles, wins per seat and per-card figures;
+``--compare`` plays a second point on the same seeds and prints the paired differences.
+``cardc sim --merge A.json B.json`` adds up runs written by ``--json``. ``cardc sweep`` plays a
+grid of variants and parameter values on the same seeds.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from compiler.project import Project, find_project
 from compiler.suggest import did_you_mean
@@ -106,53 +111,63 @@ def _die(message: str, hints: tuple[str, ...] = (), status: int = 2) -> int:
     return status
 
 
-def cmd_sim(args: argparse.Namespace) -> int:
-    """``cardc sim``: simulate games, or print one game's logbook with ``--log``."""
+def _params(pairs: list[str] | None, many: bool = False) -> dict[str, list[Any]]:
+    """``NAME=VALUE`` (``NAME=V1,V2,...`` when ``many``) options as name -> values."""
+    from engine.sim import parse_value
+
+    out: dict[str, list[Any]] = {}
+    for pair in pairs or []:
+        name, sep, value = pair.partition("=")
+        if not sep or not name or not value:
+            raise SimUsageError(
+                f"--param '{pair}' is not NAME=VALUE",
+                ("for example --param rounds=10" + (",11,12" if many else ""),),
+            )
+        values = value.split(",") if many else [value]
+        out[name.strip()] = [parse_value(v.strip()) for v in values]
+    return out
+
+
+def _mode(args: argparse.Namespace) -> str:
+    from engine import sim
+
+    mode = MODE_ALIASES.get(args.mode.lower(), args.mode)
+    if mode not in sim.MODES:
+        raise SimUsageError(
+            f"no mode '{mode}'; modes: {', '.join(sim.MODES)}",
+            did_you_mean(mode, sim.MODES, 0.5),
+        )
+    return mode
+
+
+def _executor(args: argparse.Namespace) -> Any:
+    """The cluster's executor for ``--scheduler``, else None (local processes)."""
+    if not getattr(args, "scheduler", None):
+        return None
+    from engine import sim_cluster
+
+    try:
+        return sim_cluster.executor(args.scheduler)
+    except sim_cluster.ClusterError as error:
+        raise SimUsageError(str(error), error.hints) from error
+
+
+def _run_guarded(args: argparse.Namespace, body: Any) -> int:
+    """Run ``body()``, turning every expected failure into a message and an exit status."""
     from engine import sim
     from engine.runtime import RuleError
 
-    project = find_project()
-    if project is None:
-        return _die(
-            "no project here: no folder at or above this one holds cards/",
-            ("cd into your project",),
-        )
-    if args.games < 1:
-        return _die(f"--games must be at least 1, not {args.games}")
     try:
-        folder = game_folder(project, args.game, args.variant)
-        args.mode = MODE_ALIASES.get(args.mode.lower(), args.mode)
-        if args.mode not in sim.MODES:
-            raise SimUsageError(
-                f"no mode '{args.mode}'; modes: {', '.join(sim.MODES)}",
-                did_you_mean(args.mode, sim.MODES, 0.5),
-            )
-        simulator = sim.Simulator(folder)
-        if args.log or args.log_game is not None:
-            number = 1 if args.log_game is None else args.log_game
-            if number < 1:
-                return _die(f"--log-game must be at least 1, not {number}")
-            played = sim.play_one(simulator, args.seed, number, args.mode, args.policy)
-            print(sim.render_logbook(played, datetime.date.today().isoformat()))
-            return 0
-        progress = None
-        if not args.quiet and sys.stderr.isatty():
-            progress = ProgressBar(sys.stderr)
-        try:
-            report = sim.simulate(
-                simulator, args.games, args.seed, args.mode, args.policy, progress=progress
-            )
-        finally:
-            if progress is not None:
-                progress.close()
+        return int(body())
     except SimUsageError as error:
         return _die(str(error), error.hints)
     except sim.GameFailed as error:
+        variant = f" --variant {args.variant}" if getattr(args, "variant", None) else ""
         return _die(
             str(error),
             (
-                f"replay it with: cardc sim {args.game} --seed {args.seed} --mode {args.mode} "
-                f"--policy {args.policy} --log-game {error.number}",
+                f"replay it with: cardc sim {args.game}{variant} --seed {args.seed} --mode "
+                f"{args.mode} --policy {args.policy} --log-game {error.number}",
             ),
             status=1,
         )
@@ -163,30 +178,281 @@ def cmd_sim(args: argparse.Namespace) -> int:
         return _die(str(error), hints)
     except RuleError as error:
         return _die(str(error), status=1)
-    if args.json:
-        print(json.dumps(report.as_dict(), indent=2))
-    else:
-        print(sim.render_report(report))
+    except OSError as error:
+        return _die(f"{error.filename or ''}: {error.strerror or error}".lstrip(": "), status=1)
+
+
+def _progress(args: argparse.Namespace) -> ProgressBar | None:
+    if not args.quiet and sys.stderr.isatty():
+        return ProgressBar(sys.stderr)
+    return None
+
+
+def _jobs(args: argparse.Namespace) -> int:
+    from engine import sim
+
+    if args.jobs is not None and args.jobs < 1:
+        raise SimUsageError(f"--jobs must be at least 1, not {args.jobs}")
+    return args.jobs or sim.default_jobs()
+
+
+def _write_json(data: Any) -> None:
+    print(json.dumps(data, indent=2, sort_keys=False))
+
+
+def _merge(args: argparse.Namespace) -> int:
+    """``cardc sim --merge A.json B.json ...``: one report of several runs."""
+    from engine import sim
+
+    reports = []
+    for name in args.merge:
+        path = Path(name)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as error:
+            raise SimUsageError(
+                f"{name}:{error.lineno}:{error.colno}: not JSON: {error.msg}",
+                ("write a run's figures with: cardc sim GAME --json > run.json",),
+            ) from error
+        if not isinstance(data, dict):
+            raise SimUsageError(f"{name}:1:1: not a cardc sim result")
+        try:
+            reports.append(sim.SimReport.from_dict(data))
+        except (KeyError, TypeError, ValueError) as error:
+            raise SimUsageError(
+                f"{name}:1:1: not a cardc sim result (missing or wrong {error})",
+                ("write a run's figures with: cardc sim GAME --json > run.json",),
+            ) from error
+    merged = reports[0]
+    for other in reports[1:]:
+        merged = merged.merged(other)
+    _output(args, [merged], [], kind="sim")
     return 0
 
 
-def register(commands: argparse._SubParsersAction) -> None:
-    """Add ``cardc sim`` to the ``cardc`` parser."""
-    parser = commands.add_parser(
-        "sim",
-        help="simulate games with a policy: scores, titles, sink rate",
-        description="Play many seeded games of a compiled game to the end with a policy and "
-        "print mean, median, min and max score, the title distribution, the sink rate and, in "
-        "competitive mode, the wins. The same seed always plays the same games.",
-    )
-    parser.add_argument("game", metavar="GAME", help="a game of this project (see generated/)")
+def _output(args: argparse.Namespace, reports: list[Any], pairs: list[Any], kind: str) -> None:
+    """Print the reports (text or ``--json``) and write ``--report``."""
+    from engine import sim_render
+    from engine.sim_figures import differences, differences_as_dict
+
+    if args.report:
+        from engine import sim_html
+
+        Path(args.report).write_text(
+            sim_html.render(reports, pairs, kind, cards=not args.no_cards), encoding="utf-8"
+        )
+    if args.json:
+        if len(reports) == 1:
+            _write_json(reports[0].as_dict())
+        else:
+            _write_json(
+                {
+                    "format": "cardc-sim-points/2",
+                    "kind": kind,
+                    "points": [r.as_dict() for r in reports],
+                    "differences": [
+                        {
+                            "base": reports[0].label,
+                            "other": r.label,
+                            **differences_as_dict(differences(reports[0], r, p)),
+                        }
+                        for r, p in zip(reports[1:], pairs, strict=True)
+                    ],
+                }
+            )
+        return
+    if kind == "sweep":
+        print(sim_render.render_sweep(reports, pairs))
+    elif len(reports) == 2:
+        print(sim_render.render_report(reports[0], cards=not args.no_cards))
+        print()
+        print(sim_render.render_report(reports[1], cards=not args.no_cards))
+        print()
+        print(sim_render.render_compare(reports[0], reports[1], pairs[0]))
+    else:
+        print(sim_render.render_report(reports[0], cards=not args.no_cards))
+    if args.report:
+        print(f"\nreport written to {args.report}")
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    """``cardc sim``: simulate games (``--compare`` a second point on the same seeds), print
+    one game's logbook with ``--log``, or merge runs with ``--merge``."""
+    from engine import sim
+
+    if args.merge:
+        return _run_guarded(args, lambda: _merge(args))
+    if not args.game:
+        return _die("name the game to simulate", ("cardc sim GAME, or cardc sim --merge A B",))
+    project = find_project()
+    if project is None:
+        return _die(
+            "no project here: no folder at or above this one holds cards/",
+            ("cd into your project",),
+        )
+    if args.games < 1:
+        return _die(f"--games must be at least 1, not {args.games}")
+
+    def body() -> int:
+        folder = game_folder(project, args.game, args.variant)
+        args.mode = _mode(args)
+        params = {name: values[0] for name, values in _params(args.param).items()}
+        if args.log or args.log_game is not None:
+            number = 1 if args.log_game is None else args.log_game
+            if number < 1:
+                return _die(f"--log-game must be at least 1, not {number}")
+            simulator = sim.Simulator(folder, params)
+            played = sim.play_one(simulator, args.seed, number, args.mode, args.policy)
+            print(sim.render_logbook(played, datetime.date.today().isoformat()))
+            return 0
+        points = [sim.Point.of(folder, params)]
+        if args.compare is not None:
+            other = None if args.compare == "base" else args.compare
+            points.append(sim.Point.of(game_folder(project, args.game, other), params))
+        executor = _executor(args)
+        progress = _progress(args)
+        try:
+            run = sim.run_points(
+                points,
+                args.games,
+                args.seed,
+                args.mode,
+                args.policy,
+                progress=progress,
+                jobs=_jobs(args),
+                cards=not args.no_cards,
+                executor=executor,
+            )
+        finally:
+            if progress is not None:
+                progress.close()
+        _output(args, run.reports, run.pairs, kind="sim")
+        return 0
+
+    return _run_guarded(args, body)
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    """``cardc sweep``: every combination of the variants and parameter values named, played
+    on the same seeds, each against the first."""
+    import itertools
+
+    from engine import sim
+
+    project = find_project()
+    if project is None:
+        return _die(
+            "no project here: no folder at or above this one holds cards/",
+            ("cd into your project",),
+        )
+    if args.games < 1:
+        return _die(f"--games must be at least 1, not {args.games}")
+    args.variant = None
+
+    def body() -> int:
+        args.mode = _mode(args)
+        variants = [v.strip() for v in (args.variants or "base").split(",") if v.strip()]
+        grid = _params(args.param, many=True)
+        names = list(grid)
+        points = []
+        for variant in variants:
+            folder = game_folder(project, args.game, None if variant == "base" else variant)
+            for values in itertools.product(*(grid[n] for n in names)):
+                points.append(sim.Point.of(folder, dict(zip(names, values, strict=True))))
+        if len(points) < 2:
+            raise SimUsageError(
+                "a sweep needs two points or more",
+                ("name variants (--variants base,harsher_sea) or values (--param rounds=10,12)",),
+            )
+        executor = _executor(args)
+        progress = _progress(args)
+        try:
+            run = sim.run_points(
+                points,
+                args.games,
+                args.seed,
+                args.mode,
+                args.policy,
+                progress=progress,
+                jobs=_jobs(args),
+                cards=False,
+                executor=executor,
+            )
+        finally:
+            if progress is not None:
+                progress.close()
+        args.no_cards = True
+        _output(args, run.reports, run.pairs, kind="sweep")
+        return 0
+
+    return _run_guarded(args, body)
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=1000, help="how many games (default 1000)")
     parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
     parser.add_argument(
         "--mode", default="solo", help="solo (default), competitive or coop (2 players)"
     )
-    parser.add_argument("--policy", default="greedy", help="random or greedy (default)")
+    parser.add_argument(
+        "--policy",
+        default="greedy",
+        help="the game's policies (Uncharted Passage: random, greedy); a game with no flow of "
+        "its own: random, lookahead (= greedy)",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        help="worker processes (default: every core); the results do not depend on it",
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on a Dask cluster (tcp://host:8786); needs the [cluster] extra",
+    )
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--report", metavar="FILE.html", help="write an HTML report with plots to FILE.html"
+    )
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    """Add ``cardc sim`` and ``cardc sweep`` to the ``cardc`` parser."""
+    parser = commands.add_parser(
+        "sim",
+        help="simulate games with a policy: scores, titles, sink rate, cards, with intervals",
+        description="Play many seeded games of a compiled game to the end with a policy and "
+        "print each figure with its 95%% confidence interval: the score and its distribution, "
+        "the sink rate and how games ended, the length, titles, wins per seat and per-card "
+        "figures. The same seed always plays the same games.",
+    )
+    parser.add_argument(
+        "game", metavar="GAME", nargs="?", help="a game of this project (see generated/)"
+    )
+    _common(parser)
     parser.add_argument("--variant", help="simulate this variant (generated/<game>/<variant>/)")
+    parser.add_argument(
+        "--param",
+        action="append",
+        metavar="NAME=VALUE",
+        help="override a declared param for this run (repeatable)",
+    )
+    parser.add_argument(
+        "--compare",
+        metavar="VARIANT",
+        help="also play VARIANT (or 'base') on the same seeds and print the paired differences",
+    )
+    parser.add_argument(
+        "--merge",
+        nargs="+",
+        metavar="RUN.json",
+        help="add up runs written by --json (other seeds of the same game and settings)",
+    )
+    parser.add_argument(
+        "--no-cards", dest="no_cards", action="store_true", help="leave out per-card figures"
+    )
     parser.add_argument(
         "--log",
         action="store_true",
@@ -199,6 +465,26 @@ def register(commands: argparse._SubParsersAction) -> None:
         metavar="K",
         help="like --log, for game K of the run (--log prints game 1)",
     )
-    parser.add_argument("--json", action="store_true", help="print the statistics as JSON")
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(run=cmd_sim)
+
+    sweep = commands.add_parser(
+        "sweep",
+        help="simulate a grid of variants and param values on the same seeds",
+        description="Play every combination of the variants and param values named on the "
+        "same seeds, and print each point's mean score and sink rate with the paired "
+        "difference against the first point.",
+    )
+    sweep.add_argument("game", metavar="GAME", help="a game of this project (see generated/)")
+    _common(sweep)
+    sweep.add_argument(
+        "--variants",
+        metavar="V1,V2",
+        help="variants to sweep, 'base' for the game itself (default: base)",
+    )
+    sweep.add_argument(
+        "--param",
+        action="append",
+        metavar="NAME=V1,V2",
+        help="a declared param and the values to sweep (repeatable: the grid is every combination)",
+    )
+    sweep.set_defaults(run=cmd_sweep, no_cards=True)

@@ -433,11 +433,14 @@ class Game:
     def draw(self, c: Context, zone: str, amount: int) -> None:
         """Draw cards into a zone, from the deck a game flow keeps in ``board['deck:'+zone]``."""
         deck = self.board.setdefault(f"deck:{zone}", [])
+        drawn = []
         for _ in range(amount):
             if not deck:
                 break
-            c.player.zones[zone].append(deck.pop(0))
-        self.log("draw", c.player.index, zone, amount)
+            drawn.append(deck.pop(0))
+        c.player.zones[zone].extend(drawn)
+        # The cards drawn, last: what the simulator's per-card figures count.
+        self.log("draw", c.player.index, zone, amount, drawn)
 
     def discard(self, c: Context, card: str) -> None:
         """Discard a card the player holds, from whichever zone holds it."""

@@ -4,26 +4,34 @@ It is generic: any game module (``engine.games.<game>``) whose ``GAME_CLASS`` ha
 and which offers ``POLICIES = {name: factory}`` (``factory(game, player_index) -> Policy``) can
 be simulated. ``play()`` returns a result with ``scores`` (per player), ``team_score`` (co-op,
 else None), ``titles``, ``sunk`` (per player), ``winner`` (competitive, else None) and
-``logbook`` (per player, per month).
+``logbook`` (per player, per month). A game with no module of its own is played by the generic
+flow (:mod:`engine.generic_flow`) with its generic policies.
 
 Every game's seed is derived from the master seed and the game's number alone, so the same
 master seed gives the same games, and the first N games of a longer run are the N games of a
-shorter one (``cardc sim --log-game K`` replays game K of a run).
+shorter one (``cardc sim --log-game K`` replays game K of a run). A run is cut into chunks of
+:data:`CHUNK` games whatever the number of processes; each chunk adds its games to exact integer
+accumulators (:mod:`engine.sim_stats`) and the chunks are merged in order, so ``--jobs 1``,
+``--jobs N`` and a cluster give the same report, byte for byte. Several *points* (the base game,
+a variant, a parameter value) can be played on the same seeds in one run: every chunk plays
+game n at every point, and the per-game differences against the first point make the paired
+comparison.
 """
 
 from __future__ import annotations
 
 import hashlib
-import statistics
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any
 
+from engine import generic_flow
 from engine.loader import game_rules, load_table
 from engine.runtime import Game, HandlerTable, Policy, RuleError
+from engine.sim_stats import Moments, merge_counts
 
 #: The player modes a game may be simulated in, and how many players each seats.
 MODES: dict[str, int] = {"solo": 1, "competitive": 2, "coop": 2}
@@ -38,6 +46,16 @@ PolicyFactory = Callable[[Game, int], Policy]
 #: leaving any record"), and any other game the flow gave no title.
 SUNK = "(sunk: lost to history)"
 NO_TITLE = "(no title)"
+
+#: How a game that no track ended came to its end.
+PLAYED_OUT = "played to the end"
+
+#: Games per chunk: the unit of work of every executor, fixed so that any number of processes
+#: cuts a run the same way (large enough that sending a chunk's tally back costs nothing).
+CHUNK = 500
+
+#: The version of the JSON a run writes (``--json``) and ``--merge`` reads.
+FORMAT = "cardc-sim/2"
 
 
 class SimError(RuleError):
@@ -106,6 +124,16 @@ def players_for(mode: str) -> int:
     return MODES[mode]
 
 
+def parse_value(text: str) -> Any:
+    """A parameter value typed on the command line: a whole number, a number, else the text."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
 @dataclass
 class Simulator:
     """One compiled game, loaded once, that makes seeded games with the same binding as
@@ -113,10 +141,12 @@ class Simulator:
 
     The IR and handlers are read once and shared by every game: reading ``cards.json`` again
     for each of thousands of games would cost more than playing them. Games must treat the IR
-    as read-only (the tests check that a played game leaves it unchanged).
+    as read-only (the tests check that a played game leaves it unchanged). ``params`` overrides
+    the game's declared ``param`` values (a parameter sweep) on a copy of the IR.
     """
 
     folder: Path
+    params: Mapping[str, Any] = field(default_factory=dict)
     ir: dict[str, Any] = field(init=False)
     table: HandlerTable = field(init=False)
     rules: ModuleType | None = field(init=False)
@@ -124,6 +154,18 @@ class Simulator:
     def __post_init__(self) -> None:
         self.ir, self.table = load_table(self.folder)
         self.rules = game_rules(self.ir["game"])
+        if self.params:
+            declared = self.ir["vocabulary"]["params"]
+            for name in self.params:
+                if name not in declared:
+                    raise SimError(
+                        f"'{self.name}' declares no param '{name}'; params: "
+                        + (", ".join(sorted(declared)) or "none"),
+                        name,
+                        tuple(declared),
+                    )
+            vocabulary = {**self.ir["vocabulary"], "params": {**declared, **self.params}}
+            self.ir = {**self.ir, "vocabulary": vocabulary}
 
     @property
     def name(self) -> str:
@@ -135,14 +177,34 @@ class Simulator:
         """The game's title."""
         return str(self.ir.get("title") or self.name)
 
+    @property
+    def variant(self) -> str | None:
+        """The variant's name (``cards.json``'s ``variant``), None for the base game."""
+        variant = self.ir.get("variant")
+        return str(variant) if variant else None
+
+    @property
+    def generic(self) -> bool:
+        """True when the game has no module of its own and plays the generic flow."""
+        return self.rules is None
+
+    def _game_class(self) -> type[Game]:
+        if self.rules is None:
+            return generic_flow.GenericGame
+        return getattr(self.rules, "GAME_CLASS", Game)
+
     def policies(self) -> dict[str, PolicyFactory]:
-        """The game module's policy factories, by name; an error when it offers none."""
-        policies = getattr(self.rules, "POLICIES", None) if self.rules else None
-        cls = getattr(self.rules, "GAME_CLASS", None) if self.rules else None
+        """The game's policy factories, by name; an error when it cannot be simulated."""
+        if self.rules is None:
+            generic_flow.check_simulable(self.ir)
+            return dict(generic_flow.POLICIES)
+        policies = getattr(self.rules, "POLICIES", None)
+        cls = getattr(self.rules, "GAME_CLASS", None)
         if not policies or cls is None or _game_flow(cls) is None:
             raise SimError(
                 f"'{self.name}' cannot be simulated yet: engine/games/{self.name}.py needs a "
-                "GAME_CLASS with play() and POLICIES (policy name -> factory)"
+                "GAME_CLASS with play() and POLICIES (policy name -> factory); a game with no "
+                "module of its own is played by the generic flow"
             )
         return dict(policies)
 
@@ -171,8 +233,7 @@ class Simulator:
         Policies are made after the game, since a factory takes the game it plays.
         """
         rules = self.rules
-        cls = getattr(rules, "GAME_CLASS", Game) if rules else Game
-        game: Game = cls(
+        game: Game = self._game_class()(
             self.ir,
             self.table,
             policies={},
@@ -208,7 +269,6 @@ def play_one(
     number), keeping the game so its logbook and tracks can be shown."""
     sim = folder if isinstance(folder, Simulator) else Simulator(Path(folder))
     seats = players_for(mode) if players is None else players
-    players_for(mode)
     sim.check_players(seats)
     factory = sim.factory(policy)
     seed_of_game = game_seed(seed, number)
@@ -220,85 +280,31 @@ def play_one(
     return Played(number, seed_of_game, game, result)
 
 
-@dataclass(frozen=True)
-class SimReport:
-    """What a run of games came to: score statistics, titles, sinkings and wins.
+# -- one game's outcome, read from its result, its state and its event log
 
-    ``scores`` holds one sample per game in solo and co-op (the team score), one per player
-    per game in competitive. A sunk ship's score is what the game gives it (nullified).
+
+@dataclass(slots=True)
+class Outcome:
+    """What one game contributes to the figures.
+
+    ``samples`` are (score, afloat, title): the team in co-op, the single player in solo, every
+    player in competitive. ``cards`` holds, per sample, the cards drawn, played and held at the
+    end (None when card figures are off).
     """
 
-    game: str
-    title: str
-    mode: str
-    policy: str
-    seed: int
-    games: int
-    players: int
-    scores: tuple[int, ...]
-    afloat_scores: tuple[int, ...]
-    titles: tuple[tuple[str, int], ...]
-    games_with_sinking: int
-    ships_sunk: int
-    wins: tuple[tuple[str, int], ...]
+    samples: list[tuple[int, bool, str]]
+    sunk: int
+    winner: str | None
+    end: str
+    length: int
+    cards: list[tuple[set[str], set[str], set[str]]] | None
 
-    @property
-    def mean(self) -> float:
-        """Mean score."""
-        return statistics.fmean(self.scores) if self.scores else 0.0
 
-    @property
-    def median(self) -> float:
-        """Median score."""
-        return float(statistics.median(self.scores)) if self.scores else 0.0
-
-    @property
-    def min(self) -> int:
-        """Lowest score."""
-        return min(self.scores, default=0)
-
-    @property
-    def max(self) -> int:
-        """Highest score."""
-        return max(self.scores, default=0)
-
-    @property
-    def afloat_mean(self) -> float | None:
-        """Mean score of the samples whose ship(s) stayed afloat; None when every one sank."""
-        return statistics.fmean(self.afloat_scores) if self.afloat_scores else None
-
-    @property
-    def sink_rate(self) -> float:
-        """Share of games in which a ship sank (either ship: in co-op that loses both)."""
-        return self.games_with_sinking / self.games if self.games else 0.0
-
-    def as_dict(self) -> dict[str, Any]:
-        """The report as plain data (JSON output, comparing runs)."""
-        return {
-            "game": self.game,
-            "mode": self.mode,
-            "policy": self.policy,
-            "seed": self.seed,
-            "games": self.games,
-            "players": self.players,
-            "score": {
-                "mean": round(self.mean, 3),
-                "median": self.median,
-                "min": self.min,
-                "max": self.max,
-                "afloat_mean": None if self.afloat_mean is None else round(self.afloat_mean, 3),
-            },
-            "titles": dict(self.titles),
-            "sink_rate": round(self.sink_rate, 6),
-            "games_with_sinking": self.games_with_sinking,
-            "ships_sunk": self.ships_sunk,
-            "wins": dict(self.wins),
-        }
+def _winner_label(winner: int | None) -> str:
+    return "no winner" if winner is None else f"player {winner + 1}"
 
 
 def _samples(mode: str, result: Any) -> list[tuple[int, bool, str]]:
-    """(score, afloat, title) samples of one result: the team in co-op, the single player in
-    solo, every player in competitive. A sunk ship with no title is counted as lost."""
     sunk = [bool(s) for s in result.sunk]
 
     def title(index: int, afloat: bool) -> str:
@@ -316,8 +322,491 @@ def _samples(mode: str, result: Any) -> list[tuple[int, bool, str]]:
     return samples
 
 
-def _winner_label(winner: int | None) -> str:
-    return "no winner" if winner is None else f"player {winner + 1}"
+def _card_sets(game: Game, mode: str) -> list[tuple[set[str], set[str], set[str]]]:
+    """Per sample: the cards drawn and played (from the event log: ``draw`` names the cards
+    drawn, ``play`` the card played) and those held at the end in a zone cards were drawn into
+    (from the game's state). In co-op the team's sample has both players' cards."""
+    count = len(game.players)
+    drawn: list[set[str]] = [set() for _ in range(count)]
+    played: list[set[str]] = [set() for _ in range(count)]
+    zones: set[str] = set()
+    for event in game.events:
+        kind = event[0]
+        if kind == "draw":
+            if len(event) > 4:
+                drawn[event[1]].update(event[4])
+                zones.add(event[2])
+        elif kind == "play" and len(event) > 2:
+            played[event[1]].add(event[2])
+    held: list[set[str]] = []
+    for player in game.players:
+        held.append({card for zone in zones for card in player.zones.get(zone, ())})
+    if mode == "coop":
+        return [(set().union(*drawn), set().union(*played), set().union(*held))]
+    return list(zip(drawn, played, held, strict=True))
+
+
+def _end_reason(game: Game, result: Any) -> str:
+    """How the game ended: the track whose last box ended it ("sunk by durability"), from the
+    event log, else played to the end."""
+    if any(result.sunk):
+        for event in game.events:
+            if event[0] == "track_full":
+                return f"sunk by {event[2]}"
+        return "sunk"
+    return PLAYED_OUT
+
+
+def outcome(game: Game, result: Any, mode: str, cards: bool = True) -> Outcome:
+    """One played game's :class:`Outcome`."""
+    logbook = getattr(result, "logbook", None) or []
+    length = max((len(months) for months in logbook), default=0) or int(game.round)
+    return Outcome(
+        samples=_samples(mode, result),
+        sunk=sum(1 for s in result.sunk if s),
+        winner=_winner_label(result.winner) if mode == "competitive" else None,
+        end=_end_reason(game, result),
+        length=length,
+        cards=_card_sets(game, mode) if cards else None,
+    )
+
+
+# -- accumulators
+
+
+@dataclass
+class CardTally:
+    """One card's figures: the scores of the samples that drew it, that played it, and that
+    drew it and never played it; how many held it at the end."""
+
+    drawn: Moments = field(default_factory=Moments)
+    played: Moments = field(default_factory=Moments)
+    unplayed: Moments = field(default_factory=Moments)
+    held: int = 0
+
+    def merge(self, other: CardTally) -> None:
+        """Add ``other``'s figures."""
+        self.drawn.merge(other.drawn)
+        self.played.merge(other.played)
+        self.unplayed.merge(other.unplayed)
+        self.held += other.held
+
+    def as_dict(self) -> dict[str, Any]:
+        """As JSON."""
+        return {
+            "drawn": self.drawn.as_list(),
+            "played": self.played.as_list(),
+            "unplayed": self.unplayed.as_list(),
+            "held": self.held,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> CardTally:
+        """From :meth:`as_dict`."""
+        return cls(
+            Moments.from_list(data["drawn"]),
+            Moments.from_list(data["played"]),
+            Moments.from_list(data["unplayed"]),
+            int(data["held"]),
+        )
+
+
+@dataclass
+class Tally:
+    """Every figure of a run as exact, mergeable counts (see :mod:`engine.sim_stats`)."""
+
+    games: int = 0
+    scores: Counter[int] = field(default_factory=Counter)
+    afloat: Moments = field(default_factory=Moments)
+    titles: Counter[str] = field(default_factory=Counter)
+    title_scores: dict[str, Moments] = field(default_factory=dict)
+    wins: Counter[str] = field(default_factory=Counter)
+    games_with_sinking: int = 0
+    ships_sunk: int = 0
+    ends: Counter[str] = field(default_factory=Counter)
+    lengths: Counter[int] = field(default_factory=Counter)
+    cards: dict[str, CardTally] = field(default_factory=dict)
+
+    def add(self, game: Outcome) -> None:
+        """Count one game."""
+        self.games += 1
+        self.ships_sunk += game.sunk
+        if game.sunk:
+            self.games_with_sinking += 1
+        if game.winner is not None:
+            self.wins[game.winner] += 1
+        self.ends[game.end] += 1
+        self.lengths[game.length] += 1
+        for index, (score, afloat, title) in enumerate(game.samples):
+            self.scores[score] += 1
+            if afloat:
+                self.afloat.add(score)
+            self.titles[title] += 1
+            moments = self.title_scores.get(title)
+            if moments is None:
+                moments = self.title_scores[title] = Moments()
+            moments.add(score)
+            if game.cards is not None:
+                drawn, played, held = game.cards[index]
+                for card in drawn | played:
+                    tally = self.cards.get(card)
+                    if tally is None:
+                        tally = self.cards[card] = CardTally()
+                    if card in drawn:
+                        tally.drawn.add(score)
+                        if card not in played:
+                            tally.unplayed.add(score)
+                    if card in played:
+                        tally.played.add(score)
+                    if card in held:
+                        tally.held += 1
+
+    def merge(self, other: Tally) -> Tally:
+        """Add ``other``'s games (in place); return self."""
+        self.games += other.games
+        merge_counts(self.scores, other.scores)
+        self.afloat.merge(other.afloat)
+        merge_counts(self.titles, other.titles)
+        for title, moments in other.title_scores.items():
+            self.title_scores.setdefault(title, Moments()).merge(moments)
+        merge_counts(self.wins, other.wins)
+        self.games_with_sinking += other.games_with_sinking
+        self.ships_sunk += other.ships_sunk
+        merge_counts(self.ends, other.ends)
+        merge_counts(self.lengths, other.lengths)
+        for card, tally in other.cards.items():
+            self.cards.setdefault(card, CardTally()).merge(tally)
+        return self
+
+    def as_dict(self) -> dict[str, Any]:
+        """As JSON, sorted, so a run always writes the same bytes."""
+        return {
+            "games": self.games,
+            "scores": {str(k): self.scores[k] for k in sorted(self.scores)},
+            "afloat": self.afloat.as_list(),
+            "titles": {t: self.titles[t] for t in sorted(self.titles)},
+            "title_scores": {t: self.title_scores[t].as_list() for t in sorted(self.title_scores)},
+            "wins": {w: self.wins[w] for w in sorted(self.wins)},
+            "games_with_sinking": self.games_with_sinking,
+            "ships_sunk": self.ships_sunk,
+            "ends": {e: self.ends[e] for e in sorted(self.ends)},
+            "lengths": {str(k): self.lengths[k] for k in sorted(self.lengths)},
+            "cards": {c: self.cards[c].as_dict() for c in sorted(self.cards)},
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Tally:
+        """From :meth:`as_dict`."""
+        return cls(
+            games=int(data["games"]),
+            scores=Counter({int(k): int(v) for k, v in data["scores"].items()}),
+            afloat=Moments.from_list(data["afloat"]),
+            titles=Counter({str(k): int(v) for k, v in data["titles"].items()}),
+            title_scores={k: Moments.from_list(v) for k, v in data["title_scores"].items()},
+            wins=Counter({str(k): int(v) for k, v in data["wins"].items()}),
+            games_with_sinking=int(data["games_with_sinking"]),
+            ships_sunk=int(data["ships_sunk"]),
+            ends=Counter({str(k): int(v) for k, v in data["ends"].items()}),
+            lengths=Counter({int(k): int(v) for k, v in data["lengths"].items()}),
+            cards={k: CardTally.from_dict(v) for k, v in data["cards"].items()},
+        )
+
+
+@dataclass
+class PairTally:
+    """Per-game differences of one point against the first, on the same seeds.
+
+    ``score`` and ``length`` are the moments of the differences; a yes/no figure (a sinking,
+    an end reason, a title, a winner) is counted by its discordant games only: ``flags[key] =
+    [games where only this point had it, games where only the first did]``, which is all a
+    paired difference of shares needs, and stays exact.
+    """
+
+    games: int = 0
+    samples: int = 0
+    score: Moments = field(default_factory=Moments)
+    length: Moments = field(default_factory=Moments)
+    flags: dict[str, list[int]] = field(default_factory=dict)
+
+    def _flag(self, key: str, base: bool, this: bool) -> None:
+        if base != this:
+            counts = self.flags.get(key)
+            if counts is None:
+                counts = self.flags[key] = [0, 0]
+            counts[0 if this else 1] += 1
+
+    def add(self, base: Outcome, this: Outcome) -> None:
+        """Count one game played at the first point (``base``) and at this one."""
+        self.games += 1
+        self.length.add(this.length - base.length)
+        self._flag("sink", bool(base.sunk), bool(this.sunk))
+        if base.end != this.end:
+            self._flag(f"end:{base.end}", True, False)
+            self._flag(f"end:{this.end}", False, True)
+        if base.winner != this.winner:
+            if base.winner is not None:
+                self._flag(f"win:{base.winner}", True, False)
+            if this.winner is not None:
+                self._flag(f"win:{this.winner}", False, True)
+        for (a, _, title_a), (b, _, title_b) in zip(base.samples, this.samples, strict=False):
+            self.samples += 1
+            self.score.add(b - a)
+            if title_a != title_b:
+                self._flag(f"title:{title_a}", True, False)
+                self._flag(f"title:{title_b}", False, True)
+
+    def merge(self, other: PairTally) -> PairTally:
+        """Add ``other``'s games (in place); return self."""
+        self.games += other.games
+        self.samples += other.samples
+        self.score.merge(other.score)
+        self.length.merge(other.length)
+        for key, (plus, minus) in other.flags.items():
+            counts = self.flags.setdefault(key, [0, 0])
+            counts[0] += plus
+            counts[1] += minus
+        return self
+
+    def as_dict(self) -> dict[str, Any]:
+        """As JSON."""
+        return {
+            "games": self.games,
+            "samples": self.samples,
+            "score": self.score.as_list(),
+            "length": self.length.as_list(),
+            "flags": {k: list(self.flags[k]) for k in sorted(self.flags)},
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> PairTally:
+        """From :meth:`as_dict`."""
+        return cls(
+            int(data["games"]),
+            int(data["samples"]),
+            Moments.from_list(data["score"]),
+            Moments.from_list(data["length"]),
+            {k: [int(v[0]), int(v[1])] for k, v in data["flags"].items()},
+        )
+
+
+# -- points, chunks and executors
+
+
+@dataclass(frozen=True)
+class Point:
+    """One configuration a run plays: a compiled folder and parameter overrides.
+
+    ``files`` carries the folder's ``cards.json`` and ``handlers.py`` for workers on other
+    machines, which may not see this file system (see :mod:`engine.sim_cluster`).
+    """
+
+    folder: str
+    params: tuple[tuple[str, Any], ...] = ()
+    label: str = ""
+    files: tuple[tuple[str, bytes], ...] = ()
+
+    @classmethod
+    def of(
+        cls, folder: Path | str, params: Mapping[str, Any] | None = None, label: str = ""
+    ) -> Point:
+        """A point for ``folder`` (with ``params``)."""
+        return cls(str(folder), tuple(sorted((params or {}).items())), label)
+
+    def with_files(self) -> Point:
+        """The same point, carrying its compiled files."""
+        folder = Path(self.folder)
+        files = tuple((n, (folder / n).read_bytes()) for n in ("cards.json", "handlers.py"))
+        return Point(self.folder, self.params, self.label, files)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Games ``first`` .. ``last`` (1-based, inclusive) of a run, at every point."""
+
+    points: tuple[Point, ...]
+    seed: int
+    mode: str
+    policy: str
+    players: int
+    first: int
+    last: int
+    cards: bool = True
+
+
+#: Simulators by point, per process: a worker loads each compiled game once, however many
+#: chunks it plays (a forked worker inherits the parent's).
+_SIMULATORS: dict[tuple[str, tuple[tuple[str, Any], ...], str], Simulator] = {}
+
+
+def _files_digest(point: Point) -> str:
+    h = hashlib.blake2b(digest_size=12)
+    for name, data in point.files:
+        h.update(name.encode() + b"\0" + data)
+    return h.hexdigest()
+
+
+def simulator_for(point: Point) -> Simulator:
+    """The simulator of ``point``, made once per process; a point carrying its files is
+    loaded from them (written once to a temporary folder named by their digest)."""
+    digest = _files_digest(point) if point.files else ""
+    key = (point.folder, point.params, digest)
+    sim = _SIMULATORS.get(key)
+    if sim is None:
+        folder = Path(point.folder)
+        if point.files:
+            import tempfile
+
+            folder = Path(tempfile.gettempdir()) / f"cardc-sim-{digest}"
+            folder.mkdir(exist_ok=True)
+            for name, data in point.files:
+                target = folder / name
+                if not target.is_file() or target.read_bytes() != data:
+                    target.write_bytes(data)
+        sim = _SIMULATORS[key] = Simulator(folder, dict(point.params))
+    return sim
+
+
+@dataclass
+class ChunkResult:
+    """A chunk's tallies (one per point, and one pair tally per point after the first), or
+    the game that failed (an exception need not survive being sent between processes)."""
+
+    tallies: list[Tally]
+    pairs: list[PairTally]
+    failed: tuple[int, int, str] | None = None
+
+
+def run_chunk(chunk: Chunk) -> ChunkResult:
+    """Play one chunk at every point; what a worker process or a cluster task runs."""
+    sims = [simulator_for(point) for point in chunk.points]
+    factories = [sim.factory(chunk.policy) for sim in sims]
+    tallies = [Tally() for _ in sims]
+    pairs = [PairTally() for _ in sims[1:]]
+    mode, players, cards = chunk.mode, chunk.players, chunk.cards
+    for number in range(chunk.first, chunk.last + 1):
+        seed_of_game = game_seed(chunk.seed, number)
+        outcomes = []
+        for sim, factory, tally in zip(sims, factories, tallies, strict=True):
+            game = sim.new_game(seed_of_game, players, mode, factory)
+            try:
+                result = play_game(game)
+            except Exception as error:  # noqa: BLE001 - reported with the game and seed
+                return ChunkResult(tallies, pairs, (number, seed_of_game, str(error)))
+            played = outcome(game, result, mode, cards)
+            tally.add(played)
+            outcomes.append(played)
+        for pair, played in zip(pairs, outcomes[1:], strict=True):
+            pair.add(outcomes[0], played)
+    return ChunkResult(tallies, pairs)
+
+
+def chunks_of(games: int, size: int = CHUNK) -> list[tuple[int, int]]:
+    """The (first, last) games of each chunk of a run of ``games`` games."""
+    return [(start, min(start + size - 1, games)) for start in range(1, games + 1, size)]
+
+
+#: Something that runs chunks and yields their results in chunk order: the local executor
+#: below, or a cluster's (:func:`engine.sim_cluster.executor`).
+Executor = Callable[[Sequence[Chunk]], Iterator[ChunkResult]]
+
+
+def default_jobs() -> int:
+    """Every core this process may use."""
+    import os
+
+    if hasattr(os, "sched_getaffinity"):
+        return max(len(os.sched_getaffinity(0)), 1)
+    return max(os.cpu_count() or 1, 1)
+
+
+def local_executor(jobs: int) -> Executor:
+    """Run chunks in this process (``jobs`` 1) or in ``jobs`` worker processes. Workers are
+    forked where the OS can, so they inherit the simulators already loaded (and any game module
+    registered by hand); results come back in chunk order."""
+
+    def run(chunks: Sequence[Chunk]) -> Iterator[ChunkResult]:
+        if jobs <= 1 or len(chunks) <= 1:
+            for chunk in chunks:
+                yield run_chunk(chunk)
+            return
+        import multiprocessing
+
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        with context.Pool(min(jobs, len(chunks))) as pool:
+            yield from pool.imap(run_chunk, chunks)
+
+    return run
+
+
+@dataclass
+class Run:
+    """What a run of several points came to: a report per point, the paired differences of
+    each point after the first against the first."""
+
+    reports: list[SimReport]
+    pairs: list[PairTally]
+
+
+def run_points(
+    points: Sequence[Point],
+    games: int,
+    seed: int,
+    mode: str = "solo",
+    policy: str = "greedy",
+    players: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    jobs: int = 1,
+    cards: bool = True,
+    executor: Executor | None = None,
+    simulators: Sequence[Simulator] | None = None,
+) -> Run:
+    """Play games 1..``games`` of master seed ``seed`` at every point, on the same seeds.
+
+    The run is cut into chunks of :data:`CHUNK` games, played by ``executor`` (default: this
+    process, or ``jobs`` processes) and merged in chunk order; the result does not depend on
+    who played which chunk. ``progress(done, total)`` is called after each chunk.
+    """
+    if games < 1:
+        raise SimError(f"--games must be at least 1, not {games}")
+    if not points:
+        raise SimError("nothing to simulate")
+    seats = players_for(mode) if players is None else players
+    # Loaded afresh for each run (a game rebuilt or a module replaced since the last run is
+    # seen), and kept where this process's chunks and its forked workers find them.
+    sims = (
+        list(simulators)
+        if simulators
+        else [Simulator(Path(p.folder), dict(p.params)) for p in points]
+    )
+    _SIMULATORS.clear()
+    for point, made in zip(points, sims, strict=True):
+        _SIMULATORS[(point.folder, point.params, "")] = made
+    for sim in sims:
+        sim.check_players(seats)
+        sim.factory(policy)
+    chunks = [
+        Chunk(tuple(points), seed, mode, policy, seats, first, last, cards)
+        for first, last in chunks_of(games)
+    ]
+    tallies = [Tally() for _ in points]
+    pairs = [PairTally() for _ in points[1:]]
+    run = executor or local_executor(jobs)
+    for result in run(chunks):
+        if result.failed is not None:
+            number, seed_of_game, message = result.failed
+            raise GameFailed(number, seed_of_game, RuleError(message))
+        for tally, part in zip(tallies, result.tallies, strict=True):
+            tally.merge(part)
+        for pair, part_pair in zip(pairs, result.pairs, strict=True):
+            pair.merge(part_pair)
+        if progress is not None:
+            progress(tallies[0].games, games)
+    reports = [
+        SimReport.of(sim, point, mode, policy, seed, seats, tally)
+        for sim, point, tally in zip(sims, points, tallies, strict=True)
+    ]
+    return Run(reports, pairs)
 
 
 def simulate(
@@ -328,203 +817,236 @@ def simulate(
     policy: str = "greedy",
     players: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    jobs: int = 1,
+    params: Mapping[str, Any] | None = None,
+    cards: bool = True,
+    executor: Executor | None = None,
 ) -> SimReport:
     """Play ``games`` seeded games of the compiled game in ``folder`` and sum them up.
 
     Game ``n`` (1-based) is seeded :func:`game_seed` ``(seed, n)``; the same arguments always
-    give the same report. ``progress(done, total)`` is called after each game, when given.
+    give the same report, whatever ``jobs`` is.
     """
-    if games < 1:
-        raise SimError(f"--games must be at least 1, not {games}")
-    sim = folder if isinstance(folder, Simulator) else Simulator(Path(folder))
-    seats = players_for(mode) if players is None else players
-    players_for(mode)
-    sim.check_players(seats)
-    factory = sim.factory(policy)
-    scores: list[int] = []
-    afloat: list[int] = []
-    titles: Counter[str] = Counter()
-    title_scores: dict[str, list[int]] = {}
-    wins: Counter[str] = Counter()
-    games_with_sinking = ships_sunk = 0
-    for number in range(1, games + 1):
-        seed_of_game = game_seed(seed, number)
-        game = sim.new_game(seed_of_game, seats, mode, factory)
-        try:
-            result = play_game(game)
-        except Exception as error:  # noqa: BLE001 - reported with the game and seed to replay it
-            raise GameFailed(number, seed_of_game, error) from error
-        sunk = sum(1 for s in result.sunk if s)
-        ships_sunk += sunk
-        games_with_sinking += 1 if sunk else 0
-        for score, is_afloat, title in _samples(mode, result):
-            scores.append(score)
-            if is_afloat:
-                afloat.append(score)
-            titles[title] += 1
-            title_scores.setdefault(title, []).append(score)
-        if mode == "competitive":
-            wins[_winner_label(result.winner)] += 1
-        if progress is not None:
-            progress(number, games)
-    # Titles in the order of their bands: by the mean score of the games that earned them.
-    ordered = sorted(titles, key=lambda t: (statistics.fmean(title_scores[t]), t))
-    return SimReport(
-        game=sim.name,
-        title=sim.title,
-        mode=mode,
-        policy=policy,
-        seed=seed,
-        games=games,
-        players=seats,
-        scores=tuple(scores),
-        afloat_scores=tuple(afloat),
-        titles=tuple((t, titles[t]) for t in ordered),
-        games_with_sinking=games_with_sinking,
-        ships_sunk=ships_sunk,
-        wins=tuple(sorted(wins.items())),
-    )
+    given: list[Simulator] = []
+    if isinstance(folder, Simulator):
+        point = Point.of(folder.folder, {**folder.params, **(params or {})})
+        if not params:
+            given = [folder]
+    else:
+        point = Point.of(folder, params)
+    return run_points(
+        [point], games, seed, mode, policy, players, progress, jobs, cards, executor, given
+    ).reports[0]
 
 
-def _number(value: float) -> str:
-    """A statistic as a reader wants it: no '.0' on whole numbers."""
-    return f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}"
+# -- the report
 
 
-def render_report(report: SimReport) -> str:
-    """The report as a readable table."""
-    count = f"{report.games:,} {report.mode} game{'s' if report.games != 1 else ''}"
-    lines = [
-        f"{report.title}: {count}, policy {report.policy}, seed {report.seed}",
-        "",
-    ]
-    label = "team score" if report.mode == "coop" else "score"
-    per = " (each player's)" if report.mode == "competitive" else ""
-    lines.append(f"{label}{per}")
-    for name, value in (
-        ("mean", report.mean),
-        ("median", report.median),
-        ("min", report.min),
-        ("max", report.max),
-    ):
-        lines.append(f"  {name:<8}{_number(value):>8}")
-    if report.afloat_mean is not None and len(report.afloat_scores) != len(report.scores):
-        lines.append(
-            f"  {'afloat':<8}{_number(report.afloat_mean):>8}   mean without the sunk "
-            f"({len(report.afloat_scores):,} of {len(report.scores):,})"
+@dataclass(frozen=True)
+class SimReport:
+    """What a run of games came to: its names (game, variant, params, policy, mode, seeds) and
+    its :class:`Tally`. ``runs`` lists the (seed, games) runs merged into it."""
+
+    game: str
+    title: str
+    variant: str | None
+    params: tuple[tuple[str, Any], ...]
+    mode: str
+    policy: str
+    runs: tuple[tuple[int, int], ...]
+    players: int
+    tally: Tally
+    #: (card id, title) of the cards in the tally, for the per-card table.
+    card_titles: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def of(
+        cls,
+        sim: Simulator,
+        point: Point,
+        mode: str,
+        policy: str,
+        seed: int,
+        players: int,
+        tally: Tally,
+    ) -> SimReport:
+        """The report of one point's run."""
+        return cls(
+            sim.name,
+            sim.title,
+            sim.variant,
+            point.params,
+            mode,
+            policy,
+            ((seed, tally.games),),
+            players,
+            tally,
+            tuple((c, _card_title(sim.ir, c)) for c in sorted(tally.cards)),
         )
-    ships = "" if report.players == 1 else f"; {report.ships_sunk:,} ships"
-    lines += [
-        "",
-        f"sink rate  {100 * report.sink_rate:5.1f}%   "
-        f"({report.games_with_sinking:,} of {report.games:,} games{ships})",
-        "",
-    ]
-    total = sum(n for _, n in report.titles) or 1
-    width = max([len("title"), *(len(t) for t, _ in report.titles)])
-    lines.append(f"{'title':<{width}}  {'count':>7}  {'share':>6}")
-    for title, n in report.titles:
-        bar = "#" * round(30 * n / total)
-        lines.append(f"{title:<{width}}  {n:>7,}  {100 * n / total:5.1f}%  {bar}".rstrip())
-    if report.mode == "competitive":
-        lines += ["", f"{'winner':<{width}}  {'games':>7}  {'share':>6}"]
-        for who, n in report.wins:
-            lines.append(f"{who:<{width}}  {n:>7,}  {100 * n / report.games:5.1f}%")
-    return "\n".join(lines)
 
+    @property
+    def seed(self) -> int:
+        """The master seed (the first run's, when runs were merged)."""
+        return self.runs[0][0]
 
-# -- the logbook, as the paper sheet would read
+    @property
+    def games(self) -> int:
+        """Games played."""
+        return self.tally.games
 
+    @property
+    def label(self) -> str:
+        """The point in words: the variant and parameter values, or "base"."""
+        parts = [self.variant] if self.variant else []
+        parts += [f"{k}={v}" for k, v in self.params]
+        return " ".join(parts) or "base"
 
-def _track_line(track: Any) -> str:
-    """A track as ticked boxes: ``X`` marked, ``.`` not, special boxes in brackets."""
-    special = {p for positions in track.boxes.values() for p in positions}
-    boxes = []
-    for position in range(1, track.length + 1):
-        mark = "X" if position <= track.marked else "."
-        boxes.append(f"[{mark}]" if position in special else mark)
-    return " ".join(boxes)
+    @property
+    def score(self) -> Moments:
+        """The moments of the scores."""
+        from engine.sim_stats import histogram_moments
 
+        return histogram_moments(self.tally.scores)
 
-def _cell(value: Any) -> str:
-    if value is None or value == "":
-        return "-"
-    return str(value)
+    @property
+    def mean(self) -> float:
+        """Mean score."""
+        return self.score.mean
 
+    @property
+    def median(self) -> float:
+        """Median score."""
+        from engine.sim_stats import histogram_quantile
 
-#: The logbook columns: (heading, key in a month's entry).
-LOG_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("Month", "month"),
-    ("Voyage", "voyage"),
-    ("Speed", "sailing_speed"),
-    ("Stamina", "crew_stamina"),
-    ("Armament", "armament"),
-    ("Pirate", "pirate_power"),
-    ("Route", "route"),
-    ("Dist", "distance"),
-    ("Prestige", "prestige_total"),
-    ("Damage", "damage"),
-    ("Scurvy", "scurvy"),
-)
+        return histogram_quantile(self.tally.scores, 0.5)
 
+    @property
+    def min(self) -> int:
+        """Lowest score."""
+        return min(self.tally.scores, default=0)
 
-def _month_row(entry: Mapping[str, Any], titles: Mapping[str, str]) -> dict[str, str]:
-    row = {}
-    for _, key in LOG_COLUMNS:
-        if key == "route":
-            # Places by the names on the map (spaces are cards with titles), ids otherwise.
-            start, end = entry.get("start"), entry.get("destination")
-            begin = titles.get(str(start), _cell(start))
-            row[key] = begin if start == end else f"{begin} -> {titles.get(str(end), _cell(end))}"
-        elif key in ("damage", "scurvy"):
-            marks = int(entry.get(key) or 0)
-            row[key] = "X" * marks if marks else "-"
-        elif key == "voyage":
-            row[key] = titles.get(str(entry.get(key)), _cell(entry.get(key)))
-        else:
-            row[key] = _cell(entry.get(key))
-    return row
+    @property
+    def max(self) -> int:
+        """Highest score."""
+        return max(self.tally.scores, default=0)
 
+    @property
+    def afloat_mean(self) -> float | None:
+        """Mean score of the samples whose ship(s) stayed afloat; None when every one sank."""
+        return self.tally.afloat.mean if self.tally.afloat.n else None
 
-def render_logbook(played: Played, date: str) -> str:
-    """One played game as the paper logbook would read: the Date, then month by month the
-    sailing speed, crew stamina and armament written, the pirate, the route sailed, prestige,
-    the damage and health boxes marked and the notes; then the tracks, final score and title."""
-    game, result = played.game, played.result
-    titles = {cid: str(card.get("title") or cid) for cid, card in game.cards.items()}
-    title = str(game.ir.get("title") or game.ir["game"])
-    out = [f"{title}: logbook of game {played.number} (game seed {played.seed}), {game.mode}"]
-    for index, months in enumerate(result.logbook):
-        player = game.players[index] if index < len(game.players) else None
-        name = player.name if player else f"player {index + 1}"
-        out += ["", f"Date: {date}    Captain: {name}", ""]
-        rows = [_month_row(entry, titles) for entry in months]
-        widths = {key: max([len(head), *(len(r[key]) for r in rows)]) for head, key in LOG_COLUMNS}
-        out.append("  ".join(f"{head:<{widths[key]}}" for head, key in LOG_COLUMNS).rstrip())
-        for entry, row in zip(months, rows, strict=True):
-            out.append("  ".join(f"{row[key]:<{widths[key]}}" for _, key in LOG_COLUMNS).rstrip())
-            note = entry.get("note")
-            if note:
-                out.append(f"{'':<{widths['month']}}  note: {note}")
-        if player is not None:
-            for track in player.tracks.values():
-                label = track.name.replace("_", " ").capitalize()
-                out.append(f"{label + ' track':<22}{_track_line(track)}")
-        sunk = index < len(result.sunk) and result.sunk[index]
-        score = result.scores[index] if index < len(result.scores) else 0
-        earned = result.titles[index] if index < len(result.titles) else ""
-        out.append("")
-        if sunk:
-            out.append(f"The ship sank. Final score: {score} (nullified: lost to history)")
-        elif result.team_score is not None:
-            out.append(f"Final score: {score}")  # co-op: the title is the team's, below
-        else:
-            out.append(f"Final score: {score}    Title: {earned or NO_TITLE}")
-    if result.team_score is not None:
-        team_title = (result.titles[0] if result.titles else "") or (
-            SUNK if any(result.sunk) else NO_TITLE
+    @property
+    def sink_rate(self) -> float:
+        """Share of games in which a ship sank (either ship: in co-op that loses both)."""
+        return self.tally.games_with_sinking / self.games if self.games else 0.0
+
+    @property
+    def games_with_sinking(self) -> int:
+        """Games in which a ship sank."""
+        return self.tally.games_with_sinking
+
+    @property
+    def ships_sunk(self) -> int:
+        """Ships sunk, all games together."""
+        return self.tally.ships_sunk
+
+    @property
+    def titles(self) -> tuple[tuple[str, int], ...]:
+        """Titles and their counts, in the order of their bands (by the mean score of the
+        samples that earned them)."""
+        scores = self.tally.title_scores
+        ordered = sorted(self.tally.titles, key=lambda t: (scores[t].mean, t))
+        return tuple((t, self.tally.titles[t]) for t in ordered)
+
+    @property
+    def wins(self) -> tuple[tuple[str, int], ...]:
+        """Who won how many games (competitive), by label."""
+        return tuple(sorted(self.tally.wins.items()))
+
+    def merged(self, other: SimReport) -> SimReport:
+        """This report and ``other`` (another run of the same game, point, policy and mode,
+        with another seed) as one; an error when they do not describe the same thing or
+        share games."""
+        mine = (self.game, self.variant, self.params, self.mode, self.policy, self.players)
+        theirs = (other.game, other.variant, other.params, other.mode, other.policy, other.players)
+        if mine != theirs:
+            raise SimError(
+                f"cannot merge a run of {other.label} ({other.mode}, policy {other.policy}) "
+                f"into one of {self.label} ({self.mode}, policy {self.policy}): "
+                "game, variant, params, mode, policy and players must be the same"
+            )
+        seeds = {seed for seed, _ in self.runs}
+        for seed, _ in other.runs:
+            if seed in seeds:
+                raise SimError(
+                    f"both runs played master seed {seed}: merging them would count the same "
+                    "games twice; run the other part with another --seed"
+                )
+        tally = Tally().merge(self.tally).merge(other.tally)
+        return SimReport(
+            self.game,
+            self.title,
+            self.variant,
+            self.params,
+            self.mode,
+            self.policy,
+            self.runs + other.runs,
+            self.players,
+            tally,
+            tuple(sorted(dict(self.card_titles + other.card_titles).items())),
         )
-        out += ["", f"Team score: {result.team_score}    Title: {team_title}"]
-    if game.mode == "competitive":
-        out += ["", f"Winner: {_winner_label(result.winner)}"]
-    return "\n".join(out)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The report as plain data (``--json``): its names, the figures with their
+        intervals, and the raw tally that ``--merge`` adds up."""
+        from engine.sim_figures import figures
+
+        return {
+            "format": FORMAT,
+            "game": self.game,
+            "title": self.title,
+            "variant": self.variant,
+            "params": dict(self.params),
+            "mode": self.mode,
+            "policy": self.policy,
+            "seed": self.seed,
+            "runs": [{"seed": s, "games": g} for s, g in self.runs],
+            "games": self.games,
+            "players": self.players,
+            "card_titles": dict(self.card_titles),
+            **figures(self),
+            "tally": self.tally.as_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SimReport:
+        """A report from :meth:`as_dict` (a ``--json`` file)."""
+        if data.get("format") != FORMAT:
+            raise SimError(
+                f"not a cardc sim result (format {data.get('format')!r}, expected {FORMAT!r}); "
+                "write one with cardc sim --json"
+            )
+        return cls(
+            str(data["game"]),
+            str(data["title"]),
+            data.get("variant"),
+            tuple(sorted(data.get("params", {}).items())),
+            str(data["mode"]),
+            str(data["policy"]),
+            tuple((int(r["seed"]), int(r["games"])) for r in data["runs"]),
+            int(data["players"]),
+            Tally.from_dict(data["tally"]),
+            tuple(sorted(data.get("card_titles", {}).items())),
+        )
+
+
+def _card_title(ir: Mapping[str, Any], card: str) -> str:
+    for entry in ir["cards"]:
+        if entry["id"] == card:
+            return str(entry.get("title") or card)
+    return card
+
+
+# The renderers live beside the simulator; ``sim.render_report`` is their old address.
+from engine.sim_render import render_logbook as render_logbook  # noqa: E402
+from engine.sim_render import render_report as render_report  # noqa: E402
