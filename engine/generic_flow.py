@@ -11,8 +11,8 @@ declares and says so. What it does, in order:
   draws ``param hand`` cards when the game declares that param.
 - **Rounds.** ``param rounds`` rounds; in each, every player in seat order takes a turn: a
   trigger named ``turn`` (or ``round``) fires for the cards in force, the player draws ``param
-  draw`` cards (1 without that param) into the hand, then chooses one held card with an ``on
-  play`` effect to play, or to pass: a played card leaves the hand and its ``play`` trigger
+  draw`` cards (1 without that param) into the hand, then chooses to pass or to play one held
+  card with an ``on play`` effect: a played card leaves the hand and its ``play`` trigger
   runs (``trigger play`` is the one the scaffold declares: "when a card is played from the
   hand").
 - **End.** A trigger named ``game_end`` (or ``end``) fires for each player; each player's score
@@ -29,7 +29,8 @@ Policies: ``random`` (any legal answer, from the game's seeded generator) and ``
 counter (the team's in co-op). At each question it replays the current turn from its start on
 a copy of the game, once per legal answer (the answers already given this turn, then that one,
 then the first legal answer to anything after), and takes the answer whose turn ends with the
-highest score; ties go to the first option, so it is as deterministic as the seed.
+highest score; ties go to the first option (to pass, at a turn's choice of card: a card that
+gains nothing is kept), so it is as deterministic as the seed.
 """
 
 from __future__ import annotations
@@ -149,7 +150,7 @@ class GenericGame(Game):
         note = ""
         if playable:
             question = Question(
-                f"turn.{self.round}", player.index, "play a card", (*playable, PASS), "play"
+                f"turn.{self.round}", player.index, "play a card", (PASS, *playable), "play"
             )
             answer = self.ask(player, question)
             if answer != PASS:
