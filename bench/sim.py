@@ -20,6 +20,18 @@ rate by CPU time is printed too: on a shared machine it shows what the process i
 
 ``--folder PATH --flow FILE`` benchmarks another compiled folder and flow module (the tests'
 Fake Voyage, to check this harness while a game's flow is not there yet).
+
+Issue 18's goals, each its own ``--suite`` (measured in one go with ``--suite all``; the load
+average is printed, since other processes on a shared machine slow the wall clock):
+
+- ``overhead``: the statistics (tallies, per-card figures from the event log) against playing
+  the same games and keeping nothing, alternating, on one pinned core; goal <= 5%.
+- ``jobs``: ``--jobs 2`` against ``--jobs 1`` on the same games, side by side; goal >= 1.8x.
+- ``scale``: ``--scale-games`` solo games (default 100,000) on every core, and the time of
+  1,000,000 extrapolated from it (the rate is flat in the number of games: every chunk is
+  the same work).
+- ``cluster``: the same games on a local Dask cluster (two worker processes), when the
+  ``[cluster]`` extra is installed.
 """
 
 from __future__ import annotations
@@ -102,6 +114,112 @@ def creation_cost(simulator: sim.Simulator, folder: Path, count: int) -> tuple[f
     return shared, loaded
 
 
+def load_average() -> str:
+    """The 1-minute load average, for the record (other helpers share the machine)."""
+    try:
+        return f"{os.getloadavg()[0]:.2f}"
+    except OSError:
+        return "unknown"
+
+
+def bare_run(simulator: sim.Simulator, first: int, last: int, seed: int) -> None:
+    """Play games first..last and keep nothing: the baseline the statistics are measured
+    against."""
+    factory = simulator.factory(POLICY)
+    for number in range(first, last + 1):
+        game = simulator.new_game(sim.game_seed(seed, number), 1, MODE, factory)
+        sim.play_game(game)
+
+
+def suite_overhead(folder: Path, games: int, repeat: int) -> bool:
+    """The statistics' cost: the same games with and without tallies, alternating."""
+    simulator = sim.Simulator(folder)
+    point = sim.Point.of(folder)
+    sim._SIMULATORS[(point.folder, point.params, "")] = simulator
+    chunk = sim.Chunk((point,), 1, MODE, POLICY, 1, 1, games, True)
+    bare_times, stat_times = [], []
+    bare_run(simulator, 1, min(games, 200), 1)  # warm-up
+    for _ in range(repeat):
+        start = time.process_time()
+        bare_run(simulator, 1, games, 1)
+        bare_times.append(time.process_time() - start)
+        start = time.process_time()
+        sim.run_chunk(chunk)
+        stat_times.append(time.process_time() - start)
+    bare, stats = statistics.median(bare_times), statistics.median(stat_times)
+    # The median of each side-by-side pair's ratio: a pair shares the machine's load.
+    overhead = statistics.median(s / b for s, b in zip(stat_times, bare_times, strict=True)) - 1
+    print(
+        f"overhead: {games:,} games x {repeat}, CPU time, median: bare {bare:.3f} s, with "
+        f"statistics and per-card figures {stats:.3f} s; median of the pairs' ratios: "
+        f"{100 * overhead:+.1f}%"
+    )
+    ok = overhead <= 0.05
+    print(f"{'PASS' if ok else 'FAIL'}: goal statistics <= +5.0%, measured {100 * overhead:+.1f}%")
+    return ok
+
+
+def _timed_run(folder: Path, games: int, jobs: int, executor: Any = None) -> float:
+    start = time.perf_counter()
+    sim.run_points([sim.Point.of(folder)], games, 11, MODE, POLICY, jobs=jobs, executor=executor)
+    return time.perf_counter() - start
+
+
+def suite_jobs(folder: Path, games: int, repeat: int) -> bool:
+    """--jobs 2 against --jobs 1, the same games, alternating; the median of the ratios."""
+    _timed_run(folder, 500, 2)  # warm-up (forks, caches)
+    ratios, ones, twos = [], [], []
+    for _ in range(repeat):
+        one = _timed_run(folder, games, 1)
+        two = _timed_run(folder, games, 2)
+        ones.append(one)
+        twos.append(two)
+        ratios.append(one / two)
+    ratio = statistics.median(ratios)
+    print(
+        f"jobs: {games:,} games x {repeat}: --jobs 1 median {statistics.median(ones):.2f} s, "
+        f"--jobs 2 median {statistics.median(twos):.2f} s; speed-up median {ratio:.2f}x "
+        f"[min {min(ratios):.2f}, max {max(ratios):.2f}]"
+    )
+    ok = ratio >= 1.8
+    print(f"{'PASS' if ok else 'FAIL'}: goal --jobs 2 >= 1.8x --jobs 1, measured {ratio:.2f}x")
+    return ok
+
+
+def suite_scale(folder: Path, games: int) -> float:
+    """``games`` solo games on every core; the extrapolated time of 1,000,000."""
+    jobs = sim.default_jobs()
+    elapsed = _timed_run(folder, games, jobs)
+    print(
+        f"scale: {games:,} solo games on {jobs} cores in {elapsed:.1f} s = "
+        f"{games / elapsed:,.0f} games/s; 1,000,000 games: {1e6 / games * elapsed / 60:.1f} "
+        f"min (extrapolated from the {games:,} measured)"
+    )
+    return elapsed
+
+
+def suite_cluster(folder: Path, games: int) -> None:
+    """The same games on a local Dask cluster of two worker processes."""
+    try:
+        from distributed import LocalCluster
+    except ImportError:
+        print("cluster: skipped: the [cluster] extra (Dask distributed) is not installed")
+        return
+    from engine import sim_cluster
+
+    start = time.perf_counter()
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        started = time.perf_counter() - start
+        elapsed = _timed_run(folder, games, 1, sim_cluster.executor(cluster))
+    print(
+        f"cluster: local Dask cluster (2 workers; {started:.1f} s to start): {games:,} games "
+        f"in {elapsed:.1f} s = {games / elapsed:,.0f} games/s; 1,000,000 games: "
+        f"{1e6 / games * elapsed / 60:.1f} min (extrapolated)"
+    )
+
+
 def main() -> int:
     """Run the benchmark; print the figures and PASS/FAIL; 1 when the goal fails."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -109,7 +227,30 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=7, help="repeats (the median is taken)")
     parser.add_argument("--folder", type=Path, default=REPO_ROOT / "generated" / GAME)
     parser.add_argument("--flow", type=Path, help="a flow module to load as the game's module")
+    parser.add_argument(
+        "--suite",
+        choices=("rate", "overhead", "jobs", "scale", "cluster", "all"),
+        default="rate",
+        help="which goal to measure (default: the one-core rate; all: every one, in one go)",
+    )
+    parser.add_argument("--scale-games", type=int, default=100_000, help="games for scale")
     args = parser.parse_args()
+    if args.suite != "rate":
+        print(
+            f"bench/sim.py --suite {args.suite}: python {platform.python_version()}, "
+            f"{sim.default_jobs()} cores, load average {load_average()}"
+        )
+        ok = True
+        if args.suite in ("overhead", "all"):
+            ok &= suite_overhead(args.folder, args.games, args.repeat)
+        if args.suite in ("jobs", "all"):
+            ok &= suite_jobs(args.folder, args.games * 2, args.repeat)
+        if args.suite in ("scale", "all"):
+            suite_scale(args.folder, args.scale_games)
+        if args.suite in ("cluster", "all"):
+            suite_cluster(args.folder, args.scale_games)
+        print(f"load average at the end: {load_average()}")
+        return 0 if ok else 1
 
     pinned = pin_to_one_core()
     simulator = sim.Simulator(args.folder)

@@ -24,6 +24,7 @@ import hashlib
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any
@@ -322,21 +323,38 @@ def _samples(mode: str, result: Any) -> list[tuple[int, bool, str]]:
     return samples
 
 
-def _card_sets(game: Game, mode: str) -> list[tuple[set[str], set[str], set[str]]]:
+def _positions(kinds: list[Any], kind: str) -> Iterator[int]:
+    """Where events of ``kind`` are in the event log. ``list.index`` searches in C: a game logs
+    hundreds of events and only a few are draws or plays, so this costs a fraction of a loop
+    over every event in Python (the statistics must stay a few percent of a game's time)."""
+    at = -1
+    while True:
+        try:
+            at = kinds.index(kind, at + 1)
+        except ValueError:
+            return
+        yield at
+
+
+def _card_sets(
+    game: Game, mode: str, kinds: list[Any]
+) -> list[tuple[set[str], set[str], set[str]]]:
     """Per sample: the cards drawn and played (from the event log: ``draw`` names the cards
     drawn, ``play`` the card played) and those held at the end in a zone cards were drawn into
     (from the game's state). In co-op the team's sample has both players' cards."""
+    events = game.events
     count = len(game.players)
     drawn: list[set[str]] = [set() for _ in range(count)]
     played: list[set[str]] = [set() for _ in range(count)]
     zones: set[str] = set()
-    for event in game.events:
-        kind = event[0]
-        if kind == "draw":
-            if len(event) > 4:
-                drawn[event[1]].update(event[4])
-                zones.add(event[2])
-        elif kind == "play" and len(event) > 2:
+    for at in _positions(kinds, "draw"):
+        event = events[at]
+        if len(event) > 4:
+            drawn[event[1]].update(event[4])
+            zones.add(event[2])
+    for at in _positions(kinds, "play"):
+        event = events[at]
+        if len(event) > 2:
             played[event[1]].add(event[2])
     held: list[set[str]] = []
     for player in game.players:
@@ -346,13 +364,12 @@ def _card_sets(game: Game, mode: str) -> list[tuple[set[str], set[str], set[str]
     return list(zip(drawn, played, held, strict=True))
 
 
-def _end_reason(game: Game, result: Any) -> str:
+def _end_reason(game: Game, result: Any, kinds: list[Any]) -> str:
     """How the game ended: the track whose last box ended it ("sunk by durability"), from the
     event log, else played to the end."""
     if any(result.sunk):
-        for event in game.events:
-            if event[0] == "track_full":
-                return f"sunk by {event[2]}"
+        for at in _positions(kinds, "track_full"):
+            return f"sunk by {game.events[at][2]}"
         return "sunk"
     return PLAYED_OUT
 
@@ -361,13 +378,14 @@ def outcome(game: Game, result: Any, mode: str, cards: bool = True) -> Outcome:
     """One played game's :class:`Outcome`."""
     logbook = getattr(result, "logbook", None) or []
     length = max((len(months) for months in logbook), default=0) or int(game.round)
+    kinds = list(map(itemgetter(0), game.events))
     return Outcome(
         samples=_samples(mode, result),
         sunk=sum(1 for s in result.sunk if s),
         winner=_winner_label(result.winner) if mode == "competitive" else None,
-        end=_end_reason(game, result),
+        end=_end_reason(game, result, kinds),
         length=length,
-        cards=_card_sets(game, mode) if cards else None,
+        cards=_card_sets(game, mode, kinds) if cards else None,
     )
 
 

@@ -148,7 +148,16 @@ def render_report(report: SimReport, cards: bool = True) -> str:
         lines += ["", _card_header(titles)]
         for card in sorted(tally.cards, key=lambda c: (titles.get(c, c), c)):
             lines.append(_card_line(report, card, titles, card_effects(report, card)))
-        lines += ["", *_wrap(CARD_CAVEAT)]
+        lines += [
+            "",
+            *_wrap(
+                "drawn, played, held: samples (games, or players in competitive) that drew the "
+                "card, played it, held it at the end. Effects: the difference in mean score, "
+                "± its 95% interval (* significant): samples that played it against those that "
+                "drew it and never played it; that drew it against those that never did."
+            ),
+            *_wrap(CARD_CAVEAT),
+        ]
     return "\n".join(lines)
 
 

@@ -81,11 +81,13 @@ def test_same_seed_same_report(fake: Any) -> None:
 def test_a_shorter_run_plays_the_first_games_of_a_longer_one(fake: Any) -> None:
     short = sim.simulate(FAKE_FOLDER, 10, 5, "solo", "random")
     long = sim.simulate(FAKE_FOLDER, 25, 5, "solo", "random")
-    rest = sim.run_points([sim.Point.of(FAKE_FOLDER)], 25, 5, "solo", "random").reports[0]
-    first = [sim.play_one(FAKE_FOLDER, 5, n, "solo", "random").result.scores[0] for n in range(1, 11)]
-    assert short.tally.scores == Counter(first)
-    assert long == rest and sum(long.tally.scores.values()) == 25
-    assert all(long.tally.scores[k] >= n for k, n in short.tally.scores.items())
+
+    def scores(numbers: range) -> Counter[int]:
+        played = [sim.play_one(FAKE_FOLDER, 5, n, "solo", "random") for n in numbers]
+        return Counter(p.result.scores[0] for p in played)
+
+    assert short.tally.scores == scores(range(1, 11))
+    assert long.tally.scores == short.tally.scores + scores(range(11, 26))
 
 
 def test_play_one_replays_the_game_the_run_played(fake: Any) -> None:

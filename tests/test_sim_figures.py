@@ -8,7 +8,6 @@ import importlib.util
 import json
 import math
 import os
-import random
 import shutil
 import statistics
 import sys
