@@ -1,8 +1,10 @@
 """``cardc build``: compile every game to ``generated/``, atomically and incrementally.
 
-The new tree is rendered in memory, written to a sibling folder, and swapped in with two
-renames; a build that fails writes nothing, and one killed half-way leaves the previous tree
-(``cardc build`` restores it from ``generated.old`` if the kill fell between the renames).
+The new tree is rendered in memory, written to a fresh sibling folder and swapped in whole
+(:mod:`compiler.buildtree`: an atomic exchange where the system has one); a build that fails
+writes nothing, one killed at any point leaves a whole tree, and a read-only tree or a full
+disk is reported with ``generated/`` as it was. One build runs at a time
+(:mod:`compiler.buildlock`); ``--check`` waits for a running build too.
 
 A game whose inputs (its sources, the prelude, the grammar and cardc itself) hash the same as
 at the last build is not recompiled: its files are carried over as they are. ``--check`` plans
@@ -18,14 +20,22 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
-import os
-import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from compiler import __version__
+from compiler.buildlock import BuildLockError, build_lock
+from compiler.buildtree import (
+    PAUSE_AFTER_FILES,
+    PAUSE_AT_SWAP,
+    TreeWriteError,
+    recover,
+    starting_tree,
+    unwritable,
+    write_tree,
+)
 from compiler.project import GAME_FILE, Project, card_files
 from dsl.diagnostics import Diagnostic, SourceCache, file_span
 
@@ -197,18 +207,6 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _recover(generated: Path) -> None:
-    """Finish or undo a swap a kill interrupted."""
-    old = generated.with_name(generated.name + ".old")
-    if old.is_dir() and not generated.exists():
-        old.rename(generated)
-    elif old.is_dir():
-        shutil.rmtree(old, ignore_errors=True)
-    new = generated.with_name(generated.name + ".new")
-    if new.exists():
-        shutil.rmtree(new, ignore_errors=True)
-
-
 def _select(project: Project, paths: list[str]) -> tuple[list[Path], list[Diagnostic]]:
     if not paths:
         return [project.game_dir(g) for g in project.games()], []
@@ -256,10 +254,39 @@ def build(
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _build(project, paths, check_only, sources, sheets, rebuild)
+        with build_lock(project):
+            return _build(project, paths, check_only, sources, sheets, rebuild)
+    except BuildLockError as error:
+        if check_only and not lock_needed(project):
+            # A read-only project: nobody builds it, so a check needs no lock to read it.
+            return _build(project, paths, check_only, sources, sheets, rebuild)
+        return _failed(project, str(error), error.hint)
     finally:
         if enabled:
             gc.enable()
+
+
+def lock_needed(project: Project) -> bool:
+    """Whether the project folder can be written at all (a build, and so a lock, is possible)."""
+    import os
+
+    return os.access(project.root, os.W_OK)
+
+
+def _failed(project: Project, message: str, hint: str) -> BuildOutcome:
+    """A build that did not start or did not finish, ``generated/`` unchanged: one error."""
+    outcome = BuildOutcome(status=1)
+    outcome.diagnostics.append(
+        Diagnostic(
+            "build-write",
+            message,
+            file_span(project.relative(project.generated)),
+            "error",
+            (hint,),
+            show_source=False,
+        )
+    )
+    return outcome
 
 
 def _build(
@@ -273,7 +300,13 @@ def _build(
     outcome = BuildOutcome()
     generated = project.generated
     if not check_only:
-        _recover(generated)
+        problem = unwritable(generated)
+        if problem is not None:
+            return _failed(project, str(problem), problem.hint)
+        outcome.report.extend(recover(generated))
+    else:
+        # What the build would start from: an interrupted swap's old tree, put back.
+        generated = starting_tree(generated)
     folders, problems = _select(project, paths)
     outcome.diagnostics.extend(problems)
     if problems:
@@ -347,7 +380,13 @@ def _build(
             detail = f"{_count(len(rebuilt), 'game')} recompiled to the same files"
         outcome.report.append(f"generated/ is up to date ({detail})")
         return outcome
-    _write_tree(generated, outputs)
+    try:
+        outcome.report.extend(write_tree(generated, outputs))
+    except TreeWriteError as error:
+        failed = _failed(project, str(error), error.hint)
+        failed.diagnostics[:0] = outcome.diagnostics
+        failed.report = outcome.report
+        return failed
     outcome.report.append(
         f"built {_count(len(rebuilt), 'game')}"
         + (f" ({', '.join(rebuilt)})" if rebuilt else "")
@@ -420,59 +459,4 @@ def _compare(generated: Path, outputs: dict[str, bytes], outcome: BuildOutcome) 
     return outcome
 
 
-#: Test hooks, read only by tests/test_build.py's kill tests: with one set, a build prints
-#: "cardc: test pause" to stderr and sleeps at that point, so a test can SIGKILL it there.
-#: CARDC_TEST_PAUSE_AFTER_FILES=N pauses once N files of the new tree are written;
-#: CARDC_TEST_PAUSE_AT_SWAP=1 pauses between the two renames of the swap.
-PAUSE_AFTER_FILES = "CARDC_TEST_PAUSE_AFTER_FILES"
-PAUSE_AT_SWAP = "CARDC_TEST_PAUSE_AT_SWAP"
-
-
-def _test_pause(hook: str, when: int | None = None) -> None:
-    value = os.environ.get(hook)
-    if value is None or (when is not None and value != str(when)):
-        return
-    import sys
-    import time
-
-    print(f"cardc: test pause ({hook})", file=sys.stderr, flush=True)
-    time.sleep(120)
-
-
-def _write_tree(generated: Path, outputs: dict[str, bytes]) -> None:
-    """Write ``outputs`` as the new generated/ tree, swapped in at the end.
-
-    A file whose bytes are unchanged is hard-linked from the current tree rather than written
-    again, so it keeps its modification time: tools that watch generated/ see only the files
-    that changed.
-    """
-    new = generated.with_name(generated.name + ".new")
-    old = generated.with_name(generated.name + ".old")
-    if new.exists():
-        shutil.rmtree(new)
-    for count, (rel, data) in enumerate(sorted(outputs.items()), start=1):
-        target = new / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if not _link_unchanged(generated / rel, target, data):
-            with open(target, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-        _test_pause(PAUSE_AFTER_FILES, count)
-    if generated.exists():
-        generated.rename(old)
-        _test_pause(PAUSE_AT_SWAP)
-    new.rename(generated)
-    if old.exists():
-        shutil.rmtree(old, ignore_errors=True)
-
-
-def _link_unchanged(current: Path, target: Path, data: bytes) -> bool:
-    """Hard-link ``current`` as ``target`` when it holds exactly ``data``; False otherwise."""
-    try:
-        if current.stat().st_size != len(data) or current.read_bytes() != data:
-            return False
-        os.link(current, target)
-    except OSError:  # no such file, or a file system without hard links: write it instead
-        return False
-    return True
+__all__ = ["PAUSE_AFTER_FILES", "PAUSE_AT_SWAP", "BuildOutcome", "build", "render_game"]

@@ -152,7 +152,7 @@ def test_a_failed_build_leaves_generated_untouched(project: Project) -> None:
     assert "trigger-undefined" in run.stderr
     assert "build failed: generated/ is unchanged" in run.stdout
     assert _snapshot(project.generated) == before
-    assert not project.generated.with_name("generated.new").exists()
+    assert not _leftovers(project)
 
 
 def test_a_no_op_rebuild_is_up_to_date_and_rewrites_nothing(project: Project) -> None:
@@ -196,14 +196,19 @@ def test_selecting_one_game_keeps_the_others(project: Project) -> None:
     assert _build(project, check=True).status == 0
 
 
-def _start_paused(project: Project, hook: str, value: str) -> subprocess.Popen[str]:
+def _leftovers(project: Project) -> list[Path]:
+    """What interrupted builds left beside generated/ (new trees, old trees)."""
+    return sorted(project.root.glob(".generated.*-*"))
+
+
+def _start_paused(project: Project, hook: str, value: str, **env: str) -> subprocess.Popen[str]:
     process = subprocess.Popen(
         [sys.executable, "-m", "compiler.cli", "build"],
         cwd=project.root,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, hook: value},
+        env={**os.environ, hook: value, **env},
     )
     assert process.stderr is not None
     line = process.stderr.readline()
@@ -225,14 +230,13 @@ def test_a_build_killed_half_way_leaves_the_previous_tree(project: Project) -> N
     before = _snapshot(project.generated)
     _edit_a_card(project, _games(project)[0])
     process = _start_paused(project, PAUSE_AFTER_FILES, "2")
-    new = project.generated.with_name("generated.new")
-    assert new.is_dir()  # half of the new tree is on disk...
+    assert [p.name[:15] for p in _leftovers(project)] == [".generated.new-"]  # half a tree...
     _kill(process)
     assert _snapshot(project.generated) == before  # ...and generated/ is as it was
     # The next build cleans up and succeeds.
     outcome = _build(project)
     assert outcome.status == 0, outcome.report
-    assert not new.exists()
+    assert not _leftovers(project)
     assert _build(project, check=True).status == 0
     assert _snapshot(project.generated) != before
 
@@ -244,18 +248,25 @@ def test_a_build_killed_between_the_renames_is_recovered_from_generated_old(
     before = _snapshot(project.generated)
     card = _edit_a_card(project, _games(project)[0])
     original = card.read_text(encoding="utf-8")
-    process = _start_paused(project, PAUSE_AT_SWAP, "1")
-    old = project.generated.with_name("generated.old")
+    # Where the system cannot exchange two folders atomically, two renames swap them.
+    process = _start_paused(project, PAUSE_AT_SWAP, "1", CARDC_TEST_SWAP="renames")
     _kill(process)
-    # The kill fell between the renames: only generated.old holds the previous tree.
+    # The kill fell between the renames: only the old tree holds the previous tree.
     assert not project.generated.exists()
-    assert _bytes(_snapshot(old)) == _bytes(before)
+    old = [p for p in _leftovers(project) if p.name.startswith(".generated.old-")]
+    assert len(old) == 1 and _bytes(_snapshot(old[0])) == _bytes(before)
     # Undo the edit: recovery must bring back exactly the previous tree, which is up to date.
     card.write_text(original.split('\nrule "Build Test Extra Card"')[0], encoding="utf-8")
+    # --check reads the tree the build would start from (the old one): up to date, as the
+    # build will say; and it moves nothing.
+    checked = _cardc(project, "build", "--check")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert not project.generated.exists() and old[0].is_dir()
     outcome = _build(project)
     assert outcome.status == 0, outcome.report
     assert outcome.report[-1].startswith("generated/ is up to date")
-    assert not old.exists()
+    assert outcome.report[0] == "recovered generated/ from a build that was interrupted"
+    assert not _leftovers(project)
     assert _snapshot(project.generated) == before
 
 
@@ -263,12 +274,11 @@ def test_a_build_killed_between_the_renames_then_rebuilds(project: Project) -> N
     assert _build(project).status == 0
     game = _games(project)[0]
     _edit_a_card(project, game)
-    _kill(_start_paused(project, PAUSE_AT_SWAP, "1"))
+    _kill(_start_paused(project, PAUSE_AT_SWAP, "1", CARDC_TEST_SWAP="renames"))
     run = _cardc(project, "build")
     assert run.returncode == 0, run.stderr
     assert f"built 1 game ({game})" in run.stdout
-    assert not project.generated.with_name("generated.old").exists()
-    assert not project.generated.with_name("generated.new").exists()
+    assert not _leftovers(project)
     assert b"Build Test Extra Card" in (project.generated / game / "cards.json").read_bytes()
     assert _cardc(project, "build", "--check").returncode == 0
 
