@@ -21,10 +21,8 @@ comparison.
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from operator import itemgetter
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any
@@ -32,7 +30,46 @@ from typing import Any
 from engine import generic_flow
 from engine.loader import game_rules, load_table
 from engine.runtime import Game, HandlerTable, Policy, RuleError
-from engine.sim_stats import Moments, merge_counts
+from engine.sim_stats import Moments, histogram_moments, histogram_quantile
+from engine.sim_tally import (
+    NO_TITLE,
+    PLAYED_OUT,
+    SUNK,
+    CardTally,
+    Outcome,
+    PairTally,
+    Tally,
+    outcome,
+)
+
+__all__ = [
+    "CHUNK",
+    "MODES",
+    "NO_TITLE",
+    "PLAYED_OUT",
+    "SUNK",
+    "CardTally",
+    "Chunk",
+    "GameFailed",
+    "Outcome",
+    "PairTally",
+    "Played",
+    "Point",
+    "Run",
+    "SimError",
+    "SimReport",
+    "Simulator",
+    "Tally",
+    "game_seed",
+    "outcome",
+    "play_game",
+    "play_one",
+    "render_logbook",
+    "render_report",
+    "run_chunk",
+    "run_points",
+    "simulate",
+]
 
 #: The player modes a game may be simulated in, and how many players each seats.
 MODES: dict[str, int] = {"solo": 1, "competitive": 2, "coop": 2}
@@ -42,14 +79,6 @@ RESULT_FIELDS = ("scores", "team_score", "titles", "sunk", "winner", "logbook")
 
 #: A policy factory, as a game module's ``POLICIES`` maps names to them.
 PolicyFactory = Callable[[Game, int], Policy]
-
-#: How a report shows a game without a title: a sunk ship ("you are lost to history without
-#: leaving any record"), and any other game the flow gave no title.
-SUNK = "(sunk: lost to history)"
-NO_TITLE = "(no title)"
-
-#: How a game that no track ended came to its end.
-PLAYED_OUT = "played to the end"
 
 #: Games per chunk: the unit of work of every executor, fixed so that any number of processes
 #: cuts a run the same way (large enough that sending a chunk's tally back costs nothing).
@@ -279,332 +308,6 @@ def play_one(
     except Exception as error:  # noqa: BLE001 - reported with the game and seed to replay it
         raise GameFailed(number, seed_of_game, error) from error
     return Played(number, seed_of_game, game, result)
-
-
-# -- one game's outcome, read from its result, its state and its event log
-
-
-@dataclass(slots=True)
-class Outcome:
-    """What one game contributes to the figures.
-
-    ``samples`` are (score, afloat, title): the team in co-op, the single player in solo, every
-    player in competitive. ``cards`` holds, per sample, the cards drawn, played and held at the
-    end (None when card figures are off).
-    """
-
-    samples: list[tuple[int, bool, str]]
-    sunk: int
-    winner: str | None
-    end: str
-    length: int
-    cards: list[tuple[set[str], set[str], set[str]]] | None
-
-
-def _winner_label(winner: int | None) -> str:
-    return "no winner" if winner is None else f"player {winner + 1}"
-
-
-def _samples(mode: str, result: Any) -> list[tuple[int, bool, str]]:
-    sunk = [bool(s) for s in result.sunk]
-
-    def title(index: int, afloat: bool) -> str:
-        earned = result.titles[index] if index < len(result.titles) else ""
-        return earned or (NO_TITLE if afloat else SUNK)
-
-    if mode == "coop":
-        team = result.team_score if result.team_score is not None else sum(result.scores)
-        afloat = not any(sunk)
-        return [(int(team), afloat, title(0, afloat))]
-    samples = []
-    for index, score in enumerate(result.scores):
-        afloat = not sunk[index] if index < len(sunk) else True
-        samples.append((int(score), afloat, title(index, afloat)))
-    return samples
-
-
-def _positions(kinds: list[Any], kind: str) -> Iterator[int]:
-    """Where events of ``kind`` are in the event log. ``list.index`` searches in C: a game logs
-    hundreds of events and only a few are draws or plays, so this costs a fraction of a loop
-    over every event in Python (the statistics must stay a few percent of a game's time)."""
-    at = -1
-    while True:
-        try:
-            at = kinds.index(kind, at + 1)
-        except ValueError:
-            return
-        yield at
-
-
-def _card_sets(
-    game: Game, mode: str, kinds: list[Any]
-) -> list[tuple[set[str], set[str], set[str]]]:
-    """Per sample: the cards drawn and played (from the event log: ``draw`` names the cards
-    drawn, ``play`` the card played) and those held at the end in a zone cards were drawn into
-    (from the game's state). In co-op the team's sample has both players' cards."""
-    events = game.events
-    count = len(game.players)
-    drawn: list[set[str]] = [set() for _ in range(count)]
-    played: list[set[str]] = [set() for _ in range(count)]
-    zones: set[str] = set()
-    for at in _positions(kinds, "draw"):
-        event = events[at]
-        if len(event) > 4:
-            drawn[event[1]].update(event[4])
-            zones.add(event[2])
-    for at in _positions(kinds, "play"):
-        event = events[at]
-        if len(event) > 2:
-            played[event[1]].add(event[2])
-    held: list[set[str]] = []
-    for player in game.players:
-        held.append({card for zone in zones for card in player.zones.get(zone, ())})
-    if mode == "coop":
-        return [(set().union(*drawn), set().union(*played), set().union(*held))]
-    return list(zip(drawn, played, held, strict=True))
-
-
-def _end_reason(game: Game, result: Any, kinds: list[Any]) -> str:
-    """How the game ended: the track whose last box ended it ("sunk by durability"), from the
-    event log, else played to the end."""
-    if any(result.sunk):
-        for at in _positions(kinds, "track_full"):
-            return f"sunk by {game.events[at][2]}"
-        return "sunk"
-    return PLAYED_OUT
-
-
-def outcome(game: Game, result: Any, mode: str, cards: bool = True) -> Outcome:
-    """One played game's :class:`Outcome`."""
-    logbook = getattr(result, "logbook", None) or []
-    length = max((len(months) for months in logbook), default=0) or int(game.round)
-    kinds = list(map(itemgetter(0), game.events))
-    return Outcome(
-        samples=_samples(mode, result),
-        sunk=sum(1 for s in result.sunk if s),
-        winner=_winner_label(result.winner) if mode == "competitive" else None,
-        end=_end_reason(game, result, kinds),
-        length=length,
-        cards=_card_sets(game, mode, kinds) if cards else None,
-    )
-
-
-# -- accumulators
-
-
-@dataclass
-class CardTally:
-    """One card's figures: the scores of the samples that drew it, that played it, and that
-    drew it and never played it; how many held it at the end."""
-
-    drawn: Moments = field(default_factory=Moments)
-    played: Moments = field(default_factory=Moments)
-    unplayed: Moments = field(default_factory=Moments)
-    held: int = 0
-
-    def merge(self, other: CardTally) -> None:
-        """Add ``other``'s figures."""
-        self.drawn.merge(other.drawn)
-        self.played.merge(other.played)
-        self.unplayed.merge(other.unplayed)
-        self.held += other.held
-
-    def as_dict(self) -> dict[str, Any]:
-        """As JSON."""
-        return {
-            "drawn": self.drawn.as_list(),
-            "played": self.played.as_list(),
-            "unplayed": self.unplayed.as_list(),
-            "held": self.held,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> CardTally:
-        """From :meth:`as_dict`."""
-        return cls(
-            Moments.from_list(data["drawn"]),
-            Moments.from_list(data["played"]),
-            Moments.from_list(data["unplayed"]),
-            int(data["held"]),
-        )
-
-
-@dataclass
-class Tally:
-    """Every figure of a run as exact, mergeable counts (see :mod:`engine.sim_stats`)."""
-
-    games: int = 0
-    scores: Counter[int] = field(default_factory=Counter)
-    afloat: Moments = field(default_factory=Moments)
-    titles: Counter[str] = field(default_factory=Counter)
-    title_scores: dict[str, Moments] = field(default_factory=dict)
-    wins: Counter[str] = field(default_factory=Counter)
-    games_with_sinking: int = 0
-    ships_sunk: int = 0
-    ends: Counter[str] = field(default_factory=Counter)
-    lengths: Counter[int] = field(default_factory=Counter)
-    cards: dict[str, CardTally] = field(default_factory=dict)
-
-    def add(self, game: Outcome) -> None:
-        """Count one game."""
-        self.games += 1
-        self.ships_sunk += game.sunk
-        if game.sunk:
-            self.games_with_sinking += 1
-        if game.winner is not None:
-            self.wins[game.winner] += 1
-        self.ends[game.end] += 1
-        self.lengths[game.length] += 1
-        for index, (score, afloat, title) in enumerate(game.samples):
-            self.scores[score] += 1
-            if afloat:
-                self.afloat.add(score)
-            self.titles[title] += 1
-            moments = self.title_scores.get(title)
-            if moments is None:
-                moments = self.title_scores[title] = Moments()
-            moments.add(score)
-            if game.cards is not None:
-                drawn, played, held = game.cards[index]
-                for card in drawn | played:
-                    tally = self.cards.get(card)
-                    if tally is None:
-                        tally = self.cards[card] = CardTally()
-                    if card in drawn:
-                        tally.drawn.add(score)
-                        if card not in played:
-                            tally.unplayed.add(score)
-                    if card in played:
-                        tally.played.add(score)
-                    if card in held:
-                        tally.held += 1
-
-    def merge(self, other: Tally) -> Tally:
-        """Add ``other``'s games (in place); return self."""
-        self.games += other.games
-        merge_counts(self.scores, other.scores)
-        self.afloat.merge(other.afloat)
-        merge_counts(self.titles, other.titles)
-        for title, moments in other.title_scores.items():
-            self.title_scores.setdefault(title, Moments()).merge(moments)
-        merge_counts(self.wins, other.wins)
-        self.games_with_sinking += other.games_with_sinking
-        self.ships_sunk += other.ships_sunk
-        merge_counts(self.ends, other.ends)
-        merge_counts(self.lengths, other.lengths)
-        for card, tally in other.cards.items():
-            self.cards.setdefault(card, CardTally()).merge(tally)
-        return self
-
-    def as_dict(self) -> dict[str, Any]:
-        """As JSON, sorted, so a run always writes the same bytes."""
-        return {
-            "games": self.games,
-            "scores": {str(k): self.scores[k] for k in sorted(self.scores)},
-            "afloat": self.afloat.as_list(),
-            "titles": {t: self.titles[t] for t in sorted(self.titles)},
-            "title_scores": {t: self.title_scores[t].as_list() for t in sorted(self.title_scores)},
-            "wins": {w: self.wins[w] for w in sorted(self.wins)},
-            "games_with_sinking": self.games_with_sinking,
-            "ships_sunk": self.ships_sunk,
-            "ends": {e: self.ends[e] for e in sorted(self.ends)},
-            "lengths": {str(k): self.lengths[k] for k in sorted(self.lengths)},
-            "cards": {c: self.cards[c].as_dict() for c in sorted(self.cards)},
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Tally:
-        """From :meth:`as_dict`."""
-        return cls(
-            games=int(data["games"]),
-            scores=Counter({int(k): int(v) for k, v in data["scores"].items()}),
-            afloat=Moments.from_list(data["afloat"]),
-            titles=Counter({str(k): int(v) for k, v in data["titles"].items()}),
-            title_scores={k: Moments.from_list(v) for k, v in data["title_scores"].items()},
-            wins=Counter({str(k): int(v) for k, v in data["wins"].items()}),
-            games_with_sinking=int(data["games_with_sinking"]),
-            ships_sunk=int(data["ships_sunk"]),
-            ends=Counter({str(k): int(v) for k, v in data["ends"].items()}),
-            lengths=Counter({int(k): int(v) for k, v in data["lengths"].items()}),
-            cards={k: CardTally.from_dict(v) for k, v in data["cards"].items()},
-        )
-
-
-@dataclass
-class PairTally:
-    """Per-game differences of one point against the first, on the same seeds.
-
-    ``score`` and ``length`` are the moments of the differences; a yes/no figure (a sinking,
-    an end reason, a title, a winner) is counted by its discordant games only: ``flags[key] =
-    [games where only this point had it, games where only the first did]``, which is all a
-    paired difference of shares needs, and stays exact.
-    """
-
-    games: int = 0
-    samples: int = 0
-    score: Moments = field(default_factory=Moments)
-    length: Moments = field(default_factory=Moments)
-    flags: dict[str, list[int]] = field(default_factory=dict)
-
-    def _flag(self, key: str, base: bool, this: bool) -> None:
-        if base != this:
-            counts = self.flags.get(key)
-            if counts is None:
-                counts = self.flags[key] = [0, 0]
-            counts[0 if this else 1] += 1
-
-    def add(self, base: Outcome, this: Outcome) -> None:
-        """Count one game played at the first point (``base``) and at this one."""
-        self.games += 1
-        self.length.add(this.length - base.length)
-        self._flag("sink", bool(base.sunk), bool(this.sunk))
-        if base.end != this.end:
-            self._flag(f"end:{base.end}", True, False)
-            self._flag(f"end:{this.end}", False, True)
-        if base.winner != this.winner:
-            if base.winner is not None:
-                self._flag(f"win:{base.winner}", True, False)
-            if this.winner is not None:
-                self._flag(f"win:{this.winner}", False, True)
-        for (a, _, title_a), (b, _, title_b) in zip(base.samples, this.samples, strict=False):
-            self.samples += 1
-            self.score.add(b - a)
-            if title_a != title_b:
-                self._flag(f"title:{title_a}", True, False)
-                self._flag(f"title:{title_b}", False, True)
-
-    def merge(self, other: PairTally) -> PairTally:
-        """Add ``other``'s games (in place); return self."""
-        self.games += other.games
-        self.samples += other.samples
-        self.score.merge(other.score)
-        self.length.merge(other.length)
-        for key, (plus, minus) in other.flags.items():
-            counts = self.flags.setdefault(key, [0, 0])
-            counts[0] += plus
-            counts[1] += minus
-        return self
-
-    def as_dict(self) -> dict[str, Any]:
-        """As JSON."""
-        return {
-            "games": self.games,
-            "samples": self.samples,
-            "score": self.score.as_list(),
-            "length": self.length.as_list(),
-            "flags": {k: list(self.flags[k]) for k in sorted(self.flags)},
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> PairTally:
-        """From :meth:`as_dict`."""
-        return cls(
-            int(data["games"]),
-            int(data["samples"]),
-            Moments.from_list(data["score"]),
-            Moments.from_list(data["length"]),
-            {k: [int(v[0]), int(v[1])] for k, v in data["flags"].items()},
-        )
 
 
 # -- points, chunks and executors
@@ -922,8 +625,6 @@ class SimReport:
     @property
     def score(self) -> Moments:
         """The moments of the scores."""
-        from engine.sim_stats import histogram_moments
-
         return histogram_moments(self.tally.scores)
 
     @property
@@ -934,8 +635,6 @@ class SimReport:
     @property
     def median(self) -> float:
         """Median score."""
-        from engine.sim_stats import histogram_quantile
-
         return histogram_quantile(self.tally.scores, 0.5)
 
     @property

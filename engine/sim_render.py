@@ -339,7 +339,7 @@ def render_logbook(played: Played, date: str) -> str:
     """One played game as the paper logbook would read: the Date, then month by month the
     sailing speed, crew stamina and armament written, the pirate, the route sailed, prestige,
     the damage and health boxes marked and the notes; then the tracks, final score and title."""
-    from engine.sim import NO_TITLE, SUNK, _winner_label
+    from engine.sim_tally import NO_TITLE, SUNK, _winner_label
 
     game, result = played.game, played.result
     titles = {cid: str(card.get("title") or cid) for cid, card in game.cards.items()}
