@@ -29,7 +29,7 @@ _TEMPLATE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>{{ title }}</title>
 <style>
-body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 760px; color: #222; }
+body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 900px; color: #222; }
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
 td, th { padding: 2px 10px; text-align: right; border-bottom: 1px solid #ddd; }
 td:first-child, th:first-child { text-align: left; }
@@ -38,10 +38,10 @@ svg text { font: 11px system-ui, sans-serif; fill: #333; }
 </style></head><body>
 <h1>{{ title }}</h1>
 <table>
-<tr><th>point</th><th>game</th><th>variant</th><th>params</th><th>policy</th><th>mode</th>
+<tr><th>point</th><th>variant</th><th>params</th><th>policy</th><th>mode</th>
 <th>seeds</th><th>games</th><th>mean score (95% CI)</th><th>sink rate</th></tr>
-{% for p in points %}<tr><td style="color:{{ p.colour }}">&#9632; {{ p.label }}</td>
-<td>{{ p.game }}</td><td>{{ p.variant }}</td><td>{{ p.params }}</td><td>{{ p.policy }}</td>
+{% for p in points %}<tr><td style="color:{{ p.colour }}">&#9632;&nbsp;{{ p.label }}</td>
+<td>{{ p.variant }}</td><td>{{ p.params }}</td><td>{{ p.policy }}</td>
 <td>{{ p.mode }}</td><td>{{ p.seeds }}</td><td>{{ p.games }}</td><td>{{ p.mean }}</td>
 <td>{{ p.sink }}</td></tr>
 {% endfor %}</table>
@@ -198,38 +198,54 @@ def card_chart(report: SimReport) -> _Chart | None:
 
 
 def sweep_chart(reports: Sequence[SimReport]) -> _Chart:
-    """Each point's mean score with its 95% interval, in sweep order (by the swept value when
-    one numeric parameter alone varies)."""
-    chart = _Chart("Mean score across the sweep", note="The band is the 95% interval.")
-    numeric = (
-        all(len(r.params) == 1 and isinstance(r.params[0][1], (int, float)) for r in reports)
-        and len({r.variant for r in reports}) == 1
-    )
-    xs = [float(r.params[0][1]) if numeric else float(i) for i, r in enumerate(reports)]
-    means = [r.score for r in reports]
-    lows = [m.mean - m.half_width for m in means]
-    highs = [m.mean + m.half_width for m in means]
+    """Each point's mean score with its 95% interval. When the first swept param is a number at
+    every point, it is the x axis and each variant (and value of any other param) is a curve of
+    its own; otherwise the points stand side by side, unjoined."""
+    chart = _Chart("Mean score across the sweep", note="The bands are the 95% intervals.")
+    numeric = all(r.params and isinstance(r.params[0][1], (int, float)) for r in reports)
+    series: dict[str, list[tuple[float, SimReport]]] = {}
+    for index, report in enumerate(reports):
+        if numeric:
+            rest = " ".join(f"{k}={v}" for k, v in report.params[1:])
+            key = " ".join(part for part in (report.variant or "", rest) if part) or "base"
+            series.setdefault(key, []).append((float(report.params[0][1]), report))
+        else:
+            series.setdefault(report.label, []).append((float(index), report))
+    lows = [r.score.mean - r.score.half_width for r in reports]
+    highs = [r.score.mean + r.score.half_width for r in reports]
     y_low, y_high = min(lows), max(highs)
     if y_high - y_low < 1e-9:
         y_low, y_high = y_low - 1, y_high + 1
     chart.axes(y_low, y_high, "mean score")
     bottom = HEIGHT - BOTTOM
-    x_low, x_high = min(xs), max(xs)
+    xs = sorted({x for points in series.values() for x, _ in points})
+    x_low, x_high = xs[0], xs[-1]
 
     def x(value: float) -> float:
-        return LEFT + 20 + (WIDTH - LEFT - RIGHT - 40) * (value - x_low) / max(x_high - x_low, 1e-9)
+        span = max(x_high - x_low, 1e-9)
+        return LEFT + 20 + (WIDTH - LEFT - RIGHT - 140) * (value - x_low) / span
 
     def y(value: float) -> float:
         return bottom - (bottom - TOP) * (value - y_low) / (y_high - y_low)
 
-    band = " ".join(f"{_f(x(a))} {_f(y(b))}" for a, b in zip(xs, highs, strict=True))
-    back = " ".join(f"{_f(x(a))} {_f(y(b))}" for a, b in reversed(list(zip(xs, lows, strict=True))))
-    chart.paths.append((f"M {band} L {back} Z", "none", COLOURS[0]))
-    curve = " L ".join(f"{_f(x(a))} {_f(y(m.mean))}" for a, m in zip(xs, means, strict=True))
-    chart.paths.append((f"M {curve}", COLOURS[0], "none"))
-    for a, report in zip(xs, reports, strict=True):
-        chart.line(x(a), bottom, x(a), bottom + 4)
-        chart.text(x(a), bottom + 16, f"{a:g}" if numeric else report.label)
+    for index, (name, points) in enumerate(series.items()):
+        colour = COLOURS[index % len(COLOURS)]
+        points.sort(key=lambda item: item[0])
+        tops = [(a, r.score.mean + r.score.half_width) for a, r in points]
+        lows_ = [(a, r.score.mean - r.score.half_width) for a, r in reversed(points)]
+        outline = " L ".join(f"{_f(x(a))} {_f(y(b))}" for a, b in tops + lows_)
+        chart.paths.append((f"M {outline} Z", "none", colour))
+        if len(points) > 1:
+            curve = " L ".join(f"{_f(x(a))} {_f(y(r.score.mean))}" for a, r in points)
+            chart.paths.append((f"M {curve}", colour, "none"))
+        for a, report in points:
+            chart.rects.append((_f(x(a) - 3), _f(y(report.score.mean) - 3), "6", "6", colour, "1"))
+        last_x, last = points[-1]
+        chart.text(x(last_x) + 8, y(last.score.mean) + 4, name, "start")
+    for value in xs:
+        chart.line(x(value), bottom, x(value), bottom + 4)
+        label = f"{value:g}" if numeric else reports[int(value)].label
+        chart.text(x(value), bottom + 16, label)
     if numeric:
         chart.text((LEFT + WIDTH) / 2, HEIGHT - 6, reports[0].params[0][0])
     return chart
@@ -287,7 +303,7 @@ def render(
             )
     environment = jinja2.Environment(autoescape=True, keep_trailing_newline=True)
     moments = histogram_moments(base.tally.scores)
-    title = f"{base.title}: {base.games:,} {base.mode} games, policy {base.policy}"
+    title = f"{base.title} ({base.game}): {base.games:,} {base.mode} games, policy {base.policy}"
     if len(reports) == 1:
         title += f" ({base.label}, mean {moments.mean:.2f})"
     return environment.from_string(_TEMPLATE).render(

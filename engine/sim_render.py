@@ -265,7 +265,7 @@ def render_sweep(reports: Sequence[SimReport], pairs: Sequence[PairTally]) -> st
     width = max([len("point"), *(len(r.label) for r in reports)])
     lines.append(
         f"{'point':<{width}}  {'mean score (95% CI)':<24}  {'sink rate':>9}  "
-        f"{'vs ' + base.label + ' (paired)':<30}"
+        f"vs {base.label} (paired)"
     )
     for index, report in enumerate(reports):
         score = report.score
