@@ -19,6 +19,9 @@ from typing import Any
 
 from engine.sim import Chunk, ChunkResult, Executor, Point, run_chunk
 
+#: Seconds to wait for the scheduler to answer.
+CONNECT_TIMEOUT = 10
+
 
 class ClusterError(Exception):
     """The cluster cannot be used: the extra is not installed or the scheduler is not there."""
@@ -37,7 +40,7 @@ def _client(address: Any) -> Any:
             ("pip install 'cardc[cluster]'",),
         ) from error
     try:
-        return Client(address, timeout=10)
+        return Client(address, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError) as error:
         raise ClusterError(
             f"no Dask scheduler answers at {address}: {error}",

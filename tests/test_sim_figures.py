@@ -472,13 +472,40 @@ def test_a_local_dask_cluster_gives_the_local_results() -> None:
         remote = sim.run_points(
             points, 1100, 7, "solo", "greedy", executor=sim_cluster.executor(cluster)
         )
+        # And through the command line, given the scheduler's address: sim and sweep.
+        address = cluster.scheduler_address
+        argv = ("sim", "uncharted_passage", "--games", "600", "--compare", "harsher_sea")
+        on_cluster = _cli_out(*argv, "--json", "--scheduler", address)
+        sweep = ("sweep", "uncharted_passage", "--param", "rounds=11,12", "--games", "300")
+        sweep_on_cluster = _cli_out(*sweep, "--json", "--scheduler", address)
     assert [r.as_dict() for r in remote.reports] == [r.as_dict() for r in local.reports]
     assert [p.as_dict() for p in remote.pairs] == [p.as_dict() for p in local.pairs]
+    assert on_cluster == _cli_out(*argv, "--json", "--jobs", "1")
+    assert sweep_on_cluster == _cli_out(*sweep, "--json", "--jobs", "1")
+
+
+def _cli_out(*argv: str) -> str:
+    """``cardc`` run in a child process (its stdout): the CLI as a user runs it."""
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-m", "compiler.cli", *argv],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
 
 
 def test_no_scheduler_is_an_error_with_a_hint(
-    project: Path, capsys: pytest.CaptureFixture[str]
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from engine import sim_cluster
+
+    monkeypatch.setattr(sim_cluster, "CONNECT_TIMEOUT", 1)
     status, _, err = run_cli(
         capsys, "sim", "fake_voyage", "--games", "5", "--scheduler", "tcp://127.0.0.1:9"
     )
