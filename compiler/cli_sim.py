@@ -424,7 +424,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "sim",
         help="simulate games with a policy: scores, titles, sink rate, cards, with intervals",
         description="Play many seeded games of a compiled game to the end with a policy and "
-        "print each figure with its 95%% confidence interval: the score and its distribution, "
+        "print each figure with its 95% confidence interval: the score and its distribution, "
         "the sink rate and how games ended, the length, titles, wins per seat and per-card "
         "figures. The same seed always plays the same games.",
     )
