@@ -178,6 +178,8 @@ def _run_guarded(args: argparse.Namespace, body: Any) -> int:
         return _die(str(error), hints)
     except RuleError as error:
         return _die(str(error), status=1)
+    except BrokenPipeError:
+        raise  # cardc's main says nothing when a reader such as head stops reading
     except OSError as error:
         return _die(f"{error.filename or ''}: {error.strerror or error}".lstrip(": "), status=1)
 

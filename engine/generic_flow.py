@@ -158,7 +158,11 @@ class GenericGame(Game):
                 player.zones[self.hand].remove(answer)
                 self.run(answer, PLAY_TRIGGER, player)
                 note = f"played {self.cards[answer].get('title', answer)}"
-        self.logbook[player.index].append({"month": self.round, "note": note})
+        entry: dict[str, Any] = {"round": self.round}
+        if self.score_counter:
+            entry[self.score_counter] = player.counters.get(self.score_counter, 0)
+        entry["note"] = note
+        self.logbook[player.index].append(entry)
 
     def ask(self, player: Any, question: Question) -> str:
         """Ask as any game does, and remember the answer for a replay of this turn."""

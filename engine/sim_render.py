@@ -317,9 +317,35 @@ LOG_COLUMNS: tuple[tuple[str, str], ...] = (
 )
 
 
-def _month_row(entry: Mapping[str, Any], titles: Mapping[str, str]) -> dict[str, str]:
+#: Logbook keys shown with another column, or below the row.
+_NOT_COLUMNS = frozenset({"note", "start", "destination"})
+
+
+def _columns(months: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+    """The logbook's columns: those of :data:`LOG_COLUMNS` the entries have (all of them for
+    an empty logbook), then any other key the flow wrote, in the order first written (a game
+    played by the generic flow logs its round and its score counter)."""
+    if not months:
+        return list(LOG_COLUMNS)
+    present = {key for entry in months for key in entry}
+    columns = [
+        (head, key)
+        for head, key in LOG_COLUMNS
+        if key in present or (key == "route" and "start" in present)
+    ]
+    known = {key for _, key in LOG_COLUMNS} | _NOT_COLUMNS
+    for entry in months:
+        for key in entry:
+            if key not in known and all(key != k for _, k in columns):
+                columns.append((key.replace("_", " ").capitalize(), key))
+    return columns
+
+
+def _month_row(
+    entry: Mapping[str, Any], titles: Mapping[str, str], columns: Sequence[tuple[str, str]]
+) -> dict[str, str]:
     row = {}
-    for _, key in LOG_COLUMNS:
+    for _, key in columns:
         if key == "route":
             # Places by the names on the map (spaces are cards with titles), ids otherwise.
             start, end = entry.get("start"), entry.get("destination")
@@ -348,15 +374,19 @@ def render_logbook(played: Played, date: str) -> str:
     for index, months in enumerate(result.logbook):
         player = game.players[index] if index < len(game.players) else None
         name = player.name if player else f"player {index + 1}"
-        out += ["", f"Date: {date}    Captain: {name}", ""]
-        rows = [_month_row(entry, titles) for entry in months]
-        widths = {key: max([len(head), *(len(r[key]) for r in rows)]) for head, key in LOG_COLUMNS}
-        out.append("  ".join(f"{head:<{widths[key]}}" for head, key in LOG_COLUMNS).rstrip())
+        columns = _columns(months)
+        # "Captain" is Uncharted Passage's word (its logbook has voyages); else "Player".
+        who = "Captain" if any("voyage" in entry for entry in months) or not months else "Player"
+        out += ["", f"Date: {date}    {who}: {name}", ""]
+        rows = [_month_row(entry, titles, columns) for entry in months]
+        widths = {key: max([len(head), *(len(r[key]) for r in rows)]) for head, key in columns}
+        out.append("  ".join(f"{head:<{widths[key]}}" for head, key in columns).rstrip())
+        first = widths[columns[0][1]] if columns else 0
         for entry, row in zip(months, rows, strict=True):
-            out.append("  ".join(f"{row[key]:<{widths[key]}}" for _, key in LOG_COLUMNS).rstrip())
+            out.append("  ".join(f"{row[key]:<{widths[key]}}" for _, key in columns).rstrip())
             note = entry.get("note")
             if note:
-                out.append(f"{'':<{widths['month']}}  note: {note}")
+                out.append(f"{'':<{first}}  note: {note}")
         if player is not None:
             for track in player.tracks.values():
                 label = track.name.replace("_", " ").capitalize()

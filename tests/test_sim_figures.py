@@ -427,7 +427,11 @@ def test_a_new_game_simulates_with_no_python(
         first.result.scores == sim.play_one(folder, 1, 1, "competitive", "lookahead").result.scores
     )
     # Ten rounds ("param rounds 10"), one draw a turn: every turn is in the logbook.
-    assert [m["month"] for m in first.result.logbook[0]] == list(range(1, 11))
+    assert [m["round"] for m in first.result.logbook[0]] == list(range(1, 11))
+    text = sim.render_logbook(first, "2026-12-01")
+    header = next(line for line in text.splitlines() if line.startswith("Round"))
+    assert header.split() == ["Round", "Victory", "points"] and "Player: player 1" in text
+    assert "note: played Lucky Find" in text
     status, _, err = run_cli(capsys, "sim", "pebble", "--policy", "greedyy")
     assert status == 2 and "lookahead" in err
 
