@@ -247,12 +247,14 @@ class Checker:
         self, notes: tuple[Annotation, ...], out: IR, what: str, label: str, span: Span
     ) -> None:
         for note in notes:
+            if note.name == "label" and what == "statement":
+                continue  # a question's or an option's name: read by question_name()
             if note.name != "provisional":
                 self.error(
                     "annotation-unknown",
                     f"'@{note.name}' is not an annotation cardc knows",
                     note.span,
-                    *did_you_mean(note.name, ["provisional"]),
+                    *did_you_mean(note.name, ["provisional", "label"]),
                 )
                 continue
             reason = note.args[0].value if note.args and isinstance(note.args[0], String) else ""
@@ -439,10 +441,63 @@ class Checker:
         )
         scope = _Scope(ident, self.vocab.triggers.get(trig.event))
         self.note_span(path, trig.span)
-        out["triggers"][trig.event] = {
-            "line": trig.span.line,
-            "body": self.block(trig.body, scope, f"{path}/body", out),
-        }
+        body = self.block(trig.body, scope, f"{path}/body", out)
+        out["triggers"][trig.event] = {"line": trig.span.line, "body": body}
+        self.same_name_same_question(body, trig)
+
+    def same_name_same_question(self, body: list[IR], trig: Any) -> None:
+        """Two questions of one trigger may share a name only when they ask the same thing
+        (``may move_pirate_ship`` in both branches of an ``if``): a scenario answers by name."""
+        asked: dict[str, str] = {}
+
+        def walk(stmts: list[IR]) -> None:
+            for stmt in stmts:
+                if stmt["kind"] in ("may", "choose"):
+                    what = stmt.get("ask") or " | ".join(stmt.get("labels") or [])
+                    if asked.setdefault(stmt["name"], what) != what:
+                        self.error(
+                            "question-name",
+                            f"two questions of 'on {trig.event}' are both named "
+                            f"'{stmt['name']}' but ask different things",
+                            Span(trig.span.file, stmt["at"][0], stmt["at"][1], stmt["at"][0],
+                                 stmt["at"][1]),
+                            'name one of them: may { ... } @label("pay_for_the_repair")',
+                        )
+                for key in ("then", "else", "body"):
+                    if isinstance(stmt.get(key), list):
+                        walk(stmt[key])
+                for option in stmt.get("options") or []:
+                    walk(option)
+
+        walk(body)
+
+    def label_of(self, stmt: Any) -> str | None:
+        """The ``@label("name")`` of a statement, checked to be a plain name."""
+        for note in getattr(stmt, "annotations", ()):
+            if note.name != "label":
+                continue
+            value = note.args[0].value if note.args and isinstance(note.args[0], String) else ""
+            if not re.fullmatch(r"[a-z][a-z0-9_]*", value):
+                self.error(
+                    "label-name",
+                    "a @label is a name in lower_snake_case",
+                    note.span,
+                    '@label("move_the_pirate_ship") names the question in scenarios',
+                )
+                return None
+            return value
+        return None
+
+    def question_name(self, stmt: Any, body: list[IR]) -> str:
+        """The stable name of a question (``may``) or an option (``choose one of``): its
+        ``@label``, else the first verb it does (``move_pirate_ship``). A name, not a position,
+        so a scenario's answer survives rewording and reordering the card."""
+        label = self.label_of(stmt)
+        if label:
+            return label
+        for verb in _first_verbs(body):
+            return verb
+        return "may" if isinstance(stmt, May) else "option"
 
     def block(self, stmts: tuple[Any, ...], scope: _Scope, path: str, card: IR) -> list[IR]:
         body: list[IR] = []
@@ -512,12 +567,23 @@ class Checker:
             }
         if isinstance(stmt, May):
             body = self.block(stmt.body, scope, f"{path}/body", card)
-            return {"kind": "may", "at": at, "ask": describe_block(body), "body": body}
+            name = self.question_name(stmt, body)
+            return {"kind": "may", "at": at, "ask": describe_block(body), "name": name, "body": body}
         if isinstance(stmt, ChooseOne):
             options = []
+            names: list[str] = []
             for index, option in enumerate(stmt.options):
                 steps = option.body if isinstance(option, Group) else (option,)
                 options.append(self.block(steps, scope, f"{path}/options/{index}", card))
+                option_name = self.question_name(option, options[-1])
+                if option_name in names:
+                    self.error(
+                        "option-name",
+                        f"two options of this 'choose one of' are both named '{option_name}'",
+                        option.span,
+                        'name each option: { ... } @label("take_the_treasure")',
+                    )
+                names.append(option_name)
             if len(options) < 2:
                 self.error(
                     "choose-options",
@@ -529,6 +595,8 @@ class Checker:
                 "kind": "choose",
                 "at": at,
                 "labels": [describe_block(o) for o in options],
+                "name": self.label_of(stmt) or "_or_".join(names),
+                "names": names,
                 "options": options,
             }
         if isinstance(stmt, Repeat):
@@ -1012,6 +1080,20 @@ def describe_expr(expr: IR | None) -> str:
     if kind == "attr":
         return f"{describe_expr(expr['value'])}.{expr['attr']}"
     return kind
+
+
+def _first_verbs(body: list[IR]) -> list[str]:
+    """The verbs of a block in order, looking into nested blocks (``may { if ... { pay } }``)."""
+    out: list[str] = []
+    for stmt in body:
+        if stmt["kind"] == "verb":
+            out.append(stmt["verb"])
+        for key in ("then", "else", "body"):
+            if isinstance(stmt.get(key), list):
+                out.extend(_first_verbs(stmt[key]))
+        for option in stmt.get("options") or []:
+            out.extend(_first_verbs(option))
+    return out
 
 
 def describe_stmt(stmt: IR) -> str:

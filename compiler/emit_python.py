@@ -245,20 +245,22 @@ class PythonEmitter:
             fn.add(indent + 2, "continue")
         self.body(fn, s["body"], indent + 1, inner)
 
-    def question_id(self, fn: _Function, what: str) -> str:
-        fn.asks += 1
-        return f"{fn.card}.{fn.trigger}.{what}{fn.asks}"
+    def question_id(self, fn: _Function, s: IR) -> str:
+        """``card.trigger.name``: named from the rule (the statement's @label or first verb),
+        so rewording or reordering a card keeps its scenarios' answers."""
+        return f"{fn.card}.{fn.trigger}.{s['name']}"
 
     def s_may(self, fn: _Function, s: IR, indent: int, c: str) -> None:
-        ident = self.question_id(fn, "may")
+        ident = self.question_id(fn, s)
         fn.add(indent, f"if g.may({c}, {literal(ident)}, {literal(s['ask'])}):", s["at"])
         self.body(fn, s["body"], indent + 1, c)
 
     def s_choose(self, fn: _Function, s: IR, indent: int, c: str) -> None:
-        ident = self.question_id(fn, "choose")
+        ident = self.question_id(fn, s)
+        names = literal(tuple(s["names"]))
         labels = literal(tuple(s["labels"]))
         picked = f"k{indent}"
-        fn.add(indent, f"{picked} = g.choose({c}, {literal(ident)}, {labels})", s["at"])
+        fn.add(indent, f"{picked} = g.choose({c}, {literal(ident)}, {names}, {labels})", s["at"])
         for index, option in enumerate(s["options"]):
             fn.add(indent, f"{'if' if index == 0 else 'elif'} {picked} == {index}:")
             self.body(fn, option, indent + 1, c)

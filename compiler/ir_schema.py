@@ -164,11 +164,15 @@ SCHEMA: dict[str, Any] = {
                     as_player={"type": "boolean"},
                     body=_BODY,
                 ),
-                _when("may", ["ask", "body"], ask={"type": "string"}, body=_BODY),
+                # "name": the question's stable name (its @label or its first verb), which
+                # the question id and a scenario's answer use, never a position.
+                _when("may", ["ask", "name", "body"], ask={"type": "string"}, name=_NAME, body=_BODY),
                 _when(
                     "choose",
-                    ["labels", "options"],
+                    ["labels", "name", "names", "options"],
                     labels={"type": "array", "items": {"type": "string"}},
+                    name=_NAME,
+                    names={"type": "array", "items": _NAME},
                     options={"type": "array", "items": _BODY, "minItems": 1},
                 ),
                 _when("repeat", ["count", "body"], count=_EXPR, body=_BODY),

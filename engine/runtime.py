@@ -342,11 +342,16 @@ class Game:
         question = Question(ident, c.player.index, f"{title}: may {prompt}?", ("yes", "no"), "may")
         return self.ask(c.player, question) == "yes"
 
-    def choose(self, c: Context, ident: str, labels: Sequence[str]) -> int:
-        """``choose one of``: the index of the option the acting player picks."""
+    def choose(
+        self, c: Context, ident: str, names: Sequence[str], labels: Sequence[str] = ()
+    ) -> int:
+        """``choose one of``: the index of the option the acting player picks. The answers are
+        the options' names (``take_treasure``), the prompt says what each one does."""
         title = self.cards.get(c.card, {}).get("title", c.card)
-        question = Question(ident, c.player.index, f"{title}: choose one", tuple(labels))
-        return list(labels).index(self.ask(c.player, question))
+        said = "; ".join(f"{n}: {t}" for n, t in zip(names, labels, strict=False))
+        prompt = f"{title}: choose one" + (f" ({said})" if said else "")
+        question = Question(ident, c.player.index, prompt, tuple(names))
+        return list(names).index(self.ask(c.player, question))
 
     # -- prelude verbs
 
@@ -560,6 +565,11 @@ class Game:
             path, line, column = where
             located = RuleError(f"{path}:{line}:{column}: {detail}")
         located.located = True  # type: ignore[attr-defined]
+        # A Python failure (a TypeError in a flow) is not a rule refusing: no scenario may
+        # expect it as a refusal.
+        located.internal = not isinstance(error, RuleError) or getattr(  # type: ignore[attr-defined]
+            error, "internal", False
+        )
         if isinstance(error, IllegalDecision):
             located.__class__ = IllegalDecision
         return located

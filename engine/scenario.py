@@ -36,13 +36,14 @@ from ruamel.yaml.error import YAMLError
 from dsl.yaml_load import load_yaml_all, yaml_error_message
 from engine.loader import game_rules, new_game
 from engine.runtime import Context, Game, Policy, Question, RuleError
+from engine.scenario_check import check_scenario
 
 SCENARIO_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "https://cardc.dev/schema/scenario-1.json",
     "title": "cardc scenario: given state, scripted dice and choices, steps, expected state",
     "type": "object",
-    "required": ["scenario", "game", "do"],
+    "required": ["scenario", "game"],
     "additionalProperties": False,
     "properties": {
         "scenario": {"type": "string", "minLength": 1},
@@ -63,7 +64,7 @@ SCENARIO_SCHEMA: dict[str, Any] = {
                 ]
             },
         },
-        "do": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/step"}},
+        "do": {"type": "array", "items": {"$ref": "#/$defs/step"}},
         "expect": {"$ref": "#/$defs/state"},
         "allow_unused": {"type": "boolean"},
     },
@@ -92,7 +93,10 @@ SCENARIO_SCHEMA: dict[str, Any] = {
                 "players": {"type": "array", "items": {"$ref": "#/$defs/player"}},
                 "quantities": {"type": "object", "additionalProperties": {"type": "integer"}},
                 "events": {"type": "array", "items": {"type": "string"}},
+                "events_in_order": {"type": "array", "items": {"type": "string"}},
+                "events_exactly": {"type": "array", "items": {"type": "string"}},
                 "no_events": {"type": "array", "items": {"type": "string"}},
+                "refused": {"type": "string"},
                 "error": {"type": "string"},
             },
         },
@@ -108,12 +112,13 @@ SCENARIO_SCHEMA: dict[str, Any] = {
                 "event": {"type": "object"},
                 "quantities": {"type": "object", "additionalProperties": {"type": "integer"}},
                 "args": {"type": "object"},
+                "expect": {"$ref": "#/$defs/state"},
             },
         },
     },
 }
 _VALIDATOR = Draft202012Validator(SCENARIO_SCHEMA)
-_STEP_KEYS = {"run", "fire", "action", "player", "event", "quantities", "args"}
+_STEP_KEYS = {"run", "fire", "action", "player", "event", "quantities", "args", "expect"}
 
 
 class ScenarioError(Exception):
@@ -232,11 +237,8 @@ class _ScriptedChoices(Policy):
                 f"{self.path}:{line}: scenario answers '{expected}: {answer}' but the engine "
                 f"asks '{question.id}': {question.describe()}"
             )
-        if answer not in question.options:
-            raise ScenarioError(
-                f"{self.path}:{line}: '{answer}' is not a legal answer to '{question.id}'; "
-                f"legal: {', '.join(question.options)}"
-            )
+        # An answer the question does not allow goes to the engine as it is: the engine's
+        # refusal (naming its rule) is what a scenario expecting it checks.
         return answer
 
 
@@ -256,7 +258,7 @@ class Runner:
         self.variant = variant
 
     def run_file(self, path: Path) -> Iterator[ScenarioResult]:
-        """Run every scenario in one file."""
+        """Run every scenario in one file; a problem of one never stops the others."""
         try:
             documents = load(path)
         except ScenarioError as error:
@@ -274,19 +276,30 @@ class Runner:
                 yield self.run(path, document, line)
 
     def run(self, path: Path, doc: Any, line: int) -> ScenarioResult:
-        """Run one scenario document."""
+        """Run one scenario document. Whatever goes wrong is this scenario's failure, at its
+        line: a bug in a game's flow must not end the run of every other scenario."""
         name = str(doc.get("scenario", path.stem))
         try:
-            self._run(path, doc)
+            self._run(path, doc, line)
         except ScenarioError as error:
             return ScenarioResult(str(path), name, line, False, str(error))
         except RuleError as error:
             return ScenarioResult(
                 str(path), name, line, False, f"{path}:{line}: a rule failed: {error}"
             )
+        except Exception as error:  # noqa: BLE001 - one scenario's failure, never the run's
+            return ScenarioResult(
+                str(path),
+                name,
+                line,
+                False,
+                f"{path}:{line}: internal error while running this scenario: "
+                f"{type(error).__name__}: {error} (a bug in cardc or the game's flow)",
+            )
         return ScenarioResult(str(path), name, line, True)
 
-    def _run(self, path: Path, doc: Any) -> None:
+    def folder(self, path: Path, doc: Any) -> Path:
+        """The compiled game (or variant) folder the scenario runs against."""
         game_name = str(doc["game"])
         folder = self.generated / game_name
         variant = self.variant or doc.get("variant")
@@ -316,9 +329,20 @@ class Runner:
                 f"{path}:{_line(doc, 'game')}: no compiled game '{game_name}' in "
                 f"{self.generated}{_suggest(game_name, known)} (run 'cardc build')"
             )
+        return folder
+
+    def _run(self, path: Path, doc: Any, line: int) -> None:
+        folder = self.folder(path, doc)
         players = int(
             doc.get("players") or (2 if doc.get("mode") in ("competitive", "coop") else 1)
         )
+        ir = json.loads((folder / "cards.json").read_text(encoding="utf-8"))
+        rules = game_rules(str(ir["game"]))
+        problems = check_scenario(doc, ir, rules, players, (line, 1))
+        if problems:
+            raise ScenarioError(
+                "\n".join(f"{path}:{p.line}:{p.column}: {p.message}" for p in problems)
+            )
         choices: list[tuple[str | None, str, int]] = []
         for index, item in enumerate(doc.get("choices") or []):
             at = _line(doc["choices"], index)
@@ -337,43 +361,104 @@ class Runner:
         )
         game.scripted_dice = [int(d) for d in doc.get("dice") or []]
         dice_given = len(game.scripted_dice)
-        rules = game_rules(game_name)
-        given = doc.get("given") or {}
-        self._apply(path, game, rules, given)
-        last: Context | None = None
-        expected_error = (doc.get("expect") or {}).get("error")
+        expect = doc.get("expect") or {}
+        wanted = _refusal(expect)
+        wanted_at = _line(expect, "refused" if "refused" in expect else "error")
+        failures: list[str] = []
+        refused: str | None = None
         try:
-            for index, step in enumerate(doc["do"]):
-                last = self._step(path, game, rules, step, _line(doc["do"], index)) or last
-        except RuleError as error:
-            if expected_error and expected_error in str(error):
-                return
+            self._apply(path, game, rules, doc.get("given") or {})
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
             raise ScenarioError(
-                f"{path}:{_line(doc, 'do')}: a rule failed: {error}{self._recent(game)}"
+                f"{path}:{_line(doc, 'given')}: internal error setting up 'given': "
+                f"{type(error).__name__}: {error}"
             ) from error
-        except ScenarioError as error:
-            raise ScenarioError(f"{error}{self._recent(game)}") from error
-        if expected_error:
-            raise ScenarioError(
-                f"{path}:{_line(doc['expect'], 'error')}: expected the error "
-                f"'{expected_error}', but every step ran{self._recent(game)}"
-            )
-        self._check(path, game, rules, doc.get("expect") or {}, last)
-        if not doc.get("allow_unused"):
-            if game.scripted_dice:
+        except RuleError as error:
+            if _internal(error) or not wanted or doc.get("do"):
                 raise ScenarioError(
+                    f"{path}:{_line(doc, 'given')}: the given state was refused: {error}"
+                ) from error
+            refused = str(error)
+        last: Context | None = None
+        steps = [] if refused is not None else list(doc.get("do") or [])
+        for index, step in enumerate(steps):
+            at = _line(doc["do"], index)
+            here = step.get("expect") or {}
+            mark = len(game.events)
+            try:
+                context = self._step(path, game, rules, step, at)
+            except RuleError as error:
+                if _internal(error):
+                    raise ScenarioError(
+                        f"{path}:{at}: the engine failed inside this step: {error}"
+                        f"{self._recent(game)}"
+                    ) from error
+                if _refusal(here):
+                    failures += self._refusal_matches(path, here, str(error))
+                    failures += self._check(path, game, rules, here, last, game.events[mark:])
+                    continue
+                if wanted and index == len(steps) - 1:
+                    refused = str(error)
+                    break
+                hint = (
+                    "; a refusal the scenario expects comes from its last step, or is "
+                    "expected under the step ('expect: {refused: ...}')"
+                    if wanted
+                    else ""
+                )
+                raise ScenarioError(
+                    f"{path}:{at}: a rule refused this step: {error}{hint}{self._recent(game)}"
+                ) from error
+            except ScenarioError as error:
+                raise ScenarioError(f"{error}{self._recent(game)}") from error
+            except Exception as error:  # noqa: BLE001 - this step's failure, at its line
+                raise ScenarioError(
+                    f"{path}:{at}: internal error in this step: {type(error).__name__}: "
+                    f"{error}{self._recent(game)}"
+                ) from error
+            last = context or last
+            if _refusal(here):
+                failures.append(
+                    f"{path}:{_line(here, 'refused' if 'refused' in here else 'error')}: "
+                    f"expected this step to be refused ('{_refusal(here)}'), but it ran"
+                )
+            if here:
+                failures += self._check(path, game, rules, here, context, game.events[mark:])
+        if wanted:
+            if refused is None:
+                failures.append(
+                    f"{path}:{wanted_at}: expected the refusal '{wanted}', but every step ran"
+                )
+            else:
+                failures += self._refusal_matches(path, expect, refused)
+        failures += self._check(path, game, rules, expect, last, game.events)
+        if refused is None and not doc.get("allow_unused"):
+            if game.scripted_dice:
+                failures.append(
                     f"{path}:{_line(doc, 'dice')}: {len(game.scripted_dice)} of {dice_given} "
                     f"scripted dice were not rolled ({game.scripted_dice}); remove them or set "
                     "allow_unused: true"
                 )
             if policy.used < len(choices):
                 _q, _a, at = choices[policy.used]
-                raise ScenarioError(
+                failures.append(
                     f"{path}:{at}: {len(choices) - policy.used} scripted choices were not asked "
                     "for; remove them or set allow_unused: true"
                 )
+        if failures:
+            raise ScenarioError("\n".join(failures) + self._recent(game))
 
-    # -- given / expect by the names a designer knows
+    def _refusal_matches(self, path: Path, expect: Any, message: str) -> list[str]:
+        wanted = _refusal(expect)
+        if wanted and wanted in message:
+            return []
+        key = "refused" if "refused" in expect else "error"
+        return [
+            f"{path}:{_line(expect, key)}: expected the refusal '{wanted}', but the engine "
+            f"refused with: {message}"
+        ]
+
+    # -- given / expect by the names a designer knows (checked by engine.scenario_check)
 
     def _player_state(
         self, path: Path, game: Game, rules: Any, spec: Any, index: int, set_state: bool
@@ -385,11 +470,6 @@ class Runner:
             at = _line(spec, key)
             if key == "counters":
                 for name, amount in value.items():
-                    if name not in player.counters:
-                        raise ScenarioError(
-                            f"{path}:{_line(value, name)}: '{name}' is not a "
-                            f"counter{_suggest(name, player.counters)}"
-                        )
                     if set_state:
                         player.counters[name] = int(amount)
                     elif player.counters[name] != int(amount):
@@ -399,11 +479,6 @@ class Runner:
                         )
             elif key == "tracks":
                 for name, marked in value.items():
-                    if name not in player.tracks:
-                        raise ScenarioError(
-                            f"{path}:{_line(value, name)}: '{name}' is not a "
-                            f"track{_suggest(name, player.tracks)}"
-                        )
                     if set_state:
                         player.tracks[name].marked = int(marked)
                     elif player.tracks[name].marked != int(marked):
@@ -413,20 +488,10 @@ class Runner:
                         )
             elif key == "zones":
                 for name, cards in value.items():
-                    if name not in player.zones:
-                        raise ScenarioError(
-                            f"{path}:{_line(value, name)}: '{name}' is not a "
-                            f"zone{_suggest(name, player.zones)}"
-                        )
                     if set_state:
-                        ids = [str(c) for c in cards] if isinstance(cards, list) else []
-                        for card in ids:
-                            if card not in game.cards:
-                                raise ScenarioError(
-                                    f"{path}:{_line(value, name)}: '{card}' is "
-                                    f"not a card{_suggest(card, game.cards)}"
-                                )
-                        player.zones[name] = ids
+                        player.zones[name] = (
+                            [str(c) for c in cards] if isinstance(cards, list) else []
+                        )
                     else:
                         held = player.zones[name]
                         ok = (
@@ -438,20 +503,12 @@ class Runner:
                             problems.append(
                                 f"{path}:{_line(value, name)}: expected {name} {cards}, got {held}"
                             )
-            elif key in hooks:
-                if set_state:
-                    hooks[key](game, player, _plain(value))
-                else:
-                    got = hooks[key](game, player)
-                    if got != _plain(value):
-                        problems.append(f"{path}:{at}: expected {key} {value}, got {got}")
+            elif set_state:
+                hooks[key](game, player, _plain(value))
             else:
-                pool = ["counters", "tracks", "zones", *hooks]
-                raise ScenarioError(
-                    f"{path}:{at}: '{key}' is not something a scenario can "
-                    f"{'set' if set_state else 'check'} for a player"
-                    f"{_suggest(str(key), pool)}"
-                )
+                got = hooks[key](game, player)
+                if got != _plain(value):
+                    problems.append(f"{path}:{at}: expected {key} {value}, got {got}")
         return problems
 
     def _apply(self, path: Path, game: Game, rules: Any, given: Any) -> None:
@@ -463,24 +520,24 @@ class Runner:
                 self._player_state(path, game, rules, value, 0, True)
             elif key == "players":
                 for index, spec in enumerate(value):
-                    if index >= len(game.players):
-                        raise ScenarioError(
-                            f"{path}:{_line(value, index)}: the game has only "
-                            f"{len(game.players)} players"
-                        )
                     self._player_state(path, game, rules, spec, index, True)
-            elif key in hooks:
-                hooks[key](game, None, _plain(value))
             else:
-                pool = ["round", "player", "players", *hooks]
-                raise ScenarioError(
-                    f"{path}:{_line(given, key)}: '{key}' is not something a "
-                    f"scenario can set{_suggest(str(key), pool)}"
-                )
+                hooks[key](game, None, _plain(value))
 
-    def _check(self, path: Path, game: Game, rules: Any, expect: Any, last: Context | None) -> None:
+    def _check(
+        self,
+        path: Path,
+        game: Game,
+        rules: Any,
+        expect: Any,
+        last: Context | None,
+        events: list[tuple[Any, ...]],
+    ) -> list[str]:
+        """Every expectation of ``expect`` that does not hold (each is checked, whatever
+        else fails); ``events`` are the ones in scope (a step's own, or the whole game's)."""
         problems: list[str] = []
         hooks = getattr(rules, "EXPECT", {}) if rules else {}
+        happened = [describe_event(e) for e in events]
         for key, value in expect.items():
             at = _line(expect, key)
             if key == "round":
@@ -495,45 +552,39 @@ class Runner:
                 got = dict(last.q) if last is not None else {}
                 for name, amount in value.items():
                     if name not in got:
-                        raise ScenarioError(
-                            f"{path}:{_line(value, name)}: the last step has no "
-                            f"quantity '{name}'{_suggest(name, got)}"
+                        problems.append(
+                            f"{path}:{_line(value, name)}: the step has no quantity "
+                            f"'{name}'{_suggest(name, got)}"
                         )
-                    if got[name] != int(amount):
+                    elif got[name] != int(amount):
                         problems.append(
                             f"{path}:{_line(value, name)}: expected {name} {amount}"
                             f", got {got[name]}"
                         )
             elif key in ("events", "no_events"):
-                happened = [describe_event(e) for e in game.events]
                 for index, pattern in enumerate(value):
-                    found = any(pattern in text for text in happened)
+                    found = any(event_matches(str(pattern), text) for text in happened)
                     if found != (key == "events"):
                         verb = "did not happen" if key == "events" else "happened"
                         problems.append(f"{path}:{_line(value, index)}: '{pattern}' {verb}")
-            elif key == "error":
+            elif key == "events_in_order":
+                problems += _in_order(path, value, happened)
+            elif key == "events_exactly":
+                wanted = [str(v) for v in value]
+                if wanted != happened:
+                    problems.append(
+                        f"{path}:{at}: expected exactly these events:\n    "
+                        + "\n    ".join(wanted or ["(none)"])
+                        + "\n  got:\n    "
+                        + "\n    ".join(happened or ["(none)"])
+                    )
+            elif key in ("refused", "error"):
                 continue
-            elif key in hooks:
+            else:
                 got = hooks[key](game, None)
                 if got != _plain(value):
                     problems.append(f"{path}:{at}: expected {key} {value}, got {got}")
-            else:
-                pool = [
-                    "round",
-                    "player",
-                    "players",
-                    "quantities",
-                    "events",
-                    "no_events",
-                    "error",
-                    *hooks,
-                ]
-                raise ScenarioError(
-                    f"{path}:{at}: '{key}' is not something a scenario can "
-                    f"check{_suggest(str(key), pool)}"
-                )
-        if problems:
-            raise ScenarioError("\n".join(problems) + self._recent(game))
+        return problems
 
     def _recent(self, game: Game) -> str:
         tail = [describe_event(e) for e in game.events[-8:]]
@@ -542,44 +593,53 @@ class Runner:
         )
 
     def _step(self, path: Path, game: Game, rules: Any, step: Any, line: int) -> Context | None:
-        kinds = [k for k in ("run", "fire", "action") if k in step]
-        if len(kinds) != 1:
-            raise ScenarioError(
-                f"{path}:{line}: a step does one thing: 'run: card.trigger', "
-                "'fire: trigger' or 'action: name'"
-            )
         player = game.players[int(step.get("player", 1)) - 1]
         event = _plain(step.get("event") or {})
         quantities = {str(k): int(v) for k, v in (step.get("quantities") or {}).items()}
         if "run" in step:
             card, _, trigger = str(step["run"]).partition(".")
-            if card not in game.cards:
-                raise ScenarioError(
-                    f"{path}:{line}: '{card}' is not a card{_suggest(card, game.cards)}"
-                )
-            triggers = game.cards[card]["triggers"]
-            if trigger not in triggers:
-                raise ScenarioError(
-                    f"{path}:{line}: {card} has no 'on {trigger}'{_suggest(trigger, triggers)}"
-                )
             return game.run(card, trigger, player, event=event, quantities=quantities)
         if "fire" in step:
-            trigger = str(step["fire"])
-            known = set(game.ir["vocabulary"]["triggers"]) | set(game.box_triggers)
-            if trigger not in known:
-                raise ScenarioError(
-                    f"{path}:{line}: '{trigger}' is not a trigger{_suggest(trigger, known)}"
-                )
-            return game.fire(trigger, player, event=event, quantities=quantities)
-        action = str(step["action"])
+            return game.fire(str(step["fire"]), player, event=event, quantities=quantities)
         actions = getattr(rules, "ACTIONS", {}) if rules else {}
-        if action not in actions:
-            raise ScenarioError(
-                f"{path}:{line}: '{action}' is not an action of "
-                f"{game.ir['game']}{_suggest(action, actions)}"
-            )
-        result = actions[action](game, player, **_plain(step.get("args") or {}))
+        result = actions[str(step["action"])](game, player, **_plain(step.get("args") or {}))
         return result if isinstance(result, Context) else None
+
+
+def _refusal(expect: Any) -> str | None:
+    """The refusal an ``expect`` mapping waits for (``refused``, or its older name ``error``)."""
+    if not isinstance(expect, dict):
+        return None
+    value = expect.get("refused", expect.get("error"))
+    return None if value is None else str(value)
+
+
+def _internal(error: RuleError) -> bool:
+    """True when the error is a failure of Python code (a TypeError inside a flow), not a
+    rule refusing: only a refusal the engine raises on purpose may be expected."""
+    return bool(getattr(error, "internal", False))
+
+
+def event_matches(pattern: str, text: str) -> bool:
+    """True when the event line ``text`` is ``pattern`` or starts with its words: whole words
+    only, so ``defeated player 1`` never matches ``undefeated player 1 ...``."""
+    return text == pattern or text.startswith(pattern + " ")
+
+
+def _in_order(path: Path, patterns: Any, happened: list[str]) -> list[str]:
+    """``events_in_order``: each pattern matches an event after the one the previous matched."""
+    position = 0
+    for index, pattern in enumerate(patterns):
+        for offset, text in enumerate(happened[position:]):
+            if event_matches(str(pattern), text):
+                position += offset + 1
+                break
+        else:
+            before = "" if index == 0 else f" after '{patterns[index - 1]}'"
+            earlier = any(event_matches(str(pattern), t) for t in happened[:position])
+            why = " (it happened, but earlier)" if earlier else ""
+            return [f"{path}:{_line(patterns, index)}: '{pattern}' did not happen{before}{why}"]
+    return []
 
 
 def describe_event(event: tuple[Any, ...]) -> str:

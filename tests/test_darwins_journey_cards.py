@@ -31,8 +31,8 @@ from engine.runtime import Player, RuleError, Scripted
 GENERATED = Path(__file__).resolve().parent.parent / "generated" / "darwins_journey"
 
 #: The labels of Discovering Treasure's choice, as the generated handler asks it.
-TAKE = "take_treasure campsite; gain coins 3"
-LEAVE = "may { move_pirate_ship }"
+TAKE = "take_treasure"
+LEAVE = "move_pirate_ship"
 
 
 def game(*answers: tuple[str | None, str], players: int = 2) -> DarwinsJourney:
@@ -181,7 +181,7 @@ def test_the_pirate_ship_raids_the_same_region_again_if_nobody_moves_it() -> Non
 
 
 def test_taking_the_treasure_gains_the_token_and_three_coins_at_once() -> None:
-    g = game(("discovering_treasure.campsite_reached.choose1", TAKE))
+    g = game(("discovering_treasure.campsite_reached.take_treasure_or_move_pirate_ship", TAKE))
     player = g.players[0]
     g.reach_campsite(player, "campsite_4")
     # "The active player may take the Treasure token from the Campsite location and place it
@@ -196,8 +196,8 @@ def test_taking_the_treasure_gains_the_token_and_three_coins_at_once() -> None:
 
 def test_leaving_the_treasure_lets_the_player_move_the_pirate_ship() -> None:
     g = game(
-        ("discovering_treasure.campsite_reached.choose1", LEAVE),
-        ("discovering_treasure.campsite_reached.may2", "yes"),
+        ("discovering_treasure.campsite_reached.take_treasure_or_move_pirate_ship", LEAVE),
+        ("discovering_treasure.campsite_reached.move_pirate_ship", "yes"),
         (MOVE_PIRATE_SHIP, "ocean_region_3"),
     )
     player = g.players[0]
@@ -212,8 +212,8 @@ def test_leaving_the_treasure_lets_the_player_move_the_pirate_ship() -> None:
 
 def test_moving_the_pirate_ship_is_a_may() -> None:
     g = game(
-        ("discovering_treasure.campsite_reached.choose1", LEAVE),
-        ("discovering_treasure.campsite_reached.may2", "no"),
+        ("discovering_treasure.campsite_reached.take_treasure_or_move_pirate_ship", LEAVE),
+        ("discovering_treasure.campsite_reached.move_pirate_ship", "no"),
     )
     GIVEN["pirate_region"](g, None, "ocean_region_1")
     g.reach_campsite(g.players[0], "campsite_2")
@@ -224,7 +224,7 @@ def test_moving_the_pirate_ship_is_a_may() -> None:
 
 def test_an_empty_campsite_lets_the_player_move_the_pirate_ship() -> None:
     g = game(
-        ("discovering_treasure.campsite_reached.may3", "yes"),
+        ("discovering_treasure.campsite_reached.move_pirate_ship", "yes"),
         (MOVE_PIRATE_SHIP, "ocean_region_1"),
     )
     GIVEN["treasure_on"](g, None, ["campsite_1"])
@@ -238,7 +238,7 @@ def test_an_empty_campsite_lets_the_player_move_the_pirate_ship() -> None:
 
 def test_the_pirate_ship_goes_only_to_ocean_regions() -> None:
     g = game(
-        ("discovering_treasure.campsite_reached.may3", "yes"),
+        ("discovering_treasure.campsite_reached.move_pirate_ship", "yes"),
         (MOVE_PIRATE_SHIP, STARTING_AREA),
     )
     GIVEN["treasure_on"](g, None, [])
@@ -251,8 +251,8 @@ def test_the_pirate_ship_goes_only_to_ocean_regions() -> None:
 
 def test_a_campsite_token_can_be_taken_only_once() -> None:
     g = game(
-        ("discovering_treasure.campsite_reached.choose1", TAKE),
-        ("discovering_treasure.campsite_reached.may3", "no"),
+        ("discovering_treasure.campsite_reached.take_treasure_or_move_pirate_ship", TAKE),
+        ("discovering_treasure.campsite_reached.move_pirate_ship", "no"),
     )
     first, second = g.players
     g.reach_campsite(first, "campsite_3")
@@ -267,7 +267,7 @@ def test_a_campsite_token_can_be_taken_only_once() -> None:
 
 
 def test_pirate_tile_gains_two_coins_and_may_move_the_ship() -> None:
-    g = game(("pirate.activate.may1", "yes"), (MOVE_PIRATE_SHIP, "ocean_region_4"))
+    g = game(("pirate.activate.move_pirate_ship", "yes"), (MOVE_PIRATE_SHIP, "ocean_region_4"))
     player = g.players[1]
     g.activate_tile(player, "pirate")
     # "the active player gains 2 Coins and may move the Pirate Ship"
@@ -277,7 +277,7 @@ def test_pirate_tile_gains_two_coins_and_may_move_the_ship() -> None:
 
 
 def test_pirate_tile_coins_come_without_moving_the_ship() -> None:
-    g = game(("pirate.activate.may1", "no"))
+    g = game(("pirate.activate.move_pirate_ship", "no"))
     g.activate_tile(g.players[0], "pirate")
     assert g.players[0].counters["coins"] == 2
     assert expect(g, "pirate_region") is None
@@ -288,7 +288,7 @@ def test_pirate_tile_coins_come_without_moving_the_ship() -> None:
 
 
 def test_p1_performs_two_specimen_actions_ignoring_coin_penalties() -> None:
-    g = game(("p1.use.may1", "yes"), ("p1.use.may1", "yes"))
+    g = game(("p1.use.research_specimen", "yes"), ("p1.use.research_specimen", "yes"))
     player = g.players[1]
     g.use_crew(player, "p1")
     # "P1 - The player may perform two Research Museum Specimen actions, as explained in the
@@ -301,7 +301,7 @@ def test_p1_performs_two_specimen_actions_ignoring_coin_penalties() -> None:
 
 
 def test_p1_actions_are_the_players_to_take() -> None:
-    g = game(("p1.use.may1", "yes"), ("p1.use.may1", "no"))
+    g = game(("p1.use.research_specimen", "yes"), ("p1.use.research_specimen", "no"))
     g.use_crew(g.players[0], "p1")
     # "The player may perform ...": one taken, one declined.
     assert [c.operation for c in calls(g)] == ["research_specimen"]

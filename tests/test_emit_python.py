@@ -249,8 +249,9 @@ def test_handlers_run_and_say_every_text_exactly(imported: dict[str, Any]) -> No
 def test_titles_reach_questions_as_data(imported: dict[str, Any]) -> None:
     prompts = {q[0]: q[1] for q in imported["asked"]}
     for name, value in HOSTILE.items():
-        assert prompts[f"card_{name}.reveal.may1"].startswith(f"{value}: may announce ")
-        assert prompts[f"card_{name}.reveal.choose2"] == f"{value}: choose one"
+        # Question ids are named from the rule (the first verb), never from a position.
+        assert prompts[f"card_{name}.reveal.announce"].startswith(f"{value}: may announce ")
+        assert prompts[f"card_{name}.reveal.announce_or_gain"].startswith(f"{value}: choose one")
 
 
 def test_cards_json_holds_each_title_exactly(hostile: Path) -> None:

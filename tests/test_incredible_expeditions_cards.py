@@ -30,7 +30,7 @@ from engine.runtime import Player, RuleError, Scripted
 
 GENERATED = Path(__file__).resolve().parent.parent / "generated" / "incredible_expeditions"
 
-PILOT_QUESTION = "pilot.entering_location.may1"
+PILOT_QUESTION = "pilot.entering_location.exhaust"
 
 
 def game(

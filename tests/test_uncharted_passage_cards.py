@@ -145,7 +145,7 @@ def test_pirates_raid_of_a_double_does_no_damage_and_spends_no_smoke_bomb() -> N
 def test_smoke_bomb_reduces_the_pirates_raid_by_up_to_2() -> None:
     # Smoke Bomb: "It also can be used to reduce Ship Damage from the Pirate's Raid on the
     # Voyage Card."
-    g = game(("smoke_bomb.pirate_raid.may1", "yes"), dice=(4, 1), in_pirate_infested_area=True)
+    g = game(("smoke_bomb.pirate_raid.use", "yes"), dice=(4, 1), in_pirate_infested_area=True)
     hold(g, "smoke_bomb")
     g.reveal("pirates_raid")
     assert expect(g, "durability_marked") == 1
@@ -154,7 +154,7 @@ def test_smoke_bomb_reduces_the_pirates_raid_by_up_to_2() -> None:
 
 
 def test_smoke_bomb_declined_leaves_the_raid_damage() -> None:
-    g = game(("smoke_bomb.pirate_raid.may1", "no"), dice=(4, 1), in_pirate_infested_area=True)
+    g = game(("smoke_bomb.pirate_raid.use", "no"), dice=(4, 1), in_pirate_infested_area=True)
     hold(g, "smoke_bomb")
     g.reveal("pirates_raid")
     assert expect(g, "durability_marked") == 3
@@ -162,7 +162,7 @@ def test_smoke_bomb_declined_leaves_the_raid_damage() -> None:
 
 
 def test_smoke_bomb_never_takes_raid_damage_below_zero() -> None:
-    g = game(("smoke_bomb.pirate_raid.may1", "yes"), dice=(2, 1), in_pirate_infested_area=True)
+    g = game(("smoke_bomb.pirate_raid.use", "yes"), dice=(2, 1), in_pirate_infested_area=True)
     hold(g, "smoke_bomb")
     g.reveal("pirates_raid")
     assert expect(g, "durability_marked") == 0
@@ -186,8 +186,8 @@ def test_rum_and_smoke_bomb_together_in_the_rulebook_example() -> None:
     # but you use Rum to increase your Armament to 4 and Smoke Bomb to reduce Pirate's Combat
     # Power to 4, so you take no damage. Discard Rum and Smoke Bomb."
     g = game(
-        ("rum.pirate_combat.may1", "yes"),
-        ("smoke_bomb.pirate_combat.may1", "yes"),
+        ("rum.pirate_combat.use", "yes"),
+        ("smoke_bomb.pirate_combat.use", "yes"),
         dice=(6, 2),
     )
     hold(g, "rum", "smoke_bomb")
@@ -200,7 +200,7 @@ def test_rum_and_smoke_bomb_together_in_the_rulebook_example() -> None:
 
 def test_two_port_cards_of_the_same_name_answer_once() -> None:
     # "you can't play multiple cards of the same name at the same time to enhance their effects"
-    g = game(("smoke_bomb.pirate_combat.may1", "yes"), dice=(6, 1))
+    g = game(("smoke_bomb.pirate_combat.use", "yes"), dice=(6, 1))
     hold(g, "smoke_bomb", "smoke_bomb")
     combat = g.pirate_phase(me(g), "plague", armament=1)
     assert combat.q["pirate_power"] == 4
@@ -255,7 +255,7 @@ def test_anti_piracy_mission_is_not_in_force_before_it_is_revealed() -> None:
 
 
 def test_anti_piracy_mission_counts_the_armament_after_rum() -> None:
-    g = game(("rum.pirate_combat.may1", "yes"), dice=(3, 1), mid_event="anti_piracy_mission")
+    g = game(("rum.pirate_combat.use", "yes"), dice=(3, 1), mid_event="anti_piracy_mission")
     hold(g, "rum")
     g.pirate_phase(me(g), "famine", armament=3)
     assert expect(g, "prestige") == 1
@@ -283,7 +283,7 @@ def test_anti_piracy_handler_compares_its_quantities() -> None:
 
 
 def test_reinforced_rope_handler_adds_reach_outside_the_scurvy_check() -> None:
-    g = game(("reinforced_rope.sailing.may1", "yes"))
+    g = game(("reinforced_rope.sailing.use", "yes"))
     hold(g, "reinforced_rope")
     window = g.run(
         "reinforced_rope", "sailing", me(g), quantities={"reach": 4, "unscurvied_distance": 0}
@@ -296,7 +296,7 @@ def test_reinforced_rope_in_the_rulebook_scurvy_example() -> None:
     # "With your Sailing Speed at 4, you sailed 5 spaces using Reinforced Rope and anchored at a
     # Discovery Spot. Although your Crew Stamina is only 4, you are considered to have sailed
     # only 4 spaces, so no Scurvy occurs."
-    g = game(("reinforced_rope.sailing.may1", "yes"))
+    g = game(("reinforced_rope.sailing.use", "yes"))
     me(g).counters.update(sailing_speed=4, crew_stamina=4)
     hold(g, "reinforced_rope")
     g.sail(me(g), 5)
@@ -353,7 +353,7 @@ def test_scurvy_check_uses_no_crossed_out_crew_action_space() -> None:
 
 
 def test_lime_juice_reduces_scurvy_by_2() -> None:
-    g = game(("lime_juice.scurvy.may1", "yes"), distance_sailed=6)
+    g = game(("lime_juice.scurvy.use", "yes"), distance_sailed=6)
     me(g).counters["crew_stamina"] = 3
     hold(g, "lime_juice")
     g.anchor_at_sea(me(g), "sea")
@@ -363,7 +363,7 @@ def test_lime_juice_reduces_scurvy_by_2() -> None:
 
 
 def test_lime_juice_reduces_scurvy_by_up_to_2_never_below_zero() -> None:
-    g = game(("lime_juice.scurvy.may1", "yes"), distance_sailed=4)
+    g = game(("lime_juice.scurvy.use", "yes"), distance_sailed=4)
     me(g).counters["crew_stamina"] = 3
     hold(g, "lime_juice")
     g.anchor_at_sea(me(g), "sea")
@@ -381,7 +381,7 @@ def test_no_scurvy_opens_no_lime_juice_window() -> None:
 
 
 def test_lime_juice_handler_reduces_the_scurvy_quantity() -> None:
-    g = game(("lime_juice.scurvy.may1", "yes"))
+    g = game(("lime_juice.scurvy.use", "yes"))
     hold(g, "lime_juice")
     assert g.run("lime_juice", "scurvy", me(g), quantities={"scurvy": 3}).q["scurvy"] == 1
 

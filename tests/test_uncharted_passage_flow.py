@@ -319,7 +319,7 @@ def test_reinforced_rope_reaches_one_more_space_and_skips_the_scurvy_of_it() -> 
     # "With your Sailing Speed at 4, you sailed 5 spaces using Reinforced Rope and anchored at a
     # Discovery Spot. Although your Crew Stamina is only 4, you are considered to have sailed
     # only 4 spaces, so no Scurvy occurs."
-    g = game(("reinforced_rope.sailing.may1", "yes"), dice=(2,), position="a1")
+    g = game(("reinforced_rope.sailing.use", "yes"), dice=(2,), position="a1")
     me(g).zones["port_cards"] = ["reinforced_rope"]
     write(g, me(g), 4, 4, 1)
     voyage_to(g, me(g), "kraken")

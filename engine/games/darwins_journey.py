@@ -13,10 +13,12 @@ returned to the box. Each player's ship region is ``player.flags["ship_region"]`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
 from engine.runtime import Context, Game, Player, Question, RuleError
+from engine.scenario_types import Fields, Id, Many, Maybe, Number, Text
 
 #: The part of the Ocean track that holds the starting space: "An Ocean Region is the area
 #: between lagging penalties, not including the area with the Ocean track starting space", so a
@@ -380,4 +382,59 @@ ACTIONS = {
     "activate_tile": lambda g, player, tile: _game(g).activate_tile(player, tile),
     "use_crew": lambda g, player, crew: _game(g).use_crew(player, crew),
     "setup_diary": lambda g, player: _game(g).setup_diary() and None,
+}
+
+
+# -- what a scenario may name, checked at its line (engine.scenario_check) ------------------
+
+
+
+def _numbered(prefix: str, param: str) -> Callable[[dict[str, Any]], list[str]]:
+    def pool(ir: dict[str, Any]) -> list[str]:
+        count = int(ir["vocabulary"]["params"].get(param, 0))
+        return [f"{prefix}_{n}" for n in range(1, count + 1)]
+
+    return pool
+
+
+POOLS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
+    "ocean_region": _numbered("ocean_region", "ocean_regions"),
+    "campsite": _numbered("campsite", "campsites"),
+    "ship_place": lambda ir: [STARTING_AREA, *_numbered("ocean_region", "ocean_regions")(ir)],
+    # Any place of the tracks: reaching one that is no Campsite is a refusal, not a typo.
+    "place": lambda ir: [
+        STARTING_AREA,
+        *_numbered("ocean_region", "ocean_regions")(ir),
+        *_numbered("campsite", "campsites")(ir),
+    ],
+    # The Special Action Diary: the expansion's tiles and the base game's five stand-ins.
+    "diary_tile": lambda ir: [
+        *(c["id"] for c in ir["cards"] if c["kind"] == "action_tile"),
+        *(f"base_tile_{n}" for n in range(1, 6)),
+    ],
+}
+
+_REGION = Id("ocean_region", "an Ocean Region")
+GIVEN_KINDS = {
+    "pirate_region": Maybe(_REGION),
+    "ship_region": Maybe(Id("ship_place", "an Ocean Region or the starting area")),
+    "treasure_on": Many(Id("campsite", "a Campsite")),
+}
+EXPECT_KINDS = {
+    **GIVEN_KINDS,
+    "treasure_in_box": Number(0),
+    "host_calls": Many(Text()),
+    "unlocked_at_start": Many(Id("diary_tile", "a Special Action tile")),
+}
+# Card arguments name any card: the flow itself refuses one of the wrong kind (a scenario may
+# expect that refusal), while a name that is no card at all is the scenario's own mistake.
+ACTION_ARGS = {
+    "reward_phase_end": Fields({}),
+    "reach_campsite": Fields({"campsite": Id("place", "a place")}, ("campsite",)),
+    "activate_tile": Fields({"tile": Id("card", "a card")}, ("tile",)),
+    "use_crew": Fields({"crew": Id("card", "a card")}, ("crew",)),
+    "setup_diary": Fields({}),
+}
+QUESTIONS: dict[str, tuple[str, tuple[str, ...] | None]] = {
+    MOVE_PIRATE_SHIP: ("Place the Pirate Ship in which Ocean Region?", "ship_place"),
 }

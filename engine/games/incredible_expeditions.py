@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.runtime import Context, Game, Player, Question, RuleError
+from engine.scenario_types import Fields, Flag, Id, Many, Maybe, Number
 
 #: The difficulty bubble that "must be met with EITHER Heroism OR Skullduggery ENTIRELY".
 EITHER = "heroism_or_skullduggery"
@@ -550,4 +551,46 @@ ACTIONS = {
     "hire_crew": lambda g, player, crew: _game(g).hire_crew(player, crew),
     "refresh_crew": lambda g, player: _game(g).refresh_crew(player),
     "exhaust_for_totals": lambda g, player, cabin: _game(g).exhaust_for_totals(player, cabin),
+}
+
+
+# -- what a scenario may name, checked at its line (engine.scenario_check) ------------------
+
+
+def _cabins(ir: dict[str, Any]) -> int:
+    return int(ir["vocabulary"]["params"].get("cabins", 6))
+
+
+_CARD = Id("card", "a card")
+_CABIN = Number(1, lambda vocab: _cabins(vocab.ir), "a Crew Cabin")
+GIVEN_KINDS = {
+    "locations": Maybe(Many(Id("card:location", "a Location"))),
+    "encounter_deck": Many(Id("card:encounter", "an Encounter")),
+    # Any card: a Crew Cabin holding a card that is no Crew is a given the rules refuse.
+    "cabins": Many(Maybe(_CARD)),
+    "exhausted": Many(_CABIN),
+    "location": Id("card:location", "a Location"),
+}
+EXPECT_KINDS = {
+    "cabins": Many(Maybe(_CARD)),
+    "exhausted": Many(_CABIN),
+    "location": Id("card:location", "a Location"),
+    "winner": Maybe(Number(1, None, "a player number")),
+    "encounter_discard": Many(Id("card:encounter", "an Encounter")),
+}
+# Card arguments name any card: the flow refuses one of the wrong kind (expectable), while a
+# name that is no card at all is the scenario's own mistake.
+ACTION_ARGS = {
+    "venture_forth": Fields({"closer": Flag()}),
+    "face_encounter": Fields({"encounter": Maybe(_CARD)}),
+    "hire_crew": Fields({"crew": _CARD}, ("crew",)),
+    "refresh_crew": Fields({}),
+    "exhaust_for_totals": Fields({"cabin": _CABIN}, ("cabin",)),
+}
+QUESTIONS: dict[str, tuple[str, tuple[str, ...] | str | None]] = {
+    HALF_BUBBLE_QUESTION: (
+        "meet the Half-Heroism/Half-Skullduggery difficulty with (heroism or skullduggery "
+        "for each bubble, as the engine lists them)",
+        None,
+    ),
 }

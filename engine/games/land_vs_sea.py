@@ -46,6 +46,7 @@ from engine.hexgrid import (
     ray,
 )
 from engine.runtime import Context, Game, Player, RuleError
+from engine.scenario_types import Choice, Fields, Flag, Id, Many, Number, OneOf, Text
 
 LAND = "land"
 SEA = "sea"
@@ -864,3 +865,82 @@ ACTIONS: dict[str, Callable[..., Context | None]] = {
     "complete_area": _action_complete_area,
     "score_trade_routes": _action_score_trade_routes,
 }
+
+
+# -- what a scenario may name, checked at its line (engine.scenario_check) ------------------
+
+#: A hex cell ``[q, r]``.
+_CELL = Many(Number(None, None, "a coordinate"), 2, "a cell [q, r]")
+_EDGE = Number(0, 5, "an edge (0..5)")
+_SIDE = Choice(("land", "sea"), "land or sea")
+_FEATURE_KINDS = {
+    "menhir": Flag(),
+    "caravans": Number(0),
+    "ships": Number(0),
+    "bandit": Flag(),
+    "pirate": Flag(),
+    "name": Text(),
+}
+_SECTION = Fields(
+    {"side": _SIDE, "edges": Many(_EDGE), "bonus": Number(0), "city": Flag()},
+    ("side", "edges"),
+    "a section",
+)
+#: The four ways to write a tile (see :func:`tile_from_spec`), each with its own keys, so a
+#: misspelt key (``bonuss: 5``) is an error at its line, never a key silently ignored.
+_TILE_FORMS = (
+    Fields(
+        {"special": Id("card:tile", "a special tile"), "face": _SIDE, **_FEATURE_KINDS},
+        ("special",),
+        "a special tile",
+    ),
+    Fields({"sections": Many(_SECTION), **_FEATURE_KINDS}, ("sections",), "a tile of sections"),
+    Fields(
+        {"side": _SIDE, "bonus": Number(0), "city": Flag(), **_FEATURE_KINDS},
+        ("side",),
+        "a one-sided tile",
+    ),
+    Fields(
+        {
+            "land": Many(_EDGE),
+            "land_bonus": Number(0),
+            "sea_bonus": Number(0),
+            "city": Flag(),
+            **_FEATURE_KINDS,
+        },
+        ("land",),
+        "a split tile",
+    ),
+)
+TILE = OneOf(_TILE_FORMS, "a tile")
+_PLACED = OneOf(
+    tuple(
+        Fields({"cell": _CELL, **form.fields}, ("cell", *form.required), f"{form.what} at a cell")
+        for form in _TILE_FORMS
+    ),
+    "a tile at a cell",
+)
+_WAYPOINT = Fields(
+    {"cell": _CELL, "direction": _EDGE, "owner": Number(1, lambda v: v.players, "a player")},
+    ("cell", "direction"),
+    "a Waypoint",
+)
+GIVEN_KINDS = {
+    "board": Many(_PLACED),
+    "side": _SIDE,
+    "points": Number(0),
+    "waypoints": Many(_WAYPOINT),
+    "layers": Many(Id("card:layer", "a scoring layer")),
+}
+EXPECT_KINDS = {
+    "points": Number(0),
+    "side": _SIDE,
+    "tiles": Many(_CELL),
+    "waypoints": Number(0),
+}
+ACTION_ARGS = {
+    "place_tile": Fields({"cell": _CELL, "tile": TILE}, ("cell", "tile"), "the arguments"),
+    "complete_area": Fields({"cell": _CELL, "section": Number(0)}, ("cell",), "the arguments"),
+    "score_trade_routes": Fields({}),
+}
+QUESTIONS: dict[str, tuple[str, tuple[str, ...] | str | None]] = {}

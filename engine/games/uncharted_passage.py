@@ -30,6 +30,17 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
 from engine.games import up_map
+from engine.scenario_types import (
+    Choice,
+    Fields,
+    Flag,
+    Id,
+    Many,
+    Maybe,
+    Number,
+    Table,
+    Text,
+)
 from engine.runtime import (
     Context,
     Game,
@@ -3445,3 +3456,175 @@ VERBS: dict[str, Callable[..., Any]] = {
 }
 
 GAME_CLASS = UnchartedPassage
+
+
+# -- what a scenario may name, checked at its line (engine.scenario_check) ------------------
+
+
+def _charts(ir: dict[str, Any]) -> list[Chart]:
+    """Both charts a scenario may play on (``chart: stand_in`` or ``map``)."""
+    charts = [stand_in_chart()]
+    try:
+        printed = chart_from_ir(ir)
+    except RuleError:
+        printed = None
+    return charts + ([printed] if printed is not None else [])
+
+
+def _space_pool(ir: dict[str, Any]) -> list[str]:
+    return [space for chart in _charts(ir) for space in chart.spaces]
+
+
+def _place_pool(ir: dict[str, Any]) -> list[str]:
+    """Spaces, and the places the cards name by symbol (``kraken``)."""
+    return [*_space_pool(ir), *ir["vocabulary"]["symbols"]]
+
+
+def _port_pool(ir: dict[str, Any]) -> list[str]:
+    return [s.id for chart in _charts(ir) for s in chart.spaces.values() if s.port]
+
+
+def _goods_pool(ir: dict[str, Any]) -> list[str]:
+    sold = [s.specialty for c in _charts(ir) for s in c.spaces.values() if s.specialty]
+    return [*sold, *(c["id"] for c in ir["cards"] if c["kind"] == "specialty")]
+
+
+def _region_pool(ir: dict[str, Any]) -> list[str]:
+    return [s.region for c in _charts(ir) for s in c.spaces.values() if s.region]
+
+
+def _area_pool(ir: dict[str, Any]) -> list[str]:
+    return [a for c in _charts(ir) for s in c.spaces.values() for a in s.infested]
+
+
+POOLS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
+    "space": _space_pool,
+    "place": _place_pool,
+    "port": _port_pool,
+    "offered_goods": lambda ir: [f"specialty:{g}" for g in _goods_pool(ir)],
+    "goods": _goods_pool,
+    "region": _region_pool,
+    "pirate_area": _area_pool,
+}
+
+_SPACE = Id("space", "a space of the map", _place_id)
+_PORT = Id("port", "a port", _place_id)
+_VOYAGE = Id("card:voyage", "a voyage card")
+_MID = Id("card:mid_event", "a mid-event card")
+_PORT_CARD = Id("card:port_card", "a Port Card")
+_MISSION = Id("card:mission", "a mission")
+_PLAYER_NO = Number(1, lambda vocab: vocab.players, "a player number")
+
+
+def _boxes(track: str) -> Number:
+    return Number(
+        0, lambda vocab: int(vocab.ir["vocabulary"]["tracks"][track]["length"]), f"{track} boxes"
+    )
+
+
+GIVEN_KINDS = {
+    "position": Id("place", "a place", _place_id),
+    "region": Id("region", "a region"),
+    "in_pirate_infested_area": Flag(),
+    "distance_sailed": Number(0),
+    "excluded_distance": Number(0),
+    "round": Number(1),
+    # Any card: revealing a card that is not a voyage is a refusal a scenario may expect.
+    "voyage": Maybe(Id("card", "a card")),
+    "mid_event": Maybe(Id("card", "a card")),
+    "port_card_pile": Many(_PORT_CARD),
+    "durability_marked": _boxes("durability"),
+    "health_marked": _boxes("health"),
+    "chart": Choice(("stand_in", "map"), "a chart: stand_in or map"),
+    "goods": Many(Id("goods", "a specialty")),
+    "ports_visited": Many(_PORT),
+    "spots_visited": Many(_SPACE),
+    "regions_docked": Many(Id("region", "a region")),
+    "east_asia_entered": Many(_PORT),
+    "areas_visited": Many(Id("pirate_area", "a pirate-infested area")),
+    "anchored_at": Many(_SPACE),
+    "markers": Table(_SPACE, Number(0)),
+    "anchored": Table(_PORT, Many(_PLAYER_NO)),
+    "pile": Many(Id("card:voyage|mid_event", "a voyage or mid-event card")),
+    "mid_event_card": Id("card:mid_event", "a mid-event card"),
+    "east_asia_entries": Number(0),
+    "public_missions": Many(_MISSION),
+    "missions_dealt": Flag(),
+    "prestige_arrival": Number(0),
+}
+EXPECT_KINDS = {
+    "prestige": Number(0),
+    "specialties": Number(0),
+    "durability_marked": _boxes("durability"),
+    "health_marked": _boxes("health"),
+    "critical_damage_checked": Number(0),
+    "declining_health_checked": Number(0),
+    "port_cards": Many(_PORT_CARD),
+    "missions": Many(_MISSION),
+    "accomplished": Many(_MISSION),
+    "position": Maybe(Id("place", "a place", _place_id)),
+    "distance_sailed": Number(0),
+    "excluded_distance": Number(0),
+    "sunk": Flag(),
+    "goods": Many(Id("goods", "a specialty")),
+    "ports_visited": Many(_PORT),
+    "spots_visited": Many(_SPACE),
+    "anchored_at": Many(_SPACE),
+    "areas_visited": Many(Id("pirate_area", "a pirate-infested area")),
+    "final_score": Number(0),
+    "scores": Many(Number(0)),
+    "titles": Many(Text()),
+    "winner": Maybe(_PLAYER_NO),
+    "team_score": Maybe(Number(0)),
+    "turn_order": Many(_PLAYER_NO),
+    "months_logged": Number(0),
+    "east_asia_entries": Number(0),
+    "mid_event": Maybe(_MID),
+    "voyage": Maybe(_VOYAGE),
+    "over": Flag(),
+}
+_NONE = Fields({})
+ACTION_ARGS = {
+    "reveal": Fields({"card": Id("card", "a card")}, ("card",), "the arguments"),
+    "pirate_phase": Fields(
+        {"voyage": Id("card", "a card"), "armament": Number(0), "pirate_power": Number(0)},
+        ("voyage",),
+        "the arguments",
+    ),
+    "sail": Fields({"distance": Number(0)}, ("distance",), "the arguments"),
+    "dock": Fields({"port": _SPACE}, ("port",), "the arguments"),
+    "anchor_at_sea": Fields(
+        {"place": Id("place", "a place", _place_id)}, ("place",), "the arguments"
+    ),
+    "setup": _NONE,
+    "play_round": _NONE,
+    "play_game": _NONE,
+    "allocate": _NONE,
+    "sail_to": Fields({"to": Maybe(_SPACE)}, (), "the arguments"),
+    "anchor": _NONE,
+    "pirate_round": Fields({"voyage": Id("card", "a card")}, ("voyage",), "the arguments"),
+    "finish": _NONE,
+    "share": _NONE,
+}
+_YES_NO = ("yes", "no")
+#: The flow's own questions (the cards' come from the IR): id -> (what it asks, its answers:
+#: fixed words, a pool of ids, or None when the flow lists them as it asks).
+QUESTIONS: dict[str, tuple[str, tuple[str, ...] | str | None]] = {
+    "rum.scurvy_check": ("Rum: apply your struck-out Crew Stamina to the Scurvy Check?", _YES_NO),
+    "figurehead.reroll": ("Figurehead: reroll one die? (no, or the die's position)", None),
+    "coop.missions": ("Co-op: choose a mission for player 1", None),
+    "missions.redraw": ("Discard one private mission and draw another of its type?", None),
+    "planning.allocate": ("Sailing Speed/Crew Stamina/Armament, as 'speed/stamina/armament'", None),
+    "sailing.destination": ("Sail to a space within reach", "space"),
+    "east_asia.offer": ("offer specialties to enter an East Asian port?", _YES_NO),
+    "east_asia.goods": ("a specialty to offer: specialty:NAME", "offered_goods"),
+    "rum.crew_action": ("Rum: take the Crew Action of your struck-out Crew Stamina?", _YES_NO),
+    "crew.row": ("Crew Action row (1 to 6)", None),
+    "crew.either": ("Purchase or sell?", None),
+    "crew.buy": ("Purchase the port's specialty?", _YES_NO),
+    "crew.sell": ("Sell a specialty (or stop)", None),
+    "coop.give": ("Co-op: give a specialty or Port Card to the other player", None),
+    "exploration_journal.use": ("Exploration Journal: roll 2 dice and choose one?", _YES_NO),
+    "exploration_journal.choose": ("Keep a die", None),
+    "critical_damage.abandon": ("Critical damage: abandon a specialty or a Port Card", None),
+}

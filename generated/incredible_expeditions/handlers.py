@@ -23,7 +23,7 @@ def h_undefeated_encounters__undefeated(g, c):
 def h_pilot__entering_location(g, c):
     # Pilot: on entering_location (cards/incredible_expeditions/cards.cards:50)
     if g.natives['refreshed'](g, c, c.card):  # @ cards/incredible_expeditions/cards.cards:51:5
-        if g.may(c, 'pilot.entering_location.may1', 'exhaust self; ignore location_text'):  # @ cards/incredible_expeditions/cards.cards:52:7
+        if g.may(c, 'pilot.entering_location.exhaust', 'exhaust self; ignore location_text'):  # @ cards/incredible_expeditions/cards.cards:52:7
             g.verbs['exhaust'](g, c, c.card)  # @ cards/incredible_expeditions/cards.cards:53:9
             g.verbs['ignore'](g, c, 'location_text')  # @ cards/incredible_expeditions/cards.cards:54:9
 

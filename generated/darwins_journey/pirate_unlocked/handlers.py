@@ -20,7 +20,7 @@ VARIANT = 'pirate_unlocked'
 def h_p1__use(g, c):
     # P1: on use (cards/darwins_journey/crew.cards:8)
     for _ in range(2):  # @ cards/darwins_journey/crew.cards:9:5
-        if g.may(c, 'p1.use.may1', 'research_specimen ignoring coin_penalties'):  # @ cards/darwins_journey/crew.cards:10:7
+        if g.may(c, 'p1.use.research_specimen', 'research_specimen ignoring coin_penalties'):  # @ cards/darwins_journey/crew.cards:10:7
             g.verbs['research_specimen'](g, c, 'coin_penalties')  # @ cards/darwins_journey/crew.cards:10:11
 
 
@@ -42,15 +42,15 @@ def h_p4__use(g, c):
 def h_discovering_treasure__campsite_reached(g, c):
     # Discovering Treasure: on campsite_reached (cards/darwins_journey/pirates.cards:7)
     if g.natives['treasure_at'](g, c, c.e['campsite']):  # @ cards/darwins_journey/pirates.cards:8:5
-        k1 = g.choose(c, 'discovering_treasure.campsite_reached.choose1', ('take_treasure campsite; gain coins 3', 'may { move_pirate_ship }'))  # @ cards/darwins_journey/pirates.cards:9:7
+        k1 = g.choose(c, 'discovering_treasure.campsite_reached.take_treasure_or_move_pirate_ship', ('take_treasure', 'move_pirate_ship'), ('take_treasure campsite; gain coins 3', 'may { move_pirate_ship }'))  # @ cards/darwins_journey/pirates.cards:9:7
         if k1 == 0:
             g.verbs['take_treasure'](g, c, c.e['campsite'])  # @ cards/darwins_journey/pirates.cards:11:11
             g.gain(c, 'coins', 3)  # @ cards/darwins_journey/pirates.cards:13:11
         elif k1 == 1:
-            if g.may(c, 'discovering_treasure.campsite_reached.may2', 'move_pirate_ship'):  # @ cards/darwins_journey/pirates.cards:15:9
+            if g.may(c, 'discovering_treasure.campsite_reached.move_pirate_ship', 'move_pirate_ship'):  # @ cards/darwins_journey/pirates.cards:15:9
                 g.verbs['move_pirate_ship'](g, c)  # @ cards/darwins_journey/pirates.cards:15:13
     else:
-        if g.may(c, 'discovering_treasure.campsite_reached.may3', 'move_pirate_ship'):  # @ cards/darwins_journey/pirates.cards:18:7
+        if g.may(c, 'discovering_treasure.campsite_reached.move_pirate_ship', 'move_pirate_ship'):  # @ cards/darwins_journey/pirates.cards:18:7
             g.verbs['move_pirate_ship'](g, c)  # @ cards/darwins_journey/pirates.cards:18:11
 
 
@@ -69,7 +69,7 @@ def h_pirate_raid__reward_phase_end(g, c):
 def h_pirate__activate(g, c):
     # Pirate: on activate (cards/darwins_journey/pirates.cards:39)
     g.gain(c, 'coins', 2)  # @ cards/darwins_journey/pirates.cards:40:5
-    if g.may(c, 'pirate.activate.may1', 'move_pirate_ship'):  # @ cards/darwins_journey/pirates.cards:41:5
+    if g.may(c, 'pirate.activate.move_pirate_ship', 'move_pirate_ship'):  # @ cards/darwins_journey/pirates.cards:41:5
         g.verbs['move_pirate_ship'](g, c)  # @ cards/darwins_journey/pirates.cards:41:9
 
 

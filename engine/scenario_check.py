@@ -1,0 +1,361 @@
+"""A scenario checked against its game before it runs: every id and key, at its line.
+
+A scenario that names a card, a space, a good, a counter, a player or a question the game does
+not have tests nothing, so it must not run, and it must not pass: :func:`check_scenario`
+returns every such problem of a document, each at its line and column with the closest name.
+The same declarations, written as JSON Schema by :func:`engine.scenario_schema.game_schema`,
+let a YAML editor say so while the file is typed.
+
+What a game adds to a scenario is declared in its module (``engine.games.<game>``):
+``GIVEN_KINDS`` / ``EXPECT_KINDS`` (the value of each ``GIVEN`` / ``EXPECT`` key),
+``ACTION_ARGS`` (each action's arguments, a :class:`Fields`), ``POOLS`` (named lists of ids
+computed from the IR) and ``QUESTIONS`` (the flow's own questions and their answers). The
+questions the cards ask come from the IR itself (:func:`card_questions`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from engine.scenario_types import (
+    PLAYER,
+    Anything,
+    Choice,
+    Fields,
+    Id,
+    Kind,
+    Many,
+    Number,
+    OneOf,
+    Problem,
+    Table,
+    Text,
+    Vocabulary,
+    Where,
+    child_where,
+    key_where,
+    suggest,
+)
+
+#: What any scenario may expect of the events: each line happened (``events``), in this order
+#: (``events_in_order``), the whole log is exactly this (``events_exactly``), or never happened.
+EVENT_KEYS = ("events", "events_in_order", "events_exactly", "no_events")
+#: Expecting a refusal: ``refused`` (``error`` is its older name).
+REFUSAL_KEYS = ("refused", "error")
+
+
+def vocabulary(ir: dict[str, Any], rules: Any, players: int | None) -> Vocabulary:
+    """The names a scenario of this game may use."""
+    return Vocabulary(ir, getattr(rules, "POOLS", {}) if rules else {}, players)
+
+
+def _walk(stmts: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    for stmt in stmts:
+        yield stmt
+        for key in ("body", "then", "else"):
+            inner = stmt.get(key)
+            if isinstance(inner, list):
+                yield from _walk(inner)
+        for option in stmt.get("options") or []:
+            yield from _walk(option)
+
+
+def _played(node: Any) -> Iterator[str]:
+    """The cards a ``play`` verb names anywhere in a handler (a statement or a condition)."""
+    if isinstance(node, list):
+        for item in node:
+            yield from _played(item)
+    elif isinstance(node, dict):
+        if node.get("verb") == "play":
+            for arg in node.get("args") or []:
+                if isinstance(arg, dict) and (arg.get("id") or arg.get("name")):
+                    yield str(arg.get("id") or arg.get("name"))
+        for value in node.values():
+            if isinstance(value, (list, dict)):
+                yield from _played(value)
+
+
+def card_questions(ir: dict[str, Any]) -> dict[str, tuple[str, tuple[str, ...] | str | None]]:
+    """Every question the cards ask: ``{id: (prompt, answers)}``, named from the rule
+    (``discovering_treasure.campsite_reached.move_pirate_ship``) and ``play.<card>``."""
+    out: dict[str, tuple[str, tuple[str, ...] | str | None]] = {}
+    for card in ir["cards"]:
+        for trigger, handler in card["triggers"].items():
+            for stmt in _walk(handler["body"]):
+                if stmt["kind"] == "may" and stmt.get("name"):
+                    ident = f"{card['id']}.{trigger}.{stmt['name']}"
+                    out[ident] = (f"{card['title']}: may {stmt['ask']}?", ("yes", "no"))
+                elif stmt["kind"] == "choose" and stmt.get("name"):
+                    ident = f"{card['id']}.{trigger}.{stmt['name']}"
+                    out[ident] = (f"{card['title']}: choose one", tuple(stmt["names"]))
+            for played in _played(handler["body"]):
+                title = next((c["title"] for c in ir["cards"] if c["id"] == played), played)
+                out[f"play.{played}"] = (f"play {title}?", ("yes", "no"))
+    return out
+
+
+def questions(ir: dict[str, Any], rules: Any) -> dict[str, tuple[str, tuple[str, ...] | str | None]]:
+    """The cards' questions and the flow's (``QUESTIONS`` of the game module)."""
+    out = card_questions(ir)
+    out.update(getattr(rules, "QUESTIONS", {}) if rules else {})
+    return out
+
+
+def player_kinds(vocab: Vocabulary) -> dict[str, Kind]:
+    """``counters``, ``tracks`` and ``zones`` of a player, bounded by the game's vocabulary."""
+    v = vocab.ir["vocabulary"]
+
+    def counter(name: str) -> Kind:
+        bounds = v["counters"].get(name, {})
+        return Number(bounds.get("min", 0), bounds.get("max"), f"{name}")
+
+    def track(name: str) -> Kind:
+        length = v["tracks"].get(name, {}).get("length")
+        return Number(0, length, f"the boxes of {name} ({length} boxes)")
+
+    def zone(name: str) -> Kind:
+        return OneOf((Many(Id("card", "a card")), Number(0, None, "a count of cards")))
+
+    return {
+        "counters": Table(Id("counter", "a counter"), counter),
+        "tracks": Table(Id("track", "a track"), track),
+        "zones": Table(Id("zone", "a zone"), zone),
+    }
+
+
+class Checker:
+    """Checks one scenario document against its game; collects problems, never raises."""
+
+    def __init__(self, ir: dict[str, Any], rules: Any, players: int):
+        self.vocab = vocabulary(ir, rules, players)
+        self.rules = rules
+        self.players = players
+        self.problems: list[Problem] = []
+        self.given_kinds: dict[str, Kind] = dict(getattr(rules, "GIVEN_KINDS", {}) or {})
+        self.expect_kinds: dict[str, Kind] = dict(getattr(rules, "EXPECT_KINDS", {}) or {})
+        self.actions: dict[str, Fields] = dict(getattr(rules, "ACTION_ARGS", {}) or {})
+        self.questions = questions(ir, rules)
+        self.player = player_kinds(self.vocab)
+
+    def add(self, at: Where, message: str) -> None:
+        """One problem at ``at``."""
+        self.problems.append(Problem(at[0], at[1], message))
+
+    def kind(self, kind: Kind, value: Any, at: Where) -> None:
+        """Check ``value`` against ``kind``."""
+        self.problems.extend(kind.check(value, self.vocab, at))
+
+    # -- the document
+
+    def document(self, doc: Any, at: Where) -> list[Problem]:
+        """Every problem of the scenario ``doc``, in file order."""
+        players_at = key_where(doc, "players", at)
+        allowed = self.vocab.ir["vocabulary"].get("players") or []
+        if allowed and not allowed[0] <= self.players <= allowed[-1]:
+            self.add(
+                players_at,
+                f"{self.vocab.ir['title']} is for {allowed[0]} to {allowed[-1]} players, "
+                f"not {self.players}",
+            )
+        if isinstance(doc.get("given"), dict):
+            self.state(doc["given"], child_where(doc, "given", at), setting=True)
+        if isinstance(doc.get("expect"), dict):
+            self.state(doc["expect"], child_where(doc, "expect", at), setting=False)
+        for index, step in enumerate(doc.get("do") or []):
+            if isinstance(step, dict):
+                self.step(step, child_where(doc["do"], index, at))
+        self.choices(doc.get("choices") or [], child_where(doc, "choices", at))
+        expects = [doc.get("expect")] + [
+            s.get("expect") for s in doc.get("do") or [] if isinstance(s, dict)
+        ]
+        if not any(expects):
+            self.add(
+                key_where(doc, "do", at),
+                "this scenario expects nothing, so it can never fail; add 'expect:' "
+                "(state, events or 'refused') after the steps or under a step",
+            )
+        if doc.get("given") and not doc.get("do") and not (doc.get("expect") or {}).get(
+            "refused"
+        ):
+            self.add(at, "a scenario without steps ('do:') can only expect its 'given' refused")
+        return sorted(self.problems, key=lambda p: (p.line, p.column))
+
+    # -- given / expect
+
+    def state(self, spec: Any, at: Where, setting: bool, quantities: set[str] | None = None) -> None:
+        """A ``given`` (``setting``) or an ``expect`` mapping."""
+        hooks = self.given_kinds if setting else self.expect_kinds
+        fixed = ["round", "player", "players"]
+        if not setting:
+            fixed += ["quantities", *EVENT_KEYS, *REFUSAL_KEYS]
+        for key, value in spec.items():
+            where = key_where(spec, key, at)
+            inner = child_where(spec, key, at)
+            name = str(key)
+            if name == "round":
+                rounds = self.vocab.ir["vocabulary"]["params"].get("rounds")
+                self.kind(Number(1, rounds if isinstance(rounds, int) else None, "a round"),
+                          value, inner)
+            elif name == "player":
+                self.player_state(value, inner, setting)
+            elif name == "players":
+                if not isinstance(value, list):
+                    self.add(inner, "'players' is a list: one entry a player, in seat order")
+                    continue
+                if len(value) > self.players:
+                    self.add(
+                        inner,
+                        f"{len(value)} players given, but the scenario has {self.players} "
+                        "(set 'players:' or 'mode:')",
+                    )
+                for index, item in enumerate(value):
+                    self.player_state(item, child_where(value, index, inner), setting)
+            elif not setting and name == "quantities":
+                # After the last step: the quantities of any trigger (the step that set them
+                # may be an action whose window is the flow's).
+                known = sorted(quantities if quantities is not None else self.all_quantities())
+                self.kind(Table(Choice(tuple(known), "a quantity of that step"),
+                                Number(None)), value, inner)
+            elif not setting and name in EVENT_KEYS:
+                self.kind(Many(Text()), value, inner)
+            elif not setting and name in REFUSAL_KEYS:
+                self.kind(Text(), value, inner)
+                if "refused" in spec and "error" in spec:
+                    self.add(where, "'error' is the older name of 'refused': give one")
+            elif name in hooks:
+                self.kind(hooks[name], value, inner)
+            else:
+                verb = "set" if setting else "check"
+                self.add(
+                    where,
+                    f"'{name}' is not something a scenario can {verb}"
+                    f"{suggest(name, [*fixed, *hooks])}",
+                )
+
+    def all_quantities(self) -> set[str]:
+        """Every quantity any trigger of the game has."""
+        triggers = self.vocab.ir["vocabulary"]["triggers"].values()
+        return {q for t in triggers for q in t.get("quantities") or []}
+
+    def player_state(self, spec: Any, at: Where, setting: bool) -> None:
+        """One player's ``counters``, ``tracks``, ``zones`` and the game's player keys."""
+        if not isinstance(spec, dict):
+            self.add(at, "a player's state is a mapping (counters, tracks, zones ...)")
+            return
+        hooks = self.given_kinds if setting else self.expect_kinds
+        for key, value in spec.items():
+            name = str(key)
+            if name in self.player:
+                self.kind(self.player[name], value, child_where(spec, key, at))
+            elif name in hooks:
+                self.kind(hooks[name], value, child_where(spec, key, at))
+            else:
+                verb = "set" if setting else "check"
+                self.add(
+                    key_where(spec, key, at),
+                    f"'{name}' is not something a scenario can {verb} for a player"
+                    f"{suggest(name, [*self.player, *hooks])}",
+                )
+
+    # -- steps
+
+    def step(self, step: Any, at: Where) -> None:
+        """One step: what it does, for whom, its event, quantities and arguments."""
+        kinds = [k for k in ("run", "fire", "action") if k in step]
+        if len(kinds) != 1:
+            self.add(at, "a step does one thing: 'run: card.trigger', 'fire: trigger' or "
+                         "'action: name'")
+            return
+        if "player" in step:
+            self.kind(PLAYER, step["player"], child_where(step, "player", at))
+        trigger: str | None = None
+        value_at = child_where(step, kinds[0], at)
+        if "run" in step:
+            card, _, trigger = str(step["run"]).partition(".")
+            cards = {c["id"]: c for c in self.vocab.ir["cards"]}
+            if card not in cards:
+                self.add(value_at, f"'{card}' is not a card{suggest(card, cards)}")
+                trigger = None
+            elif trigger not in cards[card]["triggers"]:
+                self.add(
+                    value_at,
+                    f"{card} has no 'on {trigger}'{suggest(trigger, cards[card]['triggers'])}",
+                )
+                trigger = None
+        elif "fire" in step:
+            trigger = str(step["fire"])
+            known = self.vocab.pool("trigger")
+            if trigger not in known:
+                self.add(value_at, f"'{trigger}' is not a trigger{suggest(trigger, known)}")
+                trigger = None
+        else:
+            action = str(step["action"])
+            if action not in self.actions:
+                self.add(
+                    value_at,
+                    f"'{action}' is not an action of {self.vocab.ir['game']}"
+                    f"{suggest(action, self.actions)}",
+                )
+            else:
+                args = step.get("args") or {}
+                self.kind(self.actions[action], args, child_where(step, "args", at))
+        spec = self.vocab.ir["vocabulary"]["triggers"].get(trigger or "", {})
+        quantities = set(spec.get("quantities") or [])
+        if trigger is not None:
+            if "args" in step:
+                self.add(key_where(step, "args", at), "'args' are for 'action' steps; a "
+                                                      "trigger takes 'event' and 'quantities'")
+            if "quantities" in step:
+                self.kind(
+                    Table(Choice(tuple(sorted(quantities)), f"a quantity of '{trigger}'"),
+                          Number(None)),
+                    step["quantities"],
+                    child_where(step, "quantities", at),
+                )
+            if "event" in step:
+                params = {p: Anything() for p in spec.get("params") or []}
+                self.kind(Fields(params, (), f"the event of '{trigger}'"), step["event"],
+                          child_where(step, "event", at))
+        elif "action" in step:
+            for key in ("quantities", "event"):
+                if key in step:
+                    self.add(key_where(step, key, at), f"'{key}' is for 'run' and 'fire' steps; "
+                                                       "an action takes 'args'")
+        if isinstance(step.get("expect"), dict):
+            if trigger is None and "action" in step:
+                # An action's quantities are those of the window it ends in: any trigger's.
+                quantities = self.all_quantities()
+            self.state(step["expect"], child_where(step, "expect", at), False, quantities)
+
+    def choices(self, choices: Any, at: Where) -> None:
+        """Each ``question: answer``: a question the game asks, an answer it can take."""
+        for index, item in enumerate(choices):
+            if not isinstance(item, dict):
+                continue
+            where = child_where(choices, index, at)
+            for question, answer in item.items():
+                ident = str(question)
+                if ident not in self.questions and not any(
+                    ident == prompt for prompt, _ in self.questions.values()
+                ):
+                    self.add(
+                        key_where(item, question, where),
+                        f"'{ident}' is not a question of {self.vocab.ir['game']}"
+                        f"{suggest(ident, self.questions)}",
+                    )
+                    continue
+                answers = self.questions.get(ident, ("", None))[1]
+                text = "yes" if answer is True else "no" if answer is False else str(answer)
+                if isinstance(answers, str):  # a pool of ids: a typo is the scenario's
+                    answers = self.vocab.pool(answers)
+                if answers is not None and text not in answers:
+                    self.add(
+                        child_where(item, question, where),
+                        f"'{text}' is not an answer to '{ident}'{suggest(text, answers)}",
+                    )
+
+
+def check_scenario(doc: Any, ir: dict[str, Any], rules: Any, players: int, at: Where) -> list[Problem]:
+    """Every problem of scenario ``doc`` against the game ``ir`` (with its module ``rules``)."""
+    return Checker(ir, rules, players).document(doc, at)

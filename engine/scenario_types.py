@@ -1,0 +1,415 @@
+"""What a scenario's values may be, per game: checked at their YAML line, and as JSON Schema.
+
+Each ``given``/``expect`` key, each action argument and each question of a game declares its
+value as a :class:`Kind` built from a few pieces (``Number``, ``Flag``, ``Text``, ``Id`` of a
+named pool, ``Many``, ``Table``, ``Fields``, ``OneOf``, ``Maybe``). One declaration serves two
+readers: :meth:`Kind.check` finds every wrong value of a scenario with its line, column and a
+"did you mean", and :meth:`Kind.schema` writes the same rule as JSON Schema for a YAML editor
+(``generated/<game>/scenario.schema.json``). Pools of ids (cards of a kind, spaces, goods) are
+computed from the game's IR, never from a running game, so the build can enumerate them.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+#: A place in the scenario file: 1-based line and column.
+Where = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One wrong value: where it is and what is wrong, with a hint when there is one."""
+
+    line: int
+    column: int
+    message: str
+
+
+def suggest(name: str, pool: Sequence[str] | set[str] | dict[str, Any]) -> str:
+    """"; did you mean 'x'?" for the closest name in ``pool``, else the pool when it is short."""
+    names = sorted(str(p) for p in pool)
+    close = difflib.get_close_matches(str(name), names, n=1, cutoff=0.6)
+    if close:
+        return f"; did you mean '{close[0]}'?"
+    if not names:
+        return ""
+    if len(names) > 12:
+        return f"; {len(names)} known, for example: {', '.join(names[:6])}"
+    return f"; known: {', '.join(names)}"
+
+
+def child_where(node: Any, key: Any, default: Where) -> Where:
+    """Line and column of ``node[key]``'s value (a ruamel mapping or sequence)."""
+    lc = getattr(node, "lc", None)
+    if lc is None:
+        return default
+    try:
+        if isinstance(key, int) and isinstance(node, list):
+            line, column = lc.item(key)
+        else:
+            line, column = lc.value(key)
+        return int(line) + 1, int(column) + 1
+    except (KeyError, IndexError, TypeError, AttributeError):
+        return default
+
+
+def key_where(node: Any, key: Any, default: Where) -> Where:
+    """Line and column of the key ``key`` of a ruamel mapping."""
+    lc = getattr(node, "lc", None)
+    if lc is None:
+        return default
+    try:
+        line, column = lc.key(key)
+        return int(line) + 1, int(column) + 1
+    except (KeyError, IndexError, TypeError, AttributeError):
+        return default
+
+
+class Vocabulary:
+    """What a game's scenarios may name: the IR, the pools of ids, and the player count."""
+
+    def __init__(
+        self,
+        ir: dict[str, Any],
+        pools: dict[str, Callable[[dict[str, Any]], Sequence[str]]] | None = None,
+        players: int | None = None,
+    ):
+        self.ir = ir
+        self.players = players
+        self._makers = dict(pools or {})
+        self._pools: dict[str, tuple[str, ...]] = {}
+
+    def pool(self, name: str) -> tuple[str, ...]:
+        """The ids of pool ``name``: ``card``, ``card:KIND``, ``zone``, ``counter``, ``track``,
+        ``trigger`` or a pool the game module declares (``space``, ``ocean_region`` ...)."""
+        if name not in self._pools:
+            self._pools[name] = tuple(sorted(set(self._make(name))))
+        return self._pools[name]
+
+    def _make(self, name: str) -> Sequence[str]:
+        vocabulary = self.ir["vocabulary"]
+        if name == "card":
+            return [c["id"] for c in self.ir["cards"]]
+        if name.startswith("card:"):
+            kinds = set(name[5:].split("|"))
+            return [c["id"] for c in self.ir["cards"] if c["kind"] in kinds]
+        if name in ("zone", "counter", "track"):
+            return list(vocabulary[name + "s"])
+        if name == "trigger":
+            boxes = [b for t in vocabulary["tracks"].values() for b in t["boxes"]]
+            return [*vocabulary["triggers"], *boxes]
+        if name in self._makers:
+            return self._makers[name](self.ir)
+        raise KeyError(f"no pool '{name}'")
+
+
+class Kind:
+    """A kind of value; subclasses say how to check it and how to write it as JSON Schema."""
+
+    #: How the kind reads in a message ("a number", "a Campsite").
+    what = "a value"
+
+    def check(self, value: Any, vocab: Vocabulary, at: Where) -> Iterator[Problem]:
+        """Every problem of ``value`` (a ruamel node), located in the file."""
+        raise NotImplementedError
+
+    def schema(self, vocab: Vocabulary) -> dict[str, Any]:
+        """The same rule as JSON Schema."""
+        raise NotImplementedError
+
+    def _wrong(self, value: Any, at: Where) -> Problem:
+        return Problem(*at, f"{_show(value)} is not {self.what}")
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (dict, list)):
+        return "a mapping" if isinstance(value, dict) else "a list"
+    return f"'{value}'"
+
+
+@dataclass
+class Number(Kind):
+    """A whole number in ``low..high`` (``high`` may depend on the game: a track's length)."""
+
+    low: int | None = 0
+    high: int | Callable[[Vocabulary], int | None] | None = None
+    what: str = "a whole number"
+
+    def _high(self, vocab: Vocabulary) -> int | None:
+        return self.high(vocab) if callable(self.high) else self.high
+
+    def check(self, value: Any, vocab: Vocabulary, at: Where) -> Iterator[Problem]:
+        """A number, within its bounds."""
+        if isinstance(value, bool) or not isinstance(value, int):
+            yield self._wrong(value, at)
+            return
+        high = self._high(vocab)
+        if self.low is not None and value < self.low:
+            yield Problem(*at, f"{value} is below {self.low}, the least {self.what} can be")
+        elif high is not None and value > high:
+            yield Problem(*at, f"{value} is more than {high}, the most {self.what} can be")
+
+    def schema(self, vocab: Vocabulary) -> dict[str, Any]:
+        """An integer with its bounds."""
+        out: dict[str, Any] = {"type": "integer"}
+        if self.low is not None:
+            out["minimum"] = self.low
+        high = self._high(vocab)
+        if high is not None:
+            out["maximum"] = high
+        return out
+
+
+@dataclass
+class Flag(Kind):
+    """``true`` or ``false``."""
+
+    what: str = "true or false"
+
+    def check(self, value: Any, vocab: Vocabulary, at: Where) -> Iterator[Problem]:
+        """A YAML boolean."""
+        if not isinstance(value, bool):
+            yield self._wrong(value, at)
+
+    def schema(self, vocab: Vocabulary) -> dict[str, Any]:
+        """A boolean."""
+        return {"type": "boolean"}
+
+
+@dataclass
+class Text(Kind):
+    """Any text (an event line, a refusal's words)."""
+
+    what: str = "text"
+
+    def check(self, value: Any, vocab: Vocabulary, at: Where) -> Iterator[Problem]:
+        """A string."""
+        if not isinstance(value, str):
+            yield self._wrong(value, at)
+
+    def schema(self, vocab: Vocabulary) -> dict[str, Any]:
+        """A string."""
+        return {"type": "string"}
+
+
+@dataclass
+class Choice(Kind):
+    """One of a fixed set of words (``land`` or ``sea``)."""
+
+    words: tuple[str, ...]
+    what: str = ""
+
+    def check(self, value: Any, vocab: Vocabulary, at: Where) -> Iterator[Problem]:
+        """One of the words."""
+        if str(value) not in self.words or isinstance(value, (dict, list, bool)):
+            what = self.what or " or ".join(self.words)
+            yield Problem(*at, f"{_show(value)} is not {what}{suggest(str(value), self.words)}")
+
+    def schema(self, vocab: Vocabulary) -> dict[str, Any]:
+        """An enum."""
+        return {"enum": list(self.words)}
+
+
+@dataclass
+class Id(Kind):
+    """An id from one of the game's pools (see :meth:`Vocabulary.pool`)."""
+
+    pool: str
+    what: str = "an id"
+    #: How a place may be written ("Sierra Leone" for sierra_leone): the game's normaliser.
+    normal: Callable[[str], str] | None = None
+
+    def check(self, value: Any, vocab: Vocabulary, at: Where) -> Iterator[Problem]:
+        """An id the game knows, with the closest one when it is not."""
+        if isinstance(value, (dict, list, bool)) or value is None:
+            yield self._wrong(value, at)
+            return
+        text = str(value)
+        known = vocab.pool(self.pool)
+        if (self.normal(text) if self.normal else text) not in known:
+            yield Problem(*at, f"'{text}' is not {self.what}{suggest(text, known)}")
+
+    def schema(self, vocab: Vocabulary) -> dict[str, Any]:
+        """An enum of the pool's ids (a normalised spelling is accepted too)."""
+        known = list(vocab.pool(self.pool))
+        if self.normal is not None:
+            return {"type": "string", "examples": known}
+        return {"enum": known} if known else {"type": "string"}
+
+
+@dataclass
+class Many(Kind):
+    """A list of values of one kind (``length`` when it is fixed: a hex cell ``[q, r]``)."""
+
+    item: Kind
+    length: int | None = None
+    what: str = "a list"
+
+    def check(self, value: Any, vocab: Vocabulary, at: Where) -> Iterator[Problem]:
+        """A list, each item checked at its own line."""
+        if not isinstance(value, list):
+            yield Problem(*at, f"{_show(value)} is not a list of {self.item.what}s")
+            return
+        if self.length is not None and len(value) != self.length:
+            yield Problem(*at, f"this list holds {len(value)} items, not {self.length}")
+        for index, item in enumerate(value):
+            yield from self.item.check(item, vocab, child_where(value, index, at))
+
+    def schema(self, vocab: Vocabulary) -> dict[str, Any]:
+        """An array."""
+        out: dict[str, Any] = {"type": "array", "items": self.item.schema(vocab)}
+        if self.length is not None:
+            out["minItems"] = out["maxItems"] = self.length
+        return out
+
+
+@dataclass
+class Table(Kind):
+    """A mapping from ids of one kind to values of another (``{space: count}``)."""
+
+    key: Kind
+    value: Kind | Callable[[str], Kind]
+    what: str = "a mapping"
+
+    def _value(self, key: str) -> Kind:
+        return self.value if isinstance(self.value, Kind) else self.value(key)
+
+    def check(self, value: Any, vocab: Vocabulary, at: Where) -> Iterator[Problem]:
+        """A mapping, each key and value checked at its own place."""
+        if not isinstance(value, dict):
+            yield Problem(*at, f"{_show(value)} is not a mapping")
+            return
+        for key, item in value.items():
+            problems = list(self.key.check(key, vocab, key_where(value, key, at)))
+            yield from problems
+            if not problems:
+                yield from self._value(str(key)).check(item, vocab, child_where(value, key, at))
+
+    def schema(self, vocab: Vocabulary) -> dict[str, Any]:
+        """An object whose property names are the key kind's."""
+        out: dict[str, Any] = {"type": "object", "propertyNames": self.key.schema(vocab)}
+        if isinstance(self.value, Kind):
+            out["additionalProperties"] = self.value.schema(vocab)
+        else:
+            keys = self.key.schema(vocab).get("enum") or []
+            out["properties"] = {k: self.value(k).schema(vocab) for k in keys}
+        return out
+
+
+@dataclass
+class Fields(Kind):
+    """A mapping with named fields, some required (a tile spec, an action's arguments)."""
+
+    fields: dict[str, Kind]
+    required: tuple[str, ...] = ()
+    what: str = "a mapping"
+    doc: dict[str, str] = field(default_factory=dict)
+
+    def check(self, value: Any, vocab: Vocabulary, at: Where) -> Iterator[Problem]:
+        """Known fields only, each checked; the required ones present."""
+        if not isinstance(value, dict):
+            yield Problem(*at, f"{_show(value)} is not {self.what}")
+            return
+        for key, item in value.items():
+            where = key_where(value, key, at)
+            if str(key) not in self.fields:
+                yield Problem(
+                    *where, f"'{key}' is not a field of {self.what}{suggest(str(key), self.fields)}"
+                )
+                continue
+            yield from self.fields[str(key)].check(item, vocab, child_where(value, key, at))
+        missing = [name for name in self.required if name not in value]
+        if missing:
+            yield Problem(*at, f"{self.what} needs {', '.join(repr(m) for m in missing)}")
+
+    def schema(self, vocab: Vocabulary) -> dict[str, Any]:
+        """An object with exactly these properties."""
+        properties = {}
+        for name, kind in self.fields.items():
+            properties[name] = kind.schema(vocab)
+            if name in self.doc:
+                properties[name]["description"] = self.doc[name]
+        out: dict[str, Any] = {
+            "type": "object",
+            "properties": properties,
+            "additionalProperties": False,
+        }
+        if self.required:
+            out["required"] = list(self.required)
+        return out
+
+
+@dataclass
+class OneOf(Kind):
+    """Any of several kinds (a tile spec: special, sections, side or land)."""
+
+    options: tuple[Kind, ...]
+    what: str = "a value"
+
+    def check(self, value: Any, vocab: Vocabulary, at: Where) -> Iterator[Problem]:
+        """The first option that fits; else the problems of the option that came closest."""
+        best: list[Problem] | None = None
+        for option in self.options:
+            problems = list(option.check(value, vocab, at))
+            if not problems:
+                return
+            if best is None or len(problems) < len(best):
+                best = problems
+        yield from best or []
+
+    def schema(self, vocab: Vocabulary) -> dict[str, Any]:
+        """``anyOf`` the options."""
+        return {"anyOf": [o.schema(vocab) for o in self.options]}
+
+
+@dataclass
+class Maybe(Kind):
+    """A value of a kind, or ``null`` (nothing: no Pirate Ship on the board)."""
+
+    inner: Kind
+
+    @property
+    def what(self) -> str:  # type: ignore[override]
+        """The inner kind's words."""
+        return self.inner.what
+
+    def check(self, value: Any, vocab: Vocabulary, at: Where) -> Iterator[Problem]:
+        """Null, or the inner kind."""
+        if value is not None:
+            yield from self.inner.check(value, vocab, at)
+
+    def schema(self, vocab: Vocabulary) -> dict[str, Any]:
+        """``anyOf`` null and the inner kind."""
+        return {"anyOf": [{"type": "null"}, self.inner.schema(vocab)]}
+
+
+@dataclass
+class Anything(Kind):
+    """A value the game itself interprets (kept for keys whose shape is free)."""
+
+    what: str = "a value"
+
+    def check(self, value: Any, vocab: Vocabulary, at: Where) -> Iterator[Problem]:
+        """Nothing to check."""
+        return iter(())
+
+    def schema(self, vocab: Vocabulary) -> dict[str, Any]:
+        """Any JSON value."""
+        return {}
+
+
+def player_number(vocab: Vocabulary) -> int | None:
+    """The highest player number of the scenario (``players`` or the mode's count)."""
+    return vocab.players
+
+
+#: A player by number, 1 up to the scenario's player count.
+PLAYER = Number(1, player_number, "a player number")
