@@ -42,6 +42,19 @@ class Question(NamedTuple):
     prompt: str
     options: tuple[str, ...]
     kind: str = "choose"
+    #: The rule that limits the answers, said when an answer is refused: a sentence, or a
+    #: function of the refused answer ("the three numbers add up to 10; this card gives 9").
+    rule: str | Callable[[str], str] = ""
+
+    def refusal(self, answer: str) -> str:
+        """Why ``answer`` is refused, naming the rule when the question knows it."""
+        why = self.rule(answer) if callable(self.rule) else self.rule
+        shown = ", ".join(self.options[:12]) + (" ..." if len(self.options) > 12 else "")
+        return (
+            f"'{answer}' is not a legal answer to '{self.prompt}'"
+            + (f": {why}" if why else "")
+            + f"; legal: {shown}"
+        )
 
     def describe(self) -> str:
         """The question in words, with its legal answers."""
@@ -329,10 +342,7 @@ class Game:
         policy = self.policies.get(player.index) or self.policies.get(-1) or FirstLegal()
         answer = policy.decide(self, question)
         if answer not in legal_answers(question.options):
-            raise IllegalDecision(
-                f"'{answer}' is not a legal answer to '{question.prompt}'; legal: "
-                + ", ".join(question.options)
-            )
+            raise IllegalDecision(question.refusal(answer))
         self.log("decision", player.index, question.id, answer)
         return answer
 

@@ -162,7 +162,8 @@ class DarwinsJourney(Game):
         """The player's Ship or Explorer lands on or passes ``campsite``: Discovering Treasure."""
         if campsite not in self.board["treasure"]:
             raise RuleError(
-                f"'{campsite}' is not a Campsite; Campsites: " + ", ".join(self.board["treasure"])
+                f"'{campsite}' is not a Campsite: Treasure is discovered only at Campsite "
+                "locations; Campsites: " + ", ".join(self.board["treasure"])
             )
         return self.fire(
             "campsite_reached", player, cards=self.rule_cards(), event={"campsite": campsite}
@@ -269,6 +270,9 @@ def move_pirate_ship(g: Game, c: Context) -> None:
         c.player.index,
         "Place the Pirate Ship in which Ocean Region?",
         tuple(regions),
+        rule="the Pirate Ship is placed onto an Ocean Region; the starting area is not one"
+        if regions
+        else "",
     )
     region = g.ask(c.player, question)
     g.board["pirate_region"] = region

@@ -193,7 +193,10 @@ class IncredibleExpeditions(Game):
                 self.sync_cabins(player)
                 self.log("hire", player.index, crew, index + 1)
                 return index + 1
-        raise RuleError(f"{player.name} has no available Crew Cabin for {crew}")
+        raise RuleError(
+            f"{player.name} has no available Crew Cabin for {crew}: new Crew cards go into the "
+            f"lowest-numbered available Crew Cabin, and all {len(cabins)} are taken"
+        )
 
     def crew_in(self, player: Player, cabin: int) -> str | None:
         """The Crew in cabin number ``cabin`` (1 first), or None when it is empty."""
@@ -333,7 +336,9 @@ class IncredibleExpeditions(Game):
             raise RuleError(
                 f"{player.name} has {len(player.zones['defeated_encounters'])} defeated "
                 f"Encounters at {self.cards[where]['title']}, which needs "
-                f"{self.encounters_needed(where)} to Venture Forth closer to Atlantis"
+                f"{self.encounters_needed(where)} to Venture Forth closer to Atlantis (without "
+                "enough defeated Encounters you may only Venture Forth to an adjacent Location "
+                "that is no closer to Atlantis)"
             )
         if not closer and here == 0:
             raise RuleError("no Location lies behind Port City")

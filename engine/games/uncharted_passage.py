@@ -1591,6 +1591,29 @@ class UnchartedPassage(Game):
         options = tuple(_allocation_label(*t) for t in candidates)
         return _OPTIONS.put(self.ir, options, voyage)
 
+    def allocation_rule(self, voyage: str, answer: str) -> str:
+        """The rule a refused logbook line breaks, in the rulebook's words."""
+        card = self.cards[voyage]
+        props = card.get("properties") or {}
+        low, high = self.allocation_bounds
+        try:
+            numbers = parse_allocation(answer)
+        except ValueError:
+            return "a line is three numbers, Sailing Speed/Crew Stamina/Armament, like 3/2/4"
+        if any(not low <= n <= high for n in numbers):
+            return f"each of the three numbers is between {low} and {high}"
+        triple = _numbers(props.get("resource_triple"))
+        if len(triple) == 3:
+            shown = " ".join(str(n) for n in triple)
+            return f"{card['title']} gives the numbers {shown}, one in each space"
+        total = _number(props.get("resources"), 3 * high)
+        if sum(numbers) > total:
+            return (
+                f"the sum of the three numbers cannot exceed the resources: "
+                f"{'+'.join(map(str, numbers))} is {sum(numbers)}; {card['title']} gives {total}"
+            )
+        return f"the line does not meet {card['title']}'s restraint"
+
     def allocate(self, player: Player) -> tuple[int, int, int]:
         """Write this month's Sailing Speed, Crew Stamina and Armament."""
         voyage = self.board["voyage"]
@@ -1600,6 +1623,7 @@ class UnchartedPassage(Game):
             player.index,
             f"{self.cards[voyage]['title']}: Sailing Speed/Crew Stamina/Armament",
             options,
+            rule=lambda answer: self.allocation_rule(voyage, answer),
         )
         speed, stamina, armament = parse_allocation(self.ask(player, question))
         counters = player.counters
@@ -1749,7 +1773,8 @@ class UnchartedPassage(Game):
         if destination not in options:
             raise RuleError(
                 f"cannot sail from {player.flags['position']} to {destination} within {reach} "
-                "spaces"
+                "spaces: a ship sails up to its Sailing Speed; it cannot pass or land on a "
+                "pirate space, and white borders cannot be crossed"
             )
         distance = options[destination]
         player.flags["distance_sailed"] = distance
@@ -2276,7 +2301,10 @@ class UnchartedPassage(Game):
             )
             reach, unscurvied = window.q["reach"], window.q["unscurvied_distance"]
         if distance > reach:
-            raise RuleError(f"cannot sail {distance} spaces with a reach of {reach}")
+            raise RuleError(
+                f"cannot sail {distance} spaces with a reach of {reach}: a ship sails up to its "
+                "Sailing Speed, and one more space with Reinforced Rope"
+            )
         player.flags["distance_sailed"] = distance
         player.flags["excluded_distance"] = min(unscurvied, max(distance - speed, 0))
         self.log("sail", player.index, distance)
