@@ -67,6 +67,12 @@ _TOOL_FILES += sorted(
     if p.is_file() and "__pycache__" not in p.parts
 )
 
+# The scenario schemas (generated/<game>/scenario.schema.json) come from the game modules'
+# declarations of what a scenario may name.
+_ENGINE = Path(__file__).parent.parent / "engine"
+_TOOL_FILES += [_ENGINE / f"scenario_{name}.py" for name in ("types", "check", "schema")]
+_TOOL_FILES += sorted((_ENGINE / "games").glob("*.py"))
+
 #: Emitters beyond the handlers register here (sheets): game -> {relative path: bytes}.
 EXTRA_OUTPUTS: list[Callable[[Project, str, dict[str, Any]], dict[str, bytes]]] = []
 
@@ -161,7 +167,45 @@ def render_game(
     if any(d.severity == "error" for d in problems):
         return {}, result.diagnostics + problems
     outputs.update(variants)
+    outputs.update(_scenario_schemas(outputs))
     return outputs, result.diagnostics + problems
+
+
+def _scenario_schemas(outputs: dict[str, bytes]) -> dict[str, bytes]:
+    """``scenario.schema.json`` beside each compiled game and variant: what its scenarios may
+    name, for a YAML editor (see README, "Scenarios")."""
+    from engine.loader import game_rules
+    from engine.scenario_schema import game_schema
+
+    irs = {
+        rel[: -len("/cards.json")]: json.loads(data)
+        for rel, data in outputs.items()
+        if rel.endswith("/cards.json")
+    }
+    variants = sorted(prefix.split("/", 1)[1] for prefix in irs if "/" in prefix)
+    out = {}
+    for prefix, ir in sorted(irs.items()):
+        rules = game_rules(str(ir["game"]))
+        schema = game_schema(ir, rules, variants if "/" not in prefix else None)
+        out[f"{prefix}/scenario.schema.json"] = _json_bytes(
+            json.loads(json.dumps(schema, sort_keys=True))
+        )
+    return out
+
+
+def stale_games(project: Project) -> list[str]:
+    """The games whose sources (or cardc) changed since generated/ was built: the input
+    digests of the last build's manifest, against the sources' now (no compiling)."""
+    games = _read_manifest(project.generated).get("games", {})
+    tool = _tool_digest()
+    stale = []
+    for game in project.games():
+        entry = games.get(game)
+        if not isinstance(entry, dict) or entry.get("inputs") != input_digest(
+            project.game_dir(game), tool
+        ):
+            stale.append(game)
+    return stale
 
 
 def _root_relative_sources(ir: dict[str, Any], relative: dict[str, str]) -> None:

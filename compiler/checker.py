@@ -459,8 +459,13 @@ class Checker:
                             "question-name",
                             f"two questions of 'on {trig.event}' are both named "
                             f"'{stmt['name']}' but ask different things",
-                            Span(trig.span.file, stmt["at"][0], stmt["at"][1], stmt["at"][0],
-                                 stmt["at"][1]),
+                            Span(
+                                trig.span.file,
+                                stmt["at"][0],
+                                stmt["at"][1],
+                                stmt["at"][0],
+                                stmt["at"][1],
+                            ),
                             'name one of them: may { ... } @label("pay_for_the_repair")',
                         )
                 for key in ("then", "else", "body"):
@@ -568,7 +573,13 @@ class Checker:
         if isinstance(stmt, May):
             body = self.block(stmt.body, scope, f"{path}/body", card)
             name = self.question_name(stmt, body)
-            return {"kind": "may", "at": at, "ask": describe_block(body), "name": name, "body": body}
+            return {
+                "kind": "may",
+                "at": at,
+                "ask": describe_block(body),
+                "name": name,
+                "body": body,
+            }
         if isinstance(stmt, ChooseOne):
             options = []
             names: list[str] = []

@@ -3,10 +3,74 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
+from typing import Any
 
-from compiler.project import find_project
+from compiler.project import Project, find_project
+
+
+def _stale(project: Project, args: argparse.Namespace) -> int | None:
+    """Refuse a stale generated/ (exit 2), or rebuild it first with ``--build``.
+
+    Scenarios run against generated/, never against the sources: after an edit to a card they
+    would test the old rules and could pass what a rebuild fails. cardc test does not rebuild
+    on its own, because generated/ is committed and reviewed, and a build can take seconds and
+    fail with diagnostics of its own; ``--build`` asks for it.
+    """
+    from compiler.build import build, stale_games
+
+    stale = stale_games(project)
+    if not stale:
+        return None
+    if not args.build:
+        print(
+            f"cardc test: generated/ is stale: {', '.join(stale)} (or cardc itself) changed "
+            "since the last 'cardc build', so scenarios would test the old rules\n"
+            "  hint: run 'cardc build' first, or 'cardc test --build'",
+            file=sys.stderr,
+        )
+        return 2
+    from compiler.cli import _emit
+    from dsl.diagnostics import SourceCache
+
+    sources = SourceCache()
+    outcome = build(project, [], check_only=False, sources=sources)
+    status = _emit(outcome.diagnostics, sources, "text")
+    for line in outcome.report:
+        print(line, file=sys.stderr)
+    return (status or outcome.status) or None
+
+
+def _junit(results: list[Any], target: Path) -> None:
+    """JUnit XML, one test suite a scenario file, for CI dashboards."""
+    from xml.etree import ElementTree as ET
+
+    suites = ET.Element("testsuites", name="cardc scenarios")
+    by_file: dict[str, list[Any]] = {}
+    for result in results:
+        by_file.setdefault(result.path, []).append(result)
+    for path, items in by_file.items():
+        failures = sum(1 for r in items if not r.passed)
+        suite = ET.SubElement(
+            suites, "testsuite", name=path, tests=str(len(items)), failures=str(failures)
+        )
+        for result in items:
+            case = ET.SubElement(
+                suite,
+                "testcase",
+                name=result.name,
+                classname=path,
+                file=path,
+                line=str(result.line),
+            )
+            if not result.passed:
+                first = result.message.splitlines()[0] if result.message else "failed"
+                failure = ET.SubElement(case, "failure", message=first)
+                failure.text = result.message
+    ET.indent(suites)
+    target.write_bytes(ET.tostring(suites, encoding="utf-8", xml_declaration=True) + b"\n")
 
 
 def cmd_test(args: argparse.Namespace) -> int:
@@ -19,25 +83,72 @@ def cmd_test(args: argparse.Namespace) -> int:
         return 2
     paths = [Path(p) for p in args.paths] or [project.scenarios]
     missing = [p for p in paths if not p.exists()]
+    if missing and not args.paths:
+        missing = []  # no tests/scenarios/ yet: said below, with what to do
+        paths = []
     if missing:
         print(f"cardc test: no such file or folder: {missing[0]}", file=sys.stderr)
         return 2
+    stale = _stale(project, args)
+    if stale is not None:
+        return stale
     from compiler.project import display_path
 
+    files = scenario_files(paths)
+    if not files:
+        where = ", ".join(str(display_path(p)) for p in paths) or str(
+            display_path(project.scenarios)
+        )
+        print(
+            f"cardc test: no scenarios in {where}: a scenario is a .yaml file there (one or "
+            "more documents)\n  hint: 'cardc new GAME' writes a starter scenario; see README, "
+            '"Scenarios"',
+            file=sys.stderr,
+        )
+        if args.format == "json":
+            print(json.dumps({"passed": 0, "failed": 0, "scenarios": []}))
+        return 1
     runner = Runner(project.generated, variant=args.variant)
-    passed = failed = 0
-    for path in (display_path(p) for p in scenario_files(paths)):
+    results = []
+    for path in (display_path(p) for p in files):
         for result in runner.run_file(path):
+            results.append(result)
+            if args.format == "json":
+                continue
             if result.passed:
-                passed += 1
                 if args.verbose:
                     print(f"ok    {result.path}:{result.line}: {result.name}")
             else:
-                failed += 1
                 print(f"FAIL  {result.path}:{result.line}: {result.name}\n{result.message}\n")
-    total = passed + failed
-    print(f"{passed} of {total} scenarios passed" + (f", {failed} failed" if failed else ""))
-    return 1 if failed or total == 0 else 0
+    passed = sum(1 for r in results if r.passed)
+    failed = len(results) - passed
+    if args.junit:
+        _junit(results, Path(args.junit))
+    if args.format == "json":
+        print(
+            json.dumps(
+                {
+                    "passed": passed,
+                    "failed": failed,
+                    "scenarios": [
+                        {
+                            "path": r.path,
+                            "line": r.line,
+                            "name": r.name,
+                            "passed": r.passed,
+                            "message": r.message,
+                        }
+                        for r in results
+                    ],
+                },
+                indent=1,
+                ensure_ascii=False,
+            )
+        )
+    else:
+        total = passed + failed
+        print(f"{passed} of {total} scenarios passed" + (f", {failed} failed" if failed else ""))
+    return 1 if failed or not results else 0
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -46,9 +157,17 @@ def register(commands: argparse._SubParsersAction) -> None:
         "test",
         help="run scenario files (rules tests as data)",
         description="Run scenario files: given state, scripted dice and choices, steps, "
-        "expected state. Default: every file under tests/scenarios/.",
+        "expected state. Default: every file under tests/scenarios/. A stale generated/ is "
+        "refused (run 'cardc build', or pass --build).",
     )
     test.add_argument("paths", nargs="*", metavar="PATH", help="scenario files or folders")
     test.add_argument("--variant", help="run against this variant of each game")
     test.add_argument("-v", "--verbose", action="store_true", help="list passing scenarios too")
+    test.add_argument(
+        "--build", action="store_true", help="rebuild a stale generated/ before running"
+    )
+    test.add_argument(
+        "--format", choices=("text", "json"), default="text", help="json: one report on stdout"
+    )
+    test.add_argument("--junit", metavar="FILE", help="also write JUnit XML to FILE (for CI)")
     test.set_defaults(run=cmd_test)

@@ -166,7 +166,9 @@ SCHEMA: dict[str, Any] = {
                 ),
                 # "name": the question's stable name (its @label or its first verb), which
                 # the question id and a scenario's answer use, never a position.
-                _when("may", ["ask", "name", "body"], ask={"type": "string"}, name=_NAME, body=_BODY),
+                _when(
+                    "may", ["ask", "name", "body"], ask={"type": "string"}, name=_NAME, body=_BODY
+                ),
                 _when(
                     "choose",
                     ["labels", "name", "names", "options"],

@@ -33,6 +33,26 @@ card "Lucky Find" {{
 }}
 """
 
+# The first rules test: passes as written, so `cardc test` is green from the start; the
+# schema comment lets a YAML editor complete and check it (README, "Scenarios").
+_SCENARIO = """# yaml-language-server: $schema=../../../generated/{name}/scenario.schema.json
+# A rules test: given state, steps, and what must hold after. Run `cardc build`, then
+# `cardc test`. See README.md, "Scenarios".
+scenario: Lucky Find gives 2 coins when played
+rulebook: "Lucky Find: gain 2 coins."
+game: {name}
+given:
+  player:
+    counters: {{coins: 1}}
+do:
+  - run: lucky_find.play
+expect:
+  player:
+    counters: {{coins: 3}}
+  events_exactly:
+    - gain player 1 coins 2
+"""
+
 _PYPROJECT = """[tool.cardc]
 cards = "cards"
 generated = "generated"
@@ -74,5 +94,9 @@ def scaffold(game: str, project: Project | None, cwd: Path) -> list[str]:
     (folder / GAME_FILE).write_text(_GAME_CARDS.format(name=game, title=title), encoding="utf-8")
     (folder / "cards.cards").write_text(_EXAMPLE_CARDS.format(), encoding="utf-8")
     created += [f"created {folder / GAME_FILE}", f"created {folder / 'cards.cards'}"]
-    created.append(f"next: cd {folder.parent.parent} && cardc check")
+    starter = scenarios / game / "lucky_find.yaml"
+    if not starter.exists():
+        starter.write_text(_SCENARIO.format(name=game), encoding="utf-8")
+        created.append(f"created {starter}")
+    created.append(f"next: cd {folder.parent.parent} && cardc check && cardc build && cardc test")
     return created

@@ -95,7 +95,9 @@ def card_questions(ir: dict[str, Any]) -> dict[str, tuple[str, tuple[str, ...] |
     return out
 
 
-def questions(ir: dict[str, Any], rules: Any) -> dict[str, tuple[str, tuple[str, ...] | str | None]]:
+def questions(
+    ir: dict[str, Any], rules: Any
+) -> dict[str, tuple[str, tuple[str, ...] | str | None]]:
     """The cards' questions and the flow's (``QUESTIONS`` of the game module)."""
     out = card_questions(ir)
     out.update(getattr(rules, "QUESTIONS", {}) if rules else {})
@@ -175,15 +177,15 @@ class Checker:
                 "this scenario expects nothing, so it can never fail; add 'expect:' "
                 "(state, events or 'refused') after the steps or under a step",
             )
-        if doc.get("given") and not doc.get("do") and not (doc.get("expect") or {}).get(
-            "refused"
-        ):
+        if doc.get("given") and not doc.get("do") and not (doc.get("expect") or {}).get("refused"):
             self.add(at, "a scenario without steps ('do:') can only expect its 'given' refused")
         return sorted(self.problems, key=lambda p: (p.line, p.column))
 
     # -- given / expect
 
-    def state(self, spec: Any, at: Where, setting: bool, quantities: set[str] | None = None) -> None:
+    def state(
+        self, spec: Any, at: Where, setting: bool, quantities: set[str] | None = None
+    ) -> None:
         """A ``given`` (``setting``) or an ``expect`` mapping."""
         hooks = self.given_kinds if setting else self.expect_kinds
         fixed = ["round", "player", "players"]
@@ -195,8 +197,9 @@ class Checker:
             name = str(key)
             if name == "round":
                 rounds = self.vocab.ir["vocabulary"]["params"].get("rounds")
-                self.kind(Number(1, rounds if isinstance(rounds, int) else None, "a round"),
-                          value, inner)
+                self.kind(
+                    Number(1, rounds if isinstance(rounds, int) else None, "a round"), value, inner
+                )
             elif name == "player":
                 self.player_state(value, inner, setting)
             elif name == "players":
@@ -215,8 +218,11 @@ class Checker:
                 # After the last step: the quantities of any trigger (the step that set them
                 # may be an action whose window is the flow's).
                 known = sorted(quantities if quantities is not None else self.all_quantities())
-                self.kind(Table(Choice(tuple(known), "a quantity of that step"),
-                                Number(None)), value, inner)
+                self.kind(
+                    Table(Choice(tuple(known), "a quantity of that step"), Number(None)),
+                    value,
+                    inner,
+                )
             elif not setting and name in EVENT_KEYS:
                 self.kind(Many(Text()), value, inner)
             elif not setting and name in REFUSAL_KEYS:
@@ -264,8 +270,9 @@ class Checker:
         """One step: what it does, for whom, its event, quantities and arguments."""
         kinds = [k for k in ("run", "fire", "action") if k in step]
         if len(kinds) != 1:
-            self.add(at, "a step does one thing: 'run: card.trigger', 'fire: trigger' or "
-                         "'action: name'")
+            self.add(
+                at, "a step does one thing: 'run: card.trigger', 'fire: trigger' or 'action: name'"
+            )
             return
         if "player" in step:
             self.kind(PLAYER, step["player"], child_where(step, "player", at))
@@ -304,24 +311,33 @@ class Checker:
         quantities = set(spec.get("quantities") or [])
         if trigger is not None:
             if "args" in step:
-                self.add(key_where(step, "args", at), "'args' are for 'action' steps; a "
-                                                      "trigger takes 'event' and 'quantities'")
+                self.add(
+                    key_where(step, "args", at),
+                    "'args' are for 'action' steps; a trigger takes 'event' and 'quantities'",
+                )
             if "quantities" in step:
                 self.kind(
-                    Table(Choice(tuple(sorted(quantities)), f"a quantity of '{trigger}'"),
-                          Number(None)),
+                    Table(
+                        Choice(tuple(sorted(quantities)), f"a quantity of '{trigger}'"),
+                        Number(None),
+                    ),
                     step["quantities"],
                     child_where(step, "quantities", at),
                 )
             if "event" in step:
-                params = {p: Anything() for p in spec.get("params") or []}
-                self.kind(Fields(params, (), f"the event of '{trigger}'"), step["event"],
-                          child_where(step, "event", at))
+                params: dict[str, Kind] = {p: Anything() for p in spec.get("params") or []}
+                self.kind(
+                    Fields(params, (), f"the event of '{trigger}'"),
+                    step["event"],
+                    child_where(step, "event", at),
+                )
         elif "action" in step:
             for key in ("quantities", "event"):
                 if key in step:
-                    self.add(key_where(step, key, at), f"'{key}' is for 'run' and 'fire' steps; "
-                                                       "an action takes 'args'")
+                    self.add(
+                        key_where(step, key, at),
+                        f"'{key}' is for 'run' and 'fire' steps; an action takes 'args'",
+                    )
         if isinstance(step.get("expect"), dict):
             if trigger is None and "action" in step:
                 # An action's quantities are those of the window it ends in: any trigger's.
@@ -356,6 +372,8 @@ class Checker:
                     )
 
 
-def check_scenario(doc: Any, ir: dict[str, Any], rules: Any, players: int, at: Where) -> list[Problem]:
+def check_scenario(
+    doc: Any, ir: dict[str, Any], rules: Any, players: int, at: Where
+) -> list[Problem]:
     """Every problem of scenario ``doc`` against the game ``ir`` (with its module ``rules``)."""
     return Checker(ir, rules, players).document(doc, at)

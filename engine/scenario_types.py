@@ -30,7 +30,7 @@ class Problem:
 
 
 def suggest(name: str, pool: Sequence[str] | set[str] | dict[str, Any]) -> str:
-    """"; did you mean 'x'?" for the closest name in ``pool``, else the pool when it is short."""
+    """ "; did you mean 'x'?" for the closest name in ``pool``, else the pool when it is short."""
     names = sorted(str(p) for p in pool)
     close = difflib.get_close_matches(str(name), names, n=1, cutoff=0.6)
     if close:

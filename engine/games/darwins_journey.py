@@ -392,7 +392,6 @@ ACTIONS = {
 # -- what a scenario may name, checked at its line (engine.scenario_check) ------------------
 
 
-
 def _numbered(prefix: str, param: str) -> Callable[[dict[str, Any]], list[str]]:
     def pool(ir: dict[str, Any]) -> list[str]:
         count = int(ir["vocabulary"]["params"].get(param, 0))
@@ -439,6 +438,6 @@ ACTION_ARGS = {
     "use_crew": Fields({"crew": Id("card", "a card")}, ("crew",)),
     "setup_diary": Fields({}),
 }
-QUESTIONS: dict[str, tuple[str, tuple[str, ...] | None]] = {
+QUESTIONS: dict[str, tuple[str, tuple[str, ...] | str | None]] = {
     MOVE_PIRATE_SHIP: ("Place the Pirate Ship in which Ocean Region?", "ship_place"),
 }

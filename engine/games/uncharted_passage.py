@@ -30,17 +30,6 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
 from engine.games import up_map
-from engine.scenario_types import (
-    Choice,
-    Fields,
-    Flag,
-    Id,
-    Many,
-    Maybe,
-    Number,
-    Table,
-    Text,
-)
 from engine.runtime import (
     Context,
     Game,
@@ -51,6 +40,17 @@ from engine.runtime import (
     RandomLegal,
     RuleError,
     legal_answers,
+)
+from engine.scenario_types import (
+    Choice,
+    Fields,
+    Flag,
+    Id,
+    Many,
+    Maybe,
+    Number,
+    Table,
+    Text,
 )
 
 #: "East Asia (Hanyang, Sakai, or Hangzhou)": the only region whose ports the rulebook names.

@@ -1,0 +1,175 @@
+"""The JSON Schema of one game's scenarios, for YAML editors (``generated/<game>/...``).
+
+Written by ``cardc build`` from the same declarations :mod:`engine.scenario_check` checks
+scenarios with: the game's ``given``/``expect`` keys and their values (cards, spaces, goods by
+id, counters within bounds, tracks within their length), every step (``run: card.trigger``,
+``fire: trigger``, ``action: name`` with its arguments) and every question with its answers.
+An editor running the YAML language server completes and underlines from it as one types;
+``cardc test`` stays the judge (it also knows the scenario's player count and where a value
+is).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.scenario_check import EVENT_KEYS, player_kinds, questions, vocabulary
+from engine.scenario_types import Kind, Vocabulary
+
+_EVENTS = {"type": "array", "items": {"type": "string"}}
+
+
+def _kinds(kinds: dict[str, Kind], vocab: Vocabulary) -> dict[str, Any]:
+    return {name: kind.schema(vocab) for name, kind in sorted(kinds.items())}
+
+
+def _player(vocab: Vocabulary, hooks: dict[str, Kind]) -> dict[str, Any]:
+    properties = _kinds(player_kinds(vocab), vocab)
+    properties.update(_kinds(hooks, vocab))
+    return {"type": "object", "properties": properties, "additionalProperties": False}
+
+
+def _state(vocab: Vocabulary, hooks: dict[str, Kind], expect: bool) -> dict[str, Any]:
+    rounds = vocab.ir["vocabulary"]["params"].get("rounds")
+    round_schema: dict[str, Any] = {"type": "integer", "minimum": 1}
+    if isinstance(rounds, int):
+        round_schema["maximum"] = rounds
+    which = "expect" if expect else "given"
+    properties: dict[str, Any] = {
+        "round": round_schema,
+        "player": {"$ref": f"#/$defs/player_{which}"},
+        "players": {"type": "array", "items": {"$ref": f"#/$defs/player_{which}"}},
+    }
+    properties.update(_kinds(hooks, vocab))
+    if expect:
+        triggers = vocab.ir["vocabulary"]["triggers"].values()
+        names = sorted({q for t in triggers for q in t.get("quantities") or []})
+        properties["quantities"] = {
+            "type": "object",
+            "propertyNames": {"enum": names},
+            "additionalProperties": {"type": "integer"},
+        }
+        for key in EVENT_KEYS:
+            properties[key] = dict(_EVENTS)
+        properties["refused"] = {
+            "type": "string",
+            "description": "words of the refusal the engine must give (the rule it applies)",
+        }
+        properties["error"] = {"type": "string", "description": "the older name of refused"}
+    return {"type": "object", "properties": properties, "additionalProperties": False}
+
+
+def _steps(vocab: Vocabulary, rules: Any) -> list[dict[str, Any]]:
+    ir = vocab.ir
+    common = {
+        "player": {"type": "integer", "minimum": 1, "maximum": max(ir["vocabulary"]["players"])},
+        "expect": {"$ref": "#/$defs/expect"},
+    }
+    triggered = {
+        **common,
+        "event": {"type": "object"},
+        "quantities": {"type": "object", "additionalProperties": {"type": "integer"}},
+    }
+    runs = sorted(f"{c['id']}.{t}" for c in ir["cards"] for t in c["triggers"])
+    steps: list[dict[str, Any]] = [
+        {
+            "type": "object",
+            "properties": {"run": {"enum": runs}, **triggered},
+            "required": ["run"],
+            "additionalProperties": False,
+        },
+        {
+            "type": "object",
+            "properties": {"fire": {"enum": list(vocab.pool("trigger"))}, **triggered},
+            "required": ["fire"],
+            "additionalProperties": False,
+        },
+    ]
+    actions = getattr(rules, "ACTION_ARGS", {}) if rules else {}
+    for name, args in sorted(actions.items()):
+        doc = getattr(getattr(rules, "ACTIONS", {}).get(name), "__doc__", None) or ""
+        step: dict[str, Any] = {
+            "type": "object",
+            "properties": {"action": {"const": name}, "args": args.schema(vocab), **common},
+            "required": ["action", *(["args"] if args.required else [])],
+            "additionalProperties": False,
+        }
+        if doc.strip():
+            step["description"] = doc.strip().splitlines()[0]
+        steps.append(step)
+    return steps
+
+
+def _choice(vocab: Vocabulary, rules: Any) -> dict[str, Any]:
+    asked = questions(vocab.ir, rules)
+    properties: dict[str, Any] = {}
+    for ident, (prompt, answers) in sorted(asked.items()):
+        if isinstance(answers, str):
+            answers = vocab.pool(answers)
+        if answers is not None and tuple(answers) == ("yes", "no"):
+            schema: dict[str, Any] = {"enum": [True, False, "yes", "no"]}
+        elif answers is not None:
+            schema = {"enum": list(answers)}
+        else:
+            schema = {"type": ["string", "integer", "boolean"]}
+        schema["description"] = prompt
+        properties[ident] = schema
+    return {
+        "type": "object",
+        "minProperties": 1,
+        "maxProperties": 1,
+        "propertyNames": {"enum": sorted(asked)},
+        "properties": properties,
+    }
+
+
+def game_schema(
+    ir: dict[str, Any], rules: Any, variants: list[str] | None = None
+) -> dict[str, Any]:
+    """The scenario schema of the game (or variant) ``ir``, whose module is ``rules``."""
+    vocab = vocabulary(ir, rules, max(ir["vocabulary"]["players"] or [1]))
+    given = dict(getattr(rules, "GIVEN_KINDS", {}) or {}) if rules else {}
+    expect = dict(getattr(rules, "EXPECT_KINDS", {}) or {}) if rules else {}
+    low, high = min(ir["vocabulary"]["players"] or [1]), max(ir["vocabulary"]["players"] or [1])
+    name = ir["game"] + (f" (variant {ir['variant']})" if ir.get("variant") else "")
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"https://cardc.dev/schema/{name.replace(' ', '-')}/scenario.json",
+        "title": f"cardc scenario of {ir['title']}: given state, dice, choices, steps, expected",
+        "type": "object",
+        "required": ["scenario", "game"],
+        "additionalProperties": False,
+        "properties": {
+            "scenario": {"type": "string", "minLength": 1},
+            "game": {"const": ir["game"]},
+            "variant": {
+                "enum": [*(variants or ([ir["variant"]] if ir.get("variant") else [])), None]
+            },
+            "mode": {"enum": ["solo", "competitive", "coop"]},
+            "players": {"type": "integer", "minimum": low, "maximum": high},
+            "seed": {"type": "integer"},
+            "rulebook": {"type": "string"},
+            "given": {"$ref": "#/$defs/given"},
+            "dice": {"type": "array", "items": {"type": "integer", "minimum": 1}},
+            "choices": {
+                "type": "array",
+                "items": {
+                    "anyOf": [
+                        {"type": ["string", "integer", "boolean"]},
+                        {"$ref": "#/$defs/choice"},
+                    ]
+                },
+            },
+            "do": {"type": "array", "items": {"$ref": "#/$defs/step"}},
+            "expect": {"$ref": "#/$defs/expect"},
+            "allow_unused": {"type": "boolean"},
+        },
+        "$defs": {
+            "player_given": _player(vocab, given),
+            "player_expect": _player(vocab, expect),
+            "given": _state(vocab, given, expect=False),
+            "expect": _state(vocab, expect, expect=True),
+            "step": {"anyOf": _steps(vocab, rules)},
+            "choice": _choice(vocab, rules),
+        },
+    }
