@@ -310,7 +310,8 @@ class Fields(Kind):
 
     fields: dict[str, Kind]
     required: tuple[str, ...] = ()
-    what: str = "a mapping"
+    #: How the mapping reads in a message; most are an action's arguments.
+    what: str = "the arguments"
     doc: dict[str, str] = field(default_factory=dict)
 
     def check(self, value: Any, vocab: Vocabulary, at: Where) -> Iterator[Problem]:
