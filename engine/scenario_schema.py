@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.scenario_check import EVENT_KEYS, player_kinds, questions, vocabulary
-from engine.scenario_types import Kind, Vocabulary
+from engine.scenario_types import Kind, Vocabulary, pool_def
 
 _EVENTS = {"type": "array", "items": {"type": "string"}}
 
@@ -104,10 +104,11 @@ def _choice(vocab: Vocabulary, rules: Any) -> dict[str, Any]:
     asked = questions(vocab.ir, rules)
     properties: dict[str, Any] = {}
     for ident, (prompt, answers) in sorted(asked.items()):
-        if isinstance(answers, str):
-            answers = vocab.pool(answers)
-        if answers is not None and tuple(answers) == ("yes", "no"):
-            schema: dict[str, Any] = {"enum": [True, False, "yes", "no"]}
+        if isinstance(answers, str):  # a pool of ids, written once in $defs
+            vocab.referenced.add(answers)
+            schema: dict[str, Any] = {"$ref": f"#/$defs/{pool_def(answers)}"}
+        elif answers is not None and tuple(answers) == ("yes", "no"):
+            schema = {"enum": [True, False, "yes", "no"]}
         elif answers is not None:
             schema = {"enum": list(answers)}
         else:
@@ -132,6 +133,16 @@ def game_schema(
     expect = dict(getattr(rules, "EXPECT_KINDS", {}) or {}) if rules else {}
     low, high = min(ir["vocabulary"]["players"] or [1]), max(ir["vocabulary"]["players"] or [1])
     name = ir["game"] + (f" (variant {ir['variant']})" if ir.get("variant") else "")
+    defs: dict[str, Any] = {
+        "player_given": _player(vocab, given),
+        "player_expect": _player(vocab, expect),
+        "given": _state(vocab, given, expect=False),
+        "expect": _state(vocab, expect, expect=True),
+        "step": {"anyOf": _steps(vocab, rules)},
+        "choice": _choice(vocab, rules),
+    }
+    for pool in sorted(vocab.referenced):
+        defs[pool_def(pool)] = {"enum": list(vocab.pool(pool))}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": f"https://cardc.dev/schema/{name.replace(' ', '-')}/scenario.json",
@@ -164,12 +175,5 @@ def game_schema(
             "expect": {"$ref": "#/$defs/expect"},
             "allow_unused": {"type": "boolean"},
         },
-        "$defs": {
-            "player_given": _player(vocab, given),
-            "player_expect": _player(vocab, expect),
-            "given": _state(vocab, given, expect=False),
-            "expect": _state(vocab, expect, expect=True),
-            "step": {"anyOf": _steps(vocab, rules)},
-            "choice": _choice(vocab, rules),
-        },
+        "$defs": defs,
     }

@@ -82,6 +82,8 @@ class Vocabulary:
         self.players = players
         self._makers = dict(pools or {})
         self._pools: dict[str, tuple[str, ...]] = {}
+        #: Pools a schema refers to (``#/$defs/pool_NAME``), written once in its ``$defs``.
+        self.referenced: set[str] = set()
 
     def pool(self, name: str) -> tuple[str, ...]:
         """The ids of pool ``name``: ``card``, ``card:KIND``, ``zone``, ``counter``, ``track``,
@@ -105,6 +107,11 @@ class Vocabulary:
         if name in self._makers:
             return self._makers[name](self.ir)
         raise KeyError(f"no pool '{name}'")
+
+
+def pool_def(name: str) -> str:
+    """The ``$defs`` name of a pool in a schema: ``pool_space``, ``pool_card_voyage``."""
+    return "pool_" + "".join(c if c.isalnum() else "_" for c in name)
 
 
 class Kind:
@@ -238,11 +245,15 @@ class Id(Kind):
             yield Problem(*at, f"'{text}' is not {self.what}{suggest(text, known)}")
 
     def schema(self, vocab: Vocabulary) -> dict[str, Any]:
-        """An enum of the pool's ids (a normalised spelling is accepted too)."""
-        known = list(vocab.pool(self.pool))
+        """The pool's ids, by reference to the schema's ``$defs`` (a pool of 300 spaces is
+        written once); a place may also be spelled as the map prints it ("Sierra Leone")."""
+        if not vocab.pool(self.pool):
+            return {"type": "string"}
+        vocab.referenced.add(self.pool)
+        ref = {"$ref": f"#/$defs/{pool_def(self.pool)}"}
         if self.normal is not None:
-            return {"type": "string", "examples": known}
-        return {"enum": known} if known else {"type": "string"}
+            return {"anyOf": [ref, {"type": "string", "pattern": "[A-Z ']"}]}
+        return ref
 
 
 @dataclass

@@ -62,7 +62,7 @@ def test_a_refusal_no_longer_hides_the_other_expectations(tmp_path: Path) -> Non
           - action: face_encounter
             args: {encounter: misty_strait}
         expect:
-          refused: "'misty_strait' is not a encounter"
+          refused: "'misty_strait' is a Location on the way from Port City"
           player:
             counters: {money: 99}
           winner: 2
@@ -307,7 +307,7 @@ def test_an_illegal_given_is_expected_as_refused(tmp_path: Path) -> None:
           player:
             cabins: [misty_strait]
         expect:
-          refused: "'misty_strait' is not a crew"
+          refused: "Atlantis, not a Crew card"
         """,
     )
     assert result.passed, result.message
@@ -556,3 +556,65 @@ def test_no_scenarios_says_what_to_do(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert "no scenarios in tests/scenarios" in done.stderr
     assert "'cardc new GAME' writes a starter scenario" in done.stderr
+
+
+# -- no input stops a run: any value anywhere is a located failure, never an exception
+
+_VALUES = [None, True, 0, -1, 7, 500, "x", "rockz", "ocean_region_9", [], [1, "a"], {}, {"k": 1}]
+
+
+def _values() -> Any:
+    from hypothesis import strategies as st
+
+    leaf = st.sampled_from(_VALUES)
+    return st.recursive(leaf, lambda inner: st.lists(inner, max_size=3), max_leaves=4)
+
+
+BASE_SCENARIO = {
+    "scenario": "fuzzed",
+    "game": "uncharted_passage",
+    "mode": "competitive",
+    "given": {"player": {"counters": {"prestige": 1}, "goods": ["wine"]}, "voyage": "rocks"},
+    "choices": [{"planning.allocate": "1/2/3"}],
+    "do": [
+        {"action": "allocate", "player": 2},
+        {"run": "plague.reveal", "quantities": {}, "expect": {"round": 1}},
+    ],
+    "expect": {"player": {"tracks": {"health": 1}}, "events": ["mark player 1 health 1"]},
+}
+
+
+def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [prefix] if prefix else []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            out += _paths(value, (*prefix, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            out += _paths(value, (*prefix, index))
+    return out
+
+
+def test_any_value_anywhere_is_a_located_failure_never_a_crash(tmp_path: Path) -> None:
+    import copy
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    paths = [p for p in _paths(BASE_SCENARIO) if p[0] != "scenario"]
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.sampled_from(paths), _values())
+    def check(path: tuple[Any, ...], value: Any) -> None:
+        doc = copy.deepcopy(BASE_SCENARIO)
+        node = doc
+        for part in path[:-1]:
+            node = node[part]
+        node[path[-1]] = value
+        file = tmp_path / "fuzz.yaml"
+        file.write_text(json.dumps(doc), encoding="utf-8")  # JSON is YAML
+        for result in Runner(GENERATED).run_file(file):
+            assert result.passed or result.message.startswith(str(file)), result.message
+            assert "internal error" not in result.message, (path, value, result.message)
+
+    check()

@@ -210,7 +210,12 @@ class DarwinsJourney(Game):
         found = self.cards.get(card)
         if found is None or found["kind"] != kind:
             known = sorted(cid for cid, c in self.cards.items() if c["kind"] == kind)
-            raise RuleError(f"'{card}' is not a {kind}; {kind}s: {', '.join(known)}")
+            # In the kinds' own words: "'misty_strait' is a Location on the way ..., not an
+            # Encounter card".
+            kinds = self.ir["vocabulary"]["kinds"]
+            what = kinds.get(found["kind"], {}).get("doc", found["kind"]) if found else "no card"
+            wanted = kinds.get(kind, {}).get("doc", kind)
+            raise RuleError(f"'{card}' is {what}, not {wanted}; {kind}s: {', '.join(known)}")
 
 
 def _game(g: Game) -> DarwinsJourney:

@@ -1616,7 +1616,12 @@ class UnchartedPassage(Game):
 
     def allocate(self, player: Player) -> tuple[int, int, int]:
         """Write this month's Sailing Speed, Crew Stamina and Armament."""
-        voyage = self.board["voyage"]
+        voyage = self.board.get("voyage")
+        if voyage not in self.cards:
+            raise RuleError(
+                "no voyage card is revealed: the three numbers are written within the revealed "
+                "voyage card's resources (give 'voyage:' or reveal one first)"
+            )
         options = self.allocation_options(voyage)
         question = Question(
             "planning.allocate",
