@@ -316,15 +316,60 @@ class Group:
 Stmt: TypeAlias = Command | If | Unless | ForEach | May | ChooseOne | Repeat | Group
 
 
+# ---- verbs and functions written in the DSL ------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ParamDef:
+    """A parameter of a DSL verb or function: ``goods name`` or ``amount number = 1``."""
+
+    span: Span
+    name: str
+    type: str
+    default: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class VerbDef:
+    """``verb name(params) "doc" { statements }``: a verb whose body is DSL."""
+
+    span: Span
+    name: str
+    params: tuple[ParamDef, ...]
+    doc: str | None
+    body: tuple[Stmt, ...]
+    annotations: tuple[Annotation, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionDef:
+    """``function name(params) type "doc" = expression``: a value computed in the DSL."""
+
+    span: Span
+    name: str
+    params: tuple[ParamDef, ...]
+    returns: str
+    doc: str | None
+    body: Expr
+    annotations: tuple[Annotation, ...] = ()
+
+
+Definition: TypeAlias = VerbDef | FunctionDef
+
+
 @dataclass(frozen=True, slots=True)
 class SourceFile:
-    """One parsed ``.cards`` file."""
+    """One parsed ``.cards`` file: its card declarations and its verb and function definitions
+    (kept apart, so code that walks cards never meets a definition)."""
 
     path: str
     declarations: tuple[Declaration, ...]
+    definitions: tuple[Definition, ...] = ()
 
 
-Node: TypeAlias = Expr | Annotation | Declaration | Member | Stmt | SourceFile
+Node: TypeAlias = (
+    Expr | Annotation | Declaration | Member | Stmt | ParamDef | Definition | SourceFile
+)
 
 
 def to_json(node: Any) -> Any:
@@ -341,5 +386,8 @@ def to_json(node: Any) -> Any:
         return [node.line, node.column, node.end_line, node.end_column]
     out: dict[str, Any] = {"node": type(node).__name__}
     for field in fields(node):
-        out[field.name] = to_json(getattr(node, field.name))
+        value = getattr(node, field.name)
+        if field.name == "definitions" and not value:
+            continue  # a file without verbs or functions keeps the tree it always had
+        out[field.name] = to_json(value)
     return out

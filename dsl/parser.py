@@ -44,6 +44,7 @@ from dsl.nodes import (
     Declaration,
     Dice,
     ForEach,
+    FunctionDef,
     Group,
     If,
     ListLiteral,
@@ -51,6 +52,7 @@ from dsl.nodes import (
     Name,
     Not,
     Number,
+    ParamDef,
     Percent,
     Property,
     Range,
@@ -60,6 +62,7 @@ from dsl.nodes import (
     String,
     Trigger,
     Unless,
+    VerbDef,
 )
 
 #: The largest number a card may hold: beyond it a float is no longer exact (2**53 - 1), and
@@ -78,15 +81,18 @@ MAX_LINE_LENGTH = 10_000
 MAX_ERRORS_PER_FILE = 50
 
 KEYWORDS = frozenset(
-    "on if unless else for in where may choose repeat and or not true false".split()
+    "on if unless else for in where may choose repeat and or not true false verb function".split()
 )
 
 # Tokens after which a newline cannot end an item: the item obviously goes on.
 _CONTINUES = frozenset(
-    "LBRACE LPAR LSQB CALL COMMA ADD_OP MUL_OP COMP_OP AND OR NOT DOTDOT DOT ELSE IN WHERE".split()
+    "LBRACE LPAR LSQB CALL COMMA ADD_OP MUL_OP COMP_OP AND OR NOT DOTDOT DOT ELSE IN WHERE"
+    " EQUALS".split()
 )
 _OPENERS = {"LBRACE": "RBRACE", "LPAR": "RPAR", "CALL": "RPAR", "LSQB": "RSQB"}
 _OPERATORS = frozenset("ADD_OP MUL_OP COMP_OP AND OR NOT DOTDOT DOT".split())
+#: Items that may hold '=': definitions of verbs and functions.
+_DEFINES = frozenset(("VERB", "FUNCTION"))
 
 
 class _SyntaxLimit(Exception):
@@ -232,6 +238,42 @@ class _Builder:
         node = next(c for c in children if not isinstance(c, Annotation))
         notes = tuple(c for c in children if isinstance(c, Annotation))
         return replace(node, annotations=node.annotations + notes)
+
+    # -- verbs and functions written in the DSL
+
+    def _params(self, children: list[Any]) -> tuple[ParamDef, ...]:
+        return tuple(c for c in children if isinstance(c, ParamDef))
+
+    def verb_def(self, children: list[Any]) -> VerbDef:
+        # [VERB, CALL, param_def | None, ..., RPAR, STRING | None, block]
+        keyword, head, block = children[0], children[1], children[-1]
+        doc = children[-2]
+        return VerbDef(
+            self._span(keyword, block.rbrace),
+            head.value[:-1],
+            self._params(children),
+            None if doc is None else self._unescape(doc),
+            block.items,
+        )
+
+    def function_def(self, children: list[Any]) -> FunctionDef:
+        # [FUNCTION, CALL, param_def | None, ..., RPAR, NAME, STRING | None, EQUALS, expr]
+        keyword, head, body = children[0], children[1], children[-1]
+        returns, doc = children[-4], children[-3]
+        return FunctionDef(
+            self._span(keyword, body),
+            head.value[:-1],
+            self._params(children),
+            returns.value,
+            None if doc is None else self._unescape(doc),
+            body,
+        )
+
+    def param_def(self, children: list[Any]) -> ParamDef:
+        # [NAME, NAME, EQUALS | None, expr | None]
+        name, typ, default = children[0], children[1], children[-1]
+        last = default if default is not None else typ
+        return ParamDef(self._span(name, last), name.value, typ.value, default)
 
     def member_block(self, children: list[Any]) -> _Block:
         # [LBRACE, None, RBRACE] when empty, else [LBRACE, item, ..., RBRACE]
@@ -839,13 +881,18 @@ def _prepare(text: str, path: str, diagnostics: list[Diagnostic]) -> list[Token]
     opened: list[Token] = []  # open brackets, innermost last
     parens = 0
     operators = 0
+    item_head = "_NL"
     for tok in _lex(text):
         kind = tok.type
         if kind == "_NL":
             if not parens and prev not in _CONTINUES and prev != "_NL":
                 pending = tok
             continue
-        if kind == "INVALID":
+        if kind == "INVALID" or (
+            kind == "EQUALS" and (pending is not None or item_head not in _DEFINES)
+        ):
+            # '=' belongs to verb and function definitions only; anywhere else it is the
+            # character it always was, with its hint ("rounds 12", not "rounds = 12").
             diagnostics.append(_invalid_character(path, tok))
             continue
         if kind == "BAD_STRING":
@@ -873,6 +920,8 @@ def _prepare(text: str, path: str, diagnostics: list[Diagnostic]) -> list[Token]
                 prev = "_NL"
                 operators = 0
             pending = None
+        if not opened and prev == "_NL":
+            item_head = kind  # the first token of a top-level item
         if kind in _OPENERS:
             if kind == "LBRACE" and parens:
                 parens = _close_parens(path, opened, out, tok, diagnostics)
@@ -1028,7 +1077,8 @@ _WORDS = {
     "COMMA": "','",
     "COMP_OP": "a comparison",
     "ADD_OP": "'+' or '-'",
-    "MUL_OP": "'*' or '/'",
+    "MUL_OP": "'*', '/' or '%'",
+    "EQUALS": "'='",
     "DOT": "'.'",
     "DOTDOT": "'..'",
     "_NL": "the end of the line",
@@ -1187,6 +1237,39 @@ _MISTAKES: list[tuple[_Mistake, list[str]]] = [
             "write: on reveal { mark health 1 }",
         ),
         ["x { on reveal }", "x { on reveal x\n y 1 }"],
+    ),
+    (
+        _Mistake(
+            "definition-head",
+            "a verb or function is named with its parameters in parentheses, touching the name",
+            "write: verb abandon_specialty(goods name) { ... } or function f(n number) number = n",
+        ),
+        ["verb abandon (a name) { }", "function f (a number) number = a", "verb { }"],
+    ),
+    (
+        _Mistake(
+            "param-needs-type",
+            "a parameter is a name and its type",
+            "write: (goods name, amount number = 1); types: number, bool, text, name, counter, "
+            "track, zone, target, card, card_name, dice, player, list, any",
+        ),
+        ["verb f(a) { }", "verb f(a, b number) { }", "function f(a) number = 1"],
+    ),
+    (
+        _Mistake(
+            "function-returns",
+            "a function says the type of its value, then '=' and the expression",
+            "write: function every_third(month number) bool = month % 3 == 0",
+        ),
+        [
+            "function f(a number) = a",
+            "function f() = a",
+            "function f() number a",
+            "function f(a number) number a",
+            "function f() number",
+            'function f() number "why" 2',
+            'function f(a number) number "why" 2',
+        ],
     ),
     (
         _Mistake(
@@ -1455,7 +1538,12 @@ def _repair_blocks(tokens: list[Token], path: str, diagnostics: list[Diagnostic]
                     keep -= 1
                 close_open_blocks(tok, keep)
             opened.pop()
-        elif opened and tok.column == 1 and kind == "NAME" and _first_on_line(tokens, index):
+        elif (
+            opened
+            and tok.column == 1
+            and kind in ("NAME", "VERB", "FUNCTION")
+            and _first_on_line(tokens, index)
+        ):
             # A declaration starts at column 1 while blocks are open: they were never closed.
             if out and out[-1].type == "_NL":
                 nl = out.pop()
@@ -1595,7 +1683,9 @@ def parse(text: str, path: str = "<text>") -> ParseResult:
     diagnostics.extend(_BUILDER.diagnostics)
     _BUILDER.diagnostics = []
     ordered = tuple(sorted(set(diagnostics), key=Diagnostic.sort_key))
-    return ParseResult(SourceFile(path, tuple(declarations)), ordered, text)
+    cards = tuple(d for d in declarations if type(d) is Declaration)
+    definitions = tuple(d for d in declarations if type(d) is not Declaration)
+    return ParseResult(SourceFile(path, cards, definitions), ordered, text)
 
 
 def read_source(path: str | Path) -> tuple[str | None, list[Diagnostic]]:

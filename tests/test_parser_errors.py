@@ -30,7 +30,7 @@ REQUIRED_CODES = frozenset(
     invalid-character missing-body trigger-outside statement-outside-trigger else-without-if
     missing-operand chained-comparison missing-condition missing-trigger trigger-needs-block
     annotation-alone bad-escape bad-dice for-each choose-one-of unexpected-token empty-file
-    too-deep too-complex number-too-large
+    too-deep too-complex number-too-large definition-head param-needs-type function-returns
     """.split()
 )
 
