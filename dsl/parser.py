@@ -1683,8 +1683,9 @@ def parse(text: str, path: str = "<text>") -> ParseResult:
     diagnostics.extend(_BUILDER.diagnostics)
     _BUILDER.diagnostics = []
     ordered = tuple(sorted(set(diagnostics), key=Diagnostic.sort_key))
-    cards = tuple(d for d in declarations if type(d) is Declaration)
-    definitions = tuple(d for d in declarations if type(d) is not Declaration)
+    items: list[Any] = list(declarations)  # the grammar's top-level items: both kinds
+    cards = tuple(d for d in items if type(d) is Declaration)
+    definitions = tuple(d for d in items if isinstance(d, (VerbDef, FunctionDef)))
     return ParseResult(SourceFile(path, cards, definitions), ordered, text)
 
 
