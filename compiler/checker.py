@@ -31,6 +31,7 @@ from dsl.nodes import (
     Declaration,
     Dice,
     ForEach,
+    FunctionDef,
     Group,
     If,
     ListLiteral,
@@ -108,8 +109,9 @@ class Checker:
 
     # -- the game
 
-    def check(self, declarations: list[Declaration]) -> IR:
-        """Lower every card declaration; ``declarations`` excludes the ``game`` one."""
+    def check(self, declarations: list[Declaration], definitions: list[Any] | None = None) -> IR:
+        """Lower every card declaration (``declarations`` excludes the ``game`` one) and every
+        DSL verb and function definition whose signature :func:`definitions.register` took."""
         pending: list[tuple[Declaration, str, str, list[str]]] = []
         for decl in declarations:
             head = self.head(decl)
@@ -127,10 +129,56 @@ class Checker:
                 continue
             self.cards[ident] = decl
             pending.append((decl, ident, title, tags))
+        # Definitions after the cards' names are known (a verb may name a card), before the
+        # cards' bodies, which the call graph does not need.
+        from compiler.definitions import lower
+
+        lowered = lower(self, list(definitions)) if definitions else None
         cards = []
         for index, (decl, ident, title, tags) in enumerate(pending):
             cards.append(self.card(decl, ident, title, tags, f"/cards/{index}"))
-        return {"cards": cards, "provisional": self.provisional}
+        out: IR = {"cards": cards, "provisional": self.provisional}
+        if lowered is not None:
+            out["definitions"] = lowered
+        return out
+
+    def definition(self, definition: Any, path: str) -> IR:
+        """Check and lower one DSL verb's or function's body, its parameters in scope."""
+        is_function = isinstance(definition, FunctionDef)
+        what = "function" if is_function else "verb"
+        locals_: dict[str, str] = {}
+        for param in definition.params:
+            if self.is_declared(param.name):
+                self.error(
+                    "shadowed-name",
+                    f"'{param.name}' is already {self.what_is(param.name, _Scope('', None))}",
+                    param.span,
+                    "choose another name for this parameter",
+                )
+            locals_[param.name] = param.type
+        scope = _Scope(definition.name, None, locals_)
+        span = definition.span
+        # Statements record their provisional notes on the card they belong to: here, this.
+        title = f"{what} {definition.name}"
+        holder: IR = {"id": definition.name, "title": title, "provisional": []}
+        self.annotations(definition.annotations, holder, what, holder["title"], span)
+        out: IR = {
+            "name": definition.name,
+            "params": [{"name": p.name, "type": p.type} for p in definition.params],
+            "source": f"{span.file}:{span.line}",
+            "at": [span.line, span.column],
+        }
+        if is_function:
+            expr, typ = self.expr(definition.body, scope)
+            self.expect_type(
+                typ, definition.returns, definition.body.span, f"the function '{definition.name}'"
+            )
+            out["returns"] = definition.returns
+            out["expr"] = expr
+            self.note_span(f"{path}/expr", definition.body.span)
+        else:
+            out["body"] = self.block(definition.body, scope, f"{path}/body", holder)
+        return out
 
     def head(self, decl: Declaration) -> tuple[str, str, list[str]] | None:
         """The id, title and tags of a declaration, or None when its kind is unknown."""
@@ -795,6 +843,8 @@ class Checker:
         if typ == "dice":
             if isinstance(expr, Dice):
                 return {"kind": "dice", "count": expr.count, "sides": expr.sides}
+            if isinstance(expr, Name) and scope.locals.get(expr.id) == "dice":
+                return {"kind": "local", "name": expr.id}
             self.error(
                 "type-mismatch",
                 f"'{sig.name}' takes dice such as 2d6",
@@ -821,6 +871,11 @@ class Checker:
             "name": (v.symbols, self.cards),
         }
         sources = tables[typ]
+        if isinstance(expr, Name) and expr.id in scope.locals:
+            # A parameter of a DSL verb or function naming a counter, track, zone ...
+            got = scope.locals[expr.id]
+            if got == typ or got == "any" or (typ == "target" and got == "counter"):
+                return {"kind": "local", "name": expr.id}
         if not isinstance(expr, Name):
             self.error(
                 "type-mismatch",
@@ -1150,6 +1205,9 @@ def check_game(
     vocab: Vocabulary, files: list[SourceFile], diagnostics: list[Diagnostic]
 ) -> CheckedGame:
     """Check and lower the card declarations of ``files`` (the game declaration excluded)."""
+    from compiler.definitions import register
+
+    definitions = register(vocab, files, diagnostics)
     checker = Checker(vocab, diagnostics)
     declarations = [
         decl
@@ -1157,7 +1215,7 @@ def check_game(
         for decl in source.declarations
         if not (decl.kind == "game" and vocab.span is not None and decl.span == vocab.span)
     ]
-    body = checker.check(declarations)
+    body = checker.check(declarations, definitions)
     ir: IR = {
         "cardc_ir": 1,
         "game": vocab.game,
@@ -1167,4 +1225,6 @@ def check_game(
         "cards": body["cards"],
         "provisional": body["provisional"],
     }
+    if "definitions" in body:
+        ir["definitions"] = body["definitions"]
     return CheckedGame(ir, checker.spans, diagnostics)

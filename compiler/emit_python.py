@@ -88,6 +88,16 @@ def _local(name: str) -> str:
     return f"v_{name}"
 
 
+def _verb_name(name: str) -> str:
+    """The Python function of a verb written in the DSL."""
+    return f"dv_{name}"
+
+
+def _function_name(name: str) -> str:
+    """The Python function of a function written in the DSL."""
+    return f"df_{name}"
+
+
 class _Function:
     """One function being written: its lines and the context variable of each depth."""
 
@@ -99,6 +109,7 @@ class _Function:
         self.source = source
         self.lines: list[str] = []
         self.asks = 0
+        self.params = ""  # ", v_a, v_b" after (g, c): a DSL verb's or function's parameters
 
     def add(self, indent: int, code: str, at: list[int] | None = None) -> None:
         marker = f"  # @ {comment_text(self.source)}:{at[0]}:{at[1]}" if at else ""
@@ -175,7 +186,7 @@ class PythonEmitter:
         return table[name]
 
     def e_binary(self, e: IR, c: str) -> str:
-        op = e["op"]
+        op = e["op"]  # '%' is Python's: the remainder has the divisor's sign, as on a board
         if op == "/":  # whole numbers on a board: division rounds down
             op = "//"
         return f"({self.expr(e['left'], c)} {op} {self.expr(e['right'], c)})"
@@ -184,6 +195,8 @@ class PythonEmitter:
         return "".join(f", {self.expr(v, c)}" for v in values)
 
     def e_call(self, e: IR, c: str) -> str:
+        if e["origin"] == "dsl":
+            return f"{_function_name(e['native'])}(g, {c}{self.args(e['args'], c)})"
         if e["origin"] == "prelude":
             if e["native"] not in PRELUDE_NATIVES:
                 raise EmitError(f"unknown prelude native {e['native']!r}")
@@ -191,6 +204,8 @@ class PythonEmitter:
         return f"g.natives[{literal(e['native'])}](g, {c}{self.args(e['args'], c)})"
 
     def verb_call(self, verb: str, origin: str, args: list[IR | None], c: str) -> str:
+        if origin == "dsl":
+            return f"{_verb_name(verb)}(g, {c}{self.args(args, c)})"
         if origin == "prelude":
             if verb not in _PRELUDE_VERBS:
                 raise EmitError(f"unknown prelude verb {verb!r}")
@@ -287,6 +302,31 @@ class PythonEmitter:
             used.add(name)
             return name
 
+        definitions = self.ir.get("definitions") or {"verbs": [], "functions": []}
+        for verb in definitions["verbs"]:
+            path = verb["source"].rpartition(":")[0]
+            fn = _Function(
+                unique(_verb_name(verb["name"])),
+                comment_text(f"verb {verb['name']} ({verb['source']})"),
+                verb["name"],
+                "verb",
+                path,
+            )
+            fn.params = "".join(f", {_local(p['name'])}" for p in verb["params"])
+            self.body(fn, verb["body"], 0, "c")
+            functions.append(fn)
+        for function in definitions["functions"]:
+            path = function["source"].rpartition(":")[0]
+            fn = _Function(
+                unique(_function_name(function["name"])),
+                comment_text(f"function {function['name']} ({function['source']})"),
+                function["name"],
+                "function",
+                path,
+            )
+            fn.params = "".join(f", {_local(p['name'])}" for p in function["params"])
+            fn.add(0, f"return {self.expr(function['expr'], 'c')}", function["at"])
+            functions.append(fn)
         for card in self.ir["cards"]:
             path, _, line = card["source"].rpartition(":")
             for trigger, handler in card["triggers"].items():

@@ -84,8 +84,48 @@ SCHEMA: dict[str, Any] = {
         "cards": {"type": "array", "items": {"$ref": "#/$defs/card"}},
         "provisional": {"type": "array", "items": {"$ref": "#/$defs/provisional"}},
         "copies": {"type": "object"},
+        # Verbs and functions written in the DSL (absent when a game has none).
+        "definitions": {
+            "type": "object",
+            "required": ["verbs", "functions"],
+            "additionalProperties": False,
+            "properties": {
+                "verbs": {"type": "array", "items": {"$ref": "#/$defs/verb_def"}},
+                "functions": {"type": "array", "items": {"$ref": "#/$defs/function_def"}},
+            },
+        },
     },
     "$defs": {
+        "param_def": {
+            "type": "object",
+            "required": ["name", "type"],
+            "properties": {"name": _NAME, "type": _NAME},
+        },
+        "verb_def": {
+            "type": "object",
+            "required": ["name", "params", "source", "at", "body"],
+            "additionalProperties": False,
+            "properties": {
+                "name": _NAME,
+                "params": {"type": "array", "items": {"$ref": "#/$defs/param_def"}},
+                "source": {"type": "string"},
+                "at": {"type": "array", "items": {"type": "integer"}},
+                "body": _BODY,
+            },
+        },
+        "function_def": {
+            "type": "object",
+            "required": ["name", "params", "source", "at", "returns", "expr"],
+            "additionalProperties": False,
+            "properties": {
+                "name": _NAME,
+                "params": {"type": "array", "items": {"$ref": "#/$defs/param_def"}},
+                "source": {"type": "string"},
+                "at": {"type": "array", "items": {"type": "integer"}},
+                "returns": _NAME,
+                "expr": _EXPR,
+            },
+        },
         "provisional": {
             "type": "object",
             "required": ["at", "card", "what", "why"],
@@ -210,7 +250,7 @@ SCHEMA: dict[str, Any] = {
                 _when(
                     "binary",
                     ["op", "left", "right"],
-                    op={"enum": ["+", "-", "*", "/"]},
+                    op={"enum": ["+", "-", "*", "/", "%"]},
                     left=_EXPR,
                     right=_EXPR,
                 ),

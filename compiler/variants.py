@@ -226,8 +226,9 @@ def _block_indent(text: str, line0: int) -> int:
 
 def _parse_block(
     text: str, overlay: Overlay, node: Any, key: Any, diagnostics: list[Diagnostic]
-) -> tuple[Declaration, ...]:
-    """Parse DSL cards written as a YAML block scalar; spans and errors point into the YAML."""
+) -> tuple[Any, ...]:
+    """Parse DSL cards (and verb and function definitions) written as a YAML block scalar;
+    spans and errors point into the YAML."""
     where = str(overlay.path)
     try:
         line0, col0 = node.lc.value(key) if not isinstance(key, int) else node.lc.item(key)
@@ -251,7 +252,8 @@ def _parse_block(
 
     result = parse(text, where)
     diagnostics.extend(remap_spans(tuple(result.diagnostics), move))
-    return tuple(remap_spans(result.file.declarations, move))
+    # Verb and function definitions come along with the cards (the checker tells them apart).
+    return tuple(remap_spans(result.file.declarations + result.file.definitions, move))
 
 
 def _value_source(value: Any, typ: str) -> str:
@@ -733,7 +735,7 @@ def apply_overlay(
             )
             for fi, source in enumerate(files)
         ]
-    added: list[Declaration] = []
+    added: list[Any] = []
     if "add" in data:
         blocks = data["add"] if isinstance(data["add"], list) else None
         items = list(enumerate(blocks)) if blocks is not None else [("add", data["add"])]
@@ -748,7 +750,9 @@ def apply_overlay(
                 continue
             added.extend(_parse_block(text, overlay, holder, key, diagnostics))
     if added:
-        files.append(SourceFile(ctx.where, tuple(added)))
+        cards = tuple(d for d in added if isinstance(d, Declaration))
+        definitions = tuple(d for d in added if not isinstance(d, Declaration))
+        files.append(SourceFile(ctx.where, cards, definitions))  # type: ignore[arg-type]
     if "add_files" in data:
         names = data["add_files"] if isinstance(data["add_files"], list) else [data["add_files"]]
         node = data["add_files"] if isinstance(data["add_files"], list) else None

@@ -47,7 +47,7 @@ _COMPARE = {
     "==": "is",
     "!=": "is not",
 }
-_BINARY = {"+": "plus", "-": "minus", "*": "times", "/": "divided by"}
+_BINARY = {"+": "plus", "-": "minus", "*": "times", "/": "divided by", "%": "modulo"}
 _PREPOSITIONS = ("of", "in", "on", "to", "between", "from", "at")
 _ICON_IN_TEXT = re.compile(r"\{icon:([a-z_][a-z0-9_]*)\}")
 
