@@ -15,10 +15,10 @@ from typing import Any
 from compiler.checker import check_game
 from compiler.ir_schema import validate
 from compiler.project import GAME_FILE, Project, card_files
-from compiler.vocabulary import read_vocabulary
+from compiler.vocabulary import Vocabulary, read_vocabulary
 from dsl.diagnostics import Diagnostic, SourceCache, file_span
 from dsl.nodes import Declaration, Name, SourceFile, Span
-from dsl.parser import parse_file
+from dsl.parser import ParseResult, parse_file
 
 
 @dataclass
@@ -31,6 +31,9 @@ class GameResult:
     ir: dict[str, Any] | None
     spans: dict[str, Span]
     diagnostics: list[Diagnostic]
+    #: What the language server reads names from: the vocabulary and the parsed files.
+    vocabulary: Vocabulary | None = None
+    parsed: list[SourceFile] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -79,14 +82,19 @@ def _at_key(at: str) -> tuple[str, int, int]:
     return path, int(line), int(column)
 
 
+#: Reads and parses one file: :func:`dsl.parser.parse_file`, or the language server's, which
+#: parses the editor's unsaved text and remembers what did not change.
+FileParser = Callable[[Path], ParseResult]
+
+
 def parse_all(
-    paths: Iterable[Path], sources: SourceCache
+    paths: Iterable[Path], sources: SourceCache, parser: FileParser | None = None
 ) -> tuple[list[SourceFile], list[Diagnostic]]:
     """Parse ``paths``; remember their text for diagnostics."""
     files: list[SourceFile] = []
     diagnostics: list[Diagnostic] = []
     for path in paths:
-        result = parse_file(path)
+        result = (parser or parse_file)(path)
         if result.text is not None:
             sources.put(str(path), result.text)
         files.append(result.file)
@@ -113,11 +121,12 @@ def compile_game(
     sources: SourceCache,
     files: list[Path] | None = None,
     overlay: Overlay | None = None,
+    parser: FileParser | None = None,
 ) -> GameResult:
     """Parse, check, lower and validate the game in ``folder`` (with ``overlay`` applied to
-    its parsed sources, for a variant)."""
+    its parsed sources, for a variant; ``parser`` in place of reading the files from disk)."""
     paths = files if files is not None else card_files(folder)
-    parsed, diagnostics = parse_all(paths, sources)
+    parsed, diagnostics = parse_all(paths, sources, parser)
     if overlay is not None:
         parsed = overlay(parsed, diagnostics)
     game_decls: list[Declaration] = [
@@ -141,7 +150,7 @@ def compile_game(
                     show_source=False,
                 )
             )
-        return GameResult(folder.name, folder, paths, None, {}, diagnostics)
+        return GameResult(folder.name, folder, paths, None, {}, diagnostics, parsed=parsed)
     for extra in game_decls[1:]:
         diagnostics.append(
             Diagnostic(
@@ -180,6 +189,8 @@ def compile_game(
         None if has_errors else checked.ir,
         checked.spans,
         diagnostics,
+        vocab,
+        parsed,
     )
 
 
