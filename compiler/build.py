@@ -124,13 +124,27 @@ def _json_bytes(data: dict[str, Any]) -> bytes:
     for key, value in {"_generated": BANNER, **data}.items():
         name = json.dumps(key, ensure_ascii=False)
         if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-            items = ",\n  ".join(json.dumps(v, ensure_ascii=False) for v in value)
+            items = ",\n  ".join(_json_line(v) for v in value)
             parts.append(f" {name}: [\n  {items}\n ]")
         else:
             # json escapes line breaks inside strings: every "\n" here is between tokens.
             body = json.dumps(value, indent=1, ensure_ascii=False).replace("\n", "\n ")
             parts.append(f" {name}: {body}")
     return ("{\n" + ",\n".join(parts) + "\n}\n").encode()
+
+
+def _json_line(item: dict[str, Any]) -> str:
+    """A card's (or a provisional note's) line of cards.json, kept with its IR while that is
+    the same object and its source path (which _root_relative_sources rewrites) unchanged."""
+    from compiler.filecache import card_memo
+
+    memo = card_memo(item)
+    where = item.get("source", item.get("at"))
+    line = memo.get("json")
+    if line is None or memo.get("json_where") != where:
+        line = memo["json"] = json.dumps(item, ensure_ascii=False)
+        memo["json_where"] = where
+    return line  # type: ignore[no-any-return]
 
 
 def render_game(

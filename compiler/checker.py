@@ -1202,9 +1202,17 @@ def describe_block(body: list[IR]) -> str:
 
 
 def check_game(
-    vocab: Vocabulary, files: list[SourceFile], diagnostics: list[Diagnostic]
+    vocab: Vocabulary,
+    files: list[SourceFile],
+    diagnostics: list[Diagnostic],
+    context: Declaration | None = None,
 ) -> CheckedGame:
-    """Check and lower the card declarations of ``files`` (the game declaration excluded)."""
+    """Check and lower the card declarations of ``files`` (the game declaration excluded).
+
+    With ``context`` (the game declaration the vocabulary was read from), each file's checked
+    cards are kept and reused while they hold (compiler.filecache); cards reused so carry no
+    spans in ``spans``.
+    """
     from compiler.definitions import register
 
     definitions = register(vocab, files, diagnostics)
@@ -1215,7 +1223,15 @@ def check_game(
         for decl in source.declarations
         if not (decl.kind == "game" and vocab.span is not None and decl.span == vocab.span)
     ]
-    body = checker.check(declarations, definitions)
+    if context is not None:
+        from compiler.filecache import check_files
+
+        skipped = {id(d) for s in files for d in s.declarations} - {id(d) for d in declarations}
+        game_decls = [d for s in files for d in s.declarations if id(d) in skipped]
+        # The DSL verbs and functions of every file join the vocabulary: part of the context.
+        body = check_files(checker, files, (context, tuple(definitions)), game_decls, definitions)
+    else:
+        body = checker.check(declarations, definitions)
     ir: IR = {
         "cardc_ir": 1,
         "game": vocab.game,

@@ -121,6 +121,8 @@ class PythonEmitter:
 
     def __init__(self, ir: IR):
         self.ir = ir
+        #: What :meth:`functions` wrote afresh (not reused): text, HANDLERS and FORMULAS entries.
+        self.fresh: tuple[str, list[tuple[str, str]], list[tuple[str, str]]] = ("", [], [])
         self.stmts: dict[str, Callable[[_Function, IR, int, str], None]] = {
             "verb": self.s_verb,
             "let": self.s_let,
@@ -289,8 +291,50 @@ class PythonEmitter:
 
     # -- the module
 
-    def functions(self) -> tuple[list[_Function], list[tuple[str, str]], list[tuple[str, str]]]:
+    def card_functions(
+        self, card: IR
+    ) -> tuple[list[_Function], list[tuple[str, str]], list[tuple[str, str]]]:
+        """The functions of one card (base names, before any renaming), and its entries of
+        the HANDLERS and FORMULAS tables."""
         functions: list[_Function] = []
+        handlers: list[tuple[str, str]] = []
+        formulas: list[tuple[str, str]] = []
+        path, _, line = card["source"].rpartition(":")
+        for trigger, handler in card["triggers"].items():
+            fn = _Function(
+                f"h_{card['id']}__{trigger}",
+                comment_text(f"{card['title']}: on {trigger} ({path}:{handler['line']})"),
+                card["id"],
+                trigger,
+                path,
+            )
+            self.body(fn, handler["body"], 0, "c")
+            functions.append(fn)
+            handlers.append((literal((card["id"], trigger)), fn.name))
+        for prop, formula in card["formulas"].items():
+            fn = _Function(
+                f"f_{card['id']}__{prop}",
+                comment_text(f"{card['title']}: {prop} ({path}:{line})"),
+                card["id"],
+                prop,
+                path,
+            )
+            fn.add(0, f"return {self.expr(formula['expr'], 'c')}", formula["at"])
+            functions.append(fn)
+            formulas.append((literal((card["id"], prop)), fn.name))
+        return functions, handlers, formulas
+
+    def functions(self) -> tuple[str, list[tuple[str, str]], list[tuple[str, str]]]:
+        """Every card's functions as module text, and the HANDLERS and FORMULAS entries.
+
+        A card's text is kept with its IR (compiler.filecache) and reused while the IR is the
+        same object, so a rebuild emits only the cards that changed. Two functions whose names
+        would clash get a suffix, as before; a card whose names were suffixed is not kept (its
+        names depend on the cards before it).
+        """
+        from compiler.filecache import card_memo
+
+        parts: list[str] = []
         handlers: list[tuple[str, str]] = []
         formulas: list[tuple[str, str]] = []
         used: set[str] = set()
@@ -302,6 +346,12 @@ class PythonEmitter:
             used.add(name)
             return name
 
+        # What is written now (not reused): emit_handlers compiles it, as a module of its own.
+        fresh: list[str] = []
+        fresh_handlers: list[tuple[str, str]] = []
+        fresh_formulas: list[tuple[str, str]] = []
+        # The game's DSL verbs and functions first, written every time (they are few).
+        functions: list[_Function] = []
         definitions = self.ir.get("definitions") or {"verbs": [], "functions": []}
         for verb in definitions["verbs"]:
             path = verb["source"].rpartition(":")[0]
@@ -327,65 +377,101 @@ class PythonEmitter:
             fn.params = "".join(f", {_local(p['name'])}" for p in function["params"])
             fn.add(0, f"return {self.expr(function['expr'], 'c')}", function["at"])
             functions.append(fn)
+        written = "".join(_function_text(fn) for fn in functions)
+        parts.append(written)
+        fresh.append(written)
         for card in self.ir["cards"]:
-            path, _, line = card["source"].rpartition(":")
-            for trigger, handler in card["triggers"].items():
-                fn = _Function(
-                    unique(f"h_{card['id']}__{trigger}"),
-                    comment_text(f"{card['title']}: on {trigger} ({path}:{handler['line']})"),
-                    card["id"],
-                    trigger,
-                    path,
+            memo = card_memo(card)
+            kept = memo.get("functions")
+            if kept is not None and not used.intersection(kept[0]):
+                names, text, card_handlers, card_formulas = kept
+                used.update(names)
+                parts.append(text)
+                handlers += card_handlers
+                formulas += card_formulas
+                continue
+            functions, card_handlers, card_formulas = self.card_functions(card)
+            renamed = {}
+            for fn in functions:
+                name, n = fn.name, 2
+                while name in used:
+                    name, n = f"{fn.name}_{n}", n + 1
+                used.add(name)
+                if name != fn.name:
+                    renamed[fn.name] = name
+                    fn.name = name
+            if renamed:
+                card_handlers = [(k, renamed.get(v, v)) for k, v in card_handlers]
+                card_formulas = [(k, renamed.get(v, v)) for k, v in card_formulas]
+            text = "".join(_function_text(fn) for fn in functions)
+            fresh.append(text)
+            fresh_handlers += card_handlers
+            fresh_formulas += card_formulas
+            if not renamed:
+                memo["functions"] = (
+                    [fn.name for fn in functions],
+                    text,
+                    card_handlers,
+                    card_formulas,
                 )
-                self.body(fn, handler["body"], 0, "c")
-                functions.append(fn)
-                handlers.append((literal((card["id"], trigger)), fn.name))
-            for prop, formula in card["formulas"].items():
-                fn = _Function(
-                    unique(f"f_{card['id']}__{prop}"),
-                    comment_text(f"{card['title']}: {prop} ({path}:{line})"),
-                    card["id"],
-                    prop,
-                    path,
-                )
-                fn.add(0, f"return {self.expr(formula['expr'], 'c')}", formula["at"])
-                functions.append(fn)
-                formulas.append((literal((card["id"], prop)), fn.name))
-        return functions, sorted(handlers), sorted(formulas)
+            parts.append(text)
+            handlers += card_handlers
+            formulas += card_formulas
+        self.fresh = ("".join(fresh), sorted(fresh_handlers), sorted(fresh_formulas))
+        return "".join(parts), sorted(handlers), sorted(formulas)
+
+
+def _function_text(fn: _Function) -> str:
+    """One function as the module holds it."""
+    body = "".join(f"    {line}\n" for line in fn.lines)
+    return f"\n\ndef {fn.name}(g, c{fn.params}):\n    # {fn.comment}\n{body}"
 
 
 def emit_handlers(ir: IR, sources: list[str], source_dir: str) -> str:
     """The handlers module of one game (or variant), checked by ``compile()``."""
     emitter = PythonEmitter(ir)
-    functions, handlers, formulas = emitter.functions()
+    functions_text, handlers, formulas = emitter.functions()
     template = _ENV.get_template("handlers.py.j2")
+    module = {
+        "version": __version__,
+        "source_dir": comment_text(source_dir),
+        "game_comment": comment_text(f"{ir['title']} ({ir['game']})"),
+        "game_doc": docstring_text(f"{ir['title']} ({ir['game']})"),
+        "variant": comment_text(ir["variant"]) if ir["variant"] else "",
+        "sources": [comment_text(s) for s in sources],
+        "prelude_natives": PRELUDE_NATIVES,
+        "game_literal": literal(ir["game"]),
+        "variant_literal": literal(ir["variant"]),
+    }
     text = template.render(
-        version=__version__,
-        source_dir=comment_text(source_dir),
-        game_comment=comment_text(f"{ir['title']} ({ir['game']})"),
-        game_doc=docstring_text(f"{ir['title']} ({ir['game']})"),
-        variant=comment_text(ir["variant"]) if ir["variant"] else "",
-        sources=[comment_text(s) for s in sources],
-        prelude_natives=PRELUDE_NATIVES,
-        game_literal=literal(ir["game"]),
-        variant_literal=literal(ir["variant"]),
-        functions=functions,
-        handlers=handlers,
-        formulas=formulas,
+        **module, functions_text=functions_text, handlers=handlers, formulas=formulas
     )
     lines_table = []
+    paths: dict[str, str] = {}  # one LINES entry per source file, for the compile() below
     # Lines as compile() counts them (only "\n" ends one here), and the marker as the last
     # "  # @ " on its line: a string literal before it may hold those characters too.
     for number, line in enumerate(text.split("\n"), start=1):
         at = line.rfind(_MARKER_START)
         match = _MARKER.fullmatch(line, at) if at >= 0 else None
         if match:
-            lines_table.append(
+            entry = (
                 f"    {number}: ({literal(_unescape(match.group(1)))}, "
                 f"{int(match.group(2))}, {int(match.group(3))}),"
             )
+            lines_table.append(entry)
+            paths.setdefault(match.group(1), entry)
     text += "\nLINES = {\n" + "\n".join(lines_table) + ("\n" if lines_table else "") + "}\n"
-    compile(text, f"generated/{ir['game']}/handlers.py", "exec")
+    # compile() checks what this call wrote: the module with the functions and table entries
+    # written now. Functions and entries reused from an earlier build (compiler.filecache) were
+    # checked when written; a function is a statement of its own and an entry an item of its
+    # own, valid in any module or table. A LINES entry varies by its file only (its numbers
+    # are numbers), so one entry per file stands for all.
+    fresh_text, fresh_handlers, fresh_formulas = emitter.fresh
+    checked = template.render(
+        **module, functions_text=fresh_text, handlers=fresh_handlers, formulas=fresh_formulas
+    )
+    checked += "\nLINES = {\n" + "".join(e + "\n" for e in paths.values()) + "}\n"
+    compile(checked, f"generated/{ir['game']}/handlers.py", "exec")
     return text
 
 

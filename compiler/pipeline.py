@@ -18,7 +18,7 @@ from compiler.project import GAME_FILE, Project, card_files
 from compiler.vocabulary import Vocabulary, read_vocabulary
 from dsl.diagnostics import Diagnostic, SourceCache, file_span
 from dsl.nodes import Declaration, Name, SourceFile, Span
-from dsl.parser import ParseResult, parse_file
+from dsl.parser import ParseResult, parse, read_source
 
 
 @dataclass
@@ -94,12 +94,26 @@ def parse_all(
     files: list[SourceFile] = []
     diagnostics: list[Diagnostic] = []
     for path in paths:
-        result = (parser or parse_file)(path)
+        result = (parser or _parse_kept)(path)
         if result.text is not None:
             sources.put(str(path), result.text)
         files.append(result.file)
         diagnostics.extend(result.diagnostics)
     return files, diagnostics
+
+
+def _parse_kept(path: Path) -> ParseResult:
+    """:func:`parse_file`, reusing the parse of an unchanged file (compiler.filecache)."""
+    from compiler import filecache
+
+    text, problems = read_source(path)
+    if text is None:
+        return ParseResult(SourceFile(str(path), ()), tuple(problems), None)
+    result = filecache.cached_parse(str(path), text)
+    if result is None:
+        result = parse(text, str(path))
+        filecache.remember_parse(str(path), text, result)
+    return result
 
 
 def game_folder(path: Path) -> Path | None:
@@ -125,6 +139,9 @@ def compile_game(
 ) -> GameResult:
     """Parse, check, lower and validate the game in ``folder`` (with ``overlay`` applied to
     its parsed sources, for a variant; ``parser`` in place of reading the files from disk)."""
+    from compiler import filecache
+
+    filecache.prune()
     paths = files if files is not None else card_files(folder)
     parsed, diagnostics = parse_all(paths, sources, parser)
     if overlay is not None:
@@ -177,10 +194,18 @@ def compile_game(
                 (f"rename one of them; cardc finds games by folder (cards/{vocab.game}/)",),
             )
         )
-    checked = check_game(vocab, parsed, diagnostics)
+    before = list(diagnostics)
+    # Each file's checked cards are kept while the game declaration is this very object.
+    checked = check_game(vocab, parsed, diagnostics, context=game_decls[0])
     has_errors = any(d.severity == "error" for d in diagnostics)
     if not has_errors:
-        diagnostics.extend(validate(checked.ir, checked.spans, game_decls[0].span))
+        problems = validate(checked.ir, checked.spans, game_decls[0].span)
+        if problems:
+            # Kept cards carry no spans: check afresh, so each schema error has its span.
+            diagnostics[:] = before
+            checked = check_game(vocab, parsed, diagnostics)
+            problems = validate(checked.ir, checked.spans, game_decls[0].span)
+        diagnostics.extend(problems)
         has_errors = any(d.severity == "error" for d in diagnostics)
     return GameResult(
         vocab.game or folder.name,

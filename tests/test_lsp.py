@@ -187,8 +187,8 @@ def test_an_error_in_another_file_of_the_game_is_published_there(project: Path) 
         cards = session.uri(f"cards/{GAME}/port_cards.cards")
         found = await session.wait_for(cards)
         assert any(d.code == "trigger-undefined" for d in found)
+        session.diagnostics.pop(cards)
         await session.change(uri, text)
-        await asyncio.sleep(0)
         assert (await session.wait_for(cards)) == []
 
     run(project, body)

@@ -1,0 +1,129 @@
+"""``cardc watch``: a real process, real saves, its output read as it comes."""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from compiler.watch import changes, interrupt_after
+
+pytest.importorskip("watchfiles")
+
+REPO = Path(__file__).resolve().parent.parent
+GAME = """\
+game solo "Solo" {
+  players 1
+  counter coins
+  trigger play "the card is played"
+  kind port_card "a card" { property copies number }
+}
+"""
+CARD = 'port_card "Coin" {\n  copies 2\n  on play { gain coins 1 }\n}\n'
+
+
+class Watch:
+    """``cardc watch --no-sheets`` in ``root``; its stdout lines in a queue."""
+
+    def __init__(self, root: Path) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "compiler.cli", "watch", "--no-sheets"],
+            cwd=root,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line.rstrip("\n"))
+
+    def until(self, predicate: str, timeout: float = 60) -> list[str]:
+        """Lines up to and including the first that contains ``predicate``."""
+        got: list[str] = []
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = self.lines.get(timeout=max(deadline - time.monotonic(), 0.01))
+            except queue.Empty:
+                raise AssertionError(f"no {predicate!r} in {self.seen + got}") from None
+            got.append(line)
+            if predicate in line:
+                self.seen += got
+                return got
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "cards" / "solo").mkdir(parents=True)
+    (tmp_path / "cards" / "solo" / "game.cards").write_text(GAME)
+    (tmp_path / "cards" / "solo" / "coin.cards").write_text(CARD)
+    return tmp_path
+
+
+def test_watch_rebuilds_on_save_and_prints_what_changed(project: Path) -> None:
+    watch = Watch(project)
+    try:
+        first = watch.until("watching cards/")
+        assert "added generated/solo/handlers.py" in first
+        handlers = project / "generated" / "solo" / "handlers.py"
+        assert "h_coin__play" in handlers.read_text()
+
+        card = project / "cards" / "solo" / "coin.cards"
+        card.write_text(CARD + '\nport_card "Gem" {\n  copies 1\n  on play { gain coins 3 }\n}\n')
+        saved = time.monotonic()
+        lines = watch.until("handlers and IR")
+        assert lines[0] == "changed: cards/solo/coin.cards"
+        assert "updated generated/solo/handlers.py" in lines
+        assert "updated generated/solo/cards.json" in lines
+        assert not any("schema/" in line for line in lines)  # unchanged files are not listed
+        assert "h_gem__play" in handlers.read_text()
+        assert time.monotonic() - saved < 30
+
+        # A broken save: its diagnostics, and generated/ left as it was.
+        before = handlers.read_bytes()
+        card.write_text(CARD.replace("gain coins 1", "gain coinz 1"))
+        lines = watch.until("build failed")
+        assert any("cards/solo/coin.cards:3:18: error[name-undefined]" in line for line in lines)
+        assert handlers.read_bytes() == before
+
+        card.write_text(CARD)
+        lines = watch.until("handlers and IR")
+        assert "h_gem__play" not in handlers.read_text()
+    finally:
+        watch.process.send_signal(signal.SIGINT)
+        status = watch.process.wait(timeout=30)
+    assert status == 130
+    assert "stopped" in watch.until("stopped")
+
+
+def test_ctrl_c_during_a_build_waits_for_it_to_finish() -> None:
+    finished = []
+    with pytest.raises(KeyboardInterrupt):
+        with interrupt_after():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+            finished.append(True)  # still running: the signal was held
+    assert finished == [True]
+
+
+def test_changes_name_each_file() -> None:
+    before = {"a/handlers.py": "1", "a/cards.json": "2", "old.json": "3"}
+    after = {"a/handlers.py": "1", "a/cards.json": "9", "new.json": "4"}
+    assert changes(before, after, "generated") == [
+        "updated generated/a/cards.json",
+        "added generated/new.json",
+        "removed generated/old.json",
+    ]
