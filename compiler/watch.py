@@ -3,8 +3,9 @@
 A save under ``cards/`` (a ``.cards`` file, a variant or ``reference.yaml``) starts a build
 without the sheets, so the handlers and IR are out within a second; the sheets follow in a
 second build once no further save has come. Each build is ``cardc build``'s, which renders the
-new tree in memory and swaps it in whole: ``generated/`` is never half-written. A Ctrl-C during
-a build waits for the build to finish before leaving.
+new tree in memory and swaps it in whole: ``generated/`` is never half-written. Each holds the
+project's build lock (compiler.buildlock), so a ``cardc build`` run meanwhile waits for it, and
+it for that one. A Ctrl-C during a build waits for the build to finish before leaving.
 
 What is printed: the generated files that changed (from the build's manifest, before and
 after), and the diagnostics, exactly as ``cardc build`` renders them.
@@ -99,17 +100,26 @@ class Watcher:
     def build(self, sheets: bool) -> int:
         """One build; prints the files it changed and its diagnostics. Returns its status."""
         from compiler.build import build
+        from compiler.buildlock import BuildLockError, build_lock
 
-        before = generated_files(self.project.generated)
         sources = SourceCache()
         started = time.perf_counter()
-        with interrupt_after():
-            outcome = build(self.project, self.games, False, sources, sheets=sheets)
+        try:
+            # The lock around the build and both looks at generated/: another `cardc build`
+            # (or watcher) waits for this one, and this one for it, so what is reported as
+            # changed is what this build changed.
+            with interrupt_after(), build_lock(self.project):
+                before = generated_files(self.project.generated)
+                outcome = build(self.project, self.games, False, sources, sheets=sheets)
+                after = generated_files(self.project.generated)
+        except BuildLockError as error:
+            self.say(f"cardc watch: {error}\n  hint: {error.hint}")
+            self.last_changed = 0
+            return 1
         elapsed = time.perf_counter() - started
         text = render_all(outcome.diagnostics, sources)
         if text:
             self.say(text)
-        after = generated_files(self.project.generated)
         prefix = self.project.relative(self.project.generated)
         lines = changes(before, after, prefix)
         for line in lines:

@@ -109,6 +109,32 @@ def test_watch_rebuilds_on_save_and_prints_what_changed(project: Path) -> None:
     assert "stopped" in watch.until("stopped")
 
 
+def test_a_build_running_elsewhere_is_waited_for(project: Path) -> None:
+    from compiler.buildlock import build_lock
+    from compiler.project import find_project
+
+    found = find_project(project)
+    assert found is not None
+    watch = Watch(project)
+    try:
+        watch.until("watching cards/")
+        handlers = project / "generated" / "solo" / "handlers.py"
+        with build_lock(found):  # another build, in this process, holds the project
+            (project / "cards" / "solo" / "coin.cards").write_text(
+                CARD + 'port_card "Gem" {\n  copies 1\n  on play { gain coins 3 }\n}\n'
+            )
+            watch.until("changed: cards/solo/coin.cards")
+            time.sleep(1.5)
+            assert "h_gem__play" not in handlers.read_text()  # it waits: nothing written
+            assert watch.lines.empty() or "handlers and IR" not in watch.lines.queue[-1]
+        lines = watch.until("handlers and IR")
+        assert "updated generated/solo/handlers.py" in lines
+        assert "h_gem__play" in handlers.read_text()
+    finally:
+        watch.process.send_signal(signal.SIGINT)
+        watch.process.wait(timeout=30)
+
+
 def test_ctrl_c_during_a_build_waits_for_it_to_finish() -> None:
     finished = []
     with pytest.raises(KeyboardInterrupt):
