@@ -59,7 +59,10 @@ def main(argv: list[str] | None = None) -> int:
                 marker = f"bench_save_{save}"
                 seen = len(lines)
                 with card_file.open("a", encoding="utf-8") as handle:
-                    handle.write(f'\nport_card "Bench Save {save}" {{\n  copies 1\n}}\n')
+                    handle.write(
+                        f'\nport_card "Bench Save {save}" {{\n  copies 1\n'
+                        "  on pirate_combat {\n    may { reduce pirate_power up_to 1 }\n  }\n}\n"
+                    )
                 saved = time.perf_counter()
                 _wait(lambda m=marker: m in handlers.read_text(encoding="utf-8"), 60, 0.005, lines)
                 times.append(time.perf_counter() - saved)
