@@ -102,4 +102,12 @@ def test_a_card_is_highlighted_by_what_its_words_are() -> None:
 def test_every_keyword_of_the_language_is_highlighted() -> None:
     for keyword in sorted(KEYWORDS):
         ((text, scope),) = [s for s in scopes(f"    {keyword} ") if s[0] == keyword]
-        assert scope.startswith(("keyword.", "constant.language")), (keyword, scope)
+        # `verb` inside a game declares a verb's signature: highlighted as the vocabulary.
+        assert scope.startswith(("keyword.", "constant.language", "storage.type")), (keyword, scope)
+
+
+def test_a_dsl_verb_definition_is_highlighted() -> None:
+    got = dict(scopes("function every_third(month number) bool = month % 3 == 0"))
+    assert got["function"] == "keyword.other.definition.cards"
+    assert got["every_third"] == "entity.name.function.definition.cards"
+    assert got["%"] == "keyword.operator.cards"

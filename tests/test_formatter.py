@@ -80,6 +80,17 @@ def test_a_space_that_carries_meaning_is_kept() -> None:
     assert _fmt(text) == text
 
 
+def test_dsl_verbs_and_functions_are_laid_out_too() -> None:
+    text = (
+        'verb   give(goods name ,amount number=1)"doc"{lose coins amount}\n'
+        "function every_third(month number)bool=month%3==0\n"
+    )
+    assert _fmt(text) == (
+        'verb give(goods name, amount number = 1) "doc" { lose coins amount }\n'
+        "function every_third(month number) bool = month % 3 == 0\n"
+    )
+
+
 def test_a_file_that_does_not_parse_is_not_formatted() -> None:
     result = format_text('port_card "A" {\n  copies 1 +\n}\n', "broken.cards")
     assert result.text is None
