@@ -324,6 +324,29 @@ def build(
             gc.enable()
 
 
+def _pdf_problem(outcome: BuildOutcome) -> str | None:
+    """Why this machine makes no PDF sheets (WeasyPrint or Pango missing); warns once."""
+    from compiler.sheets.pdf import INSTALL_PANGO, renderer_problem
+
+    problem = renderer_problem()
+    if problem is not None and not any(d.code == "sheet-pdf" for d in outcome.diagnostics):
+        outcome.diagnostics.append(
+            Diagnostic(
+                "sheet-pdf",
+                f"PDF sheets not written: {problem}",
+                file_span("generated/sheets"),
+                "warning",
+                (
+                    "the HTML and Markdown sheets are written (their text not fitted to the "
+                    "cards); PDFs already in generated/ are kept, and the next build that can "
+                    f"run WeasyPrint renders them ({INSTALL_PANGO})",
+                ),
+                show_source=False,
+            )
+        )
+    return problem
+
+
 def lock_needed(project: Project) -> bool:
     """Whether the project folder can be written at all (a build, and so a lock, is possible)."""
     import os
@@ -394,7 +417,9 @@ def _build(
                 continue
             outputs.update(files)
             rebuilt.append(game)
-        if not sheets:
+        # Without WeasyPrint or Pango the HTML and Markdown sheets are written, not the PDFs.
+        no_pdf = sheets and carried is None and _pdf_problem(outcome) is not None
+        if not sheets or no_pdf:
             # The game's sheets stay as they are on disk; the manifest says they were not
             # rendered from these inputs, so the next full build renders them.
             for rel, path in _existing(generated).items():
@@ -412,7 +437,7 @@ def _build(
         carried_without_sheets = (
             carried is not None and isinstance(old, dict) and old.get("sheets") is False
         )
-        if rendered_without_sheets or carried_without_sheets:
+        if rendered_without_sheets or carried_without_sheets or no_pdf:
             games[game]["sheets"] = False
     if paths:
         # Games not selected this time keep their files as they are on disk.

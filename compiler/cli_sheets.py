@@ -228,9 +228,20 @@ def _print_game(
         target = folder / Path(rel).name
         target.write_bytes(data)
         written[target.name] = hashlib.sha256(data).hexdigest()
-    stamp_path.write_text(json.dumps({"inputs": digest, "files": written}, indent=1) + "\n")
+    from compiler.sheets.pdf import renderer_problem
+
+    problem = renderer_problem() if "pdf" in formats else None
+    if problem is None:  # a run without its PDF is not up to date: no stamp
+        stamp_path.write_text(json.dumps({"inputs": digest, "files": written}, indent=1) + "\n")
     for rel in sorted(written):
         print(f"wrote {_shown(project, folder / rel)}")
+    if problem is not None:
+        print(f"cardc sheets: error: no PDF written: {problem}", file=sys.stderr)
+        print(
+            "  hint: the other formats are written (the HTML's text not fitted to the cards)",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 

@@ -25,8 +25,9 @@ from dsl.diagnostics import SourceCache
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 # Outside CI a machine without chromium skips these; in CI (which installs it) they must run.
+INSTALL_CHROMIUM = "chromium is not installed (Debian/Ubuntu: apt-get install chromium)"
 pytestmark = pytest.mark.skipif(
-    CHROMIUM is None and not os.environ.get("CI"), reason="chromium is not installed"
+    CHROMIUM is None and not os.environ.get("CI"), reason=INSTALL_CHROMIUM
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,7 +56,8 @@ _MEASURE = """
 
 def _measure(page: str, tmp_path: Path) -> dict:
     """Load ``page`` in Chromium and return what the measuring script found."""
-    assert CHROMIUM is not None
+    if CHROMIUM is None:  # in CI, which installs it: a failure that says what is missing
+        pytest.fail(INSTALL_CHROMIUM)
     target = tmp_path / "sheet.html"
     target.write_text(page.replace("</body>", _MEASURE + "</body>"), encoding="utf-8")
     run = subprocess.run(

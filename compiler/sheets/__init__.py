@@ -66,15 +66,19 @@ def render_sheet_files(
     Paths are ``sheets/<game>/<game>.<ext>``, or ``sheets/<game>/<variant>.<ext>`` for a
     variant. ``only_cards`` keeps those card ids (an errata sheet); ``title`` replaces the
     sheet's title. Raises :class:`SheetError` naming the card when its text cannot fit.
+    Where WeasyPrint cannot run (``pdf.renderer_problem()`` says why) there is no PDF, and the
+    HTML's text is not fitted to the cards.
     """
     from compiler import __version__
     from compiler.sheets.html import render_html
     from compiler.sheets.markdown import render_markdown
     from compiler.sheets.model import build_model
-    from compiler.sheets.pdf import CardOverflowError, render_pdf
+    from compiler.sheets.pdf import CardOverflowError, render_pdf, renderer_problem
 
     options = options or SheetOptions()
-    key = _memo_key(project, game, ir, (variant, only_cards, title, tuple(formats), options))
+    # Whether PDFs can be made is part of the key: a sheet without its PDF is not the sheet.
+    extra = (variant, only_cards, title, tuple(formats), options, renderer_problem() is None)
+    key = _memo_key(project, game, ir, extra)
     if key in _MEMO:
         return dict(_MEMO[key])
     unknown = [f for f in formats if f not in FORMATS]
@@ -100,11 +104,14 @@ def render_sheet_files(
                     card.scale = scales.get(card.id, 1.0)
                 return render_html(model, options, banner)
 
-            pdf, _scales, html = render_pdf(html_for, cards)
+            if renderer_problem() is None:
+                pdf, _scales, html = render_pdf(html_for, cards)
+                if "pdf" in formats:
+                    out[f"{stem}.pdf"] = pdf
+            else:  # no WeasyPrint or Pango: no PDF, and the HTML's text is not fitted
+                html = html_for({})
             if "html" in formats:
                 out[f"{stem}.html"] = html.encode()
-            if "pdf" in formats:
-                out[f"{stem}.pdf"] = pdf
     except CardOverflowError as error:
         raise SheetError(str(error), error.cards[0][1]) from error
     except (ReferenceError, TextError, LayoutError) as error:

@@ -19,6 +19,7 @@ or copied.)
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import logging
 import os
@@ -95,6 +96,9 @@ def render_pdf(
     ``cards`` maps card id -> (title, source) for the error. Returns the PDF, the scales it
     needed and the HTML it was made from (so the .html file shows the same fitted text).
     """
+    problem = renderer_problem()
+    if problem is not None:
+        raise RendererMissing(problem)
     from weasyprint import HTML
 
     scales: dict[str, float] = {}
@@ -119,6 +123,37 @@ def render_pdf(
     return bytes(pdf), scales, html
 
 
+class RendererMissing(RuntimeError):
+    """WeasyPrint, or a system library it loads (Pango), is missing; the message says what to
+    install."""
+
+
+#: What to install for WeasyPrint's system libraries, by system.
+INSTALL_PANGO = (
+    "Debian/Ubuntu: apt-get install libpango-1.0-0 libpangoft2-1.0-0; Fedora: dnf install "
+    "pango; macOS: brew install pango; Windows: see WeasyPrint's installation notes"
+)
+
+
+@functools.lru_cache(maxsize=1)
+def renderer_problem() -> str | None:
+    """Why PDFs cannot be made here (WeasyPrint or Pango missing), or None when they can.
+
+    WeasyPrint loads Pango, HarfBuzz and fontconfig when imported: without them the import
+    fails with an OSError naming the library (ImportError when WeasyPrint itself is missing).
+    """
+    try:
+        import weasyprint  # noqa: F401
+    except OSError as error:  # cannot load library 'libpango-1.0-0': ...
+        return (
+            f"WeasyPrint cannot load a system library it needs ({error}); install Pango "
+            f"({INSTALL_PANGO})"
+        )
+    except ImportError as error:
+        return f"WeasyPrint is not installed ({error}); pip install weasyprint"
+    return None
+
+
 #: The date fontTools writes into every embedded font (``head.modified``), as the
 #: reproducible-builds ``SOURCE_DATE_EPOCH``: fixed, so it is not the render time.
 FONT_EPOCH = "0"
@@ -138,7 +173,7 @@ def _one_subsetter() -> Iterator[None]:
 
     if not hasattr(fonts, "harfbuzz_subset") or not hasattr(fonts.Font, "_fonttools_subset"):
         # A WeasyPrint without the fontTools path would make PDFs that differ by machine.
-        raise RuntimeError(
+        raise RendererMissing(
             "this WeasyPrint no longer subsets fonts with fontTools, so cardc's PDFs would "
             "depend on the machine; install the WeasyPrint release cardc names (pip install "
             "cardc) or report it"
