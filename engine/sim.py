@@ -20,6 +20,7 @@ comparison.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -450,12 +451,25 @@ def local_executor(jobs: int) -> Executor:
             for chunk in chunks:
                 yield run_chunk(chunk)
             return
+        import gc
         import multiprocessing
 
         methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        with context.Pool(min(jobs, len(chunks))) as pool:
-            yield from pool.imap(run_chunk, chunks)
+        forking = "fork" in methods
+        if forking:
+            # One game here first, discarded: what a game flow works out once per compiled
+            # game (its tables, its map) is then inherited by every worker instead of being
+            # worked out again in each. Freezing the collector's objects keeps the workers from
+            # copying the pages they share with this process.
+            run_chunk(dataclasses.replace(chunks[0], last=chunks[0].first))
+            gc.freeze()
+        context = multiprocessing.get_context("fork" if forking else None)
+        try:
+            with context.Pool(min(jobs, len(chunks))) as pool:
+                yield from pool.imap(run_chunk, chunks)
+        finally:
+            if forking:
+                gc.unfreeze()
 
     return run
 
