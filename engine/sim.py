@@ -383,7 +383,13 @@ def simulator_for(point: Point) -> Simulator:
             for name, data in point.files:
                 target = folder / name
                 if not target.is_file() or target.read_bytes() != data:
-                    target.write_bytes(data)
+                    # Written aside and renamed: workers on one machine share the folder, and
+                    # one must never load a file another is halfway through writing.
+                    import os
+
+                    part = folder / f".{name}.{os.getpid()}"
+                    part.write_bytes(data)
+                    os.replace(part, target)
         sim = _SIMULATORS[key] = Simulator(folder, dict(point.params))
     return sim
 
