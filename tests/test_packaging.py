@@ -103,6 +103,31 @@ def test_lark_is_pinned_to_the_minor_releases_tested() -> None:
     assert not lark.specifier.contains("1.4.0") and not lark.specifier.contains("2.0")
 
 
+def test_ci_installs_an_exact_version_of_every_dependency() -> None:
+    """.ci/constraints.txt pins each requirement of the project and of every extra, so CI
+    installs exactly what generated/ was built with, whatever the index holds that day."""
+    import tomllib
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    project = project["project"]
+    wanted = list(project["dependencies"])
+    for extra in project["optional-dependencies"].values():
+        wanted += extra
+    pinned = {}
+    for line in (REPO_ROOT / ".ci" / "constraints.txt").read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            name, _, version = line.partition("==")
+            pinned[canonicalize_name(name)] = version
+    for text in wanted:
+        requirement = Requirement(text)
+        name = canonicalize_name(requirement.name)
+        assert name in pinned, f"{requirement.name} is not in .ci/constraints.txt"
+        assert requirement.specifier.contains(pinned[name]), (requirement, pinned[name])
+
+
 # ---- a designer's folders named like cardc's packages ---------------------------------------
 
 
