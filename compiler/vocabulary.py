@@ -113,6 +113,8 @@ class TrackDecl:
 UNIVERSAL_PROPERTIES = {
     "id": PropertyDecl("id", "name", True),
     "text": PropertyDecl("text", "text", True),
+    # The card's picture on the sheets: a PNG, JPEG or SVG file, relative to the game's folder.
+    "art": PropertyDecl("art", "text", True),
 }
 
 

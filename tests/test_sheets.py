@@ -16,6 +16,7 @@ import pytest
 from compiler.pipeline import compile_game
 from compiler.project import Project, find_project
 from compiler.sheets import SheetError, SheetOptions, render_sheet_files
+from compiler.sheets.faces import MAX_PT, MIN_PT
 from compiler.sheets.layout import LayoutError, grid, parse_size
 from compiler.sheets.model import build_model
 from compiler.sheets.reference import REFERENCE_FILE, load_reference
@@ -49,7 +50,8 @@ def _model(game: str):
 
 
 def _text(game: str, card_id: str) -> str:
-    card = next(c for c in _model(game).cards if c.id == card_id)
+    model = _model(game)
+    card = next(c for c in [*model.cards, *model.rules] if c.id == card_id)
     texts = [plain(p) for p in card.paragraphs]
     return " | ".join(t for t in texts if not t.endswith("this card is provisional"))
 
@@ -110,7 +112,7 @@ def test_provisional_values_are_marked_and_listed() -> None:
         "sheets/uncharted_passage/uncharted_passage.html"
     ].decode()
     rum = html[html.index('id="card-rum"') :]
-    rum = rum[: rum.index('<div class="foot">')]
+    rum = rum[: rum.index('<div class="slot"', 10)]
     # Rum's +1 Armament is @provisional: the rulebook gives Rum only by example.
     assert 'class="prov"' in rum
     assert "Provisional values" in html and "a guess to playtest" in html
@@ -195,7 +197,11 @@ def test_long_text_shrinks_to_fit(tiny: Project) -> None:
     files = render_sheet_files(tiny, "tiny", _tiny_ir(tiny, words=150), formats=("html",))
     html = files["sheets/tiny/tiny.html"].decode()
     size = re.search(r'data-card="long"[^>]*font-size: ([\d.]+)pt', html)
-    assert size is not None and float(size.group(1)) < 7.2
+    short = re.search(r'data-card="evil"[^>]*font-size: ([\d.]+)pt', html)
+    # The long text shrinks to fit; the short one is set large, to fill its card.
+    assert size is not None and short is not None
+    assert float(size.group(1)) < float(short.group(1))
+    assert MIN_PT <= float(size.group(1)) < 7.2 and float(short.group(1)) == MAX_PT
 
 
 def test_text_that_cannot_fit_fails_naming_the_card_and_line(tiny: Project) -> None:
@@ -237,7 +243,9 @@ def _fonts(reader: object) -> list[tuple[str, bool]]:
 def test_pdf_pages_size_names_and_fonts(game: str) -> None:
     reader, _ = _pdf(game)
     model = _model(game)
-    card_pages = math.ceil(len(model.cards) / 9)
+    # Print and play: every copy of a card is printed; hex tiles follow on their own sheets.
+    cards = [c for c in model.cards if not c.hexes]
+    card_pages = math.ceil(sum(c.count for c in cards) / 9) + (1 if len(cards) < len(model.cards) else 0)
     assert len(reader.pages) > card_pages  # the cards, then the rules reference
     box = reader.pages[0].mediabox
     assert abs(float(box.width) - 210 * MM_TO_PT) < 0.5
@@ -265,10 +273,11 @@ def test_one_per_page_with_bleed_has_trim_and_bleed_boxes() -> None:
 
 def test_backs_double_the_card_pages_and_letter_paper() -> None:
     reader, _ = _pdf("darwins_journey", backs=True, paper="letter")
-    # 7 cards: one front sheet, its back (the kind and game on each card), the reference.
+    # 5 cards (the two rules are in the reference): one front sheet, its backs (each kind's
+    # own back: the game and the kind), the reference.
     front, back = reader.pages[0].extract_text(), reader.pages[1].extract_text()
-    assert "Pirate Raid" in front and "Pirate Raid" not in back
-    assert "Action tile" in back
+    assert "Pirate" in front and "Pirate Ship" not in back
+    assert "ACTION TILE" in back.upper() and "CREW" in back.upper()
     assert abs(float(reader.pages[0].mediabox.width) - 215.9 * MM_TO_PT) < 0.5
 
 
@@ -277,7 +286,8 @@ def test_same_sources_same_bytes() -> None:
     from compiler import sheets
 
     sheets._MEMO.clear()
-    second = render_sheet_files(_project(), "land_vs_sea", _ir("land_vs_sea"))
+    # Laid out afresh (no face from the cache): the very same bytes.
+    second = render_sheet_files(_project(), "land_vs_sea", _ir("land_vs_sea"), cache=False)
     assert first == second
     assert b"/CreationDate" not in first["sheets/land_vs_sea/land_vs_sea.pdf"]
 

@@ -56,6 +56,16 @@ class SheetOptions:
     backs: bool = False
     offset_x: float = 0.0
     offset_y: float = 0.0
+    #: A proof: one face per card with its "x N" count and its source line in the footer,
+    #: for checking. Otherwise (print and play) each card is printed once per copy.
+    proof: bool = False
+    #: The source footer (file and line of each card): None follows ``proof``.
+    footer: bool | None = None
+
+    @property
+    def show_footer(self) -> bool:
+        """True when each card shows its source file and line."""
+        return self.proof if self.footer is None else self.footer
 
     @property
     def card_size(self) -> tuple[float, float]:
@@ -95,6 +105,8 @@ class Grid:
     cell_h: float
     left: float
     top: float
+    #: Cards turned a quarter turn on the sheet, when that fits more of them on a page.
+    rotated: bool = False
 
     @property
     def per_page(self) -> int:
@@ -121,16 +133,28 @@ class Grid:
         return sorted({round(x, 3) for x in xs}), sorted({round(y, 3) for y in ys})
 
 
-def grid(options: SheetOptions) -> Grid:
-    """The grid for ``options``; one card per page is a 1 x 1 grid at the page's origin."""
-    width, height = options.card_size
+def grid(options: SheetOptions, size: tuple[float, float] | None = None) -> Grid:
+    """The grid for ``options`` (cards of ``size``, default the option's card size).
+
+    The sprue fills the page: cards stand upright unless turning them a quarter turn puts
+    more of them on a sheet (a tarot card on Letter, a 90 x 50 mm card on A4). One card per
+    page is a 1 x 1 grid at the page's origin.
+    """
+    width, height = size or options.card_size
     cell_w, cell_h = width + 2 * options.bleed, height + 2 * options.bleed
     if options.one_per_page:
         return Grid(1, 1, cell_w, cell_h, -options.bleed, -options.bleed)
     paper_w, paper_h = options.paper_size
     margin = MARK_MARGIN if options.crop_marks else PRINT_MARGIN
-    columns = int((paper_w - 2 * margin + 1e-9) // cell_w)
-    rows = int((paper_h - 2 * margin + 1e-9) // cell_h)
+
+    def fit(w: float, h: float) -> tuple[int, int]:
+        return int((paper_w - 2 * margin + 1e-9) // w), int((paper_h - 2 * margin + 1e-9) // h)
+
+    columns, rows = fit(cell_w, cell_h)
+    turned = fit(cell_h, cell_w)
+    rotated = turned[0] * turned[1] > columns * rows
+    if rotated:
+        (columns, rows), cell_w, cell_h = turned, cell_h, cell_w
     if columns < 1 or rows < 1:
         raise LayoutError(
             f"a {width:g} x {height:g} mm card (bleed {options.bleed:g} mm) does not fit on "
@@ -138,4 +162,4 @@ def grid(options: SheetOptions) -> Grid:
         )
     left = (paper_w - columns * cell_w) / 2
     top = (paper_h - rows * cell_h) / 2
-    return Grid(columns, rows, cell_w, cell_h, left, top)
+    return Grid(columns, rows, cell_w, cell_h, left, top, rotated)

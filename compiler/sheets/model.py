@@ -7,14 +7,36 @@ the output is the same bytes for the same sources.
 
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from compiler.sheets.reference import Reference
-from compiler.sheets.text import CardWriter, IconRef, Provisional, Text
+from compiler.sheets.reference import HexSpec, Reference
+from compiler.sheets.text import CardWriter, IconRef, Provisional, Text, TextError
 
 #: Properties that count a card's copies, in the order they are looked for.
 _COUNT_PROPERTIES = ("copies", "starting_copies", "count")
+#: Properties a card has for the sheet's sake, not printed as a line of the card.
+_SHEET_PROPERTIES = ("text", "art")
+#: An art file's type by its suffix (what the data URI says it is).
+_ART_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".svg": "image/svg+xml"}
+
+
+@dataclass(frozen=True)
+class HexFace:
+    """One face of a hex tile as printed: its six edges and what sits in its areas.
+
+    ``edges`` are ``"land"``/``"sea"``, clockwise from the top-right edge of a pointy-top hex;
+    ``icons`` are (icon name, how many, the side of the area they sit in); ``centre`` the
+    icons drawn in the tile's middle (a City); ``bonus`` the bonus points (crosses).
+    """
+
+    side: str
+    edges: tuple[str, ...]
+    icons: tuple[tuple[str, int, str], ...]
+    centre: tuple[str, ...]
+    bonus: int
 
 
 @dataclass
@@ -45,6 +67,13 @@ class CardView:
     provisional: bool
     #: Font scale chosen by the layout check (1.0 unless the text had to shrink to fit).
     scale: float = 1.0
+    #: The art slot's picture as a data URI; None prints the placeholder.
+    art: str | None = None
+    #: The faces of a hex tile (drawn as hexes, not as a card); empty for a card.
+    hexes: list[HexFace] = field(default_factory=list)
+    #: True when the text is the card's own ``text`` property, not written from its rules
+    #: (the text lint checks only what cardc writes).
+    own_text: bool = False
 
 
 @dataclass
@@ -59,6 +88,13 @@ class SheetModel:
     ref: Reference
     game_notes: list[Note] = field(default_factory=list)
 
+    #: The game's (or variant's) rules written as cards of a rule kind: printed in the rules
+    #: reference, not as cards, and not counted in the card list.
+    rules: list[CardView] = field(default_factory=list)
+    #: (card source, "Card: Property", name) of property values printed as a bare internal
+    #: name, with no rulebook words (the text lint reports them).
+    unworded: list[tuple[str, str, str]] = field(default_factory=list)
+
     def card_list(self) -> list[tuple[str, str, int, bool]]:
         """(title, kind, count, count is provisional) of every card, in source order."""
         return [(c.title, c.kind, c.count, c.count_provisional) for c in self.cards]
@@ -69,9 +105,12 @@ def _label(name: str) -> str:
 
 
 class _ModelBuilder:
-    def __init__(self, ir: dict[str, Any], ref: Reference, shown: set[str]):
+    def __init__(
+        self, ir: dict[str, Any], ref: Reference, shown: set[str], folder: Path | None = None
+    ):
         self.ir = ir
         self.ref = ref
+        self.folder = folder
         self.notes: list[Note] = []
         self.game_notes: list[Note] = []
         self.by_line: dict[tuple[str, int], int] = {}
@@ -89,6 +128,9 @@ class _ModelBuilder:
             self.by_what.setdefault((raw["card"], raw["what"]), index)
         self.writer = CardWriter(ir, ref, self.by_line)
         self.count_marks: dict[str, Text] = {}
+        self.titles = {c["id"]: c["title"] for c in ir["cards"]}
+        self.unworded: list[tuple[str, str, str]] = []
+        self.where: tuple[str, str] = ("", "")
 
     def value(self, value: Any) -> Text:
         """A property value in words; names with an icon get it."""
@@ -97,7 +139,13 @@ class _ModelBuilder:
         if isinstance(value, (int, float)):
             return [str(value)]
         if isinstance(value, str):
-            return self.writer.named(value) if value.isidentifier() else [value]
+            if not value.isidentifier():
+                return [value]
+            if value in self.titles and value not in self.ref.words:
+                return [self.titles[value]]
+            if value not in self.ref.words and value not in self.ref.icons:
+                self.unworded.append((*self.where, value))
+            return self.writer.named(value)
         if isinstance(value, list):
             if all(isinstance(v, list) for v in value):
                 parts = [self.value(v) for v in value]
@@ -117,15 +165,22 @@ class _ModelBuilder:
         count, count_prov = 1, False
         count_mark = self.count_marks
         for name, value in card["properties"].items():
-            if name == "text":
+            if name in _SHEET_PROPERTIES:
                 continue
+            if ref_hex := self.ref.hexes:
+                if card["kind"] == ref_hex.kind and name in ref_hex.properties():
+                    continue
             mark = self.by_what.get((ident, f"{title}: {name}"))
             if name in _COUNT_PROPERTIES and isinstance(value, int):
                 # Shown as the card's "x N" badge, not as a property line.
                 count, count_prov = value, mark is not None
                 count_mark[ident] = [Provisional(mark)] if mark else []
                 continue
-            shown = self.value(value) + ([Provisional(mark)] if mark else [])
+            self.where = (card["source"], f"{title}: {_label(name)}")
+            kind = self.ir["vocabulary"]["kinds"].get(card["kind"], {})
+            typ = kind.get("properties", {}).get(name, {}).get("type")
+            shown = [value] if typ == "text" and isinstance(value, str) else self.value(value)
+            shown = shown + ([Provisional(mark)] if mark else [])
             props.append((_label(name), shown))
         for name, formula in card["formulas"].items():
             mark = self.by_what.get((ident, f"{title}: {name}"))
@@ -147,7 +202,60 @@ class _ModelBuilder:
             properties=props,
             paragraphs=paragraphs,
             provisional=bool(card.get("provisional")),
+            art=self.art(card),
+            own_text=isinstance(card["properties"].get("text"), str),
+            hexes=self.hex_faces(card),
         )
+
+    def art(self, card: dict[str, Any]) -> str | None:
+        """The card's ``art`` file as a data URI (inlined, so a sheet is one file)."""
+        path = card["properties"].get("art")
+        if not isinstance(path, str):
+            return None
+        file = (self.folder / path) if self.folder is not None else Path(path)
+        kind = _ART_TYPES.get(file.suffix.lower())
+        if kind is None or not file.is_file():
+            problem = "is not a PNG, JPEG or SVG file" if kind is None else "does not exist"
+            raise TextError(
+                f"{card['source']}: {card['title']}: art '{path}' {problem} "
+                "(a path relative to the game's folder, e.g. art/kraken.png)"
+            )
+        data = base64.b64encode(file.read_bytes()).decode("ascii")
+        return f"data:{kind};base64,{data}"
+
+    def hex_faces(self, card: dict[str, Any]) -> list[HexFace]:
+        """The faces of a hex tile, from the reference's ``hex_tiles`` (none for a card)."""
+        spec = self.ref.hexes
+        if spec is None or card["kind"] != spec.kind:
+            return []
+        return _hex_faces(spec, card)
+
+
+def _hex_faces(spec: HexSpec, card: dict[str, Any]) -> list[HexFace]:
+    props = card["properties"]
+    edges_value = props.get(spec.edges, "")
+    faces = []
+    for face in spec.faces:
+        pattern = face.edges.get(str(edges_value), str(edges_value))
+        if len(pattern) != 6 or set(pattern) - {"L", "S"}:
+            raise TextError(
+                f"{card['source']}: {card['title']}: the edges '{edges_value}' of its "
+                f"{face.side} face are not six L/S letters; give reference.yaml's "
+                f"hex_tiles a pattern for it (e.g. {edges_value}: LLLSSS)"
+            )
+        edges = tuple("land" if e == "L" else "sea" for e in pattern)
+        icons: list[tuple[str, int, str]] = []
+        raw = props.get(face.icons) if face.icons else None
+        for clause in raw or []:
+            name, count = clause[0], clause[1] if len(clause) > 1 else 1
+            if isinstance(name, str) and isinstance(count, int):
+                icons.append((name, count, face.area))
+        centre = tuple(icon for prop, icon in spec.centre.items() if props.get(prop) is True)
+        bonus = props.get(face.bonus) if face.bonus else 0
+        faces.append(
+            HexFace(face.side, edges, tuple(icons), centre, bonus if isinstance(bonus, int) else 0)
+        )
+    return faces
 
 
 def build_model(
@@ -157,17 +265,31 @@ def build_model(
     variant: str | None = None,
     only_cards: list[str] | None = None,
     title: str | None = None,
+    folder: Path | None = None,
 ) -> SheetModel:
-    """The sheet of ``ir``: every card (or those whose id is in ``only_cards``, in IR order)."""
+    """The sheet of ``ir``: every card (or those whose id is in ``only_cards``, in IR order).
+
+    Kinds named in the reference's ``rule_kinds`` are rules, not cards in the box: they are
+    printed in the rules reference and left out of the card list. ``folder`` is the game's
+    folder, where a card's ``art`` path starts.
+    """
     wanted = set(only_cards) if only_cards is not None else None
     kinds = set(ref.printed_kinds) if ref.printed_kinds is not None else None
-    printed = [
+    rule_kinds = set(ref.rule_kinds)
+    chosen = [
         c
         for c in ir["cards"]
-        if (wanted is None or c["id"] in wanted) and (kinds is None or c["kind"] in kinds)
+        if (wanted is None or c["id"] in wanted)
+        and (kinds is None or c["kind"] in kinds or c["kind"] in rule_kinds)
     ]
-    builder = _ModelBuilder(ir, ref, {c["id"] for c in printed})
-    cards = [builder.card(c) for c in printed]
+    builder = _ModelBuilder(ir, ref, {c["id"] for c in chosen}, folder)
+    cards, rules = [], []
+    for raw in chosen:
+        view = builder.card(raw)
+        if raw["kind"] in rule_kinds:
+            rules.append(view)
+        else:
+            cards.append(view)
     return SheetModel(
         game=ir["game"],
         title=title or ir["title"] + (f" ({variant})" if variant else ""),
@@ -176,13 +298,15 @@ def build_model(
         notes=builder.notes,
         ref=ref,
         game_notes=builder.game_notes,
+        rules=rules,
+        unworded=builder.unworded,
     )
 
 
 def used_icons(model: SheetModel) -> list[str]:
     """Icons the cards show, in the Icon Reference's order."""
     seen: set[str] = set()
-    for card in model.cards:
+    for card in [*model.cards, *model.rules]:
         for text in [*card.paragraphs, *(t for _, t in card.properties)]:
             seen.update(s.name for s in text if isinstance(s, IconRef))
     return [name for name in model.ref.icons if name in seen]

@@ -31,12 +31,50 @@ class Icon:
 
 @dataclass(frozen=True)
 class Table:
-    """A table a player needs, quoted from the rulebook section ``source``."""
+    """A table a player needs, quoted from the rulebook section ``source``.
+
+    ``row_cards`` gives, per row, the id of the card (a scoring layer) the row describes, or
+    "" for a row that always applies: a variant that removes the card drops its row.
+    """
 
     title: str
     source: str
     columns: list[str]
     rows: list[list[str]]
+    row_cards: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class HexFaceSpec:
+    """How one face of a hex tile is read from its card: edges, icons, bonus points."""
+
+    side: str
+    #: The side of the area its icons sit in: "land" or "sea".
+    area: str
+    #: The tile's ``edges`` value -> six L/S letters for this face.
+    edges: dict[str, str]
+    icons: str | None
+    bonus: str | None
+
+
+@dataclass(frozen=True)
+class HexSpec:
+    """The kind printed as hex tiles (``hex_tiles`` in reference.yaml) and how to draw it."""
+
+    kind: str
+    #: Across the flats, in mm.
+    width: float
+    edges: str
+    faces: list[HexFaceSpec]
+    #: A yes/no property -> the icon drawn at the tile's centre when it is yes.
+    centre: dict[str, str]
+
+    def properties(self) -> set[str]:
+        """The card properties the hex drawing shows (not printed again as text)."""
+        names = {self.edges, *self.centre}
+        for face in self.faces:
+            names.update(n for n in (face.icons, face.bonus) if n)
+        return names
 
 
 @dataclass
@@ -54,6 +92,11 @@ class Reference:
     when: dict[str, str] = field(default_factory=dict)
     #: The kinds printed as cards (None: every kind); board data such as map spaces is not.
     printed_kinds: list[str] | None = None
+    #: Kinds that are rules of the game, not cards in the box: printed in the reference.
+    rule_kinds: list[str] = field(default_factory=list)
+    hexes: HexSpec | None = None
+    #: The top-level keys the file gave (what a variant's reference replaces).
+    given: set[str] = field(default_factory=set)
 
 
 def _pairs(raw: Any, where: str) -> list[tuple[str, str]]:
@@ -81,23 +124,12 @@ def load_reference(path: Path) -> Reference:
         raise ReferenceError(f"{path}: {error}") from error
     if not isinstance(data, dict):
         raise ReferenceError(f"{path}: expected a mapping at the top")
-    ref = Reference()
+    ref = Reference(given={str(k) for k in data})
     phases = data.get("phases") or {}
     ref.phases_intro = str(phases.get("intro", ""))
     ref.phases_source = str(phases.get("from", ""))
     ref.phases = _pairs(phases.get("items"), f"{path}: phases.items")
-    for table in data.get("tables") or []:
-        try:
-            ref.tables.append(
-                Table(
-                    str(table["title"]),
-                    str(table.get("from", "")),
-                    [str(c) for c in table["columns"]],
-                    [[str(cell) for cell in row] for row in table["rows"]],
-                )
-            )
-        except (KeyError, TypeError) as error:
-            raise ReferenceError(f"{path}: a table needs title, columns and rows") from error
+    ref.tables = _tables(data.get("tables"), path)
     ref.notes = _pairs(data.get("notes"), f"{path}: notes")
     for name, icon in (data.get("icons") or {}).items():
         if not isinstance(icon, dict) or "shape" not in icon:
@@ -113,9 +145,141 @@ def load_reference(path: Path) -> Reference:
         if not isinstance(kinds, list):
             raise ReferenceError(f"{path}: 'printed_kinds' is a list of card kinds")
         ref.printed_kinds = [str(k) for k in kinds]
+    rules = data.get("rule_kinds") or []
+    if not isinstance(rules, list):
+        raise ReferenceError(f"{path}: 'rule_kinds' is a list of card kinds")
+    ref.rule_kinds = [str(k) for k in rules]
+    if data.get("hex_tiles") is not None:
+        ref.hexes = _hexes(data["hex_tiles"], path)
     for key in ("words", "phrases", "when"):
         values = data.get(key) or {}
         if not isinstance(values, dict):
             raise ReferenceError(f"{path}: '{key}' is a mapping of name -> text")
         setattr(ref, key, {str(k): str(v) for k, v in values.items()})
     return ref
+
+
+def _tables(raw: Any, path: Path) -> list[Table]:
+    tables = []
+    for table in raw or []:
+        try:
+            rows, cards = [], []
+            for row in table["rows"]:
+                # A row is its cells, or {card: ID, row: [cells]} for a row tied to a card.
+                if isinstance(row, dict):
+                    cards.append(str(row["card"]))
+                    row = row["row"]
+                else:
+                    cards.append("")
+                rows.append([str(cell) for cell in row])
+            tables.append(
+                Table(
+                    str(table["title"]),
+                    str(table.get("from", "")),
+                    [str(c) for c in table["columns"]],
+                    rows,
+                    cards,
+                )
+            )
+        except (KeyError, TypeError) as error:
+            raise ReferenceError(f"{path}: a table needs title, columns and rows") from error
+    return tables
+
+
+def _hexes(raw: Any, path: Path) -> HexSpec:
+    where = f"{path}: hex_tiles"
+    try:
+        faces = [
+            HexFaceSpec(
+                str(face.get("side", name)),
+                str(face.get("area", name)),
+                {str(k): str(v) for k, v in (face.get("edges") or {}).items()},
+                str(face["icons"]) if face.get("icons") else None,
+                str(face["bonus"]) if face.get("bonus") else None,
+            )
+            for name, face in raw["faces"].items()
+        ]
+        return HexSpec(
+            str(raw["kind"]),
+            float(raw.get("width_mm", 40)),
+            str(raw.get("edges", "edges")),
+            faces,
+            {str(k): str(v) for k, v in (raw.get("centre") or {}).items()},
+        )
+    except (KeyError, TypeError, AttributeError, ValueError) as error:
+        raise ReferenceError(
+            f"{where} needs kind, faces (each with edges and icons) and may give width_mm"
+        ) from error
+
+
+def variant_reference(folder: Path, variant: str | None) -> Path | None:
+    """A variant's own changes to the reference: ``sheets/<variant>.reference.yaml``."""
+    if variant is None:
+        return None
+    path = folder / "sheets" / f"{variant}.reference.yaml"
+    return path if path.is_file() else None
+
+
+def reference_for(folder: Path, variant: str | None) -> Reference:
+    """The game's reference.yaml, with the variant's ``sheets/<variant>.reference.yaml`` over
+    it when there is one."""
+    ref = load_reference(folder / REFERENCE_FILE)
+    extra = variant_reference(folder, variant)
+    if extra is None:
+        return ref
+    override = load_reference(extra)
+    return apply_override(ref, override, override.given)
+
+
+def apply_override(base: Reference, override: Reference, raw_keys: set[str]) -> Reference:
+    """``base`` with a variant's reference over it: a table of the same title replaces the
+    base's (one with no rows removes it), new tables are added; any other key given replaces."""
+    from dataclasses import replace
+
+    tables = {t.title: t for t in base.tables}
+    for table in override.tables:
+        tables[table.title] = table
+    out = replace(base, tables=[t for t in tables.values() if t.rows])
+    for key in raw_keys - {"tables"}:
+        if hasattr(out, key):
+            out = replace(out, **{key: getattr(override, key)})
+    return out
+
+
+def resolve(ref: Reference, ir: dict[str, Any], card_ids: set[str]) -> Reference:
+    """The reference as this game (or variant) plays: ``{name}`` in its text is the game's
+    parameter ``name`` (``{rounds}`` -> 13 in a 13-month variant), and a table row tied to a
+    card is dropped when the card is not in the game (a removed scoring layer)."""
+    from dataclasses import replace
+
+    params = {k: v for k, v in ir["vocabulary"].get("params", {}).items()}
+
+    def fill(text: str) -> str:
+        if "{" not in text:
+            return text
+        try:
+            return text.format_map(params)
+        except (KeyError, ValueError, IndexError) as error:
+            raise ReferenceError(
+                f"reference text '{text[:60]}' names {error}, which is not a parameter of "
+                f"{ir['game']} (parameters: {', '.join(sorted(params)) or 'none'})"
+            ) from error
+
+    tables = []
+    for table in ref.tables:
+        kept = [
+            ([fill(c) for c in row], card)
+            for row, card in zip(table.rows, table.row_cards or [""] * len(table.rows), strict=True)
+            if not card or card in card_ids
+        ]
+        if kept:
+            tables.append(
+                replace(table, rows=[r for r, _ in kept], row_cards=[c for _, c in kept])
+            )
+    return replace(
+        ref,
+        phases_intro=fill(ref.phases_intro),
+        phases=[(fill(a), fill(b)) for a, b in ref.phases],
+        tables=tables,
+        notes=[(fill(a), fill(b)) for a, b in ref.notes],
+    )

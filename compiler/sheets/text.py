@@ -62,6 +62,8 @@ class CardWriter:
     def __init__(self, ir: dict[str, Any], ref: Reference, notes: dict[tuple[str, int], int]):
         self.vocab = ir["vocabulary"]
         self.ref = ref
+        #: A card named in another's rules is printed by its title ("Lisbon", not lisbon).
+        self.titles = {c["id"]: c["title"] for c in ir["cards"]}
         #: (card id, source line) -> provisional note number.
         self.notes = notes
         self.card: dict[str, Any] = {}
@@ -69,8 +71,12 @@ class CardWriter:
     # -- names
 
     def word(self, name: str) -> str:
-        """The rulebook's words for ``name``, else the name with spaces."""
-        return self.ref.words.get(name, name.replace("_", " "))
+        """The rulebook's words for ``name``, else a card's title, else the name with spaces."""
+        if name in self.ref.words:
+            return self.ref.words[name]
+        if name in self.titles:
+            return self.titles[name]
+        return name.replace("_", " ")
 
     def named(self, name: str) -> Text:
         """``name`` in words, after its icon when the Icon Reference has one."""
@@ -92,8 +98,7 @@ class CardWriter:
         for trigger, block in card["triggers"].items():
             when = self.ref.when.get(trigger)
             if when is None:
-                doc = self.vocab["triggers"].get(trigger, {}).get("doc", trigger)
-                when = f"When {doc},"
+                when = _when(self.vocab["triggers"].get(trigger, {}).get("doc", trigger))
             body = self.block(block["body"])
             if not body:
                 continue
@@ -340,6 +345,23 @@ class CardWriter:
         if name == "count" and args:
             return ["the number of cards in ", *args[0]]
         return [*lead, doc] + ([" (", *_join(args, ", "), ")"] if args else [])
+
+
+#: Words a trigger's description may start with that already say when ("when a card is
+#: played", "at the end of the game"): the sentence starts with them, not with "When".
+_WHEN_WORDS = ("when", "whenever", "after", "before", "at", "during", "in", "on", "once", "if")
+
+
+def _when(doc: str) -> str:
+    """A trigger's description as the start of a sentence: "When a card is played," (never
+    "When when ...", nor "When the end of the game" for "the end of the game")."""
+    text = doc.strip().rstrip(",.")
+    first = text.split(" ", 1)[0].lower()
+    if first in _WHEN_WORDS:
+        return text[0].upper() + text[1:] + ","
+    if first in ("the", "end", "start", "beginning") or text.lower().startswith(("end of", "start of")):
+        return f"At {text},"
+    return f"When {text},"
 
 
 def _join(parts: list[Text], joiner: str) -> Text:

@@ -1,0 +1,363 @@
+"""Each printed face laid out once: its text sized to fill the card, its PDF page, a cache.
+
+A face (a card's front, a kind's back, a hex tile's face) is laid out by WeasyPrint on a page
+of its own size. A card's text starts at :data:`MAX_PT` and, when it runs past the frame, is
+set again at the size its measured height says will fit, a step smaller each time it still
+does not, down to :data:`MIN_PT`: so a short text fills the card at a large size and a long
+one shrinks only as far as it must. A card that does not fit at the minimum fails, naming it
+and its source line.
+
+Every face of a sheet that is not yet known is laid out in one WeasyPrint document (one face
+a page, which costs far less than a document a face); each face's page is then written as a
+PDF of its own. WeasyPrint subsets the fonts per written page, so a face's PDF is the same
+bytes whichever faces it was laid out with, and the sheet's PDF (imposed from the faces by
+:mod:`compiler.sheets.impose`) depends only on the sources. Faces are cached by their key (a
+hash of everything they show) in memory and in ``.cardc-cache/sheets/`` under the project:
+after an edit to one card only that card's face is laid out again, in every sheet it is on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from compiler.sheets.html import Face
+
+#: The largest and smallest card text (pt): the readable range the fit keeps to.
+MAX_PT = 10.5
+MIN_PT = 5.4
+#: Sizes the fit may choose, largest first (0.2 pt apart).
+SIZES = tuple(round(MAX_PT - 0.2 * i, 1) for i in range(int((MAX_PT - MIN_PT) / 0.2 + 1.5)))
+#: What the fit keeps free at a frame's bottom (mm), so a browser's slightly different line
+#: breaking still fits.
+RESERVE_MM = 0.8
+_PX_PER_MM = 96 / 25.4
+#: Bumped when what a cached face holds changes.
+CACHE_VERSION = "faces-2"
+
+
+class CardOverflowError(ValueError):
+    """Cards whose text does not fit even at the minimum size: (title, source) pairs."""
+
+    def __init__(self, cards: list[tuple[str, str]]):
+        self.cards = cards
+        listed = "; ".join(f"{source}: '{_short(title)}'" for title, source in cards)
+        super().__init__(
+            f"card text does not fit even at {MIN_PT:g} pt: {listed} "
+            "(shorten the text, or give the card a shorter 'text' property)"
+        )
+
+
+def _short(title: str) -> str:
+    return title if len(title) <= 60 else title[:57] + "..."
+
+
+
+@dataclass(frozen=True)
+class Laid:
+    """A face as laid out: its text size, and where its page is (a bundle and a page index).
+
+    A bundle is one PDF of the faces one layout pass finished, written with the fonts whole
+    (not subset), so a face's page, fonts and all, is the same whatever it was laid out with.
+    """
+
+    size: float
+    bundle: str
+    page: int
+
+
+def _code_digest() -> str:
+    """What a cached face depends on besides its own HTML: this module (the fit), WeasyPrint
+    and pydyf, the shipped fonts."""
+    import pydyf
+    import weasyprint
+
+    from compiler.sheets.html import FONT_DIR
+
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(f"{CACHE_VERSION} {weasyprint.__version__} {pydyf.__version__}".encode())
+    digest.update(Path(__file__).read_bytes())
+    for font in sorted(FONT_DIR.glob("*.ttf")):
+        digest.update(font.read_bytes())
+    return digest.hexdigest()
+
+
+class FaceCache:
+    """Faces already laid out, and their bundles: in this process, and on disk when
+    ``folder`` is given (a damaged or missing file counts as not cached). Keys are a face's
+    own key combined with :func:`_code_digest`, so a change to the fit or to WeasyPrint
+    lays every face out again."""
+
+    def __init__(self, folder: Path | None):
+        self.folder = folder
+        self.memory: dict[str, Laid] = {}
+        self.bundles: dict[str, bytes] = {}
+        self.code = _code_digest()
+
+    def _key(self, key: str) -> str:
+        return hashlib.blake2b((self.code + key).encode(), digest_size=16).hexdigest()
+
+    def get(self, key: str) -> Laid | None:
+        """The face of ``key`` when it and its bundle are known, else None."""
+        key = self._key(key)
+        if key in self.memory:
+            return self.memory[key]
+        if self.folder is None:
+            return None
+        try:
+            meta = json.loads((self.folder / f"{key}.json").read_text(encoding="utf-8"))
+            laid = Laid(float(meta["size"]), str(meta["bundle"]), int(meta["page"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        if self.bundle(laid.bundle) is None:
+            return None
+        self.memory[key] = laid
+        return laid
+
+    def bundle(self, sha: str) -> bytes | None:
+        """The bundle PDF whose SHA-256 is ``sha``."""
+        if sha in self.bundles:
+            return self.bundles[sha]
+        if self.folder is None:
+            return None
+        try:
+            data = (self.folder / f"bundle-{sha}.pdf").read_bytes()
+        except OSError:
+            return None
+        if hashlib.sha256(data).hexdigest() != sha:
+            return None
+        self.bundles[sha] = data
+        return data
+
+    def put_bundle(self, data: bytes) -> str:
+        """Keep a bundle; its name is its SHA-256."""
+        sha = hashlib.sha256(data).hexdigest()
+        self.bundles[sha] = data
+        self._write(f"bundle-{sha}.pdf", data)
+        return sha
+
+    def put(self, key: str, laid: Laid) -> None:
+        """Keep ``laid`` (its bundle must be kept already)."""
+        key = self._key(key)
+        self.memory[key] = laid
+        meta = {"size": laid.size, "bundle": laid.bundle, "page": laid.page}
+        self._write(f"{key}.json", json.dumps(meta).encode())
+
+    def _write(self, name: str, data: bytes) -> None:
+        if self.folder is None:
+            return
+        with contextlib.suppress(OSError):  # a read-only project just has no cache
+            self.folder.mkdir(parents=True, exist_ok=True)
+            tmp = self.folder / f".{name}.{os.getpid()}.tmp"
+            tmp.write_bytes(data)
+            tmp.replace(self.folder / name)
+
+
+_CACHES: dict[Path, FaceCache] = {}
+
+
+def cache_for(root: Path | None) -> FaceCache:
+    """The face cache of the project at ``root`` (None: a fresh one, for this call only)."""
+    if root is None:
+        return FaceCache(None)
+    folder = root / ".cardc-cache" / "sheets" / CACHE_VERSION
+    if folder not in _CACHES:
+        _CACHES[folder] = FaceCache(folder)
+    return _CACHES[folder]
+
+
+def _document(faces: list[Face], head: str, characters: frozenset[str]) -> str:
+    from compiler.sheets.html import font_css, mm
+
+    sizes = sorted({(f.width, f.height) for f in faces})
+    names = {size: f"face{i}" for i, size in enumerate(sizes)}
+    pages = []
+    for index, face in enumerate(faces):
+        pages.append(
+            f'<div class="sheet face-page" style="page: {names[face.width, face.height]}; '
+            f'width: {mm(face.width)}; height: {mm(face.height - 0.02)};" '
+            f'data-index="{index}">{face.html}</div>'
+        )
+    rules = "\n".join(
+        f"@page {names[w, h]} {{ size: {mm(w)} {mm(h)}; margin: 0; }}" for w, h in sizes
+    )
+    return (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><style>\n'
+        f"{font_css(characters)}\n@page {{ margin: 0; }}\n{rules}\n{head}\n"
+        ".sheet.face-page { position: relative; overflow: hidden; break-after: page; }\n"
+        "</style></head><body>" + "".join(pages) + "</body></html>"
+    )
+
+
+def _boxes(box: Any) -> Iterator[Any]:
+    yield box
+    for child in getattr(box, "children", ()) or ():
+        yield from _boxes(child)
+
+
+def _classes(box: Any) -> list[str]:
+    element = getattr(box, "element", None)
+    if element is None or getattr(box, "element_tag", None) is None:
+        return []
+    return str(element.get("class") or "").split()
+
+
+def measure(page: Any) -> tuple[float, float] | None:
+    """(height the face's content takes, height it has), in mm, of a face's page; None for a
+    page with no card frame (a back, a hex tile)."""
+    for box in _boxes(page._page_box):
+        if "face" not in _classes(box) or box.element.get("data-face") is None:
+            continue
+        top = box.content_box_y()
+        limit = top + box.height - RESERVE_MM * _PX_PER_MM
+        lowest = top
+        for child in box.children:
+            if "foot" in _classes(child):
+                continue
+            for inner in _boxes(child):
+                lowest = max(lowest, inner.position_y + inner.margin_height())
+        return (lowest - top) / _PX_PER_MM, (limit - top) / _PX_PER_MM
+    return None
+
+
+
+
+def _guess(face: Face) -> float:
+    """A first size for a face's text, from how much text it has: the characters times the
+    area one takes at size s (about 0.45 s wide by 1.25 s high, in pt) should fill about four
+    fifths of the room below the title."""
+    if not face.fit:
+        return face.size
+    words = re.sub(r"<svg.*?</svg>|<[^>]+>|&[a-z]+;", " ", face.template)
+    characters = max(len(" ".join(words.split())), 1)
+    room = (face.width * 0.82) * (face.height * 0.5) * (72 / 25.4) ** 2
+    size = (0.8 * room / (0.56 * characters)) ** 0.5
+    return next((s for s in SIZES if s <= size + 1e-9), SIZES[-1])
+
+
+@dataclass
+class _Fit:
+    """What is known of one face's fit: the largest size that fits (and the pass and page
+    it was laid out on) and the smallest that does not."""
+
+    face: Face
+    fits: float | None = None
+    fits_at: tuple[int, int] | None = None
+    over: float | None = None
+
+    def next(self, used: float, room: float) -> float | None:
+        """The next size to try after laying the face out at ``face.size``, or None when
+        the fit is known: a size between what fits and what does not, where the measured
+        height says the text fills the room (height grows about as the square of the size:
+        its lines get both longer and fewer words each)."""
+        size = self.face.size
+        target = size * (room / used) ** 0.5 if used > 0 else SIZES[0]
+        between = [
+            s
+            for s in SIZES
+            if (self.fits is None or s > self.fits + 1e-9)
+            and (self.over is None or s < self.over - 1e-9)
+        ]
+        if not between:
+            return None
+        below = [s for s in between if s <= target + 1e-9]
+        return below[0] if below else between[-1]
+
+
+def lay_out(faces: list[Face], head: str, cache: FaceCache) -> dict[str, Laid]:
+    """Every face of ``faces`` laid out (from the cache when known), by key.
+
+    Sets each face's ``size`` to its fitted size. Raises :class:`CardOverflowError` naming
+    every card that does not fit even at :data:`MIN_PT`.
+    """
+    from compiler.sheets.html import _BASE_CHARACTERS as BASE_CHARACTERS
+
+    done: dict[str, Laid] = {}
+    pending = []
+    for face in faces:
+        laid = cache.get(face.key)
+        if laid is not None:
+            face.size = laid.size
+            done[face.key] = laid
+        else:
+            face.size = _guess(face)
+            pending.append(face)
+    stuck: list[tuple[str, str]] = []
+    # The fonts a face is laid out with are cut to a fixed set of characters, so its page
+    # does not depend on which faces were laid out with it; a face that uses other
+    # characters is laid out with a font that has them too.
+    groups: dict[frozenset[str], list[Face]] = {}
+    for face in pending:
+        groups.setdefault(frozenset(face.template) - BASE_CHARACTERS, []).append(face)
+    for extra, group in sorted(groups.items(), key=lambda item: sorted(item[0])):
+        stuck += _fit_group(group, head, BASE_CHARACTERS | extra, cache, done)
+    if stuck:
+        raise CardOverflowError(stuck)
+    return done
+
+
+def _fit_group(
+    faces: list[Face],
+    head: str,
+    characters: frozenset[str],
+    cache: FaceCache,
+    done: dict[str, Laid],
+) -> list[tuple[str, str]]:
+    from weasyprint import HTML
+
+    fits = {face.key: _Fit(face) for face in faces}
+    documents: list[Any] = []
+    pending = faces
+    stuck: list[tuple[str, str]] = []
+    while pending:
+        document = HTML(string=_document(pending, head, characters)).render()
+        documents.append(document)
+        again = []
+        for index, (face, page) in enumerate(zip(pending, document.pages, strict=True)):
+            fit = fits[face.key]
+            found = measure(page) if face.fit else None
+            if found is None:
+                fit.fits, fit.fits_at = face.size, (len(documents) - 1, index)
+                continue
+            used, room = found
+            if used <= room + 0.003:
+                fit.fits, fit.fits_at = face.size, (len(documents) - 1, index)
+                # Room to spare: try a larger size, unless this one is the largest.
+                if used > room * 0.9 or face.size >= SIZES[0]:
+                    continue
+            else:
+                fit.over = face.size
+            size = fit.next(used, room)
+            if size is None:
+                if fit.fits is None:
+                    stuck.append((face.title, face.source))
+                continue
+            face.size = size
+            again.append(face)
+        pending = again
+    # One PDF per layout pass, of the faces whose chosen size was laid out in that pass.
+    chosen: dict[int, list[tuple[int, _Fit]]] = {}
+    for fit in fits.values():
+        if fit.fits_at is not None:
+            chosen.setdefault(fit.fits_at[0], []).append((fit.fits_at[1], fit))
+    for number, entries in sorted(chosen.items()):
+        entries.sort(key=lambda entry: entry[0])
+        document = documents[number]
+        pages = [document.pages[index] for index, _ in entries]
+        # Whole fonts (no subset): each face's fonts are then the same objects in any bundle.
+        pdf = document.copy(pages).write_pdf(full_fonts=True, pdf_identifier=b"cardc-faces")
+        sha = cache.put_bundle(bytes(pdf))
+        for page_number, (_, fit) in enumerate(entries):
+            assert fit.fits is not None
+            fit.face.size = fit.fits
+            laid = Laid(fit.fits, sha, page_number)
+            cache.put(fit.face.key, laid)
+            done[fit.face.key] = laid
+    return stuck

@@ -1,0 +1,203 @@
+"""The sheet's PDF, imposed: each face's page becomes a form drawn in every slot it fills.
+
+A face laid out once (:mod:`compiler.sheets.faces`) is one PDF Form XObject, drawn as many
+times as the card has copies, so copies cost nothing to lay out and next to nothing in the
+file. Crop marks are drawn as thin filled rectangles; a page of one card gets a TrimBox and a
+BleedBox for print shops. The rules reference, laid out by WeasyPrint on its own, follows.
+The output depends only on its inputs: no dates, an identifier made from the content.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+from typing import Any
+
+from compiler.sheets.html import Page
+
+MM = 72 / 25.4
+
+
+def _num(value: float) -> str:
+    text = f"{value:.3f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+_FONT_USE = re.compile(rb"/([^\s/\[\]()<>{}%]+)\s+[-\d.]+\s+Tf")
+
+
+class _Forms:
+    """Face pages turned into Form XObjects of one writer, each font object kept once."""
+
+    def __init__(self, writer: Any, bundles: dict[str, Any]):
+        self.writer = writer
+        self.bundles = bundles
+        self.readers: dict[str, Any] = {}
+        self.fonts: dict[tuple[str, str], Any] = {}
+
+    def page(self, bundle: str, index: int) -> Any:
+        """Page ``index`` of the bundle PDF ``bundle``."""
+        from pypdf import PdfReader
+
+        if bundle not in self.readers:
+            self.readers[bundle] = PdfReader(io.BytesIO(self.bundles[bundle]))
+        return self.readers[bundle].pages[index]
+
+    def resources(self, page: Any, content: bytes) -> Any:
+        """The page's resources in the writer, with only the fonts its content sets.
+
+        A bundle lists every font its pages use on each of them, so a face keeps just its
+        own; and a font whose dictionary and file are the same bytes is added once."""
+        from pypdf.generic import DictionaryObject, NameObject
+
+        source = page["/Resources"].get_object()
+        out = DictionaryObject()
+        used = {b"/" + name for name in _FONT_USE.findall(content)}
+        for category, value in sorted(source.items()):
+            if category != "/Font":
+                out[NameObject(category)] = value.clone(self.writer)
+                continue
+            fonts = DictionaryObject()
+            for name, ref in sorted(value.get_object().items()):
+                if name.encode() not in used:
+                    continue
+                key = (name, _digest(ref.get_object()))
+                if key not in self.fonts:
+                    self.fonts[key] = ref.get_object().clone(self.writer).indirect_reference
+                fonts[NameObject(name)] = self.fonts[key]
+            out[NameObject("/Font")] = fonts
+        return out
+
+    def form(self, bundle: str, index: int) -> Any:
+        """The face on page ``index`` of ``bundle`` as a Form XObject (a reference)."""
+        from pypdf.generic import ArrayObject, DecodedStreamObject, FloatObject, NameObject
+
+        page = self.page(bundle, index)
+        contents = page.get_contents()
+        data = contents.get_data() if contents is not None else b""
+        form = DecodedStreamObject()
+        form.set_data(data)
+        form[NameObject("/Type")] = NameObject("/XObject")
+        form[NameObject("/Subtype")] = NameObject("/Form")
+        form[NameObject("/BBox")] = ArrayObject([FloatObject(v) for v in page.mediabox])
+        form[NameObject("/Resources")] = self.resources(page, data)
+        return self.writer._add_object(form.flate_encode())
+
+
+def _digest(node: Any, depth: int = 0) -> str:
+    """A hash of a PDF object and everything it refers to (a font: its widths and file)."""
+    from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, StreamObject
+
+    digest = hashlib.sha256()
+
+    def walk(value: Any, level: int) -> None:
+        if isinstance(value, IndirectObject):
+            value = value.get_object()
+        if level > 12:
+            digest.update(b"...")
+            return
+        if isinstance(value, StreamObject):
+            digest.update(b"S" + value.get_data())
+            for k in sorted(value):
+                if k not in ("/Length", "/Filter", "/DecodeParms"):
+                    digest.update(k.encode())
+                    walk(value[k], level + 1)
+        elif isinstance(value, DictionaryObject):
+            for k in sorted(value):
+                digest.update(b"K" + k.encode())
+                walk(value[k], level + 1)
+        elif isinstance(value, ArrayObject):
+            digest.update(b"[")
+            for item in value:
+                walk(item, level + 1)
+            digest.update(b"]")
+        else:
+            digest.update(repr(value).encode())
+
+    walk(node, depth)
+    return digest.hexdigest()
+
+
+def impose(
+    pages: list[Page],
+    laid: dict[str, Any],
+    bundles: dict[str, bytes],
+    reference: bytes | None,
+    bleed: float = 0.0,
+    banner: str = "",
+) -> bytes:
+    """The PDF of ``pages`` (each face's page found by ``laid``: key -> its bundle and page,
+    ``bundles``: SHA-256 -> PDF), then ``reference``'s pages.
+
+    ``bleed`` (mm) is the TrimBox inset of a page that is one card (one per page).
+    """
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import (
+        ArrayObject,
+        ByteStringObject,
+        DecodedStreamObject,
+        DictionaryObject,
+        NameObject,
+        RectangleObject,
+    )
+
+    writer = PdfWriter()
+    forms = _Forms(writer, bundles)
+    refs: dict[str, Any] = {}
+    for key in sorted({slot.face.key for page in pages for slot in page.slots}):
+        refs[key] = forms.form(laid[key].bundle, laid[key].page)
+    for page in pages:
+        height = page.height
+        ops: list[str] = []
+        names = DictionaryObject()
+        for index, slot in enumerate(page.slots):
+            name = f"/F{index}"
+            names[NameObject(name)] = refs[slot.face.key]
+            x, y = slot.x * MM, (height - slot.y - slot.h) * MM
+            if slot.turned:
+                # A quarter turn clockwise: the face's top-left corner goes to the slot's
+                # top-right, as the HTML's rotate(90deg) does.
+                ops.append(f"q 0 -1 1 0 {_num(x)} {_num(y + slot.h * MM)} cm {name} Do Q")
+            else:
+                ops.append(f"q 1 0 0 1 {_num(x)} {_num(y)} cm {name} Do Q")
+        if page.marks:
+            ops.append("0 g")
+            for mx, my, mw, mh in page.marks:
+                ops.append(
+                    f"{_num(mx * MM)} {_num((height - my - mh) * MM)} "
+                    f"{_num(mw * MM)} {_num(mh * MM)} re f"
+                )
+        new = writer.add_blank_page(page.width * MM, page.height * MM)
+        new[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): names})
+        content = DecodedStreamObject()
+        content.set_data("\n".join(ops).encode("ascii"))
+        new[NameObject("/Contents")] = writer._add_object(content.flate_encode())
+        if bleed > 0 and len(page.slots) == 1 and not page.marks:
+            inset = bleed * MM
+            w, h = page.width * MM, page.height * MM
+            new.bleedbox = RectangleObject([0, 0, w, h])
+            new.trimbox = RectangleObject([inset, inset, w - inset, h - inset])
+    if reference is not None:
+        for ref_page in PdfReader(io.BytesIO(reference)).pages:
+            contents = ref_page.get_contents()
+            data = contents.get_data() if contents is not None else b""
+            box = ref_page.mediabox
+            new = writer.add_blank_page(float(box.width), float(box.height))
+            new[NameObject("/Resources")] = forms.resources(ref_page, data)
+            content = DecodedStreamObject()
+            content.set_data(data)
+            new[NameObject("/Contents")] = writer._add_object(content.flate_encode())
+    writer.add_metadata({"/Producer": "cardc", "/Subject": banner})
+    digest = hashlib.md5(usedforsecurity=False)
+    for key in sorted(refs):
+        digest.update(key.encode())
+    digest.update(reference or b"")
+    for page in pages:
+        for slot in page.slots:
+            digest.update(f"{slot.face.key}{slot.x:.3f}{slot.y:.3f}{slot.turned}".encode())
+    identifier = ByteStringObject(digest.hexdigest().encode())
+    writer._ID = ArrayObject([identifier, identifier])
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
