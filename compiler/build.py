@@ -106,7 +106,9 @@ def input_digest(folder: Path, tool: str) -> str:
     """The hash of everything one game's outputs depend on."""
     digest = hashlib.blake2b(tool.encode(), digest_size=16)
     for path in sorted(folder.rglob("*")):
-        if path.is_file() and (path.suffix in (".cards", ".yaml", ".yml")):
+        # The sheets also read the game's own CSS, templates and art (sheets/, art/).
+        sheet_file = path.relative_to(folder).parts[0] in ("sheets", "art")
+        if path.is_file() and (path.suffix in (".cards", ".yaml", ".yml") or sheet_file):
             digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
             digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()

@@ -55,6 +55,17 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--one-per-page", action="store_true", help="one card per page, page = card (+ bleed)"
     )
     sheets.add_argument("--backs", action="store_true", help="add backs, mirrored for duplex")
+    sheets.add_argument(
+        "--proof",
+        action="store_true",
+        help="a proof: each card once with its x N count and source line (default: every copy)",
+    )
+    sheets.add_argument(
+        "--footer",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="each card's source file and line at its foot (default: on in --proof only)",
+    )
     sheets.add_argument("--offset-x", type=float, default=0.0, metavar="MM", help="backs' x shift")
     sheets.add_argument("--offset-y", type=float, default=0.0, metavar="MM", help="backs' y shift")
     sheets.add_argument("--out", metavar="DIR", help=f"output folder (default: {PRINT_DIR}/)")
@@ -90,6 +101,8 @@ def cmd_sheets(args: argparse.Namespace) -> int:
         backs=args.backs,
         offset_x=args.offset_x,
         offset_y=args.offset_y,
+        proof=args.proof,
+        footer=args.footer,
     )
     try:
         grid(options)

@@ -132,6 +132,9 @@ def _render(
     if "html" in formats or "pdf" in formats:
         sheet = build_sheet(model, options, folder / OVERRIDES)
         faces = cache_for(project.root if cache else None)
+        from compiler.sheets import html as html_module
+
+        html_module.FONT_CACHE[:] = [faces.folder] if faces.folder is not None else []
         laid = lay_out(list(sheet.faces.values()), sheet.head, faces)
         if "html" in formats:
             out[f"{stem}.html"] = render_html(sheet, options, banner).encode()

@@ -76,13 +76,14 @@ class Laid:
 def _code_digest() -> str:
     """What a cached face depends on besides its own HTML: this module (the fit), WeasyPrint
     and pydyf, the shipped fonts."""
-    import pydyf
-    import weasyprint
+    from importlib.metadata import version
 
     from compiler.sheets.html import FONT_DIR
 
+    # The versions from the installed metadata: importing WeasyPrint takes a second, and a
+    # build whose faces are all cached never needs it.
     digest = hashlib.blake2b(digest_size=16)
-    digest.update(f"{CACHE_VERSION} {weasyprint.__version__} {pydyf.__version__}".encode())
+    digest.update(f"{CACHE_VERSION} {version('weasyprint')} {version('pydyf')}".encode())
     digest.update(Path(__file__).read_bytes())
     for font in sorted(FONT_DIR.glob("*.ttf")):
         digest.update(font.read_bytes())

@@ -107,9 +107,37 @@ def segments(text: Text, icons: dict[str, Any] | None = None) -> Markup:
     return Markup("").join(out)
 
 
+#: Where cut fonts are kept between runs (the project's sheet cache), when there is one.
+FONT_CACHE: list[Path] = []
+
+
 @functools.lru_cache(maxsize=32)
 def _subset(file: str, characters: frozenset[str]) -> str:
-    """The shipped font ``file`` cut to ``characters``, base64 (fixed bytes: no timestamps)."""
+    """The shipped font ``file`` cut to ``characters``, base64 (fixed bytes: no timestamps).
+
+    Cutting takes a few tenths of a second a font, so the result is also kept on disk in
+    :data:`FONT_CACHE`, by the font's bytes, the characters and the fontTools version."""
+    from importlib.metadata import version
+
+    key = hashlib.blake2b(digest_size=16)
+    key.update((FONT_DIR / file).read_bytes())
+    key.update(("".join(sorted(characters)) + version("fonttools")).encode())
+    cached = FONT_CACHE[0] / f"font-{key.hexdigest()}.b64" if FONT_CACHE else None
+    if cached is not None and cached.is_file():
+        return cached.read_text(encoding="ascii")
+    data = _cut(file, characters)
+    if cached is not None:
+        try:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cached.with_suffix(".tmp")
+            tmp.write_text(data, encoding="ascii")
+            tmp.replace(cached)
+        except OSError:  # a read-only project just has no cache
+            pass
+    return data
+
+
+def _cut(file: str, characters: frozenset[str]) -> str:
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
@@ -392,7 +420,9 @@ def _digest(*parts: str) -> str:
 
 def _context(model: SheetModel, options: SheetOptions, overrides: Path | None) -> dict[str, Any]:
     width, height = options.card_size
-    kinds = sorted({c.kind for c in model.cards})
+    # Colours by the game's own kinds, so a card keeps its colour (and its laid-out face)
+    # in a variant that removes other kinds.
+    kinds = sorted(set(model.kinds) | {c.kind for c in model.cards})
     cell_w, cell_h = width + 2 * options.bleed, height + 2 * options.bleed
     face_h = height - 2 * FRAME_INSET
     return dict(
@@ -451,6 +481,7 @@ def build_sheet(model: SheetModel, options: SheetOptions, overrides: Path | None
     backs = {
         kind: face(back_tpl.render(**context, kind=kind), context["cell_w"], context["cell_h"], False, None)
         for kind in sorted({c.kind for c in model.cards if not c.hexes})
+        if options.backs
     }
     fronts: list[Face] = []
     back_faces: list[Face] = []
@@ -469,7 +500,8 @@ def build_sheet(model: SheetModel, options: SheetOptions, overrides: Path | None
         one = face(html, context["cell_w"], context["cell_h"], True, card)
         copies = 1 if options.proof else max(card.count, 1)
         fronts += [one] * copies
-        back_faces += [backs[card.kind]] * copies
+        if options.backs:
+            back_faces += [backs[card.kind]] * copies
     pages = _card_pages(fronts, back_faces, options, layout)
     if hexes and spec is not None:
         pages += _hex_pages(hexes, options, spec.width)

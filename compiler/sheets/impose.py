@@ -35,6 +35,8 @@ class _Forms:
         self.bundles = bundles
         self.readers: dict[str, Any] = {}
         self.fonts: dict[tuple[str, str], Any] = {}
+        self.digests: dict[tuple[int, int], str] = {}
+        self.others: dict[tuple[str, str], Any] = {}
 
     def page(self, bundle: str, index: int) -> Any:
         """Page ``index`` of the bundle PDF ``bundle``."""
@@ -55,34 +57,84 @@ class _Forms:
         out = DictionaryObject()
         used = {b"/" + name for name in _FONT_USE.findall(content)}
         for category, value in sorted(source.items()):
-            if category != "/Font":
+            if category == "/ProcSet":
                 out[NameObject(category)] = value.clone(self.writer)
+                continue
+            if category != "/Font":
+                # Each entry kept once by what it holds: a face's resources are then the same
+                # objects whichever bundle (or bundles) its faces came from.
+                entries = DictionaryObject()
+                for name, entry in sorted(value.get_object().items()):
+                    key = (category, _digest(entry))
+                    if key not in self.others:
+                        cloned = entry.get_object().clone(self.writer)
+                        ref = getattr(cloned, "indirect_reference", None)
+                        self.others[key] = ref if ref is not None else self.writer._add_object(cloned)
+                    entries[NameObject(name)] = self.others[key]
+                out[NameObject(category)] = entries
                 continue
             fonts = DictionaryObject()
             for name, ref in sorted(value.get_object().items()):
                 if name.encode() not in used:
                     continue
-                key = (name, _digest(ref.get_object()))
+                key = (name, self.font_digest(ref))
                 if key not in self.fonts:
                     self.fonts[key] = ref.get_object().clone(self.writer).indirect_reference
                 fonts[NameObject(name)] = self.fonts[key]
             out[NameObject("/Font")] = fonts
         return out
 
+    def font_digest(self, ref: Any) -> str:
+        """What tells two font objects apart: the font file they embed whole (their widths
+        and Unicode map are read from it), and their dictionary without references."""
+        from pypdf.generic import IndirectObject
+
+        memo_key = (id(ref.pdf) if isinstance(ref, IndirectObject) else 0, getattr(ref, "idnum", 0))
+        if memo_key not in self.digests:
+            font = ref.get_object()
+            target = font
+            if "/DescendantFonts" in font:
+                target = font["/DescendantFonts"][0].get_object()
+            descriptor = target.get("/FontDescriptor")
+            digest = hashlib.sha256(repr(sorted((k, str(v)) for k, v in font.items() if k not in ("/DescendantFonts", "/ToUnicode"))).encode())
+            if descriptor is not None:
+                descriptor = descriptor.get_object()
+                for key in ("/FontFile", "/FontFile2", "/FontFile3"):
+                    if key in descriptor:
+                        digest.update(descriptor[key].get_object().get_data())
+            else:
+                digest.update(_digest(font).encode())
+            self.digests[memo_key] = digest.hexdigest()
+        return self.digests[memo_key]
+
     def form(self, bundle: str, index: int) -> Any:
         """The face on page ``index`` of ``bundle`` as a Form XObject (a reference)."""
         from pypdf.generic import ArrayObject, DecodedStreamObject, FloatObject, NameObject
 
+        from pypdf.generic import StreamObject
+
         page = self.page(bundle, index)
-        contents = page.get_contents()
-        data = contents.get_data() if contents is not None else b""
-        form = DecodedStreamObject()
-        form.set_data(data)
+        raw = page.get("/Contents")
+        raw = raw.get_object() if raw is not None else None
+        if isinstance(raw, StreamObject) and "/Filter" in raw:
+            # WeasyPrint's one compressed stream, kept as it is (compressing it again is
+            # most of what imposing costs).
+            data = raw.get_data()
+            form: Any = StreamObject()
+            form._data = raw._data
+            form[NameObject("/Filter")] = raw["/Filter"]
+        else:
+            contents = page.get_contents()
+            data = contents.get_data() if contents is not None else b""
+            form = DecodedStreamObject()
+            form.set_data(data)
         form[NameObject("/Type")] = NameObject("/XObject")
         form[NameObject("/Subtype")] = NameObject("/Form")
         form[NameObject("/BBox")] = ArrayObject([FloatObject(v) for v in page.mediabox])
         form[NameObject("/Resources")] = self.resources(page, data)
-        return self.writer._add_object(form.flate_encode())
+        if isinstance(form, DecodedStreamObject):
+            form = form.flate_encode()
+        return self.writer._add_object(form)
 
 
 def _digest(node: Any, depth: int = 0) -> str:

@@ -94,6 +94,8 @@ class SheetModel:
     #: (card source, "Card: Property", name) of property values printed as a bare internal
     #: name, with no rulebook words (the text lint reports them).
     unworded: list[tuple[str, str, str]] = field(default_factory=list)
+    #: Every kind the game declares (a variant's sheet colours its cards as the game's).
+    kinds: list[str] = field(default_factory=list)
 
     def card_list(self) -> list[tuple[str, str, int, bool]]:
         """(title, kind, count, count is provisional) of every card, in source order."""
@@ -300,6 +302,7 @@ def build_model(
         game_notes=builder.game_notes,
         rules=rules,
         unworded=builder.unworded,
+        kinds=sorted(ir["vocabulary"].get("kinds", {})),
     )
 
 
