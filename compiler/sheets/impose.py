@@ -51,7 +51,7 @@ class _Forms:
 
         A bundle lists every font its pages use on each of them, so a face keeps just its
         own; and a font whose dictionary and file are the same bytes is added once."""
-        from pypdf.generic import DictionaryObject, NameObject
+        from pypdf.generic import DictionaryObject, NameObject, StreamObject
 
         source = page["/Resources"].get_object()
         out = DictionaryObject()
@@ -66,6 +66,11 @@ class _Forms:
                 entries = DictionaryObject()
                 for name, entry in sorted(value.get_object().items()):
                     key = (category, _digest(entry))
+                    target = entry.get_object()
+                    is_form = isinstance(target, StreamObject) and target.get("/Subtype") == "/Form"
+                    if key not in self.others and is_form:
+                        # A form inside a face (an SVG drawing): its fonts filtered too.
+                        self.others[key] = self.nested_form(target)
                     if key not in self.others:
                         cloned = entry.get_object().clone(self.writer)
                         ref = getattr(cloned, "indirect_reference", None)
@@ -83,6 +88,20 @@ class _Forms:
                 fonts[NameObject(name)] = self.fonts[key]
             out[NameObject("/Font")] = fonts
         return out
+
+    def nested_form(self, stream: Any) -> Any:
+        """A Form XObject inside a face, its resources made as a face's are."""
+        from pypdf.generic import NameObject, StreamObject
+
+        form: Any = StreamObject()
+        form._data = stream._data
+        for key, value in sorted(stream.items()):
+            if key not in ("/Resources", "/Length"):
+                form[NameObject(key)] = value.clone(self.writer)
+        data = stream.get_data()
+        if "/Resources" in stream:
+            form[NameObject("/Resources")] = self.resources(stream, data)
+        return self.writer._add_object(form)
 
     def font_digest(self, ref: Any) -> str:
         """What tells two font objects apart: the font file they embed whole (their widths
