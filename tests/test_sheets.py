@@ -85,7 +85,13 @@ def test_the_pirate_raid_rule_reads_as_the_rulebook_says() -> None:
     text = _text("darwins_journey", "pirate_raid")
     assert text.startswith("After each Reward Phase, every player")
     assert "pay [coins] Coins equal to 2 plus 2 for each [treasure] Treasure token" in text
-    assert "for each one you cannot pay, lose 1 victory point" in text
+    assert "every player whose Ship is in the same Ocean Region as the Pirate Ship" in text
+    # "... they instead lose 1 victory point (to a minimum of 0 victory points on the victory
+    #  point track)": every sentence of the rule, the minimum too.
+    assert (
+        "for each Coin you cannot pay, lose 1 victory point (to a minimum of 0 victory points "
+        "on the victory point track)"
+    ) in text
 
 
 def test_a_text_property_replaces_the_generated_text(tiny: Project) -> None:

@@ -43,7 +43,7 @@ def plain_words(text: Text) -> str:
     return "".join(s for s in text if not isinstance(s, (IconRef, Provisional)))
 
 
-def _problems(words: str, ids: dict[str, str]) -> list[str]:
+def _problems(words: str) -> list[str]:
     found = []
     for match in _DOUBLED.finditer(words):
         if match.group(1).lower() not in _DOUBLE_OK:
@@ -56,31 +56,16 @@ def _problems(words: str, ids: dict[str, str]) -> list[str]:
         noun = match.group(1)
         if noun.lower() not in _SINGULAR_S and not noun.lower().endswith(("ss", "us", "is")):
             found.append(f"'{match.group(0)}' (one of a plural noun)")
-    for word in re.findall(r"\b[a-z][a-z0-9]+\b", words):
-        name = ids.get(word)
-        if name is not None:
-            found.append(f"the id '{word}' where the rulebook says '{name}'")
     return found
-
-
-def _ids(model: SheetModel, ir: dict[str, Any]) -> dict[str, str]:
-    """One-word ids whose printed name differs from the id (``lisbon`` -> ``Lisbon``)."""
-    out: dict[str, str] = {}
-    for card in ir["cards"]:
-        ident, title = card["id"], card["title"]
-        if ident.isalpha() and title != ident and title.lower() == ident:
-            out[ident] = title
-    return out
 
 
 def lint_texts(
     texts: list[tuple[str, str, Text]], model: SheetModel, ir: dict[str, Any]
 ) -> list[tuple[str, str]]:
     """(source, message) for every problem in ``texts``: (source, where, text) triples."""
-    ids = _ids(model, ir)
     out = []
     for source, where, text in texts:
-        for problem in _problems(plain_words(text), ids):
+        for problem in _problems(plain_words(text)):
             out.append((source, f"{where}: {problem}"))
     return out
 

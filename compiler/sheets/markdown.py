@@ -65,6 +65,11 @@ def render_markdown(model: SheetModel, banner: str) -> str:
         for index, (name, text) in enumerate(ref.phases, start=1):
             lines.append(f"{index}. **{escape_md(name)}**: {escape_md(text)}")
         lines.append("")
+    if model.rules:
+        lines += ["### Rules", ""]
+        for rule in model.rules:
+            words = " ".join(_segments(model, p) for p in rule.paragraphs)
+            lines += [f"**{escape_md(rule.title)}.** {words}", ""]
     for table in ref.tables:
         lines += [f"### {escape_md(table.title)}", ""]
         lines.append(_row([escape_md(c) for c in table.columns]))

@@ -147,6 +147,7 @@ class _ModelBuilder:
                 return [self.titles[value]]
             if value not in self.ref.words and value not in self.ref.icons:
                 self.unworded.append((*self.where, value))
+                return [value.replace("_", " ")]
             return self.writer.named(value)
         if isinstance(value, list):
             if all(isinstance(v, list) for v in value):
@@ -301,7 +302,8 @@ def build_model(
         ref=ref,
         game_notes=builder.game_notes,
         rules=rules,
-        unworded=builder.unworded,
+        unworded=builder.unworded
+        + [(source, "its rules", name) for source, name in builder.writer.unworded],
         kinds=sorted(ir["vocabulary"].get("kinds", {})),
     )
 
@@ -313,3 +315,41 @@ def used_icons(model: SheetModel) -> list[str]:
         for text in [*card.paragraphs, *(t for _, t in card.properties)]:
             seen.update(s.name for s in text if isinstance(s, IconRef))
     return [name for name in model.ref.icons if name in seen]
+
+
+def sheet_text(model: SheetModel) -> str:
+    """Everything the sheet's cards and rules say, as plain lines (icons as ``[name]``,
+    provisional marks as ``*N``): the golden text a reviewer checks against the rulebook."""
+    from compiler.sheets.text import plain
+
+    lines = [f"# {model.title}"]
+    for card in model.cards:
+        count = f" x{card.count}" if card.count > 1 else ""
+        tags = "".join(f", {t.replace('_', ' ')}" for t in card.tags)
+        lines += ["", f"{card.title}{count} ({card.kind.replace('_', ' ')}{tags})"]
+        lines += [f"  {label}: {plain(value)}" for label, value in card.properties]
+        for face in card.hexes:
+            icons = ", ".join(f"{n} x{c} in the {side} area" for n, c, side in face.icons)
+            centre = ", ".join(face.centre)
+            edges = "".join("L" if e == "land" else "S" for e in face.edges)
+            lines.append(
+                f"  {face.side}: edges {edges}"
+                + (f"; {icons}" if icons else "")
+                + (f"; centre {centre}" if centre else "")
+            )
+        lines += [f"  {plain(p)}" for p in card.paragraphs]
+    if model.rules:
+        lines += ["", "## Rules"]
+        for rule in model.rules:
+            lines += ["", rule.title] + [f"  {plain(p)}" for p in rule.paragraphs]
+    ref = model.ref
+    if ref.phases or ref.tables:
+        lines += ["", "## Reference"]
+    if ref.phases_intro:
+        lines += ["", ref.phases_intro]
+    for index, (name, text) in enumerate(ref.phases, start=1):
+        lines.append(f"{index}. {name}: {text}")
+    for table in ref.tables:
+        lines += ["", f"{table.title}: {' | '.join(table.columns)}"]
+        lines += [f"  {' | '.join(row)}" for row in table.rows]
+    return "\n".join(lines) + "\n"

@@ -90,6 +90,8 @@ class Reference:
     words: dict[str, str] = field(default_factory=dict)
     phrases: dict[str, str] = field(default_factory=dict)
     when: dict[str, str] = field(default_factory=dict)
+    #: Counter -> what losing it stops at, in the rulebook's words.
+    floors: dict[str, str] = field(default_factory=dict)
     #: The kinds printed as cards (None: every kind); board data such as map spaces is not.
     printed_kinds: list[str] | None = None
     #: Kinds that are rules of the game, not cards in the box: printed in the reference.
@@ -151,7 +153,7 @@ def load_reference(path: Path) -> Reference:
     ref.rule_kinds = [str(k) for k in rules]
     if data.get("hex_tiles") is not None:
         ref.hexes = _hexes(data["hex_tiles"], path)
-    for key in ("words", "phrases", "when"):
+    for key in ("words", "phrases", "when", "floors"):
         values = data.get(key) or {}
         if not isinstance(values, dict):
             raise ReferenceError(f"{path}: '{key}' is a mapping of name -> text")

@@ -64,6 +64,10 @@ class CardWriter:
         self.ref = ref
         #: A card named in another's rules is printed by its title ("Lisbon", not lisbon).
         self.titles = {c["id"]: c["title"] for c in ir["cards"]}
+        #: The game's symbols: names of its data that need the rulebook's words.
+        self.symbols = set(self.vocab.get("symbols", {}))
+        #: (card source, name) of every symbol printed as its bare id, for the text lint.
+        self.unworded: list[tuple[str, str]] = []
         #: (card id, source line) -> provisional note number.
         self.notes = notes
         self.card: dict[str, Any] = {}
@@ -76,6 +80,8 @@ class CardWriter:
             return self.ref.words[name]
         if name in self.titles:
             return self.titles[name]
+        if name in self.symbols:
+            self.unworded.append((self.card.get("source", ""), name))
         return name.replace("_", " ")
 
     def named(self, name: str) -> Text:
@@ -183,8 +189,15 @@ class CardWriter:
         over = s["over"]
         if over["kind"] == "builtin" and over["name"] == "players":
             head: Text = ["every player"]
-            if s["where"] is not None:
-                head += [" for whom ", *self.expr(s["where"])]
+            where = s["where"]
+            # The rulebook's words for who the rule picks: phrases "players where NATIVE"
+            # ("every player whose Ship is in the same Ocean Region as the Pirate Ship").
+            left = where.get("left", {}) if where is not None else {}
+            phrase = self.ref.phrases.get(f"players where {left.get('native', '')}")
+            if phrase is not None:
+                head = [phrase]
+            elif where is not None:
+                head += [" for whom ", *self.expr(where)]
         else:
             head = ["for each ", *self.named(s["var"]), " in ", *self.expr(over)]
             if s["where"] is not None:
@@ -229,11 +242,15 @@ class CardWriter:
         target = self.expr(args[0]) if args and args[0] is not None else []
         amount = args[1] if len(args) > 1 else None
         if name in ("gain", "lose"):
-            return [name, " ", *self.amount_of(amount, target)]
+            out: Text = [name, " ", *self.amount_of(amount, target)]
+            if name == "lose" and args and args[0] is not None:
+                out += self.floor(args[0])
+            return out
         if name == "pay":
-            out: Text = ["pay ", *self.amount_of(amount, target)]
+            out = ["pay ", *self.amount_of(amount, target)]
             if s.get("else"):
-                out += ["; for each one you cannot pay, ", *self.block(s["else"])]
+                one = _singular(plain_words(target))
+                out += [f"; for each {one} you cannot pay, ", *self.block(s["else"])]
             return out
         if name == "mark":
             if amount is None or (amount["kind"] == "num" and amount["value"] == 1):
@@ -257,13 +274,21 @@ class CardWriter:
             return ["play ", *target]
         return [s.get("say", name)]
 
+    def floor(self, target: dict[str, Any]) -> Text:
+        """What losing the game's score stops at, as the rulebook says it: " (to a minimum of
+        0 victory points on the victory point track)" when ``floors`` names the counter."""
+        name = target.get("name", "")
+        floor = self.ref.floors.get(name)
+        return [f" ({floor})"] if floor else []
+
     def amount_of(self, amount: Any, what: Text) -> Text:
+        one = _number_of(what, 1)
         if amount is None:
-            return ["1 ", *what]
+            return ["1 ", *one]
         if amount["kind"] == "num":
-            return [str(amount["value"]), " ", *what]
+            return [str(amount["value"]), " ", *_number_of(what, amount["value"])]
         if amount["kind"] == "local" and amount["name"] == "missing":
-            return ["1 ", *what]
+            return ["1 ", *one]
         return [*what, " equal to ", *self.expr(amount)]
 
     # -- expressions
@@ -362,6 +387,47 @@ def _when(doc: str) -> str:
     if first in ("the", "end", "start", "beginning") or text.lower().startswith(("end of", "start of")):
         return f"At {text},"
     return f"When {text},"
+
+
+def plain_words(text: Text) -> str:
+    """The words of ``text`` (icons and marks left out)."""
+    return "".join(s for s in text if isinstance(s, str)).strip()
+
+
+def _singular(words: str) -> str:
+    """"Coins" -> "Coin", "victory points" -> "victory point"; other words as they are."""
+    if words.endswith("s") and not words.endswith(("ss", "us", "is")):
+        return words[:-1]
+    return words
+
+
+def _plural(words: str) -> str:
+    """"victory point" -> "victory points", "Coin" -> "Coins"; a mass noun ("Money",
+    "prestige", "Scurvy") has no plural and stays."""
+    last = words.split(" ")[-1] if words else ""
+    if not last or last.endswith("s") or last.lower() in _MASS_NOUNS or not last[0].isalpha():
+        return words
+    if last.endswith(("x", "ch", "sh")):
+        return words + "es"
+    return words + "s"
+
+
+#: Words counted without a plural.
+_MASS_NOUNS = frozenset(
+    "money prestige scurvy damage health durability heroism skullduggery fame notoriety "
+    "supplies armament".split()
+)
+
+
+def _number_of(what: Text, count: int) -> Text:
+    """``what`` (an icon and words) with its last words in the number ``count`` asks for."""
+    out = list(what)
+    for index in range(len(out) - 1, -1, -1):
+        seg = out[index]
+        if isinstance(seg, str) and seg.strip():
+            out[index] = _singular(seg) if count == 1 else _plural(seg)
+            break
+    return out
 
 
 def _join(parts: list[Text], joiner: str) -> Text:
