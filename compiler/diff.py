@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from compiler.checker import describe_block, describe_expr
+from compiler.checker import describe_expr, describe_stmt
 
 IR = dict[str, Any]
 
@@ -38,12 +38,14 @@ class Change:
 
 @dataclass
 class CardChange:
-    """A card present in both IRs whose data differ."""
+    """A card present in both IRs whose data differ (``old`` and ``new`` are the two)."""
 
     id: str
     title: str
     kind: str
     changes: list[Change]
+    old: IR = field(default_factory=dict)
+    new: IR = field(default_factory=dict)
 
 
 @dataclass
@@ -160,12 +162,80 @@ def _card_changes(before: IR, after: IR) -> list[Change]:
         after["formulas"],
         show=lambda f: describe_expr(f["expr"]),
     )
-    changes += _compare_maps(
-        "on ",
-        before["triggers"],
-        after["triggers"],
-        show=lambda t: describe_block(t["body"]),
-    )
+    for trigger in sorted(set(before["triggers"]) | set(after["triggers"])):
+        old, new = before["triggers"].get(trigger), after["triggers"].get(trigger)
+        if old is not None and new is not None:
+            # A rule in both: the statements that changed, not the whole rule twice.
+            changes += _statement_changes(f"on {trigger}", old["body"], new["body"])
+        else:
+            changes += _compare_maps(
+                "on ",
+                {trigger: old} if old is not None else {},
+                {trigger: new} if new is not None else {},
+                show=lambda t: _describe_body(t["body"]),
+            )
+    return changes
+
+
+def _describe(stmt: IR) -> str:
+    """A statement in DSL words, a loop's body included (``describe_stmt`` elides it)."""
+    if stmt["kind"] == "for_each":
+        return f"{_head(stmt)} {{ {_describe_body(stmt['body'])} }}"
+    return describe_stmt(stmt)
+
+
+def _describe_body(body: list[IR]) -> str:
+    return "; ".join(_describe(s) for s in body)
+
+
+def _head(stmt: IR) -> str | None:
+    """What a compound statement is apart from its body (for each ... in ... where ...; if
+    ...); None for a simple statement."""
+    kind = stmt["kind"]
+    if kind == "for_each":
+        where = f" where {describe_expr(stmt['where'])}" if stmt.get("where") else ""
+        return f"for each {stmt['var']} in {describe_expr(stmt['over'])}{where}"
+    if kind == "if":
+        return f"if {describe_expr(stmt['cond'])}"
+    if kind in ("may", "group"):
+        return kind
+    if kind == "repeat":
+        return f"repeat {describe_expr(stmt['count'])}"
+    return None
+
+
+def _bodies(stmt: IR) -> list[tuple[str, list[IR]]]:
+    if stmt["kind"] == "if":
+        return [("", stmt["then"]), (" else", stmt["else"] or [])]
+    return [("", stmt.get("body") or [])]
+
+
+def _statement_changes(where: str, before: list[IR], after: list[IR]) -> list[Change]:
+    """The statements that differ between two bodies, each at its place (``on pirate_raid >
+    for each raided in players``): a compound statement whose head is the same is compared
+    inside; others are shown from what to what, added or removed."""
+    import difflib
+    import json
+
+    keys_a = [json.dumps(_strip_positions(s), sort_keys=True) for s in before]
+    keys_b = [json.dumps(_strip_positions(s), sort_keys=True) for s in after]
+    changes: list[Change] = []
+    matcher = difflib.SequenceMatcher(None, keys_a, keys_b, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        olds, news = before[i1:i2], after[j1:j2]
+        if tag == "replace" and len(olds) == len(news):
+            for old, new in zip(olds, news, strict=True):
+                head = _head(old)
+                if head is not None and head == _head(new) and old["kind"] == new["kind"]:
+                    for (label, a), (_, b) in zip(_bodies(old), _bodies(new), strict=True):
+                        changes += _statement_changes(f"{where} > {head}{label}", a, b)
+                else:
+                    changes.append(Change(where, _describe(old), _describe(new)))
+            continue
+        changes += [Change(where, _describe(old), None) for old in olds]
+        changes += [Change(where, None, _describe(new)) for new in news]
     return changes
 
 
@@ -194,7 +264,9 @@ def diff_ir(before: IR, after: IR) -> IRDiff:
             continue
         changes = _card_changes(old[ident], card)
         if changes:
-            result.changed.append(CardChange(ident, card["title"], card["kind"], changes))
+            result.changed.append(
+                CardChange(ident, card["title"], card["kind"], changes, old[ident], card)
+            )
     result.removed = [card for ident, card in old.items() if ident not in new]
     return result
 
@@ -220,7 +292,11 @@ Compared with {{ diff.before }}. {{ summary }}
 | --- | --- | --- |
 {% for c in card.changes -%}
 | {{ c.what | cell }} | {{ (c.before or "-") | cell }} | {{ (c.after or "-") | cell }} |
-{% endfor %}{% endfor %}
+{% endfor %}{% if card.id in words %}
+In the rulebook's words, it said: {{ words[card.id][0] or "(nothing)" }}
+
+It now says: {{ words[card.id][1] or "(nothing)" }}
+{% endif %}{% endfor %}
 {%- if diff.added %}
 ## New cards
 {% for card in diff.added %}
@@ -266,6 +342,9 @@ th, td { border: 1px solid #999; padding: 0.3em 0.6em; text-align: left; }
 <table><tr><th>value</th><th>was</th><th>now</th></tr>
 {% for c in card.changes %}{{ row(c) }}
 {% endfor %}</table>
+{% if card.id in words %}<p>In the rulebook's words, it said: {{ words[card.id][0] or "(nothing)" }}</p>
+<p>It now says: {{ words[card.id][1] or "(nothing)" }}</p>
+{% endif %}
 </section>
 {% endfor %}
 {% if diff.added %}<h2>New cards</h2><ul>
@@ -293,9 +372,13 @@ def _summary(diff: IRDiff) -> str:
     )
 
 
-def render_errata(diff: IRDiff, title: str, fmt: str) -> str:
+def render_errata(
+    diff: IRDiff, title: str, fmt: str, words: dict[str, tuple[str, str]] | None = None
+) -> str:
     """An errata sheet listing exactly the changed, added and removed cards: ``md`` or
-    ``html`` (HTML autoescaped: card text is data, never markup)."""
+    ``html`` (HTML autoescaped: card text is data, never markup). ``words`` gives, per
+    changed card id, its text before and after in the rulebook's words (as the sheets print
+    it), shown under its table."""
     import jinja2
 
     env = jinja2.Environment(
@@ -310,7 +393,24 @@ def render_errata(diff: IRDiff, title: str, fmt: str) -> str:
     # A Markdown table cell: a '|' would end it.
     env.filters["cell"] = lambda text: str(text).replace("|", "\\|")
     template = env.from_string(_HTML if fmt == "html" else _MARKDOWN)
-    return template.render(diff=diff, title=title, summary=_summary(diff))
+    return template.render(diff=diff, title=title, summary=_summary(diff), words=words or {})
+
+
+def errata_words(project: Any, ir: IR, diff: IRDiff) -> dict[str, tuple[str, str]]:
+    """Each changed card's text before and after, written as its sheet writes it."""
+    from compiler.sheets.reference import reference_for
+    from compiler.sheets.text import CardWriter, plain
+
+    try:
+        ref = reference_for(project.game_dir(ir["game"]), ir.get("variant"))
+    except ValueError:  # a reference that cannot be read: the tables say what changed
+        return {}
+    writer = CardWriter(ir, ref, {})
+
+    def text(card: IR) -> str:
+        return " ".join(plain(p) for p in writer.card_text(card))
+
+    return {c.id: (text(c.old), text(c.new)) for c in diff.changed if c.old and c.new}
 
 
 def write_errata(project: Any, diff: IRDiff, ir: IR, out: Any) -> list[str]:
@@ -328,7 +428,8 @@ def write_errata(project: Any, diff: IRDiff, ir: IR, out: Any) -> list[str]:
 
     path = Path(out)
     fmt = "html" if path.suffix.lower() in (".html", ".htm") else "md"
-    path.write_text(render_errata(diff, ir["title"], fmt), encoding="utf-8")
+    words = errata_words(project, ir, diff)
+    path.write_text(render_errata(diff, ir["title"], fmt, words), encoding="utf-8")
     written = [str(path)]
     cards = [c.id for c in diff.changed] + [c["id"] for c in diff.added]
     render = sheets_renderer()
