@@ -342,7 +342,8 @@ th, td { border: 1px solid #999; padding: 0.3em 0.6em; text-align: left; }
 <table><tr><th>value</th><th>was</th><th>now</th></tr>
 {% for c in card.changes %}{{ row(c) }}
 {% endfor %}</table>
-{% if card.id in words %}<p>In the rulebook's words, it said: {{ words[card.id][0] or "(nothing)" }}</p>
+{% if card.id in words %}
+<p>In the rulebook's words, it said: {{ words[card.id][0] or "(nothing)" }}</p>
 <p>It now says: {{ words[card.id][1] or "(nothing)" }}</p>
 {% endif %}
 </section>

@@ -251,7 +251,9 @@ def test_pdf_pages_size_names_and_fonts(game: str) -> None:
     model = _model(game)
     # Print and play: every copy of a card is printed; hex tiles follow on their own sheets.
     cards = [c for c in model.cards if not c.hexes]
-    card_pages = math.ceil(sum(c.count for c in cards) / 9) + (1 if len(cards) < len(model.cards) else 0)
+    card_pages = math.ceil(sum(c.count for c in cards) / 9) + (
+        1 if len(cards) < len(model.cards) else 0
+    )
     assert len(reader.pages) > card_pages  # the cards, then the rules reference
     box = reader.pages[0].mediabox
     assert abs(float(box.width) - 210 * MM_TO_PT) < 0.5

@@ -112,7 +112,9 @@ def test_each_kind_has_its_own_back() -> None:
 
 def test_hex_tiles_are_drawn_as_hexes_with_their_edges_and_icons() -> None:
     html = _html(_project(), "land_vs_sea")
-    tiles = re.findall(r'<div class="tile kind-tile" data-card="([a-z_]+)"[^>]*data-side="([^"]+)"', html)
+    tiles = re.findall(
+        r'<div class="tile kind-tile" data-card="([a-z_]+)"[^>]*data-side="([^"]+)"', html
+    )
     # Both faces of each double-sided tile: "all land / all sea edged".
     assert sorted(tiles) == [
         ("lost_city", "Land face"),
@@ -250,7 +252,9 @@ def test_a_game_brings_its_own_css_and_templates(tmp_path: Path) -> None:
     own.mkdir()
     (own / "sheet.css").write_text(".card { background: #ffeedd; }\n")
     back = (ROOT / "compiler" / "templates" / "sheets" / "back.html.j2").read_text()
-    (own / "back.html.j2").write_text(back.replace('<div class="emblem">', '<div class="emblem mine">'))
+    (own / "back.html.j2").write_text(
+        back.replace('<div class="emblem">', '<div class="emblem mine">')
+    )
     ir = _ir(project, "tiny")
     files = render_sheet_files(
         project, "tiny", ir, formats=("html",), options=SheetOptions(backs=True)

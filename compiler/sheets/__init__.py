@@ -116,9 +116,7 @@ def _render(
 
     folder = project.game_dir(game)
     ref = resolve(reference_for(folder, variant), ir, {c["id"] for c in ir["cards"]})
-    model = build_model(
-        ir, ref, variant=variant, only_cards=only_cards, title=title, folder=folder
-    )
+    model = build_model(ir, ref, variant=variant, only_cards=only_cards, title=title, folder=folder)
     lint_model(model, ir)
     # The first line of every generated file says so (in a PDF: its Subject).
     banner = (

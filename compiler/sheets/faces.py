@@ -59,7 +59,6 @@ def _short(title: str) -> str:
     return title if len(title) <= 60 else title[:57] + "..."
 
 
-
 @dataclass(frozen=True)
 class Laid:
     """A face as laid out: its text size, and where its page is (a bundle and a page index).
@@ -226,8 +225,6 @@ def measure(page: Any) -> tuple[float, float] | None:
                 lowest = max(lowest, inner.position_y + inner.margin_height())
         return (lowest - top) / _PX_PER_MM, (limit - top) / _PX_PER_MM
     return None
-
-
 
 
 def _guess(face: Face) -> float:

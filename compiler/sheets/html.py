@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import base64
 import functools
-import io
 import hashlib
+import io
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,8 +30,8 @@ import jinja2
 from markupsafe import Markup, escape
 
 from compiler.sheets.icons import icon_svg
-from compiler.sheets.layout import MARK_MARGIN, PRINT_MARGIN, Grid, SheetOptions, grid
-from compiler.sheets.model import CardView, HexFace, SheetModel, used_icons
+from compiler.sheets.layout import PRINT_MARGIN, Grid, SheetOptions, grid
+from compiler.sheets.model import CardView, HexFace, SheetModel
 from compiler.sheets.text import IconRef, Provisional, Text
 
 FONT_DIR = Path(__file__).parent / "fonts"
@@ -171,8 +171,6 @@ def font_css(characters: frozenset[str]) -> str:
     return "\n".join(rules)
 
 
-
-
 @dataclass
 class Face:
     """One printed face: its HTML fragment, its cell size, and what the fit may change.
@@ -281,9 +279,7 @@ def _card_pages(
             for i, _ in chunk:
                 at = layout.slot(i, back=True)
                 x, y = at.x + options.offset_x, at.y + options.offset_y
-                slots.append(
-                    SlotView(x, y, layout.cell_w, layout.cell_h, backs[start + i], turned)
-                )
+                slots.append(SlotView(x, y, layout.cell_w, layout.cell_h, backs[start + i], turned))
             pages.append(Page("back", slots, marks, *paper))
     return pages
 
@@ -332,7 +328,10 @@ def hex_svg(face: HexFace, title: str, width: float, icons: dict[str, Any]) -> M
     cx, cy = w / 2, h / 2
     # Corners of a pointy-top hex, clockwise from the top point.
     corners = [
-        (cx + r * math.cos(math.radians(-90 + 60 * i)), cy + r * math.sin(math.radians(-90 + 60 * i)))
+        (
+            cx + r * math.cos(math.radians(-90 + 60 * i)),
+            cy + r * math.sin(math.radians(-90 + 60 * i)),
+        )
         for i in range(6)
     ]
 
@@ -341,7 +340,8 @@ def hex_svg(face: HexFace, title: str, width: float, icons: dict[str, Any]) -> M
 
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{mm(w)}" height="{mm(h)}" '
-        f'viewBox="0 0 {w:.3f} {h:.3f}" role="img" aria-label="{escape(title)}: {escape(face.side)}">',
+        f'viewBox="0 0 {w:.3f} {h:.3f}" role="img" '
+        f'aria-label="{escape(title)}: {escape(face.side)}">',
         f"<title>{escape(title)}: {escape(face.side)}</title>",
     ]
     for i, edge in enumerate(face.edges):
@@ -368,7 +368,10 @@ def hex_svg(face: HexFace, title: str, width: float, icons: dict[str, Any]) -> M
         spots = [i for i, e in enumerate(face.edges) if e == side] or list(range(6))
         for n in range(count):
             i = spots[n % len(spots)] if len(spots) < 6 else [0, 3, 1, 4, 2, 5][n % 6]
-            mid = ((corners[i][0] + corners[(i + 1) % 6][0]) / 2, (corners[i][1] + corners[(i + 1) % 6][1]) / 2)
+            mid = (
+                (corners[i][0] + corners[(i + 1) % 6][0]) / 2,
+                (corners[i][1] + corners[(i + 1) % 6][1]) / 2,
+            )
             placed.append((name, cx + (mid[0] - cx) * 0.55, cy + (mid[1] - cy) * 0.55))
     size = w * 0.2
     for name, x, y in placed:
@@ -451,9 +454,7 @@ def build_sheet(model: SheetModel, options: SheetOptions, overrides: Path | None
     context = _context(model, options, overrides)
     paper_w, paper_h = options.paper_size
     layout = grid(options)
-    style = env.get_template("style.css.j2").render(
-        **context, paper_w=paper_w, paper_h=paper_h
-    )
+    style = env.get_template("style.css.j2").render(**context, paper_w=paper_w, paper_h=paper_h)
     game_css = ""
     if overrides is not None and (overrides / GAME_CSS).is_file():
         game_css = (overrides / GAME_CSS).read_text(encoding="utf-8")
@@ -479,7 +480,9 @@ def build_sheet(model: SheetModel, options: SheetOptions, overrides: Path | None
     back_tpl = env.get_template("back.html.j2")
     hex_tpl = env.get_template("hex.html.j2")
     backs = {
-        kind: face(back_tpl.render(**context, kind=kind), context["cell_w"], context["cell_h"], False, None)
+        kind: face(
+            back_tpl.render(**context, kind=kind), context["cell_w"], context["cell_h"], False, None
+        )
         for kind in sorted({c.kind for c in model.cards if not c.hexes})
         if options.backs
     }
@@ -492,7 +495,9 @@ def build_sheet(model: SheetModel, options: SheetOptions, overrides: Path | None
             w, h = hex_size(spec.width)
             for hex_face in card.hexes:
                 svg = hex_svg(hex_face, card.title, spec.width, model.ref.icons)
-                html = hex_tpl.render(**context, card=card, hex=hex_face, svg=svg, face_key="@@key@@")
+                html = hex_tpl.render(
+                    **context, card=card, hex=hex_face, svg=svg, face_key="@@key@@"
+                )
                 one = face(html, w, h, False, card)
                 hexes += [one] * (1 if options.proof else card.count)
             continue
@@ -520,22 +525,26 @@ def render_html(sheet: Sheet, options: SheetOptions, banner: str) -> str:
     """The sheet as one HTML document (cards at their fitted sizes, backs, reference)."""
     model = sheet.context["model"]
     paper_w, paper_h = options.paper_size
-    page = environment(None).get_template("sheet.html.j2").render(
-        banner=banner,
-        model=model,
-        options=options,
-        pages=sheet.pages,
-        paper_w=paper_w,
-        paper_h=paper_h,
-        ref_w=_REFERENCE_PAPER.get(options.paper, _REFERENCE_PAPER["a4"])[0],
-        ref_h=_REFERENCE_PAPER.get(options.paper, _REFERENCE_PAPER["a4"])[1],
-        page_bleed=options.one_per_page and options.bleed > 0,
-        style=Markup(sheet.head),
-        game_css="",
-        with_reference=not options.one_per_page,
-        reference=sheet.reference,
-        mm=mm,
-        font_css=Markup(_BLANK_FONT_CSS),
+    page = (
+        environment(None)
+        .get_template("sheet.html.j2")
+        .render(
+            banner=banner,
+            model=model,
+            options=options,
+            pages=sheet.pages,
+            paper_w=paper_w,
+            paper_h=paper_h,
+            ref_w=_REFERENCE_PAPER.get(options.paper, _REFERENCE_PAPER["a4"])[0],
+            ref_h=_REFERENCE_PAPER.get(options.paper, _REFERENCE_PAPER["a4"])[1],
+            page_bleed=options.one_per_page and options.bleed > 0,
+            style=Markup(sheet.head),
+            game_css="",
+            with_reference=not options.one_per_page,
+            reference=sheet.reference,
+            mm=mm,
+            font_css=Markup(_BLANK_FONT_CSS),
+        )
     )
     # The fonts carry a fixed set of characters, and any others the page uses: one subset
     # serves most sheets (subsetting is the slow part), and no glyph falls back to the system.

@@ -74,7 +74,9 @@ class _Forms:
                     if key not in self.others:
                         cloned = entry.get_object().clone(self.writer)
                         ref = getattr(cloned, "indirect_reference", None)
-                        self.others[key] = ref if ref is not None else self.writer._add_object(cloned)
+                        self.others[key] = (
+                            ref if ref is not None else self.writer._add_object(cloned)
+                        )
                     entries[NameObject(name)] = self.others[key]
                 out[NameObject(category)] = entries
                 continue
@@ -115,7 +117,15 @@ class _Forms:
             if "/DescendantFonts" in font:
                 target = font["/DescendantFonts"][0].get_object()
             descriptor = target.get("/FontDescriptor")
-            digest = hashlib.sha256(repr(sorted((k, str(v)) for k, v in font.items() if k not in ("/DescendantFonts", "/ToUnicode"))).encode())
+            digest = hashlib.sha256(
+                repr(
+                    sorted(
+                        (k, str(v))
+                        for k, v in font.items()
+                        if k not in ("/DescendantFonts", "/ToUnicode")
+                    )
+                ).encode()
+            )
             if descriptor is not None:
                 descriptor = descriptor.get_object()
                 for key in ("/FontFile", "/FontFile2", "/FontFile3"):
@@ -128,9 +138,13 @@ class _Forms:
 
     def form(self, bundle: str, index: int) -> Any:
         """The face on page ``index`` of ``bundle`` as a Form XObject (a reference)."""
-        from pypdf.generic import ArrayObject, DecodedStreamObject, FloatObject, NameObject
-
-        from pypdf.generic import StreamObject
+        from pypdf.generic import (
+            ArrayObject,
+            DecodedStreamObject,
+            FloatObject,
+            NameObject,
+            StreamObject,
+        )
 
         page = self.page(bundle, index)
         raw = page.get("/Contents")

@@ -20,7 +20,12 @@ _COUNT_PROPERTIES = ("copies", "starting_copies", "count")
 #: Properties a card has for the sheet's sake, not printed as a line of the card.
 _SHEET_PROPERTIES = ("text", "art")
 #: An art file's type by its suffix (what the data URI says it is).
-_ART_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".svg": "image/svg+xml"}
+_ART_TYPES = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".svg": "image/svg+xml",
+}
 
 
 @dataclass(frozen=True)
@@ -182,7 +187,9 @@ class _ModelBuilder:
             self.where = (card["source"], f"{title}: {_label(name)}")
             kind = self.ir["vocabulary"]["kinds"].get(card["kind"], {})
             typ = kind.get("properties", {}).get(name, {}).get("type")
-            shown = [value] if typ == "text" and isinstance(value, str) else self.value(value)
+            shown: Text = (
+                [value] if typ == "text" and isinstance(value, str) else self.value(value)
+            )
             shown = shown + ([Provisional(mark)] if mark else [])
             props.append((_label(name), shown))
         for name, formula in card["formulas"].items():

@@ -275,9 +275,7 @@ def resolve(ref: Reference, ir: dict[str, Any], card_ids: set[str]) -> Reference
             if not card or card in card_ids
         ]
         if kept:
-            tables.append(
-                replace(table, rows=[r for r, _ in kept], row_cards=[c for _, c in kept])
-            )
+            tables.append(replace(table, rows=[r for r, _ in kept], row_cards=[c for _, c in kept]))
     return replace(
         ref,
         phases_intro=fill(ref.phases_intro),

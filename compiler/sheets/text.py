@@ -384,7 +384,9 @@ def _when(doc: str) -> str:
     first = text.split(" ", 1)[0].lower()
     if first in _WHEN_WORDS:
         return text[0].upper() + text[1:] + ","
-    if first in ("the", "end", "start", "beginning") or text.lower().startswith(("end of", "start of")):
+    if first in ("the", "end", "start", "beginning") or text.lower().startswith(
+        ("end of", "start of")
+    ):
         return f"At {text},"
     return f"When {text},"
 
@@ -395,14 +397,14 @@ def plain_words(text: Text) -> str:
 
 
 def _singular(words: str) -> str:
-    """"Coins" -> "Coin", "victory points" -> "victory point"; other words as they are."""
+    """ "Coins" -> "Coin", "victory points" -> "victory point"; other words as they are."""
     if words.endswith("s") and not words.endswith(("ss", "us", "is")):
         return words[:-1]
     return words
 
 
 def _plural(words: str) -> str:
-    """"victory point" -> "victory points", "Coin" -> "Coins"; a mass noun ("Money",
+    """ "victory point" -> "victory points", "Coin" -> "Coins"; a mass noun ("Money",
     "prestige", "Scurvy") has no plural and stays."""
     last = words.split(" ")[-1] if words else ""
     if not last or last.endswith("s") or last.lower() in _MASS_NOUNS or not last[0].isalpha():
