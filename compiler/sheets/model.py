@@ -187,9 +187,7 @@ class _ModelBuilder:
             self.where = (card["source"], f"{title}: {_label(name)}")
             kind = self.ir["vocabulary"]["kinds"].get(card["kind"], {})
             typ = kind.get("properties", {}).get(name, {}).get("type")
-            shown: Text = (
-                [value] if typ == "text" and isinstance(value, str) else self.value(value)
-            )
+            shown: Text = [value] if typ == "text" and isinstance(value, str) else self.value(value)
             shown = shown + ([Provisional(mark)] if mark else [])
             props.append((_label(name), shown))
         for name, formula in card["formulas"].items():
