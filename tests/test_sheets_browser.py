@@ -139,3 +139,115 @@ def test_a_script_in_card_text_prints_as_text(tmp_path: Path) -> None:
     # Only the measuring script itself is a script element; the card's text stayed text.
     assert measured["scripts"] == 1
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+# -- print and play, as a person sees it ---------------------------------------------------------
+
+_FACES = """
+<script>
+(function () {
+  var fronts = [], tiles = [];
+  document.querySelectorAll('.card').forEach(function (card) {
+    if (!card.classList.contains('back')) { fronts.push(card.dataset.card); }
+  });
+  document.querySelectorAll('.tile').forEach(function (tile) {
+    var box = tile.getBoundingClientRect();
+    tiles.push({card: tile.dataset.card, side: tile.dataset.side, x: box.left + window.scrollX,
+                y: box.top + window.scrollY, w: box.width, h: box.height});
+  });
+  var out = document.createElement('pre');
+  out.id = 'measured';
+  out.textContent = JSON.stringify({cards: [], fronts: fronts, tiles: tiles, scripts: 0});
+  document.body.appendChild(out);
+})();
+</script>
+"""
+
+
+def _screenshot(page: str, tmp_path: Path, width: int, height: int) -> Path:
+    """``page`` as Chromium draws it, ``width`` x ``height`` CSS pixels, as a PNG."""
+    assert CHROMIUM is not None
+    target = tmp_path / "shot.html"
+    target.write_text(page, encoding="utf-8")
+    shot = tmp_path / "shot.png"
+    subprocess.run(
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--no-first-run",
+            f"--user-data-dir={tmp_path / 'profile-shot'}",
+            f"--window-size={width},{height}",
+            "--force-device-scale-factor=1",
+            f"--screenshot={shot}",
+            target.as_uri(),
+        ],
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert shot.is_file(), "chromium wrote no screenshot"
+    return shot
+
+
+def test_every_copy_is_on_the_printed_sheet(tmp_path: Path) -> None:
+    # "copies 5": five Smoke Bombs drawn on the sheets, a voyage card once.
+    fronts = _measure_with(_sheet("uncharted_passage"), _FACES, tmp_path)["fronts"]
+    assert fronts.count("smoke_bomb") == 5 and fronts.count("plague") == 1
+
+
+def _measure_with(page: str, script: str, tmp_path: Path) -> dict:
+    """Load ``page`` with ``script`` in Chromium and return what the script wrote."""
+    assert CHROMIUM is not None
+    target = tmp_path / "measure.html"
+    target.write_text(page.replace("</body>", script + "</body>"), encoding="utf-8")
+    run = subprocess.run(
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            f"--user-data-dir={tmp_path / 'profile-measure'}",
+            "--virtual-time-budget=2000",
+            "--dump-dom",
+            target.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    found = re.search(r'<pre id="measured">(.*?)</pre>', run.stdout, re.S)
+    assert found, f"chromium printed no measurements: {run.stderr[-2000:]}"
+    return json.loads(html_lib.unescape(found.group(1)))
+
+
+def test_hex_tiles_look_like_hexes_land_and_sea(tmp_path: Path) -> None:
+    from PIL import Image  # WeasyPrint's own dependency
+
+    page = _sheet("land_vs_sea")
+    tiles = _measure_with(page, _FACES, tmp_path)["tiles"]
+    land = next(t for t in tiles if t["card"] == "lost_traders" and t["side"] == "Land face")
+    sea = next(t for t in tiles if t["card"] == "lost_traders" and t["side"] == "Sea face")
+    # A pointy-top hex: as high as 2 / sqrt(3) of its width.
+    assert abs(land["h"] / land["w"] - 2 / 3**0.5) < 0.01
+    bottom = int(max(t["y"] + t["h"] for t in tiles)) + 10
+    image = Image.open(_screenshot(page, tmp_path, 800, bottom)).convert("RGB")
+
+    def pixel(tile: dict, fx: float, fy: float) -> tuple[int, int, int]:
+        return image.getpixel((int(tile["x"] + fx * tile["w"]), int(tile["y"] + fy * tile["h"])))
+
+    def greenish(rgb: tuple[int, int, int]) -> bool:
+        return rgb[1] > rgb[0] + 20 and rgb[1] > rgb[2] + 20
+
+    def bluish(rgb: tuple[int, int, int]) -> bool:
+        return rgb[2] > rgb[0] + 40 and rgb[2] > rgb[1] + 10
+
+    # Inside, the face's colour (left of the middle, clear of the icons); the box's corners,
+    # outside the hex, are the paper.
+    assert greenish(pixel(land, 0.2, 0.5)) and bluish(pixel(sea, 0.2, 0.5))
+    for tile in (land, sea):
+        assert min(pixel(tile, 0.03, 0.03)) > 230, "a hex's corner is not paper"
+        assert min(pixel(tile, 0.97, 0.97)) > 230, "a hex's corner is not paper"
