@@ -25,17 +25,19 @@ GAME = "land_vs_sea"
 
 
 def _small_pdf() -> bytes:
+    """The smallest game's PDF, every face laid out and every font cut afresh."""
+    from compiler import sheets
+    from compiler.pipeline import compile_game
     from compiler.sheets import html as sheet_html
-    from compiler.sheets.pdf import render_pdf
 
-    text = "Sea layer: score 3 for each tile; Land vs Sea ◇"
-    page = (
-        f"<html><head><style>{sheet_html.font_css(frozenset(text))}"
-        f'body {{ font-family: "{sheet_html.FONT_FAMILY}"; }}</style></head>'
-        f"<body><p>{text}</p><p><b>{text}</b> <i>{text}</i></p></body></html>"
-    )
-    pdf, _scales, _html = render_pdf(lambda _scales: page, {})
-    return pdf
+    project = find_project(REPO_ROOT)
+    assert project is not None
+    result = compile_game(project.game_dir(GAME), SourceCache())
+    assert result.ir is not None
+    sheets._MEMO.clear()
+    sheet_html._subset.cache_clear()
+    files = sheets.render_sheet_files(project, GAME, result.ir, formats=("pdf",), cache=False)
+    return files[f"sheets/{GAME}/{GAME}.pdf"]
 
 
 def test_pdf_bytes_depend_neither_on_the_font_subsetter_nor_on_the_clock(
@@ -55,7 +57,7 @@ def test_pdf_bytes_depend_neither_on_the_font_subsetter_nor_on_the_clock(
 
     from pypdf import PdfReader
 
-    assert "Sea layer" in PdfReader(io.BytesIO(as_found)).pages[0].extract_text()
+    assert "Menhir scoring" in PdfReader(io.BytesIO(as_found)).pages[0].extract_text()
 
 
 @pytest.fixture
@@ -79,19 +81,18 @@ def test_build_and_check_agree_when_another_renderer_made_the_pdfs(
 ) -> None:
     """A PDF committed from another machine is kept by ``build``, so ``--check`` keeps it too."""
     import compiler.sheets as sheets
-    import compiler.sheets.pdf as sheet_pdf
+    import compiler.sheets.impose as sheet_pdf
 
     assert _build(project).status == 0
     pdfs = sorted(p for p in project.generated.rglob("*.pdf"))
     assert pdfs
     # From here on the renderer makes other bytes (another WeasyPrint, Pango, fontTools).
-    render = sheet_pdf.render_pdf
+    render = sheet_pdf.impose
 
     def other_renderer(*args, **kwargs):  # type: ignore[no-untyped-def]
-        pdf, scales, html = render(*args, **kwargs)
-        return pdf + b"% another renderer\n", scales, html
+        return render(*args, **kwargs) + b"% another renderer\n"
 
-    monkeypatch.setattr(sheet_pdf, "render_pdf", other_renderer)
+    monkeypatch.setattr(sheet_pdf, "impose", other_renderer)
     monkeypatch.setattr(sheets, "_MEMO", {})
     built = _build(project)
     checked = _build(project, check=True)
