@@ -69,12 +69,16 @@ def render_sheet_files(
     variant. ``only_cards`` keeps those card ids (an errata sheet); ``title`` replaces the
     sheet's title. Raises :class:`SheetError` naming the card when its text cannot fit or
     reads wrong (:mod:`compiler.sheets.lint`). ``cache=False`` lays every face out afresh
-    (the bytes are the same either way).
+    (the bytes are the same either way). Where WeasyPrint cannot run
+    (``pdf.renderer_problem()`` says why) there is no PDF, and the HTML's text is not fitted.
     """
     from compiler.sheets.faces import CardOverflowError
+    from compiler.sheets.pdf import renderer_problem
 
     options = options or SheetOptions()
-    key = _memo_key(project, game, ir, (variant, only_cards, title, tuple(formats), options))
+    # Whether PDFs can be made is part of the key: a sheet without its PDF is not the sheet.
+    extra = (variant, only_cards, title, tuple(formats), options, renderer_problem() is None)
+    key = _memo_key(project, game, ir, extra)
     if key in _MEMO:
         return dict(_MEMO[key])
     unknown = [f for f in formats if f not in FORMATS]
@@ -112,6 +116,7 @@ def _render(
     from compiler.sheets.lint import lint_model
     from compiler.sheets.markdown import render_markdown
     from compiler.sheets.model import build_model
+    from compiler.sheets.pdf import renderer_problem
     from compiler.sheets.reference import reference_for, resolve
 
     folder = project.game_dir(game)
@@ -127,6 +132,12 @@ def _render(
     out: dict[str, bytes] = {}
     if "md" in formats:
         out[f"{stem}.md"] = render_markdown(model, banner).encode()
+    if renderer_problem() is not None and ("html" in formats or "pdf" in formats):
+        # No WeasyPrint or Pango: no PDF, and the HTML's text is not fitted to the cards.
+        sheet = build_sheet(model, options, folder / OVERRIDES)
+        if "html" in formats:
+            out[f"{stem}.html"] = render_html(sheet, options, banner).encode()
+        return out
     if "html" in formats or "pdf" in formats:
         sheet = build_sheet(model, options, folder / OVERRIDES)
         faces = cache_for(project.root if cache else None)
