@@ -8,7 +8,8 @@ let a YAML editor say so while the file is typed.
 
 What a game adds to a scenario is declared in its module (``engine.games.<game>``):
 ``GIVEN_KINDS`` / ``EXPECT_KINDS`` (the value of each ``GIVEN`` / ``EXPECT`` key),
-``ACTION_ARGS`` (each action's arguments, a :class:`Fields`), ``POOLS`` (named lists of ids
+``ACTION_ARGS`` (each action's arguments, a :class:`Fields`), ``EVENT_KINDS`` (a step's
+``event:`` parameters by name), ``POOLS`` (named lists of ids
 computed from the IR) and ``QUESTIONS`` (the flow's own questions and their answers). The
 questions the cards ask come from the IR itself (:func:`card_questions`).
 """
@@ -137,6 +138,9 @@ class Checker:
         self.given_kinds: dict[str, Kind] = dict(getattr(rules, "GIVEN_KINDS", {}) or {})
         self.expect_kinds: dict[str, Kind] = dict(getattr(rules, "EXPECT_KINDS", {}) or {})
         self.actions: dict[str, Fields] = dict(getattr(rules, "ACTION_ARGS", {}) or {})
+        #: A trigger's event parameters by name (``campsite``, ``port``), the same kind in
+        #: every trigger that has one.
+        self.event_kinds: dict[str, Kind] = dict(getattr(rules, "EVENT_KINDS", {}) or {})
         self.questions = questions(ir, rules)
         self.player = player_kinds(self.vocab)
 
@@ -325,7 +329,10 @@ class Checker:
                     child_where(step, "quantities", at),
                 )
             if "event" in step:
-                params: dict[str, Kind] = {p: Anything() for p in spec.get("params") or []}
+                events = self.event_kinds
+                params: dict[str, Kind] = {
+                    p: events.get(p, Anything()) for p in spec.get("params") or []
+                }
                 self.kind(
                     Fields(params, (), f"the event of '{trigger}'"),
                     step["event"],

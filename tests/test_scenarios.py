@@ -150,6 +150,12 @@ def test_a_scenario_that_expects_nothing_is_an_error(tmp_path: Path) -> None:
         ),
         (
             "darwins_journey",
+            "do:\n  - fire: campsite_reached\n    event: {campsite: campsit_3}\n",
+            "5:23",
+            "'campsit_3' is not a place; did you mean 'campsite_3'?",
+        ),
+        (
+            "darwins_journey",
             "choices:\n  - pirate.activate.may1: yes\ndo:\n  - action: setup_diary\n",
             "4:5",
             "'pirate.activate.may1' is not a question of darwins_journey; "
@@ -201,7 +207,7 @@ def test_every_problem_of_a_scenario_is_reported_at_once(tmp_path: Path) -> None
         """,
     )
     lines = [line.split("/")[-1] for line in result.message.splitlines()]
-    assert lines[0].startswith("s.yaml:4:18: 'ocean_region_9' is not an Ocean Region")
+    assert lines[0].startswith("s.yaml:4:18: 'ocean_region_9' is not an Ocean Region or the")
     assert lines[1].startswith("s.yaml:5:29: 'campsit_2' is not a Campsite; did you mean")
     assert lines[2].startswith(
         "s.yaml:8:34: 'extra' is not a field of the arguments; known: campsite"
@@ -463,6 +469,7 @@ def test_the_schema_knows_the_games_ids_steps_and_questions() -> None:
     schema = json.loads(
         (GENERATED / "darwins_journey" / "scenario.schema.json").read_text(encoding="utf-8")
     )
+    Draft202012Validator.check_schema(schema)
     validator = Draft202012Validator(schema)
     good = {
         "scenario": "x",

@@ -334,7 +334,8 @@ def _region(g: Game, value: Any) -> str | None:
     region = str(value)
     if region not in ocean_regions(g):
         raise RuleError(
-            f"'{region}' is not an Ocean Region; regions: " + ", ".join(ocean_regions(g))
+            f"'{region}' is not an Ocean Region: the Pirate Ship is placed onto an Ocean Region, "
+            "and the starting area is not one; regions: " + ", ".join(ocean_regions(g))
         )
     return region
 
@@ -424,12 +425,15 @@ POOLS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
 
 _REGION = Id("ocean_region", "an Ocean Region")
 GIVEN_KINDS = {
-    "pirate_region": Maybe(_REGION),
+    # The starting area is a place, so a Pirate Ship given there is the rules' refusal (which a
+    # scenario may expect), not a typo.
+    "pirate_region": Maybe(Id("ship_place", "an Ocean Region or the starting area")),
     "ship_region": Maybe(Id("ship_place", "an Ocean Region or the starting area")),
     "treasure_on": Many(Id("campsite", "a Campsite")),
 }
 EXPECT_KINDS = {
     **GIVEN_KINDS,
+    "pirate_region": Maybe(_REGION),
     "treasure_in_box": Number(0),
     "host_calls": Many(Text()),
     "unlocked_at_start": Many(Id("diary_tile", "a Special Action tile")),
@@ -443,6 +447,7 @@ ACTION_ARGS = {
     "use_crew": Fields({"crew": Id("card", "a card")}, ("crew",)),
     "setup_diary": Fields({}),
 }
+EVENT_KINDS = {"campsite": Id("place", "a place")}
 QUESTIONS: dict[str, tuple[str, tuple[str, ...] | str | None]] = {
     MOVE_PIRATE_SHIP: ("Place the Pirate Ship in which Ocean Region?", "ship_place"),
 }

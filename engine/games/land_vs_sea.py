@@ -943,4 +943,13 @@ ACTION_ARGS = {
     "complete_area": Fields({"cell": _CELL, "section": Number(0)}, ("cell",), "the arguments"),
     "score_trade_routes": Fields({}),
 }
+#: An area ``{area: [q, r], section: i}`` or a route ``{route: [q, r]}`` (see _area_or_route).
+_PLACE = OneOf(
+    (
+        Fields({"area": _CELL, "section": Number(0, 5, "a section")}, ("area",), "an area"),
+        Fields({"route": _CELL}, ("route",), "a trade route"),
+    ),
+    "an area or a trade route",
+)
+EVENT_KINDS = {"area": _PLACE, "route": _PLACE, "placed": _CELL}
 QUESTIONS: dict[str, tuple[str, tuple[str, ...] | str | None]] = {}

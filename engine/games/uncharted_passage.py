@@ -3639,6 +3639,7 @@ ACTION_ARGS = {
     "finish": _NONE,
     "share": _NONE,
 }
+EVENT_KINDS = {"place": Id("place", "a place", _place_id), "port": _SPACE}
 _YES_NO = ("yes", "no")
 #: The flow's own questions (the cards' come from the IR): id -> (what it asks, its answers:
 #: fixed words, a pool of ids, or None when the flow lists them as it asks).
