@@ -299,9 +299,10 @@ port_card "{title}" {{
             r = self.rng.random()
             if r < 0.25:
                 lines += [
+                    # Labelled: two options of the same verb need names of their own.
                     "    choose one of {",
-                    f"      {self.effect()}",
-                    f"      {self.effect()}",
+                    f'      {self.effect()} @label("first_way")',
+                    f'      {self.effect()} @label("second_way")',
                     "    }",
                 ]
             elif r < 0.5:
