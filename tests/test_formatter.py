@@ -113,6 +113,15 @@ def test_real_files_format_stably_and_keep_comments(path: Path) -> None:
     assert _comments(once) == _comments(text)
 
 
+@pytest.mark.parametrize("path", CARD_FILES, ids=lambda p: p.relative_to(REPO).as_posix())
+def test_every_card_file_is_formatted(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert _fmt(text) == text, (
+        f"{path.relative_to(REPO)} is not in the canonical layout: run 'cardc fmt' "
+        "(CI runs 'cardc fmt --check')"
+    )
+
+
 def _without_positions(value: Any) -> Any:
     """The IR with source positions taken out: keys naming a line or column, and the line a
     provisional statement's label quotes."""
