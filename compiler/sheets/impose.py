@@ -27,13 +27,16 @@ def _num(value: float) -> str:
 _FONT_USE = re.compile(rb"/([^\s/\[\]()<>{}%]+)\s+[-\d.]+\s+Tf")
 
 
+#: Bundles already read in this process, by SHA-256.
+_READERS: dict[str, Any] = {}
+
+
 class _Forms:
     """Face pages turned into Form XObjects of one writer, each font object kept once."""
 
     def __init__(self, writer: Any, bundles: dict[str, Any]):
         self.writer = writer
         self.bundles = bundles
-        self.readers: dict[str, Any] = {}
         self.fonts: dict[tuple[str, str], Any] = {}
         self.digests: dict[tuple[int, int], str] = {}
         self.others: dict[tuple[str, str], Any] = {}
@@ -42,9 +45,13 @@ class _Forms:
         """Page ``index`` of the bundle PDF ``bundle``."""
         from pypdf import PdfReader
 
-        if bundle not in self.readers:
-            self.readers[bundle] = PdfReader(io.BytesIO(self.bundles[bundle]))
-        return self.readers[bundle].pages[index]
+        if bundle not in _READERS:
+            # A build imposes a game and its variants from the same bundles: each is read
+            # once a process (it is only read, never changed).
+            if len(_READERS) >= 64:
+                _READERS.pop(next(iter(_READERS)))
+            _READERS[bundle] = PdfReader(io.BytesIO(self.bundles[bundle]))
+        return _READERS[bundle].pages[index]
 
     def resources(self, page: Any, content: bytes) -> Any:
         """The page's resources in the writer, with only the fonts its content sets.
@@ -65,7 +72,7 @@ class _Forms:
                 # objects whichever bundle (or bundles) its faces came from.
                 entries = DictionaryObject()
                 for name, entry in sorted(value.get_object().items()):
-                    key = (category, _digest(entry))
+                    key = (category, _memo_digest(entry))
                     target = entry.get_object()
                     is_form = isinstance(target, StreamObject) and target.get("/Subtype") == "/Form"
                     if key not in self.others and is_form:
@@ -168,6 +175,19 @@ class _Forms:
         if isinstance(form, DecodedStreamObject):
             form = form.flate_encode()
         return self.writer._add_object(form)
+
+
+def _memo_digest(node: Any) -> str:
+    """:func:`_digest`, kept on the bundle's reader for an object it holds (the same faces'
+    resources are hashed for every sheet of a build)."""
+    from pypdf.generic import IndirectObject
+
+    if not isinstance(node, IndirectObject):
+        return _digest(node)
+    memo = node.pdf.__dict__.setdefault("_cardc_digests", {})
+    if node.idnum not in memo:
+        memo[node.idnum] = _digest(node)
+    return str(memo[node.idnum])
 
 
 def _digest(node: Any, depth: int = 0) -> str:
