@@ -175,8 +175,36 @@ def _timed_run(
     return time.perf_counter() - start
 
 
+def _burn(n: int) -> int:
+    total = 0
+    for i in range(n):
+        total += i * i
+    return total
+
+
+def machine_check() -> float:
+    """What two processes get from this machine right now: a pure-Python loop four times in
+    one process against the same in a pool of two (2.0 on two idle cores). When another
+    process holds a core, no --jobs 2 can beat this."""
+    import multiprocessing
+
+    n = 4_000_000
+    start = time.perf_counter()
+    for _ in range(4):
+        _burn(n)
+    serial = time.perf_counter() - start
+    start = time.perf_counter()
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        pool.map(_burn, [n] * 4)
+    return serial / (time.perf_counter() - start)
+
+
 def suite_jobs(folder: Path, games: int, repeat: int) -> bool:
     """--jobs 2 against --jobs 1, the same games, alternating; the median of the ratios."""
+    print(
+        f"jobs: machine check: a plain loop in 2 processes runs {machine_check():.2f}x one "
+        "(2.00 on two idle cores)"
+    )
     _timed_run(folder, 500, 2)  # warm-up (forks, caches)
     ratios, ones, twos = [], [], []
     cpu_ones: list[float] = []
