@@ -468,6 +468,23 @@ class Checker:
                 ),
             )
             return
+        declared = self.vocab.triggers.get(trig.event)
+        if declared is not None and declared.fires_for and out["kind"] not in declared.fires_for:
+            kinds = ", ".join(declared.fires_for)
+            self.diagnostics.append(
+                Diagnostic(
+                    "trigger-never-fires",
+                    f"'on {trig.event}' on a {out['kind']} never runs: the game fires "
+                    f"'{trig.event}' for {kinds} cards only",
+                    trig.span,
+                    "warning",
+                    (
+                        "move the effect to a trigger the game fires for this kind, or add "
+                        f"'{out['kind']}' to the trigger's fires_for in game.cards if the flow "
+                        "runs it",
+                    ),
+                )
+            )
         if trig.event in out["triggers"]:
             first_line = out["triggers"][trig.event]["line"]
             self.error(
@@ -695,6 +712,16 @@ class Checker:
             )
             return None
         bound = self.bind(sig, args, scope, stmt.span)
+        if sig.name == "mark" and sig.origin == "prelude":
+            amount = bound[1] if len(bound) > 1 else None
+            if isinstance(amount, dict) and amount.get("kind") == "num" and amount["value"] < 0:
+                self.error(
+                    "negative-mark",
+                    f"'mark' marks boxes: {amount['value']} boxes cannot be marked",
+                    stmt.span,
+                    "marks are never taken back by 'mark'; to erase, use the library's "
+                    "'erase' (use counters in game.cards)",
+                )
         out: IR = {
             "kind": "verb",
             "at": at,
@@ -1000,9 +1027,63 @@ class Checker:
             self.expect_type(ht, "number", node.high.span, "a range")
             return {"kind": "range", "low": low, "high": high}, "list"
         if isinstance(node, Attribute):
-            value, _typ = self.expr(node.value, scope)
-            return {"kind": "attr", "value": value, "attr": node.attr}, "any"
+            return self.member(node, scope)
         raise AssertionError(f"unknown expression {type(node).__name__}")  # pragma: no cover
+
+    def card_kind_of(self, node: Any, scope: _Scope) -> str | None:
+        """The kind of card an expression names, when the checker can know it: ``self``, a
+        card's id, or a trigger param declared with its kind (``param port space``)."""
+        if not isinstance(node, Name) or node.id in scope.locals:
+            return None
+        if node.id == "self" and scope.card in self.cards:
+            return self.cards[scope.card].kind
+        if scope.trigger is not None and node.id in scope.trigger.params:
+            return dict(scope.trigger.param_kinds).get(node.id)
+        if node.id in self.cards:
+            return self.cards[node.id].kind
+        return None
+
+    def member(self, node: Attribute, scope: _Scope) -> tuple[IR, str]:
+        """``place.stars`` (a property of the card's kind) or ``place.discovery`` (one of its
+        tags, true or false): typed, so a misspelt or missing member is an error here rather
+        than an AttributeError in play."""
+        value, _typ = self.expr(node.value, scope)
+        kind_name = self.card_kind_of(node.value, scope)
+        fallback = ({"kind": "attr", "value": value, "attr": node.attr}, "any")
+        if kind_name is None or kind_name not in self.vocab.kinds:
+            what = describe_expr(value)
+            hint = "only a card has members: its properties and tags"
+            if scope.trigger is not None and what in scope.trigger.params:
+                hint = (
+                    f"say which kind of card '{what}' is in game.cards: "
+                    f"trigger {scope.trigger.name} {{ param {what} KIND }}"
+                )
+            self.error(
+                "member-unknown", f"'{what}' has no members the checker knows", node.span, hint
+            )
+            return fallback
+        kind = self.vocab.kinds[kind_name]
+        if node.attr in kind.tags:
+            return {"kind": "attr", "value": value, "attr": node.attr, "tag": True}, "bool"
+        prop = kind.properties.get(node.attr)
+        if prop is None or prop.type in ("condition", "formula"):
+            known = [*kind.properties, *kind.tags]
+            self.error(
+                "member-unknown",
+                f"a {kind.name} has no property or tag '{node.attr}'"
+                if prop is None
+                else f"'{node.attr}' is a formula of {kind.name}, not a value",
+                node.span,
+                *(
+                    did_you_mean(node.attr, known)
+                    or (f"{kind.name}: {', '.join(sorted(known)) or 'no members'}",)
+                ),
+            )
+            return fallback
+        typ = {"number": "number", "bool": "bool", "text": "text", "name": "name"}.get(
+            prop.type, "any"
+        )
+        return {"kind": "attr", "value": value, "attr": node.attr, "type": typ}, typ
 
     def name(self, node: Name, scope: _Scope) -> tuple[IR, str]:
         v = self.vocab
@@ -1216,6 +1297,10 @@ def check_game(
     from compiler.definitions import register
 
     definitions = register(vocab, files, diagnostics)
+    if vocab.game:
+        from compiler.implementations import prove
+
+        prove(vocab, diagnostics)
     checker = Checker(vocab, diagnostics)
     declarations = [
         decl

@@ -141,6 +141,7 @@ def _install(
             return False
         mismatch = _mismatch(declared, params, returns, what)
         if mismatch:
+            vocab.refused.add(name)
             error(
                 "signature-mismatch",
                 f"this {what} does not match its declaration at {declared.span}: {mismatch}",

@@ -123,6 +123,8 @@ class PythonEmitter:
         self.ir = ir
         #: What :meth:`functions` wrote afresh (not reused): text, HANDLERS and FORMULAS entries.
         self.fresh: tuple[str, list[tuple[str, str]], list[tuple[str, str]]] = ("", [], [])
+        #: standard-library modules the handlers call (written or reused: read from the IR).
+        self.stdlib: set[str] = _stdlib_modules(ir)
         self.stmts: dict[str, Callable[[_Function, IR, int, str], None]] = {
             "verb": self.s_verb,
             "let": self.s_let,
@@ -162,7 +164,7 @@ class PythonEmitter:
             "range": lambda e, c: (
                 f"list(range({self.expr(e['low'], c)}, {self.expr(e['high'], c)} + 1))"
             ),
-            "attr": lambda e, c: f"g.attr({self.expr(e['value'], c)}, {literal(e['attr'])})",
+            "attr": self.e_attr,
         }
 
     # -- expressions
@@ -174,6 +176,14 @@ class PythonEmitter:
         if writer is None:
             raise EmitError(f"unknown expression kind {e['kind']!r}")
         return writer(e, c)
+
+    def e_attr(self, e: IR, c: str) -> str:
+        value = self.expr(e["value"], c)
+        if e.get("tag"):
+            return f"g.has_tag({value}, {literal(e['attr'])})"
+        # An optional property a card lacks reads as its type's zero, never None.
+        default = {"number": 0, "bool": False, "text": "", "name": ""}.get(e.get("type", ""))
+        return f"g.attr({value}, {literal(e['attr'])}, {literal(default)})"
 
     def e_builtin(self, e: IR, c: str) -> str:
         name = e["name"]
@@ -196,7 +206,18 @@ class PythonEmitter:
     def args(self, values: list[IR | None], c: str) -> str:
         return "".join(f", {self.expr(v, c)}" for v in values)
 
+    def library(self, origin: str, name: str) -> str:
+        """A call target in the standard library: ``stdlib_dice.roll``."""
+        module = origin.removeprefix("stdlib.")
+        if not module.isidentifier() or not name.isidentifier():
+            raise EmitError(f"no library function {origin}.{name}")
+        self.stdlib.add(module)
+        return f"stdlib_{module}.{name}"
+
     def e_call(self, e: IR, c: str) -> str:
+        if e["origin"].startswith("stdlib."):
+            target = self.library(e["origin"], e["native"])
+            return f"{target}(g, {c}{self.args(e['args'], c)})"
         if e["origin"] == "dsl":
             return f"{_function_name(e['native'])}(g, {c}{self.args(e['args'], c)})"
         if e["origin"] == "prelude":
@@ -206,6 +227,8 @@ class PythonEmitter:
         return f"g.natives[{literal(e['native'])}](g, {c}{self.args(e['args'], c)})"
 
     def verb_call(self, verb: str, origin: str, args: list[IR | None], c: str) -> str:
+        if origin.startswith("stdlib."):
+            return f"{self.library(origin, verb)}(g, {c}{self.args(args, c)})"
         if origin == "dsl":
             return f"{_verb_name(verb)}(g, {c}{self.args(args, c)})"
         if origin == "prelude":
@@ -421,6 +444,22 @@ class PythonEmitter:
         return "".join(parts), sorted(handlers), sorted(formulas)
 
 
+def _stdlib_modules(node: Any, found: set[str] | None = None) -> set[str]:
+    """The standard-library modules an IR calls (``origin: stdlib.<module>``)."""
+    found = set() if found is None else found
+    if isinstance(node, dict):
+        origin = node.get("origin")
+        if isinstance(origin, str) and origin.startswith("stdlib.") and origin[7:].isidentifier():
+            found.add(origin.removeprefix("stdlib."))
+        for key, value in node.items():
+            if key != "vocabulary":
+                _stdlib_modules(value, found)
+    elif isinstance(node, list):
+        for item in node:
+            _stdlib_modules(item, found)
+    return found
+
+
 def _function_text(fn: _Function) -> str:
     """One function as the module holds it."""
     body = "".join(f"    {line}\n" for line in fn.lines)
@@ -440,6 +479,7 @@ def emit_handlers(ir: IR, sources: list[str], source_dir: str) -> str:
         "variant": comment_text(ir["variant"]) if ir["variant"] else "",
         "sources": [comment_text(s) for s in sources],
         "prelude_natives": PRELUDE_NATIVES,
+        "stdlib_modules": sorted(emitter.stdlib),
         "game_literal": literal(ir["game"]),
         "variant_literal": literal(ir["variant"]),
     }

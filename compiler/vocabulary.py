@@ -7,7 +7,7 @@ DSL itself, so a new verb or resource never needs a change to the grammar or the
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +66,10 @@ class TriggerDecl:
     params: tuple[str, ...]
     quantities: tuple[str, ...]
     span: Span
+    #: the kinds of card the flow runs this trigger for (``fires_for``); empty: not declared.
+    fires_for: tuple[str, ...] = ()
+    #: param -> the kind of card it names (``param port space``), for typed member access.
+    param_kinds: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -143,6 +147,8 @@ class Vocabulary:
     provisional: list[dict[str, str]] = field(default_factory=list)
     #: box name -> track, for the triggers special boxes fire.
     box_triggers: dict[str, str] = field(default_factory=dict)
+    #: declared verbs and natives whose DSL definition was refused (already an error there).
+    refused: set[str] = field(default_factory=set)
 
     def to_ir(self) -> dict[str, Any]:
         """The vocabulary as plain JSON data, sorted, for the IR."""
@@ -178,10 +184,7 @@ class Vocabulary:
             },
             "zones": sorted(self.zones),
             "symbols": dict(sorted(self.symbols.items())),
-            "triggers": {
-                n: {"doc": t.doc, "params": list(t.params), "quantities": list(t.quantities)}
-                for n, t in sorted(self.triggers.items())
-            },
+            "triggers": {n: _trigger_ir(t) for n, t in sorted(self.triggers.items())},
             "verbs": {n: sig(s) for n, s in sorted(self.verbs.items())},
             "natives": {n: sig(s) for n, s in sorted(self.natives.items())},
             "kinds": {
@@ -196,6 +199,15 @@ class Vocabulary:
                 for n, k in sorted(self.kinds.items())
             },
         }
+
+
+def _trigger_ir(t: TriggerDecl) -> dict[str, Any]:
+    out: dict[str, Any] = {"doc": t.doc, "params": list(t.params), "quantities": list(t.quantities)}
+    if t.fires_for:
+        out["fires_for"] = list(t.fires_for)
+    if t.param_kinds:
+        out["param_kinds"] = dict(t.param_kinds)
+    return out
 
 
 _NAMESPACES = {
@@ -213,6 +225,8 @@ class _Reader:
         self.vocab = vocab
         self.origin = origin
         self.diagnostics = diagnostics
+        #: names of card kinds the triggers mention, checked once every kind is read.
+        self.kind_refs: list[Name] = []
 
     def error(self, code: str, message: str, span: Span, *hints: str) -> None:
         self.diagnostics.append(Diagnostic(code, message, span, "error", hints))
@@ -308,12 +322,15 @@ class _Reader:
                         "why": reason,
                     }
                 )
+            elif note.name == "host" and prop.name in ("verb", "native"):
+                pass  # read after the declaration, below
             else:
                 self.error(
                     "annotation-unknown",
                     f"'@{note.name}' is not an annotation cardc knows",
                     note.span,
-                    'the annotation is @provisional("why")',
+                    'the annotations are @provisional("why"), and @host("why") on a verb or '
+                    "native the program embedding the engine supplies",
                 )
         handler = getattr(self, f"read_{prop.name}", None)
         if handler is None:
@@ -327,6 +344,17 @@ class _Reader:
             )
             return
         handler(prop)
+        if any(note.name == "host" for note in prop.annotations) and prop.name in (
+            "verb",
+            "native",
+        ):
+            # Implemented by the program that embeds the engine (Game(verbs=..., natives=...)),
+            # which the engine checks when a game starts; cardc takes the declaration's word.
+            table = self.vocab.verbs if prop.name == "verb" else self.vocab.natives
+            named = next((w.id for w in self.words(prop) if isinstance(w, Name)), None)
+            sig = table.get(named or "")
+            if sig is not None and sig.origin == self.origin:
+                table[sig.name] = replace(sig, origin="host")
 
     def read_players(self, prop: Property) -> None:
         words = self.words(prop)
@@ -450,22 +478,74 @@ class _Reader:
         names, doc = self.doc_and_names(prop)
         params: list[str] = []
         quantities: list[str] = []
+        fires_for: list[Name] = []
+        param_kinds: list[tuple[str, str]] = []
         for member in prop.body or ():
-            if isinstance(member, Property) and member.name in ("param", "quantity"):
-                target = params if member.name == "param" else quantities
-                target.extend(n.id for n in self.names(member))
+            if isinstance(member, Property) and member.name == "param":
+                # `param port, place` or, one per clause, `param port space`: a param and the
+                # kind of card it names.
+                for clause in member.args:
+                    words = [w for w in clause if isinstance(w, Name)]
+                    if len(words) != len(clause) or not 1 <= len(words) <= 2:
+                        self.error(
+                            "bad-trigger",
+                            "a trigger's param is a name, with the kind of card it names",
+                            clause[0].span if clause else member.span,
+                            "write: param port space  (or: param port, place)",
+                        )
+                        continue
+                    params.append(words[0].id)
+                    if len(words) == 2:
+                        param_kinds.append((words[0].id, words[1].id))
+                        self.kind_refs.append(words[1])
+            elif isinstance(member, Property) and member.name == "quantity":
+                quantities.extend(n.id for n in self.names(member))
+            elif isinstance(member, Property) and member.name == "fires_for":
+                fires_for.extend(self.names(member))
+                self.kind_refs.extend(fires_for)
             else:
                 self.error(
                     "bad-trigger",
-                    "a trigger's block holds 'param' and 'quantity' lines",
+                    "a trigger's block holds 'param', 'quantity' and 'fires_for' lines",
                     member.span,
-                    'write: trigger dock "..." { param port }',
+                    'write: trigger dock "..." { param port; fires_for mission, rule }',
                 )
         for name in names:
             if self.declare(name.id, "trigger", name.span):
                 self.vocab.triggers[name.id] = TriggerDecl(
-                    name.id, doc, tuple(params), tuple(quantities), name.span
+                    name.id,
+                    doc,
+                    tuple(params),
+                    tuple(quantities),
+                    name.span,
+                    tuple(n.id for n in fires_for),
+                    tuple(param_kinds),
                 )
+
+    def read_use(self, prop: Property) -> None:
+        """``use dice, decks``: every native and verb of those standard-library modules."""
+        from engine.stdlib import LIBRARY
+
+        for name in self.names(prop):
+            module = LIBRARY.get(name.id)
+            if module is None:
+                from compiler.suggest import did_you_mean
+
+                self.error(
+                    "library-unknown",
+                    f"'{name.id}' is not a module of the standard library",
+                    name.span,
+                    *(
+                        did_you_mean(name.id, sorted(LIBRARY))
+                        or ("modules: " + ", ".join(sorted(LIBRARY)),)
+                    ),
+                )
+                continue
+            for spec in module.values():
+                sig = library_signature(spec, name.span)
+                table = self.vocab.verbs if spec.kind == "verb" else self.vocab.natives
+                if self.declare(spec.name, spec.kind, name.span):
+                    table[spec.name] = sig
 
     def _signature(self, prop: Property, allow_shortfall: bool) -> Signature | None:
         names, doc = self.doc_and_names(prop)
@@ -616,6 +696,13 @@ class _Reader:
             )
 
 
+def library_signature(spec: Any, span: Span) -> Signature:
+    """A standard-library function's signature, as the checker reads it (origin
+    ``stdlib.<module>``, which the emitter calls directly)."""
+    params = tuple(Param(p.name, p.type, False, p.default) for p in spec.params)
+    return Signature(spec.name, spec.doc, params, spec.returns, span, f"stdlib.{spec.module}")
+
+
 _PRELUDE_CACHE: tuple[list[Declaration], list[Diagnostic]] | None = None
 
 
@@ -656,6 +743,19 @@ def read_vocabulary(game_decl: Declaration | None, diagnostics: list[Diagnostic]
     vocab.span = game_decl.span
     for member in game_decl.body:
         reader.member(member)
+    for ref in reader.kind_refs:
+        if ref.id not in vocab.kinds:
+            from compiler.suggest import did_you_mean
+
+            reader.error(
+                "kind-undefined",
+                f"'{ref.id}' is not a kind of card this game declares",
+                ref.span,
+                *(
+                    did_you_mean(ref.id, vocab.kinds)
+                    or ("kinds: " + ", ".join(sorted(vocab.kinds)),)
+                ),
+            )
     if vocab.score is not None and vocab.score not in vocab.counters:
         from compiler.suggest import did_you_mean
 

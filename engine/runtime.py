@@ -295,6 +295,15 @@ class Game:
         self.board: dict[str, Any] = {}
         self.counter_bounds = {n: (c["min"], c["max"]) for n, c in vocabulary["counters"].items()}
         self.question_count = 0
+        for table, given in (("verbs", self.verbs), ("natives", self.natives)):
+            for name, sig in vocabulary.get(table, {}).items():
+                # @host: the program embedding the engine promised this one; hold it to that
+                # now, not with a KeyError when a card first calls it.
+                if sig.get("origin") == "host" and name not in given:
+                    raise RuleError(
+                        f"the {table[:-1]} '{name}' is declared @host, but this program gave "
+                        f"no implementation: pass Game(..., {table}={{'{name}': ...}})"
+                    )
 
     # -- logging
 
@@ -479,13 +488,30 @@ class Game:
             return False
         self.log("play", c.player.index, card)
         self.discard(c, card)
+        # Playing a card does what the card says: its own 'on play', if it has one.
+        handler = self.table.handlers.get((card, "play")) if self.table else None
+        if handler is not None:
+            self.call(handler, c.for_card(card))
         return True
 
-    def attr(self, value: Any, name: str) -> Any:
-        """``value.name`` in the DSL: a mapping key or an attribute."""
+    def attr(self, value: Any, name: str, default: Any = None) -> Any:
+        """``value.name`` in the DSL: a card's property (``default`` when the card lacks that
+        optional one), a mapping key or an attribute."""
+        if isinstance(value, str):
+            card = self.cards.get(value)
+            if card is None:
+                raise RuleError(f"'{value}' is not a card, so it has no '{name}'")
+            return card["properties"].get(name, default)
         if isinstance(value, dict):
             return value[name]
         return getattr(value, name)
+
+    def has_tag(self, value: Any, tag: str) -> bool:
+        """``card.tag`` in the DSL: true when the card carries that tag."""
+        card = self.cards.get(value) if isinstance(value, str) else None
+        if card is None:
+            raise RuleError(f"'{value}' is not a card, so it has no tag '{tag}'")
+        return tag in card["tags"]
 
     # -- running handlers
 

@@ -82,6 +82,7 @@ game hostile {dsl_string(INJECTION)} {{
   symbol star {dsl_string(HOSTILE["comment_marks"])}
   symbol moon {dsl_string(INJECTION)}
   trigger reveal {dsl_string(HOSTILE["comment_marks"])}
+  @host("the tests supply it, to see each text arrive")
   verb announce {dsl_string(INJECTION)} {{ param words text }}
   kind port_card {dsl_string(HOSTILE["newlines"])} {{ property copies number }}
   kind voyage "a voyage card" {{ property pirate formula }}

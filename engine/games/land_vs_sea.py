@@ -47,6 +47,7 @@ from engine.hexgrid import (
 )
 from engine.runtime import Context, Game, Player, RuleError
 from engine.scenario_types import Choice, Fields, Flag, Id, Many, Number, OneOf, Text
+from engine.stdlib.majorities import majority
 
 LAND = "land"
 SEA = "sea"
@@ -623,11 +624,8 @@ class LandVsSea(Game):
 
         A tie is won by no one: the rulebooks here do not say otherwise.
         """
-        caravans = route_caravans(self.tiles, route)
-        ships = route_ships(self.tiles, route)
-        if caravans == ships:
-            return None
-        return LAND if caravans > ships else SEA
+        icons = {LAND: route_caravans(self.tiles, route), SEA: route_ships(self.tiles, route)}
+        return majority(icons)
 
     def score_route(self, route: Route, player: Player | None = None) -> Context | None:
         """End game: the winner of ``route`` (by majority, unless given) scores it.

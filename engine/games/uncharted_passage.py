@@ -52,6 +52,7 @@ from engine.scenario_types import (
     Table,
     Text,
 )
+from engine.stdlib import dice as stdlib_dice
 
 #: "East Asia (Hanyang, Sakai, or Hangzhou)": the only region whose ports the rulebook names.
 EAST_ASIA_PORTS = ("hanyang", "sakai", "hangzhou")
@@ -113,13 +114,8 @@ def region_of(g: Game, c: Context, place: Any) -> str:
     )
 
 
-def difference(g: Game, c: Context, dice: tuple[int, int]) -> int:
-    """Roll two dice and return the difference between them (the Pirate's Raid damage)."""
-    count, sides = dice
-    if count != 2:
-        raise RuleError(f"difference() takes two dice, not {count}d{sides}")
-    first, second = g.dice(count, sides)
-    return abs(first - second)
+# ``difference`` (the Pirate's Raid: "roll two dice ... the difference") is the standard
+# library's: engine.stdlib.dice.difference, bound in NATIVES below.
 
 
 # -- verbs
@@ -3479,7 +3475,7 @@ ACTIONS: dict[str, Callable[..., Context | None]] = {
 NATIVES: dict[str, Callable[..., Any]] = {
     "in_pirate_infested_area": in_pirate_infested_area,
     "region_of": region_of,
-    "difference": difference,
+    "difference": stdlib_dice.difference,
 }
 
 VERBS: dict[str, Callable[..., Any]] = {

@@ -1,0 +1,62 @@
+"""Reach over a map graph: spaces joined by connections, as a board that is not a grid has.
+
+The Python functions take the graph as a mapping from a space to the spaces next to it; the
+natives read the game's graph from ``g.board["graph"]`` (a game's setup puts it there).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Hashable, Iterable, Mapping
+from typing import Any, TypeVar
+
+from engine.runtime import Context, Game, RuleError
+from engine.stdlib.registry import native
+
+N = TypeVar("N", bound=Hashable)
+
+Graph = Mapping[Any, Iterable[Any]]
+
+
+def reach(graph: Mapping[N, Iterable[N]], start: N, steps: int | None = None) -> dict[N, int]:
+    """Breadth-first: every space reachable from ``start`` within ``steps`` moves (without
+    limit when None), with its fewest moves; neighbours are taken in the graph's order."""
+    reached = {start: 0}
+    frontier = deque([start])
+    while frontier:
+        space = frontier.popleft()
+        moves = reached[space]
+        if steps is not None and moves >= steps:
+            continue
+        for nxt in graph.get(space, ()):
+            if nxt not in reached:
+                reached[nxt] = moves + 1
+                frontier.append(nxt)
+    return reached
+
+
+def distance(graph: Mapping[N, Iterable[N]], a: N, b: N) -> int | None:
+    """The fewest moves from ``a`` to ``b``, or None when ``b`` cannot be reached."""
+    return reach(graph, a).get(b)
+
+
+def _graph(g: Game) -> Graph:
+    graph = g.board.get("graph")
+    if graph is None:
+        raise RuleError("this game keeps no map graph in board['graph']")
+    return graph  # type: ignore[no-any-return]
+
+
+@native("start any, steps number", returns="list")
+def reachable_from(g: Game, c: Context, start: Any, steps: int) -> list[Any]:
+    """The spaces of the map within that many moves of a space (itself included), nearest
+    first."""
+    found = reach(_graph(g), start, int(steps))
+    return sorted(found, key=lambda space: found[space])
+
+
+@native("a any, b any", returns="number")
+def moves_between(g: Game, c: Context, a: Any, b: Any) -> int:
+    """The fewest moves between two spaces of the map (-1 when there is no way)."""
+    found = distance(_graph(g), a, b)
+    return -1 if found is None else found

@@ -1,0 +1,54 @@
+"""Hex grids for the DSL: distance, neighbours, lines, rings and connected areas.
+
+The geometry is :mod:`engine.hexgrid`'s; these natives take cells as a game's data gives them
+(a :class:`~engine.hexgrid.Hex` or a ``(q, r)`` pair) and give back lists of cells.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import hexgrid
+from engine.hexgrid import as_hex
+from engine.runtime import Context, Game
+from engine.stdlib.registry import native
+
+
+@native("a any, b any", returns="number")
+def hex_distance(g: Game, c: Context, a: Any, b: Any) -> int:
+    """The number of steps between two cells."""
+    return hexgrid.distance(as_hex(a), as_hex(b))
+
+
+@native("cell any", returns="list")
+def hex_neighbours(g: Game, c: Context, cell: Any) -> list[hexgrid.Hex]:
+    """The six cells around a cell, in direction order."""
+    return list(hexgrid.neighbours(as_hex(cell)))
+
+
+@native("a any, b any", returns="list")
+def hex_line(g: Game, c: Context, a: Any, b: Any) -> list[hexgrid.Hex]:
+    """The straight row of cells from one cell to another, both included (none when the two
+    are not on one row)."""
+    try:
+        return list(hexgrid.line(as_hex(a), as_hex(b)))
+    except ValueError:
+        return []
+
+
+@native("centre any, radius number", returns="list")
+def hex_ring(g: Game, c: Context, centre: Any, radius: int) -> list[hexgrid.Hex]:
+    """The cells at exactly that many steps from a cell."""
+    return list(hexgrid.ring(as_hex(centre), max(int(radius), 0)))
+
+
+@native("centre any, radius number", returns="list")
+def hex_within(g: Game, c: Context, centre: Any, radius: int) -> list[hexgrid.Hex]:
+    """Every cell at most that many steps from a cell, nearest first."""
+    return list(hexgrid.within(as_hex(centre), max(int(radius), 0)))
+
+
+@native("cells list", returns="list")
+def hex_areas(g: Game, c: Context, cells: list[Any]) -> list[list[hexgrid.Hex]]:
+    """The groups of the given cells joined edge to edge, each sorted."""
+    return [sorted(group) for group in hexgrid.components(as_hex(cell) for cell in cells)]

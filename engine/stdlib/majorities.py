@@ -1,0 +1,37 @@
+"""Majorities: who has the most of something, and what a tie gives."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from typing import TypeVar
+
+from engine.runtime import Context, Game, Player
+from engine.stdlib.registry import native
+
+K = TypeVar("K", bound=Hashable)
+
+
+def leaders(counts: Mapping[K, int]) -> list[K]:
+    """The keys with the highest count, in the mapping's order (none for an empty mapping)."""
+    if not counts:
+        return []
+    best = max(counts.values())
+    return [key for key, value in counts.items() if value == best]
+
+
+def majority(counts: Mapping[K, int]) -> K | None:
+    """The one key with strictly more than every other, or None on a tie (or nothing)."""
+    top = leaders(counts)
+    return top[0] if len(top) == 1 else None
+
+
+@native("counter counter", returns="list")
+def most_of(g: Game, c: Context, counter: str) -> list[Player]:
+    """The players with the most of a counter (several on a tie), in turn order."""
+    return leaders({player: player.counters[counter] for player in g.players})
+
+
+@native("counter counter", returns="bool")
+def has_majority(g: Game, c: Context, counter: str) -> bool:
+    """True when the acting player alone has the most of a counter."""
+    return majority({player: player.counters[counter] for player in g.players}) is c.player

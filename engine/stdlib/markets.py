@@ -1,0 +1,61 @@
+"""Markets: a face-up row of cards shared by the players, refilled from its own deck.
+
+A market named ``m`` keeps its row in ``g.board["market:m"]`` and its deck in
+``g.board["deck:m"]`` (the deck the prelude's ``draw`` reads too); a game's setup fills the
+deck. Taking a card moves it into the acting player's zone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.runtime import Context, Game, RuleError
+from engine.stdlib.registry import native, verb
+
+
+def market_row(g: Game, market: str) -> list[Any]:
+    """The face-up row of a market (created empty)."""
+    row: list[Any] = g.board.setdefault(f"market:{market}", [])
+    return row
+
+
+def refill(g: Game, market: str, size: int) -> int:
+    """Deal from the market's deck until the row holds ``size`` cards or the deck is empty;
+    the number dealt."""
+    row = market_row(g, market)
+    deck: list[Any] = g.board.setdefault(f"deck:{market}", [])
+    dealt = 0
+    while len(row) < size and deck:
+        row.append(deck.pop(0))
+        dealt += 1
+    g.log("market_refill", market, dealt)
+    return dealt
+
+
+@verb("market zone, size number")
+def refill_market(g: Game, c: Context, market: str, size: int) -> None:
+    """Fill a market's face-up row up to a size from its deck."""
+    refill(g, market, int(size))
+
+
+@verb("market zone, card card_name, into zone")
+def take_from_market(g: Game, c: Context, market: str, card: str, into: str) -> None:
+    """Take a face-up card from a market into one of the player's zones."""
+    row = market_row(g, market)
+    if card not in row:
+        raise RuleError(f"{card} is not in the {market} market")
+    row.remove(card)
+    c.player.zones[into].append(card)
+    g.log("market_take", c.player.index, market, card)
+
+
+@native("market zone", returns="list")
+def market_cards(g: Game, c: Context, market: str) -> list[Any]:
+    """The cards face up in a market, in order."""
+    return list(market_row(g, market))
+
+
+@native("market zone, card card_name", returns="bool")
+def in_market(g: Game, c: Context, market: str, card: str) -> bool:
+    """True when that card lies face up in the market."""
+    return card in market_row(g, market)

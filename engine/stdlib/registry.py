@@ -1,0 +1,95 @@
+"""How a standard-library function declares its DSL signature, so the checker can read it.
+
+A native answers a question (``@native("dice dice", returns="number")``); a verb changes the
+game (``@verb("deck zone, into zone, amount number = 1")``). The parameter text is the DSL's
+own: ``NAME TYPE`` pairs, an optional ``= number`` default, the types of ``game.cards``. Each
+function takes the game and the handler's context first, like every native and verb, and its
+DSL name is its Python name, so generated code calls ``stdlib_<module>.<name>(g, c, ...)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+#: The DSL's parameter and return types (compiler.vocabulary.PARAM_TYPES, RETURN_TYPES):
+#: engine never imports compiler, so they are repeated here and a test keeps them equal.
+PARAM_TYPES = frozenset(
+    "number bool text name counter track zone target card card_name dice player list any".split()
+)
+RETURN_TYPES = frozenset("number bool text name card player list any".split())
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter: its name, DSL type and default (a number, or None)."""
+
+    name: str
+    type: str
+    default: int | float | None = None
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One library function as the checker sees it."""
+
+    name: str
+    kind: str  # "native" or "verb"
+    params: tuple[Param, ...]
+    returns: str | None
+    doc: str
+    module: str  # the module's short name: "dice", "decks" ...
+    function: Callable[..., Any]
+
+
+#: module short name -> function name -> spec, filled as the modules are imported.
+LIBRARY: dict[str, dict[str, Spec]] = {}
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def parse_params(text: str) -> tuple[Param, ...]:
+    """``"deck zone, amount number = 1"`` as parameters; ``ValueError`` when malformed."""
+    params: list[Param] = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        head, _, default = part.partition("=")
+        words = head.split()
+        if len(words) != 2 or words[1] not in PARAM_TYPES:
+            raise ValueError(f"a parameter is 'NAME TYPE', not {part!r}")
+        value: int | float | None = None
+        if default.strip():
+            number = float(default)
+            value = int(number) if number.is_integer() else number
+        params.append(Param(words[0], words[1], value))
+    return tuple(params)
+
+
+def _register(kind: str, params: str, returns: str | None) -> Callable[[_F], _F]:
+    if returns is not None and returns not in RETURN_TYPES:
+        raise ValueError(f"'{returns}' is not a DSL type")
+
+    def wrap(function: _F) -> _F:
+        module = function.__module__.rsplit(".", 1)[-1]
+        doc = (function.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
+        if not doc:
+            raise ValueError(f"{function.__name__} needs a docstring: it is the DSL's doc")
+        spec = Spec(function.__name__, kind, parse_params(params), returns, doc, module, function)
+        for other in LIBRARY.values():
+            if spec.name in other and other[spec.name].function is not function:
+                raise ValueError(f"two library functions are named {spec.name}")
+        LIBRARY.setdefault(module, {})[spec.name] = spec
+        function.spec = spec  # type: ignore[attr-defined]
+        return function
+
+    return wrap
+
+
+def native(params: str = "", returns: str = "any") -> Callable[[_F], _F]:
+    """Declare a library native: its parameters in DSL words and what it gives."""
+    return _register("native", params, returns)
+
+
+def verb(params: str = "") -> Callable[[_F], _F]:
+    """Declare a library verb: its parameters in DSL words."""
+    return _register("verb", params, None)

@@ -1,0 +1,45 @@
+"""Zones: moving cards between a player's zones and asking what they hold."""
+
+from __future__ import annotations
+
+from engine.runtime import Context, Game, RuleError
+from engine.stdlib.registry import native, verb
+
+
+@native("zone zone, card card_name", returns="bool")
+def holds(g: Game, c: Context, zone: str, card: str) -> bool:
+    """True when the player's zone holds a copy of that card."""
+    return card in c.player.zones[zone]
+
+
+@native("zone zone, card card_name", returns="number")
+def copies_in(g: Game, c: Context, zone: str, card: str) -> int:
+    """How many copies of a card the player's zone holds."""
+    return c.player.zones[zone].count(card)
+
+
+@native("zone zone", returns="list")
+def cards_in(g: Game, c: Context, zone: str) -> list[str]:
+    """The cards a player's zone holds, in order."""
+    return list(c.player.zones[zone])
+
+
+@verb("card card_name, source zone, target zone")
+def move_card(g: Game, c: Context, card: str, source: str, target: str) -> None:
+    """Move one copy of a card from one of the player's zones to another."""
+    zones = c.player.zones
+    if card not in zones[source]:
+        raise RuleError(f"{c.player.name} has no {card} in {source}")
+    zones[source].remove(card)
+    zones[target].append(card)
+    g.log("move_card", c.player.index, card, source, target)
+
+
+@verb("source zone, target zone")
+def move_all(g: Game, c: Context, source: str, target: str) -> None:
+    """Move every card of one of the player's zones to the end of another."""
+    zones = c.player.zones
+    moved = len(zones[source])
+    zones[target].extend(zones[source])
+    zones[source].clear()
+    g.log("move_all", c.player.index, source, target, moved)
