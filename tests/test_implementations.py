@@ -13,6 +13,17 @@ from dsl.diagnostics import SourceCache
 from engine.runtime import Game, RuleError
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def _uncached(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Compile afresh: compiler.filecache would carry the shipped games' cards (without their
+    spans) into later tests of the same process."""
+    from compiler import filecache
+
+    monkeypatch.setattr(filecache, "ENABLED", False)
+
+
 NOTHING = 'event "Nothing" { }\n'
 
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -37,13 +39,28 @@ GAMES = ("uncharted_passage", "land_vs_sea", "darwins_journey", "incredible_expe
 _UNTYPED = {"any", "list"}
 
 
+@contextmanager
+def _uncached() -> Iterator[None]:
+    """Compile afresh and keep nothing: the per-file caches of compiler.filecache would carry
+    these games' cards (without their spans) into later tests of the same process."""
+    from compiler import filecache
+
+    was = filecache.ENABLED
+    filecache.ENABLED = False
+    try:
+        yield
+    finally:
+        filecache.ENABLED = was
+
+
 def _vocabulary(game: str) -> tuple[Vocabulary, list[str]]:
     """The game's vocabulary as the checker reads it, and its card ids."""
     folder = REPO / "cards" / game
     parsed = parse_file(folder / "game.cards")
     decl = next(d for d in parsed.file.declarations if d.kind == "game")
     vocab = read_vocabulary(decl, [])
-    result = compile_game(folder, SourceCache())
+    with _uncached():
+        result = compile_game(folder, SourceCache())
     assert result.ir is not None
     return vocab, [c["id"] for c in result.ir["cards"]]
 
@@ -201,7 +218,8 @@ def _run(game: str, text: str, trigger: str, tmp: Path, seed: int) -> None:
         diagnostics.extend(result.diagnostics)
         return [*files, result.file]
 
-    result = compile_game(folder, SourceCache(), overlay=overlay)
+    with _uncached():
+        result = compile_game(folder, SourceCache(), overlay=overlay)
     if result.ir is None:
         errors = [str(d) for d in result.diagnostics if d.severity == "error"]
         # Two `let`s drawing one name (one in a billion) is the generator's fault, not a bug.
