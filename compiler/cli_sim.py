@@ -45,6 +45,13 @@ def _compiled(folder: Path) -> bool:
 
 def game_folder(project: Project, game: str, variant: str | None) -> Path:
     """The compiled folder of ``game`` (and ``variant``) in ``project``, or a usage error."""
+    from engine.loader import name_problem
+
+    # By name only, inside generated/: a path would load and run a module elsewhere.
+    for value, what in ((game, "game"), (variant, "variant")):
+        problem = name_problem(value, what) if value is not None else None
+        if problem:
+            raise SimUsageError(problem, (f"the {what}s of this project: see generated/",))
     generated = project.generated
     built = (
         sorted(p.name for p in generated.iterdir() if p.is_dir() and _compiled(p))

@@ -34,7 +34,7 @@ from jsonschema import Draft202012Validator
 from ruamel.yaml.error import YAMLError
 
 from dsl.yaml_load import load_yaml_all, yaml_error_message
-from engine.loader import game_rules, new_game
+from engine.loader import compiled_folder, game_rules, name_problem, new_game
 from engine.runtime import Context, Game, Policy, Question, RuleError
 from engine.scenario_check import check_scenario
 
@@ -301,10 +301,14 @@ class Runner:
     def folder(self, path: Path, doc: Any) -> Path:
         """The compiled game (or variant) folder the scenario runs against."""
         game_name = str(doc["game"])
-        folder = self.generated / game_name
         variant = self.variant or doc.get("variant")
-        if variant:
-            folder = folder / str(variant)
+        # By name only, inside generated/: a path here would load and run a module elsewhere.
+        for what, value in (("game", game_name), ("variant", variant)):
+            problem = name_problem(value, what) if value else None
+            if problem:
+                at = _line(doc, what) or _line(doc, "game")
+                raise ScenarioError(f"{path}:{at}: {problem}")
+        folder = compiled_folder(self.generated, game_name, str(variant) if variant else None)
         if (
             variant
             and (self.generated / game_name / "handlers.py").is_file()

@@ -46,6 +46,8 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake: Any) -> Path:
     """A project holding the compiled Fake Voyage, as the current directory."""
     (tmp_path / "cards").mkdir()
     shutil.copytree(FAKE_FOLDER, tmp_path / "generated" / "fake_voyage")
+    # The engine checks the IR against the schema its build published beside it.
+    shutil.copytree(FAKE / "schema", tmp_path / "generated" / "schema")
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
@@ -343,6 +345,7 @@ def test_cli_variant_loads_its_own_folder(
     shutil.copytree(FAKE_FOLDER, variant)
     cards = json.loads((variant / "cards.json").read_text())
     cards["vocabulary"]["params"]["rounds"] = 3
+    cards["variant"] = "short_year"  # as a build writes it; the engine checks the folder's IR
     (variant / "cards.json").write_text(json.dumps(cards))
     status, out, err = run_cli(capsys, "sim", "fake_voyage", "--variant", "short_year", "--log")
     assert status == 0, err
