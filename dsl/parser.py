@@ -69,6 +69,19 @@ from dsl.nodes import (
 #: a 300-digit literal would read as infinity. Larger is a typo.
 LARGEST_NUMBER = 2**53 - 1
 
+
+def _number_value(text: str) -> int | float | None:
+    """The value of a number literal's text, or None when it is past LARGEST_NUMBER.
+
+    The digits are counted before converting: Python refuses to convert an integer of more
+    than 4,300 digits (ValueError), and a literal that long is a typo anyway.
+    """
+    whole = text.lstrip("-").split(".")[0].lstrip("0")
+    if len(whole) > len(str(LARGEST_NUMBER)):
+        return None
+    value = float(text) if "." in text else int(text)
+    return value if -LARGEST_NUMBER <= value <= LARGEST_NUMBER else None
+
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 
 #: Deepest nesting of braces, brackets and parentheses a file may have.
@@ -499,9 +512,8 @@ class _Builder:
 
     def number(self, children: list[Any]) -> Number:
         (tok,) = children
-        text = tok.value
-        value = float(text) if "." in text else int(text)
-        if not -LARGEST_NUMBER <= value <= LARGEST_NUMBER:
+        value = _number_value(tok.value)
+        if value is None:
             self._number_too_large(tok)
             value = 0
         return Number(
@@ -513,16 +525,15 @@ class _Builder:
         self._error(
             "number-too-large",
             f"'{tok.value[:20]}{'...' if len(tok.value) > 20 else ''}' is too large a number "
-            f"({len(tok.value.lstrip('-').split('.')[0])} digits)",
+            f"({max(len(run) for run in re.findall('[0-9]+', tok.value))} digits)",
             tok,
             f"numbers in cards run to {LARGEST_NUMBER:,}; a typo, perhaps?",
         )
 
     def percent(self, children: list[Any]) -> Percent:
         (tok,) = children
-        text = tok.value[:-1]
-        value = float(text) if "." in text else int(text)
-        if value > LARGEST_NUMBER:
+        value = _number_value(tok.value[:-1])
+        if value is None:
             self._number_too_large(tok)
             value = 0
         return Percent(
@@ -532,7 +543,8 @@ class _Builder:
 
     def dice(self, children: list[Any]) -> Dice:
         (tok,) = children
-        count, sides = (int(part) for part in str(tok).split("d"))
+        parts = [_number_value(part) for part in str(tok).split("d")]
+        count, sides = (int(p) if p is not None else LARGEST_NUMBER + 1 for p in parts)
         if str(tok).startswith("-"):
             self._error(
                 "bad-dice",
