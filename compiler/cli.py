@@ -235,11 +235,25 @@ def _add_later_commands(commands: argparse._SubParsersAction) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``cardc`` console script."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "run", None):
-        parser.print_help()
-        return 2
+    from compiler.terminal import SafeStream
+
+    # No source text (nor argument) may drive the terminal: control characters are shown.
+    saved = sys.stdout, sys.stderr
+    sys.stdout = SafeStream(sys.stdout)  # type: ignore[assignment]
+    sys.stderr = SafeStream(sys.stderr)  # type: ignore[assignment]
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "run", None):
+            parser.print_help()
+            return 2
+        return _run(args)
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the chosen subcommand; no traceback reaches the user."""
     try:
         return int(args.run(args))
     except KeyboardInterrupt:
@@ -248,6 +262,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit:
         raise
     except BrokenPipeError:
+        return 1
+    except OSError as error:
+        # A read-only folder, a full disk, a file where a folder should be: the user's
+        # system, not a bug; say which file and what the system said.
+        print(f"cardc: {_os_problem(error)}", file=sys.stderr)
         return 1
     except Exception as error:  # noqa: BLE001 - the last line of defence against tracebacks
         print(
@@ -261,6 +280,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get("CARDC_DEBUG"):
             raise
         return 3
+
+
+def _os_problem(error: OSError) -> str:
+    """An OSError as a sentence: the file, what the system said, what to do."""
+    import errno
+
+    name = error.filename or "a file"
+    reason = error.strerror or str(error)
+    hints = {
+        errno.EROFS: "the file system is read-only: work in a copy of the project",
+        errno.EACCES: "you may not write there: check the folder's permissions",
+        errno.EPERM: "you may not write there: check the folder's permissions",
+        errno.ENOSPC: "the disk is full: free some space and run the command again",
+        errno.EDQUOT: "your disk quota is full: free some space and run the command again",
+        errno.ENAMETOOLONG: "the name is too long for the file system: choose a shorter one",
+        errno.EISDIR: "a folder is there: give a file name",
+        errno.ENOTDIR: "a file is where a folder should be",
+    }
+    hint = hints.get(error.errno or 0)
+    return f"cannot use {name}: {reason}" + (f"\n  hint: {hint}" if hint else "")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -9,7 +9,6 @@ refused with the diagnostics, and the file is left as it was.
 from __future__ import annotations
 
 import argparse
-import io
 import sys
 from pathlib import Path
 from typing import Any
@@ -117,28 +116,19 @@ def _check_text(folder: Path, path: Path, text: str) -> int:
 
 
 def _parse_path(raw: str) -> list[str]:
-    parts = [p for p in raw.split(".") if p]
-    if not parts:
-        raise ValueError("the path is empty")
+    """PATH (``cards.smoke_bomb.copies``) as its keys; ValueError saying why it is not one."""
+    parts = raw.split(".")
+    if not raw or any(not part.strip() for part in parts):
+        raise ValueError(
+            f"'{_shown(raw)}' is not a PATH: write keys joined by dots, such as "
+            "params.rounds or cards.smoke_bomb.copies"
+        )
     return parts
 
 
-def _load(path: Path) -> tuple[Any, Any]:
-    from compiler.variants import yaml_round_trip
-
-    yaml = yaml_round_trip()
-    data = yaml.load(path.read_text(encoding="utf-8"))
-    if data is None:
-        from ruamel.yaml.comments import CommentedMap
-
-        data = CommentedMap()
-    return yaml, data
-
-
-def _dump(yaml: Any, data: Any) -> str:
-    stream = io.StringIO()
-    yaml.dump(data, stream)
-    return stream.getvalue()
+def _shown(text: str) -> str:
+    """``text`` for a message: control characters (terminal escapes) made visible."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def _value(raw: str) -> Any:
@@ -153,9 +143,16 @@ def _value(raw: str) -> Any:
         return raw
 
 
-def cmd_variant_set(args: argparse.Namespace) -> int:
-    """``cardc variant set GAME/NAME PATH VALUE``: set one value, keeping everything else."""
-    from ruamel.yaml.comments import CommentedMap
+def _refused(error: Any) -> int:
+    print(f"cardc: {error}", file=sys.stderr)
+    for hint in error.hints:
+        print(f"  hint: {hint}", file=sys.stderr)
+    return 1
+
+
+def _edit(args: argparse.Namespace, change: Any, done: str) -> int:
+    """Load the variant, ``change(document, parts)``, check the result, write it atomically."""
+    from compiler.variant_edit import EditRefused, read_document, render, write_atomic
 
     project = _project()
     split = _split(project, args.variant, True) if project else None
@@ -166,76 +163,67 @@ def cmd_variant_set(args: argparse.Namespace) -> int:
     path = _variant_file(folder, name, True)
     if path is None:
         return 2
-    yaml, data = _load(path)
-    parts = _parse_path(args.path)
-    node = data
-    for part in parts[:-1]:
-        child = node.get(part) if isinstance(node, dict) else None
-        if child is None:
-            child = CommentedMap()
-            node[part] = child
-        elif not isinstance(child, dict):
-            print(f"cardc: '{part}' in {args.path} holds a value, not keys", file=sys.stderr)
-            return 1
-        node = child
-    node[parts[-1]] = _value(args.value)
-    text = _dump(yaml, data)
+    try:
+        parts = _parse_path(args.path)
+    except ValueError as error:
+        print(f"cardc: {error}", file=sys.stderr)
+        return 2
+    try:
+        document = read_document(path)
+        status = change(document, parts)
+        if status:
+            return int(status)
+        data = render(document)
+    except EditRefused as error:
+        print(f"cardc: {path} is unchanged", file=sys.stderr)
+        return _refused(error)
+    text = data.decode("utf-8").lstrip("\ufeff").replace("\r\n", "\n")
     status = _check_text(folder, path, text)
     if status:
         print(f"cardc: {path} is unchanged", file=sys.stderr)
         return status
-    path.write_text(text, encoding="utf-8")
-    print(f"{path}: {args.path} = {args.value}")
+    write_atomic(path, data)
+    print(f"{path}: {_shown(args.path)}{done}")
     return 0
+
+
+def cmd_variant_set(args: argparse.Namespace) -> int:
+    """``cardc variant set GAME/NAME PATH VALUE``: set one value, keeping everything else."""
+    from compiler.variant_edit import set_value
+
+    def change(document: Any, parts: list[str]) -> int:
+        set_value(document.data, parts, _value(args.value))
+        return 0
+
+    return _edit(args, change, f" = {_shown(args.value)}")
 
 
 def cmd_variant_unset(args: argparse.Namespace) -> int:
     """``cardc variant unset GAME/NAME PATH``: remove one value (and keys left empty by it)."""
     from compiler.suggest import did_you_mean
+    from compiler.variant_edit import unset_value
 
-    project = _project()
-    split = _split(project, args.variant, True) if project else None
-    if split is None:
-        return 2
-    folder, name = split
-    assert name is not None
-    path = _variant_file(folder, name, True)
-    if path is None:
-        return 2
-    yaml, data = _load(path)
-    parts = _parse_path(args.path)
-    trail = [data]
-    for part in parts:
-        node = trail[-1]
-        if not isinstance(node, dict) or part not in node:
-            pool = list(node) if isinstance(node, dict) else []
-            hint = did_you_mean(part, pool) or (
-                (f"{'.'.join(parts[: len(trail) - 1]) or 'the file'} holds: {', '.join(pool)}",)
-                if pool
-                else ()
-            )
-            print(
-                f"cardc: {path} does not set {args.path}"
-                + (f"\n  hint: {hint[0]}" if hint else ""),
-                file=sys.stderr,
-            )
-            return 1
-        trail.append(node[part])
-    del trail[-2][parts[-1]]
-    # Keys the removal left empty go too: `set` created them, so `set` then `unset` is a no-op.
-    for depth in range(len(parts) - 1, 0, -1):
-        if len(trail[depth]) == 0:
-            del trail[depth - 1][parts[depth - 1]]
-        else:
-            break
-    text = _dump(yaml, data)
-    status = _check_text(folder, path, text)
-    if status:
-        print(f"cardc: {path} is unchanged", file=sys.stderr)
-        return status
-    path.write_text(text, encoding="utf-8")
-    print(f"{path}: {args.path} unset")
-    return 0
+    def change(document: Any, parts: list[str]) -> int:
+        node = document.data
+        for depth, part in enumerate(parts):
+            if not isinstance(node, dict) or part not in node:
+                pool = [str(k) for k in node] if isinstance(node, dict) else []
+                hint = did_you_mean(part, pool) or (
+                    (f"{'.'.join(parts[:depth]) or 'the file'} holds: {', '.join(pool)}",)
+                    if pool
+                    else ()
+                )
+                print(
+                    f"cardc: {args.variant} does not set {_shown(args.path)}"
+                    + (f"\n  hint: {hint[0]}" if hint else ""),
+                    file=sys.stderr,
+                )
+                return 1
+            node = node[part]
+        document.suffix = unset_value(document.data, parts)
+        return 0
+
+    return _edit(args, change, " unset")
 
 
 def _compile(project: Project, folder: Path, variant: str | None, sources: SourceCache) -> Any:

@@ -26,7 +26,6 @@ snippet's own syntax errors are shifted to where the snippet sits in the YAML.
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -38,10 +37,11 @@ from ruamel.yaml.error import YAMLError
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString, SingleQuotedScalarString
 
 from compiler.suggest import did_you_mean
+from compiler.variant_values import dsl_string, move_positions, number_problem
 from dsl.diagnostics import Diagnostic, SourceCache, file_span
 from dsl.nodes import Declaration, Name, Number, Property, SourceFile, Span
 from dsl.parser import parse, parse_file
-from dsl.yaml_load import YamlLimitError, bounded
+from dsl.yaml_load import YamlLimitError, bounded, yaml_error_message, yaml_error_position
 
 VARIANTS_DIR = "variants"
 
@@ -161,12 +161,9 @@ def load_overlay(
         )
         return None
     except YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        span = _span(where, mark.line, mark.column) if mark is not None else file_span(where)
-        problem = getattr(error, "problem", None) or str(error)
-        diagnostics.append(
-            Diagnostic("variant-yaml", f"this is not valid YAML: {problem}", span, "error")
-        )
+        line, column = yaml_error_position(error, text)
+        span = _span(where, line - 1, column - 1)
+        diagnostics.append(Diagnostic("variant-yaml", yaml_error_message(error), span, "error"))
         return None
     if data is None:
         data = {}
@@ -251,7 +248,9 @@ def _parse_block(
             )
 
     result = parse(text, where)
-    diagnostics.extend(remap_spans(tuple(result.diagnostics), move))
+    diagnostics.extend(
+        move_positions(d, move) for d in remap_spans(tuple(result.diagnostics), move)
+    )
     # Verb and function definitions come along with the cards (the checker tells them apart).
     return tuple(remap_spans(result.file.declarations + result.file.definitions, move))
 
@@ -265,8 +264,12 @@ def _value_source(value: Any, typ: str) -> str:
     if isinstance(value, list):
         return ", ".join(_value_source(item, "any" if typ != "text" else typ) for item in value)
     if typ == "text":
-        return json.dumps(str(value), ensure_ascii=False)
+        return dsl_string(str(value))
     return str(value)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _property_from_yaml(
@@ -280,6 +283,13 @@ def _property_from_yaml(
 ) -> Property | None:
     """The DSL property ``name VALUE`` for a value written in the YAML, spans in the YAML."""
     where = str(overlay.path)
+    numbers = [v for v in (value if isinstance(value, list) else [value]) if _is_number(v)]
+    problem = next((p for p in map(number_problem, numbers) if p), None)
+    if problem is not None:
+        diagnostics.append(
+            Diagnostic("variant-value", f"'{name}': {problem}", _value_span(where, node, key))
+        )
+        return None
     source = _value_source(value, typ)
     if "\n" in source:
         diagnostics.append(
@@ -316,7 +326,9 @@ def _property_from_yaml(
 
     result = parse(text, where)
     if result.diagnostics:
-        diagnostics.extend(remap_spans(tuple(result.diagnostics), move))
+        diagnostics.extend(
+            move_positions(d, move) for d in remap_spans(tuple(result.diagnostics), move)
+        )
         return None
     decls = result.file.declarations
     members = decls[0].body if decls else ()
@@ -373,6 +385,10 @@ def _number(ctx: _Context, node: Any, key: Any, what: str) -> int | float | None
         ctx.error(
             "variant-value", f"{what} is a number, not {value!r}", _value_span(ctx.where, node, key)
         )
+        return None
+    problem = number_problem(value)
+    if problem is not None:
+        ctx.error("variant-value", f"{what}: {problem}", _value_span(ctx.where, node, key))
         return None
     return value
 
@@ -550,6 +566,13 @@ def apply_overlay(
                 _key_span(ctx.where, data, key),
                 *(did_you_mean(str(key), KEYS) or (f"keys: {', '.join(KEYS)}",)),
             )
+    if "description" in data and not isinstance(data["description"], str):
+        ctx.error(
+            "variant-value",
+            "'description' is one line of text",
+            _value_span(ctx.where, data, "description"),
+            "write it as text: description: A harsher sea",
+        )
     files = list(files)
     if "extends" in data:
         parent = data["extends"]
@@ -826,12 +849,18 @@ def compile_variant(
 
 
 def _own(
-    found: list[Diagnostic], base: list[Diagnostic], overlay: Overlay | None, name: str
+    found: list[Diagnostic],
+    base: list[Diagnostic],
+    overlay: Overlay | None,
+    name: str,
+    file: str | None = None,
 ) -> list[Diagnostic]:
     """The diagnostics a variant adds to its base's: one the base already has is not repeated,
     and one in a base file says which variant caused it."""
     seen = set(base)
     own = {str(p) for p in overlay.files} if overlay is not None else set()
+    if file is not None:  # the overlay itself, even when it could not be loaded
+        own.add(file)
     out = []
     for diagnostic in found:
         if diagnostic in seen:
@@ -853,7 +882,8 @@ def check_variants(
     diagnostics: list[Diagnostic] = []
     for path in variant_paths(folder):
         result, overlay = compile_variant(folder, display_path(path), sources, files=files)
-        diagnostics.extend(_own(result.diagnostics, base or [], overlay, path.stem))
+        own = str(display_path(path))
+        diagnostics.extend(_own(result.diagnostics, base or [], overlay, path.stem, own))
     return diagnostics
 
 
@@ -875,7 +905,8 @@ def render_variants(
     diagnostics: list[Diagnostic] = []
     for path in variant_paths(folder):
         result, overlay = compile_variant(folder, display_path(path), sources, files=files)
-        diagnostics.extend(_own(result.diagnostics, base, overlay, path.stem))
+        own = str(display_path(path))
+        diagnostics.extend(_own(result.diagnostics, base, overlay, path.stem, own))
         if result.ir is None or overlay is None:
             continue
         everything = [*files, *overlay.files]

@@ -82,6 +82,7 @@ def _number_value(text: str) -> int | float | None:
     value = float(text) if "." in text else int(text)
     return value if -LARGEST_NUMBER <= value <= LARGEST_NUMBER else None
 
+
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 
 #: Deepest nesting of braces, brackets and parentheses a file may have.

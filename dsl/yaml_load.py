@@ -28,6 +28,7 @@ __all__ = [
     "load_yaml",
     "load_yaml_all",
     "yaml_error_message",
+    "yaml_error_position",
 ]
 
 #: How deep mappings and sequences may nest. No cardc file needs more than a handful of
@@ -183,9 +184,24 @@ def load_yaml_all(text: str, mode: Mode = "rt", source: str | None = None) -> li
         raise
 
 
+def yaml_error_position(error: YAMLError, text: str) -> tuple[int, int]:
+    """The 1-based line and column a load error points at (a reader error gives only an
+    offset into ``text``: a character YAML does not allow)."""
+    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+    if mark is not None:
+        return mark.line + 1, mark.column + 1
+    position = getattr(error, "position", None)
+    if isinstance(position, int):
+        before = text[:position]
+        return before.count("\n") + 1, position - (before.rfind("\n") + 1) + 1
+    return 1, 1
+
+
 def yaml_error_message(error: YAMLError) -> str:
     """A short message for a load error, for a caller that prints its own file and line."""
     if isinstance(error, YamlLimitError):
         return f"{error.problem} (hint: {error.hint})"
-    problem = getattr(error, "problem", None) or str(error)
-    return f"this is not valid YAML: {problem}"
+    problem = getattr(error, "problem", None)
+    if problem is None and hasattr(error, "character"):  # a reader error: a bad character
+        problem = f"the character {error.character!r} is not allowed in YAML"
+    return f"this is not valid YAML: {problem or str(error)}"
