@@ -203,5 +203,6 @@ def yaml_error_message(error: YAMLError) -> str:
         return f"{error.problem} (hint: {error.hint})"
     problem = getattr(error, "problem", None)
     if problem is None and hasattr(error, "character"):  # a reader error: a bad character
-        problem = f"the character {error.character!r} is not allowed in YAML"
+        code = error.character if isinstance(error.character, int) else ord(error.character[0])
+        problem = f"the character U+{code:04X} is not allowed in YAML"
     return f"this is not valid YAML: {problem or str(error)}"
