@@ -57,8 +57,13 @@ _TOOL_FILES = [
         "build.py",
         "project.py",
         "variants.py",
+        "variant_values.py",
+        "md.py",
     )
-] + [Path(__file__).parent.parent / "dsl" / name for name in ("grammar.lark", "parser.py")]
+] + [
+    Path(__file__).parent.parent / "dsl" / name
+    for name in ("grammar.lark", "parser.py", "yaml_load.py")
+]
 # The sheets: their code, fonts and HTML template (compiler/sheets, templates/sheets).
 _TOOL_FILES += sorted(
     p

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -69,6 +70,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     sheets.add_argument("--offset-x", type=float, default=0.0, metavar="MM", help="backs' x shift")
     sheets.add_argument("--offset-y", type=float, default=0.0, metavar="MM", help="backs' y shift")
     sheets.add_argument("--out", metavar="DIR", help=f"output folder (default: {PRINT_DIR}/)")
+    sheets.add_argument(
+        "--force", action="store_true", help="replace files in --out that cardc did not write"
+    )
     sheets.set_defaults(run=cmd_sheets)
 
 
@@ -90,6 +94,11 @@ def cmd_sheets(args: argparse.Namespace) -> int:
     bad = [f for f in formats if f not in FORMATS]
     if bad or not formats:
         return _fail(f"unknown format '{','.join(bad)}'", f"use any of {', '.join(FORMATS)}")
+    for flag, value in (("--bleed", args.bleed), ("--offset-x", args.offset_x)):
+        if not math.isfinite(value):  # "nan" and "inf" parse as floats
+            return _fail(f"{flag} must be a number of millimetres, not {value}")
+    if not math.isfinite(args.offset_y):
+        return _fail(f"--offset-y must be a number of millimetres, not {args.offset_y}")
     if args.bleed < 0:
         return _fail("--bleed must be 0 or more millimetres")
     options = SheetOptions(
@@ -136,6 +145,8 @@ def cmd_sheets(args: argparse.Namespace) -> int:
                 print(f"sheets: {project.relative(project.generated / 'sheets' / game)}/{name}.*")
         return status or outcome.status
     out = Path(args.out) if args.out else project.root / PRINT_DIR
+    if out.exists() and not out.is_dir():
+        return _fail(f"--out {args.out or out} is a file, not a folder", "give a folder name")
     try:
         out.resolve().relative_to(project.generated.resolve())
         return _fail(
@@ -147,7 +158,9 @@ def cmd_sheets(args: argparse.Namespace) -> int:
         pass
     status = 0
     for game in games:
-        status = max(status, _print_game(project, game, args.variant, formats, options, out))
+        status = max(
+            status, _print_game(project, game, args.variant, formats, options, out, args.force)
+        )
     return status
 
 
@@ -206,6 +219,7 @@ def _print_game(
     formats: tuple[str, ...],
     options: Any,
     out: Path,
+    force: bool = False,
 ) -> int:
     """Write one game's sheets to ``out/<game>/``; an unchanged one is left as it is."""
     from compiler.cli import _emit
@@ -235,11 +249,22 @@ def _print_game(
         )
     except SheetError as error:
         return _emit([error.diagnostic()], sources, "text")
+    from compiler.outputs import OutputRefused, check_output, write_atomic
+
+    recorded = stamp.get("files", {}) if isinstance(stamp.get("files"), dict) else {}
+    try:
+        for rel in files:
+            target = folder / Path(rel).name
+            # A file this command wrote before (its record says so) or that carries cardc's
+            # banner is replaced; anything else is the user's, and stays unless --force.
+            check_output(target, force, ours=target.name in recorded)
+    except OutputRefused as error:
+        return _fail(str(error), *error.hints)
     folder.mkdir(parents=True, exist_ok=True)
     written = {}
     for rel, data in files.items():
         target = folder / Path(rel).name
-        target.write_bytes(data)
+        write_atomic(target, data)
         written[target.name] = hashlib.sha256(data).hexdigest()
     from compiler.sheets.pdf import renderer_problem
 

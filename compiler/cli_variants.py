@@ -254,6 +254,19 @@ def cmd_diff(args: argparse.Namespace) -> int:
     if first[0] != second[0]:
         print("cardc: a diff compares two versions of one game", file=sys.stderr)
         return 2
+    errata = Path(args.errata) if args.errata else None
+    if errata is not None:
+        from compiler.outputs import OutputRefused, check_output
+
+        if errata.suffix.lower() not in (".md", ".html", ".htm"):
+            print(
+                f"cardc: --errata {_shown(str(errata))}: name a .md or .html file", file=sys.stderr
+            )
+            return 2
+        try:
+            check_output(errata, args.force)
+        except OutputRefused as error:
+            return _refused(error) + (1 if errata.is_dir() else 0)  # a folder: a usage error
     sources = SourceCache()
     results = [_compile(project, first[0], first[1], sources)]
     results.append(_compile(project, second[0], second[1], sources))
@@ -267,7 +280,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     if args.errata:
         from compiler.diff import write_errata
 
-        written = write_errata(project, diff, results[1].ir, Path(args.errata))
+        written = write_errata(project, diff, results[1].ir, errata, force=args.force)
         print("wrote " + ", ".join(written))
     return 0
 
@@ -309,4 +322,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     diff.add_argument("before", metavar="GAME[/A]")
     diff.add_argument("after", metavar="GAME/B")
     diff.add_argument("--errata", metavar="FILE", help="write an errata sheet (.md or .html)")
+    diff.add_argument(
+        "--force", action="store_true", help="replace an --errata file cardc did not write"
+    )
     diff.set_defaults(run=cmd_diff)

@@ -7,7 +7,15 @@ from pathlib import Path
 
 from compiler.project import GAME_FILE, Project
 
-_GAME_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+_GAME_NAME = re.compile(r"[a-z][a-z0-9_]*")
+#: The longest game name: it names a folder, files and a Python module.
+MAX_NAME = 64
+
+
+def _shown(text: str) -> str:
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return shown if len(shown) <= 80 else shown[:77] + "..."
+
 
 _GAME_CARDS = """# {title}: what its cards may name. See README.md, "The language".
 game {name} "{title}" {{
@@ -66,10 +74,16 @@ class ScaffoldError(Exception):
 
 def scaffold(game: str, project: Project | None, cwd: Path) -> list[str]:
     """Create the files for ``game``; return one line per file created."""
-    if not _GAME_NAME.match(game):
+    if not _GAME_NAME.fullmatch(game):
         raise SystemExit(
-            f"cardc new: '{game}' is not a game name\n"
+            f"cardc new: '{_shown(game)}' is not a game name\n"
             "  hint: use lower_snake_case letters, digits and '_', starting with a letter"
+        )
+    if len(game) > MAX_NAME:
+        # It names a folder and a Python module: file systems stop at 255 bytes.
+        raise SystemExit(
+            f"cardc new: a game name is at most {MAX_NAME} characters, not {len(game)}\n"
+            "  hint: choose a shorter name; the game's title can be as long as you like"
         )
     created: list[str] = []
     if project is None:

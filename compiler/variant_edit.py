@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import copy
 import io
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +21,10 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
+
+from compiler.outputs import write_atomic
+
+__all__ = ["EditRefused", "read_document", "render", "set_value", "unset_value", "write_atomic"]
 
 BOM = "\ufeff"
 
@@ -334,25 +336,3 @@ def unset_value(data: Any, parts: list[str]) -> str:
         "removing it would remove the comment after it: nothing is left before it to keep it",
         "remove the value by hand",
     )
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` in one rename: a reader sees the old file or the new."""
-    folder = path.parent if str(path.parent) else Path(".")
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        try:
-            os.chmod(temporary, path.stat().st_mode & 0o7777)
-        except FileNotFoundError:
-            pass
-        os.replace(temporary, path)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except FileNotFoundError:
-            pass
-        raise

@@ -7,17 +7,11 @@ escaped, so a card's text cannot turn into markup or HTML.
 
 from __future__ import annotations
 
-import re
-
+from compiler.md import code_md, comment_md, escape_md, line_md
 from compiler.sheets.model import SheetModel
 from compiler.sheets.text import IconRef, Provisional, Text
 
-_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
-
-
-def escape_md(text: str) -> str:
-    """``text`` with Markdown's (and HTML's) special characters escaped."""
-    return _SPECIAL.sub(r"\\\1", text)
+__all__ = ["escape_md", "render_markdown"]
 
 
 def _segments(model: SheetModel, text: Text) -> str:
@@ -40,28 +34,27 @@ def _row(cells: list[str]) -> str:
 def render_markdown(model: SheetModel, banner: str) -> str:
     """The sheet as Markdown."""
     ref = model.ref
-    lines = [f"<!-- {banner} -->", "", f"# {escape_md(model.title)}", ""]
+    lines = [comment_md(banner), "", f"# {escape_md(model.title)}", ""]
     lines += ["## Cards", ""]
     for card in model.cards:
         count = f" ×{card.count}" if card.count > 1 else ""
         lines.append(f"### {escape_md(card.title)}{count}")
         lines.append("")
         tags = "".join(f" · {escape_md(t.replace('_', ' '))}" for t in card.tags)
-        lines.append(
-            f"*{escape_md(card.kind.replace('_', ' ').capitalize())}{tags}* (`{card.source}`)"
-        )
+        kind = escape_md(card.kind.replace("_", " ").capitalize())
+        lines.append(f"*{kind}{tags}* ({code_md(card.source)})")
         lines.append("")
         for label, value in card.properties:
             lines.append(f"- **{escape_md(label)}**: {_segments(model, value)}")
         if card.properties:
             lines.append("")
         for paragraph in card.paragraphs:
-            lines += [_segments(model, paragraph), ""]
+            lines += [line_md(_segments(model, paragraph)), ""]
     lines += ["## Rules reference", ""]
     if ref.phases:
         lines += ["### Phases, in order", ""]
         if ref.phases_intro:
-            lines += [escape_md(ref.phases_intro), ""]
+            lines += [line_md(escape_md(ref.phases_intro)), ""]
         for index, (name, text) in enumerate(ref.phases, start=1):
             lines.append(f"{index}. **{escape_md(name)}**: {escape_md(text)}")
         lines.append("")
@@ -77,7 +70,7 @@ def render_markdown(model: SheetModel, banner: str) -> str:
         lines += [_row([escape_md(c) for c in row]) for row in table.rows]
         lines += ["", f"Rulebook: {escape_md(table.source)}", ""] if table.source else [""]
     for name, text in ref.notes:
-        lines += [f"### {escape_md(name)}", "", escape_md(text), ""]
+        lines += [f"### {escape_md(name)}", "", line_md(escape_md(text)), ""]
     if ref.icons:
         lines += ["### Icon legend", "", _row(["Icon", "Meaning"]), _row(["---", "---"])]
         lines += [_row([escape_md(i.label), escape_md(i.meaning)]) for i in ref.icons.values()]
@@ -85,7 +78,7 @@ def render_markdown(model: SheetModel, banner: str) -> str:
     lines += ["### Card list", "", _row(["Card", "Kind", "Count"]), _row(["---", "---", "---:"])]
     for title, kind, copies, provisional in model.card_list():
         mark = " ◇" if provisional else ""
-        lines.append(_row([escape_md(title), kind.replace("_", " "), f"{copies}{mark}"]))
+        lines.append(_row([escape_md(title), escape_md(kind.replace("_", " ")), f"{copies}{mark}"]))
     lines.append(_row(["**Total**", "", str(sum(c.count for c in model.cards))]))
     lines += ["", "### Provisional values", ""]
     lines.append(
@@ -97,7 +90,9 @@ def render_markdown(model: SheetModel, banner: str) -> str:
         lines += [_row(["Mark", "What", "Why", "Source"]), _row(["---"] * 4)]
         for note in notes:
             lines.append(
-                _row([f"◇{note.number}", escape_md(note.what), escape_md(note.why), f"`{note.at}`"])
+                _row(
+                    [f"◇{note.number}", escape_md(note.what), escape_md(note.why), code_md(note.at)]
+                )
             )
         lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
