@@ -80,6 +80,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     sources = SourceCache()
     result = check_paths(files, project, sources)
     diagnostics = problems + result.diagnostics
+    if project is not None and not args.paths:
+        diagnostics += _reference_problems(project)
     status = _emit(diagnostics, sources, args.format)
     if args.format == "text":
         if args.provenance:
@@ -87,6 +89,28 @@ def cmd_check(args: argparse.Namespace) -> int:
         elif status == 0:
             print(result.summary())
     return status
+
+
+def _reference_problems(project: Project) -> list[Diagnostic]:
+    """Each game's reference.yaml, checked for the shape the sheets read it as."""
+    from compiler.sheets.reference import REFERENCE_FILE
+    from compiler.sheets.reference_shape import ReferenceShapeError, check_reference_file
+
+    found = []
+    for game in project.games():
+        path = project.game_dir(game) / REFERENCE_FILE
+        try:
+            check_reference_file(path, project.relative(path))
+        except ReferenceShapeError as error:
+            found.append(error.diagnostic())
+        except (OSError, UnicodeDecodeError) as error:
+            shown = project.relative(path)
+            found.append(
+                Diagnostic(
+                    "reference-unreadable", f"cannot read {shown}: {error}", file_span(shown)
+                )
+            )
+    return found
 
 
 def cmd_build(args: argparse.Namespace) -> int:

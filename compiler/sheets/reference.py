@@ -118,6 +118,12 @@ def load_reference(path: Path) -> Reference:
 
     if not path.is_file():
         return Reference()
+    from compiler.sheets.reference_shape import ReferenceShapeError, check_reference_file
+
+    try:  # every value read below has the shape it is read as, or the error says where not
+        check_reference_file(path)
+    except ReferenceShapeError as error:
+        raise ReferenceError(str(error)) from error
     try:
         data = load_yaml(path.read_text(encoding="utf-8"), "safe", source=str(path)) or {}
     except YamlLimitError as error:
