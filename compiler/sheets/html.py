@@ -61,7 +61,9 @@ _REFERENCE_PAPER = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 #: Inset of a card's frame inside its trim (the safe zone).
 FRAME_INSET = 2.5
 _KIND_COLOURS = ("#b5452b", "#2f6f8f", "#5b8a3a", "#8a5a9e", "#c28a1b", "#3a6b5f", "#9e3a5b")
-_BLANK_FONT_CSS = "/*fonts*/"
+# Replaced by the font rules once the page is rendered. It holds "<", which autoescaped data
+# never does: a title such as "/*fonts*/" cannot take its place.
+_BLANK_FONT_CSS = "</*cardc-fonts*/>"
 _BASE_CHARACTERS = frozenset(
     [chr(c) for c in range(32, 127)]
     + [chr(c) for c in range(0xA0, 0x180)]
