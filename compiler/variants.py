@@ -582,8 +582,10 @@ def apply_overlay(
             if overlay.path.parent.name == (VARIANTS_DIR)
             else []
         )
-        path = overlay.path.with_name(f"{parent}.yaml")
-        if not isinstance(parent, str) or not path.is_file():
+        # By name only: a variant of the same game, never a path to some other file.
+        named = isinstance(parent, str) and _NAME.fullmatch(parent) is not None
+        path = overlay.path.with_name(f"{parent}.yaml") if named else overlay.path
+        if not named or not path.is_file():
             _not_found(
                 ctx,
                 f"'{parent}' is not a variant of this game",
@@ -786,7 +788,8 @@ def apply_overlay(
                 else _value_span(ctx.where, data, "add_files")
             )
             path = overlay.path.parent / str(name)
-            if not str(name).endswith(".cards") or not path.is_file():
+            beside_only = "/" not in str(name) and "\\" not in str(name)
+            if not (beside_only and str(name).endswith(".cards") and path.is_file()):
                 beside = sorted(p.name for p in overlay.path.parent.glob("*.cards"))
                 ctx.error(
                     "variant-path",

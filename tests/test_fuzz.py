@@ -164,7 +164,9 @@ _SCALAR = (
     | st.integers(min_value=-(10**25), max_value=10**25)
     | st.floats(allow_nan=True, allow_infinity=True)
     | st.text(max_size=12)
-    | st.sampled_from(["highest(2d6)", "stars 3", "city", "\x07", "*", "&a", "{", "- x"])
+    | st.sampled_from(
+        ["highest(2d6)", "stars 3", "city", "\x07", "*", "&a", "{", "- x", "../x", "a/b.cards"]
+    )
 )
 _VALUES = st.recursive(
     _SCALAR,

@@ -277,3 +277,23 @@ def test_a_write_the_system_refuses_is_a_message_and_the_file_stays(
     assert f"cardc: cannot use {VARIANT}: {os.strerror(code)}" in out
     assert hint in out and "internal error" not in out
     assert VARIANT.read_text() == "description: x\n"
+
+
+@pytest.mark.parametrize(
+    "text, code",
+    [
+        ("extends: ../experienced\n", "variant-extends"),
+        ("extends: /tmp/x\n", "variant-extends"),
+        ("add_files: [../tiles.cards]\n", "variant-path"),
+        ("add_files: [/etc/hostname.cards]\n", "variant-path"),
+    ],
+)
+def test_a_variant_names_its_parent_and_files_not_paths(
+    project: Path, capsys: pytest.CaptureFixture[str], text: str, code: str
+) -> None:
+    # `extends: ../x` crashed (ValueError from Path.with_name); add_files read files
+    # anywhere on disk.
+    status, out = check(capsys, text)
+    assert status == 1, out
+    assert f"{VARIANT}:1:" in out and f"error[{code}]" in out
+    assert "internal error" not in out and "duplicate-card" not in out
