@@ -127,7 +127,7 @@ def _value_span(path: str, node: Any, key: Any) -> Span:
 
 def _node_span(path: str, node: Any) -> Span:
     lc = getattr(node, "lc", None)
-    if lc is None:
+    if lc is None or lc.line is None:  # a tagged scalar (`!!tag text`) has no position
         return file_span(path)
     return _span(path, lc.line, lc.col)
 

@@ -30,7 +30,9 @@ settings.register_profile(
     derandomize=True,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-settings.register_profile("deep", parent=settings.get_profile("ci"), max_examples=1000)
+settings.register_profile(
+    "deep", parent=settings.get_profile("ci"), max_examples=300, derandomize=False
+)
 PROFILE = settings.get_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 #: A located diagnostic: ``path:line:col: severity[code]: message``.

@@ -96,6 +96,8 @@ def test_positions_inside_an_add_block_s_messages_are_the_yaml_s(
         ("a: [\n", "this is not valid YAML"),
         (b"description: x\n\xff\n", "cannot read"),
         ("description: \x01\n", "not valid YAML: the character U+0001"),
+        # Found by tests/test_fuzz.py: a tagged scalar has no position (it crashed).
+        ("!!python/object:os.system\n", "a variant is a mapping of keys"),
     ],
 )
 def test_a_variant_that_is_not_a_mapping_of_yaml_is_an_error_of_that_file(
