@@ -48,6 +48,8 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake: Any) -> Path:
     (tmp_path / "cards").mkdir()
     target = tmp_path / "generated" / "fake_voyage"
     shutil.copytree(FAKE_FOLDER, target)
+    # The engine checks the IR against the schema its build published beside it.
+    shutil.copytree(FAKE / "schema", tmp_path / "generated" / "schema")
     variant = target / "short_year"
     shutil.copytree(FAKE_FOLDER, variant)
     cards = json.loads((variant / "cards.json").read_text())
