@@ -9,6 +9,7 @@ import datetime
 import errno
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,18 @@ REPO = Path(__file__).resolve().parent.parent
 PYPROJECT = '[tool.cardc]\ncards = "cards"\ngenerated = "generated"\n'
 #: What every text field of the hostile game carries: HTML, Markdown and a terminal escape.
 PAYLOAD = "<script>alert(1)</script> <img src=x onerror=alert(2)> **bold** [a](javascript:x)"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_file_cache() -> Iterator[None]:
+    """Compile each test's copies afresh and leave no kept checks behind: compiler.filecache
+    keys a file by its path and text, and these copies share both with the repository's own
+    games, whose kept cards (which carry no spans) other modules' tests must not be handed."""
+    from compiler import filecache
+
+    filecache.clear()
+    yield
+    filecache.clear()
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:

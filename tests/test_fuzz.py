@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -37,6 +38,18 @@ PROFILE = settings.get_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 #: A located diagnostic: ``path:line:col: severity[code]: message``.
 LOCATED = re.compile(r"^\S.*:\d+:\d+: (error|warning|note)\[[a-z-]+\]: ", re.M)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_file_cache() -> Iterator[None]:
+    """Compile each test's copies afresh and leave no kept checks behind: compiler.filecache
+    keys a file by its path and text, and these copies share both with the repository's own
+    games, whose kept cards (which carry no spans) other modules' tests must not be handed."""
+    from compiler import filecache
+
+    filecache.clear()
+    yield
+    filecache.clear()
 
 
 @pytest.fixture(scope="module")

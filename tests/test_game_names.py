@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,18 @@ from engine.runtime import RuleError
 REPO = Path(__file__).resolve().parent.parent
 GENERATED = REPO / "generated"
 CARDC = [sys.executable, "-m", "compiler.cli"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_file_cache() -> Iterator[None]:
+    """Compile each test's copies afresh and leave no kept checks behind: compiler.filecache
+    keys a file by its path and text, and these copies share both with the repository's own
+    games, whose kept cards (which carry no spans) other modules' tests must not be handed."""
+    from compiler import filecache
+
+    filecache.clear()
+    yield
+    filecache.clear()
 
 
 def cardc(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

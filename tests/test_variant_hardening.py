@@ -9,6 +9,7 @@ import errno
 import os
 import shutil
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,18 @@ from compiler.cli import main
 REPO = Path(__file__).resolve().parent.parent
 PYPROJECT = '[tool.cardc]\ncards = "cards"\ngenerated = "generated"\n'
 VARIANT = Path("cards/land_vs_sea/variants/house.yaml")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_file_cache() -> Iterator[None]:
+    """Compile each test's copies afresh and leave no kept checks behind: compiler.filecache
+    keys a file by its path and text, and these copies share both with the repository's own
+    games, whose kept cards (which carry no spans) other modules' tests must not be handed."""
+    from compiler import filecache
+
+    filecache.clear()
+    yield
+    filecache.clear()
 
 
 @pytest.fixture
