@@ -29,6 +29,8 @@ REPO = Path(__file__).resolve().parent.parent
 PYPROJECT = '[tool.cardc]\ncards = "cards"\ngenerated = "generated"\n'
 #: What every text field of the hostile game carries: HTML, Markdown and a terminal escape.
 PAYLOAD = "<script>alert(1)</script> <img src=x onerror=alert(2)> **bold** [a](javascript:x)"
+#: The same without parentheses: the sheets' lint refuses what reads as a DSL call in a value.
+PLAIN_PAYLOAD = "<script>alert</script> <img src=x onerror=alert> **bold** [a]<javascript:x>"
 
 
 @pytest.fixture(autouse=True)
@@ -302,7 +304,7 @@ def hostile(tmp_path: Path) -> Project:
     )
     (game / "cards `x` <i>.cards").write_text(
         f'thing "{PAYLOAD}" {{\n  text "{PAYLOAD} line\\nbreak # not a heading"\n'
-        f'  note "{PAYLOAD}"\n}}\n'
+        f'  note "{PLAIN_PAYLOAD}"\n}}\n'
         'thing "Second\\n# Title" {\n  text "- a list?\\n1. or this"\n}\n'
     )
     (game / "reference.yaml").write_text(
@@ -314,7 +316,7 @@ def hostile(tmp_path: Path) -> Project:
     (game / "variants").mkdir()
     (game / "variants" / "house.yaml").write_text(
         "cards:\n"
-        f"  {_first_id(tmp_path)}: {{note: '<script>alert(3)</script> [x](y)'}}\n"
+        f"  {_first_id(tmp_path)}: {{note: '<script>alert</script> [x]<y:z>'}}\n"
         "add: |\n"
         '  thing "New <img src=x onerror=alert(4)>" { note "*hi*" }\n'
     )
