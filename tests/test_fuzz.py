@@ -396,12 +396,15 @@ def test_check_and_sheets_handle_any_reference(
         if status:
             assert LOCATED.search(out), out
         else:
-            # What check accepts, the sheets can print.
+            # What check accepts, the sheets print, or refuse at a line (their text lint
+            # wants the rulebook's words for every name, which a fuzzed reference may lack).
             status, out = run(
                 capsys, project, "sheets", "land_vs_sea", "--format", "md", "--out", "fuzz"
             )
             assert_handled(status, out)
-            assert status == 0, out
+            assert status in (0, 1), out
+            if status:
+                assert LOCATED.search(out), out
     finally:
         reference.write_bytes(saved)
 
