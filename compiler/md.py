@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 
 # CommonMark lets any ASCII punctuation be backslash-escaped; these are the ones that can
-# start markup: emphasis, code, links and images, HTML and entities, headings, lists, tables.
-_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~&])")
+# start markup: emphasis, code, links and images, HTML, headings, lists, tables.
+# Not "&": an entity (&lt;) becomes text, never markup, and "Bandit & Pirate" reads as itself.
+_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
 # At the start of a line these open a block (a list item, a setext heading's underline).
 _LEADING = re.compile(r"^([-=]|\d+(?=[.)]))")
 _LINE_ENDS = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x85]+")

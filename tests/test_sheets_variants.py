@@ -124,4 +124,5 @@ def test_the_errata_says_what_changed_in_the_rulebooks_words(project: Project) -
     text = out.read_text(encoding="utf-8")
     assert "In the rulebook's words, it said: After each Reward Phase, every player whose" in text
     assert "It now says: After each Reward Phase" in text
-    assert "pay [coins] Coins equal to 3 plus 2 for each [treasure] Treasure token" in text
+    # Markdown-escaped (issue 14): the icon labels' brackets cannot open a link.
+    assert "pay \\[coins\\] Coins equal to 3 plus 2 for each \\[treasure\\] Treasure token" in text
