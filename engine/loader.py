@@ -69,7 +69,7 @@ _VALIDATORS: dict[bytes, Any] = {}
 _VALID_IR: set[bytes] = set()
 
 
-def _schema_beside(folder: Path) -> Path | None:
+def schema_beside(folder: Path) -> Path | None:
     """The IR schema of the build that wrote ``folder`` (a game's or a variant's)."""
     for root in (folder.parent, folder.parent.parent):
         if (root / IR_SCHEMA).is_file():
@@ -112,7 +112,7 @@ def validate_ir(folder: Path, raw: bytes) -> dict[str, Any]:
     """The IR in ``folder``'s cards.json (``raw``), checked against its build's schema and
     against the folder it is in; raises :class:`RuleError` saying what is wrong."""
     cards = folder / "cards.json"
-    schema_path = _schema_beside(folder)
+    schema_path = schema_beside(folder)
     if schema_path is None:
         raise RuleError(
             f"{cards}: no {IR_SCHEMA.as_posix()} beside it, so the IR cannot be checked; "

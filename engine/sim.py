@@ -336,8 +336,21 @@ class Point:
 
     def with_files(self) -> Point:
         """The same point, carrying its compiled files."""
+        from engine.loader import IR_SCHEMA, schema_beside
+
         folder = Path(self.folder)
-        files = tuple((n, (folder / n).read_bytes()) for n in ("cards.json", "handlers.py"))
+        # Shipped as they sit in generated/ (<game>/[<variant>/] and schema/ beside them): a
+        # worker validates the IR against its build's schema, and that it is the folder's own,
+        # before it runs the handlers, as every load does.
+        schema = schema_beside(folder)
+        if schema is None:
+            names = [(n, folder / n) for n in ("cards.json", "handlers.py")]
+        else:
+            root = schema.parent.parent
+            rel = folder.resolve().relative_to(root.resolve()).as_posix()
+            names = [(f"{rel}/{n}", folder / n) for n in ("cards.json", "handlers.py")]
+            names.append((IR_SCHEMA.as_posix(), schema))
+        files = tuple((name, path.read_bytes()) for name, path in names)
         return Point(self.folder, self.params, self.label, files)
 
 
@@ -378,16 +391,19 @@ def simulator_for(point: Point) -> Simulator:
         if point.files:
             import tempfile
 
-            folder = Path(tempfile.gettempdir()) / f"cardc-sim-{digest}"
-            folder.mkdir(exist_ok=True)
+            # Written as they sat in generated/; the game's folder is where its cards.json is.
+            base = Path(tempfile.gettempdir()) / f"cardc-sim-{digest}"
+            cards = next(n for n, _ in point.files if n.endswith("cards.json"))
+            folder = (base / cards).parent
             for name, data in point.files:
-                target = folder / name
+                target = base / name
+                target.parent.mkdir(parents=True, exist_ok=True)
                 if not target.is_file() or target.read_bytes() != data:
                     # Written aside and renamed: workers on one machine share the folder, and
                     # one must never load a file another is halfway through writing.
                     import os
 
-                    part = folder / f".{name}.{os.getpid()}"
+                    part = target.parent / f".{target.name}.{os.getpid()}"
                     part.write_bytes(data)
                     os.replace(part, target)
         sim = _SIMULATORS[key] = Simulator(folder, dict(point.params))
