@@ -56,6 +56,10 @@ class IRDiff:
     before: str
     after: str
     vocabulary: list[Change] = field(default_factory=list)
+    #: DSL verbs and functions added, removed or redefined (a variant's ``verbs:``).
+    definitions: list[Change] = field(default_factory=list)
+    #: The flow's phases inserted, replaced, removed or moved, and its end condition.
+    flow: list[Change] = field(default_factory=list)
     changed: list[CardChange] = field(default_factory=list)
     added: list[IR] = field(default_factory=list)
     removed: list[IR] = field(default_factory=list)
@@ -63,7 +67,14 @@ class IRDiff:
     @property
     def empty(self) -> bool:
         """True when the two IRs mean the same game."""
-        return not (self.vocabulary or self.changed or self.added or self.removed)
+        return not (
+            self.vocabulary
+            or self.definitions
+            or self.flow
+            or self.changed
+            or self.added
+            or self.removed
+        )
 
     def card_ids(self) -> list[str]:
         """Every card the diff names: changed, added and removed, in that order."""
@@ -82,6 +93,12 @@ class IRDiff:
         if self.vocabulary:
             lines.append("game:")
             lines += [f"  {c.line()}" for c in self.vocabulary]
+        if self.flow:
+            lines.append("flow:")
+            lines += [f"  {c.line()}" for c in self.flow]
+        if self.definitions:
+            lines.append("verbs and functions:")
+            lines += [f"  {c.line()}" for c in self.definitions]
         for card in self.changed:
             lines.append(f"changed {card.kind} {card.id} ({card.title}):")
             lines += [f"  {c.line()}" for c in card.changes]
@@ -239,6 +256,156 @@ def _statement_changes(where: str, before: list[IR], after: list[IR]) -> list[Ch
     return changes
 
 
+def _usage(what: str, definition: IR) -> str:
+    """A DSL verb's or function's head: ``verb gain_port_card(count number)``."""
+    params = ", ".join(f"{p['name']} {p['type']}" for p in definition["params"])
+    returns = f" {definition['returns']}" if definition.get("returns") else ""
+    return f"{what} {definition['name']}({params}){returns}"
+
+
+def _definition_text(what: str, definition: IR) -> str:
+    if what == "function":
+        return f"{_usage(what, definition)} = {describe_expr(definition['expr'])}"
+    return f"{_usage(what, definition)} {{ {_describe_body(definition['body'])} }}"
+
+
+def _definition_changes(before: IR, after: IR) -> list[Change]:
+    """DSL verbs and functions added, removed or redefined: a redefinition by its changed
+    signature and the statements (or the expression) that differ."""
+    changes: list[Change] = []
+    for what in ("verb", "function"):
+        old = {d["name"]: d for d in before.get(f"{what}s", [])}
+        new = {d["name"]: d for d in after.get(f"{what}s", [])}
+        for name in sorted(set(old) | set(new)):
+            a, b = old.get(name), new.get(name)
+            label = f"{what} {name}"
+            if a is None or b is None:
+                changes.append(
+                    Change(
+                        label,
+                        None if a is None else _definition_text(what, a),
+                        None if b is None else _definition_text(what, b),
+                    )
+                )
+                continue
+            if _usage(what, a) != _usage(what, b):
+                changes.append(Change(label, _usage(what, a), _usage(what, b)))
+            if what == "function":
+                if _strip_positions(a["expr"]) != _strip_positions(b["expr"]):
+                    changes.append(
+                        Change(label, describe_expr(a["expr"]), describe_expr(b["expr"]))
+                    )
+            else:
+                changes += _statement_changes(label, a["body"], b["body"])
+    return changes
+
+
+def _phases(flow: IR) -> list[tuple[str, IR]]:
+    """Every phase of a flow IR in the order it runs: (section, phase)."""
+    return [(section["section"], p) for section in flow["sections"] for p in section["phases"]]
+
+
+def _place(order: list[tuple[str, IR]], name: str) -> str:
+    """Where a phase stands: ``round, after pirate`` or ``round, first``."""
+    at = next(i for i, (_s, p) in enumerate(order) if p["name"] == name)
+    section = order[at][0]
+    before = order[at - 1] if at > 0 else None
+    if before is None or before[0] != section:
+        return f"{section}, first"
+    return f"{section}, after {before[1]['name']}"
+
+
+def _phase_text(phase: IR) -> str:
+    title = f' "{phase["title"]}"' if phase.get("title") else ""
+    return f"phase {phase['name']}{title} {{ {_describe_body(phase['body'])} }}"
+
+
+def _flow_changes(before: IR | None, after: IR | None) -> list[Change]:
+    """What a variant does to the flow: phases added, removed, moved (a phase whose place
+    among the others changed) and changed (title or statements), the end condition, the
+    round count and how the winner is found."""
+    import difflib
+
+    if before is None or after is None:
+        if before is after:
+            return []
+        return [
+            Change(
+                "flow",
+                None if before is None else before.get("title") or "declared",
+                None if after is None else after.get("title") or "declared",
+            )
+        ]
+    changes: list[Change] = []
+    old, new = _phases(before), _phases(after)
+    old_by = {p["name"]: p for _s, p in old}
+    new_by = {p["name"]: p for _s, p in new}
+    for _section, phase in new:
+        if phase["name"] not in old_by:
+            changes.append(
+                Change(
+                    f"phase {phase['name']}",
+                    None,
+                    f"{_phase_text(phase)}, in " + _place(new, phase["name"]),
+                )
+            )
+    for _section, phase in old:
+        if phase["name"] not in new_by:
+            changes.append(Change(f"phase {phase['name']}", _place(old, phase["name"]), None))
+    # Moved: the phases both flows have, outside their longest common order.
+    both_old = [f"{s}/{p['name']}" for s, p in old if p["name"] in new_by]
+    both_new = [f"{s}/{p['name']}" for s, p in new if p["name"] in old_by]
+    matcher = difflib.SequenceMatcher(None, both_old, both_new, autojunk=False)
+    kept = {
+        both_new[block.b + k].split("/", 1)[1]
+        for block in matcher.get_matching_blocks()
+        for k in range(block.size)
+    }
+    for _section, phase in new:
+        name = phase["name"]
+        if name in old_by and name not in kept:
+            changes.append(Change(f"phase {name}", _place(old, name), _place(new, name)))
+    for _section, phase in new:
+        name = phase["name"]
+        if name not in old_by:
+            continue
+        a = old_by[name]
+        if (a.get("title") or None) != (phase.get("title") or None):
+            changes.append(
+                Change(
+                    f"phase {name} title", a.get("title") or "none", phase.get("title") or "none"
+                )
+            )
+        changes += _statement_changes(f"phase {name}", a["body"], phase["body"])
+
+    def expr(value: Any) -> str | None:
+        return None if value is None else describe_expr(value)
+
+    counts = (
+        {s["section"]: s.get("count") for s in before["sections"] if "count" in s},
+        {s["section"]: s.get("count") for s in after["sections"] if "count" in s},
+    )
+    for section in sorted(set(counts[0]) & set(counts[1])):
+        first, second = counts[0][section], counts[1][section]
+        if _strip_positions(first) != _strip_positions(second):
+            changes.append(Change(f"{section} count", expr(first), expr(second)))
+    for key, label in (("end_when", "end when"), ("tiebreak", "tiebreak")):
+        first, second = before.get(key), after.get(key)
+        if _strip_positions(first) != _strip_positions(second):
+            changes.append(Change(label, expr(first), expr(second)))
+    for key in ("winner", "titles"):
+        first, second = before.get(key), after.get(key)
+        if first != second:
+            changes.append(
+                Change(
+                    key,
+                    None if first is None else show_value(first),
+                    None if second is None else show_value(second),
+                )
+            )
+    return changes
+
+
 def diff_ir(before: IR, after: IR) -> IRDiff:
     """What differs from ``before`` to ``after`` (two IRs of one game)."""
     result = IRDiff(
@@ -256,6 +423,10 @@ def diff_ir(before: IR, after: IR) -> IRDiff:
                 "players", "..".join(map(str, vb["players"])), "..".join(map(str, va["players"]))
             )
         )
+    result.definitions = _definition_changes(
+        before.get("definitions") or {}, after.get("definitions") or {}
+    )
+    result.flow = _flow_changes(before.get("flow"), after.get("flow"))
     old = {c["id"]: c for c in before["cards"]}
     new = {c["id"]: c for c in after["cards"]}
     for ident, card in new.items():
@@ -367,9 +538,15 @@ def _count(n: int, word: str) -> str:
 
 def _summary(diff: IRDiff) -> str:
     """``1 game value changed; 2 cards changed, 0 added, 1 removed.``"""
+    rules = ""
+    if diff.flow:
+        rules += f"{_count(len(diff.flow), 'flow change')}; "
+    if diff.definitions:
+        rules += f"{_count(len(diff.definitions), 'verb change')}; "
     return (
         f"{_count(len(diff.vocabulary), 'game value')} changed; "
-        f"{_count(len(diff.changed), 'card')} changed, "
+        + rules
+        + f"{_count(len(diff.changed), 'card')} changed, "
         f"{len(diff.added)} added, {len(diff.removed)} removed."
     )
 

@@ -15,6 +15,12 @@ through the same checker, schema and emitter as the base. Its keys::
     add: |                          # new cards written in the DSL, inside the YAML
       port_card "Spyglass" { ... }
     add_files: [extra.cards]        # or in .cards files beside the overlay
+    verbs: |                        # DSL verbs and functions: the game's of the same name
+      verb gain_port_card() { ... } # replaced (same signature), others added
+    flow:                           # edits of the game's flow, in order (compiler.variant_flow)
+      - insert: |
+          phase storm_season "Storm Season" { ... }
+        before: pirate
 
 The overlay is applied to the syntax tree, before checking: a property value in the YAML is
 DSL text (``pirate: highest(2d6)``, ``reward: stars 3``), or a YAML number, boolean or list;
@@ -56,6 +62,8 @@ KEYS = (
     "remove_kinds",
     "add",
     "add_files",
+    "verbs",
+    "flow",
 )
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -221,11 +229,9 @@ def _block_indent(text: str, line0: int) -> int:
     return 0
 
 
-def _parse_block(
-    text: str, overlay: Overlay, node: Any, key: Any, diagnostics: list[Diagnostic]
-) -> tuple[Any, ...]:
-    """Parse DSL cards (and verb and function definitions) written as a YAML block scalar;
-    spans and errors point into the YAML."""
+def block_mover(overlay: Overlay, node: Any, key: Any) -> Callable[[Span], Span]:
+    """Spans of the DSL text held by ``node[key]`` (a YAML block or one-line scalar) to where
+    that text sits in the YAML file."""
     where = str(overlay.path)
     try:
         line0, col0 = node.lc.value(key) if not isinstance(key, int) else node.lc.item(key)
@@ -233,21 +239,30 @@ def _parse_block(
         line0, col0 = 0, 0
     first = overlay.text.split("\n")[line0] if line0 < overlay.text.count("\n") + 1 else ""
     if first[col0 : col0 + 1] in ("|", ">"):
-        move = _block_mover(where, line0, _block_indent(overlay.text, line0))
-    else:  # a one-line scalar: the DSL starts where the value does
-        quoted = isinstance(node[key], (DoubleQuotedScalarString, SingleQuotedScalarString))
-        shift = col0 + (1 if quoted else 0)
+        return _block_mover(where, line0, _block_indent(overlay.text, line0))
+    # A one-line scalar: the DSL starts where the value does.
+    quoted = isinstance(node[key], (DoubleQuotedScalarString, SingleQuotedScalarString))
+    shift = col0 + (1 if quoted else 0)
 
-        def move(span: Span) -> Span:
-            return Span(
-                where,
-                line0 + span.line,
-                span.column + shift,
-                line0 + span.end_line,
-                span.end_column + shift,
-            )
+    def move(span: Span) -> Span:
+        return Span(
+            where,
+            line0 + span.line,
+            span.column + shift,
+            line0 + span.end_line,
+            span.end_column + shift,
+        )
 
-    result = parse(text, where)
+    return move
+
+
+def _parse_block(
+    text: str, overlay: Overlay, node: Any, key: Any, diagnostics: list[Diagnostic]
+) -> tuple[Any, ...]:
+    """Parse DSL cards (and verb and function definitions) written as a YAML block scalar;
+    spans and errors point into the YAML."""
+    move = block_mover(overlay, node, key)
+    result = parse(text, str(overlay.path))
     diagnostics.extend(
         move_positions(d, move) for d in remap_spans(tuple(result.diagnostics), move)
     )
@@ -807,6 +822,10 @@ def apply_overlay(
             diagnostics.extend(result.diagnostics)
             files.append(result.file)
             overlay.files.append(path)
+    if "verbs" in data:
+        from compiler.variant_flow import apply_verbs
+
+        files = apply_verbs(ctx, files, overlay, data)
     return files
 
 
