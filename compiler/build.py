@@ -113,7 +113,9 @@ def input_digest(folder: Path, tool: str) -> str:
     for path in sorted(folder.rglob("*")):
         # The sheets also read the game's own CSS, templates and art (sheets/, art/).
         sheet_file = path.relative_to(folder).parts[0] in ("sheets", "art")
-        if path.is_file() and (path.suffix in (".cards", ".yaml", ".yml") or sheet_file):
+        # The game's own Python (natives.py and its siblings) is an input too.
+        python = path.suffix == ".py" and "__pycache__" not in path.parts
+        if path.is_file() and (path.suffix in (".cards", ".yaml", ".yml") or sheet_file or python):
             digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
             digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()
@@ -188,11 +190,11 @@ def render_game(
     if any(d.severity == "error" for d in problems):
         return {}, result.diagnostics + problems
     outputs.update(variants)
-    outputs.update(_scenario_schemas(outputs))
+    outputs.update(_scenario_schemas(outputs, folder))
     return outputs, result.diagnostics + problems
 
 
-def _scenario_schemas(outputs: dict[str, bytes]) -> dict[str, bytes]:
+def _scenario_schemas(outputs: dict[str, bytes], source: Path) -> dict[str, bytes]:
     """``scenario.schema.json`` beside each compiled game and variant: what its scenarios may
     name, for a YAML editor (see README, "Scenarios")."""
     from engine.loader import game_rules
@@ -206,7 +208,7 @@ def _scenario_schemas(outputs: dict[str, bytes]) -> dict[str, bytes]:
     variants = sorted(prefix.split("/", 1)[1] for prefix in irs if "/" in prefix)
     out = {}
     for prefix, ir in sorted(irs.items()):
-        rules = game_rules(str(ir["game"]))
+        rules = game_rules(str(ir["game"]), source=source)
         schema = game_schema(ir, rules, variants if "/" not in prefix else None)
         out[f"{prefix}/scenario.schema.json"] = _json_bytes(
             json.loads(json.dumps(schema, sort_keys=True))

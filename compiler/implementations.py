@@ -4,25 +4,31 @@ A verb or native of ``game.cards`` is implemented, in this order, by
 
 1. a definition in the DSL (``verb NAME(...) { ... }``, ``function NAME(...) TYPE = ...``),
    which :mod:`compiler.definitions` has already put in its place;
-2. the game's Python: ``NATIVES`` / ``VERBS`` of its module (``engine/games/<game>.py`` today,
-   read through :func:`engine.loader.game_rules`, so moving that module beside the cards later
-   changes only that function), whose function must take the declared parameters after
-   ``(g, c)``;
+2. the game's own Python, ``natives.py`` beside its ``game.cards`` (loaded by path through
+   :func:`engine.loader.game_rules`; ``engine/games/<game>.py`` while games move there): a
+   function registered with ``@native("...", returns=...)`` / ``@verb("...")``
+   (:mod:`engine.api`) must declare the same parameters (names and types, in order) and the
+   same return type as the declaration; one of the plain ``NATIVES`` / ``VERBS`` dicts must take
+   the declared parameters after ``(g, c)``;
 3. the standard library (:mod:`engine.stdlib`), by the same name and the same typed signature;
    the declaration's calls then go straight to the library.
 
 A name none of them implements is an error at its declaration, with how to implement it: it
-would otherwise pass ``cardc check`` and fail at run time with a ``KeyError``.
+would otherwise pass ``cardc check`` and fail at run time with a ``KeyError``. A game's natives
+that cannot be loaded (a syntax error, an import that fails) are an error at their own line.
 """
 
 from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from compiler.project import display_path
 from compiler.vocabulary import Signature, Vocabulary, library_signature
 from dsl.diagnostics import Diagnostic
+from dsl.nodes import Span
 
 
 def _python_arity(function: Callable[..., Any]) -> tuple[int, int | None] | None:
@@ -59,35 +65,109 @@ def _library_match(sig: Signature, what: str) -> Signature | None:
     return Signature(sig.name, sig.doc, sig.params, sig.returns, sig.span, theirs.origin)
 
 
+def _source_folder(vocab: Vocabulary) -> Path | None:
+    """The folder of the game's ``game.cards``, where its ``natives.py`` lives."""
+    if vocab.span is None:
+        return None
+    folder = Path(vocab.span.file).parent
+    return folder if folder.is_dir() else None
+
+
+def _declared(params: tuple[Any, ...], returns: str | None) -> str:
+    """A signature in the decorators' words: ``"place any, amount number = 1" -> name``."""
+    words = ", ".join(
+        f"{p.name} {p.type}" + (f" = {p.default}" if p.default is not None else "") for p in params
+    )
+    return f'"{words}"' + (f" -> {returns}" if returns else "")
+
+
+def _spec_problem(sig: Signature, spec: Any) -> str | None:
+    """How a decorated function's declared signature differs from ``game.cards``', or None."""
+    mine = [(p.name, p.type) for p in sig.params]
+    theirs = [(p.name, p.type) for p in spec.params]
+    if mine != theirs:
+        return f"parameters {_declared(spec.params, None)}, not {_declared(sig.params, None)}"
+    if spec.kind == "native" and spec.returns != sig.returns:
+        return f"returns {spec.returns}, not {sig.returns}"
+    return None
+
+
 def prove(vocab: Vocabulary, diagnostics: list[Diagnostic]) -> None:
     """Check that each verb and native ``game.cards`` declares has an implementation; point
     calls of those the standard library implements at it."""
-    from engine.loader import game_rules
+    from engine.api import implementations
+    from engine.loader import NATIVES_FILE, NativesError, game_rules
 
-    rules = game_rules(vocab.game) if vocab.game.isidentifier() else None
-    where = f"engine/games/{vocab.game}.py"
+    source = _source_folder(vocab)
+    try:
+        rules = game_rules(vocab.game, source=source) if vocab.game.isidentifier() else None
+    except NativesError as error:
+        diagnostics.append(
+            Diagnostic(
+                "natives-broken",
+                f"the game's natives {error.reason}",
+                Span(
+                    str(display_path(Path(error.file))),
+                    error.line,
+                    error.column,
+                    error.line,
+                    error.column + 1,
+                ),
+                "error",
+                ("fix the Python there; cardc loads it to check what it implements",),
+            )
+        )
+        return
+    found = implementations(rules)
+    if rules is not None and getattr(rules, "__file__", None):
+        where = str(display_path(Path(rules.__file__)))
+    elif source is not None:
+        where = str(display_path(source / NATIVES_FILE))
+    else:
+        where = f"cards/{vocab.game}/{NATIVES_FILE}"
     for what, table, python in (
-        ("verb", vocab.verbs, getattr(rules, "VERBS", {}) if rules else {}),
-        ("native", vocab.natives, getattr(rules, "NATIVES", {}) if rules else {}),
+        ("verb", vocab.verbs, found.verbs),
+        ("native", vocab.natives, found.natives),
     ):
         for name, sig in sorted(table.items()):
             if sig.origin != "game" or name in vocab.refused:
                 continue  # the prelude, the library and DSL definitions carry their own
             function = python.get(name)
             if function is not None:
+                spec = found.specs.get((what, name))
+                label = getattr(function, "__qualname__", name)
+                problem = _spec_problem(sig, spec) if spec is not None else None
+                if problem is not None:
+                    diagnostics.append(
+                        Diagnostic(
+                            "signature-mismatch",
+                            f"'{name}' is declared here as {sig.usage()}, but @{what} {label} "
+                            f"in {where} declares {problem}",
+                            sig.span,
+                            "error",
+                            (
+                                "make the two agree: "
+                                f"@{what}({_declared(sig.params, None)}"
+                                + (f', returns="{sig.returns}"' if what == "native" else "")
+                                + ")",
+                            ),
+                        )
+                    )
+                    continue
                 arity = _python_arity(function)
                 wanted = len(sig.params)
+                fewest = sum(1 for p in sig.params if not p.optional and p.default is None)
                 if (
                     arity is None
                     or wanted < arity[0]
                     or (arity[1] is not None and wanted > arity[1])
+                    or (spec is not None and fewest < arity[0])
                 ):
                     diagnostics.append(
                         Diagnostic(
                             "signature-mismatch",
                             f"'{name}' is declared with {wanted} parameters, but "
-                            f"{getattr(function, '__qualname__', name)} in {where} "
-                            f"{_takes(arity)}",
+                            f"{label} in {where} {_takes(arity)}",
                             sig.span,
                             "error",
                             (f"make the two agree: {sig.usage()}",),
@@ -104,6 +184,11 @@ def prove(vocab: Vocabulary, diagnostics: list[Diagnostic]) -> None:
                 if what == "verb"
                 else f"function {name}({params}) {sig.returns or 'number'} = ..."
             )
+            decorator = (
+                f"@verb({_declared(sig.params, None)})"
+                if what == "verb"
+                else f'@native({_declared(sig.params, None)}, returns="{sig.returns or "any"}")'
+            )
             diagnostics.append(
                 Diagnostic(
                     "not-implemented",
@@ -111,9 +196,9 @@ def prove(vocab: Vocabulary, diagnostics: list[Diagnostic]) -> None:
                     sig.span,
                     "error",
                     (
-                        f"write it in the DSL: {dsl}; or add it to "
-                        f"{'VERBS' if what == 'verb' else 'NATIVES'} in {where} as "
-                        f"def {name}(g, c{''.join(', ' + p.name for p in sig.params)})",
+                        f"write it in the DSL: {dsl}; or in Python, in {where}: {decorator} "
+                        f"def {name}(g, c{''.join(', ' + p.name for p in sig.params)}) "
+                        "(see engine.api)",
                     ),
                 )
             )

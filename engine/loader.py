@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.machinery
 import importlib.util
 import json
 import re
 import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from engine.runtime import Game, HandlerTable, Policy, RuleError
@@ -172,17 +174,201 @@ def load_table(folder: Path) -> tuple[dict[str, Any], HandlerTable]:
     return ir, HandlerTable.from_module(module)
 
 
-def game_rules(game: str) -> Any:
-    """The module of a game's natives and flow (``engine.games.<game>``), or None."""
-    if name_problem(game):
-        # A dotted or path-like name would import some other module.
+#: A game's own Python, beside its cards: ``cards/<game>/natives.py``.
+NATIVES_FILE = "natives.py"
+
+
+def _cards_of_project(folder: Path) -> tuple[Path, Path] | None:
+    """``(cards, generated)`` of the project at ``folder`` (a ``pyproject.toml`` with a
+    ``[tool.cardc]`` table, or a folder holding ``cards/``), or None; as ``cardc`` finds a
+    project (compiler.project, which the engine does not import)."""
+    pyproject = folder / "pyproject.toml"
+    if pyproject.is_file():
+        import tomllib
+
+        try:
+            data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
+            data = {}
+        table = data.get("tool", {}).get("cardc") if isinstance(data.get("tool"), dict) else None
+        if isinstance(table, dict):
+            return (
+                folder / str(table.get("cards", "cards")),
+                folder / str(table.get("generated", "generated")),
+            )
+    if (folder / "cards").is_dir():
+        return folder / "cards", folder / "generated"
+    return None
+
+
+def _project_cards(start: Path) -> tuple[Path, Path] | None:
+    """``(cards, generated)`` of the nearest project at or above ``start``."""
+    here = start.resolve()
+    for folder in (here, *here.parents):
+        found = _cards_of_project(folder)
+        if found is not None:
+            return found
+    return None
+
+
+def source_folder(compiled: Path) -> Path | None:
+    """The source folder (``cards/<game>``) of a compiled game or variant folder
+    (``generated/<game>[/<variant>]``), or None when that is not inside a project.
+
+    The project is the one whose ``generated/`` holds the folder (its root is found from
+    ``generated/``'s parent up, as ``cardc`` finds it from the current directory); a compiled
+    folder copied out of its project has no source folder, so nothing beside it is run.
+    """
+    schema = schema_beside(compiled)
+    if schema is None:
         return None
+    generated = schema.parent.parent.resolve()
+    found = _project_cards(generated.parent)
+    if found is None or found[1].resolve() != generated:
+        return None
+    resolved = compiled.resolve()
+    game = resolved.parent.name if resolved.parent != generated else resolved.name
+    return found[0] / game
+
+
+def _fingerprint(folder: Path) -> tuple[tuple[str, int, int], ...]:
+    """The Python files of a game's folder with their sizes and times: a natives module is
+    loaded again when one of them changed (``cardc watch``, the language server)."""
+    out = []
+    for path in sorted(folder.rglob("*.py")):
+        if "__pycache__" in path.parts:
+            continue
+        stat = path.stat()
+        out.append((path.relative_to(folder).as_posix(), stat.st_size, stat.st_mtime_ns))
+    return tuple(out)
+
+
+def load_natives(source: Path) -> ModuleType | None:
+    """``source/natives.py`` (a game's own Python), loaded by path, or None when absent.
+
+    The game's folder becomes a package of its own (``cardc_game_<digest of its path>``), so
+    ``natives.py`` may import its siblings relatively (``from . import map``) and two projects'
+    games of the same name never shadow each other; nothing is imported from inside the
+    installed cardc for a game's rules. A Python error in it is a :class:`RuleError` naming
+    the file (and line), never a traceback.
+    """
+    natives = source / NATIVES_FILE
+    if not natives.is_file():
+        return None
+    folder = natives.parent.resolve()
+    digest = hashlib.blake2b(str(folder).encode(), digest_size=8).hexdigest()
+    package = f"cardc_game_{digest}"
+    name = f"{package}.natives"
+    fingerprint = _fingerprint(folder)
+    module = sys.modules.get(name)
+    if module is not None and getattr(module, "__cardc_fingerprint__", None) == fingerprint:
+        return module
+    for stale in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
+        del sys.modules[stale]
+    spec = importlib.machinery.ModuleSpec(package, None, is_package=True)
+    spec.submodule_search_locations = [str(folder)]
+    holder = importlib.util.module_from_spec(spec)
+    holder.__path__ = [str(folder)]
+    sys.modules[package] = holder
+    # The game's own modules are not compiled to __pycache__ inside the designer's cards/.
+    dont_write = sys.dont_write_bytecode
+    sys.dont_write_bytecode = True
+    try:
+        module = importlib.import_module(name)
+    except SyntaxError as error:
+        del sys.modules[package]
+        raise NativesError(
+            f"{error.msg} (a game's natives must be valid Python)",
+            str(error.filename or natives),
+            error.lineno or 1,
+            error.offset or 1,
+        ) from error
+    except Exception as error:  # noqa: BLE001 - any error of the designer's code says where
+        del sys.modules[package]
+        file, line = _failing_line(error, folder) or (str(natives), 1)
+        raise NativesError(
+            f"cannot be loaded: {type(error).__name__}: {error}", file, line, 1
+        ) from error
+    finally:
+        sys.dont_write_bytecode = dont_write
+    module.__cardc_fingerprint__ = fingerprint  # type: ignore[attr-defined]
+    return module
+
+
+def _failing_line(error: BaseException, folder: Path) -> tuple[str, int] | None:
+    """The file and line of the innermost frame of ``error`` inside ``folder``."""
+    import traceback
+
+    where = None
+    for frame in traceback.extract_tb(error.__traceback__):
+        if Path(frame.filename).resolve().is_relative_to(folder):
+            where = (frame.filename, frame.lineno or 1)
+    return where
+
+
+class NativesError(RuleError):
+    """A game's natives cannot be loaded: where (file, line, column) and why."""
+
+    def __init__(self, message: str, file: str, line: int, column: int) -> None:
+        super().__init__(f"{file}:{line}:{column}: {message}")
+        self.reason = message
+        self.file = file
+        self.line = line
+        self.column = column
+
+
+def _installed_rules(game: str) -> Any:
+    """``engine.games.<game>``: where games' Python lived before it moved beside the cards
+    (accepted until every game has moved; see FLOW_SPEC.md section F)."""
     try:
         return importlib.import_module(f"engine.games.{game}")
     except ModuleNotFoundError as error:
         if error.name == f"engine.games.{game}":
             return None
         raise
+
+
+def game_rules(game: str, compiled: Path | None = None, *, source: Path | None = None) -> Any:
+    """The module of a game's own Python (natives, verbs, flow, policies, scenario hooks), or
+    None when the game has none.
+
+    It is ``natives.py`` in the game's source folder (``source``; else the source folder of the
+    compiled folder ``compiled``, see :func:`source_folder`; else ``cards/<game>`` of the
+    project at the current directory), loaded by path (:func:`load_natives`); while games are
+    moving there, ``engine.games.<game>`` when the folder has none.
+    """
+    if name_problem(game):
+        # A dotted or path-like name would import some other module.
+        return None
+    if source is None:
+        if compiled is not None:
+            source = source_folder(compiled)
+        else:
+            found = _project_cards(Path.cwd())
+            source = found[0] / game if found else None
+    if source is not None:
+        module = load_natives(source)
+        if module is not None:
+            return module
+    return _installed_rules(game)
+
+
+def rules_module(game: str, project_root: Path | None = None) -> Any:
+    """The module of ``game``'s own Python in the project at ``project_root`` (default: the
+    project at the current directory, else this checkout of cardc), or None.
+
+    What tests use instead of importing a game's natives: ``rules_module("uncharted_passage")``
+    is the very module the engine binds when it loads ``generated/uncharted_passage``.
+    """
+    if project_root is None:
+        found = _project_cards(Path.cwd())
+        if found is None:
+            found = _cards_of_project(Path(__file__).resolve().parent.parent)
+    else:
+        found = _cards_of_project(Path(project_root))
+        if found is None:
+            raise RuleError(f"{project_root} is not a cardc project (no cards/ folder in it)")
+    return game_rules(game, source=found[0] / game if found else None)
 
 
 def new_game(
@@ -194,19 +380,23 @@ def new_game(
 ) -> Game:
     """A fresh game from a compiled folder, with the game's natives and verbs bound.
 
-    A game module may provide ``GAME_CLASS`` (its flow), ``NATIVES`` and ``VERBS``.
+    The game's own Python (:func:`game_rules`) may provide ``GAME_CLASS`` (its flow) and its
+    natives and verbs (:mod:`engine.api`).
     """
+    from engine.api import implementations
+
     ir, table = load_table(folder)
-    rules = game_rules(ir["game"])
+    rules = game_rules(ir["game"], folder)
     cls = getattr(rules, "GAME_CLASS", Game) if rules else Game
+    found = implementations(rules)
     game = cls(
         ir,
         table,
         policies=dict(policies or {}),
         seed=seed,
         player_count=players,
-        natives=dict(getattr(rules, "NATIVES", {}) if rules else {}),
-        verbs=dict(getattr(rules, "VERBS", {}) if rules else {}),
+        natives=dict(found.natives),
+        verbs=dict(found.verbs),
         **options,
     )
     return game

@@ -341,7 +341,7 @@ class Runner:
             doc.get("players") or (2 if doc.get("mode") in ("competitive", "coop") else 1)
         )
         ir = json.loads((folder / "cards.json").read_text(encoding="utf-8"))
-        rules = game_rules(str(ir["game"]))
+        rules = game_rules(str(ir["game"]), folder)
         problems = check_scenario(doc, ir, rules, players, (line, 1))
         if problems:
             raise ScenarioError(

@@ -1,11 +1,12 @@
 """The simulator: many seeded games of one compiled game, played to the end by policies.
 
-It is generic: any game module (``engine.games.<game>``) whose ``GAME_CLASS`` has ``play()``
-and which offers ``POLICIES = {name: factory}`` (``factory(game, player_index) -> Policy``) can
-be simulated. ``play()`` returns a result with ``scores`` (per player), ``team_score`` (co-op,
-else None), ``titles``, ``sunk`` (per player), ``winner`` (competitive, else None) and
-``logbook`` (per player, per month). A game with no module of its own is played by the generic
-flow (:mod:`engine.generic_flow`) with its generic policies.
+It is generic: any game whose own Python (``cards/<game>/natives.py``, :mod:`engine.api`) has a
+``GAME_CLASS`` with ``play()`` and offers ``POLICIES = {name: factory}`` (``factory(game,
+player_index) -> Policy``) can be simulated. ``play()`` returns a result with ``scores`` (per
+player), ``team_score`` (co-op, else None), ``titles``, ``sunk`` (per player), ``winner``
+(competitive, else None) and ``logbook`` (per player, per month). A game with no
+``GAME_CLASS`` of its own is played by the generic flow (:mod:`engine.generic_flow`) with its
+generic policies (and its own natives, verbs and ``POLICIES``, which may add to them).
 
 Every game's seed is derived from the master seed and the game's number alone, so the same
 master seed gives the same games, and the first N games of a longer run are the N games of a
@@ -29,7 +30,8 @@ from types import ModuleType, SimpleNamespace
 from typing import Any
 
 from engine import generic_flow
-from engine.loader import game_rules, load_table
+from engine.api import Implementations, implementations
+from engine.loader import game_rules, load_table, source_folder
 from engine.runtime import Game, HandlerTable, Policy, RuleError
 from engine.sim_stats import Moments, histogram_moments, histogram_quantile
 from engine.sim_tally import (
@@ -181,10 +183,16 @@ class Simulator:
     ir: dict[str, Any] = field(init=False)
     table: HandlerTable = field(init=False)
     rules: ModuleType | None = field(init=False)
+    #: The game's natives and verbs (:func:`engine.api.implementations`), found once.
+    implementations: Implementations = field(init=False)
+    #: The game's source folder (``cards/<game>``) when it is not the compiled folder's own
+    #: (a point shipped to a cluster worker).
+    source: Path | None = None
 
     def __post_init__(self) -> None:
         self.ir, self.table = load_table(self.folder)
-        self.rules = game_rules(self.ir["game"])
+        self.rules = game_rules(self.ir["game"], self.folder, source=self.source)
+        self.implementations = implementations(self.rules)
         if self.params:
             declared = self.ir["vocabulary"]["params"]
             for name in self.params:
@@ -216,28 +224,30 @@ class Simulator:
 
     @property
     def generic(self) -> bool:
-        """True when the game has no module of its own and plays the generic flow."""
-        return self.rules is None
+        """True when the game has no ``GAME_CLASS`` of its own and plays the generic flow."""
+        return getattr(self.rules, "GAME_CLASS", None) is None
 
     def _game_class(self) -> type[Game]:
-        if self.rules is None:
+        if self.generic:
             return generic_flow.GenericGame
         return getattr(self.rules, "GAME_CLASS", Game)
 
     def policies(self) -> dict[str, PolicyFactory]:
-        """The game's policy factories, by name; an error when it cannot be simulated."""
-        if self.rules is None:
+        """The game's policy factories, by name (its ``POLICIES``, engine.api); an error when
+        it cannot be simulated."""
+        own = dict(getattr(self.rules, "POLICIES", None) or {})
+        if self.generic:
             generic_flow.check_simulable(self.ir)
-            return dict(generic_flow.POLICIES)
-        policies = getattr(self.rules, "POLICIES", None)
+            return {**generic_flow.POLICIES, **own}
         cls = getattr(self.rules, "GAME_CLASS", None)
-        if not policies or cls is None or _game_flow(cls) is None:
+        if not own or cls is None or _game_flow(cls) is None:
+            where = getattr(self.rules, "__file__", None) or f"cards/{self.name}/natives.py"
             raise SimError(
-                f"'{self.name}' cannot be simulated yet: engine/games/{self.name}.py needs a "
-                "GAME_CLASS with play() and POLICIES (policy name -> factory); a game with no "
-                "module of its own is played by the generic flow"
+                f"'{self.name}' cannot be simulated yet: {where} needs a GAME_CLASS with play() "
+                "and POLICIES (policy name -> factory); a game with no GAME_CLASS of its own "
+                "is played by the generic flow"
             )
-        return dict(policies)
+        return own
 
     def factory(self, policy: str) -> PolicyFactory:
         """The factory of the policy named ``policy``; an error with a hint when unknown."""
@@ -263,15 +273,14 @@ class Simulator:
 
         Policies are made after the game, since a factory takes the game it plays.
         """
-        rules = self.rules
         game: Game = self._game_class()(
             self.ir,
             self.table,
             policies={},
             seed=seed,
             player_count=players,
-            natives=dict(getattr(rules, "NATIVES", {}) if rules else {}),
-            verbs=dict(getattr(rules, "VERBS", {}) if rules else {}),
+            natives=dict(self.implementations.natives),
+            verbs=dict(self.implementations.verbs),
             mode=mode,
         )
         game.policies = {index: policy(game, index) for index in range(players)}
@@ -318,8 +327,9 @@ def play_one(
 class Point:
     """One configuration a run plays: a compiled folder and parameter overrides.
 
-    ``files`` carries the folder's ``cards.json`` and ``handlers.py`` for workers on other
-    machines, which may not see this file system (see :mod:`engine.sim_cluster`).
+    ``files`` carries the folder's ``cards.json`` and ``handlers.py``, and the game's own Python
+    (its source folder, ``cards/<game>``), for workers on other machines, which may not see
+    this file system (see :mod:`engine.sim_cluster`).
     """
 
     folder: str
@@ -335,23 +345,40 @@ class Point:
         return cls(str(folder), tuple(sorted((params or {}).items())), label)
 
     def with_files(self) -> Point:
-        """The same point, carrying its compiled files."""
+        """The same point, carrying its compiled files and its game's own Python.
+
+        Named as they sit in a project (``generated/<game>/[<variant>/]`` with ``schema/``
+        beside them, ``cards/<game>/``): a worker validates the IR against its build's schema,
+        and that it is the folder's own, before it runs the handlers, as every load does, and
+        finds the game's natives beside its cards as a local load does.
+        """
         from engine.loader import IR_SCHEMA, schema_beside
 
         folder = Path(self.folder)
-        # Shipped as they sit in generated/ (<game>/[<variant>/] and schema/ beside them): a
-        # worker validates the IR against its build's schema, and that it is the folder's own,
-        # before it runs the handlers, as every load does.
         schema = schema_beside(folder)
         if schema is None:
             names = [(n, folder / n) for n in ("cards.json", "handlers.py")]
         else:
             root = schema.parent.parent
             rel = folder.resolve().relative_to(root.resolve()).as_posix()
-            names = [(f"{rel}/{n}", folder / n) for n in ("cards.json", "handlers.py")]
-            names.append((IR_SCHEMA.as_posix(), schema))
+            names = [(f"generated/{rel}/{n}", folder / n) for n in ("cards.json", "handlers.py")]
+            names.append((f"generated/{IR_SCHEMA.as_posix()}", schema))
+            source = source_folder(folder)
+            if source is not None and source.is_dir():
+                game = source.name
+                names += [
+                    (f"cards/{game}/{path.relative_to(source).as_posix()}", path)
+                    for path in sorted(source.rglob("*"))
+                    if path.is_file() and not _print_only(path.relative_to(source))
+                ]
         files = tuple((name, path.read_bytes()) for name, path in names)
         return Point(self.folder, self.params, self.label, files)
+
+
+def _print_only(rel: Path) -> bool:
+    """Files of a game's folder a simulation never reads: the sheets' art and styles, and
+    Python's caches."""
+    return rel.parts[0] in ("sheets", "art") or "__pycache__" in rel.parts
 
 
 @dataclass(frozen=True)
@@ -388,13 +415,18 @@ def simulator_for(point: Point) -> Simulator:
     sim = _SIMULATORS.get(key)
     if sim is None:
         folder = Path(point.folder)
+        source: Path | None = None
         if point.files:
             import tempfile
 
-            # Written as they sat in generated/; the game's folder is where its cards.json is.
+            # Written as they sat in the project; the game's folder is where its cards.json is.
             base = Path(tempfile.gettempdir()) / f"cardc-sim-{digest}"
             cards = next(n for n, _ in point.files if n.endswith("cards.json"))
             folder = (base / cards).parent
+            # The game's own Python is the shipped cards/<game>/ (or none), never a folder
+            # that happens to lie above the temporary one.
+            inside = folder.relative_to(base).parts
+            source = base / "cards" / (inside[1] if inside[:1] == ("generated",) else "_")
             for name, data in point.files:
                 target = base / name
                 target.parent.mkdir(parents=True, exist_ok=True)
@@ -406,7 +438,7 @@ def simulator_for(point: Point) -> Simulator:
                     part = target.parent / f".{target.name}.{os.getpid()}"
                     part.write_bytes(data)
                     os.replace(part, target)
-        sim = _SIMULATORS[key] = Simulator(folder, dict(point.params))
+        sim = _SIMULATORS[key] = Simulator(folder, dict(point.params), source=source)
     return sim
 
 
