@@ -100,12 +100,18 @@ game armada "Armada (synthetic)" {
   trigger round_end "the end of a round"
   trigger use "a crew card is used"
 
+  @host("bench/build.py builds this game and never plays it")
   verb raid "roll two dice and take Ship Damage equal to the difference" { param damage number }
+  @host("bench/build.py builds this game and never plays it")
   verb accomplish "a mission is accomplished" { param mission card }
+  @host("bench/build.py builds this game and never plays it")
   verb scurvy_check "compare the distance sailed with Crew Stamina"
 
+  @host("bench/build.py builds this game and never plays it")
   native in_pirate_infested_area "the ship is next to a pirate icon" { returns bool }
+  @host("bench/build.py builds this game and never plays it")
   native region_of "the region of a port" { param place any; returns name }
+  @host("bench/build.py builds this game and never plays it")
   native difference "roll dice, return the difference" { param dice dice; returns number }
 
   kind voyage "a voyage card" {

@@ -73,7 +73,7 @@ def _emit(diagnostics: list[Diagnostic], sources: SourceCache, fmt: str) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     """``cardc check``: parse and check sources, print every diagnostic."""
-    from compiler.pipeline import check_paths
+    from compiler.checking import check_paths
 
     project = find_project()
     files, problems = _expand(args.paths, project)

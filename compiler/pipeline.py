@@ -14,7 +14,7 @@ from typing import Any
 
 from compiler.checker import check_game
 from compiler.ir_schema import validate
-from compiler.project import GAME_FILE, Project, card_files
+from compiler.project import GAME_FILE, card_files
 from compiler.vocabulary import Vocabulary, read_vocabulary
 from dsl.diagnostics import Diagnostic, SourceCache, file_span
 from dsl.nodes import Declaration, Name, SourceFile, Span
@@ -217,30 +217,3 @@ def compile_game(
         vocab,
         parsed,
     )
-
-
-def check_paths(paths: list[Path], project: Project | None, sources: SourceCache) -> CheckResult:
-    """Parse and check ``paths``: each file's whole game, or the file alone outside a game."""
-    result = CheckResult()
-    folders: dict[Path, None] = {}
-    loose: list[Path] = []
-    for path in paths:
-        folder = game_folder(path) if path.is_file() else None
-        if folder is None:
-            loose.append(path)
-        else:
-            folders.setdefault(folder, None)
-    files, diagnostics = parse_all(loose, sources)
-    result.files.extend(files)
-    result.diagnostics.extend(diagnostics)
-    for folder in folders:
-        game = compile_game(folder, sources)
-        result.games.append(game)
-        result.diagnostics.extend(game.diagnostics)
-        result.files.extend(SourceFile(str(p), ()) for p in game.files)
-        if game.ok:
-            # Variants are checked against a base that compiles; their errors are their own.
-            from compiler.variants import check_variants
-
-            result.diagnostics.extend(check_variants(folder, sources, game.files, game.diagnostics))
-    return result

@@ -919,8 +919,9 @@ def render_variants(
 ) -> tuple[dict[str, bytes], list[Diagnostic]]:
     """The outputs of every variant of one game: ``<game>/<variant>/handlers.py`` and
     ``cards.json``, and the diagnostics of compiling them (those the base has left out)."""
-    from compiler.build import _json_bytes, _root_relative_sources
     from compiler.emit_python import emit_handlers
+    from compiler.generated_files import json_bytes as _json_bytes
+    from compiler.generated_files import root_relative_sources as _root_relative_sources
     from compiler.project import display_path
 
     outputs: dict[str, bytes] = {}

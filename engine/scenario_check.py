@@ -16,7 +16,7 @@ questions the cards ask come from the IR itself (:func:`card_questions`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine.scenario_types import (
@@ -77,34 +77,62 @@ def _played(node: Any) -> Iterator[str]:
                 yield from _played(value)
 
 
-def card_questions(ir: dict[str, Any]) -> dict[str, tuple[str, tuple[str, ...] | str | None]]:
+Question = tuple[str, tuple[str, ...] | str | None]
+#: What one card asks, whatever the other cards are: per trigger, in the card's order, its
+#: own questions (``{id: (prompt, answers)}``) and the ids of the cards it ``play``s.
+CardAsks = tuple[tuple[dict[str, Question], tuple[str, ...]], ...]
+#: A place to keep what was made from a card while it is the same (compiler.filecache's
+#: ``card_memo``): card IR -> a dict that lives as long as that card.
+CardMemo = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def card_asks(card: dict[str, Any]) -> CardAsks:
+    """The questions ``card``'s handlers ask (a named ``may``, a named ``choose``) and the cards
+    they ``play`` (each a ``play.<card>`` question, titled from the game's cards)."""
+    out = []
+    for trigger, handler in card["triggers"].items():
+        own: dict[str, Question] = {}
+        for stmt in _walk(handler["body"]):
+            if stmt["kind"] == "may" and stmt.get("name"):
+                ident = f"{card['id']}.{trigger}.{stmt['name']}"
+                own[ident] = (f"{card['title']}: may {stmt['ask']}?", ("yes", "no"))
+            elif stmt["kind"] == "choose" and stmt.get("name"):
+                ident = f"{card['id']}.{trigger}.{stmt['name']}"
+                own[ident] = (f"{card['title']}: choose one", tuple(stmt["names"]))
+        out.append((own, tuple(_played(handler["body"]))))
+    return tuple(out)
+
+
+def card_questions(ir: dict[str, Any], memo: CardMemo | None = None) -> dict[str, Question]:
     """Every question the cards ask: ``{id: (prompt, answers)}``, named from the rule
-    (``discovering_treasure.campsite_reached.move_pirate_ship``) and ``play.<card>``."""
-    out: dict[str, tuple[str, tuple[str, ...] | str | None]] = {}
+    (``discovering_treasure.campsite_reached.move_pirate_ship``) and ``play.<card>``.
+
+    With ``memo`` (see :data:`CardMemo`) each card's :func:`card_asks` is kept with the card:
+    a build after a one-file edit of a 10,000-card game walked every card's handlers again
+    (0.4 s of its 1.1 s)."""
+    out: dict[str, Question] = {}
     # Looked up once: a search of every card per `play` was quadratic (10,000 cards: 0.1 s).
     titles: dict[str, str] = {}
     for card in ir["cards"]:
         titles.setdefault(card["id"], card["title"])
     for card in ir["cards"]:
-        for trigger, handler in card["triggers"].items():
-            for stmt in _walk(handler["body"]):
-                if stmt["kind"] == "may" and stmt.get("name"):
-                    ident = f"{card['id']}.{trigger}.{stmt['name']}"
-                    out[ident] = (f"{card['title']}: may {stmt['ask']}?", ("yes", "no"))
-                elif stmt["kind"] == "choose" and stmt.get("name"):
-                    ident = f"{card['id']}.{trigger}.{stmt['name']}"
-                    out[ident] = (f"{card['title']}: choose one", tuple(stmt["names"]))
-            for played in _played(handler["body"]):
-                title = titles.get(played, played)
-                out[f"play.{played}"] = (f"play {title}?", ("yes", "no"))
+        kept = memo(card) if memo is not None else {}
+        asks: CardAsks | None = kept.get("asks")
+        if asks is None:
+            asks = kept["asks"] = card_asks(card)
+        for own, played in asks:
+            out.update(own)
+            for ident in played:
+                out[f"play.{ident}"] = (f"play {titles.get(ident, ident)}?", ("yes", "no"))
     return out
 
 
 def questions(
-    ir: dict[str, Any], rules: Any
+    ir: dict[str, Any], rules: Any, memo: CardMemo | None = None
 ) -> dict[str, tuple[str, tuple[str, ...] | str | None]]:
-    """The cards' questions and the flow's (``QUESTIONS`` of the game module)."""
-    out = card_questions(ir)
+    """The cards' questions and the flow's (``QUESTIONS`` of the game module); ``memo`` as
+    for :func:`card_questions`."""
+    out = card_questions(ir, memo)
     out.update(getattr(rules, "QUESTIONS", {}) if rules else {})
     return out
 

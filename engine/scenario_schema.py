@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.scenario_check import EVENT_KEYS, player_kinds, questions, vocabulary
+from engine.scenario_check import EVENT_KEYS, CardMemo, player_kinds, questions, vocabulary
 from engine.scenario_types import Kind, Vocabulary, pool_def
 
 _EVENTS = {"type": "array", "items": {"type": "string"}}
@@ -100,8 +100,8 @@ def _steps(vocab: Vocabulary, rules: Any) -> list[dict[str, Any]]:
     return steps
 
 
-def _choice(vocab: Vocabulary, rules: Any) -> dict[str, Any]:
-    asked = questions(vocab.ir, rules)
+def _choice(vocab: Vocabulary, rules: Any, memo: CardMemo | None = None) -> dict[str, Any]:
+    asked = questions(vocab.ir, rules, memo)
     properties: dict[str, Any] = {}
     for ident, (prompt, answers) in sorted(asked.items()):
         if isinstance(answers, str):  # a pool of ids, written once in $defs
@@ -125,9 +125,14 @@ def _choice(vocab: Vocabulary, rules: Any) -> dict[str, Any]:
 
 
 def game_schema(
-    ir: dict[str, Any], rules: Any, variants: list[str] | None = None
+    ir: dict[str, Any],
+    rules: Any,
+    variants: list[str] | None = None,
+    memo: CardMemo | None = None,
 ) -> dict[str, Any]:
-    """The scenario schema of the game (or variant) ``ir``, whose module is ``rules``."""
+    """The scenario schema of the game (or variant) ``ir``, whose module is ``rules``
+    (``memo`` keeps what each card asks with the card: see
+    :func:`engine.scenario_check.card_questions`)."""
     vocab = vocabulary(ir, rules, max(ir["vocabulary"]["players"] or [1]))
     given = dict(getattr(rules, "GIVEN_KINDS", {}) or {}) if rules else {}
     expect = dict(getattr(rules, "EXPECT_KINDS", {}) or {}) if rules else {}
@@ -139,7 +144,7 @@ def game_schema(
         "given": _state(vocab, given, expect=False),
         "expect": _state(vocab, expect, expect=True),
         "step": {"anyOf": _steps(vocab, rules)},
-        "choice": _choice(vocab, rules),
+        "choice": _choice(vocab, rules, memo),
     }
     for pool in sorted(vocab.referenced):
         defs[pool_def(pool)] = {"enum": list(vocab.pool(pool))}

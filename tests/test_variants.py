@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from compiler.build import build
+from compiler.checking import check_paths
 from compiler.cli import main
 from compiler.diff import diff_ir, render_errata
-from compiler.pipeline import check_paths, compile_game
+from compiler.pipeline import compile_game
 from compiler.project import Project, card_files, find_project
 from compiler.variants import compile_variant
 from dsl.diagnostics import Diagnostic, SourceCache

@@ -198,7 +198,7 @@ def _memo_key(project: Project, game: str, ir: dict[str, Any], extra: tuple[Any,
     import hashlib
     import json
 
-    from compiler.build import BANNER
+    from compiler.generated_files import BANNER
 
     digest = hashlib.blake2b(digest_size=20)
     digest.update(json.dumps(ir, sort_keys=True).encode())
