@@ -30,6 +30,7 @@ YAML, so its own syntax errors and the checker's errors about its body point the
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from dsl.nodes import Definition, FunctionDef, SourceFile, Span, VerbDef
@@ -84,12 +85,17 @@ def signature_change(base: Definition, new: Definition) -> str:
 
 
 def apply_verbs(
-    ctx: _Context, files: list[SourceFile], overlay: Overlay, data: Any
+    ctx: _Context,
+    files: list[SourceFile],
+    overlay: Overlay,
+    data: Any,
+    parse_block: Callable[..., tuple[Any, ...]],
+    value_span: Callable[[str, Any, Any], Span],
 ) -> list[SourceFile]:
     """``files`` with the overlay's ``verbs:`` applied: each definition replaces the game's
-    definition of that name (same signature), or is added."""
-    from compiler.variants import _parse_block, _value_span
-
+    definition of that name (same signature), or is added. ``parse_block`` and ``value_span``
+    are compiler.variants' (passed in: this module importing that one, which imports this,
+    made an import circle)."""
     blocks = data["verbs"] if isinstance(data["verbs"], list) else None
     items = list(enumerate(blocks)) if blocks is not None else [("verbs", data["verbs"])]
     holder = blocks if blocks is not None else data
@@ -100,10 +106,10 @@ def apply_verbs(
                 "variant-shape",
                 "'verbs' holds verb and function definitions written in the DSL, as a block: "
                 "verbs: |",
-                _value_span(ctx.where, holder, key),
+                value_span(ctx.where, holder, key),
             )
             continue
-        parsed = _parse_block(text, overlay, holder, key, ctx.diagnostics)
+        parsed = parse_block(text, overlay, holder, key, ctx.diagnostics)
         for item in parsed:
             if isinstance(item, (VerbDef, FunctionDef)):
                 new.append(item)

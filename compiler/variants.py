@@ -825,7 +825,7 @@ def apply_overlay(
     if "verbs" in data:
         from compiler.variant_flow import apply_verbs
 
-        files = apply_verbs(ctx, files, overlay, data)
+        files = apply_verbs(ctx, files, overlay, data, _parse_block, _value_span)
     return files
 
 
