@@ -432,7 +432,17 @@ class Game:
         """Mark boxes on a track; each special box marked fires its trigger, unless the marks
         reached the last box: then the full track is what happened (Uncharted Passage: "if you
         check the last space ... your ship sinks and the game ends immediately"), and the boxes
-        passed on the way are marked but ask nothing more."""
+        passed on the way are marked but ask nothing more.
+
+        A negative amount computed at run time is an error (at the DSL position, through
+        :meth:`call`): marks are never taken back by ``mark``; the checker refuses a literal one.
+        """
+        if amount < 0:
+            raise RuleError(
+                f"'mark {track}' with {amount} boxes: a negative number of boxes cannot be "
+                "marked (marks are never taken back); write max(..., 0) to mark none, or the "
+                "library's 'erase' to take marks back"
+            )
         tracked = c.player.tracks[track]
         hit = tracked.mark(amount)
         self.log("mark", c.player.index, track, amount)

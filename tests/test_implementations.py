@@ -196,3 +196,35 @@ def test_a_host_verb_the_program_does_not_give_is_refused_at_the_start(tmp_path:
     )
     g.run("e", "reveal")
     assert said == ["ahoy"]
+
+
+def test_a_negative_mark_computed_at_run_time_is_an_error_at_its_position(
+    tmp_path: Path,
+) -> None:
+    ir, module = build(tmp_path, 'event "E" {\n  on reveal {\n    mark health coins - 2\n  }\n}\n')
+    g = new_game(ir, module)
+    g.players[0].counters["coins"] = 3
+    g.run("e", "reveal")  # 3 - 2: one box
+    assert g.players[0].tracks["health"].marked == 1
+    g.players[0].counters["coins"] = 0
+    with pytest.raises(RuleError) as error:
+        g.run("e", "reveal")  # 0 - 2
+    assert "rules.cards:3:5" in str(error.value)
+    assert "'mark health' with -2 boxes: a negative number of boxes cannot be marked" in str(
+        error.value
+    )
+    assert g.players[0].tracks["health"].marked == 1
+
+
+def test_a_quantity_its_trigger_does_not_declare_is_an_error(tmp_path: Path) -> None:
+    # 'power' is a quantity of 'combat' only: read (or reduced) in 'on reveal' it is undefined.
+    result = compile_text(
+        tmp_path,
+        'event "E" {\n  on reveal { gain coins power }\n  on combat { gain coins power }\n}\n'
+        'event "F" { on reveal { reduce power up_to 1 } }\n',
+    )
+    found = [(d.code, d.span.line, d.message) for d in result.diagnostics]
+    assert found[0] == ("name-undefined", 2, "'power' is not defined here")
+    assert found[1][:2] == ("name-undefined", 5) and "'power' is not a" in found[1][2]
+    assert len(found) == 2
+    assert "'on reveal' has no quantities" in result.diagnostics[1].hints
