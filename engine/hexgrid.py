@@ -16,6 +16,8 @@ from collections import deque
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 
+from engine.runtime import RuleError
+
 
 @dataclass(frozen=True, order=True)
 class Hex:
@@ -62,15 +64,20 @@ DIRECTIONS: tuple[Hex, ...] = (
 AXES: tuple[tuple[int, int], ...] = ((0, 3), (1, 4), (2, 5))
 
 
+class NotACell(RuleError, TypeError):
+    """A value given as a cell that is not one: a rule's error (a card passed a number or a
+    name where a cell goes), and a ``TypeError`` for Python callers."""
+
+
 def as_hex(cell: CellLike) -> Hex:
-    """A cell from a :class:`Hex` or a ``(q, r)`` pair; anything else is a ``TypeError``."""
+    """A cell from a :class:`Hex` or a ``(q, r)`` pair; anything else is :class:`NotACell`."""
     if isinstance(cell, Hex):
         return cell
     if isinstance(cell, (tuple, list)) and len(cell) == 2:
         q, r = cell
         if isinstance(q, int) and isinstance(r, int):
             return Hex(q, r)
-    raise TypeError(f"{cell!r} is not a hex cell (q, r)")
+    raise NotACell(f"{cell!r} is not a hex cell (q, r)")
 
 
 def opposite(direction: int) -> int:

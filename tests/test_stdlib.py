@@ -232,3 +232,73 @@ game tiny "Tiny" {
     g.run("windfall", "reveal")
     assert sorted(g.players[0].zones["hand"]) == ["x", "y"]
     assert g.players[0].counters["coins"] == 7
+
+
+def test_tiles_from_the_dsl_fit_place_and_complete_areas() -> None:
+    g, c = game()
+    island, lake = (LAND,) * 6, (SEA,) * 6
+    coast = (LAND, LAND, LAND, SEA, SEA, SEA)
+    assert tiles.tile_fits(g, c, (0, 0), lake)  # the first tile goes anywhere
+    tiles.place_tile(g, c, (0, 0), lake, 0)
+    assert g.board["tiles"] == {Hex(0, 0): lake}
+    # East of the lake the coast must show sea westward: turned 0, its west edge (3) is sea.
+    assert tiles.tile_fits(g, c, (1, 0), coast)
+    assert not tiles.tile_fits(g, c, (1, 0), island)
+    with pytest.raises(RuleError, match="does not fit"):
+        tiles.place_tile(g, c, (1, 0), island, 0)
+    assert (Hex(1, 0), 0) in tiles.tile_placements(g, c, coast)
+    assert not tiles.area_complete(g, c, (0, 0), SEA)
+    for cell in hexgrid.neighbours(Hex(0, 0)):
+        turns = next(t for cl, t in tiles.tile_placements(g, c, coast) if cl == cell)
+        tiles.place_tile(g, c, cell, coast, turns)
+    assert tiles.area_cells(g, c, (0, 0), SEA)[0] == Hex(-1, 0)
+    assert tiles.area_complete(g, c, (0, 0), SEA) is False  # the coasts' sea edges face out
+    assert tiles.area_complete(g, c, (0, 0), LAND) is False  # a lake has no land
+    assert [e for e in g.events if e[0] == "place_tile"][0][2] == (0, 0)
+    # A lake ringed by islands is a complete sea.
+    g2, c2 = game()
+    g2.board["tiles"] = {Hex(0, 0): lake, **{n: island for n in hexgrid.neighbours(Hex(0, 0))}}
+    assert tiles.area_complete(g2, c2, (0, 0), SEA)
+    assert tiles.area_cells(g2, c2, (0, 0), SEA) == [Hex(0, 0)]
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda g, c: tiles.tile_fits(g, c, (0, 0), 3), "not a tile"),
+        (lambda g, c: tiles.tile_fits(g, c, "groceries", (LAND,) * 6), "not a hex cell"),
+        (lambda g, c: tiles.place_tile(g, c, (0, 0), (LAND,) * 6, "two"), "turns is a number"),
+        (lambda g, c: tiles.area_complete(g, c, (4, 4), LAND), "no tile lies at"),
+        (lambda g, c: hexes.hex_distance(g, c, 3, (0, 0)), "not a hex cell"),
+        (lambda g, c: hexes.hex_ring(g, c, [], 1), "not a hex cell"),
+        (lambda g, c: hexes.hex_areas(g, c, 7), "a list of cells"),
+        (lambda g, c: graphs.reachable_from(g, c, "atlantis", 2), "not a space of the map"),
+        (lambda g, c: graphs.moves_between(g, c, "a", []), "not a space of the map"),
+    ],
+)
+def test_a_value_of_the_wrong_kind_is_a_rule_error(call: Any, message: str) -> None:
+    # A card may pass anything to an `any` parameter: a number, a name, a list. The library
+    # refuses it with a RuleError saying what it wanted, never a Python error of its own.
+    g, c = game()
+    g.board["graph"] = {"a": ["b"], "b": []}
+    with pytest.raises(RuleError, match=message):
+        call(g, c)
+
+
+def test_the_library_covers_what_games_reach_for() -> None:
+    # Issue 11, item 4: dice, decks (shuffle, draw, reshuffle the discard), zones, markets,
+    # counters and tracks, hex grids (distance, neighbours, lines, rings, connected areas),
+    # reach over a map graph, edge-matched tile placement, area completion, majorities.
+    wanted = {
+        "dice": {"roll", "difference", "successes", "doubles"},
+        "decks": {"shuffle", "draw_from", "draw_or_reshuffle", "reshuffle", "look_at"},
+        "zones": {"holds", "cards_in", "move_card", "move_all"},
+        "markets": {"refill_market", "take_from_market", "market_cards"},
+        "counters": {"marked", "boxes_left", "track_full", "erase", "at_max", "total_of"},
+        "hexes": {"hex_distance", "hex_neighbours", "hex_line", "hex_ring", "hex_areas"},
+        "graphs": {"reachable_from", "moves_between"},
+        "tiles": {"tile_fits", "tile_placements", "place_tile", "area_cells", "area_complete"},
+        "majorities": {"most_of", "has_majority"},
+    }
+    for module, names in wanted.items():
+        assert names <= set(LIBRARY[module]), (module, names - set(LIBRARY[module]))

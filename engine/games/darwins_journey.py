@@ -229,6 +229,8 @@ def _game(g: Game) -> DarwinsJourney:
 
 def treasure_at(g: Game, c: Context, campsite: str) -> bool:
     """True while a Treasure token lies on ``campsite``."""
+    if not isinstance(campsite, str):  # a card may pass anything to an `any` parameter
+        raise RuleError(f"treasure_at takes a campsite, not {campsite!r}")
     return bool(g.board["treasure"].get(campsite, 0))
 
 

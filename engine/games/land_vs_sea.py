@@ -696,6 +696,8 @@ def new_ley_lines(g: Game, c: Context, tile: Any) -> list[LeyLine]:
 
 def bonus_between(g: Game, c: Context, line: LeyLine) -> int:
     """The bonus points on the tiles between a ley line's two Menhirs."""
+    if not isinstance(line, LeyLine):  # a card may pass anything to an `any` parameter
+        raise RuleError(f"bonus_between takes a ley line (from new_ley_lines), not {line!r}")
     return line_bonus(_game(g).tiles, line)
 
 

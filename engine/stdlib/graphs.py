@@ -47,16 +47,29 @@ def _graph(g: Game) -> Graph:
     return graph  # type: ignore[no-any-return]
 
 
+def _space(graph: Graph, space: Any, native: str) -> Any:
+    """``space`` when it is a space of the map; a :class:`RuleError` naming the native when
+    it is not (a number, a name of something else, a list)."""
+    try:
+        if space in graph:
+            return space
+    except TypeError:  # unhashable: a list is no space
+        pass
+    raise RuleError(f"{native}: {space!r} is not a space of the map (board['graph'])")
+
+
 @native("start any, steps number", returns="list")
 def reachable_from(g: Game, c: Context, start: Any, steps: int) -> list[Any]:
     """The spaces of the map within that many moves of a space (itself included), nearest
     first."""
-    found = reach(_graph(g), start, int(steps))
+    graph = _graph(g)
+    found = reach(graph, _space(graph, start, "reachable_from"), int(steps))
     return sorted(found, key=lambda space: found[space])
 
 
 @native("a any, b any", returns="number")
 def moves_between(g: Game, c: Context, a: Any, b: Any) -> int:
     """The fewest moves between two spaces of the map (-1 when there is no way)."""
-    found = distance(_graph(g), a, b)
+    graph = _graph(g)
+    found = distance(graph, _space(graph, a, "moves_between"), _space(graph, b, "moves_between"))
     return -1 if found is None else found

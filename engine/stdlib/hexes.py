@@ -51,4 +51,6 @@ def hex_within(g: Game, c: Context, centre: Any, radius: int) -> list[hexgrid.He
 @native("cells list", returns="list")
 def hex_areas(g: Game, c: Context, cells: list[Any]) -> list[list[hexgrid.Hex]]:
     """The groups of the given cells joined edge to edge, each sorted."""
+    if not isinstance(cells, (list, tuple, set, frozenset)):
+        raise hexgrid.NotACell(f"hex_areas takes a list of cells, not {cells!r}")
     return [sorted(group) for group in hexgrid.components(as_hex(cell) for cell in cells)]

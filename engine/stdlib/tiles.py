@@ -6,13 +6,20 @@ tiles. A tile fits a cell when every neighbour's facing edge carries the same la
 is the cells whose edges of one label join across shared edges; it is complete when none of
 those edges faces an empty cell. Games with richer tiles (several areas of one label on a tile,
 as Land vs Sea's sections) keep their own model and use these for the plain case.
+
+The DSL natives and the verb (``use tiles``) read the board from ``g.board["tiles"]`` (a cell
+to the six edge labels of the tile on it; ``place_tile`` creates it), so a card can ask whether
+a tile fits, place it, and ask whether the area it joined is complete.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
-from engine.hexgrid import Hex, neighbour, opposite
+from engine.hexgrid import Hex, as_hex, neighbour, opposite
+from engine.runtime import Context, Game, RuleError
+from engine.stdlib.registry import native, verb
 
 Edges = Sequence[str]
 Board = Mapping[Hex, Edges]
@@ -89,3 +96,77 @@ def open_edges(board: Board, cells: Iterable[Hex], label: str) -> list[tuple[Hex
 def is_complete(board: Board, cell: Hex, label: str) -> bool:
     """True when the ``label`` area through ``cell`` has no edge facing an empty cell."""
     return not open_edges(board, area(board, cell, label), label)
+
+
+# -- the DSL's natives and verb, over g.board["tiles"]
+
+
+def _board(g: Game) -> dict[Hex, tuple[str, ...]]:
+    board: dict[Hex, tuple[str, ...]] = g.board.setdefault("tiles", {})
+    return board
+
+
+def _tile(value: Any, native: str) -> tuple[str, ...]:
+    """``value`` as a tile's six edge labels; a :class:`RuleError` when it is not one."""
+    if (
+        isinstance(value, (list, tuple))
+        and len(value) == 6
+        and all(isinstance(label, str) for label in value)
+    ):
+        return tuple(value)
+    raise RuleError(f"{native}: {value!r} is not a tile (six edge labels in direction order)")
+
+
+def _turned(value: Any, turns: Any, native: str) -> tuple[str, ...]:
+    if not isinstance(turns, (int, float)) or isinstance(turns, bool):
+        raise RuleError(f"{native}: turns is a number, not {turns!r}")
+    return rotated(_tile(value, native), int(turns))
+
+
+@native("cell any, tile any", returns="bool")
+def tile_fits(g: Game, c: Context, cell: Any, tile: Any) -> bool:
+    """True when the tile, as it lies, may be placed on the empty cell: next to a placed
+    tile (or first) and every edge matching its neighbour's."""
+    return fits(_board(g), as_hex(cell), _tile(tile, "tile_fits"))
+
+
+@native("tile any", returns="list")
+def tile_placements(g: Game, c: Context, tile: Any) -> list[tuple[Hex, int]]:
+    """Every (cell, turns) where the tile fits, cells in order, each distinct rotation once."""
+    return placements(_board(g), _tile(tile, "tile_placements"))
+
+
+@verb("cell any, tile any, turns number = 0")
+def place_tile(g: Game, c: Context, cell: Any, tile: Any, turns: int) -> None:
+    """Place a tile, turned that many sixths round, on an empty cell it fits (an error when it
+    does not)."""
+    board = _board(g)
+    at = as_hex(cell)
+    edges = _turned(tile, turns, "place_tile")
+    if not fits(board, at, edges):
+        raise RuleError(f"place_tile: the tile {edges} does not fit at {at}")
+    board[at] = edges
+    g.log("place_tile", c.player.index, (at.q, at.r), turns)
+
+
+@native("cell any, label name", returns="list")
+def area_cells(g: Game, c: Context, cell: Any, label: str) -> list[Hex]:
+    """The placed cells joined to a cell across shared edges of that label, sorted."""
+    board = _board(g)
+    at = as_hex(cell)
+    if at not in board:
+        raise RuleError(f"area_cells: no tile lies at {at}")
+    return sorted(area(board, at, str(label)))
+
+
+@native("cell any, label name", returns="bool")
+def area_complete(g: Game, c: Context, cell: Any, label: str) -> bool:
+    """True when the area of that label through the cell's tile has no edge facing an empty
+    cell (false for a tile without that label)."""
+    board = _board(g)
+    at = as_hex(cell)
+    if at not in board:
+        raise RuleError(f"area_complete: no tile lies at {at}")
+    if str(label) not in board[at]:
+        return False
+    return is_complete(board, at, str(label))
