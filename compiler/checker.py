@@ -53,6 +53,8 @@ from dsl.nodes import (
 IR = dict[str, Any]
 
 _SLUG = re.compile(r"[^a-z0-9]+")
+#: The ``card`` of the scope a flow's phases are checked in (no card id can be empty).
+FLOW_SCOPE = ""
 
 
 def card_id(title: str) -> str:
@@ -722,6 +724,17 @@ class Checker:
                     "marks are never taken back by 'mark'; to erase, use the library's "
                     "'erase' (use counters in game.cards)",
                 )
+        if sig.name == "fire" and sig.origin == "prelude" and bound and bound[0]:
+            fired = self.vocab.triggers.get(bound[0].get("name", ""))
+            if fired is not None and fired.params:
+                self.error(
+                    "fire-needs-params",
+                    f"'{fired.name}' gives its handlers {', '.join(fired.params)}, which 'fire' "
+                    "cannot supply",
+                    stmt.span,
+                    "fire it from the native or verb that knows them, or declare a trigger "
+                    "without params for the flow to fire",
+                )
         out: IR = {
             "kind": "verb",
             "at": at,
@@ -857,7 +870,7 @@ class Checker:
     def arg(self, sig: Signature, slot: int, expr: Any, scope: _Scope) -> IR | None:
         param = sig.params[slot]
         typ = param.type
-        if typ in ("counter", "track", "zone", "target", "card_name", "name"):
+        if typ in ("counter", "track", "zone", "target", "card_name", "name", "trigger"):
             return self.reference(typ, expr, scope, sig)
         if typ == "card":
             if isinstance(expr, Name) and expr.id == "self":
@@ -896,6 +909,7 @@ class Checker:
             "target": (quantities, v.counters),
             "card_name": (self.cards,),
             "name": (v.symbols, self.cards),
+            "trigger": (v.triggers, v.box_triggers),
         }
         sources = tables[typ]
         if isinstance(expr, Name) and expr.id in scope.locals:
@@ -1101,6 +1115,13 @@ class Checker:
         if ident in v.params:
             return {"kind": "param", "name": ident}, "number"
         if ident in v.builtins:
+            if ident == "self" and scope.card == FLOW_SCOPE:
+                self.error(
+                    "self-in-flow",
+                    "the flow is no card, so 'self' means nothing here",
+                    node.span,
+                    "name the card, or let a card's own trigger do this (fire TRIGGER)",
+                )
             return {"kind": "builtin", "name": ident}, v.builtins[ident].returns or "any"
         if ident in v.symbols:
             return {"kind": "symbol", "name": ident}, "name"
@@ -1328,4 +1349,9 @@ def check_game(
     }
     if "definitions" in body:
         ir["definitions"] = body["definitions"]
+    from compiler.flow import lower_flow
+
+    flow = lower_flow(checker, files)
+    if flow is not None:
+        ir["flow"] = flow
     return CheckedGame(ir, checker.spans, diagnostics)

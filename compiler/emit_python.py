@@ -32,7 +32,12 @@ _ENV = jinja2.Environment(
 )
 
 PRELUDE_NATIVES = ("count", "highest", "highest_or_sum", "lowest", "max", "min")
-_PRELUDE_VERBS = frozenset("gain lose pay set add reduce mark score draw discard play".split())
+_PRELUDE_VERBS = frozenset(
+    "gain lose pay set add reduce mark score draw discard play "
+    "fire end_game build_deck play_one".split()
+)
+#: Prelude verbs whose Game method has another name (``Game.fire`` is the engine's own).
+_PRELUDE_METHODS = {"fire": "fire_in_force"}
 _MARKER_START = "  # @ "
 _MARKER = re.compile(r"  # @ (.*):(\d+):(\d+)")
 
@@ -234,7 +239,7 @@ class PythonEmitter:
         if origin == "prelude":
             if verb not in _PRELUDE_VERBS:
                 raise EmitError(f"unknown prelude verb {verb!r}")
-            return f"g.{verb}({c}{self.args(args, c)})"
+            return f"g.{_PRELUDE_METHODS.get(verb, verb)}({c}{self.args(args, c)})"
         return f"g.verbs[{literal(verb)}](g, {c}{self.args(args, c)})"
 
     def e_verb_test(self, e: IR, c: str) -> str:
@@ -443,6 +448,74 @@ class PythonEmitter:
         self.fresh = ("".join(fresh), sorted(fresh_handlers), sorted(fresh_formulas))
         return "".join(parts), sorted(handlers), sorted(formulas)
 
+    def flow(self) -> tuple[str, str]:
+        """The flow's functions (one per phase, and its count, end condition and tiebreak) as
+        module text, and the FLOW table; ``FLOW = None`` for a game without a flow."""
+        flow = self.ir.get("flow")
+        if not flow:
+            return "", "FLOW = None\n"
+        loc = flow["loc"]
+        at = [loc["line"], loc["col"]]
+        functions: list[_Function] = []
+        table: dict[str, list[str]] = {section: [] for section in _FLOW_SECTIONS}
+        extra: dict[str, str] = {}
+        for section in flow["sections"]:
+            for phase in section["phases"]:
+                where = phase["loc"]
+                shown = f' "{phase["title"]}"' if phase["title"] else ""
+                fn = _Function(
+                    f"p_{section['section']}__{phase['name']}",
+                    comment_text(f"phase {phase['name']}{shown} ({where['file']}:{where['line']})"),
+                    "flow",
+                    phase["name"],
+                    where["file"],
+                )
+                self.body(fn, phase["body"], 0, "c")
+                functions.append(fn)
+                table[section["section"]].append(f"({literal(phase['name'])}, {fn.name})")
+            if section["section"] == "round":
+                where = section["loc"]
+                extra["rounds"] = self.flow_value(
+                    "rounds", section["count"], where, [where["line"], where["col"]], functions
+                )
+        for key in ("end_when", "tiebreak"):
+            if flow[key] is not None:
+                extra[key] = self.flow_value(key, flow[key], loc, at, functions)
+        rows = []
+        for section in _FLOW_SECTIONS:
+            phases = table[section]
+            inner = ", ".join(phases) + ("," if len(phases) == 1 else "")
+            rows.append(f"    {literal(section)}: ({inner}),")
+        rows.append(f"    'rounds': {extra.get('rounds', 'None')},")
+        rows.append(f"    'end_when': {extra.get('end_when', 'None')},")
+        rows.append(f"    'winner': {literal(flow['winner'])},")
+        rows.append(f"    'tiebreak': {extra.get('tiebreak', 'None')},")
+        titles = flow["titles"]["kind"] if flow["titles"] else None
+        rows.append(f"    'titles': {literal(titles)},")
+        rows.append(f"    'title': {literal(flow['title'])},")
+        text = "".join(_function_text(fn) for fn in functions)
+        return text, "FLOW = {\n" + "\n".join(rows) + "\n}\n"
+
+    def flow_value(
+        self, key: str, expr: IR, loc: IR, at: list[int], functions: list[_Function]
+    ) -> str:
+        """A function of the flow that gives a value: the number of rounds, the end condition,
+        a player's tiebreak."""
+        fn = _Function(
+            f"flow__{key}",
+            comment_text(f"flow: {key} ({loc['file']}:{loc['line']})"),
+            "flow",
+            key,
+            loc["file"],
+        )
+        fn.add(0, f"return {self.expr(expr, 'c')}", at)
+        functions.append(fn)
+        return fn.name
+
+
+#: The FLOW table's sections, in the order the engine runs them.
+_FLOW_SECTIONS = ("setup", "round", "turn", "end")
+
 
 def _stdlib_modules(node: Any, found: set[str] | None = None) -> set[str]:
     """The standard-library modules an IR calls (``origin: stdlib.<module>``)."""
@@ -488,6 +561,7 @@ def emit_handlers(ir: IR, sources: list[str], source_dir: str) -> str:
     """The handlers module of one game (or variant), checked by ``compile()``."""
     emitter = PythonEmitter(ir)
     functions_text, handlers, formulas = emitter.functions()
+    flow_text, flow_table = emitter.flow()
     template = _ENV.get_template("handlers.py.j2")
     module = {
         "version": __version__,
@@ -500,6 +574,8 @@ def emit_handlers(ir: IR, sources: list[str], source_dir: str) -> str:
         "stdlib_modules": sorted(emitter.stdlib),
         "game_literal": literal(ir["game"]),
         "variant_literal": literal(ir["variant"]),
+        "flow_text": flow_text,
+        "flow_table": flow_table,
     }
     text = template.render(
         **module, functions_text=functions_text, handlers=handlers, formulas=formulas

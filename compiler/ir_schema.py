@@ -94,8 +94,80 @@ SCHEMA: dict[str, Any] = {
                 "functions": {"type": "array", "items": {"$ref": "#/$defs/function_def"}},
             },
         },
+        # The game's flow (FLOW_SPEC.md, B; absent when the game declares none). Sections are
+        # told apart by their "section" key, never by oneOf.
+        "flow": {
+            "type": "object",
+            "required": [
+                "title",
+                "loc",
+                "sections",
+                "end_when",
+                "winner",
+                "tiebreak",
+                "titles",
+            ],
+            "additionalProperties": False,
+            "properties": {
+                "title": {"type": ["string", "null"]},
+                "loc": {"$ref": "#/$defs/loc"},
+                "sections": {"type": "array", "items": {"$ref": "#/$defs/flow_section"}},
+                "end_when": _MAYBE_EXPR,
+                "winner": {"enum": ["highest", "lowest", "team"]},
+                "tiebreak": _MAYBE_EXPR,
+                "titles": {
+                    "anyOf": [
+                        {
+                            "type": "object",
+                            "required": ["kind"],
+                            "additionalProperties": False,
+                            "properties": {"kind": _NAME},
+                        },
+                        {"type": "null"},
+                    ]
+                },
+            },
+        },
     },
     "$defs": {
+        "loc": {
+            "type": "object",
+            "required": ["file", "line", "col"],
+            "additionalProperties": False,
+            "properties": {
+                "file": {"type": "string"},
+                "line": {"type": "integer", "minimum": 1},
+                "col": {"type": "integer", "minimum": 1},
+            },
+        },
+        "flow_section": {
+            "type": "object",
+            "required": ["section", "loc", "phases"],
+            "additionalProperties": False,
+            "properties": {
+                "section": {"enum": ["setup", "round", "turn", "end"]},
+                "loc": {"$ref": "#/$defs/loc"},
+                "count": _EXPR,
+                "phases": {"type": "array", "items": {"$ref": "#/$defs/phase"}},
+            },
+            "allOf": [
+                {
+                    "if": {"properties": {"section": {"const": "round"}}},
+                    "then": {"required": ["count"]},
+                }
+            ],
+        },
+        "phase": {
+            "type": "object",
+            "required": ["name", "title", "loc", "body"],
+            "additionalProperties": False,
+            "properties": {
+                "name": _NAME,
+                "title": {"type": ["string", "null"]},
+                "loc": {"$ref": "#/$defs/loc"},
+                "body": _BODY,
+            },
+        },
         "param_def": {
             "type": "object",
             "required": ["name", "type"],
@@ -245,7 +317,17 @@ SCHEMA: dict[str, Any] = {
                     "ref",
                     ["to", "name"],
                     name=_NAME,
-                    to={"enum": ["counter", "track", "zone", "quantity", "card_name", "name"]},
+                    to={
+                        "enum": [
+                            "counter",
+                            "track",
+                            "zone",
+                            "quantity",
+                            "card_name",
+                            "name",
+                            "trigger",
+                        ]
+                    },
                 ),
                 _when(
                     "binary",

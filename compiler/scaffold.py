@@ -21,7 +21,7 @@ _GAME_CARDS = """# {title}: what its cards may name. See README.md, "The languag
 game {name} "{title}" {{
   players 1..4
   score victory_points
-  param rounds 10                @provisional("a starting point; set your game's length")
+  param rounds 10 @provisional("a starting point; set your game's length")
   counter victory_points
   counter coins
   zone hand
@@ -32,9 +32,29 @@ game {name} "{title}" {{
 }}
 """
 
+# The order of play, as data (README, "The flow"): what `cardc sim` plays. Edit it freely.
+_FLOW_CARDS = """# How {title} is played: setup, then rounds of turns, then the winner.
+# See README.md, "The flow".
+flow "{title}" {{
+  setup {{
+    phase deal "shuffle the deck; each player draws 3" {{
+      build_deck hand
+      for each p in players {{ draw hand 3 }} @provisional("the opening hand is a guess")
+    }}
+  }}
+  # `param rounds` rounds; in each, every player takes a turn in seat order.
+  round rounds {{ }}
+  turn {{
+    phase draw {{ draw hand 1 }}
+    phase play "play a card from the hand, or pass" {{ play_one hand }}
+  }}
+  winner highest
+}}
+"""
+
 _EXAMPLE_CARDS = """# Your first card. Run `cardc check` after each edit.
 card "Lucky Find" {{
-  copies 3                       @provisional("how many go in the deck is still open")
+  copies 3 @provisional("how many go in the deck is still open")
   on play {{
     gain coins 2
   }}
@@ -107,10 +127,18 @@ def scaffold(game: str, project: Project | None, cwd: Path) -> list[str]:
     title = game.replace("_", " ").title()
     (folder / GAME_FILE).write_text(_GAME_CARDS.format(name=game, title=title), encoding="utf-8")
     (folder / "cards.cards").write_text(_EXAMPLE_CARDS.format(), encoding="utf-8")
-    created += [f"created {folder / GAME_FILE}", f"created {folder / 'cards.cards'}"]
+    (folder / "flow.cards").write_text(_FLOW_CARDS.format(title=title), encoding="utf-8")
+    created += [
+        f"created {folder / GAME_FILE}",
+        f"created {folder / 'cards.cards'}",
+        f"created {folder / 'flow.cards'}",
+    ]
     starter = scenarios / game / "lucky_find.yaml"
     if not starter.exists():
         starter.write_text(_SCENARIO.format(name=game), encoding="utf-8")
         created.append(f"created {starter}")
-    created.append(f"next: cd {folder.parent.parent} && cardc check && cardc build && cardc test")
+    created.append(
+        f"next: cd {folder.parent.parent} && cardc check && cardc build && cardc test "
+        f"&& cardc sim {game}"
+    )
     return created

@@ -18,7 +18,10 @@ from dsl.parser import parse_file
 PRELUDE_PATH = Path(__file__).with_name("prelude.cards")
 
 PARAM_TYPES = frozenset(
-    "number bool text name counter track zone target card card_name dice player list any".split()
+    (
+        "number bool text name counter track zone target card card_name dice player list "
+        "trigger any"
+    ).split()
 )
 RETURN_TYPES = frozenset("number bool text name card player list any shortfall".split())
 PROPERTY_TYPES = frozenset("number bool text name list any condition formula".split())

@@ -357,18 +357,88 @@ class FunctionDef:
 Definition: TypeAlias = VerbDef | FunctionDef
 
 
+# ---- the flow ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    """``phase planning "Planning" { statements }``: one step of a flow section."""
+
+    span: Span
+    name: str
+    title: str | None
+    body: tuple[Stmt, ...]
+    annotations: tuple[Annotation, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FlowSection:
+    """``setup { ... }``, ``round rounds { ... }``, ``turn { ... }`` or ``end { ... }``:
+    ``count`` is the expression after the section's name (``round``'s number of rounds)."""
+
+    span: Span
+    section: str
+    count: Expr | None
+    phases: tuple[Phase, ...]
+    annotations: tuple[Annotation, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FlowSetting:
+    """``end when any_ship_sunk()``, ``winner highest``, ``tiebreak X``, ``titles from title``:
+    a name and its arguments, read by the checker."""
+
+    span: Span
+    name: str
+    args: Clauses
+    annotations: tuple[Annotation, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Flow:
+    """``flow "title" { sections and settings }``: how a game is played, as data. ``items``
+    keeps the order written (the formatter prints them back in it)."""
+
+    span: Span
+    title: str | None
+    items: tuple[FlowSection | FlowSetting, ...]
+    annotations: tuple[Annotation, ...] = ()
+
+    @property
+    def sections(self) -> tuple[FlowSection, ...]:
+        """The sections, in the order written."""
+        return tuple(i for i in self.items if isinstance(i, FlowSection))
+
+    @property
+    def settings(self) -> tuple[FlowSetting, ...]:
+        """The settings, in the order written."""
+        return tuple(i for i in self.items if isinstance(i, FlowSetting))
+
+
 @dataclass(frozen=True, slots=True)
 class SourceFile:
-    """One parsed ``.cards`` file: its card declarations and its verb and function definitions
-    (kept apart, so code that walks cards never meets a definition)."""
+    """One parsed ``.cards`` file: its card declarations, its verb and function definitions and
+    its flow (kept apart, so code that walks cards never meets a definition or a flow)."""
 
     path: str
     declarations: tuple[Declaration, ...]
     definitions: tuple[Definition, ...] = ()
+    flows: tuple[Flow, ...] = ()
 
 
 Node: TypeAlias = (
-    Expr | Annotation | Declaration | Member | Stmt | ParamDef | Definition | SourceFile
+    Expr
+    | Annotation
+    | Declaration
+    | Member
+    | Stmt
+    | ParamDef
+    | Definition
+    | Phase
+    | FlowSection
+    | FlowSetting
+    | Flow
+    | SourceFile
 )
 
 
@@ -387,7 +457,7 @@ def to_json(node: Any) -> Any:
     out: dict[str, Any] = {"node": type(node).__name__}
     for field in fields(node):
         value = getattr(node, field.name)
-        if field.name == "definitions" and not value:
+        if field.name in ("definitions", "flows") and not value:
             continue  # a file without verbs or functions keeps the tree it always had
         out[field.name] = to_json(value)
     return out

@@ -43,6 +43,9 @@ from dsl.nodes import (
     Compare,
     Declaration,
     Dice,
+    Flow,
+    FlowSection,
+    FlowSetting,
     ForEach,
     FunctionDef,
     Group,
@@ -54,6 +57,7 @@ from dsl.nodes import (
     Number,
     ParamDef,
     Percent,
+    Phase,
     Property,
     Range,
     Repeat,
@@ -247,6 +251,8 @@ class _Builder:
 
     member = decl
     stmt = decl
+    flow_item = decl
+    phase = decl
 
     def _annotated(self, children: list[Any]) -> Any:
         node = next(c for c in children if not isinstance(c, Annotation))
@@ -283,6 +289,46 @@ class _Builder:
             body,
         )
 
+    # -- the flow
+
+    def flow_def(self, children: list[Any]) -> Flow:
+        # [FLOW, STRING | None, LBRACE, item | None, ..., RBRACE]
+        keyword, title, rbrace = children[0], children[1], children[-1]
+        items = tuple(c for c in children[3:-1] if c is not None)
+        return Flow(
+            self._span(keyword, rbrace),
+            None if title is None else self._unescape(title),
+            items,
+        )
+
+    def flow_section(self, children: list[Any]) -> FlowSection:
+        # [NAME, expr | None, block of phases]
+        head, count, block = children
+        return FlowSection(self._span(head, block.rbrace), head.value, count, block.items)
+
+    def flow_setting(self, children: list[Any]) -> FlowSetting:
+        # [NAME, clause, ...]
+        head = children[0]
+        clauses = tuple(children[1:])
+        return FlowSetting(self._span(head, clauses[-1][-1]), head.value, clauses)
+
+    def bare_phase(self, children: list[Any]) -> Phase:
+        # [NAME ("phase"), NAME, STRING | None, block]
+        keyword, name, title, block = children
+        if keyword.value != "phase":
+            self._error(
+                "phase-expected",
+                f"a flow section holds phases, not '{keyword.value}'",
+                keyword,
+                f"write: phase {name.value} {{ ... }}",
+            )
+        return Phase(
+            self._span(keyword, block.rbrace),
+            name.value,
+            None if title is None else self._unescape(title),
+            block.items,
+        )
+
     def param_def(self, children: list[Any]) -> ParamDef:
         # [NAME, NAME, EQUALS | None, expr | None]
         name, typ, default = children[0], children[1], children[-1]
@@ -295,6 +341,7 @@ class _Builder:
         return _Block(() if items[0] is None else tuple(items), children[0], children[-1])
 
     effect_block = member_block
+    phase_block = member_block
 
     def property(self, children: list[Any]) -> Property:
         head = children[0]
@@ -1286,6 +1333,22 @@ _MISTAKES: list[tuple[_Mistake, list[str]]] = [
     ),
     (
         _Mistake(
+            "flow-phase",
+            "a flow section holds phases, each with a name and a block",
+            "write: setup { phase deal { draw hand 3 } }",
+        ),
+        ["flow { setup { deal } }", "flow { setup { deal 1 } }", "flow { round 3 { x\n y { } } }"],
+    ),
+    (
+        _Mistake(
+            "phase-needs-block",
+            "a phase needs a block of statements",
+            'write: phase deal "Deal the cards" { draw hand 3 }',
+        ),
+        ["flow { setup { phase deal } }", 'flow { setup { phase deal "Deal" } }'],
+    ),
+    (
+        _Mistake(
             "annotation-alone",
             "this annotation annotates nothing",
             "put it on the line before, or after, the item it marks",
@@ -1699,7 +1762,8 @@ def parse(text: str, path: str = "<text>") -> ParseResult:
     items: list[Any] = list(declarations)  # the grammar's top-level items: both kinds
     cards = tuple(d for d in items if type(d) is Declaration)
     definitions = tuple(d for d in items if isinstance(d, (VerbDef, FunctionDef)))
-    return ParseResult(SourceFile(path, cards, definitions), ordered, text)
+    flows = tuple(d for d in items if type(d) is Flow)
+    return ParseResult(SourceFile(path, cards, definitions, flows), ordered, text)
 
 
 def read_source(path: str | Path) -> tuple[str | None, list[Diagnostic]]:

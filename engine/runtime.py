@@ -26,6 +26,17 @@ class RuleError(Exception):
     """A rule could not run; the message starts with the DSL position when one is known."""
 
 
+class GameEnded(RuleError):
+    """``end_game "reason"``: the game ends at once. It passes through every handler call
+    unchanged (it is no failure to locate) up to the flow, which ends the game with its reason."""
+
+    located = True
+
+    def __init__(self, reason: str):
+        super().__init__(f"the game ended: {reason}")
+        self.reason = reason
+
+
 class IllegalDecision(RuleError):
     """A policy answered a question with something that is not one of its legal answers."""
 
@@ -483,6 +494,66 @@ class Game:
                 cards.remove(card)
                 self.log("discard", c.player.index, card)
                 return
+
+    def fire_in_force(self, c: Context, trigger: str) -> None:
+        """``fire TRIGGER``: run the trigger for the cards in force for the acting player, as
+        :meth:`fire` does, its quantities starting at 0. A trigger firing itself (an
+        ``on reveal`` that fires ``reveal``) is refused: it would never end."""
+        firing: set[str] = self.__dict__.setdefault("_firing", set())
+        if trigger in firing:
+            raise RuleError(f"'{trigger}' fires itself while it runs, which would never end")
+        declared = self.ir["vocabulary"]["triggers"].get(trigger)
+        quantities = dict.fromkeys(declared["quantities"], 0) if declared else None
+        firing.add(trigger)
+        try:
+            self.fire(trigger, c.player, quantities=quantities)
+        finally:
+            firing.discard(trigger)
+
+    def build_deck(self, c: Context, zone: str) -> None:
+        """``build_deck hand``: the deck ``draw`` takes from for ``zone``: every card of the
+        kinds that declare a ``copies`` property (when none does, every card not always in
+        force), as many times as its ``copies`` (1 without one), shuffled with the game's
+        seed."""
+        kinds = self.ir["vocabulary"]["kinds"]
+        decked = {k for k, kind in kinds.items() if "copies" in kind.get("properties", {})}
+        deck: list[str] = []
+        for cid, card in self.cards.items():
+            in_deck = card["kind"] in decked if decked else card["kind"] not in self.always_in_force
+            if not in_deck:
+                continue
+            copies = card["properties"].get("copies", 1)
+            deck.extend([cid] * max(int(copies) if isinstance(copies, (int, float)) else 1, 0))
+        self.shuffle(deck)
+        self.board[f"deck:{zone}"] = deck
+
+    def play_one(self, c: Context, zone: str) -> bool:
+        """``play_one hand``: the acting player may play one card of ``zone`` that has an
+        ``on play`` (or pass); the card leaves the zone and its ``on play`` runs."""
+        handlers = self.table.handlers if self.table else {}
+        held = c.player.zones[zone]
+        playable = [card for card in dict.fromkeys(held) if (card, "play") in handlers]
+        if not playable:
+            return False
+        question = Question(
+            f"play_one.{zone}",
+            c.player.index,
+            f"play a card from {zone}",
+            ("pass", *playable),
+            "play",
+        )
+        answer = self.ask(c.player, question)
+        if answer == "pass":
+            return False
+        self.log("play", c.player.index, answer)
+        held.remove(answer)
+        self.call(handlers[(answer, "play")], c.for_card(answer))
+        return True
+
+    def end_game(self, c: Context, reason: str) -> None:
+        """``end_game "reason"``: end the game at once (the flow's ``end`` section still runs)."""
+        self.log("end_game", c.player.index, reason)
+        raise GameEnded(reason)
 
     def holds(self, player: Player, card: str) -> bool:
         """True when the player holds a copy of ``card`` in any zone."""

@@ -5,8 +5,9 @@ It is generic: any game whose own Python (``cards/<game>/natives.py``, :mod:`eng
 player_index) -> Policy``) can be simulated. ``play()`` returns a result with ``scores`` (per
 player), ``team_score`` (co-op, else None), ``titles``, ``sunk`` (per player), ``winner``
 (competitive, else None) and ``logbook`` (per player, per month). A game with no
-``GAME_CLASS`` of its own is played by the generic flow (:mod:`engine.generic_flow`) with its
-generic policies (and its own natives, verbs and ``POLICIES``, which may add to them).
+``GAME_CLASS`` of its own is played by its DSL ``flow`` (:class:`engine.flow.FlowGame`) with the
+generic policies of :mod:`engine.flow` (and its own natives, verbs and ``POLICIES``, which may
+add to them).
 
 Every game's seed is derived from the master seed and the game's number alone, so the same
 master seed gives the same games, and the first N games of a longer run are the N games of a
@@ -29,7 +30,7 @@ from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any
 
-from engine import generic_flow
+from engine import flow as flow_runtime
 from engine.api import Implementations, implementations
 from engine.loader import game_rules, load_table, source_folder
 from engine.runtime import Game, HandlerTable, Policy, RuleError
@@ -224,28 +225,44 @@ class Simulator:
 
     @property
     def generic(self) -> bool:
-        """True when the game has no ``GAME_CLASS`` of its own and plays the generic flow."""
+        """True when the game has no ``GAME_CLASS`` of its own: its DSL flow plays it
+        (engine.flow.FlowGame), with the generic policies."""
         return getattr(self.rules, "GAME_CLASS", None) is None
 
     def _game_class(self) -> type[Game]:
         if self.generic:
-            return generic_flow.GenericGame
-        return getattr(self.rules, "GAME_CLASS", Game)
+            return flow_runtime.FlowGame
+        return getattr(self.rules, "GAME_CLASS", Game)  # type: ignore[no-any-return]
+
+    def check_flow(self) -> None:
+        """Refuse, with what to declare, a game its flow cannot play."""
+        if "flow" not in self.ir:
+            raise SimError(
+                f"'{self.name}' declares no flow, so it cannot be simulated: add a "
+                "'flow { ... }' declaration to its cards (README, \"The flow\") and run "
+                "'cardc build'"
+            )
+        if not self.ir["vocabulary"].get("score"):
+            raise SimError(
+                f"'{self.name}' declares no score counter, and its flow's winner is decided "
+                "by the score: add 'score victory_points' (one of its counters) to its game "
+                "block"
+            )
 
     def policies(self) -> dict[str, PolicyFactory]:
         """The game's policy factories, by name (its ``POLICIES``, engine.api); an error when
         it cannot be simulated."""
         own = dict(getattr(self.rules, "POLICIES", None) or {})
-        if self.generic:
-            generic_flow.check_simulable(self.ir)
-            return {**generic_flow.POLICIES, **own}
+        if issubclass(self._game_class(), flow_runtime.FlowGame):
+            self.check_flow()
+            return {**flow_runtime.POLICIES, **own}
         cls = getattr(self.rules, "GAME_CLASS", None)
         if not own or cls is None or _game_flow(cls) is None:
             where = getattr(self.rules, "__file__", None) or f"cards/{self.name}/natives.py"
             raise SimError(
                 f"'{self.name}' cannot be simulated yet: {where} needs a GAME_CLASS with play() "
                 "and POLICIES (policy name -> factory); a game with no GAME_CLASS of its own "
-                "is played by the generic flow"
+                "is played by its DSL flow (engine/flow.py)"
             )
         return own
 

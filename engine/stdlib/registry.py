@@ -16,7 +16,10 @@ from typing import Any, TypeVar
 #: The DSL's parameter and return types (compiler.vocabulary.PARAM_TYPES, RETURN_TYPES):
 #: engine never imports compiler, so they are repeated here and a test keeps them equal.
 PARAM_TYPES = frozenset(
-    "number bool text name counter track zone target card card_name dice player list any".split()
+    (
+        "number bool text name counter track zone target card card_name dice player list "
+        "trigger any"
+    ).split()
 )
 RETURN_TYPES = frozenset("number bool text name card player list any".split())
 

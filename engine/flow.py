@@ -1,0 +1,436 @@
+"""The runtime of a game's ``flow``: :class:`FlowGame` plays the compiled flow to its end.
+
+The flow is data in the DSL (README, "The flow"), compiled by ``cardc build`` into the game's
+handlers module: one function per phase and the ``FLOW`` table (FLOW_SPEC.md, C). A game is:
+
+- **setup**: its phases once, in order;
+- **rounds**: ``round N`` runs its phases N times (``g.round`` is the round, 1-based); a
+  ``turn`` section is one player's turn, and every round the players take turns in seat order
+  from ``board["first_player"]`` (a seat number, 1-based; seat 1 without one), after the
+  round's own phases. A game with turns and no ``round`` goes round the table until it ends;
+- ``end when CONDITION`` is checked after every phase of setup, the rounds and the turns:
+  when it holds, the rest is skipped and the game ends ("end_when"); the statement
+  ``end_game "reason"`` ends it at once with that reason;
+- **end**: its phases once (final scoring), then the result.
+
+A phase is one Python call, with the acting player in its context (the first seat in setup,
+the rounds and the end; the player whose turn it is in a turn). ``for each p in players`` in
+a phase makes ``p`` the acting player of its body, as in card effects.
+
+The result has the simulator's fields (``scores``, ``team_score``, ``titles``, ``sunk``,
+``winner``, ``logbook``) and the flow's (``reason``, ``rounds``, ``turns``). The winner is the
+highest score (``winner lowest``: the lowest); on a tie, the highest ``tiebreak`` value among
+the tied players; still tied, no winner. ``winner team`` is co-op: the team score is the sum.
+A title is the title of the card of the ``titles from KIND`` kind whose ``min_score`` ..
+``max_score`` holds the score (the team's in co-op).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from engine.runtime import (
+    Context,
+    FirstLegal,
+    Game,
+    GameEnded,
+    ObjectCache,
+    Player,
+    Policy,
+    Question,
+    RandomLegal,
+    RuleError,
+)
+
+#: A game of turns without ``round N`` stops with an error after this many times round the
+#: table: its ``end when`` never held, which is a bug in its rules, not a long game.
+MAX_ROUNDS_WITHOUT_COUNT = 10_000
+
+PhaseFn = Callable[[Game, Context], Any]
+
+
+class FlowResult:
+    """What a whole game came to: the simulator's contract plus how the game ended."""
+
+    __slots__ = (
+        "scores",
+        "team_score",
+        "titles",
+        "sunk",
+        "winner",
+        "logbook",
+        "reason",
+        "rounds",
+        "turns",
+    )
+
+    def __init__(
+        self,
+        scores: list[int],
+        team_score: int | None,
+        titles: list[str],
+        sunk: list[bool],
+        winner: int | None,
+        logbook: list[list[dict[str, Any]]],
+        reason: str,
+        rounds: int,
+        turns: int,
+    ) -> None:
+        self.scores = scores
+        self.team_score = team_score
+        self.titles = titles
+        self.sunk = sunk
+        self.winner = winner
+        self.logbook = logbook
+        #: "rounds" (played to the last round), "end_when", or an ``end_game`` reason.
+        self.reason = reason
+        #: rounds begun (the one an end cut short counts), and turns taken.
+        self.rounds = rounds
+        self.turns = turns
+
+    def __repr__(self) -> str:
+        return (
+            f"FlowResult(scores={self.scores}, team_score={self.team_score}, "
+            f"titles={self.titles}, winner={self.winner}, reason={self.reason!r}, "
+            f"rounds={self.rounds}, turns={self.turns})"
+        )
+
+
+class NoFlow(RuleError):
+    """The game declares no ``flow``, so there is nothing to play."""
+
+
+def flow_of(game: Game) -> dict[str, Any]:
+    """The compiled ``FLOW`` table of ``game``'s handlers; :class:`NoFlow` when it has none."""
+    table = game.table
+    flow = getattr(table.module, "FLOW", None) if table is not None else None
+    if flow is None:
+        name = game.ir.get("game", "this game")
+        raise NoFlow(
+            f"'{name}' declares no flow, so it cannot be played or simulated: add a "
+            "'flow { ... }' declaration to its cards (README, \"The flow\"), then run "
+            "'cardc build'"
+        )
+    return flow  # type: ignore[no-any-return]
+
+
+_TITLE_BANDS = ObjectCache()
+
+
+def title_bands(ir: dict[str, Any], kind: str) -> list[tuple[float, float, str]]:
+    """(min_score, max_score, title) of the cards of ``kind``, highest band first; built once
+    per IR."""
+    bands: list[tuple[float, float, str]] | None = _TITLE_BANDS.get(ir, kind)
+    if bands is None:
+        bands = []
+        for card in ir["cards"]:
+            if card["kind"] != kind:
+                continue
+            props = card["properties"]
+            low = props.get("min_score")
+            high = props.get("max_score")
+            bands.append(
+                (
+                    float("-inf") if low is None else float(low),
+                    float("inf") if high is None else float(high),
+                    str(card["title"]),
+                )
+            )
+        bands.sort(key=lambda band: (-band[0], -band[1], band[2]))
+        _TITLE_BANDS.put(ir, bands, kind)
+    return bands
+
+
+class FlowGame(Game):
+    """A game played by its compiled flow (see the module's docstring). Games subclass it for
+    board state and natives (``GAME_CLASS`` in their natives file)."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.sunk: list[bool] = [False] * len(self.players)
+        self.logbook: list[list[dict[str, Any]]] = [[] for _ in self.players]
+        self.reason: str | None = None
+        self.rounds_played = 0
+        self.turns = 0
+        self.turn_player: Player | None = None
+        #: The phase being played, for :class:`Lookahead`: (the game as it was when the phase
+        #: began, the phase's function, the acting seat, the answers given so far); or None.
+        self.phase_state: tuple[FlowGame | None, PhaseFn, int, list[str]] | None = None
+        self.replaying = False
+        self._contexts = [Context(p, "flow", "flow") for p in self.players]
+        self._looking = False
+        self._end_when: PhaseFn | None = None
+        self._phases: dict[str, tuple[str, PhaseFn]] | None = None
+        self._round_start = 0
+
+    # -- the whole game
+
+    def play(self, c: Context | None = None, card: str | None = None) -> Any:  # type: ignore[override]
+        """Play the whole game by its flow and return its :class:`FlowResult`; as the
+        prelude's ``play`` verb (``play(c, card)``, from an effect) it offers to play a held
+        card instead."""
+        if c is not None and card is not None:
+            return super().play(c, card)
+        flow = flow_of(self)
+        self._end_when = flow["end_when"]
+        self._looking = not self.replaying and any(
+            isinstance(p, Lookahead) for p in self.policies.values()
+        )
+        first = self._contexts[0]
+        try:
+            self._run(flow["setup"], first)
+            if flow["round"] or flow["turn"]:
+                self._rounds(flow)
+            self.reason = "rounds"
+        except GameEnded as ended:
+            self.reason = ended.reason
+        self.rounds_played = max(self.rounds_played, self.round if flow["round"] else 0)
+        # Final scoring: no end condition any more; an end_game here only stops it.
+        self._end_when = None
+        try:
+            self._run(flow["end"], first)
+        except GameEnded:
+            pass
+        return self.result()
+
+    def _rounds(self, flow: dict[str, Any]) -> None:
+        rounds_fn = flow["rounds"]
+        count = None if rounds_fn is None else int(self.call(rounds_fn, self._contexts[0]))
+        limit = count if count is not None else MAX_ROUNDS_WITHOUT_COUNT
+        round_phases = flow["round"]
+        turn_phases = flow["turn"]
+        first = self._contexts[0]
+        contexts = self._contexts
+        number = 1
+        while number <= limit:
+            self._round_start = len(self.events)
+            self.round = number
+            self.rounds_played = number
+            if round_phases:
+                self._run(round_phases, first)
+            if turn_phases:
+                for player in self.seat_order():
+                    self.turns += 1
+                    self.turn_player = player
+                    self._run(turn_phases, contexts[player.index])
+                self.turn_player = None
+            self.log_round()
+            number += 1
+        if count is None:
+            raise RuleError(
+                f"the game went round the table {MAX_ROUNDS_WITHOUT_COUNT} times and its "
+                "'end when' never held: give 'round N { ... }' or an end that comes"
+            )
+
+    def _run(self, phases: tuple[tuple[str, PhaseFn], ...], c: Context) -> None:
+        """Each phase once, in order, for the acting player of ``c``; ``end when`` after each."""
+        call = self.call
+        for _name, fn in phases:
+            if self._looking:
+                self.phase_state = (self.snapshot(), fn, c.player.index, [])
+            call(fn, c)
+            self.phase_state = None
+            end_when = self._end_when
+            if end_when is not None and call(end_when, c):
+                self.log("end_when", self.round)
+                raise GameEnded("end_when")
+
+    def seat_order(self) -> list[Player]:
+        """The players in turn order this round: from ``board["first_player"]`` (a seat,
+        1-based, or a Player), seat 1 without one."""
+        first = self.board.get("first_player", 1)
+        index = first.index if isinstance(first, Player) else int(first) - 1
+        players = self.players
+        if not 0 <= index < len(players):
+            raise RuleError(f"first_player is seat {index + 1}, but this game seats {len(players)}")
+        return players[index:] + players[:index]
+
+    def log_round(self) -> None:
+        """One logbook line per player for the round just played: the score after it, and a
+        note of the cards the player played in it."""
+        counter = self.score_counter
+        played: dict[int, list[str]] = {}
+        for event in self.events[self._round_start :]:
+            if event[0] == "play" and len(event) > 2:
+                played.setdefault(event[1], []).append(event[2])
+        for player in self.players:
+            entry: dict[str, Any] = {"round": self.round}
+            if counter:
+                entry[counter] = player.counters.get(counter, 0)
+            cards = played.get(player.index)
+            entry["note"] = (
+                "played " + ", ".join(self.cards[c].get("title", c) for c in cards) if cards else ""
+            )
+            self.logbook[player.index].append(entry)
+
+    # -- pieces, for scenarios
+
+    def run_section(self, name: str, player: Player | None = None) -> None:
+        """Run one section's phases once (``round``: one round's phases, for the current
+        ``g.round``; ``turn``: one turn of ``player``, seat 1 by default)."""
+        flow = flow_of(self)
+        if name not in ("setup", "round", "turn", "end"):
+            raise RuleError(f"'{name}' is not a section; sections: setup, round, turn, end")
+        self._end_when = None
+        who = player or self.turn_player or self.players[0]
+        self._run(flow[name], self._contexts[who.index])
+
+    def run_phase(self, name: str, player: Player | None = None) -> None:
+        """Run the phase named ``name`` once (for ``player``, seat 1 by default)."""
+        phases = self._phases
+        if phases is None:
+            flow = flow_of(self)
+            phases = {
+                phase: (section, fn)
+                for section in ("setup", "round", "turn", "end")
+                for phase, fn in flow[section]
+            }
+            self._phases = phases
+        if name not in phases:
+            from difflib import get_close_matches
+
+            close = get_close_matches(name, list(phases), 1)
+            raise RuleError(
+                f"the flow has no phase '{name}'"
+                + (f"; did you mean '{close[0]}'?" if close else f"; phases: {', '.join(phases)}")
+            )
+        who = player or self.turn_player or self.players[0]
+        self.call(phases[name][1], self._contexts[who.index])
+
+    # -- the result
+
+    def result(self) -> FlowResult:
+        """Scores from the ``score`` counter, the winner, the titles, how the game ended."""
+        flow = flow_of(self)
+        counter = self.score_counter or ""
+        scores = [int(p.counters.get(counter, 0)) for p in self.players]
+        team = flow["winner"] == "team" or self.mode == "coop"
+        team_score = sum(scores) if team else None
+        winner = None
+        if not team and len(scores) > 1:
+            winner = self.leader(scores, flow["winner"] == "lowest", flow["tiebreak"])
+        titles = [""] * len(scores)
+        if flow["titles"]:
+            bands = title_bands(self.ir, flow["titles"])
+            for index, score in enumerate(scores):
+                earned = team_score if team_score is not None else score
+                titles[index] = next((t for lo, hi, t in bands if lo <= earned <= hi), "")
+        return FlowResult(
+            scores,
+            team_score,
+            titles,
+            list(self.sunk),
+            winner,
+            self.logbook,
+            self.reason or "rounds",
+            self.rounds_played,
+            self.turns,
+        )
+
+    def leader(self, scores: list[int], lowest: bool, tiebreak: PhaseFn | None) -> int | None:
+        """The seat that wins on ``scores``; the tiebreak's highest value among those tied;
+        None when still tied."""
+        best = min(scores) if lowest else max(scores)
+        leaders = [i for i, s in enumerate(scores) if s == best]
+        if len(leaders) > 1 and tiebreak is not None:
+            values = {i: self.call(tiebreak, self._contexts[i]) for i in leaders}
+            top = max(values.values())
+            leaders = [i for i in leaders if values[i] == top]
+        return leaders[0] if len(leaders) == 1 else None
+
+    # -- decisions, remembered for the lookahead
+
+    def ask(self, player: Any, question: Question) -> str:
+        """Ask as any game does, and remember the answer for a replay of this phase."""
+        answer = super().ask(player, question)
+        state = self.phase_state
+        if state is not None:
+            state[3].append(answer)
+        return answer
+
+    def snapshot(self) -> FlowGame:
+        """A copy of the game's state (the IR, handlers, cards and flow are shared: read-only)."""
+        memo: dict[int, Any] = {
+            id(self.ir): self.ir,
+            id(self.table): self.table,
+            id(self.cards): self.cards,
+            id(self.natives): self.natives,
+            id(self.verbs): self.verbs,
+            id(self.policies): {},
+            id(self.events): [],
+            id(self.phase_state): None,
+        }
+        if self._phases is not None:
+            memo[id(self._phases)] = self._phases
+        return copy.deepcopy(self, memo)
+
+    def heuristic(self, index: int) -> int:
+        """What the lookahead maximises: the player's score counter (the team's in co-op)."""
+        counter = self.score_counter or ""
+        if self.mode == "coop" or len(self.players) == 1:
+            return sum(int(p.counters.get(counter, 0)) for p in self.players)
+        return int(self.players[index].counters.get(counter, 0))
+
+
+class Replay(Policy):
+    """Answers a phase's questions from a list, then the first legal answer (a lookahead's
+    replay of a phase)."""
+
+    def __init__(self, answers: list[str]) -> None:
+        self.answers = answers
+        self.used = 0
+
+    def decide(self, game: Game, question: Question) -> str:
+        """The next answer of the list when it is legal here, else the first legal one."""
+        if self.used < len(self.answers):
+            answer = self.answers[self.used]
+            self.used += 1
+            if answer in question.options:
+                return answer
+        return question.options[0]
+
+
+class Lookahead(Policy):
+    """A one-step lookahead on the game's heuristic, the player's ``score`` counter: at each
+    question, the current phase is replayed from its start on a copy of the game once per
+    legal answer (the answers given so far this phase, then that one, then the first legal
+    answer to anything after), and the answer whose phase ends with the highest score is
+    taken; ties go to the first option, so it is as deterministic as the seed."""
+
+    def decide(self, game: Game, question: Question) -> str:
+        """The answer whose replayed phase ends with the highest heuristic."""
+        state = getattr(game, "phase_state", None)
+        if not isinstance(game, FlowGame) or state is None or state[0] is None:
+            return FirstLegal().decide(game, question)
+        start, fn, seat, given = state
+        best, best_value = question.options[0], None
+        for option in question.options:
+            trial = start.snapshot()
+            trial.replaying = True
+            trial._looking = False
+            replay = Replay([*given, option])
+            trial.policies = {i: replay for i in range(len(trial.players))}
+            trial.phase_state = None
+            try:
+                trial.call(fn, trial._contexts[seat])
+            except GameEnded:
+                pass
+            value = trial.heuristic(question.player)
+            if best_value is None or value > best_value:
+                best, best_value = option, value
+        return best
+
+
+def _random(game: Game, index: int) -> Policy:
+    return RandomLegal()
+
+
+def _lookahead(game: Game, index: int) -> Policy:
+    return Lookahead()
+
+
+#: The generic policies of every flow game, by name (``greedy`` is the lookahead, so
+#: ``cardc sim``'s default works).
+POLICIES = {"random": _random, "lookahead": _lookahead, "greedy": _lookahead}
