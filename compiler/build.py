@@ -435,6 +435,11 @@ def _build(
         failed.diagnostics[:0] = outcome.diagnostics
         failed.report = outcome.report
         return failed
+    if sheets and rebuilt:
+        # The sheets' face cache keeps within its budget (least recently used out first).
+        from compiler.sheets.faces import prune_cache
+
+        prune_cache(project.root)
     outcome.report.append(
         f"built {_count(len(rebuilt), 'game')}"
         + (f" ({', '.join(rebuilt)})" if rebuilt else "")

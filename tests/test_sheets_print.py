@@ -145,6 +145,56 @@ def test_hex_tiles_sit_in_a_honeycomb_on_their_own_page() -> None:
     assert "Menhir" not in text
 
 
+def _tile_pages(**options: object) -> list:
+    from compiler.sheets.html import OVERRIDES, build_sheet
+    from compiler.sheets.model import build_model
+    from compiler.sheets.reference import reference_for, resolve
+
+    project = _project()
+    ir = _ir(project, "land_vs_sea")
+    folder = project.game_dir("land_vs_sea")
+    ref = resolve(reference_for(folder, None), ir, {c["id"] for c in ir["cards"]})
+    sheet = build_sheet(
+        build_model(ir, ref, folder=folder), SheetOptions(**options), folder / OVERRIDES
+    )
+    return [p for p in sheet.pages if any('class="tile' in s.face.html for s in p.slots)]
+
+
+def _side(slot: object) -> str:
+    html = slot.face.html  # type: ignore[attr-defined]
+    return re.search(r'data-card="([a-z_]+)"[^>]*data-side="([^"]+)"', html).groups()  # type: ignore[union-attr]
+
+
+def test_double_sided_hex_tiles_print_their_other_face_behind_with_backs() -> None:
+    pages = _tile_pages(backs=True, offset_x=1.5)
+    # One page of tiles and its back page.
+    assert [p.side for p in pages] == ["front", "back"]
+    front, back = pages
+    assert [_side(s) for s in front.slots] == [
+        ("lost_city", "Land face"),
+        ("lost_traders", "Land face"),
+    ]
+    assert [_side(s) for s in back.slots] == [
+        ("lost_city", "Sea face"),
+        ("lost_traders", "Sea face"),
+    ]
+    # Behind its front: the columns mirrored across the paper, moved by the back offset.
+    for face, behind in zip(front.slots, back.slots, strict=True):
+        assert behind.x == pytest.approx(front.width - face.x - face.w + 1.5)
+        assert behind.y == pytest.approx(face.y)
+    # Without backs both faces sit side by side on the front, to cut out and glue.
+    assert [[_side(s)[1] for s in p.slots] for p in _tile_pages()] == [
+        ["Land face", "Sea face", "Land face", "Sea face"]
+    ]
+    one = _tile_pages(backs=True, one_per_page=True)
+    assert [(p.side, [_side(s) for s in p.slots]) for p in one] == [
+        ("front", [("lost_city", "Land face")]),
+        ("back", [("lost_city", "Sea face")]),
+        ("front", [("lost_traders", "Land face")]),
+        ("back", [("lost_traders", "Sea face")]),
+    ]
+
+
 # -- sizes -------------------------------------------------------------------------------------
 
 
@@ -302,3 +352,61 @@ def test_an_edit_lays_out_only_the_card_it_changed(tmp_path: Path) -> None:
     # The cache changes nothing: a cold render gives the same bytes.
     assert cold == second
     shutil.rmtree(tmp_path / ".cardc-cache")
+
+
+def test_the_face_cache_is_pruned_least_recently_used_first(tmp_path: Path) -> None:
+    import os
+
+    from compiler.sheets import cachefiles
+    from compiler.sheets.faces import CACHE_VERSION, prune_cache
+
+    base = tmp_path / ".cardc-cache" / "sheets"
+    (base / "faces-0").mkdir(parents=True)  # an older cache version
+    (base / "faces-0" / "x.json").write_text("{}")
+    folder = base / CACHE_VERSION
+    folder.mkdir()
+    files = []
+    for age, name in enumerate(["newest.json", "middle.pdf", "older.pdf", "used.pdf"]):
+        path = folder / name
+        path.write_bytes(b"x" * 100)
+        os.utime(path, (1_000_000 - age * 1000, 1_000_000 - age * 1000))
+        files.append(path)
+    leftover = folder / ".bundle-a.pdf.99.tmp"  # a writer killed mid-write, long ago
+    leftover.write_bytes(b"x")
+    os.utime(leftover, (1, 1))
+    fresh_tmp = folder / ".bundle-b.pdf.98.tmp"  # a concurrent build's, being written
+    fresh_tmp.write_bytes(b"x")
+    # The oldest, but this process used it: kept whatever its age.
+    cachefiles.USED.add(folder / "used.pdf")
+    try:
+        removed = prune_cache(tmp_path, budget=250)
+    finally:
+        cachefiles.USED.discard(folder / "used.pdf")
+    # 400 bytes over a 250 budget: the two least recently used that are not in use go.
+    assert sorted(p.name for p in removed) == [
+        ".bundle-a.pdf.99.tmp",
+        "faces-0",
+        "middle.pdf",
+        "older.pdf",
+    ]
+    assert sorted(p.name for p in folder.iterdir()) == [
+        ".bundle-b.pdf.98.tmp",
+        "newest.json",
+        "used.pdf",
+    ]
+    assert prune_cache(tmp_path, budget=250) == []
+
+
+def test_a_cached_face_read_is_touched_so_it_counts_as_used(tmp_path: Path) -> None:
+    import os
+
+    from compiler.sheets import cachefiles
+
+    path = tmp_path / "face.json"
+    path.write_text("{}")
+    os.utime(path, (1, 1))
+    cachefiles.use(path)
+    try:
+        assert path.stat().st_mtime > 1_000_000 and path in cachefiles.USED
+    finally:
+        cachefiles.USED.discard(path)

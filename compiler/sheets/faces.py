@@ -14,6 +14,9 @@ bytes whichever faces it was laid out with, and the sheet's PDF (imposed from th
 :mod:`compiler.sheets.impose`) depends only on the sources. Faces are cached by their key (a
 hash of everything they show) in memory and in ``.cardc-cache/sheets/`` under the project:
 after an edit to one card only that card's face is laid out again, in every sheet it is on.
+The cache on disk is kept to :data:`CACHE_BUDGET` bytes: :func:`prune_cache` (after every
+build that rendered sheets) drops the files used least recently first, never one this process
+used, and the folders of other cache versions.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from compiler.sheets.cachefiles import USED, use, wrote
 from compiler.sheets.html import Face
 
 #: The largest and smallest card text (pt): the readable range the fit keeps to.
@@ -41,6 +45,55 @@ RESERVE_MM = 0.8
 _PX_PER_MM = 96 / 25.4
 #: Bumped when what a cached face holds changes.
 CACHE_VERSION = "faces-2"
+#: The most the face cache keeps on disk (bytes); the faces of the four shipped games and
+#: their variants take about 4 MB.
+CACHE_BUDGET = 256 * 2**20
+#: A leftover temporary file (a writer killed mid-write) older than this (seconds) is removed.
+_STALE_TMP_SECONDS = 3600.0
+
+
+def prune_cache(root: Path, budget: int = CACHE_BUDGET) -> list[Path]:
+    """Keep the face cache of the project at ``root`` within ``budget`` bytes; the files
+    removed. Other cache versions' folders go whole; in this version's, the files used least
+    recently go first, except those this process used. Safe beside a concurrent build: a
+    file it misses is a face it lays out again, and its own temporary files are left alone
+    unless they are an hour old."""
+    import shutil
+    import time
+
+    base = root / ".cardc-cache" / "sheets"
+    removed: list[Path] = []
+    try:
+        folders = list(base.iterdir())
+    except OSError:
+        return removed
+    for folder in folders:
+        if folder.name != CACHE_VERSION and folder.is_dir():
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    now = time.time()
+    entries = []
+    with contextlib.suppress(OSError):
+        for path in (base / CACHE_VERSION).iterdir():
+            try:
+                stat = path.stat()
+            except OSError:
+                continue
+            if path.name.startswith("."):
+                if now - stat.st_mtime > _STALE_TMP_SECONDS:
+                    entries.append((-1.0, stat.st_size, path))
+                continue
+            entries.append((stat.st_mtime, stat.st_size, path))
+    total = sum(size for mtime, size, _p in entries if mtime >= 0)
+    for mtime, size, path in sorted(entries, key=lambda e: (e[0], e[2].name)):
+        if mtime >= 0 and (total <= budget or path in USED):
+            continue
+        with contextlib.suppress(OSError):
+            path.unlink()
+            removed.append(path)
+            if mtime >= 0:
+                total -= size
+    return removed
 
 
 class CardOverflowError(ValueError):
@@ -118,6 +171,7 @@ class FaceCache:
             return None
         if self.bundle(laid.bundle) is None:
             return None
+        use(self.folder / f"{key}.json")
         self.memory[key] = laid
         return laid
 
@@ -133,6 +187,7 @@ class FaceCache:
             return None
         if hashlib.sha256(data).hexdigest() != sha:
             return None
+        use(self.folder / f"bundle-{sha}.pdf")
         self.bundles[sha] = data
         return data
 
@@ -158,6 +213,7 @@ class FaceCache:
             tmp = self.folder / f".{name}.{os.getpid()}.tmp"
             tmp.write_bytes(data)
             tmp.replace(self.folder / name)
+            wrote(self.folder / name)
 
 
 _CACHES: dict[Path, FaceCache] = {}

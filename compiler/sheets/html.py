@@ -29,6 +29,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
+from compiler.sheets.cachefiles import use, wrote
 from compiler.sheets.icons import icon_svg
 from compiler.sheets.layout import PRINT_MARGIN, Grid, SheetOptions, grid
 from compiler.sheets.model import CardView, HexFace, SheetModel
@@ -126,6 +127,7 @@ def _subset(file: str, characters: frozenset[str]) -> str:
     key.update(("".join(sorted(characters)) + version("fonttools")).encode())
     cached = FONT_CACHE[0] / f"font-{key.hexdigest()}.b64" if FONT_CACHE else None
     if cached is not None and cached.is_file():
+        use(cached)  # the face cache's pruning keeps what is used
         return cached.read_text(encoding="ascii")
     data = _cut(file, characters)
     if cached is not None:
@@ -134,6 +136,7 @@ def _subset(file: str, characters: frozenset[str]) -> str:
             tmp = cached.with_suffix(".tmp")
             tmp.write_text(data, encoding="ascii")
             tmp.replace(cached)
+            wrote(cached)
         except OSError:  # a read-only project just has no cache
             pass
     return data
@@ -291,11 +294,24 @@ def hex_size(width: float) -> tuple[float, float]:
     return width, width * 2 / math.sqrt(3)
 
 
-def _hex_pages(faces: list[Face], options: SheetOptions, width: float) -> list[Page]:
-    """Hex tiles in a honeycomb sprue: rows offset by half a tile, sharing their cut edges."""
+def _hex_pages(
+    faces: list[Face], backs: list[Face | None], options: SheetOptions, width: float
+) -> list[Page]:
+    """Hex tiles in a honeycomb sprue: rows offset by half a tile, sharing their cut edges.
+
+    With backs (``options.backs``), each page of tiles is followed by its back page: a
+    double-sided tile's other face sits behind it, the columns mirrored as a card's back is
+    (the sheet turns over its long edge) and moved by the back offset; ``backs[i]`` is the
+    back of ``faces[i]`` (None: a blank back)."""
     w, h = hex_size(width)
     if options.one_per_page:
-        return [Page("front", [SlotView(0, 0, w, h, f)], [], w, h) for f in faces]
+        pages = []
+        for front, back in zip(faces, backs, strict=True):
+            pages.append(Page("front", [SlotView(0, 0, w, h, front)], [], w, h))
+            if options.backs:
+                behind = [SlotView(0, 0, w, h, back)] if back is not None else []
+                pages.append(Page("back", behind, [], w, h))
+        return pages
     paper_w, paper_h = options.paper_size
     margin = PRINT_MARGIN
     columns = int((paper_w - 2 * margin - w / 2) // w)
@@ -309,12 +325,19 @@ def _hex_pages(faces: list[Face], options: SheetOptions, width: float) -> list[P
     per_page = columns * rows
     pages = []
     for start in range(0, len(faces), per_page):
-        slots = []
+        slots, behind = [], []
         for i, face in enumerate(faces[start : start + per_page]):
             row, column = divmod(i, columns)
             x = left + column * w + (w / 2 if row % 2 else 0)
-            slots.append(SlotView(x, top + row * 0.75 * h, w, h, face))
+            y = top + row * 0.75 * h
+            slots.append(SlotView(x, y, w, h, face))
+            back = backs[start + i]
+            if back is not None:
+                mirrored = paper_w - x - w + options.offset_x
+                behind.append(SlotView(mirrored, y + options.offset_y, w, h, back))
         pages.append(Page("front", slots, [], paper_w, paper_h))
+        if options.backs:
+            pages.append(Page("back", behind, [], paper_w, paper_h))
     return pages
 
 
@@ -491,17 +514,29 @@ def build_sheet(model: SheetModel, options: SheetOptions, overrides: Path | None
     fronts: list[Face] = []
     back_faces: list[Face] = []
     hexes: list[Face] = []
+    hex_backs: list[Face | None] = []
     spec = model.ref.hexes
     for card in model.cards:
         if card.hexes and spec is not None:
             w, h = hex_size(spec.width)
+            laid: list[Face] = []
             for hex_face in card.hexes:
                 svg = hex_svg(hex_face, card.title, spec.width, model.ref.icons)
                 html = hex_tpl.render(
                     **context, card=card, hex=hex_face, svg=svg, face_key="@@key@@"
                 )
-                one = face(html, w, h, False, card)
-                hexes += [one] * (1 if options.proof else card.count)
+                laid.append(face(html, w, h, False, card))
+            copies = 1 if options.proof else card.count
+            if options.backs:
+                # A double-sided tile: its first face on the front, its second on the back
+                # page behind it (duplex); a face beyond two is a tile of its own.
+                pairs = [(laid[0], laid[1] if len(laid) > 1 else None)]
+                pairs += [(extra, None) for extra in laid[2:]]
+            else:  # every face side by side, to cut out and glue
+                pairs = [(one, None) for one in laid]
+            for front, back in pairs:
+                hexes += [front] * copies
+                hex_backs += [back] * copies
             continue
         html = card_tpl.render(**context, card=card, size=SIZE_MARK, face_key="@@key@@")
         one = face(html, context["cell_w"], context["cell_h"], True, card)
@@ -511,7 +546,7 @@ def build_sheet(model: SheetModel, options: SheetOptions, overrides: Path | None
             back_faces += [backs[card.kind]] * copies
     pages = _card_pages(fronts, back_faces, options, layout)
     if hexes and spec is not None:
-        pages += _hex_pages(hexes, options, spec.width)
+        pages += _hex_pages(hexes, hex_backs, options, spec.width)
     reference = Markup(
         env.get_template("reference.html.j2").render(
             **context,
