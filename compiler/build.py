@@ -36,6 +36,7 @@ from compiler.buildtree import (
     unwritable,
     write_tree,
 )
+from compiler.filestat import FileStats
 from compiler.generated_files import BANNER
 from compiler.generated_files import json_bytes as _json_bytes
 from compiler.generated_files import root_relative_sources as _root_relative_sources
@@ -206,16 +207,25 @@ def stale_games(project: Project) -> list[str]:
     return stale
 
 
+#: The shared schemas, made once a process: they depend on cardc's code alone.
+_SHARED: dict[str, bytes] = {}
+
+
 def _shared_outputs() -> dict[str, bytes]:
+    if _SHARED:
+        return dict(_SHARED)
     from compiler.ir_schema import schema_text
     from engine.scenario import SCENARIO_SCHEMA
 
     # Like every generated JSON file, each schema's first key is the "_generated" banner (an
     # unknown keyword, which JSON Schema ignores); the rest keeps the sorted published order.
-    return {
-        "schema/ir.schema.json": _json_bytes(json.loads(schema_text())),
-        "schema/scenario.schema.json": _json_bytes(SCENARIO_SCHEMA, sort_keys=True),
-    }
+    _SHARED.update(
+        {
+            "schema/ir.schema.json": _json_bytes(json.loads(schema_text())),
+            "schema/scenario.schema.json": _json_bytes(SCENARIO_SCHEMA, sort_keys=True),
+        }
+    )
+    return dict(_SHARED)
 
 
 def _read_manifest(generated: Path) -> dict[str, Any]:
@@ -363,6 +373,10 @@ def _build(
     outputs: dict[str, bytes] = _shared_outputs()
     games: dict[str, Any] = {}
     rebuilt, reused = [], []
+    stats = FileStats(project.root, generated)
+    carried_files: dict[str, bytes] = {}
+    carried_shas: dict[str, str] = {}
+    on_disk: dict[str, Path] | None = None
     selected = {folder.name for folder in folders}
     for folder in folders:
         game = folder.name
@@ -371,9 +385,11 @@ def _build(
         # --check carries over exactly what the build would: a check that rendered the game
         # anew would call a committed file stale that the build keeps, whenever the renderer
         # (WeasyPrint, Pango, fontTools) differs from the one that made it.
-        carried = None if rebuild else _carry_over(generated, old, digest, sheets)
+        carried = None if rebuild else _carry_over(generated, old, digest, sheets, stats)
         if carried is not None:
             outputs.update(carried)
+            carried_files.update(carried)
+            carried_shas.update(old["files"] if isinstance(old, dict) else {})
             reused.append(game)
         else:
             files, diagnostics = render_game(project, folder, sources, sheets)
@@ -387,13 +403,16 @@ def _build(
         if not sheets or no_pdf:
             # The game's sheets stay as they are on disk; the manifest says they were not
             # rendered from these inputs, so the next full build renders them.
-            for rel, path in _existing(generated).items():
+            if on_disk is None:  # listed once a build, not once a game
+                on_disk = _existing(generated)
+            for rel, path in on_disk.items():
                 if rel.startswith(f"sheets/{game}/") and rel not in outputs:
                     outputs[rel] = path.read_bytes()
         games[game] = {
             "inputs": digest,
             "files": {
-                p: _sha(b)
+                # A file carried over has the hash it was carried for.
+                p: carried_shas[p] if carried_files.get(p) is b else _sha(b)
                 for p, b in sorted(outputs.items())
                 if p.startswith((game + "/", f"sheets/{game}/"))
             },
@@ -422,7 +441,8 @@ def _build(
     outputs[MANIFEST] = _json_bytes({"cardc": __version__, "games": dict(sorted(games.items()))})
     if check_only:
         return _compare(generated, outputs, outcome)
-    if _same_tree(generated, outputs):
+    stats.save()
+    if _same_tree(generated, outputs, frozenset(carried_files)):
         detail = f"{_count(len(reused), 'game')} unchanged"
         if rebuilt:  # recompiled (cardc itself changed) to the very same bytes
             detail = f"{_count(len(rebuilt), 'game')} recompiled to the same files"
@@ -454,9 +474,10 @@ def _count(n: int, word: str) -> str:
 
 
 def _carry_over(
-    generated: Path, entry: Any, digest: str, sheets: bool = True
+    generated: Path, entry: Any, digest: str, sheets: bool = True, stats: FileStats | None = None
 ) -> dict[str, bytes] | None:
-    """The files of an unchanged game, when they are on disk exactly as last built."""
+    """The files of an unchanged game, when they are on disk exactly as last built (their
+    hashes checked, or known unchanged since they were: :mod:`compiler.filestat`)."""
     if not isinstance(entry, dict) or entry.get("inputs") != digest:
         return None
     if sheets and entry.get("sheets") is False:  # last built with --no-sheets
@@ -464,6 +485,12 @@ def _carry_over(
     files: dict[str, bytes] = {}
     for rel, sha in entry.get("files", {}).items():
         path = generated / rel
+        if stats is not None:
+            found = stats.read(path, rel, sha)
+            if found is None:
+                return None
+            files[rel] = found
+            continue
         try:
             data = path.read_bytes()
         except OSError:
@@ -484,11 +511,17 @@ def _existing(generated: Path) -> dict[str, Path]:
     }
 
 
-def _same_tree(generated: Path, outputs: dict[str, bytes]) -> bool:
+def _same_tree(
+    generated: Path, outputs: dict[str, bytes], carried: frozenset[str] = frozenset()
+) -> bool:
+    """Whether ``generated`` holds exactly ``outputs``; the files in ``carried`` were read
+    from it by this build, under the build lock, so they are not read again."""
     existing = _existing(generated)
     if set(existing) != set(outputs):
         return False
-    return all(existing[rel].read_bytes() == data for rel, data in outputs.items())
+    return all(
+        rel in carried or existing[rel].read_bytes() == data for rel, data in outputs.items()
+    )
 
 
 def _compare(generated: Path, outputs: dict[str, bytes], outcome: BuildOutcome) -> BuildOutcome:

@@ -584,16 +584,19 @@ def emit_handlers(ir: IR, sources: list[str], source_dir: str) -> str:
     paths: dict[str, str] = {}  # one LINES entry per source file, for the compile() below
     # Lines as compile() counts them (only "\n" ends one here), and the marker as the last
     # "  # @ " on its line: a string literal before it may hold those characters too.
+    # Each file's literal is made once (a 10,000-card game has 100,000 markers, few files).
+    path_literals: dict[str, str] = {}
     for number, line in enumerate(text.split("\n"), start=1):
         at = line.rfind(_MARKER_START)
         match = _MARKER.fullmatch(line, at) if at >= 0 else None
         if match:
-            entry = (
-                f"    {number}: ({literal(_unescape(match.group(1)))}, "
-                f"{int(match.group(2))}, {int(match.group(3))}),"
-            )
+            path, line_no, column = match.groups()
+            shown = path_literals.get(path)
+            if shown is None:
+                shown = path_literals[path] = literal(_unescape(path))
+            entry = f"    {number}: ({shown}, {int(line_no)}, {int(column)}),"
             lines_table.append(entry)
-            paths.setdefault(match.group(1), entry)
+            paths.setdefault(path, entry)
     text += "\nLINES = {\n" + "\n".join(lines_table) + ("\n" if lines_table else "") + "}\n"
     # compile() checks what this call wrote: the module with the functions and table entries
     # written now. Functions and entries reused from an earlier build (compiler.filecache) were
