@@ -150,9 +150,9 @@ def test_a_scenario_that_expects_nothing_is_an_error(tmp_path: Path) -> None:
         ),
         (
             "darwins_journey",
-            "do:\n  - fire: campsite_reached\n    event: {campsite: campsit_3}\n",
+            "do:\n  - fire: campsite_reached\n    event: {campsite: montevidea}\n",
             "5:23",
-            "'campsit_3' is not a place; did you mean 'campsite_3'?",
+            "'montevidea' is not a place; did you mean 'montevideo'?",
         ),
         (
             "darwins_journey",
@@ -197,18 +197,18 @@ def test_every_problem_of_a_scenario_is_reported_at_once(tmp_path: Path) -> None
         scenario: three mistakes
         game: darwins_journey
         given:
-          pirate_region: ocean_region_9
-          treasure_on: [campsite_1, campsit_2]
+          pirate_region: section_9
+          treasure_on: [bahia, montevidea]
         do:
           - action: reach_campsite
-            args: {campsite: campsite_1, extra: 1}
+            args: {campsite: bahia, extra: 1}
         expect:
-          pirate_regio: ocean_region_1
+          pirate_regio: section_2
         """,
     )
     lines = [line.split("/")[-1] for line in result.message.splitlines()]
-    assert lines[0].startswith("s.yaml:4:18: 'ocean_region_9' is not an Ocean Region or the")
-    assert lines[1].startswith("s.yaml:5:29: 'campsit_2' is not a Campsite; did you mean")
+    assert lines[0].startswith("s.yaml:4:18: 'section_9' is not an area of the Ocean track")
+    assert lines[1].startswith("s.yaml:5:24: 'montevidea' is not a Campsite; did you mean")
     assert lines[2].startswith(
         "s.yaml:8:34: 'extra' is not a field of the arguments; known: campsite"
     )
@@ -474,14 +474,14 @@ def test_the_schema_knows_the_games_ids_steps_and_questions() -> None:
     good = {
         "scenario": "x",
         "game": "darwins_journey",
-        "given": {"pirate_region": "ocean_region_2"},
+        "given": {"pirate_region": "section_2"},
         "choices": [{"pirate.activate.move_pirate_ship": True}],
         "do": [{"action": "activate_tile", "args": {"tile": "pirate"}}],
-        "expect": {"pirate_region": "ocean_region_2"},
+        "expect": {"pirate_region": "section_2"},
     }
     assert not list(validator.iter_errors(good))
     for bad in (
-        {**good, "given": {"pirate_region": "ocean_region_9"}},
+        {**good, "given": {"pirate_region": "section_9"}},
         {**good, "choices": [{"pirate.activate.may1": True}]},
         {**good, "do": [{"action": "activate_tile", "args": {"tyle": "pirate"}}]},
         {**good, "do": [{"action": "sail"}]},

@@ -84,13 +84,15 @@ def test_the_pirate_raid_rule_reads_as_the_rulebook_says() -> None:
     #  Treasure token ... for each Coin a player cannot pay, they instead lose 1 victory point"
     text = _text("darwins_journey", "pirate_raid")
     assert text.startswith("After each Reward Phase, every player")
-    assert "pay [coins] Coins equal to 2 plus 2 for each [treasure] Treasure token" in text
+    assert (
+        "loses 2 [coins] Coins as well as 2 additional Coins for each [treasure] Treasure token"
+    ) in text
     assert "every player whose Ship is in the same Ocean Region as the Pirate Ship" in text
     # "... they instead lose 1 victory point (to a minimum of 0 victory points on the victory
     #  point track)": every sentence of the rule, the minimum too.
     assert (
-        "for each Coin you cannot pay, lose 1 victory point (to a minimum of 0 victory points "
-        "on the victory point track)"
+        "for each Coin a player cannot pay, they instead lose 1 victory point (to a minimum of "
+        "0 victory points on the victory point track)"
     ) in text
 
 

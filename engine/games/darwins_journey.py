@@ -1,165 +1,432 @@
-"""Darwin's Journey: Pirates: the expansion's board, its verbs, and the base game as a host.
+"""Darwin's Journey: Pirates, over a small modelled Darwin's Journey (the host).
 
-The Pirates rulebook describes a mini-expansion; the base game's own rules (the Research
-Museum, workers, Objective tiles, Campsite rewards) are in no rulebook here. The expansion's
-cards reach them through :class:`DarwinHost`, the exact set of base-game operations the
-expansion calls, so a real implementation of the base game can be plugged in, and tests use
-:class:`RecordingHost`, which only records what was asked of it.
+The Pirates rulebook describes a mini-expansion; the base game's rulebook is not here. The
+base game is modelled from what the Pirates rulebook names (rounds of worker placement and
+Reward Phases, the Island and Ocean tracks with Campsites, Ships and Explorers moving along
+them, Coins and victory points, Crew cards, the Special Action Diary and its tiles, Research
+Museum specimens, Objective tiles, Tents, lagging penalties and Ocean Regions). Its components
+are data (``cards/darwins_journey/board.cards``, ``host.cards``, ``crew.cards``), its numbers
+``@provisional`` there; ``cards/darwins_journey/HOST.md`` says what is modelled and invented.
 
-Board state kept here (``g.board``): the Treasure tokens on each Campsite, the Pirate Ship's
-Ocean Region (``None`` while it is "near the main board", in the supply), and the tokens
-returned to the box. Each player's ship region is ``player.flags["ship_region"]``.
+What is here is what the DSL cannot say: the board's state (Treasure on Campsites, the Pirate
+Ship, Tents, placed workers, the Diary, the decks and piles), movement along the tracks,
+worker placement and the choices among cards and places, and the policies.
+
+The two-way host contract (HOST.md has the full table):
+
+- **host -> expansion**: the host fires ``campsite_reached`` (event ``campsite``) for every
+  Campsite a Ship or Explorer lands on or passes (:func:`navigate`, :func:`explore`);
+  ``reward_phase_end`` after each Reward Phase (the flow); ``activate`` for a Special Action
+  tile (:func:`special_action`); ``use`` for a hired Crew card (:func:`hire_crew`);
+  ``board_setup`` during its Main Board Setup; and its Diary setup adds every Special Action
+  tile that is not the base game's (:func:`setup_diary`).
+- **expansion -> host**: the operations of :class:`DarwinHost` (a Specimen action, return a
+  worker, Objective tiles from the discard pile, a Campsite's rewards), and what it reads
+  (:func:`ship_region`, the Ocean Regions the Pirate Ship may go to, Coins and victory points).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any, Protocol
 
-from engine.runtime import Context, Game, Player, Question, RuleError
-from engine.scenario_types import Fields, Id, Many, Maybe, Number, Text
+from engine.runtime import Context, Game, Player, Policy, Question, RandomLegal, RuleError
+from engine.scenario_types import Fields, Id, Many, Maybe, Number, Table
 
-#: The part of the Ocean track that holds the starting space: "An Ocean Region is the area
-#: between lagging penalties, not including the area with the Ocean track starting space", so a
-#: ship here is in no Ocean Region and never shares one with the Pirate Ship.
-STARTING_AREA = "starting_area"
-
-#: The question ``move_pirate_ship`` asks the active player's policy.
+#: The questions the host's and expansion's Python asks (their ids are what scenarios script).
 MOVE_PIRATE_SHIP = "move_pirate_ship.region"
+PLACE_WORKER = "place_worker.location"
+NAVIGATE_SPACES = "navigate.spaces"
+EXPLORE_SPACES = "explore.spaces"
+LANE = "navigate.lane"
+TENT = "campsite.tent"
+HIRE_CREW = "hire_crew.card"
+KEEP_OBJECTIVE = "draw_objectives.keep"
+TAKE_OBJECTIVE = "take_objectives.tile"
+RETURN_WORKER = "return_worker.location"
+SPECIAL_ACTION = "special_action.tile"
+CAMPSITE_REWARDS = "campsite_rewards.campsite"
+#: The answer that ends P3's taking of Objective tiles ("up to 2").
+STOP = "stop"
+
+
+def _cards_of(g: Game, kind: str) -> list[str]:
+    """The ids of the cards of one kind, in the order the sources declare them."""
+    return [cid for cid, card in g.cards.items() if card["kind"] == kind]
+
+
+def _prop(g: Game, card: str, name: str, default: Any = None) -> Any:
+    return g.cards[card]["properties"].get(name, default)
+
+
+def _names(g: Game, card: str, name: str, kind: str) -> list[str]:
+    """A list property of ids (``special_action_tiles pirate, provisions``), each checked to be
+    a card of ``kind``: a stand-in value that names no such card is the card's mistake."""
+    out = []
+    for clause in _prop(g, card, name, []):
+        for ident in clause if isinstance(clause, list) else [clause]:
+            if g.cards.get(str(ident), {}).get("kind") != kind:
+                raise RuleError(
+                    f"{g.cards[card]['source']}: {g.cards[card]['title']}: {name} names "
+                    f"'{ident}', which is no {kind} card of this game"
+                )
+            out.append(str(ident))
+    return out
+
+
+def _param(g: Game, name: str) -> int:
+    return int(g.params[name])
+
+
+# -- the Ocean track: map sections, Ocean Regions and the Compatibility marks --------------
+
+
+@dataclass(frozen=True)
+class Section:
+    """A map section of the Ocean track (board.cards), with its Compatibility marks."""
+
+    id: str
+    index: int
+    first: int
+    last: int
+    pirate: str
+    upper: str | None
+    lower: str | None
+
+    @property
+    def split(self) -> bool:
+        """True when the section is printed in an upper and a lower part (Fireland)."""
+        return self.upper is not None or self.lower is not None
+
+    def regions(self) -> list[tuple[str, str]]:
+        """The section's Ocean Regions and the mark of each (``OK`` or ``NO``)."""
+        if not self.split:
+            return [(self.id, self.pirate)]
+        return [(f"{self.id}_upper", self.upper or "NO"), (f"{self.id}_lower", self.lower or "NO")]
+
+
+def sections(g: Game) -> list[Section]:
+    """The map sections of the Ocean track, in track order."""
+    out = [
+        Section(
+            cid,
+            int(_prop(g, cid, "index")),
+            int(_prop(g, cid, "first_space")),
+            int(_prop(g, cid, "last_space")),
+            str(_prop(g, cid, "pirate")),
+            _prop(g, cid, "upper_pirate"),
+            _prop(g, cid, "lower_pirate"),
+        )
+        for cid in _cards_of(g, "map_section")
+    ]
+    return sorted(out, key=lambda s: s.index)
+
+
+def section_at(g: Game, space: int) -> Section:
+    """The map section holding Ocean track space ``space``."""
+    for section in sections(g):
+        if section.first <= space <= section.last:
+            return section
+    raise RuleError(f"Ocean track space {space} is in no map section")
+
+
+def starting_section(g: Game) -> Section:
+    """The section with the Ocean track starting space: "not including the area with the
+    Ocean track starting space", it holds no Ocean Region the Pirate Ship may go to."""
+    return section_at(g, 0)
 
 
 def ocean_regions(g: Game) -> list[str]:
-    """The Ocean Regions the Pirate Ship may be placed in, in track order.
+    """Where the Pirate Ship may be placed: every Ocean Region the Compatibility diagram marks
+    OK, never the area with the Ocean track starting space."""
+    start = starting_section(g).id
+    return [
+        region
+        for section in sections(g)
+        if section.id != start
+        for region, mark in section.regions()
+        if mark == "OK"
+    ]
 
-    Their number is the ``ocean_regions`` param of game.cards, marked @provisional there: the
-    base game's Ocean track, where the lagging penalties are printed, is not in this rulebook.
-    """
-    return [f"ocean_region_{n}" for n in range(1, int(g.params["ocean_regions"]) + 1)]
+
+def all_regions(g: Game) -> list[str]:
+    """Every area of the Ocean track a Ship may be in, the starting area included."""
+    return [region for section in sections(g) for region, _mark in section.regions()]
 
 
 def campsites(g: Game) -> list[str]:
-    """The Campsite locations of the Island and Ocean tracks (``campsites`` param, provisional)."""
-    return [f"campsite_{n}" for n in range(1, int(g.params["campsites"]) + 1)]
+    """The Campsite locations of the Island and Ocean tracks."""
+    return _cards_of(g, "campsite")
+
+
+def campsite_on(g: Game, track: str, space: int) -> str | None:
+    """The Campsite at ``space`` of the ``track`` (``ocean`` or ``island``), or None."""
+    for site in campsites(g):
+        if _prop(g, site, "track") == track and int(_prop(g, site, "space")) == space:
+            return site
+    return None
 
 
 # -- the base game, as the expansion sees it -------------------------------------------------
 
 
 class DarwinHost(Protocol):
-    """The base-game operations the Pirates expansion's cards call, and nothing else.
+    """The base-game operations the Pirates expansion's cards call (expansion -> host).
 
-    Each is called for the player whose card is being used; any choice inside the operation
-    (which specimen, which worker, which tiles, which Campsite) is the base game's to ask.
+    A fuller implementation of the base game replaces the modelled one by offering these
+    (plus the triggers it fires, see the module's docstring). Each is called for the acting
+    player; any choice inside (which worker, which tiles, which Campsite) is the host's to ask.
     """
 
-    def research_specimen(self, player: Player, ignore_coin_penalty: bool) -> None:
-        """Perform one Research Museum Specimen action "as explained in the base game rules".
+    def research_specimen(self, g: Game, c: Context, ignoring: str | None) -> None:
+        """One Research Museum Specimen action "as explained in the base game rules"; with
+        ``ignoring == "coin_penalties"`` no Coin penalty is charged (Crew P1)."""
 
-        With ``ignore_coin_penalty`` the action is performed "ignoring any Coin penalties"
-        (Pirate Crew P1): the base game must not charge the Coins it otherwise would. Crew P1
-        calls this once per action it grants, up to twice.
+    def return_worker(self, g: Game, c: Context) -> None:
+        """Crew P2: a placed worker of the player's back to an empty slot of their board, to
+        be placed again this round following normal worker placement rules."""
+
+    def take_objectives(self, g: Game, c: Context, amount: int) -> None:
+        """Crew P3: up to ``amount`` Objective tiles from anywhere in the discard pile."""
+
+    def campsite_rewards(self, g: Game, c: Context) -> None:
+        """Crew P4: all rewards of any Campsite, no costs, no Tent, full Campsites too."""
+
+
+def _game(g: Game) -> DarwinsJourney:
+    if not isinstance(g, DarwinsJourney):
+        raise RuleError("Darwin's Journey verbs need the game built by engine.loader.new_game")
+    return g
+
+
+class ModelledHost:
+    """The modelled base game's side of the contract (see :class:`DarwinHost`)."""
+
+    def research_specimen(self, g: Game, c: Context, ignoring: str | None) -> None:
+        """Pay the Coin penalty (unless ignored), study a specimen, score its points.
+
+        Modelled: a player who cannot pay the Coin penalty cannot perform the action.
         """
-        ...
+        if ignoring != "coin_penalties":
+            penalty = _param(g, "specimen_coin_penalty")
+            if c.player.counters["coins"] < penalty:
+                g.log("specimen_refused", c.player.index, "coins")
+                return
+            g.lose(c, "coins", penalty)
+        g.gain(c, "specimens", 1)
+        g.gain(c, "victory_points", _param(g, "specimen_points"))
 
-    def return_worker(self, player: Player) -> None:
-        """Return one placed worker of the player's colour to their personal board.
-
-        Pirate Crew P2: "The player returns any placed worker of their color to any empty worker
-        slot on their personal board. The worker may be placed again later in the current round
-        following normal worker placement rules."
-        """
-        ...
-
-    def take_objectives(self, player: Player, up_to: int) -> None:
-        """Let the player take between 0 and ``up_to`` Objective tiles from the discard pile.
-
-        Pirate Crew P3: "The player may gain up to 2 Objective tiles from anywhere in the
-        Objective discard pile." The tiles may come from anywhere in the pile, not only its top.
-        """
-        ...
-
-    def campsite_rewards(self, player: Player) -> None:
-        """Give the player every reward of one Campsite of their choice, at no cost.
-
-        Pirate Crew P4: "The player gains all the rewards associated with any Campsite on the
-        board. The player ignores all costs and does not place a Tent. A Campsite may be chosen
-        even if all its Tent sites are occupied." This is not landing on the Campsite: it does
-        not discover Treasure.
-        """
-        ...
-
-
-class HostCall(NamedTuple):
-    """One call into the host: the operation, the player's index, its keyword arguments."""
-
-    operation: str
-    player: int
-    arguments: dict[str, Any]
-
-
-@dataclass
-class RecordingHost:
-    """A stand-in for the base game that records each call and changes nothing."""
-
-    calls: list[HostCall] = field(default_factory=list)
-
-    def research_specimen(self, player: Player, ignore_coin_penalty: bool) -> None:
-        """Record a Research Museum Specimen action."""
-        self.calls.append(
-            HostCall(
-                "research_specimen", player.index, {"ignore_coin_penalty": ignore_coin_penalty}
-            )
+    def return_worker(self, g: Game, c: Context) -> None:
+        """Take one placed worker of the player's off its location, back to their board."""
+        dj = _game(g)
+        placed = dj.placed(c.player)
+        if not placed:
+            g.log("return_worker", c.player.index, "none placed")
+            return
+        question = Question(
+            RETURN_WORKER, c.player.index, "Return which placed worker?", tuple(placed)
         )
+        location = g.ask(c.player, question)
+        placed.remove(location)
+        c.player.counters["workers_ready"] += 1
+        g.log("return_worker", c.player.index, location)
 
-    def return_worker(self, player: Player) -> None:
-        """Record a worker returned to the player's board."""
-        self.calls.append(HostCall("return_worker", player.index, {}))
+    def take_objectives(self, g: Game, c: Context, amount: int) -> None:
+        """Up to ``amount`` tiles, each chosen from anywhere in the Objective discard pile."""
+        pile = g.board["objective_discard"]
+        for _ in range(max(int(amount), 0)):
+            if not pile:
+                break
+            question = Question(
+                TAKE_OBJECTIVE,
+                c.player.index,
+                "Take which Objective tile from the discard pile?",
+                (STOP, *pile),
+            )
+            tile = g.ask(c.player, question)
+            if tile == STOP:
+                break
+            pile.remove(tile)
+            c.player.zones["objectives"].append(tile)
+            g.log("take_objective", c.player.index, tile)
 
-    def take_objectives(self, player: Player, up_to: int) -> None:
-        """Record Objective tiles offered from the discard pile."""
-        self.calls.append(HostCall("take_objectives", player.index, {"up_to": up_to}))
-
-    def campsite_rewards(self, player: Player) -> None:
-        """Record a Campsite's rewards given without costs or a Tent."""
-        self.calls.append(HostCall("campsite_rewards", player.index, {}))
+    def campsite_rewards(self, g: Game, c: Context) -> None:
+        """Any Campsite's rewards: no cost, no Tent, its Tent sites full or not."""
+        question = Question(
+            CAMPSITE_REWARDS,
+            c.player.index,
+            "Gain the rewards of which Campsite?",
+            tuple(campsites(g)),
+        )
+        site = g.ask(c.player, question)
+        g.log("campsite_rewards", c.player.index, site)
+        g.run(site, "campsite_reward", c.player)
 
 
 # -- the game -----------------------------------------------------------------------------
 
 
-@dataclass
 class DarwinsJourney(Game):
-    """The Pirates expansion's flow, on top of a base game reached through ``host``."""
+    """The modelled base game with the Pirates expansion in play.
 
-    host: DarwinHost = field(default_factory=RecordingHost)
+    ``board`` holds: ``treasure`` (Campsite -> tokens), ``pirate_region`` (None while the
+    Pirate Ship is "near the main board"), ``treasure_in_box``, ``tents_on`` (Campsite ->
+    player indexes), ``placed`` (player index -> locations holding their workers), ``diary``
+    (Special Action tiles, top first) and ``unlocked`` (how many are unlocked), the Crew deck,
+    display and discard, the Objective pile and discard pile, and the Beagle Goal and
+    Correspondence tiles in play.
+    """
+
+    #: Rules always answer; the board's goal tiles and a player's Objective tiles score.
+    always_in_force: tuple[str, ...] = ("rule", "layer")
 
     def __post_init__(self) -> None:
         super().__post_init__()
+        self.host: DarwinHost = ModelledHost()
         sites = campsites(self)
-        if len(sites) > int(self.params["treasure_tokens"]):
+        if len(sites) > _param(self, "treasure_tokens"):
             raise RuleError(
                 f"{len(sites)} Campsites but only {self.params['treasure_tokens']} "
                 "Treasure tokens: setup places 1 on each"
             )
-        # "Place 1 Treasure token onto each Campsite location on the Island and Ocean tracks."
-        self.board["treasure"] = {site: 1 for site in sites}
-        # "Place the Pirate Ship near the main board": in the supply, in no Ocean Region.
-        self.board["pirate_region"] = None
-        self.board["treasure_in_box"] = 0
+        self.board.update(
+            treasure={site: 0 for site in sites},
+            pirate_region=None,
+            treasure_in_box=0,
+            tents_on={site: [] for site in sites},
+            placed={p.index: [] for p in self.players},
+            diary=[],
+            unlocked=0,
+            crew_deck=[],
+            crew_display=[],
+            crew_discard=[],
+            objective_pile=[],
+            objective_discard=[],
+            goal_tiles=[],
+        )
+        workers = _param(self, "workers")
         for player in self.players:
-            player.flags["ship_region"] = STARTING_AREA
+            player.counters["workers_ready"] = workers
+            player.flags["lane"] = None
+        #: Figures a designer compares with and without the Pirates (bench/sim_dj.py).
+        self.figures = {"raid_coins": 0, "raid_points": 0, "treasure_taken": 0, "raids": 0}
+
+    # -- what answers triggers
+
+    def cards_in_force(self, player: Player) -> list[str]:
+        """Rules, the Beagle Goal and Correspondence tiles in play, the player's cards."""
+        return [*super().cards_in_force(player), *self.board["goal_tiles"]]
 
     def rule_cards(self) -> list[str]:
-        """The ids of the expansion's rules, which answer triggers for every player."""
+        """The rules (the expansion's), which answer the host's triggers for every player."""
         return [cid for cid, card in self.cards.items() if card["kind"] in self.always_in_force]
 
+    def placed(self, player: Player) -> list[str]:
+        """The action locations holding this player's workers this round."""
+        placed: list[str] = self.board["placed"][player.index]
+        return placed
+
+    def unlocked_tiles(self) -> list[str]:
+        """The Special Action tiles on unlocked locations of the Diary, top first."""
+        tiles: list[str] = self.board["diary"][: self.board["unlocked"]]
+        return tiles
+
+    # -- the flow (the whole game; the `flow` declaration replaces it when it lands)
+
+    def play_game(self) -> SimpleNamespace:
+        """Setup, the rounds, final scoring; the result ``cardc sim`` reads."""
+        self.setup()
+        for number in range(1, _param(self, "rounds") + 1):
+            self.round = number
+            self.play_round()
+        self.final_scoring()
+        return self.result()
+
+    def setup(self) -> None:
+        """The base game's Main Board Setup, with the expansion's setup steps in it."""
+        c = Context(self.players[0], "", "setup")
+        setup_board(self, c)
+        self.fire("board_setup", self.players[0], cards=self.rule_cards())
+        setup_diary(self, c)
+        setup_crew_deck(self, c)
+
+    def play_round(self) -> None:
+        """Unlock the Diary, place workers, the Reward Phase, the Pirate Raid, clean up."""
+        c = Context(self.players[0], "", "round")
+        unlock_diary(self, c)
+        # Every player places one worker at a time in seat order while any has one on their
+        # board (a worker returned by Crew P2 is placed again "later in the current round").
+        for _ in range(_param(self, "workers") + 2):
+            for player in self.turn_order():
+                if player.counters["workers_ready"] > 0:
+                    place_worker(self, c.for_player(player))
+        self.reward_phase()
+        self.reward_phase_end()
+        collect_workers(self, c)
+
+    def turn_order(self) -> list[Player]:
+        """Seat order from this round's first player: the first player passes on each round
+        (modelled), so no seat places first every round."""
+        first = (self.round - 1) % len(self.players)
+        return self.players[first:] + self.players[:first]
+
+    def reward_phase(self) -> None:
+        """The Reward Phase (modelled): each player gains 1 Coin plus 1 for each Tent."""
+        for player in self.players:
+            self.gain(Context(player, "", "reward"), "coins", 1 + player.counters["tents"])
+
     def reward_phase_end(self) -> Context:
-        """End a Reward Phase: "After each Reward Phase" the Pirate Raid happens."""
-        return self.fire("reward_phase_end", self.players[0], cards=self.rule_cards())
+        """ "After each Reward Phase" the Pirate Raid happens (its losses are counted)."""
+        before = [(p.counters["coins"], p.counters["victory_points"]) for p in self.players]
+        c = self.fire("reward_phase_end", self.players[0], cards=self.rule_cards())
+        for player, (coins, points) in zip(self.players, before, strict=True):
+            if player.counters["coins"] < coins or player.counters["victory_points"] < points:
+                self.figures["raids"] += 1
+            self.figures["raid_coins"] += max(coins - player.counters["coins"], 0)
+            self.figures["raid_points"] += max(points - player.counters["victory_points"], 0)
+        return c
+
+    def final_scoring(self) -> None:
+        """Objective and goal tiles, then lagging penalties (to a minimum of 0)."""
+        for player in self.players:
+            self.fire("final_scoring", player)
+            behind = lagging_penalties_behind(self, Context(player, "", "end"), player)
+            self.lose(
+                Context(player, "", "end"),
+                "victory_points",
+                behind * _param(self, "lagging_penalty"),
+            )
+
+    def result(self) -> SimpleNamespace:
+        """Scores (victory points), the winner (most points, then most Coins), the logbook."""
+        scores = [p.counters["victory_points"] for p in self.players]
+        ranked = sorted(
+            self.players,
+            key=lambda p: (p.counters["victory_points"], p.counters["coins"]),
+            reverse=True,
+        )
+        winner = None
+        if len(ranked) > 1:
+            top = (ranked[0].counters["victory_points"], ranked[0].counters["coins"])
+            second = (ranked[1].counters["victory_points"], ranked[1].counters["coins"])
+            winner = ranked[0].index if top != second else None
+        return SimpleNamespace(
+            scores=scores,
+            team_score=None,
+            titles=[""] * len(scores),
+            sunk=[False] * len(scores),
+            winner=winner,
+            logbook=[[] for _ in self.players],
+            reason="rounds",
+            figures=dict(self.figures),
+        )
+
+    # -- scenario steps
 
     def reach_campsite(self, player: Player, campsite: str) -> Context:
-        """The player's Ship or Explorer lands on or passes ``campsite``: Discovering Treasure."""
+        """The player's Ship or Explorer lands on or passes ``campsite``: the host's call."""
         if campsite not in self.board["treasure"]:
             raise RuleError(
                 f"'{campsite}' is not a Campsite: Treasure is discovered only at Campsite "
@@ -168,33 +435,6 @@ class DarwinsJourney(Game):
         return self.fire(
             "campsite_reached", player, cards=self.rule_cards(), event={"campsite": campsite}
         )
-
-    def setup_diary(self) -> list[str]:
-        """Main Board Setup of the Special Action Diary: six tiles, top locations first.
-
-        "only draw 5 random Special Action tiles. Then add the Pirate Special Action tile and
-        shuffle all 6 tiles before placing them on the board." A tile with
-        ``unlocked_at_start`` goes "on one of the top locations ... Then randomly place the
-        other 5". The 5 base game tiles are the host's; they stand here as placeholders.
-        """
-        expansion = [cid for cid, c in self.cards.items() if c["kind"] == "action_tile"]
-        first = [t for t in expansion if self.cards[t]["properties"].get("unlocked_at_start")]
-        rest = [t for t in expansion if t not in first]
-        rest += [f"base_tile_{n}" for n in range(1, 6 + 1 - len(expansion))]
-        self.shuffle(rest)
-        if first:
-            top = int(self.params["diary_top_locations"])
-            slot = self.rng.randrange(top)
-            diary = rest[:slot] + first + rest[slot:]
-        else:
-            diary = rest
-        self.board["diary"] = diary
-        self.log("diary", 0, ", ".join(diary))
-        return diary
-
-    def unlocked_at_start(self) -> list[str]:
-        """The tiles on the Diary's top locations: the actions open from the first round."""
-        return self.board.get("diary", [])[: int(self.params["diary_top_locations"])]
 
     def activate_tile(self, player: Player, tile_id: str) -> Context:
         """The player performs the special action of the tile ``tile_id``."""
@@ -210,18 +450,10 @@ class DarwinsJourney(Game):
         found = self.cards.get(card)
         if found is None or found["kind"] != kind:
             known = sorted(cid for cid, c in self.cards.items() if c["kind"] == kind)
-            # In the kinds' own words: "'misty_strait' is a Location on the way ..., not an
-            # Encounter card".
             kinds = self.ir["vocabulary"]["kinds"]
             what = kinds.get(found["kind"], {}).get("doc", found["kind"]) if found else "no card"
             wanted = kinds.get(kind, {}).get("doc", kind)
             raise RuleError(f"'{card}' is {what}, not {wanted}; {kind}s: {', '.join(known)}")
-
-
-def _game(g: Game) -> DarwinsJourney:
-    if not isinstance(g, DarwinsJourney):
-        raise RuleError("Darwin's Journey verbs need the game built by engine.loader.new_game")
-    return g
 
 
 # -- natives ------------------------------------------------------------------------------
@@ -235,8 +467,12 @@ def treasure_at(g: Game, c: Context, campsite: str) -> bool:
 
 
 def ship_region(g: Game, c: Context, player: Player) -> str:
-    """The Ocean Region of the player's Ship, or the starting area (in no Ocean Region)."""
-    return str(player.flags.get("ship_region", STARTING_AREA))
+    """The area of the Ocean track the player's Ship is in: an Ocean Region, or the starting
+    section (which is in no Ocean Region the Pirate Ship may share)."""
+    section = section_at(g, player.counters["ship_space"])
+    if not section.split:
+        return section.id
+    return f"{section.id}_{player.flags.get('lane') or 'lower'}"
 
 
 def pirate_region(g: Game, c: Context) -> str | None:
@@ -245,14 +481,26 @@ def pirate_region(g: Game, c: Context) -> str | None:
     return None if region is None else str(region)
 
 
-NATIVES = {
+def ship_section(g: Game, c: Context, player: Player) -> int:
+    """The number of the map section the player's Ship is in (1: the starting section)."""
+    return section_at(g, player.counters["ship_space"]).index
+
+
+def lagging_penalties_behind(g: Game, c: Context, player: Player) -> int:
+    """The lagging penalties (one between each two map sections) ahead of the player's Ship."""
+    return len(sections(g)) - ship_section(g, c, player)
+
+
+NATIVES: dict[str, Callable[..., Any]] = {
     "treasure_at": treasure_at,
     "ship_region": ship_region,
     "pirate_region": pirate_region,
+    "ship_section": ship_section,
+    "lagging_penalties_behind": lagging_penalties_behind,
 }
 
 
-# -- verbs --------------------------------------------------------------------------------
+# -- the expansion's verbs ------------------------------------------------------------------
 
 
 def take_treasure(g: Game, c: Context, campsite: str) -> None:
@@ -261,6 +509,7 @@ def take_treasure(g: Game, c: Context, campsite: str) -> None:
         raise RuleError(f"no Treasure token lies on {campsite}")
     g.board["treasure"][campsite] = 0
     g.gain(c, "treasure", 1)
+    _game(g).figures["treasure_taken"] += 1
     g.log("take_treasure", c.player.index, campsite)
 
 
@@ -268,18 +517,16 @@ def move_pirate_ship(g: Game, c: Context) -> None:
     """Place the Pirate Ship in the Ocean Region the active player chooses.
 
     "They take it either from the supply or the board and place it onto an Ocean Region of the
-    active player's choice." Every Ocean Region is offered, its current one included (leaving it
-    there is a legal placement); the starting area is not an Ocean Region.
+    active player's choice." Every Ocean Region the Compatibility diagram marks OK is offered,
+    its current one included; the area with the Ocean track starting space is not one.
     """
-    regions = ocean_regions(g)
     question = Question(
         MOVE_PIRATE_SHIP,
         c.player.index,
         "Place the Pirate Ship in which Ocean Region?",
-        tuple(regions),
-        rule="the Pirate Ship is placed onto an Ocean Region; the starting area is not one"
-        if regions
-        else "",
+        tuple(ocean_regions(g)),
+        rule="the Pirate Ship is placed onto an Ocean Region; the starting area is not one, "
+        "nor a map section the Compatibility diagram marks NO",
     )
     region = g.ask(c.player, question)
     g.board["pirate_region"] = region
@@ -294,40 +541,442 @@ def return_treasure(g: Game, c: Context) -> None:
     g.log("return_treasure", c.player.index, returned)
 
 
+def place_treasure_tokens(g: Game, c: Context) -> None:
+    """ "Place 1 Treasure token onto each Campsite location on the Island and Ocean tracks."""
+    for site in g.board["treasure"]:
+        g.board["treasure"][site] = 1
+    g.log("treasure_placed", 0, len(g.board["treasure"]))
+
+
+def shuffle_into_crew_deck(g: Game, c: Context, module: str) -> None:
+    """ "Shuffle the Pirate Crew cards with the base game Crew cards": every Crew card of the
+    module (tagged so) joins the Crew deck, which is then shuffled."""
+    cards = [cid for cid in _cards_of(g, "crew") if module in g.cards[cid]["tags"]]
+    g.board["crew_deck"].extend(cards)
+    g.shuffle(g.board["crew_deck"])
+    g.log("crew_shuffled_in", 0, ", ".join(cards))
+
+
+# -- the host's operations the expansion calls (through DarwinHost) --------------------------
+
+
 def research_specimen(g: Game, c: Context, ignoring: str | None = None) -> None:
     """Host: one Research Museum Specimen action, ignoring Coin penalties when told so."""
-    _game(g).host.research_specimen(c.player, ignore_coin_penalty=ignoring == "coin_penalties")
+    _game(g).host.research_specimen(g, c, ignoring)
 
 
 def return_worker(g: Game, c: Context) -> None:
     """Host: return a placed worker to an empty worker slot on the player's board."""
-    _game(g).host.return_worker(c.player)
+    _game(g).host.return_worker(g, c)
 
 
 def take_objectives(g: Game, c: Context, amount: int) -> None:
     """Host: take up to ``amount`` Objective tiles from the Objective discard pile."""
-    _game(g).host.take_objectives(c.player, up_to=int(amount))
+    _game(g).host.take_objectives(g, c, int(amount))
 
 
 def campsite_rewards(g: Game, c: Context) -> None:
     """Host: all the rewards of one Campsite, ignoring costs and placing no Tent."""
-    _game(g).host.campsite_rewards(c.player)
+    _game(g).host.campsite_rewards(g, c)
 
 
-VERBS = {
+# -- the host's own verbs -------------------------------------------------------------------
+
+
+def setup_board(g: Game, c: Context) -> None:
+    """The base game's Main Board Setup (modelled): the Objective pile shuffled, the Beagle
+    Goal and Correspondence tiles placed (drawn at random, or the Pirate Scenario card's),
+    the base game's Crew cards as the Crew deck (Ships and Explorers start on their tracks'
+    starting spaces, space 0)."""
+    board = g.board
+    board["objective_pile"] = _cards_of(g, "objective")
+    g.shuffle(board["objective_pile"])
+    board["objective_discard"] = []
+    card = _scenario_card(g)
+    if card is not None:
+        board["goal_tiles"] = [
+            *_names(g, card, "beagle_goal_tiles", "goal_tile"),
+            *_names(g, card, "correspondence_tiles", "goal_tile"),
+        ]
+    else:
+        tiles = []
+        for tag in ("beagle_goal", "correspondence"):
+            pool = [t for t in _cards_of(g, "goal_tile") if tag in g.cards[t]["tags"]]
+            g.shuffle(pool)
+            tiles += pool[: _param(g, "goal_tiles_on_board")]
+        board["goal_tiles"] = tiles
+    board["crew_deck"] = [cid for cid in _cards_of(g, "crew") if "base" in g.cards[cid]["tags"]]
+    g.log("board", 0, ", ".join(board["goal_tiles"]))
+
+
+def _scenario_card(g: Game) -> str | None:
+    """The Pirate Scenario card when the game uses it (``use_pirate_scenario``)."""
+    if not _param(g, "use_pirate_scenario"):
+        return None
+    cards = _cards_of(g, "scenario_card")
+    if not cards:
+        raise RuleError("use_pirate_scenario is 1 but the game has no Scenario card")
+    return cards[0]
+
+
+def setup_diary(g: Game, c: Context) -> list[str]:
+    """Main Board Setup of the Special Action Diary.
+
+    The host draws random base game tiles for the Diary's locations left over by the modules'
+    own tiles: with the Pirates, "only draw 5 random Special Action tiles. Then add the Pirate
+    Special Action tile and shuffle all 6 tiles before placing them on the board." A tile with
+    ``unlocked_at_start`` goes "on one of the top locations ... Then randomly place the other
+    5". With the Pirate Scenario card, its tiles are placed as it shows ("Instead of choosing
+    randomly"; "Ignore the rest of the Pirate Expansion setup steps").
+    """
+    card = _scenario_card(g)
+    if card is not None:
+        diary = _names(g, card, "special_action_tiles", "action_tile")
+        pirate = _prop(g, card, "pirate_region")
+        if pirate not in ocean_regions(g):
+            raise RuleError(
+                f"the Scenario card places the Pirate Ship in '{pirate}', which is no Ocean "
+                "Region the Pirate Ship may go to: " + ", ".join(ocean_regions(g))
+            )
+        g.board["pirate_region"] = pirate
+        g.log("pirate_ship", 0, pirate)
+    else:
+        size = _param(g, "diary_size")
+        tiles = _cards_of(g, "action_tile")
+        modules = [t for t in tiles if "base" not in g.cards[t]["tags"]]
+        base = [t for t in tiles if t not in modules]
+        g.shuffle(base)
+        drawn = base[: size - len(modules)]
+        first = [t for t in modules if _prop(g, t, "unlocked_at_start")]
+        rest = [*drawn, *(t for t in modules if t not in first)]
+        g.shuffle(rest)
+        if first:
+            slot = int(g.rng.random() * _param(g, "diary_top_locations"))
+            diary = rest[:slot] + first + rest[slot:]
+        else:
+            diary = rest
+    g.board["diary"] = diary
+    g.log("diary", 0, ", ".join(diary))
+    return diary
+
+
+def setup_crew_deck(g: Game, c: Context) -> None:
+    """The Crew deck (base cards, and those the modules shuffled in) and its face-up display."""
+    g.shuffle(g.board["crew_deck"])
+    _refill_crew(g)
+
+
+def _refill_crew(g: Game) -> None:
+    display, deck = g.board["crew_display"], g.board["crew_deck"]
+    while len(display) < _param(g, "crew_display") and deck:
+        display.append(deck.pop(0))
+
+
+def unlock_diary(g: Game, c: Context) -> None:
+    """The Diary's unlocked locations this round: the top ones, and one more each round."""
+    count = _param(g, "diary_top_locations") + (g.round - 1) * _param(g, "diary_unlocks_per_round")
+    g.board["unlocked"] = min(count, len(g.board["diary"]))
+    g.log("unlocked", 0, ", ".join(_game(g).unlocked_tiles()))
+
+
+def _legal_locations(g: Game, player: Player) -> list[str]:
+    placed = _game(g).placed(player)
+    return [
+        loc
+        for loc in _cards_of(g, "action_location")
+        if loc not in placed and player.counters["coins"] >= int(_prop(g, loc, "cost", 0))
+    ]
+
+
+def place_worker(g: Game, c: Context) -> None:
+    """Place a worker from the player's board on an action location, pay, do its action.
+
+    Normal worker placement (modelled): a location the player has no worker on this round,
+    whose cost they can pay. A player with no legal location keeps the worker for the round.
+    """
+    player = c.player
+    if player.counters["workers_ready"] <= 0:
+        raise RuleError(f"{player.name} has no worker left on their personal board")
+    legal = _legal_locations(g, player)
+    if not legal:
+        player.counters["workers_ready"] = 0
+        g.log("no_location", player.index)
+        return
+    question = Question(
+        PLACE_WORKER, player.index, "Place a worker on which location?", tuple(legal)
+    )
+    location = g.ask(player, question)
+    player.counters["workers_ready"] -= 1
+    _game(g).placed(player).append(location)
+    cost = int(_prop(g, location, "cost", 0))
+    if cost:
+        g.lose(c, "coins", cost)
+    g.log("worker", player.index, location)
+    g.run(location, "visit", player)
+
+
+def collect_workers(g: Game, c: Context) -> None:
+    """End of the round: every worker back to its player's board."""
+    workers = _param(g, "workers")
+    for player in g.players:
+        g.board["placed"][player.index] = []
+        player.counters["workers_ready"] = workers
+
+
+def _move(g: Game, c: Context, track: str, steps: int) -> None:
+    """Move the player's Ship (``ocean``) or Explorer (``island``) up to ``steps`` spaces.
+
+    Every Campsite the piece lands on or passes is discovered on the way, in order (the
+    expansion's ``campsite_reached``), so its Coins can pay the costs later in the action;
+    landing on a Campsite, the player may then pay its cost to place a Tent and gain its
+    rewards (the base game's Campsite, as modelled).
+    """
+    counter = "ship_space" if track == "ocean" else "explorer_space"
+    player = c.player
+    room = int(g.counter_bounds[counter][1] or 0) - player.counters[counter]
+    most = min(max(int(steps), 0), room)
+    if most <= 0:
+        g.log("cannot_move", player.index, track)
+        return
+    ident = NAVIGATE_SPACES if track == "ocean" else EXPLORE_SPACES
+    options = tuple(str(n) for n in range(most, 0, -1))
+    moved = int(g.ask(player, Question(ident, player.index, "Move how many spaces?", options)))
+    dj = _game(g)
+    for _ in range(moved):
+        player.counters[counter] += 1
+        space = player.counters[counter]
+        if track == "ocean" and section_at(g, space).split and player.flags.get("lane") is None:
+            lane = g.ask(
+                player,
+                Question(
+                    LANE, player.index, "Sail the upper or the lower part?", ("upper", "lower")
+                ),
+            )
+            player.flags["lane"] = lane
+        site = campsite_on(g, track, space)
+        if site is not None:
+            dj.reach_campsite(player, site)
+    g.log("move", player.index, track, player.counters[counter])
+    site = campsite_on(g, track, player.counters[counter])
+    if site is not None:
+        _offer_tent(g, c, site)
+
+
+def _offer_tent(g: Game, c: Context, site: str) -> None:
+    player = c.player
+    cost = int(_prop(g, site, "cost"))
+    full = len(g.board["tents_on"][site]) >= int(_prop(g, site, "tent_sites"))
+    if full or player.counters["tents"] >= _param(g, "tents_per_player"):
+        return
+    if player.counters["coins"] < cost:
+        return
+    question = Question(
+        TENT, player.index, f"Pay {cost} Coins to place a Tent at {site}?", ("yes", "no"), "may"
+    )
+    if g.ask(player, question) != "yes":
+        return
+    g.lose(c, "coins", cost)
+    g.gain(c, "tents", 1)
+    g.board["tents_on"][site].append(player.index)
+    g.log("tent", player.index, site)
+    g.run(site, "campsite_reward", player)
+
+
+def navigate(g: Game, c: Context, steps: int) -> None:
+    """Navigating: move the Ship up to ``steps`` spaces along the Ocean track."""
+    _move(g, c, "ocean", steps)
+
+
+def explore(g: Game, c: Context, steps: int) -> None:
+    """Exploring: move the Explorer up to ``steps`` spaces along the Island track."""
+    _move(g, c, "island", steps)
+
+
+def hire_crew(g: Game, c: Context) -> None:
+    """Hire a face-up Crew card of the display, use it at once, refill the display."""
+    display = g.board["crew_display"]
+    if not display:
+        g.log("hire_crew", c.player.index, "none left")
+        return
+    question = Question(HIRE_CREW, c.player.index, "Hire which Crew card?", tuple(display))
+    card = g.ask(c.player, question)
+    display.remove(card)
+    c.player.zones["crew_hired"].append(card)
+    g.log("hire", c.player.index, card)
+    _refill_crew(g)
+    _game(g).use_crew(c.player, card)
+
+
+def draw_objectives(g: Game, c: Context) -> None:
+    """Draw Objective tiles, keep one, put the others on the Objective discard pile."""
+    pile = g.board["objective_pile"]
+    drawn = [pile.pop(0) for _ in range(min(_param(g, "objectives_drawn"), len(pile)))]
+    if not drawn:
+        g.log("objectives", c.player.index, "none left")
+        return
+    question = Question(KEEP_OBJECTIVE, c.player.index, "Keep which Objective tile?", tuple(drawn))
+    kept = g.ask(c.player, question)
+    c.player.zones["objectives"].append(kept)
+    g.board["objective_discard"].extend(t for t in drawn if t != kept)
+    g.log("objective", c.player.index, kept)
+
+
+def special_action(g: Game, c: Context) -> None:
+    """Activate one Special Action tile on an unlocked location of the Diary."""
+    tiles = _game(g).unlocked_tiles()
+    if not tiles:
+        g.log("special_action", c.player.index, "none unlocked")
+        return
+    question = Question(
+        SPECIAL_ACTION,
+        c.player.index,
+        "Activate which Special Action tile?",
+        tuple(tiles),
+        rule="only the tiles on unlocked locations of the Special Action Diary",
+    )
+    tile = g.ask(c.player, question)
+    _game(g).activate_tile(c.player, tile)
+
+
+VERBS: dict[str, Callable[..., Any]] = {
     "take_treasure": take_treasure,
     "move_pirate_ship": move_pirate_ship,
     "return_treasure": return_treasure,
+    "place_treasure_tokens": place_treasure_tokens,
+    "shuffle_into_crew_deck": shuffle_into_crew_deck,
     "research_specimen": research_specimen,
     "return_worker": return_worker,
     "take_objectives": take_objectives,
     "campsite_rewards": campsite_rewards,
+    "setup_board": setup_board,
+    "setup_diary": setup_diary,
+    "setup_crew_deck": setup_crew_deck,
+    "unlock_diary": unlock_diary,
+    "place_worker": place_worker,
+    "collect_workers": collect_workers,
+    "navigate": navigate,
+    "explore": explore,
+    "hire_crew": hire_crew,
+    "draw_objectives": draw_objectives,
+    "special_action": special_action,
 }
 
 GAME_CLASS = DarwinsJourney
 
 
-# -- scenarios ----------------------------------------------------------------------------
+# -- policies -------------------------------------------------------------------------------
+
+
+def _raid_cost(player: Player) -> int:
+    """What a raid would take from the player now: 2 Coins plus 2 for each Treasure token."""
+    return 2 + 2 * player.counters["treasure"]
+
+
+def _raid_worth(g: Game, me: Player, region: str) -> int:
+    """How good the Pirate Ship in ``region`` is for ``me``: the rivals' raid costs there,
+    less twice my own (a raid of mine costs me; a rival's costs them)."""
+    worth = 0
+    for other in g.players:
+        if ship_region(g, Context(other, "", ""), other) != region:
+            continue
+        worth += -2 * _raid_cost(other) if other is me else _raid_cost(other)
+    return worth
+
+
+#: The greedy order of action locations, before the state is looked at (a higher number first).
+_LOCATION_VALUE = {
+    "navigation": 6,
+    "exploration": 6,
+    "special_actions": 5,
+    "crew_quarters": 4,
+    "research_museum": 4,
+    "objectives": 3,
+    "trading_post": 2,
+}
+
+#: The greedy order of Crew cards to hire.
+_CREW_VALUE = {"p4": 6, "p1": 5, "purser": 4, "p2": 4, "artist": 4, "sailor": 3, "scout": 3}
+
+
+class Greedy(Policy):
+    """A rule of thumb for each question of the game, looking only at the state now.
+
+    Treasure is taken unless the player's own Ship shares the Pirate Ship's region (then the
+    token is left and the Pirate Ship sent to the region where rivals lose most); the Pirate
+    Ship goes where it costs rivals most and the player least; workers go to the locations
+    worth most now (moving while Campsites are ahead, the Museum while a Coin pays its
+    penalty, Coins when short); a Tent is always placed when it can be paid; the Crew card,
+    Objective and Campsite of most worth are chosen.
+    """
+
+    def decide(self, game: Game, question: Question) -> str:
+        """The answer the rule of thumb for ``question.id`` picks (the first legal one else)."""
+        g = game
+        me = g.players[question.player]
+        options = question.options
+        ident = question.id
+        if ident == MOVE_PIRATE_SHIP:
+            return max(options, key=lambda r: _raid_worth(g, me, r))
+        if ident.endswith("take_treasure_or_move_pirate_ship"):
+            mine = ship_region(g, Context(me, "", ""), me)
+            if mine == pirate_region(g, Context(me, "", "")) and "move_pirate_ship" in options:
+                return "move_pirate_ship"
+            return "take_treasure"
+        if ident.endswith(".move_pirate_ship"):
+            here = pirate_region(g, Context(me, "", ""))
+            now = _raid_worth(g, me, here) if here else 0
+            best = max(_raid_worth(g, me, r) for r in ocean_regions(g))
+            return "yes" if best > now else "no"
+        if ident == PLACE_WORKER:
+            return max(options, key=lambda loc: self._location(g, me, loc))
+        if ident in (NAVIGATE_SPACES, EXPLORE_SPACES):
+            return options[0]
+        if ident == LANE:
+            return "upper"
+        if ident == HIRE_CREW:
+            return max(options, key=lambda card: _CREW_VALUE.get(card, 2))
+        if ident == KEEP_OBJECTIVE:
+            return options[0]
+        if ident == TAKE_OBJECTIVE:
+            return options[1] if len(options) > 1 else options[0]
+        if ident == SPECIAL_ACTION:
+            return max(options, key=lambda t: 3 if t == "pirate" else 2 if t == "provisions" else 1)
+        if ident == CAMPSITE_REWARDS:
+            return max(options, key=lambda s: int(_prop(g, s, "cost")))
+        if "yes" in options:
+            return "yes"
+        return options[0]
+
+    @staticmethod
+    def _location(g: Game, me: Player, loc: str) -> int:
+        value = _LOCATION_VALUE.get(loc, 1)
+        coins = me.counters["coins"]
+        if loc == "navigation" and me.counters["ship_space"] >= 17:
+            value = 0
+        if loc == "exploration" and me.counters["explorer_space"] >= 11:
+            value = 0
+        if loc == "research_museum" and coins < _param(g, "specimen_coin_penalty"):
+            value = 0
+        if loc == "trading_post" and coins <= 1:
+            value = 7
+        if loc == "special_actions" and not _game(g).unlocked_tiles():
+            value = 0
+        return value
+
+
+def _random(game: Game, index: int) -> Policy:
+    return RandomLegal()
+
+
+def _greedy(game: Game, index: int) -> Policy:
+    return Greedy()
+
+
+#: ``cardc sim darwins_journey --policy random|greedy``.
+POLICIES = {"random": _random, "greedy": _greedy}
+
+
+# -- scenarios: given, expect and steps by the names a designer knows -----------------------
 
 
 def _region(g: Game, value: Any) -> str | None:
@@ -336,25 +985,15 @@ def _region(g: Game, value: Any) -> str | None:
     region = str(value)
     if region not in ocean_regions(g):
         raise RuleError(
-            f"'{region}' is not an Ocean Region: the Pirate Ship is placed onto an Ocean Region, "
-            "and the starting area is not one; regions: " + ", ".join(ocean_regions(g))
+            f"'{region}' is not an Ocean Region the Pirate Ship may go to: the Pirate Ship is "
+            "placed onto an Ocean Region, and the starting area is not one; regions: "
+            + ", ".join(ocean_regions(g))
         )
     return region
 
 
-def _need_player(player: Player | None, what: str) -> Player:
-    if player is None:
-        raise RuleError(f"'{what}' belongs to a player: give it under 'player' or 'players'")
-    return player
-
-
 def _given_pirate_region(g: Game, player: Player | None, value: Any) -> None:
     g.board["pirate_region"] = _region(g, value)
-
-
-def _given_ship_region(g: Game, player: Player | None, value: Any) -> None:
-    region = STARTING_AREA if value in (None, STARTING_AREA) else _region(g, value)
-    _need_player(player, "ship_region").flags["ship_region"] = region
 
 
 def _given_treasure_on(g: Game, player: Player | None, value: Any) -> None:
@@ -365,91 +1004,211 @@ def _given_treasure_on(g: Game, player: Player | None, value: Any) -> None:
     g.board["treasure"] = {site: int(site in sites) for site in g.board["treasure"]}
 
 
+def _given_list(key: str) -> Callable[[Game, Player | None, Any], None]:
+    def given(g: Game, player: Player | None, value: Any) -> None:
+        g.board[key] = [str(v) for v in value]
+
+    return given
+
+
+def _given_placed(g: Game, player: Player | None, value: Any) -> None:
+    if player is None:
+        raise RuleError("'placed' belongs to a player: give it under 'player' or 'players'")
+    g.board["placed"][player.index] = [str(v) for v in value]
+
+
+def _given_tents_on(g: Game, player: Player | None, value: Any) -> None:
+    for site, seats in dict(value).items():
+        g.board["tents_on"][str(site)] = [int(s) - 1 for s in seats]
+
+
+def _given_lane(g: Game, player: Player | None, value: Any) -> None:
+    if player is None:
+        raise RuleError("'lane' belongs to a player: give it under 'player' or 'players'")
+    player.flags["lane"] = None if value is None else str(value)
+
+
+def _given_unlocked(g: Game, player: Player | None, value: Any) -> None:
+    g.board["unlocked"] = int(value)
+
+
 GIVEN = {
     "pirate_region": _given_pirate_region,
-    "ship_region": _given_ship_region,
     "treasure_on": _given_treasure_on,
+    "diary": _given_list("diary"),
+    "unlocked": _given_unlocked,
+    "crew_display": _given_list("crew_display"),
+    "crew_deck": _given_list("crew_deck"),
+    "objective_pile": _given_list("objective_pile"),
+    "objective_discard": _given_list("objective_discard"),
+    "goal_tiles": _given_list("goal_tiles"),
+    "tents_on": _given_tents_on,
+    "placed": _given_placed,
+    "lane": _given_lane,
 }
 
 
-def _host_calls(g: Game, player: Player | None) -> list[str]:
-    host = _game(g).host
-    calls = host.calls if isinstance(host, RecordingHost) else []
-    return [call.operation for call in calls if player is None or call.player == player.index]
+def _expect_player(get: Callable[[Game, Player], Any]) -> Callable[[Game, Player | None], Any]:
+    def expect(g: Game, player: Player | None) -> Any:
+        if player is None:
+            raise RuleError("this belongs to a player: expect it under 'player' or 'players'")
+        return get(g, player)
+
+    return expect
 
 
 EXPECT = {
     "pirate_region": lambda g, player: pirate_region(g, Context(g.players[0], "", "")),
-    "ship_region": lambda g, player: _need_player(player, "ship_region").flags["ship_region"],
+    "ship_region": _expect_player(lambda g, p: ship_region(g, Context(p, "", ""), p)),
     "treasure_on": lambda g, player: sorted(s for s, n in g.board["treasure"].items() if n),
     "treasure_in_box": lambda g, player: g.board["treasure_in_box"],
-    "host_calls": _host_calls,
-    "unlocked_at_start": lambda g, player: _game(g).unlocked_at_start(),
+    "unlocked_tiles": lambda g, player: _game(g).unlocked_tiles(),
+    # The tiles on the Diary's top locations: those unlocked at the start of the game.
+    "unlocked_at_start": lambda g, player: g.board["diary"][: _param(g, "diary_top_locations")],
+    "diary": lambda g, player: list(g.board["diary"]),
+    "crew_deck": lambda g, player: sorted(g.board["crew_deck"]),
+    "crew_display": lambda g, player: list(g.board["crew_display"]),
+    "objective_discard": lambda g, player: sorted(g.board["objective_discard"]),
+    "goal_tiles": lambda g, player: list(g.board["goal_tiles"]),
+    "tents_on": lambda g, player: {
+        site: [s + 1 for s in seats] for site, seats in g.board["tents_on"].items() if seats
+    },
+    "placed": _expect_player(lambda g, p: list(_game(g).placed(p))),
+    "pirate_regions": lambda g, player: ocean_regions(g),
 }
+
+
+def _setup(g: Game, player: Player) -> None:
+    _game(g).setup()
+
+
+def _round(g: Game, player: Player) -> None:
+    _game(g).play_round()
+
+
+def _final(g: Game, player: Player) -> None:
+    _game(g).final_scoring()
+
+
+def _verb(name: str) -> Callable[..., Any]:
+    fn = VERBS[name]
+
+    def step(g: Game, player: Player, **args: Any) -> Context:
+        c = Context(player, "", name)
+        fn(g, c, *args.values())
+        return c
+
+    return step
+
 
 #: Steps a scenario may name (``action: reach_campsite`` with ``args: {campsite: ...}``).
 ACTIONS = {
+    "setup": _setup,
+    "play_round": _round,
+    "final_scoring": _final,
     "reward_phase_end": lambda g, player: _game(g).reward_phase_end(),
     "reach_campsite": lambda g, player, campsite: _game(g).reach_campsite(player, campsite),
     "activate_tile": lambda g, player, tile: _game(g).activate_tile(player, tile),
     "use_crew": lambda g, player, crew: _game(g).use_crew(player, crew),
-    "setup_diary": lambda g, player: _game(g).setup_diary() and None,
+    "place_worker": _verb("place_worker"),
+    "navigate": _verb("navigate"),
+    "explore": _verb("explore"),
+    "setup_diary": _verb("setup_diary"),
+    "unlock_diary": _verb("unlock_diary"),
+    "special_action": _verb("special_action"),
 }
 
 
 # -- what a scenario may name, checked at its line (engine.scenario_check) ------------------
 
 
-def _numbered(prefix: str, param: str) -> Callable[[dict[str, Any]], list[str]]:
+def _kind(kind: str) -> Callable[[dict[str, Any]], list[str]]:
     def pool(ir: dict[str, Any]) -> list[str]:
-        count = int(ir["vocabulary"]["params"].get(param, 0))
-        return [f"{prefix}_{n}" for n in range(1, count + 1)]
+        return [c["id"] for c in ir["cards"] if c["kind"] == kind]
 
     return pool
 
 
+def _regions(ir: dict[str, Any]) -> list[str]:
+    out = []
+    for card in ir["cards"]:
+        if card["kind"] != "map_section":
+            continue
+        props = card["properties"]
+        if "upper_pirate" in props or "lower_pirate" in props:
+            out += [f"{card['id']}_upper", f"{card['id']}_lower"]
+        else:
+            out.append(card["id"])
+    return out
+
+
 POOLS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
-    "ocean_region": _numbered("ocean_region", "ocean_regions"),
-    "campsite": _numbered("campsite", "campsites"),
-    "ship_place": lambda ir: [STARTING_AREA, *_numbered("ocean_region", "ocean_regions")(ir)],
+    "region": _regions,
+    "campsite": _kind("campsite"),
+    "action_tile": _kind("action_tile"),
+    "crew": _kind("crew"),
+    "objective": _kind("objective"),
+    "goal_tile": _kind("goal_tile"),
+    "location": _kind("action_location"),
     # Any place of the tracks: reaching one that is no Campsite is a refusal, not a typo.
-    "place": lambda ir: [
-        STARTING_AREA,
-        *_numbered("ocean_region", "ocean_regions")(ir),
-        *_numbered("campsite", "campsites")(ir),
-    ],
-    # The Special Action Diary: the expansion's tiles and the base game's five stand-ins.
-    "diary_tile": lambda ir: [
-        *(c["id"] for c in ir["cards"] if c["kind"] == "action_tile"),
-        *(f"base_tile_{n}" for n in range(1, 6)),
-    ],
+    "place": lambda ir: [*_regions(ir), *_kind("campsite")(ir), *_kind("action_location")(ir)],
+    "lane": lambda ir: ["upper", "lower"],
 }
 
-_REGION = Id("ocean_region", "an Ocean Region")
+_REGION = Id("region", "an area of the Ocean track")
 GIVEN_KINDS = {
-    # The starting area is a place, so a Pirate Ship given there is the rules' refusal (which a
-    # scenario may expect), not a typo.
-    "pirate_region": Maybe(Id("ship_place", "an Ocean Region or the starting area")),
-    "ship_region": Maybe(Id("ship_place", "an Ocean Region or the starting area")),
+    # Any area of the Ocean track, the starting one included, so a Pirate Ship given there
+    # is the rules' refusal (which a scenario may expect), not a typo.
+    "pirate_region": Maybe(_REGION),
     "treasure_on": Many(Id("campsite", "a Campsite")),
+    "diary": Many(Id("action_tile", "a Special Action tile")),
+    "unlocked": Number(0),
+    "crew_display": Many(Id("crew", "a Crew card")),
+    "crew_deck": Many(Id("crew", "a Crew card")),
+    "objective_pile": Many(Id("objective", "an Objective tile")),
+    "objective_discard": Many(Id("objective", "an Objective tile")),
+    "goal_tiles": Many(Id("goal_tile", "a Beagle Goal or Correspondence tile")),
+    "tents_on": Table(Id("campsite", "a Campsite"), Many(Number(1, 4, "a seat"))),
+    "placed": Many(Id("location", "an action location")),
+    "lane": Maybe(Id("lane", "upper or lower")),
 }
 EXPECT_KINDS = {
     **GIVEN_KINDS,
-    "pirate_region": Maybe(_REGION),
+    "ship_region": _REGION,
     "treasure_in_box": Number(0),
-    "host_calls": Many(Text()),
-    "unlocked_at_start": Many(Id("diary_tile", "a Special Action tile")),
+    "unlocked_tiles": Many(Id("action_tile", "a Special Action tile")),
+    "unlocked_at_start": Many(Id("action_tile", "a Special Action tile")),
+    "pirate_regions": Many(_REGION),
 }
 # Card arguments name any card: the flow itself refuses one of the wrong kind (a scenario may
 # expect that refusal), while a name that is no card at all is the scenario's own mistake.
 ACTION_ARGS = {
+    "setup": Fields({}),
+    "play_round": Fields({}),
+    "final_scoring": Fields({}),
     "reward_phase_end": Fields({}),
     "reach_campsite": Fields({"campsite": Id("place", "a place")}, ("campsite",)),
     "activate_tile": Fields({"tile": Id("card", "a card")}, ("tile",)),
     "use_crew": Fields({"crew": Id("card", "a card")}, ("crew",)),
+    "place_worker": Fields({}),
+    "navigate": Fields({"steps": Number(0)}, ("steps",)),
+    "explore": Fields({"steps": Number(0)}, ("steps",)),
     "setup_diary": Fields({}),
+    "unlock_diary": Fields({}),
+    "special_action": Fields({}),
 }
 EVENT_KINDS = {"campsite": Id("place", "a place")}
 QUESTIONS: dict[str, tuple[str, tuple[str, ...] | str | None]] = {
-    MOVE_PIRATE_SHIP: ("Place the Pirate Ship in which Ocean Region?", "ship_place"),
+    MOVE_PIRATE_SHIP: ("Place the Pirate Ship in which Ocean Region?", "region"),
+    PLACE_WORKER: ("Place a worker on which location?", "location"),
+    NAVIGATE_SPACES: ("Move how many spaces?", None),
+    EXPLORE_SPACES: ("Move how many spaces?", None),
+    LANE: ("Sail the upper or the lower part?", ("upper", "lower")),
+    TENT: ("Pay the Campsite's cost to place a Tent?", ("yes", "no")),
+    HIRE_CREW: ("Hire which Crew card?", "crew"),
+    KEEP_OBJECTIVE: ("Keep which Objective tile?", "objective"),
+    TAKE_OBJECTIVE: ("Take which Objective tile from the discard pile?", None),
+    RETURN_WORKER: ("Return which placed worker?", "location"),
+    SPECIAL_ACTION: ("Activate which Special Action tile?", "action_tile"),
+    CAMPSITE_REWARDS: ("Gain the rewards of which Campsite?", "campsite"),
 }

@@ -1,0 +1,257 @@
+"""Darwin's Journey: Pirates in whole games, over the modelled base game (the host).
+
+The rules sentence by sentence are scenarios (tests/scenarios/darwins_journey/); these tests
+play whole seeded games through the simulator's own binding and check what no single step
+shows: every rule of the expansion happens in play and changes the outcome, the host and the
+expansion call each other both ways, the Compatibility diagram's marks decide where the
+Pirate Ship may go, and games are deterministic. Quoted sentences are from the rulebook
+(``darwins-journey-pirates.txt``). Run ``cardc build`` first.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engine.games.darwins_journey as dj
+from engine.runtime import Context, Game, Player
+from engine.sim import Simulator
+
+GENERATED = Path(__file__).resolve().parent.parent / "generated" / "darwins_journey"
+
+
+def simulator(variant: str = "") -> Simulator:
+    """The compiled game (or one of its variants), as ``cardc sim`` loads it."""
+    return Simulator(GENERATED / variant if variant else GENERATED)
+
+
+def play(seed: int, players: int, policy: str = "greedy", variant: str = "") -> Any:
+    """One whole game; the game after play."""
+    sim = simulator(variant)
+    mode = "solo" if players == 1 else "competitive"
+    game = sim.new_game(seed, players, mode, sim.factory(policy))
+    game.result_after = game.play_game()  # type: ignore[attr-defined]
+    return game
+
+
+def events(game: Game, kind: str) -> list[tuple[Any, ...]]:
+    """The game's events of one kind (``take_treasure``, ``pirate_ship`` ...)."""
+    return [e for e in game.events if e[0] == kind]
+
+
+def test_setup_places_a_treasure_token_on_each_of_the_nine_campsites() -> None:
+    # "Place 1 Treasure token onto each Campsite location on the Island and Ocean tracks."
+    # "9 Silkscreen printed Treasure tokens": the model has 9 Campsites on the two tracks.
+    sim = simulator()
+    game = sim.new_game(1, 2, "competitive", sim.factory("greedy"))
+    assert isinstance(game, dj.DarwinsJourney)
+    game.setup()
+    assert list(game.board["treasure"].values()) == [1] * 9
+    tracks = Counter(dj._prop(game, site, "track") for site in dj.campsites(game))
+    assert tracks == {"ocean": 5, "island": 4}
+    # "Place the Pirate Ship near the main board": in the supply, in no Ocean Region.
+    assert game.board["pirate_region"] is None
+    # "Shuffle the Pirate Crew cards with the base game Crew cards."
+    crew = game.board["crew_deck"] + game.board["crew_display"]
+    assert sorted(crew) == sorted(dj._cards_of(game, "crew"))
+    assert {"p1", "p2", "p3", "p4"} <= set(crew)
+    # "only draw 5 random Special Action tiles. Then add the Pirate Special Action tile".
+    diary = game.board["diary"]
+    assert len(diary) == 6 and "pirate" in diary
+    assert sum("base" in game.cards[t]["tags"] for t in diary) == 5
+
+
+def test_the_compatibility_marks_are_where_the_pirate_ship_may_go() -> None:
+    # "Base Game: the first (leftmost) map section is marked NO; the other five sections are
+    # marked OK." The leftmost holds the Ocean track starting space, which is no Ocean Region.
+    base = simulator().new_game(1, 1, "solo", simulator().factory("greedy"))
+    assert dj.ocean_regions(base) == [f"section_{n}" for n in range(2, 7)]
+    assert dj.starting_section(base).id == "section_1"
+    # "Fireland Expansion: the leftmost map section is marked NO. In the two middle-right
+    # sections, the upper part is marked NO and the lower part is marked OK."
+    fire = simulator("fireland")
+    fireland = fire.new_game(1, 1, "solo", fire.factory("greedy"))
+    assert dj.ocean_regions(fireland) == [
+        "section_2",
+        "section_3",
+        "section_4_lower",
+        "section_5_lower",
+        "section_6",
+    ]
+    assert "section_4_upper" in dj.all_regions(fireland)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+@pytest.mark.parametrize("policy", ["greedy", "random"])
+def test_whole_games_play_to_the_end_and_are_deterministic(players: int, policy: str) -> None:
+    first = play(5, players, policy)
+    again = play(5, players, policy)
+    assert first.result_after.scores == again.result_after.scores
+    assert first.events == again.events
+    assert len(first.result_after.scores) == players
+    assert first.round == 5
+    # Every worker of every round was placed, or had no legal location.
+    placed = len(events(first, "worker"))
+    assert placed >= 5 * 3 * players - len(events(first, "no_location"))
+
+
+def test_every_rule_of_the_expansion_happens_in_play() -> None:
+    seen: Counter[str] = Counter()
+    crew_used: set[str] = set()
+    for seed in range(1, 41):
+        game = play(seed, 3, "random" if seed % 2 else "greedy")
+        seen.update(e[0] for e in game.events)
+        crew_used.update(e[2] for e in events(game, "hire"))
+    # Taking the Treasure, moving the Pirate Ship, raids, Treasure returned to the box.
+    for kind in ("take_treasure", "pirate_ship", "return_treasure", "tent", "campsite_rewards"):
+        assert seen[kind] > 0, kind
+    # P2 returns a worker, P3 takes discarded Objectives, P1's Specimens are free.
+    assert {"p1", "p2", "p3", "p4"} <= crew_used
+    assert seen["return_worker"] > 0 and seen["take_objective"] > 0
+
+
+def test_the_pirate_special_action_is_taken_in_play_and_locked_until_unlocked() -> None:
+    taken_early = 0
+    for seed in range(1, 31):
+        game = play(seed, 2)
+        diary = game.board["diary"]
+        activated = [
+            (i, e)
+            for i, e in enumerate(game.events)
+            if e[:3] == ("decision", e[1], dj.SPECIAL_ACTION)
+        ]
+        for index, event in activated:
+            tile = event[3]
+            # A tile is only ever activated from an unlocked location of that round.
+            rounds = [e for e in game.events[:index] if e[0] == "unlocked"]
+            assert tile in rounds[-1][2].split(", ")
+        position = diary.index("pirate")
+        taken_early += position < 2 and any(e[3] == "pirate" for _, e in activated)
+    assert taken_early > 0
+
+
+def test_the_unlocked_variant_really_unlocks_the_pirate_tile_in_round_one() -> None:
+    # "place the Pirate Special Action tile on one of the top locations of the Special
+    # Action Diary so that the Pirate action is unlocked at the start of the game".
+    locked_at_start = 0
+    for seed in range(1, 21):
+        base = play(seed, 2)
+        unlocked = play(seed, 2, variant="pirate_unlocked")
+        assert "pirate" in unlocked.board["diary"][:2]
+        first_round = [e for e in unlocked.events if e[0] == "unlocked"][0]
+        assert "pirate" in first_round[2].split(", ")
+        locked_at_start += "pirate" not in base.board["diary"][:2]
+    assert locked_at_start > 0
+
+
+def test_without_the_pirates_nothing_of_the_expansion_happens() -> None:
+    for seed in range(1, 11):
+        game = play(seed, 3, variant="no_pirates")
+        kinds = {e[0] for e in game.events}
+        assert not kinds & {"take_treasure", "pirate_ship", "return_treasure", "treasure_placed"}
+        assert all("base" in game.cards[t]["tags"] for t in game.board["diary"])
+        assert len(game.board["diary"]) == 6
+        assert game.result_after.figures["raid_coins"] == 0
+
+
+def test_the_expansion_changes_the_outcome() -> None:
+    differ = 0
+    raided = 0
+    for seed in range(1, 21):
+        with_pirates = play(seed, 3)
+        without = play(seed, 3, variant="no_pirates")
+        differ += with_pirates.result_after.scores != without.result_after.scores
+        raided += with_pirates.result_after.figures["raid_coins"] > 0
+    assert differ >= 15 and raided >= 10
+
+
+def test_the_pirate_scenario_sets_up_from_its_card() -> None:
+    # "use the Pirate Scenario card (P1) to set up the Special Action tiles, Correspondence
+    # tiles, Beagle Goal tiles, and Pirate Ship location ... Ignore the rest of the Pirate
+    # Expansion setup steps."
+    for seed in (1, 2):
+        sim = simulator("pirate_scenario")
+        game = sim.new_game(seed, 2, "competitive", sim.factory("greedy"))
+        assert isinstance(game, dj.DarwinsJourney)
+        game.setup()
+        assert game.board["diary"] == [
+            "pirate",
+            "provisions",
+            "sketchbook",
+            "fair_winds",
+            "field_guide",
+            "letters",
+        ]
+        assert game.board["goal_tiles"] == [
+            "far_shores",
+            "deep_interior",
+            "letters_from_home",
+            "letters_to_henslow",
+        ]
+        assert game.board["pirate_region"] == "section_3"
+        # The Treasure and Crew steps come before the Scenario step, so they still happen.
+        assert list(game.board["treasure"].values()) == [1] * 9
+
+
+class RecordingHost(dj.ModelledHost):
+    """A host that records the operations the expansion asks of it, then does them."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, int]] = []
+
+    def research_specimen(self, g: Game, c: Context, ignoring: str | None) -> None:
+        """Record, then the modelled action."""
+        self.calls.append((f"research_specimen:{ignoring}", c.player.index))
+        super().research_specimen(g, c, ignoring)
+
+    def return_worker(self, g: Game, c: Context) -> None:
+        """Record, then the modelled action."""
+        self.calls.append(("return_worker", c.player.index))
+        super().return_worker(g, c)
+
+    def take_objectives(self, g: Game, c: Context, amount: int) -> None:
+        """Record, then the modelled action."""
+        self.calls.append((f"take_objectives:{amount}", c.player.index))
+        super().take_objectives(g, c, amount)
+
+    def campsite_rewards(self, g: Game, c: Context) -> None:
+        """Record, then the modelled action."""
+        self.calls.append(("campsite_rewards", c.player.index))
+        super().campsite_rewards(g, c)
+
+
+def test_the_expansion_reaches_the_base_game_only_through_the_host_contract() -> None:
+    calls: Counter[str] = Counter()
+    for seed in range(1, 41):
+        sim = simulator()
+        game = sim.new_game(seed, 3, "competitive", sim.factory("random"))
+        assert isinstance(game, dj.DarwinsJourney)
+        host = RecordingHost()
+        game.host = host
+        game.play_game()
+        calls.update(name for name, _ in host.calls)
+        hired = [e[2] for e in events(game, "hire")]
+        # P4's and P2's operations are asked exactly once per use of the card.
+        assert sum(n == "campsite_rewards" for n, _ in host.calls) == hired.count("p4")
+        assert sum(n == "return_worker" for n, _ in host.calls) == hired.count("p2")
+    assert calls["research_specimen:coin_penalties"] > 0
+    assert calls["take_objectives:2"] > 0
+
+
+def test_the_host_calls_the_expansion_when_a_ship_passes_a_campsite() -> None:
+    # "When a Ship or Explorer lands on or passes a Campsite location" -- the host's move
+    # fires campsite_reached for each Campsite on the way, landing or passing.
+    sim = simulator()
+    game = sim.new_game(1, 1, "solo", sim.factory("greedy"))
+    assert isinstance(game, dj.DarwinsJourney)
+    game.setup()
+    player: Player = game.players[0]
+    player.counters["ship_space"] = 3
+    dj.navigate(game, Context(player, "", "test"), 2)
+    reached = [e for e in game.events if e[:2] == ("decision", 0) and "campsite_reached" in e[2]]
+    # Space 4 (Bahia) is passed on the way to space 5.
+    assert player.counters["ship_space"] == 5
+    assert len(reached) == 1
