@@ -481,14 +481,14 @@ def pirate_region(g: Game, c: Context) -> str | None:
     return None if region is None else str(region)
 
 
-def ship_section(g: Game, c: Context, player: Player) -> int:
-    """The number of the map section the player's Ship is in (1: the starting section)."""
-    return section_at(g, player.counters["ship_space"]).index
+def ship_section(g: Game, c: Context) -> int:
+    """The number of the map section the acting player's Ship is in (1: the starting one)."""
+    return section_at(g, c.player.counters["ship_space"]).index
 
 
 def lagging_penalties_behind(g: Game, c: Context, player: Player) -> int:
     """The lagging penalties (one between each two map sections) ahead of the player's Ship."""
-    return len(sections(g)) - ship_section(g, c, player)
+    return len(sections(g)) - section_at(g, player.counters["ship_space"]).index
 
 
 NATIVES: dict[str, Callable[..., Any]] = {

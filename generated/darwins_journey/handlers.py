@@ -110,14 +110,14 @@ def h_cartographer__activate(g, c):
 
 def h_reach_patagonia__final_scoring(g, c):
     # Reach Patagonia: on final_scoring (cards/darwins_journey/board.cards:100)
-    if (g.natives['ship_section'](g, c, c.player) >= 4):  # @ cards/darwins_journey/board.cards:100:50
-        g.gain(c, 'victory_points', 4)  # @ cards/darwins_journey/board.cards:100:81
+    if (g.natives['ship_section'](g, c) >= 4):  # @ cards/darwins_journey/board.cards:100:50
+        g.gain(c, 'victory_points', 4)  # @ cards/darwins_journey/board.cards:100:75
 
 
 def h_round_the_horn__final_scoring(g, c):
     # Round the Horn: on final_scoring (cards/darwins_journey/board.cards:102)
-    if (g.natives['ship_section'](g, c, c.player) >= 6):  # @ cards/darwins_journey/board.cards:102:49
-        g.gain(c, 'victory_points', 7)  # @ cards/darwins_journey/board.cards:102:80
+    if (g.natives['ship_section'](g, c) >= 6):  # @ cards/darwins_journey/board.cards:102:49
+        g.gain(c, 'victory_points', 7)  # @ cards/darwins_journey/board.cards:102:74
 
 
 def h_into_the_interior__final_scoring(g, c):
@@ -158,8 +158,8 @@ def h_full_purse__final_scoring(g, c):
 
 def h_far_shores__final_scoring(g, c):
     # Far Shores: on final_scoring (cards/darwins_journey/board.cards:119)
-    if (g.natives['ship_section'](g, c, c.player) >= 5):  # @ cards/darwins_journey/board.cards:119:57
-        g.gain(c, 'victory_points', 3)  # @ cards/darwins_journey/board.cards:119:88
+    if (g.natives['ship_section'](g, c) >= 5):  # @ cards/darwins_journey/board.cards:119:57
+        g.gain(c, 'victory_points', 3)  # @ cards/darwins_journey/board.cards:119:82
 
 
 def h_deep_interior__final_scoring(g, c):
@@ -194,8 +194,8 @@ def h_letters_to_henslow__final_scoring(g, c):
 
 def h_letters_to_fitzroy__final_scoring(g, c):
     # Letters to FitzRoy: on final_scoring (cards/darwins_journey/board.cards:131)
-    if (g.natives['ship_section'](g, c, c.player) >= 3):  # @ cards/darwins_journey/board.cards:131:68
-        g.gain(c, 'victory_points', 2)  # @ cards/darwins_journey/board.cards:131:99
+    if (g.natives['ship_section'](g, c) >= 3):  # @ cards/darwins_journey/board.cards:131:68
+        g.gain(c, 'victory_points', 2)  # @ cards/darwins_journey/board.cards:131:93
 
 
 def h_letters_to_lyell__final_scoring(g, c):
@@ -416,9 +416,9 @@ LINES = {
     107: ('cards/darwins_journey/board.cards', 94, 5),
     108: ('cards/darwins_journey/board.cards', 95, 5),
     113: ('cards/darwins_journey/board.cards', 100, 50),
-    114: ('cards/darwins_journey/board.cards', 100, 81),
+    114: ('cards/darwins_journey/board.cards', 100, 75),
     119: ('cards/darwins_journey/board.cards', 102, 49),
-    120: ('cards/darwins_journey/board.cards', 102, 80),
+    120: ('cards/darwins_journey/board.cards', 102, 74),
     125: ('cards/darwins_journey/board.cards', 104, 52),
     126: ('cards/darwins_journey/board.cards', 104, 77),
     131: ('cards/darwins_journey/board.cards', 106, 45),
@@ -432,7 +432,7 @@ LINES = {
     155: ('cards/darwins_journey/board.cards', 114, 45),
     156: ('cards/darwins_journey/board.cards', 114, 61),
     161: ('cards/darwins_journey/board.cards', 119, 57),
-    162: ('cards/darwins_journey/board.cards', 119, 88),
+    162: ('cards/darwins_journey/board.cards', 119, 82),
     167: ('cards/darwins_journey/board.cards', 121, 60),
     168: ('cards/darwins_journey/board.cards', 121, 85),
     173: ('cards/darwins_journey/board.cards', 123, 57),
@@ -444,7 +444,7 @@ LINES = {
     191: ('cards/darwins_journey/board.cards', 129, 68),
     192: ('cards/darwins_journey/board.cards', 129, 84),
     197: ('cards/darwins_journey/board.cards', 131, 68),
-    198: ('cards/darwins_journey/board.cards', 131, 99),
+    198: ('cards/darwins_journey/board.cards', 131, 93),
     203: ('cards/darwins_journey/board.cards', 133, 66),
     204: ('cards/darwins_journey/board.cards', 133, 91),
     209: ('cards/darwins_journey/crew.cards', 10, 5),

@@ -111,14 +111,14 @@ def h_cartographer__activate(g, c):
 
 def h_reach_patagonia__final_scoring(g, c):
     # Reach Patagonia: on final_scoring (cards/darwins_journey/board.cards:100)
-    if (g.natives['ship_section'](g, c, c.player) >= 4):  # @ cards/darwins_journey/board.cards:100:50
-        g.gain(c, 'victory_points', 4)  # @ cards/darwins_journey/board.cards:100:81
+    if (g.natives['ship_section'](g, c) >= 4):  # @ cards/darwins_journey/board.cards:100:50
+        g.gain(c, 'victory_points', 4)  # @ cards/darwins_journey/board.cards:100:75
 
 
 def h_round_the_horn__final_scoring(g, c):
     # Round the Horn: on final_scoring (cards/darwins_journey/board.cards:102)
-    if (g.natives['ship_section'](g, c, c.player) >= 6):  # @ cards/darwins_journey/board.cards:102:49
-        g.gain(c, 'victory_points', 7)  # @ cards/darwins_journey/board.cards:102:80
+    if (g.natives['ship_section'](g, c) >= 6):  # @ cards/darwins_journey/board.cards:102:49
+        g.gain(c, 'victory_points', 7)  # @ cards/darwins_journey/board.cards:102:74
 
 
 def h_into_the_interior__final_scoring(g, c):
@@ -159,8 +159,8 @@ def h_full_purse__final_scoring(g, c):
 
 def h_far_shores__final_scoring(g, c):
     # Far Shores: on final_scoring (cards/darwins_journey/board.cards:119)
-    if (g.natives['ship_section'](g, c, c.player) >= 5):  # @ cards/darwins_journey/board.cards:119:57
-        g.gain(c, 'victory_points', 3)  # @ cards/darwins_journey/board.cards:119:88
+    if (g.natives['ship_section'](g, c) >= 5):  # @ cards/darwins_journey/board.cards:119:57
+        g.gain(c, 'victory_points', 3)  # @ cards/darwins_journey/board.cards:119:82
 
 
 def h_deep_interior__final_scoring(g, c):
@@ -195,8 +195,8 @@ def h_letters_to_henslow__final_scoring(g, c):
 
 def h_letters_to_fitzroy__final_scoring(g, c):
     # Letters to FitzRoy: on final_scoring (cards/darwins_journey/board.cards:131)
-    if (g.natives['ship_section'](g, c, c.player) >= 3):  # @ cards/darwins_journey/board.cards:131:68
-        g.gain(c, 'victory_points', 2)  # @ cards/darwins_journey/board.cards:131:99
+    if (g.natives['ship_section'](g, c) >= 3):  # @ cards/darwins_journey/board.cards:131:68
+        g.gain(c, 'victory_points', 2)  # @ cards/darwins_journey/board.cards:131:93
 
 
 def h_letters_to_lyell__final_scoring(g, c):
@@ -417,9 +417,9 @@ LINES = {
     108: ('cards/darwins_journey/board.cards', 94, 5),
     109: ('cards/darwins_journey/board.cards', 95, 5),
     114: ('cards/darwins_journey/board.cards', 100, 50),
-    115: ('cards/darwins_journey/board.cards', 100, 81),
+    115: ('cards/darwins_journey/board.cards', 100, 75),
     120: ('cards/darwins_journey/board.cards', 102, 49),
-    121: ('cards/darwins_journey/board.cards', 102, 80),
+    121: ('cards/darwins_journey/board.cards', 102, 74),
     126: ('cards/darwins_journey/board.cards', 104, 52),
     127: ('cards/darwins_journey/board.cards', 104, 77),
     132: ('cards/darwins_journey/board.cards', 106, 45),
@@ -433,7 +433,7 @@ LINES = {
     156: ('cards/darwins_journey/board.cards', 114, 45),
     157: ('cards/darwins_journey/board.cards', 114, 61),
     162: ('cards/darwins_journey/board.cards', 119, 57),
-    163: ('cards/darwins_journey/board.cards', 119, 88),
+    163: ('cards/darwins_journey/board.cards', 119, 82),
     168: ('cards/darwins_journey/board.cards', 121, 60),
     169: ('cards/darwins_journey/board.cards', 121, 85),
     174: ('cards/darwins_journey/board.cards', 123, 57),
@@ -445,7 +445,7 @@ LINES = {
     192: ('cards/darwins_journey/board.cards', 129, 68),
     193: ('cards/darwins_journey/board.cards', 129, 84),
     198: ('cards/darwins_journey/board.cards', 131, 68),
-    199: ('cards/darwins_journey/board.cards', 131, 99),
+    199: ('cards/darwins_journey/board.cards', 131, 93),
     204: ('cards/darwins_journey/board.cards', 133, 66),
     205: ('cards/darwins_journey/board.cards', 133, 91),
     210: ('cards/darwins_journey/crew.cards', 10, 5),
