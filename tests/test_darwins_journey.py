@@ -16,9 +16,12 @@ from typing import Any
 
 import pytest
 
-import engine.games.darwins_journey as dj
+from engine.loader import rules_module
 from engine.runtime import Context, Game, Player
 from engine.sim import Simulator
+
+#: The very module the engine binds to the game: cards/darwins_journey/natives.py.
+dj = rules_module("darwins_journey")
 
 GENERATED = Path(__file__).resolve().parent.parent / "generated" / "darwins_journey"
 
@@ -50,13 +53,13 @@ def test_setup_places_a_treasure_token_on_each_of_the_nine_campsites() -> None:
     assert isinstance(game, dj.DarwinsJourney)
     game.setup()
     assert list(game.board["treasure"].values()) == [1] * 9
-    tracks = Counter(dj._prop(game, site, "track") for site in dj.campsites(game))
+    tracks = Counter(dj.geometry.prop(game, site, "track") for site in dj.geometry.campsites(game))
     assert tracks == {"ocean": 5, "island": 4}
     # "Place the Pirate Ship near the main board": in the supply, in no Ocean Region.
     assert game.board["pirate_region"] is None
     # "Shuffle the Pirate Crew cards with the base game Crew cards."
     crew = game.board["crew_deck"] + game.board["crew_display"]
-    assert sorted(crew) == sorted(dj._cards_of(game, "crew"))
+    assert sorted(crew) == sorted(dj.geometry.cards_of(game, "crew"))
     assert {"p1", "p2", "p3", "p4"} <= set(crew)
     # "only draw 5 random Special Action tiles. Then add the Pirate Special Action tile".
     diary = game.board["diary"]
@@ -68,20 +71,20 @@ def test_the_compatibility_marks_are_where_the_pirate_ship_may_go() -> None:
     # "Base Game: the first (leftmost) map section is marked NO; the other five sections are
     # marked OK." The leftmost holds the Ocean track starting space, which is no Ocean Region.
     base = simulator().new_game(1, 1, "solo", simulator().factory("greedy"))
-    assert dj.ocean_regions(base) == [f"section_{n}" for n in range(2, 7)]
-    assert dj.starting_section(base).id == "section_1"
+    assert dj.geometry.ocean_regions(base) == [f"section_{n}" for n in range(2, 7)]
+    assert dj.geometry.starting_section(base).id == "section_1"
     # "Fireland Expansion: the leftmost map section is marked NO. In the two middle-right
     # sections, the upper part is marked NO and the lower part is marked OK."
     fire = simulator("fireland")
     fireland = fire.new_game(1, 1, "solo", fire.factory("greedy"))
-    assert dj.ocean_regions(fireland) == [
+    assert dj.geometry.ocean_regions(fireland) == [
         "section_2",
         "section_3",
         "section_4_lower",
         "section_5_lower",
         "section_6",
     ]
-    assert "section_4_upper" in dj.all_regions(fireland)
+    assert "section_4_upper" in dj.geometry.all_regions(fireland)
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])

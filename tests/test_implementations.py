@@ -65,8 +65,9 @@ def test_the_library_implements_a_declaration_with_its_signature(tmp_path: Path)
 def test_python_implementations_must_take_the_declared_parameters(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import engine.games.darwins_journey as module
+    from engine.loader import rules_module
 
+    module = rules_module("darwins_journey")
     monkeypatch.setitem(module.VERBS, "return_treasure", lambda g, c, extra: None)
     result = compile_game(REPO / "cards" / "darwins_journey", SourceCache())
     (problem,) = result.diagnostics

@@ -28,146 +28,41 @@ The two-way host contract (HOST.md has the full table):
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any, Protocol
 
-from engine.runtime import Context, Game, Player, Policy, Question, RandomLegal, RuleError
+from engine.runtime import Context, Game, Player, Question, RuleError
 from engine.scenario_types import Fields, Id, Many, Maybe, Number, Table
 
-#: The questions the host's and expansion's Python asks (their ids are what scenarios script).
-MOVE_PIRATE_SHIP = "move_pirate_ship.region"
-PLACE_WORKER = "place_worker.location"
-NAVIGATE_SPACES = "navigate.spaces"
-EXPLORE_SPACES = "explore.spaces"
-LANE = "navigate.lane"
-TENT = "campsite.tent"
-HIRE_CREW = "hire_crew.card"
-KEEP_OBJECTIVE = "draw_objectives.keep"
-TAKE_OBJECTIVE = "take_objectives.tile"
-RETURN_WORKER = "return_worker.location"
-SPECIAL_ACTION = "special_action.tile"
-CAMPSITE_REWARDS = "campsite_rewards.campsite"
-#: The answer that ends P3's taking of Objective tiles ("up to 2").
-STOP = "stop"
-
-
-def _cards_of(g: Game, kind: str) -> list[str]:
-    """The ids of the cards of one kind, in the order the sources declare them."""
-    return [cid for cid, card in g.cards.items() if card["kind"] == kind]
-
-
-def _prop(g: Game, card: str, name: str, default: Any = None) -> Any:
-    return g.cards[card]["properties"].get(name, default)
-
-
-def _names(g: Game, card: str, name: str, kind: str) -> list[str]:
-    """A list property of ids (``special_action_tiles pirate, provisions``), each checked to be
-    a card of ``kind``: a stand-in value that names no such card is the card's mistake."""
-    out = []
-    for clause in _prop(g, card, name, []):
-        for ident in clause if isinstance(clause, list) else [clause]:
-            if g.cards.get(str(ident), {}).get("kind") != kind:
-                raise RuleError(
-                    f"{g.cards[card]['source']}: {g.cards[card]['title']}: {name} names "
-                    f"'{ident}', which is no {kind} card of this game"
-                )
-            out.append(str(ident))
-    return out
-
-
-def _param(g: Game, name: str) -> int:
-    return int(g.params[name])
-
-
-# -- the Ocean track: map sections, Ocean Regions and the Compatibility marks --------------
-
-
-@dataclass(frozen=True)
-class Section:
-    """A map section of the Ocean track (board.cards), with its Compatibility marks."""
-
-    id: str
-    index: int
-    first: int
-    last: int
-    pirate: str
-    upper: str | None
-    lower: str | None
-
-    @property
-    def split(self) -> bool:
-        """True when the section is printed in an upper and a lower part (Fireland)."""
-        return self.upper is not None or self.lower is not None
-
-    def regions(self) -> list[tuple[str, str]]:
-        """The section's Ocean Regions and the mark of each (``OK`` or ``NO``)."""
-        if not self.split:
-            return [(self.id, self.pirate)]
-        return [(f"{self.id}_upper", self.upper or "NO"), (f"{self.id}_lower", self.lower or "NO")]
-
-
-def sections(g: Game) -> list[Section]:
-    """The map sections of the Ocean track, in track order."""
-    out = [
-        Section(
-            cid,
-            int(_prop(g, cid, "index")),
-            int(_prop(g, cid, "first_space")),
-            int(_prop(g, cid, "last_space")),
-            str(_prop(g, cid, "pirate")),
-            _prop(g, cid, "upper_pirate"),
-            _prop(g, cid, "lower_pirate"),
-        )
-        for cid in _cards_of(g, "map_section")
-    ]
-    return sorted(out, key=lambda s: s.index)
-
-
-def section_at(g: Game, space: int) -> Section:
-    """The map section holding Ocean track space ``space``."""
-    for section in sections(g):
-        if section.first <= space <= section.last:
-            return section
-    raise RuleError(f"Ocean track space {space} is in no map section")
-
-
-def starting_section(g: Game) -> Section:
-    """The section with the Ocean track starting space: "not including the area with the
-    Ocean track starting space", it holds no Ocean Region the Pirate Ship may go to."""
-    return section_at(g, 0)
-
-
-def ocean_regions(g: Game) -> list[str]:
-    """Where the Pirate Ship may be placed: every Ocean Region the Compatibility diagram marks
-    OK, never the area with the Ocean track starting space."""
-    start = starting_section(g).id
-    return [
-        region
-        for section in sections(g)
-        if section.id != start
-        for region, mark in section.regions()
-        if mark == "OK"
-    ]
-
-
-def all_regions(g: Game) -> list[str]:
-    """Every area of the Ocean track a Ship may be in, the starting area included."""
-    return [region for section in sections(g) for region, _mark in section.regions()]
-
-
-def campsites(g: Game) -> list[str]:
-    """The Campsite locations of the Island and Ocean tracks."""
-    return _cards_of(g, "campsite")
-
-
-def campsite_on(g: Game, track: str, space: int) -> str | None:
-    """The Campsite at ``space`` of the ``track`` (``ocean`` or ``island``), or None."""
-    for site in campsites(g):
-        if _prop(g, site, "track") == track and int(_prop(g, site, "space")) == space:
-            return site
-    return None
-
+from . import board as geometry  # noqa: F401 - for tests: rules_module(...).geometry
+from . import policy
+from .board import (
+    CAMPSITE_REWARDS,
+    EXPLORE_SPACES,
+    HIRE_CREW,
+    KEEP_OBJECTIVE,
+    LANE,
+    MOVE_PIRATE_SHIP,
+    NAVIGATE_SPACES,
+    PLACE_WORKER,
+    RETURN_WORKER,
+    SPECIAL_ACTION,
+    STOP,
+    TAKE_OBJECTIVE,
+    TENT,
+    campsite_on,
+    campsites,
+    cards_of,
+    names,
+    ocean_regions,
+    param,
+    pirate_region,
+    prop,
+    section_at,
+    sections,
+    ship_region,
+    treasure_at,
+)
 
 # -- the base game, as the expansion sees it -------------------------------------------------
 
@@ -210,13 +105,13 @@ class ModelledHost:
         Modelled: a player who cannot pay the Coin penalty cannot perform the action.
         """
         if ignoring != "coin_penalties":
-            penalty = _param(g, "specimen_coin_penalty")
+            penalty = param(g, "specimen_coin_penalty")
             if c.player.counters["coins"] < penalty:
                 g.log("specimen_refused", c.player.index, "coins")
                 return
             g.lose(c, "coins", penalty)
         g.gain(c, "specimens", 1)
-        g.gain(c, "victory_points", _param(g, "specimen_points"))
+        g.gain(c, "victory_points", param(g, "specimen_points"))
 
     def return_worker(self, g: Game, c: Context) -> None:
         """Take one placed worker of the player's off its location, back to their board."""
@@ -286,7 +181,7 @@ class DarwinsJourney(Game):
         super().__post_init__()
         self.host: DarwinHost = ModelledHost()
         sites = campsites(self)
-        if len(sites) > _param(self, "treasure_tokens"):
+        if len(sites) > param(self, "treasure_tokens"):
             raise RuleError(
                 f"{len(sites)} Campsites but only {self.params['treasure_tokens']} "
                 "Treasure tokens: setup places 1 on each"
@@ -306,7 +201,7 @@ class DarwinsJourney(Game):
             objective_discard=[],
             goal_tiles=[],
         )
-        workers = _param(self, "workers")
+        workers = param(self, "workers")
         for player in self.players:
             player.counters["workers_ready"] = workers
             player.flags["lane"] = None
@@ -338,7 +233,7 @@ class DarwinsJourney(Game):
     def play_game(self) -> SimpleNamespace:
         """Setup, the rounds, final scoring; the result ``cardc sim`` reads."""
         self.setup()
-        for number in range(1, _param(self, "rounds") + 1):
+        for number in range(1, param(self, "rounds") + 1):
             self.round = number
             self.play_round()
         self.final_scoring()
@@ -358,7 +253,7 @@ class DarwinsJourney(Game):
         unlock_diary(self, c)
         # Every player places one worker at a time in seat order while any has one on their
         # board (a worker returned by Crew P2 is placed again "later in the current round").
-        for _ in range(_param(self, "workers") + 2):
+        for _ in range(param(self, "workers") + 2):
             for player in self.turn_order():
                 if player.counters["workers_ready"] > 0:
                     place_worker(self, c.for_player(player))
@@ -378,14 +273,29 @@ class DarwinsJourney(Game):
             self.gain(Context(player, "", "reward"), "coins", 1 + player.counters["tents"])
 
     def reward_phase_end(self) -> Context:
-        """ "After each Reward Phase" the Pirate Raid happens (its losses are counted)."""
+        """ "After each Reward Phase" the Pirate Raid happens."""
+        return self.fire("reward_phase_end", self.players[0], cards=self.rule_cards())
+
+    def fire(
+        self,
+        trigger: str,
+        player: Player,
+        cards: Any = None,
+        event: dict[str, Any] | None = None,
+        quantities: dict[str, int] | None = None,
+    ) -> Context:
+        """Fire as every game does; after a Reward Phase, count what the raid took (the
+        figures bench/sim_dj.py compares with and without the Pirates)."""
+        if trigger != "reward_phase_end":
+            return super().fire(trigger, player, cards, event, quantities)
+        here = self.board["pirate_region"]
         before = [(p.counters["coins"], p.counters["victory_points"]) for p in self.players]
-        c = self.fire("reward_phase_end", self.players[0], cards=self.rule_cards())
-        for player, (coins, points) in zip(self.players, before, strict=True):
-            if player.counters["coins"] < coins or player.counters["victory_points"] < points:
+        c = super().fire(trigger, player, cards, event, quantities)
+        for other, (coins, points) in zip(self.players, before, strict=True):
+            if here is not None and ship_region(self, c, other) == here:
                 self.figures["raids"] += 1
-            self.figures["raid_coins"] += max(coins - player.counters["coins"], 0)
-            self.figures["raid_points"] += max(points - player.counters["victory_points"], 0)
+            self.figures["raid_coins"] += max(coins - other.counters["coins"], 0)
+            self.figures["raid_points"] += max(points - other.counters["victory_points"], 0)
         return c
 
     def final_scoring(self) -> None:
@@ -396,7 +306,7 @@ class DarwinsJourney(Game):
             self.lose(
                 Context(player, "", "end"),
                 "victory_points",
-                behind * _param(self, "lagging_penalty"),
+                behind * param(self, "lagging_penalty"),
             )
 
     def result(self) -> SimpleNamespace:
@@ -457,28 +367,6 @@ class DarwinsJourney(Game):
 
 
 # -- natives ------------------------------------------------------------------------------
-
-
-def treasure_at(g: Game, c: Context, campsite: str) -> bool:
-    """True while a Treasure token lies on ``campsite``."""
-    if not isinstance(campsite, str):  # a card may pass anything to an `any` parameter
-        raise RuleError(f"treasure_at takes a campsite, not {campsite!r}")
-    return bool(g.board["treasure"].get(campsite, 0))
-
-
-def ship_region(g: Game, c: Context, player: Player) -> str:
-    """The area of the Ocean track the player's Ship is in: an Ocean Region, or the starting
-    section (which is in no Ocean Region the Pirate Ship may share)."""
-    section = section_at(g, player.counters["ship_space"])
-    if not section.split:
-        return section.id
-    return f"{section.id}_{player.flags.get('lane') or 'lower'}"
-
-
-def pirate_region(g: Game, c: Context) -> str | None:
-    """The Ocean Region of the Pirate Ship; None while it is in the supply."""
-    region = g.board.get("pirate_region")
-    return None if region is None else str(region)
 
 
 def ship_section(g: Game, c: Context) -> int:
@@ -551,7 +439,7 @@ def place_treasure_tokens(g: Game, c: Context) -> None:
 def shuffle_into_crew_deck(g: Game, c: Context, module: str) -> None:
     """ "Shuffle the Pirate Crew cards with the base game Crew cards": every Crew card of the
     module (tagged so) joins the Crew deck, which is then shuffled."""
-    cards = [cid for cid in _cards_of(g, "crew") if module in g.cards[cid]["tags"]]
+    cards = [cid for cid in cards_of(g, "crew") if module in g.cards[cid]["tags"]]
     g.board["crew_deck"].extend(cards)
     g.shuffle(g.board["crew_deck"])
     g.log("crew_shuffled_in", 0, ", ".join(cards))
@@ -589,31 +477,31 @@ def setup_board(g: Game, c: Context) -> None:
     the base game's Crew cards as the Crew deck (Ships and Explorers start on their tracks'
     starting spaces, space 0)."""
     board = g.board
-    board["objective_pile"] = _cards_of(g, "objective")
+    board["objective_pile"] = cards_of(g, "objective")
     g.shuffle(board["objective_pile"])
     board["objective_discard"] = []
     card = _scenario_card(g)
     if card is not None:
         board["goal_tiles"] = [
-            *_names(g, card, "beagle_goal_tiles", "goal_tile"),
-            *_names(g, card, "correspondence_tiles", "goal_tile"),
+            *names(g, card, "beagle_goal_tiles", "goal_tile"),
+            *names(g, card, "correspondence_tiles", "goal_tile"),
         ]
     else:
         tiles = []
         for tag in ("beagle_goal", "correspondence"):
-            pool = [t for t in _cards_of(g, "goal_tile") if tag in g.cards[t]["tags"]]
+            pool = [t for t in cards_of(g, "goal_tile") if tag in g.cards[t]["tags"]]
             g.shuffle(pool)
-            tiles += pool[: _param(g, "goal_tiles_on_board")]
+            tiles += pool[: param(g, "goal_tiles_on_board")]
         board["goal_tiles"] = tiles
-    board["crew_deck"] = [cid for cid in _cards_of(g, "crew") if "base" in g.cards[cid]["tags"]]
+    board["crew_deck"] = [cid for cid in cards_of(g, "crew") if "base" in g.cards[cid]["tags"]]
     g.log("board", 0, ", ".join(board["goal_tiles"]))
 
 
 def _scenario_card(g: Game) -> str | None:
     """The Pirate Scenario card when the game uses it (``use_pirate_scenario``)."""
-    if not _param(g, "use_pirate_scenario"):
+    if not param(g, "use_pirate_scenario"):
         return None
-    cards = _cards_of(g, "scenario_card")
+    cards = cards_of(g, "scenario_card")
     if not cards:
         raise RuleError("use_pirate_scenario is 1 but the game has no Scenario card")
     return cards[0]
@@ -631,8 +519,8 @@ def setup_diary(g: Game, c: Context) -> list[str]:
     """
     card = _scenario_card(g)
     if card is not None:
-        diary = _names(g, card, "special_action_tiles", "action_tile")
-        pirate = _prop(g, card, "pirate_region")
+        diary = names(g, card, "special_action_tiles", "action_tile")
+        pirate = prop(g, card, "pirate_region")
         if pirate not in ocean_regions(g):
             raise RuleError(
                 f"the Scenario card places the Pirate Ship in '{pirate}', which is no Ocean "
@@ -641,17 +529,17 @@ def setup_diary(g: Game, c: Context) -> list[str]:
         g.board["pirate_region"] = pirate
         g.log("pirate_ship", 0, pirate)
     else:
-        size = _param(g, "diary_size")
-        tiles = _cards_of(g, "action_tile")
+        size = param(g, "diary_size")
+        tiles = cards_of(g, "action_tile")
         modules = [t for t in tiles if "base" not in g.cards[t]["tags"]]
         base = [t for t in tiles if t not in modules]
         g.shuffle(base)
         drawn = base[: size - len(modules)]
-        first = [t for t in modules if _prop(g, t, "unlocked_at_start")]
+        first = [t for t in modules if prop(g, t, "unlocked_at_start")]
         rest = [*drawn, *(t for t in modules if t not in first)]
         g.shuffle(rest)
         if first:
-            slot = int(g.rng.random() * _param(g, "diary_top_locations"))
+            slot = int(g.rng.random() * param(g, "diary_top_locations"))
             diary = rest[:slot] + first + rest[slot:]
         else:
             diary = rest
@@ -668,13 +556,13 @@ def setup_crew_deck(g: Game, c: Context) -> None:
 
 def _refill_crew(g: Game) -> None:
     display, deck = g.board["crew_display"], g.board["crew_deck"]
-    while len(display) < _param(g, "crew_display") and deck:
+    while len(display) < param(g, "crew_display") and deck:
         display.append(deck.pop(0))
 
 
 def unlock_diary(g: Game, c: Context) -> None:
     """The Diary's unlocked locations this round: the top ones, and one more each round."""
-    count = _param(g, "diary_top_locations") + (g.round - 1) * _param(g, "diary_unlocks_per_round")
+    count = param(g, "diary_top_locations") + (g.round - 1) * param(g, "diary_unlocks_per_round")
     g.board["unlocked"] = min(count, len(g.board["diary"]))
     g.log("unlocked", 0, ", ".join(_game(g).unlocked_tiles()))
 
@@ -683,8 +571,8 @@ def _legal_locations(g: Game, player: Player) -> list[str]:
     placed = _game(g).placed(player)
     return [
         loc
-        for loc in _cards_of(g, "action_location")
-        if loc not in placed and player.counters["coins"] >= int(_prop(g, loc, "cost", 0))
+        for loc in cards_of(g, "action_location")
+        if loc not in placed and player.counters["coins"] >= int(prop(g, loc, "cost", 0))
     ]
 
 
@@ -708,7 +596,7 @@ def place_worker(g: Game, c: Context) -> None:
     location = g.ask(player, question)
     player.counters["workers_ready"] -= 1
     _game(g).placed(player).append(location)
-    cost = int(_prop(g, location, "cost", 0))
+    cost = int(prop(g, location, "cost", 0))
     if cost:
         g.lose(c, "coins", cost)
     g.log("worker", player.index, location)
@@ -717,7 +605,7 @@ def place_worker(g: Game, c: Context) -> None:
 
 def collect_workers(g: Game, c: Context) -> None:
     """End of the round: every worker back to its player's board."""
-    workers = _param(g, "workers")
+    workers = param(g, "workers")
     for player in g.players:
         g.board["placed"][player.index] = []
         player.counters["workers_ready"] = workers
@@ -764,9 +652,9 @@ def _move(g: Game, c: Context, track: str, steps: int) -> None:
 
 def _offer_tent(g: Game, c: Context, site: str) -> None:
     player = c.player
-    cost = int(_prop(g, site, "cost"))
-    full = len(g.board["tents_on"][site]) >= int(_prop(g, site, "tent_sites"))
-    if full or player.counters["tents"] >= _param(g, "tents_per_player"):
+    cost = int(prop(g, site, "cost"))
+    full = len(g.board["tents_on"][site]) >= int(prop(g, site, "tent_sites"))
+    if full or player.counters["tents"] >= param(g, "tents_per_player"):
         return
     if player.counters["coins"] < cost:
         return
@@ -810,7 +698,7 @@ def hire_crew(g: Game, c: Context) -> None:
 def draw_objectives(g: Game, c: Context) -> None:
     """Draw Objective tiles, keep one, put the others on the Objective discard pile."""
     pile = g.board["objective_pile"]
-    drawn = [pile.pop(0) for _ in range(min(_param(g, "objectives_drawn"), len(pile)))]
+    drawn = [pile.pop(0) for _ in range(min(param(g, "objectives_drawn"), len(pile)))]
     if not drawn:
         g.log("objectives", c.player.index, "none left")
         return
@@ -863,117 +751,8 @@ VERBS: dict[str, Callable[..., Any]] = {
 
 GAME_CLASS = DarwinsJourney
 
-
-# -- policies -------------------------------------------------------------------------------
-
-
-def _raid_cost(player: Player) -> int:
-    """What a raid would take from the player now: 2 Coins plus 2 for each Treasure token."""
-    return 2 + 2 * player.counters["treasure"]
-
-
-def _raid_worth(g: Game, me: Player, region: str) -> int:
-    """How good the Pirate Ship in ``region`` is for ``me``: the rivals' raid costs there,
-    less twice my own (a raid of mine costs me; a rival's costs them)."""
-    worth = 0
-    for other in g.players:
-        if ship_region(g, Context(other, "", ""), other) != region:
-            continue
-        worth += -2 * _raid_cost(other) if other is me else _raid_cost(other)
-    return worth
-
-
-#: The greedy order of action locations, before the state is looked at (a higher number first).
-_LOCATION_VALUE = {
-    "navigation": 6,
-    "exploration": 6,
-    "special_actions": 5,
-    "crew_quarters": 4,
-    "research_museum": 4,
-    "objectives": 3,
-    "trading_post": 2,
-}
-
-#: The greedy order of Crew cards to hire.
-_CREW_VALUE = {"p4": 6, "p1": 5, "purser": 4, "p2": 4, "artist": 4, "sailor": 3, "scout": 3}
-
-
-class Greedy(Policy):
-    """A rule of thumb for each question of the game, looking only at the state now.
-
-    Treasure is taken unless the player's own Ship shares the Pirate Ship's region (then the
-    token is left and the Pirate Ship sent to the region where rivals lose most); the Pirate
-    Ship goes where it costs rivals most and the player least; workers go to the locations
-    worth most now (moving while Campsites are ahead, the Museum while a Coin pays its
-    penalty, Coins when short); a Tent is always placed when it can be paid; the Crew card,
-    Objective and Campsite of most worth are chosen.
-    """
-
-    def decide(self, game: Game, question: Question) -> str:
-        """The answer the rule of thumb for ``question.id`` picks (the first legal one else)."""
-        g = game
-        me = g.players[question.player]
-        options = question.options
-        ident = question.id
-        if ident == MOVE_PIRATE_SHIP:
-            return max(options, key=lambda r: _raid_worth(g, me, r))
-        if ident.endswith("take_treasure_or_move_pirate_ship"):
-            mine = ship_region(g, Context(me, "", ""), me)
-            if mine == pirate_region(g, Context(me, "", "")) and "move_pirate_ship" in options:
-                return "move_pirate_ship"
-            return "take_treasure"
-        if ident.endswith(".move_pirate_ship"):
-            here = pirate_region(g, Context(me, "", ""))
-            now = _raid_worth(g, me, here) if here else 0
-            best = max(_raid_worth(g, me, r) for r in ocean_regions(g))
-            return "yes" if best > now else "no"
-        if ident == PLACE_WORKER:
-            return max(options, key=lambda loc: self._location(g, me, loc))
-        if ident in (NAVIGATE_SPACES, EXPLORE_SPACES):
-            return options[0]
-        if ident == LANE:
-            return "upper"
-        if ident == HIRE_CREW:
-            return max(options, key=lambda card: _CREW_VALUE.get(card, 2))
-        if ident == KEEP_OBJECTIVE:
-            return options[0]
-        if ident == TAKE_OBJECTIVE:
-            return options[1] if len(options) > 1 else options[0]
-        if ident == SPECIAL_ACTION:
-            return max(options, key=lambda t: 3 if t == "pirate" else 2 if t == "provisions" else 1)
-        if ident == CAMPSITE_REWARDS:
-            return max(options, key=lambda s: int(_prop(g, s, "cost")))
-        if "yes" in options:
-            return "yes"
-        return options[0]
-
-    @staticmethod
-    def _location(g: Game, me: Player, loc: str) -> int:
-        value = _LOCATION_VALUE.get(loc, 1)
-        coins = me.counters["coins"]
-        if loc == "navigation" and me.counters["ship_space"] >= 17:
-            value = 0
-        if loc == "exploration" and me.counters["explorer_space"] >= 11:
-            value = 0
-        if loc == "research_museum" and coins < _param(g, "specimen_coin_penalty"):
-            value = 0
-        if loc == "trading_post" and coins <= 1:
-            value = 7
-        if loc == "special_actions" and not _game(g).unlocked_tiles():
-            value = 0
-        return value
-
-
-def _random(game: Game, index: int) -> Policy:
-    return RandomLegal()
-
-
-def _greedy(game: Game, index: int) -> Policy:
-    return Greedy()
-
-
-#: ``cardc sim darwins_journey --policy random|greedy``.
-POLICIES = {"random": _random, "greedy": _greedy}
+#: ``cardc sim darwins_journey --policy random|greedy`` (policy.py).
+POLICIES = policy.POLICIES
 
 
 # -- scenarios: given, expect and steps by the names a designer knows -----------------------
@@ -1064,7 +843,7 @@ EXPECT = {
     "treasure_in_box": lambda g, player: g.board["treasure_in_box"],
     "unlocked_tiles": lambda g, player: _game(g).unlocked_tiles(),
     # The tiles on the Diary's top locations: those unlocked at the start of the game.
-    "unlocked_at_start": lambda g, player: g.board["diary"][: _param(g, "diary_top_locations")],
+    "unlocked_at_start": lambda g, player: g.board["diary"][: param(g, "diary_top_locations")],
     "diary": lambda g, player: list(g.board["diary"]),
     "crew_deck": lambda g, player: sorted(g.board["crew_deck"]),
     "crew_display": lambda g, player: list(g.board["crew_display"]),

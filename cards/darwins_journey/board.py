@@ -1,0 +1,169 @@
+"""The modelled Darwin's Journey board's geometry: the Ocean track's map sections, the Ocean
+Regions the Compatibility diagram allows the Pirate Ship, the Campsites of both tracks, and
+the natives that answer where a Ship and the Pirate Ship are.
+
+Every number here comes from the cards (``board.cards``: map sections, Campsites), none from
+Python; see HOST.md for what is modelled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.runtime import Context, Game, Player, RuleError
+
+#: The questions the host's and expansion's Python asks (their ids are what scenarios script).
+MOVE_PIRATE_SHIP = "move_pirate_ship.region"
+PLACE_WORKER = "place_worker.location"
+NAVIGATE_SPACES = "navigate.spaces"
+EXPLORE_SPACES = "explore.spaces"
+LANE = "navigate.lane"
+TENT = "campsite.tent"
+HIRE_CREW = "hire_crew.card"
+KEEP_OBJECTIVE = "draw_objectives.keep"
+TAKE_OBJECTIVE = "take_objectives.tile"
+RETURN_WORKER = "return_worker.location"
+SPECIAL_ACTION = "special_action.tile"
+CAMPSITE_REWARDS = "campsite_rewards.campsite"
+#: The answer that ends P3's taking of Objective tiles ("up to 2").
+STOP = "stop"
+
+
+def cards_of(g: Game, kind: str) -> list[str]:
+    """The ids of the cards of one kind, in the order the sources declare them."""
+    return [cid for cid, card in g.cards.items() if card["kind"] == kind]
+
+
+def prop(g: Game, card: str, name: str, default: Any = None) -> Any:
+    return g.cards[card]["properties"].get(name, default)
+
+
+def names(g: Game, card: str, name: str, kind: str) -> list[str]:
+    """A list property of ids (``special_action_tiles pirate, provisions``), each checked to be
+    a card of ``kind``: a stand-in value that names no such card is the card's mistake."""
+    out = []
+    for clause in prop(g, card, name, []):
+        for ident in clause if isinstance(clause, list) else [clause]:
+            if g.cards.get(str(ident), {}).get("kind") != kind:
+                raise RuleError(
+                    f"{g.cards[card]['source']}: {g.cards[card]['title']}: {name} names "
+                    f"'{ident}', which is no {kind} card of this game"
+                )
+            out.append(str(ident))
+    return out
+
+
+def param(g: Game, name: str) -> int:
+    return int(g.params[name])
+
+
+# -- the Ocean track: map sections, Ocean Regions and the Compatibility marks --------------
+
+
+@dataclass(frozen=True)
+class Section:
+    """A map section of the Ocean track (board.cards), with its Compatibility marks."""
+
+    id: str
+    index: int
+    first: int
+    last: int
+    pirate: str
+    upper: str | None
+    lower: str | None
+
+    @property
+    def split(self) -> bool:
+        """True when the section is printed in an upper and a lower part (Fireland)."""
+        return self.upper is not None or self.lower is not None
+
+    def regions(self) -> list[tuple[str, str]]:
+        """The section's Ocean Regions and the mark of each (``OK`` or ``NO``)."""
+        if not self.split:
+            return [(self.id, self.pirate)]
+        return [(f"{self.id}_upper", self.upper or "NO"), (f"{self.id}_lower", self.lower or "NO")]
+
+
+def sections(g: Game) -> list[Section]:
+    """The map sections of the Ocean track, in track order."""
+    out = [
+        Section(
+            cid,
+            int(prop(g, cid, "index")),
+            int(prop(g, cid, "first_space")),
+            int(prop(g, cid, "last_space")),
+            str(prop(g, cid, "pirate")),
+            prop(g, cid, "upper_pirate"),
+            prop(g, cid, "lower_pirate"),
+        )
+        for cid in cards_of(g, "map_section")
+    ]
+    return sorted(out, key=lambda s: s.index)
+
+
+def section_at(g: Game, space: int) -> Section:
+    """The map section holding Ocean track space ``space``."""
+    for section in sections(g):
+        if section.first <= space <= section.last:
+            return section
+    raise RuleError(f"Ocean track space {space} is in no map section")
+
+
+def starting_section(g: Game) -> Section:
+    """The section with the Ocean track starting space: "not including the area with the
+    Ocean track starting space", it holds no Ocean Region the Pirate Ship may go to."""
+    return section_at(g, 0)
+
+
+def ocean_regions(g: Game) -> list[str]:
+    """Where the Pirate Ship may be placed: every Ocean Region the Compatibility diagram marks
+    OK, never the area with the Ocean track starting space."""
+    start = starting_section(g).id
+    return [
+        region
+        for section in sections(g)
+        if section.id != start
+        for region, mark in section.regions()
+        if mark == "OK"
+    ]
+
+
+def all_regions(g: Game) -> list[str]:
+    """Every area of the Ocean track a Ship may be in, the starting area included."""
+    return [region for section in sections(g) for region, _mark in section.regions()]
+
+
+def campsites(g: Game) -> list[str]:
+    """The Campsite locations of the Island and Ocean tracks."""
+    return cards_of(g, "campsite")
+
+
+def campsite_on(g: Game, track: str, space: int) -> str | None:
+    """The Campsite at ``space`` of the ``track`` (``ocean`` or ``island``), or None."""
+    for site in campsites(g):
+        if prop(g, site, "track") == track and int(prop(g, site, "space")) == space:
+            return site
+    return None
+
+
+def treasure_at(g: Game, c: Context, campsite: str) -> bool:
+    """True while a Treasure token lies on ``campsite``."""
+    if not isinstance(campsite, str):  # a card may pass anything to an `any` parameter
+        raise RuleError(f"treasure_at takes a campsite, not {campsite!r}")
+    return bool(g.board["treasure"].get(campsite, 0))
+
+
+def ship_region(g: Game, c: Context, player: Player) -> str:
+    """The area of the Ocean track the player's Ship is in: an Ocean Region, or the starting
+    section (which is in no Ocean Region the Pirate Ship may share)."""
+    section = section_at(g, player.counters["ship_space"])
+    if not section.split:
+        return section.id
+    return f"{section.id}_{player.flags.get('lane') or 'lower'}"
+
+
+def pirate_region(g: Game, c: Context) -> str | None:
+    """The Ocean Region of the Pirate Ship; None while it is in the supply."""
+    region = g.board.get("pirate_region")
+    return None if region is None else str(region)
