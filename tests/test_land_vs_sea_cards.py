@@ -13,21 +13,17 @@ from pathlib import Path
 
 import pytest
 
-from engine.games.land_vs_sea import (
-    LAND,
-    SEA,
-    LandVsSea,
-    Section,
-    Tile,
-    area_at,
-    hole_side,
-    ley_lines_formed,
-    route_at,
-)
+from engine.games import land_vs_sea as lvs
 from engine.hexgrid import ORIGIN, Hex, neighbour, opposite
 from engine.loader import new_game
 from engine.runtime import RuleError
 from engine.scenario import Runner
+
+_board = lvs.module("board")
+LAND, SEA, Section, Tile = _board.LAND, _board.SEA, _board.Section, _board.Tile
+area_at, hole_side, ley_lines_formed = _board.area_at, _board.hole_side, _board.ley_lines_formed
+route_at = _board.route_at
+LandVsSea = lvs.module("game").LandVsSea
 
 ROOT = Path(__file__).resolve().parents[1]
 GENERATED = ROOT / "generated"

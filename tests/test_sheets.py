@@ -253,9 +253,13 @@ def test_pdf_pages_size_names_and_fonts(game: str) -> None:
     model = _model(game)
     # Print and play: every copy of a card is printed; hex tiles follow on their own sheets.
     cards = [c for c in model.cards if not c.hexes]
-    card_pages = math.ceil(sum(c.count for c in cards) / 9) + (
-        1 if len(cards) < len(model.cards) else 0
-    )
+    card_pages = math.ceil(sum(c.count for c in cards) / 9)
+    faces = sum(len(c.hexes) * c.count for c in model.cards)
+    if faces:
+        from compiler.sheets.html import _hex_pages
+
+        assert model.ref.hexes is not None
+        card_pages += len(_hex_pages([None] * faces, SheetOptions(), model.ref.hexes.width))
     assert len(reader.pages) > card_pages  # the cards, then the rules reference
     box = reader.pages[0].mediabox
     assert abs(float(box.width) - 210 * MM_TO_PT) < 0.5

@@ -110,11 +110,14 @@ def test_no_mid_event_removes_the_mid_event_cards_and_the_round() -> None:
 
 
 def test_experienced_mix_keeps_only_city_scoring() -> None:
-    # "3. City scoring (Uncharted expansion)." is the only expansion layer of the mix.
-    layers = [
-        c["id"] for c in _variant("land_vs_sea", "experienced")["cards"] if c["kind"] == "layer"
+    # "3. City scoring (Uncharted expansion)." is the only expansion layer of the mix; the
+    # base game's "1. Mountain & Coral scoring" and "2. Caravan & Ship scoring" stay.
+    cards = [c for c in _variant("land_vs_sea", "experienced")["cards"] if c["kind"] == "layer"]
+    assert [c["id"] for c in cards if c["properties"]["box"] == "uncharted"] == ["city_scoring"]
+    assert sorted(c["id"] for c in cards if c["properties"]["box"] == "base_game") == [
+        "caravan_and_ship_scoring",
+        "mountain_and_coral_scoring",
     ]
-    assert layers == ["city_scoring"]
 
 
 def test_pirate_unlocked_changes_only_the_pirate_tile() -> None:
@@ -216,7 +219,9 @@ def test_extends_applies_the_parent_first_and_refuses_a_cycle(project: Project) 
     folder = project.cards / "land_vs_sea"
     result, _o = compile_variant(folder, folder / "variants" / "child.yaml", SourceCache())
     assert result.ir is not None
-    assert not [c for c in result.ir["cards"] if c["kind"] == "layer"]
+    # The experienced mix keeps only City scoring of the expansion's layers; the child drops it.
+    layers = [c for c in result.ir["cards"] if c["kind"] == "layer"]
+    assert not [c for c in layers if c["properties"]["box"] == "uncharted"]
     _write_variant(project, "a", "extends: b\n")
     _write_variant(project, "b", "extends: a\n")
     assert [d.code for d in _errors(project, "a")] == ["variant-extends"]

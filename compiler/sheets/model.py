@@ -175,9 +175,11 @@ class _ModelBuilder:
         for name, value in card["properties"].items():
             if name in _SHEET_PROPERTIES:
                 continue
-            if ref_hex := self.ref.hexes:
-                if card["kind"] == ref_hex.kind and name in ref_hex.properties():
-                    continue
+            if any(
+                card["kind"] == spec.kind and name in spec.properties()
+                for spec in self.ref.hex_specs
+            ):
+                continue
             mark = self.by_what.get((ident, f"{title}: {name}"))
             if name in _COUNT_PROPERTIES and isinstance(value, int):
                 # Shown as the card's "x N" badge, not as a property line.
@@ -233,8 +235,8 @@ class _ModelBuilder:
 
     def hex_faces(self, card: dict[str, Any]) -> list[HexFace]:
         """The faces of a hex tile, from the reference's ``hex_tiles`` (none for a card)."""
-        spec = self.ref.hexes
-        if spec is None or card["kind"] != spec.kind:
+        spec = next((s for s in self.ref.hex_specs if s.kind == card["kind"]), None)
+        if spec is None:
             return []
         return _hex_faces(spec, card)
 
@@ -244,6 +246,8 @@ def _hex_faces(spec: HexSpec, card: dict[str, Any]) -> list[HexFace]:
     edges_value = props.get(spec.edges, "")
     faces = []
     for face in spec.faces:
+        if face.edges_from is not None:
+            edges_value = props.get(face.edges_from, "")
         pattern = face.edges.get(str(edges_value), str(edges_value))
         if len(pattern) != 6 or set(pattern) - {"L", "S"}:
             raise TextError(
@@ -257,9 +261,13 @@ def _hex_faces(spec: HexSpec, card: dict[str, Any]) -> list[HexFace]:
         for clause in raw or []:
             name, count = clause[0], clause[1] if len(clause) > 1 else 1
             if isinstance(name, str) and isinstance(count, int):
-                icons.append((name, count, face.area))
+                icons.append((name, count, spec.icon_areas.get(name, face.area)))
         centre = tuple(icon for prop, icon in spec.centre.items() if props.get(prop) is True)
         bonus = props.get(face.bonus) if face.bonus else 0
+        if isinstance(bonus, list):
+            # Bonus points by section, as clauses: `land 2, sea 1` (or `land 2 1`).
+            clauses = bonus if bonus and isinstance(bonus[0], list) else [bonus]
+            bonus = sum(n for c in clauses for n in c[1:] if isinstance(n, int))
         faces.append(
             HexFace(face.side, edges, tuple(icons), centre, bonus if isinstance(bonus, int) else 0)
         )
@@ -339,6 +347,7 @@ def sheet_text(model: SheetModel) -> str:
             edges = "".join("L" if e == "land" else "S" for e in face.edges)
             lines.append(
                 f"  {face.side}: edges {edges}"
+                + (f"; bonus {face.bonus}" if face.bonus else "")
                 + (f"; {icons}" if icons else "")
                 + (f"; centre {centre}" if centre else "")
             )

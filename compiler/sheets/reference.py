@@ -55,6 +55,8 @@ class HexFaceSpec:
     edges: dict[str, str]
     icons: str | None
     bonus: str | None
+    #: A face whose edges are a property of its own (``face_a "LLLSSS"``), not ``edges``.
+    edges_from: str | None = None
 
 
 @dataclass(frozen=True)
@@ -68,12 +70,14 @@ class HexSpec:
     faces: list[HexFaceSpec]
     #: A yes/no property -> the icon drawn at the tile's centre when it is yes.
     centre: dict[str, str]
+    #: An icon -> the side of the area it sits in, when not its face's (a Ship at sea).
+    icon_areas: dict[str, str] = field(default_factory=dict)
 
     def properties(self) -> set[str]:
         """The card properties the hex drawing shows (not printed again as text)."""
         names = {self.edges, *self.centre}
         for face in self.faces:
-            names.update(n for n in (face.icons, face.bonus) if n)
+            names.update(n for n in (face.icons, face.bonus, face.edges_from) if n)
         return names
 
 
@@ -97,6 +101,8 @@ class Reference:
     #: Kinds that are rules of the game, not cards in the box: printed in the reference.
     rule_kinds: list[str] = field(default_factory=list)
     hexes: HexSpec | None = None
+    #: Every kind printed as hex tiles (``hex_tiles`` may list several), ``hexes`` first.
+    hex_specs: list[HexSpec] = field(default_factory=list)
     #: The top-level keys the file gave (what a variant's reference replaces).
     given: set[str] = field(default_factory=set)
 
@@ -158,7 +164,9 @@ def load_reference(path: Path) -> Reference:
         raise ReferenceError(f"{path}: 'rule_kinds' is a list of card kinds")
     ref.rule_kinds = [str(k) for k in rules]
     if data.get("hex_tiles") is not None:
-        ref.hexes = _hexes(data["hex_tiles"], path)
+        raw = data["hex_tiles"]
+        ref.hex_specs = [_hexes(one, path) for one in (raw if isinstance(raw, list) else [raw])]
+        ref.hexes = ref.hex_specs[0] if ref.hex_specs else None
     for key in ("words", "phrases", "when", "floors"):
         values = data.get(key) or {}
         if not isinstance(values, dict):
@@ -201,9 +209,15 @@ def _hexes(raw: Any, path: Path) -> HexSpec:
             HexFaceSpec(
                 str(face.get("side", name)),
                 str(face.get("area", name)),
-                {str(k): str(v) for k, v in (face.get("edges") or {}).items()},
+                {
+                    str(k): str(v)
+                    for k, v in (
+                        face["edges"] if isinstance(face.get("edges"), dict) else {}
+                    ).items()
+                },
                 str(face["icons"]) if face.get("icons") else None,
                 str(face["bonus"]) if face.get("bonus") else None,
+                str(face["edges"]) if isinstance(face.get("edges"), str) else None,
             )
             for name, face in raw["faces"].items()
         ]
@@ -213,6 +227,7 @@ def _hexes(raw: Any, path: Path) -> HexSpec:
             str(raw.get("edges", "edges")),
             faces,
             {str(k): str(v) for k, v in (raw.get("centre") or {}).items()},
+            {str(k): str(v) for k, v in (raw.get("icon_areas") or {}).items()},
         )
     except (KeyError, TypeError, AttributeError, ValueError) as error:
         raise ReferenceError(

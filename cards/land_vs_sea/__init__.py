@@ -1,0 +1,1 @@
+"""Land vs Sea: Uncharted: the game's own Python, beside its cards."""

@@ -1,0 +1,545 @@
+"""Land vs Sea's tiles and board: sections, areas, trade routes, ley lines and holes.
+
+Source: /work/shared/rulebooks/land-vs-sea-uncharted.txt ("the rulebook"); what it says of
+the base game is modelled here, the rest is documented in cards/land_vs_sea/HOST.md.
+
+- A tile's six edges are each land or sea; its *sections* group those edges (the land or the
+  water reaching them) and carry the bonus points, the City and the icons drawn there. Two
+  tiles' sections facing each other across a shared edge are one body of land or sea: an
+  *area*, complete when none of its sections' edges faces an empty cell.
+- A *trade route* is a group of adjacent tiles showing caravan or ship icons. Bandits and
+  Pirates are not part of one ("Bandits and Pirates are not counted as caravans or ships
+  themselves"), nor is a City tile (one city sits between two separate routes in the
+  rulebook's example); a route is "connected to" a City when one of its tiles shows one or
+  lies next to one.
+- The :class:`Board` keeps areas and routes up to date as tiles are put down (merging sets, so
+  a placement costs a few steps, not a search of the map), and can say what a placement would
+  complete without making it (the greedy policy weighs hundreds of placements a turn). The
+  pure functions (:func:`area_at`, :func:`is_complete`, :func:`route_at` ...) search the map
+  and are what the bookkeeping is tested against.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.hexgrid import AXES, Hex, neighbour, neighbours, opposite, ray
+from engine.runtime import RuleError
+
+LAND = "land"
+SEA = "sea"
+SIDES = (LAND, SEA)
+LETTER = {"L": LAND, "S": SEA}
+
+
+# -- tiles
+
+
+@dataclass(frozen=True)
+class Section:
+    """The land or sea of one tile reaching some of its edges, with what is drawn in it."""
+
+    side: str
+    edges: frozenset[int]
+    #: bonus points (crosses) printed in this section.
+    bonus: int = 0
+    #: a City icon overlaps this section ("Cities straddle both the Land and Sea sections").
+    city: bool = False
+    #: Mountains (land) or Corals (sea) drawn in this section (base game's layer).
+    mountains: int = 0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "edges", frozenset(self.edges))
+        if self.side not in SIDES:
+            raise RuleError(f"a section is land or sea, not '{self.side}'")
+        if not self.edges or not self.edges <= frozenset(range(6)):
+            raise RuleError(f"a section's edges are some of 0..5, not {sorted(self.edges)}")
+        if self.bonus < 0 or self.mountains < 0:
+            raise RuleError("a section's bonus points are never negative")
+
+    def turned(self, turns: int) -> Section:
+        """The section of the tile turned ``turns`` sixths round (edge d moves to d + turns)."""
+        edges = frozenset((e + turns) % 6 for e in self.edges)
+        return Section(self.side, edges, self.bonus, self.city, self.mountains)
+
+
+@dataclass(frozen=True)
+class Tile:
+    """A hex tile face as the scoring layers see it."""
+
+    sections: tuple[Section, ...]
+    #: a Menhir is drawn on the tile.
+    menhir: bool = False
+    #: caravan and ship icons (the Lost Traders' face shows 2).
+    caravans: int = 0
+    ships: int = 0
+    bandit: bool = False
+    pirate: bool = False
+    #: a Steal tile (base game): its placer takes a tile from a rival.
+    steal: bool = False
+    #: the card id of a special tile (``lost_city``, ``lost_traders`` ...), else None.
+    special: str | None = None
+    name: str = ""
+    #: the edge letters, worked out once: ``edge(d)`` is asked for every neighbour of a
+    #: candidate placement.
+    sides: tuple[str, ...] = field(default=(), compare=False)
+    #: which section reaches each edge.
+    section_of: tuple[int, ...] = field(default=(), compare=False)
+    #: the land edges as bits (bit d for direction d), for matching by bit arithmetic.
+    land_bits: int = field(default=0, compare=False)
+    #: each section's edges as bits.
+    section_bits: tuple[int, ...] = field(default=(), compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sections", tuple(self.sections))
+        seen: list[int] = [e for section in self.sections for e in section.edges]
+        if sorted(seen) != list(range(6)):
+            raise RuleError(
+                f"a tile's sections must share out its six edges 0..5 once each, got {sorted(seen)}"
+            )
+        if self.caravans < 0 or self.ships < 0:
+            raise RuleError("a tile's caravan and ship icons are never negative")
+        owner = [0] * 6
+        for index, section in enumerate(self.sections):
+            for e in section.edges:
+                owner[e] = index
+        object.__setattr__(self, "section_of", tuple(owner))
+        object.__setattr__(self, "sides", tuple(self.sections[owner[d]].side for d in range(6)))
+        object.__setattr__(
+            self, "land_bits", sum(1 << d for d in range(6) if self.sides[d] == LAND)
+        )
+        object.__setattr__(
+            self,
+            "section_bits",
+            tuple(sum(1 << e for e in section.edges) for section in self.sections),
+        )
+
+    # -- shapes
+
+    @classmethod
+    def land(cls, bonus: int = 0, city: bool = False, **features: Any) -> Tile:
+        """An all-land tile: one land section reaching all six edges."""
+        return cls((Section(LAND, frozenset(range(6)), bonus, city),), **features)
+
+    @classmethod
+    def sea(cls, bonus: int = 0, city: bool = False, **features: Any) -> Tile:
+        """An all-sea tile: one sea section reaching all six edges."""
+        return cls((Section(SEA, frozenset(range(6)), bonus, city),), **features)
+
+    @classmethod
+    def split(
+        cls,
+        land: Iterable[int],
+        land_bonus: int = 0,
+        sea_bonus: int = 0,
+        city: bool = False,
+        **features: Any,
+    ) -> Tile:
+        """A tile of one land section (edges ``land``) and one sea section (the other edges).
+
+        ``city`` puts a City on both: "Cities straddle both the Land and Sea sections of
+        tiles they are on, and so increase the bonus point scoring in both areas they overlap."
+        """
+        land_edges = frozenset(land)
+        sea_edges = frozenset(range(6)) - land_edges
+        sections = []
+        if land_edges:
+            sections.append(Section(LAND, land_edges, land_bonus, city))
+        if sea_edges:
+            sections.append(Section(SEA, sea_edges, sea_bonus, city))
+        return cls(tuple(sections), **features)
+
+    # -- reading
+
+    def section_at(self, direction: int) -> int:
+        """The index of the section reaching the edge in ``direction``."""
+        return self.section_of[direction]
+
+    def edge(self, direction: int) -> str:
+        """Land or sea: what the edge in ``direction`` shows."""
+        return self.sides[direction]
+
+    @property
+    def letters(self) -> str:
+        """The six edges as L/S letters, from direction 0."""
+        return "".join("L" if side == LAND else "S" for side in self.sides)
+
+    @property
+    def bonus(self) -> int:
+        """All the bonus points printed on the tile."""
+        return sum(section.bonus for section in self.sections)
+
+    @property
+    def city(self) -> bool:
+        """True when a City is drawn on the tile."""
+        return any(section.city for section in self.sections)
+
+    @property
+    def in_trade_route(self) -> bool:
+        """True for a tile a trade route is made of: caravan or ship icons, not a raider."""
+        return (self.caravans > 0 or self.ships > 0) and not (self.bandit or self.pirate)
+
+    def turned(self, turns: int) -> Tile:
+        """This tile turned ``turns`` sixths round."""
+        turns %= 6
+        if not turns:
+            return self
+        return Tile(
+            tuple(s.turned(turns) for s in self.sections),
+            self.menhir,
+            self.caravans,
+            self.ships,
+            self.bandit,
+            self.pirate,
+            self.steal,
+            self.special,
+            self.name,
+        )
+
+    def rotations(self) -> list[tuple[int, Tile]]:
+        """Each distinct way the tile can lie: (turns, tile), the same edges and sections once.
+
+        "rotated to fit as you choose": an all land tile lies one way only.
+        """
+        seen: set[tuple[tuple[str, ...], tuple[frozenset[int], ...]]] = set()
+        found = []
+        for turns in range(6):
+            turned = self.turned(turns)
+            key = (turned.sides, tuple(s.edges for s in turned.sections))
+            if key not in seen:
+                seen.add(key)
+                found.append((turns, turned))
+        return found
+
+
+# -- a face as the card data writes it (cards/land_vs_sea/hex_tiles.cards)
+
+
+def _runs(letters: str) -> list[tuple[str, list[int]]]:
+    """The unbroken runs of one letter round the tile, each with its edges."""
+    if len(set(letters)) == 1:
+        return [(LETTER[letters[0]], list(range(6)))]
+    start = next(d for d in range(6) if letters[d] != letters[d - 1])
+    runs: list[tuple[str, list[int]]] = []
+    for step in range(6):
+        d = (start + step) % 6
+        if runs and letters[d] == letters[d - 1]:
+            runs[-1][1].append(d)
+        else:
+            runs.append((LETTER[letters[d]], [d]))
+    return sorted(runs, key=lambda run: min(run[1]))
+
+
+def _clauses(value: Any) -> list[list[Any]]:
+    """A list property's clauses (one clause alone is a list of words)."""
+    if not value:
+        return []
+    if isinstance(value, list) and value and isinstance(value[0], list):
+        return value
+    return [value] if isinstance(value, list) else [[value]]
+
+
+def face_tile(card: Mapping[str, Any], face: str) -> Tile:
+    """One face of a ``hex_tile`` card as a :class:`Tile`; a :class:`RuleError` at the card's
+    line when the face is not six L/S letters or names a side it has no section of."""
+    props = card.get("properties", {})
+    where = f"{card.get('source', '?')}: {card.get('title', card.get('id'))}"
+    letters = props.get(f"face_{face}")
+    if not isinstance(letters, str) or len(letters) != 6 or set(letters) - set("LS"):
+        raise RuleError(
+            f"{where}: face_{face} is six edges, each L (land) or S (sea), from direction 0 "
+            f'round the tile, e.g. face_{face} "LLLSSS"; not {letters!r}'
+        )
+    icons = _clauses(props.get(f"face_{face}_icons"))
+    words = {str(clause[0]): clause[1:] for clause in icons if clause}
+    runs = _runs(letters)
+    for side in SIDES:
+        if side in [str(w) for w in words.get("joined", [])]:
+            edges = [e for s, run in runs if s == side for e in run]
+            runs = [(s, run) for s, run in runs if s != side] + [(side, edges)]
+    runs.sort(key=lambda run: min(run[1]))
+    bonus = {side: [0] * sum(1 for s, _ in runs if s == side) for side in SIDES}
+    for clause in _clauses(props.get(f"face_{face}_bonus")):
+        side, points = str(clause[0]), clause[1:]
+        if side not in SIDES or not points or len(points) > len(bonus[side]):
+            raise RuleError(
+                f"{where}: face_{face}_bonus gives points to its land or sea sections, one "
+                f"number per section ({len(bonus.get(side, []))} {side}); not {clause}"
+            )
+        bonus[side][: len(points)] = [int(p) for p in points]
+    city_sides = [str(w) for w in words.get("city", [])] or list(SIDES)
+    count = {side: 0 for side in SIDES}
+    sections = []
+    for side, edges in runs:
+        index = count[side]
+        count[side] += 1
+        drawn = "mountain" if side == LAND else "coral"
+        sections.append(
+            Section(
+                side,
+                frozenset(edges),
+                bonus[side][index],
+                "city" in words and side in city_sides,
+                int((words.get(drawn) or [1])[0]) if drawn in words and index == 0 else 0,
+            )
+        )
+    return Tile(
+        tuple(sections),
+        menhir="menhir" in words,
+        caravans=int((words.get("caravan") or [1])[0]) if "caravan" in words else 0,
+        ships=int((words.get("ship") or [1])[0]) if "ship" in words else 0,
+        bandit="bandit" in words,
+        pirate="pirate" in words,
+        steal="steal" in words,
+        name=f"{card.get('title', '')} ({face.upper()})",
+    )
+
+
+def _icon_count(value: Any, icon: str) -> int:
+    """How many of ``icon`` a card property like ``caravan 2`` lists."""
+    return sum(int(c[1]) if len(c) > 1 else 1 for c in _clauses(value) if c and c[0] == icon)
+
+
+def special_tile(card: Mapping[str, Any], face: str) -> Tile:
+    """A special tile from its card (the IR's card dict), on its land or its sea face.
+
+    "2 new special all land / all sea edged Lost City and Lost Trader tiles": the face chosen
+    is one section reaching all six edges. ``city`` puts the City in it ("These only increase
+    bonus point and Waypoint scores in the matching land OR sea area they are part of");
+    ``land_icons`` / ``sea_icons`` give the icons that face shows.
+    """
+    if face not in SIDES:
+        raise RuleError(f"a special tile is placed land or sea face up, not '{face}'")
+    properties = card.get("properties", {})
+    if properties.get("edges") != "all_land_or_all_sea":
+        raise RuleError(f"{card.get('id')} is not an all land / all sea special tile")
+    icons = properties.get(f"{face}_icons")
+    return Tile(
+        (Section(face, frozenset(range(6)), 0, bool(properties.get("city"))),),
+        caravans=_icon_count(icons, "caravan"),
+        ships=_icon_count(icons, "ship"),
+        special=str(card.get("id")),
+        name=str(card.get("title", "")),
+    )
+
+
+# -- areas, routes, ley lines: pure functions of a board (a mapping of cells to tiles)
+
+Tiles = Mapping[Hex, Tile]
+
+
+@dataclass(frozen=True)
+class Area:
+    """A land or sea area: the tile sections joined edge to edge, as ``(cell, section)``."""
+
+    side: str
+    members: frozenset[tuple[Hex, int]]
+
+    @property
+    def cells(self) -> frozenset[Hex]:
+        """The tiles making up the area (a tile counts once)."""
+        return frozenset(cell for cell, _ in self.members)
+
+
+@dataclass(frozen=True)
+class Route:
+    """A trade route: adjacent tiles with caravan or ship icons."""
+
+    cells: frozenset[Hex]
+
+
+@dataclass(frozen=True)
+class LeyLine:
+    """Two aligned Menhirs and the complete row of tiles between them."""
+
+    menhirs: tuple[Hex, Hex]
+    between: tuple[Hex, ...]
+    #: the axis (0, 1, 2) of :data:`engine.hexgrid.AXES` the row runs along.
+    axis: int
+
+
+def misfits(board: Tiles, cell: Hex, tile: Tile) -> list[int]:
+    """The directions in which ``tile`` at ``cell`` would meet a neighbour's other kind of edge."""
+    wrong = []
+    for direction in range(6):
+        other = board.get(neighbour(cell, direction))
+        if other is not None and other.sides[opposite(direction)] != tile.sides[direction]:
+            wrong.append(direction)
+    return wrong
+
+
+def area_at(board: Tiles, cell: Hex, section: int = 0) -> Area:
+    """The area the given section of the tile at ``cell`` belongs to."""
+    start_tile = board.get(cell)
+    if start_tile is None:
+        raise RuleError(f"no tile at {cell}")
+    side = start_tile.sections[section].side
+    seen = {(cell, section)}
+    frontier = [(cell, section)]
+    while frontier:
+        at, index = frontier.pop()
+        for direction in board[at].sections[index].edges:
+            nxt = neighbour(at, direction)
+            other = board.get(nxt)
+            if other is None or other.edge(opposite(direction)) != side:
+                continue
+            member = (nxt, other.section_at(opposite(direction)))
+            if member not in seen:
+                seen.add(member)
+                frontier.append(member)
+    return Area(side, frozenset(seen))
+
+
+def areas_at(board: Tiles, cell: Hex) -> list[Area]:
+    """The distinct areas the tile at ``cell`` is part of, in the order of its sections."""
+    found: list[Area] = []
+    for index in range(len(board[cell].sections)):
+        area = area_at(board, cell, index)
+        if area not in found:
+            found.append(area)
+    return found
+
+
+def is_complete(board: Tiles, area: Area) -> bool:
+    """True when no edge of the area faces an empty cell."""
+    return all(
+        neighbour(cell, direction) in board
+        for cell, index in area.members
+        for direction in board[cell].sections[index].edges
+    )
+
+
+def area_bonus(board: Tiles, area: Area) -> int:
+    """The bonus points printed in the area's sections."""
+    return sum(board[cell].sections[index].bonus for cell, index in area.members)
+
+
+def area_mountains(board: Tiles, area: Area) -> int:
+    """The Mountains (land) or Corals (sea) drawn in the area's sections."""
+    return sum(board[cell].sections[index].mountains for cell, index in area.members)
+
+
+def area_has_city(board: Tiles, area: Area) -> bool:
+    """True when a City overlaps one of the area's sections (any number counts once)."""
+    return any(board[cell].sections[index].city for cell, index in area.members)
+
+
+def route_at(board: Tiles, cell: Hex) -> Route | None:
+    """The trade route the tile at ``cell`` belongs to, or None if it shows no route icons."""
+    tile = board.get(cell)
+    if tile is None or not tile.in_trade_route:
+        return None
+    seen = {cell}
+    frontier = [cell]
+    while frontier:
+        at = frontier.pop()
+        for nxt in neighbours(at):
+            other = board.get(nxt)
+            if other is not None and other.in_trade_route and nxt not in seen:
+                seen.add(nxt)
+                frontier.append(nxt)
+    return Route(frozenset(seen))
+
+
+def routes_next_to(board: Tiles, cell: Hex) -> list[Route]:
+    """The distinct trade routes with a tile next to ``cell``, in direction order."""
+    found: list[Route] = []
+    for nxt in neighbours(cell):
+        route = route_at(board, nxt)
+        if route is not None and route not in found:
+            found.append(route)
+    return found
+
+
+def all_routes(board: Tiles) -> list[Route]:
+    """Every trade route on the board, in the order of their first cell."""
+    found: list[Route] = []
+    for cell in sorted(board):
+        if any(cell in route.cells for route in found):
+            continue
+        route = route_at(board, cell)
+        if route is not None:
+            found.append(route)
+    return found
+
+
+def route_caravans(board: Tiles, route: Route) -> int:
+    """Caravan icons in the route (the Lost Traders' land face counts its 2)."""
+    return sum(board[cell].caravans for cell in route.cells)
+
+
+def route_ships(board: Tiles, route: Route) -> int:
+    """Ship icons in the route (the Lost Traders' sea face counts its 2)."""
+    return sum(board[cell].ships for cell in route.cells)
+
+
+def route_has_city(board: Tiles, route: Route) -> bool:
+    """True when the route is connected to a City: a tile of it shows one or lies next to one."""
+    return any(
+        board[cell].city
+        or any(board.get(n) is not None and board[n].city for n in neighbours(cell))
+        for cell in route.cells
+    )
+
+
+def _first_menhir(board: Tiles, start: Hex, direction: int) -> tuple[Hex | None, tuple[Hex, ...]]:
+    """Walk from ``start``: the first Menhir along a complete row, and the tiles before it.
+
+    A gap (an empty cell) before any Menhir means no line that way: (None, ()).
+    """
+    passed: list[Hex] = []
+    for cell in ray(start, direction):
+        tile = board.get(cell)
+        if tile is None:
+            return None, ()
+        if tile.menhir:
+            return cell, tuple(passed)
+        passed.append(cell)
+    raise AssertionError("unreachable: a ray has no end")  # pragma: no cover
+
+
+def ley_lines_formed(board: Tiles, cell: Hex) -> list[LeyLine]:
+    """The ley lines the tile just placed at ``cell`` completes, on all three axes.
+
+    - A Menhir placed aligns with the first Menhir each way along each axis when the row of
+      tiles between them is complete ("each Ley line stops at the first Menhir they align
+      with"); placed between two distant Menhirs it forms both lines.
+    - Any other tile forms a line when it fills the last gap of a row between two Menhirs:
+      "Menhirs with gaps between them immediately become aligned to form a Ley line when a
+      complete row of tiles is formed between them."
+
+    Two Menhirs side by side have no tiles between them and form no line.
+    """
+    placed = board[cell]
+    lines: list[LeyLine] = []
+    for axis, (forward, back) in enumerate(AXES):
+        ahead, ahead_tiles = _first_menhir(board, cell, forward)
+        behind, behind_tiles = _first_menhir(board, cell, back)
+        if placed.menhir:
+            for end, tiles in ((ahead, ahead_tiles), (behind, behind_tiles)):
+                if end is not None and tiles:
+                    lines.append(LeyLine((cell, end), tiles, axis))
+        elif ahead is not None and behind is not None:
+            row = (*reversed(behind_tiles), cell, *ahead_tiles)
+            lines.append(LeyLine((behind, ahead), row, axis))
+    return lines
+
+
+def line_bonus(board: Tiles, line: LeyLine) -> int:
+    """The bonus points on the tiles in-between a ley line's two Menhirs (not on the Menhirs)."""
+    return sum(board[cell].bonus for cell in line.between)
+
+
+def hole_side(board: Tiles, cell: Hex) -> str | None:
+    """Land or sea when ``cell`` is a hole: empty, "surrounded by 6 of the same type of edges"."""
+    if cell in board:
+        return None
+    facing = set()
+    for direction in range(6):
+        other = board.get(neighbour(cell, direction))
+        if other is None:
+            return None
+        facing.add(other.sides[opposite(direction)])
+    return facing.pop() if len(facing) == 1 else None

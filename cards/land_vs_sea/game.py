@@ -1,0 +1,734 @@
+"""Land vs Sea: Uncharted over a modelled base game: the board, the sides, the stacks, a turn.
+
+The expansion's rules are card data (layers.cards, host.cards, the flow); this class is the
+host game they call (the verbs and natives marked ``@host`` in game.cards) and the scoring the
+base game does around them ("Scoring Land & Sea areas": "1 for each of the 3 tiles making up
+the completed land area" for the area's side, the bonus points in it for "whoever completes the
+area"). What is modelled and what is invented: cards/land_vs_sea/HOST.md.
+
+Sides (``player.flags['side']``) by player count: 2 head to head, Land then Sea; 3 asymmetric,
+one Land player against a Sea team of two, the lone player placing twice a turn; 4 in teams,
+Land, Sea, Land, Sea. A side's points are kept on its first seat ("its score marker").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.hexgrid import CellLike, Hex, as_hex, neighbour, neighbours
+from engine.runtime import Context, Game, ObjectCache, Player, Question, RuleError
+
+from .board import (
+    LAND,
+    SEA,
+    SIDES,
+    Area,
+    LeyLine,
+    Route,
+    Tile,
+    area_at,
+    face_tile,
+    hole_side,
+    ley_lines_formed,
+    route_caravans,
+    route_ships,
+    special_tile,
+)
+from .state import AreaState, MapState
+
+#: Who scores what, for the figures per layer: the base game's own scoring.
+BASE = "base_game"
+
+#: Option for declining an optional choice.
+NONE = "none"
+
+#: The tile faces of an IR, by the IR (a simulation plays many games of one).
+_FACES = ObjectCache(16)
+
+
+@dataclass(frozen=True)
+class Held:
+    """A tile in a stack or a hand: its card and the face up, the one everyone sees.
+
+    "If you have a Menhir on the hidden side of one of your tiles": the other face is hidden
+    from the rivals, not from its holder.
+    """
+
+    card: str
+    up: str
+
+    @property
+    def hidden(self) -> str:
+        """The face down."""
+        return "b" if self.up == "a" else "a"
+
+
+@dataclass(frozen=True)
+class Placement:
+    """What one placement put down, for the scoring that follows it."""
+
+    player: int
+    cell: Hex
+    tile: Tile
+    completed: tuple[Area, ...]
+    #: the trade routes next to the tile before it joined them (a route tile or a raider).
+    joined: tuple[Route, ...]
+    #: a special tile's bonus placement into a hole.
+    bonus: bool = False
+    #: the ley lines the tile completed.
+    ley_lines: tuple[LeyLine, ...] = ()
+
+
+def _game(g: Game) -> LandVsSea:
+    if not isinstance(g, LandVsSea):
+        raise RuleError("this needs Land vs Sea's board (GAME_CLASS)")
+    return g
+
+
+@dataclass
+class LandVsSea(Game):
+    """A game of Land vs Sea with the Uncharted scoring layers: tiles placed and scored.
+
+    ``layers`` names the layer card ids in play ("Decide on the scoring layers you want to
+    play with"); None plays every layer in the card data.
+    """
+
+    layers: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.map = MapState()
+        self.board["tiles"] = self.map.tiles
+        # Waypoints by the open edge they sit on (cell, direction): the owner's index.
+        self.board["waypoints"] = {}
+        self.stacks: list[list[Held]] = []
+        #: the special tiles beside the stacks, not yet placed (card ids).
+        self.specials: list[str] = [c for c, card in self.cards.items() if card["kind"] == "tile"]
+        #: scoring aids in play: layer -> "front" or "back" (the side for the player count).
+        self.aids: dict[str, str] = {}
+        self.starting: tuple[str, str] | None = None
+        self.last: Placement | None = None
+        #: the placement of the turn's own tile (not a bonus placement), for Steal tiles.
+        self.turn_placement: Placement | None = None
+        #: the placements last offered (option -> what it places), for a policy to weigh.
+        self.offered: dict[str, tuple[int, str, Hex, Tile]] = {}
+        #: the hole a special tile is being chosen for.
+        self.last_hole: Hex | None = None
+        self.points_by: dict[str, int] = {}
+        self.turns = 0
+        self.idle = 0
+        # Faces and their rotations, worked out once for every game of the same IR.
+        cached = _FACES.get(self.ir)
+        if cached is None:
+            cached = _FACES.put(self.ir, ({}, {}))
+        self._faces: dict[tuple[str, str], Tile] = cached[0]
+        self._rotations: dict[tuple[str, str], list[tuple[int, Tile]]] = cached[1]
+        self.token_supply = sum(
+            int(card["properties"].get("copies", 1))
+            for card in self.cards.values()
+            if card["kind"] == "bonus_token"
+        )
+        count = len(self.players)
+        sides = {3: (LAND, SEA, SEA)}.get(count, tuple(SIDES[i % 2] for i in range(count)))
+        for player, side in zip(self.players, sides, strict=True):
+            player.flags["side"] = side
+            player.flags["hand"] = []
+            player.flags["waypoints"] = int(self.params.get("waypoints_each", 0))
+
+    # -- the board
+
+    @property
+    def tiles(self) -> dict[Hex, Tile]:
+        """The tiles on the board, by cell."""
+        return self.map.tiles
+
+    @property
+    def waypoints(self) -> dict[tuple[Hex, int], int]:
+        """The Waypoints on the board: their owner's index, by the edge (cell, direction)."""
+        waypoints: dict[tuple[Hex, int], int] = self.board["waypoints"]
+        return waypoints
+
+    def tile(self, cell: CellLike) -> Tile:
+        """The tile at ``cell``; an error if the cell is empty."""
+        at = as_hex(cell)
+        if at not in self.tiles:
+            raise RuleError(f"no tile at {at}")
+        return self.tiles[at]
+
+    def put_tile(self, cell: CellLike, tile: Tile) -> Hex:
+        """Put a tile on an empty cell whose neighbours' edges it matches; nothing scores.
+
+        For setting up (the starting tile, a scenario's board); a turn uses :meth:`place_tile`.
+        """
+        at = as_hex(cell)
+        if at in self.tiles:
+            raise RuleError(f"{at} already holds a tile")
+        if not self.map.fits(at, tile):
+            raise RuleError(
+                f"the tile at {at} meets the other kind of edge: land edges meet land and sea "
+                "edges meet sea"
+            )
+        self.map.put(at, tile)
+        return at
+
+    def face(self, card_id: str, face: str) -> Tile:
+        """A face of a hex tile card (``a`` or ``b``), or a special tile's land or sea face."""
+        key = (card_id, face)
+        tile = self._faces.get(key)
+        if tile is None:
+            card = self.cards.get(card_id)
+            if card is None:
+                raise RuleError(f"'{card_id}' is not a tile of the card data")
+            if card["kind"] == "tile":
+                tile = special_tile(card, face)
+            elif card["kind"] == "hex_tile":
+                tile = face_tile(card, face)
+            else:
+                raise RuleError(f"'{card_id}' is a {card['kind']}, not a tile")
+            self._faces[key] = tile
+        return tile
+
+    def rotations(self, card_id: str, face: str) -> list[tuple[int, Tile]]:
+        """Each distinct way a face can lie."""
+        key = (card_id, face)
+        found = self._rotations.get(key)
+        if found is None:
+            found = self._rotations[key] = self.face(card_id, face).rotations()
+        return found
+
+    def special_tile(self, card_id: str, face: str) -> Tile:
+        """A special tile from this game's card data, on its land or sea face."""
+        if card_id not in self.cards or self.cards[card_id]["kind"] != "tile":
+            raise RuleError(f"'{card_id}' is not a special tile of the card data")
+        return self.face(card_id, face)
+
+    # -- sides and points
+
+    def side_of(self, player: Player) -> str:
+        """The side a player plays: land or sea."""
+        side: str = player.flags["side"]
+        return side
+
+    def player_for(self, side: str, prefer: Player | None = None) -> Player | None:
+        """The seat that keeps a side's points: its first seat, its score marker.
+
+        In the team games a side scores as one; ``prefer`` is only a seat of that side.
+        """
+        del prefer
+        return next((p for p in self.players if self.side_of(p) == side), None)
+
+    def scorer(self, player: Player) -> Player:
+        """The seat keeping the points of ``player``'s side."""
+        found = self.player_for(self.side_of(player))
+        return found if found is not None else player
+
+    def rival_side(self, player: Player) -> str:
+        """The other side."""
+        return SEA if self.side_of(player) == LAND else LAND
+
+    def award(self, player: Player, amount: int, why: str, layer: str = BASE) -> None:
+        """Score points for a player's side, logged with the reason; passing the end of the
+        score track fires ``passed_score_track_end`` once per lap."""
+        if not amount:
+            return
+        marker = self.scorer(player)
+        before = marker.counters["points"]
+        marker.counters["points"] = before + amount
+        self.points_by[layer] = self.points_by.get(layer, 0) + amount
+        self.log("scored", player.index, why, amount)
+        track = int(self.params.get("score_track", 0))
+        if track > 0:
+            for _ in range(before // track, (before + amount) // track):
+                self.fire("passed_score_track_end", marker)
+
+    def score(self, c: Context, amount: int) -> None:
+        """The prelude's ``score``: the acting player's side scores, for the card's layer."""
+        card = self.cards.get(c.card, {})
+        self.award(c.player, int(amount), str(card.get("title") or c.card or "score"), c.card)
+
+    # -- layers in play
+
+    def cards_in_force(self, player: Player) -> list[str]:
+        """Every rule, and the scoring layers in play."""
+        cards = super().cards_in_force(player)
+        if self.layers is None:
+            return cards
+        return [cid for cid in cards if self.cards[cid]["kind"] != "layer" or cid in self.layers]
+
+    def in_play(self, layer: str) -> bool:
+        """True when that scoring layer is in play."""
+        if layer not in self.cards:
+            return False
+        return self.layers is None or layer in self.layers
+
+    def check_layers(self) -> None:
+        """Refuse a mix of layers the rulebook does not allow ("You may optionally use Bandit
+        and Pirate scoring when you are also using Caravan & Ship scoring")."""
+        for cid, card in self.cards.items():
+            if card["kind"] != "layer" or not self.in_play(cid):
+                continue
+            needs = card["properties"].get("requires")
+            if needs and not self.in_play(str(needs)):
+                other = self.cards.get(str(needs), {}).get("title", needs)
+                raise RuleError(f"{card['source']}: {card['title']} needs {other} in play")
+
+    # -- setup (the @host verbs of game.cards)
+
+    def set_out_special_tiles(self) -> None:
+        """ "place them with the base game's Volcano/Whirlpool tiles, next to the tile stacks"."""
+        self.specials = [c for c, card in self.cards.items() if card["kind"] == "tile"]
+        self.log("special_tiles", list(self.specials))
+
+    def shuffle_into_stacks(self, stacks: int) -> None:
+        """ "Shuffle the remaining 24 Uncharted expansion tiles in with the 58 base game tiles,
+        then split them into 3 roughly even stacks of tiles." Each tile lies a random face up."""
+        parts = {
+            str(part[0] if isinstance(part, list) else part)
+            for card in self.cards.values()
+            if card["kind"] == "starting_tile"
+            for part in _clauses(card["properties"].get("parts"))
+        }
+        with_uncharted = bool(self.params.get("uncharted_tiles", 1))
+        pile: list[Held] = []
+        for cid, card in self.cards.items():
+            if card["kind"] != "hex_tile" or cid in parts:
+                continue
+            if card["properties"].get("box") == "uncharted" and not with_uncharted:
+                continue
+            for _ in range(int(card["properties"].get("copies", 1))):
+                pile.append(Held(cid, "a" if self.rng.random() < 0.5 else "b"))
+        self.shuffle(pile)
+        count = max(int(stacks), 1)
+        self.stacks = [pile[i::count] for i in range(count)]
+        self.log("stacks", [len(s) for s in self.stacks])
+
+    def place_scoring_aids(self) -> None:
+        """Each layer in play gets its aid, the side for this player count up; the rest go back
+        to the box."""
+        self.aids = {}
+        count = len(self.players)
+        for cid, card in self.cards.items():
+            props = card["properties"]
+            if card["kind"] != "layer" or not self.in_play(cid) or "aid_front_players" not in props:
+                continue
+            front = [int(n) for clause in _clauses(props["aid_front_players"]) for n in clause]
+            self.aids[cid] = "front" if count in front else "back"
+        self.log("scoring_aids", dict(self.aids))
+
+    def place_starting_tile(self, player: Player) -> None:
+        """ "Choose a face of one of the new large starting tiles to place face-up in the centre
+        of the table. Put the other starting tile and original starting tile back in the box.\""""
+        options = tuple(
+            f"{cid}:{face}"
+            for cid, card in self.cards.items()
+            if card["kind"] == "starting_tile"
+            for face in ("a", "b")
+        )
+        if not options:
+            return
+        answer = self.ask(
+            player, Question("starting_tile", player.index, "choose a starting tile face", options)
+        )
+        cid, face = answer.split(":")
+        self.put_starting_tile(cid, face)
+
+    def put_starting_tile(self, card_id: str, face: str, at: CellLike = (0, 0)) -> None:
+        """Put a large starting tile's 4 parts down at ``at``: "considered as 4 separate 'tiles'
+        for scoring purposes"."""
+        card = self.cards.get(card_id)
+        if card is None or card["kind"] != "starting_tile":
+            raise RuleError(f"'{card_id}' is not a large starting tile")
+        centre = as_hex(at)
+        parts = [
+            str(p[0] if isinstance(p, list) else p) for p in _clauses(card["properties"]["parts"])
+        ]
+        cells = [Hex(int(c[0]), int(c[1])) for c in _clauses(card["properties"]["cells"])]
+        if len(parts) != len(cells):
+            raise RuleError(f"{card['source']}: a starting tile needs one cell per part")
+        for part, cell in zip(parts, cells, strict=True):
+            self.put_tile(centre + cell, self.face(part, face))
+        self.starting = (card_id, face)
+        self.log("starting_tile", card_id, face)
+
+    # -- the hand and the stacks
+
+    def hand(self, player: Player) -> list[Held]:
+        """The tiles a player holds."""
+        held: list[Held] = player.flags["hand"]
+        return held
+
+    def draw_tiles(self, player: Player) -> None:
+        """Draw from the tops of the stacks (the player's choice each time) up to the hand size."""
+        size = int(self.params.get("hand_size", 1))
+        hand = self.hand(player)
+        while len(hand) < size:
+            open_stacks = tuple(str(i + 1) for i, stack in enumerate(self.stacks) if stack)
+            if not open_stacks:
+                return
+            pick = open_stacks[0]
+            if len(open_stacks) > 1:
+                tops = "; ".join(
+                    f"{i}: {self.cards[self.stacks[int(i) - 1][0].card]['title']}"
+                    for i in open_stacks
+                )
+                pick = self.ask(
+                    player,
+                    Question("draw", player.index, f"draw from a stack ({tops})", open_stacks),
+                )
+            hand.append(self.stacks[int(pick) - 1].pop(0))
+            self.log("drew", player.index, hand[-1].card)
+
+    def tiles_left(self) -> int:
+        """Tiles in the stacks and in the players' hands."""
+        return sum(len(s) for s in self.stacks) + sum(len(self.hand(p)) for p in self.players)
+
+    def game_over(self) -> bool:
+        """No tile is left, or a whole round of turns placed none."""
+        return self.tiles_left() == 0 or self.idle >= len(self.players)
+
+    # -- a turn
+
+    def options(self, player: Player) -> dict[str, tuple[int, str, Hex, Tile]]:
+        """Every legal placement of a held tile: option -> (hand index, face, cell, tile)."""
+        found: dict[str, tuple[int, str, Hex, Tile]] = {}
+        if self.tiles:
+            # The frontier's order is the order its cells were reached: the same every game.
+            frontier = list(self.map.frontier.items())
+        else:
+            frontier = [(Hex(0, 0), (0, 0))]
+        for index, held in enumerate(self.hand(player)):
+            for face in (held.up, held.hidden):
+                for turns, tile in self.rotations(held.card, face):
+                    bits = tile.land_bits
+                    for cell, (mask, land) in frontier:
+                        if bits & mask == land:
+                            found[f"{index}{face}@{cell.q},{cell.r}r{turns}"] = (
+                                index,
+                                face,
+                                cell,
+                                tile,
+                            )
+        return found
+
+    def place_held_tile(self, player: Player) -> None:
+        """The player places one held tile, either face, turned to fit: land edges on land,
+        sea edges on sea. No legal placement: the turn places nothing."""
+        self.turns += 1
+        found = self.options(player)
+        if not found:
+            self.last = None
+            self.idle += 1
+            self.log("no_placement", player.index)
+            return
+        self.idle = 0
+        self.offered = found
+        answer = self.ask(
+            player, Question("place_tile", player.index, "place a tile", tuple(found))
+        )
+        index, face, cell, tile = found[answer]
+        held = self.hand(player).pop(index)
+        self.log("placed", player.index, held.card, face, [cell.q, cell.r])
+        self.put_placed(player, cell, tile)
+
+    def put_placed(self, player: Player, cell: Hex, tile: Tile, bonus: bool = False) -> Placement:
+        """Put a placed tile down and note what it completed and joined, for scoring."""
+        joined: tuple[Route, ...] = ()
+        if tile.in_trade_route or tile.bandit or tile.pirate:
+            joined = tuple(state.route() for state in self.map.routes_next_to(cell))
+        done = self.put_tile_completing(cell, tile)
+        lines = tuple(ley_lines_formed(self.tiles, cell)) if self.map.menhirs else ()
+        self.last = Placement(
+            player.index, cell, tile, tuple(s.area() for s in done), joined, bonus, lines
+        )
+        return self.last
+
+    def put_tile_completing(self, cell: Hex, tile: Tile) -> list[AreaState]:
+        """Put a tile down (edges must match); the areas it completes."""
+        if not self.map.fits(cell, tile):
+            raise RuleError(f"the tile does not fit at {cell}: land edges meet land, sea meet sea")
+        return self.map.put(cell, tile)
+
+    def place_tile(self, player: Player, cell: CellLike, tile: Tile) -> Placement:
+        """A scripted placement (scenarios, tests): put the tile at ``cell`` and score it."""
+        placed = self.put_placed(player, as_hex(cell), tile)
+        self.score_placement(player)
+        return placed
+
+    def score_placement(self, player: Player) -> None:
+        """Score what the last placement set off, in order: ``tile_placed`` (Menhir scoring);
+        every area it completed; every Waypoint whose space it surrounded; every trade route
+        it joined (``route_joined``: Caravan & Ship, Bandit & Pirate scoring)."""
+        placed = self.last
+        if placed is None:
+            return
+        self.fire("tile_placed", player, event={"placed": placed.cell})
+        for area in placed.completed:
+            self.complete_area(player, area)
+        for (wcell, direction), _owner in list(self.waypoints.items()):
+            space = neighbour(wcell, direction)
+            if space in neighbours(placed.cell) and self._surrounded(space):
+                self.surround_waypoint(player, wcell, direction)
+        for number, route in enumerate(placed.joined):
+            self.fire(
+                "route_joined",
+                player,
+                event={"placed": placed.cell, "route": route, "first": number == 0},
+            )
+
+    def _surrounded(self, cell: Hex) -> bool:
+        return cell not in self.tiles and all(n in self.tiles for n in neighbours(cell))
+
+    def complete_area(self, player: Player, area: Area) -> Context:
+        """``player`` completes ``area``: ``area_completed``, then the base game's scoring.
+
+        The layers may raise ``bonus_value`` / ``waypoint_value`` (from 1). Then, as the base
+        game does, the area's side scores 1 point per tile in it, the completing player scores
+        its bonus points times ``bonus_value``, and each Waypoint on it is returned to its
+        owner and scores ``waypoint_value`` for the completing player.
+        """
+        c = self.fire(
+            "area_completed",
+            player,
+            event={"area": area},
+            quantities={"bonus_value": 1, "waypoint_value": 1},
+        )
+        self.log("area_completed", player.index, area.side, len(area.cells))
+        owner = self.player_for(area.side)
+        if owner is not None:
+            self.award(owner, len(area.cells), f"{area.side} area tiles")
+        bonus = sum(self.tiles[cell].sections[i].bonus for cell, i in area.members)
+        self._doubled(player, bonus, c.q["bonus_value"], "bonus points")
+        for key in [k for k in self.waypoints if self._waypoint_in(k, area)]:
+            self._return_waypoint(key)
+            self._doubled(player, 1, c.q["waypoint_value"], "waypoint")
+        return c
+
+    def _doubled(self, player: Player, amount: int, value: int, why: str) -> None:
+        """``amount`` at ``value`` each: the base game's 1 each, City scoring's extra apart."""
+        if amount * value == 0:
+            return
+        if value == 1:
+            self.award(player, amount, why)
+            return
+        self.award(player, amount * value, why, layer="city_scoring")
+
+    # -- Waypoints
+
+    def _waypoint_in(self, key: tuple[Hex, int], area: Area) -> bool:
+        cell, direction = key
+        tile = self.tiles.get(cell)
+        return tile is not None and (cell, tile.section_at(direction)) in area.members
+
+    def _return_waypoint(self, key: tuple[Hex, int]) -> None:
+        owner = self.waypoints.pop(key)
+        self.players[owner].flags["waypoints"] += 1
+        self.log("waypoint_returned", owner)
+
+    def waypoint_edges(self, player: Player) -> list[tuple[Hex, int]]:
+        """The open edges of the player's side where a Waypoint may go."""
+        side = self.side_of(player)
+        return [
+            (cell, d)
+            for cell, tile in sorted(self.tiles.items())
+            for d in range(6)
+            if tile.sides[d] == side
+            and neighbour(cell, d) not in self.tiles
+            and (cell, d) not in self.waypoints
+        ]
+
+    def place_waypoint(self, owner: Player, cell: CellLike, direction: int) -> None:
+        """``owner`` puts a Waypoint on the open edge of the tile at ``cell`` in ``direction``."""
+        at = as_hex(cell)
+        self.tile(at)
+        if neighbour(at, direction) in self.tiles:
+            raise RuleError(f"the edge of {at} in direction {direction} is not open")
+        if (at, direction) in self.waypoints:
+            raise RuleError(f"a Waypoint already sits on the edge of {at} in direction {direction}")
+        self.waypoints[(at, direction)] = owner.index
+        owner.flags["waypoints"] = max(int(owner.flags.get("waypoints", 0)) - 1, 0)
+        self.log("waypoint_placed", owner.index, [at.q, at.r], direction)
+
+    def choose_waypoint(self, player: Player) -> None:
+        """The player may place a Waypoint from their supply on an open edge of their side."""
+        if int(player.flags.get("waypoints", 0)) <= 0:
+            return
+        edges = self.waypoint_edges(player)
+        if not edges:
+            return
+        options = (NONE, *(f"{cell.q},{cell.r}:{d}" for cell, d in edges))
+        answer = self.ask(player, Question("waypoint", player.index, "place a Waypoint", options))
+        if answer == NONE:
+            return
+        where, direction = answer.split(":")
+        q, r = where.split(",")
+        self.place_waypoint(player, (int(q), int(r)), int(direction))
+
+    def surround_waypoint(self, player: Player, cell: CellLike, direction: int) -> Context:
+        """The Waypoint on that edge is surrounded by 6 tiles: returned, and scored.
+
+        ``waypoint_surrounded`` lets the layers raise ``waypoint_value`` (from 1) for the area
+        the Waypoint is on; ``player`` (who placed the 6th tile) scores it: "They return that
+        Waypoint to its owner and score 2 rather than the usual 1".
+        """
+        at = as_hex(cell)
+        if (at, direction) not in self.waypoints:
+            raise RuleError(f"no Waypoint on the edge of {at} in direction {direction}")
+        area = area_at(self.tiles, at, self.tile(at).section_at(direction))
+        c = self.fire(
+            "waypoint_surrounded", player, event={"area": area}, quantities={"waypoint_value": 1}
+        )
+        self._return_waypoint((at, direction))
+        self._doubled(player, 1, c.q["waypoint_value"], "waypoint")
+        return c
+
+    # -- holes and the special tiles
+
+    def holes_made(self) -> list[Hex]:
+        """The holes next to the last placement: empty spaces with 6 edges of one type."""
+        placed = self.last
+        if placed is None:
+            return []
+        return [cell for cell in neighbours(placed.cell) if hole_side(self.tiles, cell) is not None]
+
+    def hole_type(self, hole: Hex) -> str | None:
+        """Land or sea for a hole, else None."""
+        return hole_side(self.tiles, hole)
+
+    def specials_for(self, hole: Hex) -> list[str]:
+        """The special tiles available for that hole (each fits either type of hole)."""
+        return list(self.specials) if hole_side(self.tiles, hole) is not None else []
+
+    def place_special(self, player: Player, hole: CellLike, card_id: str) -> Placement:
+        """Place a special tile into a hole as a bonus tile placement, the face of the hole's
+        type up: "rotated to fit as you choose" (all six edges match whichever way)."""
+        at = as_hex(hole)
+        side = hole_side(self.tiles, at)
+        if side is None:
+            raise RuleError(
+                f"{at} is not a hole: a special tile goes only into a space surrounded by 6 of "
+                "the same type of edges"
+            )
+        if card_id not in self.specials:
+            raise RuleError(f"'{card_id}' is not among the special tiles still available")
+        self.specials.remove(card_id)
+        self.log("special_placed", player.index, card_id, side, [at.q, at.r])
+        return self.put_placed(player, at, self.special_tile(card_id, side), bonus=True)
+
+    def choose_special(self, player: Player, hole: Hex) -> bool:
+        """Which special tile goes into the hole (the choice after ``may``); False if none."""
+        options = tuple(self.specials_for(hole))
+        self.last = None
+        self.last_hole = hole
+        if not options:
+            return False
+        answer = options[0]
+        if len(options) > 1:
+            answer = self.ask(
+                player, Question("special_tile", player.index, "which special tile", options)
+            )
+        self.place_special(player, hole, answer)
+        return True
+
+    # -- Steal tiles
+
+    def steal_from(self, player: Player) -> None:
+        """A Steal tile placed: take one tile from a rival's hand (seen by its face up)."""
+        options = tuple(
+            f"{rival.index + 1}:{i}"
+            for rival in self.players
+            if self.side_of(rival) != self.side_of(player)
+            for i in range(len(self.hand(rival)))
+        )
+        if not options:
+            return
+        answer = self.ask(player, Question("steal", player.index, "steal a tile", options))
+        seat, index = answer.split(":")
+        taken = self.hand(self.players[int(seat) - 1]).pop(int(index))
+        self.hand(player).append(taken)
+        self.log("stole", player.index, int(seat) - 1, taken.card)
+
+    # -- the end
+
+    def route_winner(self, route: Route) -> str | None:
+        """The side with the majority in a route: caravans for Land, ships for Sea.
+
+        A tie is won by no one: the rulebooks here do not say otherwise.
+        """
+        caravans, ships = route_caravans(self.tiles, route), route_ships(self.tiles, route)
+        if caravans == ships:
+            return None
+        return LAND if caravans > ships else SEA
+
+    def score_route(self, route: Route, player: Player | None = None) -> Context | None:
+        """End game: the winner of ``route`` (by majority, unless given) scores it.
+
+        ``route_scored`` lets City scoring raise ``icon_value`` (from 1); the winner then scores
+        ``icon_value`` per Caravan and Ship in the route. None when no one wins it.
+        """
+        if player is None:
+            side = self.route_winner(route)
+            player = self.player_for(side) if side is not None else None
+            if player is None:
+                return None
+        c = self.fire("route_scored", player, event={"route": route}, quantities={"icon_value": 1})
+        icons = route_caravans(self.tiles, route) + route_ships(self.tiles, route)
+        if c.q["icon_value"] == 1:
+            self.award(player, icons, "trade route", "caravan_and_ship_scoring")
+        else:
+            self.award(player, icons, "trade route", "caravan_and_ship_scoring")
+            self.award(player, icons * (c.q["icon_value"] - 1), "trade route", "city_scoring")
+        return c
+
+    def score_trade_routes(self) -> list[Context | None]:
+        """End game majority scoring of every trade route on the board."""
+        return [self.score_route(state.route()) for state in self.map.routes()]
+
+    def bonus_token(self, player: Player, flip: bool) -> None:
+        """Take a +50 token from the supply, or flip a held one to +100."""
+        counters = player.counters
+        if flip and counters["plus_50_tokens"] > 0:
+            counters["plus_50_tokens"] -= 1
+            counters["plus_100_tokens"] += 1
+            self.log("bonus_token", player.index, 100)
+        elif self.token_supply > 0:
+            self.token_supply -= 1
+            counters["plus_50_tokens"] += 1
+            self.log("bonus_token", player.index, 50)
+        else:
+            self.log("bonus_token", player.index, 0)
+
+    def result(self) -> dict[str, Any]:
+        """Scores per seat (a side's points on each of its seats), the winning side's first
+        seat (None on a tie), and what the simulator reads."""
+        sides = {
+            side: (p.counters["points"] if p else 0)
+            for side in SIDES
+            if (p := self.player_for(side)) or True
+        }
+        scores = [sides[self.side_of(p)] for p in self.players]
+        winner = None
+        if sides[LAND] != sides[SEA]:
+            best = LAND if sides[LAND] > sides[SEA] else SEA
+            found = self.player_for(best)
+            winner = found.index if found else None
+        return {
+            "scores": scores,
+            "team_score": None,
+            "titles": [""] * len(scores),
+            "sunk": [False] * len(scores),
+            "winner": winner,
+            "logbook": [[] for _ in scores],
+        }
+
+
+def _clauses(value: Any) -> list[list[Any]]:
+    """A list property's clauses (one clause alone is a list of words)."""
+    if not value:
+        return []
+    if isinstance(value, list) and value and isinstance(value[0], list):
+        return value
+    return [value] if isinstance(value, list) else [[value]]
+
+
+__all__ = ["BASE", "NONE", "Held", "LandVsSea", "LeyLine", "Placement", "ley_lines_formed"]

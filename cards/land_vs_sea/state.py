@@ -1,0 +1,304 @@
+"""The map as it grows: areas and trade routes kept up to date as tiles are put down.
+
+Every area (and route) is a set that placements merge, with what its scoring needs summed as it
+grows: its open edges (an area is complete at none), tiles, bonus points, Cities, Mountains and
+Corals; a route's caravans, ships and whether a City is connected. So a placement costs a few
+steps, and :meth:`MapState.preview` says what a placement would complete without making it.
+:mod:`.board`'s searches are the reference this bookkeeping is tested against.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.hexgrid import Hex, neighbours
+
+from .board import LAND, Area, Route, Tile, misfits
+
+Node = tuple[Hex, int]
+
+#: Each cell's six neighbours, worked out once: a greedy turn asks them thousands of times,
+#: and a Hex sum costs more than a dictionary look-up.
+_AROUND: dict[Hex, tuple[Hex, ...]] = {}
+
+
+#: How many bits are set in each 6-bit number.
+_BITS = tuple(bin(n).count("1") for n in range(64))
+
+
+def around(cell: Hex) -> tuple[Hex, ...]:
+    """The six cells next to ``cell``, in direction order (cached)."""
+    found = _AROUND.get(cell)
+    if found is None:
+        if len(_AROUND) > 100_000:
+            _AROUND.clear()
+        found = _AROUND[cell] = neighbours(cell)
+    return found
+
+
+@dataclass
+class AreaState:
+    """One land or sea area as it stands: its members and what they add up to."""
+
+    side: str
+    members: list[Node]
+    cells: set[Hex]
+    #: edges of its sections facing an empty cell.
+    open: int
+    bonus: int
+    city: bool
+    mountains: int
+
+    def area(self) -> Area:
+        """The area as the layers see it."""
+        return Area(self.side, frozenset(self.members))
+
+
+@dataclass
+class RouteState:
+    """One trade route as it stands."""
+
+    cells: set[Hex]
+    caravans: int
+    ships: int
+    city: bool
+
+    def route(self) -> Route:
+        """The route as the layers see it."""
+        return Route(frozenset(self.cells))
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What placing a tile would do, without doing it."""
+
+    #: per area it would complete: (side, tiles, bonus, city, mountains).
+    completed: tuple[tuple[str, int, int, bool, int], ...]
+    #: per route it would join (for a route tile or a raider): (caravans, ships).
+    joined: tuple[tuple[int, int], ...]
+    #: edges of the placed tile meeting a placed neighbour, by side.
+    matched: dict[str, int]
+
+
+@dataclass
+class MapState:
+    """The tiles on the map, by cell, and their areas and trade routes."""
+
+    tiles: dict[Hex, Tile] = field(default_factory=dict)
+    _area: dict[Node, AreaState] = field(default_factory=dict)
+    _route: dict[Hex, RouteState] = field(default_factory=dict)
+    #: empty cells next to a tile, where the next tile may go: the bits of the directions
+    #: that face a tile, and which of those edges are land. A tile fits there when
+    #: ``tile.land_bits & mask == land``.
+    frontier: dict[Hex, tuple[int, int]] = field(default_factory=dict)
+    menhirs: set[Hex] = field(default_factory=set)
+
+    # -- reading
+
+    def area_of(self, cell: Hex, section: int) -> AreaState:
+        """The area the given section of the tile at ``cell`` is part of."""
+        return self._area[(cell, section)]
+
+    def route_of(self, cell: Hex) -> RouteState | None:
+        """The trade route the tile at ``cell`` is part of, if any."""
+        return self._route.get(cell)
+
+    def routes(self) -> list[RouteState]:
+        """Every trade route, in the order of its first cell."""
+        found: dict[int, RouteState] = {}
+        for cell in sorted(self._route):
+            state = self._route[cell]
+            found.setdefault(id(state), state)
+        return list(found.values())
+
+    def fits(self, cell: Hex, tile: Tile) -> bool:
+        """True when ``cell`` is empty and every neighbour's facing edge matches."""
+        if cell in self.tiles:
+            return False
+        need = self.frontier.get(cell)
+        if need is None:
+            return True  # next to no tile: nothing to match (a turn places only on the frontier)
+        return tile.land_bits & need[0] == need[1]
+
+    # -- putting a tile down
+
+    def put(self, cell: Hex, tile: Tile) -> list[AreaState]:
+        """Put ``tile`` at ``cell`` (its edges must match); the areas it completes."""
+        wrong = misfits(self.tiles, cell, tile)
+        if cell in self.tiles or wrong:
+            raise ValueError(f"{cell} is taken or meets other edges in directions {wrong}")
+        tiles = self.tiles
+        tiles[cell] = tile
+        self.frontier.pop(cell, None)
+        if tile.menhir:
+            self.menhirs.add(cell)
+        mine: list[AreaState] = []
+        cells = around(cell)
+        for index, section in enumerate(tile.sections):
+            open_edges = sum(1 for d in section.edges if cells[d] not in tiles)
+            state = AreaState(
+                section.side,
+                [(cell, index)],
+                {cell},
+                open_edges,
+                section.bonus,
+                section.city,
+                section.mountains,
+            )
+            self._area[(cell, index)] = state
+            mine.append(state)
+        for d, nxt in enumerate(cells):
+            other = tiles.get(nxt)
+            if other is None:
+                # Seen from nxt, this tile lies in direction d + 3.
+                mask, land = self.frontier.get(nxt, (0, 0))
+                bit = 1 << ((d + 3) % 6)
+                self.frontier[nxt] = (mask | bit, land | (bit if tile.sides[d] == LAND else 0))
+                continue
+            theirs = self._area[(nxt, other.section_of[(d + 3) % 6])]
+            theirs.open -= 1
+            self._merge(self._area[(cell, tile.section_of[d])], theirs)
+        self._join_routes(cell, tile)
+        done: list[AreaState] = []
+        for index in range(len(tile.sections)):
+            state = self._area[(cell, index)]
+            if state.open == 0 and all(state is not s for s in done):
+                done.append(state)
+        return done
+
+    def _merge(self, a: AreaState, b: AreaState) -> None:
+        if a is b:
+            return
+        if len(a.members) < len(b.members):
+            a, b = b, a
+        a.members.extend(b.members)
+        a.cells |= b.cells
+        a.open += b.open
+        a.bonus += b.bonus
+        a.city = a.city or b.city
+        a.mountains += b.mountains
+        for node in b.members:
+            self._area[node] = a
+
+    def _join_routes(self, cell: Hex, tile: Tile) -> None:
+        routes = self._route
+        if tile.city:
+            for nxt in around(cell):
+                state = routes.get(nxt)
+                if state is not None:
+                    state.city = True
+        if not tile.in_trade_route:
+            return
+        near_city = tile.city or any(
+            (t := self.tiles.get(n)) is not None and t.city for n in around(cell)
+        )
+        state = RouteState({cell}, tile.caravans, tile.ships, near_city)
+        routes[cell] = state
+        for nxt in around(cell):
+            other = routes.get(nxt)
+            if other is None or other is state:
+                continue
+            if len(other.cells) > len(state.cells):
+                state, other = other, state
+            state.cells |= other.cells
+            state.caravans += other.caravans
+            state.ships += other.ships
+            state.city = state.city or other.city
+            for moved in other.cells:
+                routes[moved] = state
+
+    def routes_next_to(self, cell: Hex) -> list[RouteState]:
+        """The distinct routes with a tile next to ``cell``, in direction order."""
+        found: list[RouteState] = []
+        for nxt in around(cell):
+            state = self._route.get(nxt)
+            if state is not None and all(state is not s for s in found):
+                found.append(state)
+        return found
+
+    # -- what a placement would do
+
+    def preview(self, cell: Hex, tile: Tile) -> Preview:
+        """What putting ``tile`` at ``cell`` would complete and join (it must fit).
+
+        An area is completed only through a section of the new tile whose every edge meets a
+        tile (its open edges are the area's): without one, only the counts are worked out.
+        """
+        mask, _land = self.frontier.get(cell, (0, 0))
+        matched = {
+            "land": _BITS[tile.land_bits & mask],
+            "sea": _BITS[~tile.land_bits & mask & 63],
+        }
+        joined: tuple[tuple[int, int], ...] = ()
+        if tile.in_trade_route or tile.bandit or tile.pirate:
+            joined = tuple((s.caravans, s.ships) for s in self.routes_next_to(cell))
+        if all(bits & ~mask for bits in tile.section_bits):
+            return Preview((), joined, matched)
+        return self._full_preview(cell, tile, joined, matched)
+
+    def _full_preview(
+        self,
+        cell: Hex,
+        tile: Tile,
+        joined: tuple[tuple[int, int], ...],
+        matched: dict[str, int],
+    ) -> Preview:
+        tiles = self.tiles
+        count = len(tile.sections)
+        # Which neighbour areas each section of the new tile touches, and its edge counts.
+        touched: list[list[AreaState]] = [[] for _ in range(count)]
+        covered = [0] * count
+        fresh = [0] * count
+        section_of = tile.section_of
+        for d, nxt in enumerate(around(cell)):
+            index = section_of[d]
+            other = tiles.get(nxt)
+            if other is None:
+                fresh[index] += 1
+                continue
+            covered[index] += 1
+            state = self._area[(nxt, other.section_of[(d + 3) % 6])]
+            if all(state is not s for s in touched[index]):
+                touched[index].append(state)
+        # Sections of the new tile that touch one area become one area.
+        group = list(range(count))
+
+        def root(i: int) -> int:
+            while group[i] != i:
+                i = group[i]
+            return i
+
+        for i in range(count):
+            for j in range(i):
+                if any(s is t for s in touched[i] for t in touched[j]):
+                    group[root(i)] = root(j)
+        group = [root(i) for i in range(count)]
+        completed = []
+        for root in sorted(set(group)):
+            members = [i for i in range(count) if group[i] == root]
+            areas: list[AreaState] = []
+            for i in members:
+                for state in touched[i]:
+                    if all(state is not s for s in areas):
+                        areas.append(state)
+            left = sum(s.open for s in areas) + sum(fresh[i] - covered[i] for i in members)
+            if left:
+                continue
+            sections = [tile.sections[i] for i in members]
+            if len(areas) == 1:
+                size = len(areas[0].cells) + 1
+            else:
+                cells = {cell}
+                for state in areas:
+                    cells |= state.cells
+                size = len(cells)
+            completed.append(
+                (
+                    sections[0].side,
+                    size,
+                    sum(s.bonus for s in areas) + sum(s.bonus for s in sections),
+                    any(s.city for s in areas) or any(s.city for s in sections),
+                    sum(s.mountains for s in areas) + sum(s.mountains for s in sections),
+                )
+            )
+        return Preview(tuple(completed), joined, matched)
