@@ -7,23 +7,24 @@ checks the points. Player 1 is the Land player, player 2 the Sea player. Ruleboo
 
 from __future__ import annotations
 
+import importlib
 import textwrap
 from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 
-from engine.games import land_vs_sea as lvs
 from engine.hexgrid import ORIGIN, Hex, neighbour, opposite
-from engine.loader import new_game
+from engine.loader import new_game, rules_module
 from engine.runtime import RuleError
 from engine.scenario import Runner
 
-_board = lvs.module("board")
+_natives = rules_module("land_vs_sea")
+_board = importlib.import_module(f"{_natives.__package__}.board")
 LAND, SEA, Section, Tile = _board.LAND, _board.SEA, _board.Section, _board.Tile
 area_at, hole_side, ley_lines_formed = _board.area_at, _board.hole_side, _board.ley_lines_formed
 route_at = _board.route_at
-LandVsSea = lvs.module("game").LandVsSea
+LandVsSea = importlib.import_module(f"{_natives.__package__}.game").LandVsSea
 
 ROOT = Path(__file__).resolve().parents[1]
 GENERATED = ROOT / "generated"

@@ -218,7 +218,9 @@ def test_every_problem_of_a_scenario_is_reported_at_once(tmp_path: Path) -> None
 def test_an_exception_inside_a_step_is_that_scenarios_failure_at_its_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from engine.games import land_vs_sea
+    from engine.loader import rules_module
+
+    land_vs_sea = rules_module("land_vs_sea")
 
     def broken(g: Any, player: Any) -> None:
         raise TypeError("a bug in the flow")

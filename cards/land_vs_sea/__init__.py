@@ -1,1 +1,0 @@
-"""Land vs Sea: Uncharted: the game's own Python, beside its cards."""
