@@ -310,7 +310,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
             if number < 1:
                 return _die(f"--log-game must be at least 1, not {number}")
             simulator = sim.Simulator(folder, params)
-            played = sim.play_one(simulator, args.seed, number, args.mode, args.policy)
+            played = sim.play_one(
+                simulator, args.seed, number, args.mode, args.policy, args.players
+            )
             # No calendar date: the same seed prints the same bytes on any day.
             print(sim.render_logbook(played, "-"))
             return 0
@@ -327,6 +329,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
                 args.seed,
                 args.mode,
                 args.policy,
+                args.players,
                 progress=progress,
                 jobs=_jobs(args),
                 cards=not args.no_cards,
@@ -442,6 +445,12 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     _common(parser)
     parser.add_argument("--variant", help="simulate this variant (generated/<game>/<variant>/)")
+    parser.add_argument(
+        "--players",
+        type=int,
+        metavar="N",
+        help="seat N players (default: the mode's; Land vs Sea: 2, 3 or 4)",
+    )
     parser.add_argument(
         "--param",
         action="append",

@@ -116,6 +116,7 @@ class LandVsSea(Game):
         #: the hole a special tile is being chosen for.
         self.last_hole: Hex | None = None
         self.points_by: dict[str, int] = {}
+        self._in_force: tuple[tuple[str, ...] | None, list[str]] | None = None
         self.turns = 0
         self.idle = 0
         # Faces and their rotations, worked out once for every game of the same IR.
@@ -250,11 +251,14 @@ class LandVsSea(Game):
     # -- layers in play
 
     def cards_in_force(self, player: Player) -> list[str]:
-        """Every rule, and the scoring layers in play."""
-        cards = super().cards_in_force(player)
-        if self.layers is None:
-            return cards
-        return [cid for cid in cards if self.cards[cid]["kind"] != "layer" or cid in self.layers]
+        """Every rule, and the scoring layers in play (no player holds a card in force)."""
+        key = self.layers
+        if self._in_force is None or self._in_force[0] != key:
+            cards = super().cards_in_force(player)
+            if key is not None:
+                cards = [c for c in cards if self.cards[c]["kind"] != "layer" or c in key]
+            self._in_force = (key, cards)
+        return self._in_force[1]
 
     def in_play(self, layer: str) -> bool:
         """True when that scoring layer is in play."""
@@ -646,7 +650,7 @@ class LandVsSea(Game):
         seat, index = answer.split(":")
         taken = self.hand(self.players[int(seat) - 1]).pop(int(index))
         self.hand(player).append(taken)
-        self.log("stole", player.index, int(seat) - 1, taken.card)
+        self.log("stole", player.index, taken.card, f"from player {seat}")
 
     # -- the end
 

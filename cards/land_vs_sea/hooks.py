@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.hexgrid import as_hex
 from engine.runtime import Context, Game, Player, RuleError
-from engine.scenario_types import Choice, Fields, Flag, Id, Many, Number, OneOf, Text
+from engine.scenario_types import Anything, Choice, Fields, Flag, Id, Many, Number, OneOf, Text
 
 from .board import LAND, SEA, SIDES, Section, Tile, area_at
 from .game import Held, _game
@@ -358,7 +358,7 @@ EXPECT_KINDS = {
     "plus_100_tokens": Number(0),
     "side": _SIDE,
     "tiles": Many(_CELL),
-    "edges": Fields({}, (), "edges by cell"),
+    "edges": Anything("the edges of each tile, by cell 'q,r'"),
     "waypoints": Number(0),
     "waypoint_supply": Number(0),
     "hand": Many(Id("card:hex_tile", "a hex tile")),

@@ -20,7 +20,7 @@ from engine.runtime import Game, Policy, Question, RandomLegal
 
 from .board import LAND, Tile, ley_lines_formed, line_bonus
 from .game import LandVsSea
-from .state import Preview
+from .state import _BITS, Preview
 
 #: How much a point now weighs against one matched edge of the player's side.
 POINT_WEIGHT = 8
@@ -124,16 +124,7 @@ class Greedy(Policy):
         player = game.players[question.player]
         side = game.side_of(player)
         if question.id == "place_tile":
-            best, best_value = question.options[0], None
-            offered = game.offered
-            weights = Weights.of(game)
-            rows: dict[Hex, bool] = {}
-            for option in question.options:
-                _index, _face, cell, tile = offered[option]
-                value = placement_value(game, side, cell, tile, weights, rows)
-                if best_value is None or value > best_value:
-                    best, best_value = option, value
-            return best
+            return self.placement(game, side, question.options)
         if question.id == "special_tile.may":
             return "yes"
         if question.id == "special_tile" and game.last_hole is not None:
@@ -154,6 +145,42 @@ class Greedy(Policy):
         if question.id == "waypoint":
             return question.options[1] if len(question.options) > 1 else question.options[0]
         return question.options[0]
+
+    @staticmethod
+    def placement(game: LandVsSea, side: str, options: tuple[str, ...]) -> str:
+        """The placement worth most. Most placements complete nothing and join nothing: they
+        are weighed by bit arithmetic on the edges they match, and only the others go through
+        :func:`placement_value`."""
+        offered = game.offered
+        frontier = game.map.frontier
+        weights = Weights.of(game)
+        rows: dict[Hex, bool] = {}
+        aligns: dict[tuple[Hex, bool], bool] = {}
+        land = side == LAND
+        best, best_value = options[0], None
+        for option in options:
+            _index, _face, cell, tile = offered[option]
+            mask = frontier.get(cell, (0, 0))[0]
+            aligned = False
+            if weights.menhirs:
+                key = (cell, tile.menhir)
+                aligned = aligns.get(key)  # type: ignore[assignment]
+                if aligned is None:
+                    aligned = aligns[key] = _may_align(game, cell, tile)
+            if (
+                aligned
+                or tile.in_trade_route
+                or tile.bandit
+                or tile.pirate
+                or not all(bits & ~mask for bits in tile.section_bits)
+            ):
+                value = placement_value(game, side, cell, tile, weights, rows)
+            else:
+                bits = tile.land_bits & mask if land else ~tile.land_bits & mask & 63
+                value = _BITS[bits]
+            if best_value is None or value > best_value:
+                best, best_value = option, value
+        return best
 
 
 def _random(game: Game, index: int) -> Policy:

@@ -1,0 +1,107 @@
+"""Land vs Sea: Uncharted simulated: win share per side, mean points per layer, game length,
+and 2-player greedy games per second on one core (issue 16's figures).
+
+    python bench/sim_lvs.py [--games N] [--seed S] [--policy greedy|random] [--variant V]
+        [--profile]
+
+Each mode (2 head to head, 3 asymmetric, 4 teams) plays the same game seeds as ``cardc sim``
+(:func:`engine.sim.game_seed`). The speed figure is the 2-player run's wall time over its games,
+one process; ``--profile`` prints where that time goes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(games: int, seed: int, players: int, policy: str, variant: str | None) -> dict[str, object]:
+    """Play ``games`` games; the figures of the run."""
+    from engine.sim import Simulator, game_seed
+
+    folder = ROOT / "generated" / "land_vs_sea"
+    if variant:
+        folder = folder / variant
+    sim = Simulator(folder)
+    factory = sim.factory(policy)
+    wins: Counter[str] = Counter()
+    layers: Counter[str] = Counter()
+    sides: Counter[str] = Counter()
+    turns = 0
+    started = time.perf_counter()
+    for number in range(1, games + 1):
+        game = sim.new_game(game_seed(seed, number), players, "competitive", factory)
+        result = game.play_game()  # type: ignore[attr-defined]
+        winner = result["winner"]
+        wins["tie" if winner is None else game.players[winner].flags["side"]] += 1
+        layers.update(game.points_by)  # type: ignore[attr-defined]
+        for side in ("land", "sea"):
+            marker = game.player_for(side)  # type: ignore[attr-defined]
+            sides[side] += marker.counters["points"] if marker else 0
+        turns += game.turns  # type: ignore[attr-defined]
+    seconds = time.perf_counter() - started
+    return {
+        "wins": wins,
+        "layers": layers,
+        "sides": sides,
+        "turns": turns / games,
+        "seconds": seconds,
+        "games": games,
+    }
+
+
+def show(players: int, figures: dict[str, object]) -> None:
+    """Print one mode's figures."""
+    games = int(figures["games"])  # type: ignore[call-overload]
+    wins: Counter[str] = figures["wins"]  # type: ignore[assignment]
+    layers: Counter[str] = figures["layers"]  # type: ignore[assignment]
+    sides: Counter[str] = figures["sides"]  # type: ignore[assignment]
+    mode = {2: "head to head", 3: "asymmetric", 4: "teams"}[players]
+    print(f"{players} players ({mode}), {games} games")
+    print(
+        "  win share: "
+        + ", ".join(f"{side} {100 * wins[side] / games:.1f}%" for side in ("land", "sea", "tie"))
+    )
+    print(
+        "  mean points per side: "
+        + ", ".join(f"{side} {sides[side] / games:.1f}" for side in ("land", "sea"))
+    )
+    print("  mean points per layer (both sides):")
+    for layer, points in sorted(layers.items(), key=lambda item: -item[1]):
+        print(f"    {layer:28s} {points / games:6.1f}")
+    print(f"  game length: {figures['turns']:.1f} placements (turns) a game")
+    seconds = float(figures["seconds"])  # type: ignore[arg-type]
+    print(f"  {games / seconds:.1f} games/s ({1000 * seconds / games:.1f} ms a game), one process")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--policy", default="greedy")
+    parser.add_argument("--variant")
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(ROOT))
+    if args.profile:
+        profiler = cProfile.Profile()
+        profiler.enable()
+        run(args.games, args.seed, 2, args.policy, args.variant)
+        profiler.disable()
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
+        return 0
+    for players in (2, 3, 4):
+        show(players, run(args.games, args.seed, players, args.policy, args.variant))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

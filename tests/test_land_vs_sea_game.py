@@ -1,0 +1,194 @@
+"""Land vs Sea: Uncharted as a whole game: the box as data, the map's bookkeeping against the
+reference searches, whole games in every mode, and scenario tile specs checked at their line.
+
+Rulebook: /work/shared/rulebooks/land-vs-sea-uncharted.txt.
+"""
+
+from __future__ import annotations
+
+import importlib
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from engine.loader import new_game, rules_module
+from engine.runtime import RandomLegal
+from engine.scenario import Runner
+from engine.sim import Simulator, game_seed
+
+ROOT = Path(__file__).resolve().parents[1]
+GENERATED = ROOT / "generated"
+_natives = rules_module("land_vs_sea")
+board = importlib.import_module(f"{_natives.__package__}.board")
+
+
+def _cards(kind: str) -> list[dict]:  # type: ignore[type-arg]
+    g = new_game(GENERATED / "land_vs_sea", players=2)
+    return [c for c in g.cards.values() if c["kind"] == kind]
+
+
+def _parts() -> set[str]:
+    return {p[0] for c in _cards("starting_tile") for p in c["properties"]["parts"]}
+
+
+# -- the box ------------------------------------------------------------------------------------
+
+
+def test_the_box_holds_24_tiles_2_starting_tiles_2_special_tiles_and_6_tokens() -> None:
+    # "2 new double sided special tiles / 24 double sided hex tiles / 2 large double sided
+    #  starting tiles / 6 Bonus scoring tokens: +50/+100"
+    tiles = [c for c in _cards("hex_tile") if c["id"] not in _parts()]
+    uncharted = [c for c in tiles if c["properties"]["box"] == "uncharted"]
+    assert len(uncharted) == 24 and all("copies" not in c["properties"] for c in uncharted)
+    # "the 58 base game tiles" (modelled).
+    base = [c for c in tiles if c["properties"]["box"] == "base_game"]
+    assert sum(c["properties"].get("copies", 1) for c in base) == 58
+    specials = {c["id"]: c["properties"]["box"] for c in _cards("tile")}
+    assert [k for k, v in specials.items() if v == "uncharted"] == ["lost_city", "lost_traders"]
+    assert specials["volcano_whirlpool"] == "base_game"
+    starting = _cards("starting_tile")
+    assert len(starting) == 2 and all(len(c["properties"]["parts"]) == 4 for c in starting)
+    (token,) = _cards("bonus_token")
+    assert token["properties"] == {"copies": 6, "front": 50, "back": 100}
+
+
+def test_every_face_of_every_hex_tile_reads_as_six_edges_and_its_sections() -> None:
+    for card in _cards("hex_tile"):
+        for face in ("a", "b"):
+            tile = board.face_tile(card, face)
+            assert tile.letters == card["properties"][f"face_{face}"]
+            assert tile.bonus == sum(
+                n for clause in card["properties"].get(f"face_{face}_bonus", []) for n in clause[1:]
+            )
+
+
+def test_a_joined_face_is_one_section_of_its_side() -> None:
+    isthmus = next(c for c in _cards("hex_tile") if c["id"] == "isthmus")
+    tile = board.face_tile(isthmus, "a")  # LLSLLS, joined land: a land bridge
+    assert [(s.side, sorted(s.edges)) for s in tile.sections] == [
+        ("land", [0, 1, 3, 4]),
+        ("sea", [2]),
+        ("sea", [5]),
+    ]
+
+
+def test_a_face_that_is_not_six_edges_is_an_error_naming_its_card() -> None:
+    card = {"id": "x", "title": "X", "source": "cards/x.cards:3", "properties": {"face_a": "LLX"}}
+    with pytest.raises(Exception, match=r"cards/x.cards:3: X: face_a is six edges"):
+        board.face_tile(card, "a")
+
+
+# -- the map's bookkeeping ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_the_map_keeps_areas_and_routes_as_the_searches_find_them(seed: int) -> None:
+    g = new_game(GENERATED / "land_vs_sea", players=2, seed=seed, policies={-1: RandomLegal()})
+    g.play_game()  # type: ignore[attr-defined]
+    tiles = g.map.tiles  # type: ignore[attr-defined]
+    assert len(tiles) > 40
+    for cell, tile in tiles.items():
+        for index in range(len(tile.sections)):
+            state = g.map.area_of(cell, index)  # type: ignore[attr-defined]
+            area = board.area_at(tiles, cell, index)
+            assert frozenset(state.members) == area.members
+            assert (state.open == 0) == board.is_complete(tiles, area)
+            assert state.bonus == board.area_bonus(tiles, area)
+        route = board.route_at(tiles, cell)
+        kept = g.map.route_of(cell)  # type: ignore[attr-defined]
+        assert (route is None) == (kept is None)
+        if route is not None and kept is not None:
+            assert kept.cells == set(route.cells)
+            assert kept.city == board.route_has_city(tiles, route)
+
+
+def test_a_preview_says_what_the_placement_then_completes() -> None:
+    g = new_game(GENERATED / "land_vs_sea", players=2, seed=5, policies={-1: RandomLegal()})
+    setup = importlib.import_module(f"{_natives.__package__}.play").setup
+    setup(g)
+    checked = 0
+    for _ in range(40):
+        player = g.players[checked % 2]
+        found = g.options(player)  # type: ignore[attr-defined]
+        if not found:
+            break
+        option = sorted(found)[len(found) // 2]
+        _index, _face, cell, tile = found[option]
+        preview = g.map.preview(cell, tile)  # type: ignore[attr-defined]
+        g.hand(player).pop(_index)  # type: ignore[attr-defined]
+        done = g.map.put(cell, tile)  # type: ignore[attr-defined]
+        assert sorted((s.side, len(s.cells), s.bonus) for s in done) == sorted(
+            (side, size, bonus) for side, size, bonus, _city, _m in preview.completed
+        )
+        g.draw_tiles(player)  # type: ignore[attr-defined]
+        checked += 1
+    assert checked == 40
+
+
+# -- whole games ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_whole_games_play_to_the_end_in_every_mode(players: int, policy: str) -> None:
+    sim = Simulator(GENERATED / "land_vs_sea")
+    game = sim.new_game(game_seed(1, 1), players, "competitive", sim.factory(policy))
+    result = game.play_game()  # type: ignore[attr-defined]
+    assert game.tiles_left() == 0 or game.idle >= players  # type: ignore[attr-defined]
+    # 82 tiles in the stacks; a special tile into a hole is a bonus placement.
+    assert 4 + 60 <= len(game.tiles) <= 4 + 82 + 3  # type: ignore[attr-defined]
+    sides = [p.flags["side"] for p in game.players]
+    assert sides.count("land") >= 1 and sides.count("sea") >= 1
+    land = game.player_for("land").counters["points"]  # type: ignore[attr-defined]
+    sea = game.player_for("sea").counters["points"]  # type: ignore[attr-defined]
+    assert land + sea > 0
+    assert sum(game.points_by.values()) == land + sea  # type: ignore[attr-defined]
+    if land != sea:
+        assert sides[result["winner"]] == ("land" if land > sea else "sea")
+
+
+def test_the_same_seed_plays_the_same_game() -> None:
+    sim = Simulator(GENERATED / "land_vs_sea")
+
+    def once() -> tuple[object, ...]:
+        game = sim.new_game(game_seed(7, 2), 2, "competitive", sim.factory("greedy"))
+        result = game.play_game()  # type: ignore[attr-defined]
+        return (tuple(result["scores"]), tuple(game.events))
+
+    assert once() == once()
+
+
+def test_the_experienced_mix_plays_without_its_removed_layers() -> None:
+    sim = Simulator(GENERATED / "land_vs_sea" / "experienced")
+    game = sim.new_game(game_seed(1, 1), 2, "competitive", sim.factory("greedy"))
+    game.play_game()  # type: ignore[attr-defined]
+    assert not {"menhir_scoring", "bandit_and_pirate_scoring"} & set(game.points_by)  # type: ignore[attr-defined]
+    assert game.aids == {"city_scoring": "front"}  # type: ignore[attr-defined]
+
+
+# -- scenario tile specs ------------------------------------------------------------------------
+
+
+def test_a_tile_spec_with_a_misspelt_key_is_an_error_at_its_line(tmp_path: Path) -> None:
+    scenario = tmp_path / "typo.yaml"
+    scenario.write_text(
+        textwrap.dedent(
+            """\
+            scenario: a typo
+            game: land_vs_sea
+            players: 2
+            do:
+              - action: place_tile
+                player: 1
+                args: {cell: [0, 0], tile: {side: land, bonuss: 5}}
+            """
+        ),
+        encoding="utf-8",
+    )
+    results = list(Runner(GENERATED).run_file(scenario))
+    assert len(results) == 1 and not results[0].passed
+    assert (
+        f"{scenario}:7:45: 'bonuss' is not a field of a one-sided tile; did you mean 'bonus'?"
+        in results[0].message
+    )
