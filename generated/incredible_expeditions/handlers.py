@@ -5,8 +5,9 @@
 #   cards/incredible_expeditions/cards.cards
 """Effect handlers of Incredible Expeditions: Quest for Atlantis (incredible_expeditions), one function per card trigger.
 
-The engine reads HANDLERS[(card_id, trigger)] and FORMULAS[(card_id, property)]; LINES maps
-each line of this file to the DSL file, line and column it was compiled from.
+The engine reads HANDLERS[(card_id, trigger)] and FORMULAS[(card_id, property)], and FLOW (the
+game's flow: its phases by section, or None); LINES maps each line of this file to the DSL
+file, line and column it was compiled from.
 """
 
 from engine.natives import count, highest, highest_or_sum, lowest, max, min
@@ -42,11 +43,13 @@ HANDLERS = {
 FORMULAS = {
 }
 
+FLOW = None
+
 LINES = {
-    20: ('cards/incredible_expeditions/cards.cards', 10, 5),
-    25: ('cards/incredible_expeditions/cards.cards', 51, 5),
-    26: ('cards/incredible_expeditions/cards.cards', 52, 7),
-    27: ('cards/incredible_expeditions/cards.cards', 53, 9),
-    28: ('cards/incredible_expeditions/cards.cards', 54, 9),
-    33: ('cards/incredible_expeditions/cards.cards', 80, 5),
+    21: ('cards/incredible_expeditions/cards.cards', 10, 5),
+    26: ('cards/incredible_expeditions/cards.cards', 51, 5),
+    27: ('cards/incredible_expeditions/cards.cards', 52, 7),
+    28: ('cards/incredible_expeditions/cards.cards', 53, 9),
+    29: ('cards/incredible_expeditions/cards.cards', 54, 9),
+    34: ('cards/incredible_expeditions/cards.cards', 80, 5),
 }

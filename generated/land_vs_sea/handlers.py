@@ -11,8 +11,9 @@
 #   cards/land_vs_sea/tiles.cards
 """Effect handlers of Land vs Sea: Uncharted (land_vs_sea), one function per card trigger.
 
-The engine reads HANDLERS[(card_id, trigger)] and FORMULAS[(card_id, property)]; LINES maps
-each line of this file to the DSL file, line and column it was compiled from.
+The engine reads HANDLERS[(card_id, trigger)] and FORMULAS[(card_id, property)], and FLOW (the
+game's flow: its phases by section, or None); LINES maps each line of this file to the DSL
+file, line and column it was compiled from.
 """
 
 from engine.natives import count, highest, highest_or_sum, lowest, max, min
@@ -98,26 +99,28 @@ HANDLERS = {
 FORMULAS = {
 }
 
+FLOW = None
+
 LINES = {
-    26: ('cards/land_vs_sea/host.cards', 35, 1),
-    31: ('cards/land_vs_sea/host.cards', 13, 5),
-    36: ('cards/land_vs_sea/host.cards', 23, 5),
-    37: ('cards/land_vs_sea/host.cards', 24, 7),
-    42: ('cards/land_vs_sea/host.cards', 30, 5),
-    47: ('cards/land_vs_sea/host.cards', 41, 5),
-    48: ('cards/land_vs_sea/host.cards', 42, 7),
-    50: ('cards/land_vs_sea/host.cards', 44, 7),
-    55: ('cards/land_vs_sea/layers.cards', 13, 5),
-    56: ('cards/land_vs_sea/layers.cards', 14, 7),
-    61: ('cards/land_vs_sea/layers.cards', 28, 5),
-    62: ('cards/land_vs_sea/layers.cards', 29, 7),
-    63: ('cards/land_vs_sea/layers.cards', 30, 7),
-    68: ('cards/land_vs_sea/layers.cards', 36, 5),
-    69: ('cards/land_vs_sea/layers.cards', 37, 7),
-    74: ('cards/land_vs_sea/layers.cards', 43, 5),
-    75: ('cards/land_vs_sea/layers.cards', 44, 7),
-    80: ('cards/land_vs_sea/layers.cards', 61, 5),
-    81: ('cards/land_vs_sea/layers.cards', 62, 7),
-    82: ('cards/land_vs_sea/layers.cards', 64, 5),
-    83: ('cards/land_vs_sea/layers.cards', 65, 7),
+    27: ('cards/land_vs_sea/host.cards', 35, 1),
+    32: ('cards/land_vs_sea/host.cards', 13, 5),
+    37: ('cards/land_vs_sea/host.cards', 23, 5),
+    38: ('cards/land_vs_sea/host.cards', 24, 7),
+    43: ('cards/land_vs_sea/host.cards', 30, 5),
+    48: ('cards/land_vs_sea/host.cards', 41, 5),
+    49: ('cards/land_vs_sea/host.cards', 42, 7),
+    51: ('cards/land_vs_sea/host.cards', 44, 7),
+    56: ('cards/land_vs_sea/layers.cards', 13, 5),
+    57: ('cards/land_vs_sea/layers.cards', 14, 7),
+    62: ('cards/land_vs_sea/layers.cards', 28, 5),
+    63: ('cards/land_vs_sea/layers.cards', 29, 7),
+    64: ('cards/land_vs_sea/layers.cards', 30, 7),
+    69: ('cards/land_vs_sea/layers.cards', 36, 5),
+    70: ('cards/land_vs_sea/layers.cards', 37, 7),
+    75: ('cards/land_vs_sea/layers.cards', 43, 5),
+    76: ('cards/land_vs_sea/layers.cards', 44, 7),
+    81: ('cards/land_vs_sea/layers.cards', 61, 5),
+    82: ('cards/land_vs_sea/layers.cards', 62, 7),
+    83: ('cards/land_vs_sea/layers.cards', 64, 5),
+    84: ('cards/land_vs_sea/layers.cards', 65, 7),
 }

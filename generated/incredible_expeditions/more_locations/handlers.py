@@ -7,8 +7,9 @@
 #   cards/incredible_expeditions/variants/more_locations.cards
 """Effect handlers of Incredible Expeditions: Quest for Atlantis (incredible_expeditions), one function per card trigger.
 
-The engine reads HANDLERS[(card_id, trigger)] and FORMULAS[(card_id, property)]; LINES maps
-each line of this file to the DSL file, line and column it was compiled from.
+The engine reads HANDLERS[(card_id, trigger)] and FORMULAS[(card_id, property)], and FLOW (the
+game's flow: its phases by section, or None); LINES maps each line of this file to the DSL
+file, line and column it was compiled from.
 """
 
 from engine.natives import count, highest, highest_or_sum, lowest, max, min
@@ -50,12 +51,14 @@ HANDLERS = {
 FORMULAS = {
 }
 
+FLOW = None
+
 LINES = {
-    22: ('cards/incredible_expeditions/cards.cards', 10, 5),
-    27: ('cards/incredible_expeditions/cards.cards', 51, 5),
-    28: ('cards/incredible_expeditions/cards.cards', 52, 7),
-    29: ('cards/incredible_expeditions/cards.cards', 53, 9),
-    30: ('cards/incredible_expeditions/cards.cards', 54, 9),
-    35: ('cards/incredible_expeditions/cards.cards', 80, 5),
-    40: ('cards/incredible_expeditions/variants/more_locations.cards', 14, 5),
+    23: ('cards/incredible_expeditions/cards.cards', 10, 5),
+    28: ('cards/incredible_expeditions/cards.cards', 51, 5),
+    29: ('cards/incredible_expeditions/cards.cards', 52, 7),
+    30: ('cards/incredible_expeditions/cards.cards', 53, 9),
+    31: ('cards/incredible_expeditions/cards.cards', 54, 9),
+    36: ('cards/incredible_expeditions/cards.cards', 80, 5),
+    41: ('cards/incredible_expeditions/variants/more_locations.cards', 14, 5),
 }

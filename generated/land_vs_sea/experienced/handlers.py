@@ -12,8 +12,9 @@
 #   cards/land_vs_sea/variants/experienced.yaml
 """Effect handlers of Land vs Sea: Uncharted (land_vs_sea), one function per card trigger.
 
-The engine reads HANDLERS[(card_id, trigger)] and FORMULAS[(card_id, property)]; LINES maps
-each line of this file to the DSL file, line and column it was compiled from.
+The engine reads HANDLERS[(card_id, trigger)] and FORMULAS[(card_id, property)], and FLOW (the
+game's flow: its phases by section, or None); LINES maps each line of this file to the DSL
+file, line and column it was compiled from.
 """
 
 from engine.natives import count, highest, highest_or_sum, lowest, max, min
@@ -83,20 +84,22 @@ HANDLERS = {
 FORMULAS = {
 }
 
+FLOW = None
+
 LINES = {
-    27: ('cards/land_vs_sea/host.cards', 35, 1),
-    32: ('cards/land_vs_sea/host.cards', 13, 5),
-    37: ('cards/land_vs_sea/host.cards', 23, 5),
-    38: ('cards/land_vs_sea/host.cards', 24, 7),
-    43: ('cards/land_vs_sea/host.cards', 30, 5),
-    48: ('cards/land_vs_sea/host.cards', 41, 5),
-    49: ('cards/land_vs_sea/host.cards', 42, 7),
-    51: ('cards/land_vs_sea/host.cards', 44, 7),
-    56: ('cards/land_vs_sea/layers.cards', 28, 5),
-    57: ('cards/land_vs_sea/layers.cards', 29, 7),
-    58: ('cards/land_vs_sea/layers.cards', 30, 7),
-    63: ('cards/land_vs_sea/layers.cards', 36, 5),
-    64: ('cards/land_vs_sea/layers.cards', 37, 7),
-    69: ('cards/land_vs_sea/layers.cards', 43, 5),
-    70: ('cards/land_vs_sea/layers.cards', 44, 7),
+    28: ('cards/land_vs_sea/host.cards', 35, 1),
+    33: ('cards/land_vs_sea/host.cards', 13, 5),
+    38: ('cards/land_vs_sea/host.cards', 23, 5),
+    39: ('cards/land_vs_sea/host.cards', 24, 7),
+    44: ('cards/land_vs_sea/host.cards', 30, 5),
+    49: ('cards/land_vs_sea/host.cards', 41, 5),
+    50: ('cards/land_vs_sea/host.cards', 42, 7),
+    52: ('cards/land_vs_sea/host.cards', 44, 7),
+    57: ('cards/land_vs_sea/layers.cards', 28, 5),
+    58: ('cards/land_vs_sea/layers.cards', 29, 7),
+    59: ('cards/land_vs_sea/layers.cards', 30, 7),
+    64: ('cards/land_vs_sea/layers.cards', 36, 5),
+    65: ('cards/land_vs_sea/layers.cards', 37, 7),
+    70: ('cards/land_vs_sea/layers.cards', 43, 5),
+    71: ('cards/land_vs_sea/layers.cards', 44, 7),
 }

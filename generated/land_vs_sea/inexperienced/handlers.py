@@ -12,8 +12,9 @@
 #   cards/land_vs_sea/variants/inexperienced.yaml
 """Effect handlers of Land vs Sea: Uncharted (land_vs_sea), one function per card trigger.
 
-The engine reads HANDLERS[(card_id, trigger)] and FORMULAS[(card_id, property)]; LINES maps
-each line of this file to the DSL file, line and column it was compiled from.
+The engine reads HANDLERS[(card_id, trigger)] and FORMULAS[(card_id, property)], and FLOW (the
+game's flow: its phases by section, or None); LINES maps each line of this file to the DSL
+file, line and column it was compiled from.
 """
 
 from engine.natives import count, highest, highest_or_sum, lowest, max, min
@@ -55,12 +56,14 @@ HANDLERS = {
 FORMULAS = {
 }
 
+FLOW = None
+
 LINES = {
-    27: ('cards/land_vs_sea/host.cards', 35, 1),
-    32: ('cards/land_vs_sea/host.cards', 13, 5),
-    37: ('cards/land_vs_sea/host.cards', 41, 5),
-    38: ('cards/land_vs_sea/host.cards', 42, 7),
-    40: ('cards/land_vs_sea/host.cards', 44, 7),
-    45: ('cards/land_vs_sea/layers.cards', 13, 5),
-    46: ('cards/land_vs_sea/layers.cards', 14, 7),
+    28: ('cards/land_vs_sea/host.cards', 35, 1),
+    33: ('cards/land_vs_sea/host.cards', 13, 5),
+    38: ('cards/land_vs_sea/host.cards', 41, 5),
+    39: ('cards/land_vs_sea/host.cards', 42, 7),
+    41: ('cards/land_vs_sea/host.cards', 44, 7),
+    46: ('cards/land_vs_sea/layers.cards', 13, 5),
+    47: ('cards/land_vs_sea/layers.cards', 14, 7),
 }
