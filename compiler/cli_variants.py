@@ -202,11 +202,14 @@ def cmd_variant_set(args: argparse.Namespace) -> int:
 def cmd_variant_unset(args: argparse.Namespace) -> int:
     """``cardc variant unset GAME/NAME PATH``: remove one value (and keys left empty by it)."""
     from compiler.suggest import did_you_mean
-    from compiler.variant_edit import unset_value
+    from compiler.variant_edit import item_index, unset_value
 
     def change(document: Any, parts: list[str]) -> int:
         node = document.data
         for depth, part in enumerate(parts):
+            if isinstance(node, list):  # flow: edits, by number (EditRefused says which)
+                node = node[item_index(node, part, ".".join(parts[:depth]))]
+                continue
             if not isinstance(node, dict) or part not in node:
                 pool = [str(k) for k in node] if isinstance(node, dict) else []
                 hint = did_you_mean(part, pool) or (
@@ -292,9 +295,10 @@ def register(commands: argparse._SubParsersAction) -> None:
         "variant",
         help="create and edit rule variants (cards/GAME/variants/NAME.yaml)",
         description="A variant is a YAML overlay on a game: params, tracks, card properties, "
-        "removed cards and new cards in the DSL. PATH is dotted: params.rounds, "
-        "cards.smoke_bomb.copies, tracks.durability.length. Comments, key order and quoting "
-        "are kept; an edit that would not check is refused.",
+        "removed cards, new cards, verbs and flow edits in the DSL. PATH is dotted: "
+        "params.rounds, cards.smoke_bomb.copies, tracks.durability.length; an item of the flow "
+        "list by its number from 0: flow.0.before (flow.N, one past the last, adds an edit). "
+        "Comments, key order and quoting are kept; an edit that would not check is refused.",
     )
     actions = variant.add_subparsers(dest="action", metavar="ACTION")
     new = actions.add_parser("new", help="create GAME/NAME", description="Create a variant file.")
@@ -316,7 +320,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
     diff = commands.add_parser(
         "diff",
-        help="what a variant changes: parameters and cards, from what to what",
+        help="what a variant changes: parameters, flow, verbs and cards, from what to what",
         description="A semantic diff of two versions of a game: GAME (the base) or GAME/VARIANT. "
         "With --errata, also an errata sheet listing exactly the changed cards.",
     )

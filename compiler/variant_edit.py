@@ -24,7 +24,15 @@ from ruamel.yaml.error import YAMLError
 
 from compiler.outputs import write_atomic
 
-__all__ = ["EditRefused", "read_document", "render", "set_value", "unset_value", "write_atomic"]
+__all__ = [
+    "EditRefused",
+    "item_index",
+    "read_document",
+    "render",
+    "set_value",
+    "unset_value",
+    "write_atomic",
+]
 
 BOM = "\ufeff"
 
@@ -268,6 +276,23 @@ def set_value(data: Any, parts: list[str], value: Any) -> None:
     node = data
     for index, part in enumerate(parts):
         last = index == len(parts) - 1
+        if isinstance(node, CommentedSeq):
+            # A list (a variant's flow: edits): PATH names an item by its number from 0.
+            at = item_index(node, part, ".".join(parts[:index]), adding=last)
+            if at == len(node):
+                node.append(value)
+                return
+            if last:
+                node[at] = value
+                return
+            child = node[at]
+            if not isinstance(child, CommentedMap):
+                raise EditRefused(
+                    f"item {at} of {'.'.join(parts[:index])} holds a value, not keys",
+                    f"set {'.'.join(parts[: index + 1])} whole",
+                )
+            node = child
+            continue
         if isinstance(node, CommentedMap) and part in node:
             if last:
                 node[part] = value
@@ -275,7 +300,7 @@ def set_value(data: Any, parts: list[str], value: Any) -> None:
             child = node[part]
             if child is None:
                 node[part] = child = CommentedMap()
-            elif not isinstance(child, CommentedMap):
+            elif not isinstance(child, (CommentedMap, CommentedSeq)):
                 raise EditRefused(
                     f"'{part}' in {'.'.join(parts)} holds a value, not keys",
                     f"unset {'.'.join(parts[: index + 1])} first, or set it whole",
@@ -297,24 +322,48 @@ def set_value(data: Any, parts: list[str], value: Any) -> None:
         return
 
 
+def item_index(items: Any, part: str, where: str, adding: bool = False) -> int:
+    """The list index ``part`` names in ``items`` (``flow.0``: the first edit); with
+    ``adding``, one past the end adds an item. :class:`EditRefused` otherwise."""
+    top = len(items) + (1 if adding else 0)
+    if not part.isdigit() or int(part) >= top:
+        span = f"0 to {top - 1}" if top else "none yet"
+        raise EditRefused(
+            f"{where} is a list of {len(items)} item{'s' if len(items) != 1 else ''}: "
+            f"'{part}' is not one of its numbers ({span})",
+            f"name an item by its number from 0: {where}.0"
+            + (f"; {where}.{len(items)} adds one at the end" if adding else ""),
+        )
+    return int(part)
+
+
+def _step(node: Any, part: str) -> Any:
+    """``node[part]``: a key of a mapping or a number of a list."""
+    return node[int(part)] if isinstance(node, CommentedSeq) else node[part]
+
+
 def unset_value(data: Any, parts: list[str]) -> str:
     """Remove ``data[parts...]`` and the mappings it leaves empty (so ``set`` then ``unset``
     of a new key gives the file back); comment lines after it move to the line before it.
+    A part that names a list item by its number removes that item (the items after it move
+    up one).
 
     Returns the comment lines left over when nothing is left before them (the file is then
     those lines alone): the caller keeps them.
     """
     trail = [data]
     for part in parts:
-        trail.append(trail[-1][part])
-    # The topmost entry that goes: the key itself, or the mapping that only held it.
+        trail.append(_step(trail[-1], part))
+    # The topmost entry that goes: the key itself, or the mapping that only held it (a list
+    # is kept, even when it is left empty: it is the whole value of its key).
     depth = len(parts) - 1
-    while depth > 0 and len(trail[depth]) == 1:
+    while depth > 0 and len(trail[depth]) == 1 and not isinstance(trail[depth], CommentedSeq):
         depth -= 1
-    node, key = trail[depth], parts[depth]
+    node = trail[depth]
+    key: Any = int(parts[depth]) if isinstance(node, CommentedSeq) else parts[depth]
     token = _token_at(_entry_tail(node, key))
     following = _take_following(_entry_tail(node, key))
-    keys = list(node.keys())
+    keys = list(node.keys()) if isinstance(node, CommentedMap) else list(range(len(node)))
     position = keys.index(key)
     del node[key]
     if not following:
@@ -325,6 +374,12 @@ def unset_value(data: Any, parts: list[str]) -> str:
     # The first key went: the comment goes to the end of whatever precedes this mapping.
     for up in range(depth - 1, -1, -1):
         parent, name = trail[up], parts[up]
+        if isinstance(parent, CommentedSeq):
+            at = int(name)
+            if at > 0:
+                _give_following(_entry_tail(parent, at - 1), following, token)
+                return ""
+            continue
         siblings = list(parent.keys())
         at = siblings.index(name)
         if at > 0:
