@@ -457,6 +457,15 @@ Compared with {{ diff.before | md }}. {{ summary | md }}
 {% for c in diff.vocabulary -%}
 | {{ c.what | md }} | {{ (c.before or "-") | md }} | {{ (c.after or "-") | md }} |
 {% endfor %}{% endif %}
+{%- for heading, rows in (("Flow", diff.flow), ("Verbs and functions", diff.definitions)) %}
+{%- if rows %}
+## {{ heading }}
+
+| value | was | now |
+| --- | --- | --- |
+{% for c in rows -%}
+| {{ c.what | md }} | {{ (c.before or "-") | md }} | {{ (c.after or "-") | md }} |
+{% endfor %}{% endif %}{% endfor %}
 {%- for card in diff.changed %}
 ## {{ card.title | md }} ({{ card.kind | md }}, {{ card.id | code }})
 
@@ -508,6 +517,14 @@ th, td { border: 1px solid #999; padding: 0.3em 0.6em; text-align: left; }
 {% for c in diff.vocabulary %}{{ row(c) }}
 {% endfor %}</table>
 {% endif %}
+{% for heading, rows in (("Flow", diff.flow), ("Verbs and functions", diff.definitions)) %}
+{% if rows %}
+<h2>{{ heading }}</h2>
+<table><tr><th>value</th><th>was</th><th>now</th></tr>
+{% for c in rows %}{{ row(c) }}
+{% endfor %}</table>
+{% endif %}
+{% endfor %}
 {% for card in diff.changed %}
 <section class="card" id="{{ card.id }}">
 <h2>{{ card.title }} <small>({{ card.kind }}, {{ card.id }})</small></h2>

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from compiler.diff import diff_ir
+from compiler.diff import diff_ir, render_errata
 from compiler.emit_python import emit_handlers
 from compiler.pipeline import compile_game
 from compiler.variants import compile_variant
@@ -201,3 +201,8 @@ def test_diff_shows_the_redefined_verb(tmp_path: Path) -> None:
     base = compile_game(tmp_path / "tiny", SourceCache())
     diff = diff_ir(base.ir, result.ir)
     assert "verb gain_port_card: gain coins 1 -> gain coins 2" in diff.text()
+    assert "1 verb change;" in diff.text()
+    errata = render_errata(diff, "Tiny", "md")
+    assert "## Verbs and functions" in errata
+    assert "| verb gain\\_port\\_card | gain coins 1 | gain coins 2 |" in errata
+    assert "<td>verb gain_port_card</td>" in render_errata(diff, "Tiny", "html")
