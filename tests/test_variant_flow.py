@@ -405,3 +405,46 @@ def test_diff_shows_the_phase_edits(tmp_path: Path, edit: str, line: str) -> Non
     text = diff.text()
     assert "flow:\n  " + line in text, text
     assert "1 flow change;" in text
+
+
+def test_a_run_time_error_in_an_inserted_phase_names_its_yaml_line(tmp_path: Path) -> None:
+    from engine.runtime import RuleError
+
+    ir = _ir(
+        tmp_path,
+        "flow:\n"
+        "  - insert: |\n"
+        "      phase split {\n"
+        "        for each p in players { gain coins 6 / (round - 1) }\n"
+        "      }\n"
+        "    before: earn\n",
+    )
+    with pytest.raises(RuleError, match=r"v\.yaml:4:33: ZeroDivisionError"):
+        _play(tmp_path, ir)
+
+
+def test_cardc_diff_and_variant_set_on_flow_edits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from compiler.cli import main
+
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.cardc]\ncards = "cards"\ngenerated = "generated"\n', encoding="utf-8"
+    )
+    text = "description: no tax\nflow:\n  - remove: tax\n"
+    folder = _folder(tmp_path / "cards", text)
+    monkeypatch.chdir(tmp_path)
+    assert main(["diff", "race", "race/v"]) == 0
+    out = capsys.readouterr().out
+    assert "flow:\n  phase tax: removed (was round, after spend)\n" in out
+    assert main(["variant", "set", "race/v", "flow.1", "{move: earn, after: spend}"]) == 0
+    assert (folder / "variants" / "v.yaml").read_text(encoding="utf-8") == (
+        text + "  - {move: earn, after: spend}\n"
+    )
+    # An edit that would not check is refused, and the file is left as it was.
+    assert main(["variant", "set", "race/v", "flow.0.remove", "taxes"]) == 1
+    err = capsys.readouterr().err
+    assert "v.yaml:3:13: error[variant-flow]: 'taxes' is not a phase" in err
+    assert "did you mean 'tax'?" in err
+    assert main(["variant", "unset", "race/v", "flow.1"]) == 0
+    assert (folder / "variants" / "v.yaml").read_text(encoding="utf-8") == text
