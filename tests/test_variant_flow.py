@@ -448,3 +448,35 @@ def test_cardc_diff_and_variant_set_on_flow_edits(
     assert "did you mean 'tax'?" in err
     assert main(["variant", "unset", "race/v", "flow.1"]) == 0
     assert (folder / "variants" / "v.yaml").read_text(encoding="utf-8") == text
+
+
+def test_into_a_setup_or_end_section_the_game_lacks_creates_it(tmp_path: Path) -> None:
+    no_end = FLOW.replace(
+        '  end {\n    phase last "Final scoring" { for each p in players { gain points coins } }\n'
+        "  }\n",
+        "",
+    ).replace(
+        '  setup {\n    phase start "Everyone lines up" { for each p in players { gain coins 1 } }\n  }\n',
+        "",
+    )
+    assert "end {" not in no_end and "setup {" not in no_end
+    result, errors = _compile(
+        tmp_path,
+        "flow:\n"
+        "  - insert: 'phase cash_in { for each p in players { gain points coins } }'\n"
+        "    into: end\n"
+        "  - insert: 'phase stake { for each p in players { gain coins 4 } }'\n"
+        "    into: setup\n",
+        no_end,
+    )
+    assert errors == []
+    assert _order(result.ir) == [
+        "setup.stake",
+        "round.earn",
+        "round.spend",
+        "round.tax",
+        "end.cash_in",
+    ]
+    # 4 coins; round 1: 6, a point, 3, tax 2; round 2: 4, a point, 1, 0; round 3: 2, 1.
+    # Cashed in at the end: 2 points and 1 coin.
+    assert _play(tmp_path, result.ir).players[0].counters["points"] == 3
