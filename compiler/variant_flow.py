@@ -45,7 +45,7 @@ from compiler.variant_spans import (
     remap_spans,
 )
 from compiler.variant_values import move_positions
-from dsl.nodes import Definition, FunctionDef, SourceFile, Span, VerbDef
+from dsl.nodes import Definition, FlowSection, FunctionDef, SourceFile, Span, VerbDef
 from dsl.parser import parse
 
 if TYPE_CHECKING:
@@ -431,8 +431,6 @@ def apply_flow(
 
 
 def _new_section(section: _Section) -> Any:
-    from dsl.nodes import FlowSection
-
     first = section.phases[0].span
     return FlowSection(first, section.name, None, tuple(section.phases))
 

@@ -456,7 +456,8 @@ def test_into_a_setup_or_end_section_the_game_lacks_creates_it(tmp_path: Path) -
         "  }\n",
         "",
     ).replace(
-        '  setup {\n    phase start "Everyone lines up" { for each p in players { gain coins 1 } }\n  }\n',
+        '  setup {\n    phase start "Everyone lines up" '
+        "{ for each p in players { gain coins 1 } }\n  }\n",
         "",
     )
     assert "end {" not in no_end and "setup {" not in no_end
