@@ -195,9 +195,15 @@ def _card_changes(before: IR, after: IR) -> list[Change]:
 
 
 def _describe(stmt: IR) -> str:
-    """A statement in DSL words, a loop's body included (``describe_stmt`` elides it)."""
+    """A statement in DSL words, the body of a loop or an ``if`` included (``describe_stmt``
+    elides it)."""
     if stmt["kind"] == "for_each":
         return f"{_head(stmt)} {{ {_describe_body(stmt['body'])} }}"
+    if stmt["kind"] == "if" and isinstance(stmt.get("then"), list):
+        text = f"{_head(stmt)} {{ {_describe_body(stmt['then'])} }}"
+        if stmt.get("else"):
+            text += f" else {{ {_describe_body(stmt['else'])} }}"
+        return text
     return describe_stmt(stmt)
 
 
