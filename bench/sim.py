@@ -18,6 +18,12 @@ generated handler calls one game makes (evidence that the games run through them
 Goal: at least 1,000 solo games per second with the greedy policy, by the wall clock (the
 rate by CPU time is printed too: on a shared machine it shows what the process itself costs).
 
+Side by side (issue 11): for Uncharted Passage the same games are also played by the
+hand-written flow that flow.cards replaced (``bench/up_handwritten.py``, kept only here),
+alternating with the DSL flow repeat by repeat so both see the same load; the goal is the DSL
+flow no slower than it, by the median of the pairs' ratios of CPU time (``--no-side-by-side``
+skips it).
+
 ``--folder PATH --flow FILE`` benchmarks another compiled folder and flow module (the tests'
 Fake Voyage, to check this harness while a game's flow is not there yet).
 
@@ -282,6 +288,11 @@ def main() -> int:
         help="which goal to measure (default: the one-core rate; all: every one, in one go)",
     )
     parser.add_argument("--scale-games", type=int, default=100_000, help="games for scale")
+    parser.add_argument(
+        "--no-side-by-side",
+        action="store_true",
+        help="do not time the hand-written flow beside the DSL flow (Uncharted Passage)",
+    )
     args = parser.parse_args()
     if args.suite != "rate":
         print(
@@ -313,10 +324,17 @@ def main() -> int:
 
     print(f"bench/sim.py: {simulator.title}, {MODE}, policy {POLICY}, from {args.folder}")
     print(f"python {platform.python_version()} on {platform.machine()}; {pinned}")
+    print(f"load average at the start: {load_average()}")
+    old = None
+    if not args.no_side_by_side and simulator.name == "uncharted_passage" and args.flow is None:
+        old = handwritten_simulator(args.folder)
+        sim.simulate(old, min(args.games, 200), 0, MODE, POLICY)  # warm-up
     sim.simulate(simulator, min(args.games, 200), 0, MODE, POLICY)  # warm-up
 
     rates: list[float] = []
     cpu_rates: list[float] = []
+    old_rates: list[float] = []
+    old_cpu_rates: list[float] = []
     for repeat in range(1, args.repeat + 1):
         start, cpu_start = time.perf_counter(), time.process_time()
         report = sim.simulate(simulator, args.games, repeat, MODE, POLICY)
@@ -328,6 +346,17 @@ def main() -> int:
             f"{rates[-1]:,.0f} games/s ({cpu_rates[-1]:,.0f} by CPU time; mean score "
             f"{report.mean:.1f}, sink rate {100 * report.sink_rate:.1f}%)"
         )
+        if old is not None:
+            start, cpu_start = time.perf_counter(), time.process_time()
+            report = sim.simulate(old, args.games, repeat, MODE, POLICY)
+            elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+            old_rates.append(args.games / elapsed)
+            old_cpu_rates.append(args.games / cpu)
+            print(
+                f"    hand-written flow, the same games: {elapsed:.3f} s = "
+                f"{old_rates[-1]:,.0f} games/s ({old_cpu_rates[-1]:,.0f} by CPU time; mean score "
+                f"{report.mean:.1f}, sink rate {100 * report.sink_rate:.1f}%)"
+            )
     median = statistics.median(rates)
     cpu_median = statistics.median(cpu_rates)
     shared_us, loaded_us = creation_cost(simulator, args.folder, 200)
@@ -349,7 +378,36 @@ def main() -> int:
     )
     verdict = "PASS" if median >= GOAL_GAMES_PER_SECOND else "FAIL"
     print(f"{verdict}: goal >= {GOAL_GAMES_PER_SECOND:,.0f} solo games/s, measured {median:,.0f}")
-    return 0 if verdict == "PASS" else 1
+    ok = verdict == "PASS"
+    if old_rates:
+        ratios = [new / was for new, was in zip(cpu_rates, old_cpu_rates, strict=True)]
+        ratio = statistics.median(ratios)
+        print(
+            f"hand-written flow (bench/up_handwritten.py), side by side: "
+            f"{statistics.median(old_rates):,.0f} games/s by the wall clock, "
+            f"{statistics.median(old_cpu_rates):,.0f} by CPU time; DSL flow / hand-written, "
+            f"CPU time, median of the pairs: {ratio:.3f} [min {min(ratios):.3f}, "
+            f"max {max(ratios):.3f}]"
+        )
+        side = "PASS" if ratio >= 1.0 else "FAIL"
+        print(f"{side}: goal the DSL flow no slower than the hand-written, measured {ratio:.3f}x")
+        ok = ok and side == "PASS"
+    print(f"load average at the end: {load_average()}")
+    return 0 if ok else 1
+
+
+def handwritten_simulator(folder: Path) -> sim.Simulator:
+    """A simulator of the same compiled game played by the hand-written flow flow.cards
+    replaced (bench/up_handwritten.py)."""
+    path = Path(__file__).with_name("up_handwritten.py")
+    spec = importlib.util.spec_from_file_location("up_handwritten", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"bench/sim.py: cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["up_handwritten"] = module
+    spec.loader.exec_module(module)
+    simulator: sim.Simulator = module.simulator(folder)
+    return simulator
 
 
 if __name__ == "__main__":

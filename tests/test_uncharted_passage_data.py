@@ -2,9 +2,10 @@
 
 The data is the IR ``cardc build`` writes from ``cards/uncharted_passage/*.cards``
 (``generated/uncharted_passage/cards.json``), read the way the engine reads it: through
-``engine.loader.new_game`` for the cards and formulas, through ``engine.games.up_map`` for the
-map. Quoted sentences are from the rulebook (``uncharted-passage-remastered.txt``); what the
-rulebook does not print must be ``@provisional``.
+``engine.loader.new_game`` for the cards and formulas, through the game's own
+``cards/uncharted_passage/map.py`` for the map. Quoted sentences are from the rulebook
+(``uncharted-passage-remastered.txt``); what the rulebook does not print must be
+``@provisional``.
 """
 
 from __future__ import annotations
@@ -17,11 +18,18 @@ from typing import Any
 
 import pytest
 
-from engine.games.uncharted_passage import UnchartedPassage
-from engine.games.up_map import WorldMap, from_cards, load
 from engine.hexgrid import adjacent
-from engine.loader import new_game
+from engine.loader import new_game, rules_module
 from engine.runtime import Context, Scripted
+
+#: Uncharted Passage's own Python (cards/uncharted_passage/natives.py and its siblings), the very
+#: module the engine binds when it loads generated/uncharted_passage.
+UP_NATIVES = rules_module("uncharted_passage", Path(__file__).resolve().parent.parent)
+_MAP = UP_NATIVES.world_map
+UnchartedPassage = UP_NATIVES.game.UnchartedPassage
+WorldMap = _MAP.WorldMap
+from_cards = _MAP.from_cards
+load = _MAP.load
 
 GENERATED = Path(__file__).resolve().parent.parent / "generated" / "uncharted_passage"
 

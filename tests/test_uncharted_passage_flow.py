@@ -15,23 +15,29 @@ from typing import Any
 
 import pytest
 
-from engine.games.uncharted_passage import (
-    GIVEN,
-    NATIVES,
-    POLICIES,
-    VERBS,
-    Chart,
-    GameResult,
-    Greedy,
-    Space,
-    UnchartedPassage,
-    chart_from_ir,
-    sailor_points,
-    stand_in_chart,
-    title_for,
-)
-from engine.loader import load_table, new_game
+from engine.api import implementations
+from engine.loader import load_table, new_game, rules_module
 from engine.runtime import Context, IllegalDecision, Player, RandomLegal, RuleError, Scripted
+
+#: Uncharted Passage's own Python (cards/uncharted_passage/natives.py and its siblings), the very
+#: module the engine binds when it loads generated/uncharted_passage.
+UP_NATIVES = rules_module("uncharted_passage", Path(__file__).resolve().parent.parent)
+_GAME = UP_NATIVES.game
+_MAP = UP_NATIVES.world_map
+GIVEN = UP_NATIVES.GIVEN
+#: Its natives and verbs by DSL name, as the engine binds them.
+NATIVES = implementations(UP_NATIVES).natives
+POLICIES = UP_NATIVES.POLICIES
+VERBS = implementations(UP_NATIVES).verbs
+Chart = _MAP.Chart
+Space = _MAP.Space
+chart_from_ir = _MAP.chart_from_ir
+stand_in_chart = _MAP.stand_in_chart
+GameResult = _GAME.GameResult
+UnchartedPassage = _GAME.UnchartedPassage
+sailor_points = _GAME.sailor_points
+title_for = _GAME.title_for
+Greedy = UP_NATIVES.policy.Greedy
 
 GENERATED = Path(__file__).resolve().parent.parent / "generated" / "uncharted_passage"
 

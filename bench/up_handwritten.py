@@ -1,4 +1,11 @@
-"""Uncharted Passage: Remastered: the board state, natives, verbs and phases its cards need.
+"""The hand-written flow of Uncharted Passage, as it was before flow.cards: kept ONLY for
+bench/ (bench/sim.py measures it side by side with the DSL flow; bench/up_compare.py compares
+their statistics). Nothing in cardc imports it. Its World Map reader is the game's own
+(cards/uncharted_passage/map.py), loaded as bench/sim.py loads the game.
+
+What follows is the module as it stood in engine/games/uncharted_passage.py.
+
+Uncharted Passage: Remastered: the board state, natives, verbs and phases its cards need.
 
 The cards (``cards/uncharted_passage/``) say what each voyage, port card, mission and mid-event
 does; this module holds what the cards call by name and the rules around them that are not any
@@ -26,10 +33,10 @@ a method a later flow can call in order.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
-from engine.games import up_map
 from engine.runtime import (
     Context,
     Game,
@@ -53,6 +60,17 @@ from engine.scenario_types import (
     Text,
 )
 from engine.stdlib import dice as stdlib_dice
+
+#: The game's World Map reader (cards/uncharted_passage/map.py): set by :func:`bind_map` before
+#: a game is made.
+up_map: Any = None
+
+
+def bind_map(module: Any) -> None:
+    """Use the game's own map module (``WorldMap``, ``from_cards``, ``MapError``)."""
+    global up_map
+    up_map = module
+
 
 #: "East Asia (Hanyang, Sakai, or Hangzhou)": the only region whose ports the rulebook names.
 EAST_ASIA_PORTS = ("hanyang", "sakai", "hangzhou")
@@ -3478,11 +3496,25 @@ NATIVES: dict[str, Callable[..., Any]] = {
     "difference": stdlib_dice.difference,
 }
 
+
+def _old_scurvy(g: Game, c: Context, amount: int) -> None:
+    """The DSL verb scurvy_check's last step, answered by this flow's whole Scurvy Check."""
+    scurvy_check(g, c)
+
+
 VERBS: dict[str, Callable[..., Any]] = {
     "raid": raid,
     "scurvy_check": scurvy_check,
     "accomplish": accomplish,
+    # The cards' handlers (Famine) call the DSL verb scurvy_check of flow.cards; its steps
+    # are this flow's own Scurvy Check, run once.
+    "offer_rum": lambda g, c: None,
+    "scurvy": _old_scurvy,
+    # The rule "Critical Damage" of flow.cards: this flow's fire() runs its own critical
+    # damage after the rules answering the box, so the rule's step does nothing here.
+    "abandon_one": lambda g, c: True,
 }
+NATIVES.update({"scurvy_distance": lambda g, c: 0, "scurvy_stamina": lambda g, c: 0})
 
 GAME_CLASS = UnchartedPassage
 
@@ -3658,3 +3690,25 @@ QUESTIONS: dict[str, tuple[str, tuple[str, ...] | str | None]] = {
     "exploration_journal.choose": ("Keep a die", None),
     "critical_damage.abandon": ("Critical damage: abandon a specialty or a Port Card", None),
 }
+
+
+# -- for bench/: a simulator of the compiled game that plays this flow instead of flow.cards
+
+
+def simulator(folder: Any) -> Any:
+    """An :class:`engine.sim.Simulator` of the compiled game in ``folder`` whose games are
+    played by this hand-written flow (its class, natives, verbs and policies), over the same
+    IR, handlers and World Map as the DSL flow's."""
+    import importlib
+
+    from engine import sim
+    from engine.api import implementations
+
+    simulator = sim.Simulator(folder)
+    rules = simulator.rules
+    if rules is None:
+        raise RuleError(f"{folder}: the game has no natives module to take its map from")
+    bind_map(importlib.import_module(f"{rules.__package__}.map"))
+    simulator.rules = sys.modules[__name__]
+    simulator.implementations = implementations(simulator.rules)
+    return simulator

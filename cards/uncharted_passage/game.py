@@ -1,0 +1,1931 @@
+"""Uncharted Passage: Remastered: the board state and the rules around its cards.
+
+The cards (``cards/uncharted_passage/``) say what each voyage, port card, mission and mid-event
+does, and ``flow.cards`` says in what order a game runs; this module holds the state the DSL
+cannot hold and the steps that read the map or ask the captains: the Pirate's Raid and Scurvy
+windows, accomplishing a mission, the Pirate phase, sailing, docking and anchoring, East Asia,
+Crew Actions, critical damage and sinking. Quoted sentences are from the rulebook
+(``uncharted-passage-remastered.txt``).
+
+Per player, ``player.flags`` holds
+
+- ``position``: the space the ship is on (a port or place name, as the cards name it);
+- ``region``: the region of that space, when the map cannot say;
+- ``in_pirate_infested_area``: whether that space is next to a pirate icon;
+- ``distance_sailed``: spaces sailed this round;
+- ``excluded_distance``: of those, the spaces Reinforced Rope keeps out of the Scurvy Check;
+- ``sunk``: the track whose last box sank the ship.
+
+Shared state in ``g.board``: ``voyage`` (this month's voyage card), ``mid_event`` (once
+revealed), ``regions`` (place -> region), ``pirate_infested_area`` (the spaces next to a pirate
+icon), ``deck:port_cards`` (the port card pile).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from engine.runtime import (
+    Context,
+    Game,
+    ObjectCache,
+    Player,
+    Question,
+    RuleError,
+)
+
+from .map import Chart, Space, chart_for
+from .map import place_id as _place_id
+
+#: The Crew Action reference table's numbered spaces 1 to 6, when the data has no table (the
+#: flow reads the highest row of the ``crew_actions`` table card).
+CREW_ACTION_SPACES = 6
+
+#: The answer to the critical-damage question that abandons a specialty, not a Port Card.
+ABANDON_SPECIALTY = "specialty"
+
+
+def _player(g: Game, who: Player | int | None) -> Player:
+    """The player a hook is about; ``None`` (a scenario's top level) is the first player."""
+    if isinstance(who, Player):
+        return who
+    return g.players[who or 0]
+
+
+# -- the rules' steps the cards and the flow share
+
+
+def crew_stamina_for_scurvy(g: Game, player: Player) -> int:
+    """The Crew Stamina a Scurvy Check may use.
+
+    "Whenever you mark an X in the declining-health space, you must also mark an X in the
+    topmost unchecked numbered space of the Crew Action reference table. From now on, you can't
+    perform actions on that space, nor can you apply the value to Scurvy Check." The table lists
+    6 at the top, so each declining-health box checked takes the highest space left away.
+    """
+    crossed = player.tracks["health"].checked("declining_health")
+    spaces = getattr(g, "crew_action_spaces", CREW_ACTION_SPACES)
+    return max(min(player.counters["crew_stamina"], spaces - crossed), 0)
+
+
+def suffer_scurvy(g: Game, c: Context, scurvy: int) -> None:
+    """Scurvy occurs: the ``scurvy`` window (Lime Juice: "When Scurvy occurs, reduce the amount
+    by up to 2"), then "Mark Xs on the Health Track ... by the amount of scurvy incurred"."""
+    if scurvy <= 0:
+        return
+    window = g.fire("scurvy", c.player, quantities={"scurvy": scurvy})
+    remaining = window.q["scurvy"]
+    g.log("scurvy", c.player.index, remaining)
+    if remaining > 0:
+        g.mark(c, "health", remaining)
+
+
+def is_accomplished(g: Game, mission: str) -> bool:
+    """True once any player has accomplished ``mission`` ("Once accomplished, a mission cannot be
+    accomplished again"; in 2-player, a claimed public mission "is no longer available")."""
+    for player in g.players:
+        if mission in player.zones["accomplished"]:
+            return True
+    return False
+
+
+def route_progress(route: Sequence[str], anchorages: Iterable[str]) -> int:
+    """How many of a route's spaces the ship has anchored at in the route's order.
+
+    "For the mission "The Northwestern Passage," you must sail according to the world map on
+    the card": the card's route is anchored at space by space from its first to its last;
+    other anchorages in between do not break it ("Other spaces you pass while sailing are
+    ignored", and a month may end short of the next space), but a route space anchored at out
+    of turn does not count until its turn comes.
+    """
+    legs = 0
+    for place in anchorages:
+        if legs < len(route) and place == route[legs]:
+            legs += 1
+    return legs
+
+
+def _reward_parts(mission: str, clause: list[Any]) -> tuple[str, int]:
+    """One clause of a ``reward`` property: ``stars 3``, ``die``, ``port_cards 1``."""
+    names = [item for item in clause if isinstance(item, str)]
+    numbers = [item for item in clause if isinstance(item, (int, float))]
+    if len(names) != 1 or len(numbers) > 1:
+        raise RuleError(f"{mission}: a reward is a name and a number, like 'stars 3'; not {clause}")
+    return names[0], int(numbers[0]) if numbers else 1
+
+
+def accomplish(g: Game, c: Context, mission: str) -> None:
+    """A mission is accomplished: "you immediately receive the listed rewards", then "Turn the
+    accomplished mission card face down" so it "cannot be accomplished again".
+
+    Rewards, from the card's ``reward`` property: "gain 1 Prestige Point for each star. If a die
+    is depicted, gain additional points equal to the number rolled. Gain 1 Port Card for each
+    anchor icon." Afterwards the card's own ``on accomplish`` runs (Legend of Kraken's damage).
+    """
+    player = c.player
+    if is_accomplished(g, mission):
+        g.log("already_accomplished", player.index, mission)
+        return
+    # Face down first, so nothing the reward sets off can accomplish it a second time.
+    for zone, cards in player.zones.items():
+        if zone != "accomplished" and mission in cards:
+            cards.remove(mission)
+    player.zones["accomplished"].append(mission)
+    g.log("accomplish", player.index, mission)
+    grant_reward(g, c.for_card(mission), mission, g.cards[mission]["properties"].get("reward"))
+    g.run(mission, "accomplish", player)
+
+
+def grant_reward(g: Game, c: Context, card: str, reward: Any) -> None:
+    """A card's reward, read from its ``reward`` property (``stars 3, die, port_cards 1``) and
+    given by the DSL verb ``reward`` (flow.cards): "gain 1 Prestige Point for each star. If a die
+    is depicted, gain additional points equal to the number rolled. Gain 1 Port Card for each
+    anchor icon."
+    """
+    totals = {"stars": 0, "die": 0, "port_cards": 0}
+    for clause in reward or []:
+        name, amount = _reward_parts(card, clause)
+        if name not in totals:
+            raise RuleError(f"{card}: '{name}' is not a reward (stars, die, port_cards)")
+        totals[name] += amount
+    if isinstance(g, UnchartedPassage):
+        g.run_verb("reward", c.player, totals["stars"], totals["die"], totals["port_cards"])
+        return
+    raise RuleError("a reward needs Uncharted Passage's game (GAME_CLASS)")
+
+
+def reward_die(g: Game, c: Context) -> int:
+    """A reward's die (the DSL verb ``reward`` rolls it through here)."""
+    return _reward_die(g, c.player)
+
+
+def gain_port_card(g: Game, player: Player) -> None:
+    """The player gains a Port Card, through the DSL verb ``gain_port_card`` (flow.cards), so a
+    variant that redefines it changes every way a Port Card is gained."""
+    if isinstance(g, UnchartedPassage):
+        g.run_verb("gain_port_card", player)
+    else:
+        g.draw(Context(player, "", "gain_port_card"), "port_cards", 1)
+
+
+def _reward_die(g: Game, player: Player) -> int:
+    """A reward's die. Anchored at a Discovery Spot it is a prestige die of that spot, so
+    Exploration Journal may roll it ("When you get a prestige star on a Discovery Spot, roll 2
+    dice and choose one"); anywhere else, one die."""
+    if isinstance(g, UnchartedPassage) and not player.flags.get("docked"):
+        chart = g.chart or chart_for(g.ir)
+        space = chart.spaces.get(player.flags.get("position", ""))
+        if space is not None and space.discovery:
+            return g.discovery_die(player, space)
+    return g.dice(1, 6)[0]
+
+
+def _number(value: Any, default: int) -> int:
+    """A number from card data, or ``default`` when it is not one."""
+    if isinstance(value, bool):
+        return default
+    if isinstance(value, (int, float)):
+        return int(value)
+    if isinstance(value, list) and len(value) == 1:
+        return _number(value[0], default)
+    return default
+
+
+def _names(value: Any) -> tuple[str, ...]:
+    """Names from card data: a name, or a list (of lists) of them, as place ids."""
+    if value is None or isinstance(value, bool):
+        return ()
+    if isinstance(value, (list, tuple)):
+        out: list[str] = []
+        for item in value:
+            out.extend(_names(item))
+        return tuple(out)
+    if isinstance(value, (int, float)):
+        return ()
+    return (_place_id(value),)
+
+
+def _numbers(value: Any) -> tuple[int, ...]:
+    """Every number in a (nested) list of card data."""
+    if isinstance(value, bool):
+        return ()
+    if isinstance(value, (int, float)):
+        return (int(value),)
+    if isinstance(value, (list, tuple)):
+        out: list[int] = []
+        for item in value:
+            out.extend(_numbers(item))
+        return tuple(out)
+    return ()
+
+
+#: The Crew Action reference table ("6 - You can perform both purchasing and selling ..."): per
+#: row, (may buy, may sell, may do only one of the two, gains a Port Card).
+CREW_ACTIONS: dict[int, tuple[bool, bool, bool, bool]] = {
+    6: (True, True, False, False),
+    5: (True, True, False, True),
+    4: (True, True, True, True),
+    3: (True, True, True, False),
+    2: (False, False, False, True),
+    1: (False, False, False, False),
+}
+
+#: "~30: Hapless Explorer ... 51 and above: Legendary Explorer": (lowest score, title).
+SOLO_TITLES: tuple[tuple[int, str], ...] = (
+    (51, "Legendary Explorer"),
+    (46, "Historic Explorer"),
+    (41, "Veteran Explorer"),
+    (31, "Mediocre Explorer"),
+    (-(10**9), "Hapless Explorer"),
+)
+
+#: "~70: Hapless Explorers ... 101+: Legendary Explorers".
+COOP_TITLES: tuple[tuple[int, str], ...] = (
+    (101, "Legendary Explorers"),
+    (91, "Historic Explorers"),
+    (81, "Veteran Explorers"),
+    (71, "Mediocre Explorers"),
+    (-(10**9), "Hapless Explorers"),
+)
+
+#: Anchor spaces of the Prestige Track ("When you reach a space with the anchor icon on the
+#: Prestige Track, you get one Port Card immediately"): the track is a picture, so where they
+#: are is not in the rulebook text; used only when the data gives none.
+STAND_IN_ANCHOR_SPACES: tuple[int, ...] = (10, 20, 30, 40, 50, 60)
+
+#: Mission draws, from the setups: solo "2 Route Mission Cards, 3 Trade Mission Cards, and 4
+#: Discovery Mission Cards"; 2-player public "1 Route ..., 1 Trade ..., and 2 Discovery", each
+#: private "1 Route ..., 2 Trade ..., and 3 Discovery"; co-op "3 Route ..., 4 Trade ..., and 5".
+SOLO_MISSIONS = {"route": 2, "trade": 3, "discovery": 4}
+PUBLIC_MISSIONS = {"route": 1, "trade": 1, "discovery": 2}
+PRIVATE_MISSIONS = {"route": 1, "trade": 2, "discovery": 3}
+COOP_MISSIONS = {"route": 3, "trade": 4, "discovery": 5}
+
+#: "each player holds 6 Private Mission Cards (regardless of type)".
+COOP_MISSIONS_EACH = 6
+
+#: "A single space can hold a maximum of 2 Ship Markers, regardless of color."
+MARKERS_PER_SPACE = 2
+
+#: East Asia: "you gain 2 prestige points and an additional amount of prestige equal to the
+#: number rolled on a die".
+EAST_ASIA_PRESTIGE = 2
+
+#: A port another player already anchored at: "you always gain only 1 prestige point".
+SHARED_PORT_PRESTIGE = 1
+
+#: Adventures of a Sailor: "1 point per card for the first 3 cards, and 2 points per card
+#: thereafter".
+SAILOR_FIRST_CARDS = 3
+
+#: The title of a ship that sank: "you are lost to history without leaving any record".
+NO_RECORD = ""
+
+
+def _titles_from_data(ir: dict[str, Any], coop: bool) -> tuple[tuple[int, str], ...]:
+    """Title bands from the data's ``title`` cards (``min_score``, tagged ``solo`` or
+    ``coop``), else the rulebook's."""
+    bands: list[tuple[int, str]] = []
+    for card in ir["cards"]:
+        if card.get("kind") != "title":
+            continue
+        tags = card.get("tags") or []
+        if ("coop" in tags) != coop:
+            continue
+        props = card.get("properties") or {}
+        bands.append((_number(props.get("min_score"), -(10**9)), str(card.get("title"))))
+    if not bands:
+        return COOP_TITLES if coop else SOLO_TITLES
+    bands.sort(reverse=True)
+    return tuple(bands)
+
+
+def title_for(score: int, bands: tuple[tuple[int, str], ...]) -> str:
+    """The title a final score earns."""
+    for low, title in bands:
+        if score >= low:
+            return title
+    return bands[-1][1]
+
+
+def sailor_points(cards: int, points: tuple[int, ...] = (1, 1, 1, 2)) -> int:
+    """Adventures of a Sailor: "earn 1 point per card for the first 3 cards, and 2 points per
+    card thereafter. Ex) If you have 5 cards, you earn a total of 7 points"; ``points`` are the
+    1st, 2nd, 3rd ... card's, the last repeating."""
+    return sum(points[min(n, len(points) - 1)] for n in range(cards))
+
+
+def _allocation_label(speed: int, stamina: int, armament: int) -> str:
+    return f"{speed}/{stamina}/{armament}"
+
+
+def parse_allocation(label: str) -> tuple[int, int, int]:
+    """``"3/1/5"`` -> Sailing Speed 3, Crew Stamina 1, Armament 5."""
+    speed, stamina, armament = label.split("/")
+    return int(speed), int(stamina), int(armament)
+
+
+# -- the game's flow
+
+
+class UnchartedPassage(Game):
+    """Uncharted Passage's rules around the cards: the round loop (Planning, Pirate, Sailing and
+    Anchoring), the map, docking and anchoring, East Asia, critical damage and sinking, the end
+    of the game, and both 2-player modes."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        #: The window (trigger context) being fired, so a policy can see its quantities.
+        self.window: Context | None = None
+        #: Whose dice the next rolls are (Figurehead: "You may reroll any one die"; in 2-player
+        #: "The Figurehead card only affects your own dice results"), and what they are for.
+        self.dice_owner: Player | None = None
+        self.dice_purpose = ""
+        #: Dice rolled while recording (a roll made once for both players), and the dice a
+        #: player's own copy of that roll replays.
+        self._recording: list[int] | None = None
+        self._replay: list[int] | None = None
+        self.chart: Chart | None = None
+        self.logbook: list[list[dict[str, Any]]] = [[] for _ in self.players]
+        #: The month being logged (its number, and each ship's tracks and space at its start);
+        #: the number is None once its line is written.
+        self._month: tuple[int | None, list[tuple[int, int, str]]] | None = None
+        self._tick = 0
+        static = self._static()
+        self._answering: dict[str, frozenset[str]] = static["answering"]
+        #: The verbs the game's DSL defines (flow.cards), by name.
+        self.dsl_verbs: dict[str, Any] = static["dsl_verbs"]
+        self.dsl_functions: dict[str, Any] = static["dsl_functions"]
+        self._rules: list[str] = static["rules"]
+        #: Per trigger: the rules answering it, and whether a voyage or mid-event card, a Port
+        #: Card or a mission can (what :meth:`_answering_in_force` needs to look at).
+        self._force_plans: dict[str, tuple[list[str], bool, bool, bool]] = static["force_plans"]
+        #: The zones besides port cards, missions and accomplished ones (their cards are in
+        #: force as they are).
+        self._other_zones: tuple[str, ...] = static["other_zones"]
+        #: Other answers worked out once per compiled game (keyed by what they depend on).
+        self._static_cache: dict[Any, Any] = static["cache"]
+        self._by_kind: dict[str, list[str]] = static["by_kind"]
+        self._missions: dict[str, MissionInfo] = static["missions"]
+        self.rounds: int = static["rounds"]
+        self.mid_event_round: int = static["mid_event_round"]
+        self.anchor_spaces: tuple[int, ...] = static["anchor_spaces"]
+        self.crew_table: dict[int, tuple[bool, bool, bool, bool]] = static["crew_table"]
+        #: The same, as a tuple of (row, actions) to key the greedy planner's splits by.
+        self.crew_rows: tuple[tuple[int, tuple[bool, bool, bool, bool]], ...] = static["crew_rows"]
+        #: The lowest Crew Action row that purchases ("3 - ... either purchasing or selling").
+        self.purchase_from: int = static["purchase_from"]
+        #: The Crew Action table's top space (6): declining health strikes rows from it down.
+        self.crew_action_spaces: int = static["crew_action_spaces"]
+        #: "a number between 1 and 6": the allocation counters' bounds, from the data.
+        self.allocation_bounds: tuple[int, int] = static["allocation_bounds"]
+        self.sailor_points: tuple[int, ...] = static["sailor_points"]
+        self.solo_titles: tuple[tuple[int, str], ...] = static["solo_titles"]
+        self.coop_titles: tuple[tuple[int, str], ...] = static["coop_titles"]
+        self.board.setdefault("public_missions", [])
+        for player in self.players:
+            flags = player.flags
+            flags["goods"] = []
+            flags["ports"] = set()
+            flags["regions"] = set()
+            flags["spots"] = set()
+            flags["areas"] = set()
+            flags["east_asia"] = set()
+            #: Every space anchored at, month by month, in order (a route mission's record).
+            flags["anchorages"] = []
+            # "stacking the most recent sailor's marker on top": the flow cannot know who sailed
+            # last, so player 1 starts on top.
+            flags["arrived"] = -player.index
+            flags["notes"] = []
+
+    def _static(self) -> dict[str, Any]:
+        """What the flow reads from the data once per compiled game, shared by its games (the
+        IR is read-only): handlers by trigger, cards by kind, the tables and titles."""
+        cached = _STATIC.get(self.ir, id(self.table))
+        if cached is not None and cached[0] is self.table:
+            return cached[1]
+        answering: dict[str, frozenset[str]] = {}
+        if self.table is not None:
+            by_trigger: dict[str, set[str]] = {}
+            for owner, trigger in self.table.handlers:
+                by_trigger.setdefault(trigger, set()).add(owner)
+            answering = {t: frozenset(cards) for t, cards in by_trigger.items()}
+        by_kind: dict[str, list[str]] = {}
+        for cid, card in self.cards.items():
+            by_kind.setdefault(card["kind"], []).append(cid)
+        rounds = _number(self.params.get("rounds"), 12)
+        crew_table = self._crew_table()
+        dsl_verbs: dict[str, Any] = {}
+        dsl_functions: dict[str, Any] = {}
+        if self.table is not None:
+            # The generated module's DSL verbs and functions (``dv_<name>``, ``df_<name>``:
+            # compiler.emit_python).
+            for name, fn in vars(self.table.module).items():
+                if name.startswith("dv_") and callable(fn):
+                    dsl_verbs[name[3:]] = fn
+                elif name.startswith("df_") and callable(fn):
+                    dsl_functions[name[3:]] = fn
+        static = {
+            "dsl_verbs": dsl_verbs,
+            "dsl_functions": dsl_functions,
+            "answering": answering,
+            "rules": [cid for cid, c in self.cards.items() if c["kind"] in self.always_in_force],
+            "force_plans": {},
+            "cache": {},
+            "by_kind": by_kind,
+            "rounds": rounds,
+            "mid_event_round": _number(self.params.get("mid_event_round"), rounds // 2 + 1),
+            "anchor_spaces": self._anchor_spaces(),
+            "crew_table": crew_table,
+            "crew_rows": tuple(sorted(crew_table.items())),
+            "purchase_from": min(
+                (row for row, (buy, _, either, _) in crew_table.items() if buy or either),
+                default=CREW_ACTION_SPACES + 1,
+            ),
+            "crew_action_spaces": max(crew_table, default=CREW_ACTION_SPACES),
+            "other_zones": tuple(z for z in self.ir["vocabulary"]["zones"] if z not in _FLOW_ZONES),
+            "allocation_bounds": self._allocation_bounds(),
+            "sailor_points": self._sailor_points(),
+            "solo_titles": _titles_from_data(self.ir, coop=False),
+            "coop_titles": _titles_from_data(self.ir, coop=True),
+            "missions": {
+                m: MissionInfo(
+                    self.cards[m],
+                    self.table is not None and (m, "accomplish") in self.table.handlers,
+                )
+                for m in by_kind.get("mission", [])
+            },
+        }
+        _STATIC.put(self.ir, (self.table, static), id(self.table))
+        return static
+
+    def mission_info(self, mission: str) -> MissionInfo:
+        """A mission's conditions and reward, read once from its card."""
+        info = self._missions.get(mission)
+        return info if info is not None else MissionInfo(self.cards[mission])
+
+    def _anchor_spaces(self) -> tuple[int, ...]:
+        """The Prestige Track's anchor spaces: the data's ``prestige_track`` card's
+        ``anchor_spaces``, else a stand-in."""
+        for card in self.ir["cards"]:
+            if card.get("kind") == "prestige_track":
+                spaces = _numbers((card.get("properties") or {}).get("anchor_spaces"))
+                if spaces:
+                    return spaces
+        return STAND_IN_ANCHOR_SPACES
+
+    def _crew_table(self) -> dict[int, tuple[bool, bool, bool, bool]]:
+        """The Crew Action reference table from the data's ``crew_actions`` table (rows of
+        ``6 purchase sell``, ``4 purchase_or_sell gain_port_card`` ...), else the rulebook's."""
+        card = self.cards.get("crew_actions")
+        rows = (card.get("properties") or {}).get("rows") if card else None
+        if not rows:
+            return CREW_ACTIONS
+        table: dict[int, tuple[bool, bool, bool, bool]] = {}
+        for row in rows:
+            numbers = _numbers(row[:1])
+            if not numbers:
+                continue
+            words = {str(w) for w in row[1:]}
+            either = "purchase_or_sell" in words
+            table[numbers[0]] = (
+                either or "purchase" in words,
+                either or "sell" in words,
+                either,
+                "gain_port_card" in words,
+            )
+        return table or CREW_ACTIONS
+
+    def _allocation_bounds(self) -> tuple[int, int]:
+        """The smallest and largest number a logbook line may hold ("a number between 1 and
+        6"), from the ``sailing_speed`` counter's declared ``min`` and ``max``."""
+        low, high = self.counter_bounds.get("sailing_speed", (1, 6))
+        return int(low), int(high if high is not None else 6)
+
+    def _sailor_points(self) -> tuple[int, ...]:
+        card = self.cards.get("adventures_of_a_sailor")
+        points = _numbers((card.get("properties") or {}).get("points_per_card")) if card else ()
+        return points or (1, 1, 1, 2)
+
+    # -- what is in force, and the windows
+
+    def cards_in_force(self, player: Player) -> list[str]:
+        """Rules, this month's voyage card, the mid-event once revealed, unclaimed public
+        missions, and what the player holds except accomplished missions ("face down")."""
+        board = self.board
+        out = list(self._rules)
+        voyage = board.get("voyage")
+        if voyage:
+            out.append(voyage)
+        mid = board.get("mid_event")
+        if mid:
+            out.append(mid)
+        zones = player.zones
+        out.extend(zones["port_cards"])
+        out.extend(zones["missions"])
+        public = board["public_missions"] if "public_missions" in board else ()
+        for mission in public:
+            if not is_accomplished(self, mission):
+                out.append(mission)
+        for zone, cards in zones.items():
+            if zone not in _FLOW_ZONES:
+                out.extend(cards)
+        return out
+
+    def _answering_in_force(
+        self, player: Player, trigger: str, answering: frozenset[str]
+    ) -> list[str]:
+        """:meth:`cards_in_force` in its order, only those with a handler for ``trigger`` (a
+        window fires dozens of times a game; most cards in force do not answer it)."""
+        plan = self._force_plans.get(trigger)
+        if plan is None:
+            kinds = {self.cards[card]["kind"] for card in answering if card in self.cards}
+            plan = self._force_plans[trigger] = (
+                [r for r in self._rules if r in answering],
+                bool(kinds - {"port_card", "mission", *self.always_in_force}),
+                "port_card" in kinds,
+                "mission" in kinds,
+            )
+        rules, boards, port_cards, missions = plan
+        # Plain loops, not comprehensions: on Python 3.11 each comprehension is a call of its
+        # own, and this runs for every window.
+        out = list(rules)
+        board = self.board
+        zones = player.zones
+        if boards:
+            card = board.get("voyage")
+            if card and card in answering:
+                out.append(card)
+            card = board.get("mid_event")
+            if card and card in answering:
+                out.append(card)
+        if port_cards:
+            for card in zones["port_cards"]:
+                if card in answering:
+                    out.append(card)
+        if missions:
+            for card in zones["missions"]:
+                if card in answering:
+                    out.append(card)
+            for mission in board["public_missions"] if "public_missions" in board else ():
+                if mission in answering and not is_accomplished(self, mission):
+                    out.append(mission)
+        for zone in self._other_zones:
+            for card in zones[zone]:
+                if card in answering:
+                    out.append(card)
+        return out
+
+    def fire(
+        self,
+        trigger: str,
+        player: Player,
+        cards: Any = None,
+        event: dict[str, Any] | None = None,
+        quantities: dict[str, int] | None = None,
+    ) -> Context:
+        """Every window, once per card name, plus the rule a marked critical-damage box sets
+        off. Only cards with a handler for ``trigger`` are looked at."""
+        c = Context(player, "", trigger, event, quantities)
+        answering = self._answering.get(trigger)
+        if answering and self.table is not None:
+            if cards is None:
+                cards = self._answering_in_force(player, trigger, answering)
+            if cards:
+                handlers = self.table.handlers
+                seen: set[str] = set()
+                previous, self.window = self.window, c
+                try:
+                    for card in cards:
+                        if card in seen or card not in answering:
+                            continue
+                        seen.add(card)
+                        self.call(handlers[(card, trigger)], c.for_card(card))
+                finally:
+                    self.window = previous
+        return c
+
+    def dice(self, count: int, sides: int) -> list[int]:
+        """Roll ``count`` dice; the owner of the roll may reroll one with Figurehead ("You may
+        reroll any one die")."""
+        replay = self._replay
+        if replay is not None and len(replay) >= count:
+            # A player's own copy of a roll made once for both (the 2-player pirate roll).
+            rolled, self._replay = replay[:count], replay[count:]
+        else:
+            rolled = [self.die(sides) for _ in range(count)]
+        if self._recording is not None:
+            self._recording.extend(rolled)
+        owner = self.dice_owner
+        if owner is not None and "figurehead" in owner.zones["port_cards"]:
+            options = ("keep", *(f"die{n + 1}" for n in range(count)))
+            question = Question(
+                "figurehead.reroll",
+                owner.index,
+                f"Figurehead: reroll one die of {rolled} ({self.dice_purpose or 'roll'})?",
+                options,
+            )
+            answer = self.ask(owner, question)
+            if answer != "keep":
+                owner.zones["port_cards"].remove("figurehead")
+                self.log("play", owner.index, "figurehead")
+                index = int(answer[3:]) - 1
+                rolled[index] = self.die(sides)
+        return rolled
+
+    def gain(self, c: Context, counter: str, amount: int) -> None:
+        """Gain; prestige moves the marker on the Prestige Track, where an anchor space gives a
+        Port Card ("When you reach a space with the anchor icon on the Prestige Track, you get
+        one Port Card immediately"; 2-player: "only the first player to enter a space with the
+        anchor icon receives a Port Card")."""
+        if counter != "prestige" or amount <= 0:
+            super().gain(c, counter, amount)
+            return
+        player = c.player
+        before = player.counters["prestige"]
+        super().gain(c, counter, amount)
+        after = player.counters["prestige"]
+        self._tick += 1
+        # "if it stops on a space already occupied by another player, stack it on top".
+        player.flags["arrived"] = self._tick
+        for space in self.anchor_spaces:
+            if before < space <= after:
+                self._reach_anchor_space(player, space)
+
+    def _reach_anchor_space(self, player: Player, space: int) -> None:
+        if len(self.players) > 1:
+            claimed = self.board.setdefault("anchor_spaces_claimed", set())
+            if space in claimed:
+                self.log("anchor_space_taken", player.index, space)
+                return
+            claimed.add(space)
+        self.log("anchor_space", player.index, space)
+        gain_port_card(self, player)
+
+    # -- specialties ("Specialties Book")
+
+    def add_specialty(self, player: Player, name: str) -> None:
+        """Write a specialty in the Specialties Book."""
+        player.flags["goods"].append(name)
+        player.counters["specialties"] += 1
+        self.log("specialty", player.index, name)
+
+    def remove_specialty(self, player: Player, name: str | None) -> None:
+        """Mark an X over a specialty (``None``: one the book does not name)."""
+        goods = player.flags["goods"]
+        if name is not None and name in goods:
+            goods.remove(name)
+        player.counters["specialties"] = max(player.counters["specialties"] - 1, 0)
+        self.log("specialty_lost", player.index, name or ABANDON_SPECIALTY)
+
+    def _specialty_options(self, player: Player) -> list[str]:
+        goods = player.flags["goods"]
+        options = [f"specialty:{name}" for name in dict.fromkeys(goods)]
+        if player.counters["specialties"] > len(goods):
+            options.append(ABANDON_SPECIALTY)
+        return options
+
+    # -- setup
+
+    def setup(self) -> None:
+        """Solo or 2-player setup, as the flow's ``setup`` section says (flow.cards): the map,
+        the voyage pile, the Port Card pile, the missions."""
+        self.run_setup()
+        self.board["set_up"] = True
+
+    def set_up_world_map(self) -> None:
+        """Setup 1: "Unfold the World Map"; "The game always begins in Lisbon"."""
+        board = self.board
+        chart = board.get("chart")
+        if not isinstance(chart, Chart):
+            chart = chart_for(self.ir)
+            board["chart"] = chart
+        self.chart = chart
+        # Copies of what the chart worked out once (a scenario may change a game's own).
+        board["regions"] = dict(chart.regions)
+        board["pirate_infested_area"] = set(chart.infested_spaces)
+        board.setdefault("markers", {})
+        board.setdefault("anchored", {})
+        board.setdefault("east_asia_ships", {})
+        board.setdefault("east_asia_entries", 0)
+        for player in self.players:
+            player.flags.setdefault("position", chart.start)
+            player.flags["position"] = _place_id(player.flags["position"])
+
+    def deal_voyage_pile(self) -> None:
+        """Setup 2 and 3: "Make a pile of 13 Voyage Cards, with the 6 Second-half Voyage Cards
+        on the bottom, 1 Mid-event Card on top of that, and the 6 First-half Voyage Cards on
+        the top" (the mid-event apart, revealed before its round: ``mid_event_card``)."""
+        board = self.board
+        if "pile" in board:
+            return
+        by_kind = self._by_kind
+        voyages = by_kind.get("voyage", [])
+        half = self.rounds // 2
+        first, second = self._voyage_halves(voyages)
+        mids = by_kind.get("mid_event", [])
+        pile = self._deal(first or voyages, half)
+        board["mid_event_card"] = self._deal(mids, 1)[0] if mids else None
+        pile += self._deal(second or voyages, self.rounds - half)
+        board["pile"] = pile
+
+    def shuffle_port_cards(self) -> None:
+        """Setup 5: "Place the pile of Port Cards ... next to the World Map" (shuffled)."""
+        board = self.board
+        if "deck:port_cards" not in board:
+            deck = list(self._port_card_deck(self._by_kind.get("port_card", [])))
+            self.shuffle(deck)
+            board["deck:port_cards"] = deck
+
+    def deal_missions(self) -> None:
+        """Setup 4 (solo) or 4 and 5 (2-player): the Mission Cards, by mode."""
+        if not self.board.get("missions_dealt"):
+            self._deal_missions(self._by_kind.get("mission", []))
+
+    def _deal(self, cards: list[str], count: int) -> list[str]:
+        """``count`` cards drawn at random ("Remove 3 ... without looking"); while the data holds
+        fewer cards than a pile needs, they are dealt again rather than leave months empty."""
+        out: list[str] = []
+        while len(out) < count and cards:
+            batch = list(cards)
+            self.shuffle(batch)
+            out.extend(batch[: count - len(out)])
+        return out
+
+    def _voyage_halves(self, voyages: list[str]) -> tuple[list[str], list[str]]:
+        """The first-half and second-half voyage cards (by tag; the first half for both when
+        the data has no second half)."""
+        key = ("voyage_halves", tuple(voyages))
+        cached = self._static_cache.get(key)
+        if cached is None:
+            first = [v for v in voyages if "first_half" in self.cards[v]["tags"]]
+            second = [v for v in voyages if "second_half" in self.cards[v]["tags"]] or first
+            cached = self._static_cache[key] = (tuple(first), tuple(second))
+        return list(cached[0]), list(cached[1])
+
+    def _port_card_deck(self, port_cards: list[str]) -> tuple[str, ...]:
+        """The Port Card pile before shuffling: each card as many times as its ``copies``."""
+        key = ("port_card_deck", tuple(port_cards))
+        cached = self._static_cache.get(key)
+        if cached is None:
+            deck: list[str] = []
+            for cid in port_cards:
+                deck.extend([cid] * max(_number(self.cards[cid]["properties"].get("copies"), 1), 0))
+            cached = self._static_cache[key] = tuple(deck)
+        return cached
+
+    def _missions_by_type(self, missions: list[str]) -> dict[str, tuple[str, ...]]:
+        """The missions by their type tag (route, trade, discovery), in data order; read once
+        per compiled game."""
+        key = tuple(missions)
+        cached = self._static_cache.get(("missions_by_type", key))
+        if cached is None:
+            by_type: dict[str, list[str]] = {"route": [], "trade": [], "discovery": []}
+            for mission in missions:
+                for tag in self.cards[mission]["tags"]:
+                    if tag in by_type:
+                        by_type[tag].append(mission)
+            cached = {kind: tuple(pile) for kind, pile in by_type.items()}
+            self._static_cache[("missions_by_type", key)] = cached
+        return cached
+
+    def _deal_missions(self, missions: list[str]) -> None:
+        board = self.board
+        board["missions_dealt"] = True
+        by_type = {kind: list(pile) for kind, pile in self._missions_by_type(missions).items()}
+        for pile in by_type.values():
+            self.shuffle(pile)
+
+        def take(kind: str, count: int) -> list[str]:
+            pile = by_type[kind]
+            drawn, by_type[kind] = pile[:count], pile[count:]
+            return drawn
+
+        if self.mode == "coop" and len(self.players) > 1:
+            pool = [m for kind, n in COOP_MISSIONS.items() for m in take(kind, n)]
+            first: list[str] = []
+            while pool and len(first) < COOP_MISSIONS_EACH:
+                question = Question(
+                    "coop.missions",
+                    0,
+                    "Co-op: choose a mission for player 1 (the rest go to player 2)",
+                    tuple(pool),
+                )
+                pick = self.ask(self.players[0], question)
+                pool.remove(pick)
+                first.append(pick)
+            self.players[0].zones["missions"] = first
+            self.players[1].zones["missions"] = pool
+            return
+        if len(self.players) > 1:
+            board["public_missions"] = [
+                m for kind, n in PUBLIC_MISSIONS.items() for m in take(kind, n)
+            ]
+            for player in self.players:
+                player.zones["missions"] = [
+                    m for kind, n in PRIVATE_MISSIONS.items() for m in take(kind, n)
+                ]
+            for player in self.players:
+                # "you may discard 1 mission card and draw a new one of the same type".
+                held = player.zones["missions"]
+                if not held:
+                    continue
+                question = Question(
+                    "missions.redraw",
+                    player.index,
+                    "Discard one private mission and draw another of its type?",
+                    ("keep", *held),
+                )
+                answer = self.ask(player, question)
+                if answer != "keep":
+                    kind = next(t for t in self.cards[answer]["tags"] if t in by_type)
+                    replacement = take(kind, 1)
+                    held.remove(answer)
+                    held.extend(replacement)
+                    self.log("redraw", player.index, answer, replacement)
+            return
+        self.players[0].zones["missions"] = [
+            m for kind, n in SOLO_MISSIONS.items() for m in take(kind, n)
+        ]
+
+    # -- the whole game
+
+    def play(self, c: Context | None = None, card: str | None = None) -> Any:  # type: ignore[override]
+        """Play the whole game as flow.cards says (12 rounds, or until a ship sinks) and return
+        its result.
+
+        Called as the prelude's ``play`` verb (``play(c, card)``, from a card), it plays a held
+        Port Card instead.
+        """
+        if c is not None and card is not None:
+            return super().play(c, card)
+        if not self.board.get("set_up"):
+            self.setup()
+        self.run_rounds()
+        return self.finish()
+
+    def play_round(self) -> None:
+        """One month, as the flow's ``round`` section says: Planning (the mid-event first,
+        before round 7), Pirate, Sailing and Anchoring, Sharing, then the logbook line."""
+        if not self.board.get("set_up"):
+            self.setup()
+        self.run_round()
+
+    # -- running the flow (flow.cards)
+
+    def run_setup(self) -> None:
+        """The setup, as flow.cards says."""
+        self.run_verb("set_up_game", self.players[0])
+
+    def run_round(self) -> None:
+        """One month, as flow.cards says."""
+        self.run_verb("month", self.players[0])
+
+    def run_rounds(self) -> None:
+        """The months from this one to the last, or until a ship sinks."""
+        for month in range(self.round, self.rounds + 1):
+            self.round = month
+            self.run_round()
+            if self.board.get("over"):
+                break
+
+    def run_end(self) -> None:
+        """The end of the game, as flow.cards says."""
+        self.run_verb("end_of_game", self.players[0])
+
+    # -- the month's steps the flow calls (flow.cards)
+
+    def begin_month(self) -> None:
+        """A new line of the logbook: where the month starts, and nothing sailed yet."""
+        starts = []
+        for p in self.players:
+            flags = p.flags
+            starts.append(
+                (p.tracks["durability"].marked, p.tracks["health"].marked, flags.get("position"))
+            )
+            flags["notes"] = []
+            flags["docked"] = False
+            flags["pirate_power"] = None
+            flags["distance_sailed"] = 0
+            flags["excluded_distance"] = 0
+        self._month = (self.round, starts)
+
+    def reveal_mid_event(self) -> None:
+        """ "Before you begin the 7th round, reveal the Mid-event Card and place it on one
+        side" (the flow says when; this reveals it, once)."""
+        board = self.board
+        mid = board.get("mid_event_card")
+        if mid and not board.get("mid_event"):
+            self.reveal(mid)
+
+    def reveal_voyage(self) -> None:
+        """Planning: "Reveal one card from the top of the Voyage Card pile"."""
+        pile = self.board.get("pile")
+        if pile and not self.board.get("over"):
+            self.reveal(pile.pop(0))
+
+    def write_logbook(self) -> None:
+        """The month's line of each logbook, once a month (the flow writes it at the end of the
+        month, and at the end of the game for a month a sinking cut short)."""
+        month = self._month
+        if month is None or month[0] is None:
+            return
+        voyage = self.board.get("voyage")
+        title = self.cards[voyage]["title"] if voyage else ""
+        for index, p in enumerate(self.players):
+            durability, health, start = month[1][index]
+            counters = p.counters
+            flags = p.flags
+            note = "; ".join(flags["notes"])
+            if flags.get("sunk"):
+                note = (note + "; " if note else "") + "the ship sank"
+            self.logbook[index].append(
+                {
+                    "month": month[0],
+                    "voyage": title,
+                    "sailing_speed": counters["sailing_speed"],
+                    "crew_stamina": counters["crew_stamina"],
+                    "armament": counters["armament"],
+                    "pirate_power": flags.get("pirate_power"),
+                    "start": start,
+                    "destination": flags.get("position"),
+                    "distance": flags.get("distance_sailed", 0),
+                    "prestige_total": counters["prestige"],
+                    "damage": p.tracks["durability"].marked - durability,
+                    "scurvy": p.tracks["health"].marked - health,
+                    "note": note,
+                }
+            )
+        self._month = (None, month[1])
+
+    def turn_order(self) -> list[Player]:
+        """ "The player with the lower score on the Prestige track goes first. If tied, the
+        player whose marker is on top goes first.\""""
+        if len(self.players) == 1:
+            return self.players
+        return sorted(self.players, key=lambda p: (p.counters["prestige"], -p.flags["arrived"]))
+
+    # -- Planning phase
+
+    def allocation_options(self, voyage: str) -> tuple[str, ...]:
+        """The logbook lines a voyage card allows: "a number between 1 and 6 in the Sailing
+        Speed, Crew Stamina, and Armament spaces ... The sum of the three numbers cannot exceed
+        the amount of resources", or each of a "1 3 5" card's numbers in a space of your
+        choice; either way within the card's number restraints."""
+        cached: tuple[str, ...] | None = _OPTIONS.get(self.ir, voyage)
+        if cached is not None:
+            return cached
+        card = self.cards[voyage]
+        props = card.get("properties") or {}
+        low, high = self.allocation_bounds
+        triple = _numbers(props.get("resource_triple"))
+        values = range(low, high + 1)
+        if len(triple) == 3:
+            a, b, c = triple
+            candidates = list(
+                dict.fromkeys([(a, b, c), (a, c, b), (b, a, c), (b, c, a), (c, a, b), (c, b, a)])
+            )
+        else:
+            total = _number(props.get("resources"), 3 * high)
+            candidates = [
+                (s, st, ar)
+                for s in values
+                for st in values
+                for ar in values
+                if s + st + ar <= total
+            ]
+        if self.table is not None and (voyage, "restraint") in self.table.formulas:
+            scratch = Player(-1, "restraint", self.ir["vocabulary"])
+            context = Context(scratch, voyage, "restraint")
+            allowed = []
+            for s, st, ar in candidates:
+                scratch.counters.update(sailing_speed=s, crew_stamina=st, armament=ar)
+                if self.formula(voyage, "restraint", context):
+                    allowed.append((s, st, ar))
+            if not allowed:
+                raise RuleError(
+                    f"{voyage}: no Sailing Speed/Crew Stamina/Armament line meets its restraint "
+                    f"({card.get('title', voyage)}); loosen the restraint or the resources"
+                )
+            candidates = allowed
+        options = tuple(_allocation_label(*t) for t in candidates)
+        return _OPTIONS.put(self.ir, options, voyage)
+
+    def allocation_rule(self, voyage: str, answer: str) -> str:
+        """The rule a refused logbook line breaks, in the rulebook's words."""
+        card = self.cards[voyage]
+        props = card.get("properties") or {}
+        low, high = self.allocation_bounds
+        try:
+            numbers = parse_allocation(answer)
+        except ValueError:
+            return "a line is three numbers, Sailing Speed/Crew Stamina/Armament, like 3/2/4"
+        if any(not low <= n <= high for n in numbers):
+            return f"each of the three numbers is between {low} and {high}"
+        triple = _numbers(props.get("resource_triple"))
+        if len(triple) == 3:
+            shown = " ".join(str(n) for n in triple)
+            return f"{card['title']} gives the numbers {shown}, one in each space"
+        total = _number(props.get("resources"), 3 * high)
+        if sum(numbers) > total:
+            return (
+                f"the sum of the three numbers cannot exceed the resources: "
+                f"{'+'.join(map(str, numbers))} is {sum(numbers)}; {card['title']} gives {total}"
+            )
+        return f"the line does not meet {card['title']}'s restraint"
+
+    def allocate(self, player: Player) -> tuple[int, int, int]:
+        """Write this month's Sailing Speed, Crew Stamina and Armament."""
+        voyage = self.board.get("voyage")
+        if voyage not in self.cards:
+            raise RuleError(
+                "no voyage card is revealed: the three numbers are written within the revealed "
+                "voyage card's resources (give 'voyage:' or reveal one first)"
+            )
+        options = self.allocation_options(voyage)
+        question = Question(
+            "planning.allocate",
+            player.index,
+            f"{self.cards[voyage]['title']}: Sailing Speed/Crew Stamina/Armament",
+            options,
+            rule=lambda answer: self.allocation_rule(voyage, answer),
+        )
+        speed, stamina, armament = parse_allocation(self.ask(player, question))
+        counters = player.counters
+        counters["sailing_speed"] = speed
+        counters["crew_stamina"] = stamina
+        counters["armament"] = armament
+        return speed, stamina, armament
+
+    def reveal(self, card: str) -> None:
+        """Planning phase: reveal a voyage or mid-event card; its events apply to every player.
+
+        "Most effects are applied immediately when revealed"; the card then stays in force for
+        the month (a voyage card) or "for the rest of the game" (the mid-event card). Each
+        player's own dice (a Pirate's Raid) are theirs to reroll with Figurehead.
+        """
+        kind = self.cards[card]["kind"]
+        if kind == "voyage":
+            self.board["voyage"] = card
+        elif kind == "mid_event":
+            self.board["mid_event"] = card
+        else:
+            raise RuleError(f"'{card}' is a {kind}, not a voyage or mid-event card")
+        self.log("reveal", card)
+        for player in self.players:
+            self.dice_owner, self.dice_purpose = player, "raid"
+            try:
+                self.fire("reveal", player, cards=[card])
+            finally:
+                self.dice_owner = None
+            if self.board.get("over"):
+                break
+
+    # -- Pirate phase
+
+    def pirate_round(self, voyage: str) -> None:
+        """The Pirate phase for every player: solo, your own roll; 2-player, one roll that
+        "applies equally to both players. However, players may individually use Port Cards to
+        reduce damage or modify their own dice values" (Figurehead: "only affects your own dice
+        results", so a reroll changes the roll for its owner alone), taken in turn order
+        (Anti-Piracy Mission: "the player with the lower
+        score or whose marker is on top moves first")."""
+        if len(self.players) == 1:
+            player = self.players[0]
+            self.dice_owner, self.dice_purpose = player, "pirate"
+            try:
+                self.pirate_phase(player, voyage)
+            finally:
+                self.dice_owner = None
+            return
+        context = Context(self.players[0], voyage, "pirate")
+        self._recording = []
+        try:
+            power = int(self.formula(voyage, "pirate", context))
+        finally:
+            shared, self._recording = self._recording, None
+        for player in self.turn_order():
+            own = power
+            if shared and "figurehead" in player.zones["port_cards"]:
+                # "players may individually use Port Cards to ... modify their own dice
+                # values": Figurehead rerolls a die of this player's copy of the roll only.
+                self.dice_owner, self.dice_purpose = player, "pirate"
+                self._replay = list(shared)
+                try:
+                    own = int(self.formula(voyage, "pirate", Context(player, voyage, "pirate")))
+                finally:
+                    self.dice_owner, self._replay = None, None
+            self.pirate_phase(player, voyage, pirate_power=own)
+            if self.board.get("over"):
+                return
+
+    def pirate_phase(
+        self,
+        player: Player,
+        voyage_card_id: str,
+        armament: int | None = None,
+        pirate_power: int | None = None,
+    ) -> Context:
+        """Pirate phase: "Roll the dice and apply the formula indicated on the voyage card. ...
+        If your Armament is lower than the Pirate's Combat Power, your ship takes damage equal
+        to the difference."
+
+        Held port cards answer ``pirate_combat`` (Rum, Smoke Bomb) before the comparison;
+        ``pirate_resolved`` follows it (Anti-Piracy Mission). ``armament`` defaults to the
+        logbook's; ``pirate_power`` is given when it was rolled once for both players ("applies
+        equally to both players"). Returns the ``pirate_combat`` window, quantities as played.
+        """
+        if pirate_power is None:
+            context = Context(player, voyage_card_id, "pirate")
+            pirate_power = int(self.formula(voyage_card_id, "pirate", context))
+        if armament is None:
+            armament = player.counters["armament"]
+        player.flags["pirate_power"] = pirate_power
+        self.log("pirate", player.index, pirate_power, armament)
+        combat = self.fire(
+            "pirate_combat", player, quantities={"pirate_power": pirate_power, "armament": armament}
+        )
+        power, armed = combat.q["pirate_power"], combat.q["armament"]
+        self.fire("pirate_resolved", player, quantities={"pirate_power": power, "armament": armed})
+        damage = max(power - armed, 0)
+        if damage > 0:
+            self.mark(Context(player, voyage_card_id, "pirate_combat"), "durability", damage)
+        return combat
+
+    # -- Sailing phase
+
+    def may_anchor(self, player: Player, space: str) -> bool:
+        """2-player: "A single space can hold a maximum of 2 Ship Markers, regardless of color.
+        This means you cannot anchor in a space that already contains 2 markers"."""
+        if len(self.players) == 1:
+            return True
+        return self.board["markers"].get(space, 0) < MARKERS_PER_SPACE
+
+    def destinations(self, player: Player, reach: int) -> dict[str, int]:
+        """Where the ship may end its voyage, with the spaces sailed to get there."""
+        chart = self.chart or chart_for(self.ir)
+        position = player.flags.get("position")
+        if position not in chart.spaces:
+            raise RuleError(
+                f"the ship is at '{position}', which is not a space of the map (the game "
+                "begins in Lisbon once the setup has unfolded the World Map)"
+            )
+        found = chart.reach(position, reach)
+        if len(self.players) == 1:
+            return found
+        allowed = {s: d for s, d in found.items() if self.may_anchor(player, s)}
+        # Boxed in by full spaces the rulebook does not foresee: the ship stays where it is.
+        return allowed or {position: 0}
+
+    def sail_to(self, player: Player, destination: str | None = None) -> str:
+        """Sailing phase on the map: "Sail from where you docked in the previous round ... to
+        a space that is within your Sailing Speed"; "You can only anchor at one final
+        destination. Other spaces you pass while sailing are ignored."
+
+        The ``sailing`` window opens first (Reinforced Rope: "You may sail 1 additional
+        space"); the spaces it adds beyond the Sailing Speed are kept out of the Scurvy Check.
+        """
+        speed = player.counters["sailing_speed"]
+        window = self.fire("sailing", player, quantities={"reach": speed, "unscurvied_distance": 0})
+        reach, unscurvied = window.q["reach"], window.q["unscurvied_distance"]
+        options = self.destinations(player, reach)
+        if destination is None:
+            question = Question(
+                "sailing.destination",
+                player.index,
+                f"Sail from {player.flags['position']} within {reach} spaces to",
+                _keys(options),
+            )
+            destination = self.ask(player, question)
+        destination = _place_id(destination)
+        if destination not in options:
+            raise RuleError(
+                f"cannot sail from {player.flags['position']} to {destination} within {reach} "
+                "spaces: a ship sails up to its Sailing Speed; it cannot pass or land on a "
+                "pirate space, and white borders cannot be crossed"
+            )
+        distance = options[destination]
+        player.flags["distance_sailed"] = distance
+        player.flags["excluded_distance"] = min(unscurvied, max(distance - speed, 0))
+        player.flags["position"] = destination
+        player.flags["anchorages"].append(destination)
+        markers = self.board.setdefault("markers", {})
+        markers[destination] = markers.get(destination, 0) + 1
+        self.log("sail", player.index, distance)
+        self.log("sail_to", player.index, destination)
+        return destination
+
+    # -- Anchoring phase
+
+    def anchor(self, player: Player, space_id: str | None = None) -> None:
+        """Anchoring phase for ``player`` where the ship is (or at ``space_id``): the DSL verb
+        ``anchor`` of flow.cards, which docks (A) or anchors elsewhere (B) and says where the
+        Scurvy Check and the Crew Actions come."""
+        if space_id is not None:
+            player.flags["position"] = _place_id(space_id)
+        self.run_verb("anchor", player)
+
+    def space_of(self, player: Player) -> Space:
+        """The space of the map the player's ship is on."""
+        chart = self.chart or chart_for(self.ir)
+        position = player.flags.get("position")
+        space = chart.spaces.get(position)
+        if space is not None:
+            return space
+        place = _place_id(position)
+        space = chart.spaces.get(place)
+        if space is None:
+            raise RuleError(f"'{place}' is not a space of the map")
+        return space
+
+    def drop_anchor(self, player: Player) -> None:
+        """Anchoring, where the ship ended its voyage: a port docks (A: its prestige, its
+        cards, its missions), an East Asian port asks for its permit first, and anywhere else
+        the ship anchors (B). What follows (Crew Actions, or the Scurvy Check and the place's
+        rewards) is the flow's to say."""
+        space = self.space_of(player)
+        flags = player.flags
+        # "anchoring at 4 different Pirate Infested Areas": a port anchors a ship as well as
+        # the sea does ("You can only anchor at one final destination").
+        flags["areas"] |= space.infested
+        flags["docked"] = False
+        self.dice_owner, self.dice_purpose = player, "prestige"
+        try:
+            if space.port and space.east_asia:
+                if not self.enter_east_asia(player, space):
+                    self.arrive_elsewhere(player, space)
+            elif space.port:
+                self.dock_at_port(player, space)
+            else:
+                self.arrive_elsewhere(player, space)
+        finally:
+            self.dice_owner = None
+
+    def docked(self, player: Player) -> bool:
+        """True when the ship docked at a port this month (an East Asian port refused is
+        "considered anchored at sea")."""
+        return bool(player.flags.get("docked"))
+
+    def crew_actions_here(self, player: Player) -> None:
+        """The Crew Actions of the port the ship docked at."""
+        self.crew_actions(player, self.space_of(player))
+
+    def arrival_prestige(self, player: Player, space: Space) -> int:
+        """What docking at ``space`` now advances the Prestige Track by: its stars the first
+        time, 1 where the other ship anchored first (2-player: "If you arrive at a port where
+        another player has already anchored, you always gain only 1 prestige point"), nothing
+        again."""
+        if space.id in player.flags["ports"]:
+            return 0
+        anchored = self.board["anchored"].get(space.id)
+        if anchored and (len(anchored) > 1 or player.index not in anchored):
+            return SHARED_PORT_PRESTIGE
+        return space.stars
+
+    def dock_at_port(self, player: Player, space: Space) -> None:
+        """A. If You Dock at a Port: "Advance the Prestige Track by the number of stars" (once
+        per port), then its cards and missions (the Crew Actions follow, in the flow)."""
+        flags = player.flags
+        flags["areas"] |= space.infested
+        c = Context(player, space.id, "dock")
+        if space.id not in flags["ports"]:
+            gained = self.arrival_prestige(player, space)
+            if gained:
+                self.gain(c, "prestige", gained)
+            flags["notes"].append(f"{space.title} +{gained}")
+        else:
+            flags["notes"].append(f"{space.title} again")
+        self._docked(player, space)
+
+    def _docked(self, player: Player, space: Space) -> None:
+        flags = player.flags
+        flags["ports"].add(space.id)
+        if space.region:
+            flags["regions"].add(space.region)
+        flags["docked"] = True
+        self.board["anchored"].setdefault(space.id, set()).add(player.index)
+        self.dock(player, space.id)
+        if not self.board.get("over"):
+            self.missions_by_data(player, space, docked=True)
+
+    def enter_east_asia(self, player: Player, space: Space) -> bool:
+        """Port Permits for East Asia: offer 1, 2, then 3 specialties ("the second ship to
+        enter any East Asian port ... must offer 2"), gain "2 prestige points and an additional
+        amount of prestige equal to the number rolled on a die"; no re-entry; "If you are
+        unable or unwilling to offer specialties, you are considered anchored at sea". True
+        when the ship entered."""
+        board = self.board
+        offer = board["east_asia_entries"] + 1
+        closed = space.id in player.flags["east_asia"] or space.id in board["east_asia_ships"]
+        if not closed and player.counters["specialties"] >= offer:
+            question = Question(
+                "east_asia.offer",
+                player.index,
+                f"{space.title}: offer {offer} specialties to enter?",
+                ("yes", "no"),
+            )
+            if self.ask(player, question) == "yes":
+                for _ in range(offer):
+                    pick = self.ask(
+                        player,
+                        Question(
+                            "east_asia.goods",
+                            player.index,
+                            f"{space.title}: a specialty to offer",
+                            tuple(self._specialty_options(player)),
+                        ),
+                    )
+                    self.remove_specialty(player, pick.partition(":")[2] or None)
+                board["east_asia_entries"] = offer
+                board["east_asia_ships"][space.id] = player.index
+                player.flags["east_asia"].add(space.id)
+                c = Context(player, space.id, "dock")
+                # "you gain 2 prestige points": the port's stars in map.cards, which say so.
+                gained = (space.stars or EAST_ASIA_PRESTIGE) + self.dice(1, 6)[0]
+                self.gain(c, "prestige", gained)
+                player.flags["notes"].append(f"{space.title} entered +{gained}")
+                self._docked(player, space)
+                return True
+        self.log("east_asia_refused", player.index, space.id)
+        player.flags["notes"].append(f"{space.title} not entered")
+        return False
+
+    def crew_actions(self, player: Player, space: Space) -> None:
+        """Crew Actions by the Crew Stamina written ("If you want, you can take an action with a
+        lower number than you wrote in"), never on a row struck by Declining Health ("you can't
+        perform actions on that space"), unless Rum is played (the rulebook's exception)."""
+        written = player.counters["crew_stamina"]
+        struck = player.tracks["health"].checked("declining_health")
+        usable = min(written, self.crew_action_spaces - struck)
+        if written > usable and "rum" in player.zones["port_cards"]:
+            question = Question(
+                "rum.crew_action",
+                player.index,
+                f"Rum: take the Crew Action of your Crew Stamina {written} (struck out)?",
+                ("yes", "no"),
+            )
+            if self.ask(player, question) == "yes":
+                player.zones["port_cards"].remove("rum")
+                self.log("play", player.index, "rum")
+                usable = written
+        if usable <= 1:
+            return
+        rows = _ROWS.get(usable) or _ROWS.setdefault(
+            usable, tuple(str(row) for row in range(usable, 0, -1))
+        )
+        row = int(self.ask(player, Question("crew.row", player.index, "Crew Action row", rows)))
+        buy, sell, either, card = self.crew_table.get(row, (False, False, False, False))
+        if card:
+            gain_port_card(self, player)
+        if either:
+            choices = ["buy"] if space.specialty else []
+            if self._sellable(player, space):
+                choices.append("sell")
+            if not choices:
+                return
+            choices.append("none")
+            pick = self.ask(
+                player, Question("crew.either", player.index, "Purchase or sell?", tuple(choices))
+            )
+            buy, sell = pick == "buy", pick == "sell"
+        if sell:
+            self.sell(player, space)
+        if buy and space.specialty:
+            question = Question(
+                "crew.buy", player.index, f"Purchase {space.specialty}?", ("yes", "no")
+            )
+            if self.ask(player, question) == "yes":
+                self.add_specialty(player, space.specialty)
+
+    def _sellable(self, player: Player, space: Space) -> list[str]:
+        # "you can't sell specialties that are available for purchasing in a port where you
+        # are currently docked"
+        goods = player.flags["goods"]
+        if not goods:
+            return []
+        return [name for name in dict.fromkeys(goods) if name != space.specialty]
+
+    def price(self, player: Player, specialty: str) -> int:
+        """Prestige for selling one specialty: 1, or the Vogue mid-event's ``sale_value`` for
+        its ``goods`` ("Gain the indicated amount of prestige each time you sell the depicted
+        specialty")."""
+        mid = self.board.get("mid_event")
+        if not mid:
+            return 1
+        props = self.cards[mid].get("properties") or {}
+        goods = props.get("goods")
+        if not goods:
+            return 1
+        chart = self.chart or chart_for(self.ir)
+        if _place_id(goods) not in (specialty, chart.category(specialty)):
+            return 1
+        return _number(props.get("sale_value"), 1)
+
+    def sell(self, player: Player, space: Space) -> None:
+        """Selling Specialties: "You can sell as many specialties as you want ... You
+        immediately gain 1 Prestige for each specialty you sell."""
+        c = Context(player, space.id, "sell")
+        while not self.board.get("over"):
+            sellable = self._sellable(player, space)
+            if not sellable:
+                return
+            pick = self.ask(
+                player,
+                Question("crew.sell", player.index, "Sell a specialty", (*sellable, "stop")),
+            )
+            if pick == "stop":
+                return
+            self.remove_specialty(player, pick)
+            self.gain(c, "prestige", self.price(player, pick))
+
+    def arrive_elsewhere(self, player: Player, space: Space) -> None:
+        """B. If You Anchor at a Place Other Than a Port: the ship is there (a Discovery Spot
+        is marked as arrived at; whether it was before is kept for its prestige). The Scurvy
+        Check comes next, in the flow ("the first thing you do is make a Scurvy Check")."""
+        flags = player.flags
+        flags["spot_seen"] = space.id in flags["spots"]
+        if space.discovery:
+            flags["spots"].add(space.id)
+        self.arrive_at_sea(player, space.id)
+
+    def anchored_elsewhere(self, player: Player) -> None:
+        """B, after the Scurvy Check: the cards answering ``anchor_at_sea``, the missions met
+        there, then a Discovery Spot's die ("If it is a Discovery Spot you have already arrived
+        at, you do not gain any prestige"), or the Sunken Ship."""
+        space = self.space_of(player)
+        flags = player.flags
+        self.dice_owner, self.dice_purpose = player, "prestige"
+        try:
+            before = len(player.zones["accomplished"])
+            self.fire("anchor_at_sea", player, event={"place": space.id})
+            if self.board.get("over"):
+                return
+            self.missions_by_data(player, space, docked=False)
+            if self.board.get("over"):
+                return
+            # "If you have a mission card that is accomplished by arriving at a Discovery
+            # Spot": only a mission of this spot takes the die's place, not one that merely
+            # finished here (A Study on Pirate Infested Area at an infested spot).
+            finished = player.zones["accomplished"][before:]
+            accomplished = bool(finished) and any(
+                space.id in info.spot or space.id in info.spots
+                for info in map(self.mission_info, finished)
+            )
+            if space.discovery:
+                if not accomplished and not flags.get("spot_seen"):
+                    self.discovery_prestige(player, space)
+                flags["notes"].append(f"{space.title} (Discovery Spot)")
+            elif not space.port:
+                self.sunken_ship(player, space)
+        finally:
+            self.dice_owner = None
+
+    def discovery_prestige(self, player: Player, space: Space) -> None:
+        """ "If you arrive at a Discovery Spot without a mission card, you only gain prestige
+        equal to the number of a die you roll"; Exploration Journal: "roll 2 dice and choose
+        one. You must decide whether to use Exploration Journal before rolling"."""
+        c = Context(player, space.id, "discovery")
+        self.gain(c, "prestige", self.discovery_die(player, space))
+
+    def discovery_die(self, player: Player, space: Space) -> int:
+        """A prestige die rolled at a Discovery Spot: one die, or with Exploration Journal "roll
+        2 dice and choose one. You must decide whether to use Exploration Journal before
+        rolling"."""
+        if "exploration_journal" in player.zones["port_cards"]:
+            question = Question(
+                "exploration_journal.use",
+                player.index,
+                "Exploration Journal: roll 2 dice and choose one?",
+                ("yes", "no"),
+            )
+            if self.ask(player, question) == "yes":
+                player.zones["port_cards"].remove("exploration_journal")
+                self.log("play", player.index, "exploration_journal")
+                first, second = self.dice(2, 6)
+                pick = first
+                if first != second:
+                    options = (str(first), str(second))
+                    pick = int(
+                        self.ask(
+                            player,
+                            Question(
+                                "exploration_journal.choose", player.index, "Keep a die", options
+                            ),
+                        )
+                    )
+                return pick
+        return self.dice(1, 6)[0]
+
+    def sunken_ship(self, player: Player, space: Space) -> None:
+        """Discover the Coordinates of the Sunken Ship: "Once per game, when anchoring at sea",
+        at least ``port_distance`` spaces from any Port and ``discovery_distance`` from any
+        Discovery Spot, and what it ``requires`` (Crew Stamina >= 4); 2-player:
+        "first-to-complete-only"."""
+        mid = self.board.get("mid_event")
+        if not mid or "sunken_ship_found" in self.board:
+            return
+        props = self.cards[mid].get("properties") or {}
+        # The card says what it is: a mid-event with a distance from any port to keep is a
+        # sunken ship to find (mid_events.cards), whatever its id.
+        if "port_distance" not in props:
+            return
+        chart = self.chart or chart_for(self.ir)
+        if chart.nearest(space.id, "port") < _number(props.get("port_distance"), 0) or (
+            chart.nearest(space.id, "discovery") < _number(props.get("discovery_distance"), 0)
+        ):
+            return
+        c = Context(player, mid, "sunken_ship")
+        if self.table is not None and (mid, "requires") in self.table.formulas:
+            if not self.formula(mid, "requires", c):
+                return
+        self.board["sunken_ship_found"] = player.index
+        self.log("sunken_ship", player.index, space.id)
+        player.flags["notes"].append("the Sunken Ship")
+        grant_reward(self, c, mid, props.get("reward"))
+
+    # -- missions whose conditions are data (properties), not handlers
+
+    def missions_by_data(self, player: Player, space: Space, docked: bool) -> None:
+        """Missions accomplished "as soon as its conditions are met", for mission cards that
+        state their conditions as properties (ports, regions, spots, a specialty to deliver)
+        rather than with a handler of their own."""
+        trigger = "dock" if docked else "anchor_at_sea"
+        handlers = self.table.handlers if self.table is not None else {}
+        held = list(player.zones["missions"])
+        public = self.board.get("public_missions")
+        if public:
+            held += [m for m in public if not is_accomplished(self, m)]
+        infos = self._missions
+        for mission in held:
+            info = infos.get(mission)
+            if info is not None and not (info.at_port if docked else info.at_sea):
+                continue  # nothing in its data can be met here (a spot mission at a port)
+            if (mission, trigger) in handlers or is_accomplished(self, mission):
+                continue
+            delivered = self._mission_met(player, mission, space, docked)
+            if delivered is None:
+                continue
+            if delivered:
+                # "Mark an X on the specialty goods you delivered ... you can only deliver one."
+                self.remove_specialty(player, delivered)
+            accomplish(self, Context(player, mission, trigger), mission)
+            player.flags["notes"].append(f"mission {self.cards[mission]['title']}")
+            if self.board.get("over"):
+                return
+
+    def _mission_met(self, player: Player, mission: str, space: Space, docked: bool) -> str | None:
+        """None when ``mission`` is not met here and now; else the specialty it delivers ('' for
+        none). Route: "dock at any port in each region", or anchor "at all listed Discovery
+        Spots", or sail the card's route (anchor at each of its spaces), or "anchoring at 4
+        different Pirate Infested Areas", before ``before_round`` if it has one; Trade: "If you
+        have the appropriate specialty when you dock at a destination"; Discovery: "as soon as
+        you anchor at the Discovery Spot"."""
+        info = self.mission_info(mission)
+        flags = player.flags
+        if info.before and self.round >= info.before:
+            return None
+        if info.deliver:
+            if not docked:
+                return None
+            to = info.to
+            if to and space.id not in to and (space.region or "") not in to:
+                return None
+            return info.deliver if info.deliver in flags["goods"] else None
+        if info.areas:
+            return "" if len(flags["areas"]) >= info.areas else None
+        if info.regions:
+            return "" if docked and set(info.regions) <= flags["regions"] else None
+        if info.route:
+            done = route_progress(info.route, flags["anchorages"]) == len(info.route)
+            return "" if done else None
+        if info.spots:
+            return "" if not docked and set(info.spots) <= flags["spots"] else None
+        if info.spot and not docked and space.id in info.spot:
+            return ""
+        return None
+
+    # -- Co-op sharing
+
+    def share(self) -> None:
+        """Co-op: "If both players anchor at the same space during the same round, they may
+        freely exchange or give any Specialty Goods and/or Port Cards to each other. Missions
+        can be completed with these immediately.\""""
+        if len(self.players) < 2:
+            return
+        first, second = self.players[0], self.players[1]
+        if first.flags.get("position") is None:
+            return
+        if first.flags["position"] != second.flags.get("position"):
+            return
+        for giver, taker in ((first, second), (second, first)):
+            for _ in range(len(giver.flags["goods"]) + len(giver.zones["port_cards"])):
+                options = (
+                    "done",
+                    *(f"specialty:{n}" for n in dict.fromkeys(giver.flags["goods"])),
+                    *dict.fromkeys(giver.zones["port_cards"]),
+                )
+                if len(options) == 1:
+                    break
+                pick = self.ask(
+                    giver,
+                    Question("coop.give", giver.index, f"Give player {taker.index + 1}", options),
+                )
+                if pick == "done":
+                    break
+                if pick.startswith("specialty:"):
+                    name = pick.partition(":")[2]
+                    self.remove_specialty(giver, name)
+                    self.add_specialty(taker, name)
+                else:
+                    giver.zones["port_cards"].remove(pick)
+                    taker.zones["port_cards"].append(pick)
+                self.log("give", giver.index, pick)
+        chart = self.chart or chart_for(self.ir)
+        space = chart.spaces[first.flags["position"]]
+        for player in self.players:
+            if player.flags.get("docked"):
+                self.fire(
+                    "dock", player, cards=list(player.zones["missions"]), event={"port": space.id}
+                )
+                self.missions_by_data(player, space, docked=True)
+
+    # -- end of the game
+
+    def final_score(self, player: Player) -> int:
+        """End of the Game, by the DSL function ``final_score`` (flow.cards): the prestige,
+        plus Adventures of a Sailor, less each critical-damage and declining-health space
+        checked; a sunk ship scores nothing ("Any prestige points you gained up to this point
+        are nullified")."""
+        if player.flags.get("sunk"):
+            return 0
+        return int(self.run_function("final_score", player))
+
+    def finish(self) -> GameResult:
+        """The end of the game as flow.cards says (the last logbook line, the final scores),
+        then the result. Run again, it works everything out again from the state."""
+        self.run_end()
+        return self.result()
+
+    def result(self) -> GameResult:  # type: ignore[override]
+        """The result: the final scores the end of the game recorded, the titles (solo, or
+        the team's in co-op, by the ``title`` cards' tags), who sank, the winner, the
+        logbooks."""
+        players = self.players
+        scores = [
+            int(p.flags["final_score"]) if "final_score" in p.flags else self.final_score(p)
+            for p in players
+        ]
+        sunk = [bool(p.flags.get("sunk")) for p in players]
+        winner: int | None = None
+        team: int | None = None
+        if self.mode == "coop" and len(players) > 1:
+            # "If either player's ship sinks, the game ends immediately in a loss for both."
+            team = 0 if any(sunk) else sum(scores)
+            titles = [NO_RECORD if any(sunk) else title_for(team, self.coop_titles)]
+        else:
+            titles = [
+                NO_RECORD if s else title_for(v, self.solo_titles)
+                for v, s in zip(scores, sunk, strict=True)
+            ]
+            if len(players) > 1:
+                if any(sunk):
+                    # "If any player's ship sinks, the game ends immediately, and the other
+                    # player is declared the winner."
+                    afloat = [i for i, s in enumerate(sunk) if not s]
+                    winner = afloat[0] if len(afloat) == 1 else None
+                else:
+                    winner = self._competitive_winner(scores)
+        self.log("game_over", scores, winner)
+        return GameResult(scores, team, titles, sunk, winner, self.logbook)
+
+    def _competitive_winner(self, scores: list[int]) -> int | None:
+        """ "The player with the higher total Prestige wins. In case of a tie, add up completed
+        Mission Cards, owned specialties, and Port Cards" (the DSL function ``tie_break``)
+        "the player with the higher wins. If it is still a tie, you share the victory.\""""
+        keyed = [
+            (scores[i], int(self.run_function("tie_break", p))) for i, p in enumerate(self.players)
+        ]
+        best = max(keyed)
+        leaders = [i for i, k in enumerate(keyed) if k == best]
+        return leaders[0] if len(leaders) == 1 else None
+
+    # -- the logbook's special boxes
+
+    def abandon_one(self, player: Player) -> bool:
+        """Critical damage (the rule in flow.cards): "you must abandon one of your specialties or
+        Port Cards" (the player chooses which; abandoning is not optional). False when there is
+        none to abandon ("If you are unable to do so, your ship takes one additional damage",
+        which the rule marks)."""
+        if player.flags.get("sunk"):
+            return True
+        c = Context(player, "", "critical_damage")
+        options = list(dict.fromkeys(player.zones["port_cards"]))
+        options += self._specialty_options(player)
+        if not options:
+            self.log("critical_damage_unabandoned", player.index)
+            return False
+        question = Question(
+            "critical_damage.abandon",
+            player.index,
+            "Critical damage: abandon one of your specialties or Port Cards",
+            tuple(options),
+        )
+        answer = self.ask(player, question)
+        if answer == ABANDON_SPECIALTY or answer.startswith("specialty:"):
+            name = answer.partition(":")[2] or None
+            goods = player.flags["goods"]
+            if name is not None and name in goods:
+                goods.remove(name)
+            self.lose(c, "specialties", 1)
+        else:
+            player.zones["port_cards"].remove(answer)
+        self.log("abandon", player.index, answer)
+        return True
+
+    def on_track_full(self, player: Player, track: str) -> None:
+        """Sinking: "if you check the last space on your Ship Durability Track or Health Track,
+        your ship sinks and the game ends immediately." The flow reads ``over`` to stop, and
+        final scoring nullifies the prestige."""
+        if player.flags.get("sunk"):
+            return
+        player.flags["sunk"] = track
+        self.board["over"] = True
+        self.log("sunk", player.index, track)
+
+    # -- the steps without the map (scenarios of the card layer call them directly)
+
+    def sail(self, player: Player, distance: int) -> None:
+        """Sailing phase, without the map: sail ``distance`` spaces "within your Sailing Speed".
+
+        Only a voyage beyond the Sailing Speed opens the ``sailing`` window, where Reinforced
+        Rope ("You may sail 1 additional space") may add reach; the spaces beyond the Sailing
+        Speed that it paid for are excluded from the Scurvy Check.
+        """
+        if distance < 0:
+            raise RuleError(f"cannot sail {distance} spaces")
+        speed = player.counters["sailing_speed"]
+        reach, unscurvied = speed, 0
+        if distance > speed:
+            window = self.fire(
+                "sailing", player, quantities={"reach": speed, "unscurvied_distance": 0}
+            )
+            reach, unscurvied = window.q["reach"], window.q["unscurvied_distance"]
+        if distance > reach:
+            raise RuleError(
+                f"cannot sail {distance} spaces with a reach of {reach}: a ship sails up to its "
+                "Sailing Speed, and one more space with Reinforced Rope"
+            )
+        player.flags["distance_sailed"] = distance
+        player.flags["excluded_distance"] = min(unscurvied, max(distance - speed, 0))
+        self.log("sail", player.index, distance)
+
+    def dock(self, player: Player, port: str) -> Context:
+        """Anchoring phase A's cards: the ship docks at ``port``; cards in force answer
+        ``dock`` (missions accomplished there, Famine's Scurvy Check)."""
+        player.flags["position"] = port
+        self.log("dock", player.index, port)
+        return self.fire("dock", player, event={"port": port})
+
+    def arrive_at_sea(self, player: Player, place: str) -> None:
+        """The ship anchors at ``place``, not a port (Anchoring phase B)."""
+        player.flags["position"] = place
+        self.log("anchor_at_sea", player.index, place)
+
+    def anchor_at_sea(self, player: Player, place: str) -> Context:
+        """Anchoring phase B's cards: "the first thing you do is make a Scurvy Check", then cards
+        in force answer ``anchor_at_sea`` (a Discovery mission "accomplished as soon as you
+        anchor")."""
+        self.arrive_at_sea(player, place)
+        self.run_verb("scurvy_check", player)
+        if self.board.get("over"):
+            return Context(player, "", "anchor_at_sea", {"place": place})
+        return self.fire("anchor_at_sea", player, event={"place": place})
+
+    def run_function(self, name: str, player: Player, *args: Any) -> Any:
+        """The value of a function the game's DSL defines (flow.cards), for ``player``."""
+        function = self.dsl_functions.get(name)
+        if function is None:
+            raise RuleError(
+                f"the DSL function '{name}' is not in the compiled game: flow.cards defines "
+                "it; run 'cardc build'"
+            )
+        return self.call(lambda g, c: function(g, c, *args), Context(player, "", name))
+
+    def run_verb(self, name: str, player: Player, *args: Any) -> Any:
+        """Run a verb the game's DSL defines (flow.cards), for ``player``: the flow's steps
+        and the rules a variant may redefine are the generated module's, never a copy here."""
+        verb = self.dsl_verbs.get(name)
+        if verb is None:
+            raise RuleError(
+                f"the DSL verb '{name}' is not in the compiled game: flow.cards defines it; "
+                "run 'cardc build'"
+            )
+        if not args:
+            return self.call(verb, Context(player, "", name))
+        return self.call(lambda g, c: verb(g, c, *args), Context(player, "", name))
+
+
+_KEYS = ObjectCache(50_000)
+
+
+def _keys(places: dict[str, int]) -> tuple[str, ...]:
+    """``tuple(places)``, kept for the chart's cached reach dicts (the same few hundred come
+    up in every game of a simulation)."""
+    keys: tuple[str, ...] | None = _KEYS.get(places)
+    return keys if keys is not None else _KEYS.put(places, tuple(places))
+
+
+#: The Crew Action rows a Crew Stamina may take, top first ("6", "5", ... "1").
+_ROWS: dict[int, tuple[str, ...]] = {}
+
+#: The zones :meth:`UnchartedPassage.cards_in_force` reads by their rules; any other zone's
+#: cards are simply in force.
+_FLOW_ZONES = frozenset({"port_cards", "missions", "accomplished"})
+#: The logbook lines of each voyage card, per IR.
+_OPTIONS = ObjectCache(4096)
+#: What the flow reads from the data once per compiled game (per IR and handler table).
+_STATIC = ObjectCache()
+
+
+class MissionInfo:
+    """A mission card's conditions as the flow and the greedy captain read them."""
+
+    __slots__ = (
+        "id",
+        "stars",
+        "before",
+        "deliver",
+        "to",
+        "regions",
+        "spots",
+        "route",
+        "areas",
+        "spot",
+        "needs",
+        "at_port",
+        "at_sea",
+        "risky",
+        "sellers_worth",
+    )
+
+    def __init__(self, card: dict[str, Any], risky: bool = False) -> None:
+        props = card.get("properties") or {}
+        self.id = card["id"]
+        #: Its card has its own ``on accomplish`` (Legend of Kraken's damage, the Galapagos'
+        #: Scurvy): the stars come with a risk.
+        self.risky = risky
+        #: The greedy captain's worth of each seller, for one chart (see ``_seller_worth``).
+        self.sellers_worth: tuple[Chart, tuple[tuple[str, float], ...]] | None = None
+        self.stars = sum(
+            _number(clause[1:], 0)
+            for clause in props.get("reward") or []
+            if clause and clause[0] == "stars"
+        )
+        self.before = _number(props.get("before_round"), 0)
+        deliver = _names(props.get("deliver"))
+        self.deliver = deliver[0] if deliver else None
+        self.to = _names(props.get("to"))
+        self.regions = _names(props.get("regions"))
+        self.spots = _names(props.get("spots"))
+        self.route = _names(props.get("route"))
+        self.areas = _number(props.get("infested_areas"), 0)
+        self.spot = _names(props.get("spot"))
+        #: Whether its data can be met docked at a port, and anchored elsewhere (see
+        #: :meth:`UnchartedPassage._mission_met`).
+        self.at_port = bool(self.deliver or self.areas or self.regions or self.route)
+        self.at_sea = bool(self.areas or self.route or self.spots or self.spot)
+        #: The specialties the mission wants delivered (or names otherwise).
+        self.needs = frozenset(
+            _names(props.get("deliver"))
+            + _names(props.get("specialty"))
+            + _names(props.get("goods"))
+        )
+
+
+class GameResult:
+    """What a whole game came to (the simulator's contract)."""
+
+    __slots__ = ("scores", "team_score", "titles", "sunk", "winner", "logbook")
+
+    def __init__(
+        self,
+        scores: list[int],
+        team_score: int | None,
+        titles: list[str],
+        sunk: list[bool],
+        winner: int | None,
+        logbook: list[list[dict[str, Any]]],
+    ) -> None:
+        self.scores = scores
+        self.team_score = team_score
+        self.titles = titles
+        self.sunk = sunk
+        self.winner = winner
+        self.logbook = logbook
+
+    def __repr__(self) -> str:
+        return (
+            f"GameResult(scores={self.scores}, team_score={self.team_score}, "
+            f"titles={self.titles}, sunk={self.sunk}, winner={self.winner})"
+        )

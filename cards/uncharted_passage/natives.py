@@ -1,0 +1,360 @@
+"""Uncharted Passage's own Python beside its cards: the natives and verbs its cards and its flow
+call that neither the DSL nor the standard library can offer, and what the engine reads from a
+game's natives module (``GAME_CLASS``, ``POLICIES``, the scenario hooks).
+
+Loaded by path (never from inside the installed cardc); the rest of the game's Python sits in
+sibling modules: ``game.py`` (the board state and the steps that read the map or ask the
+captains), ``map.py`` (the World Map's geometry), ``policy.py`` (the captains) and
+``scenario.py`` (what a scenario may set, check and run).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from engine.api import implementations, native, verb
+from engine.runtime import Context, Game, Question, RuleError
+from engine.stdlib import dice as stdlib_dice
+
+from . import game, policy, scenario
+from . import map as world_map
+from .game import (
+    UnchartedPassage,
+    crew_stamina_for_scurvy,
+    suffer_scurvy,
+)
+from .game import (
+    sailor_points as game_sailor_points,
+)
+from .map import EAST_ASIA_PORTS
+from .map import place_id as _place_id
+from .policy import POLICIES
+from .scenario import (
+    ACTION_ARGS,
+    ACTIONS,
+    EVENT_KINDS,
+    EXPECT,
+    EXPECT_KINDS,
+    GIVEN,
+    GIVEN_KINDS,
+    POOLS,
+    QUESTIONS,
+)
+
+# -- natives: questions about the board, never a change of state
+
+
+@native(returns="bool")
+def in_pirate_infested_area(g: Game, c: Context) -> bool:
+    """True when the acting player's ship is on one of "the 6 spaces adjacent to a pirate icon"."""
+    flags = c.player.flags
+    if "in_pirate_infested_area" in flags:
+        return bool(flags["in_pirate_infested_area"])
+    position = flags.get("position")
+    return position is not None and _place_id(position) in g.board.get("pirate_infested_area", ())
+
+
+@native("place any", returns="name")
+def region_of(g: Game, c: Context, place: Any) -> str:
+    """The region of a port ("If a region name is listed ... it refers to any port within the
+    region (see color)").
+
+    The map's colours are not in the rulebook text, so a region comes from ``g.board['regions']``
+    (the map, when it exists), then the East Asian ports the rulebook names, then the acting
+    player's ``region`` flag when ``place`` is where the ship is. Anything else is an error,
+    never a guess.
+    """
+    ident = _place_id(place)
+    regions = g.board.get("regions", {})
+    if ident in regions:
+        return str(regions[ident])
+    if ident in EAST_ASIA_PORTS:
+        return "east_asia"
+    flags = c.player.flags
+    position = flags.get("position")
+    if "region" in flags and (position is None or _place_id(position) == ident):
+        return str(flags["region"])
+    raise RuleError(
+        f"the region of '{place}' is not known: the world map is not in the rulebook text; "
+        "give the ship's 'region' or fill g.board['regions']"
+    )
+
+
+# -- verbs
+
+
+@verb("damage number")
+def raid(g: Game, c: Context, damage: int) -> None:
+    """Pirate's Raid: "apply Ship Damage equal to the difference".
+
+    The damage goes through the ``pirate_raid`` window first: Smoke Bomb "also can be used to
+    reduce Ship Damage from the Pirate's Raid". No damage opens no window, so no card is spent
+    on nothing.
+    """
+    if damage > 0:
+        window = g.fire("pirate_raid", c.player, quantities={"damage": damage})
+        damage = window.q["damage"]
+    g.log("raid", c.player.index, damage)
+    if damage > 0:
+        g.mark(c, "durability", damage)
+
+
+# -- the Scurvy Check's steps (the check itself is the DSL verb scurvy_check of flow.cards)
+
+
+@native(returns="number")
+def scurvy_distance(g: Game, c: Context) -> int:
+    """The distance a Scurvy Check compares: "the distance you actually sailed", less what
+    Reinforced Rope excludes ("The extra sailing distance from it does not count toward the
+    Scurvy Check")."""
+    flags = c.player.flags
+    return max(int(flags.get("distance_sailed", 0)) - int(flags.get("excluded_distance", 0)), 0)
+
+
+@native(returns="number")
+def scurvy_stamina(g: Game, c: Context) -> int:
+    """The Crew Stamina a Scurvy Check may apply: what Declining Health leaves of it, or the
+    whole number written when Rum was played for this check (:func:`offer_rum`)."""
+    if c.player.flags.get("rum_for_scurvy"):
+        return int(c.player.counters["crew_stamina"])
+    return crew_stamina_for_scurvy(g, c.player)
+
+
+@verb()
+def offer_rum(g: Game, c: Context) -> None:
+    """ "nor can you apply the value to Scurvy Check. (Exception: using Port Card Rum.)": asked
+    only when the struck-out Crew Stamina would spare Scurvy and Rum is held."""
+    player = c.player
+    player.flags["rum_for_scurvy"] = False
+    distance = scurvy_distance(g, c)
+    stamina = crew_stamina_for_scurvy(g, player)
+    written = player.counters["crew_stamina"]
+    if distance > stamina and written > stamina and "rum" in player.zones["port_cards"]:
+        question = Question(
+            "rum.scurvy_check",
+            player.index,
+            f"Rum: apply your struck-out Crew Stamina {written} to the Scurvy Check?",
+            ("yes", "no"),
+        )
+        if g.ask(player, question) == "yes":
+            player.zones["port_cards"].remove("rum")
+            g.log("play", player.index, "rum")
+            player.flags["rum_for_scurvy"] = True
+
+
+@verb("amount number")
+def scurvy(g: Game, c: Context, shortfall: int) -> None:
+    """What a Scurvy Check found (the DSL verb ``scurvy_check`` works it out): logged, then
+    suffered (:func:`suffer_scurvy`)."""
+    g.log("scurvy_check", c.player.index, scurvy_distance(g, c), scurvy_stamina(g, c), shortfall)
+    c.player.flags["rum_for_scurvy"] = False
+    suffer_scurvy(g, c, shortfall)
+
+
+# -- the rules' steps the cards call, kept beside the board they change (game.py)
+
+accomplish = verb("mission card")(game.accomplish)
+reward_die = native(returns="number")(game.reward_die)
+
+
+# -- the flow's steps (flow.cards says when each runs); each acts for the acting player, or for
+#    the whole table when the step is everyone's.
+
+
+@verb()
+def unfold_world_map(g: UnchartedPassage, c: Context) -> None:
+    """Setup: the World Map, every ship in Lisbon."""
+    g.set_up_world_map()
+
+
+@verb()
+def make_voyage_pile(g: UnchartedPassage, c: Context) -> None:
+    """Setup: the voyage pile (the mid-event card apart)."""
+    g.deal_voyage_pile()
+
+
+@verb()
+def shuffle_port_cards(g: UnchartedPassage, c: Context) -> None:
+    """Setup: the Port Card pile, shuffled."""
+    g.shuffle_port_cards()
+
+
+@verb()
+def draw_missions(g: UnchartedPassage, c: Context) -> None:
+    """Setup: the Mission Cards of the mode."""
+    g.deal_missions()
+
+
+@verb()
+def new_logbook_line(g: UnchartedPassage, c: Context) -> None:
+    """A month begins."""
+    g.begin_month()
+
+
+@verb()
+def reveal_mid_event(g: UnchartedPassage, c: Context) -> None:
+    """Reveal the Mid-event Card (once)."""
+    g.reveal_mid_event()
+
+
+@verb()
+def reveal_voyage(g: UnchartedPassage, c: Context) -> None:
+    """Reveal the top voyage card."""
+    g.reveal_voyage()
+
+
+@verb()
+def write_numbers(g: UnchartedPassage, c: Context) -> None:
+    """The acting captain writes this month's three numbers (once a voyage card is out)."""
+    up = g
+    if up.board.get("voyage"):
+        up.allocate(c.player)
+
+
+@verb()
+def fight_pirates(g: UnchartedPassage, c: Context) -> None:
+    """The Pirate phase for every ship, against this month's voyage card."""
+    up = g
+    voyage = up.board.get("voyage")
+    if voyage:
+        up.pirate_round(voyage)
+
+
+@verb()
+def sail(g: UnchartedPassage, c: Context) -> None:
+    """The acting captain sails (asked where, within reach)."""
+    g.sail_to(c.player)
+
+
+@verb()
+def drop_anchor(g: UnchartedPassage, c: Context) -> None:
+    """The acting captain's ship anchors where it sailed."""
+    g.drop_anchor(c.player)
+
+
+@verb()
+def crew_actions(g: UnchartedPassage, c: Context) -> None:
+    """The acting captain's Crew Action at the port docked at."""
+    g.crew_actions_here(c.player)
+
+
+@verb()
+def anchorage_rewards(g: UnchartedPassage, c: Context) -> None:
+    """Anchored outside a port: its cards, missions and rewards."""
+    g.anchored_elsewhere(c.player)
+
+
+@verb()
+def abandon_one(g: UnchartedPassage, c: Context) -> bool:
+    """Critical damage: the acting captain abandons a specialty or a Port Card, if any."""
+    return g.abandon_one(c.player)
+
+
+@verb()
+def share(g: UnchartedPassage, c: Context) -> None:
+    """Co-op sharing on a shared space."""
+    g.share()
+
+
+@verb()
+def write_logbook(g: UnchartedPassage, c: Context) -> None:
+    """The month's logbook lines, once."""
+    g.write_logbook()
+
+
+@native(returns="bool")
+def ship_sunk(g: UnchartedPassage, c: Context) -> bool:
+    """A ship has sunk ("the game ends immediately")."""
+    return bool(g.board.get("over"))
+
+
+@native(returns="bool")
+def docked(g: UnchartedPassage, c: Context) -> bool:
+    """The acting captain's ship docked at a port this month."""
+    return bool(c.player.flags.get("docked"))
+
+
+@native(returns="bool")
+def sank(g: UnchartedPassage, c: Context) -> bool:
+    """The acting captain's ship sank."""
+    return bool(c.player.flags.get("sunk"))
+
+
+@native(returns="number", name="sailor_points")
+def sailor_points_held(g: UnchartedPassage, c: Context) -> int:
+    """Adventures of a Sailor's points for the cards the acting captain holds."""
+    held = c.player.zones["port_cards"].count("adventures_of_a_sailor")
+    return game_sailor_points(held, g.sailor_points)
+
+
+@native(returns="number")
+def critical_damage_checked(g: UnchartedPassage, c: Context) -> int:
+    """Critical-damage spaces checked on the acting captain's Ship Durability Track."""
+    return c.player.tracks["durability"].checked("critical_damage")
+
+
+@native(returns="number")
+def declining_health_checked(g: UnchartedPassage, c: Context) -> int:
+    """Declining-health spaces checked on the acting captain's Health Track."""
+    return c.player.tracks["health"].checked("declining_health")
+
+
+@verb("amount number")
+def record_final_score(g: UnchartedPassage, c: Context, amount: int) -> None:
+    """ "Record your final prestige points in the logbook." """
+    c.player.flags["final_score"] = int(amount)
+
+
+@native(returns="bool")
+def cooperative(g: UnchartedPassage, c: Context) -> bool:
+    """The 2-player cooperative mode."""
+    return g.mode == "coop" and len(g.players) > 1
+
+
+@verb()
+def settle_turn_order(g: UnchartedPassage, c: Context) -> None:
+    """2-player: "The player with the lower score on the Prestige track goes first. If tied,
+    the player whose marker is on top goes first": each ship's place in this month's order."""
+    for rank, p in enumerate(g.turn_order()):
+        p.flags["turn"] = rank + 1
+
+
+@native(returns="number")
+def turn(g: UnchartedPassage, c: Context) -> int:
+    """The acting captain's place in this month's turn order (1 goes first)."""
+    return int(c.player.flags.get("turn", 1))
+
+
+#: ``difference`` (the Pirate's Raid: "roll two dice ... the difference") is the standard
+#: library's.
+NATIVES: dict[str, Callable[..., Any]] = {"difference": stdlib_dice.difference}
+
+GAME_CLASS = UnchartedPassage
+
+# The same natives and verbs as plain tables, for a program that reads those rather than
+# engine.api.implementations.
+NATIVES = implementations(sys.modules[__name__]).natives
+VERBS = implementations(sys.modules[__name__]).verbs
+
+
+__all__ = [
+    "ACTIONS",
+    "ACTION_ARGS",
+    "EVENT_KINDS",
+    "EXPECT",
+    "EXPECT_KINDS",
+    "GAME_CLASS",
+    "GIVEN",
+    "GIVEN_KINDS",
+    "NATIVES",
+    "POLICIES",
+    "POOLS",
+    "QUESTIONS",
+    "VERBS",
+    "game",
+    "policy",
+    "scenario",
+    "world_map",
+]
