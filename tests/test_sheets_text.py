@@ -72,8 +72,10 @@ def test_the_golden_text_reads_as_the_rulebook() -> None:
     assert "(to a minimum of 0 victory points on the victory point track)" in dj
     assert "every player whose Ship is in the same Ocean Region as the Pirate Ship" in dj
     ie = (GOLDEN / "incredible_expeditions.txt").read_text()
-    assert "Type: Creature" in ie and "Position: where every ship starts" in ie
-    assert "Type: creature" not in ie and "Position: start" not in ie
+    assert "Type: Creature" in ie and "To Acquire: [money] Money 3" in ie
+    assert "Type: creature" not in ie and "Position:" not in ie and "Cost:" not in ie
+    # The Leaders are cards; one Starting Resource deck per player (4) is in the box.
+    assert "Prof. Pendergast (expedition leader)" in ie and "Marks of Credit x40" in ie
     up = (GOLDEN / "uncharted_passage.txt").read_text()
     assert "if the place is Svalbard" in up and "is svalbard" not in up
     assert "The game is played over a total of 13 rounds" in up  # thirteen_months

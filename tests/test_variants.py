@@ -21,7 +21,6 @@ from compiler.project import Project, card_files, find_project
 from compiler.variants import compile_variant
 from dsl.diagnostics import Diagnostic, SourceCache
 from engine.loader import new_game
-from engine.runtime import RuleError
 
 REPO = Path(__file__).resolve().parent.parent
 CARDS = REPO / "cards"
@@ -142,10 +141,9 @@ def test_more_locations_adds_cards_from_the_yaml_and_a_cards_file() -> None:
     built = (GENERATED / "incredible_expeditions" / "more_locations" / "cards.json").read_text()
     assert '"source": "cards/incredible_expeditions/variants/more_locations.yaml:12"' in built
     assert '"source": "cards/incredible_expeditions/variants/more_locations.cards:' in built
-    # "place 4 of them between Port City and the Drowned City": the base card data holds one
-    # Location between, so only the variant can lay out a random track.
-    with pytest.raises(RuleError, match="card data holds 1"):
-        new_game(GENERATED / "incredible_expeditions", players=2).lay_out_locations()
+    # "place 4 of them between Port City and the Drowned City": the base game lays out 4 of
+    # its 6 Locations between, the variant 6 of its 11.
+    assert len(new_game(GENERATED / "incredible_expeditions", players=2).lay_out_locations()) == 6
     game = new_game(GENERATED / "incredible_expeditions" / "more_locations", players=2)
     assert len(game.lay_out_locations()) == 8
 

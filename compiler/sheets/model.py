@@ -182,20 +182,25 @@ class _ModelBuilder:
                 continue
             mark = self.by_what.get((ident, f"{title}: {name}"))
             if name in _COUNT_PROPERTIES and isinstance(value, int):
-                # Shown as the card's "x N" badge, not as a property line.
+                # Shown as the card's "x N" badge, not as a property line. A starting card is
+                # in every player's starting deck: the box holds one deck per player.
+                if name == "starting_copies":
+                    value *= max(self.ir["vocabulary"].get("players") or [1])
                 count, count_prov = value, mark is not None
                 count_mark[ident] = [Provisional(mark)] if mark else []
                 continue
-            self.where = (card["source"], f"{title}: {_label(name)}")
+            label = self.ref.labels.get(name) or _label(name)
+            self.where = (card["source"], f"{title}: {label}")
             kind = self.ir["vocabulary"]["kinds"].get(card["kind"], {})
             typ = kind.get("properties", {}).get(name, {}).get("type")
             shown: Text = [value] if typ == "text" and isinstance(value, str) else self.value(value)
             shown = shown + ([Provisional(mark)] if mark else [])
-            props.append((_label(name), shown))
+            props.append((label, shown))
         for name, formula in card["formulas"].items():
             mark = self.by_what.get((ident, f"{title}: {name}"))
             text = self.writer.formula(formula["expr"])
-            props.append((_label(name), text + ([Provisional(mark)] if mark else [])))
+            label = self.ref.labels.get(name) or _label(name)
+            props.append((label, text + ([Provisional(mark)] if mark else [])))
         card_mark = self.by_what.get((ident, f"{card['kind']} {title}"))
         paragraphs = self.writer.card_text(card)
         if card_mark is not None:

@@ -94,6 +94,8 @@ class Reference:
     words: dict[str, str] = field(default_factory=dict)
     phrases: dict[str, str] = field(default_factory=dict)
     when: dict[str, str] = field(default_factory=dict)
+    #: Card property -> its label on the card, in the rulebook's words ("To Acquire").
+    labels: dict[str, str] = field(default_factory=dict)
     #: Counter -> what losing it stops at, in the rulebook's words.
     floors: dict[str, str] = field(default_factory=dict)
     #: The kinds printed as cards (None: every kind); board data such as map spaces is not.
@@ -167,7 +169,7 @@ def load_reference(path: Path) -> Reference:
         raw = data["hex_tiles"]
         ref.hex_specs = [_hexes(one, path) for one in (raw if isinstance(raw, list) else [raw])]
         ref.hexes = ref.hex_specs[0] if ref.hex_specs else None
-    for key in ("words", "phrases", "when", "floors"):
+    for key in ("words", "phrases", "when", "floors", "labels"):
         values = data.get(key) or {}
         if not isinstance(values, dict):
             raise ReferenceError(f"{path}: '{key}' is a mapping of name -> text")

@@ -1,49 +1,92 @@
-"""Incredible Expeditions: Quest for Atlantis: crew cabins, the Location track, Encounters.
+"""Incredible Expeditions: Quest for Atlantis: the natives its flow and cards call.
 
-A model sufficient for the cards written in cards/incredible_expeditions/:
+The turn is the flow's (``cards/incredible_expeditions/flow.cards``): setup, the first-player
+bid, Rest or Encounter Turn, the Draw Phase, the end. This module holds what the standard
+library lacks, each step quoting the rulebook (``incredible-expeditions-atlantis.txt``):
 
-- Each player board has numbered Crew Cabins (``player.flags["cabins"]``, cabin 1 first; the
-  ``crew_cabins`` zone mirrors the occupied ones). A Crew is Refreshed or Exhausted
-  (``player.flags["exhausted"]`` holds the numbers of the Exhausted cabins). Lost Crew go
-  "under your Expedition Leader card": the ``lost_crew`` zone.
-- The Location track (``g.board["locations"]``) runs from Port City through the shuffled
-  Locations to the Drowned City of Atlantis; ``player.flags["location"]`` is where the ship is.
-- Entering a Location fires ``entering_location`` (the Pilot answers it) before the Location's
-  own "When entering..." text (``when_entering``), which is skipped when a card did
-  ``ignore location_text``.
-- Facing an Encounter meets its difficulty (card data) with Heroism and Skullduggery, a
-  Half-Heroism/Half-Skullduggery bubble entirely with one of the two; an undefeated Encounter
-  fires ``undefeated``, whose rule loses a Crew by the die.
+- the player board: numbered Crew Cabins (``player.flags["cabins"]``, cabin 1 first; the
+  ``crew_cabins`` zone mirrors the occupied ones), each Crew Refreshed or Exhausted
+  (``flags["exhausted"]``, cabin numbers) and perhaps Cursed (``flags["cursed"]``); Lost Crew
+  go "under your Expedition Leader card", the ``lost_crew`` zone;
+- the Temporary totals (counters ``temporary_*``), raised by playing Resource cards, Exhausting
+  Crew and removing tokens, one decision at a time (:meth:`IncredibleExpeditions.raise_totals`);
+- the Market: up to 6 cards drawn face up from the Crew and Resource decks on a Rest Turn,
+  Acquired (up to 3 a turn) for oneself or for another player;
+- the Location track from Port City to the Drowned City of Atlantis, Venturing Forth, Facing
+  Encounters (a Half-Heroism/Half-Skullduggery bubble met entirely by one of the two), the
+  Undefeated Encounter's Lost Crew by the die;
+- the Draw Phase, the Marooned and Lost Rule, the winner.
+
+Values the rulebook does not print (the cards' numbers, the cabins' count) are the cards'
+``@provisional`` data; choices the rulebook leaves open are said where they are made.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Sequence
+from types import SimpleNamespace
+from typing import Any, NamedTuple
 
-from engine.runtime import Context, Game, Player, Question, RuleError
-from engine.scenario_types import Fields, Flag, Id, Many, Maybe, Number
+from engine.runtime import (
+    Context,
+    Game,
+    ObjectCache,
+    Player,
+    Policy,
+    Question,
+    RandomLegal,
+    RuleError,
+)
+from engine.scenario_types import PLAYER, Choice, Fields, Flag, Id, Many, Maybe, Number
 
 #: The difficulty bubble that "must be met with EITHER Heroism OR Skullduggery ENTIRELY".
 EITHER = "heroism_or_skullduggery"
+#: The three kinds of value, in the order the cards print them.
+VALUE_KINDS = ("money", "heroism", "skullduggery")
+TEMPORARY = {pool: f"temporary_{pool}" for pool in VALUE_KINDS}
 
-#: The question asked when a Half-Heroism/Half-Skullduggery bubble could be met either way.
+#: Question ids (a scenario's ``choices`` name them).
+BID = "first_player_bid"
+TURN = "rest_or_encounter"
+MARKET = "lay_out_market"
+ACQUIRE = "acquire"
+PAY = "pay"
+RAISE = "raise"
 HALF_BUBBLE_QUESTION = "face_encounter.half_heroism_half_skullduggery"
+ENCOUNTER_TURN = "encounter_turn"
+SACRIFICE = "sacrifice"
+DISCARD = "discard"
+RESCUE = "rescue_crew"
+
+#: The answers that end a raise, a market, an acquisition or a discard.
+DONE = "done"
+FACE = "face"
+STOP = "stop"
+KEEP = "keep"
+NONE = "none"
 
 
-# -- Encounter difficulty ------------------------------------------------------------------
+# -- the cards, read once per IR -------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Difficulty:
+def _triple(clauses: Any, where: str) -> tuple[int, int, int]:
+    """``money 1, heroism 2`` as (money, heroism, skullduggery)."""
+    values = dict.fromkeys(VALUE_KINDS, 0)
+    for clause in clauses or ():
+        if len(clause) != 2 or clause[0] not in values or not isinstance(clause[1], int):
+            raise RuleError(f"{where}: a value is money, heroism or skullduggery and a number")
+        values[clause[0]] += clause[1]
+    return values["money"], values["heroism"], values["skullduggery"]
+
+
+class Difficulty(NamedTuple):
     """An Encounter's difficulty: "up to three values listed in the center of the card"."""
 
-    heroism: int = 0
-    skullduggery: int = 0
+    heroism: int
+    skullduggery: int
     #: Each Half-Heroism/Half-Skullduggery bubble, met by one of the two entirely.
-    either: tuple[int, ...] = ()
+    either: tuple[int, ...]
 
     @classmethod
     def from_card(cls, card: dict[str, Any]) -> Difficulty:
@@ -69,212 +112,217 @@ class Difficulty:
         return cls(heroism, skullduggery, tuple(either))
 
 
-@dataclass(frozen=True)
-class Way:
-    """One way to meet a difficulty: which pool meets each half bubble, and the totals needed."""
-
-    pools: tuple[str, ...]
-    heroism: int
-    skullduggery: int
-
-    @property
-    def label(self) -> str:
-        """The way in words, for the question: ``skullduggery`` or ``heroism+skullduggery``."""
-        return "+".join(self.pools)
-
-
-def ways_to_meet(difficulty: Difficulty, heroism: int, skullduggery: int) -> list[Way]:
-    """Every way ``heroism`` and ``skullduggery`` meet ``difficulty``, none if it cannot be met.
+def ways_to_meet(difficulty: Difficulty, heroism: int, skullduggery: int) -> list[str]:
+    """Every way ``heroism`` and ``skullduggery`` meet ``difficulty`` (its label: which pool
+    meets each half bubble, ``heroism+skullduggery``), none if it cannot be met.
 
     "You must raise enough Heroism ... to meet any Heroism difficulty listed and raise enough
     Skullduggery to meet any Skullduggery difficulty listed. Any difficulty listed on a
     Half-Heroism/Half-Skullduggery symbol must be met with EITHER Heroism OR Skullduggery
     ENTIRELY. You may not meet part of the cost with Heroism and the rest with Skullduggery."
-    So each half bubble is added whole to one pool, and never split.
     """
-    ways: list[Way] = []
+    if not difficulty.either:
+        met = difficulty.heroism <= heroism and difficulty.skullduggery <= skullduggery
+        return (
+            ["heroism" if difficulty.heroism or not difficulty.skullduggery else "skullduggery"]
+            if met
+            else []
+        )
+    ways: list[str] = []
     for pools in itertools.product(("heroism", "skullduggery"), repeat=len(difficulty.either)):
-        need_heroism = difficulty.heroism + sum(
-            amount
-            for amount, pool in zip(difficulty.either, pools, strict=True)
-            if pool == "heroism"
-        )
-        need_skullduggery = difficulty.skullduggery + sum(
-            amount
-            for amount, pool in zip(difficulty.either, pools, strict=True)
-            if pool == "skullduggery"
-        )
-        if need_heroism <= heroism and need_skullduggery <= skullduggery:
-            ways.append(Way(pools, need_heroism, need_skullduggery))
+        need_h, need_s = difficulty.heroism, difficulty.skullduggery
+        for amount, pool in zip(difficulty.either, pools, strict=True):
+            if pool == "heroism":
+                need_h += amount
+            else:
+                need_s += amount
+        label = "+".join(pools)
+        if need_h <= heroism and need_s <= skullduggery and label not in ways:
+            ways.append(label)
     return ways
 
 
-# -- the game ------------------------------------------------------------------------------
+def needs(difficulty: Difficulty, way: str) -> tuple[int, int]:
+    """The Heroism and Skullduggery ``way`` (a label of :func:`ways_to_meet`) asks for."""
+    need_h, need_s = difficulty.heroism, difficulty.skullduggery
+    pools = way.split("+") if difficulty.either else ()
+    for amount, pool in zip(difficulty.either, pools, strict=True):
+        if pool == "heroism":
+            need_h += amount
+        else:
+            need_s += amount
+    return need_h, need_s
 
 
-@dataclass
+class Catalogue:
+    """What the flow reads from the cards, worked out once per IR."""
+
+    def __init__(self, ir: dict[str, Any]):
+        cards = ir["cards"]
+        self.by_kind: dict[str, list[str]] = {}
+        for card in cards:
+            self.by_kind.setdefault(card["kind"], []).append(card["id"])
+        self.values: dict[str, tuple[int, int, int]] = {}
+        self.cost: dict[str, tuple[int, int, int]] = {}
+        self.difficulty: dict[str, Difficulty] = {}
+        self.copies: dict[str, int] = {}
+        self.starting: list[str] = []
+        for card in cards:
+            props, cid = card["properties"], card["id"]
+            where = card["title"]
+            if card["kind"] == "resource":
+                self.values[cid] = _triple(props.get("values"), where)
+                if "to_acquire" in props:
+                    self.cost[cid] = _triple(props["to_acquire"], where)
+                self.starting += [cid] * int(props.get("starting_copies", 0))
+                if "copies" in props:
+                    self.copies[cid] = int(props["copies"])
+            elif card["kind"] == "crew":
+                self.values[cid] = _triple(props.get("bubbles"), where)
+                self.cost[cid] = _triple(props.get("to_acquire"), where)
+                self.copies[cid] = int(props.get("copies", 1))
+            elif card["kind"] == "encounter":
+                self.difficulty[cid] = Difficulty.from_card(card)
+                self.copies[cid] = int(props.get("copies", 1))
+        #: Resources with an Ability ("on play").
+        self.abilities = {
+            card["id"]
+            for card in cards
+            if card["kind"] == "resource" and "play" in card["triggers"]
+        }
+        self.rules = [c["id"] for c in cards if c["kind"] in ("rule", "layer")]
+        self.titles = {c["id"]: c["title"] for c in cards}
+
+
+_CATALOGUES = ObjectCache()
+
+
+def catalogue(ir: dict[str, Any]) -> Catalogue:
+    """The IR's :class:`Catalogue`, shared by every game made from it."""
+    found: Catalogue | None = _CATALOGUES.get(ir)
+    return found if found is not None else _CATALOGUES.put(ir, Catalogue(ir))
+
+
+# -- the game ----------------------------------------------------------------------------------
+
+
 class IncredibleExpeditions(Game):
-    """Crew cabins, the Location track and Encounters of the competitive game."""
-
-    #: The first player to defeat both Encounters at the Drowned City of Atlantis.
-    winner: Player | None = field(default=None, init=False)
+    """The player boards, the Market, the Location track and Encounters."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        self.board["locations"] = []
-        self.board["discovered"] = set()
-        self.board["encounter_deck"] = []
-        self.board["encounter_discard"] = []
-        deck = self.starting_deck()
+        self.cat = catalogue(self.ir)
+        board = self.board
+        board["locations"] = []
+        board["discovered"] = set()
+        for deck in ("encounter_deck", "encounter_discard", "crew_deck", "crew_discard"):
+            board[deck] = []
+        board["resource_deck"], board["resource_discard"], board["market"] = [], [], []
+        board["leaders"] = list(self.cat.by_kind.get("expedition_leader", []))
+        board["first_player"] = 0
+        board["facing"] = None
+        board["paying"] = None
+        self.winner: Player | None = None
+        self.turns = 0
+        self.end_reason = ""
+        cabins = int(self.params["cabins"])
         for player in self.players:
-            player.flags["cabins"] = [None] * int(self.params["cabins"])
-            player.flags["exhausted"] = set()
+            flags = player.flags
+            flags["cabins"] = [None] * cabins
+            flags["exhausted"] = set()
+            flags["cursed"] = set()
             # "Everyone ... puts their ship on Port City."
-            player.flags["location"] = 0
-            # "Hand one of the Starting Resource decks of 15 cards to each player and shuffle
-            # them." ... "Each player draws a hand of 5 cards".
-            player.zones["resource_deck"] = list(deck)
-            self.shuffle(player.zones["resource_deck"])
-            self.draw_resources(player, int(self.params["hand_size"]))
+            flags["location"] = 0
+            flags["turns"] = 0
+            flags["acquired"] = 0
+        # Until setup lays out the world, the track is Port City, the first Locations in card
+        # order and the Drowned City (scenarios that need no shuffle use it as it is).
+        self.lay_out_locations(None, "port_city", "drowned_city_of_atlantis", shuffled=False)
 
-    # -- cards
-
-    def starting_deck(self) -> list[str]:
-        """One Starting Resource deck: every card with ``starting_copies``, that many times."""
-        deck = [
-            cid
-            for cid, card in self.cards.items()
-            for _ in range(int(card["properties"].get("starting_copies", 0)))
-        ]
-        if len(deck) != int(self.params["starting_deck_size"]):
-            raise RuleError(
-                f"a Starting Resource deck has {self.params['starting_deck_size']} "
-                f"cards, but the card data gives {len(deck)}"
-            )
-        return deck
-
-    def draw_resources(self, player: Player, amount: int) -> None:
-        """Draw Resource cards from the player's Resource deck into their hand."""
-        deck = player.zones["resource_deck"]
-        for _ in range(amount):
-            if not deck:
-                break
-            player.zones["hand"].append(deck.pop(0))
-        self.log("draw", player.index, "hand", amount)
+    # -- cards and zones
 
     def _kind(self, card: str, kind: str) -> dict[str, Any]:
         found = self.cards.get(card)
         if found is None or found["kind"] != kind:
-            known = sorted(cid for cid, c in self.cards.items() if c["kind"] == kind)
-            # In the kinds' own words: "'misty_strait' is a Location on the way ..., not an
-            # Encounter card".
+            known = sorted(self.cat.by_kind.get(kind, []))
             kinds = self.ir["vocabulary"]["kinds"]
             what = kinds.get(found["kind"], {}).get("doc", found["kind"]) if found else "no card"
             wanted = kinds.get(kind, {}).get("doc", kind)
             raise RuleError(f"'{card}' is {what}, not {wanted}; {kind}s: {', '.join(known)}")
         return found
 
-    def rule_cards(self) -> list[str]:
-        """The ids of the rules written as data, in force for every player."""
-        return [cid for cid, card in self.cards.items() if card["kind"] in self.always_in_force]
-
     def cards_in_force(self, player: Player) -> list[str]:
-        """Rules, then the Crew in the player's cabins (Lost Crew and Resources do not answer)."""
-        return self.rule_cards() + [crew for crew in player.flags["cabins"] if crew is not None]
+        """Rules, the player's Expedition Leader, the Crew in their cabins (not the Cursed),
+        and the Encounter being Faced."""
+        flags = player.flags
+        cursed = flags["cursed"]
+        crew = [c for i, c in enumerate(flags["cabins"], 1) if c is not None and i not in cursed]
+        facing = self.board["facing"]
+        return [
+            *self.cat.rules,
+            *player.zones["expedition_leader"],
+            *crew,
+            *((facing,) if facing else ()),
+        ]
 
-    # -- crew cabins
+    def deck(self, name: str, discard: str) -> list[str]:
+        """A shared deck; when it runs out, its discard pile is shuffled in as the new deck
+        (the rulebook says so for a player's Resource deck; the shared decks the same way)."""
+        deck: list[str] = self.board[name]
+        if not deck and self.board[discard]:
+            deck.extend(self.board[discard])
+            self.board[discard].clear()
+            self.shuffle(deck)
+            self.log("reshuffle", discard, name)
+        return deck
 
-    def sync_cabins(self, player: Player) -> None:
-        """Keep the ``crew_cabins`` zone equal to the occupied cabins, in cabin order."""
-        player.zones["crew_cabins"] = [crew for crew in player.flags["cabins"] if crew]
+    # -- setup (Steps 1 to 4)
 
-    def hire_crew(self, player: Player, crew: str) -> int:
-        """Acquire a Crew: "new Crew cards go into the lowest-numbered available Crew Cabin"."""
-        self._kind(crew, "crew")
-        cabins = player.flags["cabins"]
-        for index, occupant in enumerate(cabins):
-            if occupant is None:
-                cabins[index] = crew
-                self.sync_cabins(player)
-                self.log("hire", player.index, crew, index + 1)
-                return index + 1
-        raise RuleError(
-            f"{player.name} has no available Crew Cabin for {crew}: new Crew cards go into the "
-            f"lowest-numbered available Crew Cabin, and all {len(cabins)} are taken"
+    def deal_starting_decks(self) -> None:
+        """ "Hand one of the Starting Resource decks of 15 cards to each player and shuffle
+        them. Each deck should have 10 Marks of Credit, and 1 each of Bribery, Supplies,
+        Strange Tincture, Fame and Notoriety." """
+        deck = self.cat.starting
+        if len(deck) != int(self.params["starting_deck_size"]):
+            raise RuleError(
+                f"a Starting Resource deck has {self.params['starting_deck_size']} "
+                f"cards, but the card data gives {len(deck)}"
+            )
+        for player in self.players:
+            player.zones["resource_deck"] = list(deck)
+            self.shuffle(player.zones["resource_deck"])
+        self.log("starting_decks", "of", len(deck))
+
+    def shuffle_decks(self) -> None:
+        """ "Shuffle the Resource, Crew and Encounter Decks." Each holds its cards' copies."""
+        board, cat = self.board, self.cat
+        for deck, kind in (
+            ("resource_deck", "resource"),
+            ("crew_deck", "crew"),
+            ("encounter_deck", "encounter"),
+        ):
+            cards = [
+                cid for cid in cat.by_kind.get(kind, []) for _ in range(cat.copies.get(cid, 0))
+            ]
+            self.shuffle(cards)
+            board[deck] = cards
+        self.log(
+            "decks",
+            "resource",
+            len(board["resource_deck"]),
+            "crew",
+            len(board["crew_deck"]),
+            "encounter",
+            len(board["encounter_deck"]),
         )
 
-    def crew_in(self, player: Player, cabin: int) -> str | None:
-        """The Crew in cabin number ``cabin`` (1 first), or None when it is empty."""
-        cabins = player.flags["cabins"]
-        return cabins[cabin - 1] if 1 <= cabin <= len(cabins) else None
-
-    def exhausted(self, player: Player, cabin: int) -> bool:
-        """True when the Crew in ``cabin`` is on its Exhausted side."""
-        return cabin in player.flags["exhausted"]
-
-    def refreshed_cabin(self, player: Player, crew: str) -> int | None:
-        """The first cabin holding ``crew`` on its Refreshed side, or None."""
-        for index, occupant in enumerate(player.flags["cabins"], start=1):
-            if occupant == crew and not self.exhausted(player, index):
-                return index
-        return None
-
-    def exhaust_cabin(self, player: Player, cabin: int) -> None:
-        """Flip the Crew in ``cabin`` to its Exhausted side; it must be there and Refreshed."""
-        crew = self.crew_in(player, cabin)
-        if crew is None:
-            raise RuleError(f"{player.name}'s cabin {cabin} holds no Crew")
-        if self.exhausted(player, cabin):
-            raise RuleError(
-                f"{crew} in cabin {cabin} is already Exhausted; a Rest Turn Refreshes it"
-            )
-        player.flags["exhausted"].add(cabin)
-        self.log("exhaust", player.index, crew, cabin)
-
-    def exhaust_for_totals(self, player: Player, cabin: int) -> None:
-        """Exhaust a Crew for its values: "they will give you money, heroism, and skullduggery
-        equal to their icons", added to this turn's Temporary totals."""
-        self.exhaust_cabin(player, cabin)
-        crew = self.cards[str(self.crew_in(player, cabin))]
-        for kind, amount in crew["properties"].get("exhaust_for", []):
-            counter = f"temporary_{kind}"
-            if counter not in player.counters:
-                raise RuleError(f"{crew['title']}: '{kind}' is not money, heroism or skullduggery")
-            player.counters[counter] += int(amount)
-
-    def refresh_crew(self, player: Player) -> None:
-        """A Rest Turn's first step: "Refresh your Exhausted crew"."""
-        player.flags["exhausted"].clear()
-        self.log("refresh", player.index)
-
-    def lose_crew(self, player: Player) -> str | None:
-        """Step 5 of Facing an Encounter: the die picks the Crew that is Lost.
-
-        "Roll a die. The Crew in the number cabin you rolled is Lost. If there is no Crew in
-        that cabin, continue rolling until you get the number of an occupied cabin. Place that
-        Crew under your Expedition Leader card." With no Crew aboard, nothing can be Lost and
-        no die is rolled (the rulebook does not say; rolling forever cannot be meant).
-        """
-        cabins = player.flags["cabins"]
-        if not any(cabins):
-            self.log("no_crew_to_lose", player.index)
-            return None
-        sides = int(self.params["die_sides"])
-        while True:
-            cabin = self.die(sides)
-            crew = self.crew_in(player, cabin)
-            if crew is not None:
-                break
-        cabins[cabin - 1] = None
-        player.flags["exhausted"].discard(cabin)
-        player.zones["lost_crew"].append(crew)
-        self.sync_cabins(player)
-        self.log("lost", player.index, crew, cabin)
-        return crew
-
-    # -- the Location track
-
-    def lay_out_locations(self, middle: Sequence[str] | None = None) -> list[str]:
+    def lay_out_locations(
+        self,
+        middle: Sequence[str] | None = None,
+        first: str = "port_city",
+        last: str = "drowned_city_of_atlantis",
+        shuffled: bool = True,
+    ) -> list[str]:
         """Set up the world: Port City, the Locations between, the Drowned City of Atlantis.
 
         "Take the Port City and Drowned City of Atlantis cards out of the Location Deck and put
@@ -282,62 +330,140 @@ class IncredibleExpeditions(Game):
         Port City and the Drowned City of Atlantis." ``middle`` lays out chosen Locations
         instead ("You can, of course, lay down more Locations or change the arrangement").
         """
-        locations = {cid: c for cid, c in self.cards.items() if c["kind"] == "location"}
-        ends = {c["properties"].get("position"): cid for cid, c in locations.items()}
-        if "start" not in ends or "last" not in ends:
-            raise RuleError("the Location cards need one 'position start' and one 'position last'")
+        self._kind(first, "location")
+        self._kind(last, "location")
         if middle is None:
-            pool = [cid for cid, c in locations.items() if "position" not in c["properties"]]
+            pool = [c for c in self.cat.by_kind.get("location", []) if c not in (first, last)]
             wanted = int(self.params["locations_between"])
             if len(pool) < wanted:
                 raise RuleError(
                     f"setup places {wanted} Locations between Port City and the "
                     f"Drowned City, but the card data holds {len(pool)}"
                 )
-            self.shuffle(pool)
+            if shuffled:
+                self.shuffle(pool)
             middle = pool[:wanted]
         for cid in middle:
             self._kind(cid, "location")
-        track = [ends["start"], *middle, ends["last"]]
+        track = [first, *middle, last]
         self.board["locations"] = track
         # Port City and the Drowned City are "face up on the table"; the rest are discovered.
-        self.board["discovered"] = {ends["start"], ends["last"]}
+        self.board["discovered"] = {first, last}
+        if shuffled:
+            self.log("locations", *track)
         return track
+
+    def take_expedition_leader(self, player: Player, leader: str | None = None) -> str:
+        """ "Each player will begin the game with one Expedition Leader card, chosen at random"
+        (Step 2 says "Everyone chooses their character from the 4 Expedition Leaders": the two
+        are read as one, a random deal, which is also what a simulation can play)."""
+        leaders = self.board["leaders"]
+        if leader is None:
+            if not leaders:
+                raise RuleError("no Expedition Leader is left to deal")
+            leader = leaders.pop(int(self.rng.random() * len(leaders)))
+        else:
+            self._kind(leader, "expedition_leader")
+            if leader in leaders:
+                leaders.remove(leader)
+        player.zones["expedition_leader"] = [leader]
+        player.flags["location"] = 0
+        self.log("leader", player.index, leader)
+        return leader
+
+    def leader_of(self, player: Player) -> dict[str, Any] | None:
+        """The player's Expedition Leader card, or None before one is dealt."""
+        held = player.zones["expedition_leader"]
+        return self.cards[held[0]] if held else None
+
+    def take_leader_tokens(self, player: Player) -> None:
+        """ "Take the number of Heroism tokens (amber marbles) and Skullduggery tokens (blue
+        marbles) listed on the Expedition Leader card." Money: "Money tokens as shown on the
+        coin pile" (the card; Step 3's "5 Money tokens" is every coin pile, provisionally)."""
+        leader = self.leader_of(player)
+        if leader is None:
+            raise RuleError(f"{player.name} has no Expedition Leader yet")
+        props = leader["properties"]
+        counters = player.counters
+        counters["money"] += int(props["coin_pile"])
+        counters["heroism"] += int(props["white_cross"])
+        counters["skullduggery"] += int(props["black_skull"])
+        self.log(
+            "tokens", player.index, counters["money"], counters["heroism"], counters["skullduggery"]
+        )
+
+    def first_player_bid(self) -> int:
+        """Step 3: "All players secretly bet any number of Money tokens (even zero) to be the
+        first player. Whoever bets the most gets the first turn. (In the event of a tie, roll
+        off using the dice.) Return all the bets back to the pool of Money tokens. Keep what you
+        didn't bet." Each bet is asked before any is revealed; the roll-off rolls one die per
+        tied player until one rolls highest alone."""
+        bets = []
+        for player in self.players:
+            options = tuple(str(n) for n in range(player.counters["money"] + 1))
+            answer = self.ask(player, Question(BID, player.index, "bet Money to be first", options))
+            bets.append(int(answer))
+        for player, bet in zip(self.players, bets, strict=True):
+            player.counters["money"] -= bet
+            self.log("bet", player.index, bet)
+        top = max(bets)
+        tied = [p for p, bet in zip(self.players, bets, strict=True) if bet == top]
+        sides = int(self.params["die_sides"])
+        while len(tied) > 1:
+            rolls = [self.die(sides) for _ in tied]
+            best = max(rolls)
+            tied = [p for p, roll in zip(tied, rolls, strict=True) if roll == best]
+        first = tied[0].index
+        self.board["first_player"] = first
+        self.log("first_player", first)
+        return first
+
+    def hand_size(self, player: Player) -> int:
+        """ "a full hand of cards (5 for most players)": the Leader's own, else the param."""
+        leader = self.leader_of(player)
+        if leader is not None and "hand_size" in leader["properties"]:
+            return int(leader["properties"]["hand_size"])
+        return int(self.params["hand_size"])
+
+    # -- the location track
+
+    def at_port_city(self, player: Player) -> bool:
+        """True while the ship is at Port City (the first Location)."""
+        return player.flags["location"] == 0
 
     def location_of(self, player: Player) -> str:
         """The Location the player's ship is at."""
-        track = self.board["locations"]
-        if not track:
-            raise RuleError("lay out the Locations first (lay_out_locations)")
-        return str(track[player.flags["location"]])
+        return str(self.board["locations"][player.flags["location"]])
 
     def encounters_needed(self, location: str) -> int:
         """The Location's total: "the number of Encounters you will have to face to move past
         this Location"."""
-        return int(self._kind(location, "location")["properties"]["encounters"])
+        return int(self.cards[location]["properties"]["encounters"])
 
-    def can_venture_forth(self, player: Player) -> bool:
-        """True when the player may Venture Forth to the Location closer to Atlantis.
-
-        "If you have enough defeated Encounters to meet the total on your current Location card
-        (which, for Port City is 0) you may Venture Forth and go to a new Location closer to
-        Atlantis." Nothing lies beyond the last Location.
-        """
+    def can_venture_closer(self, player: Player) -> bool:
+        """ "If you have enough defeated Encounters to meet the total on your current Location
+        card (which, for Port City is 0) you may Venture Forth and go to a new Location closer to
+        Atlantis." Nothing lies beyond the last Location."""
         here = player.flags["location"]
         if here >= len(self.board["locations"]) - 1:
             return False
-        defeated = len(player.zones["defeated_encounters"])
-        return defeated >= self.encounters_needed(self.location_of(player))
+        return len(player.zones["defeated_encounters"]) >= self.encounters_needed(
+            self.board["locations"][here]
+        )
+
+    def can_venture_back(self, player: Player) -> bool:
+        """ "If you do not have enough defeated Encounters at your current Location, you may only
+        Venture Forth to an adjacent Location that is no closer to Atlantis": on this track the
+        one behind (none behind Port City)."""
+        return player.flags["location"] > 0 and not self.can_venture_closer(player)
 
     def venture_forth(self, player: Player, closer: bool = True) -> bool:
-        """Venture Forth one Location (toward Atlantis, or back); True if its Encounter fell.
-
-        Without enough defeated Encounters "you may only Venture Forth to an adjacent Location
-        that is no closer to Atlantis": on this track, the one behind.
-        """
+        """Venture Forth one Location (toward Atlantis, or back); True if its Encounter fell."""
         here = player.flags["location"]
-        if closer and not self.can_venture_forth(player):
+        if closer and not self.can_venture_closer(player):
             where = self.location_of(player)
+            if here >= len(self.board["locations"]) - 1:
+                raise RuleError("nothing lies beyond the Drowned City of Atlantis")
             raise RuleError(
                 f"{player.name} has {len(player.zones['defeated_encounters'])} defeated "
                 f"Encounters at {self.cards[where]['title']}, which needs "
@@ -352,9 +478,11 @@ class IncredibleExpeditions(Game):
         player.zones["defeated_encounters"] = []
         # 2. "Move your ship to an adjacent Location."
         player.flags["location"] = here + (1 if closer else -1)
+        self.log("venture_forth", player.index, self.location_of(player))
         # 3. and 4.: discover the Location and perform its text.
         self.enter_location(player)
-        # 5. "You must always Face the first Encounter at a Location after Venturing Forth."
+        # 5. "Then Face the first Encounter at the new Location. You must always Face the first
+        # Encounter at a Location after Venturing Forth."
         return self.face_encounter(player)
 
     def enter_location(self, player: Player) -> Context:
@@ -370,75 +498,470 @@ class IncredibleExpeditions(Game):
             self.log("discover", player.index, location)
         self.log("enter", player.index, location)
         c = self.fire("entering_location", player, event={"location": location})
-        if "location_text" in c.flags.get("ignored", set()):
+        if "location_text" in c.flags.get("ignored", ()):
             self.log("ignored", player.index, location, "location_text")
         else:
             self.run(location, "when_entering", player, event={"location": location})
         return c
 
+    # -- the Crew
+
+    def sync_cabins(self, player: Player) -> None:
+        """Keep the ``crew_cabins`` zone equal to the occupied cabins, in cabin order."""
+        player.zones["crew_cabins"] = [crew for crew in player.flags["cabins"] if crew]
+
+    def free_cabin(self, player: Player) -> int | None:
+        """The lowest-numbered available Crew Cabin, or None when all are taken."""
+        for index, occupant in enumerate(player.flags["cabins"], start=1):
+            if occupant is None:
+                return index
+        return None
+
+    def hire_crew(self, player: Player, crew: str) -> int:
+        """ "new Crew cards go into the lowest-numbered available Crew Cabin on the player
+        board"; a new Crew is Refreshed ("Put new Crew to work by Exhausting them")."""
+        self._kind(crew, "crew")
+        cabin = self.free_cabin(player)
+        if cabin is None:
+            raise RuleError(
+                f"{player.name} has no available Crew Cabin for {crew}: new Crew cards go into "
+                f"the lowest-numbered available Crew Cabin, and all {len(player.flags['cabins'])} "
+                "are taken"
+            )
+        player.flags["cabins"][cabin - 1] = crew
+        player.flags["exhausted"].discard(cabin)
+        player.flags["cursed"].discard(cabin)
+        self.sync_cabins(player)
+        self.log("hire", player.index, crew, cabin)
+        return cabin
+
+    def crew_in(self, player: Player, cabin: int) -> str | None:
+        """The Crew in cabin number ``cabin`` (1 first), or None when it is empty."""
+        cabins = player.flags["cabins"]
+        return cabins[cabin - 1] if 1 <= cabin <= len(cabins) else None
+
+    def can_exhaust(self, player: Player, cabin: int) -> bool:
+        """A Crew can be Exhausted when it is aboard, Refreshed and not Cursed (a Cursed Crew is
+        not "capable"; the rulebook does not say more of it)."""
+        flags = player.flags
+        return (
+            flags["cabins"][cabin - 1] is not None
+            and cabin not in flags["exhausted"]
+            and cabin not in flags["cursed"]
+        )
+
+    def refreshed_cabin(self, player: Player, crew: str) -> int | None:
+        """The first cabin holding ``crew`` on its Refreshed side (and not Cursed), or None."""
+        for index, occupant in enumerate(player.flags["cabins"], start=1):
+            if occupant == crew and self.can_exhaust(player, index):
+                return index
+        return None
+
+    def exhaust_cabin(self, player: Player, cabin: int) -> None:
+        """Flip the Crew in ``cabin`` to its Exhausted side; it must be there and Refreshed."""
+        crew = self.crew_in(player, cabin)
+        if crew is None:
+            raise RuleError(f"{player.name}'s cabin {cabin} holds no Crew")
+        if cabin in player.flags["exhausted"]:
+            raise RuleError(
+                f"{self.cards[crew]['title']} in cabin {cabin} is already Exhausted; a Rest Turn "
+                "Refreshes it"
+            )
+        if cabin in player.flags["cursed"]:
+            raise RuleError(f"{self.cards[crew]['title']} in cabin {cabin} is Cursed")
+        player.flags["exhausted"].add(cabin)
+        self.log("exhaust", player.index, crew, cabin)
+
+    def exhaust_for_totals(self, player: Player, cabin: int) -> None:
+        """Exhaust a Crew for its values: "they will give you money, heroism, and skullduggery
+        equal to their icons", added to the Temporary totals."""
+        self.exhaust_cabin(player, cabin)
+        money, heroism, skullduggery = self.cat.values[str(self.crew_in(player, cabin))]
+        counters = player.counters
+        counters["temporary_money"] += money
+        counters["temporary_heroism"] += heroism
+        counters["temporary_skullduggery"] += skullduggery
+
+    def refresh_crew(self, player: Player) -> None:
+        """ "First thing to do on a Rest Turn is to Refresh your Exhausted crew by flipping them
+        back over to the Refreshed side." """
+        player.flags["exhausted"].clear()
+        self.log("refresh", player.index)
+
+    def capable_crew(self, player: Player) -> int:
+        """ "capable Crew (that is, Crew that are neither Cursed nor Lost)": those aboard."""
+        cursed = player.flags["cursed"]
+        return sum(1 for i, c in enumerate(player.flags["cabins"], 1) if c and i not in cursed)
+
+    def roll_cabin(self, player: Player, wanted: Callable[[int], bool]) -> int | None:
+        """ "Roll a die ... If there is no Crew in that cabin, continue rolling until you get
+        the number of an occupied cabin." None (no roll) when no cabin qualifies: rolling
+        forever cannot be meant."""
+        cabins = player.flags["cabins"]
+        sides = int(self.params["die_sides"])
+        if not any(wanted(i) for i in range(1, min(sides, len(cabins)) + 1)):
+            return None
+        while True:
+            cabin = self.die(sides)
+            if cabin <= len(cabins) and wanted(cabin):
+                return cabin
+
+    def lose_crew(self, player: Player) -> str | None:
+        """Step 5 of Facing an Encounter: "Roll a die. The Crew in the number cabin you rolled is
+        Lost. If there is no Crew in that cabin, continue rolling until you get the number of an
+        occupied cabin. Place that Crew under your Expedition Leader card." """
+        cabins = player.flags["cabins"]
+        cabin = self.roll_cabin(player, lambda i: cabins[i - 1] is not None)
+        if cabin is None:
+            self.log("no_crew_to_lose", player.index)
+            return None
+        crew = str(cabins[cabin - 1])
+        cabins[cabin - 1] = None
+        player.flags["exhausted"].discard(cabin)
+        player.flags["cursed"].discard(cabin)
+        player.zones["lost_crew"].append(crew)
+        self.sync_cabins(player)
+        self.log("lost", player.index, crew, cabin)
+        return crew
+
+    def curse_crew(self, player: Player) -> str | None:
+        """An Encounter's curse, by the die like a Lost Crew: the Crew in the rolled cabin (an
+        empty or already Cursed cabin is rolled again) is Cursed."""
+        flags = player.flags
+        cabin = self.roll_cabin(
+            player, lambda i: flags["cabins"][i - 1] is not None and i not in flags["cursed"]
+        )
+        if cabin is None:
+            return None
+        flags["cursed"].add(cabin)
+        crew = str(flags["cabins"][cabin - 1])
+        self.log("cursed", player.index, crew, cabin)
+        return crew
+
+    # -- the Marooned and Lost Rule
+
+    def marooned(self, player: Player) -> bool:
+        """ "if ever you have less than 3 capable Crew (that is, Crew that are neither Cursed nor
+        Lost) at a Location beyond Port City, you may, on your next turn, draw random Crew from
+        the discard pile until you have a total of 3 Capable Crew." Checked as the turn begins:
+        a Crew Lost on this player's own turn counts on the next one."""
+        return player.flags["location"] > 0 and self.capable_crew(player) < int(
+            self.params["capable_crew"]
+        )
+
+    def rescue_crew(self, player: Player) -> list[str]:
+        """Draw random Crew from the Crew discard pile into the lowest free cabins until the
+        player has 3 Capable Crew (or the pile or the cabins run out)."""
+        pile = self.board["crew_discard"]
+        drawn = []
+        while (
+            self.capable_crew(player) < int(self.params["capable_crew"])
+            and pile
+            and self.free_cabin(player) is not None
+        ):
+            crew = pile.pop(int(self.rng.random() * len(pile)))
+            self.hire_crew(player, crew)
+            drawn.append(crew)
+        self.log("rescued", player.index, len(drawn))
+        return drawn
+
+    # -- raising Temporary totals
+
+    def play_for_values(self, player: Player, card: str) -> None:
+        """ "The Resource cards in your hand have values on the upper left for the Temporary
+        Money, Heroism and Skullduggery you get by playing the card." A played card goes to the
+        discard pile (the rulebook does not say where; the pile the Draw Phase reshuffles)."""
+        hand = player.zones["hand"]
+        if card not in hand:
+            raise RuleError(f"{player.name} holds no {card} to play")
+        hand.remove(card)
+        player.zones["discard_pile"].append(card)
+        money, heroism, skullduggery = self.cat.values[card]
+        counters = player.counters
+        counters["temporary_money"] += money
+        counters["temporary_heroism"] += heroism
+        counters["temporary_skullduggery"] += skullduggery
+        self.log("play", player.index, card)
+
+    def play_for_ability(self, player: Player, card: str) -> None:
+        """ "You can, instead, play the card to do the Ability text on the card, but may not use
+        both": the card's values are not added."""
+        hand = player.zones["hand"]
+        if card not in hand or card not in self.cat.abilities:
+            raise RuleError(f"{player.name} holds no {card} with an Ability to play")
+        hand.remove(card)
+        player.zones["discard_pile"].append(card)
+        self.log("ability", player.index, card)
+        self.run(card, "play", player)
+
+    def spend_token(self, player: Player, pool: str) -> None:
+        """ "You can also spend tokens": one token adds one to the Temporary total."""
+        if player.counters[pool] <= 0:
+            raise RuleError(f"{player.name} has no {pool} token to spend")
+        player.counters[pool] -= 1
+        player.counters[TEMPORARY[pool]] += 1
+        self.log("token", player.index, pool)
+
+    def raise_options(self, player: Player, pools: Sequence[str]) -> list[str]:
+        """What the player may do to raise the totals: play a held Resource for its values or
+        its Ability, Exhaust a capable Crew, remove a token of a pool that counts here."""
+        hand = player.zones["hand"]
+        options = [f"play {card}" for card in dict.fromkeys(hand)]
+        options += [f"ability {card}" for card in dict.fromkeys(hand) if card in self.cat.abilities]
+        options += [
+            f"exhaust {i}"
+            for i in range(1, len(player.flags["cabins"]) + 1)
+            if self.can_exhaust(player, i)
+        ]
+        options += [f"token {pool}" for pool in pools if player.counters[pool] > 0]
+        return options
+
+    def do_raise(self, player: Player, answer: str) -> None:
+        """Carry out one raise answer (``play X``, ``ability X``, ``exhaust N``, ``token P``)."""
+        verb, _, what = answer.partition(" ")
+        if verb == "play":
+            self.play_for_values(player, what)
+        elif verb == "ability":
+            self.play_for_ability(player, what)
+        elif verb == "exhaust":
+            self.exhaust_for_totals(player, int(what))
+        elif verb == "token":
+            self.spend_token(player, what)
+        else:
+            raise RuleError(f"'{answer}' is not a way to raise the Temporary totals")
+
+    def reset_temporary_totals(self, player: Player) -> None:
+        """ "all your Temporary Money, Heroism and Skullduggery values return to zero"."""
+        counters = player.counters
+        counters["temporary_money"] = counters["temporary_heroism"] = 0
+        counters["temporary_skullduggery"] = 0
+
+    # -- the Market and Acquiring
+
+    def lay_out_market(self, player: Player, size: int) -> None:
+        """ "Next, go to the Market and Acquire what you need. Draw up to 6 cards of any
+        combination from the Crew and Resource decks and lay them face up on the table." The
+        player picks the deck of each card, or stops."""
+        market = self.board["market"]
+        while len(market) < size:
+            options = []
+            if self.deck("crew_deck", "crew_discard"):
+                options.append("crew")
+            if self.deck("resource_deck", "resource_discard"):
+                options.append("resource")
+            if not options:
+                break
+            options.append(STOP)
+            answer = self.ask(
+                player, Question(MARKET, player.index, "draw for the Market from", tuple(options))
+            )
+            if answer == STOP:
+                break
+            market.append(self.board[f"{answer}_deck"].pop(0))
+        self.log("market", player.index, *market)
+
+    def clear_market(self, player: Player) -> None:
+        """The cards no one Acquired go to their decks' discard piles (the rulebook does not say;
+        the Marooned rule draws Crew "from the discard pile", so there is one)."""
+        market = self.board["market"]
+        for card in market:
+            pile = "crew_discard" if self.cards[card]["kind"] == "crew" else "resource_discard"
+            self.board[pile].append(card)
+        market.clear()
+
+    def potential(self, player: Player) -> tuple[int, int, int]:
+        """The most Money, Heroism and Skullduggery the player could raise now: the Temporary
+        totals, every held Resource's values, every capable Refreshed Crew, every token."""
+        counters = player.counters
+        money = counters["temporary_money"] + counters["money"]
+        heroism = counters["temporary_heroism"] + counters["heroism"]
+        skull = counters["temporary_skullduggery"] + counters["skullduggery"]
+        values = self.cat.values
+        for card in player.zones["hand"]:
+            m, h, s = values[card]
+            money, heroism, skull = money + m, heroism + h, skull + s
+        for index, crew in enumerate(player.flags["cabins"], start=1):
+            if crew is not None and self.can_exhaust(player, index):
+                m, h, s = values[crew]
+                money, heroism, skull = money + m, heroism + h, skull + s
+        return money, heroism, skull
+
+    def acquire_options(self, player: Player) -> list[str]:
+        """The Market cards the player could afford, for themself or ("You can Acquire Crew and
+        Resources for other players!") for another player, as ``card`` or ``card for N``."""
+        pm, ph, ps = self.potential(player)
+        options = []
+        for card in dict.fromkeys(self.board["market"]):
+            cm, ch, cs = self.cat.cost.get(card, (0, 0, 0))
+            if cm > pm or ch > ph or cs > ps:
+                continue
+            crew = self.cards[card]["kind"] == "crew"
+            for other in self.players:
+                if crew and self.free_cabin(other) is None:
+                    continue
+                options.append(card if other is player else f"{card} for {other.index + 1}")
+        return options
+
+    def acquire_cards(self, player: Player, limit: int) -> int:
+        """ "You may Acquire up to 3 cards on your turn." Each: pick a Market card, then raise
+        the Temporary totals until they "afford the 'To Acquire' cost listed at the bottom of the
+        card ... All costs listed at the bottom of the card must be paid."; what is left of the
+        totals serves the next card, until the end of the turn."""
+        acquired = 0
+        given_up: set[str] = set()
+        while acquired < limit and self.board["market"]:
+            options = [o for o in self.acquire_options(player) if o not in given_up]
+            if not options:
+                break
+            answer = self.ask(
+                player, Question(ACQUIRE, player.index, "Acquire from the Market", (DONE, *options))
+            )
+            if answer == DONE:
+                break
+            card, _, whom = answer.partition(" for ")
+            target = self.players[int(whom) - 1] if whom else player
+            if self.pay_for(player, card):
+                self.acquire(player, card, target)
+                acquired += 1
+            else:
+                given_up.add(answer)
+        player.flags["acquired"] += acquired
+        return acquired
+
+    def pay_for(self, player: Player, card: str) -> bool:
+        """Raise the totals to the card's cost and pay it from them; False if the player gives
+        up (what was raised stays in the Temporary totals)."""
+        cost = self.cat.cost.get(card, (0, 0, 0))
+        counters = player.counters
+        self.board["paying"] = card
+        while True:
+            short = [
+                pool
+                for pool, need in zip(VALUE_KINDS, cost, strict=True)
+                if counters[TEMPORARY[pool]] < need
+            ]
+            if not short:
+                break
+            options = self.raise_options(player, short)
+            if not options:
+                return False
+            title = self.cat.titles[card]
+            answer = self.ask(
+                player,
+                Question(
+                    PAY, player.index, f"raise the totals to Acquire {title}", (DONE, *options)
+                ),
+            )
+            if answer == DONE:
+                return False
+            self.do_raise(player, answer)
+        for pool, need in zip(VALUE_KINDS, cost, strict=True):
+            counters[TEMPORARY[pool]] -= need
+        return True
+
+    def acquire(self, player: Player, card: str, target: Player) -> None:
+        """ "Newly Acquired Resource cards go into the discard pile, while new Crew cards go into
+        the lowest-numbered available Crew Cabin on the player board." """
+        market = self.board["market"]
+        if card not in market:
+            raise RuleError(f"{card} is not in the Market")
+        if self.cards[card]["kind"] == "crew":
+            self.hire_crew(target, card)
+        else:
+            target.zones["discard_pile"].append(card)
+        market.remove(card)
+        self.log("acquire", player.index, card, target.index + 1)
+
     # -- Encounters
+
+    def draw_encounter(self) -> str | None:
+        """ "Flip over the top card of the Encounter Deck" (its discard pile reshuffled when it
+        is empty; None when both are)."""
+        deck = self.deck("encounter_deck", "encounter_discard")
+        return deck.pop(0) if deck else None
 
     def face_encounter(self, player: Player, encounter: str | None = None) -> bool:
         """Face an Encounter (the top of the Encounter deck unless named); True if defeated.
 
-        Heroism and Skullduggery are raised from this turn's Temporary totals and then from
-        tokens ("raise enough Heroism (temporary or tokens)"); only the tokens the Temporary
-        totals could not cover are removed. Afterwards "Return all Temporary Totals back to
-        zero".
+        1. flip it; 2. "follow any instructions which start with 'Upon Facing...'"; 3-4. raise
+        Heroism and Skullduggery by "removing tokens, playing Resource cards from your hand and
+        Exhausting Crew"; 5. "If you cannot meet the difficulty of the Encounter, it is
+        Undefeated. Roll a die. The Crew in the number cabin you rolled is Lost." (the rule
+        "Undefeated Encounters"); 6. "If defeated" / "If Undefeated" texts; 7. "Return all
+        Temporary Totals back to zero after facing an Encounter."
         """
         if encounter is None:
-            deck = self.board["encounter_deck"]
-            if not deck:
-                raise RuleError("the Encounter deck is empty")
-            encounter = str(deck.pop(0))
-        card = self._kind(encounter, "encounter")
+            encounter = self.draw_encounter()
+            if encounter is None:
+                self.log("no_encounter", player.index)
+                return False
+        self._kind(encounter, "encounter")
+        board = self.board
+        board["facing"] = encounter
         self.log("face", player.index, encounter)
-        in_force = [*self.cards_in_force(player), encounter]
-        # 2. "follow any instructions which start with 'Upon Facing...'"
-        self.fire("facing", player, cards=in_force, event={"encounter": encounter})
-        counters = player.counters
-        ways = ways_to_meet(
-            Difficulty.from_card(card),
-            counters["temporary_heroism"] + counters["heroism"],
-            counters["temporary_skullduggery"] + counters["skullduggery"],
-        )
-        defeated = bool(ways)
-        if defeated:
-            way = ways[0]
-            if len({w.label for w in ways}) > 1:
-                question = Question(
-                    HALF_BUBBLE_QUESTION,
-                    player.index,
-                    f"{card['title']}: meet the Half-Heroism/Half-Skullduggery difficulty with",
-                    tuple(w.label for w in ways),
+        try:
+            event = {"encounter": encounter}
+            self.fire("facing", player, event=event)
+            difficulty = self.cat.difficulty[encounter]
+            counters = player.counters
+            while True:
+                options = self.raise_options(player, ())
+                if not options:
+                    break
+                answer = self.ask(
+                    player,
+                    Question(
+                        RAISE,
+                        player.index,
+                        f"raise Heroism and Skullduggery to Face {self.cat.titles[encounter]}",
+                        (FACE, *options),
+                    ),
                 )
-                answer = self.ask(player, question)
-                way = next(w for w in ways if w.label == answer)
-            for pool, needed in (("heroism", way.heroism), ("skullduggery", way.skullduggery)):
-                from_tokens = max(needed - counters[f"temporary_{pool}"], 0)
-                counters[pool] -= from_tokens
-            player.zones["defeated_encounters"].append(encounter)
-            self.log("defeated", player.index, encounter, way.label)
-            self.fire("defeated", player, cards=in_force, event={"encounter": encounter})
-            self.check_winner(player)
-        else:
-            self.log("undefeated", player.index, encounter)
-            # 5. the rule "Undefeated Encounters" loses a Crew; 6. then the card's own text,
-            # for the Crew still aboard.
-            self.fire("undefeated", player, cards=self.rule_cards(), event={"encounter": encounter})
-            aboard = [crew for crew in player.flags["cabins"] if crew is not None]
-            self.fire(
-                "undefeated", player, cards=[*aboard, encounter], event={"encounter": encounter}
+                if answer == FACE:
+                    break
+                self.do_raise(player, answer)
+                if self.winner is not None:
+                    return False
+            # "raise enough Heroism (temporary or tokens)": the tokens cover what the
+            # Temporary totals lack, removing no more than that.
+            temp_h, temp_s = counters["temporary_heroism"], counters["temporary_skullduggery"]
+            ways = ways_to_meet(
+                difficulty, temp_h + counters["heroism"], temp_s + counters["skullduggery"]
             )
-            self.board["encounter_discard"].append(encounter)
-        # 7. "Return all Temporary Totals back to zero after facing an Encounter."
-        for pool in ("money", "heroism", "skullduggery"):
-            counters[f"temporary_{pool}"] = 0
-        return defeated
+            if ways:
+                way = ways[0]
+                if len(ways) > 1:
+                    way = self.ask(
+                        player,
+                        Question(
+                            HALF_BUBBLE_QUESTION,
+                            player.index,
+                            f"{self.cat.titles[encounter]}: meet the Half-Heroism/"
+                            "Half-Skullduggery difficulty with",
+                            tuple(ways),
+                        ),
+                    )
+                need_h, need_s = needs(difficulty, way)
+                counters["heroism"] -= max(need_h - temp_h, 0)
+                counters["skullduggery"] -= max(need_s - temp_s, 0)
+                player.zones["defeated_encounters"].append(encounter)
+                self.log("defeated", player.index, encounter, way)
+                self.fire("defeated", player, event=event)
+                self.check_winner(player)
+                return True
+            self.log("undefeated", player.index, encounter)
+            # 5. the rule "Undefeated Encounters" loses a Crew; 6. then the Leader's, the Crew's
+            # still aboard and the card's own text.
+            self.fire("undefeated", player, event=event)
+            board["encounter_discard"].append(encounter)
+            return False
+        finally:
+            board["facing"] = None
+            self.reset_temporary_totals(player)
 
     def check_winner(self, player: Player) -> None:
-        """Record the winner: "the first player to defeat both Encounters at the last Location,
-        the Drowned City of Atlantis" (the last Location's total of Encounters)."""
+        """ "The winner of Incredible Expeditions is the first player to defeat both Encounters
+        at the last Location, the Drowned City of Atlantis." """
         if self.winner is not None:
             return
         track = self.board["locations"]
@@ -446,7 +969,184 @@ class IncredibleExpeditions(Game):
             return
         if len(player.zones["defeated_encounters"]) >= self.encounters_needed(track[-1]):
             self.winner = player
+            player.counters["victory"] = 1
             self.log("winner", player.index)
+
+    def encounter_options(self, player: Player) -> list[str]:
+        """What the player may do next on an Encounter Turn."""
+        options = []
+        if self.can_venture_closer(player):
+            options.append("venture_forth")
+        elif self.can_venture_back(player):
+            options.append("venture_back")
+        if self.board["encounter_deck"] or self.board["encounter_discard"]:
+            options.append("face_encounter")
+        options.append("end_turn")
+        return options
+
+    def encounter_actions(self, player: Player) -> None:
+        """ "You may choose to face more Encounters on your turn or Venture Forth again", until
+        the player ends the turn (or wins)."""
+        while self.winner is None:
+            options = tuple(self.encounter_options(player))
+            if len(options) == 1:
+                break
+            answer = self.ask(
+                player, Question(ENCOUNTER_TURN, player.index, "on this Encounter Turn", options)
+            )
+            if answer == "end_turn":
+                break
+            if answer == "venture_forth":
+                self.venture_forth(player, True)
+            elif answer == "venture_back":
+                self.venture_forth(player, False)
+            else:
+                self.face_encounter(player)
+
+    # -- the Draw Phase
+
+    def sacrifice_resource(self, player: Player) -> None:
+        """ "You may Sacrifice (remove from the game) up to one Resource card still in your
+        hand." """
+        hand = player.zones["hand"]
+        if not hand:
+            return
+        options = (NONE, *dict.fromkeys(hand))
+        answer = self.ask(
+            player, Question(SACRIFICE, player.index, "Sacrifice a Resource", options)
+        )
+        if answer != NONE:
+            hand.remove(answer)
+            player.zones["sacrificed"].append(answer)
+            self.log("sacrifice", player.index, answer)
+
+    def discard_cards(self, player: Player) -> None:
+        """ "Discard as many cards from your hand as you like." """
+        hand = player.zones["hand"]
+        while hand:
+            options = (KEEP, *dict.fromkeys(hand))
+            answer = self.ask(
+                player, Question(DISCARD, player.index, "discard from the hand", options)
+            )
+            if answer == KEEP:
+                break
+            hand.remove(answer)
+            player.zones["discard_pile"].append(answer)
+            self.log("discard", player.index, answer)
+
+    def draw_to_hand_size(self, player: Player) -> int:
+        """ "Draw new Resource cards until you have a full hand of cards (5 for most players).
+        If your Resource deck runs out, shuffle your discard pile to draw more (except while at
+        Port City)." The number drawn."""
+        zones = player.zones
+        hand, deck, pile = zones["hand"], zones["resource_deck"], zones["discard_pile"]
+        wanted = self.hand_size(player) - len(hand)
+        drawn = 0
+        while drawn < wanted:
+            if not deck:
+                if not pile or self.at_port_city(player):
+                    break
+                deck.extend(pile)
+                pile.clear()
+                self.shuffle(deck)
+                self.log("reshuffle", player.index, "discard_pile", "resource_deck")
+            hand.append(deck.pop(0))
+            drawn += 1
+        self.log("draw", player.index, "hand", drawn)
+        return drawn
+
+    # -- the turn (the flow's phases call these; :meth:`play` is the same order in Python
+    # until the game's flow.cards runs it)
+
+    def rest_or_encounter(self, player: Player) -> str:
+        """ "There are two different ways to spend your turn ... On the first turn you have no
+        Crew and a nearly-empty ship, so take a Rest Turn." """
+        if player.flags["turns"] == 0:
+            return "rest_turn"
+        options = ("rest_turn", "encounter_turn")
+        return self.ask(
+            player, Question(TURN, player.index, "take a Rest Turn or an Encounter Turn", options)
+        )
+
+    def rest_turn(self, player: Player) -> None:
+        """The Rest Turn: Refresh, the Market, Acquire up to 3 cards."""
+        self.log("rest_turn", player.index)
+        self.refresh_crew(player)
+        self.fire("rest", player)
+        self.lay_out_market(player, int(self.params["market_size"]))
+        self.acquire_cards(player, int(self.params["acquisitions_per_turn"]))
+        self.clear_market(player)
+
+    def encounter_turn(self, player: Player) -> None:
+        """The Encounter Turn: Venture Forth and Face Encounters."""
+        self.log("encounter_turn", player.index)
+        self.encounter_actions(player)
+
+    def draw_phase(self, player: Player) -> None:
+        """ "As the very last step of your turn, take a Draw Phase." """
+        self.sacrifice_resource(player)
+        self.discard_cards(player)
+        self.draw_to_hand_size(player)
+
+    def take_turn(self, player: Player) -> None:
+        """One turn, in the flow's phases: Marooned, Rest or Encounter, the end, the Draw."""
+        self.log("turn", player.index, self.turns + 1)
+        c = Context(player, "", "turn")
+        if self.marooned(player) and self.may(c, RESCUE, "draw random Crew from the discard pile"):
+            self.rescue_crew(player)
+        if self.rest_or_encounter(player) == "rest_turn":
+            self.rest_turn(player)
+        else:
+            self.encounter_turn(player)
+        player.flags["turns"] += 1
+        self.turns += 1
+        if self.winner is not None:
+            return
+        # "At the end of your turn, all your Temporary Money, Heroism and Skullduggery values
+        # return to zero."
+        self.reset_temporary_totals(player)
+        player.flags["acquired"] = 0
+        self.draw_phase(player)
+
+    def set_up(self) -> None:
+        """Steps 1 to 4."""
+        self.deal_starting_decks()
+        self.shuffle_decks()
+        self.lay_out_locations(None)
+        for player in self.players:
+            self.take_expedition_leader(player)
+            self.take_leader_tokens(player)
+        self.first_player_bid()
+        for player in self.players:
+            self.draw_to_hand_size(player)
+
+    def play_game(self) -> Any:
+        """Play the whole game: setup, then turns in seat order from the first player until one
+        reaches Atlantis's last Encounter (or the turn limit); the result for the simulator."""
+        self.set_up()
+        n = len(self.players)
+        seat = self.board["first_player"]
+        limit = int(self.params["turn_limit"])
+        while self.winner is None and self.turns < limit:
+            self.take_turn(self.players[seat])
+            seat = (seat + 1) % n
+        self.end_reason = "a ship reached Atlantis" if self.winner else "turn limit"
+        return self.result()
+
+    def result(self) -> SimpleNamespace:
+        """The simulator's fields: the winner scores 1."""
+        self.round = self.turns
+        n = len(self.players)
+        return SimpleNamespace(
+            scores=[p.counters["victory"] for p in self.players],
+            team_score=None,
+            titles=[""] * n,
+            sunk=[False] * n,
+            winner=None if self.winner is None else self.winner.index,
+            logbook=[],
+            turns=self.turns,
+            reason=self.end_reason,
+        )
 
 
 def _game(g: Game) -> IncredibleExpeditions:
@@ -463,9 +1163,6 @@ def _game(g: Game) -> IncredibleExpeditions:
 def refreshed(g: Game, c: Context, crew: str) -> bool:
     """True when the player has ``crew`` in a cabin on its Refreshed side."""
     return _game(g).refreshed_cabin(c.player, crew) is not None
-
-
-NATIVES = {"refreshed": refreshed}
 
 
 def exhaust(g: Game, c: Context, crew: str) -> None:
@@ -485,17 +1182,335 @@ def ignore(g: Game, c: Context, what: str) -> None:
 
 def lose_crew(g: Game, c: Context, amount: int = 1) -> None:
     """Lose ``amount`` Crew, each picked by the die (an empty cabin is rolled again)."""
-    game = _game(g)
     for _ in range(int(amount)):
-        game.lose_crew(c.player)
+        _game(g).lose_crew(c.player)
 
 
-VERBS = {"exhaust": exhaust, "ignore": ignore, "lose_crew": lose_crew}
+def curse_crew(g: Game, c: Context, amount: int = 1) -> None:
+    """Curse ``amount`` Crew, each picked by the die."""
+    for _ in range(int(amount)):
+        _game(g).curse_crew(c.player)
+
+
+def lift_curse(g: Game, c: Context) -> None:
+    """The player's lowest-numbered Cursed Crew is Cursed no more."""
+    cursed = c.player.flags["cursed"]
+    if cursed:
+        cabin = min(cursed)
+        cursed.discard(cabin)
+        g.log("curse_lifted", c.player.index, cabin)
+
+
+def refresh_one(g: Game, c: Context) -> None:
+    """The player's lowest-numbered Exhausted Crew is Refreshed."""
+    exhausted = c.player.flags["exhausted"]
+    if exhausted:
+        cabin = min(exhausted)
+        exhausted.discard(cabin)
+        g.log("refreshed", c.player.index, cabin)
+
+
+def _each_player(method: str) -> Callable[[Game, Context], Any]:
+    def verb(g: Game, c: Context) -> Any:
+        return getattr(_game(g), method)(c.player)
+
+    verb.__doc__ = getattr(IncredibleExpeditions, method).__doc__
+    verb.__name__ = method
+    return verb
+
+
+def _whole_game(method: str) -> Callable[[Game, Context], Any]:
+    def verb(g: Game, c: Context) -> Any:
+        return getattr(_game(g), method)()
+
+    verb.__doc__ = getattr(IncredibleExpeditions, method).__doc__
+    verb.__name__ = method
+    return verb
+
+
+def lay_out_locations(g: Game, c: Context, first: str, last: str) -> None:
+    """Port City, the shuffled Locations between, the Drowned City of Atlantis."""
+    _game(g).lay_out_locations(None, first, last)
+
+
+def lay_out_market(g: Game, c: Context, size: int) -> None:
+    """Draw up to ``size`` cards from the Crew and Resource decks, face up."""
+    _game(g).lay_out_market(c.player, int(size))
+
+
+def acquire_cards(g: Game, c: Context, limit: int) -> None:
+    """Acquire up to ``limit`` cards from the Market."""
+    _game(g).acquire_cards(c.player, int(limit))
+
+
+def capable_crew_count(g: Game, c: Context) -> int:
+    """How many Crew the player has that are neither Cursed nor Lost."""
+    return _game(g).capable_crew(c.player)
+
+
+def first_turn(g: Game, c: Context) -> bool:
+    """True on the player's first turn."""
+    return bool(c.player.flags["turns"] == 0)
+
+
+def winner_found(g: Game, c: Context) -> bool:
+    """True once a player has defeated both Encounters at the Drowned City of Atlantis."""
+    return _game(g).winner is not None
+
+
+NATIVES: dict[str, Callable[..., Any]] = {
+    "refreshed": refreshed,
+    "capable_crew_count": capable_crew_count,
+    "first_turn": first_turn,
+    "marooned": _each_player("marooned"),
+    "winner_found": winner_found,
+    "at_port_city": _each_player("at_port_city"),
+}
+
+VERBS: dict[str, Callable[..., Any]] = {
+    "exhaust": exhaust,
+    "ignore": ignore,
+    "lose_crew": lose_crew,
+    "curse_crew": curse_crew,
+    "lift_curse": lift_curse,
+    "refresh_one": refresh_one,
+    "deal_starting_decks": _whole_game("deal_starting_decks"),
+    "shuffle_decks": _whole_game("shuffle_decks"),
+    "lay_out_locations": lay_out_locations,
+    "take_expedition_leader": _each_player("take_expedition_leader"),
+    "take_leader_tokens": _each_player("take_leader_tokens"),
+    "first_player_bid": _whole_game("first_player_bid"),
+    "draw_to_hand_size": _each_player("draw_to_hand_size"),
+    "rescue_crew": _each_player("rescue_crew"),
+    "refresh_crew": _each_player("refresh_crew"),
+    "lay_out_market": lay_out_market,
+    "acquire_cards": acquire_cards,
+    "clear_market": _each_player("clear_market"),
+    "encounter_actions": _each_player("encounter_actions"),
+    "sacrifice_resource": _each_player("sacrifice_resource"),
+    "discard_cards": _each_player("discard_cards"),
+    "reset_temporary_totals": _each_player("reset_temporary_totals"),
+}
 
 GAME_CLASS = IncredibleExpeditions
 
 
-# -- scenarios -----------------------------------------------------------------------------
+# -- policies ------------------------------------------------------------------------------
+
+
+class Greedy(Policy):
+    """An expedition leader who plays sensibly: hires Crew until the ship has 3 to 5 capable
+    hands, buys the Resources that raise Heroism and Skullduggery, sets out once the ship can
+    muster a typical difficulty, faces what it can defeat, Ventures Forth when it may, and pays
+    with the fewest cards that cover a cost."""
+
+    #: The Heroism plus Skullduggery a typical Encounter asks (the invented deck's mean is 4).
+    READY = 4
+    #: The Crew the rulebook recommends before setting out ("Having at least 3 Crew").
+    CREW = 3
+
+    def __init__(self, player: int):
+        self.player = player
+
+    def decide(self, game: Game, question: Question) -> str:
+        """Answer by the question's id; anything unforeseen gets the first legal answer."""
+        g = _game(game)
+        me = g.players[question.player]
+        ident, options = question.id, question.options
+        if ident == RAISE:
+            return self.raise_for_encounter(g, me, options)
+        if ident == PAY:
+            return self.pay(g, me, options)
+        if ident == ACQUIRE:
+            return self.acquire(g, me, options)
+        if ident == MARKET:
+            return self.market(g, me, options)
+        if ident == ENCOUNTER_TURN:
+            return self.encounter_turn(g, me, options)
+        if ident == TURN:
+            return "encounter_turn" if self.ready(g, me) else "rest_turn"
+        if ident == DISCARD:
+            return KEEP
+        if ident == SACRIFICE:
+            return self.sacrifice(g, me, options)
+        if ident == BID:
+            return "1" if "1" in options else "0"
+        if "yes" in options:
+            return "yes"
+        return options[0]
+
+    def muster(self, g: IncredibleExpeditions, me: Player) -> int:
+        """The Heroism and Skullduggery the player could raise now."""
+        _, heroism, skull = g.potential(me)
+        return heroism + skull
+
+    def ready(self, g: IncredibleExpeditions, me: Player) -> bool:
+        """Set out (or go on) when the ship can muster a typical Encounter."""
+        if g.at_port_city(me) and g.capable_crew(me) < self.CREW:
+            return False
+        return self.muster(g, me) >= self.READY
+
+    def encounter_turn(self, g: IncredibleExpeditions, me: Player, options: Sequence[str]) -> str:
+        """Venture Forth when allowed and able; else Face the next Encounter; else stop."""
+        able = self.muster(g, me) >= self.READY
+        if "venture_forth" in options and able:
+            return "venture_forth"
+        if "face_encounter" in options and able and "venture_forth" not in options:
+            return "face_encounter"
+        return "end_turn"
+
+    def market(self, g: IncredibleExpeditions, me: Player, options: Sequence[str]) -> str:
+        """Draw Crew while the ship wants hands, else Resources."""
+        crew_seen = sum(1 for c in g.board["market"] if g.cards[c]["kind"] == "crew")
+        want_crew = g.capable_crew(me) + crew_seen < 5 and g.free_cabin(me) is not None
+        if want_crew and "crew" in options:
+            return "crew"
+        if "resource" in options:
+            return "resource"
+        return options[0]
+
+    def worth(self, g: IncredibleExpeditions, me: Player, card: str) -> float:
+        """How much a card helps the voyage, per point of its cost."""
+        if card == "stowaway_kid":
+            return -1.0
+        money, heroism, skull = g.cat.values[card]
+        cost = sum(g.cat.cost.get(card, (0, 0, 0))) or 1
+        worth = heroism + skull + 0.3 * money
+        if g.cards[card]["kind"] == "crew":
+            # A Crew serves every turn it is Refreshed, and counts against being Marooned.
+            if g.capable_crew(me) >= 5:
+                return 0.0
+            worth = 2.0 * worth + 1.0
+        return worth / cost
+
+    def acquire(self, g: IncredibleExpeditions, me: Player, options: Sequence[str]) -> str:
+        """The card worth most to this ship that its hand, tokens and (while hiring) Crew can
+        pay for; never one for another player."""
+        counters = me.counters
+        have = [counters[TEMPORARY[pool]] for pool in VALUE_KINDS]
+        have[0] += counters["money"]
+        values = g.cat.values
+        for card in me.zones["hand"]:
+            for i, v in enumerate(values[card]):
+                have[i] += v
+        if g.at_port_city(me) and g.capable_crew(me) < self.CREW:
+            for i, crew in enumerate(me.flags["cabins"], 1):
+                if crew is not None and g.can_exhaust(me, i):
+                    for k, v in enumerate(values[crew]):
+                        have[k] += v
+        best, value = DONE, 0.0
+        for option in options:
+            if option == DONE or " for " in option:
+                continue
+            cost = g.cat.cost.get(option, (0, 0, 0))
+            if any(c > h for c, h in zip(cost, have, strict=True)):
+                continue
+            worth = self.worth(g, me, option)
+            if worth > value:
+                best, value = option, worth
+        return best
+
+    def pay(self, g: IncredibleExpeditions, me: Player, options: Sequence[str]) -> str:
+        """Cover the shortfall with hand cards first, then Money tokens; Crew only while the
+        ship is still hiring in port (an Exhausted Crew is no use on the next Encounter Turn)."""
+        cost = g.cat.cost.get(g.board["paying"] or "", (0, 0, 0))
+        counters = me.counters
+        short = [
+            max(need - counters[TEMPORARY[pool]], 0)
+            for pool, need in zip(VALUE_KINDS, cost, strict=True)
+        ]
+        hiring = g.at_port_city(me) and g.capable_crew(me) < self.CREW
+        best, score = DONE, 0.0
+        values = g.cat.values
+        for option in options:
+            verb, _, what = option.partition(" ")
+            if verb == "play":
+                gives = values[what]
+                penalty = 0.1 * (gives[1] + gives[2])
+            elif verb == "exhaust" and hiring:
+                gives = values[str(g.crew_in(me, int(what)))]
+                penalty = 0.5
+            elif verb == "token" and what == "money":
+                gives, penalty = (1, 0, 0), 0.8
+            else:
+                continue
+            useful = sum(min(v, need) for v, need in zip(gives, short, strict=True))
+            if useful - penalty > score:
+                best, score = option, useful - penalty
+        return best
+
+    def raise_for_encounter(
+        self, g: IncredibleExpeditions, me: Player, options: Sequence[str]
+    ) -> str:
+        """Raise what the cheapest way of meeting the difficulty still lacks; Face at once when
+        it is met, or when it cannot be met (no card is wasted on a lost cause)."""
+        encounter = g.board["facing"]
+        difficulty = g.cat.difficulty[encounter]
+        counters = me.counters
+        have_h, have_s = counters["temporary_heroism"], counters["temporary_skullduggery"]
+        _, pot_h, pot_s = g.potential(me)
+        best_need: tuple[int, int] | None = None
+        for pools in itertools.product(("heroism", "skullduggery"), repeat=len(difficulty.either)):
+            need_h, need_s = difficulty.heroism, difficulty.skullduggery
+            for amount, pool in zip(difficulty.either, pools, strict=True):
+                if pool == "heroism":
+                    need_h += amount
+                else:
+                    need_s += amount
+            if need_h > pot_h or need_s > pot_s:
+                continue
+            short = (max(need_h - have_h, 0), max(need_s - have_s, 0))
+            if best_need is None or sum(short) < sum(best_need):
+                best_need = short
+        if best_need is None or best_need == (0, 0):
+            return FACE
+        short_h, short_s = best_need
+        values = g.cat.values
+        best, score = FACE, 0.0
+        for option in options:
+            verb, _, what = option.partition(" ")
+            if verb == "play":
+                _, h, s = values[what]
+                penalty = 0.0
+            elif verb == "exhaust":
+                _, h, s = values[str(g.crew_in(me, int(what)))]
+                penalty = 0.2
+            elif verb == "token":
+                h, s = (1, 0) if what == "heroism" else (0, 1)
+                penalty = 0.6
+            else:
+                continue
+            useful = min(h, short_h) + min(s, short_s)
+            if useful - penalty > score:
+                best, score = option, useful - penalty
+        return best
+
+    def sacrifice(self, g: IncredibleExpeditions, me: Player, options: Sequence[str]) -> str:
+        """Thin the deck of a Marks of Credit once it holds enough bought Resources."""
+        if "marks_of_credit" not in options:
+            return NONE
+        zones = me.zones
+        bought = sum(
+            1
+            for zone in ("hand", "resource_deck", "discard_pile")
+            for card in zones[zone]
+            if card in g.cat.cost
+        )
+        return "marks_of_credit" if bought >= 4 else NONE
+
+
+def _random(game: Game, player: int) -> Policy:
+    return RandomLegal()
+
+
+def _greedy(game: Game, player: int) -> Policy:
+    return Greedy(player)
+
+
+POLICIES: dict[str, Callable[[Game, int], Policy]] = {"random": _random, "greedy": _greedy}
+
+
+# -- scenarios: what a scenario may set, check and do, by the names a designer knows --------
 
 
 def _need_player(player: Player | None, what: str) -> Player:
@@ -516,10 +1531,6 @@ def _given_cabins(g: Game, player: Player | None, value: Any) -> None:
     game.sync_cabins(who)
 
 
-def _given_exhausted(g: Game, player: Player | None, value: Any) -> None:
-    _need_player(player, "exhausted").flags["exhausted"] = {int(v) for v in value}
-
-
 def _given_location(g: Game, player: Player | None, value: Any) -> None:
     who = _need_player(player, "location")
     track = g.board["locations"]
@@ -528,16 +1539,44 @@ def _given_location(g: Game, player: Player | None, value: Any) -> None:
     who.flags["location"] = track.index(str(value))
 
 
-GIVEN = {
+def _given_leader(g: Game, player: Player | None, value: Any) -> None:
+    _game(g).take_expedition_leader(_need_player(player, "leader"), str(value))
+
+
+def _board_list(key: str) -> Callable[[Game, Player | None, Any], None]:
+    def given(g: Game, player: Player | None, value: Any) -> None:
+        g.board[key] = [str(v) for v in value]
+
+    return given
+
+
+def _flag_set(key: str) -> Callable[[Game, Player | None, Any], None]:
+    def given(g: Game, player: Player | None, value: Any) -> None:
+        _need_player(player, key).flags[key] = {int(v) for v in value}
+
+    return given
+
+
+def _given_turns(g: Game, player: Player | None, value: Any) -> None:
+    _need_player(player, "turns").flags["turns"] = int(value)
+
+
+GIVEN: dict[str, Callable[..., Any]] = {
     "locations": lambda g, player, value: _game(g).lay_out_locations(
-        None if value is None else [str(v) for v in value]
+        None if value is None else [str(v) for v in value], shuffled=value is None
     ),
-    "encounter_deck": lambda g, player, value: g.board.__setitem__(
-        "encounter_deck", [str(v) for v in value]
-    ),
+    "encounter_deck": _board_list("encounter_deck"),
+    "encounter_discard": _board_list("encounter_discard"),
+    "crew_deck": _board_list("crew_deck"),
+    "crew_discard": _board_list("crew_discard"),
+    "resource_deck": _board_list("resource_deck"),
+    "market": _board_list("market"),
     "cabins": _given_cabins,
-    "exhausted": _given_exhausted,
+    "exhausted": _flag_set("exhausted"),
+    "cursed": _flag_set("cursed"),
     "location": _given_location,
+    "leader": _given_leader,
+    "turns": _given_turns,
 }
 
 
@@ -546,21 +1585,75 @@ def _winner_number(g: Game) -> int | None:
     return None if winner is None else winner.index + 1
 
 
-EXPECT = {
+def _leader(g: Game, player: Player | None) -> str | None:
+    held = _need_player(player, "leader").zones["expedition_leader"]
+    return held[0] if held else None
+
+
+EXPECT: dict[str, Callable[[Game, Player | None], Any]] = {
     "cabins": lambda g, player: list(_need_player(player, "cabins").flags["cabins"]),
     "exhausted": lambda g, player: sorted(_need_player(player, "exhausted").flags["exhausted"]),
+    "cursed": lambda g, player: sorted(_need_player(player, "cursed").flags["cursed"]),
     "location": lambda g, player: _game(g).location_of(_need_player(player, "location")),
+    "leader": _leader,
+    "hand_size": lambda g, player: _game(g).hand_size(_need_player(player, "hand_size")),
+    "capable_crew": lambda g, player: _game(g).capable_crew(_need_player(player, "crew")),
+    "marooned": lambda g, player: _game(g).marooned(_need_player(player, "marooned")),
     "winner": lambda g, player: _winner_number(g),
+    "first_player": lambda g, player: int(g.board["first_player"]) + 1,
+    "locations": lambda g, player: list(g.board["locations"]),
+    "locations_laid_out": lambda g, player: len(g.board["locations"]),
+    "discovered": lambda g, player: sorted(g.board["discovered"]),
+    "market": lambda g, player: list(g.board["market"]),
+    "market_size": lambda g, player: len(g.board["market"]),
     "encounter_discard": lambda g, player: list(g.board["encounter_discard"]),
+    "crew_discard": lambda g, player: list(g.board["crew_discard"]),
+    "resource_discard": lambda g, player: list(g.board["resource_discard"]),
+    "deck_sizes": lambda g, player: [
+        len(g.board["resource_deck"]),
+        len(g.board["crew_deck"]),
+        len(g.board["encounter_deck"]),
+    ],
+    "end_reason": lambda g, player: _game(g).end_reason,
 }
 
+
+def _play_whole_game(g: Game, player: Player) -> None:
+    _game(g).play_game()
+
+
 #: Steps a scenario may name (``action: venture_forth``, ``args: {closer: false}``).
-ACTIONS = {
+ACTIONS: dict[str, Callable[..., Any]] = {
+    "set_up": lambda g, player: _game(g).set_up(),
+    "deal_starting_decks": lambda g, player: _game(g).deal_starting_decks(),
+    "shuffle_decks": lambda g, player: _game(g).shuffle_decks(),
+    "lay_out_locations": lambda g, player: _game(g).lay_out_locations(None),
+    "take_expedition_leader": lambda g, player, leader=None: _game(g).take_expedition_leader(
+        player, leader
+    ),
+    "take_leader_tokens": lambda g, player: _game(g).take_leader_tokens(player),
+    "first_player_bid": lambda g, player: _game(g).first_player_bid(),
+    "draw_to_hand_size": lambda g, player: _game(g).draw_to_hand_size(player),
+    "take_turn": lambda g, player: _game(g).take_turn(player),
+    "rest_turn": lambda g, player: _game(g).rest_turn(player),
+    "encounter_turn": lambda g, player: _game(g).encounter_turn(player),
+    "draw_phase": lambda g, player: _game(g).draw_phase(player),
     "venture_forth": lambda g, player, closer=True: _game(g).venture_forth(player, closer),
     "face_encounter": lambda g, player, encounter=None: _game(g).face_encounter(player, encounter),
     "hire_crew": lambda g, player, crew: _game(g).hire_crew(player, crew),
     "refresh_crew": lambda g, player: _game(g).refresh_crew(player),
     "exhaust_for_totals": lambda g, player, cabin: _game(g).exhaust_for_totals(player, cabin),
+    "play_for_values": lambda g, player, card: _game(g).play_for_values(player, card),
+    "play_for_ability": lambda g, player, card: _game(g).play_for_ability(player, card),
+    "spend_token": lambda g, player, token: _game(g).spend_token(player, token),
+    "lay_out_market": lambda g, player, size=6: _game(g).lay_out_market(player, size),
+    "acquire_cards": lambda g, player, limit=3: _game(g).acquire_cards(player, limit),
+    "clear_market": lambda g, player: _game(g).clear_market(player),
+    "rescue_crew": lambda g, player: _game(g).rescue_crew(player),
+    "sacrifice_resource": lambda g, player: _game(g).sacrifice_resource(player),
+    "discard_cards": lambda g, player: _game(g).discard_cards(player),
+    "reset_temporary_totals": lambda g, player: _game(g).reset_temporary_totals(player),
+    "play_game": _play_whole_game,
 }
 
 
@@ -573,34 +1666,101 @@ def _cabins(ir: dict[str, Any]) -> int:
 
 _CARD = Id("card", "a card")
 _CABIN = Number(1, lambda vocab: _cabins(vocab.ir), "a Crew Cabin")
+_CARDS = Many(_CARD)
+_COUNT = Number(0, None, "a number")
 GIVEN_KINDS = {
     "locations": Maybe(Many(Id("card:location", "a Location"))),
     "encounter_deck": Many(Id("card:encounter", "an Encounter")),
+    "encounter_discard": Many(Id("card:encounter", "an Encounter")),
+    "crew_deck": Many(Id("card:crew", "a Crew")),
+    "crew_discard": Many(Id("card:crew", "a Crew")),
+    "resource_deck": Many(Id("card:resource", "a Resource")),
+    "market": Many(Id("card:crew|resource", "a Crew or Resource")),
     # Any card: a Crew Cabin holding a card that is no Crew is a given the rules refuse.
     "cabins": Many(Maybe(_CARD)),
     "exhausted": Many(_CABIN),
+    "cursed": Many(_CABIN),
     "location": Id("card:location", "a Location"),
+    "leader": Id("card:expedition_leader", "an Expedition Leader"),
+    "turns": _COUNT,
 }
 EXPECT_KINDS = {
     "cabins": Many(Maybe(_CARD)),
     "exhausted": Many(_CABIN),
+    "cursed": Many(_CABIN),
     "location": Id("card:location", "a Location"),
-    "winner": Maybe(Number(1, None, "a player number")),
+    "leader": Maybe(Id("card:expedition_leader", "an Expedition Leader")),
+    "hand_size": _COUNT,
+    "capable_crew": _COUNT,
+    "marooned": Flag(),
+    "winner": Maybe(PLAYER),
+    "first_player": PLAYER,
+    "locations": Many(Id("card:location", "a Location")),
+    "locations_laid_out": _COUNT,
+    "discovered": Many(Id("card:location", "a Location")),
+    "market": _CARDS,
+    "market_size": _COUNT,
     "encounter_discard": Many(Id("card:encounter", "an Encounter")),
+    "crew_discard": Many(Id("card:crew", "a Crew")),
+    "resource_discard": Many(Id("card:resource", "a Resource")),
+    "deck_sizes": Many(_COUNT),
+    "end_reason": Choice(("", "a ship reached Atlantis", "turn limit"), "an end reason"),
 }
 # Card arguments name any card: the flow refuses one of the wrong kind (expectable), while a
 # name that is no card at all is the scenario's own mistake.
+_NONE: Fields = Fields({})
 ACTION_ARGS = {
+    "set_up": _NONE,
+    "deal_starting_decks": _NONE,
+    "shuffle_decks": _NONE,
+    "lay_out_locations": _NONE,
+    "take_expedition_leader": Fields({"leader": Maybe(_CARD)}),
+    "take_leader_tokens": _NONE,
+    "first_player_bid": _NONE,
+    "draw_to_hand_size": _NONE,
+    "take_turn": _NONE,
+    "rest_turn": _NONE,
+    "encounter_turn": _NONE,
+    "draw_phase": _NONE,
     "venture_forth": Fields({"closer": Flag()}),
     "face_encounter": Fields({"encounter": Maybe(_CARD)}),
     "hire_crew": Fields({"crew": _CARD}, ("crew",)),
-    "refresh_crew": Fields({}),
+    "refresh_crew": _NONE,
     "exhaust_for_totals": Fields({"cabin": _CABIN}, ("cabin",)),
+    "play_for_values": Fields({"card": _CARD}, ("card",)),
+    "play_for_ability": Fields({"card": _CARD}, ("card",)),
+    "spend_token": Fields({"token": Choice(VALUE_KINDS, "a token")}, ("token",)),
+    "lay_out_market": Fields({"size": _COUNT}),
+    "acquire_cards": Fields({"limit": _COUNT}),
+    "clear_market": _NONE,
+    "rescue_crew": _NONE,
+    "sacrifice_resource": _NONE,
+    "discard_cards": _NONE,
+    "reset_temporary_totals": _NONE,
+    "play_game": _NONE,
 }
 QUESTIONS: dict[str, tuple[str, tuple[str, ...] | str | None]] = {
+    BID: ("Step 3: the Money tokens bet to be the first player (0 up to all of them)", None),
+    TURN: ("a Rest Turn or an Encounter Turn", ("rest_turn", "encounter_turn")),
+    MARKET: ("the deck the next Market card is drawn from, or stop", ("crew", "resource", STOP)),
+    ACQUIRE: ("a Market card to Acquire ('card' or 'card for N'), or done", None),
+    PAY: (
+        "how to raise the totals for the card being Acquired ('play card', 'ability card', "
+        "'exhaust N', 'token money'), or done",
+        None,
+    ),
+    RAISE: (
+        "how to raise Heroism and Skullduggery against the Encounter ('play card', "
+        "'ability card', 'exhaust N', 'token heroism'), or face",
+        None,
+    ),
     HALF_BUBBLE_QUESTION: (
         "meet the Half-Heroism/Half-Skullduggery difficulty with (heroism or skullduggery "
         "for each bubble, as the engine lists them)",
         None,
     ),
+    ENCOUNTER_TURN: ("venture_forth, venture_back, face_encounter or end_turn", None),
+    SACRIFICE: ("a Resource card of the hand to Sacrifice, or none", None),
+    DISCARD: ("a card of the hand to discard, or keep", None),
+    RESCUE: ("draw random Crew from the discard pile (yes or no)", ("yes", "no")),
 }
