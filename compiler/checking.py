@@ -37,5 +37,9 @@ def check_paths(paths: list[Path], project: Project | None, sources: SourceCache
         result.files.extend(SourceFile(str(p), ()) for p in game.files)
         if game.ok:
             # Variants are checked against a base that compiles; their errors are their own.
-            result.diagnostics.extend(check_variants(folder, sources, game.files, game.diagnostics))
+            result.diagnostics.extend(
+                check_variants(
+                    folder, sources, game.files, game.diagnostics, result.variant_provisional
+                )
+            )
     return result

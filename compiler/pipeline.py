@@ -48,11 +48,16 @@ class CheckResult:
     files: list[SourceFile] = field(default_factory=list)
     games: list[GameResult] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: The @provisional values written in the variants' own files (YAML and added cards).
+    variant_provisional: list[dict[str, str]] = field(default_factory=list)
 
     @property
     def provisional(self) -> list[dict[str, str]]:
-        """Every @provisional value of every compiled game."""
-        return [p for g in self.games if g.ir for p in g.ir["provisional"]]
+        """Every @provisional value of every compiled game and of its variants' own files."""
+        return [
+            *(p for g in self.games if g.ir for p in g.ir["provisional"]),
+            *self.variant_provisional,
+        ]
 
     def summary(self) -> str:
         """One line for a clean run."""

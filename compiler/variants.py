@@ -764,9 +764,15 @@ def _own(
 
 
 def check_variants(
-    folder: Path, sources: SourceCache, files: list[Path], base: list[Diagnostic] | None = None
+    folder: Path,
+    sources: SourceCache,
+    files: list[Path],
+    base: list[Diagnostic] | None = None,
+    provisional: list[dict[str, str]] | None = None,
 ) -> list[Diagnostic]:
-    """Compile every variant of the game in ``folder``; the diagnostics they add."""
+    """Compile every variant of the game in ``folder``; the diagnostics they add. The
+    @provisional values written in a variant's own files (its YAML, its ``add_files``) are
+    added to ``provisional`` when given, so ``cardc check --provenance`` lists them too."""
     from compiler.project import display_path
 
     diagnostics: list[Diagnostic] = []
@@ -774,6 +780,11 @@ def check_variants(
         result, overlay = compile_variant(folder, display_path(path), sources, files=files)
         own = str(display_path(path))
         diagnostics.extend(_own(result.diagnostics, base or [], overlay, path.stem, own))
+        if provisional is not None and result.ir is not None:
+            mine = {own, *(str(p) for p in overlay.files)} if overlay is not None else {own}
+            provisional.extend(
+                p for p in result.ir["provisional"] if p["at"].rsplit(":", 2)[0] in mine
+            )
     return diagnostics
 
 

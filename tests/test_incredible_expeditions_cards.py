@@ -12,18 +12,20 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from engine.games import incredible_expeditions as ie
-from engine.loader import new_game
+from engine.loader import new_game, rules_module
 from engine.runtime import RuleError, Scripted
 from engine.sim import play_game
 
 GENERATED = Path(__file__).resolve().parent.parent / "generated" / "incredible_expeditions"
+#: cards/incredible_expeditions/natives.py, the module the engine binds to the game.
+ie = rules_module("incredible_expeditions")
 
 
-def game(players: int = 2, seed: int = 0, policy: str | None = None) -> ie.IncredibleExpeditions:
+def game(players: int = 2, seed: int = 0, policy: str | None = None) -> Any:
     """A fresh game, its players deciding by ``policy`` (scripted with no answers if None)."""
     g = new_game(GENERATED, players=players, seed=seed, policies={-1: Scripted([])})
     assert isinstance(g, ie.IncredibleExpeditions)
@@ -136,3 +138,20 @@ def test_the_catalogue_reads_values_and_costs_in_the_rulebooks_order() -> None:
     assert cat.cost["strongman"] == (4, 1, 0)
     assert "marks_of_credit" not in cat.cost  # a starting card is not Acquired
     assert len(cat.starting) == 15
+
+
+def test_provenance_lists_the_variants_own_provisional_values() -> None:
+    # `cardc check --provenance` reads CheckResult.provisional: a variant's own files count.
+    from compiler.checking import check_paths
+    from compiler.project import find_project
+    from dsl.diagnostics import SourceCache
+
+    root = Path(__file__).resolve().parent.parent
+    project = find_project(root)
+    assert project is not None
+    folder = root / "cards" / "incredible_expeditions"
+    result = check_paths([folder / "game.cards"], project, SourceCache())
+    report = result.provenance_report()
+    assert "variants/more_locations.yaml:12:3: location Whirlpool Narrows" in report
+    assert "variants/more_locations.cards:5:1: location Coral Reef" in report
+    assert "leaders.cards" in report and "Prof. Pendergast: hand_size" in report
