@@ -32,10 +32,10 @@ def h_stowaway_kid__rest(g, c):
     g.lose(c, 'money', 1)  # @ cards/incredible_expeditions/crew.cards:35:5
 
 
-def h_ships_doctor__undefeated(g, c):
-    # Ship's Doctor: on undefeated (cards/incredible_expeditions/crew.cards:87)
+def h_ships_doctor__facing(g, c):
+    # Ship's Doctor: on facing (cards/incredible_expeditions/crew.cards:87)
     if g.natives['refreshed'](g, c, c.card):  # @ cards/incredible_expeditions/crew.cards:88:5
-        if g.may(c, 'ships_doctor.undefeated.exhaust', 'exhaust self; lift_curse'):  # @ cards/incredible_expeditions/crew.cards:89:7
+        if g.may(c, 'ships_doctor.facing.exhaust', 'exhaust self; lift_curse'):  # @ cards/incredible_expeditions/crew.cards:89:7
             g.verbs['exhaust'](g, c, c.card)  # @ cards/incredible_expeditions/crew.cards:90:9
             g.verbs['lift_curse'](g, c)  # @ cards/incredible_expeditions/crew.cards:91:9
 
@@ -166,7 +166,7 @@ HANDLERS = {
     ('pilot', 'entering_location'): h_pilot__entering_location,
     ('pirate_haven', 'when_entering'): h_pirate_haven__when_entering,
     ('serpents_reach', 'when_entering'): h_serpents_reach__when_entering,
-    ('ships_doctor', 'undefeated'): h_ships_doctor__undefeated,
+    ('ships_doctor', 'facing'): h_ships_doctor__facing,
     ('ships_rations', 'play'): h_ships_rations__play,
     ('silas_crook', 'rest'): h_silas_crook__rest,
     ('sirens_song', 'facing'): h_sirens_song__facing,
