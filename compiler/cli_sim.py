@@ -304,15 +304,14 @@ def cmd_sim(args: argparse.Namespace) -> int:
     def body() -> int:
         folder = game_folder(project, args.game, args.variant)
         args.mode = _mode(args)
+        players = _players(args)
         params = {name: values[0] for name, values in _params(args.param).items()}
         if args.log or args.log_game is not None:
             number = 1 if args.log_game is None else args.log_game
             if number < 1:
                 return _die(f"--log-game must be at least 1, not {number}")
             simulator = sim.Simulator(folder, params)
-            played = sim.play_one(
-                simulator, args.seed, number, args.mode, args.policy, args.players
-            )
+            played = sim.play_one(simulator, args.seed, number, args.mode, args.policy, players)
             # No calendar date: the same seed prints the same bytes on any day.
             print(sim.render_logbook(played, "-"))
             return 0
@@ -329,7 +328,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
                 args.seed,
                 args.mode,
                 args.policy,
-                args.players,
+                players,
                 progress=progress,
                 jobs=_jobs(args),
                 cards=not args.no_cards,
@@ -400,6 +399,19 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     return _run_guarded(args, body)
 
 
+def _players(args: argparse.Namespace) -> int | None:
+    """``--players N``: seats N players (2 or more play the competitive game); None: the mode's
+    own count."""
+    players = getattr(args, "players", None)
+    if players is None:
+        return None
+    if players < 1:
+        raise SimUsageError(f"--players must be at least 1, not {players}", ())
+    if players > 1 and args.mode == "solo":
+        args.mode = "competitive"
+    return int(players)
+
+
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=1000, help="how many games (default 1000)")
     parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
@@ -449,7 +461,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--players",
         type=int,
         metavar="N",
-        help="seat N players (default: the mode's; Land vs Sea: 2, 3 or 4)",
+        help="seat N players (2 or more: the competitive game; default: the mode's count)",
     )
     parser.add_argument(
         "--param",

@@ -116,8 +116,14 @@ def render_report(report: SimReport, cards: bool = True) -> str:
         "",
         f"game length  mean {length.mean:.2f} rounds ± {length.half_width:.2f}, "
         f"min {length.low}, max {length.high}",
-        "",
     ]
+    if tally.turns:
+        turns = histogram_moments(tally.turns)
+        lines.append(
+            f"             mean {turns.mean:.2f} turns ± {turns.half_width:.2f}, "
+            f"min {turns.low}, max {turns.high}"
+        )
+    lines.append("")
     width = max([len("end of the game"), *(len(e) for e in tally.ends)])
     lines.append(f"{'end of the game':<{width}}  {'games':>7}  {'share':>6}  95% CI")
     for end in sorted(tally.ends, key=lambda e: (-tally.ends[e], e)):
@@ -371,6 +377,10 @@ def render_logbook(played: Played, date: str) -> str:
     titles = {cid: str(card.get("title") or cid) for cid, card in game.cards.items()}
     title = str(game.ir.get("title") or game.ir["game"])
     out = [f"{title}: logbook of game {played.number} (game seed {played.seed}), {game.mode}"]
+    # A game that tells itself (a game of turns with no paper logbook: ``narrate()``).
+    narrate = getattr(game, "narrate", None)
+    if callable(narrate):
+        return "\n".join([*out, "", *narrate()])
     for index, months in enumerate(result.logbook):
         player = game.players[index] if index < len(game.players) else None
         name = player.name if player else f"player {index + 1}"

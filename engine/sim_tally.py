@@ -42,6 +42,8 @@ class Outcome:
     end: str
     length: int
     cards: list[tuple[set[str], set[str], set[str]]] | None
+    #: Turns taken, for a game of turns (a flow's result says; 0 when it does not).
+    turns: int = 0
 
 
 def _winner_label(winner: int | None) -> str:
@@ -114,6 +116,10 @@ def _end_reason(game: Game, result: Any, kinds: list[Any]) -> str:
         for at in _positions(kinds, "track_full"):
             return f"sunk by {game.events[at][2]}"
         return "sunk"
+    # A flow's own reason ("a ship reached Atlantis", an end_game's words), when it gives one.
+    reason = getattr(result, "reason", None)
+    if isinstance(reason, str) and reason and reason != "rounds":
+        return reason
     return PLAYED_OUT
 
 
@@ -129,6 +135,7 @@ def outcome(game: Game, result: Any, mode: str, cards: bool = True) -> Outcome:
         end=_end_reason(game, result, kinds),
         length=length,
         cards=_card_sets(game, mode, kinds) if cards else None,
+        turns=int(getattr(result, "turns", 0) or 0),
     )
 
 
@@ -187,6 +194,8 @@ class Tally:
     ends: Counter[str] = field(default_factory=Counter)
     lengths: Counter[int] = field(default_factory=Counter)
     cards: dict[str, CardTally] = field(default_factory=dict)
+    #: Turns per game, for games of turns (empty otherwise).
+    turns: Counter[int] = field(default_factory=Counter)
 
     def add(self, game: Outcome) -> None:
         """Count one game."""
@@ -198,6 +207,8 @@ class Tally:
             self.wins[game.winner] += 1
         self.ends[game.end] += 1
         self.lengths[game.length] += 1
+        if game.turns:
+            self.turns[game.turns] += 1
         for index, (score, afloat, title) in enumerate(game.samples):
             self.scores[score] += 1
             if afloat:
@@ -235,6 +246,7 @@ class Tally:
         self.ships_sunk += other.ships_sunk
         merge_counts(self.ends, other.ends)
         merge_counts(self.lengths, other.lengths)
+        merge_counts(self.turns, other.turns)
         for card, tally in other.cards.items():
             self.cards.setdefault(card, CardTally()).merge(tally)
         return self
@@ -253,6 +265,10 @@ class Tally:
             "ends": {e: self.ends[e] for e in sorted(self.ends)},
             "lengths": {str(k): self.lengths[k] for k in sorted(self.lengths)},
             "cards": {c: self.cards[c].as_dict() for c in sorted(self.cards)},
+            # Only games of turns have the key: other games' JSON stays as it was.
+            **(
+                {"turns": {str(k): self.turns[k] for k in sorted(self.turns)}} if self.turns else {}
+            ),
         }
 
     @classmethod
@@ -270,6 +286,7 @@ class Tally:
             ends=Counter({str(k): int(v) for k, v in data["ends"].items()}),
             lengths=Counter({int(k): int(v) for k, v in data["lengths"].items()}),
             cards={k: CardTally.from_dict(v) for k, v in data["cards"].items()},
+            turns=Counter({int(k): int(v) for k, v in data.get("turns", {}).items()}),
         )
 
 

@@ -653,7 +653,8 @@ class IncredibleExpeditions(Game):
         """Draw random Crew from the Crew discard pile into the lowest free cabins until the
         player has 3 Capable Crew (or the pile or the cabins run out)."""
         pile = self.board["crew_discard"]
-        drawn = []
+        drawn: list[str] = []
+        self.log("rescue", player.index)
         while (
             self.capable_crew(player) < int(self.params["capable_crew"])
             and pile
@@ -865,12 +866,12 @@ class IncredibleExpeditions(Game):
         market = self.board["market"]
         if card not in market:
             raise RuleError(f"{card} is not in the Market")
+        self.log("acquire", player.index, card, target.index + 1)
         if self.cards[card]["kind"] == "crew":
             self.hire_crew(target, card)
         else:
             target.zones["discard_pile"].append(card)
         market.remove(card)
-        self.log("acquire", player.index, card, target.index + 1)
 
     # -- Encounters
 
@@ -1042,6 +1043,7 @@ class IncredibleExpeditions(Game):
         hand, deck, pile = zones["hand"], zones["resource_deck"], zones["discard_pile"]
         wanted = self.hand_size(player) - len(hand)
         drawn = 0
+        start = len(hand)
         while drawn < wanted:
             if not deck:
                 if not pile or self.at_port_city(player):
@@ -1052,7 +1054,7 @@ class IncredibleExpeditions(Game):
                 self.log("reshuffle", player.index, "discard_pile", "resource_deck")
             hand.append(deck.pop(0))
             drawn += 1
-        self.log("draw", player.index, "hand", drawn)
+        self.log("draw", player.index, "hand", drawn, hand[start:])
         return drawn
 
     # -- the turn (the flow's phases call these; :meth:`play` is the same order in Python
@@ -1133,6 +1135,10 @@ class IncredibleExpeditions(Game):
         self.end_reason = "a ship reached Atlantis" if self.winner else "turn limit"
         return self.result()
 
+    def narrate(self) -> list[str]:
+        """The game told turn by turn (``cardc sim --log``)."""
+        return narrate(self)
+
     def result(self) -> SimpleNamespace:
         """The simulator's fields: the winner scores 1."""
         self.round = self.turns
@@ -1147,6 +1153,93 @@ class IncredibleExpeditions(Game):
             turns=self.turns,
             reason=self.end_reason,
         )
+
+
+def narrate(game: IncredibleExpeditions) -> list[str]:
+    """The game told turn by turn in the rulebook's words, from its event log: what ``cardc
+    sim --log`` prints."""
+    title = game.cat.titles
+    name = lambda card: title.get(str(card), str(card))  # noqa: E731 - a local shorthand
+    lines: list[str] = []
+    line: list[str] = []
+
+    def flush() -> None:
+        if line:
+            lines.append("  " + "; ".join(line) + ".")
+            line.clear()
+
+    for event in game.events:
+        kind = event[0]
+        who = f"player {event[1] + 1}" if len(event) > 1 and isinstance(event[1], int) else ""
+        if kind == "locations":
+            lines.append("Set up the World: " + " - ".join(name(c) for c in event[1:]))
+        elif kind == "leader":
+            lines.append(f"{who.capitalize()} leads with {name(event[2])}")
+        elif kind == "tokens":
+            lines[-1] += f": {event[2]} Money, {event[3]} Heroism, {event[4]} Skullduggery tokens"
+        elif kind == "bet":
+            line.append(f"{who} bets {event[2]}")
+        elif kind == "first_player":
+            line.append(f"player {event[1] + 1} takes the first turn")
+            flush()
+        elif kind == "turn":
+            flush()
+            player = game.players[event[1]]
+            del player
+            lines.append(f"Turn {event[2]}, {who}:")
+        elif kind == "rest_turn":
+            line.append("Rest Turn: Refresh the Crew")
+        elif kind == "encounter_turn":
+            line.append("Encounter Turn")
+        elif kind == "market" and len(event) > 2:
+            line.append("the Market: " + ", ".join(name(c) for c in event[2:]))
+        elif kind == "acquire":
+            whom = "" if event[3] == event[1] + 1 else f" for player {event[3]}"
+            line.append(f"Acquire {name(event[2])}{whom}")
+        elif kind == "hire":
+            line.append(f"{name(event[2])} into cabin {event[3]}")
+        elif kind == "play":
+            line.append(f"play {name(event[2])}")
+        elif kind == "ability":
+            line.append(f"play {name(event[2])} for its Ability")
+        elif kind == "exhaust":
+            line.append(f"Exhaust {name(event[2])}")
+        elif kind == "token":
+            line.append(f"spend a {event[2].capitalize()} token")
+        elif kind == "venture_forth":
+            line.append(f"Venture Forth to {name(event[2])}")
+        elif kind == "discover":
+            line.append("flip it over")
+        elif kind == "ignored":
+            line.append("ignore its text")
+        elif kind == "face":
+            line.append(f"Face {name(event[2])}")
+        elif kind == "defeated":
+            line.append(f"defeated ({event[3].replace('+', ' and ')})")
+        elif kind == "undefeated":
+            line.append("Undefeated")
+        elif kind == "lost":
+            line.append(f"{name(event[2])} in cabin {event[3]} is Lost")
+        elif kind == "cursed":
+            line.append(f"{name(event[2])} in cabin {event[3]} is Cursed")
+        elif kind == "rescue":
+            line.append("Marooned: draw random Crew from the discard pile")
+        elif kind == "sacrifice":
+            line.append(f"Draw Phase: Sacrifice {name(event[2])}")
+        elif kind == "discard":
+            line.append(f"discard {name(event[2])}")
+        elif kind == "draw" and game.turns:
+            line.append(f"draw {event[3]}")
+        elif kind == "winner":
+            flush()
+            lines.append(
+                f"{who.capitalize()} defeats both Encounters at the Drowned City of Atlantis "
+                "and wins."
+            )
+    flush()
+    if game.winner is None and game.end_reason:
+        lines.append(f"The game ends: {game.end_reason}.")
+    return lines
 
 
 def _game(g: Game) -> IncredibleExpeditions:
@@ -1351,13 +1444,31 @@ class Greedy(Policy):
         return self.muster(g, me) >= self.READY
 
     def encounter_turn(self, g: IncredibleExpeditions, me: Player, options: Sequence[str]) -> str:
-        """Venture Forth when allowed and able; else Face the next Encounter; else stop."""
+        """Venture Forth when allowed and able; else Face the next Encounter; stop after an
+        Undefeated one (the hand and the Crew are spent)."""
+        events = g.events
+        last = next((e[0] for e in reversed(events) if e[0] in ("defeated", "undefeated")), None)
+        turn_start = self.turn_start(g)
+        if last == "undefeated" and self.undefeated_since(g, turn_start):
+            return "end_turn"
         able = self.muster(g, me) >= self.READY
         if "venture_forth" in options and able:
             return "venture_forth"
         if "face_encounter" in options and able and "venture_forth" not in options:
             return "face_encounter"
         return "end_turn"
+
+    def turn_start(self, g: IncredibleExpeditions) -> int:
+        """Where this turn's events begin in the log (its ``encounter_turn`` event)."""
+        events = g.events
+        for at in range(len(events) - 1, -1, -1):
+            if events[at][0] == "encounter_turn":
+                return at
+        return 0
+
+    def undefeated_since(self, g: IncredibleExpeditions, start: int) -> bool:
+        """True when an Encounter was left Undefeated since ``start``."""
+        return any(e[0] == "undefeated" for e in g.events[start:])
 
     def market(self, g: IncredibleExpeditions, me: Player, options: Sequence[str]) -> str:
         """Draw Crew while the ship wants hands, else Resources."""
