@@ -49,7 +49,8 @@ TEMPORARY = {pool: f"temporary_{pool}" for pool in VALUE_KINDS}
 #: Question ids (a scenario's ``choices`` name them).
 BID = "first_player_bid"
 TURN = "rest_or_encounter"
-MARKET = "lay_out_market"
+MARKET_CREW = "lay_out_market.crew"
+MARKET_RESOURCES = "lay_out_market.resources"
 ACQUIRE = "acquire"
 PAY = "pay"
 RAISE = "raise"
@@ -59,10 +60,25 @@ SACRIFICE = "sacrifice"
 DISCARD = "discard"
 RESCUE = "rescue_crew"
 
+
+class _Options(dict):  # type: ignore[type-arg]
+    """``prefix + key``, made once per key (a game builds the same answers hundreds of times)."""
+
+    def __init__(self, prefix: str) -> None:
+        super().__init__()
+        self.prefix = prefix
+
+    def __missing__(self, key: Any) -> str:
+        value = self[key] = f"{self.prefix}{key}"
+        return value
+
+
+PLAY_OPTION, ABILITY_OPTION = _Options("play "), _Options("ability ")
+EXHAUST_OPTION, TOKEN_OPTION = _Options("exhaust "), _Options("token ")
+
 #: The answers that end a raise, a market, an acquisition or a discard.
 DONE = "done"
 FACE = "face"
-STOP = "stop"
 KEEP = "keep"
 NONE = "none"
 
@@ -191,6 +207,11 @@ class Catalogue:
             if card["kind"] == "resource" and "play" in card["triggers"]
         }
         self.rules = [c["id"] for c in cards if c["kind"] in ("rule", "layer")]
+        #: trigger -> the cards with a handler for it.
+        self.answering: dict[str, set[str]] = {}
+        for card in cards:
+            for trigger in card["triggers"]:
+                self.answering.setdefault(trigger, set()).add(card["id"])
         self.titles = {c["id"]: c["title"] for c in cards}
 
 
@@ -235,6 +256,7 @@ class IncredibleExpeditions(Game):
             flags["location"] = 0
             flags["turns"] = 0
             flags["acquired"] = 0
+            flags["undefeated_this_turn"] = False
         # Until setup lays out the world, the track is Port City, the first Locations in card
         # order and the Drowned City (scenarios that need no shuffle use it as it is).
         self.lay_out_locations(None, "port_city", "drowned_city_of_atlantis", shuffled=False)
@@ -264,6 +286,23 @@ class IncredibleExpeditions(Game):
             *crew,
             *((facing,) if facing else ()),
         ]
+
+    def fire(
+        self,
+        trigger: str,
+        player: Player,
+        cards: Any = None,
+        event: dict[str, Any] | None = None,
+        quantities: dict[str, int] | None = None,
+    ) -> Context:
+        """Fire as the engine does, for the cards in force that answer ``trigger`` only (most
+        triggers find none: the engine's loop over every card is skipped)."""
+        if cards is None:
+            answering = self.cat.answering.get(trigger)
+            if not answering:
+                return Context(player, "", trigger, event, quantities)
+            cards = [card for card in self.cards_in_force(player) if card in answering]
+        return super().fire(trigger, player, cards, event, quantities)
 
     def deck(self, name: str, discard: str) -> list[str]:
         """A shared deck; when it runs out, its discard pile is shuffled in as the new deck
@@ -706,15 +745,19 @@ class IncredibleExpeditions(Game):
     def raise_options(self, player: Player, pools: Sequence[str]) -> list[str]:
         """What the player may do to raise the totals: play a held Resource for its values or
         its Ability, Exhaust a capable Crew, remove a token of a pool that counts here."""
-        hand = player.zones["hand"]
-        options = [f"play {card}" for card in dict.fromkeys(hand)]
-        options += [f"ability {card}" for card in dict.fromkeys(hand) if card in self.cat.abilities]
+        held = dict.fromkeys(player.zones["hand"])
+        options = [PLAY_OPTION[card] for card in held]
+        abilities = self.cat.abilities
+        options += [ABILITY_OPTION[card] for card in held if card in abilities]
+        flags = player.flags
+        exhausted, cursed = flags["exhausted"], flags["cursed"]
         options += [
-            f"exhaust {i}"
-            for i in range(1, len(player.flags["cabins"]) + 1)
-            if self.can_exhaust(player, i)
+            EXHAUST_OPTION[i]
+            for i, crew in enumerate(flags["cabins"], start=1)
+            if crew is not None and i not in exhausted and i not in cursed
         ]
-        options += [f"token {pool}" for pool in pools if player.counters[pool] > 0]
+        counters = player.counters
+        options += [TOKEN_OPTION[pool] for pool in pools if counters[pool] > 0]
         return options
 
     def do_raise(self, player: Player, answer: str) -> None:
@@ -742,23 +785,23 @@ class IncredibleExpeditions(Game):
     def lay_out_market(self, player: Player, size: int) -> None:
         """ "Next, go to the Market and Acquire what you need. Draw up to 6 cards of any
         combination from the Crew and Resource decks and lay them face up on the table." The
-        player picks the deck of each card, or stops."""
+        player says how many come from the Crew deck, then how many from the Resource deck
+        (each deck's discard pile is shuffled in when it runs out)."""
         market = self.board["market"]
-        while len(market) < size:
-            options = []
-            if self.deck("crew_deck", "crew_discard"):
-                options.append("crew")
-            if self.deck("resource_deck", "resource_discard"):
-                options.append("resource")
-            if not options:
-                break
-            options.append(STOP)
-            answer = self.ask(
-                player, Question(MARKET, player.index, "draw for the Market from", tuple(options))
-            )
-            if answer == STOP:
-                break
-            market.append(self.board[f"{answer}_deck"].pop(0))
+        for deck, discard, ident in (
+            ("crew_deck", "crew_discard", MARKET_CREW),
+            ("resource_deck", "resource_discard", MARKET_RESOURCES),
+        ):
+            room = size - len(market)
+            there = len(self.board[deck]) + len(self.board[discard])
+            most = min(room, there)
+            if most <= 0:
+                continue
+            options = tuple(str(n) for n in range(most + 1))
+            prompt = "Crew deck" if deck == "crew_deck" else "Resource deck"
+            wanted = int(self.ask(player, Question(ident, player.index, prompt, options)))
+            for _ in range(wanted):
+                market.append(self.deck(deck, discard).pop(0))
         self.log("market", player.index, *market)
 
     def clear_market(self, player: Player) -> None:
@@ -781,8 +824,10 @@ class IncredibleExpeditions(Game):
         for card in player.zones["hand"]:
             m, h, s = values[card]
             money, heroism, skull = money + m, heroism + h, skull + s
-        for index, crew in enumerate(player.flags["cabins"], start=1):
-            if crew is not None and self.can_exhaust(player, index):
+        flags = player.flags
+        exhausted, cursed = flags["exhausted"], flags["cursed"]
+        for index, crew in enumerate(flags["cabins"], start=1):
+            if crew is not None and index not in exhausted and index not in cursed:
                 m, h, s = values[crew]
                 money, heroism, skull = money + m, heroism + h, skull + s
         return money, heroism, skull
@@ -951,6 +996,7 @@ class IncredibleExpeditions(Game):
                 self.check_winner(player)
                 return True
             self.log("undefeated", player.index, encounter)
+            player.flags["undefeated_this_turn"] = True
             # 5. the rule "Undefeated Encounters" loses a Crew; 6. then the Leader's, the Crew's
             # still aboard and the card's own text.
             self.fire("undefeated", player, event=event)
@@ -988,6 +1034,7 @@ class IncredibleExpeditions(Game):
     def encounter_actions(self, player: Player) -> None:
         """ "You may choose to face more Encounters on your turn or Venture Forth again", until
         the player ends the turn (or wins)."""
+        player.flags["undefeated_this_turn"] = False
         while self.winner is None:
             options = tuple(self.encounter_options(player))
             if len(options) == 1:
@@ -1416,8 +1463,10 @@ class Greedy(Policy):
             return self.pay(g, me, options)
         if ident == ACQUIRE:
             return self.acquire(g, me, options)
-        if ident == MARKET:
+        if ident == MARKET_CREW:
             return self.market(g, me, options)
+        if ident == MARKET_RESOURCES:
+            return options[-1]
         if ident == ENCOUNTER_TURN:
             return self.encounter_turn(g, me, options)
         if ident == TURN:
@@ -1446,10 +1495,7 @@ class Greedy(Policy):
     def encounter_turn(self, g: IncredibleExpeditions, me: Player, options: Sequence[str]) -> str:
         """Venture Forth when allowed and able; else Face the next Encounter; stop after an
         Undefeated one (the hand and the Crew are spent)."""
-        events = g.events
-        last = next((e[0] for e in reversed(events) if e[0] in ("defeated", "undefeated")), None)
-        turn_start = self.turn_start(g)
-        if last == "undefeated" and self.undefeated_since(g, turn_start):
+        if me.flags["undefeated_this_turn"]:
             return "end_turn"
         able = self.muster(g, me) >= self.READY
         if "venture_forth" in options and able:
@@ -1458,27 +1504,13 @@ class Greedy(Policy):
             return "face_encounter"
         return "end_turn"
 
-    def turn_start(self, g: IncredibleExpeditions) -> int:
-        """Where this turn's events begin in the log (its ``encounter_turn`` event)."""
-        events = g.events
-        for at in range(len(events) - 1, -1, -1):
-            if events[at][0] == "encounter_turn":
-                return at
-        return 0
-
-    def undefeated_since(self, g: IncredibleExpeditions, start: int) -> bool:
-        """True when an Encounter was left Undefeated since ``start``."""
-        return any(e[0] == "undefeated" for e in g.events[start:])
-
     def market(self, g: IncredibleExpeditions, me: Player, options: Sequence[str]) -> str:
-        """Draw Crew while the ship wants hands, else Resources."""
-        crew_seen = sum(1 for c in g.board["market"] if g.cards[c]["kind"] == "crew")
-        want_crew = g.capable_crew(me) + crew_seen < 5 and g.free_cabin(me) is not None
-        if want_crew and "crew" in options:
-            return "crew"
-        if "resource" in options:
-            return "resource"
-        return options[0]
+        """Crew while the ship wants hands (up to 5 capable, in the free cabins), the rest
+        Resources."""
+        most = len(options) - 1
+        cabins = sum(1 for c in me.flags["cabins"] if c is None)
+        want = min(max(5 - g.capable_crew(me), 0), cabins, most)
+        return str(want)
 
     def worth(self, g: IncredibleExpeditions, me: Player, card: str) -> float:
         """How much a card helps the voyage, per point of its cost."""
@@ -1853,7 +1885,8 @@ ACTION_ARGS = {
 QUESTIONS: dict[str, tuple[str, tuple[str, ...] | str | None]] = {
     BID: ("Step 3: the Money tokens bet to be the first player (0 up to all of them)", None),
     TURN: ("a Rest Turn or an Encounter Turn", ("rest_turn", "encounter_turn")),
-    MARKET: ("the deck the next Market card is drawn from, or stop", ("crew", "resource", STOP)),
+    MARKET_CREW: ("how many of the Market's cards come from the Crew deck (0 up to 6)", None),
+    MARKET_RESOURCES: ("how many come from the Resource deck (0 up to what is left of 6)", None),
     ACQUIRE: ("a Market card to Acquire ('card' or 'card for N'), or done", None),
     PAY: (
         "how to raise the totals for the card being Acquired ('play card', 'ability card', "

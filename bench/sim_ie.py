@@ -1,0 +1,127 @@
+"""Benchmark: 4-player games of Incredible Expeditions per second, greedy policy, on one core.
+
+Run as ``.venv/bin/python bench/sim_ie.py [--games N] [--repeat R] [--players P] [--profile]``.
+A benchmark, not a test: it prints figures and PASS/FAIL against the goal and exits 1 when the
+goal fails; nothing runs it as part of the test suite.
+
+What is measured, in process, after ``cardc build``: :func:`engine.sim.simulate` playing N games
+of ``generated/incredible_expeditions/`` with the greedy policy (the generated handlers, the
+game's natives and policy, as ``cardc sim --players 4`` runs them, per-card figures included),
+R times with different master seeds; the figure is the median of the R rates, by the wall clock
+and by CPU time (on a shared machine the CPU time shows what the process itself costs). The
+process is pinned to one CPU where the OS allows it; the load average is printed, since other
+processes slow the wall clock. A warm-up run loads the handlers first.
+
+``--profile`` prints where the time goes: the functions with the most time of their own over
+one run (cProfile), and the share of a game spent in the policy, in the questions (``ask``),
+in firing triggers and in the statistics.
+
+Goal: at least 200 four-player greedy games per second on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine import sim  # noqa: E402
+
+GOAL = 200.0
+FOLDER = ROOT / "generated" / "incredible_expeditions"
+
+
+def _pin() -> str:
+    """Pin this process to one CPU where the OS allows it; say which."""
+    if hasattr(os, "sched_setaffinity"):
+        cpu = min(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cpu})
+        return f"pinned to CPU {cpu}"
+    return "not pinned (no sched_setaffinity here)"
+
+
+def _run(simulator: sim.Simulator, games: int, seed: int, players: int) -> tuple[float, float]:
+    """(games per second by the wall clock, by CPU time) for one run."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    report = sim.simulate(simulator, games, seed, "competitive", "greedy", players)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    assert report.games == games
+    return games / wall, games / cpu
+
+
+def _profile(simulator: sim.Simulator, games: int, players: int) -> None:
+    """Where the time goes, by function (own time) and by part of the game."""
+    import cProfile
+    import pstats
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    sim.simulate(simulator, games, 99, "competitive", "greedy", players)
+    profiler.disable()
+    stats = pstats.Stats(profiler)
+    total = stats.total_tt  # type: ignore[attr-defined]
+    raw = stats.stats  # type: ignore[attr-defined]
+
+    def cumulative(name: str, file_part: str = "") -> float:
+        return sum(
+            row[3] for (file, _line, fn), row in raw.items() if fn == name and file_part in file
+        )
+
+    print(f"\nwhere the time goes ({games} games under cProfile, {total:.2f} s):")
+    for label, name, part in (
+        ("the greedy policy (decide)", "decide", "natives"),
+        ("questions (Game.ask, the policy included)", "ask", "runtime"),
+        ("firing triggers (Game.fire)", "fire", "runtime"),
+        ("generated handlers (Game.call)", "call", "runtime"),
+        ("the statistics (engine.sim_tally.outcome)", "outcome", "sim_tally"),
+        ("making games (Simulator.new_game)", "new_game", "sim.py"),
+    ):
+        share = cumulative(name, part)
+        print(f"  {label:<46} {share:6.2f} s  {100 * share / total:5.1f}%")
+    print("\nmost time of their own:")
+    stats.sort_stats("tottime").print_stats(12)
+
+
+def main() -> int:
+    """Measure, print the figures and PASS/FAIL."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    where = _pin()
+    simulator = sim.Simulator(FOLDER)
+    _run(simulator, 50, 12345, args.players)  # warm-up
+    walls, cpus = [], []
+    for seed in range(1, args.repeat + 1):
+        wall, cpu = _run(simulator, args.games, seed, args.players)
+        walls.append(wall)
+        cpus.append(cpu)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    wall, cpu = statistics.median(walls), statistics.median(cpus)
+    print(
+        f"Incredible Expeditions, {args.players} players, greedy: {args.games} games x "
+        f"{args.repeat} runs, {where}, load average {load:.2f}"
+    )
+    print(
+        f"  {wall:8.1f} games/s by the wall clock (median; runs: "
+        + ", ".join(f"{w:.1f}" for w in walls)
+        + ")"
+    )
+    print(f"  {cpu:8.1f} games/s by CPU time")
+    if args.profile:
+        _profile(simulator, min(args.games, 300), args.players)
+    ok = wall >= GOAL
+    print(f"{'PASS' if ok else 'FAIL'}: goal {GOAL:.0f} games/s on one core (wall clock)")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
