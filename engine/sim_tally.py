@@ -116,10 +116,6 @@ def _end_reason(game: Game, result: Any, kinds: list[Any]) -> str:
         for at in _positions(kinds, "track_full"):
             return f"sunk by {game.events[at][2]}"
         return "sunk"
-    # A flow's own reason ("a ship reached Atlantis", an end_game's words), when it gives one.
-    reason = getattr(result, "reason", None)
-    if isinstance(reason, str) and reason and reason != "rounds":
-        return reason
     return PLAYED_OUT
 
 
