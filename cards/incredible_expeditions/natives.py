@@ -951,6 +951,11 @@ class IncredibleExpeditions(Game):
             difficulty = self.cat.difficulty[encounter]
             counters = player.counters
             while True:
+                # Met by the Temporary totals alone: there is nothing more to raise.
+                if ways_to_meet(
+                    difficulty, counters["temporary_heroism"], counters["temporary_skullduggery"]
+                ):
+                    break
                 options = self.raise_options(player, ())
                 if not options:
                     break
@@ -959,7 +964,7 @@ class IncredibleExpeditions(Game):
                     Question(
                         RAISE,
                         player.index,
-                        f"raise Heroism and Skullduggery to Face {self.cat.titles[encounter]}",
+                        "raise Heroism and Skullduggery to Face the Encounter",
                         (FACE, *options),
                     ),
                 )
