@@ -9,8 +9,9 @@
 #   cards/incredible_expeditions/resources.cards
 """Effect handlers of Incredible Expeditions: Quest for Atlantis (incredible_expeditions), one function per card trigger.
 
-The engine reads HANDLERS[(card_id, trigger)] and FORMULAS[(card_id, property)]; LINES maps
-each line of this file to the DSL file, line and column it was compiled from.
+The engine reads HANDLERS[(card_id, trigger)] and FORMULAS[(card_id, property)], and FLOW (the
+game's flow: its phases by section, or None); LINES maps each line of this file to the DSL
+file, line and column it was compiled from.
 """
 
 from engine.natives import count, highest, highest_or_sum, lowest, max, min
@@ -181,36 +182,38 @@ HANDLERS = {
 FORMULAS = {
 }
 
+FLOW = None
+
 LINES = {
-    24: ('cards/incredible_expeditions/crew.cards', 17, 5),
-    25: ('cards/incredible_expeditions/crew.cards', 18, 7),
-    26: ('cards/incredible_expeditions/crew.cards', 19, 9),
-    27: ('cards/incredible_expeditions/crew.cards', 20, 9),
-    32: ('cards/incredible_expeditions/crew.cards', 35, 5),
-    37: ('cards/incredible_expeditions/crew.cards', 88, 5),
-    38: ('cards/incredible_expeditions/crew.cards', 89, 7),
-    39: ('cards/incredible_expeditions/crew.cards', 90, 9),
-    40: ('cards/incredible_expeditions/crew.cards', 91, 9),
-    45: ('cards/incredible_expeditions/encounters.cards', 13, 5),
-    50: ('cards/incredible_expeditions/encounters.cards', 44, 5),
-    55: ('cards/incredible_expeditions/encounters.cards', 53, 5),
-    60: ('cards/incredible_expeditions/encounters.cards', 76, 5),
-    65: ('cards/incredible_expeditions/encounters.cards', 91, 5),
-    70: ('cards/incredible_expeditions/encounters.cards', 103, 5),
-    75: ('cards/incredible_expeditions/encounters.cards', 112, 5),
-    80: ('cards/incredible_expeditions/encounters.cards', 121, 5),
-    85: ('cards/incredible_expeditions/encounters.cards', 130, 5),
-    90: ('cards/incredible_expeditions/encounters.cards', 145, 5),
-    95: ('cards/incredible_expeditions/leaders.cards', 27, 5),
-    100: ('cards/incredible_expeditions/leaders.cards', 38, 5),
-    105: ('cards/incredible_expeditions/leaders.cards', 49, 5),
-    110: ('cards/incredible_expeditions/locations.cards', 25, 5),
-    115: ('cards/incredible_expeditions/locations.cards', 33, 5),
-    120: ('cards/incredible_expeditions/locations.cards', 46, 5),
-    125: ('cards/incredible_expeditions/locations.cards', 54, 5),
-    130: ('cards/incredible_expeditions/resources.cards', 26, 5),
-    135: ('cards/incredible_expeditions/resources.cards', 36, 5),
-    140: ('cards/incredible_expeditions/resources.cards', 87, 5),
-    145: ('cards/incredible_expeditions/resources.cards', 111, 5),
-    150: ('cards/incredible_expeditions/resources.cards', 121, 5),
+    25: ('cards/incredible_expeditions/crew.cards', 17, 5),
+    26: ('cards/incredible_expeditions/crew.cards', 18, 7),
+    27: ('cards/incredible_expeditions/crew.cards', 19, 9),
+    28: ('cards/incredible_expeditions/crew.cards', 20, 9),
+    33: ('cards/incredible_expeditions/crew.cards', 35, 5),
+    38: ('cards/incredible_expeditions/crew.cards', 88, 5),
+    39: ('cards/incredible_expeditions/crew.cards', 89, 7),
+    40: ('cards/incredible_expeditions/crew.cards', 90, 9),
+    41: ('cards/incredible_expeditions/crew.cards', 91, 9),
+    46: ('cards/incredible_expeditions/encounters.cards', 13, 5),
+    51: ('cards/incredible_expeditions/encounters.cards', 44, 5),
+    56: ('cards/incredible_expeditions/encounters.cards', 53, 5),
+    61: ('cards/incredible_expeditions/encounters.cards', 76, 5),
+    66: ('cards/incredible_expeditions/encounters.cards', 91, 5),
+    71: ('cards/incredible_expeditions/encounters.cards', 103, 5),
+    76: ('cards/incredible_expeditions/encounters.cards', 112, 5),
+    81: ('cards/incredible_expeditions/encounters.cards', 121, 5),
+    86: ('cards/incredible_expeditions/encounters.cards', 130, 5),
+    91: ('cards/incredible_expeditions/encounters.cards', 145, 5),
+    96: ('cards/incredible_expeditions/leaders.cards', 27, 5),
+    101: ('cards/incredible_expeditions/leaders.cards', 38, 5),
+    106: ('cards/incredible_expeditions/leaders.cards', 49, 5),
+    111: ('cards/incredible_expeditions/locations.cards', 25, 5),
+    116: ('cards/incredible_expeditions/locations.cards', 33, 5),
+    121: ('cards/incredible_expeditions/locations.cards', 46, 5),
+    126: ('cards/incredible_expeditions/locations.cards', 54, 5),
+    131: ('cards/incredible_expeditions/resources.cards', 26, 5),
+    136: ('cards/incredible_expeditions/resources.cards', 36, 5),
+    141: ('cards/incredible_expeditions/resources.cards', 87, 5),
+    146: ('cards/incredible_expeditions/resources.cards', 111, 5),
+    151: ('cards/incredible_expeditions/resources.cards', 121, 5),
 }

@@ -11,8 +11,9 @@
 #   cards/incredible_expeditions/variants/more_locations.cards
 """Effect handlers of Incredible Expeditions: Quest for Atlantis (incredible_expeditions), one function per card trigger.
 
-The engine reads HANDLERS[(card_id, trigger)] and FORMULAS[(card_id, property)]; LINES maps
-each line of this file to the DSL file, line and column it was compiled from.
+The engine reads HANDLERS[(card_id, trigger)] and FORMULAS[(card_id, property)], and FLOW (the
+game's flow: its phases by section, or None); LINES maps each line of this file to the DSL
+file, line and column it was compiled from.
 """
 
 from engine.natives import count, highest, highest_or_sum, lowest, max, min
@@ -189,37 +190,39 @@ HANDLERS = {
 FORMULAS = {
 }
 
+FLOW = None
+
 LINES = {
-    26: ('cards/incredible_expeditions/crew.cards', 17, 5),
-    27: ('cards/incredible_expeditions/crew.cards', 18, 7),
-    28: ('cards/incredible_expeditions/crew.cards', 19, 9),
-    29: ('cards/incredible_expeditions/crew.cards', 20, 9),
-    34: ('cards/incredible_expeditions/crew.cards', 35, 5),
-    39: ('cards/incredible_expeditions/crew.cards', 88, 5),
-    40: ('cards/incredible_expeditions/crew.cards', 89, 7),
-    41: ('cards/incredible_expeditions/crew.cards', 90, 9),
-    42: ('cards/incredible_expeditions/crew.cards', 91, 9),
-    47: ('cards/incredible_expeditions/encounters.cards', 13, 5),
-    52: ('cards/incredible_expeditions/encounters.cards', 44, 5),
-    57: ('cards/incredible_expeditions/encounters.cards', 53, 5),
-    62: ('cards/incredible_expeditions/encounters.cards', 76, 5),
-    67: ('cards/incredible_expeditions/encounters.cards', 91, 5),
-    72: ('cards/incredible_expeditions/encounters.cards', 103, 5),
-    77: ('cards/incredible_expeditions/encounters.cards', 112, 5),
-    82: ('cards/incredible_expeditions/encounters.cards', 121, 5),
-    87: ('cards/incredible_expeditions/encounters.cards', 130, 5),
-    92: ('cards/incredible_expeditions/encounters.cards', 145, 5),
-    97: ('cards/incredible_expeditions/leaders.cards', 27, 5),
-    102: ('cards/incredible_expeditions/leaders.cards', 38, 5),
-    107: ('cards/incredible_expeditions/leaders.cards', 49, 5),
-    112: ('cards/incredible_expeditions/locations.cards', 25, 5),
-    117: ('cards/incredible_expeditions/locations.cards', 33, 5),
-    122: ('cards/incredible_expeditions/locations.cards', 46, 5),
-    127: ('cards/incredible_expeditions/locations.cards', 54, 5),
-    132: ('cards/incredible_expeditions/resources.cards', 26, 5),
-    137: ('cards/incredible_expeditions/resources.cards', 36, 5),
-    142: ('cards/incredible_expeditions/resources.cards', 87, 5),
-    147: ('cards/incredible_expeditions/resources.cards', 111, 5),
-    152: ('cards/incredible_expeditions/resources.cards', 121, 5),
-    157: ('cards/incredible_expeditions/variants/more_locations.cards', 14, 5),
+    27: ('cards/incredible_expeditions/crew.cards', 17, 5),
+    28: ('cards/incredible_expeditions/crew.cards', 18, 7),
+    29: ('cards/incredible_expeditions/crew.cards', 19, 9),
+    30: ('cards/incredible_expeditions/crew.cards', 20, 9),
+    35: ('cards/incredible_expeditions/crew.cards', 35, 5),
+    40: ('cards/incredible_expeditions/crew.cards', 88, 5),
+    41: ('cards/incredible_expeditions/crew.cards', 89, 7),
+    42: ('cards/incredible_expeditions/crew.cards', 90, 9),
+    43: ('cards/incredible_expeditions/crew.cards', 91, 9),
+    48: ('cards/incredible_expeditions/encounters.cards', 13, 5),
+    53: ('cards/incredible_expeditions/encounters.cards', 44, 5),
+    58: ('cards/incredible_expeditions/encounters.cards', 53, 5),
+    63: ('cards/incredible_expeditions/encounters.cards', 76, 5),
+    68: ('cards/incredible_expeditions/encounters.cards', 91, 5),
+    73: ('cards/incredible_expeditions/encounters.cards', 103, 5),
+    78: ('cards/incredible_expeditions/encounters.cards', 112, 5),
+    83: ('cards/incredible_expeditions/encounters.cards', 121, 5),
+    88: ('cards/incredible_expeditions/encounters.cards', 130, 5),
+    93: ('cards/incredible_expeditions/encounters.cards', 145, 5),
+    98: ('cards/incredible_expeditions/leaders.cards', 27, 5),
+    103: ('cards/incredible_expeditions/leaders.cards', 38, 5),
+    108: ('cards/incredible_expeditions/leaders.cards', 49, 5),
+    113: ('cards/incredible_expeditions/locations.cards', 25, 5),
+    118: ('cards/incredible_expeditions/locations.cards', 33, 5),
+    123: ('cards/incredible_expeditions/locations.cards', 46, 5),
+    128: ('cards/incredible_expeditions/locations.cards', 54, 5),
+    133: ('cards/incredible_expeditions/resources.cards', 26, 5),
+    138: ('cards/incredible_expeditions/resources.cards', 36, 5),
+    143: ('cards/incredible_expeditions/resources.cards', 87, 5),
+    148: ('cards/incredible_expeditions/resources.cards', 111, 5),
+    153: ('cards/incredible_expeditions/resources.cards', 121, 5),
+    158: ('cards/incredible_expeditions/variants/more_locations.cards', 14, 5),
 }
