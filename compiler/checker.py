@@ -93,6 +93,11 @@ class CheckedGame:
 class Checker:
     """Resolves and lowers the cards of one game."""
 
+    def flow_scope(self) -> _Scope:
+        """A fresh scope for a flow's phases (compiler.flow), made here so that compiler.flow
+        needs no import of this module (the import graph stays acyclic)."""
+        return _Scope(FLOW_SCOPE, None)
+
     def __init__(self, vocab: Vocabulary, diagnostics: list[Diagnostic]):
         self.vocab = vocab
         self.diagnostics = diagnostics

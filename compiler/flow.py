@@ -57,10 +57,8 @@ class _Lowering:
     """One flow's walk: sections, phases and settings, in the order written."""
 
     def __init__(self, checker: Checker):
-        from compiler.checker import FLOW_SCOPE, _Scope
-
         self.checker = checker
-        self.scope = _Scope(FLOW_SCOPE, None)
+        self.scope = checker.flow_scope()
         self.phases: dict[str, Span] = {}
 
     def error(self, code: str, message: str, span: Span, *hints: str) -> None:

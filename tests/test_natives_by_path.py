@@ -52,6 +52,22 @@ CARDS = """card "Lucky Find" {
     find_treasure lucky(2)
   }
 }
+
+# The scaffold's flow (compiler/scaffold.py): a game must declare one to be simulated.
+flow "Treasure Hunt" {
+  setup {
+    phase deal "shuffle the deck; each player draws 3" {
+      build_deck hand
+      for each p in players { draw hand 3 }
+    }
+  }
+  round rounds { }
+  turn {
+    phase draw { draw hand 1 }
+    phase play "play a card from the hand, or pass" { play_one hand }
+  }
+  winner highest
+}
 """
 
 NATIVES = '''"""Treasure Hunt's own Python."""
@@ -308,6 +324,7 @@ def test_a_cardc_new_game_in_an_unrelated_folder_adds_natives_and_is_simulated(
     folder = project / "cards" / "treasure_hunt"
     (folder / "game.cards").write_text(GAME, encoding="utf-8")
     (folder / "cards.cards").write_text(CARDS, encoding="utf-8")
+    (folder / "flow.cards").unlink()  # CARDS carries the scaffold's flow: one flow per game
     (folder / "natives.py").write_text(NATIVES, encoding="utf-8")
     (folder / "luck.py").write_text("TIMES = 3\n", encoding="utf-8")
     shutil.rmtree(project / "tests")  # the scaffold's scenario is about its own card
