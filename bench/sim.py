@@ -24,8 +24,8 @@ alternating with the DSL flow repeat by repeat so both see the same load; the go
 flow no slower than it, by the median of the pairs' ratios of CPU time (``--no-side-by-side``
 skips it).
 
-``--folder PATH --flow FILE`` benchmarks another compiled folder and flow module (the tests'
-Fake Voyage, to check this harness while a game's flow is not there yet).
+``--folder PATH`` benchmarks another compiled folder, its Python found beside its project's
+cards as ``cardc sim`` finds it (the tests' Fake Voyage: ``tests/fake_game/generated/fake_voyage``).
 
 Issue 18's goals, each its own ``--suite`` (measured in one go with ``--suite all``; the load
 average is printed, since other processes on a shared machine slow the wall clock):
@@ -71,16 +71,6 @@ def pin_to_one_core() -> str:
     cpus = sorted(os.sched_getaffinity(0))
     os.sched_setaffinity(0, {cpus[0]})
     return f"pinned to CPU {cpus[0]} (of {len(cpus)} available)"
-
-
-def register_flow(game: str, flow: Path) -> None:
-    """Load ``flow`` as ``engine.games.<game>`` (for --flow)."""
-    spec = importlib.util.spec_from_file_location(f"engine.games.{game}", flow)
-    if spec is None or spec.loader is None:
-        raise SystemExit(f"bench/sim.py: cannot load {flow}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[f"engine.games.{game}"] = module
-    spec.loader.exec_module(module)
 
 
 def handler_calls_per_game(simulator: sim.Simulator, games: int) -> float:
@@ -280,7 +270,6 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=2000, help="games per repeat")
     parser.add_argument("--repeat", type=int, default=7, help="repeats (the median is taken)")
     parser.add_argument("--folder", type=Path, default=REPO_ROOT / "generated" / GAME)
-    parser.add_argument("--flow", type=Path, help="a flow module to load as the game's module")
     parser.add_argument(
         "--suite",
         choices=("rate", "overhead", "jobs", "scale", "cluster", "all"),
@@ -313,9 +302,6 @@ def main() -> int:
 
     pinned = pin_to_one_core()
     simulator = sim.Simulator(args.folder)
-    if args.flow is not None:
-        register_flow(simulator.name, args.flow)
-        simulator = sim.Simulator(args.folder)
     try:
         simulator.factory(POLICY)
     except sim.SimError as error:
@@ -326,7 +312,7 @@ def main() -> int:
     print(f"python {platform.python_version()} on {platform.machine()}; {pinned}")
     print(f"load average at the start: {load_average()}")
     old = None
-    if not args.no_side_by_side and simulator.name == "uncharted_passage" and args.flow is None:
+    if not args.no_side_by_side and simulator.name == "uncharted_passage":
         old = handwritten_simulator(args.folder)
         sim.simulate(old, min(args.games, 200), 0, MODE, POLICY)  # warm-up
     sim.simulate(simulator, min(args.games, 200), 0, MODE, POLICY)  # warm-up

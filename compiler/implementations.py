@@ -5,7 +5,7 @@ A verb or native of ``game.cards`` is implemented, in this order, by
 1. a definition in the DSL (``verb NAME(...) { ... }``, ``function NAME(...) TYPE = ...``),
    which :mod:`compiler.definitions` has already put in its place;
 2. the game's own Python, ``natives.py`` beside its ``game.cards`` (loaded by path through
-   :func:`engine.loader.game_rules`; ``engine/games/<game>.py`` while games move there): a
+   :func:`engine.loader.game_rules`): a
    function registered with ``@native("...", returns=...)`` / ``@verb("...")``
    (:mod:`engine.api`) must declare the same parameters (names and types, in order) and the
    same return type as the declaration; one of the plain ``NATIVES`` / ``VERBS`` dicts must take

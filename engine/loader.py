@@ -317,25 +317,14 @@ class NativesError(RuleError):
         self.column = column
 
 
-def _installed_rules(game: str) -> Any:
-    """``engine.games.<game>``: where games' Python lived before it moved beside the cards
-    (accepted until every game has moved; see FLOW_SPEC.md section F)."""
-    try:
-        return importlib.import_module(f"engine.games.{game}")
-    except ModuleNotFoundError as error:
-        if error.name == f"engine.games.{game}":
-            return None
-        raise
-
-
 def game_rules(game: str, compiled: Path | None = None, *, source: Path | None = None) -> Any:
     """The module of a game's own Python (natives, verbs, flow, policies, scenario hooks), or
     None when the game has none.
 
     It is ``natives.py`` in the game's source folder (``source``; else the source folder of the
     compiled folder ``compiled``, see :func:`source_folder`; else ``cards/<game>`` of the
-    project at the current directory), loaded by path (:func:`load_natives`); while games are
-    moving there, ``engine.games.<game>`` when the folder has none.
+    project at the current directory), loaded by path (:func:`load_natives`). Nothing inside
+    the installed cardc is a game's: a game without ``natives.py`` is played by its DSL alone.
     """
     if name_problem(game):
         # A dotted or path-like name would import some other module.
@@ -347,10 +336,8 @@ def game_rules(game: str, compiled: Path | None = None, *, source: Path | None =
             found = _project_cards(Path.cwd())
             source = found[0] / game if found else None
     if source is not None:
-        module = load_natives(source)
-        if module is not None:
-            return module
-    return _installed_rules(game)
+        return load_natives(source)
+    return None
 
 
 def rules_module(game: str, project_root: Path | None = None) -> Any:

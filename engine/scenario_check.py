@@ -6,7 +6,7 @@ returns every such problem of a document, each at its line and column with the c
 The same declarations, written as JSON Schema by :func:`engine.scenario_schema.game_schema`,
 let a YAML editor say so while the file is typed.
 
-What a game adds to a scenario is declared in its module (``engine.games.<game>``):
+What a game adds to a scenario is declared in its own Python (``cards/<game>/natives.py``):
 ``GIVEN_KINDS`` / ``EXPECT_KINDS`` (the value of each ``GIVEN`` / ``EXPECT`` key),
 ``ACTION_ARGS`` (each action's arguments, a :class:`Fields`), ``EVENT_KINDS`` (a step's
 ``event:`` parameters by name), ``POOLS`` (named lists of ids

@@ -277,14 +277,14 @@ def test_a_point_shipped_to_a_worker_carries_the_natives(
     assert worker.implementations.natives["lucky"](None, None, 1) == 3
 
 
-def test_the_shipped_games_natives_are_found_while_they_move() -> None:
-    # engine/games/<game>.py is the fallback until a game's natives.py sits beside its cards.
+def test_the_shipped_games_natives_are_found_beside_their_cards() -> None:
+    # Each game's Python is its natives.py, loaded by path; nothing of a game is in engine/.
+    assert not (REPO / "engine" / "games").exists()
     for game in ("uncharted_passage", "land_vs_sea", "darwins_journey", "incredible_expeditions"):
         module = rules_module(game, REPO)
         assert module is not None and module.GAME_CLASS is not None
         beside = REPO / "cards" / game / "natives.py"
-        if beside.is_file():
-            assert Path(module.__file__) == beside.resolve()
+        assert Path(module.__file__) == beside.resolve()
         assert game_rules(game, REPO / "generated" / game) is module
     assert rules_module("no_such_game", REPO) is None
     with pytest.raises(Exception, match="not a cardc project"):

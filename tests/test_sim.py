@@ -8,7 +8,6 @@ flow once it offers that contract.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 import statistics
@@ -21,33 +20,31 @@ import pytest
 
 from compiler.cli import main
 from engine import sim
-from engine.loader import game_rules, new_game
+from engine.loader import game_rules, new_game, rules_module
 from engine.runtime import RuleError
 
 ROOT = Path(__file__).resolve().parent.parent
 FAKE = ROOT / "tests" / "fake_game"
-FAKE_FOLDER = FAKE / "fake_voyage"
+FAKE_FOLDER = FAKE / "generated" / "fake_voyage"
 REAL_FOLDER = ROOT / "generated" / "uncharted_passage"
 
 
 @pytest.fixture
-def fake(monkeypatch: pytest.MonkeyPatch) -> Any:
-    """Fake Voyage's flow, registered as ``engine.games.fake_voyage`` for the loader."""
-    spec = importlib.util.spec_from_file_location("engine.games.fake_voyage", FAKE / "flow.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "engine.games.fake_voyage", module)
-    spec.loader.exec_module(module)
+def fake() -> Any:
+    """Fake Voyage's Python (``tests/fake_game/cards/fake_voyage/natives.py``): the very module
+    the engine loads by path beside the fake project's cards, as it loads any game's."""
+    module = game_rules("fake_voyage", FAKE_FOLDER)
+    assert module is not None and module.GAME_CLASS is not None
     return module
 
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake: Any) -> Path:
     """A project holding the compiled Fake Voyage, as the current directory."""
-    (tmp_path / "cards").mkdir()
+    shutil.copytree(FAKE / "cards" / "fake_voyage", tmp_path / "cards" / "fake_voyage")
     shutil.copytree(FAKE_FOLDER, tmp_path / "generated" / "fake_voyage")
     # The engine checks the IR against the schema its build published beside it.
-    shutil.copytree(FAKE / "schema", tmp_path / "generated" / "schema")
+    shutil.copytree(FAKE / "generated" / "schema", tmp_path / "generated" / "schema")
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
@@ -367,7 +364,9 @@ def test_cli_failing_game_says_how_to_replay_it(
     def broken(self: Any) -> Any:
         raise RuleError("cards/x.cards:3:5: no such port")
 
-    monkeypatch.setattr(fake.FakeVoyage, "play", broken)
+    # The project's own copy of the natives: the module `cardc sim` loads from its cards/.
+    ours = rules_module("fake_voyage", project)
+    monkeypatch.setattr(ours.FakeVoyage, "play", broken)
     status, _, err = run_cli(capsys, "sim", "fake_voyage", "--games", "5", "--seed", "9")
     assert status == 1
     assert "game 1" in err and "--log-game 1" in err and "Traceback" not in err
@@ -472,42 +471,37 @@ def test_uncharted_passage_two_player_results() -> None:
 # -- same seed, same games, in any process
 
 REPORT_IN_A_CHILD = """
-import importlib.util, json, sys
+import json, sys
 from pathlib import Path
 from engine import sim
-folder, flow, games, mode = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
-if flow:
-    spec = importlib.util.spec_from_file_location("engine.games.fake_voyage", flow)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["engine.games.fake_voyage"] = module
-    spec.loader.exec_module(module)
+folder, games, mode = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 print(json.dumps(sim.simulate(folder, games, 1, mode, "greedy").as_dict(), sort_keys=True))
 """
 
 
-def report_in_a_child(folder: Path, flow: str, games: int, mode: str, hash_seed: str) -> str:
-    """A report computed in a fresh interpreter with its own string-hash seed."""
+def report_in_a_child(folder: Path, games: int, mode: str, hash_seed: str) -> str:
+    """A report computed in a fresh interpreter with its own string-hash seed (the game's
+    natives found beside its cards, by path, as in any process)."""
     import os
     import subprocess
 
     env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-    argv = [sys.executable, "-c", REPORT_IN_A_CHILD, str(folder), flow, str(games), mode]
+    argv = [sys.executable, "-c", REPORT_IN_A_CHILD, str(folder), str(games), mode]
     done = subprocess.run(argv, env=env, cwd=ROOT, capture_output=True, text=True, check=True)
     return done.stdout
 
 
 def test_the_same_seed_gives_the_same_report_in_another_process() -> None:
     # Set and dict-of-str iteration order changes with the hash seed: a report must not.
-    flow = str(FAKE / "flow.py")
-    first = report_in_a_child(FAKE_FOLDER, flow, 200, "competitive", "1")
-    assert first == report_in_a_child(FAKE_FOLDER, flow, 200, "competitive", "2")
+    first = report_in_a_child(FAKE_FOLDER, 200, "competitive", "1")
+    assert first == report_in_a_child(FAKE_FOLDER, 200, "competitive", "2")
 
 
 @real_flow
 def test_uncharted_passage_same_seed_same_games_in_another_process() -> None:
     # The issue: "Same seed, same games." A tie once went by hash order (Greedy._far_target).
-    first = report_in_a_child(REAL_FOLDER, "", 1000, "solo", "1")
-    assert first == report_in_a_child(REAL_FOLDER, "", 1000, "solo", "2")
+    first = report_in_a_child(REAL_FOLDER, 1000, "solo", "1")
+    assert first == report_in_a_child(REAL_FOLDER, 1000, "solo", "2")
 
 
 @real_flow

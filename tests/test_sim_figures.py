@@ -4,7 +4,6 @@ flow of a game with no module of its own, and a Dask cluster (issue 18)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import os
@@ -22,34 +21,33 @@ from hypothesis import strategies as st
 
 from compiler.cli import main
 from engine import sim, sim_stats
+from engine.loader import game_rules
 from engine.sim_figures import CARD_CAVEAT, card_effects
 
 ROOT = Path(__file__).resolve().parent.parent
 FAKE = ROOT / "tests" / "fake_game"
-FAKE_FOLDER = FAKE / "fake_voyage"
+FAKE_FOLDER = FAKE / "generated" / "fake_voyage"
 REAL_FOLDER = ROOT / "generated" / "uncharted_passage"
 HARSHER = REAL_FOLDER / "harsher_sea"
 
 
 @pytest.fixture
-def fake(monkeypatch: pytest.MonkeyPatch) -> Any:
-    """Fake Voyage's flow, registered as ``engine.games.fake_voyage``."""
-    spec = importlib.util.spec_from_file_location("engine.games.fake_voyage", FAKE / "flow.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "engine.games.fake_voyage", module)
-    spec.loader.exec_module(module)
+def fake() -> Any:
+    """Fake Voyage's Python (``tests/fake_game/cards/fake_voyage/natives.py``): the very module
+    the engine loads by path beside the fake project's cards, as it loads any game's."""
+    module = game_rules("fake_voyage", FAKE_FOLDER)
+    assert module is not None and module.GAME_CLASS is not None
     return module
 
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake: Any) -> Path:
     """A project holding the compiled Fake Voyage (and a variant of it), as the current dir."""
-    (tmp_path / "cards").mkdir()
+    shutil.copytree(FAKE / "cards" / "fake_voyage", tmp_path / "cards" / "fake_voyage")
     target = tmp_path / "generated" / "fake_voyage"
     shutil.copytree(FAKE_FOLDER, target)
     # The engine checks the IR against the schema its build published beside it.
-    shutil.copytree(FAKE / "schema", tmp_path / "generated" / "schema")
+    shutil.copytree(FAKE / "generated" / "schema", tmp_path / "generated" / "schema")
     variant = target / "short_year"
     shutil.copytree(FAKE_FOLDER, variant)
     cards = json.loads((variant / "cards.json").read_text())

@@ -1,9 +1,10 @@
 """Fake Voyage: a small game flow with the contract the simulator expects of a game module.
 
 ``GAME_CLASS.play() -> result`` (scores, team_score, titles, sunk, winner, logbook) and
-``POLICIES = {"random": factory, "greedy": factory}``. Registered by the tests as
-``engine.games.fake_voyage``, it stands in for a real flow: twelve months of choosing an
-allocation, a seeded pirate, sailing, and docking through the fixture's handler table.
+``POLICIES = {"random": factory, "greedy": factory}``. Found by path beside the fake
+project's cards (``tests/fake_game/cards/fake_voyage/``), it stands in for a real flow: twelve
+months of choosing an allocation, a seeded pirate, sailing, and docking through the fixture's
+handler table.
 """
 
 from __future__ import annotations
