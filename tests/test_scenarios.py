@@ -210,7 +210,7 @@ def test_every_problem_of_a_scenario_is_reported_at_once(tmp_path: Path) -> None
     assert lines[0].startswith("s.yaml:4:18: 'section_9' is not an area of the Ocean track")
     assert lines[1].startswith("s.yaml:5:24: 'montevidea' is not a Campsite; did you mean")
     assert lines[2].startswith(
-        "s.yaml:8:34: 'extra' is not a field of the arguments; known: campsite"
+        "s.yaml:8:29: 'extra' is not a field of the arguments; known: campsite"
     )
     assert lines[3].startswith("s.yaml:10:3: 'pirate_regio' is not something a scenario can")
 

@@ -259,7 +259,9 @@ def test_pdf_pages_size_names_and_fonts(game: str) -> None:
         from compiler.sheets.html import _hex_pages
 
         assert model.ref.hexes is not None
-        card_pages += len(_hex_pages([None] * faces, SheetOptions(), model.ref.hexes.width))
+        card_pages += len(
+            _hex_pages([None] * faces, [None] * faces, SheetOptions(), model.ref.hexes.width)
+        )
     assert len(reader.pages) > card_pages  # the cards, then the rules reference
     box = reader.pages[0].mediabox
     assert abs(float(box.width) - 210 * MM_TO_PT) < 0.5
@@ -287,11 +289,19 @@ def test_one_per_page_with_bleed_has_trim_and_bleed_boxes() -> None:
 
 def test_backs_double_the_card_pages_and_letter_paper() -> None:
     reader, _ = _pdf("darwins_journey", backs=True, paper="letter")
-    # 5 cards (the two rules are in the reference): one front sheet, its backs (each kind's
-    # own back: the game and the kind), the reference.
+    # Every copy in the data's order, 9 to a sheet (the rules are in the reference): the first
+    # sheet of fronts, then its backs, each card's back naming its game and its own kind.
+    model = _model("darwins_journey")
+    first = [c for c in model.cards if not c.hexes for _ in range(c.count)][:9]
     front, back = reader.pages[0].extract_text(), reader.pages[1].extract_text()
-    assert "Pirate" in front and "Pirate Ship" not in back
-    assert "ACTION TILE" in back.upper() and "CREW" in back.upper()
+    flat = re.sub(r"\s+", " ", back).upper()
+    for card in first:
+        assert re.sub(r"\s+", "", card.title) in re.sub(r"\s+", "", front), card.title
+        kind = card.kind.replace("_", " ").upper()
+        assert kind in flat, kind
+    assert flat.count("DARWIN'S JOURNEY: PIRATES") == len(first)
+    # A back prints no card's text.
+    assert not any(re.sub(r"\s+", "", c.title) in re.sub(r"\s+", "", back) for c in first)
     assert abs(float(reader.pages[0].mediabox.width) - 215.9 * MM_TO_PT) < 0.5
 
 
