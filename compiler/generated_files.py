@@ -113,3 +113,25 @@ def root_relative_sources(ir: dict[str, Any], relative: dict[str, str]) -> None:
         card["source"] = fix(card["source"], 1)
     for note in ir["provisional"]:
         note["at"] = fix(note["at"], 2)
+
+    # DSL verbs, functions and the flow name their file too (``source``: "file:line";
+    # ``loc.file``: the file alone), at any depth of their bodies.
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "source" and isinstance(value, str):
+                    # "file:line" or "file:line:column": the path is what precedes the numbers.
+                    path, *numbers = value.split(":")
+                    while numbers and not numbers[0].isdigit():
+                        path = f"{path}:{numbers.pop(0)}"
+                    node[key] = ":".join([relative.get(path, path), *numbers])
+                elif key == "file" and isinstance(value, str):
+                    node[key] = relative.get(value, value)
+                else:
+                    walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(ir.get("definitions"))
+    walk(ir.get("flow"))

@@ -329,9 +329,9 @@ def completion(server: CardsServer, params: types.CompletionParams) -> types.Com
         )
     )
     if found is not None:
-        for entry in sorted(found[0].entries.values(), key=lambda e: e.name):
-            if after_on and entry.what != "trigger":
-                continue
+        index = found[0]
+        pool = index.trigger_entries if after_on else index.entries
+        for entry in sorted(pool.values(), key=lambda e: e.name):
             items.append(
                 types.CompletionItem(
                     label=entry.name,

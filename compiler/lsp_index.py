@@ -84,6 +84,9 @@ class GameIndex:
     def __init__(self, vocab: Vocabulary | None, parsed: list[SourceFile], ir: Any) -> None:
         self.entries: dict[str, Entry] = {}
         self.triggers: set[str] = set()
+        #: The triggers by name, apart: a trigger may share its name with a verb (Uncharted
+        #: Passage's ``scurvy``), and after ``on`` only the trigger is meant.
+        self.trigger_entries: dict[str, Entry] = {}
         if vocab is not None:
             self._vocabulary(vocab)
         cards = {c["id"]: c for c in ir["cards"]} if ir else {}
@@ -140,19 +143,20 @@ class GameIndex:
             if trig.quantities:
                 extra.append("quantities " + ", ".join(trig.quantities))
             line = f"trigger {name}" + (f" {{ {'; '.join(extra)} }}" if extra else "")
-            add(name, Entry(name, "trigger", trig.doc, line, trig.span))
+            entry = Entry(name, "trigger", trig.doc, line, trig.span)
+            self.trigger_entries[name] = entry
+            add(name, entry)
         for name, owner in vocab.box_triggers.items():
             self.triggers.add(name)
-            add(
+            entry = Entry(
                 name,
-                Entry(
-                    name,
-                    "trigger",
-                    f"a special box of the {owner} track",
-                    f"on {name}",
-                    vocab.tracks[owner].span if owner in vocab.tracks else None,
-                ),
+                "trigger",
+                f"a special box of the {owner} track",
+                f"on {name}",
+                vocab.tracks[owner].span if owner in vocab.tracks else None,
             )
+            self.trigger_entries.setdefault(name, entry)
+            add(name, entry)
         for name, kind in vocab.kinds.items():
             props = "; ".join(
                 f"property {p.name} {p.type}{' optional' if p.optional else ''}"

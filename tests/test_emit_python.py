@@ -419,10 +419,21 @@ def test_every_generated_file_says_it_is_generated(
             assert "do not edit" in first_line, rel
 
 
+def _dsl_verb(method: str) -> str:
+    """The DSL verb a runtime method call was emitted for (``fire`` calls ``fire_in_force``)."""
+    from compiler.emit_python import _PRELUDE_METHODS
+
+    return {python: dsl for dsl, python in _PRELUDE_METHODS.items()}.get(method, method)
+
+
 def _expected_word(python: str) -> tuple[str, ...]:
     """The DSL words a generated statement line may start from."""
     code = python.split("  # @ ", 1)[0].strip()
-    verb = re.search(r"g\.verbs\[['\"](\w+)['\"]\]\(|g\.(\w+)\(c", code)
+    # A game verb by the table, a runtime method, a DSL verb called directly (dv_NAME), or a
+    # standard-library native called as its module's function (stdlib_decks.draw_from).
+    verb = re.search(
+        r"g\.verbs\[['\"](\w+)['\"]\]\(|(?:g\.|\bdv_|\bstdlib_\w+\.)(\w+)\((?:g, )?c\d*\b", code
+    )
     if code.startswith("if g.may("):
         return ("may",)
     if re.match(r"k\d+ = g\.choose\(", code):
@@ -435,14 +446,14 @@ def _expected_word(python: str) -> tuple[str, ...]:
         return ("",)  # a formula: the property line, checked apart
     if match := re.match(r"v_(\w+) = ", code):
         if match[1] == "missing" and verb:
-            return (verb[1] or verb[2],)
+            return (_dsl_verb(verb[1] or verb[2]),)
         return (f"let {match[1]}",)
     if code.startswith("if not g.") and verb:
-        return (verb[1] or verb[2],)
+        return (_dsl_verb(verb[1] or verb[2]),)
     if code.startswith("if "):
         return ("if", "unless", "else if", "else unless")
     assert verb, code
-    return (verb[1] or verb[2],)
+    return (_dsl_verb(verb[1] or verb[2]),)
 
 
 def test_lines_map_statements_to_their_dsl_file_line_and_column(
