@@ -238,14 +238,17 @@ EXPECT.update(
 
 
 def _action_setup(g: Game, player: Player) -> None:
-    """Set the game up (map, voyage pile, port cards, missions)."""
-    _flow(g).setup()
+    """Set the game up: the flow's setup section (map, voyage pile, port cards, missions)."""
+    _flow(g).run_section("setup")
 
 
 def _action_play_round(g: Game, player: Player) -> None:
-    """Play one month, then move to the next."""
+    """Play one month (the flow's round section; set up first if not yet), then move to the
+    next."""
     flow = _flow(g)
-    flow.play_round()
+    if not flow.set_up:
+        flow.run_section("setup")
+    flow.run_section("round")
     if not flow.board.get("over"):
         flow.round += 1
 
