@@ -280,10 +280,29 @@ class PythonEmitter:
 
     def s_for_each(self, fn: _Function, s: IR, indent: int, c: str) -> None:
         var = _local(s["var"])
-        fn.add(indent, f"for {var} in {self.expr(s['over'], c)}:", s["at"])
-        inner = c
+        inner = f"c{indent + 2}" if s["as_player"] else c
+        over = self.expr(s["over"], c)
+        if s.get("order"):
+            # 'by': every item's keys first (as that player over players), then a stable sort,
+            # so ties keep the list's order; the loop goes over the sorted items.
+            ordered = f"o{indent}"
+            fn.add(indent, f"{ordered} = []")
+            fn.add(indent, f"for {var} in {over}:", s["at"])
+            if s["as_player"]:
+                fn.add(indent + 1, f"{inner} = {c}.for_player({var})")
+            keys = [
+                f"-({self.expr(k['key'], inner)})"
+                if k["descending"]
+                else self.expr(k["key"], inner)
+                for k in s["order"]
+            ]
+            fn.add(indent + 1, f"{ordered}.append((({', '.join(keys)},), {var}))")
+            fn.add(indent, f"{ordered}.sort(key=lambda item: item[0])")
+            over = f"[item[1] for item in {ordered}]"
+            fn.add(indent, f"for {var} in {over}:")
+        else:
+            fn.add(indent, f"for {var} in {over}:", s["at"])
         if s["as_player"]:
-            inner = f"c{indent + 2}"
             fn.add(indent + 1, f"{inner} = {c}.for_player({var})")
         if s["where"] is not None:
             fn.add(indent + 1, f"if not {self.expr(s['where'], inner)}:")
