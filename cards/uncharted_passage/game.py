@@ -913,13 +913,6 @@ class UnchartedPassage(FlowGame):
             )
         self._month = (None, month[1])
 
-    def turn_order(self) -> list[Player]:
-        """ "The player with the lower score on the Prestige track goes first. If tied, the
-        player whose marker is on top goes first.\""""
-        if len(self.players) == 1:
-            return self.players
-        return sorted(self.players, key=lambda p: (p.counters["prestige"], -p.flags["arrived"]))
-
     # -- Planning phase
 
     def allocation_options(self, voyage: str) -> tuple[str, ...]:
@@ -1039,19 +1032,17 @@ class UnchartedPassage(FlowGame):
     # -- Pirate phase
 
     def pirate_round(self, voyage: str) -> None:
-        """The Pirate phase for every player: solo, your own roll; 2-player, one roll that
-        "applies equally to both players. However, players may individually use Port Cards to
-        reduce damage or modify their own dice values" (Figurehead: "only affects your own dice
-        results", so a reroll changes the roll for its owner alone), taken in turn order
-        (Anti-Piracy Mission: "the player with the lower
-        score or whose marker is on top moves first")."""
+        """The flow's Pirate phase (flow.cards: ``roll_pirates``, then each captain in turn
+        order faces them) against ``voyage``, as this month's voyage card (for scenarios)."""
+        self.board["voyage"] = voyage
+        self.run_phase("pirate")
+
+    def roll_pirates(self, voyage: str) -> None:
+        """2-player: one roll of the voyage card's formula that "applies equally to both
+        players" (kept for :meth:`face_pirates`, with the dice it rolled, so a Figurehead can
+        reroll its owner's copy alone). Solo: nothing yet; the captain rolls their own."""
         if len(self.players) == 1:
-            player = self.players[0]
-            self.dice_owner, self.dice_purpose = player, "pirate"
-            try:
-                self.pirate_phase(player, voyage)
-            finally:
-                self.dice_owner = None
+            self.board["pirate_roll"] = None
             return
         context = Context(self.players[0], voyage, "pirate")
         self._recording = []
@@ -1059,20 +1050,30 @@ class UnchartedPassage(FlowGame):
             power = int(self.formula(voyage, "pirate", context))
         finally:
             shared, self._recording = self._recording, None
-        for player in self.turn_order():
-            own = power
-            if shared and "figurehead" in player.zones["port_cards"]:
-                # "players may individually use Port Cards to ... modify their own dice
-                # values": Figurehead rerolls a die of this player's copy of the roll only.
-                self.dice_owner, self.dice_purpose = player, "pirate"
-                self._replay = list(shared)
-                try:
-                    own = int(self.formula(voyage, "pirate", Context(player, voyage, "pirate")))
-                finally:
-                    self.dice_owner, self._replay = None, None
-            self.pirate_phase(player, voyage, pirate_power=own)
-            if self.board.get("over"):
-                return
+        self.board["pirate_roll"] = (voyage, power, shared)
+
+    def face_pirates(self, player: Player, voyage: str) -> None:
+        """The acting captain's Pirate phase: solo, their own roll; 2-player, the shared roll,
+        except that "players may individually use Port Cards to reduce damage or modify their
+        own dice values" (Figurehead: "only affects your own dice results", so a reroll changes
+        the roll for its owner alone)."""
+        roll = self.board.get("pirate_roll")
+        if roll is None or roll[0] != voyage:
+            self.dice_owner, self.dice_purpose = player, "pirate"
+            try:
+                self.pirate_phase(player, voyage)
+            finally:
+                self.dice_owner = None
+            return
+        _, own, shared = roll
+        if shared and "figurehead" in player.zones["port_cards"]:
+            self.dice_owner, self.dice_purpose = player, "pirate"
+            self._replay = list(shared)
+            try:
+                own = int(self.formula(voyage, "pirate", Context(player, voyage, "pirate")))
+            finally:
+                self.dice_owner, self._replay = None, None
+        self.pirate_phase(player, voyage, pirate_power=own)
 
     def pirate_phase(
         self,
