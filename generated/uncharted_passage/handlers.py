@@ -417,23 +417,27 @@ def p_round__planning(g, c):
 
 def p_round__pirate(g, c):
     # phase pirate "Pirate" (cards/uncharted_passage/flow.cards:57)
-    g.verbs['fight_pirates'](g, c)  # @ cards/uncharted_passage/flow.cards:59:7
+    g.verbs['roll_pirates'](g, c)  # @ cards/uncharted_passage/flow.cards:59:7
+    o0 = []
+    for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:62:7
+        c2 = c.for_player(v_captain)
+        o0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))
+    o0.sort(key=lambda item: item[0])
+    for v_captain in [item[1] for item in o0]:
+        c2 = c.for_player(v_captain)
+        if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:63:9
+            g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
 
 
 def p_round__sailing_and_anchoring(g, c):
-    # phase sailing_and_anchoring "Sailing & Anchoring" (cards/uncharted_passage/flow.cards:62)
-    g.verbs['settle_turn_order'](g, c)  # @ cards/uncharted_passage/flow.cards:65:7
-    for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:66:7
-        c2 = c.for_player(v_captain)
-        if not (g.natives['turn'](g, c2) == 1):
-            continue
-        if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:67:9
-            g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:68:11
-            dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:69:11
+    # phase sailing_and_anchoring "Sailing & Anchoring" (cards/uncharted_passage/flow.cards:69)
+    o0 = []
     for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:72:7
         c2 = c.for_player(v_captain)
-        if not (g.natives['turn'](g, c2) == 2):
-            continue
+        o0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))
+    o0.sort(key=lambda item: item[0])
+    for v_captain in [item[1] for item in o0]:
+        c2 = c.for_player(v_captain)
         if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:73:9
             g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
             dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:75:11
@@ -672,24 +676,22 @@ LINES = {
     413: ('cards/uncharted_passage/flow.cards', 52, 9),
     415: ('cards/uncharted_passage/flow.cards', 53, 11),
     420: ('cards/uncharted_passage/flow.cards', 59, 7),
-    425: ('cards/uncharted_passage/flow.cards', 65, 7),
-    426: ('cards/uncharted_passage/flow.cards', 66, 7),
-    430: ('cards/uncharted_passage/flow.cards', 67, 9),
-    431: ('cards/uncharted_passage/flow.cards', 68, 11),
-    432: ('cards/uncharted_passage/flow.cards', 69, 11),
-    433: ('cards/uncharted_passage/flow.cards', 72, 7),
-    437: ('cards/uncharted_passage/flow.cards', 73, 9),
-    438: ('cards/uncharted_passage/flow.cards', 74, 11),
-    439: ('cards/uncharted_passage/flow.cards', 75, 11),
-    444: ('cards/uncharted_passage/flow.cards', 82, 7),
-    445: ('cards/uncharted_passage/flow.cards', 83, 9),
-    450: ('cards/uncharted_passage/flow.cards', 87, 7),
-    455: ('cards/uncharted_passage/flow.cards', 33, 3),
-    460: ('cards/uncharted_passage/flow.cards', 100, 7),
-    461: ('cards/uncharted_passage/flow.cards', 101, 7),
-    463: ('cards/uncharted_passage/flow.cards', 104, 9),
-    464: ('cards/uncharted_passage/flow.cards', 105, 11),
-    466: ('cards/uncharted_passage/flow.cards', 107, 11),
-    471: ('cards/uncharted_passage/flow.cards', 7, 1),
-    476: ('cards/uncharted_passage/flow.cards', 7, 1),
+    422: ('cards/uncharted_passage/flow.cards', 62, 7),
+    428: ('cards/uncharted_passage/flow.cards', 63, 9),
+    429: ('cards/uncharted_passage/flow.cards', 64, 11),
+    435: ('cards/uncharted_passage/flow.cards', 72, 7),
+    441: ('cards/uncharted_passage/flow.cards', 73, 9),
+    442: ('cards/uncharted_passage/flow.cards', 74, 11),
+    443: ('cards/uncharted_passage/flow.cards', 75, 11),
+    448: ('cards/uncharted_passage/flow.cards', 82, 7),
+    449: ('cards/uncharted_passage/flow.cards', 83, 9),
+    454: ('cards/uncharted_passage/flow.cards', 87, 7),
+    459: ('cards/uncharted_passage/flow.cards', 33, 3),
+    464: ('cards/uncharted_passage/flow.cards', 100, 7),
+    465: ('cards/uncharted_passage/flow.cards', 101, 7),
+    467: ('cards/uncharted_passage/flow.cards', 104, 9),
+    468: ('cards/uncharted_passage/flow.cards', 105, 11),
+    470: ('cards/uncharted_passage/flow.cards', 107, 11),
+    475: ('cards/uncharted_passage/flow.cards', 7, 1),
+    480: ('cards/uncharted_passage/flow.cards', 7, 1),
 }

@@ -418,23 +418,27 @@ def p_round__planning(g, c):
 
 def p_round__pirate(g, c):
     # phase pirate "Pirate" (cards/uncharted_passage/flow.cards:57)
-    g.verbs['fight_pirates'](g, c)  # @ cards/uncharted_passage/flow.cards:59:7
+    g.verbs['roll_pirates'](g, c)  # @ cards/uncharted_passage/flow.cards:59:7
+    o0 = []
+    for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:62:7
+        c2 = c.for_player(v_captain)
+        o0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))
+    o0.sort(key=lambda item: item[0])
+    for v_captain in [item[1] for item in o0]:
+        c2 = c.for_player(v_captain)
+        if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:63:9
+            g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
 
 
 def p_round__sailing_and_anchoring(g, c):
-    # phase sailing_and_anchoring "Sailing & Anchoring" (cards/uncharted_passage/flow.cards:62)
-    g.verbs['settle_turn_order'](g, c)  # @ cards/uncharted_passage/flow.cards:65:7
-    for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:66:7
-        c2 = c.for_player(v_captain)
-        if not (g.natives['turn'](g, c2) == 1):
-            continue
-        if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:67:9
-            g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:68:11
-            dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:69:11
+    # phase sailing_and_anchoring "Sailing & Anchoring" (cards/uncharted_passage/flow.cards:69)
+    o0 = []
     for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:72:7
         c2 = c.for_player(v_captain)
-        if not (g.natives['turn'](g, c2) == 2):
-            continue
+        o0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))
+    o0.sort(key=lambda item: item[0])
+    for v_captain in [item[1] for item in o0]:
+        c2 = c.for_player(v_captain)
         if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:73:9
             g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
             dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:75:11
@@ -673,24 +677,22 @@ LINES = {
     414: ('cards/uncharted_passage/flow.cards', 52, 9),
     416: ('cards/uncharted_passage/flow.cards', 53, 11),
     421: ('cards/uncharted_passage/flow.cards', 59, 7),
-    426: ('cards/uncharted_passage/flow.cards', 65, 7),
-    427: ('cards/uncharted_passage/flow.cards', 66, 7),
-    431: ('cards/uncharted_passage/flow.cards', 67, 9),
-    432: ('cards/uncharted_passage/flow.cards', 68, 11),
-    433: ('cards/uncharted_passage/flow.cards', 69, 11),
-    434: ('cards/uncharted_passage/flow.cards', 72, 7),
-    438: ('cards/uncharted_passage/flow.cards', 73, 9),
-    439: ('cards/uncharted_passage/flow.cards', 74, 11),
-    440: ('cards/uncharted_passage/flow.cards', 75, 11),
-    445: ('cards/uncharted_passage/flow.cards', 82, 7),
-    446: ('cards/uncharted_passage/flow.cards', 83, 9),
-    451: ('cards/uncharted_passage/flow.cards', 87, 7),
-    456: ('cards/uncharted_passage/flow.cards', 33, 3),
-    461: ('cards/uncharted_passage/flow.cards', 100, 7),
-    462: ('cards/uncharted_passage/flow.cards', 101, 7),
-    464: ('cards/uncharted_passage/flow.cards', 104, 9),
-    465: ('cards/uncharted_passage/flow.cards', 105, 11),
-    467: ('cards/uncharted_passage/flow.cards', 107, 11),
-    472: ('cards/uncharted_passage/flow.cards', 7, 1),
-    477: ('cards/uncharted_passage/flow.cards', 7, 1),
+    423: ('cards/uncharted_passage/flow.cards', 62, 7),
+    429: ('cards/uncharted_passage/flow.cards', 63, 9),
+    430: ('cards/uncharted_passage/flow.cards', 64, 11),
+    436: ('cards/uncharted_passage/flow.cards', 72, 7),
+    442: ('cards/uncharted_passage/flow.cards', 73, 9),
+    443: ('cards/uncharted_passage/flow.cards', 74, 11),
+    444: ('cards/uncharted_passage/flow.cards', 75, 11),
+    449: ('cards/uncharted_passage/flow.cards', 82, 7),
+    450: ('cards/uncharted_passage/flow.cards', 83, 9),
+    455: ('cards/uncharted_passage/flow.cards', 87, 7),
+    460: ('cards/uncharted_passage/flow.cards', 33, 3),
+    465: ('cards/uncharted_passage/flow.cards', 100, 7),
+    466: ('cards/uncharted_passage/flow.cards', 101, 7),
+    468: ('cards/uncharted_passage/flow.cards', 104, 9),
+    469: ('cards/uncharted_passage/flow.cards', 105, 11),
+    471: ('cards/uncharted_passage/flow.cards', 107, 11),
+    476: ('cards/uncharted_passage/flow.cards', 7, 1),
+    481: ('cards/uncharted_passage/flow.cards', 7, 1),
 }
