@@ -771,15 +771,23 @@ def test_a_sinking_ends_the_game_and_nullifies_the_score() -> None:
 
 def test_turn_order_lower_prestige_first_then_the_marker_on_top() -> None:
     # "The player with the lower score on the Prestige track goes first. If tied, the player
-    # whose marker is on top goes first."
-    g = game(players=2, mode="competitive")
+    # whose marker is on top goes first." The order is the flow's ('for each captain in players
+    # by prestige, marker_arrival() descending'), seen in who faces the Pirate first.
+    def order(g: UnchartedPassage) -> list[int]:
+        start = len(g.events)
+        for player in g.players:
+            write(g, player, 1, 1, 6)
+        g.pirate_round("plague")
+        return [e[1] for e in g.events[start:] if e[0] == "pirate"]
+
+    g = game(dice=(1, 1) * 3, players=2, mode="competitive")
     first, second = g.players
-    assert g.turn_order() == [first, second]
+    assert order(g) == [0, 1]
     g.gain(Context(first, "", "test"), "prestige", 2)
-    assert g.turn_order() == [second, first]
+    assert order(g) == [1, 0]
     g.gain(Context(second, "", "test"), "prestige", 2)
     # Tied: the marker that arrived last is on top.
-    assert g.turn_order() == [second, first]
+    assert order(g) == [1, 0]
 
 
 def test_two_markers_fill_a_space() -> None:
