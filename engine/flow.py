@@ -238,15 +238,25 @@ class FlowGame(Game):
             )
 
     def _run(self, phases: tuple[tuple[str, PhaseFn], ...], c: Context) -> None:
-        """Each phase once, in order, for the acting player of ``c``; ``end when`` after each."""
-        call = self.call
+        """Each phase once, in order, for the acting player of ``c``; ``end when`` after each.
+
+        One :meth:`Game.call` for the section, not one per phase and per end condition: a
+        failure is still reported at the DSL line of the phase (or condition) it came from,
+        since the traceback holds the generated function's frame, and a game of 12 rounds of
+        7 phases saves some 170 calls."""
+        self.call(lambda g, ctx: self._play_phases(phases, ctx), c)
+
+    def _play_phases(self, phases: tuple[tuple[str, PhaseFn], ...], c: Context) -> None:
+        end_when = self._end_when
+        looking = self._looking
         for _name, fn in phases:
-            if self._looking:
+            if looking:
                 self.phase_state = (self.snapshot(), fn, c.player.index, [])
-            call(fn, c)
-            self.phase_state = None
-            end_when = self._end_when
-            if end_when is not None and call(end_when, c):
+                fn(self, c)
+                self.phase_state = None
+            else:
+                fn(self, c)
+            if end_when is not None and end_when(self, c):
                 self.log("end_when", self.round)
                 raise GameEnded("end_when")
 
