@@ -421,10 +421,9 @@ def p_round__pirate(g, c):
     o0 = []
     for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:62:7
         c2 = c.for_player(v_captain)
-        o0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))
+        o0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain, c2))
     o0.sort(key=lambda item: item[0])
-    for v_captain in [item[1] for item in o0]:
-        c2 = c.for_player(v_captain)
+    for _, v_captain, c2 in o0:
         if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:63:9
             g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
 
@@ -434,10 +433,9 @@ def p_round__sailing_and_anchoring(g, c):
     o0 = []
     for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:72:7
         c2 = c.for_player(v_captain)
-        o0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))
+        o0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain, c2))
     o0.sort(key=lambda item: item[0])
-    for v_captain in [item[1] for item in o0]:
-        c2 = c.for_player(v_captain)
+    for _, v_captain, c2 in o0:
         if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:73:9
             g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
             dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:75:11
@@ -677,21 +675,21 @@ LINES = {
     415: ('cards/uncharted_passage/flow.cards', 53, 11),
     420: ('cards/uncharted_passage/flow.cards', 59, 7),
     422: ('cards/uncharted_passage/flow.cards', 62, 7),
-    428: ('cards/uncharted_passage/flow.cards', 63, 9),
-    429: ('cards/uncharted_passage/flow.cards', 64, 11),
-    435: ('cards/uncharted_passage/flow.cards', 72, 7),
-    441: ('cards/uncharted_passage/flow.cards', 73, 9),
-    442: ('cards/uncharted_passage/flow.cards', 74, 11),
-    443: ('cards/uncharted_passage/flow.cards', 75, 11),
-    448: ('cards/uncharted_passage/flow.cards', 82, 7),
-    449: ('cards/uncharted_passage/flow.cards', 83, 9),
-    454: ('cards/uncharted_passage/flow.cards', 87, 7),
-    459: ('cards/uncharted_passage/flow.cards', 33, 3),
-    464: ('cards/uncharted_passage/flow.cards', 100, 7),
-    465: ('cards/uncharted_passage/flow.cards', 101, 7),
-    467: ('cards/uncharted_passage/flow.cards', 104, 9),
-    468: ('cards/uncharted_passage/flow.cards', 105, 11),
-    470: ('cards/uncharted_passage/flow.cards', 107, 11),
-    475: ('cards/uncharted_passage/flow.cards', 7, 1),
-    480: ('cards/uncharted_passage/flow.cards', 7, 1),
+    427: ('cards/uncharted_passage/flow.cards', 63, 9),
+    428: ('cards/uncharted_passage/flow.cards', 64, 11),
+    434: ('cards/uncharted_passage/flow.cards', 72, 7),
+    439: ('cards/uncharted_passage/flow.cards', 73, 9),
+    440: ('cards/uncharted_passage/flow.cards', 74, 11),
+    441: ('cards/uncharted_passage/flow.cards', 75, 11),
+    446: ('cards/uncharted_passage/flow.cards', 82, 7),
+    447: ('cards/uncharted_passage/flow.cards', 83, 9),
+    452: ('cards/uncharted_passage/flow.cards', 87, 7),
+    457: ('cards/uncharted_passage/flow.cards', 33, 3),
+    462: ('cards/uncharted_passage/flow.cards', 100, 7),
+    463: ('cards/uncharted_passage/flow.cards', 101, 7),
+    465: ('cards/uncharted_passage/flow.cards', 104, 9),
+    466: ('cards/uncharted_passage/flow.cards', 105, 11),
+    468: ('cards/uncharted_passage/flow.cards', 107, 11),
+    473: ('cards/uncharted_passage/flow.cards', 7, 1),
+    478: ('cards/uncharted_passage/flow.cards', 7, 1),
 }

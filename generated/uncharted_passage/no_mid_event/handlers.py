@@ -411,10 +411,9 @@ def p_round__pirate(g, c):
     o0 = []
     for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:62:7
         c2 = c.for_player(v_captain)
-        o0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))
+        o0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain, c2))
     o0.sort(key=lambda item: item[0])
-    for v_captain in [item[1] for item in o0]:
-        c2 = c.for_player(v_captain)
+    for _, v_captain, c2 in o0:
         if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:63:9
             g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
 
@@ -424,10 +423,9 @@ def p_round__sailing_and_anchoring(g, c):
     o0 = []
     for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:72:7
         c2 = c.for_player(v_captain)
-        o0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))
+        o0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain, c2))
     o0.sort(key=lambda item: item[0])
-    for v_captain in [item[1] for item in o0]:
-        c2 = c.for_player(v_captain)
+    for _, v_captain, c2 in o0:
         if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:73:9
             g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
             dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:75:11
@@ -662,21 +660,21 @@ LINES = {
     405: ('cards/uncharted_passage/flow.cards', 53, 11),
     410: ('cards/uncharted_passage/flow.cards', 59, 7),
     412: ('cards/uncharted_passage/flow.cards', 62, 7),
-    418: ('cards/uncharted_passage/flow.cards', 63, 9),
-    419: ('cards/uncharted_passage/flow.cards', 64, 11),
-    425: ('cards/uncharted_passage/flow.cards', 72, 7),
-    431: ('cards/uncharted_passage/flow.cards', 73, 9),
-    432: ('cards/uncharted_passage/flow.cards', 74, 11),
-    433: ('cards/uncharted_passage/flow.cards', 75, 11),
-    438: ('cards/uncharted_passage/flow.cards', 82, 7),
-    439: ('cards/uncharted_passage/flow.cards', 83, 9),
-    444: ('cards/uncharted_passage/flow.cards', 87, 7),
-    449: ('cards/uncharted_passage/flow.cards', 33, 3),
-    454: ('cards/uncharted_passage/flow.cards', 100, 7),
-    455: ('cards/uncharted_passage/flow.cards', 101, 7),
-    457: ('cards/uncharted_passage/flow.cards', 104, 9),
-    458: ('cards/uncharted_passage/flow.cards', 105, 11),
-    460: ('cards/uncharted_passage/flow.cards', 107, 11),
-    465: ('cards/uncharted_passage/flow.cards', 7, 1),
-    470: ('cards/uncharted_passage/flow.cards', 7, 1),
+    417: ('cards/uncharted_passage/flow.cards', 63, 9),
+    418: ('cards/uncharted_passage/flow.cards', 64, 11),
+    424: ('cards/uncharted_passage/flow.cards', 72, 7),
+    429: ('cards/uncharted_passage/flow.cards', 73, 9),
+    430: ('cards/uncharted_passage/flow.cards', 74, 11),
+    431: ('cards/uncharted_passage/flow.cards', 75, 11),
+    436: ('cards/uncharted_passage/flow.cards', 82, 7),
+    437: ('cards/uncharted_passage/flow.cards', 83, 9),
+    442: ('cards/uncharted_passage/flow.cards', 87, 7),
+    447: ('cards/uncharted_passage/flow.cards', 33, 3),
+    452: ('cards/uncharted_passage/flow.cards', 100, 7),
+    453: ('cards/uncharted_passage/flow.cards', 101, 7),
+    455: ('cards/uncharted_passage/flow.cards', 104, 9),
+    456: ('cards/uncharted_passage/flow.cards', 105, 11),
+    458: ('cards/uncharted_passage/flow.cards', 107, 11),
+    463: ('cards/uncharted_passage/flow.cards', 7, 1),
+    468: ('cards/uncharted_passage/flow.cards', 7, 1),
 }

@@ -422,10 +422,9 @@ def p_round__pirate(g, c):
     o0 = []
     for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:62:7
         c2 = c.for_player(v_captain)
-        o0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))
+        o0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain, c2))
     o0.sort(key=lambda item: item[0])
-    for v_captain in [item[1] for item in o0]:
-        c2 = c.for_player(v_captain)
+    for _, v_captain, c2 in o0:
         if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:63:9
             g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
 
@@ -435,10 +434,9 @@ def p_round__sailing_and_anchoring(g, c):
     o0 = []
     for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:72:7
         c2 = c.for_player(v_captain)
-        o0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))
+        o0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain, c2))
     o0.sort(key=lambda item: item[0])
-    for v_captain in [item[1] for item in o0]:
-        c2 = c.for_player(v_captain)
+    for _, v_captain, c2 in o0:
         if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:73:9
             g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
             dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:75:11
@@ -678,21 +676,21 @@ LINES = {
     416: ('cards/uncharted_passage/flow.cards', 53, 11),
     421: ('cards/uncharted_passage/flow.cards', 59, 7),
     423: ('cards/uncharted_passage/flow.cards', 62, 7),
-    429: ('cards/uncharted_passage/flow.cards', 63, 9),
-    430: ('cards/uncharted_passage/flow.cards', 64, 11),
-    436: ('cards/uncharted_passage/flow.cards', 72, 7),
-    442: ('cards/uncharted_passage/flow.cards', 73, 9),
-    443: ('cards/uncharted_passage/flow.cards', 74, 11),
-    444: ('cards/uncharted_passage/flow.cards', 75, 11),
-    449: ('cards/uncharted_passage/flow.cards', 82, 7),
-    450: ('cards/uncharted_passage/flow.cards', 83, 9),
-    455: ('cards/uncharted_passage/flow.cards', 87, 7),
-    460: ('cards/uncharted_passage/flow.cards', 33, 3),
-    465: ('cards/uncharted_passage/flow.cards', 100, 7),
-    466: ('cards/uncharted_passage/flow.cards', 101, 7),
-    468: ('cards/uncharted_passage/flow.cards', 104, 9),
-    469: ('cards/uncharted_passage/flow.cards', 105, 11),
-    471: ('cards/uncharted_passage/flow.cards', 107, 11),
-    476: ('cards/uncharted_passage/flow.cards', 7, 1),
-    481: ('cards/uncharted_passage/flow.cards', 7, 1),
+    428: ('cards/uncharted_passage/flow.cards', 63, 9),
+    429: ('cards/uncharted_passage/flow.cards', 64, 11),
+    435: ('cards/uncharted_passage/flow.cards', 72, 7),
+    440: ('cards/uncharted_passage/flow.cards', 73, 9),
+    441: ('cards/uncharted_passage/flow.cards', 74, 11),
+    442: ('cards/uncharted_passage/flow.cards', 75, 11),
+    447: ('cards/uncharted_passage/flow.cards', 82, 7),
+    448: ('cards/uncharted_passage/flow.cards', 83, 9),
+    453: ('cards/uncharted_passage/flow.cards', 87, 7),
+    458: ('cards/uncharted_passage/flow.cards', 33, 3),
+    463: ('cards/uncharted_passage/flow.cards', 100, 7),
+    464: ('cards/uncharted_passage/flow.cards', 101, 7),
+    466: ('cards/uncharted_passage/flow.cards', 104, 9),
+    467: ('cards/uncharted_passage/flow.cards', 105, 11),
+    469: ('cards/uncharted_passage/flow.cards', 107, 11),
+    474: ('cards/uncharted_passage/flow.cards', 7, 1),
+    479: ('cards/uncharted_passage/flow.cards', 7, 1),
 }

@@ -432,10 +432,9 @@ def p_round__pirate(g, c):
     o0 = []
     for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:62:7
         c2 = c.for_player(v_captain)
-        o0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))
+        o0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain, c2))
     o0.sort(key=lambda item: item[0])
-    for v_captain in [item[1] for item in o0]:
-        c2 = c.for_player(v_captain)
+    for _, v_captain, c2 in o0:
         if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:63:9
             g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
 
@@ -445,10 +444,9 @@ def p_round__sailing_and_anchoring(g, c):
     o0 = []
     for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:72:7
         c2 = c.for_player(v_captain)
-        o0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))
+        o0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain, c2))
     o0.sort(key=lambda item: item[0])
-    for v_captain in [item[1] for item in o0]:
-        c2 = c.for_player(v_captain)
+    for _, v_captain, c2 in o0:
         if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:73:9
             g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
             dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:75:11
@@ -693,21 +691,21 @@ LINES = {
     426: ('cards/uncharted_passage/flow.cards', 53, 11),
     431: ('cards/uncharted_passage/flow.cards', 59, 7),
     433: ('cards/uncharted_passage/flow.cards', 62, 7),
-    439: ('cards/uncharted_passage/flow.cards', 63, 9),
-    440: ('cards/uncharted_passage/flow.cards', 64, 11),
-    446: ('cards/uncharted_passage/flow.cards', 72, 7),
-    452: ('cards/uncharted_passage/flow.cards', 73, 9),
-    453: ('cards/uncharted_passage/flow.cards', 74, 11),
-    454: ('cards/uncharted_passage/flow.cards', 75, 11),
-    459: ('cards/uncharted_passage/flow.cards', 82, 7),
-    460: ('cards/uncharted_passage/flow.cards', 83, 9),
-    465: ('cards/uncharted_passage/flow.cards', 87, 7),
-    470: ('cards/uncharted_passage/flow.cards', 33, 3),
-    475: ('cards/uncharted_passage/flow.cards', 100, 7),
-    476: ('cards/uncharted_passage/flow.cards', 101, 7),
-    478: ('cards/uncharted_passage/flow.cards', 104, 9),
-    479: ('cards/uncharted_passage/flow.cards', 105, 11),
-    481: ('cards/uncharted_passage/flow.cards', 107, 11),
-    486: ('cards/uncharted_passage/flow.cards', 7, 1),
-    491: ('cards/uncharted_passage/flow.cards', 7, 1),
+    438: ('cards/uncharted_passage/flow.cards', 63, 9),
+    439: ('cards/uncharted_passage/flow.cards', 64, 11),
+    445: ('cards/uncharted_passage/flow.cards', 72, 7),
+    450: ('cards/uncharted_passage/flow.cards', 73, 9),
+    451: ('cards/uncharted_passage/flow.cards', 74, 11),
+    452: ('cards/uncharted_passage/flow.cards', 75, 11),
+    457: ('cards/uncharted_passage/flow.cards', 82, 7),
+    458: ('cards/uncharted_passage/flow.cards', 83, 9),
+    463: ('cards/uncharted_passage/flow.cards', 87, 7),
+    468: ('cards/uncharted_passage/flow.cards', 33, 3),
+    473: ('cards/uncharted_passage/flow.cards', 100, 7),
+    474: ('cards/uncharted_passage/flow.cards', 101, 7),
+    476: ('cards/uncharted_passage/flow.cards', 104, 9),
+    477: ('cards/uncharted_passage/flow.cards', 105, 11),
+    479: ('cards/uncharted_passage/flow.cards', 107, 11),
+    484: ('cards/uncharted_passage/flow.cards', 7, 1),
+    489: ('cards/uncharted_passage/flow.cards', 7, 1),
 }
