@@ -39,6 +39,7 @@ from dsl.nodes import (
     Name,
     Not,
     Number,
+    OrderKey,
     Percent,
     Property,
     Range,
@@ -633,15 +634,18 @@ class Checker:
             if stmt.where is not None:
                 where, wtyp = self.expr(stmt.where, inner)
                 self.expect_type(wtyp, "bool", stmt.where.span, "'where'")
-            return {
+            lowered: IR = {
                 "kind": "for_each",
                 "at": at,
                 "var": stmt.var,
                 "over": over,
                 "where": where,
                 "as_player": is_players,
-                "body": self.block(stmt.body, inner, f"{path}/body", card),
             }
+            if stmt.order:
+                lowered["order"] = [self.order_key(key, inner) for key in stmt.order]
+            lowered["body"] = self.block(stmt.body, inner, f"{path}/body", card)
+            return lowered
         if isinstance(stmt, May):
             body = self.block(stmt.body, scope, f"{path}/body", card)
             name = self.question_name(stmt, body)
@@ -988,6 +992,20 @@ class Checker:
         self.expect_type(typ, "bool", words[0].span, "the condition")
         return ir
 
+    def order_key(self, key: OrderKey, scope: _Scope) -> IR:
+        """One key of ``for each ... by``: a number (or true/false, false first) worked out
+        for each item, with the loop's name bound (as the acting player over players)."""
+        value, typ = self.expr(key.key, scope)
+        if typ not in ("number", "bool", "dice", "any"):
+            self.error(
+                "type-mismatch",
+                f"a key of 'by' needs a number or a true/false value, not {_article(typ)}",
+                key.key.span,
+                "items are ordered lowest first; write 'descending' after a key for highest "
+                "first: by prestige, marker_arrival() descending",
+            )
+        return {"key": value, "descending": key.descending}
+
     def expect_type(self, got: str, want: str, span: Span, what: str) -> None:
         if want == "any" or got == "any" or got == want:
             return
@@ -1281,7 +1299,8 @@ def describe_stmt(stmt: IR) -> str:
     if kind == "may":
         return f"may {{ {stmt['ask']} }}"
     if kind == "for_each":
-        return f"for each {stmt['var']} in {describe_expr(stmt['over'])} {{ ... }}"
+        head = f"for each {stmt['var']} in {describe_expr(stmt['over'])}"
+        return f"{head}{describe_order(stmt)} {{ ... }}"
     if kind == "repeat":
         return f"repeat {describe_expr(stmt['count'])} {{ {describe_block(stmt['body'])} }}"
     if kind == "choose":
@@ -1289,6 +1308,16 @@ def describe_stmt(stmt: IR) -> str:
     if kind == "group":
         return describe_block(stmt["body"])
     return kind
+
+
+def describe_order(stmt: IR) -> str:
+    """`` by KEY [descending], ...`` of a ``for_each``'s IR; empty without one."""
+    keys = stmt.get("order") or []
+    if not keys:
+        return ""
+    return " by " + ", ".join(
+        describe_expr(k["key"]) + (" descending" if k["descending"] else "") for k in keys
+    )
 
 
 def say(sig: Signature, args: list[IR | None]) -> str:

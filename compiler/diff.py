@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from compiler.checker import describe_expr, describe_stmt
+from compiler.checker import describe_expr, describe_order, describe_stmt
 
 IR = dict[str, Any]
 
@@ -217,7 +217,9 @@ def _head(stmt: IR) -> str | None:
     kind = stmt["kind"]
     if kind == "for_each":
         where = f" where {describe_expr(stmt['where'])}" if stmt.get("where") else ""
-        return f"for each {stmt['var']} in {describe_expr(stmt['over'])}{where}"
+        return (
+            f"for each {stmt['var']} in {describe_expr(stmt['over'])}{where}{describe_order(stmt)}"
+        )
     if kind == "if":
         return f"if {describe_expr(stmt['cond'])}"
     if kind in ("may", "group"):

@@ -280,11 +280,30 @@ class PythonEmitter:
 
     def s_for_each(self, fn: _Function, s: IR, indent: int, c: str) -> None:
         var = _local(s["var"])
-        fn.add(indent, f"for {var} in {self.expr(s['over'], c)}:", s["at"])
-        inner = c
-        if s["as_player"]:
-            inner = f"c{indent + 2}"
-            fn.add(indent + 1, f"{inner} = {c}.for_player({var})")
+        inner = f"c{indent + 2}" if s["as_player"] else c
+        over = self.expr(s["over"], c)
+        if s.get("order"):
+            # 'by': every item's keys first (as that player over players, whose context the
+            # body then reuses), a stable sort so ties keep the list's order, then the loop.
+            ordered = f"o{indent}"
+            fn.add(indent, f"{ordered} = []")
+            fn.add(indent, f"for {var} in {over}:", s["at"])
+            if s["as_player"]:
+                fn.add(indent + 1, f"{inner} = {c}.for_player({var})")
+            keys = [
+                f"-({self.expr(k['key'], inner)})"
+                if k["descending"]
+                else self.expr(k["key"], inner)
+                for k in s["order"]
+            ]
+            kept = f"{var}, {inner}" if s["as_player"] else var
+            fn.add(indent + 1, f"{ordered}.append((({', '.join(keys)},), {kept}))")
+            fn.add(indent, f"{ordered}.sort(key=lambda item: item[0])")
+            fn.add(indent, f"for _, {kept} in {ordered}:")
+        else:
+            fn.add(indent, f"for {var} in {over}:", s["at"])
+            if s["as_player"]:
+                fn.add(indent + 1, f"{inner} = {c}.for_player({var})")
         if s["where"] is not None:
             fn.add(indent + 1, f"if not {self.expr(s['where'], inner)}:")
             fn.add(indent + 2, "continue")

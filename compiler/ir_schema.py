@@ -275,6 +275,16 @@ SCHEMA: dict[str, Any] = {
                     where=_MAYBE_EXPR,
                     as_player={"type": "boolean"},
                     body=_BODY,
+                    # Present only with 'by': the keys, lowest first unless descending.
+                    order={
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "required": ["key", "descending"],
+                            "properties": {"key": _EXPR, "descending": {"type": "boolean"}},
+                        },
+                        "minItems": 1,
+                    },
                 ),
                 # "name": the question's stable name (its @label or its first verb), which
                 # the question id and a scenario's answer use, never a position.

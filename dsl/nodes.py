@@ -265,14 +265,27 @@ class Unless:
 
 
 @dataclass(frozen=True, slots=True)
+class OrderKey:
+    """One key of ``for each ... by KEY [descending], ...``: ``key`` is worked out for each item
+    (as the acting player when the loop goes over players); lowest first, or highest first
+    when ``descending``."""
+
+    span: Span
+    key: Expr
+    descending: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class ForEach:
-    """``for each var in iterable [where filter] { ... }``."""
+    """``for each var in iterable [where filter] [by key, ...] { ... }``; ``order`` empty: the
+    iterable's own order."""
 
     span: Span
     var: str
     iterable: Expr
     where: Expr | None
     body: tuple[Stmt, ...]
+    order: tuple[OrderKey, ...] = ()
     annotations: tuple[Annotation, ...] = ()
 
 
@@ -457,7 +470,7 @@ def to_json(node: Any) -> Any:
     out: dict[str, Any] = {"node": type(node).__name__}
     for field in fields(node):
         value = getattr(node, field.name)
-        if field.name in ("definitions", "flows") and not value:
-            continue  # a file without verbs or functions keeps the tree it always had
+        if field.name in ("definitions", "flows", "order") and not value:
+            continue  # a file without verbs, functions or 'by' keeps the tree it always had
         out[field.name] = to_json(value)
     return out

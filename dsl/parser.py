@@ -55,6 +55,7 @@ from dsl.nodes import (
     Name,
     Not,
     Number,
+    OrderKey,
     ParamDef,
     Percent,
     Phase,
@@ -453,7 +454,7 @@ class _Builder:
         return self._conditional(children, Unless)
 
     def for_each(self, children: list[Any]) -> ForEach:
-        keyword, each, var, _in, iterable, _where, where, block = children
+        keyword, each, var, _in, iterable, _where, where, order, block = children
         if str(each) != "each":
             self._error(
                 "for-each",
@@ -461,7 +462,52 @@ class _Builder:
                 each,
                 "write: for each player in players { ... }",
             )
-        return ForEach(self._span(keyword, block.rbrace), str(var), iterable, where, block.items)
+        return ForEach(
+            self._span(keyword, block.rbrace),
+            str(var),
+            iterable,
+            where,
+            block.items,
+            order or (),
+        )
+
+    def order_by(self, children: list[Any]) -> tuple[OrderKey, ...]:
+        """``by KEY [descending], ...``: each clause is a key, or a key and its direction."""
+        word, *clauses = children
+        usage = (
+            "write: for each captain in players by prestige, marker_arrival() descending { ... }"
+        )
+        if str(word) != "by":
+            self._error(
+                "for-each",
+                f"expected 'by' or '{{' after the list, found '{word}'",
+                word,
+                usage,
+            )
+            return ()
+        keys: list[OrderKey] = []
+        for clause in clauses:
+            key, *rest = clause
+            descending = False
+            if rest:
+                last = rest[-1]
+                direction = last.id if isinstance(last, Name) else None
+                if len(rest) == 1 and direction in ("ascending", "descending"):
+                    descending = direction == "descending"
+                else:
+                    self._error(
+                        "order-by",
+                        "a key of 'by' is one expression, then 'ascending' or 'descending' "
+                        "if at all",
+                        rest[0].span,
+                        "separate two keys with a comma: by prestige, marker_arrival() descending",
+                    )
+            end = rest[-1] if rest else key
+            span = Span(
+                self.path, key.span.line, key.span.column, end.span.end_line, end.span.end_column
+            )
+            keys.append(OrderKey(span, key, descending))
+        return tuple(keys)
 
     def may(self, children: list[Any]) -> May:
         keyword, body = children

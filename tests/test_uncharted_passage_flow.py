@@ -111,7 +111,7 @@ def game(
     g.board["chart"] = chart or small_chart()
     g.board["missions_dealt"] = True
     g.board["deck:port_cards"] = []
-    g.setup()
+    g.run_section("setup")
     for name, value in state.items():
         GIVEN[name](g, None, value)
     return g
@@ -242,7 +242,7 @@ def test_the_pile_has_6_first_half_cards_a_mid_event_and_6_second_half() -> None
     # Mid-event Card on top of that, and the 6 First-half Voyage Cards on the top."
     g = new_game(GENERATED, seed=3)
     assert isinstance(g, UnchartedPassage)
-    g.setup()
+    g.run_section("setup")
     pile = g.board["pile"]
     assert len(pile) == 12 and len(set(pile)) == 12
     assert all("first_half" in g.cards[v]["tags"] for v in pile[:6])
@@ -256,15 +256,15 @@ def test_the_mid_event_is_revealed_before_round_7_and_stays_in_force() -> None:
     g = new_game(GENERATED, seed=5)
     assert isinstance(g, UnchartedPassage)
     g.policies = {0: POLICIES["greedy"](g, 0)}
-    g.setup()
+    g.run_section("setup")
     for month in range(1, 7):
         g.round = month
-        g.play_round()
+        g.run_section("round")
         if g.board.get("over"):
             pytest.skip("the ship sank before round 7 in this seed")
         assert g.board.get("mid_event") is None
     g.round = 7
-    g.play_round()
+    g.run_section("round")
     assert g.board["mid_event"] == g.board["mid_event_card"]
     assert "mid_event" in g.cards[g.board["mid_event"]]["kind"]
 
@@ -771,15 +771,23 @@ def test_a_sinking_ends_the_game_and_nullifies_the_score() -> None:
 
 def test_turn_order_lower_prestige_first_then_the_marker_on_top() -> None:
     # "The player with the lower score on the Prestige track goes first. If tied, the player
-    # whose marker is on top goes first."
-    g = game(players=2, mode="competitive")
+    # whose marker is on top goes first." The order is the flow's ('for each captain in players
+    # by prestige, marker_arrival() descending'), seen in who faces the Pirate first.
+    def order(g: UnchartedPassage) -> list[int]:
+        start = len(g.events)
+        for player in g.players:
+            write(g, player, 1, 1, 6)
+        g.pirate_round("plague")
+        return [e[1] for e in g.events[start:] if e[0] == "pirate"]
+
+    g = game(dice=(1, 1) * 3, players=2, mode="competitive")
     first, second = g.players
-    assert g.turn_order() == [first, second]
+    assert order(g) == [0, 1]
     g.gain(Context(first, "", "test"), "prestige", 2)
-    assert g.turn_order() == [second, first]
+    assert order(g) == [1, 0]
     g.gain(Context(second, "", "test"), "prestige", 2)
     # Tied: the marker that arrived last is on top.
-    assert g.turn_order() == [second, first]
+    assert order(g) == [1, 0]
 
 
 def test_two_markers_fill_a_space() -> None:
@@ -920,7 +928,7 @@ def test_competitive_missions_are_public_and_private_with_one_redraw() -> None:
             return question.options[1] if question.player == 0 else "keep"
 
     g.policies = {-1: Redraw([])}
-    g.setup()
+    g.run_section("setup")
     public = g.board["public_missions"]
     kinds = [t for m in public for t in g.cards[m]["tags"]]
     assert sorted(kinds) == ["discovery", "discovery", "route", "trade"]
@@ -942,7 +950,7 @@ def test_coop_splits_12_missions_6_and_6() -> None:
     # Missions."
     g = new_game(GENERATED, players=2, mode="coop", seed=2, policies={-1: RandomLegal()})
     assert isinstance(g, UnchartedPassage)
-    g.setup()
+    g.run_section("setup")
     hands = [p.zones["missions"] for p in g.players]
     assert [len(h) for h in hands] == [6, 6]
     assert g.board["public_missions"] == []
@@ -1147,7 +1155,7 @@ def test_greedy_splits_the_coop_missions_by_the_map() -> None:
     g = new_game(GENERATED, players=2, mode="coop", seed=3)
     assert isinstance(g, UnchartedPassage)
     _greedy(g)
-    g.setup()
+    g.run_section("setup")
     hands = [p.zones["missions"] for p in g.players]
     assert [len(h) for h in hands] == [6, 6]
     policy = g.policies[0]

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from engine.flow import FlowGame, flow_of
 from engine.runtime import (
     Context,
     Game,
@@ -283,12 +284,14 @@ SAILOR_FIRST_CARDS = 3
 NO_RECORD = ""
 
 
-def _titles_from_data(ir: dict[str, Any], coop: bool) -> tuple[tuple[int, str], ...]:
-    """Title bands from the data's ``title`` cards (``min_score``, tagged ``solo`` or
+def _titles_from_data(
+    ir: dict[str, Any], coop: bool, kind: str = "title"
+) -> tuple[tuple[int, str], ...]:
+    """Title bands from the data's cards of ``kind`` (``min_score``, tagged ``solo`` or
     ``coop``), else the rulebook's."""
     bands: list[tuple[int, str]] = []
     for card in ir["cards"]:
-        if card.get("kind") != "title":
+        if card.get("kind") != kind:
             continue
         tags = card.get("tags") or []
         if ("coop" in tags) != coop:
@@ -329,10 +332,12 @@ def parse_allocation(label: str) -> tuple[int, int, int]:
 # -- the game's flow
 
 
-class UnchartedPassage(Game):
-    """Uncharted Passage's rules around the cards: the round loop (Planning, Pirate, Sailing and
-    Anchoring), the map, docking and anchoring, East Asia, critical damage and sinking, the end
-    of the game, and both 2-player modes."""
+class UnchartedPassage(FlowGame):
+    """Uncharted Passage's rules around the cards, played by its flow (flow.cards: the setup,
+    the months' phases, the end, the winner's tiebreak and the titles, run by
+    :class:`engine.flow.FlowGame`): the board state the DSL cannot hold and the steps that read
+    the map or ask the captains (docking and anchoring, East Asia, critical damage and sinking,
+    both 2-player modes)."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -686,13 +691,7 @@ class UnchartedPassage(Game):
             options.append(ABANDON_SPECIALTY)
         return options
 
-    # -- setup
-
-    def setup(self) -> None:
-        """Solo or 2-player setup, as the flow's ``setup`` section says (flow.cards): the map,
-        the voyage pile, the Port Card pile, the missions."""
-        self.run_setup()
-        self.board["set_up"] = True
+    # -- setup (the flow's setup section, flow.cards, runs these through its verbs)
 
     def set_up_world_map(self) -> None:
         """Setup 1: "Unfold the World Map"; "The game always begins in Lisbon"."""
@@ -849,51 +848,6 @@ class UnchartedPassage(Game):
             m for kind, n in SOLO_MISSIONS.items() for m in take(kind, n)
         ]
 
-    # -- the whole game
-
-    def play(self, c: Context | None = None, card: str | None = None) -> Any:  # type: ignore[override]
-        """Play the whole game as flow.cards says (12 rounds, or until a ship sinks) and return
-        its result.
-
-        Called as the prelude's ``play`` verb (``play(c, card)``, from a card), it plays a held
-        Port Card instead.
-        """
-        if c is not None and card is not None:
-            return super().play(c, card)
-        if not self.board.get("set_up"):
-            self.setup()
-        self.run_rounds()
-        return self.finish()
-
-    def play_round(self) -> None:
-        """One month, as the flow's ``round`` section says: Planning (the mid-event first,
-        before round 7), Pirate, Sailing and Anchoring, Sharing, then the logbook line."""
-        if not self.board.get("set_up"):
-            self.setup()
-        self.run_round()
-
-    # -- running the flow (flow.cards)
-
-    def run_setup(self) -> None:
-        """The setup, as flow.cards says."""
-        self.run_verb("set_up_game", self.players[0])
-
-    def run_round(self) -> None:
-        """One month, as flow.cards says."""
-        self.run_verb("month", self.players[0])
-
-    def run_rounds(self) -> None:
-        """The months from this one to the last, or until a ship sinks."""
-        for month in range(self.round, self.rounds + 1):
-            self.round = month
-            self.run_round()
-            if self.board.get("over"):
-                break
-
-    def run_end(self) -> None:
-        """The end of the game, as flow.cards says."""
-        self.run_verb("end_of_game", self.players[0])
-
     # -- the month's steps the flow calls (flow.cards)
 
     def begin_month(self) -> None:
@@ -958,13 +912,6 @@ class UnchartedPassage(Game):
                 }
             )
         self._month = (None, month[1])
-
-    def turn_order(self) -> list[Player]:
-        """ "The player with the lower score on the Prestige track goes first. If tied, the
-        player whose marker is on top goes first.\""""
-        if len(self.players) == 1:
-            return self.players
-        return sorted(self.players, key=lambda p: (p.counters["prestige"], -p.flags["arrived"]))
 
     # -- Planning phase
 
@@ -1085,19 +1032,17 @@ class UnchartedPassage(Game):
     # -- Pirate phase
 
     def pirate_round(self, voyage: str) -> None:
-        """The Pirate phase for every player: solo, your own roll; 2-player, one roll that
-        "applies equally to both players. However, players may individually use Port Cards to
-        reduce damage or modify their own dice values" (Figurehead: "only affects your own dice
-        results", so a reroll changes the roll for its owner alone), taken in turn order
-        (Anti-Piracy Mission: "the player with the lower
-        score or whose marker is on top moves first")."""
+        """The flow's Pirate phase (flow.cards: ``roll_pirates``, then each captain in turn
+        order faces them) against ``voyage``, as this month's voyage card (for scenarios)."""
+        self.board["voyage"] = voyage
+        self.run_phase("pirate")
+
+    def roll_pirates(self, voyage: str) -> None:
+        """2-player: one roll of the voyage card's formula that "applies equally to both
+        players" (kept for :meth:`face_pirates`, with the dice it rolled, so a Figurehead can
+        reroll its owner's copy alone). Solo: nothing yet; the captain rolls their own."""
         if len(self.players) == 1:
-            player = self.players[0]
-            self.dice_owner, self.dice_purpose = player, "pirate"
-            try:
-                self.pirate_phase(player, voyage)
-            finally:
-                self.dice_owner = None
+            self.board["pirate_roll"] = None
             return
         context = Context(self.players[0], voyage, "pirate")
         self._recording = []
@@ -1105,20 +1050,30 @@ class UnchartedPassage(Game):
             power = int(self.formula(voyage, "pirate", context))
         finally:
             shared, self._recording = self._recording, None
-        for player in self.turn_order():
-            own = power
-            if shared and "figurehead" in player.zones["port_cards"]:
-                # "players may individually use Port Cards to ... modify their own dice
-                # values": Figurehead rerolls a die of this player's copy of the roll only.
-                self.dice_owner, self.dice_purpose = player, "pirate"
-                self._replay = list(shared)
-                try:
-                    own = int(self.formula(voyage, "pirate", Context(player, voyage, "pirate")))
-                finally:
-                    self.dice_owner, self._replay = None, None
-            self.pirate_phase(player, voyage, pirate_power=own)
-            if self.board.get("over"):
-                return
+        self.board["pirate_roll"] = (voyage, power, shared)
+
+    def face_pirates(self, player: Player, voyage: str) -> None:
+        """The acting captain's Pirate phase: solo, their own roll; 2-player, the shared roll,
+        except that "players may individually use Port Cards to reduce damage or modify their
+        own dice values" (Figurehead: "only affects your own dice results", so a reroll changes
+        the roll for its owner alone)."""
+        roll = self.board.get("pirate_roll")
+        if roll is None or roll[0] != voyage:
+            self.dice_owner, self.dice_purpose = player, "pirate"
+            try:
+                self.pirate_phase(player, voyage)
+            finally:
+                self.dice_owner = None
+            return
+        _, own, shared = roll
+        if shared and "figurehead" in player.zones["port_cards"]:
+            self.dice_owner, self.dice_purpose = player, "pirate"
+            self._replay = list(shared)
+            try:
+                own = int(self.formula(voyage, "pirate", Context(player, voyage, "pirate")))
+            finally:
+                self.dice_owner, self._replay = None, None
+        self.pirate_phase(player, voyage, pirate_power=own)
 
     def pirate_phase(
         self,
@@ -1661,17 +1616,12 @@ class UnchartedPassage(Game):
             return 0
         return int(self.run_function("final_score", player))
 
-    def finish(self) -> GameResult:
-        """The end of the game as flow.cards says (the last logbook line, the final scores),
-        then the result. Run again, it works everything out again from the state."""
-        self.run_end()
-        return self.result()
-
     def result(self) -> GameResult:  # type: ignore[override]
-        """The result: the final scores the end of the game recorded, the titles (solo, or
-        the team's in co-op, by the ``title`` cards' tags), who sank, the winner, the
-        logbooks."""
+        """The result: the final scores the flow's end recorded, the titles of the flow's
+        ``titles from`` kind (solo, or the team's in co-op, by the cards' tags), who sank, the
+        winner by the flow's ``winner`` and ``tiebreak``, the logbooks."""
         players = self.players
+        flow = flow_of(self)
         scores = [
             int(p.flags["final_score"]) if "final_score" in p.flags else self.final_score(p)
             for p in players
@@ -1679,14 +1629,16 @@ class UnchartedPassage(Game):
         sunk = [bool(p.flags.get("sunk")) for p in players]
         winner: int | None = None
         team: int | None = None
+        kind = flow["titles"]
         if self.mode == "coop" and len(players) > 1:
             # "If either player's ship sinks, the game ends immediately in a loss for both."
             team = 0 if any(sunk) else sum(scores)
-            titles = [NO_RECORD if any(sunk) else title_for(team, self.coop_titles)]
+            bands = self.title_bands(kind, coop=True)
+            titles = [NO_RECORD if any(sunk) else title_for(team, bands)]
         else:
+            bands = self.title_bands(kind, coop=False)
             titles = [
-                NO_RECORD if s else title_for(v, self.solo_titles)
-                for v, s in zip(scores, sunk, strict=True)
+                NO_RECORD if s else title_for(v, bands) for v, s in zip(scores, sunk, strict=True)
             ]
             if len(players) > 1:
                 if any(sunk):
@@ -1695,20 +1647,22 @@ class UnchartedPassage(Game):
                     afloat = [i for i, s in enumerate(sunk) if not s]
                     winner = afloat[0] if len(afloat) == 1 else None
                 else:
-                    winner = self._competitive_winner(scores)
+                    # "The player with the higher total Prestige wins. In case of a tie ..."
+                    # (the flow's tiebreak: the DSL function tie_break) "If it is still a tie,
+                    # you share the victory."
+                    winner = self.leader(scores, flow["winner"] == "lowest", flow["tiebreak"])
         self.log("game_over", scores, winner)
         return GameResult(scores, team, titles, sunk, winner, self.logbook)
 
-    def _competitive_winner(self, scores: list[int]) -> int | None:
-        """ "The player with the higher total Prestige wins. In case of a tie, add up completed
-        Mission Cards, owned specialties, and Port Cards" (the DSL function ``tie_break``)
-        "the player with the higher wins. If it is still a tie, you share the victory.\""""
-        keyed = [
-            (scores[i], int(self.run_function("tie_break", p))) for i, p in enumerate(self.players)
-        ]
-        best = max(keyed)
-        leaders = [i for i, k in enumerate(keyed) if k == best]
-        return leaders[0] if len(leaders) == 1 else None
+    def title_bands(self, kind: str | None, coop: bool) -> tuple[tuple[int, str], ...]:
+        """The title bands of the flow's ``titles from`` kind (the rulebook's when the data
+        has none, or the flow names no kind): solo's, or co-op's."""
+        if kind == "title" or kind is None:
+            return self.coop_titles if coop else self.solo_titles
+        return _titles_from_data(self.ir, coop, kind)
+
+    def log_round(self) -> None:
+        """Nothing: the logbook's month line is the flow's own phase (``write_logbook``)."""
 
     # -- the logbook's special boxes
 

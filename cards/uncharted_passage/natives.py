@@ -214,12 +214,20 @@ def write_numbers(g: UnchartedPassage, c: Context) -> None:
 
 
 @verb()
-def fight_pirates(g: UnchartedPassage, c: Context) -> None:
-    """The Pirate phase for every ship, against this month's voyage card."""
-    up = g
-    voyage = up.board.get("voyage")
+def roll_pirates(g: UnchartedPassage, c: Context) -> None:
+    """The Pirate phase's roll, once for both ships (2-player), against this month's voyage
+    card."""
+    voyage = g.board.get("voyage")
     if voyage:
-        up.pirate_round(voyage)
+        g.roll_pirates(voyage)
+
+
+@verb()
+def face_pirates(g: UnchartedPassage, c: Context) -> None:
+    """The acting captain's ship against this month's Pirate."""
+    voyage = g.board.get("voyage")
+    if voyage:
+        g.face_pirates(c.player, voyage)
 
 
 @verb()
@@ -313,18 +321,13 @@ def cooperative(g: UnchartedPassage, c: Context) -> bool:
     return g.mode == "coop" and len(g.players) > 1
 
 
-@verb()
-def settle_turn_order(g: UnchartedPassage, c: Context) -> None:
-    """2-player: "The player with the lower score on the Prestige track goes first. If tied,
-    the player whose marker is on top goes first": each ship's place in this month's order."""
-    for rank, p in enumerate(g.turn_order()):
-        p.flags["turn"] = rank + 1
-
-
 @native(returns="number")
-def turn(g: UnchartedPassage, c: Context) -> int:
-    """The acting captain's place in this month's turn order (1 goes first)."""
-    return int(c.player.flags.get("turn", 1))
+def marker_arrival(g: UnchartedPassage, c: Context) -> int:
+    """When the acting captain's Prestige marker arrived on its space ("if it stops on a space
+    already occupied by another player, stack it on top"): of two markers on one space, the
+    higher number is on top. At the start "the most recent sailor's marker" is on top: the
+    flow cannot know who sailed last, so player 1's."""
+    return int(c.player.flags["arrived"])
 
 
 #: ``difference`` (the Pirate's Raid: "roll two dice ... the difference") is the standard

@@ -227,7 +227,6 @@ EXPECT.update(
             None if _result(g).winner is None else int(_result(g).winner or 0) + 1
         ),
         "team_score": lambda g, who: _result(g).team_score,
-        "turn_order": lambda g, who: [p.index + 1 for p in _flow(g).turn_order()],
         "months_logged": lambda g, who: len(_flow(g).logbook[_player(g, who).index]),
         "east_asia_entries": lambda g, who: g.board.get("east_asia_entries", 0),
         "mid_event": lambda g, who: g.board.get("mid_event"),
@@ -238,14 +237,17 @@ EXPECT.update(
 
 
 def _action_setup(g: Game, player: Player) -> None:
-    """Set the game up (map, voyage pile, port cards, missions)."""
-    _flow(g).setup()
+    """Set the game up: the flow's setup section (map, voyage pile, port cards, missions)."""
+    _flow(g).run_section("setup")
 
 
 def _action_play_round(g: Game, player: Player) -> None:
-    """Play one month, then move to the next."""
+    """Play one month (the flow's round section; set up first if not yet), then move to the
+    next."""
     flow = _flow(g)
-    flow.play_round()
+    if not flow.set_up:
+        flow.run_section("setup")
+    flow.run_section("round")
     if not flow.board.get("over"):
         flow.round += 1
 
@@ -275,6 +277,11 @@ def _action_pirate_round(g: Game, player: Player, voyage: str) -> None:
     _flow(g).pirate_round(voyage)
 
 
+def _action_phase(g: Game, player: Player, name: str) -> None:
+    """Run one phase of the flow (flow.cards), by its name."""
+    _flow(g).run_phase(name)
+
+
 def _action_finish(g: Game, player: Player) -> None:
     """End the game: final scores, titles, the winner."""
     g.board["result"] = _flow(g).finish()
@@ -298,6 +305,7 @@ ACTIONS: dict[str, Callable[..., Context | None]] = {
     "sail_to": _action_sail_to,
     "anchor": _action_anchor,
     "pirate_round": _action_pirate_round,
+    "phase": _action_phase,
     "finish": _action_finish,
     "share": _action_share,
 }
@@ -421,7 +429,6 @@ EXPECT_KINDS = {
     "titles": Many(Text()),
     "winner": Maybe(_PLAYER_NO),
     "team_score": Maybe(Number(0)),
-    "turn_order": Many(_PLAYER_NO),
     "months_logged": Number(0),
     "east_asia_entries": Number(0),
     "mid_event": Maybe(_MID),
@@ -448,6 +455,8 @@ ACTION_ARGS = {
     "sail_to": Fields({"to": Maybe(_SPACE)}, (), "the arguments"),
     "anchor": _NONE,
     "pirate_round": Fields({"voyage": Id("card", "a card")}, ("voyage",), "the arguments"),
+    # A phase of the flow by its name (an unknown one is refused with a "did you mean").
+    "phase": Fields({"name": Text()}, ("name",), "the arguments"),
     "finish": _NONE,
     "share": _NONE,
 }

@@ -24,109 +24,53 @@ GAME = 'uncharted_passage'
 VARIANT = 'thirteen_months'
 
 
-def dv_set_up_game(g, c):
-    # verb set_up_game (cards/uncharted_passage/flow.cards:7)
-    g.verbs['unfold_world_map'](g, c)  # @ cards/uncharted_passage/flow.cards:9:3
-    g.verbs['make_voyage_pile'](g, c)  # @ cards/uncharted_passage/flow.cards:13:3
-    g.verbs['shuffle_port_cards'](g, c)  # @ cards/uncharted_passage/flow.cards:15:3
-    g.verbs['draw_missions'](g, c)  # @ cards/uncharted_passage/flow.cards:18:3
-
-
-def dv_month(g, c):
-    # verb month (cards/uncharted_passage/flow.cards:24)
-    g.verbs['new_logbook_line'](g, c)  # @ cards/uncharted_passage/flow.cards:25:3
-    if (g.round == g.params['mid_event_round']):  # @ cards/uncharted_passage/flow.cards:27:3
-        g.verbs['reveal_mid_event'](g, c)  # @ cards/uncharted_passage/flow.cards:28:5
-    g.verbs['reveal_voyage'](g, c)  # @ cards/uncharted_passage/flow.cards:31:3
-    if (not g.natives['ship_sunk'](g, c)):  # @ cards/uncharted_passage/flow.cards:34:3
-        for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:35:5
-            c3 = c.for_player(v_captain)
-            g.verbs['write_numbers'](g, c3)  # @ cards/uncharted_passage/flow.cards:36:7
-        g.verbs['fight_pirates'](g, c)  # @ cards/uncharted_passage/flow.cards:38:5
-    if (not g.natives['ship_sunk'](g, c)):  # @ cards/uncharted_passage/flow.cards:40:3
-        dv_sailing_and_anchoring(g, c)  # @ cards/uncharted_passage/flow.cards:41:5
-    if (g.natives['cooperative'](g, c) and (not g.natives['ship_sunk'](g, c))):  # @ cards/uncharted_passage/flow.cards:45:3
-        g.verbs['share'](g, c)  # @ cards/uncharted_passage/flow.cards:46:5
-    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:48:3
-
-
-def dv_sailing_and_anchoring(g, c):
-    # verb sailing_and_anchoring (cards/uncharted_passage/flow.cards:51)
-    g.verbs['settle_turn_order'](g, c)  # @ cards/uncharted_passage/flow.cards:54:3
-    for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:55:3
-        c2 = c.for_player(v_captain)
-        if not (g.natives['turn'](g, c2) == 1):
-            continue
-        if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:56:5
-            g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:57:7
-            dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:58:7
-    for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:61:3
-        c2 = c.for_player(v_captain)
-        if not (g.natives['turn'](g, c2) == 2):
-            continue
-        if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:62:5
-            g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:63:7
-            dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:64:7
-
-
-def dv_end_of_game(g, c):
-    # verb end_of_game (cards/uncharted_passage/flow.cards:72)
-    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:74:3
-    for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:75:3
-        c2 = c.for_player(v_captain)
-        if g.natives['sank'](g, c2):  # @ cards/uncharted_passage/flow.cards:78:5
-            g.verbs['record_final_score'](g, c2, 0)  # @ cards/uncharted_passage/flow.cards:79:7
-        else:
-            g.verbs['record_final_score'](g, c2, df_final_score(g, c2))  # @ cards/uncharted_passage/flow.cards:81:7
-
-
 def dv_anchor(g, c):
-    # verb anchor (cards/uncharted_passage/flow.cards:98)
-    g.verbs['drop_anchor'](g, c)  # @ cards/uncharted_passage/flow.cards:99:3
-    if g.natives['docked'](g, c):  # @ cards/uncharted_passage/flow.cards:100:3
-        if (not g.natives['ship_sunk'](g, c)):  # @ cards/uncharted_passage/flow.cards:103:5
-            g.verbs['crew_actions'](g, c)  # @ cards/uncharted_passage/flow.cards:104:7
+    # verb anchor (cards/uncharted_passage/flow.cards:135)
+    g.verbs['drop_anchor'](g, c)  # @ cards/uncharted_passage/flow.cards:136:3
+    if g.natives['docked'](g, c):  # @ cards/uncharted_passage/flow.cards:137:3
+        if (not g.natives['ship_sunk'](g, c)):  # @ cards/uncharted_passage/flow.cards:140:5
+            g.verbs['crew_actions'](g, c)  # @ cards/uncharted_passage/flow.cards:141:7
     else:
-        dv_scurvy_check(g, c)  # @ cards/uncharted_passage/flow.cards:109:5
-        if (not g.natives['ship_sunk'](g, c)):  # @ cards/uncharted_passage/flow.cards:110:5
-            g.verbs['anchorage_rewards'](g, c)  # @ cards/uncharted_passage/flow.cards:111:7
+        dv_scurvy_check(g, c)  # @ cards/uncharted_passage/flow.cards:146:5
+        if (not g.natives['ship_sunk'](g, c)):  # @ cards/uncharted_passage/flow.cards:147:5
+            g.verbs['anchorage_rewards'](g, c)  # @ cards/uncharted_passage/flow.cards:148:7
 
 
 def dv_scurvy_check(g, c):
-    # verb scurvy_check (cards/uncharted_passage/flow.cards:118)
-    g.verbs['offer_rum'](g, c)  # @ cards/uncharted_passage/flow.cards:120:3
-    g.verbs['scurvy'](g, c, max(g, c, (g.natives['scurvy_distance'](g, c) - g.natives['scurvy_stamina'](g, c)), 0))  # @ cards/uncharted_passage/flow.cards:121:3
+    # verb scurvy_check (cards/uncharted_passage/flow.cards:155)
+    g.verbs['offer_rum'](g, c)  # @ cards/uncharted_passage/flow.cards:157:3
+    g.verbs['scurvy'](g, c, max(g, c, (g.natives['scurvy_distance'](g, c) - g.natives['scurvy_stamina'](g, c)), 0))  # @ cards/uncharted_passage/flow.cards:158:3
 
 
 def dv_reward(g, c, v_star_count, v_dice_shown, v_anchors):
-    # verb reward (cards/uncharted_passage/flow.cards:127)
-    if (v_star_count > 0):  # @ cards/uncharted_passage/flow.cards:128:3
-        g.gain(c, 'prestige', v_star_count)  # @ cards/uncharted_passage/flow.cards:129:5
-    for _ in range(v_dice_shown):  # @ cards/uncharted_passage/flow.cards:131:3
-        g.gain(c, 'prestige', g.natives['reward_die'](g, c))  # @ cards/uncharted_passage/flow.cards:132:5
-    for _ in range(v_anchors):  # @ cards/uncharted_passage/flow.cards:134:3
-        dv_gain_port_card(g, c)  # @ cards/uncharted_passage/flow.cards:135:5
+    # verb reward (cards/uncharted_passage/flow.cards:164)
+    if (v_star_count > 0):  # @ cards/uncharted_passage/flow.cards:165:3
+        g.gain(c, 'prestige', v_star_count)  # @ cards/uncharted_passage/flow.cards:166:5
+    for _ in range(v_dice_shown):  # @ cards/uncharted_passage/flow.cards:168:3
+        g.gain(c, 'prestige', g.natives['reward_die'](g, c))  # @ cards/uncharted_passage/flow.cards:169:5
+    for _ in range(v_anchors):  # @ cards/uncharted_passage/flow.cards:171:3
+        dv_gain_port_card(g, c)  # @ cards/uncharted_passage/flow.cards:172:5
 
 
 def dv_gain_port_card(g, c):
-    # verb gain_port_card (cards/uncharted_passage/flow.cards:141)
-    g.draw(c, 'port_cards', 1)  # @ cards/uncharted_passage/flow.cards:142:3
+    # verb gain_port_card (cards/uncharted_passage/flow.cards:178)
+    g.draw(c, 'port_cards', 1)  # @ cards/uncharted_passage/flow.cards:179:3
 
 
 def df_final_score(g, c):
-    # function final_score (cards/uncharted_passage/flow.cards:90)
-    return (((c.player.counters['prestige'] + g.natives['sailor_points'](g, c)) - g.natives['critical_damage_checked'](g, c)) - g.natives['declining_health_checked'](g, c))  # @ cards/uncharted_passage/flow.cards:90:1
+    # function final_score (cards/uncharted_passage/flow.cards:127)
+    return (((c.player.counters['prestige'] + g.natives['sailor_points'](g, c)) - g.natives['critical_damage_checked'](g, c)) - g.natives['declining_health_checked'](g, c))  # @ cards/uncharted_passage/flow.cards:127:1
 
 
 def df_tie_break(g, c):
-    # function tie_break (cards/uncharted_passage/flow.cards:94)
-    return ((count(g, c, 'accomplished') + c.player.counters['specialties']) + count(g, c, 'port_cards'))  # @ cards/uncharted_passage/flow.cards:94:1
+    # function tie_break (cards/uncharted_passage/flow.cards:131)
+    return ((count(g, c, 'accomplished') + c.player.counters['specialties']) + count(g, c, 'port_cards'))  # @ cards/uncharted_passage/flow.cards:131:1
 
 
 def h_critical_damage__critical_damage(g, c):
-    # Critical Damage: on critical_damage (cards/uncharted_passage/flow.cards:149)
-    if not g.verbs['abandon_one'](g, c):  # @ cards/uncharted_passage/flow.cards:150:5
-        g.mark(c, 'durability', 1)  # @ cards/uncharted_passage/flow.cards:150:22
+    # Critical Damage: on critical_damage (cards/uncharted_passage/flow.cards:186)
+    if not g.verbs['abandon_one'](g, c):  # @ cards/uncharted_passage/flow.cards:187:5
+        g.mark(c, 'durability', 1)  # @ cards/uncharted_passage/flow.cards:187:22
 
 
 def h_anti_piracy_mission__pirate_resolved(g, c):
@@ -432,6 +376,109 @@ def f_long_haul__pirate(g, c):
     return highest(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:158:3
 
 
+def p_setup__world_map(g, c):
+    # phase world_map "Unfold the World Map" (cards/uncharted_passage/flow.cards:10)
+    g.verbs['unfold_world_map'](g, c)  # @ cards/uncharted_passage/flow.cards:12:7
+
+
+def p_setup__voyage_pile(g, c):
+    # phase voyage_pile "the pile of Voyage Cards" (cards/uncharted_passage/flow.cards:14)
+    g.verbs['make_voyage_pile'](g, c)  # @ cards/uncharted_passage/flow.cards:18:7
+
+
+def p_setup__port_card_pile(g, c):
+    # phase port_card_pile "the pile of Port Cards" (cards/uncharted_passage/flow.cards:20)
+    g.verbs['shuffle_port_cards'](g, c)  # @ cards/uncharted_passage/flow.cards:22:7
+
+
+def p_setup__missions(g, c):
+    # phase missions "the Mission Cards" (cards/uncharted_passage/flow.cards:24)
+    g.verbs['draw_missions'](g, c)  # @ cards/uncharted_passage/flow.cards:27:7
+
+
+def p_round__logbook_line(g, c):
+    # phase logbook_line "a new line of the logbook" (cards/uncharted_passage/flow.cards:34)
+    g.verbs['new_logbook_line'](g, c)  # @ cards/uncharted_passage/flow.cards:37:7
+
+
+def p_round__mid_event(g, c):
+    # phase mid_event "the Mid-event" (cards/uncharted_passage/flow.cards:39)
+    if (g.round == g.params['mid_event_round']):  # @ cards/uncharted_passage/flow.cards:41:7
+        g.verbs['reveal_mid_event'](g, c)  # @ cards/uncharted_passage/flow.cards:42:9
+
+
+def p_round__planning(g, c):
+    # phase planning "Planning" (cards/uncharted_passage/flow.cards:45)
+    g.verbs['reveal_voyage'](g, c)  # @ cards/uncharted_passage/flow.cards:47:7
+    if (not g.natives['ship_sunk'](g, c)):  # @ cards/uncharted_passage/flow.cards:51:7
+        for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:52:9
+            c3 = c.for_player(v_captain)
+            g.verbs['write_numbers'](g, c3)  # @ cards/uncharted_passage/flow.cards:53:11
+
+
+def p_round__pirate(g, c):
+    # phase pirate "Pirate" (cards/uncharted_passage/flow.cards:57)
+    g.verbs['roll_pirates'](g, c)  # @ cards/uncharted_passage/flow.cards:59:7
+    o0 = []
+    for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:62:7
+        c2 = c.for_player(v_captain)
+        o0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain, c2))
+    o0.sort(key=lambda item: item[0])
+    for _, v_captain, c2 in o0:
+        if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:63:9
+            g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
+
+
+def p_round__sailing_and_anchoring(g, c):
+    # phase sailing_and_anchoring "Sailing & Anchoring" (cards/uncharted_passage/flow.cards:69)
+    o0 = []
+    for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:72:7
+        c2 = c.for_player(v_captain)
+        o0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain, c2))
+    o0.sort(key=lambda item: item[0])
+    for _, v_captain, c2 in o0:
+        if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:73:9
+            g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
+            dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:75:11
+
+
+def p_round__sharing(g, c):
+    # phase sharing "Co-op: sharing on one space" (cards/uncharted_passage/flow.cards:79)
+    if g.natives['cooperative'](g, c):  # @ cards/uncharted_passage/flow.cards:82:7
+        g.verbs['share'](g, c)  # @ cards/uncharted_passage/flow.cards:83:9
+
+
+def p_round__logbook(g, c):
+    # phase logbook "the month's line of the logbook" (cards/uncharted_passage/flow.cards:86)
+    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:87:7
+
+
+def flow__rounds(g, c):
+    # flow: rounds (cards/uncharted_passage/flow.cards:33)
+    return g.params['rounds']  # @ cards/uncharted_passage/flow.cards:33:3
+
+
+def p_end__final_scoring(g, c):
+    # phase final_scoring "End of the Game" (cards/uncharted_passage/flow.cards:98)
+    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:100:7
+    for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:101:7
+        c2 = c.for_player(v_captain)
+        if g.natives['sank'](g, c2):  # @ cards/uncharted_passage/flow.cards:104:9
+            g.verbs['record_final_score'](g, c2, 0)  # @ cards/uncharted_passage/flow.cards:105:11
+        else:
+            g.verbs['record_final_score'](g, c2, df_final_score(g, c2))  # @ cards/uncharted_passage/flow.cards:107:11
+
+
+def flow__end_when(g, c):
+    # flow: end_when (cards/uncharted_passage/flow.cards:7)
+    return g.natives['ship_sunk'](g, c)  # @ cards/uncharted_passage/flow.cards:7:1
+
+
+def flow__tiebreak(g, c):
+    # flow: tiebreak (cards/uncharted_passage/flow.cards:7)
+    return df_tie_break(g, c)  # @ cards/uncharted_passage/flow.cards:7:1
+
+
 HANDLERS = {
     ('anti_piracy_mission', 'pirate_resolved'): h_anti_piracy_mission__pirate_resolved,
     ('before_the_cherry_blossoms_fall', 'dock'): h_before_the_cherry_blossoms_fall__dock,
@@ -492,148 +539,158 @@ FORMULAS = {
     ('weary_crew', 'restraint'): f_weary_crew__restraint,
 }
 
-FLOW = None
+FLOW = {
+    'setup': (('world_map', p_setup__world_map), ('voyage_pile', p_setup__voyage_pile), ('port_card_pile', p_setup__port_card_pile), ('missions', p_setup__missions)),
+    'round': (('logbook_line', p_round__logbook_line), ('mid_event', p_round__mid_event), ('planning', p_round__planning), ('pirate', p_round__pirate), ('sailing_and_anchoring', p_round__sailing_and_anchoring), ('sharing', p_round__sharing), ('logbook', p_round__logbook)),
+    'turn': (),
+    'end': (('final_scoring', p_end__final_scoring),),
+    'rounds': flow__rounds,
+    'end_when': flow__end_when,
+    'winner': 'highest',
+    'tiebreak': flow__tiebreak,
+    'titles': 'title',
+    'title': 'Uncharted Passage',
+}
 
 LINES = {
-    29: ('cards/uncharted_passage/flow.cards', 9, 3),
-    30: ('cards/uncharted_passage/flow.cards', 13, 3),
-    31: ('cards/uncharted_passage/flow.cards', 15, 3),
-    32: ('cards/uncharted_passage/flow.cards', 18, 3),
-    37: ('cards/uncharted_passage/flow.cards', 25, 3),
-    38: ('cards/uncharted_passage/flow.cards', 27, 3),
-    39: ('cards/uncharted_passage/flow.cards', 28, 5),
-    40: ('cards/uncharted_passage/flow.cards', 31, 3),
-    41: ('cards/uncharted_passage/flow.cards', 34, 3),
-    42: ('cards/uncharted_passage/flow.cards', 35, 5),
-    44: ('cards/uncharted_passage/flow.cards', 36, 7),
-    45: ('cards/uncharted_passage/flow.cards', 38, 5),
-    46: ('cards/uncharted_passage/flow.cards', 40, 3),
-    47: ('cards/uncharted_passage/flow.cards', 41, 5),
-    48: ('cards/uncharted_passage/flow.cards', 45, 3),
-    49: ('cards/uncharted_passage/flow.cards', 46, 5),
-    50: ('cards/uncharted_passage/flow.cards', 48, 3),
-    55: ('cards/uncharted_passage/flow.cards', 54, 3),
-    56: ('cards/uncharted_passage/flow.cards', 55, 3),
-    60: ('cards/uncharted_passage/flow.cards', 56, 5),
-    61: ('cards/uncharted_passage/flow.cards', 57, 7),
-    62: ('cards/uncharted_passage/flow.cards', 58, 7),
-    63: ('cards/uncharted_passage/flow.cards', 61, 3),
-    67: ('cards/uncharted_passage/flow.cards', 62, 5),
-    68: ('cards/uncharted_passage/flow.cards', 63, 7),
-    69: ('cards/uncharted_passage/flow.cards', 64, 7),
-    74: ('cards/uncharted_passage/flow.cards', 74, 3),
-    75: ('cards/uncharted_passage/flow.cards', 75, 3),
-    77: ('cards/uncharted_passage/flow.cards', 78, 5),
-    78: ('cards/uncharted_passage/flow.cards', 79, 7),
-    80: ('cards/uncharted_passage/flow.cards', 81, 7),
-    85: ('cards/uncharted_passage/flow.cards', 99, 3),
-    86: ('cards/uncharted_passage/flow.cards', 100, 3),
-    87: ('cards/uncharted_passage/flow.cards', 103, 5),
-    88: ('cards/uncharted_passage/flow.cards', 104, 7),
-    90: ('cards/uncharted_passage/flow.cards', 109, 5),
-    91: ('cards/uncharted_passage/flow.cards', 110, 5),
-    92: ('cards/uncharted_passage/flow.cards', 111, 7),
-    97: ('cards/uncharted_passage/flow.cards', 120, 3),
-    98: ('cards/uncharted_passage/flow.cards', 121, 3),
-    103: ('cards/uncharted_passage/flow.cards', 128, 3),
-    104: ('cards/uncharted_passage/flow.cards', 129, 5),
-    105: ('cards/uncharted_passage/flow.cards', 131, 3),
-    106: ('cards/uncharted_passage/flow.cards', 132, 5),
-    107: ('cards/uncharted_passage/flow.cards', 134, 3),
-    108: ('cards/uncharted_passage/flow.cards', 135, 5),
-    113: ('cards/uncharted_passage/flow.cards', 142, 3),
-    118: ('cards/uncharted_passage/flow.cards', 90, 1),
-    123: ('cards/uncharted_passage/flow.cards', 94, 1),
-    128: ('cards/uncharted_passage/flow.cards', 150, 5),
-    129: ('cards/uncharted_passage/flow.cards', 150, 22),
-    134: ('cards/uncharted_passage/mid_events.cards', 7, 5),
-    135: ('cards/uncharted_passage/mid_events.cards', 8, 7),
-    140: ('cards/uncharted_passage/mid_events.cards', 24, 3),
-    145: ('cards/uncharted_passage/missions.cards', 8, 5),
-    146: ('cards/uncharted_passage/missions.cards', 9, 7),
-    151: ('cards/uncharted_passage/missions.cards', 177, 5),
-    152: ('cards/uncharted_passage/missions.cards', 178, 7),
-    157: ('cards/uncharted_passage/missions.cards', 183, 5),
-    158: ('cards/uncharted_passage/missions.cards', 184, 5),
-    159: ('cards/uncharted_passage/missions.cards', 185, 5),
-    164: ('cards/uncharted_passage/missions.cards', 193, 5),
-    165: ('cards/uncharted_passage/missions.cards', 194, 7),
-    170: ('cards/uncharted_passage/missions.cards', 200, 5),
-    171: ('cards/uncharted_passage/missions.cards', 201, 5),
-    172: ('cards/uncharted_passage/missions.cards', 202, 5),
-    173: ('cards/uncharted_passage/missions.cards', 203, 7),
-    175: ('cards/uncharted_passage/missions.cards', 205, 7),
-    180: ('cards/uncharted_passage/missions.cards', 215, 5),
-    181: ('cards/uncharted_passage/missions.cards', 216, 7),
-    186: ('cards/uncharted_passage/missions.cards', 226, 5),
-    187: ('cards/uncharted_passage/missions.cards', 227, 7),
-    192: ('cards/uncharted_passage/missions.cards', 237, 5),
-    193: ('cards/uncharted_passage/missions.cards', 238, 7),
-    198: ('cards/uncharted_passage/missions.cards', 248, 5),
-    199: ('cards/uncharted_passage/missions.cards', 249, 7),
-    204: ('cards/uncharted_passage/missions.cards', 259, 5),
-    205: ('cards/uncharted_passage/missions.cards', 260, 7),
-    210: ('cards/uncharted_passage/missions.cards', 270, 5),
-    211: ('cards/uncharted_passage/missions.cards', 271, 7),
-    216: ('cards/uncharted_passage/missions.cards', 281, 5),
-    217: ('cards/uncharted_passage/missions.cards', 282, 7),
-    222: ('cards/uncharted_passage/missions.cards', 292, 5),
-    223: ('cards/uncharted_passage/missions.cards', 293, 7),
-    228: ('cards/uncharted_passage/missions.cards', 303, 5),
-    229: ('cards/uncharted_passage/missions.cards', 304, 7),
-    234: ('cards/uncharted_passage/missions.cards', 314, 5),
-    235: ('cards/uncharted_passage/missions.cards', 315, 7),
-    240: ('cards/uncharted_passage/missions.cards', 325, 5),
-    241: ('cards/uncharted_passage/missions.cards', 326, 7),
-    246: ('cards/uncharted_passage/missions.cards', 336, 5),
-    247: ('cards/uncharted_passage/missions.cards', 337, 7),
-    252: ('cards/uncharted_passage/missions.cards', 347, 5),
-    253: ('cards/uncharted_passage/missions.cards', 348, 7),
-    258: ('cards/uncharted_passage/missions.cards', 358, 5),
-    259: ('cards/uncharted_passage/missions.cards', 359, 7),
-    264: ('cards/uncharted_passage/port_cards.cards', 8, 5),
-    265: ('cards/uncharted_passage/port_cards.cards', 9, 7),
-    266: ('cards/uncharted_passage/port_cards.cards', 10, 7),
-    271: ('cards/uncharted_passage/port_cards.cards', 15, 5),
-    272: ('cards/uncharted_passage/port_cards.cards', 16, 7),
-    273: ('cards/uncharted_passage/port_cards.cards', 17, 7),
-    278: ('cards/uncharted_passage/port_cards.cards', 27, 5),
-    279: ('cards/uncharted_passage/port_cards.cards', 28, 7),
-    280: ('cards/uncharted_passage/port_cards.cards', 29, 7),
-    281: ('cards/uncharted_passage/port_cards.cards', 30, 7),
-    286: ('cards/uncharted_passage/port_cards.cards', 40, 5),
-    287: ('cards/uncharted_passage/port_cards.cards', 41, 7),
-    288: ('cards/uncharted_passage/port_cards.cards', 42, 7),
-    293: ('cards/uncharted_passage/port_cards.cards', 51, 5),
-    294: ('cards/uncharted_passage/port_cards.cards', 52, 7),
-    295: ('cards/uncharted_passage/port_cards.cards', 53, 7),
-    300: ('cards/uncharted_passage/voyages.cards', 11, 5),
-    301: ('cards/uncharted_passage/voyages.cards', 12, 7),
-    306: ('cards/uncharted_passage/voyages.cards', 8, 3),
-    311: ('cards/uncharted_passage/voyages.cards', 24, 5),
-    312: ('cards/uncharted_passage/voyages.cards', 25, 7),
-    317: ('cards/uncharted_passage/voyages.cards', 20, 3),
-    322: ('cards/uncharted_passage/voyages.cards', 37, 5),
-    327: ('cards/uncharted_passage/voyages.cards', 33, 3),
-    332: ('cards/uncharted_passage/voyages.cards', 47, 5),
-    337: ('cards/uncharted_passage/voyages.cards', 44, 3),
-    342: ('cards/uncharted_passage/voyages.cards', 66, 3),
-    347: ('cards/uncharted_passage/voyages.cards', 72, 3),
-    352: ('cards/uncharted_passage/voyages.cards', 79, 3),
-    357: ('cards/uncharted_passage/voyages.cards', 85, 3),
-    362: ('cards/uncharted_passage/voyages.cards', 87, 3),
-    367: ('cards/uncharted_passage/voyages.cards', 93, 3),
-    372: ('cards/uncharted_passage/voyages.cards', 95, 3),
-    377: ('cards/uncharted_passage/voyages.cards', 101, 3),
-    382: ('cards/uncharted_passage/voyages.cards', 107, 3),
-    387: ('cards/uncharted_passage/voyages.cards', 116, 3),
-    392: ('cards/uncharted_passage/voyages.cards', 122, 3),
-    397: ('cards/uncharted_passage/voyages.cards', 128, 3),
-    402: ('cards/uncharted_passage/voyages.cards', 130, 3),
-    407: ('cards/uncharted_passage/voyages.cards', 136, 3),
-    412: ('cards/uncharted_passage/voyages.cards', 138, 3),
-    417: ('cards/uncharted_passage/voyages.cards', 144, 3),
-    422: ('cards/uncharted_passage/voyages.cards', 146, 3),
-    427: ('cards/uncharted_passage/voyages.cards', 152, 3),
-    432: ('cards/uncharted_passage/voyages.cards', 158, 3),
+    29: ('cards/uncharted_passage/flow.cards', 136, 3),
+    30: ('cards/uncharted_passage/flow.cards', 137, 3),
+    31: ('cards/uncharted_passage/flow.cards', 140, 5),
+    32: ('cards/uncharted_passage/flow.cards', 141, 7),
+    34: ('cards/uncharted_passage/flow.cards', 146, 5),
+    35: ('cards/uncharted_passage/flow.cards', 147, 5),
+    36: ('cards/uncharted_passage/flow.cards', 148, 7),
+    41: ('cards/uncharted_passage/flow.cards', 157, 3),
+    42: ('cards/uncharted_passage/flow.cards', 158, 3),
+    47: ('cards/uncharted_passage/flow.cards', 165, 3),
+    48: ('cards/uncharted_passage/flow.cards', 166, 5),
+    49: ('cards/uncharted_passage/flow.cards', 168, 3),
+    50: ('cards/uncharted_passage/flow.cards', 169, 5),
+    51: ('cards/uncharted_passage/flow.cards', 171, 3),
+    52: ('cards/uncharted_passage/flow.cards', 172, 5),
+    57: ('cards/uncharted_passage/flow.cards', 179, 3),
+    62: ('cards/uncharted_passage/flow.cards', 127, 1),
+    67: ('cards/uncharted_passage/flow.cards', 131, 1),
+    72: ('cards/uncharted_passage/flow.cards', 187, 5),
+    73: ('cards/uncharted_passage/flow.cards', 187, 22),
+    78: ('cards/uncharted_passage/mid_events.cards', 7, 5),
+    79: ('cards/uncharted_passage/mid_events.cards', 8, 7),
+    84: ('cards/uncharted_passage/mid_events.cards', 24, 3),
+    89: ('cards/uncharted_passage/missions.cards', 8, 5),
+    90: ('cards/uncharted_passage/missions.cards', 9, 7),
+    95: ('cards/uncharted_passage/missions.cards', 177, 5),
+    96: ('cards/uncharted_passage/missions.cards', 178, 7),
+    101: ('cards/uncharted_passage/missions.cards', 183, 5),
+    102: ('cards/uncharted_passage/missions.cards', 184, 5),
+    103: ('cards/uncharted_passage/missions.cards', 185, 5),
+    108: ('cards/uncharted_passage/missions.cards', 193, 5),
+    109: ('cards/uncharted_passage/missions.cards', 194, 7),
+    114: ('cards/uncharted_passage/missions.cards', 200, 5),
+    115: ('cards/uncharted_passage/missions.cards', 201, 5),
+    116: ('cards/uncharted_passage/missions.cards', 202, 5),
+    117: ('cards/uncharted_passage/missions.cards', 203, 7),
+    119: ('cards/uncharted_passage/missions.cards', 205, 7),
+    124: ('cards/uncharted_passage/missions.cards', 215, 5),
+    125: ('cards/uncharted_passage/missions.cards', 216, 7),
+    130: ('cards/uncharted_passage/missions.cards', 226, 5),
+    131: ('cards/uncharted_passage/missions.cards', 227, 7),
+    136: ('cards/uncharted_passage/missions.cards', 237, 5),
+    137: ('cards/uncharted_passage/missions.cards', 238, 7),
+    142: ('cards/uncharted_passage/missions.cards', 248, 5),
+    143: ('cards/uncharted_passage/missions.cards', 249, 7),
+    148: ('cards/uncharted_passage/missions.cards', 259, 5),
+    149: ('cards/uncharted_passage/missions.cards', 260, 7),
+    154: ('cards/uncharted_passage/missions.cards', 270, 5),
+    155: ('cards/uncharted_passage/missions.cards', 271, 7),
+    160: ('cards/uncharted_passage/missions.cards', 281, 5),
+    161: ('cards/uncharted_passage/missions.cards', 282, 7),
+    166: ('cards/uncharted_passage/missions.cards', 292, 5),
+    167: ('cards/uncharted_passage/missions.cards', 293, 7),
+    172: ('cards/uncharted_passage/missions.cards', 303, 5),
+    173: ('cards/uncharted_passage/missions.cards', 304, 7),
+    178: ('cards/uncharted_passage/missions.cards', 314, 5),
+    179: ('cards/uncharted_passage/missions.cards', 315, 7),
+    184: ('cards/uncharted_passage/missions.cards', 325, 5),
+    185: ('cards/uncharted_passage/missions.cards', 326, 7),
+    190: ('cards/uncharted_passage/missions.cards', 336, 5),
+    191: ('cards/uncharted_passage/missions.cards', 337, 7),
+    196: ('cards/uncharted_passage/missions.cards', 347, 5),
+    197: ('cards/uncharted_passage/missions.cards', 348, 7),
+    202: ('cards/uncharted_passage/missions.cards', 358, 5),
+    203: ('cards/uncharted_passage/missions.cards', 359, 7),
+    208: ('cards/uncharted_passage/port_cards.cards', 8, 5),
+    209: ('cards/uncharted_passage/port_cards.cards', 9, 7),
+    210: ('cards/uncharted_passage/port_cards.cards', 10, 7),
+    215: ('cards/uncharted_passage/port_cards.cards', 15, 5),
+    216: ('cards/uncharted_passage/port_cards.cards', 16, 7),
+    217: ('cards/uncharted_passage/port_cards.cards', 17, 7),
+    222: ('cards/uncharted_passage/port_cards.cards', 27, 5),
+    223: ('cards/uncharted_passage/port_cards.cards', 28, 7),
+    224: ('cards/uncharted_passage/port_cards.cards', 29, 7),
+    225: ('cards/uncharted_passage/port_cards.cards', 30, 7),
+    230: ('cards/uncharted_passage/port_cards.cards', 40, 5),
+    231: ('cards/uncharted_passage/port_cards.cards', 41, 7),
+    232: ('cards/uncharted_passage/port_cards.cards', 42, 7),
+    237: ('cards/uncharted_passage/port_cards.cards', 51, 5),
+    238: ('cards/uncharted_passage/port_cards.cards', 52, 7),
+    239: ('cards/uncharted_passage/port_cards.cards', 53, 7),
+    244: ('cards/uncharted_passage/voyages.cards', 11, 5),
+    245: ('cards/uncharted_passage/voyages.cards', 12, 7),
+    250: ('cards/uncharted_passage/voyages.cards', 8, 3),
+    255: ('cards/uncharted_passage/voyages.cards', 24, 5),
+    256: ('cards/uncharted_passage/voyages.cards', 25, 7),
+    261: ('cards/uncharted_passage/voyages.cards', 20, 3),
+    266: ('cards/uncharted_passage/voyages.cards', 37, 5),
+    271: ('cards/uncharted_passage/voyages.cards', 33, 3),
+    276: ('cards/uncharted_passage/voyages.cards', 47, 5),
+    281: ('cards/uncharted_passage/voyages.cards', 44, 3),
+    286: ('cards/uncharted_passage/voyages.cards', 66, 3),
+    291: ('cards/uncharted_passage/voyages.cards', 72, 3),
+    296: ('cards/uncharted_passage/voyages.cards', 79, 3),
+    301: ('cards/uncharted_passage/voyages.cards', 85, 3),
+    306: ('cards/uncharted_passage/voyages.cards', 87, 3),
+    311: ('cards/uncharted_passage/voyages.cards', 93, 3),
+    316: ('cards/uncharted_passage/voyages.cards', 95, 3),
+    321: ('cards/uncharted_passage/voyages.cards', 101, 3),
+    326: ('cards/uncharted_passage/voyages.cards', 107, 3),
+    331: ('cards/uncharted_passage/voyages.cards', 116, 3),
+    336: ('cards/uncharted_passage/voyages.cards', 122, 3),
+    341: ('cards/uncharted_passage/voyages.cards', 128, 3),
+    346: ('cards/uncharted_passage/voyages.cards', 130, 3),
+    351: ('cards/uncharted_passage/voyages.cards', 136, 3),
+    356: ('cards/uncharted_passage/voyages.cards', 138, 3),
+    361: ('cards/uncharted_passage/voyages.cards', 144, 3),
+    366: ('cards/uncharted_passage/voyages.cards', 146, 3),
+    371: ('cards/uncharted_passage/voyages.cards', 152, 3),
+    376: ('cards/uncharted_passage/voyages.cards', 158, 3),
+    381: ('cards/uncharted_passage/flow.cards', 12, 7),
+    386: ('cards/uncharted_passage/flow.cards', 18, 7),
+    391: ('cards/uncharted_passage/flow.cards', 22, 7),
+    396: ('cards/uncharted_passage/flow.cards', 27, 7),
+    401: ('cards/uncharted_passage/flow.cards', 37, 7),
+    406: ('cards/uncharted_passage/flow.cards', 41, 7),
+    407: ('cards/uncharted_passage/flow.cards', 42, 9),
+    412: ('cards/uncharted_passage/flow.cards', 47, 7),
+    413: ('cards/uncharted_passage/flow.cards', 51, 7),
+    414: ('cards/uncharted_passage/flow.cards', 52, 9),
+    416: ('cards/uncharted_passage/flow.cards', 53, 11),
+    421: ('cards/uncharted_passage/flow.cards', 59, 7),
+    423: ('cards/uncharted_passage/flow.cards', 62, 7),
+    428: ('cards/uncharted_passage/flow.cards', 63, 9),
+    429: ('cards/uncharted_passage/flow.cards', 64, 11),
+    435: ('cards/uncharted_passage/flow.cards', 72, 7),
+    440: ('cards/uncharted_passage/flow.cards', 73, 9),
+    441: ('cards/uncharted_passage/flow.cards', 74, 11),
+    442: ('cards/uncharted_passage/flow.cards', 75, 11),
+    447: ('cards/uncharted_passage/flow.cards', 82, 7),
+    448: ('cards/uncharted_passage/flow.cards', 83, 9),
+    453: ('cards/uncharted_passage/flow.cards', 87, 7),
+    458: ('cards/uncharted_passage/flow.cards', 33, 3),
+    463: ('cards/uncharted_passage/flow.cards', 100, 7),
+    464: ('cards/uncharted_passage/flow.cards', 101, 7),
+    466: ('cards/uncharted_passage/flow.cards', 104, 9),
+    467: ('cards/uncharted_passage/flow.cards', 105, 11),
+    469: ('cards/uncharted_passage/flow.cards', 107, 11),
+    474: ('cards/uncharted_passage/flow.cards', 7, 1),
+    479: ('cards/uncharted_passage/flow.cards', 7, 1),
 }
