@@ -76,6 +76,17 @@ class _Options(dict):  # type: ignore[type-arg]
 
 
 PLAY_OPTION, ABILITY_OPTION = _Options("play "), _Options("ability ")
+
+
+class _ForOptions(dict):  # type: ignore[type-arg]
+    """``card for N``, made once per card and seat."""
+
+    def __missing__(self, key: tuple[str, int]) -> str:
+        value = self[key] = f"{key[0]} for {key[1]}"
+        return value
+
+
+_FOR = _ForOptions()
 EXHAUST_OPTION, TOKEN_OPTION = _Options("exhaust "), _Options("token ")
 
 #: The answers that end a raise, a market, an acquisition or a discard.
@@ -160,6 +171,20 @@ def ways_to_meet(difficulty: Difficulty, heroism: int, skullduggery: int) -> lis
     return ways
 
 
+def combinations(difficulty: Difficulty) -> tuple[tuple[int, int, str], ...]:
+    """Each way of meeting ``difficulty`` as (Heroism needed, Skullduggery needed, its label),
+    in the order of :func:`ways_to_meet` (each half bubble met by Heroism, then by
+    Skullduggery)."""
+    if not difficulty.either:
+        label = "heroism" if difficulty.heroism or not difficulty.skullduggery else "skullduggery"
+        return ((difficulty.heroism, difficulty.skullduggery, label),)
+    ways: list[tuple[int, int, str]] = []
+    for pools in itertools.product(("heroism", "skullduggery"), repeat=len(difficulty.either)):
+        need_h, need_s = needs(difficulty, "+".join(pools))
+        ways.append((need_h, need_s, "+".join(pools)))
+    return tuple(ways)
+
+
 def needs(difficulty: Difficulty, way: str) -> tuple[int, int]:
     """The Heroism and Skullduggery ``way`` (a label of :func:`ways_to_meet`) asks for."""
     need_h, need_s = difficulty.heroism, difficulty.skullduggery
@@ -183,6 +208,8 @@ class Catalogue:
         self.values: dict[str, tuple[int, int, int]] = {}
         self.cost: dict[str, tuple[int, int, int]] = {}
         self.difficulty: dict[str, Difficulty] = {}
+        #: Each Encounter's ways of meeting its difficulty (:func:`combinations`).
+        self.ways: dict[str, tuple[tuple[int, int, str], ...]] = {}
         self.copies: dict[str, int] = {}
         self.starting: list[str] = []
         for card in cards:
@@ -201,6 +228,7 @@ class Catalogue:
                 self.copies[cid] = int(props.get("copies", 1))
             elif card["kind"] == "encounter":
                 self.difficulty[cid] = Difficulty.from_card(card)
+                self.ways[cid] = combinations(self.difficulty[cid])
                 self.copies[cid] = int(props.get("copies", 1))
         #: Resources with an Ability ("on play").
         self.abilities = {
@@ -828,16 +856,22 @@ class IncredibleExpeditions(FlowGame):
         """The Market cards the player could afford, for themself or ("You can Acquire Crew and
         Resources for other players!") for another player, as ``card`` or ``card for N``."""
         pm, ph, ps = self.potential(player)
-        options = []
+        options: list[str] = []
+        costs, cards = self.cat.cost, self.cards
+        players = self.players
+        room: list[Player] | None = None
         for card in dict.fromkeys(self.board["market"]):
-            cm, ch, cs = self.cat.cost.get(card, (0, 0, 0))
+            cm, ch, cs = costs.get(card, (0, 0, 0))
             if cm > pm or ch > ph or cs > ps:
                 continue
-            crew = self.cards[card]["kind"] == "crew"
-            for other in self.players:
-                if crew and self.free_cabin(other) is None:
-                    continue
-                options.append(card if other is player else f"{card} for {other.index + 1}")
+            if cards[card]["kind"] == "crew":
+                if room is None:
+                    room = [p for p in players if None in p.flags["cabins"]]
+                whom = room
+            else:
+                whom = players
+            for other in whom:
+                options.append(card if other is player else _FOR[card, other.index + 1])
         return options
 
     def acquire_cards(self, player: Player, limit: int) -> int:
@@ -940,13 +974,15 @@ class IncredibleExpeditions(FlowGame):
         """Steps 3 and 4: the player raises Heroism and Skullduggery, one play, Exhaust or token
         at a time, until the Temporary totals meet the difficulty or the player Faces it with
         what is raised (the tokens left make up the rest in :meth:`defeat_encounter`)."""
-        difficulty = self.cat.difficulty[self.facing()]
+        ways = self.cat.ways[self.facing()]
         counters = player.counters
         while True:
             # Met by the Temporary totals alone: there is nothing more to raise.
-            if ways_to_meet(
-                difficulty, counters["temporary_heroism"], counters["temporary_skullduggery"]
-            ):
+            heroism, skullduggery = (
+                counters["temporary_heroism"],
+                counters["temporary_skullduggery"],
+            )
+            if any(h <= heroism and s <= skullduggery for h, s, _ in ways):
                 return
             options = self.raise_options(player, ())
             if not options:
@@ -968,11 +1004,11 @@ class IncredibleExpeditions(FlowGame):
         """The ways the Temporary totals and the tokens meet the difficulty: "raise enough
         Heroism (temporary or tokens)"."""
         counters = player.counters
-        return ways_to_meet(
-            self.cat.difficulty[self.facing()],
-            counters["temporary_heroism"] + counters["heroism"],
-            counters["temporary_skullduggery"] + counters["skullduggery"],
-        )
+        heroism = counters["temporary_heroism"] + counters["heroism"]
+        skullduggery = counters["temporary_skullduggery"] + counters["skullduggery"]
+        return [
+            way for h, s, way in self.cat.ways[self.facing()] if h <= heroism and s <= skullduggery
+        ]
 
     def defeat_encounter(self, player: Player) -> None:
         """The difficulty is met: the tokens cover what the Temporary totals lack (removing no
@@ -1335,10 +1371,14 @@ def refresh_one(g: Game, c: Context) -> None:
 
 
 def _each_player(method: str) -> Callable[..., Any]:
-    def verb(g: Game, c: Context, *args: Any) -> Any:
-        return getattr(_game(g), method)(c.player, *args)
+    # The method itself, looked up once: a flow calls these tens of thousands of times a run
+    # (the game is always an IncredibleExpeditions: GAME_CLASS).
+    step = getattr(IncredibleExpeditions, method)
 
-    verb.__doc__ = getattr(IncredibleExpeditions, method).__doc__
+    def verb(g: Game, c: Context, *args: Any) -> Any:
+        return step(g, c.player, *args)
+
+    verb.__doc__ = step.__doc__
     verb.__name__ = method
     return verb
 
@@ -1505,13 +1545,13 @@ class Greedy(Policy):
 
     def decide(self, game: Game, question: Question) -> str:
         """Answer by the question's id; anything unforeseen gets the first legal answer."""
-        g = _game(game)
+        g: IncredibleExpeditions = game  # type: ignore[assignment]  # always: GAME_CLASS
         me = g.players[question.player]
         ident, options = question.id, question.options
-        if ident == RAISE:
-            return self.raise_for_encounter(g, me, options)
         if ident == PAY:
             return self.pay(g, me, options)
+        if ident == RAISE:
+            return self.raise_for_encounter(g, me, options)
         if ident == ACQUIRE:
             return self.acquire(g, me, options)
         if ident == MARKET_CREW:
@@ -1563,8 +1603,11 @@ class Greedy(Policy):
         want = min(max(5 - g.capable_crew(me), 0), cabins, most)
         return str(want)
 
-    def worth(self, g: IncredibleExpeditions, me: Player, card: str) -> float:
-        """How much a card helps the voyage, per point of its cost."""
+    def worth(
+        self, g: IncredibleExpeditions, me: Player, card: str, capable: int | None = None
+    ) -> float:
+        """How much a card helps the voyage, per point of its cost (``capable``: the player's
+        capable Crew, when the caller has counted them)."""
         if card == "stowaway_kid":
             return -1.0
         money, heroism, skull = g.cat.values[card]
@@ -1572,7 +1615,7 @@ class Greedy(Policy):
         worth = heroism + skull + 0.3 * money
         if g.cards[card]["kind"] == "crew":
             # A Crew serves every turn it is Refreshed, and counts against being Marooned.
-            if g.capable_crew(me) >= 5:
+            if (g.capable_crew(me) if capable is None else capable) >= 5:
                 return 0.0
             worth = 2.0 * worth + 1.0
         return worth / cost
@@ -1581,25 +1624,28 @@ class Greedy(Policy):
         """The card worth most to this ship that its hand, tokens and (while hiring) Crew can
         pay for; never one for another player."""
         counters = me.counters
-        have = [counters[TEMPORARY[pool]] for pool in VALUE_KINDS]
-        have[0] += counters["money"]
+        have_m = counters["temporary_money"] + counters["money"]
+        have_h = counters["temporary_heroism"]
+        have_s = counters["temporary_skullduggery"]
         values = g.cat.values
         for card in me.zones["hand"]:
-            for i, v in enumerate(values[card]):
-                have[i] += v
-        if g.at_port_city(me) and g.capable_crew(me) < self.CREW:
+            m, h, s = values[card]
+            have_m, have_h, have_s = have_m + m, have_h + h, have_s + s
+        capable = g.capable_crew(me)
+        if g.at_port_city(me) and capable < self.CREW:
             for i, crew in enumerate(me.flags["cabins"], 1):
                 if crew is not None and g.can_exhaust(me, i):
-                    for k, v in enumerate(values[crew]):
-                        have[k] += v
+                    m, h, s = values[crew]
+                    have_m, have_h, have_s = have_m + m, have_h + h, have_s + s
+        costs = g.cat.cost
         best, value = DONE, 0.0
         for option in options:
             if option == DONE or " for " in option:
                 continue
-            cost = g.cat.cost.get(option, (0, 0, 0))
-            if any(c > h for c, h in zip(cost, have, strict=True)):
+            cost_m, cost_h, cost_s = costs.get(option, (0, 0, 0))
+            if cost_m > have_m or cost_h > have_h or cost_s > have_s:
                 continue
-            worth = self.worth(g, me, option)
+            worth = self.worth(g, me, option, capable)
             if worth > value:
                 best, value = option, worth
         return best
@@ -1607,28 +1653,32 @@ class Greedy(Policy):
     def pay(self, g: IncredibleExpeditions, me: Player, options: Sequence[str]) -> str:
         """Cover the shortfall with hand cards first, then Money tokens; Crew only while the
         ship is still hiring in port (an Exhausted Crew is no use on the next Encounter Turn)."""
-        cost = g.cat.cost.get(g.board["paying"] or "", (0, 0, 0))
+        cost_m, cost_h, cost_s = g.cat.cost.get(g.board["paying"] or "", (0, 0, 0))
         counters = me.counters
-        short = [
-            max(need - counters[TEMPORARY[pool]], 0)
-            for pool, need in zip(VALUE_KINDS, cost, strict=True)
-        ]
+        short_m = max(cost_m - counters["temporary_money"], 0)
+        short_h = max(cost_h - counters["temporary_heroism"], 0)
+        short_s = max(cost_s - counters["temporary_skullduggery"], 0)
         hiring = g.at_port_city(me) and g.capable_crew(me) < self.CREW
         best, score = DONE, 0.0
         values = g.cat.values
+        cabins = me.flags["cabins"]
         for option in options:
             verb, _, what = option.partition(" ")
             if verb == "play":
-                gives = values[what]
-                penalty = 0.1 * (gives[1] + gives[2])
+                m, h, s = values[what]
+                penalty = 0.1 * (h + s)
             elif verb == "exhaust" and hiring:
-                gives = values[str(g.crew_in(me, int(what)))]
+                m, h, s = values[cabins[int(what) - 1]]
                 penalty = 0.5
             elif verb == "token" and what == "money":
-                gives, penalty = (1, 0, 0), 0.8
+                m, h, s, penalty = 1, 0, 0, 0.8
             else:
                 continue
-            useful = sum(min(v, need) for v, need in zip(gives, short, strict=True))
+            useful = (
+                (m if m < short_m else short_m)
+                + (h if h < short_h else short_h)
+                + (s if s < short_s else short_s)
+            )
             if useful - penalty > score:
                 best, score = option, useful - penalty
         return best
@@ -1639,27 +1689,22 @@ class Greedy(Policy):
         """Raise what the cheapest way of meeting the difficulty still lacks; Face at once when
         it is met, or when it cannot be met (no card is wasted on a lost cause)."""
         encounter = g.board["facing"]
-        difficulty = g.cat.difficulty[encounter]
         counters = me.counters
         have_h, have_s = counters["temporary_heroism"], counters["temporary_skullduggery"]
         _, pot_h, pot_s = g.potential(me)
         best_need: tuple[int, int] | None = None
-        for pools in itertools.product(("heroism", "skullduggery"), repeat=len(difficulty.either)):
-            need_h, need_s = difficulty.heroism, difficulty.skullduggery
-            for amount, pool in zip(difficulty.either, pools, strict=True):
-                if pool == "heroism":
-                    need_h += amount
-                else:
-                    need_s += amount
+        best_sum = 0
+        for need_h, need_s, _way in g.cat.ways[encounter]:
             if need_h > pot_h or need_s > pot_s:
                 continue
             short = (max(need_h - have_h, 0), max(need_s - have_s, 0))
-            if best_need is None or sum(short) < sum(best_need):
-                best_need = short
+            if best_need is None or short[0] + short[1] < best_sum:
+                best_need, best_sum = short, short[0] + short[1]
         if best_need is None or best_need == (0, 0):
             return FACE
         short_h, short_s = best_need
         values = g.cat.values
+        cabins = me.flags["cabins"]
         best, score = FACE, 0.0
         for option in options:
             verb, _, what = option.partition(" ")
@@ -1667,14 +1712,14 @@ class Greedy(Policy):
                 _, h, s = values[what]
                 penalty = 0.0
             elif verb == "exhaust":
-                _, h, s = values[str(g.crew_in(me, int(what)))]
+                _, h, s = values[cabins[int(what) - 1]]
                 penalty = 0.2
             elif verb == "token":
                 h, s = (1, 0) if what == "heroism" else (0, 1)
                 penalty = 0.6
             else:
                 continue
-            useful = min(h, short_h) + min(s, short_s)
+            useful = (h if h < short_h else short_h) + (s if s < short_s else short_s)
             if useful - penalty > score:
                 best, score = option, useful - penalty
         return best
