@@ -705,15 +705,6 @@ class IncredibleExpeditions(FlowGame):
 
     # -- the Marooned and Lost Rule
 
-    def marooned(self, player: Player) -> bool:
-        """ "if ever you have less than 3 capable Crew (that is, Crew that are neither Cursed nor
-        Lost) at a Location beyond Port City, you may, on your next turn, draw random Crew from
-        the discard pile until you have a total of 3 Capable Crew." Checked as the turn begins:
-        a Crew Lost on this player's own turn counts on the next one."""
-        return player.flags["location"] > 0 and self.capable_crew(player) < int(
-            self.params["capable_crew"]
-        )
-
     def rescue_crew(self, player: Player) -> list[str]:
         """Draw random Crew from the Crew discard pile into the lowest free cabins until the
         player has 3 Capable Crew (or the pile or the cabins run out)."""
@@ -1474,7 +1465,6 @@ NATIVES: dict[str, Callable[..., Any]] = {
     "first_turn": first_turn,
     "resting": resting,
     "turns_taken": turns_taken,
-    "marooned": _each_player("marooned"),
     "winner_found": winner_found,
     "at_port_city": _each_player("at_port_city"),
     "at_the_last_location": at_the_last_location,
@@ -1837,7 +1827,9 @@ EXPECT: dict[str, Callable[[Game, Player | None], Any]] = {
     "leader": _leader,
     "hand_size": lambda g, player: _game(g).hand_size(_need_player(player, "hand_size")),
     "capable_crew": lambda g, player: _game(g).capable_crew(_need_player(player, "crew")),
-    "marooned": lambda g, player: _game(g).marooned(_need_player(player, "marooned")),
+    "marooned": lambda g, player: _game(g).run_function(
+        "marooned", _need_player(player, "marooned")
+    ),
     "winner": lambda g, player: _winner_number(g),
     "first_player": lambda g, player: int(g.board["first_player"]),
     "locations": lambda g, player: list(g.board["locations"]),
