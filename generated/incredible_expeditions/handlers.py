@@ -23,96 +23,101 @@ VARIANT = None
 
 
 def dv_take_rest_turn(g, c):
-    # verb take_rest_turn (cards/incredible_expeditions/flow.cards:94)
-    g.verbs['announce'](g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:95:3
-    g.verbs['refresh_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:98:3
-    g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:99:3
-    g.verbs['lay_out_market'](g, c, g.params['market_size'])  # @ cards/incredible_expeditions/flow.cards:102:3
-    g.verbs['acquire_cards'](g, c, g.params['acquisitions_per_turn'])  # @ cards/incredible_expeditions/flow.cards:104:3
-    g.verbs['clear_market'](g, c)  # @ cards/incredible_expeditions/flow.cards:105:3
+    # verb take_rest_turn (cards/incredible_expeditions/flow.cards:99)
+    g.verbs['announce'](g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:100:3
+    g.verbs['refresh_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:103:3
+    g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:104:3
+    g.verbs['lay_out_market'](g, c, g.params['market_size'])  # @ cards/incredible_expeditions/flow.cards:107:3
+    g.verbs['acquire_cards'](g, c, g.params['acquisitions_per_turn'])  # @ cards/incredible_expeditions/flow.cards:109:3
+    g.verbs['clear_market'](g, c)  # @ cards/incredible_expeditions/flow.cards:110:3
 
 
 def dv_take_encounter_turn(g, c):
-    # verb take_encounter_turn (cards/incredible_expeditions/flow.cards:110)
-    g.verbs['announce'](g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:111:3
-    g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:114:3
+    # verb take_encounter_turn (cards/incredible_expeditions/flow.cards:115)
+    g.verbs['announce'](g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:116:3
+    g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:119:3
 
 
 def dv_venture_forth(g, c):
-    # verb venture_forth (cards/incredible_expeditions/flow.cards:127)
-    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:129:3
-    g.verbs['move_ship'](g, c, 'closer')  # @ cards/incredible_expeditions/flow.cards:131:3
-    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:132:3
+    # verb venture_forth (cards/incredible_expeditions/flow.cards:132)
+    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:134:3
+    g.verbs['move_ship'](g, c, 'closer')  # @ cards/incredible_expeditions/flow.cards:136:3
+    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:137:3
 
 
 def dv_venture_back(g, c):
-    # verb venture_back (cards/incredible_expeditions/flow.cards:135)
-    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:136:3
-    g.verbs['move_ship'](g, c, 'back')  # @ cards/incredible_expeditions/flow.cards:137:3
-    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:138:3
+    # verb venture_back (cards/incredible_expeditions/flow.cards:140)
+    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:141:3
+    g.verbs['move_ship'](g, c, 'back')  # @ cards/incredible_expeditions/flow.cards:142:3
+    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:143:3
 
 
 def dv_arrive(g, c):
-    # verb arrive (cards/incredible_expeditions/flow.cards:141)
-    g.verbs['flip_location'](g, c)  # @ cards/incredible_expeditions/flow.cards:143:3
-    g.fire_in_force(c, 'entering_location')  # @ cards/incredible_expeditions/flow.cards:146:3
-    if g.natives['ignoring'](g, c, 'location_text'):  # @ cards/incredible_expeditions/flow.cards:148:3
-        g.verbs['skip_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:149:5
+    # verb arrive (cards/incredible_expeditions/flow.cards:146)
+    g.verbs['flip_location'](g, c)  # @ cards/incredible_expeditions/flow.cards:148:3
+    g.fire_in_force(c, 'entering_location')  # @ cards/incredible_expeditions/flow.cards:151:3
+    if g.natives['ignoring'](g, c, 'location_text'):  # @ cards/incredible_expeditions/flow.cards:153:3
+        g.verbs['skip_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:154:5
     else:
-        g.verbs['follow_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:151:5
-    dv_face_encounter(g, c)  # @ cards/incredible_expeditions/flow.cards:155:3
+        g.verbs['follow_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:156:5
+    dv_face_encounter(g, c)  # @ cards/incredible_expeditions/flow.cards:160:3
 
 
 def dv_face_encounter(g, c):
-    # verb face_encounter (cards/incredible_expeditions/flow.cards:160)
-    g.verbs['flip_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:162:3
-    if g.natives['facing_an_encounter'](g, c):  # @ cards/incredible_expeditions/flow.cards:163:3
-        g.fire_in_force(c, 'facing')  # @ cards/incredible_expeditions/flow.cards:166:5
-        g.verbs['raise_against_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:171:5
-        if g.natives['difficulty_met'](g, c):  # @ cards/incredible_expeditions/flow.cards:172:5
-            g.verbs['defeat_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:173:7
-            g.fire_in_force(c, 'defeated')  # @ cards/incredible_expeditions/flow.cards:176:7
-            if ((g.natives['at_the_last_location'](g, c) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c))) and (not g.natives['winner_found'](g, c))):  # @ cards/incredible_expeditions/flow.cards:179:7
-                g.gain(c, 'victory', 1)  # @ cards/incredible_expeditions/flow.cards:180:9
-                g.verbs['declare_winner'](g, c)  # @ cards/incredible_expeditions/flow.cards:181:9
+    # verb face_encounter (cards/incredible_expeditions/flow.cards:165)
+    g.verbs['flip_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:167:3
+    if g.natives['facing_an_encounter'](g, c):  # @ cards/incredible_expeditions/flow.cards:168:3
+        g.fire_in_force(c, 'facing')  # @ cards/incredible_expeditions/flow.cards:171:5
+        g.verbs['raise_against_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:176:5
+        if g.natives['difficulty_met'](g, c):  # @ cards/incredible_expeditions/flow.cards:177:5
+            g.verbs['defeat_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:178:7
+            g.fire_in_force(c, 'defeated')  # @ cards/incredible_expeditions/flow.cards:181:7
+            if ((g.natives['at_the_last_location'](g, c) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c))) and (not g.natives['winner_found'](g, c))):  # @ cards/incredible_expeditions/flow.cards:184:7
+                g.gain(c, 'victory', 1)  # @ cards/incredible_expeditions/flow.cards:185:9
+                g.verbs['declare_winner'](g, c)  # @ cards/incredible_expeditions/flow.cards:186:9
         else:
-            g.verbs['leave_undefeated'](g, c)  # @ cards/incredible_expeditions/flow.cards:187:7
-            g.fire_in_force(c, 'undefeated')  # @ cards/incredible_expeditions/flow.cards:188:7
-            g.verbs['discard_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:189:7
-        g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:192:5
-        dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:193:5
+            g.verbs['leave_undefeated'](g, c)  # @ cards/incredible_expeditions/flow.cards:192:7
+            g.fire_in_force(c, 'undefeated')  # @ cards/incredible_expeditions/flow.cards:193:7
+            g.verbs['discard_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:194:7
+        g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:197:5
+        dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:198:5
 
 
 def dv_reset_temporary_totals(g, c):
-    # verb reset_temporary_totals (cards/incredible_expeditions/flow.cards:199)
-    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:200:3
-    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:201:3
-    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:202:3
+    # verb reset_temporary_totals (cards/incredible_expeditions/flow.cards:204)
+    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:205:3
+    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:206:3
+    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:207:3
 
 
 def dv_draw_phase(g, c):
-    # verb draw_phase (cards/incredible_expeditions/flow.cards:207)
-    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:209:3
-    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:211:3
-    dv_draw_to_hand_size(g, c)  # @ cards/incredible_expeditions/flow.cards:213:3
+    # verb draw_phase (cards/incredible_expeditions/flow.cards:212)
+    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:214:3
+    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:216:3
+    dv_draw_to_hand_size(g, c)  # @ cards/incredible_expeditions/flow.cards:218:3
 
 
 def dv_draw_to_hand_size(g, c):
-    # verb draw_to_hand_size (cards/incredible_expeditions/flow.cards:216)
-    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:219:3
-        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:220:5
+    # verb draw_to_hand_size (cards/incredible_expeditions/flow.cards:221)
+    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:224:3
+        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:225:5
     else:
-        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:222:5
+        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:227:5
+
+
+def df_marooned(g, c):
+    # function marooned (cards/incredible_expeditions/flow.cards:95)
+    return ((not g.natives['at_port_city'](g, c)) and (g.natives['capable_crew_count'](g, c) < g.params['capable_crew']))  # @ cards/incredible_expeditions/flow.cards:95:1
 
 
 def df_may_venture_closer(g, c):
-    # function may_venture_closer (cards/incredible_expeditions/flow.cards:120)
-    return ((not g.natives['at_the_last_location'](g, c)) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c)))  # @ cards/incredible_expeditions/flow.cards:120:1
+    # function may_venture_closer (cards/incredible_expeditions/flow.cards:125)
+    return ((not g.natives['at_the_last_location'](g, c)) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c)))  # @ cards/incredible_expeditions/flow.cards:125:1
 
 
 def df_may_venture_back(g, c):
-    # function may_venture_back (cards/incredible_expeditions/flow.cards:125)
-    return ((not g.natives['at_port_city'](g, c)) and (not df_may_venture_closer(g, c)))  # @ cards/incredible_expeditions/flow.cards:125:1
+    # function may_venture_back (cards/incredible_expeditions/flow.cards:130)
+    return ((not g.natives['at_port_city'](g, c)) and (not df_may_venture_closer(g, c)))  # @ cards/incredible_expeditions/flow.cards:130:1
 
 
 def h_pilot__entering_location(g, c):
@@ -275,7 +280,7 @@ def p_setup__draw_a_hand(g, c):
 
 def p_turn__marooned(g, c):
     # phase marooned "The Marooned and Lost Rule" (cards/incredible_expeditions/flow.cards:45)
-    if g.natives['marooned'](g, c):  # @ cards/incredible_expeditions/flow.cards:49:7
+    if df_marooned(g, c):  # @ cards/incredible_expeditions/flow.cards:49:7
         if g.may(c, 'flow.marooned.rescue_crew', 'rescue_crew'):  # @ cards/incredible_expeditions/flow.cards:50:9
             g.verbs['rescue_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:50:13
 
@@ -352,106 +357,107 @@ FLOW = {
 }
 
 LINES = {
-    27: ('cards/incredible_expeditions/flow.cards', 95, 3),
-    28: ('cards/incredible_expeditions/flow.cards', 98, 3),
-    29: ('cards/incredible_expeditions/flow.cards', 99, 3),
-    30: ('cards/incredible_expeditions/flow.cards', 102, 3),
-    31: ('cards/incredible_expeditions/flow.cards', 104, 3),
-    32: ('cards/incredible_expeditions/flow.cards', 105, 3),
-    37: ('cards/incredible_expeditions/flow.cards', 111, 3),
-    38: ('cards/incredible_expeditions/flow.cards', 114, 3),
-    43: ('cards/incredible_expeditions/flow.cards', 129, 3),
-    44: ('cards/incredible_expeditions/flow.cards', 131, 3),
-    45: ('cards/incredible_expeditions/flow.cards', 132, 3),
-    50: ('cards/incredible_expeditions/flow.cards', 136, 3),
-    51: ('cards/incredible_expeditions/flow.cards', 137, 3),
-    52: ('cards/incredible_expeditions/flow.cards', 138, 3),
-    57: ('cards/incredible_expeditions/flow.cards', 143, 3),
-    58: ('cards/incredible_expeditions/flow.cards', 146, 3),
-    59: ('cards/incredible_expeditions/flow.cards', 148, 3),
-    60: ('cards/incredible_expeditions/flow.cards', 149, 5),
-    62: ('cards/incredible_expeditions/flow.cards', 151, 5),
-    63: ('cards/incredible_expeditions/flow.cards', 155, 3),
-    68: ('cards/incredible_expeditions/flow.cards', 162, 3),
-    69: ('cards/incredible_expeditions/flow.cards', 163, 3),
-    70: ('cards/incredible_expeditions/flow.cards', 166, 5),
-    71: ('cards/incredible_expeditions/flow.cards', 171, 5),
-    72: ('cards/incredible_expeditions/flow.cards', 172, 5),
-    73: ('cards/incredible_expeditions/flow.cards', 173, 7),
-    74: ('cards/incredible_expeditions/flow.cards', 176, 7),
-    75: ('cards/incredible_expeditions/flow.cards', 179, 7),
-    76: ('cards/incredible_expeditions/flow.cards', 180, 9),
-    77: ('cards/incredible_expeditions/flow.cards', 181, 9),
-    79: ('cards/incredible_expeditions/flow.cards', 187, 7),
-    80: ('cards/incredible_expeditions/flow.cards', 188, 7),
-    81: ('cards/incredible_expeditions/flow.cards', 189, 7),
-    82: ('cards/incredible_expeditions/flow.cards', 192, 5),
-    83: ('cards/incredible_expeditions/flow.cards', 193, 5),
-    88: ('cards/incredible_expeditions/flow.cards', 200, 3),
-    89: ('cards/incredible_expeditions/flow.cards', 201, 3),
-    90: ('cards/incredible_expeditions/flow.cards', 202, 3),
-    95: ('cards/incredible_expeditions/flow.cards', 209, 3),
-    96: ('cards/incredible_expeditions/flow.cards', 211, 3),
-    97: ('cards/incredible_expeditions/flow.cards', 213, 3),
-    102: ('cards/incredible_expeditions/flow.cards', 219, 3),
-    103: ('cards/incredible_expeditions/flow.cards', 220, 5),
-    105: ('cards/incredible_expeditions/flow.cards', 222, 5),
-    110: ('cards/incredible_expeditions/flow.cards', 120, 1),
+    27: ('cards/incredible_expeditions/flow.cards', 100, 3),
+    28: ('cards/incredible_expeditions/flow.cards', 103, 3),
+    29: ('cards/incredible_expeditions/flow.cards', 104, 3),
+    30: ('cards/incredible_expeditions/flow.cards', 107, 3),
+    31: ('cards/incredible_expeditions/flow.cards', 109, 3),
+    32: ('cards/incredible_expeditions/flow.cards', 110, 3),
+    37: ('cards/incredible_expeditions/flow.cards', 116, 3),
+    38: ('cards/incredible_expeditions/flow.cards', 119, 3),
+    43: ('cards/incredible_expeditions/flow.cards', 134, 3),
+    44: ('cards/incredible_expeditions/flow.cards', 136, 3),
+    45: ('cards/incredible_expeditions/flow.cards', 137, 3),
+    50: ('cards/incredible_expeditions/flow.cards', 141, 3),
+    51: ('cards/incredible_expeditions/flow.cards', 142, 3),
+    52: ('cards/incredible_expeditions/flow.cards', 143, 3),
+    57: ('cards/incredible_expeditions/flow.cards', 148, 3),
+    58: ('cards/incredible_expeditions/flow.cards', 151, 3),
+    59: ('cards/incredible_expeditions/flow.cards', 153, 3),
+    60: ('cards/incredible_expeditions/flow.cards', 154, 5),
+    62: ('cards/incredible_expeditions/flow.cards', 156, 5),
+    63: ('cards/incredible_expeditions/flow.cards', 160, 3),
+    68: ('cards/incredible_expeditions/flow.cards', 167, 3),
+    69: ('cards/incredible_expeditions/flow.cards', 168, 3),
+    70: ('cards/incredible_expeditions/flow.cards', 171, 5),
+    71: ('cards/incredible_expeditions/flow.cards', 176, 5),
+    72: ('cards/incredible_expeditions/flow.cards', 177, 5),
+    73: ('cards/incredible_expeditions/flow.cards', 178, 7),
+    74: ('cards/incredible_expeditions/flow.cards', 181, 7),
+    75: ('cards/incredible_expeditions/flow.cards', 184, 7),
+    76: ('cards/incredible_expeditions/flow.cards', 185, 9),
+    77: ('cards/incredible_expeditions/flow.cards', 186, 9),
+    79: ('cards/incredible_expeditions/flow.cards', 192, 7),
+    80: ('cards/incredible_expeditions/flow.cards', 193, 7),
+    81: ('cards/incredible_expeditions/flow.cards', 194, 7),
+    82: ('cards/incredible_expeditions/flow.cards', 197, 5),
+    83: ('cards/incredible_expeditions/flow.cards', 198, 5),
+    88: ('cards/incredible_expeditions/flow.cards', 205, 3),
+    89: ('cards/incredible_expeditions/flow.cards', 206, 3),
+    90: ('cards/incredible_expeditions/flow.cards', 207, 3),
+    95: ('cards/incredible_expeditions/flow.cards', 214, 3),
+    96: ('cards/incredible_expeditions/flow.cards', 216, 3),
+    97: ('cards/incredible_expeditions/flow.cards', 218, 3),
+    102: ('cards/incredible_expeditions/flow.cards', 224, 3),
+    103: ('cards/incredible_expeditions/flow.cards', 225, 5),
+    105: ('cards/incredible_expeditions/flow.cards', 227, 5),
+    110: ('cards/incredible_expeditions/flow.cards', 95, 1),
     115: ('cards/incredible_expeditions/flow.cards', 125, 1),
-    120: ('cards/incredible_expeditions/crew.cards', 17, 5),
-    121: ('cards/incredible_expeditions/crew.cards', 18, 7),
-    122: ('cards/incredible_expeditions/crew.cards', 19, 9),
-    123: ('cards/incredible_expeditions/crew.cards', 20, 9),
-    128: ('cards/incredible_expeditions/crew.cards', 35, 5),
-    133: ('cards/incredible_expeditions/crew.cards', 88, 5),
-    134: ('cards/incredible_expeditions/crew.cards', 89, 7),
-    135: ('cards/incredible_expeditions/crew.cards', 90, 9),
-    136: ('cards/incredible_expeditions/crew.cards', 91, 9),
-    141: ('cards/incredible_expeditions/encounters.cards', 13, 5),
-    146: ('cards/incredible_expeditions/encounters.cards', 44, 5),
-    151: ('cards/incredible_expeditions/encounters.cards', 53, 5),
-    156: ('cards/incredible_expeditions/encounters.cards', 76, 5),
-    161: ('cards/incredible_expeditions/encounters.cards', 91, 5),
-    166: ('cards/incredible_expeditions/encounters.cards', 103, 5),
-    171: ('cards/incredible_expeditions/encounters.cards', 112, 5),
-    176: ('cards/incredible_expeditions/encounters.cards', 121, 5),
-    181: ('cards/incredible_expeditions/encounters.cards', 130, 5),
-    186: ('cards/incredible_expeditions/encounters.cards', 145, 5),
-    191: ('cards/incredible_expeditions/leaders.cards', 27, 5),
-    196: ('cards/incredible_expeditions/leaders.cards', 38, 5),
-    201: ('cards/incredible_expeditions/leaders.cards', 49, 5),
-    206: ('cards/incredible_expeditions/locations.cards', 25, 5),
-    211: ('cards/incredible_expeditions/locations.cards', 33, 5),
-    216: ('cards/incredible_expeditions/locations.cards', 46, 5),
-    221: ('cards/incredible_expeditions/locations.cards', 54, 5),
-    226: ('cards/incredible_expeditions/resources.cards', 26, 5),
-    231: ('cards/incredible_expeditions/resources.cards', 36, 5),
-    236: ('cards/incredible_expeditions/resources.cards', 87, 5),
-    241: ('cards/incredible_expeditions/resources.cards', 111, 5),
-    246: ('cards/incredible_expeditions/resources.cards', 121, 5),
-    251: ('cards/incredible_expeditions/flow.cards', 12, 7),
-    252: ('cards/incredible_expeditions/flow.cards', 14, 7),
-    253: ('cards/incredible_expeditions/flow.cards', 18, 7),
-    258: ('cards/incredible_expeditions/flow.cards', 21, 7),
-    260: ('cards/incredible_expeditions/flow.cards', 24, 9),
-    261: ('cards/incredible_expeditions/flow.cards', 27, 9),
-    266: ('cards/incredible_expeditions/flow.cards', 33, 7),
-    271: ('cards/incredible_expeditions/flow.cards', 38, 7),
-    273: ('cards/incredible_expeditions/flow.cards', 39, 9),
-    278: ('cards/incredible_expeditions/flow.cards', 49, 7),
-    279: ('cards/incredible_expeditions/flow.cards', 50, 9),
-    280: ('cards/incredible_expeditions/flow.cards', 50, 13),
-    285: ('cards/incredible_expeditions/flow.cards', 55, 7),
-    286: ('cards/incredible_expeditions/flow.cards', 56, 9),
-    288: ('cards/incredible_expeditions/flow.cards', 58, 9),
-    289: ('cards/incredible_expeditions/flow.cards', 59, 9),
-    290: ('cards/incredible_expeditions/flow.cards', 60, 11),
-    292: ('cards/incredible_expeditions/flow.cards', 62, 11),
-    293: ('cards/incredible_expeditions/flow.cards', 65, 7),
-    294: ('cards/incredible_expeditions/flow.cards', 68, 7),
-    295: ('cards/incredible_expeditions/flow.cards', 69, 9),
-    300: ('cards/incredible_expeditions/flow.cards', 75, 7),
-    305: ('cards/incredible_expeditions/flow.cards', 79, 7),
-    306: ('cards/incredible_expeditions/flow.cards', 81, 7),
-    307: ('cards/incredible_expeditions/flow.cards', 82, 9),
+    120: ('cards/incredible_expeditions/flow.cards', 130, 1),
+    125: ('cards/incredible_expeditions/crew.cards', 17, 5),
+    126: ('cards/incredible_expeditions/crew.cards', 18, 7),
+    127: ('cards/incredible_expeditions/crew.cards', 19, 9),
+    128: ('cards/incredible_expeditions/crew.cards', 20, 9),
+    133: ('cards/incredible_expeditions/crew.cards', 35, 5),
+    138: ('cards/incredible_expeditions/crew.cards', 88, 5),
+    139: ('cards/incredible_expeditions/crew.cards', 89, 7),
+    140: ('cards/incredible_expeditions/crew.cards', 90, 9),
+    141: ('cards/incredible_expeditions/crew.cards', 91, 9),
+    146: ('cards/incredible_expeditions/encounters.cards', 13, 5),
+    151: ('cards/incredible_expeditions/encounters.cards', 44, 5),
+    156: ('cards/incredible_expeditions/encounters.cards', 53, 5),
+    161: ('cards/incredible_expeditions/encounters.cards', 76, 5),
+    166: ('cards/incredible_expeditions/encounters.cards', 91, 5),
+    171: ('cards/incredible_expeditions/encounters.cards', 103, 5),
+    176: ('cards/incredible_expeditions/encounters.cards', 112, 5),
+    181: ('cards/incredible_expeditions/encounters.cards', 121, 5),
+    186: ('cards/incredible_expeditions/encounters.cards', 130, 5),
+    191: ('cards/incredible_expeditions/encounters.cards', 145, 5),
+    196: ('cards/incredible_expeditions/leaders.cards', 27, 5),
+    201: ('cards/incredible_expeditions/leaders.cards', 38, 5),
+    206: ('cards/incredible_expeditions/leaders.cards', 49, 5),
+    211: ('cards/incredible_expeditions/locations.cards', 25, 5),
+    216: ('cards/incredible_expeditions/locations.cards', 33, 5),
+    221: ('cards/incredible_expeditions/locations.cards', 46, 5),
+    226: ('cards/incredible_expeditions/locations.cards', 54, 5),
+    231: ('cards/incredible_expeditions/resources.cards', 26, 5),
+    236: ('cards/incredible_expeditions/resources.cards', 36, 5),
+    241: ('cards/incredible_expeditions/resources.cards', 87, 5),
+    246: ('cards/incredible_expeditions/resources.cards', 111, 5),
+    251: ('cards/incredible_expeditions/resources.cards', 121, 5),
+    256: ('cards/incredible_expeditions/flow.cards', 12, 7),
+    257: ('cards/incredible_expeditions/flow.cards', 14, 7),
+    258: ('cards/incredible_expeditions/flow.cards', 18, 7),
+    263: ('cards/incredible_expeditions/flow.cards', 21, 7),
+    265: ('cards/incredible_expeditions/flow.cards', 24, 9),
+    266: ('cards/incredible_expeditions/flow.cards', 27, 9),
+    271: ('cards/incredible_expeditions/flow.cards', 33, 7),
+    276: ('cards/incredible_expeditions/flow.cards', 38, 7),
+    278: ('cards/incredible_expeditions/flow.cards', 39, 9),
+    283: ('cards/incredible_expeditions/flow.cards', 49, 7),
+    284: ('cards/incredible_expeditions/flow.cards', 50, 9),
+    285: ('cards/incredible_expeditions/flow.cards', 50, 13),
+    290: ('cards/incredible_expeditions/flow.cards', 55, 7),
+    291: ('cards/incredible_expeditions/flow.cards', 56, 9),
+    293: ('cards/incredible_expeditions/flow.cards', 58, 9),
+    294: ('cards/incredible_expeditions/flow.cards', 59, 9),
+    295: ('cards/incredible_expeditions/flow.cards', 60, 11),
+    297: ('cards/incredible_expeditions/flow.cards', 62, 11),
+    298: ('cards/incredible_expeditions/flow.cards', 65, 7),
+    299: ('cards/incredible_expeditions/flow.cards', 68, 7),
+    300: ('cards/incredible_expeditions/flow.cards', 69, 9),
+    305: ('cards/incredible_expeditions/flow.cards', 75, 7),
+    310: ('cards/incredible_expeditions/flow.cards', 79, 7),
+    311: ('cards/incredible_expeditions/flow.cards', 81, 7),
+    312: ('cards/incredible_expeditions/flow.cards', 82, 9),
 }
