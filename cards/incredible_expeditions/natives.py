@@ -1,21 +1,24 @@
 """Incredible Expeditions: Quest for Atlantis: the natives its flow and cards call.
 
-The turn is the flow's (``cards/incredible_expeditions/flow.cards``): setup, the first-player
-bid, Rest or Encounter Turn, the Draw Phase, the end. This module holds what the standard
-library lacks, each step quoting the rulebook (``incredible-expeditions-atlantis.txt``):
+The game is played by its flow (``cards/incredible_expeditions/flow.cards``, played by
+:class:`engine.flow.FlowGame`): the setup's four Steps, the turn (Marooned, a Rest Turn or an
+Encounter Turn, the end of the turn, the Draw Phase), Venturing Forth, Facing an Encounter and
+winning, with the order, the conditions and the arithmetic of the rules in the DSL. This module
+holds what the DSL and the standard library lack, each step quoting the rulebook
+(``incredible-expeditions-atlantis.txt``):
 
+- the players' choices, one question at a time: the first-player bid, a Rest or an Encounter
+  Turn, the Market's mix, what to Acquire and how to pay, how to raise Heroism and
+  Skullduggery against an Encounter (:meth:`IncredibleExpeditions.raise_against_encounter`),
+  what next on an Encounter Turn, the Draw Phase's Sacrifice and discards;
 - the player board: numbered Crew Cabins (``player.flags["cabins"]``, cabin 1 first; the
   ``crew_cabins`` zone mirrors the occupied ones), each Crew Refreshed or Exhausted
   (``flags["exhausted"]``, cabin numbers) and perhaps Cursed (``flags["cursed"]``); Lost Crew
-  go "under your Expedition Leader card", the ``lost_crew`` zone;
-- the Temporary totals (counters ``temporary_*``), raised by playing Resource cards, Exhausting
-  Crew and removing tokens, one decision at a time (:meth:`IncredibleExpeditions.raise_totals`);
-- the Market: up to 6 cards drawn face up from the Crew and Resource decks on a Rest Turn,
-  Acquired (up to 3 a turn) for oneself or for another player;
-- the Location track from Port City to the Drowned City of Atlantis, Venturing Forth, Facing
-  Encounters (a Half-Heroism/Half-Skullduggery bubble met entirely by one of the two), the
-  Undefeated Encounter's Lost Crew by the die;
-- the Draw Phase, the Marooned and Lost Rule, the winner.
+  go "under your Expedition Leader card", the ``lost_crew`` zone; the die that picks a cabin;
+- the shared decks (Resource, Crew, Encounter, each with its discard pile), the Market's cards,
+  the Location track, a difficulty's Half-Heroism/Half-Skullduggery bubbles;
+- the policies (``greedy``, ``random``), the scenarios' hooks and the game told for ``cardc sim
+  --log`` (:func:`narrate`, phase by phase in the flow's titles).
 
 Values the rulebook does not print (the cards' numbers, the cabins' count) are the cards'
 ``@provisional`` data; choices the rulebook leaves open are said where they are made.
@@ -1259,7 +1262,7 @@ def narrate(game: IncredibleExpeditions) -> list[str]:
         elif kind == "rescue":
             line.append("draw random Crew from the discard pile")
         elif kind == "rescued":
-            line[-1] += f" ({event[2]} drawn)"
+            line.append(f"{event[2]} Crew drawn")
         elif kind == "sacrifice":
             line.append(f"Sacrifice {name(event[2])}")
         elif kind == "discard":
