@@ -451,21 +451,14 @@ class IncredibleExpeditions(FlowGame):
         held = player.zones["expedition_leader"]
         return self.cards[held[0]] if held else None
 
-    def take_leader_tokens(self, player: Player) -> None:
-        """ "Take the number of Heroism tokens (amber marbles) and Skullduggery tokens (blue
-        marbles) listed on the Expedition Leader card." Money: "Money tokens as shown on the
-        coin pile" (the card; Step 3's "5 Money tokens" is every coin pile, provisionally)."""
+    def leader_shows(self, player: Player, place: str) -> int:
+        """The number the player's Expedition Leader card shows at ``place`` (``coin_pile``,
+        ``white_cross``, ``black_skull``: "Along the left side of the card are your
+        character's starting resources")."""
         leader = self.leader_of(player)
         if leader is None:
             raise RuleError(f"{player.name} has no Expedition Leader yet")
-        props = leader["properties"]
-        counters = player.counters
-        counters["money"] += int(props["coin_pile"])
-        counters["heroism"] += int(props["white_cross"])
-        counters["skullduggery"] += int(props["black_skull"])
-        self.log(
-            "tokens", player.index, counters["money"], counters["heroism"], counters["skullduggery"]
-        )
+        return int(leader["properties"][place])
 
     def first_player_bid(self) -> int:
         """Step 3: "All players secretly bet any number of Money tokens (even zero) to be the
@@ -1217,8 +1210,13 @@ def narrate(game: IncredibleExpeditions) -> list[str]:
             line.append(" - ".join(name(c) for c in event[1:]))
         elif kind == "leader":
             line.append(f"{who} leads with {name(event[2])}")
-        elif kind == "tokens":
-            line[-1] += f" ({event[2]} Money, {event[3]} Heroism, {event[4]} Skullduggery tokens)"
+        elif kind == "gain" and heading[0].startswith("Step 2"):
+            # The tokens on the Leader card, in its order: Money, Heroism, Skullduggery.
+            if event[2] == "money":
+                line.append(f"takes {event[3]} Money")
+            else:
+                end = " tokens" if event[2] == "skullduggery" else ""
+                line[-1] += f", {event[3]} {event[2].capitalize()}{end}"
         elif kind == "bet":
             line.append(f"{who} bets {event[2]}")
         elif kind == "first_player":
@@ -1476,6 +1474,7 @@ NATIVES: dict[str, Callable[..., Any]] = {
     "facing_an_encounter": facing_an_encounter,
     "difficulty_met": difficulty_met,
     "full_hand": full_hand,
+    "leader_shows": _each_player("leader_shows"),
 }
 
 VERBS: dict[str, Callable[..., Any]] = {
@@ -1489,7 +1488,6 @@ VERBS: dict[str, Callable[..., Any]] = {
     "shuffle_decks": _whole_game("shuffle_decks"),
     "lay_out_locations": lay_out_locations,
     "take_expedition_leader": _each_player("take_expedition_leader"),
-    "take_leader_tokens": _each_player("take_leader_tokens"),
     "first_player_bid": _whole_game("first_player_bid"),
     "rescue_crew": _each_player("rescue_crew"),
     "announce": _each_player("announce"),
@@ -1882,7 +1880,7 @@ ACTIONS: dict[str, Callable[..., Any]] = {
     "take_expedition_leader": lambda g, player, leader=None: _game(g).take_expedition_leader(
         player, leader
     ),
-    "take_leader_tokens": lambda g, player: _game(g).take_leader_tokens(player),
+    "take_leader_tokens": _run_verb("take_leader_tokens"),
     "first_player_bid": lambda g, player: _game(g).first_player_bid(),
     "draw_to_hand_size": _run_verb("draw_to_hand_size"),
     "take_turn": lambda g, player: _game(g).take_turn(player),
