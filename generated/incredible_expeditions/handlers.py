@@ -22,87 +22,94 @@ GAME = 'incredible_expeditions'
 VARIANT = None
 
 
+def dv_take_leader_tokens(g, c):
+    # verb take_leader_tokens (cards/incredible_expeditions/flow.cards:101)
+    g.gain(c, 'money', g.natives['leader_shows'](g, c, 'coin_pile'))  # @ cards/incredible_expeditions/flow.cards:102:3
+    g.gain(c, 'heroism', g.natives['leader_shows'](g, c, 'white_cross'))  # @ cards/incredible_expeditions/flow.cards:103:3
+    g.gain(c, 'skullduggery', g.natives['leader_shows'](g, c, 'black_skull'))  # @ cards/incredible_expeditions/flow.cards:104:3
+
+
 def dv_take_rest_turn(g, c):
-    # verb take_rest_turn (cards/incredible_expeditions/flow.cards:99)
-    g.verbs['announce'](g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:100:3
-    g.verbs['refresh_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:103:3
-    g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:104:3
-    g.verbs['lay_out_market'](g, c, g.params['market_size'])  # @ cards/incredible_expeditions/flow.cards:107:3
-    g.verbs['acquire_cards'](g, c, g.params['acquisitions_per_turn'])  # @ cards/incredible_expeditions/flow.cards:109:3
-    g.verbs['clear_market'](g, c)  # @ cards/incredible_expeditions/flow.cards:110:3
+    # verb take_rest_turn (cards/incredible_expeditions/flow.cards:109)
+    g.verbs['announce'](g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:110:3
+    g.verbs['refresh_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:113:3
+    g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:114:3
+    g.verbs['lay_out_market'](g, c, g.params['market_size'])  # @ cards/incredible_expeditions/flow.cards:117:3
+    g.verbs['acquire_cards'](g, c, g.params['acquisitions_per_turn'])  # @ cards/incredible_expeditions/flow.cards:119:3
+    g.verbs['clear_market'](g, c)  # @ cards/incredible_expeditions/flow.cards:120:3
 
 
 def dv_take_encounter_turn(g, c):
-    # verb take_encounter_turn (cards/incredible_expeditions/flow.cards:115)
-    g.verbs['announce'](g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:116:3
-    g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:119:3
+    # verb take_encounter_turn (cards/incredible_expeditions/flow.cards:125)
+    g.verbs['announce'](g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:126:3
+    g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:129:3
 
 
 def dv_venture_forth(g, c):
-    # verb venture_forth (cards/incredible_expeditions/flow.cards:132)
-    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:134:3
-    g.verbs['move_ship'](g, c, 'closer')  # @ cards/incredible_expeditions/flow.cards:136:3
-    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:137:3
+    # verb venture_forth (cards/incredible_expeditions/flow.cards:142)
+    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:144:3
+    g.verbs['move_ship'](g, c, 'closer')  # @ cards/incredible_expeditions/flow.cards:146:3
+    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:147:3
 
 
 def dv_venture_back(g, c):
-    # verb venture_back (cards/incredible_expeditions/flow.cards:140)
-    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:141:3
-    g.verbs['move_ship'](g, c, 'back')  # @ cards/incredible_expeditions/flow.cards:142:3
-    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:143:3
+    # verb venture_back (cards/incredible_expeditions/flow.cards:150)
+    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:151:3
+    g.verbs['move_ship'](g, c, 'back')  # @ cards/incredible_expeditions/flow.cards:152:3
+    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:153:3
 
 
 def dv_arrive(g, c):
-    # verb arrive (cards/incredible_expeditions/flow.cards:146)
-    g.verbs['flip_location'](g, c)  # @ cards/incredible_expeditions/flow.cards:148:3
-    g.fire_in_force(c, 'entering_location')  # @ cards/incredible_expeditions/flow.cards:151:3
-    if g.natives['ignoring'](g, c, 'location_text'):  # @ cards/incredible_expeditions/flow.cards:153:3
-        g.verbs['skip_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:154:5
+    # verb arrive (cards/incredible_expeditions/flow.cards:156)
+    g.verbs['flip_location'](g, c)  # @ cards/incredible_expeditions/flow.cards:158:3
+    g.fire_in_force(c, 'entering_location')  # @ cards/incredible_expeditions/flow.cards:161:3
+    if g.natives['ignoring'](g, c, 'location_text'):  # @ cards/incredible_expeditions/flow.cards:163:3
+        g.verbs['skip_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:164:5
     else:
-        g.verbs['follow_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:156:5
-    dv_face_encounter(g, c)  # @ cards/incredible_expeditions/flow.cards:160:3
+        g.verbs['follow_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:166:5
+    dv_face_encounter(g, c)  # @ cards/incredible_expeditions/flow.cards:170:3
 
 
 def dv_face_encounter(g, c):
-    # verb face_encounter (cards/incredible_expeditions/flow.cards:165)
-    g.verbs['flip_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:167:3
-    if g.natives['facing_an_encounter'](g, c):  # @ cards/incredible_expeditions/flow.cards:168:3
-        g.fire_in_force(c, 'facing')  # @ cards/incredible_expeditions/flow.cards:171:5
-        g.verbs['raise_against_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:176:5
-        if g.natives['difficulty_met'](g, c):  # @ cards/incredible_expeditions/flow.cards:177:5
-            g.verbs['defeat_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:178:7
-            g.fire_in_force(c, 'defeated')  # @ cards/incredible_expeditions/flow.cards:181:7
-            if ((g.natives['at_the_last_location'](g, c) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c))) and (not g.natives['winner_found'](g, c))):  # @ cards/incredible_expeditions/flow.cards:184:7
-                g.gain(c, 'victory', 1)  # @ cards/incredible_expeditions/flow.cards:185:9
-                g.verbs['declare_winner'](g, c)  # @ cards/incredible_expeditions/flow.cards:186:9
+    # verb face_encounter (cards/incredible_expeditions/flow.cards:175)
+    g.verbs['flip_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:177:3
+    if g.natives['facing_an_encounter'](g, c):  # @ cards/incredible_expeditions/flow.cards:178:3
+        g.fire_in_force(c, 'facing')  # @ cards/incredible_expeditions/flow.cards:181:5
+        g.verbs['raise_against_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:186:5
+        if g.natives['difficulty_met'](g, c):  # @ cards/incredible_expeditions/flow.cards:187:5
+            g.verbs['defeat_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:188:7
+            g.fire_in_force(c, 'defeated')  # @ cards/incredible_expeditions/flow.cards:191:7
+            if ((g.natives['at_the_last_location'](g, c) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c))) and (not g.natives['winner_found'](g, c))):  # @ cards/incredible_expeditions/flow.cards:194:7
+                g.gain(c, 'victory', 1)  # @ cards/incredible_expeditions/flow.cards:195:9
+                g.verbs['declare_winner'](g, c)  # @ cards/incredible_expeditions/flow.cards:196:9
         else:
-            g.verbs['leave_undefeated'](g, c)  # @ cards/incredible_expeditions/flow.cards:192:7
-            g.fire_in_force(c, 'undefeated')  # @ cards/incredible_expeditions/flow.cards:193:7
-            g.verbs['discard_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:194:7
-        g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:197:5
-        dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:198:5
+            g.verbs['leave_undefeated'](g, c)  # @ cards/incredible_expeditions/flow.cards:202:7
+            g.fire_in_force(c, 'undefeated')  # @ cards/incredible_expeditions/flow.cards:203:7
+            g.verbs['discard_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:204:7
+        g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:207:5
+        dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:208:5
 
 
 def dv_reset_temporary_totals(g, c):
-    # verb reset_temporary_totals (cards/incredible_expeditions/flow.cards:204)
-    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:205:3
-    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:206:3
-    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:207:3
+    # verb reset_temporary_totals (cards/incredible_expeditions/flow.cards:214)
+    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:215:3
+    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:216:3
+    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:217:3
 
 
 def dv_draw_phase(g, c):
-    # verb draw_phase (cards/incredible_expeditions/flow.cards:212)
-    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:214:3
-    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:216:3
-    dv_draw_to_hand_size(g, c)  # @ cards/incredible_expeditions/flow.cards:218:3
+    # verb draw_phase (cards/incredible_expeditions/flow.cards:222)
+    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:224:3
+    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:226:3
+    dv_draw_to_hand_size(g, c)  # @ cards/incredible_expeditions/flow.cards:228:3
 
 
 def dv_draw_to_hand_size(g, c):
-    # verb draw_to_hand_size (cards/incredible_expeditions/flow.cards:221)
-    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:224:3
-        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:225:5
+    # verb draw_to_hand_size (cards/incredible_expeditions/flow.cards:231)
+    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:234:3
+        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:235:5
     else:
-        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:227:5
+        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:237:5
 
 
 def df_marooned(g, c):
@@ -111,13 +118,13 @@ def df_marooned(g, c):
 
 
 def df_may_venture_closer(g, c):
-    # function may_venture_closer (cards/incredible_expeditions/flow.cards:125)
-    return ((not g.natives['at_the_last_location'](g, c)) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c)))  # @ cards/incredible_expeditions/flow.cards:125:1
+    # function may_venture_closer (cards/incredible_expeditions/flow.cards:135)
+    return ((not g.natives['at_the_last_location'](g, c)) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c)))  # @ cards/incredible_expeditions/flow.cards:135:1
 
 
 def df_may_venture_back(g, c):
-    # function may_venture_back (cards/incredible_expeditions/flow.cards:130)
-    return ((not g.natives['at_port_city'](g, c)) and (not df_may_venture_closer(g, c)))  # @ cards/incredible_expeditions/flow.cards:130:1
+    # function may_venture_back (cards/incredible_expeditions/flow.cards:140)
+    return ((not g.natives['at_port_city'](g, c)) and (not df_may_venture_closer(g, c)))  # @ cards/incredible_expeditions/flow.cards:140:1
 
 
 def h_pilot__entering_location(g, c):
@@ -263,7 +270,7 @@ def p_setup__get_ready(g, c):
     for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:21:7
         c2 = c.for_player(v_explorer)
         g.verbs['take_expedition_leader'](g, c2)  # @ cards/incredible_expeditions/flow.cards:24:9
-        g.verbs['take_leader_tokens'](g, c2)  # @ cards/incredible_expeditions/flow.cards:27:9
+        dv_take_leader_tokens(g, c2)  # @ cards/incredible_expeditions/flow.cards:27:9
 
 
 def p_setup__pay_to_be_first(g, c):
@@ -357,107 +364,110 @@ FLOW = {
 }
 
 LINES = {
-    27: ('cards/incredible_expeditions/flow.cards', 100, 3),
+    27: ('cards/incredible_expeditions/flow.cards', 102, 3),
     28: ('cards/incredible_expeditions/flow.cards', 103, 3),
     29: ('cards/incredible_expeditions/flow.cards', 104, 3),
-    30: ('cards/incredible_expeditions/flow.cards', 107, 3),
-    31: ('cards/incredible_expeditions/flow.cards', 109, 3),
-    32: ('cards/incredible_expeditions/flow.cards', 110, 3),
-    37: ('cards/incredible_expeditions/flow.cards', 116, 3),
+    34: ('cards/incredible_expeditions/flow.cards', 110, 3),
+    35: ('cards/incredible_expeditions/flow.cards', 113, 3),
+    36: ('cards/incredible_expeditions/flow.cards', 114, 3),
+    37: ('cards/incredible_expeditions/flow.cards', 117, 3),
     38: ('cards/incredible_expeditions/flow.cards', 119, 3),
-    43: ('cards/incredible_expeditions/flow.cards', 134, 3),
-    44: ('cards/incredible_expeditions/flow.cards', 136, 3),
-    45: ('cards/incredible_expeditions/flow.cards', 137, 3),
-    50: ('cards/incredible_expeditions/flow.cards', 141, 3),
-    51: ('cards/incredible_expeditions/flow.cards', 142, 3),
-    52: ('cards/incredible_expeditions/flow.cards', 143, 3),
-    57: ('cards/incredible_expeditions/flow.cards', 148, 3),
-    58: ('cards/incredible_expeditions/flow.cards', 151, 3),
+    39: ('cards/incredible_expeditions/flow.cards', 120, 3),
+    44: ('cards/incredible_expeditions/flow.cards', 126, 3),
+    45: ('cards/incredible_expeditions/flow.cards', 129, 3),
+    50: ('cards/incredible_expeditions/flow.cards', 144, 3),
+    51: ('cards/incredible_expeditions/flow.cards', 146, 3),
+    52: ('cards/incredible_expeditions/flow.cards', 147, 3),
+    57: ('cards/incredible_expeditions/flow.cards', 151, 3),
+    58: ('cards/incredible_expeditions/flow.cards', 152, 3),
     59: ('cards/incredible_expeditions/flow.cards', 153, 3),
-    60: ('cards/incredible_expeditions/flow.cards', 154, 5),
-    62: ('cards/incredible_expeditions/flow.cards', 156, 5),
-    63: ('cards/incredible_expeditions/flow.cards', 160, 3),
-    68: ('cards/incredible_expeditions/flow.cards', 167, 3),
-    69: ('cards/incredible_expeditions/flow.cards', 168, 3),
-    70: ('cards/incredible_expeditions/flow.cards', 171, 5),
-    71: ('cards/incredible_expeditions/flow.cards', 176, 5),
-    72: ('cards/incredible_expeditions/flow.cards', 177, 5),
-    73: ('cards/incredible_expeditions/flow.cards', 178, 7),
-    74: ('cards/incredible_expeditions/flow.cards', 181, 7),
-    75: ('cards/incredible_expeditions/flow.cards', 184, 7),
-    76: ('cards/incredible_expeditions/flow.cards', 185, 9),
-    77: ('cards/incredible_expeditions/flow.cards', 186, 9),
-    79: ('cards/incredible_expeditions/flow.cards', 192, 7),
-    80: ('cards/incredible_expeditions/flow.cards', 193, 7),
-    81: ('cards/incredible_expeditions/flow.cards', 194, 7),
-    82: ('cards/incredible_expeditions/flow.cards', 197, 5),
-    83: ('cards/incredible_expeditions/flow.cards', 198, 5),
-    88: ('cards/incredible_expeditions/flow.cards', 205, 3),
-    89: ('cards/incredible_expeditions/flow.cards', 206, 3),
-    90: ('cards/incredible_expeditions/flow.cards', 207, 3),
-    95: ('cards/incredible_expeditions/flow.cards', 214, 3),
+    64: ('cards/incredible_expeditions/flow.cards', 158, 3),
+    65: ('cards/incredible_expeditions/flow.cards', 161, 3),
+    66: ('cards/incredible_expeditions/flow.cards', 163, 3),
+    67: ('cards/incredible_expeditions/flow.cards', 164, 5),
+    69: ('cards/incredible_expeditions/flow.cards', 166, 5),
+    70: ('cards/incredible_expeditions/flow.cards', 170, 3),
+    75: ('cards/incredible_expeditions/flow.cards', 177, 3),
+    76: ('cards/incredible_expeditions/flow.cards', 178, 3),
+    77: ('cards/incredible_expeditions/flow.cards', 181, 5),
+    78: ('cards/incredible_expeditions/flow.cards', 186, 5),
+    79: ('cards/incredible_expeditions/flow.cards', 187, 5),
+    80: ('cards/incredible_expeditions/flow.cards', 188, 7),
+    81: ('cards/incredible_expeditions/flow.cards', 191, 7),
+    82: ('cards/incredible_expeditions/flow.cards', 194, 7),
+    83: ('cards/incredible_expeditions/flow.cards', 195, 9),
+    84: ('cards/incredible_expeditions/flow.cards', 196, 9),
+    86: ('cards/incredible_expeditions/flow.cards', 202, 7),
+    87: ('cards/incredible_expeditions/flow.cards', 203, 7),
+    88: ('cards/incredible_expeditions/flow.cards', 204, 7),
+    89: ('cards/incredible_expeditions/flow.cards', 207, 5),
+    90: ('cards/incredible_expeditions/flow.cards', 208, 5),
+    95: ('cards/incredible_expeditions/flow.cards', 215, 3),
     96: ('cards/incredible_expeditions/flow.cards', 216, 3),
-    97: ('cards/incredible_expeditions/flow.cards', 218, 3),
+    97: ('cards/incredible_expeditions/flow.cards', 217, 3),
     102: ('cards/incredible_expeditions/flow.cards', 224, 3),
-    103: ('cards/incredible_expeditions/flow.cards', 225, 5),
-    105: ('cards/incredible_expeditions/flow.cards', 227, 5),
-    110: ('cards/incredible_expeditions/flow.cards', 95, 1),
-    115: ('cards/incredible_expeditions/flow.cards', 125, 1),
-    120: ('cards/incredible_expeditions/flow.cards', 130, 1),
-    125: ('cards/incredible_expeditions/crew.cards', 17, 5),
-    126: ('cards/incredible_expeditions/crew.cards', 18, 7),
-    127: ('cards/incredible_expeditions/crew.cards', 19, 9),
-    128: ('cards/incredible_expeditions/crew.cards', 20, 9),
-    133: ('cards/incredible_expeditions/crew.cards', 35, 5),
-    138: ('cards/incredible_expeditions/crew.cards', 88, 5),
-    139: ('cards/incredible_expeditions/crew.cards', 89, 7),
-    140: ('cards/incredible_expeditions/crew.cards', 90, 9),
-    141: ('cards/incredible_expeditions/crew.cards', 91, 9),
-    146: ('cards/incredible_expeditions/encounters.cards', 13, 5),
-    151: ('cards/incredible_expeditions/encounters.cards', 44, 5),
-    156: ('cards/incredible_expeditions/encounters.cards', 53, 5),
-    161: ('cards/incredible_expeditions/encounters.cards', 76, 5),
-    166: ('cards/incredible_expeditions/encounters.cards', 91, 5),
-    171: ('cards/incredible_expeditions/encounters.cards', 103, 5),
-    176: ('cards/incredible_expeditions/encounters.cards', 112, 5),
-    181: ('cards/incredible_expeditions/encounters.cards', 121, 5),
-    186: ('cards/incredible_expeditions/encounters.cards', 130, 5),
-    191: ('cards/incredible_expeditions/encounters.cards', 145, 5),
-    196: ('cards/incredible_expeditions/leaders.cards', 27, 5),
-    201: ('cards/incredible_expeditions/leaders.cards', 38, 5),
-    206: ('cards/incredible_expeditions/leaders.cards', 49, 5),
-    211: ('cards/incredible_expeditions/locations.cards', 25, 5),
-    216: ('cards/incredible_expeditions/locations.cards', 33, 5),
-    221: ('cards/incredible_expeditions/locations.cards', 46, 5),
-    226: ('cards/incredible_expeditions/locations.cards', 54, 5),
-    231: ('cards/incredible_expeditions/resources.cards', 26, 5),
-    236: ('cards/incredible_expeditions/resources.cards', 36, 5),
-    241: ('cards/incredible_expeditions/resources.cards', 87, 5),
-    246: ('cards/incredible_expeditions/resources.cards', 111, 5),
-    251: ('cards/incredible_expeditions/resources.cards', 121, 5),
-    256: ('cards/incredible_expeditions/flow.cards', 12, 7),
-    257: ('cards/incredible_expeditions/flow.cards', 14, 7),
-    258: ('cards/incredible_expeditions/flow.cards', 18, 7),
-    263: ('cards/incredible_expeditions/flow.cards', 21, 7),
-    265: ('cards/incredible_expeditions/flow.cards', 24, 9),
-    266: ('cards/incredible_expeditions/flow.cards', 27, 9),
-    271: ('cards/incredible_expeditions/flow.cards', 33, 7),
-    276: ('cards/incredible_expeditions/flow.cards', 38, 7),
-    278: ('cards/incredible_expeditions/flow.cards', 39, 9),
-    283: ('cards/incredible_expeditions/flow.cards', 49, 7),
-    284: ('cards/incredible_expeditions/flow.cards', 50, 9),
-    285: ('cards/incredible_expeditions/flow.cards', 50, 13),
-    290: ('cards/incredible_expeditions/flow.cards', 55, 7),
-    291: ('cards/incredible_expeditions/flow.cards', 56, 9),
-    293: ('cards/incredible_expeditions/flow.cards', 58, 9),
-    294: ('cards/incredible_expeditions/flow.cards', 59, 9),
-    295: ('cards/incredible_expeditions/flow.cards', 60, 11),
-    297: ('cards/incredible_expeditions/flow.cards', 62, 11),
-    298: ('cards/incredible_expeditions/flow.cards', 65, 7),
-    299: ('cards/incredible_expeditions/flow.cards', 68, 7),
-    300: ('cards/incredible_expeditions/flow.cards', 69, 9),
-    305: ('cards/incredible_expeditions/flow.cards', 75, 7),
-    310: ('cards/incredible_expeditions/flow.cards', 79, 7),
-    311: ('cards/incredible_expeditions/flow.cards', 81, 7),
-    312: ('cards/incredible_expeditions/flow.cards', 82, 9),
+    103: ('cards/incredible_expeditions/flow.cards', 226, 3),
+    104: ('cards/incredible_expeditions/flow.cards', 228, 3),
+    109: ('cards/incredible_expeditions/flow.cards', 234, 3),
+    110: ('cards/incredible_expeditions/flow.cards', 235, 5),
+    112: ('cards/incredible_expeditions/flow.cards', 237, 5),
+    117: ('cards/incredible_expeditions/flow.cards', 95, 1),
+    122: ('cards/incredible_expeditions/flow.cards', 135, 1),
+    127: ('cards/incredible_expeditions/flow.cards', 140, 1),
+    132: ('cards/incredible_expeditions/crew.cards', 17, 5),
+    133: ('cards/incredible_expeditions/crew.cards', 18, 7),
+    134: ('cards/incredible_expeditions/crew.cards', 19, 9),
+    135: ('cards/incredible_expeditions/crew.cards', 20, 9),
+    140: ('cards/incredible_expeditions/crew.cards', 35, 5),
+    145: ('cards/incredible_expeditions/crew.cards', 88, 5),
+    146: ('cards/incredible_expeditions/crew.cards', 89, 7),
+    147: ('cards/incredible_expeditions/crew.cards', 90, 9),
+    148: ('cards/incredible_expeditions/crew.cards', 91, 9),
+    153: ('cards/incredible_expeditions/encounters.cards', 13, 5),
+    158: ('cards/incredible_expeditions/encounters.cards', 44, 5),
+    163: ('cards/incredible_expeditions/encounters.cards', 53, 5),
+    168: ('cards/incredible_expeditions/encounters.cards', 76, 5),
+    173: ('cards/incredible_expeditions/encounters.cards', 91, 5),
+    178: ('cards/incredible_expeditions/encounters.cards', 103, 5),
+    183: ('cards/incredible_expeditions/encounters.cards', 112, 5),
+    188: ('cards/incredible_expeditions/encounters.cards', 121, 5),
+    193: ('cards/incredible_expeditions/encounters.cards', 130, 5),
+    198: ('cards/incredible_expeditions/encounters.cards', 145, 5),
+    203: ('cards/incredible_expeditions/leaders.cards', 27, 5),
+    208: ('cards/incredible_expeditions/leaders.cards', 38, 5),
+    213: ('cards/incredible_expeditions/leaders.cards', 49, 5),
+    218: ('cards/incredible_expeditions/locations.cards', 25, 5),
+    223: ('cards/incredible_expeditions/locations.cards', 33, 5),
+    228: ('cards/incredible_expeditions/locations.cards', 46, 5),
+    233: ('cards/incredible_expeditions/locations.cards', 54, 5),
+    238: ('cards/incredible_expeditions/resources.cards', 26, 5),
+    243: ('cards/incredible_expeditions/resources.cards', 36, 5),
+    248: ('cards/incredible_expeditions/resources.cards', 87, 5),
+    253: ('cards/incredible_expeditions/resources.cards', 111, 5),
+    258: ('cards/incredible_expeditions/resources.cards', 121, 5),
+    263: ('cards/incredible_expeditions/flow.cards', 12, 7),
+    264: ('cards/incredible_expeditions/flow.cards', 14, 7),
+    265: ('cards/incredible_expeditions/flow.cards', 18, 7),
+    270: ('cards/incredible_expeditions/flow.cards', 21, 7),
+    272: ('cards/incredible_expeditions/flow.cards', 24, 9),
+    273: ('cards/incredible_expeditions/flow.cards', 27, 9),
+    278: ('cards/incredible_expeditions/flow.cards', 33, 7),
+    283: ('cards/incredible_expeditions/flow.cards', 38, 7),
+    285: ('cards/incredible_expeditions/flow.cards', 39, 9),
+    290: ('cards/incredible_expeditions/flow.cards', 49, 7),
+    291: ('cards/incredible_expeditions/flow.cards', 50, 9),
+    292: ('cards/incredible_expeditions/flow.cards', 50, 13),
+    297: ('cards/incredible_expeditions/flow.cards', 55, 7),
+    298: ('cards/incredible_expeditions/flow.cards', 56, 9),
+    300: ('cards/incredible_expeditions/flow.cards', 58, 9),
+    301: ('cards/incredible_expeditions/flow.cards', 59, 9),
+    302: ('cards/incredible_expeditions/flow.cards', 60, 11),
+    304: ('cards/incredible_expeditions/flow.cards', 62, 11),
+    305: ('cards/incredible_expeditions/flow.cards', 65, 7),
+    306: ('cards/incredible_expeditions/flow.cards', 68, 7),
+    307: ('cards/incredible_expeditions/flow.cards', 69, 9),
+    312: ('cards/incredible_expeditions/flow.cards', 75, 7),
+    317: ('cards/incredible_expeditions/flow.cards', 79, 7),
+    318: ('cards/incredible_expeditions/flow.cards', 81, 7),
+    319: ('cards/incredible_expeditions/flow.cards', 82, 9),
 }
