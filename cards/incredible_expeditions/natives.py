@@ -460,20 +460,19 @@ class IncredibleExpeditions(FlowGame):
             raise RuleError(f"{player.name} has no Expedition Leader yet")
         return int(leader["properties"][place])
 
-    def first_player_bid(self) -> int:
-        """Step 3: "All players secretly bet any number of Money tokens (even zero) to be the
-        first player. Whoever bets the most gets the first turn. (In the event of a tie, roll
-        off using the dice.) Return all the bets back to the pool of Money tokens. Keep what you
-        didn't bet." Each bet is asked before any is revealed; the roll-off rolls one die per
-        tied player until one rolls highest alone."""
-        bets = []
-        for player in self.players:
-            options = tuple(str(n) for n in range(player.counters["money"] + 1))
-            answer = self.ask(player, Question(BID, player.index, "bet Money to be first", options))
-            bets.append(int(answer))
-        for player, bet in zip(self.players, bets, strict=True):
-            player.counters["money"] -= bet
-            self.log("bet", player.index, bet)
+    def place_secret_bet(self, player: Player) -> int:
+        """Step 3: the player "secretly" bets "any number of Money tokens (even zero)", up to
+        what they have; it is kept face down (``flags["bet"]``) until every bet is in."""
+        options = tuple(str(n) for n in range(player.counters["money"] + 1))
+        bet = int(self.ask(player, Question(BID, player.index, "bet Money to be first", options)))
+        player.flags["bet"] = bet
+        return bet
+
+    def highest_bet_goes_first(self) -> int:
+        """ "Whoever bets the most gets the first turn. (In the event of a tie, roll off using
+        the dice.)" The roll-off rolls one die per tied player until one rolls highest alone;
+        the first player's index."""
+        bets = [player.flags["bet"] for player in self.players]
         top = max(bets)
         tied = [p for p, bet in zip(self.players, bets, strict=True) if bet == top]
         sides = int(self.params["die_sides"])
@@ -1217,8 +1216,8 @@ def narrate(game: IncredibleExpeditions) -> list[str]:
             else:
                 end = " tokens" if event[2] == "skullduggery" else ""
                 line[-1] += f", {event[3]} {event[2].capitalize()}{end}"
-        elif kind == "bet":
-            line.append(f"{who} bets {event[2]}")
+        elif kind == "lose" and heading[0].startswith("Step 3"):
+            line.append(f"{who} bets {event[3]}")
         elif kind == "first_player":
             line.append(f"player {event[1] + 1} takes the first turn")
         elif kind in ("rest_turn", "encounter_turn"):
@@ -1419,6 +1418,11 @@ def turn_taken(g: Game, c: Context) -> None:
     c.player.flags["turns"] += 1
 
 
+def bet_placed(g: Game, c: Context) -> int:
+    """The Money the player bet to be first."""
+    return int(c.player.flags["bet"])
+
+
 def turns_taken(g: Game, c: Context) -> int:
     """The turns taken so far, all players together (this one counted)."""
     return int(_game(g).turns)
@@ -1466,6 +1470,7 @@ NATIVES: dict[str, Callable[..., Any]] = {
     "first_turn": first_turn,
     "resting": resting,
     "turns_taken": turns_taken,
+    "bet_placed": bet_placed,
     "winner_found": winner_found,
     "at_port_city": _each_player("at_port_city"),
     "at_the_last_location": at_the_last_location,
@@ -1488,7 +1493,8 @@ VERBS: dict[str, Callable[..., Any]] = {
     "shuffle_decks": _whole_game("shuffle_decks"),
     "lay_out_locations": lay_out_locations,
     "take_expedition_leader": _each_player("take_expedition_leader"),
-    "first_player_bid": _whole_game("first_player_bid"),
+    "place_secret_bet": _each_player("place_secret_bet"),
+    "highest_bet_goes_first": _whole_game("highest_bet_goes_first"),
     "rescue_crew": _each_player("rescue_crew"),
     "announce": _each_player("announce"),
     "choose_rest_or_encounter_turn": _each_player("choose_rest_or_encounter_turn"),
@@ -1881,7 +1887,7 @@ ACTIONS: dict[str, Callable[..., Any]] = {
         player, leader
     ),
     "take_leader_tokens": _run_verb("take_leader_tokens"),
-    "first_player_bid": lambda g, player: _game(g).first_player_bid(),
+    "first_player_bid": _run_verb("first_player_bid"),
     "draw_to_hand_size": _run_verb("draw_to_hand_size"),
     "take_turn": lambda g, player: _game(g).take_turn(player),
     "rest_turn": _run_verb("take_rest_turn"),
