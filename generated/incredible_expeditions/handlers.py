@@ -23,108 +23,119 @@ VARIANT = None
 
 
 def dv_take_leader_tokens(g, c):
-    # verb take_leader_tokens (cards/incredible_expeditions/flow.cards:101)
-    g.gain(c, 'money', g.natives['leader_shows'](g, c, 'coin_pile'))  # @ cards/incredible_expeditions/flow.cards:102:3
-    g.gain(c, 'heroism', g.natives['leader_shows'](g, c, 'white_cross'))  # @ cards/incredible_expeditions/flow.cards:103:3
-    g.gain(c, 'skullduggery', g.natives['leader_shows'](g, c, 'black_skull'))  # @ cards/incredible_expeditions/flow.cards:104:3
+    # verb take_leader_tokens (cards/incredible_expeditions/flow.cards:99)
+    g.gain(c, 'money', g.natives['leader_shows'](g, c, 'coin_pile'))  # @ cards/incredible_expeditions/flow.cards:100:3
+    g.gain(c, 'heroism', g.natives['leader_shows'](g, c, 'white_cross'))  # @ cards/incredible_expeditions/flow.cards:101:3
+    g.gain(c, 'skullduggery', g.natives['leader_shows'](g, c, 'black_skull'))  # @ cards/incredible_expeditions/flow.cards:102:3
+
+
+def dv_first_player_bid(g, c):
+    # verb first_player_bid (cards/incredible_expeditions/flow.cards:106)
+    for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:108:3
+        c2 = c.for_player(v_explorer)
+        g.verbs['place_secret_bet'](g, c2)  # @ cards/incredible_expeditions/flow.cards:109:5
+    for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:112:3
+        c2 = c.for_player(v_explorer)
+        g.lose(c2, 'money', g.natives['bet_placed'](g, c2))  # @ cards/incredible_expeditions/flow.cards:113:5
+    g.verbs['highest_bet_goes_first'](g, c)  # @ cards/incredible_expeditions/flow.cards:117:3
 
 
 def dv_take_rest_turn(g, c):
-    # verb take_rest_turn (cards/incredible_expeditions/flow.cards:109)
-    g.verbs['announce'](g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:110:3
-    g.verbs['refresh_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:113:3
-    g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:114:3
-    g.verbs['lay_out_market'](g, c, g.params['market_size'])  # @ cards/incredible_expeditions/flow.cards:117:3
-    g.verbs['acquire_cards'](g, c, g.params['acquisitions_per_turn'])  # @ cards/incredible_expeditions/flow.cards:119:3
-    g.verbs['clear_market'](g, c)  # @ cards/incredible_expeditions/flow.cards:120:3
+    # verb take_rest_turn (cards/incredible_expeditions/flow.cards:122)
+    g.verbs['announce'](g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:123:3
+    g.verbs['refresh_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:126:3
+    g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:127:3
+    g.verbs['lay_out_market'](g, c, g.params['market_size'])  # @ cards/incredible_expeditions/flow.cards:130:3
+    g.verbs['acquire_cards'](g, c, g.params['acquisitions_per_turn'])  # @ cards/incredible_expeditions/flow.cards:132:3
+    g.verbs['clear_market'](g, c)  # @ cards/incredible_expeditions/flow.cards:133:3
 
 
 def dv_take_encounter_turn(g, c):
-    # verb take_encounter_turn (cards/incredible_expeditions/flow.cards:125)
-    g.verbs['announce'](g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:126:3
-    g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:129:3
+    # verb take_encounter_turn (cards/incredible_expeditions/flow.cards:138)
+    g.verbs['announce'](g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:139:3
+    g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:142:3
 
 
 def dv_venture_forth(g, c):
-    # verb venture_forth (cards/incredible_expeditions/flow.cards:142)
-    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:144:3
-    g.verbs['move_ship'](g, c, 'closer')  # @ cards/incredible_expeditions/flow.cards:146:3
-    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:147:3
+    # verb venture_forth (cards/incredible_expeditions/flow.cards:155)
+    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:157:3
+    g.verbs['move_ship'](g, c, 'closer')  # @ cards/incredible_expeditions/flow.cards:159:3
+    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:160:3
 
 
 def dv_venture_back(g, c):
-    # verb venture_back (cards/incredible_expeditions/flow.cards:150)
-    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:151:3
-    g.verbs['move_ship'](g, c, 'back')  # @ cards/incredible_expeditions/flow.cards:152:3
-    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:153:3
+    # verb venture_back (cards/incredible_expeditions/flow.cards:163)
+    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:164:3
+    g.verbs['move_ship'](g, c, 'back')  # @ cards/incredible_expeditions/flow.cards:165:3
+    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:166:3
 
 
 def dv_arrive(g, c):
-    # verb arrive (cards/incredible_expeditions/flow.cards:156)
-    g.verbs['flip_location'](g, c)  # @ cards/incredible_expeditions/flow.cards:158:3
-    g.fire_in_force(c, 'entering_location')  # @ cards/incredible_expeditions/flow.cards:161:3
-    if g.natives['ignoring'](g, c, 'location_text'):  # @ cards/incredible_expeditions/flow.cards:163:3
-        g.verbs['skip_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:164:5
+    # verb arrive (cards/incredible_expeditions/flow.cards:169)
+    g.verbs['flip_location'](g, c)  # @ cards/incredible_expeditions/flow.cards:171:3
+    g.fire_in_force(c, 'entering_location')  # @ cards/incredible_expeditions/flow.cards:174:3
+    if g.natives['ignoring'](g, c, 'location_text'):  # @ cards/incredible_expeditions/flow.cards:176:3
+        g.verbs['skip_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:177:5
     else:
-        g.verbs['follow_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:166:5
-    dv_face_encounter(g, c)  # @ cards/incredible_expeditions/flow.cards:170:3
+        g.verbs['follow_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:179:5
+    dv_face_encounter(g, c)  # @ cards/incredible_expeditions/flow.cards:183:3
 
 
 def dv_face_encounter(g, c):
-    # verb face_encounter (cards/incredible_expeditions/flow.cards:175)
-    g.verbs['flip_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:177:3
-    if g.natives['facing_an_encounter'](g, c):  # @ cards/incredible_expeditions/flow.cards:178:3
-        g.fire_in_force(c, 'facing')  # @ cards/incredible_expeditions/flow.cards:181:5
-        g.verbs['raise_against_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:186:5
-        if g.natives['difficulty_met'](g, c):  # @ cards/incredible_expeditions/flow.cards:187:5
-            g.verbs['defeat_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:188:7
-            g.fire_in_force(c, 'defeated')  # @ cards/incredible_expeditions/flow.cards:191:7
-            if ((g.natives['at_the_last_location'](g, c) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c))) and (not g.natives['winner_found'](g, c))):  # @ cards/incredible_expeditions/flow.cards:194:7
-                g.gain(c, 'victory', 1)  # @ cards/incredible_expeditions/flow.cards:195:9
-                g.verbs['declare_winner'](g, c)  # @ cards/incredible_expeditions/flow.cards:196:9
+    # verb face_encounter (cards/incredible_expeditions/flow.cards:188)
+    g.verbs['flip_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:190:3
+    if g.natives['facing_an_encounter'](g, c):  # @ cards/incredible_expeditions/flow.cards:191:3
+        g.fire_in_force(c, 'facing')  # @ cards/incredible_expeditions/flow.cards:194:5
+        g.verbs['raise_against_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:199:5
+        if g.natives['difficulty_met'](g, c):  # @ cards/incredible_expeditions/flow.cards:200:5
+            g.verbs['defeat_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:201:7
+            g.fire_in_force(c, 'defeated')  # @ cards/incredible_expeditions/flow.cards:204:7
+            if ((g.natives['at_the_last_location'](g, c) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c))) and (not g.natives['winner_found'](g, c))):  # @ cards/incredible_expeditions/flow.cards:207:7
+                g.gain(c, 'victory', 1)  # @ cards/incredible_expeditions/flow.cards:208:9
+                g.verbs['declare_winner'](g, c)  # @ cards/incredible_expeditions/flow.cards:209:9
         else:
-            g.verbs['leave_undefeated'](g, c)  # @ cards/incredible_expeditions/flow.cards:202:7
-            g.fire_in_force(c, 'undefeated')  # @ cards/incredible_expeditions/flow.cards:203:7
-            g.verbs['discard_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:204:7
-        g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:207:5
-        dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:208:5
+            g.verbs['leave_undefeated'](g, c)  # @ cards/incredible_expeditions/flow.cards:215:7
+            g.fire_in_force(c, 'undefeated')  # @ cards/incredible_expeditions/flow.cards:216:7
+            g.verbs['discard_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:217:7
+        g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:220:5
+        dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:221:5
 
 
 def dv_reset_temporary_totals(g, c):
-    # verb reset_temporary_totals (cards/incredible_expeditions/flow.cards:214)
-    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:215:3
-    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:216:3
-    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:217:3
+    # verb reset_temporary_totals (cards/incredible_expeditions/flow.cards:227)
+    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:228:3
+    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:229:3
+    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:230:3
 
 
 def dv_draw_phase(g, c):
-    # verb draw_phase (cards/incredible_expeditions/flow.cards:222)
-    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:224:3
-    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:226:3
-    dv_draw_to_hand_size(g, c)  # @ cards/incredible_expeditions/flow.cards:228:3
+    # verb draw_phase (cards/incredible_expeditions/flow.cards:235)
+    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:237:3
+    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:239:3
+    dv_draw_to_hand_size(g, c)  # @ cards/incredible_expeditions/flow.cards:241:3
 
 
 def dv_draw_to_hand_size(g, c):
-    # verb draw_to_hand_size (cards/incredible_expeditions/flow.cards:231)
-    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:234:3
-        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:235:5
+    # verb draw_to_hand_size (cards/incredible_expeditions/flow.cards:244)
+    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:247:3
+        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:248:5
     else:
-        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:237:5
+        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:250:5
 
 
 def df_marooned(g, c):
-    # function marooned (cards/incredible_expeditions/flow.cards:95)
-    return ((not g.natives['at_port_city'](g, c)) and (g.natives['capable_crew_count'](g, c) < g.params['capable_crew']))  # @ cards/incredible_expeditions/flow.cards:95:1
+    # function marooned (cards/incredible_expeditions/flow.cards:93)
+    return ((not g.natives['at_port_city'](g, c)) and (g.natives['capable_crew_count'](g, c) < g.params['capable_crew']))  # @ cards/incredible_expeditions/flow.cards:93:1
 
 
 def df_may_venture_closer(g, c):
-    # function may_venture_closer (cards/incredible_expeditions/flow.cards:135)
-    return ((not g.natives['at_the_last_location'](g, c)) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c)))  # @ cards/incredible_expeditions/flow.cards:135:1
+    # function may_venture_closer (cards/incredible_expeditions/flow.cards:148)
+    return ((not g.natives['at_the_last_location'](g, c)) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c)))  # @ cards/incredible_expeditions/flow.cards:148:1
 
 
 def df_may_venture_back(g, c):
-    # function may_venture_back (cards/incredible_expeditions/flow.cards:140)
-    return ((not g.natives['at_port_city'](g, c)) and (not df_may_venture_closer(g, c)))  # @ cards/incredible_expeditions/flow.cards:140:1
+    # function may_venture_back (cards/incredible_expeditions/flow.cards:153)
+    return ((not g.natives['at_port_city'](g, c)) and (not df_may_venture_closer(g, c)))  # @ cards/incredible_expeditions/flow.cards:153:1
 
 
 def h_pilot__entering_location(g, c):
@@ -275,48 +286,48 @@ def p_setup__get_ready(g, c):
 
 def p_setup__pay_to_be_first(g, c):
     # phase pay_to_be_first "Step 3: Pay to Be the First" (cards/incredible_expeditions/flow.cards:30)
-    g.verbs['first_player_bid'](g, c)  # @ cards/incredible_expeditions/flow.cards:33:7
+    dv_first_player_bid(g, c)  # @ cards/incredible_expeditions/flow.cards:31:7
 
 
 def p_setup__draw_a_hand(g, c):
-    # phase draw_a_hand "Step 4: Draw a Hand" (cards/incredible_expeditions/flow.cards:35)
-    for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:38:7
+    # phase draw_a_hand "Step 4: Draw a Hand" (cards/incredible_expeditions/flow.cards:33)
+    for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:36:7
         c2 = c.for_player(v_explorer)
-        dv_draw_to_hand_size(g, c2)  # @ cards/incredible_expeditions/flow.cards:39:9
+        dv_draw_to_hand_size(g, c2)  # @ cards/incredible_expeditions/flow.cards:37:9
 
 
 def p_turn__marooned(g, c):
-    # phase marooned "The Marooned and Lost Rule" (cards/incredible_expeditions/flow.cards:45)
-    if df_marooned(g, c):  # @ cards/incredible_expeditions/flow.cards:49:7
-        if g.may(c, 'flow.marooned.rescue_crew', 'rescue_crew'):  # @ cards/incredible_expeditions/flow.cards:50:9
-            g.verbs['rescue_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:50:13
+    # phase marooned "The Marooned and Lost Rule" (cards/incredible_expeditions/flow.cards:43)
+    if df_marooned(g, c):  # @ cards/incredible_expeditions/flow.cards:47:7
+        if g.may(c, 'flow.marooned.rescue_crew', 'rescue_crew'):  # @ cards/incredible_expeditions/flow.cards:48:9
+            g.verbs['rescue_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:48:13
 
 
 def p_turn__spend_the_turn(g, c):
-    # phase spend_the_turn "There are two different ways to spend your turn" (cards/incredible_expeditions/flow.cards:53)
-    if g.natives['first_turn'](g, c):  # @ cards/incredible_expeditions/flow.cards:55:7
-        dv_take_rest_turn(g, c)  # @ cards/incredible_expeditions/flow.cards:56:9
+    # phase spend_the_turn "There are two different ways to spend your turn" (cards/incredible_expeditions/flow.cards:51)
+    if g.natives['first_turn'](g, c):  # @ cards/incredible_expeditions/flow.cards:53:7
+        dv_take_rest_turn(g, c)  # @ cards/incredible_expeditions/flow.cards:54:9
     else:
-        g.verbs['choose_rest_or_encounter_turn'](g, c)  # @ cards/incredible_expeditions/flow.cards:58:9
-        if g.natives['resting'](g, c):  # @ cards/incredible_expeditions/flow.cards:59:9
-            dv_take_rest_turn(g, c)  # @ cards/incredible_expeditions/flow.cards:60:11
+        g.verbs['choose_rest_or_encounter_turn'](g, c)  # @ cards/incredible_expeditions/flow.cards:56:9
+        if g.natives['resting'](g, c):  # @ cards/incredible_expeditions/flow.cards:57:9
+            dv_take_rest_turn(g, c)  # @ cards/incredible_expeditions/flow.cards:58:11
         else:
-            dv_take_encounter_turn(g, c)  # @ cards/incredible_expeditions/flow.cards:62:11
-    g.verbs['turn_taken'](g, c)  # @ cards/incredible_expeditions/flow.cards:65:7
-    if g.natives['winner_found'](g, c):  # @ cards/incredible_expeditions/flow.cards:68:7
-        g.end_game(c, 'a ship reached Atlantis')  # @ cards/incredible_expeditions/flow.cards:69:9
+            dv_take_encounter_turn(g, c)  # @ cards/incredible_expeditions/flow.cards:60:11
+    g.verbs['turn_taken'](g, c)  # @ cards/incredible_expeditions/flow.cards:63:7
+    if g.natives['winner_found'](g, c):  # @ cards/incredible_expeditions/flow.cards:66:7
+        g.end_game(c, 'a ship reached Atlantis')  # @ cards/incredible_expeditions/flow.cards:67:9
 
 
 def p_turn__end_of_the_turn(g, c):
-    # phase end_of_the_turn "At the end of your turn" (cards/incredible_expeditions/flow.cards:72)
-    dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:75:7
+    # phase end_of_the_turn "At the end of your turn" (cards/incredible_expeditions/flow.cards:70)
+    dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:73:7
 
 
 def p_turn__draw_phase(g, c):
-    # phase draw_phase "Draw Phase" (cards/incredible_expeditions/flow.cards:77)
-    dv_draw_phase(g, c)  # @ cards/incredible_expeditions/flow.cards:79:7
-    if (g.natives['turns_taken'](g, c) >= g.params['turn_limit']):  # @ cards/incredible_expeditions/flow.cards:81:7
-        g.end_game(c, 'turn limit')  # @ cards/incredible_expeditions/flow.cards:82:9
+    # phase draw_phase "Draw Phase" (cards/incredible_expeditions/flow.cards:75)
+    dv_draw_phase(g, c)  # @ cards/incredible_expeditions/flow.cards:77:7
+    if (g.natives['turns_taken'](g, c) >= g.params['turn_limit']):  # @ cards/incredible_expeditions/flow.cards:79:7
+        g.end_game(c, 'turn limit')  # @ cards/incredible_expeditions/flow.cards:80:9
 
 
 HANDLERS = {
@@ -364,110 +375,115 @@ FLOW = {
 }
 
 LINES = {
-    27: ('cards/incredible_expeditions/flow.cards', 102, 3),
-    28: ('cards/incredible_expeditions/flow.cards', 103, 3),
-    29: ('cards/incredible_expeditions/flow.cards', 104, 3),
-    34: ('cards/incredible_expeditions/flow.cards', 110, 3),
-    35: ('cards/incredible_expeditions/flow.cards', 113, 3),
-    36: ('cards/incredible_expeditions/flow.cards', 114, 3),
-    37: ('cards/incredible_expeditions/flow.cards', 117, 3),
-    38: ('cards/incredible_expeditions/flow.cards', 119, 3),
-    39: ('cards/incredible_expeditions/flow.cards', 120, 3),
-    44: ('cards/incredible_expeditions/flow.cards', 126, 3),
-    45: ('cards/incredible_expeditions/flow.cards', 129, 3),
-    50: ('cards/incredible_expeditions/flow.cards', 144, 3),
-    51: ('cards/incredible_expeditions/flow.cards', 146, 3),
-    52: ('cards/incredible_expeditions/flow.cards', 147, 3),
-    57: ('cards/incredible_expeditions/flow.cards', 151, 3),
-    58: ('cards/incredible_expeditions/flow.cards', 152, 3),
-    59: ('cards/incredible_expeditions/flow.cards', 153, 3),
-    64: ('cards/incredible_expeditions/flow.cards', 158, 3),
-    65: ('cards/incredible_expeditions/flow.cards', 161, 3),
-    66: ('cards/incredible_expeditions/flow.cards', 163, 3),
-    67: ('cards/incredible_expeditions/flow.cards', 164, 5),
-    69: ('cards/incredible_expeditions/flow.cards', 166, 5),
-    70: ('cards/incredible_expeditions/flow.cards', 170, 3),
-    75: ('cards/incredible_expeditions/flow.cards', 177, 3),
-    76: ('cards/incredible_expeditions/flow.cards', 178, 3),
-    77: ('cards/incredible_expeditions/flow.cards', 181, 5),
-    78: ('cards/incredible_expeditions/flow.cards', 186, 5),
-    79: ('cards/incredible_expeditions/flow.cards', 187, 5),
-    80: ('cards/incredible_expeditions/flow.cards', 188, 7),
-    81: ('cards/incredible_expeditions/flow.cards', 191, 7),
-    82: ('cards/incredible_expeditions/flow.cards', 194, 7),
-    83: ('cards/incredible_expeditions/flow.cards', 195, 9),
-    84: ('cards/incredible_expeditions/flow.cards', 196, 9),
-    86: ('cards/incredible_expeditions/flow.cards', 202, 7),
-    87: ('cards/incredible_expeditions/flow.cards', 203, 7),
-    88: ('cards/incredible_expeditions/flow.cards', 204, 7),
-    89: ('cards/incredible_expeditions/flow.cards', 207, 5),
-    90: ('cards/incredible_expeditions/flow.cards', 208, 5),
-    95: ('cards/incredible_expeditions/flow.cards', 215, 3),
-    96: ('cards/incredible_expeditions/flow.cards', 216, 3),
-    97: ('cards/incredible_expeditions/flow.cards', 217, 3),
-    102: ('cards/incredible_expeditions/flow.cards', 224, 3),
-    103: ('cards/incredible_expeditions/flow.cards', 226, 3),
-    104: ('cards/incredible_expeditions/flow.cards', 228, 3),
-    109: ('cards/incredible_expeditions/flow.cards', 234, 3),
-    110: ('cards/incredible_expeditions/flow.cards', 235, 5),
-    112: ('cards/incredible_expeditions/flow.cards', 237, 5),
-    117: ('cards/incredible_expeditions/flow.cards', 95, 1),
-    122: ('cards/incredible_expeditions/flow.cards', 135, 1),
-    127: ('cards/incredible_expeditions/flow.cards', 140, 1),
-    132: ('cards/incredible_expeditions/crew.cards', 17, 5),
-    133: ('cards/incredible_expeditions/crew.cards', 18, 7),
-    134: ('cards/incredible_expeditions/crew.cards', 19, 9),
-    135: ('cards/incredible_expeditions/crew.cards', 20, 9),
-    140: ('cards/incredible_expeditions/crew.cards', 35, 5),
-    145: ('cards/incredible_expeditions/crew.cards', 88, 5),
-    146: ('cards/incredible_expeditions/crew.cards', 89, 7),
-    147: ('cards/incredible_expeditions/crew.cards', 90, 9),
-    148: ('cards/incredible_expeditions/crew.cards', 91, 9),
-    153: ('cards/incredible_expeditions/encounters.cards', 13, 5),
-    158: ('cards/incredible_expeditions/encounters.cards', 44, 5),
-    163: ('cards/incredible_expeditions/encounters.cards', 53, 5),
-    168: ('cards/incredible_expeditions/encounters.cards', 76, 5),
-    173: ('cards/incredible_expeditions/encounters.cards', 91, 5),
-    178: ('cards/incredible_expeditions/encounters.cards', 103, 5),
-    183: ('cards/incredible_expeditions/encounters.cards', 112, 5),
-    188: ('cards/incredible_expeditions/encounters.cards', 121, 5),
-    193: ('cards/incredible_expeditions/encounters.cards', 130, 5),
-    198: ('cards/incredible_expeditions/encounters.cards', 145, 5),
-    203: ('cards/incredible_expeditions/leaders.cards', 27, 5),
-    208: ('cards/incredible_expeditions/leaders.cards', 38, 5),
-    213: ('cards/incredible_expeditions/leaders.cards', 49, 5),
-    218: ('cards/incredible_expeditions/locations.cards', 25, 5),
-    223: ('cards/incredible_expeditions/locations.cards', 33, 5),
-    228: ('cards/incredible_expeditions/locations.cards', 46, 5),
-    233: ('cards/incredible_expeditions/locations.cards', 54, 5),
-    238: ('cards/incredible_expeditions/resources.cards', 26, 5),
-    243: ('cards/incredible_expeditions/resources.cards', 36, 5),
-    248: ('cards/incredible_expeditions/resources.cards', 87, 5),
-    253: ('cards/incredible_expeditions/resources.cards', 111, 5),
-    258: ('cards/incredible_expeditions/resources.cards', 121, 5),
-    263: ('cards/incredible_expeditions/flow.cards', 12, 7),
-    264: ('cards/incredible_expeditions/flow.cards', 14, 7),
-    265: ('cards/incredible_expeditions/flow.cards', 18, 7),
-    270: ('cards/incredible_expeditions/flow.cards', 21, 7),
-    272: ('cards/incredible_expeditions/flow.cards', 24, 9),
-    273: ('cards/incredible_expeditions/flow.cards', 27, 9),
-    278: ('cards/incredible_expeditions/flow.cards', 33, 7),
-    283: ('cards/incredible_expeditions/flow.cards', 38, 7),
-    285: ('cards/incredible_expeditions/flow.cards', 39, 9),
-    290: ('cards/incredible_expeditions/flow.cards', 49, 7),
-    291: ('cards/incredible_expeditions/flow.cards', 50, 9),
-    292: ('cards/incredible_expeditions/flow.cards', 50, 13),
-    297: ('cards/incredible_expeditions/flow.cards', 55, 7),
-    298: ('cards/incredible_expeditions/flow.cards', 56, 9),
-    300: ('cards/incredible_expeditions/flow.cards', 58, 9),
-    301: ('cards/incredible_expeditions/flow.cards', 59, 9),
-    302: ('cards/incredible_expeditions/flow.cards', 60, 11),
-    304: ('cards/incredible_expeditions/flow.cards', 62, 11),
-    305: ('cards/incredible_expeditions/flow.cards', 65, 7),
-    306: ('cards/incredible_expeditions/flow.cards', 68, 7),
-    307: ('cards/incredible_expeditions/flow.cards', 69, 9),
-    312: ('cards/incredible_expeditions/flow.cards', 75, 7),
-    317: ('cards/incredible_expeditions/flow.cards', 79, 7),
-    318: ('cards/incredible_expeditions/flow.cards', 81, 7),
-    319: ('cards/incredible_expeditions/flow.cards', 82, 9),
+    27: ('cards/incredible_expeditions/flow.cards', 100, 3),
+    28: ('cards/incredible_expeditions/flow.cards', 101, 3),
+    29: ('cards/incredible_expeditions/flow.cards', 102, 3),
+    34: ('cards/incredible_expeditions/flow.cards', 108, 3),
+    36: ('cards/incredible_expeditions/flow.cards', 109, 5),
+    37: ('cards/incredible_expeditions/flow.cards', 112, 3),
+    39: ('cards/incredible_expeditions/flow.cards', 113, 5),
+    40: ('cards/incredible_expeditions/flow.cards', 117, 3),
+    45: ('cards/incredible_expeditions/flow.cards', 123, 3),
+    46: ('cards/incredible_expeditions/flow.cards', 126, 3),
+    47: ('cards/incredible_expeditions/flow.cards', 127, 3),
+    48: ('cards/incredible_expeditions/flow.cards', 130, 3),
+    49: ('cards/incredible_expeditions/flow.cards', 132, 3),
+    50: ('cards/incredible_expeditions/flow.cards', 133, 3),
+    55: ('cards/incredible_expeditions/flow.cards', 139, 3),
+    56: ('cards/incredible_expeditions/flow.cards', 142, 3),
+    61: ('cards/incredible_expeditions/flow.cards', 157, 3),
+    62: ('cards/incredible_expeditions/flow.cards', 159, 3),
+    63: ('cards/incredible_expeditions/flow.cards', 160, 3),
+    68: ('cards/incredible_expeditions/flow.cards', 164, 3),
+    69: ('cards/incredible_expeditions/flow.cards', 165, 3),
+    70: ('cards/incredible_expeditions/flow.cards', 166, 3),
+    75: ('cards/incredible_expeditions/flow.cards', 171, 3),
+    76: ('cards/incredible_expeditions/flow.cards', 174, 3),
+    77: ('cards/incredible_expeditions/flow.cards', 176, 3),
+    78: ('cards/incredible_expeditions/flow.cards', 177, 5),
+    80: ('cards/incredible_expeditions/flow.cards', 179, 5),
+    81: ('cards/incredible_expeditions/flow.cards', 183, 3),
+    86: ('cards/incredible_expeditions/flow.cards', 190, 3),
+    87: ('cards/incredible_expeditions/flow.cards', 191, 3),
+    88: ('cards/incredible_expeditions/flow.cards', 194, 5),
+    89: ('cards/incredible_expeditions/flow.cards', 199, 5),
+    90: ('cards/incredible_expeditions/flow.cards', 200, 5),
+    91: ('cards/incredible_expeditions/flow.cards', 201, 7),
+    92: ('cards/incredible_expeditions/flow.cards', 204, 7),
+    93: ('cards/incredible_expeditions/flow.cards', 207, 7),
+    94: ('cards/incredible_expeditions/flow.cards', 208, 9),
+    95: ('cards/incredible_expeditions/flow.cards', 209, 9),
+    97: ('cards/incredible_expeditions/flow.cards', 215, 7),
+    98: ('cards/incredible_expeditions/flow.cards', 216, 7),
+    99: ('cards/incredible_expeditions/flow.cards', 217, 7),
+    100: ('cards/incredible_expeditions/flow.cards', 220, 5),
+    101: ('cards/incredible_expeditions/flow.cards', 221, 5),
+    106: ('cards/incredible_expeditions/flow.cards', 228, 3),
+    107: ('cards/incredible_expeditions/flow.cards', 229, 3),
+    108: ('cards/incredible_expeditions/flow.cards', 230, 3),
+    113: ('cards/incredible_expeditions/flow.cards', 237, 3),
+    114: ('cards/incredible_expeditions/flow.cards', 239, 3),
+    115: ('cards/incredible_expeditions/flow.cards', 241, 3),
+    120: ('cards/incredible_expeditions/flow.cards', 247, 3),
+    121: ('cards/incredible_expeditions/flow.cards', 248, 5),
+    123: ('cards/incredible_expeditions/flow.cards', 250, 5),
+    128: ('cards/incredible_expeditions/flow.cards', 93, 1),
+    133: ('cards/incredible_expeditions/flow.cards', 148, 1),
+    138: ('cards/incredible_expeditions/flow.cards', 153, 1),
+    143: ('cards/incredible_expeditions/crew.cards', 17, 5),
+    144: ('cards/incredible_expeditions/crew.cards', 18, 7),
+    145: ('cards/incredible_expeditions/crew.cards', 19, 9),
+    146: ('cards/incredible_expeditions/crew.cards', 20, 9),
+    151: ('cards/incredible_expeditions/crew.cards', 35, 5),
+    156: ('cards/incredible_expeditions/crew.cards', 88, 5),
+    157: ('cards/incredible_expeditions/crew.cards', 89, 7),
+    158: ('cards/incredible_expeditions/crew.cards', 90, 9),
+    159: ('cards/incredible_expeditions/crew.cards', 91, 9),
+    164: ('cards/incredible_expeditions/encounters.cards', 13, 5),
+    169: ('cards/incredible_expeditions/encounters.cards', 44, 5),
+    174: ('cards/incredible_expeditions/encounters.cards', 53, 5),
+    179: ('cards/incredible_expeditions/encounters.cards', 76, 5),
+    184: ('cards/incredible_expeditions/encounters.cards', 91, 5),
+    189: ('cards/incredible_expeditions/encounters.cards', 103, 5),
+    194: ('cards/incredible_expeditions/encounters.cards', 112, 5),
+    199: ('cards/incredible_expeditions/encounters.cards', 121, 5),
+    204: ('cards/incredible_expeditions/encounters.cards', 130, 5),
+    209: ('cards/incredible_expeditions/encounters.cards', 145, 5),
+    214: ('cards/incredible_expeditions/leaders.cards', 27, 5),
+    219: ('cards/incredible_expeditions/leaders.cards', 38, 5),
+    224: ('cards/incredible_expeditions/leaders.cards', 49, 5),
+    229: ('cards/incredible_expeditions/locations.cards', 25, 5),
+    234: ('cards/incredible_expeditions/locations.cards', 33, 5),
+    239: ('cards/incredible_expeditions/locations.cards', 46, 5),
+    244: ('cards/incredible_expeditions/locations.cards', 54, 5),
+    249: ('cards/incredible_expeditions/resources.cards', 26, 5),
+    254: ('cards/incredible_expeditions/resources.cards', 36, 5),
+    259: ('cards/incredible_expeditions/resources.cards', 87, 5),
+    264: ('cards/incredible_expeditions/resources.cards', 111, 5),
+    269: ('cards/incredible_expeditions/resources.cards', 121, 5),
+    274: ('cards/incredible_expeditions/flow.cards', 12, 7),
+    275: ('cards/incredible_expeditions/flow.cards', 14, 7),
+    276: ('cards/incredible_expeditions/flow.cards', 18, 7),
+    281: ('cards/incredible_expeditions/flow.cards', 21, 7),
+    283: ('cards/incredible_expeditions/flow.cards', 24, 9),
+    284: ('cards/incredible_expeditions/flow.cards', 27, 9),
+    289: ('cards/incredible_expeditions/flow.cards', 31, 7),
+    294: ('cards/incredible_expeditions/flow.cards', 36, 7),
+    296: ('cards/incredible_expeditions/flow.cards', 37, 9),
+    301: ('cards/incredible_expeditions/flow.cards', 47, 7),
+    302: ('cards/incredible_expeditions/flow.cards', 48, 9),
+    303: ('cards/incredible_expeditions/flow.cards', 48, 13),
+    308: ('cards/incredible_expeditions/flow.cards', 53, 7),
+    309: ('cards/incredible_expeditions/flow.cards', 54, 9),
+    311: ('cards/incredible_expeditions/flow.cards', 56, 9),
+    312: ('cards/incredible_expeditions/flow.cards', 57, 9),
+    313: ('cards/incredible_expeditions/flow.cards', 58, 11),
+    315: ('cards/incredible_expeditions/flow.cards', 60, 11),
+    316: ('cards/incredible_expeditions/flow.cards', 63, 7),
+    317: ('cards/incredible_expeditions/flow.cards', 66, 7),
+    318: ('cards/incredible_expeditions/flow.cards', 67, 9),
+    323: ('cards/incredible_expeditions/flow.cards', 73, 7),
+    328: ('cards/incredible_expeditions/flow.cards', 77, 7),
+    329: ('cards/incredible_expeditions/flow.cards', 79, 7),
+    330: ('cards/incredible_expeditions/flow.cards', 80, 9),
 }
