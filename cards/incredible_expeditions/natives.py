@@ -700,22 +700,15 @@ class IncredibleExpeditions(FlowGame):
 
     # -- the Marooned and Lost Rule
 
-    def rescue_crew(self, player: Player) -> list[str]:
-        """Draw random Crew from the Crew discard pile into the lowest free cabins until the
-        player has 3 Capable Crew (or the pile or the cabins run out)."""
+    def draw_random_crew(self, player: Player) -> str | None:
+        """One random Crew from the Crew discard pile into the lowest free cabin (none when the
+        pile or the cabins have run out)."""
         pile = self.board["crew_discard"]
-        drawn: list[str] = []
-        self.log("rescue", player.index)
-        while (
-            self.capable_crew(player) < int(self.params["capable_crew"])
-            and pile
-            and self.free_cabin(player) is not None
-        ):
-            crew = pile.pop(int(self.rng.random() * len(pile)))
-            self.hire_crew(player, crew)
-            drawn.append(crew)
-        self.log("rescued", player.index, len(drawn))
-        return drawn
+        if not pile or self.free_cabin(player) is None:
+            return None
+        crew = str(pile.pop(int(self.rng.random() * len(pile))))
+        self.hire_crew(player, crew)
+        return crew
 
     # -- raising Temporary totals
 
@@ -1256,10 +1249,6 @@ def narrate(game: IncredibleExpeditions) -> list[str]:
             line.append(f"{name(event[2])} in cabin {event[3]} is Lost")
         elif kind == "cursed":
             line.append(f"{name(event[2])} in cabin {event[3]} is Cursed")
-        elif kind == "rescue":
-            line.append("draw random Crew from the discard pile")
-        elif kind == "rescued":
-            line.append(f"{event[2]} Crew drawn")
         elif kind == "sacrifice":
             line.append(f"Sacrifice {name(event[2])}")
         elif kind == "discard":
@@ -1495,7 +1484,7 @@ VERBS: dict[str, Callable[..., Any]] = {
     "take_expedition_leader": _each_player("take_expedition_leader"),
     "place_secret_bet": _each_player("place_secret_bet"),
     "highest_bet_goes_first": _whole_game("highest_bet_goes_first"),
-    "rescue_crew": _each_player("rescue_crew"),
+    "draw_random_crew": _each_player("draw_random_crew"),
     "announce": _each_player("announce"),
     "choose_rest_or_encounter_turn": _each_player("choose_rest_or_encounter_turn"),
     "turn_taken": turn_taken,
@@ -1904,7 +1893,7 @@ ACTIONS: dict[str, Callable[..., Any]] = {
     "lay_out_market": lambda g, player, size=6: _game(g).lay_out_market(player, size),
     "acquire_cards": lambda g, player, limit=3: _game(g).acquire_cards(player, limit),
     "clear_market": lambda g, player: _game(g).clear_market(player),
-    "rescue_crew": lambda g, player: _game(g).rescue_crew(player),
+    "rescue_crew": _run_verb("rescue_crew"),
     "sacrifice_resource": lambda g, player: _game(g).sacrifice_resource(player),
     "discard_cards": lambda g, player: _game(g).discard_cards(player),
     "reset_temporary_totals": _run_verb("reset_temporary_totals"),
