@@ -40,87 +40,93 @@ def dv_first_player_bid(g, c):
     g.verbs['highest_bet_goes_first'](g, c)  # @ cards/incredible_expeditions/flow.cards:117:3
 
 
+def dv_rescue_crew(g, c):
+    # verb rescue_crew (cards/incredible_expeditions/flow.cards:123)
+    for _ in range((g.params['capable_crew'] - g.natives['capable_crew_count'](g, c))):  # @ cards/incredible_expeditions/flow.cards:124:3
+        g.verbs['draw_random_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:125:5
+
+
 def dv_take_rest_turn(g, c):
-    # verb take_rest_turn (cards/incredible_expeditions/flow.cards:122)
-    g.verbs['announce'](g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:123:3
-    g.verbs['refresh_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:126:3
-    g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:127:3
-    g.verbs['lay_out_market'](g, c, g.params['market_size'])  # @ cards/incredible_expeditions/flow.cards:130:3
-    g.verbs['acquire_cards'](g, c, g.params['acquisitions_per_turn'])  # @ cards/incredible_expeditions/flow.cards:132:3
-    g.verbs['clear_market'](g, c)  # @ cards/incredible_expeditions/flow.cards:133:3
+    # verb take_rest_turn (cards/incredible_expeditions/flow.cards:131)
+    g.verbs['announce'](g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:132:3
+    g.verbs['refresh_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:135:3
+    g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:136:3
+    g.verbs['lay_out_market'](g, c, g.params['market_size'])  # @ cards/incredible_expeditions/flow.cards:139:3
+    g.verbs['acquire_cards'](g, c, g.params['acquisitions_per_turn'])  # @ cards/incredible_expeditions/flow.cards:141:3
+    g.verbs['clear_market'](g, c)  # @ cards/incredible_expeditions/flow.cards:142:3
 
 
 def dv_take_encounter_turn(g, c):
-    # verb take_encounter_turn (cards/incredible_expeditions/flow.cards:138)
-    g.verbs['announce'](g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:139:3
-    g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:142:3
+    # verb take_encounter_turn (cards/incredible_expeditions/flow.cards:147)
+    g.verbs['announce'](g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:148:3
+    g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:151:3
 
 
 def dv_venture_forth(g, c):
-    # verb venture_forth (cards/incredible_expeditions/flow.cards:155)
-    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:157:3
-    g.verbs['move_ship'](g, c, 'closer')  # @ cards/incredible_expeditions/flow.cards:159:3
-    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:160:3
+    # verb venture_forth (cards/incredible_expeditions/flow.cards:164)
+    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:166:3
+    g.verbs['move_ship'](g, c, 'closer')  # @ cards/incredible_expeditions/flow.cards:168:3
+    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:169:3
 
 
 def dv_venture_back(g, c):
-    # verb venture_back (cards/incredible_expeditions/flow.cards:163)
-    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:164:3
-    g.verbs['move_ship'](g, c, 'back')  # @ cards/incredible_expeditions/flow.cards:165:3
-    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:166:3
+    # verb venture_back (cards/incredible_expeditions/flow.cards:172)
+    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:173:3
+    g.verbs['move_ship'](g, c, 'back')  # @ cards/incredible_expeditions/flow.cards:174:3
+    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:175:3
 
 
 def dv_arrive(g, c):
-    # verb arrive (cards/incredible_expeditions/flow.cards:169)
-    g.verbs['flip_location'](g, c)  # @ cards/incredible_expeditions/flow.cards:171:3
-    g.fire_in_force(c, 'entering_location')  # @ cards/incredible_expeditions/flow.cards:174:3
-    if g.natives['ignoring'](g, c, 'location_text'):  # @ cards/incredible_expeditions/flow.cards:176:3
-        g.verbs['skip_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:177:5
+    # verb arrive (cards/incredible_expeditions/flow.cards:178)
+    g.verbs['flip_location'](g, c)  # @ cards/incredible_expeditions/flow.cards:180:3
+    g.fire_in_force(c, 'entering_location')  # @ cards/incredible_expeditions/flow.cards:183:3
+    if g.natives['ignoring'](g, c, 'location_text'):  # @ cards/incredible_expeditions/flow.cards:185:3
+        g.verbs['skip_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:186:5
     else:
-        g.verbs['follow_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:179:5
-    dv_face_encounter(g, c)  # @ cards/incredible_expeditions/flow.cards:183:3
+        g.verbs['follow_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:188:5
+    dv_face_encounter(g, c)  # @ cards/incredible_expeditions/flow.cards:192:3
 
 
 def dv_face_encounter(g, c):
-    # verb face_encounter (cards/incredible_expeditions/flow.cards:188)
-    g.verbs['flip_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:190:3
-    if g.natives['facing_an_encounter'](g, c):  # @ cards/incredible_expeditions/flow.cards:191:3
-        g.fire_in_force(c, 'facing')  # @ cards/incredible_expeditions/flow.cards:194:5
-        g.verbs['raise_against_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:199:5
-        if g.natives['difficulty_met'](g, c):  # @ cards/incredible_expeditions/flow.cards:200:5
-            g.verbs['defeat_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:201:7
-            g.fire_in_force(c, 'defeated')  # @ cards/incredible_expeditions/flow.cards:204:7
-            if ((g.natives['at_the_last_location'](g, c) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c))) and (not g.natives['winner_found'](g, c))):  # @ cards/incredible_expeditions/flow.cards:207:7
-                g.gain(c, 'victory', 1)  # @ cards/incredible_expeditions/flow.cards:208:9
-                g.verbs['declare_winner'](g, c)  # @ cards/incredible_expeditions/flow.cards:209:9
+    # verb face_encounter (cards/incredible_expeditions/flow.cards:197)
+    g.verbs['flip_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:199:3
+    if g.natives['facing_an_encounter'](g, c):  # @ cards/incredible_expeditions/flow.cards:200:3
+        g.fire_in_force(c, 'facing')  # @ cards/incredible_expeditions/flow.cards:203:5
+        g.verbs['raise_against_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:208:5
+        if g.natives['difficulty_met'](g, c):  # @ cards/incredible_expeditions/flow.cards:209:5
+            g.verbs['defeat_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:210:7
+            g.fire_in_force(c, 'defeated')  # @ cards/incredible_expeditions/flow.cards:213:7
+            if ((g.natives['at_the_last_location'](g, c) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c))) and (not g.natives['winner_found'](g, c))):  # @ cards/incredible_expeditions/flow.cards:216:7
+                g.gain(c, 'victory', 1)  # @ cards/incredible_expeditions/flow.cards:217:9
+                g.verbs['declare_winner'](g, c)  # @ cards/incredible_expeditions/flow.cards:218:9
         else:
-            g.verbs['leave_undefeated'](g, c)  # @ cards/incredible_expeditions/flow.cards:215:7
-            g.fire_in_force(c, 'undefeated')  # @ cards/incredible_expeditions/flow.cards:216:7
-            g.verbs['discard_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:217:7
-        g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:220:5
-        dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:221:5
+            g.verbs['leave_undefeated'](g, c)  # @ cards/incredible_expeditions/flow.cards:224:7
+            g.fire_in_force(c, 'undefeated')  # @ cards/incredible_expeditions/flow.cards:225:7
+            g.verbs['discard_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:226:7
+        g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:229:5
+        dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:230:5
 
 
 def dv_reset_temporary_totals(g, c):
-    # verb reset_temporary_totals (cards/incredible_expeditions/flow.cards:227)
-    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:228:3
-    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:229:3
-    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:230:3
+    # verb reset_temporary_totals (cards/incredible_expeditions/flow.cards:236)
+    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:237:3
+    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:238:3
+    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:239:3
 
 
 def dv_draw_phase(g, c):
-    # verb draw_phase (cards/incredible_expeditions/flow.cards:235)
-    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:237:3
-    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:239:3
-    dv_draw_to_hand_size(g, c)  # @ cards/incredible_expeditions/flow.cards:241:3
+    # verb draw_phase (cards/incredible_expeditions/flow.cards:244)
+    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:246:3
+    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:248:3
+    dv_draw_to_hand_size(g, c)  # @ cards/incredible_expeditions/flow.cards:250:3
 
 
 def dv_draw_to_hand_size(g, c):
-    # verb draw_to_hand_size (cards/incredible_expeditions/flow.cards:244)
-    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:247:3
-        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:248:5
+    # verb draw_to_hand_size (cards/incredible_expeditions/flow.cards:253)
+    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:256:3
+        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:257:5
     else:
-        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:250:5
+        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:259:5
 
 
 def df_marooned(g, c):
@@ -129,13 +135,13 @@ def df_marooned(g, c):
 
 
 def df_may_venture_closer(g, c):
-    # function may_venture_closer (cards/incredible_expeditions/flow.cards:148)
-    return ((not g.natives['at_the_last_location'](g, c)) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c)))  # @ cards/incredible_expeditions/flow.cards:148:1
+    # function may_venture_closer (cards/incredible_expeditions/flow.cards:157)
+    return ((not g.natives['at_the_last_location'](g, c)) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c)))  # @ cards/incredible_expeditions/flow.cards:157:1
 
 
 def df_may_venture_back(g, c):
-    # function may_venture_back (cards/incredible_expeditions/flow.cards:153)
-    return ((not g.natives['at_port_city'](g, c)) and (not df_may_venture_closer(g, c)))  # @ cards/incredible_expeditions/flow.cards:153:1
+    # function may_venture_back (cards/incredible_expeditions/flow.cards:162)
+    return ((not g.natives['at_port_city'](g, c)) and (not df_may_venture_closer(g, c)))  # @ cards/incredible_expeditions/flow.cards:162:1
 
 
 def h_pilot__entering_location(g, c):
@@ -300,7 +306,7 @@ def p_turn__marooned(g, c):
     # phase marooned "The Marooned and Lost Rule" (cards/incredible_expeditions/flow.cards:43)
     if df_marooned(g, c):  # @ cards/incredible_expeditions/flow.cards:47:7
         if g.may(c, 'flow.marooned.rescue_crew', 'rescue_crew'):  # @ cards/incredible_expeditions/flow.cards:48:9
-            g.verbs['rescue_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:48:13
+            dv_rescue_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:48:13
 
 
 def p_turn__spend_the_turn(g, c):
@@ -383,107 +389,109 @@ LINES = {
     37: ('cards/incredible_expeditions/flow.cards', 112, 3),
     39: ('cards/incredible_expeditions/flow.cards', 113, 5),
     40: ('cards/incredible_expeditions/flow.cards', 117, 3),
-    45: ('cards/incredible_expeditions/flow.cards', 123, 3),
-    46: ('cards/incredible_expeditions/flow.cards', 126, 3),
-    47: ('cards/incredible_expeditions/flow.cards', 127, 3),
-    48: ('cards/incredible_expeditions/flow.cards', 130, 3),
-    49: ('cards/incredible_expeditions/flow.cards', 132, 3),
-    50: ('cards/incredible_expeditions/flow.cards', 133, 3),
-    55: ('cards/incredible_expeditions/flow.cards', 139, 3),
+    45: ('cards/incredible_expeditions/flow.cards', 124, 3),
+    46: ('cards/incredible_expeditions/flow.cards', 125, 5),
+    51: ('cards/incredible_expeditions/flow.cards', 132, 3),
+    52: ('cards/incredible_expeditions/flow.cards', 135, 3),
+    53: ('cards/incredible_expeditions/flow.cards', 136, 3),
+    54: ('cards/incredible_expeditions/flow.cards', 139, 3),
+    55: ('cards/incredible_expeditions/flow.cards', 141, 3),
     56: ('cards/incredible_expeditions/flow.cards', 142, 3),
-    61: ('cards/incredible_expeditions/flow.cards', 157, 3),
-    62: ('cards/incredible_expeditions/flow.cards', 159, 3),
-    63: ('cards/incredible_expeditions/flow.cards', 160, 3),
-    68: ('cards/incredible_expeditions/flow.cards', 164, 3),
-    69: ('cards/incredible_expeditions/flow.cards', 165, 3),
-    70: ('cards/incredible_expeditions/flow.cards', 166, 3),
-    75: ('cards/incredible_expeditions/flow.cards', 171, 3),
-    76: ('cards/incredible_expeditions/flow.cards', 174, 3),
-    77: ('cards/incredible_expeditions/flow.cards', 176, 3),
-    78: ('cards/incredible_expeditions/flow.cards', 177, 5),
-    80: ('cards/incredible_expeditions/flow.cards', 179, 5),
-    81: ('cards/incredible_expeditions/flow.cards', 183, 3),
-    86: ('cards/incredible_expeditions/flow.cards', 190, 3),
-    87: ('cards/incredible_expeditions/flow.cards', 191, 3),
-    88: ('cards/incredible_expeditions/flow.cards', 194, 5),
-    89: ('cards/incredible_expeditions/flow.cards', 199, 5),
-    90: ('cards/incredible_expeditions/flow.cards', 200, 5),
-    91: ('cards/incredible_expeditions/flow.cards', 201, 7),
-    92: ('cards/incredible_expeditions/flow.cards', 204, 7),
-    93: ('cards/incredible_expeditions/flow.cards', 207, 7),
-    94: ('cards/incredible_expeditions/flow.cards', 208, 9),
-    95: ('cards/incredible_expeditions/flow.cards', 209, 9),
-    97: ('cards/incredible_expeditions/flow.cards', 215, 7),
-    98: ('cards/incredible_expeditions/flow.cards', 216, 7),
-    99: ('cards/incredible_expeditions/flow.cards', 217, 7),
-    100: ('cards/incredible_expeditions/flow.cards', 220, 5),
-    101: ('cards/incredible_expeditions/flow.cards', 221, 5),
-    106: ('cards/incredible_expeditions/flow.cards', 228, 3),
-    107: ('cards/incredible_expeditions/flow.cards', 229, 3),
-    108: ('cards/incredible_expeditions/flow.cards', 230, 3),
-    113: ('cards/incredible_expeditions/flow.cards', 237, 3),
+    61: ('cards/incredible_expeditions/flow.cards', 148, 3),
+    62: ('cards/incredible_expeditions/flow.cards', 151, 3),
+    67: ('cards/incredible_expeditions/flow.cards', 166, 3),
+    68: ('cards/incredible_expeditions/flow.cards', 168, 3),
+    69: ('cards/incredible_expeditions/flow.cards', 169, 3),
+    74: ('cards/incredible_expeditions/flow.cards', 173, 3),
+    75: ('cards/incredible_expeditions/flow.cards', 174, 3),
+    76: ('cards/incredible_expeditions/flow.cards', 175, 3),
+    81: ('cards/incredible_expeditions/flow.cards', 180, 3),
+    82: ('cards/incredible_expeditions/flow.cards', 183, 3),
+    83: ('cards/incredible_expeditions/flow.cards', 185, 3),
+    84: ('cards/incredible_expeditions/flow.cards', 186, 5),
+    86: ('cards/incredible_expeditions/flow.cards', 188, 5),
+    87: ('cards/incredible_expeditions/flow.cards', 192, 3),
+    92: ('cards/incredible_expeditions/flow.cards', 199, 3),
+    93: ('cards/incredible_expeditions/flow.cards', 200, 3),
+    94: ('cards/incredible_expeditions/flow.cards', 203, 5),
+    95: ('cards/incredible_expeditions/flow.cards', 208, 5),
+    96: ('cards/incredible_expeditions/flow.cards', 209, 5),
+    97: ('cards/incredible_expeditions/flow.cards', 210, 7),
+    98: ('cards/incredible_expeditions/flow.cards', 213, 7),
+    99: ('cards/incredible_expeditions/flow.cards', 216, 7),
+    100: ('cards/incredible_expeditions/flow.cards', 217, 9),
+    101: ('cards/incredible_expeditions/flow.cards', 218, 9),
+    103: ('cards/incredible_expeditions/flow.cards', 224, 7),
+    104: ('cards/incredible_expeditions/flow.cards', 225, 7),
+    105: ('cards/incredible_expeditions/flow.cards', 226, 7),
+    106: ('cards/incredible_expeditions/flow.cards', 229, 5),
+    107: ('cards/incredible_expeditions/flow.cards', 230, 5),
+    112: ('cards/incredible_expeditions/flow.cards', 237, 3),
+    113: ('cards/incredible_expeditions/flow.cards', 238, 3),
     114: ('cards/incredible_expeditions/flow.cards', 239, 3),
-    115: ('cards/incredible_expeditions/flow.cards', 241, 3),
-    120: ('cards/incredible_expeditions/flow.cards', 247, 3),
-    121: ('cards/incredible_expeditions/flow.cards', 248, 5),
-    123: ('cards/incredible_expeditions/flow.cards', 250, 5),
-    128: ('cards/incredible_expeditions/flow.cards', 93, 1),
-    133: ('cards/incredible_expeditions/flow.cards', 148, 1),
-    138: ('cards/incredible_expeditions/flow.cards', 153, 1),
-    143: ('cards/incredible_expeditions/crew.cards', 17, 5),
-    144: ('cards/incredible_expeditions/crew.cards', 18, 7),
-    145: ('cards/incredible_expeditions/crew.cards', 19, 9),
-    146: ('cards/incredible_expeditions/crew.cards', 20, 9),
-    151: ('cards/incredible_expeditions/crew.cards', 35, 5),
-    156: ('cards/incredible_expeditions/crew.cards', 88, 5),
-    157: ('cards/incredible_expeditions/crew.cards', 89, 7),
-    158: ('cards/incredible_expeditions/crew.cards', 90, 9),
-    159: ('cards/incredible_expeditions/crew.cards', 91, 9),
-    164: ('cards/incredible_expeditions/encounters.cards', 13, 5),
-    169: ('cards/incredible_expeditions/encounters.cards', 44, 5),
-    174: ('cards/incredible_expeditions/encounters.cards', 53, 5),
-    179: ('cards/incredible_expeditions/encounters.cards', 76, 5),
-    184: ('cards/incredible_expeditions/encounters.cards', 91, 5),
-    189: ('cards/incredible_expeditions/encounters.cards', 103, 5),
-    194: ('cards/incredible_expeditions/encounters.cards', 112, 5),
-    199: ('cards/incredible_expeditions/encounters.cards', 121, 5),
-    204: ('cards/incredible_expeditions/encounters.cards', 130, 5),
-    209: ('cards/incredible_expeditions/encounters.cards', 145, 5),
-    214: ('cards/incredible_expeditions/leaders.cards', 27, 5),
-    219: ('cards/incredible_expeditions/leaders.cards', 38, 5),
-    224: ('cards/incredible_expeditions/leaders.cards', 49, 5),
-    229: ('cards/incredible_expeditions/locations.cards', 25, 5),
-    234: ('cards/incredible_expeditions/locations.cards', 33, 5),
-    239: ('cards/incredible_expeditions/locations.cards', 46, 5),
-    244: ('cards/incredible_expeditions/locations.cards', 54, 5),
-    249: ('cards/incredible_expeditions/resources.cards', 26, 5),
-    254: ('cards/incredible_expeditions/resources.cards', 36, 5),
-    259: ('cards/incredible_expeditions/resources.cards', 87, 5),
-    264: ('cards/incredible_expeditions/resources.cards', 111, 5),
-    269: ('cards/incredible_expeditions/resources.cards', 121, 5),
-    274: ('cards/incredible_expeditions/flow.cards', 12, 7),
-    275: ('cards/incredible_expeditions/flow.cards', 14, 7),
-    276: ('cards/incredible_expeditions/flow.cards', 18, 7),
-    281: ('cards/incredible_expeditions/flow.cards', 21, 7),
-    283: ('cards/incredible_expeditions/flow.cards', 24, 9),
-    284: ('cards/incredible_expeditions/flow.cards', 27, 9),
-    289: ('cards/incredible_expeditions/flow.cards', 31, 7),
-    294: ('cards/incredible_expeditions/flow.cards', 36, 7),
-    296: ('cards/incredible_expeditions/flow.cards', 37, 9),
-    301: ('cards/incredible_expeditions/flow.cards', 47, 7),
-    302: ('cards/incredible_expeditions/flow.cards', 48, 9),
-    303: ('cards/incredible_expeditions/flow.cards', 48, 13),
-    308: ('cards/incredible_expeditions/flow.cards', 53, 7),
-    309: ('cards/incredible_expeditions/flow.cards', 54, 9),
-    311: ('cards/incredible_expeditions/flow.cards', 56, 9),
-    312: ('cards/incredible_expeditions/flow.cards', 57, 9),
-    313: ('cards/incredible_expeditions/flow.cards', 58, 11),
-    315: ('cards/incredible_expeditions/flow.cards', 60, 11),
-    316: ('cards/incredible_expeditions/flow.cards', 63, 7),
-    317: ('cards/incredible_expeditions/flow.cards', 66, 7),
-    318: ('cards/incredible_expeditions/flow.cards', 67, 9),
-    323: ('cards/incredible_expeditions/flow.cards', 73, 7),
-    328: ('cards/incredible_expeditions/flow.cards', 77, 7),
-    329: ('cards/incredible_expeditions/flow.cards', 79, 7),
-    330: ('cards/incredible_expeditions/flow.cards', 80, 9),
+    119: ('cards/incredible_expeditions/flow.cards', 246, 3),
+    120: ('cards/incredible_expeditions/flow.cards', 248, 3),
+    121: ('cards/incredible_expeditions/flow.cards', 250, 3),
+    126: ('cards/incredible_expeditions/flow.cards', 256, 3),
+    127: ('cards/incredible_expeditions/flow.cards', 257, 5),
+    129: ('cards/incredible_expeditions/flow.cards', 259, 5),
+    134: ('cards/incredible_expeditions/flow.cards', 93, 1),
+    139: ('cards/incredible_expeditions/flow.cards', 157, 1),
+    144: ('cards/incredible_expeditions/flow.cards', 162, 1),
+    149: ('cards/incredible_expeditions/crew.cards', 17, 5),
+    150: ('cards/incredible_expeditions/crew.cards', 18, 7),
+    151: ('cards/incredible_expeditions/crew.cards', 19, 9),
+    152: ('cards/incredible_expeditions/crew.cards', 20, 9),
+    157: ('cards/incredible_expeditions/crew.cards', 35, 5),
+    162: ('cards/incredible_expeditions/crew.cards', 88, 5),
+    163: ('cards/incredible_expeditions/crew.cards', 89, 7),
+    164: ('cards/incredible_expeditions/crew.cards', 90, 9),
+    165: ('cards/incredible_expeditions/crew.cards', 91, 9),
+    170: ('cards/incredible_expeditions/encounters.cards', 13, 5),
+    175: ('cards/incredible_expeditions/encounters.cards', 44, 5),
+    180: ('cards/incredible_expeditions/encounters.cards', 53, 5),
+    185: ('cards/incredible_expeditions/encounters.cards', 76, 5),
+    190: ('cards/incredible_expeditions/encounters.cards', 91, 5),
+    195: ('cards/incredible_expeditions/encounters.cards', 103, 5),
+    200: ('cards/incredible_expeditions/encounters.cards', 112, 5),
+    205: ('cards/incredible_expeditions/encounters.cards', 121, 5),
+    210: ('cards/incredible_expeditions/encounters.cards', 130, 5),
+    215: ('cards/incredible_expeditions/encounters.cards', 145, 5),
+    220: ('cards/incredible_expeditions/leaders.cards', 27, 5),
+    225: ('cards/incredible_expeditions/leaders.cards', 38, 5),
+    230: ('cards/incredible_expeditions/leaders.cards', 49, 5),
+    235: ('cards/incredible_expeditions/locations.cards', 25, 5),
+    240: ('cards/incredible_expeditions/locations.cards', 33, 5),
+    245: ('cards/incredible_expeditions/locations.cards', 46, 5),
+    250: ('cards/incredible_expeditions/locations.cards', 54, 5),
+    255: ('cards/incredible_expeditions/resources.cards', 26, 5),
+    260: ('cards/incredible_expeditions/resources.cards', 36, 5),
+    265: ('cards/incredible_expeditions/resources.cards', 87, 5),
+    270: ('cards/incredible_expeditions/resources.cards', 111, 5),
+    275: ('cards/incredible_expeditions/resources.cards', 121, 5),
+    280: ('cards/incredible_expeditions/flow.cards', 12, 7),
+    281: ('cards/incredible_expeditions/flow.cards', 14, 7),
+    282: ('cards/incredible_expeditions/flow.cards', 18, 7),
+    287: ('cards/incredible_expeditions/flow.cards', 21, 7),
+    289: ('cards/incredible_expeditions/flow.cards', 24, 9),
+    290: ('cards/incredible_expeditions/flow.cards', 27, 9),
+    295: ('cards/incredible_expeditions/flow.cards', 31, 7),
+    300: ('cards/incredible_expeditions/flow.cards', 36, 7),
+    302: ('cards/incredible_expeditions/flow.cards', 37, 9),
+    307: ('cards/incredible_expeditions/flow.cards', 47, 7),
+    308: ('cards/incredible_expeditions/flow.cards', 48, 9),
+    309: ('cards/incredible_expeditions/flow.cards', 48, 13),
+    314: ('cards/incredible_expeditions/flow.cards', 53, 7),
+    315: ('cards/incredible_expeditions/flow.cards', 54, 9),
+    317: ('cards/incredible_expeditions/flow.cards', 56, 9),
+    318: ('cards/incredible_expeditions/flow.cards', 57, 9),
+    319: ('cards/incredible_expeditions/flow.cards', 58, 11),
+    321: ('cards/incredible_expeditions/flow.cards', 60, 11),
+    322: ('cards/incredible_expeditions/flow.cards', 63, 7),
+    323: ('cards/incredible_expeditions/flow.cards', 66, 7),
+    324: ('cards/incredible_expeditions/flow.cards', 67, 9),
+    329: ('cards/incredible_expeditions/flow.cards', 73, 7),
+    334: ('cards/incredible_expeditions/flow.cards', 77, 7),
+    335: ('cards/incredible_expeditions/flow.cards', 79, 7),
+    336: ('cards/incredible_expeditions/flow.cards', 80, 9),
 }
