@@ -26,6 +26,7 @@ Values the rulebook does not print (the cards' numbers, the cabins' count) are t
 
 from __future__ import annotations
 
+import inspect
 import itertools
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
@@ -340,6 +341,17 @@ class IncredibleExpeditions(FlowGame):
             cards = [card for card in self.cards_in_force(player) if card in answering]
         return super().fire(trigger, player, cards, event, quantities)
 
+    def fire_in_force(self, c: Context, trigger: str) -> None:
+        """``fire TRIGGER`` from the flow, as the engine does; nothing to do (and no guard to
+        set up) when no card in force for the player answers the trigger."""
+        answering = self.cat.answering.get(trigger)
+        if not answering:
+            return
+        for card in self.cards_in_force(c.player):
+            if card in answering:
+                super().fire_in_force(c, trigger)
+                return
+
     def deck(self, name: str, discard: str) -> list[str]:
         """A shared deck; when it runs out, its discard pile is shuffled in as the new deck
         (the rulebook says so for a player's Resource deck; the shared decks the same way)."""
@@ -651,7 +663,11 @@ class IncredibleExpeditions(FlowGame):
     def capable_crew(self, player: Player) -> int:
         """ "capable Crew (that is, Crew that are neither Cursed nor Lost)": those aboard."""
         cursed = player.flags["cursed"]
-        return sum(1 for i, c in enumerate(player.flags["cabins"], 1) if c and i not in cursed)
+        capable = 0
+        for index, crew in enumerate(player.flags["cabins"], 1):
+            if crew and index not in cursed:
+                capable += 1
+        return capable
 
     def roll_cabin(self, player: Player, wanted: Callable[[int], bool]) -> int | None:
         """ "Roll a die ... If there is no Crew in that cabin, continue rolling until you get
@@ -1358,6 +1374,12 @@ def _each_player(method: str) -> Callable[..., Any]:
     def verb(g: Game, c: Context, *args: Any) -> Any:
         return step(g, c.player, *args)
 
+    def plain(g: Game, c: Context) -> Any:
+        return step(g, c.player)
+
+    # Most steps take only the player: called without the arguments' tuple.
+    if len(inspect.signature(step).parameters) == 2:
+        verb = plain
     verb.__doc__ = step.__doc__
     verb.__name__ = method
     return verb
