@@ -1409,11 +1409,6 @@ def acquire_cards(g: Game, c: Context, limit: int) -> None:
     _game(g).acquire_cards(c.player, int(limit))
 
 
-def capable_crew_count(g: Game, c: Context) -> int:
-    """How many Crew the player has that are neither Cursed nor Lost."""
-    return _game(g).capable_crew(c.player)
-
-
 def first_turn(g: Game, c: Context) -> bool:
     """True on the player's first turn."""
     return bool(c.player.flags["turns"] == 0)
@@ -1470,14 +1465,9 @@ def stop_facing(g: Game, c: Context) -> None:
     g.board["facing"] = None
 
 
-def full_hand(g: Game, c: Context) -> int:
-    """A full hand for the player (5 for most; the Leader's own count for Prof. Pendergast)."""
-    return _game(g).hand_size(c.player)
-
-
 NATIVES: dict[str, Callable[..., Any]] = {
     "refreshed": refreshed,
-    "capable_crew_count": capable_crew_count,
+    "capable_crew_count": _each_player("capable_crew"),
     "first_turn": first_turn,
     "resting": resting,
     "turns_taken": turns_taken,
@@ -1489,7 +1479,7 @@ NATIVES: dict[str, Callable[..., Any]] = {
     "ignoring": ignoring,
     "facing_an_encounter": facing_an_encounter,
     "difficulty_met": difficulty_met,
-    "full_hand": full_hand,
+    "full_hand": _each_player("hand_size"),
     "leader_shows": _each_player("leader_shows"),
 }
 
