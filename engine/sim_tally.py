@@ -111,12 +111,20 @@ def _card_sets(
 
 def _end_reason(game: Game, result: Any, kinds: list[Any]) -> str:
     """How the game ended: the track whose last box ended it ("sunk by durability"), from the
-    event log, else played to the end."""
+    event log; else the reason a flow's ``end_game "reason"`` gave (``result.reason``); else
+    played to the end (the last round, or ``end when``)."""
     if any(result.sunk):
         for at in _positions(kinds, "track_full"):
             return f"sunk by {game.events[at][2]}"
         return "sunk"
+    reason = getattr(result, "reason", None)
+    if isinstance(reason, str) and reason not in _PLAYED_OUT_REASONS:
+        return reason
     return PLAYED_OUT
+
+
+#: A flow result's reasons that mean the game was played to its end (engine.flow.FlowResult).
+_PLAYED_OUT_REASONS = frozenset(("", "rounds", "end_when"))
 
 
 def outcome(game: Game, result: Any, mode: str, cards: bool = True) -> Outcome:

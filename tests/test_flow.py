@@ -347,6 +347,28 @@ def test_end_game_ends_at_once_with_its_reason(tmp_path: Path) -> None:
     assert ("end_game", 0, "the bridge fell") in game.events
 
 
+def test_sim_counts_each_end_game_reason_as_how_the_game_ended(tmp_path: Path) -> None:
+    # `cardc sim`'s "end of the game" table: an end_game's reason, else played to the end.
+    from engine.sim_tally import PLAYED_OUT, outcome
+
+    flow = FLOW.replace(
+        "phase bonus { fire round_start }",
+        "phase bonus {\n"
+        '      if round == 2 { end_game "the bridge fell" }\n'
+        "      fire round_start\n    }",
+    )
+    (tmp_path / "fell").mkdir()
+    (tmp_path / "whole").mkdir()
+    ir, module, _ = build(tmp_path / "fell", flow)
+    game = new_game(ir, module, seed=2)
+    assert outcome(game, game.play(), "solo").end == "the bridge fell"
+    ir, module, _ = build(tmp_path / "whole", FLOW)
+    game = new_game(ir, module, seed=2)
+    result = game.play()
+    assert result.reason in ("rounds", "end_when")
+    assert outcome(game, result, "solo").end == PLAYED_OUT
+
+
 TURNS = """\
 flow "Turns" {
   setup { phase deal { build_deck hand } }

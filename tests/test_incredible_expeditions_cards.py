@@ -16,11 +16,14 @@ from typing import Any
 
 import pytest
 
+from engine.flow import FlowGame
 from engine.loader import new_game, rules_module
 from engine.runtime import RuleError, Scripted
-from engine.sim import play_game
+from engine.sim import Simulator, play_game
 
-GENERATED = Path(__file__).resolve().parent.parent / "generated" / "incredible_expeditions"
+ROOT = Path(__file__).resolve().parent.parent
+GENERATED = ROOT / "generated" / "incredible_expeditions"
+RULEBOOK = ROOT.parent / "shared" / "rulebooks" / "incredible-expeditions-atlantis.txt"
 #: cards/incredible_expeditions/natives.py, the module the engine binds to the game.
 ie = rules_module("incredible_expeditions")
 
@@ -95,6 +98,69 @@ def test_cards_are_conserved_through_a_whole_game() -> None:
     expected.update({card: n for card, n in cat.copies.items()})
     expected.update(cat.by_kind["expedition_leader"])
     assert zones == expected
+
+
+# -- the flow ---------------------------------------------------------------------------------
+
+
+def test_the_flow_plays_the_game_turn_by_turn_in_its_phases() -> None:
+    # flow.cards: every turn is Marooned, a Rest or an Encounter Turn, the end of the turn and
+    # the Draw Phase, in seat order from the first player, until a ship reaches Atlantis.
+    g = game(2, 3, "greedy")
+    assert isinstance(g, FlowGame)
+    result = play_game(g)
+    phases = [(e[1], e[2]) for e in g.events if e[0] == "phase"]
+    setup = ["set_up_the_world", "get_ready", "pay_to_be_first", "draw_a_hand"]
+    assert [name for _, name in phases[:4]] == setup
+    turn = ["marooned", "spend_the_turn", "end_of_the_turn", "draw_phase"]
+    turns = phases[4:]
+    first = g.board["first_player"] - 1
+    # Every turn but the winning one has all four phases; the win ends the game in the second.
+    assert len(turns) == 4 * (result.turns - 1) + 2
+    for number in range(result.turns - 1):
+        seat = (first + number) % 2
+        assert turns[4 * number : 4 * number + 4] == [(seat, name) for name in turn]
+    assert result.reason == "a ship reached Atlantis"
+    assert turns[-1] == ((first + result.turns - 1) % 2, "spend_the_turn")
+
+
+def test_the_turn_limit_ends_a_game_no_ship_wins() -> None:
+    # turn_limit (@provisional): after that many turns in all, the game ends with no winner.
+    simulator = Simulator(GENERATED, params={"turn_limit": 3})
+    g = simulator.new_game(1, 2, "competitive", simulator.factory("greedy"))
+    result = play_game(g)
+    assert (result.reason, result.turns, result.winner) == ("turn limit", 3, None)
+    assert result.scores == [0, 0]
+
+
+def test_every_phase_is_titled_in_the_rulebooks_words() -> None:
+    # The log of a game is read against the rulebook: each phase's title is its phrase.
+    rulebook = " ".join(RULEBOOK.read_text().split())
+    titles = [
+        phase["title"] for section in game().ir["flow"]["sections"] for phase in section["phases"]
+    ]
+    assert len(titles) == 8
+    for title in titles:
+        assert title in rulebook, title
+
+
+def test_the_log_tells_the_game_under_the_rulebooks_headings() -> None:
+    g = game(2, 1, "greedy")
+    play_game(g)
+    lines = g.narrate()
+    assert lines[0].startswith("  Step 1: Set Up the World: Port City - ")
+    assert lines[0].endswith(" - Drowned City of Atlantis.")
+    assert lines[1].startswith("  Step 2: Get Ready to Lead the Expedition: player 1 leads with ")
+    assert "takes 5 Money, " in lines[1]
+    assert lines[2].startswith("  Step 3: Pay to Be the First: player 1 bets ")
+    # "a hand of 5 cards (or more, in Prof. Pendergast's case)"
+    one, two = (g.hand_size(p) for p in g.players)
+    assert lines[3] == f"  Step 4: Draw a Hand: player 1 draws {one}; player 2 draws {two}."
+    assert lines[4] == f"Turn 1, player {g.board['first_player']}:"
+    assert lines[5].startswith("  Rest Turn: Refresh the Crew; the Market: ")
+    assert lines[6].startswith("  Draw Phase: draw ")
+    assert any(line.startswith("  Encounter Turn: ") for line in lines)
+    assert lines[-1].endswith("defeats both Encounters at the Drowned City of Atlantis and wins.")
 
 
 # -- the difficulty ------------------------------------------------------------------------------

@@ -1,21 +1,24 @@
 """Incredible Expeditions: Quest for Atlantis: the natives its flow and cards call.
 
-The turn is the flow's (``cards/incredible_expeditions/flow.cards``): setup, the first-player
-bid, Rest or Encounter Turn, the Draw Phase, the end. This module holds what the standard
-library lacks, each step quoting the rulebook (``incredible-expeditions-atlantis.txt``):
+The game is played by its flow (``cards/incredible_expeditions/flow.cards``, played by
+:class:`engine.flow.FlowGame`): the setup's four Steps, the turn (Marooned, a Rest Turn or an
+Encounter Turn, the end of the turn, the Draw Phase), Venturing Forth, Facing an Encounter and
+winning, with the order, the conditions and the arithmetic of the rules in the DSL. This module
+holds what the DSL and the standard library lack, each step quoting the rulebook
+(``incredible-expeditions-atlantis.txt``):
 
+- the players' choices, one question at a time: the first-player bid, a Rest or an Encounter
+  Turn, the Market's mix, what to Acquire and how to pay, how to raise Heroism and
+  Skullduggery against an Encounter (:meth:`IncredibleExpeditions.raise_against_encounter`),
+  what next on an Encounter Turn, the Draw Phase's Sacrifice and discards;
 - the player board: numbered Crew Cabins (``player.flags["cabins"]``, cabin 1 first; the
   ``crew_cabins`` zone mirrors the occupied ones), each Crew Refreshed or Exhausted
   (``flags["exhausted"]``, cabin numbers) and perhaps Cursed (``flags["cursed"]``); Lost Crew
-  go "under your Expedition Leader card", the ``lost_crew`` zone;
-- the Temporary totals (counters ``temporary_*``), raised by playing Resource cards, Exhausting
-  Crew and removing tokens, one decision at a time (:meth:`IncredibleExpeditions.raise_totals`);
-- the Market: up to 6 cards drawn face up from the Crew and Resource decks on a Rest Turn,
-  Acquired (up to 3 a turn) for oneself or for another player;
-- the Location track from Port City to the Drowned City of Atlantis, Venturing Forth, Facing
-  Encounters (a Half-Heroism/Half-Skullduggery bubble met entirely by one of the two), the
-  Undefeated Encounter's Lost Crew by the die;
-- the Draw Phase, the Marooned and Lost Rule, the winner.
+  go "under your Expedition Leader card", the ``lost_crew`` zone; the die that picks a cabin;
+- the shared decks (Resource, Crew, Encounter, each with its discard pile), the Market's cards,
+  the Location track, a difficulty's Half-Heroism/Half-Skullduggery bubbles;
+- the policies (``greedy``, ``random``), the scenarios' hooks and the game told for ``cardc sim
+  --log`` (:func:`narrate`, phase by phase in the flow's titles).
 
 Values the rulebook does not print (the cards' numbers, the cabins' count) are the cards'
 ``@provisional`` data; choices the rulebook leaves open are said where they are made.
@@ -23,14 +26,16 @@ Values the rulebook does not print (the cards' numbers, the cabins' count) are t
 
 from __future__ import annotations
 
+import inspect
 import itertools
 from collections.abc import Callable, Sequence
-from types import SimpleNamespace
 from typing import Any, NamedTuple
 
+from engine.flow import FlowGame, PhaseFn
 from engine.runtime import (
     Context,
     Game,
+    GameEnded,
     ObjectCache,
     Player,
     Policy,
@@ -58,7 +63,8 @@ HALF_BUBBLE_QUESTION = "face_encounter.half_heroism_half_skullduggery"
 ENCOUNTER_TURN = "encounter_turn"
 SACRIFICE = "sacrifice"
 DISCARD = "discard"
-RESCUE = "rescue_crew"
+#: The flow's `may rescue_crew` in the phase `marooned` (flow.cards).
+RESCUE = "flow.marooned.rescue_crew"
 
 
 class _Options(dict):  # type: ignore[type-arg]
@@ -74,6 +80,17 @@ class _Options(dict):  # type: ignore[type-arg]
 
 
 PLAY_OPTION, ABILITY_OPTION = _Options("play "), _Options("ability ")
+
+
+class _ForOptions(dict):  # type: ignore[type-arg]
+    """``card for N``, made once per card and seat."""
+
+    def __missing__(self, key: tuple[str, int]) -> str:
+        value = self[key] = f"{key[0]} for {key[1]}"
+        return value
+
+
+_FOR = _ForOptions()
 EXHAUST_OPTION, TOKEN_OPTION = _Options("exhaust "), _Options("token ")
 
 #: The answers that end a raise, a market, an acquisition or a discard.
@@ -158,6 +175,20 @@ def ways_to_meet(difficulty: Difficulty, heroism: int, skullduggery: int) -> lis
     return ways
 
 
+def combinations(difficulty: Difficulty) -> tuple[tuple[int, int, str], ...]:
+    """Each way of meeting ``difficulty`` as (Heroism needed, Skullduggery needed, its label),
+    in the order of :func:`ways_to_meet` (each half bubble met by Heroism, then by
+    Skullduggery)."""
+    if not difficulty.either:
+        label = "heroism" if difficulty.heroism or not difficulty.skullduggery else "skullduggery"
+        return ((difficulty.heroism, difficulty.skullduggery, label),)
+    ways: list[tuple[int, int, str]] = []
+    for pools in itertools.product(("heroism", "skullduggery"), repeat=len(difficulty.either)):
+        need_h, need_s = needs(difficulty, "+".join(pools))
+        ways.append((need_h, need_s, "+".join(pools)))
+    return tuple(ways)
+
+
 def needs(difficulty: Difficulty, way: str) -> tuple[int, int]:
     """The Heroism and Skullduggery ``way`` (a label of :func:`ways_to_meet`) asks for."""
     need_h, need_s = difficulty.heroism, difficulty.skullduggery
@@ -181,6 +212,8 @@ class Catalogue:
         self.values: dict[str, tuple[int, int, int]] = {}
         self.cost: dict[str, tuple[int, int, int]] = {}
         self.difficulty: dict[str, Difficulty] = {}
+        #: Each Encounter's ways of meeting its difficulty (:func:`combinations`).
+        self.ways: dict[str, tuple[tuple[int, int, str], ...]] = {}
         self.copies: dict[str, int] = {}
         self.starting: list[str] = []
         for card in cards:
@@ -199,6 +232,7 @@ class Catalogue:
                 self.copies[cid] = int(props.get("copies", 1))
             elif card["kind"] == "encounter":
                 self.difficulty[cid] = Difficulty.from_card(card)
+                self.ways[cid] = combinations(self.difficulty[cid])
                 self.copies[cid] = int(props.get("copies", 1))
         #: Resources with an Ability ("on play").
         self.abilities = {
@@ -216,6 +250,8 @@ class Catalogue:
 
 
 _CATALOGUES = ObjectCache()
+#: The DSL verbs and functions of a generated handlers module, by name.
+_DSL = ObjectCache()
 
 
 def catalogue(ir: dict[str, Any]) -> Catalogue:
@@ -227,8 +263,9 @@ def catalogue(ir: dict[str, Any]) -> Catalogue:
 # -- the game ----------------------------------------------------------------------------------
 
 
-class IncredibleExpeditions(Game):
-    """The player boards, the Market, the Location track and Encounters."""
+class IncredibleExpeditions(FlowGame):
+    """The player boards, the Market, the Location track and Encounters; played by the flow
+    of flow.cards (:class:`engine.flow.FlowGame`)."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -240,12 +277,11 @@ class IncredibleExpeditions(Game):
             board[deck] = []
         board["resource_deck"], board["resource_discard"], board["market"] = [], [], []
         board["leaders"] = list(self.cat.by_kind.get("expedition_leader", []))
-        board["first_player"] = 0
+        # The seat (1-based) that takes the first turn: the flow's turns start there.
+        board["first_player"] = 1
         board["facing"] = None
         board["paying"] = None
         self.winner: Player | None = None
-        self.turns = 0
-        self.end_reason = ""
         cabins = int(self.params["cabins"])
         for player in self.players:
             flags = player.flags
@@ -255,8 +291,9 @@ class IncredibleExpeditions(Game):
             # "Everyone ... puts their ship on Port City."
             flags["location"] = 0
             flags["turns"] = 0
-            flags["acquired"] = 0
             flags["undefeated_this_turn"] = False
+            flags["turn_way"] = None
+            flags["ignoring"] = set()
         # Until setup lays out the world, the track is Port City, the first Locations in card
         # order and the Drowned City (scenarios that need no shuffle use it as it is).
         self.lay_out_locations(None, "port_city", "drowned_city_of_atlantis", shuffled=False)
@@ -303,6 +340,17 @@ class IncredibleExpeditions(Game):
                 return Context(player, "", trigger, event, quantities)
             cards = [card for card in self.cards_in_force(player) if card in answering]
         return super().fire(trigger, player, cards, event, quantities)
+
+    def fire_in_force(self, c: Context, trigger: str) -> None:
+        """``fire TRIGGER`` from the flow, as the engine does; nothing to do (and no guard to
+        set up) when no card in force for the player answers the trigger."""
+        answering = self.cat.answering.get(trigger)
+        if not answering:
+            return
+        for card in self.cards_in_force(c.player):
+            if card in answering:
+                super().fire_in_force(c, trigger)
+                return
 
     def deck(self, name: str, discard: str) -> list[str]:
         """A shared deck; when it runs out, its discard pile is shuffled in as the new deck
@@ -415,36 +463,28 @@ class IncredibleExpeditions(Game):
         held = player.zones["expedition_leader"]
         return self.cards[held[0]] if held else None
 
-    def take_leader_tokens(self, player: Player) -> None:
-        """ "Take the number of Heroism tokens (amber marbles) and Skullduggery tokens (blue
-        marbles) listed on the Expedition Leader card." Money: "Money tokens as shown on the
-        coin pile" (the card; Step 3's "5 Money tokens" is every coin pile, provisionally)."""
+    def leader_shows(self, player: Player, place: str) -> int:
+        """The number the player's Expedition Leader card shows at ``place`` (``coin_pile``,
+        ``white_cross``, ``black_skull``: "Along the left side of the card are your
+        character's starting resources")."""
         leader = self.leader_of(player)
         if leader is None:
             raise RuleError(f"{player.name} has no Expedition Leader yet")
-        props = leader["properties"]
-        counters = player.counters
-        counters["money"] += int(props["coin_pile"])
-        counters["heroism"] += int(props["white_cross"])
-        counters["skullduggery"] += int(props["black_skull"])
-        self.log(
-            "tokens", player.index, counters["money"], counters["heroism"], counters["skullduggery"]
-        )
+        return int(leader["properties"][place])
 
-    def first_player_bid(self) -> int:
-        """Step 3: "All players secretly bet any number of Money tokens (even zero) to be the
-        first player. Whoever bets the most gets the first turn. (In the event of a tie, roll
-        off using the dice.) Return all the bets back to the pool of Money tokens. Keep what you
-        didn't bet." Each bet is asked before any is revealed; the roll-off rolls one die per
-        tied player until one rolls highest alone."""
-        bets = []
-        for player in self.players:
-            options = tuple(str(n) for n in range(player.counters["money"] + 1))
-            answer = self.ask(player, Question(BID, player.index, "bet Money to be first", options))
-            bets.append(int(answer))
-        for player, bet in zip(self.players, bets, strict=True):
-            player.counters["money"] -= bet
-            self.log("bet", player.index, bet)
+    def place_secret_bet(self, player: Player) -> int:
+        """Step 3: the player "secretly" bets "any number of Money tokens (even zero)", up to
+        what they have; it is kept face down (``flags["bet"]``) until every bet is in."""
+        options = tuple(str(n) for n in range(player.counters["money"] + 1))
+        bet = int(self.ask(player, Question(BID, player.index, "bet Money to be first", options)))
+        player.flags["bet"] = bet
+        return bet
+
+    def highest_bet_goes_first(self) -> int:
+        """ "Whoever bets the most gets the first turn. (In the event of a tie, roll off using
+        the dice.)" The roll-off rolls one die per tied player until one rolls highest alone;
+        the first player's index."""
+        bets = [player.flags["bet"] for player in self.players]
         top = max(bets)
         tied = [p for p, bet in zip(self.players, bets, strict=True) if bet == top]
         sides = int(self.params["die_sides"])
@@ -453,7 +493,7 @@ class IncredibleExpeditions(Game):
             best = max(rolls)
             tied = [p for p, roll in zip(tied, rolls, strict=True) if roll == best]
         first = tied[0].index
-        self.board["first_player"] = first
+        self.board["first_player"] = first + 1
         self.log("first_player", first)
         return first
 
@@ -479,30 +519,20 @@ class IncredibleExpeditions(Game):
         this Location"."""
         return int(self.cards[location]["properties"]["encounters"])
 
-    def can_venture_closer(self, player: Player) -> bool:
-        """ "If you have enough defeated Encounters to meet the total on your current Location
-        card (which, for Port City is 0) you may Venture Forth and go to a new Location closer to
-        Atlantis." Nothing lies beyond the last Location."""
-        here = player.flags["location"]
-        if here >= len(self.board["locations"]) - 1:
-            return False
-        return len(player.zones["defeated_encounters"]) >= self.encounters_needed(
-            self.board["locations"][here]
+    def may_venture(self, player: Player, closer: bool) -> bool:
+        """The flow's ``may_venture_closer()`` / ``may_venture_back()`` (flow.cards) for the
+        player: the rule's condition is the DSL's, never a copy here."""
+        return bool(
+            self.run_function("may_venture_closer" if closer else "may_venture_back", player)
         )
 
-    def can_venture_back(self, player: Player) -> bool:
-        """ "If you do not have enough defeated Encounters at your current Location, you may only
-        Venture Forth to an adjacent Location that is no closer to Atlantis": on this track the
-        one behind (none behind Port City)."""
-        return player.flags["location"] > 0 and not self.can_venture_closer(player)
-
-    def venture_forth(self, player: Player, closer: bool = True) -> bool:
-        """Venture Forth one Location (toward Atlantis, or back); True if its Encounter fell."""
+    def refuse_venture(self, player: Player, closer: bool) -> None:
+        """Say why the player may not Venture Forth that way (a scenario asking it anyway)."""
         here = player.flags["location"]
-        if closer and not self.can_venture_closer(player):
-            where = self.location_of(player)
+        if closer:
             if here >= len(self.board["locations"]) - 1:
                 raise RuleError("nothing lies beyond the Drowned City of Atlantis")
+            where = self.location_of(player)
             raise RuleError(
                 f"{player.name} has {len(player.zones['defeated_encounters'])} defeated "
                 f"Encounters at {self.cards[where]['title']}, which needs "
@@ -510,38 +540,41 @@ class IncredibleExpeditions(Game):
                 "enough defeated Encounters you may only Venture Forth to an adjacent Location "
                 "that is no closer to Atlantis)"
             )
-        if not closer and here == 0:
+        if here == 0:
             raise RuleError("no Location lies behind Port City")
-        # 1. "Place all your defeated Encounters into the Encounter discard pile."
+        raise RuleError(
+            f"{player.name} has enough defeated Encounters to Venture Forth closer to Atlantis"
+        )
+
+    def discard_defeated_encounters(self, player: Player) -> None:
+        """ "1. Place all your defeated Encounters into the Encounter discard pile." """
         self.board["encounter_discard"].extend(player.zones["defeated_encounters"])
         player.zones["defeated_encounters"] = []
-        # 2. "Move your ship to an adjacent Location."
-        player.flags["location"] = here + (1 if closer else -1)
+
+    def move_ship(self, player: Player, way: str) -> None:
+        """ "2. Move your ship to an adjacent Location": one along the track, ``closer`` to
+        Atlantis or ``back``."""
+        step = 1 if way == "closer" else -1
+        here = player.flags["location"] + step
+        if not 0 <= here < len(self.board["locations"]):
+            raise RuleError(f"no Location lies {way} from {self.location_of(player)}")
+        player.flags["location"] = here
         self.log("venture_forth", player.index, self.location_of(player))
-        # 3. and 4.: discover the Location and perform its text.
-        self.enter_location(player)
-        # 5. "Then Face the first Encounter at the new Location. You must always Face the first
-        # Encounter at a Location after Venturing Forth."
-        return self.face_encounter(player)
 
-    def enter_location(self, player: Player) -> Context:
-        """Steps 3 and 4 of Venturing Forth, at the Location the ship has moved to.
-
-        "Flip over the Location if it hasn't been discovered yet. Perform any actions described
-        by the text on the Location card." ``entering_location`` fires first: FAQ, "Exhaust the
-        Pilot as the first thing you do when entering a new Location to ignore the text there".
-        """
+    def flip_location(self, player: Player) -> None:
+        """ "3. Flip over the Location if it hasn't been discovered yet." What a trigger
+        ignored at the last Location no longer holds here."""
         location = self.location_of(player)
         if location not in self.board["discovered"]:
             self.board["discovered"].add(location)
             self.log("discover", player.index, location)
+        player.flags["ignoring"] = set()
         self.log("enter", player.index, location)
-        c = self.fire("entering_location", player, event={"location": location})
-        if "location_text" in c.flags.get("ignored", ()):
-            self.log("ignored", player.index, location, "location_text")
-        else:
-            self.run(location, "when_entering", player, event={"location": location})
-        return c
+
+    def follow_location_text(self, player: Player) -> None:
+        """ "4. Perform any actions described by the text on the Location card." """
+        location = self.location_of(player)
+        self.run(location, "when_entering", player, event={"location": location})
 
     # -- the Crew
 
@@ -630,7 +663,11 @@ class IncredibleExpeditions(Game):
     def capable_crew(self, player: Player) -> int:
         """ "capable Crew (that is, Crew that are neither Cursed nor Lost)": those aboard."""
         cursed = player.flags["cursed"]
-        return sum(1 for i, c in enumerate(player.flags["cabins"], 1) if c and i not in cursed)
+        capable = 0
+        for index, crew in enumerate(player.flags["cabins"], 1):
+            if crew and index not in cursed:
+                capable += 1
+        return capable
 
     def roll_cabin(self, player: Player, wanted: Callable[[int], bool]) -> int | None:
         """ "Roll a die ... If there is no Crew in that cabin, continue rolling until you get
@@ -679,31 +716,15 @@ class IncredibleExpeditions(Game):
 
     # -- the Marooned and Lost Rule
 
-    def marooned(self, player: Player) -> bool:
-        """ "if ever you have less than 3 capable Crew (that is, Crew that are neither Cursed nor
-        Lost) at a Location beyond Port City, you may, on your next turn, draw random Crew from
-        the discard pile until you have a total of 3 Capable Crew." Checked as the turn begins:
-        a Crew Lost on this player's own turn counts on the next one."""
-        return player.flags["location"] > 0 and self.capable_crew(player) < int(
-            self.params["capable_crew"]
-        )
-
-    def rescue_crew(self, player: Player) -> list[str]:
-        """Draw random Crew from the Crew discard pile into the lowest free cabins until the
-        player has 3 Capable Crew (or the pile or the cabins run out)."""
+    def draw_random_crew(self, player: Player) -> str | None:
+        """One random Crew from the Crew discard pile into the lowest free cabin (none when the
+        pile or the cabins have run out)."""
         pile = self.board["crew_discard"]
-        drawn: list[str] = []
-        self.log("rescue", player.index)
-        while (
-            self.capable_crew(player) < int(self.params["capable_crew"])
-            and pile
-            and self.free_cabin(player) is not None
-        ):
-            crew = pile.pop(int(self.rng.random() * len(pile)))
-            self.hire_crew(player, crew)
-            drawn.append(crew)
-        self.log("rescued", player.index, len(drawn))
-        return drawn
+        if not pile or self.free_cabin(player) is None:
+            return None
+        crew = str(pile.pop(int(self.rng.random() * len(pile))))
+        self.hire_crew(player, crew)
+        return crew
 
     # -- raising Temporary totals
 
@@ -774,12 +795,6 @@ class IncredibleExpeditions(Game):
         else:
             raise RuleError(f"'{answer}' is not a way to raise the Temporary totals")
 
-    def reset_temporary_totals(self, player: Player) -> None:
-        """ "all your Temporary Money, Heroism and Skullduggery values return to zero"."""
-        counters = player.counters
-        counters["temporary_money"] = counters["temporary_heroism"] = 0
-        counters["temporary_skullduggery"] = 0
-
     # -- the Market and Acquiring
 
     def lay_out_market(self, player: Player, size: int) -> None:
@@ -836,16 +851,22 @@ class IncredibleExpeditions(Game):
         """The Market cards the player could afford, for themself or ("You can Acquire Crew and
         Resources for other players!") for another player, as ``card`` or ``card for N``."""
         pm, ph, ps = self.potential(player)
-        options = []
+        options: list[str] = []
+        costs, cards = self.cat.cost, self.cards
+        players = self.players
+        room: list[Player] | None = None
         for card in dict.fromkeys(self.board["market"]):
-            cm, ch, cs = self.cat.cost.get(card, (0, 0, 0))
+            cm, ch, cs = costs.get(card, (0, 0, 0))
             if cm > pm or ch > ph or cs > ps:
                 continue
-            crew = self.cards[card]["kind"] == "crew"
-            for other in self.players:
-                if crew and self.free_cabin(other) is None:
-                    continue
-                options.append(card if other is player else f"{card} for {other.index + 1}")
+            if cards[card]["kind"] == "crew":
+                if room is None:
+                    room = [p for p in players if None in p.flags["cabins"]]
+                whom = room
+            else:
+                whom = players
+            for other in whom:
+                options.append(card if other is player else _FOR[card, other.index + 1])
         return options
 
     def acquire_cards(self, player: Player, limit: int) -> int:
@@ -871,7 +892,6 @@ class IncredibleExpeditions(Game):
                 acquired += 1
             else:
                 given_up.add(answer)
-        player.flags["acquired"] += acquired
         return acquired
 
     def pay_for(self, player: Player, card: str) -> bool:
@@ -926,110 +946,112 @@ class IncredibleExpeditions(Game):
         deck = self.deck("encounter_deck", "encounter_discard")
         return deck.pop(0) if deck else None
 
-    def face_encounter(self, player: Player, encounter: str | None = None) -> bool:
-        """Face an Encounter (the top of the Encounter deck unless named); True if defeated.
-
-        1. flip it; 2. "follow any instructions which start with 'Upon Facing...'"; 3-4. raise
-        Heroism and Skullduggery by "removing tokens, playing Resource cards from your hand and
-        Exhausting Crew"; 5. "If you cannot meet the difficulty of the Encounter, it is
-        Undefeated. Roll a die. The Crew in the number cabin you rolled is Lost." (the rule
-        "Undefeated Encounters"); 6. "If defeated" / "If Undefeated" texts; 7. "Return all
-        Temporary Totals back to zero after facing an Encounter."
-        """
+    def flip_encounter(self, player: Player) -> str | None:
+        """Step 1 of Facing an Encounter: the card flipped is the one being Faced
+        (``board["facing"]``); None, and nothing Faced, when both Encounter piles are empty."""
+        encounter = self.draw_encounter()
         if encounter is None:
-            encounter = self.draw_encounter()
-            if encounter is None:
-                self.log("no_encounter", player.index)
-                return False
+            self.log("no_encounter", player.index)
+            return None
         self._kind(encounter, "encounter")
-        board = self.board
-        board["facing"] = encounter
+        self.board["facing"] = encounter
         self.log("face", player.index, encounter)
-        try:
-            event = {"encounter": encounter}
-            self.fire("facing", player, event=event)
-            difficulty = self.cat.difficulty[encounter]
-            counters = player.counters
-            while True:
-                # Met by the Temporary totals alone: there is nothing more to raise.
-                if ways_to_meet(
-                    difficulty, counters["temporary_heroism"], counters["temporary_skullduggery"]
-                ):
-                    break
-                options = self.raise_options(player, ())
-                if not options:
-                    break
-                answer = self.ask(
-                    player,
-                    Question(
-                        RAISE,
-                        player.index,
-                        "raise Heroism and Skullduggery to Face the Encounter",
-                        (FACE, *options),
-                    ),
-                )
-                if answer == FACE:
-                    break
-                self.do_raise(player, answer)
-                if self.winner is not None:
-                    return False
-            # "raise enough Heroism (temporary or tokens)": the tokens cover what the
-            # Temporary totals lack, removing no more than that.
-            temp_h, temp_s = counters["temporary_heroism"], counters["temporary_skullduggery"]
-            ways = ways_to_meet(
-                difficulty, temp_h + counters["heroism"], temp_s + counters["skullduggery"]
-            )
-            if ways:
-                way = ways[0]
-                if len(ways) > 1:
-                    way = self.ask(
-                        player,
-                        Question(
-                            HALF_BUBBLE_QUESTION,
-                            player.index,
-                            f"{self.cat.titles[encounter]}: meet the Half-Heroism/"
-                            "Half-Skullduggery difficulty with",
-                            tuple(ways),
-                        ),
-                    )
-                need_h, need_s = needs(difficulty, way)
-                counters["heroism"] -= max(need_h - temp_h, 0)
-                counters["skullduggery"] -= max(need_s - temp_s, 0)
-                player.zones["defeated_encounters"].append(encounter)
-                self.log("defeated", player.index, encounter, way)
-                self.fire("defeated", player, event=event)
-                self.check_winner(player)
-                return True
-            self.log("undefeated", player.index, encounter)
-            player.flags["undefeated_this_turn"] = True
-            # 5. the rule "Undefeated Encounters" loses a Crew; 6. then the Leader's, the Crew's
-            # still aboard and the card's own text.
-            self.fire("undefeated", player, event=event)
-            board["encounter_discard"].append(encounter)
-            return False
-        finally:
-            board["facing"] = None
-            self.reset_temporary_totals(player)
+        return encounter
 
-    def check_winner(self, player: Player) -> None:
-        """ "The winner of Incredible Expeditions is the first player to defeat both Encounters
-        at the last Location, the Drowned City of Atlantis." """
-        if self.winner is not None:
-            return
-        track = self.board["locations"]
-        if player.flags["location"] != len(track) - 1:
-            return
-        if len(player.zones["defeated_encounters"]) >= self.encounters_needed(track[-1]):
-            self.winner = player
-            player.counters["victory"] = 1
-            self.log("winner", player.index)
+    def facing(self) -> str:
+        """The Encounter being Faced; an error outside of Facing one."""
+        encounter = self.board["facing"]
+        if encounter is None:
+            raise RuleError("no Encounter is being Faced")
+        return str(encounter)
+
+    def raise_against_encounter(self, player: Player) -> None:
+        """Steps 3 and 4: the player raises Heroism and Skullduggery, one play, Exhaust or token
+        at a time, until the Temporary totals meet the difficulty or the player Faces it with
+        what is raised (the tokens left make up the rest in :meth:`defeat_encounter`)."""
+        ways = self.cat.ways[self.facing()]
+        counters = player.counters
+        while True:
+            # Met by the Temporary totals alone: there is nothing more to raise.
+            heroism, skullduggery = (
+                counters["temporary_heroism"],
+                counters["temporary_skullduggery"],
+            )
+            if any(h <= heroism and s <= skullduggery for h, s, _ in ways):
+                return
+            options = self.raise_options(player, ())
+            if not options:
+                return
+            answer = self.ask(
+                player,
+                Question(
+                    RAISE,
+                    player.index,
+                    "raise Heroism and Skullduggery to Face the Encounter",
+                    (FACE, *options),
+                ),
+            )
+            if answer == FACE:
+                return
+            self.do_raise(player, answer)
+
+    def ways_now(self, player: Player) -> list[str]:
+        """The ways the Temporary totals and the tokens meet the difficulty: "raise enough
+        Heroism (temporary or tokens)"."""
+        counters = player.counters
+        heroism = counters["temporary_heroism"] + counters["heroism"]
+        skullduggery = counters["temporary_skullduggery"] + counters["skullduggery"]
+        return [
+            way for h, s, way in self.cat.ways[self.facing()] if h <= heroism and s <= skullduggery
+        ]
+
+    def defeat_encounter(self, player: Player) -> None:
+        """The difficulty is met: the tokens cover what the Temporary totals lack (removing no
+        more than that; the player says which pool meets a Half-Heroism/Half-Skullduggery
+        bubble when both can), and the Encounter is defeated at this Location."""
+        encounter = self.facing()
+        ways = self.ways_now(player)
+        if not ways:
+            raise RuleError(f"{player.name} cannot meet {self.cat.titles[encounter]}'s difficulty")
+        way = ways[0]
+        if len(ways) > 1:
+            way = self.ask(
+                player,
+                Question(
+                    HALF_BUBBLE_QUESTION,
+                    player.index,
+                    f"{self.cat.titles[encounter]}: meet the Half-Heroism/"
+                    "Half-Skullduggery difficulty with",
+                    tuple(ways),
+                ),
+            )
+        counters = player.counters
+        need_h, need_s = needs(self.cat.difficulty[encounter], way)
+        counters["heroism"] -= max(need_h - counters["temporary_heroism"], 0)
+        counters["skullduggery"] -= max(need_s - counters["temporary_skullduggery"], 0)
+        player.zones["defeated_encounters"].append(encounter)
+        self.log("defeated", player.index, encounter, way)
+
+    def leave_undefeated(self, player: Player) -> None:
+        """ "If you cannot meet the difficulty of the Encounter, it is Undefeated." """
+        self.log("undefeated", player.index, self.facing())
+        player.flags["undefeated_this_turn"] = True
+
+    def discard_encounter(self, player: Player) -> None:
+        """The Undefeated Encounter goes to the Encounter discard pile."""
+        self.board["encounter_discard"].append(self.facing())
+
+    def declare_winner(self, player: Player) -> None:
+        """The flow found the winner: remember and log it."""
+        self.winner = player
+        self.log("winner", player.index)
 
     def encounter_options(self, player: Player) -> list[str]:
         """What the player may do next on an Encounter Turn."""
         options = []
-        if self.can_venture_closer(player):
+        if self.may_venture(player, True):
             options.append("venture_forth")
-        elif self.can_venture_back(player):
+        elif self.may_venture(player, False):
             options.append("venture_back")
         if self.board["encounter_deck"] or self.board["encounter_discard"]:
             options.append("face_encounter")
@@ -1038,7 +1060,8 @@ class IncredibleExpeditions(Game):
 
     def encounter_actions(self, player: Player) -> None:
         """ "You may choose to face more Encounters on your turn or Venture Forth again", until
-        the player ends the turn (or wins)."""
+        the player ends the turn (or wins): the choice is asked here, each step is the flow's
+        DSL verb (``venture_forth``, ``venture_back``, ``face_encounter``)."""
         player.flags["undefeated_this_turn"] = False
         while self.winner is None:
             options = tuple(self.encounter_options(player))
@@ -1049,12 +1072,7 @@ class IncredibleExpeditions(Game):
             )
             if answer == "end_turn":
                 break
-            if answer == "venture_forth":
-                self.venture_forth(player, True)
-            elif answer == "venture_back":
-                self.venture_forth(player, False)
-            else:
-                self.face_encounter(player)
+            self.run_verb(answer, player)
 
     # -- the Draw Phase
 
@@ -1087,162 +1105,135 @@ class IncredibleExpeditions(Game):
             player.zones["discard_pile"].append(answer)
             self.log("discard", player.index, answer)
 
-    def draw_to_hand_size(self, player: Player) -> int:
-        """ "Draw new Resource cards until you have a full hand of cards (5 for most players).
-        If your Resource deck runs out, shuffle your discard pile to draw more (except while at
-        Port City)." The number drawn."""
-        zones = player.zones
-        hand, deck, pile = zones["hand"], zones["resource_deck"], zones["discard_pile"]
-        wanted = self.hand_size(player) - len(hand)
-        drawn = 0
-        start = len(hand)
-        while drawn < wanted:
-            if not deck:
-                if not pile or self.at_port_city(player):
-                    break
-                deck.extend(pile)
-                pile.clear()
-                self.shuffle(deck)
-                self.log("reshuffle", player.index, "discard_pile", "resource_deck")
-            hand.append(deck.pop(0))
-            drawn += 1
-        self.log("draw", player.index, "hand", drawn, hand[start:])
-        return drawn
+    # -- the turn: the flow's phases (flow.cards) call these
 
-    # -- the turn (the flow's phases call these; :meth:`play` is the same order in Python
-    # until the game's flow.cards runs it)
-
-    def rest_or_encounter(self, player: Player) -> str:
-        """ "There are two different ways to spend your turn ... On the first turn you have no
-        Crew and a nearly-empty ship, so take a Rest Turn." """
-        if player.flags["turns"] == 0:
-            return "rest_turn"
+    def choose_rest_or_encounter_turn(self, player: Player) -> str:
+        """ "There are two different ways to spend your turn": the player says which (the flow
+        takes the first turn's Rest Turn without asking)."""
         options = ("rest_turn", "encounter_turn")
-        return self.ask(
+        way = self.ask(
             player, Question(TURN, player.index, "take a Rest Turn or an Encounter Turn", options)
         )
+        player.flags["turn_way"] = way
+        return way
 
-    def rest_turn(self, player: Player) -> None:
-        """The Rest Turn: Refresh, the Market, Acquire up to 3 cards."""
-        self.log("rest_turn", player.index)
-        self.refresh_crew(player)
-        self.fire("rest", player)
-        self.lay_out_market(player, int(self.params["market_size"]))
-        self.acquire_cards(player, int(self.params["acquisitions_per_turn"]))
-        self.clear_market(player)
-
-    def encounter_turn(self, player: Player) -> None:
-        """The Encounter Turn: Venture Forth and Face Encounters."""
-        self.log("encounter_turn", player.index)
-        self.encounter_actions(player)
-
-    def draw_phase(self, player: Player) -> None:
-        """ "As the very last step of your turn, take a Draw Phase." """
-        self.sacrifice_resource(player)
-        self.discard_cards(player)
-        self.draw_to_hand_size(player)
+    def announce(self, player: Player, way: str) -> None:
+        """The way the player spends this turn, for the log and for :meth:`resting`."""
+        player.flags["turn_way"] = way
+        self.log(way, player.index)
 
     def take_turn(self, player: Player) -> None:
-        """One turn, in the flow's phases: Marooned, Rest or Encounter, the end, the Draw."""
-        self.log("turn", player.index, self.turns + 1)
-        c = Context(player, "", "turn")
-        if self.marooned(player) and self.may(c, RESCUE, "draw random Crew from the discard pile"):
-            self.rescue_crew(player)
-        if self.rest_or_encounter(player) == "rest_turn":
-            self.rest_turn(player)
-        else:
-            self.encounter_turn(player)
-        player.flags["turns"] += 1
+        """One turn of ``player``, as the flow's ``turn`` section says (for scenarios: the
+        game's own loop is :meth:`engine.flow.FlowGame.play`); a win ends it as in a game."""
         self.turns += 1
-        if self.winner is not None:
-            return
-        # "At the end of your turn, all your Temporary Money, Heroism and Skullduggery values
-        # return to zero."
-        self.reset_temporary_totals(player)
-        player.flags["acquired"] = 0
-        self.draw_phase(player)
-
-    def set_up(self) -> None:
-        """Steps 1 to 4."""
-        self.deal_starting_decks()
-        self.shuffle_decks()
-        self.lay_out_locations(None)
-        for player in self.players:
-            self.take_expedition_leader(player)
-            self.take_leader_tokens(player)
-        self.first_player_bid()
-        for player in self.players:
-            self.draw_to_hand_size(player)
+        self.turn_player = player
+        try:
+            self.run_section("turn", player)
+        except GameEnded as ended:
+            self.reason = ended.reason
+        finally:
+            self.turn_player = None
 
     def play_game(self) -> Any:
-        """Play the whole game: setup, then turns in seat order from the first player until one
-        reaches Atlantis's last Encounter (or the turn limit); the result for the simulator."""
-        self.set_up()
-        n = len(self.players)
-        seat = self.board["first_player"]
-        limit = int(self.params["turn_limit"])
-        while self.winner is None and self.turns < limit:
-            self.take_turn(self.players[seat])
-            seat = (seat + 1) % n
-        self.end_reason = "a ship reached Atlantis" if self.winner else "turn limit"
-        return self.result()
+        """The whole game by its flow: the simulator's entry point (``engine.sim``)."""
+        return self.play()
+
+    # -- running the DSL's verbs and functions (flow.cards)
+
+    def _dsl(self) -> tuple[dict[str, PhaseFn], dict[str, PhaseFn]]:
+        """The generated module's DSL verbs and functions (``dv_<name>``, ``df_<name>``)."""
+        module = self.table.module if self.table is not None else None
+        found: tuple[dict[str, PhaseFn], dict[str, PhaseFn]] | None = _DSL.get(module)
+        if found is None:
+            verbs, functions = {}, {}
+            for name, fn in vars(module).items() if module is not None else ():
+                if name.startswith("dv_") and callable(fn):
+                    verbs[name[3:]] = fn
+                elif name.startswith("df_") and callable(fn):
+                    functions[name[3:]] = fn
+            found = _DSL.put(module, (verbs, functions))
+        return found
+
+    def run_verb(self, name: str, player: Player) -> Any:
+        """Run a verb flow.cards defines, for ``player``."""
+        verb = self._dsl()[0].get(name)
+        if verb is None:
+            raise RuleError(
+                f"the DSL verb '{name}' is not in the compiled game: flow.cards defines it; "
+                "run 'cardc build'"
+            )
+        return self.call(verb, self._contexts[player.index])
+
+    def run_function(self, name: str, player: Player) -> Any:
+        """The value of a function flow.cards defines, for ``player``."""
+        function = self._dsl()[1].get(name)
+        if function is None:
+            raise RuleError(
+                f"the DSL function '{name}' is not in the compiled game: flow.cards defines "
+                "it; run 'cardc build'"
+            )
+        return function(self, self._contexts[player.index])
+
+    def _run(self, phases: tuple[tuple[str, PhaseFn], ...], c: Context) -> None:
+        """Each phase as FlowGame plays it, after a ``phase`` event (the log tells the game
+        phase by phase, in the flow's titles)."""
+        for phase in phases:
+            self.log("phase", c.player.index, phase[0])
+            super()._run((phase,), c)
 
     def narrate(self) -> list[str]:
         """The game told turn by turn (``cardc sim --log``)."""
         return narrate(self)
 
-    def result(self) -> SimpleNamespace:
-        """The simulator's fields: the winner scores 1."""
-        self.round = self.turns
-        n = len(self.players)
-        return SimpleNamespace(
-            scores=[p.counters["victory"] for p in self.players],
-            team_score=None,
-            titles=[""] * n,
-            sunk=[False] * n,
-            winner=None if self.winner is None else self.winner.index,
-            logbook=[],
-            turns=self.turns,
-            reason=self.end_reason,
-        )
-
 
 def narrate(game: IncredibleExpeditions) -> list[str]:
-    """The game told turn by turn in the rulebook's words, from its event log: what ``cardc
-    sim --log`` prints."""
+    """The game told phase by phase in the rulebook's words, from its event log: what ``cardc
+    sim --log`` prints. Each phase is headed by its title in flow.cards ("Step 1: Set Up the
+    World", "Draw Phase"); a turn by its number and player, its way by "Rest Turn" or
+    "Encounter Turn"."""
     title = game.cat.titles
     name = lambda card: title.get(str(card), str(card))  # noqa: E731 - a local shorthand
+    phases = _phase_titles(game)
     lines: list[str] = []
     line: list[str] = []
+    heading = [""]
+    turn = 0
 
     def flush() -> None:
         if line:
-            lines.append("  " + "; ".join(line) + ".")
+            lines.append(f"  {heading[0]}: " + "; ".join(line) + ".")
             line.clear()
 
     for event in game.events:
         kind = event[0]
         who = f"player {event[1] + 1}" if len(event) > 1 and isinstance(event[1], int) else ""
-        if kind == "locations":
-            lines.append("Set up the World: " + " - ".join(name(c) for c in event[1:]))
+        if kind == "phase":
+            flush()
+            phase = str(event[2])
+            heading[0] = phases.get(phase, phase)
+            if phase == "marooned":
+                turn += 1
+                lines.append(f"Turn {turn}, {who}:")
+        elif kind == "locations":
+            line.append(" - ".join(name(c) for c in event[1:]))
         elif kind == "leader":
-            lines.append(f"{who.capitalize()} leads with {name(event[2])}")
-        elif kind == "tokens":
-            lines[-1] += f": {event[2]} Money, {event[3]} Heroism, {event[4]} Skullduggery tokens"
-        elif kind == "bet":
-            line.append(f"{who} bets {event[2]}")
+            line.append(f"{who} leads with {name(event[2])}")
+        elif kind == "gain" and heading[0].startswith("Step 2"):
+            # The tokens on the Leader card, in its order: Money, Heroism, Skullduggery.
+            if event[2] == "money":
+                line.append(f"takes {event[3]} Money")
+            else:
+                end = " tokens" if event[2] == "skullduggery" else ""
+                line[-1] += f", {event[3]} {event[2].capitalize()}{end}"
+        elif kind == "lose" and heading[0].startswith("Step 3"):
+            line.append(f"{who} bets {event[3]}")
         elif kind == "first_player":
             line.append(f"player {event[1] + 1} takes the first turn")
+        elif kind in ("rest_turn", "encounter_turn"):
             flush()
-        elif kind == "turn":
-            flush()
-            player = game.players[event[1]]
-            del player
-            lines.append(f"Turn {event[2]}, {who}:")
-        elif kind == "rest_turn":
-            line.append("Rest Turn: Refresh the Crew")
-        elif kind == "encounter_turn":
-            line.append("Encounter Turn")
+            heading[0] = "Rest Turn" if kind == "rest_turn" else "Encounter Turn"
+        elif kind == "refresh":
+            line.append("Refresh the Crew")
         elif kind == "market" and len(event) > 2:
             line.append("the Market: " + ", ".join(name(c) for c in event[2:]))
         elif kind == "acquire":
@@ -1274,14 +1265,14 @@ def narrate(game: IncredibleExpeditions) -> list[str]:
             line.append(f"{name(event[2])} in cabin {event[3]} is Lost")
         elif kind == "cursed":
             line.append(f"{name(event[2])} in cabin {event[3]} is Cursed")
-        elif kind == "rescue":
-            line.append("Marooned: draw random Crew from the discard pile")
         elif kind == "sacrifice":
-            line.append(f"Draw Phase: Sacrifice {name(event[2])}")
+            line.append(f"Sacrifice {name(event[2])}")
         elif kind == "discard":
             line.append(f"discard {name(event[2])}")
-        elif kind == "draw" and game.turns:
-            line.append(f"draw {event[3]}")
+        elif kind == "reshuffle":
+            line.append("shuffle the discard pile into the Resource deck")
+        elif kind == "draw_from":
+            line.append(f"{who} draws {event[4]}" if turn == 0 else f"draw {event[4]}")
         elif kind == "winner":
             flush()
             lines.append(
@@ -1289,9 +1280,19 @@ def narrate(game: IncredibleExpeditions) -> list[str]:
                 "and wins."
             )
     flush()
-    if game.winner is None and game.end_reason:
-        lines.append(f"The game ends: {game.end_reason}.")
+    if game.winner is None and game.reason:
+        lines.append(f"The game ends: {game.reason}.")
     return lines
+
+
+def _phase_titles(game: Game) -> dict[str, str]:
+    """Each phase's title in the flow (its name when it has none)."""
+    flow = game.ir.get("flow") or {}
+    return {
+        phase["name"]: phase.get("title") or phase["name"]
+        for section in flow.get("sections", ())
+        for phase in section["phases"]
+    }
 
 
 def _game(g: Game) -> IncredibleExpeditions:
@@ -1302,7 +1303,7 @@ def _game(g: Game) -> IncredibleExpeditions:
     return g
 
 
-# -- natives and verbs ---------------------------------------------------------------------
+# -- natives and verbs: what flow.cards and the cards call ------------------------------------
 
 
 def refreshed(g: Game, c: Context, crew: str) -> bool:
@@ -1320,9 +1321,19 @@ def exhaust(g: Game, c: Context, crew: str) -> None:
 
 
 def ignore(g: Game, c: Context, what: str) -> None:
-    """Mark ``what`` (``location_text``) as skipped for the step that fired this trigger."""
-    c.flags.setdefault("ignored", set()).add(what)
+    """Mark ``what`` (``location_text``) as skipped at the Location being entered."""
+    c.player.flags["ignoring"].add(what)
     g.log("ignore", c.player.index, what)
+
+
+def ignoring(g: Game, c: Context, what: str) -> bool:
+    """True when a trigger at the Location being entered ignores ``what``."""
+    return what in c.player.flags["ignoring"]
+
+
+def skip_location_text(g: Game, c: Context) -> None:
+    """The Location's text is ignored this time."""
+    g.log("ignored", c.player.index, _game(g).location_of(c.player), "location_text")
 
 
 def lose_crew(g: Game, c: Context, amount: int = 1) -> None:
@@ -1355,11 +1366,21 @@ def refresh_one(g: Game, c: Context) -> None:
         g.log("refreshed", c.player.index, cabin)
 
 
-def _each_player(method: str) -> Callable[[Game, Context], Any]:
-    def verb(g: Game, c: Context) -> Any:
-        return getattr(_game(g), method)(c.player)
+def _each_player(method: str) -> Callable[..., Any]:
+    # The method itself, looked up once: a flow calls these tens of thousands of times a run
+    # (the game is always an IncredibleExpeditions: GAME_CLASS).
+    step = getattr(IncredibleExpeditions, method)
 
-    verb.__doc__ = getattr(IncredibleExpeditions, method).__doc__
+    def verb(g: Game, c: Context, *args: Any) -> Any:
+        return step(g, c.player, *args)
+
+    def plain(g: Game, c: Context) -> Any:
+        return step(g, c.player)
+
+    # Most steps take only the player: called without the arguments' tuple.
+    if len(inspect.signature(step).parameters) == 2:
+        verb = plain
+    verb.__doc__ = step.__doc__
     verb.__name__ = method
     return verb
 
@@ -1388,14 +1409,29 @@ def acquire_cards(g: Game, c: Context, limit: int) -> None:
     _game(g).acquire_cards(c.player, int(limit))
 
 
-def capable_crew_count(g: Game, c: Context) -> int:
-    """How many Crew the player has that are neither Cursed nor Lost."""
-    return _game(g).capable_crew(c.player)
-
-
 def first_turn(g: Game, c: Context) -> bool:
     """True on the player's first turn."""
     return bool(c.player.flags["turns"] == 0)
+
+
+def resting(g: Game, c: Context) -> bool:
+    """True when the player spends this turn as a Rest Turn."""
+    return bool(c.player.flags["turn_way"] == "rest_turn")
+
+
+def turn_taken(g: Game, c: Context) -> None:
+    """Count the player's turn (the first one is a Rest Turn)."""
+    c.player.flags["turns"] += 1
+
+
+def bet_placed(g: Game, c: Context) -> int:
+    """The Money the player bet to be first."""
+    return int(c.player.flags["bet"])
+
+
+def turns_taken(g: Game, c: Context) -> int:
+    """The turns taken so far, all players together (this one counted)."""
+    return int(_game(g).turns)
 
 
 def winner_found(g: Game, c: Context) -> bool:
@@ -1403,13 +1439,48 @@ def winner_found(g: Game, c: Context) -> bool:
     return _game(g).winner is not None
 
 
+def at_the_last_location(g: Game, c: Context) -> bool:
+    """True while the player's ship is at the Drowned City of Atlantis (the last Location)."""
+    return bool(c.player.flags["location"] == len(g.board["locations"]) - 1)
+
+
+def encounters_here(g: Game, c: Context) -> int:
+    """The total on the current Location card."""
+    game = _game(g)
+    return game.encounters_needed(game.location_of(c.player))
+
+
+def facing_an_encounter(g: Game, c: Context) -> bool:
+    """True while an Encounter is being Faced."""
+    return g.board["facing"] is not None
+
+
+def difficulty_met(g: Game, c: Context) -> bool:
+    """True when the Temporary totals and the tokens meet the difficulty of the Encounter."""
+    return bool(_game(g).ways_now(c.player))
+
+
+def stop_facing(g: Game, c: Context) -> None:
+    """The Encounter has been Faced."""
+    g.board["facing"] = None
+
+
 NATIVES: dict[str, Callable[..., Any]] = {
     "refreshed": refreshed,
-    "capable_crew_count": capable_crew_count,
+    "capable_crew_count": _each_player("capable_crew"),
     "first_turn": first_turn,
-    "marooned": _each_player("marooned"),
+    "resting": resting,
+    "turns_taken": turns_taken,
+    "bet_placed": bet_placed,
     "winner_found": winner_found,
     "at_port_city": _each_player("at_port_city"),
+    "at_the_last_location": at_the_last_location,
+    "encounters_here": encounters_here,
+    "ignoring": ignoring,
+    "facing_an_encounter": facing_an_encounter,
+    "difficulty_met": difficulty_met,
+    "full_hand": _each_player("hand_size"),
+    "leader_shows": _each_player("leader_shows"),
 }
 
 VERBS: dict[str, Callable[..., Any]] = {
@@ -1423,18 +1494,31 @@ VERBS: dict[str, Callable[..., Any]] = {
     "shuffle_decks": _whole_game("shuffle_decks"),
     "lay_out_locations": lay_out_locations,
     "take_expedition_leader": _each_player("take_expedition_leader"),
-    "take_leader_tokens": _each_player("take_leader_tokens"),
-    "first_player_bid": _whole_game("first_player_bid"),
-    "draw_to_hand_size": _each_player("draw_to_hand_size"),
-    "rescue_crew": _each_player("rescue_crew"),
+    "place_secret_bet": _each_player("place_secret_bet"),
+    "highest_bet_goes_first": _whole_game("highest_bet_goes_first"),
+    "draw_random_crew": _each_player("draw_random_crew"),
+    "announce": _each_player("announce"),
+    "choose_rest_or_encounter_turn": _each_player("choose_rest_or_encounter_turn"),
+    "turn_taken": turn_taken,
     "refresh_crew": _each_player("refresh_crew"),
     "lay_out_market": lay_out_market,
     "acquire_cards": acquire_cards,
     "clear_market": _each_player("clear_market"),
     "encounter_actions": _each_player("encounter_actions"),
+    "discard_defeated_encounters": _each_player("discard_defeated_encounters"),
+    "move_ship": _each_player("move_ship"),
+    "flip_location": _each_player("flip_location"),
+    "skip_location_text": skip_location_text,
+    "follow_location_text": _each_player("follow_location_text"),
+    "flip_encounter": _each_player("flip_encounter"),
+    "raise_against_encounter": _each_player("raise_against_encounter"),
+    "defeat_encounter": _each_player("defeat_encounter"),
+    "leave_undefeated": _each_player("leave_undefeated"),
+    "discard_encounter": _each_player("discard_encounter"),
+    "stop_facing": stop_facing,
+    "declare_winner": _each_player("declare_winner"),
     "sacrifice_resource": _each_player("sacrifice_resource"),
     "discard_cards": _each_player("discard_cards"),
-    "reset_temporary_totals": _each_player("reset_temporary_totals"),
 }
 
 GAME_CLASS = IncredibleExpeditions
@@ -1459,13 +1543,13 @@ class Greedy(Policy):
 
     def decide(self, game: Game, question: Question) -> str:
         """Answer by the question's id; anything unforeseen gets the first legal answer."""
-        g = _game(game)
+        g: IncredibleExpeditions = game  # type: ignore[assignment]  # always: GAME_CLASS
         me = g.players[question.player]
         ident, options = question.id, question.options
-        if ident == RAISE:
-            return self.raise_for_encounter(g, me, options)
         if ident == PAY:
             return self.pay(g, me, options)
+        if ident == RAISE:
+            return self.raise_for_encounter(g, me, options)
         if ident == ACQUIRE:
             return self.acquire(g, me, options)
         if ident == MARKET_CREW:
@@ -1517,8 +1601,11 @@ class Greedy(Policy):
         want = min(max(5 - g.capable_crew(me), 0), cabins, most)
         return str(want)
 
-    def worth(self, g: IncredibleExpeditions, me: Player, card: str) -> float:
-        """How much a card helps the voyage, per point of its cost."""
+    def worth(
+        self, g: IncredibleExpeditions, me: Player, card: str, capable: int | None = None
+    ) -> float:
+        """How much a card helps the voyage, per point of its cost (``capable``: the player's
+        capable Crew, when the caller has counted them)."""
         if card == "stowaway_kid":
             return -1.0
         money, heroism, skull = g.cat.values[card]
@@ -1526,7 +1613,7 @@ class Greedy(Policy):
         worth = heroism + skull + 0.3 * money
         if g.cards[card]["kind"] == "crew":
             # A Crew serves every turn it is Refreshed, and counts against being Marooned.
-            if g.capable_crew(me) >= 5:
+            if (g.capable_crew(me) if capable is None else capable) >= 5:
                 return 0.0
             worth = 2.0 * worth + 1.0
         return worth / cost
@@ -1535,25 +1622,28 @@ class Greedy(Policy):
         """The card worth most to this ship that its hand, tokens and (while hiring) Crew can
         pay for; never one for another player."""
         counters = me.counters
-        have = [counters[TEMPORARY[pool]] for pool in VALUE_KINDS]
-        have[0] += counters["money"]
+        have_m = counters["temporary_money"] + counters["money"]
+        have_h = counters["temporary_heroism"]
+        have_s = counters["temporary_skullduggery"]
         values = g.cat.values
         for card in me.zones["hand"]:
-            for i, v in enumerate(values[card]):
-                have[i] += v
-        if g.at_port_city(me) and g.capable_crew(me) < self.CREW:
+            m, h, s = values[card]
+            have_m, have_h, have_s = have_m + m, have_h + h, have_s + s
+        capable = g.capable_crew(me)
+        if g.at_port_city(me) and capable < self.CREW:
             for i, crew in enumerate(me.flags["cabins"], 1):
                 if crew is not None and g.can_exhaust(me, i):
-                    for k, v in enumerate(values[crew]):
-                        have[k] += v
+                    m, h, s = values[crew]
+                    have_m, have_h, have_s = have_m + m, have_h + h, have_s + s
+        costs = g.cat.cost
         best, value = DONE, 0.0
         for option in options:
             if option == DONE or " for " in option:
                 continue
-            cost = g.cat.cost.get(option, (0, 0, 0))
-            if any(c > h for c, h in zip(cost, have, strict=True)):
+            cost_m, cost_h, cost_s = costs.get(option, (0, 0, 0))
+            if cost_m > have_m or cost_h > have_h or cost_s > have_s:
                 continue
-            worth = self.worth(g, me, option)
+            worth = self.worth(g, me, option, capable)
             if worth > value:
                 best, value = option, worth
         return best
@@ -1561,28 +1651,32 @@ class Greedy(Policy):
     def pay(self, g: IncredibleExpeditions, me: Player, options: Sequence[str]) -> str:
         """Cover the shortfall with hand cards first, then Money tokens; Crew only while the
         ship is still hiring in port (an Exhausted Crew is no use on the next Encounter Turn)."""
-        cost = g.cat.cost.get(g.board["paying"] or "", (0, 0, 0))
+        cost_m, cost_h, cost_s = g.cat.cost.get(g.board["paying"] or "", (0, 0, 0))
         counters = me.counters
-        short = [
-            max(need - counters[TEMPORARY[pool]], 0)
-            for pool, need in zip(VALUE_KINDS, cost, strict=True)
-        ]
+        short_m = max(cost_m - counters["temporary_money"], 0)
+        short_h = max(cost_h - counters["temporary_heroism"], 0)
+        short_s = max(cost_s - counters["temporary_skullduggery"], 0)
         hiring = g.at_port_city(me) and g.capable_crew(me) < self.CREW
         best, score = DONE, 0.0
         values = g.cat.values
+        cabins = me.flags["cabins"]
         for option in options:
             verb, _, what = option.partition(" ")
             if verb == "play":
-                gives = values[what]
-                penalty = 0.1 * (gives[1] + gives[2])
+                m, h, s = values[what]
+                penalty = 0.1 * (h + s)
             elif verb == "exhaust" and hiring:
-                gives = values[str(g.crew_in(me, int(what)))]
+                m, h, s = values[cabins[int(what) - 1]]
                 penalty = 0.5
             elif verb == "token" and what == "money":
-                gives, penalty = (1, 0, 0), 0.8
+                m, h, s, penalty = 1, 0, 0, 0.8
             else:
                 continue
-            useful = sum(min(v, need) for v, need in zip(gives, short, strict=True))
+            useful = (
+                (m if m < short_m else short_m)
+                + (h if h < short_h else short_h)
+                + (s if s < short_s else short_s)
+            )
             if useful - penalty > score:
                 best, score = option, useful - penalty
         return best
@@ -1593,27 +1687,22 @@ class Greedy(Policy):
         """Raise what the cheapest way of meeting the difficulty still lacks; Face at once when
         it is met, or when it cannot be met (no card is wasted on a lost cause)."""
         encounter = g.board["facing"]
-        difficulty = g.cat.difficulty[encounter]
         counters = me.counters
         have_h, have_s = counters["temporary_heroism"], counters["temporary_skullduggery"]
         _, pot_h, pot_s = g.potential(me)
         best_need: tuple[int, int] | None = None
-        for pools in itertools.product(("heroism", "skullduggery"), repeat=len(difficulty.either)):
-            need_h, need_s = difficulty.heroism, difficulty.skullduggery
-            for amount, pool in zip(difficulty.either, pools, strict=True):
-                if pool == "heroism":
-                    need_h += amount
-                else:
-                    need_s += amount
+        best_sum = 0
+        for need_h, need_s, _way in g.cat.ways[encounter]:
             if need_h > pot_h or need_s > pot_s:
                 continue
             short = (max(need_h - have_h, 0), max(need_s - have_s, 0))
-            if best_need is None or sum(short) < sum(best_need):
-                best_need = short
+            if best_need is None or short[0] + short[1] < best_sum:
+                best_need, best_sum = short, short[0] + short[1]
         if best_need is None or best_need == (0, 0):
             return FACE
         short_h, short_s = best_need
         values = g.cat.values
+        cabins = me.flags["cabins"]
         best, score = FACE, 0.0
         for option in options:
             verb, _, what = option.partition(" ")
@@ -1621,14 +1710,14 @@ class Greedy(Policy):
                 _, h, s = values[what]
                 penalty = 0.0
             elif verb == "exhaust":
-                _, h, s = values[str(g.crew_in(me, int(what)))]
+                _, h, s = values[cabins[int(what) - 1]]
                 penalty = 0.2
             elif verb == "token":
                 h, s = (1, 0) if what == "heroism" else (0, 1)
                 penalty = 0.6
             else:
                 continue
-            useful = min(h, short_h) + min(s, short_s)
+            useful = (h if h < short_h else short_h) + (s if s < short_s else short_s)
             if useful - penalty > score:
                 best, score = option, useful - penalty
         return best
@@ -1746,9 +1835,11 @@ EXPECT: dict[str, Callable[[Game, Player | None], Any]] = {
     "leader": _leader,
     "hand_size": lambda g, player: _game(g).hand_size(_need_player(player, "hand_size")),
     "capable_crew": lambda g, player: _game(g).capable_crew(_need_player(player, "crew")),
-    "marooned": lambda g, player: _game(g).marooned(_need_player(player, "marooned")),
+    "marooned": lambda g, player: _game(g).run_function(
+        "marooned", _need_player(player, "marooned")
+    ),
     "winner": lambda g, player: _winner_number(g),
-    "first_player": lambda g, player: int(g.board["first_player"]) + 1,
+    "first_player": lambda g, player: int(g.board["first_player"]),
     "locations": lambda g, player: list(g.board["locations"]),
     "locations_laid_out": lambda g, player: len(g.board["locations"]),
     "discovered": lambda g, player: sorted(g.board["discovered"]),
@@ -1762,32 +1853,49 @@ EXPECT: dict[str, Callable[[Game, Player | None], Any]] = {
         len(g.board["crew_deck"]),
         len(g.board["encounter_deck"]),
     ],
-    "end_reason": lambda g, player: _game(g).end_reason,
+    "end_reason": lambda g, player: _game(g).reason or "",
 }
 
 
-def _play_whole_game(g: Game, player: Player) -> None:
-    _game(g).play_game()
+def _face_encounter(g: Game, player: Player, encounter: str | None = None) -> None:
+    """Face the top Encounter, or ``encounter`` put on top of the deck first."""
+    game = _game(g)
+    if encounter is not None:
+        game._kind(encounter, "encounter")
+        g.board["encounter_deck"].insert(0, encounter)
+    game.run_verb("face_encounter", player)
+
+
+def _venture_forth(g: Game, player: Player, closer: bool = True) -> None:
+    """Venture Forth (closer to Atlantis, or back), refused when the rules do not allow it."""
+    game = _game(g)
+    if not game.may_venture(player, closer):
+        game.refuse_venture(player, closer)
+    game.run_verb("venture_forth" if closer else "venture_back", player)
+
+
+def _run_verb(name: str) -> Callable[[Game, Player], Any]:
+    return lambda g, player: _game(g).run_verb(name, player)
 
 
 #: Steps a scenario may name (``action: venture_forth``, ``args: {closer: false}``).
 ACTIONS: dict[str, Callable[..., Any]] = {
-    "set_up": lambda g, player: _game(g).set_up(),
+    "set_up": lambda g, player: _game(g).run_section("setup"),
     "deal_starting_decks": lambda g, player: _game(g).deal_starting_decks(),
     "shuffle_decks": lambda g, player: _game(g).shuffle_decks(),
     "lay_out_locations": lambda g, player: _game(g).lay_out_locations(None),
     "take_expedition_leader": lambda g, player, leader=None: _game(g).take_expedition_leader(
         player, leader
     ),
-    "take_leader_tokens": lambda g, player: _game(g).take_leader_tokens(player),
-    "first_player_bid": lambda g, player: _game(g).first_player_bid(),
-    "draw_to_hand_size": lambda g, player: _game(g).draw_to_hand_size(player),
+    "take_leader_tokens": _run_verb("take_leader_tokens"),
+    "first_player_bid": _run_verb("first_player_bid"),
+    "draw_to_hand_size": _run_verb("draw_to_hand_size"),
     "take_turn": lambda g, player: _game(g).take_turn(player),
-    "rest_turn": lambda g, player: _game(g).rest_turn(player),
-    "encounter_turn": lambda g, player: _game(g).encounter_turn(player),
-    "draw_phase": lambda g, player: _game(g).draw_phase(player),
-    "venture_forth": lambda g, player, closer=True: _game(g).venture_forth(player, closer),
-    "face_encounter": lambda g, player, encounter=None: _game(g).face_encounter(player, encounter),
+    "rest_turn": _run_verb("take_rest_turn"),
+    "encounter_turn": _run_verb("take_encounter_turn"),
+    "draw_phase": _run_verb("draw_phase"),
+    "venture_forth": _venture_forth,
+    "face_encounter": _face_encounter,
     "hire_crew": lambda g, player, crew: _game(g).hire_crew(player, crew),
     "refresh_crew": lambda g, player: _game(g).refresh_crew(player),
     "exhaust_for_totals": lambda g, player, cabin: _game(g).exhaust_for_totals(player, cabin),
@@ -1797,11 +1905,11 @@ ACTIONS: dict[str, Callable[..., Any]] = {
     "lay_out_market": lambda g, player, size=6: _game(g).lay_out_market(player, size),
     "acquire_cards": lambda g, player, limit=3: _game(g).acquire_cards(player, limit),
     "clear_market": lambda g, player: _game(g).clear_market(player),
-    "rescue_crew": lambda g, player: _game(g).rescue_crew(player),
+    "rescue_crew": _run_verb("rescue_crew"),
     "sacrifice_resource": lambda g, player: _game(g).sacrifice_resource(player),
     "discard_cards": lambda g, player: _game(g).discard_cards(player),
-    "reset_temporary_totals": lambda g, player: _game(g).reset_temporary_totals(player),
-    "play_game": _play_whole_game,
+    "reset_temporary_totals": _run_verb("reset_temporary_totals"),
+    "play_game": lambda g, player: _game(g).play(),
 }
 
 
