@@ -45,7 +45,7 @@ def run(games: int, seed: int, players: int, policy: str, variant: str | None) -
         for side in ("land", "sea"):
             marker = game.player_for(side)  # type: ignore[attr-defined]
             sides[side] += marker.counters["points"] if marker else 0
-        turns += game.turns  # type: ignore[attr-defined]
+        turns += game.placements  # type: ignore[attr-defined]
     seconds = time.perf_counter() - started
     return {
         "wins": wins,

@@ -105,8 +105,7 @@ def test_the_map_keeps_areas_and_routes_as_the_searches_find_them(seed: int) -> 
 
 def test_a_preview_says_what_the_placement_then_completes() -> None:
     g = new_game(GENERATED / "land_vs_sea", players=2, seed=5, policies={-1: RandomLegal()})
-    setup = importlib.import_module(f"{_natives.__package__}.play").setup
-    setup(g)
+    g.run_section("setup")  # type: ignore[attr-defined]
     checked = 0
     for _ in range(40):
         player = g.players[checked % 2]

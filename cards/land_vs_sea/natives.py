@@ -29,6 +29,7 @@ from .board import (
     route_has_city,
     route_ships,
 )
+from .board import area_bonus as board_area_bonus
 from .game import LandVsSea, _game
 from .hooks import (
     ACTION_ARGS,
@@ -40,7 +41,6 @@ from .hooks import (
     GIVEN_KINDS,
     QUESTIONS,
 )
-from .play import LandVsSeaGame
 from .policy import POLICIES
 
 # -- natives: the expansion asks the board
@@ -182,9 +182,59 @@ def placements_per_turn(g: Game, c: Context) -> int:
     return 1
 
 
-def game_over(g: Game, c: Context) -> bool:
-    """No tile is left to place, or a whole round of turns placed none."""
-    return _game(g).game_over()
+def turns_taken(g: Game, c: Context) -> int:
+    """Turns begun so far: 0 during the setup."""
+    return int(_game(g).turns)
+
+
+def idle_placements(g: Game, c: Context) -> int:
+    """Placements in a row that found no legal place for a held tile."""
+    return _game(g).idle
+
+
+def seats(g: Game, c: Context) -> int:
+    """How many players sit at the table."""
+    return len(g.players)
+
+
+def areas_completed(g: Game, c: Context) -> list[Area]:
+    """The areas the last placement completed, in the order of its sections."""
+    return _game(g).areas_completed()
+
+
+def area_tiles(g: Game, c: Context, area: Any) -> int:
+    """The tiles making up the area (a tile counts once)."""
+    return len(_area(g, area).cells)
+
+
+def area_bonus(g: Game, c: Context, area: Any) -> int:
+    """The bonus points printed in the area's sections."""
+    return board_area_bonus(_game(g).tiles, _area(g, area))
+
+
+def waypoints_in(g: Game, c: Context, area: Any) -> list[tuple[Hex, int]]:
+    """The Waypoints on the open edges of the area's sections."""
+    return _game(g).waypoints_in(_area(g, area))
+
+
+def waypoints_surrounded(g: Game, c: Context) -> list[tuple[Hex, int]]:
+    """The Waypoints whose space the last placement surrounded with 6 tiles."""
+    return _game(g).waypoints_surrounded()
+
+
+def routes_joined(g: Game, c: Context) -> list[Route]:
+    """The trade routes next to the last placement before it joined them."""
+    return _game(g).routes_joined()
+
+
+def bonus_value(g: Game, c: Context) -> int:
+    """What each bonus point of the area last completed scores."""
+    return _game(g).values["bonus_value"]
+
+
+def waypoint_value(g: Game, c: Context) -> int:
+    """What a Waypoint of the area last completed or surrounded scores."""
+    return _game(g).values["waypoint_value"]
 
 
 def tiles_left(g: Game, c: Context) -> int:
@@ -211,8 +261,18 @@ NATIVES: dict[str, Callable[..., Any]] = {
         placed_steal_tile,
         uses_waypoints,
         placements_per_turn,
-        game_over,
         tiles_left,
+        turns_taken,
+        idle_placements,
+        seats,
+        areas_completed,
+        area_tiles,
+        area_bonus,
+        waypoints_in,
+        waypoints_surrounded,
+        routes_joined,
+        bonus_value,
+        waypoint_value,
     )
 }
 
@@ -249,9 +309,39 @@ def place_tile(g: Game, c: Context) -> None:
     game.turn_placement = game.last
 
 
-def score_placement(g: Game, c: Context) -> None:
-    """Score what the last placement completed."""
-    _game(g).score_placement(c.player)
+def announce_placement(g: Game, c: Context) -> None:
+    """``tile_placed`` for the last placement."""
+    _game(g).announce_placement(c.player)
+
+
+def announce_completion(g: Game, c: Context, area: Any) -> None:
+    """``area_completed`` for the area; its values kept for the scoring that follows."""
+    _game(g).announce_completion(c.player, _area(g, area))
+
+
+def announce_surrounded(g: Game, c: Context, waypoint: Any) -> None:
+    """``waypoint_surrounded`` for the Waypoint's area; its value kept."""
+    _game(g).announce_surrounded(c.player, waypoint)
+
+
+def announce_route_joined(g: Game, c: Context, route: Any) -> None:
+    """``route_joined`` for a trade route the last placement joined."""
+    _game(g).announce_route_joined(c.player, _route(g, route))
+
+
+def side_scores_tiles(g: Game, c: Context, area: Any, amount: int) -> None:
+    """The area's side scores for its tiles (the base game's area scoring)."""
+    _game(g).side_scores_tiles(_area(g, area), int(amount))
+
+
+def score_each(g: Game, c: Context, amount: int, value: int, why: str) -> None:
+    """The acting player scores ``amount`` at ``value`` each."""
+    _game(g)._doubled(c.player, int(amount), int(value), str(why))
+
+
+def return_waypoint(g: Game, c: Context, waypoint: Any) -> None:
+    """The Waypoint on that edge goes back to its owner."""
+    _game(g)._return_waypoint(waypoint)
 
 
 def place_special_tile(g: Game, c: Context, hole: Any) -> None:
@@ -307,7 +397,13 @@ VERBS: dict[str, Callable[..., Any]] = {
         place_scoring_aids,
         place_starting_tile,
         place_tile,
-        score_placement,
+        announce_placement,
+        announce_completion,
+        announce_surrounded,
+        announce_route_joined,
+        side_scores_tiles,
+        score_each,
+        return_waypoint,
         place_special_tile,
         steal_tile,
         place_waypoint,
@@ -319,7 +415,7 @@ VERBS: dict[str, Callable[..., Any]] = {
     )
 }
 
-GAME_CLASS = LandVsSeaGame
+GAME_CLASS = LandVsSea
 
 __all__ = [
     "ACTIONS",

@@ -125,7 +125,7 @@ class Greedy(Policy):
         side = game.side_of(player)
         if question.id == "place_tile":
             return self.placement(game, side, question.options)
-        if question.id == "special_tile.may":
+        if question.id == "placement.verb.special_tile":
             return "yes"
         if question.id == "special_tile" and game.last_hole is not None:
             hole = game.last_hole
