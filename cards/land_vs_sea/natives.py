@@ -80,6 +80,20 @@ def _area(g: Game, area: Any) -> Area:
     return found
 
 
+def _waypoint(g: Game, waypoint: Any) -> tuple[Hex, int]:
+    """A Waypoint on the board, by its edge: ``(cell, direction)`` (from waypoints_in or
+    waypoints_surrounded), or scenario data ``{cell: [q, r], direction: d}``."""
+    if isinstance(waypoint, Mapping) and "cell" in waypoint:
+        waypoint = (waypoint["cell"], waypoint.get("direction"))
+    if isinstance(waypoint, (tuple, list)) and len(waypoint) == 2:
+        cell, direction = waypoint
+        if isinstance(direction, int) and isinstance(cell, (Hex, tuple, list)):
+            key = (as_hex(cell), direction)
+            if key in _game(g).waypoints:
+                return key
+    raise RuleError(f"{waypoint!r} is not a Waypoint on the board (from waypoints_in)")
+
+
 def has_menhir(g: Game, c: Context, tile: Any) -> bool:
     """The tile (or the tile at a cell) shows a Menhir."""
     return _tile_of(g, tile).menhir
@@ -321,7 +335,7 @@ def announce_completion(g: Game, c: Context, area: Any) -> None:
 
 def announce_surrounded(g: Game, c: Context, waypoint: Any) -> None:
     """``waypoint_surrounded`` for the Waypoint's area; its value kept."""
-    _game(g).announce_surrounded(c.player, waypoint)
+    _game(g).announce_surrounded(c.player, _waypoint(g, waypoint))
 
 
 def announce_route_joined(g: Game, c: Context, route: Any) -> None:
@@ -341,7 +355,7 @@ def score_each(g: Game, c: Context, amount: int, value: int, why: str) -> None:
 
 def return_waypoint(g: Game, c: Context, waypoint: Any) -> None:
     """The Waypoint on that edge goes back to its owner."""
-    _game(g)._return_waypoint(waypoint)
+    _game(g)._return_waypoint(_waypoint(g, waypoint))
 
 
 def place_special_tile(g: Game, c: Context, hole: Any) -> None:
