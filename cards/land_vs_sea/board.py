@@ -91,6 +91,8 @@ class Tile:
     land_bits: int = field(default=0, compare=False)
     #: each section's edges as bits.
     section_bits: tuple[int, ...] = field(default=(), compare=False)
+    #: the tile joins trade routes: a route tile (caravans or ships) or a Bandit or Pirate.
+    trades: bool = field(default=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sections", tuple(self.sections))
@@ -109,6 +111,11 @@ class Tile:
         object.__setattr__(self, "sides", tuple(self.sections[owner[d]].side for d in range(6)))
         object.__setattr__(
             self, "land_bits", sum(1 << d for d in range(6) if self.sides[d] == LAND)
+        )
+        object.__setattr__(
+            self,
+            "trades",
+            self.caravans > 0 or self.ships > 0 or self.bandit or self.pirate,
         )
         object.__setattr__(
             self,

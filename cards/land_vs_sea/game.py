@@ -82,6 +82,23 @@ class Placement:
     ley_lines: tuple[LeyLine, ...] = ()
 
 
+#: A cell as a placement option writes it (``q,r``), worked out once per cell: a greedy turn
+#: lists a few hundred placements.
+_AT: dict[Hex, str] = {}
+
+#: The turns part of a placement option (``r0`` .. ``r5``).
+_TURNS = tuple(f"r{turns}" for turns in range(6))
+
+
+def _at(cell: Hex) -> str:
+    found = _AT.get(cell)
+    if found is None:
+        if len(_AT) > 100_000:
+            _AT.clear()
+        found = _AT[cell] = f"{cell.q},{cell.r}"
+    return found
+
+
 def _game(g: Game) -> LandVsSea:
     if not isinstance(g, LandVsSea):
         raise RuleError("this needs Land vs Sea's board (GAME_CLASS)")
@@ -398,23 +415,18 @@ class LandVsSea(FlowGame):
     def options(self, player: Player) -> dict[str, tuple[int, str, Hex, Tile]]:
         """Every legal placement of a held tile: option -> (hand index, face, cell, tile)."""
         found: dict[str, tuple[int, str, Hex, Tile]] = {}
-        if self.tiles:
-            # The frontier's order is the order its cells were reached: the same every game.
-            frontier = list(self.map.frontier.items())
-        else:
-            frontier = [(Hex(0, 0), (0, 0))]
+        # The frontier's order is the order its cells were reached: the same every game.
+        items = self.map.frontier.items() if self.tiles else [(Hex(0, 0), (0, 0))]
+        frontier = [(cell, mask, land, _at(cell)) for cell, (mask, land) in items]
         for index, held in enumerate(self.hand(player)):
             for face in (held.up, held.hidden):
+                head = f"{index}{face}@"
                 for turns, tile in self.rotations(held.card, face):
                     bits = tile.land_bits
-                    for cell, (mask, land) in frontier:
+                    tail = _TURNS[turns]
+                    for cell, mask, land, at in frontier:
                         if bits & mask == land:
-                            found[f"{index}{face}@{cell.q},{cell.r}r{turns}"] = (
-                                index,
-                                face,
-                                cell,
-                                tile,
-                            )
+                            found[head + at + tail] = (index, face, cell, tile)
         return found
 
     def place_held_tile(self, player: Player) -> None:
@@ -440,7 +452,7 @@ class LandVsSea(FlowGame):
     def put_placed(self, player: Player, cell: Hex, tile: Tile, bonus: bool = False) -> Placement:
         """Put a placed tile down and note what it completed and joined, for scoring."""
         joined: tuple[Route, ...] = ()
-        if tile.in_trade_route or tile.bandit or tile.pirate:
+        if tile.trades:
             joined = tuple(state.route() for state in self.map.routes_next_to(cell))
         done = self.put_tile_completing(cell, tile)
         lines = tuple(ley_lines_formed(self.tiles, cell)) if self.map.menhirs else ()
