@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.hexgrid import AXES, Hex, neighbour, neighbours, opposite, ray
+from engine.hexgrid import AXES, DIRECTIONS, Hex, neighbour, neighbours, opposite
 from engine.runtime import RuleError
 
 LAND = "land"
@@ -497,14 +497,19 @@ def _first_menhir(board: Tiles, start: Hex, direction: int) -> tuple[Hex | None,
     A gap (an empty cell) before any Menhir means no line that way: (None, ()).
     """
     passed: list[Hex] = []
-    for cell in ray(start, direction):
+    # engine.hexgrid.ray's cells, stepped here: a placement walks six rows of the map.
+    dq, dr = DIRECTIONS[direction % 6]
+    q, r = start
+    while True:
+        q += dq
+        r += dr
+        cell = Hex(q, r)
         tile = board.get(cell)
         if tile is None:
             return None, ()
         if tile.menhir:
             return cell, tuple(passed)
         passed.append(cell)
-    raise AssertionError("unreachable: a ray has no end")  # pragma: no cover
 
 
 def ley_lines_formed(board: Tiles, cell: Hex) -> list[LeyLine]:

@@ -424,9 +424,13 @@ class LandVsSea(FlowGame):
                 for turns, tile in self.rotations(held.card, face):
                     bits = tile.land_bits
                     tail = _TURNS[turns]
-                    for cell, mask, land, at in frontier:
-                        if bits & mask == land:
-                            found[head + at + tail] = (index, face, cell, tile)
+                    found.update(
+                        {
+                            head + at + tail: (index, face, cell, tile)
+                            for cell, mask, land, at in frontier
+                            if bits & mask == land
+                        }
+                    )
         return found
 
     def place_held_tile(self, player: Player) -> None:

@@ -162,7 +162,22 @@ class Greedy(Policy):
         board = game.map
         w = Weights.of(game)
         land = side == LAND
-        cells = _cells(game, w)
+        rows = _menhir_rows(game) if w.menhirs else None
+        # Per cell: the directions facing a tile (bits); worked out only when a placement
+        # needs them, the directions through which no area can close there (bits), the trade
+        # routes next to it (whether any, their caravans and ships), whether a tile without or
+        # with a Menhir may form Ley lines there, and the lines it forms.
+        cells = {
+            cell: (
+                mask,
+                ~mask & 63,
+                rows is not None and _aligns(rows, cell, False),
+                rows is not None and _aligns(rows, cell, True),
+            )
+            for cell, (mask, _land) in board.frontier.items()
+        }
+        blocks: dict[Hex, int] = {}
+        routes: dict[Hex, tuple[bool, int, int]] = {}
         groups: dict[tuple[Hex, tuple[int, ...]], list[Any]] = {}
         lines: dict[tuple[Hex, bool], tuple[int, int]] = {}
         bits_count = _BITS
@@ -179,43 +194,60 @@ class Greedy(Policy):
                 sections_bits = tile.section_bits
                 trades = tile.trades
                 menhir = tile.menhir
-            mask, blocked, joined, caravans, ships, plain_line, menhir_line = cells[cell]
+            mask, gaps, plain_row, menhir_row = cells.get(cell, _NOWHERE)
             value = bits_count[own & mask]
             mine = theirs = 0
             for section_bits in sections_bits:
-                # A section can close an area only when every edge of it meets an area whose
-                # open edges all face this cell; then the areas are worked out exactly.
-                if not section_bits & blocked:
-                    key = (cell, sections_bits)
-                    found = groups.get(key)
-                    if found is None:
-                        found = groups[key] = board.groups(cell, sections_bits)
-                    sections = tile.sections
-                    for members, size, bonus, city, drawn in found:
-                        mine_s = [sections[i] for i in members]
-                        gained = size
-                        if w.mountains:
-                            gained += drawn + sum(s.mountains for s in mine_s)
-                        if mine_s[0].side == side:
-                            mine += gained
-                        else:
-                            theirs += gained
-                        bonus += sum(s.bonus for s in mine_s)
-                        doubled = w.city and (city or any(s.city for s in mine_s))
-                        mine += bonus * (2 if doubled else 1)
-                    break
-            if joined and trades:
-                if w.routes and not (tile.bandit or tile.pirate):
-                    mine += w.connection
-                if w.raids:
-                    if tile.bandit:
-                        mine += caravans
-                    if tile.pirate:
-                        mine += ships
-            if menhir_line if menhir else plain_line:
-                line = lines.get((cell, menhir))
+                if section_bits & gaps:
+                    continue
+                # A section meeting tiles all round closes an area only when every edge of it
+                # meets an area whose open edges all face this cell; then the areas are worked
+                # out exactly.
+                blocked = blocks.get(cell)
+                if blocked is None:
+                    blocked = blocks[cell] = ~board.completable(cell) & 63
+                if section_bits & blocked:
+                    continue
+                key = (cell, sections_bits)
+                found = groups.get(key)
+                if found is None:
+                    found = groups[key] = board.groups(cell, sections_bits)
+                sections = tile.sections
+                for members, size, bonus, city, drawn in found:
+                    mine_s = [sections[i] for i in members]
+                    gained = size
+                    if w.mountains:
+                        gained += drawn + sum(s.mountains for s in mine_s)
+                    if mine_s[0].side == side:
+                        mine += gained
+                    else:
+                        theirs += gained
+                    bonus += sum(s.bonus for s in mine_s)
+                    doubled = w.city and (city or any(s.city for s in mine_s))
+                    mine += bonus * (2 if doubled else 1)
+                break
+            if trades:
+                near = routes.get(cell)
+                if near is None:
+                    states = board.routes_next_to(cell)
+                    near = routes[cell] = (
+                        bool(states),
+                        sum(s.caravans for s in states),
+                        sum(s.ships for s in states),
+                    )
+                if near[0]:
+                    if w.routes and not (tile.bandit or tile.pirate):
+                        mine += w.connection
+                    if w.raids:
+                        if tile.bandit:
+                            mine += near[1]
+                        if tile.pirate:
+                            mine += near[2]
+            if menhir_row if menhir else plain_row:
+                row = (cell, menhir)
+                line = lines.get(row)
                 if line is None:
-                    line = lines[(cell, menhir)] = _ley_value(game, cell, tile)
+                    line = lines[row] = _ley_value(game, cell, tile)
                 mine += line[0] + line[1] * tile.bonus
             if mine or theirs:
                 value += weight * (mine - theirs)
@@ -224,31 +256,8 @@ class Greedy(Policy):
         return best
 
 
-#: What a turn's weighing reads of an empty cell (see :func:`_cells`).
-CellInfo = tuple[int, int, bool, int, int, bool, bool]
-
-
-def _cells(game: LandVsSea, w: Weights) -> dict[Hex, CellInfo]:
-    """Per cell of the frontier: the directions facing a tile (bits); those through which no
-    area can close (bits); whether trade routes lie next to it, with their caravans and ships;
-    whether a tile without, and with, a Menhir may form Ley lines there (:func:`_aligns`)."""
-    board = game.map
-    rows = _menhir_rows(game) if w.menhirs else None
-    found: dict[Hex, CellInfo] = {}
-    items = board.frontier.items() if board.tiles else [(Hex(0, 0), (0, 0))]
-    for cell, (mask, _land) in items:
-        near = board.routes_next_to(cell)
-        found[cell] = (
-            mask,
-            ~board.completable(cell) & 63,
-            bool(near),
-            sum(s.caravans for s in near),
-            sum(s.ships for s in near),
-            _aligns(rows, cell, False),
-            _aligns(rows, cell, True),
-        )
-    return found
-
+#: A cell off the frontier (the first placement, on an empty map): no tile next to it.
+_NOWHERE = (0, 63, False, False)
 
 #: Per axis, the Menhirs' rows: the row's key -> the lowest and highest position on it.
 Rows = tuple[dict[int, tuple[int, int]], ...]
