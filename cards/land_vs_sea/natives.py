@@ -181,19 +181,11 @@ def placed_steal_tile(g: Game, c: Context) -> bool:
     return last is not None and last.tile.steal
 
 
-def uses_waypoints(g: Game, c: Context) -> bool:
-    """Waypoints are in play: "used as recommended in a 4 player team game"."""
-    return len(g.players) == 4 and int(g.params.get("waypoints_each", 0)) > 0
-
-
-def placements_per_turn(g: Game, c: Context) -> int:
-    """The lone player of the 3 player game places twice a turn; everyone else once."""
+def side_seats(g: Game, c: Context) -> int:
+    """How many seats play the acting player's side: 1, or 2 for a team."""
     game = _game(g)
-    if len(g.players) == 3:
-        side = game.side_of(c.player)
-        if sum(1 for p in g.players if game.side_of(p) == side) == 1:
-            return 2
-    return 1
+    side = game.side_of(c.player)
+    return sum(1 for p in g.players if game.side_of(p) == side)
 
 
 def turns_taken(g: Game, c: Context) -> int:
@@ -273,8 +265,7 @@ NATIVES: dict[str, Callable[..., Any]] = {
         holes_made,
         special_tile_fits,
         placed_steal_tile,
-        uses_waypoints,
-        placements_per_turn,
+        side_seats,
         tiles_left,
         turns_taken,
         idle_placements,
