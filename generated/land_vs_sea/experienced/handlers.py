@@ -25,53 +25,63 @@ VARIANT = 'experienced'
 
 
 def dv_placement(g, c):
-    # verb placement (cards/land_vs_sea/flow.cards:61)
-    g.verbs['place_tile'](g, c)  # @ cards/land_vs_sea/flow.cards:62:3
-    dv_score_placement(g, c)  # @ cards/land_vs_sea/flow.cards:63:3
-    for v_hole in g.natives['holes_made'](g, c):  # @ cards/land_vs_sea/flow.cards:68:3
+    # verb placement (cards/land_vs_sea/flow.cards:71)
+    g.verbs['place_tile'](g, c)  # @ cards/land_vs_sea/flow.cards:72:3
+    dv_score_placement(g, c)  # @ cards/land_vs_sea/flow.cards:73:3
+    for v_hole in g.natives['holes_made'](g, c):  # @ cards/land_vs_sea/flow.cards:78:3
         if not g.natives['special_tile_fits'](g, c, v_hole):
             continue
-        if g.may(c, 'placement.verb.special_tile', 'place_special_tile hole; score_placement'):  # @ cards/land_vs_sea/flow.cards:69:5
-            g.verbs['place_special_tile'](g, c, v_hole)  # @ cards/land_vs_sea/flow.cards:70:7
-            dv_score_placement(g, c)  # @ cards/land_vs_sea/flow.cards:71:7
-    if g.natives['placed_steal_tile'](g, c):  # @ cards/land_vs_sea/flow.cards:75:3
-        g.verbs['steal_tile'](g, c)  # @ cards/land_vs_sea/flow.cards:76:5
-    if g.natives['uses_waypoints'](g, c):  # @ cards/land_vs_sea/flow.cards:80:3
-        g.verbs['place_waypoint'](g, c)  # @ cards/land_vs_sea/flow.cards:81:5
-    g.verbs['draw_tiles'](g, c)  # @ cards/land_vs_sea/flow.cards:83:3
+        if g.may(c, 'placement.verb.special_tile', 'place_special_tile hole; score_placement'):  # @ cards/land_vs_sea/flow.cards:79:5
+            g.verbs['place_special_tile'](g, c, v_hole)  # @ cards/land_vs_sea/flow.cards:80:7
+            dv_score_placement(g, c)  # @ cards/land_vs_sea/flow.cards:81:7
+    if g.natives['placed_steal_tile'](g, c):  # @ cards/land_vs_sea/flow.cards:85:3
+        g.verbs['steal_tile'](g, c)  # @ cards/land_vs_sea/flow.cards:86:5
+    if df_waypoints_in_play(g, c):  # @ cards/land_vs_sea/flow.cards:90:3
+        g.verbs['place_waypoint'](g, c)  # @ cards/land_vs_sea/flow.cards:91:5
+    g.verbs['draw_tiles'](g, c)  # @ cards/land_vs_sea/flow.cards:93:3
 
 
 def dv_score_placement(g, c):
-    # verb score_placement (cards/land_vs_sea/flow.cards:86)
-    g.verbs['announce_placement'](g, c)  # @ cards/land_vs_sea/flow.cards:89:3
-    for v_area in g.natives['areas_completed'](g, c):  # @ cards/land_vs_sea/flow.cards:90:3
-        dv_complete_area(g, c, v_area)  # @ cards/land_vs_sea/flow.cards:91:5
-    for v_waypoint in g.natives['waypoints_surrounded'](g, c):  # @ cards/land_vs_sea/flow.cards:95:3
-        dv_surround_waypoint(g, c, v_waypoint)  # @ cards/land_vs_sea/flow.cards:96:5
-    for v_route in g.natives['routes_joined'](g, c):  # @ cards/land_vs_sea/flow.cards:100:3
-        g.verbs['announce_route_joined'](g, c, v_route)  # @ cards/land_vs_sea/flow.cards:101:5
+    # verb score_placement (cards/land_vs_sea/flow.cards:96)
+    g.verbs['announce_placement'](g, c)  # @ cards/land_vs_sea/flow.cards:99:3
+    for v_area in g.natives['areas_completed'](g, c):  # @ cards/land_vs_sea/flow.cards:100:3
+        dv_complete_area(g, c, v_area)  # @ cards/land_vs_sea/flow.cards:101:5
+    for v_waypoint in g.natives['waypoints_surrounded'](g, c):  # @ cards/land_vs_sea/flow.cards:105:3
+        dv_surround_waypoint(g, c, v_waypoint)  # @ cards/land_vs_sea/flow.cards:106:5
+    for v_route in g.natives['routes_joined'](g, c):  # @ cards/land_vs_sea/flow.cards:110:3
+        g.verbs['announce_route_joined'](g, c, v_route)  # @ cards/land_vs_sea/flow.cards:111:5
 
 
 def dv_complete_area(g, c, v_area):
-    # verb complete_area (cards/land_vs_sea/flow.cards:105)
-    g.verbs['announce_completion'](g, c, v_area)  # @ cards/land_vs_sea/flow.cards:108:3
-    g.verbs['side_scores_tiles'](g, c, v_area, g.natives['area_tiles'](g, c, v_area))  # @ cards/land_vs_sea/flow.cards:112:3
-    g.verbs['score_each'](g, c, g.natives['area_bonus'](g, c, v_area), g.natives['bonus_value'](g, c), 'bonus points')  # @ cards/land_vs_sea/flow.cards:115:3
-    for v_waypoint in g.natives['waypoints_in'](g, c, v_area):  # @ cards/land_vs_sea/flow.cards:117:3
-        g.verbs['return_waypoint'](g, c, v_waypoint)  # @ cards/land_vs_sea/flow.cards:118:5
-        g.verbs['score_each'](g, c, 1, g.natives['waypoint_value'](g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:119:5
+    # verb complete_area (cards/land_vs_sea/flow.cards:115)
+    g.verbs['announce_completion'](g, c, v_area)  # @ cards/land_vs_sea/flow.cards:118:3
+    g.verbs['side_scores_tiles'](g, c, v_area, g.natives['area_tiles'](g, c, v_area))  # @ cards/land_vs_sea/flow.cards:122:3
+    g.verbs['score_each'](g, c, g.natives['area_bonus'](g, c, v_area), g.natives['bonus_value'](g, c), 'bonus points')  # @ cards/land_vs_sea/flow.cards:125:3
+    for v_waypoint in g.natives['waypoints_in'](g, c, v_area):  # @ cards/land_vs_sea/flow.cards:127:3
+        g.verbs['return_waypoint'](g, c, v_waypoint)  # @ cards/land_vs_sea/flow.cards:128:5
+        g.verbs['score_each'](g, c, 1, g.natives['waypoint_value'](g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:129:5
 
 
 def dv_surround_waypoint(g, c, v_waypoint):
-    # verb surround_waypoint (cards/land_vs_sea/flow.cards:123)
-    g.verbs['announce_surrounded'](g, c, v_waypoint)  # @ cards/land_vs_sea/flow.cards:127:3
-    g.verbs['return_waypoint'](g, c, v_waypoint)  # @ cards/land_vs_sea/flow.cards:128:3
-    g.verbs['score_each'](g, c, 1, g.natives['waypoint_value'](g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:129:3
+    # verb surround_waypoint (cards/land_vs_sea/flow.cards:133)
+    g.verbs['announce_surrounded'](g, c, v_waypoint)  # @ cards/land_vs_sea/flow.cards:137:3
+    g.verbs['return_waypoint'](g, c, v_waypoint)  # @ cards/land_vs_sea/flow.cards:138:3
+    g.verbs['score_each'](g, c, 1, g.natives['waypoint_value'](g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:139:3
 
 
 def df_game_over(g, c):
-    # function game_over (cards/land_vs_sea/flow.cards:59)
-    return ((g.natives['turns_taken'](g, c) > 0) and ((g.natives['tiles_left'](g, c) == 0) or (g.natives['idle_placements'](g, c) >= g.natives['seats'](g, c))))  # @ cards/land_vs_sea/flow.cards:59:1
+    # function game_over (cards/land_vs_sea/flow.cards:62)
+    return ((g.natives['turns_taken'](g, c) > 0) and ((g.natives['tiles_left'](g, c) == 0) or (g.natives['idle_placements'](g, c) >= g.natives['seats'](g, c))))  # @ cards/land_vs_sea/flow.cards:62:1
+
+
+def df_lone_player(g, c):
+    # function lone_player (cards/land_vs_sea/flow.cards:65)
+    return ((g.natives['seats'](g, c) == 3) and (g.natives['side_seats'](g, c) == 1))  # @ cards/land_vs_sea/flow.cards:65:1
+
+
+def df_waypoints_in_play(g, c):
+    # function waypoints_in_play (cards/land_vs_sea/flow.cards:69)
+    return ((g.natives['seats'](g, c) == 4) and (g.params['waypoints_each'] > 0))  # @ cards/land_vs_sea/flow.cards:69:1
 
 
 def df_bonus_token_held(g, c):
@@ -150,14 +160,15 @@ def p_setup__hands(g, c):
 
 
 def p_turn__placements(g, c):
-    # phase placements "place a tile (twice for the 3 player game's lone player)" (cards/land_vs_sea/flow.cards:40)
-    for _ in range(g.natives['placements_per_turn'](g, c)):  # @ cards/land_vs_sea/flow.cards:41:7
-        dv_placement(g, c)  # @ cards/land_vs_sea/flow.cards:42:9
+    # phase placements "place a tile (twice for the 3 player game's lone player)" (cards/land_vs_sea/flow.cards:42)
+    dv_placement(g, c)  # @ cards/land_vs_sea/flow.cards:43:7
+    if df_lone_player(g, c):  # @ cards/land_vs_sea/flow.cards:44:7
+        dv_placement(g, c)  # @ cards/land_vs_sea/flow.cards:45:9
 
 
 def p_end__end_game_scoring(g, c):
-    # phase end_game_scoring "the layers' end game scoring" (cards/land_vs_sea/flow.cards:50)
-    g.fire_in_force(c, 'game_end')  # @ cards/land_vs_sea/flow.cards:51:7
+    # phase end_game_scoring "the layers' end game scoring" (cards/land_vs_sea/flow.cards:53)
+    g.fire_in_force(c, 'game_end')  # @ cards/land_vs_sea/flow.cards:54:7
 
 
 def flow__end_when(g, c):
@@ -192,57 +203,60 @@ FLOW = {
 }
 
 LINES = {
-    29: ('cards/land_vs_sea/flow.cards', 62, 3),
-    30: ('cards/land_vs_sea/flow.cards', 63, 3),
-    31: ('cards/land_vs_sea/flow.cards', 68, 3),
-    34: ('cards/land_vs_sea/flow.cards', 69, 5),
-    35: ('cards/land_vs_sea/flow.cards', 70, 7),
-    36: ('cards/land_vs_sea/flow.cards', 71, 7),
-    37: ('cards/land_vs_sea/flow.cards', 75, 3),
-    38: ('cards/land_vs_sea/flow.cards', 76, 5),
-    39: ('cards/land_vs_sea/flow.cards', 80, 3),
-    40: ('cards/land_vs_sea/flow.cards', 81, 5),
-    41: ('cards/land_vs_sea/flow.cards', 83, 3),
-    46: ('cards/land_vs_sea/flow.cards', 89, 3),
-    47: ('cards/land_vs_sea/flow.cards', 90, 3),
-    48: ('cards/land_vs_sea/flow.cards', 91, 5),
-    49: ('cards/land_vs_sea/flow.cards', 95, 3),
-    50: ('cards/land_vs_sea/flow.cards', 96, 5),
-    51: ('cards/land_vs_sea/flow.cards', 100, 3),
-    52: ('cards/land_vs_sea/flow.cards', 101, 5),
-    57: ('cards/land_vs_sea/flow.cards', 108, 3),
-    58: ('cards/land_vs_sea/flow.cards', 112, 3),
-    59: ('cards/land_vs_sea/flow.cards', 115, 3),
-    60: ('cards/land_vs_sea/flow.cards', 117, 3),
-    61: ('cards/land_vs_sea/flow.cards', 118, 5),
-    62: ('cards/land_vs_sea/flow.cards', 119, 5),
-    67: ('cards/land_vs_sea/flow.cards', 127, 3),
-    68: ('cards/land_vs_sea/flow.cards', 128, 3),
-    69: ('cards/land_vs_sea/flow.cards', 129, 3),
-    74: ('cards/land_vs_sea/flow.cards', 59, 1),
-    79: ('cards/land_vs_sea/host.cards', 35, 1),
-    84: ('cards/land_vs_sea/host.cards', 13, 5),
-    89: ('cards/land_vs_sea/host.cards', 23, 5),
-    90: ('cards/land_vs_sea/host.cards', 24, 7),
-    95: ('cards/land_vs_sea/host.cards', 30, 5),
-    100: ('cards/land_vs_sea/host.cards', 41, 5),
-    101: ('cards/land_vs_sea/host.cards', 42, 7),
-    103: ('cards/land_vs_sea/host.cards', 44, 7),
-    108: ('cards/land_vs_sea/layers.cards', 28, 5),
-    109: ('cards/land_vs_sea/layers.cards', 29, 7),
-    110: ('cards/land_vs_sea/layers.cards', 30, 7),
-    115: ('cards/land_vs_sea/layers.cards', 36, 5),
-    116: ('cards/land_vs_sea/layers.cards', 37, 7),
-    121: ('cards/land_vs_sea/layers.cards', 43, 5),
-    122: ('cards/land_vs_sea/layers.cards', 44, 7),
-    127: ('cards/land_vs_sea/flow.cards', 12, 7),
-    132: ('cards/land_vs_sea/flow.cards', 17, 7),
-    137: ('cards/land_vs_sea/flow.cards', 23, 7),
-    142: ('cards/land_vs_sea/flow.cards', 28, 7),
-    147: ('cards/land_vs_sea/flow.cards', 32, 7),
-    149: ('cards/land_vs_sea/flow.cards', 33, 9),
-    154: ('cards/land_vs_sea/flow.cards', 41, 7),
-    155: ('cards/land_vs_sea/flow.cards', 42, 9),
-    160: ('cards/land_vs_sea/flow.cards', 51, 7),
-    165: ('cards/land_vs_sea/flow.cards', 7, 1),
+    29: ('cards/land_vs_sea/flow.cards', 72, 3),
+    30: ('cards/land_vs_sea/flow.cards', 73, 3),
+    31: ('cards/land_vs_sea/flow.cards', 78, 3),
+    34: ('cards/land_vs_sea/flow.cards', 79, 5),
+    35: ('cards/land_vs_sea/flow.cards', 80, 7),
+    36: ('cards/land_vs_sea/flow.cards', 81, 7),
+    37: ('cards/land_vs_sea/flow.cards', 85, 3),
+    38: ('cards/land_vs_sea/flow.cards', 86, 5),
+    39: ('cards/land_vs_sea/flow.cards', 90, 3),
+    40: ('cards/land_vs_sea/flow.cards', 91, 5),
+    41: ('cards/land_vs_sea/flow.cards', 93, 3),
+    46: ('cards/land_vs_sea/flow.cards', 99, 3),
+    47: ('cards/land_vs_sea/flow.cards', 100, 3),
+    48: ('cards/land_vs_sea/flow.cards', 101, 5),
+    49: ('cards/land_vs_sea/flow.cards', 105, 3),
+    50: ('cards/land_vs_sea/flow.cards', 106, 5),
+    51: ('cards/land_vs_sea/flow.cards', 110, 3),
+    52: ('cards/land_vs_sea/flow.cards', 111, 5),
+    57: ('cards/land_vs_sea/flow.cards', 118, 3),
+    58: ('cards/land_vs_sea/flow.cards', 122, 3),
+    59: ('cards/land_vs_sea/flow.cards', 125, 3),
+    60: ('cards/land_vs_sea/flow.cards', 127, 3),
+    61: ('cards/land_vs_sea/flow.cards', 128, 5),
+    62: ('cards/land_vs_sea/flow.cards', 129, 5),
+    67: ('cards/land_vs_sea/flow.cards', 137, 3),
+    68: ('cards/land_vs_sea/flow.cards', 138, 3),
+    69: ('cards/land_vs_sea/flow.cards', 139, 3),
+    74: ('cards/land_vs_sea/flow.cards', 62, 1),
+    79: ('cards/land_vs_sea/flow.cards', 65, 1),
+    84: ('cards/land_vs_sea/flow.cards', 69, 1),
+    89: ('cards/land_vs_sea/host.cards', 35, 1),
+    94: ('cards/land_vs_sea/host.cards', 13, 5),
+    99: ('cards/land_vs_sea/host.cards', 23, 5),
+    100: ('cards/land_vs_sea/host.cards', 24, 7),
+    105: ('cards/land_vs_sea/host.cards', 30, 5),
+    110: ('cards/land_vs_sea/host.cards', 41, 5),
+    111: ('cards/land_vs_sea/host.cards', 42, 7),
+    113: ('cards/land_vs_sea/host.cards', 44, 7),
+    118: ('cards/land_vs_sea/layers.cards', 28, 5),
+    119: ('cards/land_vs_sea/layers.cards', 29, 7),
+    120: ('cards/land_vs_sea/layers.cards', 30, 7),
+    125: ('cards/land_vs_sea/layers.cards', 36, 5),
+    126: ('cards/land_vs_sea/layers.cards', 37, 7),
+    131: ('cards/land_vs_sea/layers.cards', 43, 5),
+    132: ('cards/land_vs_sea/layers.cards', 44, 7),
+    137: ('cards/land_vs_sea/flow.cards', 12, 7),
+    142: ('cards/land_vs_sea/flow.cards', 17, 7),
+    147: ('cards/land_vs_sea/flow.cards', 23, 7),
+    152: ('cards/land_vs_sea/flow.cards', 28, 7),
+    157: ('cards/land_vs_sea/flow.cards', 32, 7),
+    159: ('cards/land_vs_sea/flow.cards', 33, 9),
+    164: ('cards/land_vs_sea/flow.cards', 43, 7),
+    165: ('cards/land_vs_sea/flow.cards', 44, 7),
+    166: ('cards/land_vs_sea/flow.cards', 45, 9),
+    171: ('cards/land_vs_sea/flow.cards', 54, 7),
+    176: ('cards/land_vs_sea/flow.cards', 7, 1),
 }
