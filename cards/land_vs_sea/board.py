@@ -93,6 +93,9 @@ class Tile:
     section_bits: tuple[int, ...] = field(default=(), compare=False)
     #: the tile joins trade routes: a route tile (caravans or ships) or a Bandit or Pirate.
     trades: bool = field(default=False, compare=False)
+    #: the masks of edges meeting tiles (bit m for mask m, 0..63) under which some section
+    #: of the tile meets tiles all round, the only way a placement can close an area.
+    closes: int = field(default=0, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sections", tuple(self.sections))
@@ -121,6 +124,15 @@ class Tile:
             self,
             "section_bits",
             tuple(sum(1 << e for e in section.edges) for section in self.sections),
+        )
+        object.__setattr__(
+            self,
+            "closes",
+            sum(
+                1 << mask
+                for mask in range(64)
+                if any(not bits & ~mask for bits in self.section_bits)
+            ),
         )
 
     # -- shapes

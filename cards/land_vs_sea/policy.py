@@ -187,17 +187,19 @@ class Greedy(Policy):
         own = 0
         sections_bits: tuple[int, ...] = ()
         trades = menhir = False
+        closes = 0
         for option, (_index, _face, cell, tile) in offered.items():
             if tile is not last:
                 last = tile
                 own = tile.land_bits if land else ~tile.land_bits & 63
                 sections_bits = tile.section_bits
+                closes = tile.closes
                 trades = tile.trades
                 menhir = tile.menhir
             mask, gaps, plain_row, menhir_row = cells.get(cell, _NOWHERE)
             value = bits_count[own & mask]
             mine = theirs = 0
-            for section_bits in sections_bits:
+            for section_bits in sections_bits if closes >> mask & 1 else ():
                 if section_bits & gaps:
                     continue
                 # A section meeting tiles all round closes an area only when every edge of it
