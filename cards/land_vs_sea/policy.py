@@ -168,12 +168,7 @@ class Greedy(Policy):
         # routes next to it (whether any, their caravans and ships), whether a tile without or
         # with a Menhir may form Ley lines there, and the lines it forms.
         cells = {
-            cell: (
-                mask,
-                ~mask & 63,
-                rows is not None and _aligns(rows, cell, False),
-                rows is not None and _aligns(rows, cell, True),
-            )
+            cell: (mask, ~mask & 63, *_row_flags(rows, cell))
             for cell, (mask, _land) in board.frontier.items()
         }
         blocks: dict[Hex, int] = {}
@@ -266,7 +261,7 @@ Rows = tuple[dict[int, tuple[int, int]], ...]
 
 
 def _menhir_rows(game: LandVsSea) -> Rows:
-    """Where the Menhirs lie along each of the three axes, for :func:`_aligns` (axis 0: rows of
+    """Where the Menhirs lie along each of the three axes, for :func:`_row_flags` (axis 0: rows of
     one r, along q; axis 1: one s, along q; axis 2: one q, along r)."""
     rows: Rows = ({}, {}, {})
     for m in game.map.menhirs:
@@ -276,17 +271,21 @@ def _menhir_rows(game: LandVsSea) -> Rows:
     return rows
 
 
-def _aligns(rows: Rows | None, cell: Hex, menhir: bool) -> bool:
-    """:func:`_may_align` from the rows: a Menhir placed needs another on one of its rows; any
-    other tile a Menhir on each side of it on one row."""
+def _row_flags(rows: Rows | None, cell: Hex) -> tuple[bool, bool]:
+    """:func:`_may_align` from the rows, for a tile without and with a Menhir at ``cell``: a
+    Menhir placed needs another on one of its rows; any other tile a Menhir on each side of it
+    on one row."""
     if rows is None:
-        return False
-    q, r = cell.q, cell.r
+        return False, False
+    q, r = cell
+    menhir = False
     for axis, key, pos in ((0, r, q), (1, -q - r, q), (2, q, r)):
         span = rows[axis].get(key)
-        if span is not None and (menhir or span[0] < pos < span[1]):
-            return True
-    return False
+        if span is not None:
+            if span[0] < pos < span[1]:
+                return True, True
+            menhir = True
+    return False, menhir
 
 
 def _ley_value(game: LandVsSea, cell: Hex, tile: Tile) -> tuple[int, int]:
