@@ -33,8 +33,6 @@ from .board import (
     face_tile,
     hole_side,
     ley_lines_formed,
-    route_caravans,
-    route_ships,
     special_tile,
 )
 from .state import AreaState, MapState
@@ -141,7 +139,7 @@ class LandVsSea(FlowGame):
         self.idle = 0
         #: what the layers made of the area or Waypoint last announced (bonus_value,
         #: waypoint_value), for the flow's scoring that follows.
-        self.values: dict[str, int] = {"bonus_value": 1, "waypoint_value": 1}
+        self.values: dict[str, int] = {"bonus_value": 1, "waypoint_value": 1, "icon_value": 1}
         # Faces and their rotations, worked out once for every game of the same IR.
         cached = _FACES.get(self.ir)
         if cached is None:
@@ -514,7 +512,11 @@ class LandVsSea(FlowGame):
             event={"area": area},
             quantities={"bonus_value": 1, "waypoint_value": 1},
         )
-        self.values = {"bonus_value": c.q["bonus_value"], "waypoint_value": c.q["waypoint_value"]}
+        self.values = {
+            **self.values,
+            "bonus_value": c.q["bonus_value"],
+            "waypoint_value": c.q["waypoint_value"],
+        }
         self.log("area_completed", player.index, area.side, len(area.cells))
 
     def side_scores_tiles(self, area: Area, amount: int) -> None:
@@ -549,7 +551,7 @@ class LandVsSea(FlowGame):
         c = self.fire(
             "waypoint_surrounded", player, event={"area": area}, quantities={"waypoint_value": 1}
         )
-        self.values = {"bonus_value": 1, "waypoint_value": c.q["waypoint_value"]}
+        self.values = {**self.values, "bonus_value": 1, "waypoint_value": c.q["waypoint_value"]}
 
     def routes_joined(self) -> list[Route]:
         """The trade routes next to the last placement before it joined them."""
@@ -703,39 +705,30 @@ class LandVsSea(FlowGame):
 
     # -- the end
 
-    def route_winner(self, route: Route) -> str | None:
-        """The side with the majority in a route: caravans for Land, ships for Sea.
+    def trade_routes(self) -> list[Route]:
+        """Every trade route on the board, in the order of its first cell."""
+        return [state.route() for state in self.map.routes()]
 
-        A tie is won by no one: the rulebooks here do not say otherwise.
-        """
-        caravans, ships = route_caravans(self.tiles, route), route_ships(self.tiles, route)
-        if caravans == ships:
-            return None
-        return LAND if caravans > ships else SEA
+    def keeps_points(self, player: Player) -> bool:
+        """True when ``player``'s seat keeps its side's points (its first seat)."""
+        return self.scorer(player) is player
 
-    def score_route(self, route: Route, player: Player | None = None) -> Context | None:
-        """End game: the winner of ``route`` (by majority, unless given) scores it.
-
-        ``route_scored`` lets City scoring raise ``icon_value`` (from 1); the winner then scores
-        ``icon_value`` per Caravan and Ship in the route. None when no one wins it.
-        """
-        if player is None:
-            side = self.route_winner(route)
-            player = self.player_for(side) if side is not None else None
-            if player is None:
-                return None
+    def announce_route_scored(self, player: Player, route: Route) -> None:
+        """``route_scored`` for the route ``player`` won: City scoring may raise
+        ``icon_value`` (from 1), kept for the flow's scoring of the route that follows."""
         c = self.fire("route_scored", player, event={"route": route}, quantities={"icon_value": 1})
-        icons = route_caravans(self.tiles, route) + route_ships(self.tiles, route)
-        if c.q["icon_value"] == 1:
-            self.award(player, icons, "trade route", "caravan_and_ship_scoring")
-        else:
-            self.award(player, icons, "trade route", "caravan_and_ship_scoring")
-            self.award(player, icons * (c.q["icon_value"] - 1), "trade route", "city_scoring")
-        return c
+        self.values = {**self.values, "icon_value": c.q["icon_value"]}
 
-    def score_trade_routes(self) -> list[Context | None]:
-        """End game majority scoring of every trade route on the board."""
-        return [self.score_route(state.route()) for state in self.map.routes()]
+    def score_route_icons(self, player: Player, icons: int, value: int) -> None:
+        """``player`` scores ``icons`` at ``value`` each for a trade route: 1 each for Caravan &
+        Ship scoring, the rest for City scoring (the simulator's points per layer)."""
+        self.award(player, icons, "trade route", "caravan_and_ship_scoring")
+        if value > 1:
+            self.award(player, icons * (value - 1), "trade route", "city_scoring")
+
+    def score_trade_routes(self) -> None:
+        """End game majority scoring of every trade route: the flow's verb (flow.cards)."""
+        self.run_verb("score_trade_routes", self.players[0])
 
     def bonus_token(self, player: Player, flip: bool) -> None:
         """Take a +50 token from the supply, or flip a held one to +100."""

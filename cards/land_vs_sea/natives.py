@@ -14,6 +14,7 @@ from engine.hexgrid import Hex, as_hex
 from engine.runtime import Context, Game, RuleError
 
 from .board import (
+    LAND,
     Area,
     LeyLine,
     Route,
@@ -233,6 +234,26 @@ def routes_joined(g: Game, c: Context) -> list[Route]:
     return _game(g).routes_joined()
 
 
+def trade_routes(g: Game, c: Context) -> list[Route]:
+    """Every trade route on the board, in the order of its first cell."""
+    return _game(g).trade_routes()
+
+
+def keeps_points(g: Game, c: Context) -> bool:
+    """The acting player's seat keeps its side's points (its first seat)."""
+    return _game(g).keeps_points(c.player)
+
+
+def plays_land(g: Game, c: Context) -> bool:
+    """The acting player plays the Land side."""
+    return _game(g).side_of(c.player) == LAND
+
+
+def icon_value(g: Game, c: Context) -> int:
+    """What each Caravan and Ship of the route last won scores."""
+    return _game(g).values["icon_value"]
+
+
 def bonus_value(g: Game, c: Context) -> int:
     """What each bonus point of the area last completed scores."""
     return _game(g).values["bonus_value"]
@@ -278,6 +299,10 @@ NATIVES: dict[str, Callable[..., Any]] = {
         routes_joined,
         bonus_value,
         waypoint_value,
+        trade_routes,
+        keeps_points,
+        plays_land,
+        icon_value,
     )
 }
 
@@ -369,9 +394,14 @@ def draw_tiles(g: Game, c: Context) -> None:
     _game(g).draw_tiles(c.player)
 
 
-def score_trade_routes(g: Game, c: Context) -> None:
-    """End game majority scoring of every trade route."""
-    _game(g).score_trade_routes()
+def announce_route_scored(g: Game, c: Context, route: Any) -> None:
+    """``route_scored`` for a route the acting player won; its icon_value kept."""
+    _game(g).announce_route_scored(c.player, _route(g, route))
+
+
+def score_route_icons(g: Game, c: Context, icons: int, value: int) -> None:
+    """The acting player scores a trade route's icons at ``value`` each."""
+    _game(g).score_route_icons(c.player, int(icons), int(value))
 
 
 def take_bonus_token(g: Game, c: Context) -> None:
@@ -413,7 +443,8 @@ VERBS: dict[str, Callable[..., Any]] = {
         steal_tile,
         place_waypoint,
         draw_tiles,
-        score_trade_routes,
+        announce_route_scored,
+        score_route_icons,
         take_bonus_token,
         flip_bonus_token,
         side_scores,
