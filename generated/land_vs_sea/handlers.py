@@ -68,6 +68,17 @@ def dv_surround_waypoint(g, c, v_waypoint):
     g.verbs['score_each'](g, c, 1, g.natives['waypoint_value'](g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:139:3
 
 
+def dv_score_trade_routes(g, c):
+    # verb score_trade_routes (cards/land_vs_sea/flow.cards:148)
+    for v_route in g.natives['trade_routes'](g, c):  # @ cards/land_vs_sea/flow.cards:149:3
+        for v_seat in g.players:  # @ cards/land_vs_sea/flow.cards:150:5
+            c3 = c.for_player(v_seat)
+            if not df_wins_route(g, c3, v_route):
+                continue
+            g.verbs['announce_route_scored'](g, c3, v_route)  # @ cards/land_vs_sea/flow.cards:153:7
+            g.verbs['score_route_icons'](g, c3, (g.natives['caravans'](g, c3, v_route) + g.natives['ships'](g, c3, v_route)), g.natives['icon_value'](g, c3))  # @ cards/land_vs_sea/flow.cards:155:7
+
+
 def df_game_over(g, c):
     # function game_over (cards/land_vs_sea/flow.cards:62)
     return ((g.natives['turns_taken'](g, c) > 0) and ((g.natives['tiles_left'](g, c) == 0) or (g.natives['idle_placements'](g, c) >= g.natives['seats'](g, c))))  # @ cards/land_vs_sea/flow.cards:62:1
@@ -81,6 +92,11 @@ def df_lone_player(g, c):
 def df_waypoints_in_play(g, c):
     # function waypoints_in_play (cards/land_vs_sea/flow.cards:69)
     return ((g.natives['seats'](g, c) == 4) and (g.params['waypoints_each'] > 0))  # @ cards/land_vs_sea/flow.cards:69:1
+
+
+def df_wins_route(g, c, v_route):
+    # function wins_route (cards/land_vs_sea/flow.cards:146)
+    return (g.natives['keeps_points'](g, c) and ((g.natives['plays_land'](g, c) and (g.natives['caravans'](g, c, v_route) > g.natives['ships'](g, c, v_route))) or ((not g.natives['plays_land'](g, c)) and (g.natives['ships'](g, c, v_route) > g.natives['caravans'](g, c, v_route)))))  # @ cards/land_vs_sea/flow.cards:146:1
 
 
 def df_bonus_token_held(g, c):
@@ -101,7 +117,7 @@ def h_caravan_and_ship_scoring__route_joined(g, c):
 
 def h_caravan_and_ship_scoring__game_end(g, c):
     # Caravan and Ship scoring: on game_end (cards/land_vs_sea/host.cards:29)
-    g.verbs['score_trade_routes'](g, c)  # @ cards/land_vs_sea/host.cards:30:5
+    dv_score_trade_routes(g, c)  # @ cards/land_vs_sea/host.cards:30:5
 
 
 def h_bonus_scoring_tokens__passed_score_track_end(g, c):
@@ -245,39 +261,44 @@ LINES = {
     66: ('cards/land_vs_sea/flow.cards', 137, 3),
     67: ('cards/land_vs_sea/flow.cards', 138, 3),
     68: ('cards/land_vs_sea/flow.cards', 139, 3),
-    73: ('cards/land_vs_sea/flow.cards', 62, 1),
-    78: ('cards/land_vs_sea/flow.cards', 65, 1),
-    83: ('cards/land_vs_sea/flow.cards', 69, 1),
-    88: ('cards/land_vs_sea/host.cards', 35, 1),
-    93: ('cards/land_vs_sea/host.cards', 13, 5),
-    98: ('cards/land_vs_sea/host.cards', 23, 5),
-    99: ('cards/land_vs_sea/host.cards', 24, 7),
-    104: ('cards/land_vs_sea/host.cards', 30, 5),
-    109: ('cards/land_vs_sea/host.cards', 41, 5),
-    110: ('cards/land_vs_sea/host.cards', 42, 7),
-    112: ('cards/land_vs_sea/host.cards', 44, 7),
-    117: ('cards/land_vs_sea/layers.cards', 13, 5),
-    118: ('cards/land_vs_sea/layers.cards', 14, 7),
-    123: ('cards/land_vs_sea/layers.cards', 28, 5),
-    124: ('cards/land_vs_sea/layers.cards', 29, 7),
-    125: ('cards/land_vs_sea/layers.cards', 30, 7),
-    130: ('cards/land_vs_sea/layers.cards', 36, 5),
-    131: ('cards/land_vs_sea/layers.cards', 37, 7),
-    136: ('cards/land_vs_sea/layers.cards', 43, 5),
-    137: ('cards/land_vs_sea/layers.cards', 44, 7),
-    142: ('cards/land_vs_sea/layers.cards', 61, 5),
-    143: ('cards/land_vs_sea/layers.cards', 62, 7),
-    144: ('cards/land_vs_sea/layers.cards', 64, 5),
-    145: ('cards/land_vs_sea/layers.cards', 65, 7),
-    150: ('cards/land_vs_sea/flow.cards', 12, 7),
-    155: ('cards/land_vs_sea/flow.cards', 17, 7),
-    160: ('cards/land_vs_sea/flow.cards', 23, 7),
-    165: ('cards/land_vs_sea/flow.cards', 28, 7),
-    170: ('cards/land_vs_sea/flow.cards', 32, 7),
-    172: ('cards/land_vs_sea/flow.cards', 33, 9),
-    177: ('cards/land_vs_sea/flow.cards', 43, 7),
-    178: ('cards/land_vs_sea/flow.cards', 44, 7),
-    179: ('cards/land_vs_sea/flow.cards', 45, 9),
-    184: ('cards/land_vs_sea/flow.cards', 54, 7),
-    189: ('cards/land_vs_sea/flow.cards', 7, 1),
+    73: ('cards/land_vs_sea/flow.cards', 149, 3),
+    74: ('cards/land_vs_sea/flow.cards', 150, 5),
+    78: ('cards/land_vs_sea/flow.cards', 153, 7),
+    79: ('cards/land_vs_sea/flow.cards', 155, 7),
+    84: ('cards/land_vs_sea/flow.cards', 62, 1),
+    89: ('cards/land_vs_sea/flow.cards', 65, 1),
+    94: ('cards/land_vs_sea/flow.cards', 69, 1),
+    99: ('cards/land_vs_sea/flow.cards', 146, 1),
+    104: ('cards/land_vs_sea/host.cards', 35, 1),
+    109: ('cards/land_vs_sea/host.cards', 13, 5),
+    114: ('cards/land_vs_sea/host.cards', 23, 5),
+    115: ('cards/land_vs_sea/host.cards', 24, 7),
+    120: ('cards/land_vs_sea/host.cards', 30, 5),
+    125: ('cards/land_vs_sea/host.cards', 41, 5),
+    126: ('cards/land_vs_sea/host.cards', 42, 7),
+    128: ('cards/land_vs_sea/host.cards', 44, 7),
+    133: ('cards/land_vs_sea/layers.cards', 13, 5),
+    134: ('cards/land_vs_sea/layers.cards', 14, 7),
+    139: ('cards/land_vs_sea/layers.cards', 28, 5),
+    140: ('cards/land_vs_sea/layers.cards', 29, 7),
+    141: ('cards/land_vs_sea/layers.cards', 30, 7),
+    146: ('cards/land_vs_sea/layers.cards', 36, 5),
+    147: ('cards/land_vs_sea/layers.cards', 37, 7),
+    152: ('cards/land_vs_sea/layers.cards', 43, 5),
+    153: ('cards/land_vs_sea/layers.cards', 44, 7),
+    158: ('cards/land_vs_sea/layers.cards', 61, 5),
+    159: ('cards/land_vs_sea/layers.cards', 62, 7),
+    160: ('cards/land_vs_sea/layers.cards', 64, 5),
+    161: ('cards/land_vs_sea/layers.cards', 65, 7),
+    166: ('cards/land_vs_sea/flow.cards', 12, 7),
+    171: ('cards/land_vs_sea/flow.cards', 17, 7),
+    176: ('cards/land_vs_sea/flow.cards', 23, 7),
+    181: ('cards/land_vs_sea/flow.cards', 28, 7),
+    186: ('cards/land_vs_sea/flow.cards', 32, 7),
+    188: ('cards/land_vs_sea/flow.cards', 33, 9),
+    193: ('cards/land_vs_sea/flow.cards', 43, 7),
+    194: ('cards/land_vs_sea/flow.cards', 44, 7),
+    195: ('cards/land_vs_sea/flow.cards', 45, 9),
+    200: ('cards/land_vs_sea/flow.cards', 54, 7),
+    205: ('cards/land_vs_sea/flow.cards', 7, 1),
 }

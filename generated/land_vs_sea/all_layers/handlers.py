@@ -69,6 +69,17 @@ def dv_surround_waypoint(g, c, v_waypoint):
     g.verbs['score_each'](g, c, 1, g.natives['waypoint_value'](g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:139:3
 
 
+def dv_score_trade_routes(g, c):
+    # verb score_trade_routes (cards/land_vs_sea/flow.cards:148)
+    for v_route in g.natives['trade_routes'](g, c):  # @ cards/land_vs_sea/flow.cards:149:3
+        for v_seat in g.players:  # @ cards/land_vs_sea/flow.cards:150:5
+            c3 = c.for_player(v_seat)
+            if not df_wins_route(g, c3, v_route):
+                continue
+            g.verbs['announce_route_scored'](g, c3, v_route)  # @ cards/land_vs_sea/flow.cards:153:7
+            g.verbs['score_route_icons'](g, c3, (g.natives['caravans'](g, c3, v_route) + g.natives['ships'](g, c3, v_route)), g.natives['icon_value'](g, c3))  # @ cards/land_vs_sea/flow.cards:155:7
+
+
 def df_game_over(g, c):
     # function game_over (cards/land_vs_sea/flow.cards:62)
     return ((g.natives['turns_taken'](g, c) > 0) and ((g.natives['tiles_left'](g, c) == 0) or (g.natives['idle_placements'](g, c) >= g.natives['seats'](g, c))))  # @ cards/land_vs_sea/flow.cards:62:1
@@ -82,6 +93,11 @@ def df_lone_player(g, c):
 def df_waypoints_in_play(g, c):
     # function waypoints_in_play (cards/land_vs_sea/flow.cards:69)
     return ((g.natives['seats'](g, c) == 4) and (g.params['waypoints_each'] > 0))  # @ cards/land_vs_sea/flow.cards:69:1
+
+
+def df_wins_route(g, c, v_route):
+    # function wins_route (cards/land_vs_sea/flow.cards:146)
+    return (g.natives['keeps_points'](g, c) and ((g.natives['plays_land'](g, c) and (g.natives['caravans'](g, c, v_route) > g.natives['ships'](g, c, v_route))) or ((not g.natives['plays_land'](g, c)) and (g.natives['ships'](g, c, v_route) > g.natives['caravans'](g, c, v_route)))))  # @ cards/land_vs_sea/flow.cards:146:1
 
 
 def df_bonus_token_held(g, c):
@@ -102,7 +118,7 @@ def h_caravan_and_ship_scoring__route_joined(g, c):
 
 def h_caravan_and_ship_scoring__game_end(g, c):
     # Caravan and Ship scoring: on game_end (cards/land_vs_sea/host.cards:29)
-    g.verbs['score_trade_routes'](g, c)  # @ cards/land_vs_sea/host.cards:30:5
+    dv_score_trade_routes(g, c)  # @ cards/land_vs_sea/host.cards:30:5
 
 
 def h_bonus_scoring_tokens__passed_score_track_end(g, c):
@@ -246,39 +262,44 @@ LINES = {
     67: ('cards/land_vs_sea/flow.cards', 137, 3),
     68: ('cards/land_vs_sea/flow.cards', 138, 3),
     69: ('cards/land_vs_sea/flow.cards', 139, 3),
-    74: ('cards/land_vs_sea/flow.cards', 62, 1),
-    79: ('cards/land_vs_sea/flow.cards', 65, 1),
-    84: ('cards/land_vs_sea/flow.cards', 69, 1),
-    89: ('cards/land_vs_sea/host.cards', 35, 1),
-    94: ('cards/land_vs_sea/host.cards', 13, 5),
-    99: ('cards/land_vs_sea/host.cards', 23, 5),
-    100: ('cards/land_vs_sea/host.cards', 24, 7),
-    105: ('cards/land_vs_sea/host.cards', 30, 5),
-    110: ('cards/land_vs_sea/host.cards', 41, 5),
-    111: ('cards/land_vs_sea/host.cards', 42, 7),
-    113: ('cards/land_vs_sea/host.cards', 44, 7),
-    118: ('cards/land_vs_sea/layers.cards', 13, 5),
-    119: ('cards/land_vs_sea/layers.cards', 14, 7),
-    124: ('cards/land_vs_sea/layers.cards', 28, 5),
-    125: ('cards/land_vs_sea/layers.cards', 29, 7),
-    126: ('cards/land_vs_sea/layers.cards', 30, 7),
-    131: ('cards/land_vs_sea/layers.cards', 36, 5),
-    132: ('cards/land_vs_sea/layers.cards', 37, 7),
-    137: ('cards/land_vs_sea/layers.cards', 43, 5),
-    138: ('cards/land_vs_sea/layers.cards', 44, 7),
-    143: ('cards/land_vs_sea/layers.cards', 61, 5),
-    144: ('cards/land_vs_sea/layers.cards', 62, 7),
-    145: ('cards/land_vs_sea/layers.cards', 64, 5),
-    146: ('cards/land_vs_sea/layers.cards', 65, 7),
-    151: ('cards/land_vs_sea/flow.cards', 12, 7),
-    156: ('cards/land_vs_sea/flow.cards', 17, 7),
-    161: ('cards/land_vs_sea/flow.cards', 23, 7),
-    166: ('cards/land_vs_sea/flow.cards', 28, 7),
-    171: ('cards/land_vs_sea/flow.cards', 32, 7),
-    173: ('cards/land_vs_sea/flow.cards', 33, 9),
-    178: ('cards/land_vs_sea/flow.cards', 43, 7),
-    179: ('cards/land_vs_sea/flow.cards', 44, 7),
-    180: ('cards/land_vs_sea/flow.cards', 45, 9),
-    185: ('cards/land_vs_sea/flow.cards', 54, 7),
-    190: ('cards/land_vs_sea/flow.cards', 7, 1),
+    74: ('cards/land_vs_sea/flow.cards', 149, 3),
+    75: ('cards/land_vs_sea/flow.cards', 150, 5),
+    79: ('cards/land_vs_sea/flow.cards', 153, 7),
+    80: ('cards/land_vs_sea/flow.cards', 155, 7),
+    85: ('cards/land_vs_sea/flow.cards', 62, 1),
+    90: ('cards/land_vs_sea/flow.cards', 65, 1),
+    95: ('cards/land_vs_sea/flow.cards', 69, 1),
+    100: ('cards/land_vs_sea/flow.cards', 146, 1),
+    105: ('cards/land_vs_sea/host.cards', 35, 1),
+    110: ('cards/land_vs_sea/host.cards', 13, 5),
+    115: ('cards/land_vs_sea/host.cards', 23, 5),
+    116: ('cards/land_vs_sea/host.cards', 24, 7),
+    121: ('cards/land_vs_sea/host.cards', 30, 5),
+    126: ('cards/land_vs_sea/host.cards', 41, 5),
+    127: ('cards/land_vs_sea/host.cards', 42, 7),
+    129: ('cards/land_vs_sea/host.cards', 44, 7),
+    134: ('cards/land_vs_sea/layers.cards', 13, 5),
+    135: ('cards/land_vs_sea/layers.cards', 14, 7),
+    140: ('cards/land_vs_sea/layers.cards', 28, 5),
+    141: ('cards/land_vs_sea/layers.cards', 29, 7),
+    142: ('cards/land_vs_sea/layers.cards', 30, 7),
+    147: ('cards/land_vs_sea/layers.cards', 36, 5),
+    148: ('cards/land_vs_sea/layers.cards', 37, 7),
+    153: ('cards/land_vs_sea/layers.cards', 43, 5),
+    154: ('cards/land_vs_sea/layers.cards', 44, 7),
+    159: ('cards/land_vs_sea/layers.cards', 61, 5),
+    160: ('cards/land_vs_sea/layers.cards', 62, 7),
+    161: ('cards/land_vs_sea/layers.cards', 64, 5),
+    162: ('cards/land_vs_sea/layers.cards', 65, 7),
+    167: ('cards/land_vs_sea/flow.cards', 12, 7),
+    172: ('cards/land_vs_sea/flow.cards', 17, 7),
+    177: ('cards/land_vs_sea/flow.cards', 23, 7),
+    182: ('cards/land_vs_sea/flow.cards', 28, 7),
+    187: ('cards/land_vs_sea/flow.cards', 32, 7),
+    189: ('cards/land_vs_sea/flow.cards', 33, 9),
+    194: ('cards/land_vs_sea/flow.cards', 43, 7),
+    195: ('cards/land_vs_sea/flow.cards', 44, 7),
+    196: ('cards/land_vs_sea/flow.cards', 45, 9),
+    201: ('cards/land_vs_sea/flow.cards', 54, 7),
+    206: ('cards/land_vs_sea/flow.cards', 7, 1),
 }

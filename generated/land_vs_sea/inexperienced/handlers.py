@@ -69,6 +69,17 @@ def dv_surround_waypoint(g, c, v_waypoint):
     g.verbs['score_each'](g, c, 1, g.natives['waypoint_value'](g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:139:3
 
 
+def dv_score_trade_routes(g, c):
+    # verb score_trade_routes (cards/land_vs_sea/flow.cards:148)
+    for v_route in g.natives['trade_routes'](g, c):  # @ cards/land_vs_sea/flow.cards:149:3
+        for v_seat in g.players:  # @ cards/land_vs_sea/flow.cards:150:5
+            c3 = c.for_player(v_seat)
+            if not df_wins_route(g, c3, v_route):
+                continue
+            g.verbs['announce_route_scored'](g, c3, v_route)  # @ cards/land_vs_sea/flow.cards:153:7
+            g.verbs['score_route_icons'](g, c3, (g.natives['caravans'](g, c3, v_route) + g.natives['ships'](g, c3, v_route)), g.natives['icon_value'](g, c3))  # @ cards/land_vs_sea/flow.cards:155:7
+
+
 def df_game_over(g, c):
     # function game_over (cards/land_vs_sea/flow.cards:62)
     return ((g.natives['turns_taken'](g, c) > 0) and ((g.natives['tiles_left'](g, c) == 0) or (g.natives['idle_placements'](g, c) >= g.natives['seats'](g, c))))  # @ cards/land_vs_sea/flow.cards:62:1
@@ -82,6 +93,11 @@ def df_lone_player(g, c):
 def df_waypoints_in_play(g, c):
     # function waypoints_in_play (cards/land_vs_sea/flow.cards:69)
     return ((g.natives['seats'](g, c) == 4) and (g.params['waypoints_each'] > 0))  # @ cards/land_vs_sea/flow.cards:69:1
+
+
+def df_wins_route(g, c, v_route):
+    # function wins_route (cards/land_vs_sea/flow.cards:146)
+    return (g.natives['keeps_points'](g, c) and ((g.natives['plays_land'](g, c) and (g.natives['caravans'](g, c, v_route) > g.natives['ships'](g, c, v_route))) or ((not g.natives['plays_land'](g, c)) and (g.natives['ships'](g, c, v_route) > g.natives['caravans'](g, c, v_route)))))  # @ cards/land_vs_sea/flow.cards:146:1
 
 
 def df_bonus_token_held(g, c):
@@ -202,25 +218,30 @@ LINES = {
     67: ('cards/land_vs_sea/flow.cards', 137, 3),
     68: ('cards/land_vs_sea/flow.cards', 138, 3),
     69: ('cards/land_vs_sea/flow.cards', 139, 3),
-    74: ('cards/land_vs_sea/flow.cards', 62, 1),
-    79: ('cards/land_vs_sea/flow.cards', 65, 1),
-    84: ('cards/land_vs_sea/flow.cards', 69, 1),
-    89: ('cards/land_vs_sea/host.cards', 35, 1),
-    94: ('cards/land_vs_sea/host.cards', 13, 5),
-    99: ('cards/land_vs_sea/host.cards', 41, 5),
-    100: ('cards/land_vs_sea/host.cards', 42, 7),
-    102: ('cards/land_vs_sea/host.cards', 44, 7),
-    107: ('cards/land_vs_sea/layers.cards', 13, 5),
-    108: ('cards/land_vs_sea/layers.cards', 14, 7),
-    113: ('cards/land_vs_sea/flow.cards', 12, 7),
-    118: ('cards/land_vs_sea/flow.cards', 17, 7),
-    123: ('cards/land_vs_sea/flow.cards', 23, 7),
-    128: ('cards/land_vs_sea/flow.cards', 28, 7),
-    133: ('cards/land_vs_sea/flow.cards', 32, 7),
-    135: ('cards/land_vs_sea/flow.cards', 33, 9),
-    140: ('cards/land_vs_sea/flow.cards', 43, 7),
-    141: ('cards/land_vs_sea/flow.cards', 44, 7),
-    142: ('cards/land_vs_sea/flow.cards', 45, 9),
-    147: ('cards/land_vs_sea/flow.cards', 54, 7),
-    152: ('cards/land_vs_sea/flow.cards', 7, 1),
+    74: ('cards/land_vs_sea/flow.cards', 149, 3),
+    75: ('cards/land_vs_sea/flow.cards', 150, 5),
+    79: ('cards/land_vs_sea/flow.cards', 153, 7),
+    80: ('cards/land_vs_sea/flow.cards', 155, 7),
+    85: ('cards/land_vs_sea/flow.cards', 62, 1),
+    90: ('cards/land_vs_sea/flow.cards', 65, 1),
+    95: ('cards/land_vs_sea/flow.cards', 69, 1),
+    100: ('cards/land_vs_sea/flow.cards', 146, 1),
+    105: ('cards/land_vs_sea/host.cards', 35, 1),
+    110: ('cards/land_vs_sea/host.cards', 13, 5),
+    115: ('cards/land_vs_sea/host.cards', 41, 5),
+    116: ('cards/land_vs_sea/host.cards', 42, 7),
+    118: ('cards/land_vs_sea/host.cards', 44, 7),
+    123: ('cards/land_vs_sea/layers.cards', 13, 5),
+    124: ('cards/land_vs_sea/layers.cards', 14, 7),
+    129: ('cards/land_vs_sea/flow.cards', 12, 7),
+    134: ('cards/land_vs_sea/flow.cards', 17, 7),
+    139: ('cards/land_vs_sea/flow.cards', 23, 7),
+    144: ('cards/land_vs_sea/flow.cards', 28, 7),
+    149: ('cards/land_vs_sea/flow.cards', 32, 7),
+    151: ('cards/land_vs_sea/flow.cards', 33, 9),
+    156: ('cards/land_vs_sea/flow.cards', 43, 7),
+    157: ('cards/land_vs_sea/flow.cards', 44, 7),
+    158: ('cards/land_vs_sea/flow.cards', 45, 9),
+    163: ('cards/land_vs_sea/flow.cards', 54, 7),
+    168: ('cards/land_vs_sea/flow.cards', 7, 1),
 }
