@@ -730,19 +730,11 @@ class LandVsSea(FlowGame):
         """End game majority scoring of every trade route: the flow's verb (flow.cards)."""
         self.run_verb("score_trade_routes", self.players[0])
 
-    def bonus_token(self, player: Player, flip: bool) -> None:
-        """Take a +50 token from the supply, or flip a held one to +100."""
-        counters = player.counters
-        if flip and counters["plus_50_tokens"] > 0:
-            counters["plus_50_tokens"] -= 1
-            counters["plus_100_tokens"] += 1
-            self.log("bonus_token", player.index, 100)
-        elif self.token_supply > 0:
-            self.token_supply -= 1
-            counters["plus_50_tokens"] += 1
-            self.log("bonus_token", player.index, 50)
-        else:
-            self.log("bonus_token", player.index, 0)
+    def take_token_from_supply(self) -> None:
+        """One bonus scoring token leaves the supply (host.cards' ``take_bonus_token``)."""
+        if self.token_supply <= 0:
+            raise RuleError("the supply holds no bonus scoring token")
+        self.token_supply -= 1
 
     def result(self) -> FlowResult:
         """The flow's result (``winner highest`` on the seats keeping the sides' points: the

@@ -269,6 +269,11 @@ def tiles_left(g: Game, c: Context) -> int:
     return _game(g).tiles_left()
 
 
+def bonus_tokens_in_supply(g: Game, c: Context) -> int:
+    """The bonus scoring tokens left in the supply."""
+    return _game(g).token_supply
+
+
 NATIVES: dict[str, Callable[..., Any]] = {
     fn.__name__: fn
     for fn in (
@@ -303,6 +308,7 @@ NATIVES: dict[str, Callable[..., Any]] = {
         keeps_points,
         plays_land,
         icon_value,
+        bonus_tokens_in_supply,
     )
 }
 
@@ -404,14 +410,9 @@ def score_route_icons(g: Game, c: Context, icons: int, value: int) -> None:
     _game(g).score_route_icons(c.player, int(icons), int(value))
 
 
-def take_bonus_token(g: Game, c: Context) -> None:
-    """Take a +50 token."""
-    _game(g).bonus_token(c.player, flip=False)
-
-
-def flip_bonus_token(g: Game, c: Context) -> None:
-    """Flip a +50 token to +100."""
-    _game(g).bonus_token(c.player, flip=True)
+def take_token_from_supply(g: Game, c: Context) -> None:
+    """One bonus scoring token leaves the supply."""
+    _game(g).take_token_from_supply()
 
 
 def side_scores(g: Game, c: Context, area: Any, amount: int) -> None:
@@ -445,8 +446,7 @@ VERBS: dict[str, Callable[..., Any]] = {
         draw_tiles,
         announce_route_scored,
         score_route_icons,
-        take_bonus_token,
-        flip_bonus_token,
+        take_token_from_supply,
         side_scores,
     )
 }
