@@ -79,6 +79,22 @@ def dv_score_trade_routes(g, c):
             g.verbs['score_route_icons'](g, c3, (g.natives['caravans'](g, c3, v_route) + g.natives['ships'](g, c3, v_route)), g.natives['icon_value'](g, c3))  # @ cards/land_vs_sea/flow.cards:155:7
 
 
+def dv_take_bonus_token(g, c):
+    # verb take_bonus_token (cards/land_vs_sea/host.cards:39)
+    if (g.natives['bonus_tokens_in_supply'](g, c) > 0):  # @ cards/land_vs_sea/host.cards:40:3
+        g.verbs['take_token_from_supply'](g, c)  # @ cards/land_vs_sea/host.cards:41:5
+        g.gain(c, 'plus_50_tokens', 1)  # @ cards/land_vs_sea/host.cards:42:5
+
+
+def dv_flip_bonus_token(g, c):
+    # verb flip_bonus_token (cards/land_vs_sea/host.cards:47)
+    if df_bonus_token_held(g, c):  # @ cards/land_vs_sea/host.cards:48:3
+        g.lose(c, 'plus_50_tokens', 1)  # @ cards/land_vs_sea/host.cards:49:5
+        g.gain(c, 'plus_100_tokens', 1)  # @ cards/land_vs_sea/host.cards:50:5
+    else:
+        dv_take_bonus_token(g, c)  # @ cards/land_vs_sea/host.cards:52:5
+
+
 def df_game_over(g, c):
     # function game_over (cards/land_vs_sea/flow.cards:62)
     return ((g.natives['turns_taken'](g, c) > 0) and ((g.natives['tiles_left'](g, c) == 0) or (g.natives['idle_placements'](g, c) >= g.natives['seats'](g, c))))  # @ cards/land_vs_sea/flow.cards:62:1
@@ -121,11 +137,11 @@ def h_caravan_and_ship_scoring__game_end(g, c):
 
 
 def h_bonus_scoring_tokens__passed_score_track_end(g, c):
-    # Bonus scoring tokens: on passed_score_track_end (cards/land_vs_sea/host.cards:40)
-    if df_bonus_token_held(g, c):  # @ cards/land_vs_sea/host.cards:41:5
-        g.verbs['flip_bonus_token'](g, c)  # @ cards/land_vs_sea/host.cards:42:7
+    # Bonus scoring tokens: on passed_score_track_end (cards/land_vs_sea/host.cards:59)
+    if df_bonus_token_held(g, c):  # @ cards/land_vs_sea/host.cards:60:5
+        dv_flip_bonus_token(g, c)  # @ cards/land_vs_sea/host.cards:61:7
     else:
-        g.verbs['take_bonus_token'](g, c)  # @ cards/land_vs_sea/host.cards:44:7
+        dv_take_bonus_token(g, c)  # @ cards/land_vs_sea/host.cards:63:7
 
 
 def h_menhir_scoring__tile_placed(g, c):
@@ -265,40 +281,47 @@ LINES = {
     74: ('cards/land_vs_sea/flow.cards', 150, 5),
     78: ('cards/land_vs_sea/flow.cards', 153, 7),
     79: ('cards/land_vs_sea/flow.cards', 155, 7),
-    84: ('cards/land_vs_sea/flow.cards', 62, 1),
-    89: ('cards/land_vs_sea/flow.cards', 65, 1),
-    94: ('cards/land_vs_sea/flow.cards', 69, 1),
-    99: ('cards/land_vs_sea/flow.cards', 146, 1),
-    104: ('cards/land_vs_sea/host.cards', 35, 1),
-    109: ('cards/land_vs_sea/host.cards', 13, 5),
-    114: ('cards/land_vs_sea/host.cards', 23, 5),
-    115: ('cards/land_vs_sea/host.cards', 24, 7),
-    120: ('cards/land_vs_sea/host.cards', 30, 5),
-    125: ('cards/land_vs_sea/host.cards', 41, 5),
-    126: ('cards/land_vs_sea/host.cards', 42, 7),
-    128: ('cards/land_vs_sea/host.cards', 44, 7),
-    133: ('cards/land_vs_sea/layers.cards', 13, 5),
-    134: ('cards/land_vs_sea/layers.cards', 14, 7),
-    139: ('cards/land_vs_sea/layers.cards', 28, 5),
-    140: ('cards/land_vs_sea/layers.cards', 29, 7),
-    141: ('cards/land_vs_sea/layers.cards', 30, 7),
-    146: ('cards/land_vs_sea/layers.cards', 36, 5),
-    147: ('cards/land_vs_sea/layers.cards', 37, 7),
-    152: ('cards/land_vs_sea/layers.cards', 43, 5),
-    153: ('cards/land_vs_sea/layers.cards', 44, 7),
-    158: ('cards/land_vs_sea/layers.cards', 61, 5),
-    159: ('cards/land_vs_sea/layers.cards', 62, 7),
-    160: ('cards/land_vs_sea/layers.cards', 64, 5),
-    161: ('cards/land_vs_sea/layers.cards', 65, 7),
-    166: ('cards/land_vs_sea/flow.cards', 12, 7),
-    171: ('cards/land_vs_sea/flow.cards', 17, 7),
-    176: ('cards/land_vs_sea/flow.cards', 23, 7),
-    181: ('cards/land_vs_sea/flow.cards', 28, 7),
-    186: ('cards/land_vs_sea/flow.cards', 32, 7),
-    188: ('cards/land_vs_sea/flow.cards', 33, 9),
-    193: ('cards/land_vs_sea/flow.cards', 43, 7),
-    194: ('cards/land_vs_sea/flow.cards', 44, 7),
-    195: ('cards/land_vs_sea/flow.cards', 45, 9),
-    200: ('cards/land_vs_sea/flow.cards', 54, 7),
-    205: ('cards/land_vs_sea/flow.cards', 7, 1),
+    84: ('cards/land_vs_sea/host.cards', 40, 3),
+    85: ('cards/land_vs_sea/host.cards', 41, 5),
+    86: ('cards/land_vs_sea/host.cards', 42, 5),
+    91: ('cards/land_vs_sea/host.cards', 48, 3),
+    92: ('cards/land_vs_sea/host.cards', 49, 5),
+    93: ('cards/land_vs_sea/host.cards', 50, 5),
+    95: ('cards/land_vs_sea/host.cards', 52, 5),
+    100: ('cards/land_vs_sea/flow.cards', 62, 1),
+    105: ('cards/land_vs_sea/flow.cards', 65, 1),
+    110: ('cards/land_vs_sea/flow.cards', 69, 1),
+    115: ('cards/land_vs_sea/flow.cards', 146, 1),
+    120: ('cards/land_vs_sea/host.cards', 35, 1),
+    125: ('cards/land_vs_sea/host.cards', 13, 5),
+    130: ('cards/land_vs_sea/host.cards', 23, 5),
+    131: ('cards/land_vs_sea/host.cards', 24, 7),
+    136: ('cards/land_vs_sea/host.cards', 30, 5),
+    141: ('cards/land_vs_sea/host.cards', 60, 5),
+    142: ('cards/land_vs_sea/host.cards', 61, 7),
+    144: ('cards/land_vs_sea/host.cards', 63, 7),
+    149: ('cards/land_vs_sea/layers.cards', 13, 5),
+    150: ('cards/land_vs_sea/layers.cards', 14, 7),
+    155: ('cards/land_vs_sea/layers.cards', 28, 5),
+    156: ('cards/land_vs_sea/layers.cards', 29, 7),
+    157: ('cards/land_vs_sea/layers.cards', 30, 7),
+    162: ('cards/land_vs_sea/layers.cards', 36, 5),
+    163: ('cards/land_vs_sea/layers.cards', 37, 7),
+    168: ('cards/land_vs_sea/layers.cards', 43, 5),
+    169: ('cards/land_vs_sea/layers.cards', 44, 7),
+    174: ('cards/land_vs_sea/layers.cards', 61, 5),
+    175: ('cards/land_vs_sea/layers.cards', 62, 7),
+    176: ('cards/land_vs_sea/layers.cards', 64, 5),
+    177: ('cards/land_vs_sea/layers.cards', 65, 7),
+    182: ('cards/land_vs_sea/flow.cards', 12, 7),
+    187: ('cards/land_vs_sea/flow.cards', 17, 7),
+    192: ('cards/land_vs_sea/flow.cards', 23, 7),
+    197: ('cards/land_vs_sea/flow.cards', 28, 7),
+    202: ('cards/land_vs_sea/flow.cards', 32, 7),
+    204: ('cards/land_vs_sea/flow.cards', 33, 9),
+    209: ('cards/land_vs_sea/flow.cards', 43, 7),
+    210: ('cards/land_vs_sea/flow.cards', 44, 7),
+    211: ('cards/land_vs_sea/flow.cards', 45, 9),
+    216: ('cards/land_vs_sea/flow.cards', 54, 7),
+    221: ('cards/land_vs_sea/flow.cards', 7, 1),
 }

@@ -80,6 +80,22 @@ def dv_score_trade_routes(g, c):
             g.verbs['score_route_icons'](g, c3, (g.natives['caravans'](g, c3, v_route) + g.natives['ships'](g, c3, v_route)), g.natives['icon_value'](g, c3))  # @ cards/land_vs_sea/flow.cards:155:7
 
 
+def dv_take_bonus_token(g, c):
+    # verb take_bonus_token (cards/land_vs_sea/host.cards:39)
+    if (g.natives['bonus_tokens_in_supply'](g, c) > 0):  # @ cards/land_vs_sea/host.cards:40:3
+        g.verbs['take_token_from_supply'](g, c)  # @ cards/land_vs_sea/host.cards:41:5
+        g.gain(c, 'plus_50_tokens', 1)  # @ cards/land_vs_sea/host.cards:42:5
+
+
+def dv_flip_bonus_token(g, c):
+    # verb flip_bonus_token (cards/land_vs_sea/host.cards:47)
+    if df_bonus_token_held(g, c):  # @ cards/land_vs_sea/host.cards:48:3
+        g.lose(c, 'plus_50_tokens', 1)  # @ cards/land_vs_sea/host.cards:49:5
+        g.gain(c, 'plus_100_tokens', 1)  # @ cards/land_vs_sea/host.cards:50:5
+    else:
+        dv_take_bonus_token(g, c)  # @ cards/land_vs_sea/host.cards:52:5
+
+
 def df_game_over(g, c):
     # function game_over (cards/land_vs_sea/flow.cards:62)
     return ((g.natives['turns_taken'](g, c) > 0) and ((g.natives['tiles_left'](g, c) == 0) or (g.natives['idle_placements'](g, c) >= g.natives['seats'](g, c))))  # @ cards/land_vs_sea/flow.cards:62:1
@@ -122,11 +138,11 @@ def h_caravan_and_ship_scoring__game_end(g, c):
 
 
 def h_bonus_scoring_tokens__passed_score_track_end(g, c):
-    # Bonus scoring tokens: on passed_score_track_end (cards/land_vs_sea/host.cards:40)
-    if df_bonus_token_held(g, c):  # @ cards/land_vs_sea/host.cards:41:5
-        g.verbs['flip_bonus_token'](g, c)  # @ cards/land_vs_sea/host.cards:42:7
+    # Bonus scoring tokens: on passed_score_track_end (cards/land_vs_sea/host.cards:59)
+    if df_bonus_token_held(g, c):  # @ cards/land_vs_sea/host.cards:60:5
+        dv_flip_bonus_token(g, c)  # @ cards/land_vs_sea/host.cards:61:7
     else:
-        g.verbs['take_bonus_token'](g, c)  # @ cards/land_vs_sea/host.cards:44:7
+        dv_take_bonus_token(g, c)  # @ cards/land_vs_sea/host.cards:63:7
 
 
 def h_city_scoring__area_completed(g, c):
@@ -250,34 +266,41 @@ LINES = {
     75: ('cards/land_vs_sea/flow.cards', 150, 5),
     79: ('cards/land_vs_sea/flow.cards', 153, 7),
     80: ('cards/land_vs_sea/flow.cards', 155, 7),
-    85: ('cards/land_vs_sea/flow.cards', 62, 1),
-    90: ('cards/land_vs_sea/flow.cards', 65, 1),
-    95: ('cards/land_vs_sea/flow.cards', 69, 1),
-    100: ('cards/land_vs_sea/flow.cards', 146, 1),
-    105: ('cards/land_vs_sea/host.cards', 35, 1),
-    110: ('cards/land_vs_sea/host.cards', 13, 5),
-    115: ('cards/land_vs_sea/host.cards', 23, 5),
-    116: ('cards/land_vs_sea/host.cards', 24, 7),
-    121: ('cards/land_vs_sea/host.cards', 30, 5),
-    126: ('cards/land_vs_sea/host.cards', 41, 5),
-    127: ('cards/land_vs_sea/host.cards', 42, 7),
-    129: ('cards/land_vs_sea/host.cards', 44, 7),
-    134: ('cards/land_vs_sea/layers.cards', 28, 5),
-    135: ('cards/land_vs_sea/layers.cards', 29, 7),
-    136: ('cards/land_vs_sea/layers.cards', 30, 7),
-    141: ('cards/land_vs_sea/layers.cards', 36, 5),
-    142: ('cards/land_vs_sea/layers.cards', 37, 7),
-    147: ('cards/land_vs_sea/layers.cards', 43, 5),
-    148: ('cards/land_vs_sea/layers.cards', 44, 7),
-    153: ('cards/land_vs_sea/flow.cards', 12, 7),
-    158: ('cards/land_vs_sea/flow.cards', 17, 7),
-    163: ('cards/land_vs_sea/flow.cards', 23, 7),
-    168: ('cards/land_vs_sea/flow.cards', 28, 7),
-    173: ('cards/land_vs_sea/flow.cards', 32, 7),
-    175: ('cards/land_vs_sea/flow.cards', 33, 9),
-    180: ('cards/land_vs_sea/flow.cards', 43, 7),
-    181: ('cards/land_vs_sea/flow.cards', 44, 7),
-    182: ('cards/land_vs_sea/flow.cards', 45, 9),
-    187: ('cards/land_vs_sea/flow.cards', 54, 7),
-    192: ('cards/land_vs_sea/flow.cards', 7, 1),
+    85: ('cards/land_vs_sea/host.cards', 40, 3),
+    86: ('cards/land_vs_sea/host.cards', 41, 5),
+    87: ('cards/land_vs_sea/host.cards', 42, 5),
+    92: ('cards/land_vs_sea/host.cards', 48, 3),
+    93: ('cards/land_vs_sea/host.cards', 49, 5),
+    94: ('cards/land_vs_sea/host.cards', 50, 5),
+    96: ('cards/land_vs_sea/host.cards', 52, 5),
+    101: ('cards/land_vs_sea/flow.cards', 62, 1),
+    106: ('cards/land_vs_sea/flow.cards', 65, 1),
+    111: ('cards/land_vs_sea/flow.cards', 69, 1),
+    116: ('cards/land_vs_sea/flow.cards', 146, 1),
+    121: ('cards/land_vs_sea/host.cards', 35, 1),
+    126: ('cards/land_vs_sea/host.cards', 13, 5),
+    131: ('cards/land_vs_sea/host.cards', 23, 5),
+    132: ('cards/land_vs_sea/host.cards', 24, 7),
+    137: ('cards/land_vs_sea/host.cards', 30, 5),
+    142: ('cards/land_vs_sea/host.cards', 60, 5),
+    143: ('cards/land_vs_sea/host.cards', 61, 7),
+    145: ('cards/land_vs_sea/host.cards', 63, 7),
+    150: ('cards/land_vs_sea/layers.cards', 28, 5),
+    151: ('cards/land_vs_sea/layers.cards', 29, 7),
+    152: ('cards/land_vs_sea/layers.cards', 30, 7),
+    157: ('cards/land_vs_sea/layers.cards', 36, 5),
+    158: ('cards/land_vs_sea/layers.cards', 37, 7),
+    163: ('cards/land_vs_sea/layers.cards', 43, 5),
+    164: ('cards/land_vs_sea/layers.cards', 44, 7),
+    169: ('cards/land_vs_sea/flow.cards', 12, 7),
+    174: ('cards/land_vs_sea/flow.cards', 17, 7),
+    179: ('cards/land_vs_sea/flow.cards', 23, 7),
+    184: ('cards/land_vs_sea/flow.cards', 28, 7),
+    189: ('cards/land_vs_sea/flow.cards', 32, 7),
+    191: ('cards/land_vs_sea/flow.cards', 33, 9),
+    196: ('cards/land_vs_sea/flow.cards', 43, 7),
+    197: ('cards/land_vs_sea/flow.cards', 44, 7),
+    198: ('cards/land_vs_sea/flow.cards', 45, 9),
+    203: ('cards/land_vs_sea/flow.cards', 54, 7),
+    208: ('cards/land_vs_sea/flow.cards', 7, 1),
 }
