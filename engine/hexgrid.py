@@ -15,13 +15,19 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.runtime import RuleError
 
 
-@dataclass(frozen=True, order=True)
-class Hex:
-    """One cell, in axial coordinates."""
+class Hex(NamedTuple):
+    """One cell, in axial coordinates.
+
+    A named tuple, not a frozen dataclass: a cell is a dictionary key everywhere a board is
+    kept, and a tuple's hash and equality are the interpreter's own (a dataclass's are Python
+    functions, called on every look-up). Cells order by ``q`` then ``r``, as before; unlike a
+    dataclass, a cell also equals the plain ``(q, r)`` pair.
+    """
 
     q: int
     r: int
@@ -31,7 +37,7 @@ class Hex:
         """The third cube coordinate: ``q + r + s == 0``."""
         return -self.q - self.r
 
-    def __add__(self, other: Hex) -> Hex:
+    def __add__(self, other: Hex) -> Hex:  # type: ignore[override]
         return Hex(self.q + other.q, self.r + other.r)
 
     def __sub__(self, other: Hex) -> Hex:
@@ -97,12 +103,21 @@ def step(cell: Hex, direction: int, distance: int = 1) -> Hex:
 
 def neighbour(cell: Hex, direction: int) -> Hex:
     """The adjacent cell in ``direction``."""
-    return step(cell, direction)
+    offset = DIRECTIONS[direction % 6]
+    return Hex(cell.q + offset.q, cell.r + offset.r)
 
 
 def neighbours(cell: Hex) -> tuple[Hex, ...]:
     """The six adjacent cells, in direction order."""
-    return tuple(cell + offset for offset in DIRECTIONS)
+    q, r = cell
+    return (
+        Hex(q + 1, r),
+        Hex(q + 1, r - 1),
+        Hex(q, r - 1),
+        Hex(q - 1, r),
+        Hex(q - 1, r + 1),
+        Hex(q, r + 1),
+    )
 
 
 def distance(a: Hex, b: Hex) -> int:

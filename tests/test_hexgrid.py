@@ -191,3 +191,19 @@ def test_shortest_path_goes_round_what_is_blocked() -> None:
 def test_components_split_cells_that_do_not_touch() -> None:
     groups = components([ORIGIN, Hex(1, 0), Hex(5, 5), Hex(5, 6)])
     assert groups == [frozenset({ORIGIN, Hex(1, 0)}), frozenset({Hex(5, 5), Hex(5, 6)})]
+
+
+@given(hexes, hexes)
+def test_cells_are_values_ordered_by_q_then_r(a: Hex, b: Hex) -> None:
+    # A cell is a value: a key that finds its equal, an order by q then r, sums that are cells.
+    assert (a == b) == ((a.q, a.r) == (b.q, b.r))
+    assert {a: 1}.get(Hex(a.q, a.r)) == 1
+    assert (a < b) == ((a.q, a.r) < (b.q, b.r))
+    total = a + b
+    assert isinstance(total, Hex) and total == Hex(a.q + b.q, a.r + b.r)
+    assert a - b == Hex(a.q - b.q, a.r - b.r)
+
+
+@given(hexes, st.integers(0, 11))
+def test_neighbour_is_one_step_in_that_direction(cell: Hex, direction: int) -> None:
+    assert neighbour(cell, direction) == step(cell, direction, 1) == neighbours(cell)[direction % 6]

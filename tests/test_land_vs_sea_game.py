@@ -105,8 +105,7 @@ def test_the_map_keeps_areas_and_routes_as_the_searches_find_them(seed: int) -> 
 
 def test_a_preview_says_what_the_placement_then_completes() -> None:
     g = new_game(GENERATED / "land_vs_sea", players=2, seed=5, policies={-1: RandomLegal()})
-    setup = importlib.import_module(f"{_natives.__package__}.play").setup
-    setup(g)
+    g.run_section("setup")  # type: ignore[attr-defined]
     checked = 0
     for _ in range(40):
         player = g.players[checked % 2]
@@ -192,3 +191,32 @@ def test_a_tile_spec_with_a_misspelt_key_is_an_error_at_its_line(tmp_path: Path)
         f"{scenario}:7:45: 'bonuss' is not a field of a one-sided tile; did you mean 'bonus'?"
         in results[0].message
     )
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_greedy_turn_picks_the_first_best_placement_by_placement_value(players: int) -> None:
+    # The greedy turn weighs each placement from what it works out once a turn; the reference
+    # is placement_value, one placement at a time (a preview of the map and the Ley lines).
+    policy = importlib.import_module(f"{_natives.__package__}.policy")
+    sim = Simulator(GENERATED / "land_vs_sea")
+    game = sim.new_game(game_seed(3, 1), players, "competitive", sim.factory("greedy"))
+    game.run_section("setup")  # type: ignore[attr-defined]
+    weighed = 0
+    for turn in range(30):
+        player = game.players[turn % players]
+        found = game.options(player)  # type: ignore[attr-defined]
+        if not found:
+            break
+        game.offered = found  # type: ignore[attr-defined]
+        side = game.side_of(player)  # type: ignore[attr-defined]
+        options = tuple(found)
+        values = [policy.placement_value(game, side, *found[o][2:]) for o in options]
+        expected = options[values.index(max(values))]
+        assert policy.Greedy.placement(game, side, options) == expected
+        weighed += len(options)
+        index, _face, cell, tile = found[expected]
+        game.hand(player).pop(index)  # type: ignore[attr-defined]
+        game.put_placed(player, cell, tile)  # type: ignore[attr-defined]
+        game.score_placement(player)  # type: ignore[attr-defined]
+        game.draw_tiles(player)  # type: ignore[attr-defined]
+    assert weighed > 1000

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.hexgrid import AXES, Hex, neighbour, neighbours, opposite, ray
+from engine.hexgrid import AXES, DIRECTIONS, Hex, neighbour, neighbours, opposite
 from engine.runtime import RuleError
 
 LAND = "land"
@@ -91,6 +91,11 @@ class Tile:
     land_bits: int = field(default=0, compare=False)
     #: each section's edges as bits.
     section_bits: tuple[int, ...] = field(default=(), compare=False)
+    #: the tile joins trade routes: a route tile (caravans or ships) or a Bandit or Pirate.
+    trades: bool = field(default=False, compare=False)
+    #: the masks of edges meeting tiles (bit m for mask m, 0..63) under which some section
+    #: of the tile meets tiles all round, the only way a placement can close an area.
+    closes: int = field(default=0, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sections", tuple(self.sections))
@@ -112,8 +117,22 @@ class Tile:
         )
         object.__setattr__(
             self,
+            "trades",
+            self.caravans > 0 or self.ships > 0 or self.bandit or self.pirate,
+        )
+        object.__setattr__(
+            self,
             "section_bits",
             tuple(sum(1 << e for e in section.edges) for section in self.sections),
+        )
+        object.__setattr__(
+            self,
+            "closes",
+            sum(
+                1 << mask
+                for mask in range(64)
+                if any(not bits & ~mask for bits in self.section_bits)
+            ),
         )
 
     # -- shapes
@@ -490,14 +509,19 @@ def _first_menhir(board: Tiles, start: Hex, direction: int) -> tuple[Hex | None,
     A gap (an empty cell) before any Menhir means no line that way: (None, ()).
     """
     passed: list[Hex] = []
-    for cell in ray(start, direction):
+    # engine.hexgrid.ray's cells, stepped here: a placement walks six rows of the map.
+    dq, dr = DIRECTIONS[direction % 6]
+    q, r = start
+    while True:
+        q += dq
+        r += dr
+        cell = Hex(q, r)
         tile = board.get(cell)
         if tile is None:
             return None, ()
         if tile.menhir:
             return cell, tuple(passed)
         passed.append(cell)
-    raise AssertionError("unreachable: a ray has no end")  # pragma: no cover
 
 
 def ley_lines_formed(board: Tiles, cell: Hex) -> list[LeyLine]:

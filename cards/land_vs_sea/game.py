@@ -1,10 +1,11 @@
-"""Land vs Sea: Uncharted over a modelled base game: the board, the sides, the stacks, a turn.
+"""Land vs Sea: Uncharted over a modelled base game: the board, the sides, the stacks.
 
-The expansion's rules are card data (layers.cards, host.cards, the flow); this class is the
-host game they call (the verbs and natives marked ``@host`` in game.cards) and the scoring the
-base game does around them ("Scoring Land & Sea areas": "1 for each of the 3 tiles making up
-the completed land area" for the area's side, the bonus points in it for "whoever completes the
-area"). What is modelled and what is invented: cards/land_vs_sea/HOST.md.
+The expansion's rules are card data (layers.cards, host.cards) and the order of play is the
+game's ``flow`` (flow.cards: the setup, a turn, the scoring of what a placement completes, the
+end), played by :class:`engine.flow.FlowGame`; this class is the board and the table those
+call (the verbs and natives of game.cards): placing a tile so its edges match, the areas and
+routes it completes or joins, holes, Waypoints, the stacks and hands, the score track. What is
+modelled and what is invented: cards/land_vs_sea/HOST.md.
 
 Sides (``player.flags['side']``) by player count: 2 head to head, Land then Sea; 3 asymmetric,
 one Land player against a Sea team of two, the lone player placing twice a turn; 4 in teams,
@@ -16,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.flow import FlowGame, FlowResult
 from engine.hexgrid import CellLike, Hex, as_hex, neighbour, neighbours
 from engine.runtime import Context, Game, ObjectCache, Player, Question, RuleError
 
@@ -31,8 +33,6 @@ from .board import (
     face_tile,
     hole_side,
     ley_lines_formed,
-    route_caravans,
-    route_ships,
     special_tile,
 )
 from .state import AreaState, MapState
@@ -80,6 +80,23 @@ class Placement:
     ley_lines: tuple[LeyLine, ...] = ()
 
 
+#: A cell as a placement option writes it (``q,r``), worked out once per cell: a greedy turn
+#: lists a few hundred placements.
+_AT: dict[Hex, str] = {}
+
+#: The turns part of a placement option (``r0`` .. ``r5``).
+_TURNS = tuple(f"r{turns}" for turns in range(6))
+
+
+def _at(cell: Hex) -> str:
+    found = _AT.get(cell)
+    if found is None:
+        if len(_AT) > 100_000:
+            _AT.clear()
+        found = _AT[cell] = f"{cell.q},{cell.r}"
+    return found
+
+
 def _game(g: Game) -> LandVsSea:
     if not isinstance(g, LandVsSea):
         raise RuleError("this needs Land vs Sea's board (GAME_CLASS)")
@@ -87,8 +104,8 @@ def _game(g: Game) -> LandVsSea:
 
 
 @dataclass
-class LandVsSea(Game):
-    """A game of Land vs Sea with the Uncharted scoring layers: tiles placed and scored.
+class LandVsSea(FlowGame):
+    """A game of Land vs Sea with the Uncharted scoring layers, played by its flow.
 
     ``layers`` names the layer card ids in play ("Decide on the scoring layers you want to
     play with"); None plays every layer in the card data.
@@ -117,8 +134,12 @@ class LandVsSea(Game):
         self.last_hole: Hex | None = None
         self.points_by: dict[str, int] = {}
         self._in_force: tuple[tuple[str, ...] | None, list[str]] | None = None
-        self.turns = 0
+        #: placements attempted (a turn of the 3 player game's lone player holds two).
+        self.placements = 0
         self.idle = 0
+        #: what the layers made of the area or Waypoint last announced (bonus_value,
+        #: waypoint_value), for the flow's scoring that follows.
+        self.values: dict[str, int] = {"bonus_value": 1, "waypoint_value": 1, "icon_value": 1}
         # Faces and their rotations, worked out once for every game of the same IR.
         cached = _FACES.get(self.ir)
         if cached is None:
@@ -387,38 +408,33 @@ class LandVsSea(Game):
         """Tiles in the stacks and in the players' hands."""
         return sum(len(s) for s in self.stacks) + sum(len(self.hand(p)) for p in self.players)
 
-    def game_over(self) -> bool:
-        """No tile is left, or a whole round of turns placed none."""
-        return self.tiles_left() == 0 or self.idle >= len(self.players)
-
     # -- a turn
 
     def options(self, player: Player) -> dict[str, tuple[int, str, Hex, Tile]]:
         """Every legal placement of a held tile: option -> (hand index, face, cell, tile)."""
         found: dict[str, tuple[int, str, Hex, Tile]] = {}
-        if self.tiles:
-            # The frontier's order is the order its cells were reached: the same every game.
-            frontier = list(self.map.frontier.items())
-        else:
-            frontier = [(Hex(0, 0), (0, 0))]
+        # The frontier's order is the order its cells were reached: the same every game.
+        items = self.map.frontier.items() if self.tiles else [(Hex(0, 0), (0, 0))]
+        frontier = [(cell, mask, land, _at(cell)) for cell, (mask, land) in items]
         for index, held in enumerate(self.hand(player)):
             for face in (held.up, held.hidden):
+                head = f"{index}{face}@"
                 for turns, tile in self.rotations(held.card, face):
                     bits = tile.land_bits
-                    for cell, (mask, land) in frontier:
-                        if bits & mask == land:
-                            found[f"{index}{face}@{cell.q},{cell.r}r{turns}"] = (
-                                index,
-                                face,
-                                cell,
-                                tile,
-                            )
+                    tail = _TURNS[turns]
+                    found.update(
+                        {
+                            head + at + tail: (index, face, cell, tile)
+                            for cell, mask, land, at in frontier
+                            if bits & mask == land
+                        }
+                    )
         return found
 
     def place_held_tile(self, player: Player) -> None:
         """The player places one held tile, either face, turned to fit: land edges on land,
         sea edges on sea. No legal placement: the turn places nothing."""
-        self.turns += 1
+        self.placements += 1
         found = self.options(player)
         if not found:
             self.last = None
@@ -438,7 +454,7 @@ class LandVsSea(Game):
     def put_placed(self, player: Player, cell: Hex, tile: Tile, bonus: bool = False) -> Placement:
         """Put a placed tile down and note what it completed and joined, for scoring."""
         joined: tuple[Route, ...] = ()
-        if tile.in_trade_route or tile.bandit or tile.pirate:
+        if tile.trades:
             joined = tuple(state.route() for state in self.map.routes_next_to(cell))
         done = self.put_tile_completing(cell, tile)
         lines = tuple(ley_lines_formed(self.tiles, cell)) if self.map.menhirs else ()
@@ -454,59 +470,108 @@ class LandVsSea(Game):
         return self.map.put(cell, tile)
 
     def place_tile(self, player: Player, cell: CellLike, tile: Tile) -> Placement:
-        """A scripted placement (scenarios, tests): put the tile at ``cell`` and score it."""
+        """A scripted placement (scenarios, tests): put the tile at ``cell`` and score it by the
+        flow's ``score_placement``."""
         placed = self.put_placed(player, as_hex(cell), tile)
         self.score_placement(player)
         return placed
 
+    def run_verb(self, name: str, player: Player, *args: Any) -> None:
+        """Run a verb flow.cards defines in the DSL, for ``player`` (scripted steps, tests)."""
+        module = self.table.module if self.table is not None else None
+        verb = getattr(module, f"dv_{name}", None)
+        if verb is None:
+            raise RuleError(f"the flow defines no verb '{name}': run 'cardc build'")
+        self.call(lambda g, c: verb(g, c, *args), self._contexts[player.index])
+
     def score_placement(self, player: Player) -> None:
-        """Score what the last placement set off, in order: ``tile_placed`` (Menhir scoring);
-        every area it completed; every Waypoint whose space it surrounded; every trade route
-        it joined (``route_joined``: Caravan & Ship, Bandit & Pirate scoring)."""
-        placed = self.last
-        if placed is None:
-            return
-        self.fire("tile_placed", player, event={"placed": placed.cell})
-        for area in placed.completed:
-            self.complete_area(player, area)
-        for (wcell, direction), _owner in list(self.waypoints.items()):
-            space = neighbour(wcell, direction)
-            if space in neighbours(placed.cell) and self._surrounded(space):
-                self.surround_waypoint(player, wcell, direction)
-        for number, route in enumerate(placed.joined):
-            self.fire(
-                "route_joined",
-                player,
-                event={"placed": placed.cell, "route": route, "first": number == 0},
-            )
+        """Score what the last placement set off: the flow's verb (flow.cards)."""
+        self.run_verb("score_placement", player)
 
-    def _surrounded(self, cell: Hex) -> bool:
-        return cell not in self.tiles and all(n in self.tiles for n in neighbours(cell))
+    def complete_area(self, player: Player, area: Area) -> None:
+        """``player`` completes ``area``: the flow's ``complete_area`` (flow.cards)."""
+        self.run_verb("complete_area", player, area)
 
-    def complete_area(self, player: Player, area: Area) -> Context:
-        """``player`` completes ``area``: ``area_completed``, then the base game's scoring.
+    # -- what the flow asks (natives.py binds these)
 
-        The layers may raise ``bonus_value`` / ``waypoint_value`` (from 1). Then, as the base
-        game does, the area's side scores 1 point per tile in it, the completing player scores
-        its bonus points times ``bonus_value``, and each Waypoint on it is returned to its
-        owner and scores ``waypoint_value`` for the completing player.
-        """
+    def announce_placement(self, player: Player) -> None:
+        """``tile_placed`` for the last placement (Menhir scoring)."""
+        if self.last is not None:
+            self.fire("tile_placed", player, event={"placed": self.last.cell})
+
+    def areas_completed(self) -> list[Area]:
+        """The areas the last placement completed."""
+        return list(self.last.completed) if self.last is not None else []
+
+    def announce_completion(self, player: Player, area: Area) -> None:
+        """``area_completed``: the layers may raise ``bonus_value`` / ``waypoint_value``
+        (from 1), kept for the flow's scoring of the area that follows."""
         c = self.fire(
             "area_completed",
             player,
             event={"area": area},
             quantities={"bonus_value": 1, "waypoint_value": 1},
         )
+        self.values = {
+            **self.values,
+            "bonus_value": c.q["bonus_value"],
+            "waypoint_value": c.q["waypoint_value"],
+        }
         self.log("area_completed", player.index, area.side, len(area.cells))
+
+    def side_scores_tiles(self, area: Area, amount: int) -> None:
+        """The area's side scores ``amount`` for its tiles (the base game's area scoring)."""
         owner = self.player_for(area.side)
         if owner is not None:
-            self.award(owner, len(area.cells), f"{area.side} area tiles")
-        bonus = sum(self.tiles[cell].sections[i].bonus for cell, i in area.members)
-        self._doubled(player, bonus, c.q["bonus_value"], "bonus points")
-        for key in [k for k in self.waypoints if self._waypoint_in(k, area)]:
-            self._return_waypoint(key)
-            self._doubled(player, 1, c.q["waypoint_value"], "waypoint")
-        return c
+            self.award(owner, amount, f"{area.side} area tiles")
+
+    def waypoints_in(self, area: Area) -> list[tuple[Hex, int]]:
+        """The Waypoints on the open edges of the area's sections."""
+        return [k for k in self.waypoints if self._waypoint_in(k, area)]
+
+    def waypoints_surrounded(self) -> list[tuple[Hex, int]]:
+        """The Waypoints whose space the last placement surrounded with 6 tiles."""
+        placed = self.last
+        if placed is None:
+            return []
+        near = neighbours(placed.cell)
+        return [
+            (wcell, direction)
+            for wcell, direction in self.waypoints
+            if (space := neighbour(wcell, direction)) in near and self._surrounded(space)
+        ]
+
+    def announce_surrounded(self, player: Player, key: tuple[Hex, int]) -> None:
+        """``waypoint_surrounded`` for the area of the Waypoint on that edge: the layers may
+        raise ``waypoint_value`` (from 1)."""
+        at, direction = key
+        if key not in self.waypoints:
+            raise RuleError(f"no Waypoint on the edge of {at} in direction {direction}")
+        area = area_at(self.tiles, at, self.tile(at).section_at(direction))
+        c = self.fire(
+            "waypoint_surrounded", player, event={"area": area}, quantities={"waypoint_value": 1}
+        )
+        self.values = {**self.values, "bonus_value": 1, "waypoint_value": c.q["waypoint_value"]}
+
+    def routes_joined(self) -> list[Route]:
+        """The trade routes next to the last placement before it joined them."""
+        return list(self.last.joined) if self.last is not None else []
+
+    def announce_route_joined(self, player: Player, route: Route) -> None:
+        """``route_joined`` for a route the last placement joined (Caravan & Ship, Bandit &
+        Pirate scoring)."""
+        placed = self.last
+        if placed is None:
+            return
+        first = bool(placed.joined) and placed.joined[0] == route
+        self.fire(
+            "route_joined",
+            player,
+            event={"placed": placed.cell, "route": route, "first": first},
+        )
+
+    def _surrounded(self, cell: Hex) -> bool:
+        return cell not in self.tiles and all(n in self.tiles for n in neighbours(cell))
 
     def _doubled(self, player: Player, amount: int, value: int, why: str) -> None:
         """``amount`` at ``value`` each: the base game's 1 each, City scoring's extra apart."""
@@ -568,23 +633,9 @@ class LandVsSea(Game):
         q, r = where.split(",")
         self.place_waypoint(player, (int(q), int(r)), int(direction))
 
-    def surround_waypoint(self, player: Player, cell: CellLike, direction: int) -> Context:
-        """The Waypoint on that edge is surrounded by 6 tiles: returned, and scored.
-
-        ``waypoint_surrounded`` lets the layers raise ``waypoint_value`` (from 1) for the area
-        the Waypoint is on; ``player`` (who placed the 6th tile) scores it: "They return that
-        Waypoint to its owner and score 2 rather than the usual 1".
-        """
-        at = as_hex(cell)
-        if (at, direction) not in self.waypoints:
-            raise RuleError(f"no Waypoint on the edge of {at} in direction {direction}")
-        area = area_at(self.tiles, at, self.tile(at).section_at(direction))
-        c = self.fire(
-            "waypoint_surrounded", player, event={"area": area}, quantities={"waypoint_value": 1}
-        )
-        self._return_waypoint((at, direction))
-        self._doubled(player, 1, c.q["waypoint_value"], "waypoint")
-        return c
+    def surround_waypoint(self, player: Player, cell: CellLike, direction: int) -> None:
+        """The Waypoint on that edge is surrounded by 6 tiles: the flow's ``surround_waypoint``."""
+        self.run_verb("surround_waypoint", player, (as_hex(cell), int(direction)))
 
     # -- holes and the special tiles
 
@@ -654,76 +705,54 @@ class LandVsSea(Game):
 
     # -- the end
 
-    def route_winner(self, route: Route) -> str | None:
-        """The side with the majority in a route: caravans for Land, ships for Sea.
+    def trade_routes(self) -> list[Route]:
+        """Every trade route on the board, in the order of its first cell."""
+        return [state.route() for state in self.map.routes()]
 
-        A tie is won by no one: the rulebooks here do not say otherwise.
-        """
-        caravans, ships = route_caravans(self.tiles, route), route_ships(self.tiles, route)
-        if caravans == ships:
-            return None
-        return LAND if caravans > ships else SEA
+    def keeps_points(self, player: Player) -> bool:
+        """True when ``player``'s seat keeps its side's points (its first seat)."""
+        return self.scorer(player) is player
 
-    def score_route(self, route: Route, player: Player | None = None) -> Context | None:
-        """End game: the winner of ``route`` (by majority, unless given) scores it.
-
-        ``route_scored`` lets City scoring raise ``icon_value`` (from 1); the winner then scores
-        ``icon_value`` per Caravan and Ship in the route. None when no one wins it.
-        """
-        if player is None:
-            side = self.route_winner(route)
-            player = self.player_for(side) if side is not None else None
-            if player is None:
-                return None
+    def announce_route_scored(self, player: Player, route: Route) -> None:
+        """``route_scored`` for the route ``player`` won: City scoring may raise
+        ``icon_value`` (from 1), kept for the flow's scoring of the route that follows."""
         c = self.fire("route_scored", player, event={"route": route}, quantities={"icon_value": 1})
-        icons = route_caravans(self.tiles, route) + route_ships(self.tiles, route)
-        if c.q["icon_value"] == 1:
-            self.award(player, icons, "trade route", "caravan_and_ship_scoring")
-        else:
-            self.award(player, icons, "trade route", "caravan_and_ship_scoring")
-            self.award(player, icons * (c.q["icon_value"] - 1), "trade route", "city_scoring")
-        return c
+        self.values = {**self.values, "icon_value": c.q["icon_value"]}
 
-    def score_trade_routes(self) -> list[Context | None]:
-        """End game majority scoring of every trade route on the board."""
-        return [self.score_route(state.route()) for state in self.map.routes()]
+    def score_route_icons(self, player: Player, icons: int, value: int) -> None:
+        """``player`` scores ``icons`` at ``value`` each for a trade route: 1 each for Caravan &
+        Ship scoring, the rest for City scoring (the simulator's points per layer)."""
+        self.award(player, icons, "trade route", "caravan_and_ship_scoring")
+        if value > 1:
+            self.award(player, icons * (value - 1), "trade route", "city_scoring")
 
-    def bonus_token(self, player: Player, flip: bool) -> None:
-        """Take a +50 token from the supply, or flip a held one to +100."""
-        counters = player.counters
-        if flip and counters["plus_50_tokens"] > 0:
-            counters["plus_50_tokens"] -= 1
-            counters["plus_100_tokens"] += 1
-            self.log("bonus_token", player.index, 100)
-        elif self.token_supply > 0:
-            self.token_supply -= 1
-            counters["plus_50_tokens"] += 1
-            self.log("bonus_token", player.index, 50)
-        else:
-            self.log("bonus_token", player.index, 0)
+    def score_trade_routes(self) -> None:
+        """End game majority scoring of every trade route: the flow's verb (flow.cards)."""
+        self.run_verb("score_trade_routes", self.players[0])
 
-    def result(self) -> dict[str, Any]:
-        """Scores per seat (a side's points on each of its seats), the winning side's first
-        seat (None on a tie), and what the simulator reads."""
+    def take_token_from_supply(self) -> None:
+        """One bonus scoring token leaves the supply (host.cards' ``take_bonus_token``)."""
+        if self.token_supply <= 0:
+            raise RuleError("the supply holds no bonus scoring token")
+        self.token_supply -= 1
+
+    def result(self) -> FlowResult:
+        """The flow's result (``winner highest`` on the seats keeping the sides' points: the
+        winning side's first seat, None on a tie), with a side's points on each of its seats."""
+        found = super().result()
         sides = {
             side: (p.counters["points"] if p else 0)
             for side in SIDES
             if (p := self.player_for(side)) or True
         }
-        scores = [sides[self.side_of(p)] for p in self.players]
-        winner = None
-        if sides[LAND] != sides[SEA]:
-            best = LAND if sides[LAND] > sides[SEA] else SEA
-            found = self.player_for(best)
-            winner = found.index if found else None
-        return {
-            "scores": scores,
-            "team_score": None,
-            "titles": [""] * len(scores),
-            "sunk": [False] * len(scores),
-            "winner": winner,
-            "logbook": [[] for _ in scores],
-        }
+        found.scores = [sides[self.side_of(p)] for p in self.players]
+        return found
+
+    def play_game(self) -> dict[str, Any]:
+        """Play the whole game by its flow; the result as a mapping (the simulator's fields,
+        and the flow's reason, rounds and turns)."""
+        found = self.play()
+        return {name: getattr(found, name) for name in FlowResult.__slots__}
 
 
 def _clauses(value: Any) -> list[list[Any]]:

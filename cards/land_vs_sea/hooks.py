@@ -189,10 +189,10 @@ def _action_place_tile(g: Game, player: Player, cell: Any, tile: Any) -> None:
     _game(g).place_tile(player, as_hex(cell), tile_from_spec(g, tile))
 
 
-def _action_complete_area(g: Game, player: Player, cell: Any, section: int = 0) -> Context:
-    """Complete the area of the given section of the tile at ``cell``."""
+def _action_complete_area(g: Game, player: Player, cell: Any, section: int = 0) -> None:
+    """Complete the area of the given section of the tile at ``cell`` (the flow's scoring)."""
     game = _game(g)
-    return game.complete_area(player, area_at(game.tiles, as_hex(cell), int(section)))
+    game.complete_area(player, area_at(game.tiles, as_hex(cell), int(section)))
 
 
 def _action_score_trade_routes(g: Game, player: Player) -> None:
@@ -210,21 +210,18 @@ def _action_place_special_tile(g: Game, player: Player, hole: Any, special: str)
 def _action_turn(g: Game, player: Player) -> None:
     """One whole turn of the flow (place, score, holes, steal, Waypoint, draw), its choices
     scripted by the scenario."""
-    from .play import turn
-
-    turn(_game(g), player)
+    _game(g).run_section("turn", player)
 
 
 def _action_setup(g: Game, player: Player) -> None:
     """The flow's setup, its choices scripted by the scenario."""
-    from .play import setup
-
-    setup(_game(g))
+    _game(g).run_section("setup")
 
 
 def _action_end_game(g: Game, player: Player) -> None:
-    """The end of the game: ``game_end`` fires (Caravan & Ship scores the trade routes)."""
-    g.fire("game_end", g.players[0])
+    """The end of the game, the flow's ``end`` (``game_end``: Caravan & Ship scores the trade
+    routes)."""
+    _game(g).run_section("end")
 
 
 def _action_score(g: Game, player: Player, amount: int) -> None:
@@ -407,7 +404,7 @@ _YES_NO = ("yes", "no")
 QUESTIONS: dict[str, tuple[str, tuple[str, ...] | str | None]] = {
     "starting_tile": ("choose a starting tile face, as 'card:a' or 'card:b'", None),
     "place_tile": ("place a tile, as '<hand index><face>@q,r r<turns>'", None),
-    "special_tile.may": ("place a special tile into the hole?", _YES_NO),
+    "placement.verb.special_tile": ("place a special tile into the hole?", _YES_NO),
     "special_tile": ("which special tile goes into the hole", "card:tile"),
     "steal": ("steal a tile, as '<seat>:<hand index>'", None),
     "waypoint": ("place a Waypoint, as 'none' or 'q,r:direction'", None),

@@ -14,6 +14,7 @@ from engine.hexgrid import Hex, as_hex
 from engine.runtime import Context, Game, RuleError
 
 from .board import (
+    LAND,
     Area,
     LeyLine,
     Route,
@@ -29,6 +30,7 @@ from .board import (
     route_has_city,
     route_ships,
 )
+from .board import area_bonus as board_area_bonus
 from .game import LandVsSea, _game
 from .hooks import (
     ACTION_ARGS,
@@ -40,7 +42,6 @@ from .hooks import (
     GIVEN_KINDS,
     QUESTIONS,
 )
-from .play import LandVsSeaGame
 from .policy import POLICIES
 
 # -- natives: the expansion asks the board
@@ -78,6 +79,20 @@ def _area(g: Game, area: Any) -> Area:
     if not isinstance(found, Area):
         raise RuleError("a trade route is not an area")
     return found
+
+
+def _waypoint(g: Game, waypoint: Any) -> tuple[Hex, int]:
+    """A Waypoint on the board, by its edge: ``(cell, direction)`` (from waypoints_in or
+    waypoints_surrounded), or scenario data ``{cell: [q, r], direction: d}``."""
+    if isinstance(waypoint, Mapping) and "cell" in waypoint:
+        waypoint = (waypoint["cell"], waypoint.get("direction"))
+    if isinstance(waypoint, (tuple, list)) and len(waypoint) == 2:
+        cell, direction = waypoint
+        if isinstance(direction, int) and isinstance(cell, (Hex, tuple, list)):
+            key = (as_hex(cell), direction)
+            if key in _game(g).waypoints:
+                return key
+    raise RuleError(f"{waypoint!r} is not a Waypoint on the board (from waypoints_in)")
 
 
 def has_menhir(g: Game, c: Context, tile: Any) -> bool:
@@ -167,29 +182,96 @@ def placed_steal_tile(g: Game, c: Context) -> bool:
     return last is not None and last.tile.steal
 
 
-def uses_waypoints(g: Game, c: Context) -> bool:
-    """Waypoints are in play: "used as recommended in a 4 player team game"."""
-    return len(g.players) == 4 and int(g.params.get("waypoints_each", 0)) > 0
-
-
-def placements_per_turn(g: Game, c: Context) -> int:
-    """The lone player of the 3 player game places twice a turn; everyone else once."""
+def side_seats(g: Game, c: Context) -> int:
+    """How many seats play the acting player's side: 1, or 2 for a team."""
     game = _game(g)
-    if len(g.players) == 3:
-        side = game.side_of(c.player)
-        if sum(1 for p in g.players if game.side_of(p) == side) == 1:
-            return 2
-    return 1
+    side = game.side_of(c.player)
+    return sum(1 for p in g.players if game.side_of(p) == side)
 
 
-def game_over(g: Game, c: Context) -> bool:
-    """No tile is left to place, or a whole round of turns placed none."""
-    return _game(g).game_over()
+def turns_taken(g: Game, c: Context) -> int:
+    """Turns begun so far: 0 during the setup."""
+    return int(_game(g).turns)
+
+
+def idle_placements(g: Game, c: Context) -> int:
+    """Placements in a row that found no legal place for a held tile."""
+    return _game(g).idle
+
+
+def seats(g: Game, c: Context) -> int:
+    """How many players sit at the table."""
+    return len(g.players)
+
+
+def areas_completed(g: Game, c: Context) -> list[Area]:
+    """The areas the last placement completed, in the order of its sections."""
+    return _game(g).areas_completed()
+
+
+def area_tiles(g: Game, c: Context, area: Any) -> int:
+    """The tiles making up the area (a tile counts once)."""
+    return len(_area(g, area).cells)
+
+
+def area_bonus(g: Game, c: Context, area: Any) -> int:
+    """The bonus points printed in the area's sections."""
+    return board_area_bonus(_game(g).tiles, _area(g, area))
+
+
+def waypoints_in(g: Game, c: Context, area: Any) -> list[tuple[Hex, int]]:
+    """The Waypoints on the open edges of the area's sections."""
+    return _game(g).waypoints_in(_area(g, area))
+
+
+def waypoints_surrounded(g: Game, c: Context) -> list[tuple[Hex, int]]:
+    """The Waypoints whose space the last placement surrounded with 6 tiles."""
+    return _game(g).waypoints_surrounded()
+
+
+def routes_joined(g: Game, c: Context) -> list[Route]:
+    """The trade routes next to the last placement before it joined them."""
+    return _game(g).routes_joined()
+
+
+def trade_routes(g: Game, c: Context) -> list[Route]:
+    """Every trade route on the board, in the order of its first cell."""
+    return _game(g).trade_routes()
+
+
+def keeps_points(g: Game, c: Context) -> bool:
+    """The acting player's seat keeps its side's points (its first seat)."""
+    return _game(g).keeps_points(c.player)
+
+
+def plays_land(g: Game, c: Context) -> bool:
+    """The acting player plays the Land side."""
+    return _game(g).side_of(c.player) == LAND
+
+
+def icon_value(g: Game, c: Context) -> int:
+    """What each Caravan and Ship of the route last won scores."""
+    return _game(g).values["icon_value"]
+
+
+def bonus_value(g: Game, c: Context) -> int:
+    """What each bonus point of the area last completed scores."""
+    return _game(g).values["bonus_value"]
+
+
+def waypoint_value(g: Game, c: Context) -> int:
+    """What a Waypoint of the area last completed or surrounded scores."""
+    return _game(g).values["waypoint_value"]
 
 
 def tiles_left(g: Game, c: Context) -> int:
     """Tiles in the stacks and in the players' hands."""
     return _game(g).tiles_left()
+
+
+def bonus_tokens_in_supply(g: Game, c: Context) -> int:
+    """The bonus scoring tokens left in the supply."""
+    return _game(g).token_supply
 
 
 NATIVES: dict[str, Callable[..., Any]] = {
@@ -209,10 +291,24 @@ NATIVES: dict[str, Callable[..., Any]] = {
         holes_made,
         special_tile_fits,
         placed_steal_tile,
-        uses_waypoints,
-        placements_per_turn,
-        game_over,
+        side_seats,
         tiles_left,
+        turns_taken,
+        idle_placements,
+        seats,
+        areas_completed,
+        area_tiles,
+        area_bonus,
+        waypoints_in,
+        waypoints_surrounded,
+        routes_joined,
+        bonus_value,
+        waypoint_value,
+        trade_routes,
+        keeps_points,
+        plays_land,
+        icon_value,
+        bonus_tokens_in_supply,
     )
 }
 
@@ -249,9 +345,39 @@ def place_tile(g: Game, c: Context) -> None:
     game.turn_placement = game.last
 
 
-def score_placement(g: Game, c: Context) -> None:
-    """Score what the last placement completed."""
-    _game(g).score_placement(c.player)
+def announce_placement(g: Game, c: Context) -> None:
+    """``tile_placed`` for the last placement."""
+    _game(g).announce_placement(c.player)
+
+
+def announce_completion(g: Game, c: Context, area: Any) -> None:
+    """``area_completed`` for the area; its values kept for the scoring that follows."""
+    _game(g).announce_completion(c.player, _area(g, area))
+
+
+def announce_surrounded(g: Game, c: Context, waypoint: Any) -> None:
+    """``waypoint_surrounded`` for the Waypoint's area; its value kept."""
+    _game(g).announce_surrounded(c.player, _waypoint(g, waypoint))
+
+
+def announce_route_joined(g: Game, c: Context, route: Any) -> None:
+    """``route_joined`` for a trade route the last placement joined."""
+    _game(g).announce_route_joined(c.player, _route(g, route))
+
+
+def side_scores_tiles(g: Game, c: Context, area: Any, amount: int) -> None:
+    """The area's side scores for its tiles (the base game's area scoring)."""
+    _game(g).side_scores_tiles(_area(g, area), int(amount))
+
+
+def score_each(g: Game, c: Context, amount: int, value: int, why: str) -> None:
+    """The acting player scores ``amount`` at ``value`` each."""
+    _game(g)._doubled(c.player, int(amount), int(value), str(why))
+
+
+def return_waypoint(g: Game, c: Context, waypoint: Any) -> None:
+    """The Waypoint on that edge goes back to its owner."""
+    _game(g)._return_waypoint(_waypoint(g, waypoint))
 
 
 def place_special_tile(g: Game, c: Context, hole: Any) -> None:
@@ -274,19 +400,19 @@ def draw_tiles(g: Game, c: Context) -> None:
     _game(g).draw_tiles(c.player)
 
 
-def score_trade_routes(g: Game, c: Context) -> None:
-    """End game majority scoring of every trade route."""
-    _game(g).score_trade_routes()
+def announce_route_scored(g: Game, c: Context, route: Any) -> None:
+    """``route_scored`` for a route the acting player won; its icon_value kept."""
+    _game(g).announce_route_scored(c.player, _route(g, route))
 
 
-def take_bonus_token(g: Game, c: Context) -> None:
-    """Take a +50 token."""
-    _game(g).bonus_token(c.player, flip=False)
+def score_route_icons(g: Game, c: Context, icons: int, value: int) -> None:
+    """The acting player scores a trade route's icons at ``value`` each."""
+    _game(g).score_route_icons(c.player, int(icons), int(value))
 
 
-def flip_bonus_token(g: Game, c: Context) -> None:
-    """Flip a +50 token to +100."""
-    _game(g).bonus_token(c.player, flip=True)
+def take_token_from_supply(g: Game, c: Context) -> None:
+    """One bonus scoring token leaves the supply."""
+    _game(g).take_token_from_supply()
 
 
 def side_scores(g: Game, c: Context, area: Any, amount: int) -> None:
@@ -307,19 +433,25 @@ VERBS: dict[str, Callable[..., Any]] = {
         place_scoring_aids,
         place_starting_tile,
         place_tile,
-        score_placement,
+        announce_placement,
+        announce_completion,
+        announce_surrounded,
+        announce_route_joined,
+        side_scores_tiles,
+        score_each,
+        return_waypoint,
         place_special_tile,
         steal_tile,
         place_waypoint,
         draw_tiles,
-        score_trade_routes,
-        take_bonus_token,
-        flip_bonus_token,
+        announce_route_scored,
+        score_route_icons,
+        take_token_from_supply,
         side_scores,
     )
 }
 
-GAME_CLASS = LandVsSeaGame
+GAME_CLASS = LandVsSea
 
 __all__ = [
     "ACTIONS",

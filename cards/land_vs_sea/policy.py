@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from engine.hexgrid import Hex
 from engine.runtime import Game, Policy, Question, RandomLegal
@@ -125,7 +126,7 @@ class Greedy(Policy):
         side = game.side_of(player)
         if question.id == "place_tile":
             return self.placement(game, side, question.options)
-        if question.id == "special_tile.may":
+        if question.id == "placement.verb.special_tile":
             return "yes"
         if question.id == "special_tile" and game.last_hole is not None:
             hole = game.last_hole
@@ -148,39 +149,158 @@ class Greedy(Policy):
 
     @staticmethod
     def placement(game: LandVsSea, side: str, options: tuple[str, ...]) -> str:
-        """The placement worth most. Most placements complete nothing and join nothing: they
-        are weighed by bit arithmetic on the edges they match, and only the others go through
-        :func:`placement_value`."""
+        """The placement worth most, the first on a tie: :func:`placement_value` of each, with
+        what it reads worked out once a turn. Per cell: the edges that meet a tile, those
+        through which an area could close, the trade routes next to it, the Ley lines a
+        Menhir or a gap filled there would form (their bonus points apart from the placed
+        tile's). Per cell and way of sharing a tile's edges among its sections: the areas it
+        would complete (:meth:`MapState.groups`). Each placement is then a few look-ups and
+        sums, not a search of the map."""
         offered = game.offered
-        frontier = game.map.frontier
-        weights = Weights.of(game)
-        rows: dict[Hex, bool] = {}
-        aligns: dict[tuple[Hex, bool], bool] = {}
+        if tuple(offered) != options:  # asked with other options than the game listed
+            offered = {option: offered[option] for option in options}
+        board = game.map
+        w = Weights.of(game)
         land = side == LAND
-        best, best_value = options[0], None
-        for option in options:
-            _index, _face, cell, tile = offered[option]
-            mask = frontier.get(cell, (0, 0))[0]
-            aligned = False
-            if weights.menhirs:
-                key = (cell, tile.menhir)
-                aligned = aligns.get(key)  # type: ignore[assignment]
-                if aligned is None:
-                    aligned = aligns[key] = _may_align(game, cell, tile)
-            if (
-                aligned
-                or tile.in_trade_route
-                or tile.bandit
-                or tile.pirate
-                or not all(bits & ~mask for bits in tile.section_bits)
-            ):
-                value = placement_value(game, side, cell, tile, weights, rows)
-            else:
-                bits = tile.land_bits & mask if land else ~tile.land_bits & mask & 63
-                value = _BITS[bits]
-            if best_value is None or value > best_value:
+        rows = _menhir_rows(game) if w.menhirs else None
+        # Per cell: the directions facing a tile (bits); worked out only when a placement
+        # needs them, the directions through which no area can close there (bits), the trade
+        # routes next to it (whether any, their caravans and ships), whether a tile without or
+        # with a Menhir may form Ley lines there, and the lines it forms.
+        cells = {
+            cell: (mask, ~mask & 63, *_row_flags(rows, cell))
+            for cell, (mask, _land) in board.frontier.items()
+        }
+        blocks: dict[Hex, int] = {}
+        routes: dict[Hex, tuple[bool, int, int]] = {}
+        groups: dict[tuple[Hex, tuple[int, ...]], list[Any]] = {}
+        lines: dict[tuple[Hex, bool], tuple[int, int]] = {}
+        bits_count = _BITS
+        weight = POINT_WEIGHT
+        best, best_value = options[0], -(1 << 60)
+        last: Tile | None = None
+        own = 0
+        sections_bits: tuple[int, ...] = ()
+        trades = menhir = False
+        closes = 0
+        for option, (_index, _face, cell, tile) in offered.items():
+            if tile is not last:
+                last = tile
+                own = tile.land_bits if land else ~tile.land_bits & 63
+                sections_bits = tile.section_bits
+                closes = tile.closes
+                trades = tile.trades
+                menhir = tile.menhir
+            mask, gaps, plain_row, menhir_row = cells.get(cell, _NOWHERE)
+            value = bits_count[own & mask]
+            mine = theirs = 0
+            for section_bits in sections_bits if closes >> mask & 1 else ():
+                if section_bits & gaps:
+                    continue
+                # A section meeting tiles all round closes an area only when every edge of it
+                # meets an area whose open edges all face this cell; then the areas are worked
+                # out exactly.
+                blocked = blocks.get(cell)
+                if blocked is None:
+                    blocked = blocks[cell] = ~board.completable(cell) & 63
+                if section_bits & blocked:
+                    continue
+                key = (cell, sections_bits)
+                found = groups.get(key)
+                if found is None:
+                    found = groups[key] = board.groups(cell, sections_bits)
+                sections = tile.sections
+                for members, size, bonus, city, drawn in found:
+                    mine_s = [sections[i] for i in members]
+                    gained = size
+                    if w.mountains:
+                        gained += drawn + sum(s.mountains for s in mine_s)
+                    if mine_s[0].side == side:
+                        mine += gained
+                    else:
+                        theirs += gained
+                    bonus += sum(s.bonus for s in mine_s)
+                    doubled = w.city and (city or any(s.city for s in mine_s))
+                    mine += bonus * (2 if doubled else 1)
+                break
+            if trades:
+                near = routes.get(cell)
+                if near is None:
+                    states = board.routes_next_to(cell)
+                    near = routes[cell] = (
+                        bool(states),
+                        sum(s.caravans for s in states),
+                        sum(s.ships for s in states),
+                    )
+                if near[0]:
+                    if w.routes and not (tile.bandit or tile.pirate):
+                        mine += w.connection
+                    if w.raids:
+                        if tile.bandit:
+                            mine += near[1]
+                        if tile.pirate:
+                            mine += near[2]
+            if menhir_row if menhir else plain_row:
+                row = (cell, menhir)
+                line = lines.get(row)
+                if line is None:
+                    line = lines[row] = _ley_value(game, cell, tile)
+                mine += line[0] + line[1] * tile.bonus
+            if mine or theirs:
+                value += weight * (mine - theirs)
+            if value > best_value:
                 best, best_value = option, value
         return best
+
+
+#: A cell off the frontier (the first placement, on an empty map): no tile next to it.
+_NOWHERE = (0, 63, False, False)
+
+#: Per axis, the Menhirs' rows: the row's key -> the lowest and highest position on it.
+Rows = tuple[dict[int, tuple[int, int]], ...]
+
+
+def _menhir_rows(game: LandVsSea) -> Rows:
+    """Where the Menhirs lie along each of the three axes, for :func:`_row_flags` (axis 0: rows of
+    one r, along q; axis 1: one s, along q; axis 2: one q, along r)."""
+    rows: Rows = ({}, {}, {})
+    for m in game.map.menhirs:
+        for axis, key, pos in ((0, m.r, m.q), (1, -m.q - m.r, m.q), (2, m.q, m.r)):
+            lo, hi = rows[axis].get(key, (pos, pos))
+            rows[axis][key] = (min(lo, pos), max(hi, pos))
+    return rows
+
+
+def _row_flags(rows: Rows | None, cell: Hex) -> tuple[bool, bool]:
+    """:func:`_may_align` from the rows, for a tile without and with a Menhir at ``cell``: a
+    Menhir placed needs another on one of its rows; any other tile a Menhir on each side of it
+    on one row."""
+    if rows is None:
+        return False, False
+    q, r = cell
+    menhir = False
+    for axis, key, pos in ((0, r, q), (1, -q - r, q), (2, q, r)):
+        span = rows[axis].get(key)
+        if span is not None:
+            if span[0] < pos < span[1]:
+                return True, True
+            menhir = True
+    return False, menhir
+
+
+def _ley_value(game: LandVsSea, cell: Hex, tile: Tile) -> tuple[int, int]:
+    """The Ley lines ``tile`` at ``cell`` would form: the bonus points on them apart from the
+    placed tile's, and how many of them run through the placed tile (a gap filled). Whether
+    lines form depends only on whether the tile shows a Menhir."""
+    tiles = game.map.tiles
+    tiles[cell] = tile
+    try:
+        formed = ley_lines_formed(tiles, cell)
+        total = sum(line_bonus(tiles, line) for line in formed)
+    finally:
+        del tiles[cell]
+    through = sum(1 for line in formed if cell in line.between)
+    return total - through * tile.bonus, through
 
 
 def _random(game: Game, index: int) -> Policy:

@@ -230,26 +230,64 @@ class MapState:
             "sea": _BITS[~tile.land_bits & mask & 63],
         }
         joined: tuple[tuple[int, int], ...] = ()
-        if tile.in_trade_route or tile.bandit or tile.pirate:
+        if tile.trades:
             joined = tuple((s.caravans, s.ships) for s in self.routes_next_to(cell))
         if all(bits & ~mask for bits in tile.section_bits):
             return Preview((), joined, matched)
-        return self._full_preview(cell, tile, joined, matched)
+        return Preview(self.completes(cell, tile), joined, matched)
 
-    def _full_preview(
-        self,
-        cell: Hex,
-        tile: Tile,
-        joined: tuple[tuple[int, int], ...],
-        matched: dict[str, int],
-    ) -> Preview:
+    def completes(self, cell: Hex, tile: Tile) -> tuple[tuple[str, int, int, bool, int], ...]:
+        """The areas putting ``tile`` at ``cell`` would complete: (side, tiles, bonus, city,
+        Mountains or Corals) each, the new tile's sections counted in."""
+        completed = []
+        sections = tile.sections
+        for members, size, bonus, city, drawn in self.groups(cell, tile.section_bits):
+            mine = [sections[i] for i in members]
+            completed.append(
+                (
+                    mine[0].side,
+                    size,
+                    bonus + sum(s.bonus for s in mine),
+                    city or any(s.city for s in mine),
+                    drawn + sum(s.mountains for s in mine),
+                )
+            )
+        return tuple(completed)
+
+    def completable(self, cell: Hex) -> int:
+        """The directions from the empty ``cell`` whose neighbour's area has no open edge but
+        those facing ``cell`` (as bits): only through them can a tile put there close an area."""
         tiles = self.tiles
-        count = len(tile.sections)
+        facing: list[tuple[int, AreaState]] = []
+        for d, nxt in enumerate(around(cell)):
+            other = tiles.get(nxt)
+            if other is not None:
+                facing.append((d, self._area[(nxt, other.section_of[(d + 3) % 6])]))
+        bits = 0
+        for d, state in facing:
+            if state.open == sum(1 for _, s in facing if s is state):
+                bits |= 1 << d
+        return bits
+
+    def groups(
+        self, cell: Hex, section_bits: tuple[int, ...]
+    ) -> list[tuple[tuple[int, ...], int, int, bool, int]]:
+        """The areas a tile whose sections reach ``section_bits`` would complete at ``cell``,
+        before its own sections' contents: (its sections in the area, tiles, bonus, city,
+        Mountains or Corals) each. Which areas complete depends only on how the tile's edges
+        are shared out among its sections, so a policy weighing many faces and turns of tiles
+        at one cell works it out once per way of sharing them out."""
+        tiles = self.tiles
+        count = len(section_bits)
+        section_of = [0] * 6
+        for index, bits in enumerate(section_bits):
+            for d in range(6):
+                if bits >> d & 1:
+                    section_of[d] = index
         # Which neighbour areas each section of the new tile touches, and its edge counts.
         touched: list[list[AreaState]] = [[] for _ in range(count)]
         covered = [0] * count
         fresh = [0] * count
-        section_of = tile.section_of
         for d, nxt in enumerate(around(cell)):
             index = section_of[d]
             other = tiles.get(nxt)
@@ -273,9 +311,9 @@ class MapState:
                 if any(s is t for s in touched[i] for t in touched[j]):
                     group[root(i)] = root(j)
         group = [root(i) for i in range(count)]
-        completed = []
-        for root in sorted(set(group)):
-            members = [i for i in range(count) if group[i] == root]
+        found = []
+        for top in sorted(set(group)):
+            members = tuple(i for i in range(count) if group[i] == top)
             areas: list[AreaState] = []
             for i in members:
                 for state in touched[i]:
@@ -284,7 +322,6 @@ class MapState:
             left = sum(s.open for s in areas) + sum(fresh[i] - covered[i] for i in members)
             if left:
                 continue
-            sections = [tile.sections[i] for i in members]
             if len(areas) == 1:
                 size = len(areas[0].cells) + 1
             else:
@@ -292,13 +329,13 @@ class MapState:
                 for state in areas:
                     cells |= state.cells
                 size = len(cells)
-            completed.append(
+            found.append(
                 (
-                    sections[0].side,
+                    members,
                     size,
-                    sum(s.bonus for s in areas) + sum(s.bonus for s in sections),
-                    any(s.city for s in areas) or any(s.city for s in sections),
-                    sum(s.mountains for s in areas) + sum(s.mountains for s in sections),
+                    sum(s.bonus for s in areas),
+                    any(s.city for s in areas),
+                    sum(s.mountains for s in areas),
                 )
             )
-        return Preview(tuple(completed), joined, matched)
+        return found
