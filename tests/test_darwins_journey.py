@@ -36,7 +36,7 @@ def play(seed: int, players: int, policy: str = "greedy", variant: str = "") -> 
     sim = simulator(variant)
     mode = "solo" if players == 1 else "competitive"
     game = sim.new_game(seed, players, mode, sim.factory(policy))
-    game.result_after = game.play_game()  # type: ignore[attr-defined]
+    game.result_after = game.play()  # type: ignore[attr-defined]
     return game
 
 
@@ -51,7 +51,7 @@ def test_setup_places_a_treasure_token_on_each_of_the_nine_campsites() -> None:
     sim = simulator()
     game = sim.new_game(1, 2, "competitive", sim.factory("greedy"))
     assert isinstance(game, dj.DarwinsJourney)
-    game.setup()
+    game.run_section("setup")
     assert list(game.board["treasure"].values()) == [1] * 9
     tracks = Counter(dj.geometry.prop(game, site, "track") for site in dj.geometry.campsites(game))
     assert tracks == {"ocean": 5, "island": 4}
@@ -157,7 +157,7 @@ def test_without_the_pirates_nothing_of_the_expansion_happens() -> None:
         assert not kinds & {"take_treasure", "pirate_ship", "return_treasure", "treasure_placed"}
         assert all("base" in game.cards[t]["tags"] for t in game.board["diary"])
         assert len(game.board["diary"]) == 6
-        assert game.result_after.figures["raid_coins"] == 0
+        assert game.figures["raid_coins"] == 0
 
 
 def test_the_expansion_changes_the_outcome() -> None:
@@ -167,7 +167,7 @@ def test_the_expansion_changes_the_outcome() -> None:
         with_pirates = play(seed, 3)
         without = play(seed, 3, variant="no_pirates")
         differ += with_pirates.result_after.scores != without.result_after.scores
-        raided += with_pirates.result_after.figures["raid_coins"] > 0
+        raided += with_pirates.figures["raid_coins"] > 0
     assert differ >= 15 and raided >= 10
 
 
@@ -179,7 +179,7 @@ def test_the_pirate_scenario_sets_up_from_its_card() -> None:
         sim = simulator("pirate_scenario")
         game = sim.new_game(seed, 2, "competitive", sim.factory("greedy"))
         assert isinstance(game, dj.DarwinsJourney)
-        game.setup()
+        game.run_section("setup")
         assert game.board["diary"] == [
             "pirate",
             "provisions",
@@ -234,7 +234,7 @@ def test_the_expansion_reaches_the_base_game_only_through_the_host_contract() ->
         assert isinstance(game, dj.DarwinsJourney)
         host = RecordingHost()
         game.host = host
-        game.play_game()
+        game.play()
         calls.update(name for name, _ in host.calls)
         hired = [e[2] for e in events(game, "hire")]
         # P4's and P2's operations are asked exactly once per use of the card.
@@ -250,7 +250,7 @@ def test_the_host_calls_the_expansion_when_a_ship_passes_a_campsite() -> None:
     sim = simulator()
     game = sim.new_game(1, 1, "solo", sim.factory("greedy"))
     assert isinstance(game, dj.DarwinsJourney)
-    game.setup()
+    game.run_section("setup")
     player: Player = game.players[0]
     player.counters["ship_space"] = 3
     dj.navigate(game, Context(player, "", "test"), 2)
