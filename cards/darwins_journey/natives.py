@@ -292,6 +292,16 @@ def ship_section(g: Game, c: Context) -> int:
     return section_at(g, c.player.counters["ship_space"]).index
 
 
+def free_tent_sites(g: Game, c: Context, site: str) -> int:
+    """The Tent sites of ``site`` no Tent occupies yet."""
+    return int(prop(g, site, "tent_sites")) - len(g.board["tents_on"][site])
+
+
+def campsite_cost(g: Game, c: Context, site: str) -> int:
+    """What placing a Tent on ``site`` costs (its ``cost``)."""
+    return int(prop(g, site, "cost"))
+
+
 def seat(g: Game, c: Context, player: Player) -> int:
     """The player's seat number, 1 for the first seat."""
     return player.index + 1
@@ -313,6 +323,8 @@ NATIVES: dict[str, Callable[..., Any]] = {
     "pirate_region": pirate_region,
     "ship_section": ship_section,
     "lagging_penalties_behind": lagging_penalties_behind,
+    "free_tent_sites": free_tent_sites,
+    "campsite_cost": campsite_cost,
     "seat": seat,
     "player_count": player_count,
 }
@@ -542,6 +554,15 @@ def take_back_workers(g: Game, c: Context) -> None:
     g.board["placed"][c.player.index] = []
 
 
+def _dsl_verb_of(g: Game, name: str) -> Callable[..., Any]:
+    """The handler of a verb the game writes in the DSL (``dv_NAME`` of its handlers)."""
+    table = g.table
+    function = getattr(table.module, f"dv_{name}", None) if table is not None else None
+    if function is None:
+        raise RuleError(f"the game's handlers have no DSL verb '{name}': run 'cardc build'")
+    return function  # type: ignore[no-any-return]
+
+
 def _move(g: Game, c: Context, track: str, steps: int) -> None:
     """Move the player's Ship (``ocean``) or Explorer (``island``) up to ``steps`` spaces.
 
@@ -578,27 +599,14 @@ def _move(g: Game, c: Context, track: str, steps: int) -> None:
     g.log("move", player.index, track, player.counters[counter])
     site = campsite_on(g, track, player.counters[counter])
     if site is not None:
-        _offer_tent(g, c, site)
+        _dsl_verb_of(g, "offer_tent")(g, c, site)
 
 
-def _offer_tent(g: Game, c: Context, site: str) -> None:
-    player = c.player
-    cost = int(prop(g, site, "cost"))
-    full = len(g.board["tents_on"][site]) >= int(prop(g, site, "tent_sites"))
-    if full or player.counters["tents"] >= param(g, "tents_per_player"):
-        return
-    if player.counters["coins"] < cost:
-        return
-    question = Question(
-        TENT, player.index, f"Pay {cost} Coins to place a Tent at {site}?", ("yes", "no"), "may"
-    )
-    if g.ask(player, question) != "yes":
-        return
-    g.lose(c, "coins", cost)
-    g.gain(c, "tents", 1)
-    g.board["tents_on"][site].append(player.index)
-    g.log("tent", player.index, site)
-    g.run(site, "campsite_reward", player)
+def pitch_tent(g: Game, c: Context, site: str) -> None:
+    """The player's Tent on a Tent site of ``site``, and the Campsite's rewards."""
+    g.board["tents_on"][site].append(c.player.index)
+    g.log("tent", c.player.index, site)
+    g.run(site, "campsite_reward", c.player)
 
 
 def navigate(g: Game, c: Context, steps: int) -> None:
@@ -678,6 +686,7 @@ VERBS: dict[str, Callable[..., Any]] = {
     "unlock_diary_locations": unlock_diary_locations,
     "place_worker": place_worker,
     "take_back_workers": take_back_workers,
+    "pitch_tent": pitch_tent,
     "navigate": navigate,
     "explore": explore,
     "hire_crew": hire_crew,
@@ -816,11 +825,7 @@ def _dsl_verb(name: str) -> Callable[..., Any]:
 
     def step(g: Game, player: Player) -> Context:
         c = Context(player, "", name)
-        table = g.table
-        function = getattr(table.module, f"dv_{name}", None) if table is not None else None
-        if function is None:
-            raise RuleError(f"the game's handlers have no DSL verb '{name}': run 'cardc build'")
-        function(g, c)
+        _dsl_verb_of(g, name)(g, c)
         return c
 
     return step
