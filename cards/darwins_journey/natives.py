@@ -100,18 +100,9 @@ class ModelledHost:
     """The modelled base game's side of the contract (see :class:`DarwinHost`)."""
 
     def research_specimen(self, g: Game, c: Context, ignoring: str | None) -> None:
-        """Pay the Coin penalty (unless ignored), study a specimen, score its points.
-
-        Modelled: a player who cannot pay the Coin penalty cannot perform the action.
-        """
-        if ignoring != "coin_penalties":
-            penalty = param(g, "specimen_coin_penalty")
-            if c.player.counters["coins"] < penalty:
-                g.log("specimen_refused", c.player.index, "coins")
-                return
-            g.lose(c, "coins", penalty)
-        g.gain(c, "specimens", 1)
-        g.gain(c, "victory_points", param(g, "specimen_points"))
+        """The Specimen action of the modelled base game: the DSL verb ``specimen_action``
+        (host.cards: its Coin penalty, the specimen and its victory points)."""
+        _dsl_verb_of(g, "specimen_action")(g, c, ignoring)
 
     def return_worker(self, g: Game, c: Context) -> None:
         """Take one placed worker of the player's off its location, back to their board."""
@@ -602,6 +593,11 @@ def _move(g: Game, c: Context, track: str, steps: int) -> None:
         _dsl_verb_of(g, "offer_tent")(g, c, site)
 
 
+def refuse_specimen(g: Game, c: Context) -> None:
+    """The Specimen action is not performed: its Coin penalty cannot be paid."""
+    g.log("specimen_refused", c.player.index, "coins")
+
+
 def pitch_tent(g: Game, c: Context, site: str) -> None:
     """The player's Tent on a Tent site of ``site``, and the Campsite's rewards."""
     g.board["tents_on"][site].append(c.player.index)
@@ -687,6 +683,7 @@ VERBS: dict[str, Callable[..., Any]] = {
     "place_worker": place_worker,
     "take_back_workers": take_back_workers,
     "pitch_tent": pitch_tent,
+    "refuse_specimen": refuse_specimen,
     "navigate": navigate,
     "explore": explore,
     "hire_crew": hire_crew,
