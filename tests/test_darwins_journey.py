@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from engine.flow import FlowGame
 from engine.loader import rules_module
 from engine.runtime import Context, Game, Player
 from engine.sim import Simulator
@@ -258,3 +259,39 @@ def test_the_host_calls_the_expansion_when_a_ship_passes_a_campsite() -> None:
     # Space 4 (Bahia) is passed on the way to space 5.
     assert player.counters["ship_space"] == 5
     assert len(reached) == 1
+
+
+def test_the_flow_plays_five_rounds_and_the_winner_has_most_points_then_coins() -> None:
+    # The order of play is flow.cards, played by engine.flow.FlowGame: the modelled base
+    # game's 5 rounds (param rounds, provisional), then the final scoring and the winner.
+    game = play(3, 3)
+    result = game.result_after
+    assert isinstance(game, FlowGame)
+    assert (result.reason, result.rounds) == ("rounds", 5)
+    assert [len(lines) for lines in result.logbook] == [5, 5, 5]
+    # The winner (modelled): the most victory points, then the most Coins; still tied, none.
+    for player, (points, coins) in zip(game.players, [(9, 1), (9, 4), (3, 9)], strict=True):
+        player.counters["victory_points"], player.counters["coins"] = points, coins
+    assert game.result().winner == 1
+    game.players[0].counters["coins"] = 4
+    assert game.result().winner is None
+    game.players[2].counters["victory_points"] = 10
+    assert game.result().winner == 2
+
+
+def test_the_flow_is_data_the_python_flow_is_gone() -> None:
+    # The rounds, turns and scoring are the flow's phases, not methods of the game's class.
+    for gone in ("play_game", "play_round", "turn_order", "reward_phase", "final_scoring"):
+        assert not hasattr(dj.DarwinsJourney, gone), gone
+    sim = simulator()
+    game = sim.new_game(1, 2, "competitive", sim.factory("greedy"))
+    flow = game.table.module.FLOW
+    assert [name for name, _ in flow["round"]] == [
+        "diary",
+        "worker_placement",
+        "reward_phase",
+        "pirate_raid",
+        "workers_return",
+    ]
+    assert [name for name, _ in flow["setup"]] == ["main_board_setup"]
+    assert [name for name, _ in flow["end"]] == ["final_scoring"]

@@ -8,18 +8,23 @@ Museum specimens, Objective tiles, Tents, lagging penalties and Ocean Regions). 
 are data (``cards/darwins_journey/board.cards``, ``host.cards``, ``crew.cards``), its numbers
 ``@provisional`` there; ``cards/darwins_journey/HOST.md`` says what is modelled and invented.
 
-What is here is what the DSL cannot say: the board's state (Treasure on Campsites, the Pirate
-Ship, Tents, placed workers, the Diary, the decks and piles), movement along the tracks,
-worker placement and the choices among cards and places, and the policies.
+The order of play is DSL (``flow.cards``: the setup, the rounds with their worker placement,
+Reward Phase and Pirate Raid, the final scoring and the winner), played by
+:class:`engine.flow.FlowGame`, which :class:`DarwinsJourney` subclasses for the board's state;
+so are the host's conditions and arithmetic (``host.cards``: a Campsite's Tent, a Specimen
+action). What is here is what the DSL cannot say: the board's state (Treasure on Campsites,
+the Pirate Ship, Tents, placed workers, the Diary, the decks and piles), movement along the
+tracks, the choices among cards and places, and the scenario steps.
 
 The two-way host contract (HOST.md has the full table):
 
 - **host -> expansion**: the host fires ``campsite_reached`` (event ``campsite``) for every
   Campsite a Ship or Explorer lands on or passes (:func:`navigate`, :func:`explore`);
-  ``reward_phase_end`` after each Reward Phase (the flow); ``activate`` for a Special Action
-  tile (:func:`special_action`); ``use`` for a hired Crew card (:func:`hire_crew`);
-  ``board_setup`` during its Main Board Setup; and its Diary setup adds every Special Action
-  tile that is not the base game's (:func:`setup_diary`).
+  ``reward_phase_end`` after each Reward Phase (the flow's ``pirate_raid`` phase);
+  ``activate`` for a Special Action tile (:func:`special_action`); ``use`` for a hired Crew
+  card (:func:`hire_crew`); ``board_setup`` during its Main Board Setup (the flow); and its
+  Diary setup adds every Special Action tile that is not the base game's
+  (:func:`draw_diary_tiles`).
 - **expansion -> host**: the operations of :class:`DarwinHost` (a Specimen action, return a
   worker, Objective tiles from the discard pile, a Campsite's rewards), and what it reads
   (:func:`ship_region`, the Ocean Regions the Pirate Ship may go to, Coins and victory points).
