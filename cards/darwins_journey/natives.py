@@ -293,9 +293,14 @@ def free_tent_sites(g: Game, c: Context, site: str) -> int:
     return int(prop(g, site, "tent_sites")) - len(g.board["tents_on"][site])
 
 
-def campsite_cost(g: Game, c: Context, site: str) -> int:
-    """What placing a Tent on ``site`` costs (its ``cost``)."""
-    return int(prop(g, site, "cost"))
+def cost_of(g: Game, c: Context, place: str) -> int:
+    """What a Tent on a Campsite, or a worker on an action location, costs (its ``cost``)."""
+    return int(prop(g, place, "cost", 0))
+
+
+def holds_own_worker(g: Game, c: Context, location: str) -> bool:
+    """True when one of the acting player's workers is on ``location`` this round."""
+    return location in g.board["placed"][c.player.index]
 
 
 def seat(g: Game, c: Context, player: Player) -> int:
@@ -320,7 +325,8 @@ NATIVES: dict[str, Callable[..., Any]] = {
     "ship_section": ship_section,
     "lagging_penalties_behind": lagging_penalties_behind,
     "free_tent_sites": free_tent_sites,
-    "campsite_cost": campsite_cost,
+    "cost_of": cost_of,
+    "holds_own_worker": holds_own_worker,
     "seat": seat,
     "player_count": player_count,
 }
@@ -508,13 +514,13 @@ def unlock_diary_locations(g: Game, c: Context, count: int) -> None:
     g.log("unlocked", 0, ", ".join(_game(g).unlocked_tiles()))
 
 
-def _legal_locations(g: Game, player: Player) -> list[str]:
-    placed = _game(g).placed(player)
-    return [
-        loc
-        for loc in cards_of(g, "action_location")
-        if loc not in placed and player.counters["coins"] >= int(prop(g, loc, "cost", 0))
-    ]
+def _legal_locations(g: Game, c: Context) -> list[str]:
+    """The action locations the DSL's ``may_place_worker_on`` (host.cards) allows."""
+    table = g.table
+    allowed = getattr(table.module, "df_may_place_worker_on", None) if table else None
+    if allowed is None:
+        raise RuleError("the game's handlers have no 'may_place_worker_on': run 'cardc build'")
+    return [loc for loc in cards_of(g, "action_location") if allowed(g, c, loc)]
 
 
 def place_worker(g: Game, c: Context) -> None:
@@ -526,7 +532,7 @@ def place_worker(g: Game, c: Context) -> None:
     player = c.player
     if player.counters["workers_ready"] <= 0:
         raise RuleError(f"{player.name} has no worker left on their personal board")
-    legal = _legal_locations(g, player)
+    legal = _legal_locations(g, c)
     if not legal:
         player.counters["workers_ready"] = 0
         g.log("no_location", player.index)
