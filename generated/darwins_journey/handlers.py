@@ -72,23 +72,23 @@ def dv_collect_workers(g, c):
 
 
 def dv_offer_tent(g, c, v_site):
-    # verb offer_tent (cards/darwins_journey/host.cards:39)
-    if (((g.natives['free_tent_sites'](g, c, v_site) > 0) and (c.player.counters['tents'] < g.params['tents_per_player'])) and (c.player.counters['coins'] >= g.natives['campsite_cost'](g, c, v_site))):  # @ cards/darwins_journey/host.cards:40:3
-        if g.may(c, 'offer_tent.verb.tent', 'lose coins campsite_cost(site); gain tents 1; pitch_tent site'):  # @ cards/darwins_journey/host.cards:41:5
-            g.lose(c, 'coins', g.natives['campsite_cost'](g, c, v_site))  # @ cards/darwins_journey/host.cards:42:7
-            g.gain(c, 'tents', 1)  # @ cards/darwins_journey/host.cards:43:7
-            g.verbs['pitch_tent'](g, c, v_site)  # @ cards/darwins_journey/host.cards:44:7
+    # verb offer_tent (cards/darwins_journey/host.cards:44)
+    if (((g.natives['free_tent_sites'](g, c, v_site) > 0) and (c.player.counters['tents'] < g.params['tents_per_player'])) and (c.player.counters['coins'] >= g.natives['cost_of'](g, c, v_site))):  # @ cards/darwins_journey/host.cards:45:3
+        if g.may(c, 'offer_tent.verb.tent', 'lose coins cost_of(site); gain tents 1; pitch_tent site'):  # @ cards/darwins_journey/host.cards:46:5
+            g.lose(c, 'coins', g.natives['cost_of'](g, c, v_site))  # @ cards/darwins_journey/host.cards:47:7
+            g.gain(c, 'tents', 1)  # @ cards/darwins_journey/host.cards:48:7
+            g.verbs['pitch_tent'](g, c, v_site)  # @ cards/darwins_journey/host.cards:49:7
 
 
 def dv_specimen_action(g, c, v_ignoring):
-    # verb specimen_action (cards/darwins_journey/host.cards:53)
-    if ((v_ignoring != 'coin_penalties') and (c.player.counters['coins'] < g.params['specimen_coin_penalty'])):  # @ cards/darwins_journey/host.cards:54:3
-        g.verbs['refuse_specimen'](g, c)  # @ cards/darwins_journey/host.cards:55:5
+    # verb specimen_action (cards/darwins_journey/host.cards:58)
+    if ((v_ignoring != 'coin_penalties') and (c.player.counters['coins'] < g.params['specimen_coin_penalty'])):  # @ cards/darwins_journey/host.cards:59:3
+        g.verbs['refuse_specimen'](g, c)  # @ cards/darwins_journey/host.cards:60:5
     else:
-        if (v_ignoring != 'coin_penalties'):  # @ cards/darwins_journey/host.cards:57:5
-            g.lose(c, 'coins', g.params['specimen_coin_penalty'])  # @ cards/darwins_journey/host.cards:58:7
-        g.gain(c, 'specimens', 1)  # @ cards/darwins_journey/host.cards:60:5
-        g.gain(c, 'victory_points', g.params['specimen_points'])  # @ cards/darwins_journey/host.cards:61:5
+        if (v_ignoring != 'coin_penalties'):  # @ cards/darwins_journey/host.cards:62:5
+            g.lose(c, 'coins', g.params['specimen_coin_penalty'])  # @ cards/darwins_journey/host.cards:63:7
+        g.gain(c, 'specimens', 1)  # @ cards/darwins_journey/host.cards:65:5
+        g.gain(c, 'victory_points', g.params['specimen_points'])  # @ cards/darwins_journey/host.cards:66:5
 
 
 def df_first_seat(g, c):
@@ -99,6 +99,11 @@ def df_first_seat(g, c):
 def df_turn_position(g, c, v_placer):
     # function turn_position (cards/darwins_journey/flow.cards:113)
     return (((g.natives['seat'](g, c, v_placer) - df_first_seat(g, c)) % g.natives['player_count'](g, c)) + 1)  # @ cards/darwins_journey/flow.cards:113:1
+
+
+def df_may_place_worker_on(g, c, v_location):
+    # function may_place_worker_on (cards/darwins_journey/host.cards:8)
+    return ((not g.natives['holds_own_worker'](g, c, v_location)) and (c.player.counters['coins'] >= g.natives['cost_of'](g, c, v_location)))  # @ cards/darwins_journey/host.cards:8:1
 
 
 def h_bahia__campsite_reward(g, c):
@@ -341,38 +346,38 @@ def h_cook__use(g, c):
 
 
 def h_navigation__visit(g, c):
-    # Navigation: on visit (cards/darwins_journey/host.cards:8)
-    g.verbs['navigate'](g, c, g.params['moves_per_action'])  # @ cards/darwins_journey/host.cards:8:14
+    # Navigation: on visit (cards/darwins_journey/host.cards:13)
+    g.verbs['navigate'](g, c, g.params['moves_per_action'])  # @ cards/darwins_journey/host.cards:13:14
 
 
 def h_exploration__visit(g, c):
-    # Exploration: on visit (cards/darwins_journey/host.cards:12)
-    g.verbs['explore'](g, c, g.params['moves_per_action'])  # @ cards/darwins_journey/host.cards:12:14
+    # Exploration: on visit (cards/darwins_journey/host.cards:17)
+    g.verbs['explore'](g, c, g.params['moves_per_action'])  # @ cards/darwins_journey/host.cards:17:14
 
 
 def h_research_museum__visit(g, c):
-    # Research Museum: on visit (cards/darwins_journey/host.cards:16)
-    g.verbs['research_specimen'](g, c, None)  # @ cards/darwins_journey/host.cards:16:14
+    # Research Museum: on visit (cards/darwins_journey/host.cards:21)
+    g.verbs['research_specimen'](g, c, None)  # @ cards/darwins_journey/host.cards:21:14
 
 
 def h_crew_quarters__visit(g, c):
-    # Crew Quarters: on visit (cards/darwins_journey/host.cards:20)
-    g.verbs['hire_crew'](g, c)  # @ cards/darwins_journey/host.cards:20:14
+    # Crew Quarters: on visit (cards/darwins_journey/host.cards:25)
+    g.verbs['hire_crew'](g, c)  # @ cards/darwins_journey/host.cards:25:14
 
 
 def h_objectives__visit(g, c):
-    # Objectives: on visit (cards/darwins_journey/host.cards:24)
-    g.verbs['draw_objectives'](g, c)  # @ cards/darwins_journey/host.cards:24:14
+    # Objectives: on visit (cards/darwins_journey/host.cards:29)
+    g.verbs['draw_objectives'](g, c)  # @ cards/darwins_journey/host.cards:29:14
 
 
 def h_special_actions__visit(g, c):
-    # Special Actions: on visit (cards/darwins_journey/host.cards:28)
-    g.verbs['special_action'](g, c)  # @ cards/darwins_journey/host.cards:28:14
+    # Special Actions: on visit (cards/darwins_journey/host.cards:33)
+    g.verbs['special_action'](g, c)  # @ cards/darwins_journey/host.cards:33:14
 
 
 def h_trading_post__visit(g, c):
-    # Trading Post: on visit (cards/darwins_journey/host.cards:32)
-    g.gain(c, 'coins', 2)  # @ cards/darwins_journey/host.cards:32:14
+    # Trading Post: on visit (cards/darwins_journey/host.cards:37)
+    g.gain(c, 'coins', 2)  # @ cards/darwins_journey/host.cards:37:14
 
 
 def h_pirates_setup__board_setup(g, c):
@@ -560,122 +565,123 @@ LINES = {
     68: ('cards/darwins_journey/flow.cards', 123, 3),
     70: ('cards/darwins_journey/flow.cards', 124, 5),
     71: ('cards/darwins_journey/flow.cards', 125, 5),
-    76: ('cards/darwins_journey/host.cards', 40, 3),
-    77: ('cards/darwins_journey/host.cards', 41, 5),
-    78: ('cards/darwins_journey/host.cards', 42, 7),
-    79: ('cards/darwins_journey/host.cards', 43, 7),
-    80: ('cards/darwins_journey/host.cards', 44, 7),
-    85: ('cards/darwins_journey/host.cards', 54, 3),
-    86: ('cards/darwins_journey/host.cards', 55, 5),
-    88: ('cards/darwins_journey/host.cards', 57, 5),
-    89: ('cards/darwins_journey/host.cards', 58, 7),
-    90: ('cards/darwins_journey/host.cards', 60, 5),
-    91: ('cards/darwins_journey/host.cards', 61, 5),
+    76: ('cards/darwins_journey/host.cards', 45, 3),
+    77: ('cards/darwins_journey/host.cards', 46, 5),
+    78: ('cards/darwins_journey/host.cards', 47, 7),
+    79: ('cards/darwins_journey/host.cards', 48, 7),
+    80: ('cards/darwins_journey/host.cards', 49, 7),
+    85: ('cards/darwins_journey/host.cards', 59, 3),
+    86: ('cards/darwins_journey/host.cards', 60, 5),
+    88: ('cards/darwins_journey/host.cards', 62, 5),
+    89: ('cards/darwins_journey/host.cards', 63, 7),
+    90: ('cards/darwins_journey/host.cards', 65, 5),
+    91: ('cards/darwins_journey/host.cards', 66, 5),
     96: ('cards/darwins_journey/flow.cards', 112, 1),
     101: ('cards/darwins_journey/flow.cards', 113, 1),
-    106: ('cards/darwins_journey/board.cards', 30, 24),
-    111: ('cards/darwins_journey/board.cards', 33, 24),
-    116: ('cards/darwins_journey/board.cards', 37, 5),
-    117: ('cards/darwins_journey/board.cards', 38, 5),
-    122: ('cards/darwins_journey/board.cards', 42, 24),
-    127: ('cards/darwins_journey/board.cards', 46, 5),
-    128: ('cards/darwins_journey/board.cards', 47, 5),
-    133: ('cards/darwins_journey/board.cards', 51, 24),
-    138: ('cards/darwins_journey/board.cards', 55, 5),
-    139: ('cards/darwins_journey/board.cards', 56, 5),
-    144: ('cards/darwins_journey/board.cards', 60, 24),
-    149: ('cards/darwins_journey/board.cards', 63, 24),
-    154: ('cards/darwins_journey/board.cards', 69, 17),
-    159: ('cards/darwins_journey/board.cards', 72, 17),
-    164: ('cards/darwins_journey/board.cards', 75, 17),
-    169: ('cards/darwins_journey/board.cards', 78, 17),
-    174: ('cards/darwins_journey/board.cards', 82, 5),
-    175: ('cards/darwins_journey/board.cards', 83, 5),
-    180: ('cards/darwins_journey/board.cards', 87, 17),
-    185: ('cards/darwins_journey/board.cards', 90, 17),
-    190: ('cards/darwins_journey/board.cards', 94, 5),
-    191: ('cards/darwins_journey/board.cards', 95, 5),
-    196: ('cards/darwins_journey/board.cards', 100, 50),
-    197: ('cards/darwins_journey/board.cards', 100, 75),
-    202: ('cards/darwins_journey/board.cards', 102, 49),
-    203: ('cards/darwins_journey/board.cards', 102, 74),
-    208: ('cards/darwins_journey/board.cards', 104, 52),
-    209: ('cards/darwins_journey/board.cards', 104, 77),
-    214: ('cards/darwins_journey/board.cards', 106, 45),
-    215: ('cards/darwins_journey/board.cards', 106, 71),
-    220: ('cards/darwins_journey/board.cards', 108, 44),
-    221: ('cards/darwins_journey/board.cards', 108, 60),
-    226: ('cards/darwins_journey/board.cards', 110, 45),
-    227: ('cards/darwins_journey/board.cards', 110, 61),
-    232: ('cards/darwins_journey/board.cards', 112, 54),
-    233: ('cards/darwins_journey/board.cards', 112, 74),
-    238: ('cards/darwins_journey/board.cards', 114, 45),
-    239: ('cards/darwins_journey/board.cards', 114, 61),
-    244: ('cards/darwins_journey/board.cards', 119, 57),
-    245: ('cards/darwins_journey/board.cards', 119, 82),
-    250: ('cards/darwins_journey/board.cards', 121, 60),
-    251: ('cards/darwins_journey/board.cards', 121, 85),
-    256: ('cards/darwins_journey/board.cards', 123, 57),
-    257: ('cards/darwins_journey/board.cards', 123, 73),
-    262: ('cards/darwins_journey/board.cards', 125, 62),
-    263: ('cards/darwins_journey/board.cards', 125, 82),
-    268: ('cards/darwins_journey/board.cards', 127, 67),
-    269: ('cards/darwins_journey/board.cards', 127, 87),
-    274: ('cards/darwins_journey/board.cards', 129, 68),
-    275: ('cards/darwins_journey/board.cards', 129, 84),
-    280: ('cards/darwins_journey/board.cards', 131, 68),
-    281: ('cards/darwins_journey/board.cards', 131, 93),
-    286: ('cards/darwins_journey/board.cards', 133, 66),
-    287: ('cards/darwins_journey/board.cards', 133, 91),
-    292: ('cards/darwins_journey/crew.cards', 10, 5),
-    293: ('cards/darwins_journey/crew.cards', 11, 7),
-    294: ('cards/darwins_journey/crew.cards', 11, 11),
-    299: ('cards/darwins_journey/crew.cards', 23, 5),
-    304: ('cards/darwins_journey/crew.cards', 31, 5),
-    309: ('cards/darwins_journey/crew.cards', 41, 5),
-    314: ('cards/darwins_journey/crew.cards', 50, 12),
-    319: ('cards/darwins_journey/crew.cards', 56, 12),
-    324: ('cards/darwins_journey/crew.cards', 62, 12),
-    329: ('cards/darwins_journey/crew.cards', 68, 12),
-    334: ('cards/darwins_journey/crew.cards', 74, 12),
-    339: ('cards/darwins_journey/crew.cards', 81, 5),
-    340: ('cards/darwins_journey/crew.cards', 82, 5),
-    345: ('cards/darwins_journey/host.cards', 8, 14),
-    350: ('cards/darwins_journey/host.cards', 12, 14),
-    355: ('cards/darwins_journey/host.cards', 16, 14),
-    360: ('cards/darwins_journey/host.cards', 20, 14),
-    365: ('cards/darwins_journey/host.cards', 24, 14),
-    370: ('cards/darwins_journey/host.cards', 28, 14),
-    375: ('cards/darwins_journey/host.cards', 32, 14),
-    380: ('cards/darwins_journey/pirates.cards', 10, 5),
-    381: ('cards/darwins_journey/pirates.cards', 11, 5),
-    386: ('cards/darwins_journey/pirates.cards', 21, 5),
-    387: ('cards/darwins_journey/pirates.cards', 22, 7),
-    389: ('cards/darwins_journey/pirates.cards', 24, 11),
-    390: ('cards/darwins_journey/pirates.cards', 26, 11),
-    392: ('cards/darwins_journey/pirates.cards', 28, 9),
-    393: ('cards/darwins_journey/pirates.cards', 28, 13),
-    395: ('cards/darwins_journey/pirates.cards', 31, 7),
-    396: ('cards/darwins_journey/pirates.cards', 31, 11),
-    401: ('cards/darwins_journey/pirates.cards', 42, 5),
-    405: ('cards/darwins_journey/pirates.cards', 43, 7),
-    407: ('cards/darwins_journey/pirates.cards', 43, 39),
-    408: ('cards/darwins_journey/pirates.cards', 44, 7),
-    413: ('cards/darwins_journey/pirates.cards', 53, 5),
-    414: ('cards/darwins_journey/pirates.cards', 54, 5),
-    415: ('cards/darwins_journey/pirates.cards', 54, 9),
-    420: ('cards/darwins_journey/flow.cards', 15, 7),
-    421: ('cards/darwins_journey/flow.cards', 18, 7),
-    422: ('cards/darwins_journey/flow.cards', 19, 7),
-    423: ('cards/darwins_journey/flow.cards', 20, 7),
-    428: ('cards/darwins_journey/flow.cards', 26, 7),
-    433: ('cards/darwins_journey/flow.cards', 29, 7),
-    438: ('cards/darwins_journey/flow.cards', 32, 7),
-    443: ('cards/darwins_journey/flow.cards', 37, 7),
-    448: ('cards/darwins_journey/flow.cards', 40, 7),
-    453: ('cards/darwins_journey/flow.cards', 24, 3),
-    458: ('cards/darwins_journey/flow.cards', 46, 7),
-    460: ('cards/darwins_journey/flow.cards', 47, 9),
-    461: ('cards/darwins_journey/flow.cards', 48, 9),
-    466: ('cards/darwins_journey/flow.cards', 9, 1),
+    106: ('cards/darwins_journey/host.cards', 8, 1),
+    111: ('cards/darwins_journey/board.cards', 30, 24),
+    116: ('cards/darwins_journey/board.cards', 33, 24),
+    121: ('cards/darwins_journey/board.cards', 37, 5),
+    122: ('cards/darwins_journey/board.cards', 38, 5),
+    127: ('cards/darwins_journey/board.cards', 42, 24),
+    132: ('cards/darwins_journey/board.cards', 46, 5),
+    133: ('cards/darwins_journey/board.cards', 47, 5),
+    138: ('cards/darwins_journey/board.cards', 51, 24),
+    143: ('cards/darwins_journey/board.cards', 55, 5),
+    144: ('cards/darwins_journey/board.cards', 56, 5),
+    149: ('cards/darwins_journey/board.cards', 60, 24),
+    154: ('cards/darwins_journey/board.cards', 63, 24),
+    159: ('cards/darwins_journey/board.cards', 69, 17),
+    164: ('cards/darwins_journey/board.cards', 72, 17),
+    169: ('cards/darwins_journey/board.cards', 75, 17),
+    174: ('cards/darwins_journey/board.cards', 78, 17),
+    179: ('cards/darwins_journey/board.cards', 82, 5),
+    180: ('cards/darwins_journey/board.cards', 83, 5),
+    185: ('cards/darwins_journey/board.cards', 87, 17),
+    190: ('cards/darwins_journey/board.cards', 90, 17),
+    195: ('cards/darwins_journey/board.cards', 94, 5),
+    196: ('cards/darwins_journey/board.cards', 95, 5),
+    201: ('cards/darwins_journey/board.cards', 100, 50),
+    202: ('cards/darwins_journey/board.cards', 100, 75),
+    207: ('cards/darwins_journey/board.cards', 102, 49),
+    208: ('cards/darwins_journey/board.cards', 102, 74),
+    213: ('cards/darwins_journey/board.cards', 104, 52),
+    214: ('cards/darwins_journey/board.cards', 104, 77),
+    219: ('cards/darwins_journey/board.cards', 106, 45),
+    220: ('cards/darwins_journey/board.cards', 106, 71),
+    225: ('cards/darwins_journey/board.cards', 108, 44),
+    226: ('cards/darwins_journey/board.cards', 108, 60),
+    231: ('cards/darwins_journey/board.cards', 110, 45),
+    232: ('cards/darwins_journey/board.cards', 110, 61),
+    237: ('cards/darwins_journey/board.cards', 112, 54),
+    238: ('cards/darwins_journey/board.cards', 112, 74),
+    243: ('cards/darwins_journey/board.cards', 114, 45),
+    244: ('cards/darwins_journey/board.cards', 114, 61),
+    249: ('cards/darwins_journey/board.cards', 119, 57),
+    250: ('cards/darwins_journey/board.cards', 119, 82),
+    255: ('cards/darwins_journey/board.cards', 121, 60),
+    256: ('cards/darwins_journey/board.cards', 121, 85),
+    261: ('cards/darwins_journey/board.cards', 123, 57),
+    262: ('cards/darwins_journey/board.cards', 123, 73),
+    267: ('cards/darwins_journey/board.cards', 125, 62),
+    268: ('cards/darwins_journey/board.cards', 125, 82),
+    273: ('cards/darwins_journey/board.cards', 127, 67),
+    274: ('cards/darwins_journey/board.cards', 127, 87),
+    279: ('cards/darwins_journey/board.cards', 129, 68),
+    280: ('cards/darwins_journey/board.cards', 129, 84),
+    285: ('cards/darwins_journey/board.cards', 131, 68),
+    286: ('cards/darwins_journey/board.cards', 131, 93),
+    291: ('cards/darwins_journey/board.cards', 133, 66),
+    292: ('cards/darwins_journey/board.cards', 133, 91),
+    297: ('cards/darwins_journey/crew.cards', 10, 5),
+    298: ('cards/darwins_journey/crew.cards', 11, 7),
+    299: ('cards/darwins_journey/crew.cards', 11, 11),
+    304: ('cards/darwins_journey/crew.cards', 23, 5),
+    309: ('cards/darwins_journey/crew.cards', 31, 5),
+    314: ('cards/darwins_journey/crew.cards', 41, 5),
+    319: ('cards/darwins_journey/crew.cards', 50, 12),
+    324: ('cards/darwins_journey/crew.cards', 56, 12),
+    329: ('cards/darwins_journey/crew.cards', 62, 12),
+    334: ('cards/darwins_journey/crew.cards', 68, 12),
+    339: ('cards/darwins_journey/crew.cards', 74, 12),
+    344: ('cards/darwins_journey/crew.cards', 81, 5),
+    345: ('cards/darwins_journey/crew.cards', 82, 5),
+    350: ('cards/darwins_journey/host.cards', 13, 14),
+    355: ('cards/darwins_journey/host.cards', 17, 14),
+    360: ('cards/darwins_journey/host.cards', 21, 14),
+    365: ('cards/darwins_journey/host.cards', 25, 14),
+    370: ('cards/darwins_journey/host.cards', 29, 14),
+    375: ('cards/darwins_journey/host.cards', 33, 14),
+    380: ('cards/darwins_journey/host.cards', 37, 14),
+    385: ('cards/darwins_journey/pirates.cards', 10, 5),
+    386: ('cards/darwins_journey/pirates.cards', 11, 5),
+    391: ('cards/darwins_journey/pirates.cards', 21, 5),
+    392: ('cards/darwins_journey/pirates.cards', 22, 7),
+    394: ('cards/darwins_journey/pirates.cards', 24, 11),
+    395: ('cards/darwins_journey/pirates.cards', 26, 11),
+    397: ('cards/darwins_journey/pirates.cards', 28, 9),
+    398: ('cards/darwins_journey/pirates.cards', 28, 13),
+    400: ('cards/darwins_journey/pirates.cards', 31, 7),
+    401: ('cards/darwins_journey/pirates.cards', 31, 11),
+    406: ('cards/darwins_journey/pirates.cards', 42, 5),
+    410: ('cards/darwins_journey/pirates.cards', 43, 7),
+    412: ('cards/darwins_journey/pirates.cards', 43, 39),
+    413: ('cards/darwins_journey/pirates.cards', 44, 7),
+    418: ('cards/darwins_journey/pirates.cards', 53, 5),
+    419: ('cards/darwins_journey/pirates.cards', 54, 5),
+    420: ('cards/darwins_journey/pirates.cards', 54, 9),
+    425: ('cards/darwins_journey/flow.cards', 15, 7),
+    426: ('cards/darwins_journey/flow.cards', 18, 7),
+    427: ('cards/darwins_journey/flow.cards', 19, 7),
+    428: ('cards/darwins_journey/flow.cards', 20, 7),
+    433: ('cards/darwins_journey/flow.cards', 26, 7),
+    438: ('cards/darwins_journey/flow.cards', 29, 7),
+    443: ('cards/darwins_journey/flow.cards', 32, 7),
+    448: ('cards/darwins_journey/flow.cards', 37, 7),
+    453: ('cards/darwins_journey/flow.cards', 40, 7),
+    458: ('cards/darwins_journey/flow.cards', 24, 3),
+    463: ('cards/darwins_journey/flow.cards', 46, 7),
+    465: ('cards/darwins_journey/flow.cards', 47, 9),
+    466: ('cards/darwins_journey/flow.cards', 48, 9),
+    471: ('cards/darwins_journey/flow.cards', 9, 1),
 }

@@ -73,23 +73,23 @@ def dv_collect_workers(g, c):
 
 
 def dv_offer_tent(g, c, v_site):
-    # verb offer_tent (cards/darwins_journey/host.cards:39)
-    if (((g.natives['free_tent_sites'](g, c, v_site) > 0) and (c.player.counters['tents'] < g.params['tents_per_player'])) and (c.player.counters['coins'] >= g.natives['campsite_cost'](g, c, v_site))):  # @ cards/darwins_journey/host.cards:40:3
-        if g.may(c, 'offer_tent.verb.tent', 'lose coins campsite_cost(site); gain tents 1; pitch_tent site'):  # @ cards/darwins_journey/host.cards:41:5
-            g.lose(c, 'coins', g.natives['campsite_cost'](g, c, v_site))  # @ cards/darwins_journey/host.cards:42:7
-            g.gain(c, 'tents', 1)  # @ cards/darwins_journey/host.cards:43:7
-            g.verbs['pitch_tent'](g, c, v_site)  # @ cards/darwins_journey/host.cards:44:7
+    # verb offer_tent (cards/darwins_journey/host.cards:44)
+    if (((g.natives['free_tent_sites'](g, c, v_site) > 0) and (c.player.counters['tents'] < g.params['tents_per_player'])) and (c.player.counters['coins'] >= g.natives['cost_of'](g, c, v_site))):  # @ cards/darwins_journey/host.cards:45:3
+        if g.may(c, 'offer_tent.verb.tent', 'lose coins cost_of(site); gain tents 1; pitch_tent site'):  # @ cards/darwins_journey/host.cards:46:5
+            g.lose(c, 'coins', g.natives['cost_of'](g, c, v_site))  # @ cards/darwins_journey/host.cards:47:7
+            g.gain(c, 'tents', 1)  # @ cards/darwins_journey/host.cards:48:7
+            g.verbs['pitch_tent'](g, c, v_site)  # @ cards/darwins_journey/host.cards:49:7
 
 
 def dv_specimen_action(g, c, v_ignoring):
-    # verb specimen_action (cards/darwins_journey/host.cards:53)
-    if ((v_ignoring != 'coin_penalties') and (c.player.counters['coins'] < g.params['specimen_coin_penalty'])):  # @ cards/darwins_journey/host.cards:54:3
-        g.verbs['refuse_specimen'](g, c)  # @ cards/darwins_journey/host.cards:55:5
+    # verb specimen_action (cards/darwins_journey/host.cards:58)
+    if ((v_ignoring != 'coin_penalties') and (c.player.counters['coins'] < g.params['specimen_coin_penalty'])):  # @ cards/darwins_journey/host.cards:59:3
+        g.verbs['refuse_specimen'](g, c)  # @ cards/darwins_journey/host.cards:60:5
     else:
-        if (v_ignoring != 'coin_penalties'):  # @ cards/darwins_journey/host.cards:57:5
-            g.lose(c, 'coins', g.params['specimen_coin_penalty'])  # @ cards/darwins_journey/host.cards:58:7
-        g.gain(c, 'specimens', 1)  # @ cards/darwins_journey/host.cards:60:5
-        g.gain(c, 'victory_points', g.params['specimen_points'])  # @ cards/darwins_journey/host.cards:61:5
+        if (v_ignoring != 'coin_penalties'):  # @ cards/darwins_journey/host.cards:62:5
+            g.lose(c, 'coins', g.params['specimen_coin_penalty'])  # @ cards/darwins_journey/host.cards:63:7
+        g.gain(c, 'specimens', 1)  # @ cards/darwins_journey/host.cards:65:5
+        g.gain(c, 'victory_points', g.params['specimen_points'])  # @ cards/darwins_journey/host.cards:66:5
 
 
 def df_first_seat(g, c):
@@ -100,6 +100,11 @@ def df_first_seat(g, c):
 def df_turn_position(g, c, v_placer):
     # function turn_position (cards/darwins_journey/flow.cards:113)
     return (((g.natives['seat'](g, c, v_placer) - df_first_seat(g, c)) % g.natives['player_count'](g, c)) + 1)  # @ cards/darwins_journey/flow.cards:113:1
+
+
+def df_may_place_worker_on(g, c, v_location):
+    # function may_place_worker_on (cards/darwins_journey/host.cards:8)
+    return ((not g.natives['holds_own_worker'](g, c, v_location)) and (c.player.counters['coins'] >= g.natives['cost_of'](g, c, v_location)))  # @ cards/darwins_journey/host.cards:8:1
 
 
 def h_bahia__campsite_reward(g, c):
@@ -320,38 +325,38 @@ def h_cook__use(g, c):
 
 
 def h_navigation__visit(g, c):
-    # Navigation: on visit (cards/darwins_journey/host.cards:8)
-    g.verbs['navigate'](g, c, g.params['moves_per_action'])  # @ cards/darwins_journey/host.cards:8:14
+    # Navigation: on visit (cards/darwins_journey/host.cards:13)
+    g.verbs['navigate'](g, c, g.params['moves_per_action'])  # @ cards/darwins_journey/host.cards:13:14
 
 
 def h_exploration__visit(g, c):
-    # Exploration: on visit (cards/darwins_journey/host.cards:12)
-    g.verbs['explore'](g, c, g.params['moves_per_action'])  # @ cards/darwins_journey/host.cards:12:14
+    # Exploration: on visit (cards/darwins_journey/host.cards:17)
+    g.verbs['explore'](g, c, g.params['moves_per_action'])  # @ cards/darwins_journey/host.cards:17:14
 
 
 def h_research_museum__visit(g, c):
-    # Research Museum: on visit (cards/darwins_journey/host.cards:16)
-    g.verbs['research_specimen'](g, c, None)  # @ cards/darwins_journey/host.cards:16:14
+    # Research Museum: on visit (cards/darwins_journey/host.cards:21)
+    g.verbs['research_specimen'](g, c, None)  # @ cards/darwins_journey/host.cards:21:14
 
 
 def h_crew_quarters__visit(g, c):
-    # Crew Quarters: on visit (cards/darwins_journey/host.cards:20)
-    g.verbs['hire_crew'](g, c)  # @ cards/darwins_journey/host.cards:20:14
+    # Crew Quarters: on visit (cards/darwins_journey/host.cards:25)
+    g.verbs['hire_crew'](g, c)  # @ cards/darwins_journey/host.cards:25:14
 
 
 def h_objectives__visit(g, c):
-    # Objectives: on visit (cards/darwins_journey/host.cards:24)
-    g.verbs['draw_objectives'](g, c)  # @ cards/darwins_journey/host.cards:24:14
+    # Objectives: on visit (cards/darwins_journey/host.cards:29)
+    g.verbs['draw_objectives'](g, c)  # @ cards/darwins_journey/host.cards:29:14
 
 
 def h_special_actions__visit(g, c):
-    # Special Actions: on visit (cards/darwins_journey/host.cards:28)
-    g.verbs['special_action'](g, c)  # @ cards/darwins_journey/host.cards:28:14
+    # Special Actions: on visit (cards/darwins_journey/host.cards:33)
+    g.verbs['special_action'](g, c)  # @ cards/darwins_journey/host.cards:33:14
 
 
 def h_trading_post__visit(g, c):
-    # Trading Post: on visit (cards/darwins_journey/host.cards:32)
-    g.gain(c, 'coins', 2)  # @ cards/darwins_journey/host.cards:32:14
+    # Trading Post: on visit (cards/darwins_journey/host.cards:37)
+    g.gain(c, 'coins', 2)  # @ cards/darwins_journey/host.cards:37:14
 
 
 def p_setup__main_board_setup(g, c):
@@ -491,99 +496,100 @@ LINES = {
     69: ('cards/darwins_journey/flow.cards', 123, 3),
     71: ('cards/darwins_journey/flow.cards', 124, 5),
     72: ('cards/darwins_journey/flow.cards', 125, 5),
-    77: ('cards/darwins_journey/host.cards', 40, 3),
-    78: ('cards/darwins_journey/host.cards', 41, 5),
-    79: ('cards/darwins_journey/host.cards', 42, 7),
-    80: ('cards/darwins_journey/host.cards', 43, 7),
-    81: ('cards/darwins_journey/host.cards', 44, 7),
-    86: ('cards/darwins_journey/host.cards', 54, 3),
-    87: ('cards/darwins_journey/host.cards', 55, 5),
-    89: ('cards/darwins_journey/host.cards', 57, 5),
-    90: ('cards/darwins_journey/host.cards', 58, 7),
-    91: ('cards/darwins_journey/host.cards', 60, 5),
-    92: ('cards/darwins_journey/host.cards', 61, 5),
+    77: ('cards/darwins_journey/host.cards', 45, 3),
+    78: ('cards/darwins_journey/host.cards', 46, 5),
+    79: ('cards/darwins_journey/host.cards', 47, 7),
+    80: ('cards/darwins_journey/host.cards', 48, 7),
+    81: ('cards/darwins_journey/host.cards', 49, 7),
+    86: ('cards/darwins_journey/host.cards', 59, 3),
+    87: ('cards/darwins_journey/host.cards', 60, 5),
+    89: ('cards/darwins_journey/host.cards', 62, 5),
+    90: ('cards/darwins_journey/host.cards', 63, 7),
+    91: ('cards/darwins_journey/host.cards', 65, 5),
+    92: ('cards/darwins_journey/host.cards', 66, 5),
     97: ('cards/darwins_journey/flow.cards', 112, 1),
     102: ('cards/darwins_journey/flow.cards', 113, 1),
-    107: ('cards/darwins_journey/board.cards', 30, 24),
-    112: ('cards/darwins_journey/board.cards', 33, 24),
-    117: ('cards/darwins_journey/board.cards', 37, 5),
-    118: ('cards/darwins_journey/board.cards', 38, 5),
-    123: ('cards/darwins_journey/board.cards', 42, 24),
-    128: ('cards/darwins_journey/board.cards', 46, 5),
-    129: ('cards/darwins_journey/board.cards', 47, 5),
-    134: ('cards/darwins_journey/board.cards', 51, 24),
-    139: ('cards/darwins_journey/board.cards', 55, 5),
-    140: ('cards/darwins_journey/board.cards', 56, 5),
-    145: ('cards/darwins_journey/board.cards', 60, 24),
-    150: ('cards/darwins_journey/board.cards', 63, 24),
-    155: ('cards/darwins_journey/board.cards', 69, 17),
-    160: ('cards/darwins_journey/board.cards', 72, 17),
-    165: ('cards/darwins_journey/board.cards', 75, 17),
-    170: ('cards/darwins_journey/board.cards', 78, 17),
-    175: ('cards/darwins_journey/board.cards', 82, 5),
-    176: ('cards/darwins_journey/board.cards', 83, 5),
-    181: ('cards/darwins_journey/board.cards', 87, 17),
-    186: ('cards/darwins_journey/board.cards', 90, 17),
-    191: ('cards/darwins_journey/board.cards', 94, 5),
-    192: ('cards/darwins_journey/board.cards', 95, 5),
-    197: ('cards/darwins_journey/board.cards', 100, 50),
-    198: ('cards/darwins_journey/board.cards', 100, 75),
-    203: ('cards/darwins_journey/board.cards', 102, 49),
-    204: ('cards/darwins_journey/board.cards', 102, 74),
-    209: ('cards/darwins_journey/board.cards', 104, 52),
-    210: ('cards/darwins_journey/board.cards', 104, 77),
-    215: ('cards/darwins_journey/board.cards', 106, 45),
-    216: ('cards/darwins_journey/board.cards', 106, 71),
-    221: ('cards/darwins_journey/board.cards', 108, 44),
-    222: ('cards/darwins_journey/board.cards', 108, 60),
-    227: ('cards/darwins_journey/board.cards', 110, 45),
-    228: ('cards/darwins_journey/board.cards', 110, 61),
-    233: ('cards/darwins_journey/board.cards', 112, 54),
-    234: ('cards/darwins_journey/board.cards', 112, 74),
-    239: ('cards/darwins_journey/board.cards', 114, 45),
-    240: ('cards/darwins_journey/board.cards', 114, 61),
-    245: ('cards/darwins_journey/board.cards', 119, 57),
-    246: ('cards/darwins_journey/board.cards', 119, 82),
-    251: ('cards/darwins_journey/board.cards', 121, 60),
-    252: ('cards/darwins_journey/board.cards', 121, 85),
-    257: ('cards/darwins_journey/board.cards', 123, 57),
-    258: ('cards/darwins_journey/board.cards', 123, 73),
-    263: ('cards/darwins_journey/board.cards', 125, 62),
-    264: ('cards/darwins_journey/board.cards', 125, 82),
-    269: ('cards/darwins_journey/board.cards', 127, 67),
-    270: ('cards/darwins_journey/board.cards', 127, 87),
-    275: ('cards/darwins_journey/board.cards', 129, 68),
-    276: ('cards/darwins_journey/board.cards', 129, 84),
-    281: ('cards/darwins_journey/board.cards', 131, 68),
-    282: ('cards/darwins_journey/board.cards', 131, 93),
-    287: ('cards/darwins_journey/board.cards', 133, 66),
-    288: ('cards/darwins_journey/board.cards', 133, 91),
-    293: ('cards/darwins_journey/crew.cards', 50, 12),
-    298: ('cards/darwins_journey/crew.cards', 56, 12),
-    303: ('cards/darwins_journey/crew.cards', 62, 12),
-    308: ('cards/darwins_journey/crew.cards', 68, 12),
-    313: ('cards/darwins_journey/crew.cards', 74, 12),
-    318: ('cards/darwins_journey/crew.cards', 81, 5),
-    319: ('cards/darwins_journey/crew.cards', 82, 5),
-    324: ('cards/darwins_journey/host.cards', 8, 14),
-    329: ('cards/darwins_journey/host.cards', 12, 14),
-    334: ('cards/darwins_journey/host.cards', 16, 14),
-    339: ('cards/darwins_journey/host.cards', 20, 14),
-    344: ('cards/darwins_journey/host.cards', 24, 14),
-    349: ('cards/darwins_journey/host.cards', 28, 14),
-    354: ('cards/darwins_journey/host.cards', 32, 14),
-    359: ('cards/darwins_journey/flow.cards', 15, 7),
-    360: ('cards/darwins_journey/flow.cards', 18, 7),
-    361: ('cards/darwins_journey/flow.cards', 19, 7),
-    362: ('cards/darwins_journey/flow.cards', 20, 7),
-    367: ('cards/darwins_journey/flow.cards', 26, 7),
-    372: ('cards/darwins_journey/flow.cards', 29, 7),
-    377: ('cards/darwins_journey/flow.cards', 32, 7),
-    382: ('cards/darwins_journey/flow.cards', 37, 7),
-    387: ('cards/darwins_journey/flow.cards', 40, 7),
-    392: ('cards/darwins_journey/flow.cards', 24, 3),
-    397: ('cards/darwins_journey/flow.cards', 46, 7),
-    399: ('cards/darwins_journey/flow.cards', 47, 9),
-    400: ('cards/darwins_journey/flow.cards', 48, 9),
-    405: ('cards/darwins_journey/flow.cards', 9, 1),
+    107: ('cards/darwins_journey/host.cards', 8, 1),
+    112: ('cards/darwins_journey/board.cards', 30, 24),
+    117: ('cards/darwins_journey/board.cards', 33, 24),
+    122: ('cards/darwins_journey/board.cards', 37, 5),
+    123: ('cards/darwins_journey/board.cards', 38, 5),
+    128: ('cards/darwins_journey/board.cards', 42, 24),
+    133: ('cards/darwins_journey/board.cards', 46, 5),
+    134: ('cards/darwins_journey/board.cards', 47, 5),
+    139: ('cards/darwins_journey/board.cards', 51, 24),
+    144: ('cards/darwins_journey/board.cards', 55, 5),
+    145: ('cards/darwins_journey/board.cards', 56, 5),
+    150: ('cards/darwins_journey/board.cards', 60, 24),
+    155: ('cards/darwins_journey/board.cards', 63, 24),
+    160: ('cards/darwins_journey/board.cards', 69, 17),
+    165: ('cards/darwins_journey/board.cards', 72, 17),
+    170: ('cards/darwins_journey/board.cards', 75, 17),
+    175: ('cards/darwins_journey/board.cards', 78, 17),
+    180: ('cards/darwins_journey/board.cards', 82, 5),
+    181: ('cards/darwins_journey/board.cards', 83, 5),
+    186: ('cards/darwins_journey/board.cards', 87, 17),
+    191: ('cards/darwins_journey/board.cards', 90, 17),
+    196: ('cards/darwins_journey/board.cards', 94, 5),
+    197: ('cards/darwins_journey/board.cards', 95, 5),
+    202: ('cards/darwins_journey/board.cards', 100, 50),
+    203: ('cards/darwins_journey/board.cards', 100, 75),
+    208: ('cards/darwins_journey/board.cards', 102, 49),
+    209: ('cards/darwins_journey/board.cards', 102, 74),
+    214: ('cards/darwins_journey/board.cards', 104, 52),
+    215: ('cards/darwins_journey/board.cards', 104, 77),
+    220: ('cards/darwins_journey/board.cards', 106, 45),
+    221: ('cards/darwins_journey/board.cards', 106, 71),
+    226: ('cards/darwins_journey/board.cards', 108, 44),
+    227: ('cards/darwins_journey/board.cards', 108, 60),
+    232: ('cards/darwins_journey/board.cards', 110, 45),
+    233: ('cards/darwins_journey/board.cards', 110, 61),
+    238: ('cards/darwins_journey/board.cards', 112, 54),
+    239: ('cards/darwins_journey/board.cards', 112, 74),
+    244: ('cards/darwins_journey/board.cards', 114, 45),
+    245: ('cards/darwins_journey/board.cards', 114, 61),
+    250: ('cards/darwins_journey/board.cards', 119, 57),
+    251: ('cards/darwins_journey/board.cards', 119, 82),
+    256: ('cards/darwins_journey/board.cards', 121, 60),
+    257: ('cards/darwins_journey/board.cards', 121, 85),
+    262: ('cards/darwins_journey/board.cards', 123, 57),
+    263: ('cards/darwins_journey/board.cards', 123, 73),
+    268: ('cards/darwins_journey/board.cards', 125, 62),
+    269: ('cards/darwins_journey/board.cards', 125, 82),
+    274: ('cards/darwins_journey/board.cards', 127, 67),
+    275: ('cards/darwins_journey/board.cards', 127, 87),
+    280: ('cards/darwins_journey/board.cards', 129, 68),
+    281: ('cards/darwins_journey/board.cards', 129, 84),
+    286: ('cards/darwins_journey/board.cards', 131, 68),
+    287: ('cards/darwins_journey/board.cards', 131, 93),
+    292: ('cards/darwins_journey/board.cards', 133, 66),
+    293: ('cards/darwins_journey/board.cards', 133, 91),
+    298: ('cards/darwins_journey/crew.cards', 50, 12),
+    303: ('cards/darwins_journey/crew.cards', 56, 12),
+    308: ('cards/darwins_journey/crew.cards', 62, 12),
+    313: ('cards/darwins_journey/crew.cards', 68, 12),
+    318: ('cards/darwins_journey/crew.cards', 74, 12),
+    323: ('cards/darwins_journey/crew.cards', 81, 5),
+    324: ('cards/darwins_journey/crew.cards', 82, 5),
+    329: ('cards/darwins_journey/host.cards', 13, 14),
+    334: ('cards/darwins_journey/host.cards', 17, 14),
+    339: ('cards/darwins_journey/host.cards', 21, 14),
+    344: ('cards/darwins_journey/host.cards', 25, 14),
+    349: ('cards/darwins_journey/host.cards', 29, 14),
+    354: ('cards/darwins_journey/host.cards', 33, 14),
+    359: ('cards/darwins_journey/host.cards', 37, 14),
+    364: ('cards/darwins_journey/flow.cards', 15, 7),
+    365: ('cards/darwins_journey/flow.cards', 18, 7),
+    366: ('cards/darwins_journey/flow.cards', 19, 7),
+    367: ('cards/darwins_journey/flow.cards', 20, 7),
+    372: ('cards/darwins_journey/flow.cards', 26, 7),
+    377: ('cards/darwins_journey/flow.cards', 29, 7),
+    382: ('cards/darwins_journey/flow.cards', 32, 7),
+    387: ('cards/darwins_journey/flow.cards', 37, 7),
+    392: ('cards/darwins_journey/flow.cards', 40, 7),
+    397: ('cards/darwins_journey/flow.cards', 24, 3),
+    402: ('cards/darwins_journey/flow.cards', 46, 7),
+    404: ('cards/darwins_journey/flow.cards', 47, 9),
+    405: ('cards/darwins_journey/flow.cards', 48, 9),
+    410: ('cards/darwins_journey/flow.cards', 9, 1),
 }
