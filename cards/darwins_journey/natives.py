@@ -288,14 +288,23 @@ def ship_section(g: Game, c: Context) -> int:
     return section_at(g, c.player.counters["ship_space"]).index
 
 
+def _campsite(g: Game, site: Any) -> str:
+    """``site`` when it is a Campsite; a rule error naming the Campsites otherwise."""
+    if not isinstance(site, str) or site not in g.board["tents_on"]:
+        raise RuleError(f"{site!r} is not a Campsite; Campsites: " + ", ".join(g.board["tents_on"]))
+    return site
+
+
 def free_tent_sites(g: Game, c: Context, site: str) -> int:
     """The Tent sites of ``site`` no Tent occupies yet."""
+    site = _campsite(g, site)
     return int(prop(g, site, "tent_sites")) - len(g.board["tents_on"][site])
 
 
 def cost_of(g: Game, c: Context, place: str) -> int:
-    """What a Tent on a Campsite, or a worker on an action location, costs (its ``cost``)."""
-    return int(prop(g, place, "cost", 0))
+    """What a Tent on a Campsite, or a worker on an action location, costs (its ``cost``;
+    0 for a card that has none)."""
+    return int(prop(g, place, "cost", 0) or 0)
 
 
 def holds_own_worker(g: Game, c: Context, location: str) -> bool:
@@ -510,7 +519,7 @@ def _refill_crew(g: Game) -> None:
 
 def unlock_diary_locations(g: Game, c: Context, count: int) -> None:
     """The Diary's first ``count`` locations unlocked (no more than it holds tiles)."""
-    g.board["unlocked"] = min(int(count), len(g.board["diary"]))
+    g.board["unlocked"] = max(min(int(count), len(g.board["diary"])), 0)
     g.log("unlocked", 0, ", ".join(_game(g).unlocked_tiles()))
 
 
@@ -611,6 +620,7 @@ def refuse_specimen(g: Game, c: Context) -> None:
 
 def pitch_tent(g: Game, c: Context, site: str) -> None:
     """The player's Tent on a Tent site of ``site``, and the Campsite's rewards."""
+    site = _campsite(g, site)
     g.board["tents_on"][site].append(c.player.index)
     g.log("tent", c.player.index, site)
     g.run(site, "campsite_reward", c.player)
