@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.sim import Simulator, game_seed  # noqa: E402
+from engine.sim import Simulator, game_seed, play_game  # noqa: E402
 
 GENERATED = ROOT / "generated" / "darwins_journey"
 
@@ -43,7 +43,7 @@ def play(sim: Simulator, seed: int, players: int, policy: str) -> tuple[list[int
     """One game: the seats' victory points and the raid and treasure figures."""
     mode = "solo" if players == 1 else "competitive"
     game = sim.new_game(seed, players, mode, sim.factory(policy))
-    result = game.play()
+    result = play_game(game)
     figures = dict(getattr(game, "figures", {}))
     return list(result.scores), figures
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from engine.flow import FlowGame
 from engine.loader import rules_module
 from engine.runtime import Context, Game, Player
 from engine.sim import Simulator
@@ -36,7 +37,7 @@ def play(seed: int, players: int, policy: str = "greedy", variant: str = "") -> 
     sim = simulator(variant)
     mode = "solo" if players == 1 else "competitive"
     game = sim.new_game(seed, players, mode, sim.factory(policy))
-    game.result_after = game.play_game()  # type: ignore[attr-defined]
+    game.result_after = game.play()  # type: ignore[attr-defined]
     return game
 
 
@@ -51,7 +52,7 @@ def test_setup_places_a_treasure_token_on_each_of_the_nine_campsites() -> None:
     sim = simulator()
     game = sim.new_game(1, 2, "competitive", sim.factory("greedy"))
     assert isinstance(game, dj.DarwinsJourney)
-    game.setup()
+    game.run_section("setup")
     assert list(game.board["treasure"].values()) == [1] * 9
     tracks = Counter(dj.geometry.prop(game, site, "track") for site in dj.geometry.campsites(game))
     assert tracks == {"ocean": 5, "island": 4}
@@ -157,7 +158,7 @@ def test_without_the_pirates_nothing_of_the_expansion_happens() -> None:
         assert not kinds & {"take_treasure", "pirate_ship", "return_treasure", "treasure_placed"}
         assert all("base" in game.cards[t]["tags"] for t in game.board["diary"])
         assert len(game.board["diary"]) == 6
-        assert game.result_after.figures["raid_coins"] == 0
+        assert game.figures["raid_coins"] == 0
 
 
 def test_the_expansion_changes_the_outcome() -> None:
@@ -167,7 +168,7 @@ def test_the_expansion_changes_the_outcome() -> None:
         with_pirates = play(seed, 3)
         without = play(seed, 3, variant="no_pirates")
         differ += with_pirates.result_after.scores != without.result_after.scores
-        raided += with_pirates.result_after.figures["raid_coins"] > 0
+        raided += with_pirates.figures["raid_coins"] > 0
     assert differ >= 15 and raided >= 10
 
 
@@ -179,7 +180,7 @@ def test_the_pirate_scenario_sets_up_from_its_card() -> None:
         sim = simulator("pirate_scenario")
         game = sim.new_game(seed, 2, "competitive", sim.factory("greedy"))
         assert isinstance(game, dj.DarwinsJourney)
-        game.setup()
+        game.run_section("setup")
         assert game.board["diary"] == [
             "pirate",
             "provisions",
@@ -234,7 +235,7 @@ def test_the_expansion_reaches_the_base_game_only_through_the_host_contract() ->
         assert isinstance(game, dj.DarwinsJourney)
         host = RecordingHost()
         game.host = host
-        game.play_game()
+        game.play()
         calls.update(name for name, _ in host.calls)
         hired = [e[2] for e in events(game, "hire")]
         # P4's and P2's operations are asked exactly once per use of the card.
@@ -250,7 +251,7 @@ def test_the_host_calls_the_expansion_when_a_ship_passes_a_campsite() -> None:
     sim = simulator()
     game = sim.new_game(1, 1, "solo", sim.factory("greedy"))
     assert isinstance(game, dj.DarwinsJourney)
-    game.setup()
+    game.run_section("setup")
     player: Player = game.players[0]
     player.counters["ship_space"] = 3
     dj.navigate(game, Context(player, "", "test"), 2)
@@ -258,3 +259,39 @@ def test_the_host_calls_the_expansion_when_a_ship_passes_a_campsite() -> None:
     # Space 4 (Bahia) is passed on the way to space 5.
     assert player.counters["ship_space"] == 5
     assert len(reached) == 1
+
+
+def test_the_flow_plays_five_rounds_and_the_winner_has_most_points_then_coins() -> None:
+    # The order of play is flow.cards, played by engine.flow.FlowGame: the modelled base
+    # game's 5 rounds (param rounds, provisional), then the final scoring and the winner.
+    game = play(3, 3)
+    result = game.result_after
+    assert isinstance(game, FlowGame)
+    assert (result.reason, result.rounds) == ("rounds", 5)
+    assert [len(lines) for lines in result.logbook] == [5, 5, 5]
+    # The winner (modelled): the most victory points, then the most Coins; still tied, none.
+    for player, (points, coins) in zip(game.players, [(9, 1), (9, 4), (3, 9)], strict=True):
+        player.counters["victory_points"], player.counters["coins"] = points, coins
+    assert game.result().winner == 1
+    game.players[0].counters["coins"] = 4
+    assert game.result().winner is None
+    game.players[2].counters["victory_points"] = 10
+    assert game.result().winner == 2
+
+
+def test_the_flow_is_data_the_python_flow_is_gone() -> None:
+    # The rounds, turns and scoring are the flow's phases, not methods of the game's class.
+    for gone in ("play_game", "play_round", "turn_order", "reward_phase", "final_scoring"):
+        assert not hasattr(dj.DarwinsJourney, gone), gone
+    sim = simulator()
+    game = sim.new_game(1, 2, "competitive", sim.factory("greedy"))
+    flow = game.table.module.FLOW
+    assert [name for name, _ in flow["round"]] == [
+        "diary",
+        "worker_placement",
+        "reward_phase",
+        "pirate_raid",
+        "workers_return",
+    ]
+    assert [name for name, _ in flow["setup"]] == ["main_board_setup"]
+    assert [name for name, _ in flow["end"]] == ["final_scoring"]

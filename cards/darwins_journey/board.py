@@ -19,7 +19,7 @@ PLACE_WORKER = "place_worker.location"
 NAVIGATE_SPACES = "navigate.spaces"
 EXPLORE_SPACES = "explore.spaces"
 LANE = "navigate.lane"
-TENT = "campsite.tent"
+TENT = "offer_tent.verb.tent"
 HIRE_CREW = "hire_crew.card"
 KEEP_OBJECTIVE = "draw_objectives.keep"
 TAKE_OBJECTIVE = "take_objectives.tile"
@@ -86,7 +86,11 @@ class Section:
 
 
 def sections(g: Game) -> list[Section]:
-    """The map sections of the Ocean track, in track order."""
+    """The map sections of the Ocean track, in track order; read from the game's cards once
+    (a game's cards do not change while it is played, and every move and raid asks)."""
+    known: list[Section] | None = g.__dict__.get("_map_sections")
+    if known is not None and g.__dict__.get("_map_sections_of") is g.cards:
+        return known
     out = [
         Section(
             cid,
@@ -99,7 +103,10 @@ def sections(g: Game) -> list[Section]:
         )
         for cid in cards_of(g, "map_section")
     ]
-    return sorted(out, key=lambda s: s.index)
+    known = sorted(out, key=lambda s: s.index)
+    g.__dict__["_map_sections"] = known
+    g.__dict__["_map_sections_of"] = g.cards
+    return known
 
 
 def section_at(g: Game, space: int) -> Section:

@@ -8,18 +8,23 @@ Museum specimens, Objective tiles, Tents, lagging penalties and Ocean Regions). 
 are data (``cards/darwins_journey/board.cards``, ``host.cards``, ``crew.cards``), its numbers
 ``@provisional`` there; ``cards/darwins_journey/HOST.md`` says what is modelled and invented.
 
-What is here is what the DSL cannot say: the board's state (Treasure on Campsites, the Pirate
-Ship, Tents, placed workers, the Diary, the decks and piles), movement along the tracks,
-worker placement and the choices among cards and places, and the policies.
+The order of play is DSL (``flow.cards``: the setup, the rounds with their worker placement,
+Reward Phase and Pirate Raid, the final scoring and the winner), played by
+:class:`engine.flow.FlowGame`, which :class:`DarwinsJourney` subclasses for the board's state;
+so are the host's conditions and arithmetic (``host.cards``: a Campsite's Tent, a Specimen
+action). What is here is what the DSL cannot say: the board's state (Treasure on Campsites,
+the Pirate Ship, Tents, placed workers, the Diary, the decks and piles), movement along the
+tracks, the choices among cards and places, and the scenario steps.
 
 The two-way host contract (HOST.md has the full table):
 
 - **host -> expansion**: the host fires ``campsite_reached`` (event ``campsite``) for every
   Campsite a Ship or Explorer lands on or passes (:func:`navigate`, :func:`explore`);
-  ``reward_phase_end`` after each Reward Phase (the flow); ``activate`` for a Special Action
-  tile (:func:`special_action`); ``use`` for a hired Crew card (:func:`hire_crew`);
-  ``board_setup`` during its Main Board Setup; and its Diary setup adds every Special Action
-  tile that is not the base game's (:func:`setup_diary`).
+  ``reward_phase_end`` after each Reward Phase (the flow's ``pirate_raid`` phase);
+  ``activate`` for a Special Action tile (:func:`special_action`); ``use`` for a hired Crew
+  card (:func:`hire_crew`); ``board_setup`` during its Main Board Setup (the flow); and its
+  Diary setup adds every Special Action tile that is not the base game's
+  (:func:`draw_diary_tiles`).
 - **expansion -> host**: the operations of :class:`DarwinHost` (a Specimen action, return a
   worker, Objective tiles from the discard pile, a Campsite's rewards), and what it reads
   (:func:`ship_region`, the Ocean Regions the Pirate Ship may go to, Coins and victory points).
@@ -28,9 +33,9 @@ The two-way host contract (HOST.md has the full table):
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import SimpleNamespace
 from typing import Any, Protocol
 
+from engine.flow import FlowGame
 from engine.runtime import Context, Game, Player, Question, RuleError
 from engine.scenario_types import Fields, Id, Many, Maybe, Number, Table
 
@@ -100,18 +105,9 @@ class ModelledHost:
     """The modelled base game's side of the contract (see :class:`DarwinHost`)."""
 
     def research_specimen(self, g: Game, c: Context, ignoring: str | None) -> None:
-        """Pay the Coin penalty (unless ignored), study a specimen, score its points.
-
-        Modelled: a player who cannot pay the Coin penalty cannot perform the action.
-        """
-        if ignoring != "coin_penalties":
-            penalty = param(g, "specimen_coin_penalty")
-            if c.player.counters["coins"] < penalty:
-                g.log("specimen_refused", c.player.index, "coins")
-                return
-            g.lose(c, "coins", penalty)
-        g.gain(c, "specimens", 1)
-        g.gain(c, "victory_points", param(g, "specimen_points"))
+        """The Specimen action of the modelled base game: the DSL verb ``specimen_action``
+        (host.cards: its Coin penalty, the specimen and its victory points)."""
+        _dsl_verb_of(g, "specimen_action")(g, c, ignoring)
 
     def return_worker(self, g: Game, c: Context) -> None:
         """Take one placed worker of the player's off its location, back to their board."""
@@ -163,8 +159,9 @@ class ModelledHost:
 # -- the game -----------------------------------------------------------------------------
 
 
-class DarwinsJourney(Game):
-    """The modelled base game with the Pirates expansion in play.
+class DarwinsJourney(FlowGame):
+    """The modelled base game with the Pirates expansion in play, played by its flow
+    (``flow.cards``: the setup, the rounds, the final scoring, the winner).
 
     ``board`` holds: ``treasure`` (Campsite -> tokens), ``pirate_region`` (None while the
     Pirate Ship is "near the main board"), ``treasure_in_box``, ``tents_on`` (Campsite ->
@@ -228,54 +225,6 @@ class DarwinsJourney(Game):
         tiles: list[str] = self.board["diary"][: self.board["unlocked"]]
         return tiles
 
-    # -- the flow (the whole game; the `flow` declaration replaces it when it lands)
-
-    def play_game(self) -> SimpleNamespace:
-        """Setup, the rounds, final scoring; the result ``cardc sim`` reads."""
-        self.setup()
-        for number in range(1, param(self, "rounds") + 1):
-            self.round = number
-            self.play_round()
-        self.final_scoring()
-        return self.result()
-
-    def setup(self) -> None:
-        """The base game's Main Board Setup, with the expansion's setup steps in it."""
-        c = Context(self.players[0], "", "setup")
-        setup_board(self, c)
-        self.fire("board_setup", self.players[0], cards=self.rule_cards())
-        setup_diary(self, c)
-        setup_crew_deck(self, c)
-
-    def play_round(self) -> None:
-        """Unlock the Diary, place workers, the Reward Phase, the Pirate Raid, clean up."""
-        c = Context(self.players[0], "", "round")
-        unlock_diary(self, c)
-        # Every player places one worker at a time in seat order while any has one on their
-        # board (a worker returned by Crew P2 is placed again "later in the current round").
-        for _ in range(param(self, "workers") + 2):
-            for player in self.turn_order():
-                if player.counters["workers_ready"] > 0:
-                    place_worker(self, c.for_player(player))
-        self.reward_phase()
-        self.reward_phase_end()
-        collect_workers(self, c)
-
-    def turn_order(self) -> list[Player]:
-        """Seat order from this round's first player: the first player passes on each round
-        (modelled), so no seat places first every round."""
-        first = (self.round - 1) % len(self.players)
-        return self.players[first:] + self.players[:first]
-
-    def reward_phase(self) -> None:
-        """The Reward Phase (modelled): each player gains 1 Coin plus 1 for each Tent."""
-        for player in self.players:
-            self.gain(Context(player, "", "reward"), "coins", 1 + player.counters["tents"])
-
-    def reward_phase_end(self) -> Context:
-        """ "After each Reward Phase" the Pirate Raid happens."""
-        return self.fire("reward_phase_end", self.players[0], cards=self.rule_cards())
-
     def fire(
         self,
         trigger: str,
@@ -297,41 +246,6 @@ class DarwinsJourney(Game):
             self.figures["raid_coins"] += max(coins - other.counters["coins"], 0)
             self.figures["raid_points"] += max(points - other.counters["victory_points"], 0)
         return c
-
-    def final_scoring(self) -> None:
-        """Objective and goal tiles, then lagging penalties (to a minimum of 0)."""
-        for player in self.players:
-            self.fire("final_scoring", player)
-            behind = lagging_penalties_behind(self, Context(player, "", "end"), player)
-            self.lose(
-                Context(player, "", "end"),
-                "victory_points",
-                behind * param(self, "lagging_penalty"),
-            )
-
-    def result(self) -> SimpleNamespace:
-        """Scores (victory points), the winner (most points, then most Coins), the logbook."""
-        scores = [p.counters["victory_points"] for p in self.players]
-        ranked = sorted(
-            self.players,
-            key=lambda p: (p.counters["victory_points"], p.counters["coins"]),
-            reverse=True,
-        )
-        winner = None
-        if len(ranked) > 1:
-            top = (ranked[0].counters["victory_points"], ranked[0].counters["coins"])
-            second = (ranked[1].counters["victory_points"], ranked[1].counters["coins"])
-            winner = ranked[0].index if top != second else None
-        return SimpleNamespace(
-            scores=scores,
-            team_score=None,
-            titles=[""] * len(scores),
-            sunk=[False] * len(scores),
-            winner=winner,
-            logbook=[[] for _ in self.players],
-            reason="rounds",
-            figures=dict(self.figures),
-        )
 
     # -- scenario steps
 
@@ -374,6 +288,40 @@ def ship_section(g: Game, c: Context) -> int:
     return section_at(g, c.player.counters["ship_space"]).index
 
 
+def _campsite(g: Game, site: Any) -> str:
+    """``site`` when it is a Campsite; a rule error naming the Campsites otherwise."""
+    if not isinstance(site, str) or site not in g.board["tents_on"]:
+        raise RuleError(f"{site!r} is not a Campsite; Campsites: " + ", ".join(g.board["tents_on"]))
+    return site
+
+
+def free_tent_sites(g: Game, c: Context, site: str) -> int:
+    """The Tent sites of ``site`` no Tent occupies yet."""
+    site = _campsite(g, site)
+    return int(prop(g, site, "tent_sites")) - len(g.board["tents_on"][site])
+
+
+def cost_of(g: Game, c: Context, place: str) -> int:
+    """What a Tent on a Campsite, or a worker on an action location, costs (its ``cost``;
+    0 for a card that has none)."""
+    return int(prop(g, place, "cost", 0) or 0)
+
+
+def holds_own_worker(g: Game, c: Context, location: str) -> bool:
+    """True when one of the acting player's workers is on ``location`` this round."""
+    return location in g.board["placed"][c.player.index]
+
+
+def seat(g: Game, c: Context, player: Player) -> int:
+    """The player's seat number, 1 for the first seat."""
+    return player.index + 1
+
+
+def player_count(g: Game, c: Context) -> int:
+    """How many players the game seats."""
+    return len(g.players)
+
+
 def lagging_penalties_behind(g: Game, c: Context, player: Player) -> int:
     """The lagging penalties (one between each two map sections) ahead of the player's Ship."""
     return len(sections(g)) - section_at(g, player.counters["ship_space"]).index
@@ -385,6 +333,11 @@ NATIVES: dict[str, Callable[..., Any]] = {
     "pirate_region": pirate_region,
     "ship_section": ship_section,
     "lagging_penalties_behind": lagging_penalties_behind,
+    "free_tent_sites": free_tent_sites,
+    "cost_of": cost_of,
+    "holds_own_worker": holds_own_worker,
+    "seat": seat,
+    "player_count": player_count,
 }
 
 
@@ -471,81 +424,85 @@ def campsite_rewards(g: Game, c: Context) -> None:
 # -- the host's own verbs -------------------------------------------------------------------
 
 
-def setup_board(g: Game, c: Context) -> None:
-    """The base game's Main Board Setup (modelled): the Objective pile shuffled, the Beagle
-    Goal and Correspondence tiles placed (drawn at random, or the Pirate Scenario card's),
-    the base game's Crew cards as the Crew deck (Ships and Explorers start on their tracks'
-    starting spaces, space 0)."""
+def shuffle_objective_pile(g: Game, c: Context) -> None:
+    """The Objective tiles, shuffled face down, as the Objective pile; its discard pile empty."""
     board = g.board
     board["objective_pile"] = cards_of(g, "objective")
     g.shuffle(board["objective_pile"])
     board["objective_discard"] = []
+
+
+def draw_goal_tiles(g: Game, c: Context, tag: str) -> None:
+    """As many goal tiles of one kind (``beagle_goal``, ``correspondence``) as the board holds,
+    drawn at random onto it."""
+    pool = [t for t in cards_of(g, "goal_tile") if tag in g.cards[t]["tags"]]
+    g.shuffle(pool)
+    drawn = pool[: param(g, "goal_tiles_on_board")]
+    g.board["goal_tiles"] = [*g.board["goal_tiles"], *drawn]
+    g.log("goal_tiles", 0, ", ".join(drawn))
+
+
+def goal_tiles_from_scenario_card(g: Game, c: Context) -> None:
+    """The Beagle Goal and Correspondence tiles the Scenario card shows."""
     card = _scenario_card(g)
-    if card is not None:
-        board["goal_tiles"] = [
-            *names(g, card, "beagle_goal_tiles", "goal_tile"),
-            *names(g, card, "correspondence_tiles", "goal_tile"),
-        ]
-    else:
-        tiles = []
-        for tag in ("beagle_goal", "correspondence"):
-            pool = [t for t in cards_of(g, "goal_tile") if tag in g.cards[t]["tags"]]
-            g.shuffle(pool)
-            tiles += pool[: param(g, "goal_tiles_on_board")]
-        board["goal_tiles"] = tiles
-    board["crew_deck"] = [cid for cid in cards_of(g, "crew") if "base" in g.cards[cid]["tags"]]
-    g.log("board", 0, ", ".join(board["goal_tiles"]))
+    g.board["goal_tiles"] = [
+        *names(g, card, "beagle_goal_tiles", "goal_tile"),
+        *names(g, card, "correspondence_tiles", "goal_tile"),
+    ]
+    g.log("goal_tiles", 0, ", ".join(g.board["goal_tiles"]))
 
 
-def _scenario_card(g: Game) -> str | None:
-    """The Pirate Scenario card when the game uses it (``use_pirate_scenario``)."""
-    if not param(g, "use_pirate_scenario"):
-        return None
+def deal_crew_deck(g: Game, c: Context, tag: str) -> None:
+    """The Crew cards of one set (``base``: the base game's) as the Crew deck."""
+    g.board["crew_deck"] = [cid for cid in cards_of(g, "crew") if tag in g.cards[cid]["tags"]]
+
+
+def _scenario_card(g: Game) -> str:
+    """The Pirate Scenario card (the game uses it: ``use_pirate_scenario``)."""
     cards = cards_of(g, "scenario_card")
     if not cards:
         raise RuleError("use_pirate_scenario is 1 but the game has no Scenario card")
     return cards[0]
 
 
-def setup_diary(g: Game, c: Context) -> list[str]:
-    """Main Board Setup of the Special Action Diary.
+def diary_from_scenario_card(g: Game, c: Context) -> None:
+    """The Special Action tiles the Scenario card shows, placed in Diary order (top first)."""
+    _place_diary(g, names(g, _scenario_card(g), "special_action_tiles", "action_tile"))
 
-    The host draws random base game tiles for the Diary's locations left over by the modules'
-    own tiles: with the Pirates, "only draw 5 random Special Action tiles. Then add the Pirate
-    Special Action tile and shuffle all 6 tiles before placing them on the board." A tile with
-    ``unlocked_at_start`` goes "on one of the top locations ... Then randomly place the other
-    5". With the Pirate Scenario card, its tiles are placed as it shows ("Instead of choosing
-    randomly"; "Ignore the rest of the Pirate Expansion setup steps").
-    """
-    card = _scenario_card(g)
-    if card is not None:
-        diary = names(g, card, "special_action_tiles", "action_tile")
-        pirate = prop(g, card, "pirate_region")
-        if pirate not in ocean_regions(g):
-            raise RuleError(
-                f"the Scenario card places the Pirate Ship in '{pirate}', which is no Ocean "
-                "Region the Pirate Ship may go to: " + ", ".join(ocean_regions(g))
-            )
-        g.board["pirate_region"] = pirate
-        g.log("pirate_ship", 0, pirate)
-    else:
-        size = param(g, "diary_size")
-        tiles = cards_of(g, "action_tile")
-        modules = [t for t in tiles if "base" not in g.cards[t]["tags"]]
-        base = [t for t in tiles if t not in modules]
-        g.shuffle(base)
-        drawn = base[: size - len(modules)]
-        first = [t for t in modules if prop(g, t, "unlocked_at_start")]
-        rest = [*drawn, *(t for t in modules if t not in first)]
-        g.shuffle(rest)
-        if first:
-            slot = int(g.rng.random() * param(g, "diary_top_locations"))
-            diary = rest[:slot] + first + rest[slot:]
-        else:
-            diary = rest
+
+def pirate_ship_from_scenario_card(g: Game, c: Context) -> None:
+    """The Pirate Ship "placed into the Ocean Region shown with the X" on the Scenario card."""
+    pirate = prop(g, _scenario_card(g), "pirate_region")
+    if pirate not in ocean_regions(g):
+        raise RuleError(
+            f"the Scenario card places the Pirate Ship in '{pirate}', which is no Ocean "
+            "Region the Pirate Ship may go to: " + ", ".join(ocean_regions(g))
+        )
+    g.board["pirate_region"] = pirate
+    g.log("pirate_ship", 0, pirate)
+
+
+def draw_diary_tiles(g: Game, c: Context, size: int) -> None:
+    """Random base game tiles for the ``size`` Diary locations the modules' own tiles leave,
+    the modules' tiles added, all shuffled and placed; a tile with ``unlocked_at_start`` goes
+    on a random one of the top locations, the others at random around it."""
+    tiles = cards_of(g, "action_tile")
+    modules = [t for t in tiles if "base" not in g.cards[t]["tags"]]
+    base = [t for t in tiles if t not in modules]
+    g.shuffle(base)
+    drawn = base[: int(size) - len(modules)]
+    first = [t for t in modules if prop(g, t, "unlocked_at_start")]
+    rest = [*drawn, *(t for t in modules if t not in first)]
+    g.shuffle(rest)
+    if first:
+        slot = int(g.rng.random() * param(g, "diary_top_locations"))
+        rest = rest[:slot] + first + rest[slot:]
+    _place_diary(g, rest)
+
+
+def _place_diary(g: Game, diary: list[str]) -> None:
     g.board["diary"] = diary
     g.log("diary", 0, ", ".join(diary))
-    return diary
 
 
 def setup_crew_deck(g: Game, c: Context) -> None:
@@ -560,20 +517,19 @@ def _refill_crew(g: Game) -> None:
         display.append(deck.pop(0))
 
 
-def unlock_diary(g: Game, c: Context) -> None:
-    """The Diary's unlocked locations this round: the top ones, and one more each round."""
-    count = param(g, "diary_top_locations") + (g.round - 1) * param(g, "diary_unlocks_per_round")
-    g.board["unlocked"] = min(count, len(g.board["diary"]))
+def unlock_diary_locations(g: Game, c: Context, count: int) -> None:
+    """The Diary's first ``count`` locations unlocked (no more than it holds tiles)."""
+    g.board["unlocked"] = max(min(int(count), len(g.board["diary"])), 0)
     g.log("unlocked", 0, ", ".join(_game(g).unlocked_tiles()))
 
 
-def _legal_locations(g: Game, player: Player) -> list[str]:
-    placed = _game(g).placed(player)
-    return [
-        loc
-        for loc in cards_of(g, "action_location")
-        if loc not in placed and player.counters["coins"] >= int(prop(g, loc, "cost", 0))
-    ]
+def _legal_locations(g: Game, c: Context) -> list[str]:
+    """The action locations the DSL's ``may_place_worker_on`` (host.cards) allows."""
+    table = g.table
+    allowed = getattr(table.module, "df_may_place_worker_on", None) if table else None
+    if allowed is None:
+        raise RuleError("the game's handlers have no 'may_place_worker_on': run 'cardc build'")
+    return [loc for loc in cards_of(g, "action_location") if allowed(g, c, loc)]
 
 
 def place_worker(g: Game, c: Context) -> None:
@@ -585,7 +541,7 @@ def place_worker(g: Game, c: Context) -> None:
     player = c.player
     if player.counters["workers_ready"] <= 0:
         raise RuleError(f"{player.name} has no worker left on their personal board")
-    legal = _legal_locations(g, player)
+    legal = _legal_locations(g, c)
     if not legal:
         player.counters["workers_ready"] = 0
         g.log("no_location", player.index)
@@ -603,12 +559,19 @@ def place_worker(g: Game, c: Context) -> None:
     g.run(location, "visit", player)
 
 
-def collect_workers(g: Game, c: Context) -> None:
-    """End of the round: every worker back to its player's board."""
-    workers = param(g, "workers")
-    for player in g.players:
-        g.board["placed"][player.index] = []
-        player.counters["workers_ready"] = workers
+def take_back_workers(g: Game, c: Context) -> None:
+    """The player's placed workers leave their locations (the flow puts them back on the
+    player's board)."""
+    g.board["placed"][c.player.index] = []
+
+
+def _dsl_verb_of(g: Game, name: str) -> Callable[..., Any]:
+    """The handler of a verb the game writes in the DSL (``dv_NAME`` of its handlers)."""
+    table = g.table
+    function = getattr(table.module, f"dv_{name}", None) if table is not None else None
+    if function is None:
+        raise RuleError(f"the game's handlers have no DSL verb '{name}': run 'cardc build'")
+    return function  # type: ignore[no-any-return]
 
 
 def _move(g: Game, c: Context, track: str, steps: int) -> None:
@@ -647,27 +610,20 @@ def _move(g: Game, c: Context, track: str, steps: int) -> None:
     g.log("move", player.index, track, player.counters[counter])
     site = campsite_on(g, track, player.counters[counter])
     if site is not None:
-        _offer_tent(g, c, site)
+        _dsl_verb_of(g, "offer_tent")(g, c, site)
 
 
-def _offer_tent(g: Game, c: Context, site: str) -> None:
-    player = c.player
-    cost = int(prop(g, site, "cost"))
-    full = len(g.board["tents_on"][site]) >= int(prop(g, site, "tent_sites"))
-    if full or player.counters["tents"] >= param(g, "tents_per_player"):
-        return
-    if player.counters["coins"] < cost:
-        return
-    question = Question(
-        TENT, player.index, f"Pay {cost} Coins to place a Tent at {site}?", ("yes", "no"), "may"
-    )
-    if g.ask(player, question) != "yes":
-        return
-    g.lose(c, "coins", cost)
-    g.gain(c, "tents", 1)
-    g.board["tents_on"][site].append(player.index)
-    g.log("tent", player.index, site)
-    g.run(site, "campsite_reward", player)
+def refuse_specimen(g: Game, c: Context) -> None:
+    """The Specimen action is not performed: its Coin penalty cannot be paid."""
+    g.log("specimen_refused", c.player.index, "coins")
+
+
+def pitch_tent(g: Game, c: Context, site: str) -> None:
+    """The player's Tent on a Tent site of ``site``, and the Campsite's rewards."""
+    site = _campsite(g, site)
+    g.board["tents_on"][site].append(c.player.index)
+    g.log("tent", c.player.index, site)
+    g.run(site, "campsite_reward", c.player)
 
 
 def navigate(g: Game, c: Context, steps: int) -> None:
@@ -736,12 +692,19 @@ VERBS: dict[str, Callable[..., Any]] = {
     "return_worker": return_worker,
     "take_objectives": take_objectives,
     "campsite_rewards": campsite_rewards,
-    "setup_board": setup_board,
-    "setup_diary": setup_diary,
+    "shuffle_objective_pile": shuffle_objective_pile,
+    "draw_goal_tiles": draw_goal_tiles,
+    "goal_tiles_from_scenario_card": goal_tiles_from_scenario_card,
+    "deal_crew_deck": deal_crew_deck,
+    "diary_from_scenario_card": diary_from_scenario_card,
+    "pirate_ship_from_scenario_card": pirate_ship_from_scenario_card,
+    "draw_diary_tiles": draw_diary_tiles,
     "setup_crew_deck": setup_crew_deck,
-    "unlock_diary": unlock_diary,
+    "unlock_diary_locations": unlock_diary_locations,
     "place_worker": place_worker,
-    "collect_workers": collect_workers,
+    "take_back_workers": take_back_workers,
+    "pitch_tent": pitch_tent,
+    "refuse_specimen": refuse_specimen,
     "navigate": navigate,
     "explore": explore,
     "hire_crew": hire_crew,
@@ -857,16 +820,33 @@ EXPECT = {
 }
 
 
-def _setup(g: Game, player: Player) -> None:
-    _game(g).setup()
+def _section(name: str) -> Callable[[Game, Player], None]:
+    """A scenario step that runs one section of the flow (``setup``, one ``round``, ``end``)."""
+
+    def step(g: Game, player: Player) -> None:
+        _game(g).run_section(name)
+
+    return step
 
 
-def _round(g: Game, player: Player) -> None:
-    _game(g).play_round()
+def _phase(name: str) -> Callable[[Game, Player], None]:
+    """A scenario step that runs one phase of the flow (``pirate_raid``)."""
+
+    def step(g: Game, player: Player) -> None:
+        _game(g).run_phase(name)
+
+    return step
 
 
-def _final(g: Game, player: Player) -> None:
-    _game(g).final_scoring()
+def _dsl_verb(name: str) -> Callable[..., Any]:
+    """A scenario step that runs a verb the game writes in the DSL (flow.cards)."""
+
+    def step(g: Game, player: Player) -> Context:
+        c = Context(player, "", name)
+        _dsl_verb_of(g, name)(g, c)
+        return c
+
+    return step
 
 
 def _verb(name: str) -> Callable[..., Any]:
@@ -882,18 +862,19 @@ def _verb(name: str) -> Callable[..., Any]:
 
 #: Steps a scenario may name (``action: reach_campsite`` with ``args: {campsite: ...}``).
 ACTIONS = {
-    "setup": _setup,
-    "play_round": _round,
-    "final_scoring": _final,
-    "reward_phase_end": lambda g, player: _game(g).reward_phase_end(),
+    "setup": _section("setup"),
+    "play_round": _section("round"),
+    "final_scoring": _section("end"),
+    # "After each Reward Phase": the flow's phase that fires reward_phase_end.
+    "reward_phase_end": _phase("pirate_raid"),
     "reach_campsite": lambda g, player, campsite: _game(g).reach_campsite(player, campsite),
     "activate_tile": lambda g, player, tile: _game(g).activate_tile(player, tile),
     "use_crew": lambda g, player, crew: _game(g).use_crew(player, crew),
     "place_worker": _verb("place_worker"),
     "navigate": _verb("navigate"),
     "explore": _verb("explore"),
-    "setup_diary": _verb("setup_diary"),
-    "unlock_diary": _verb("unlock_diary"),
+    "setup_diary": _dsl_verb("setup_diary"),
+    "unlock_diary": _dsl_verb("unlock_diary"),
     "special_action": _verb("special_action"),
 }
 
