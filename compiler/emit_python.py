@@ -128,6 +128,10 @@ class PythonEmitter:
         self.ir = ir
         #: What :meth:`functions` wrote afresh (not reused): text, HANDLERS and FORMULAS entries.
         self.fresh: tuple[str, list[tuple[str, str]], list[tuple[str, str]]] = ("", [], [])
+        #: The text :meth:`functions` returned, in pieces: each with the memo of the file's
+        #: cards it was written from (None for the DSL's verbs and functions, written anew),
+        #: where :func:`emit_handlers` keeps the piece's LINES markers.
+        self.pieces: list[tuple[str, dict[str, Any] | None]] = []
         #: standard-library modules the handlers call (written or reused: read from the IR).
         self.stdlib: set[str] = _ir_stdlib_modules(ir)
         self.stmts: dict[str, Callable[[_Function, IR, int, str], None]] = {
@@ -379,7 +383,8 @@ class PythonEmitter:
         would clash get a suffix, as before; a card whose names were suffixed is not kept (its
         names depend on the cards before it).
         """
-        from compiler.filecache import card_memo
+        from compiler.filecache import card_memo, chunk_memo, same_card, segments
+        from compiler.generated_files import json_line as _json_line
 
         parts: list[str] = []
         handlers: list[tuple[str, str]] = []
@@ -427,43 +432,83 @@ class PythonEmitter:
         written = "".join(_function_text(fn) for fn in functions)
         parts.append(written)
         fresh.append(written)
-        for card in self.ir["cards"]:
-            memo = card_memo(card)
-            kept = memo.get("functions")
-            if kept is not None and not used.intersection(kept[0]):
-                names, text, card_handlers, card_formulas = kept
+        self.pieces.append((written, None))
+        # A file's cards at once (compiler.filecache.segments): its text, names and table
+        # entries kept joined while its cards are the very list they were written from.
+        for piece in segments(self.ir["cards"]):
+            chunk = chunk_memo(piece)
+            whole = chunk.get("functions")
+            if whole is not None and used.isdisjoint(whole[0]):
+                names, text, card_handlers, card_formulas = whole
                 used.update(names)
                 parts.append(text)
                 handlers += card_handlers
                 formulas += card_formulas
+                self.pieces.append((text, chunk))
                 continue
-            functions, card_handlers, card_formulas = self.card_functions(card)
-            renamed = {}
-            for fn in functions:
-                name, n = fn.name, 2
-                while name in used:
-                    name, n = f"{fn.name}_{n}", n + 1
-                used.add(name)
-                if name != fn.name:
-                    renamed[fn.name] = name
-                    fn.name = name
-            if renamed:
-                card_handlers = [(k, renamed.get(v, v)) for k, v in card_handlers]
-                card_formulas = [(k, renamed.get(v, v)) for k, v in card_formulas]
-            text = "".join(_function_text(fn) for fn in functions)
-            fresh.append(text)
-            fresh_handlers += card_handlers
-            fresh_formulas += card_formulas
-            if not renamed:
-                memo["functions"] = (
-                    [fn.name for fn in functions],
+            piece_names: list[str] = []
+            piece_texts: list[str] = []
+            piece_handlers: list[tuple[str, str]] = []
+            piece_formulas: list[tuple[str, str]] = []
+            clean = True
+            for card in piece:
+                memo = card_memo(card)
+                kept = memo.get("functions")
+                if kept is None:
+                    # The same IR as a card written before (an unchanged card of an edited
+                    # file): its functions are the same text.
+                    kept = same_card(_json_line(card), memo).get("functions")
+                    if kept is not None:
+                        memo["functions"] = kept
+                if kept is not None and not used.intersection(kept[0]):
+                    names, text, card_handlers, card_formulas = kept
+                    used.update(names)
+                    piece_names += names
+                    piece_texts.append(text)
+                    piece_handlers += card_handlers
+                    piece_formulas += card_formulas
+                    continue
+                functions, card_handlers, card_formulas = self.card_functions(card)
+                renamed = {}
+                for fn in functions:
+                    name, n = fn.name, 2
+                    while name in used:
+                        name, n = f"{fn.name}_{n}", n + 1
+                    used.add(name)
+                    if name != fn.name:
+                        renamed[fn.name] = name
+                        fn.name = name
+                if renamed:
+                    clean = False
+                    card_handlers = [(k, renamed.get(v, v)) for k, v in card_handlers]
+                    card_formulas = [(k, renamed.get(v, v)) for k, v in card_formulas]
+                text = "".join(_function_text(fn) for fn in functions)
+                fresh.append(text)
+                fresh_handlers += card_handlers
+                fresh_formulas += card_formulas
+                if not renamed:
+                    made = ([fn.name for fn in functions], text, card_handlers, card_formulas)
+                    memo["functions"] = made
+                    same_card(_json_line(card), memo)["functions"] = made
+                piece_names += [fn.name for fn in functions]
+                piece_texts.append(text)
+                piece_handlers += card_handlers
+                piece_formulas += card_formulas
+            text = "".join(piece_texts)
+            # A file whose names were suffixed depends on the files before it: not kept.
+            chunk.pop("functions", None)
+            chunk.pop("markers", None)
+            if clean:
+                chunk["functions"] = (
+                    frozenset(piece_names),
                     text,
-                    card_handlers,
-                    card_formulas,
+                    piece_handlers,
+                    piece_formulas,
                 )
             parts.append(text)
-            handlers += card_handlers
-            formulas += card_formulas
+            handlers += piece_handlers
+            formulas += piece_formulas
+            self.pieces.append((text, chunk if clean else None))
         self.fresh = ("".join(fresh), sorted(fresh_handlers), sorted(fresh_formulas))
         return "".join(parts), sorted(handlers), sorted(formulas)
 
@@ -556,17 +601,31 @@ def _ir_stdlib_modules(ir: IR) -> set[str]:
     """:func:`_stdlib_modules` of a whole IR, each card's kept with the card
     (compiler.filecache): walking every card's IR again took most of a one-file edit's build
     of a 10,000-card game."""
-    from compiler.filecache import card_memo
+    from compiler.filecache import card_memo, chunk_memo, segments
 
     found: set[str] = set()
-    rest = {key: value for key, value in ir.items() if key != "cards"}
+    rest = {key: value for key, value in ir.items() if key not in ("cards", "provisional")}
     _stdlib_modules(rest, found)
-    for card in ir.get("cards") or ():
-        memo = card_memo(card)
-        modules = memo.get("stdlib")
-        if modules is None:
-            modules = memo["stdlib"] = frozenset(_stdlib_modules(card))
-        found |= modules
+    # The notes (10,000 of them in a 10,000-card game) per file's list too.
+    for piece in segments(ir.get("provisional") or []):
+        chunk = chunk_memo(piece)
+        notes = chunk.get("stdlib")
+        if notes is None:
+            notes = chunk["stdlib"] = frozenset(_stdlib_modules(piece))
+        found |= notes
+    for piece in segments(ir.get("cards") or []):
+        chunk = chunk_memo(piece)
+        joined = chunk.get("stdlib")
+        if joined is None:
+            joined = set()
+            for card in piece:
+                memo = card_memo(card)
+                modules = memo.get("stdlib")
+                if modules is None:
+                    modules = memo["stdlib"] = frozenset(_stdlib_modules(card))
+                joined |= modules
+            joined = chunk["stdlib"] = frozenset(joined)
+        found |= joined
     return found
 
 
@@ -599,23 +658,7 @@ def emit_handlers(ir: IR, sources: list[str], source_dir: str) -> str:
     text = template.render(
         **module, functions_text=functions_text, handlers=handlers, formulas=formulas
     )
-    lines_table = []
-    paths: dict[str, str] = {}  # one LINES entry per source file, for the compile() below
-    # Lines as compile() counts them (only "\n" ends one here), and the marker as the last
-    # "  # @ " on its line: a string literal before it may hold those characters too.
-    # Each file's literal is made once (a 10,000-card game has 100,000 markers, few files).
-    path_literals: dict[str, str] = {}
-    for number, line in enumerate(text.split("\n"), start=1):
-        at = line.rfind(_MARKER_START)
-        match = _MARKER.fullmatch(line, at) if at >= 0 else None
-        if match:
-            path, line_no, column = match.groups()
-            shown = path_literals.get(path)
-            if shown is None:
-                shown = path_literals[path] = literal(_unescape(path))
-            entry = f"    {number}: ({shown}, {int(line_no)}, {int(column)}),"
-            lines_table.append(entry)
-            paths.setdefault(path, entry)
+    lines_table, paths = _lines_table(text, functions_text, emitter.pieces)
     text += "\nLINES = {\n" + "\n".join(lines_table) + ("\n" if lines_table else "") + "}\n"
     # compile() checks what this call wrote: the module with the functions and table entries
     # written now. Functions and entries reused from an earlier build (compiler.filecache) were
@@ -629,6 +672,73 @@ def emit_handlers(ir: IR, sources: list[str], source_dir: str) -> str:
     checked += "\nLINES = {\n" + "".join(e + "\n" for e in paths.values()) + "}\n"
     compile(checked, f"generated/{ir['game']}/handlers.py", "exec")
     return text
+
+
+#: A functions text shorter than this is scanned with the rest of the module, whole.
+_PIECES_FROM = 4096
+
+
+def _markers(lines: list[str]) -> list[tuple[int, str, int, int]]:
+    """The LINES markers of ``lines``: (index of the line, path, line, column). Lines as
+    compile() counts them (only "\n" ends one here), and the marker as the last "  # @ " on
+    its line: a string literal before it may hold those characters too."""
+    found = []
+    for index, line in enumerate(lines):
+        at = line.rfind(_MARKER_START)
+        match = _MARKER.fullmatch(line, at) if at >= 0 else None
+        if match:
+            path, line_no, column = match.groups()
+            found.append((index, path, int(line_no), int(column)))
+    return found
+
+
+def _lines_table(
+    text: str, functions_text: str, pieces: list[tuple[str, dict[str, Any] | None]]
+) -> tuple[list[str], dict[str, str]]:
+    """The LINES entries of the module ``text`` (one per marked line, in order), and the
+    first entry of each file (for the compile() check).
+
+    The functions text is ``pieces`` joined; a piece written from a file's cards keeps its
+    markers (relative to its first line) with those cards, so a rebuild scans only the module
+    around them and the pieces written anew, and numbers the kept markers from their line."""
+    # Each file's literal is made once (a 10,000-card game has 100,000 markers, few files).
+    path_literals: dict[str, str] = {}
+    lines_table: list[str] = []
+    paths: dict[str, str] = {}
+
+    def add(number: int, path: str, line_no: int, column: int) -> None:
+        shown = path_literals.get(path)
+        if shown is None:
+            shown = path_literals[path] = literal(_unescape(path))
+        entry = f"    {number}: ({shown}, {line_no}, {column}),"
+        lines_table.append(entry)
+        paths.setdefault(path, entry)
+
+    whole = len(functions_text) < _PIECES_FROM or sum(len(t) for t, _ in pieces) != len(
+        functions_text
+    )
+    start = -1 if whole else text.find(functions_text)
+    # The functions text starts a line of its own (the header ends with one), once.
+    if start <= 0 or text[start - 1] != "\n":
+        for index, path, line_no, column in _markers(text.split("\n")):
+            add(index + 1, path, line_no, column)
+        return lines_table, paths
+    head = text[:start].split("\n")[:-1]
+    for index, path, line_no, column in _markers(head):
+        add(index + 1, path, line_no, column)
+    base = len(head) + 1
+    for piece, memo in pieces:
+        found = memo.get("markers") if memo is not None else None
+        if found is None:
+            found = _markers(piece.split("\n")[:-1])
+            if memo is not None:
+                memo["markers"] = found
+        for index, path, line_no, column in found:
+            add(base + index, path, line_no, column)
+        base += piece.count("\n")
+    for index, path, line_no, column in _markers(text[start + len(functions_text) :].split("\n")):
+        add(base + index, path, line_no, column)
+    return lines_table, paths
 
 
 def _unescape(text: str) -> str:

@@ -30,12 +30,11 @@ def json_bytes(data: dict[str, Any], sort_keys: bool = False) -> bytes:
     for key, value in {"_generated": BANNER, **body}.items():
         name = json.dumps(key, ensure_ascii=False)
         if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-            lines = (
-                (json.dumps(v, ensure_ascii=False, sort_keys=True) for v in value)
-                if sort_keys
-                else (_json_line(v) for v in value)
-            )
-            parts.append(f" {name}: [\n  " + ",\n  ".join(lines) + "\n ]")
+            if sort_keys:
+                lines = (json.dumps(v, ensure_ascii=False, sort_keys=True) for v in value)
+                parts.append(f" {name}: [\n  " + ",\n  ".join(lines) + "\n ]")
+            else:
+                parts.append(f" {name}: [\n  " + _json_lines(value) + "\n ]")
         else:
             parts.append(f" {name}: {indented(value, 1, sort_keys)}")
     return ("{\n" + ",\n".join(parts) + "\n}\n").encode()
@@ -84,6 +83,32 @@ def _dumps(value: Any) -> str:
     return _ENCODE(value)
 
 
+def _json_lines(items: list[dict[str, Any]]) -> str:
+    """The lines of a top-level list of objects, joined; each file's lines kept joined with
+    its cards (compiler.filecache.segments), so that an unchanged file costs one look-up."""
+    from compiler.filecache import chunk_memo, segments
+
+    joined = []
+    for piece in segments(items):
+        if not piece:
+            continue
+        memo = chunk_memo(piece)
+        text = memo.get("json")
+        # The paths the lines were written with: root_relative_sources drops the text when it
+        # rewrites them; this guards against any other writer.
+        where = (piece[0].get("source", piece[0].get("at")), piece[-1].get("source"))
+        if text is None or memo.get("json_where") != where:
+            text = memo["json"] = ",\n  ".join(_json_line(v) for v in piece)
+            memo["json_where"] = where
+        joined.append(text)
+    return ",\n  ".join(joined)
+
+
+def json_line(item: dict[str, Any]) -> str:
+    """One object's line of a generated JSON file (a card's line of cards.json), kept."""
+    return _json_line(item)
+
+
 def _json_line(item: dict[str, Any]) -> str:
     """A card's (or a provisional note's) line of cards.json, kept with its IR while that is
     the same object and its source path (which root_relative_sources rewrites) unchanged."""
@@ -105,27 +130,36 @@ def root_relative_sources(ir: dict[str, Any], relative: dict[str, str]) -> None:
     not depend on that, or a build from a subfolder would differ from one at the root.
     """
 
+    from compiler.filecache import chunk_memo, segments
+
     def fix(at: str, parts: int) -> str:
         path, *rest = at.rsplit(":", parts)
         return ":".join([relative.get(path, path), *rest])
 
-    for card in ir["cards"]:
-        card["source"] = fix(card["source"], 1)
-    for note in ir["provisional"]:
-        note["at"] = fix(note["at"], 2)
+    for key, field, parts in (("cards", "source", 1), ("provisional", "at", 2)):
+        for piece in segments(ir[key]):
+            # A file's cards kept from the last build were rewritten then: the paths they
+            # hold are the ones this mapping gives them (the mapping of a path to itself).
+            memo = chunk_memo(piece)
+            if memo.get("rooted") is not None and all(
+                relative.get(path, path) == path for path in memo["rooted"]
+            ):
+                continue
+            for item in piece:
+                item[field] = fix(item[field], parts)
+            memo["rooted"] = {item[field].rsplit(":", parts)[0] for item in piece}
+            # What was made from the old paths is not the new paths' (cards.json's lines).
+            memo.pop("json", None)
+    # The game's DSL verbs and functions (a few) name their source file too.
+    definitions = ir.get("definitions") or {}
+    for definition in (*definitions.get("verbs", ()), *definitions.get("functions", ())):
+        definition["source"] = fix(definition["source"], 1)
 
-    # DSL verbs, functions and the flow name their file too (``source``: "file:line";
-    # ``loc.file``: the file alone), at any depth of their bodies.
+    # The flow names its file too (``loc.file``), at every section and phase.
     def walk(node: Any) -> None:
         if isinstance(node, dict):
             for key, value in node.items():
-                if key == "source" and isinstance(value, str):
-                    # "file:line" or "file:line:column": the path is what precedes the numbers.
-                    path, *numbers = value.split(":")
-                    while numbers and not numbers[0].isdigit():
-                        path = f"{path}:{numbers.pop(0)}"
-                    node[key] = ":".join([relative.get(path, path), *numbers])
-                elif key == "file" and isinstance(value, str):
+                if key == "file" and isinstance(value, str):
                     node[key] = relative.get(value, value)
                 else:
                     walk(value)
@@ -133,5 +167,4 @@ def root_relative_sources(ir: dict[str, Any], relative: dict[str, str]) -> None:
             for item in node:
                 walk(item)
 
-    walk(ir.get("definitions"))
     walk(ir.get("flow"))

@@ -134,3 +134,94 @@ def test_a_file_with_diagnostics_is_never_kept(tmp_path: Path) -> None:
     for _ in range(2):  # the second time from the cache, if it were kept
         found = compile_game(folder, SourceCache())
         assert [d.code for d in found.diagnostics] == ["name-undefined"]
+
+
+def _three_files(tmp_path: Path) -> tuple[object, Path]:
+    """Solo with three card files, each long enough for its functions to be kept joined."""
+    folder = _solo(tmp_path)
+    for name, start in (("coin.cards", 0), ("more.cards", 100)):
+        cards = "".join(
+            f'port_card "Coin {i}" {{\n  copies 2\n  on play {{ gain coins {i % 5 + 1} }}\n}}\n'
+            for i in range(start, start + 60)
+        )
+        (folder / name).write_text(COIN + cards if name == "coin.cards" else cards)
+    (tmp_path / "pyproject.toml").write_text('[tool.cardc]\ncards = "cards"\n')
+    project = find_project(tmp_path)
+    assert project is not None
+    return project, folder
+
+
+def _lines_by_scan(handlers: bytes) -> list[str]:
+    """The LINES table as a scan of every line of the module would write it: each line whose
+    last "  # @ " starts a marker, numbered as compile() counts lines."""
+    import re
+
+    from compiler.emit_python import literal
+
+    text = handlers.decode()
+    body, _, table = text.rpartition("\nLINES = {\n")
+    expected = []
+    for number, line in enumerate(body.split("\n"), start=1):
+        at = line.rfind("  # @ ")
+        match = re.fullmatch(r"  # @ (.*):(\d+):(\d+)", line[at:]) if at >= 0 else None
+        if match:
+            path, line_no, column = match.groups()
+            expected.append(f"    {number}: ({literal(path)}, {line_no}, {column}),")
+    assert table.endswith("}\n")
+    assert table[: -len("}\n")].splitlines() == expected
+    return expected
+
+
+def _pieces(folder: Path) -> list[list[dict[str, object]]]:
+    result = compile_game(folder, SourceCache())
+    assert result.ir is not None
+    # game.cards declares no card: its list is empty.
+    return [piece for piece in filecache.segments(result.ir["cards"]) if piece]
+
+
+def test_a_one_file_edit_rejoins_the_other_files_from_their_kept_lists(tmp_path: Path) -> None:
+    project, folder = _three_files(tmp_path)
+    first = _cached(project, folder)
+    before = _pieces(folder)
+    assert [len(p) for p in before] == [61, 1, 60]  # coin.cards, dice.cards, more.cards
+    # The first file gains two lines in the middle: every later marker's line moves, the
+    # other files' cards are the same lists, and the bytes are a clean build's.
+    coin = folder / "coin.cards"
+    coin.write_text(coin.read_text().replace("  copies 2\n", "  copies 2\n\n\n", 1))
+    after = _cached(project, folder)
+    pieces = _pieces(folder)
+    assert pieces[0] is not before[0]
+    assert pieces[1] is before[1] and pieces[2] is before[2]
+    assert after == _clean(project, folder)
+    # Kept markers numbered from their file's new first line, as a scan of the module would.
+    assert len(_lines_by_scan(after["solo/handlers.py"])) == 123
+    assert after["solo/handlers.py"] != first["solo/handlers.py"]
+    assert after["solo/cards.json"] != first["solo/cards.json"]
+
+
+def test_an_unchanged_card_of_an_edited_file_is_written_from_its_earlier_text(
+    tmp_path: Path,
+) -> None:
+    project, folder = _three_files(tmp_path)
+    _cached(project, folder)
+    kept = filecache.card_memo(_pieces(folder)[0][-1])["functions"]
+    coin = folder / "coin.cards"
+    # A card appended at the end: the cards above it keep their lines, so their IR is equal.
+    coin.write_text(coin.read_text() + COIN.replace("Coin", "Penny"))
+    after = _cached(project, folder)
+    last_but_one = _pieces(folder)[0][-2]
+    assert filecache.card_memo(last_but_one)["functions"] is kept
+    assert after == _clean(project, folder)
+
+
+def test_an_edit_to_game_cards_invalidates_every_file(tmp_path: Path) -> None:
+    project, folder = _three_files(tmp_path)
+    _cached(project, folder)
+    before = _pieces(folder)
+    game = folder / "game.cards"
+    game.write_text(GAME.replace("counter coins, gems", "counter coins, gems, pearls"))
+    after = _cached(project, folder)
+    pieces = _pieces(folder)
+    assert len(pieces) == len(before)
+    assert all(new is not old for new, old in zip(pieces, before, strict=True))
+    assert after == _clean(project, folder)
