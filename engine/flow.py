@@ -221,14 +221,21 @@ class FlowGame(Game):
             self._round_start = len(self.events)
             self.round = number
             self.rounds_played = number
-            if round_phases:
-                self._run(round_phases, first)
-            if turn_phases:
-                for player in self.seat_order():
-                    self.turns += 1
-                    self.turn_player = player
-                    self._run(turn_phases, contexts[player.index])
+            try:
+                if round_phases:
+                    self._run(round_phases, first)
+                if turn_phases:
+                    for player in self.seat_order():
+                        self.turns += 1
+                        self.turn_player = player
+                        self._run(turn_phases, contexts[player.index])
+            except GameEnded:
+                # The round an end cut short was played in part: it is a line of the logbook
+                # (the game's length in rounds), as FlowResult.rounds counts it.
                 self.turn_player = None
+                self.log_round()
+                raise
+            self.turn_player = None
             self.log_round()
             number += 1
         if count is None:

@@ -345,6 +345,8 @@ def test_end_game_ends_at_once_with_its_reason(tmp_path: Path) -> None:
     assert result.reason == "the bridge fell" and result.rounds == 2
     assert game.players[0].counters["coins"] == 1  # round 2's bonus never fired
     assert ("end_game", 0, "the bridge fell") in game.events
+    # The round cut short is a line of the logbook: the game lasted 2 rounds, not 1.
+    assert [line["round"] for line in result.logbook[0]] == [1, 2]
 
 
 def test_sim_counts_each_end_game_reason_as_how_the_game_ended(tmp_path: Path) -> None:
