@@ -316,6 +316,34 @@ def test_same_sources_same_bytes() -> None:
     assert b"/CreationDate" not in first["sheets/land_vs_sea/land_vs_sea.pdf"]
 
 
+def test_faces_from_an_earlier_build_give_the_bytes_of_a_fresh_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An incremental build takes most faces from the cache, laid out in earlier builds beside
+    # other faces: its sheet must be the bytes a clean build makes (`cardc build --check
+    # --rebuild` compares them), hex tiles' drawings included.
+    import copy
+
+    from compiler import sheets
+    from compiler.sheets import faces
+
+    cache = faces.FaceCache(tmp_path / "cache")
+    monkeypatch.setattr(faces, "cache_for", lambda root: cache if root else faces.FaceCache(None))
+    project, ir = _project(), _ir("land_vs_sea")
+    # An earlier build had the cards in another order: its faces were laid out beside other
+    # neighbours, in another order.
+    earlier = copy.deepcopy(ir)
+    earlier["cards"] = ir["cards"][::-1]
+    sheets._MEMO.clear()
+    render_sheet_files(project, "land_vs_sea", earlier, formats=("pdf",))
+    sheets._MEMO.clear()
+    cache.memory.clear()  # from the disk, as in another process
+    incremental = render_sheet_files(project, "land_vs_sea", ir, formats=("pdf",))
+    sheets._MEMO.clear()
+    clean = render_sheet_files(project, "land_vs_sea", ir, formats=("pdf",), cache=False)
+    assert incremental == clean
+
+
 # -- a tiny game for escaping and overflow -----------------------------------------------------
 
 

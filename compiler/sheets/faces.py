@@ -8,12 +8,14 @@ one shrinks only as far as it must. A card that does not fit at the minimum fail
 and its source line.
 
 Every face of a sheet that is not yet known is laid out in one WeasyPrint document (one face
-a page, which costs far less than a document a face); each face's page is then written as a
-PDF of its own. WeasyPrint subsets the fonts per written page, so a face's PDF is the same
-bytes whichever faces it was laid out with, and the sheet's PDF (imposed from the faces by
-:mod:`compiler.sheets.impose`) depends only on the sources. Faces are cached by their key (a
-hash of everything they show) in memory and in ``.cardc-cache/sheets/`` under the project:
-after an edit to one card only that card's face is laid out again, in every sheet it is on.
+a page, which costs far less than a document a face); the faces' pages are then written as
+PDFs, with whole fonts, so a face's PDF is the same bytes whichever faces it was laid out
+with: a face with a drawing or a picture (resources WeasyPrint names in the order it meets
+them) alone, the others together. The sheet's PDF (imposed from the faces by
+:mod:`compiler.sheets.impose`) then depends only on the sources, not on the cache's history.
+Faces are cached by their key (a hash of everything they show) in memory and in
+``.cardc-cache/sheets/`` under the project: after an edit to one card only that card's face
+is laid out again, in every sheet it is on.
 The cache on disk is kept to :data:`CACHE_BUDGET` bytes: :func:`prune_cache` (after every
 build that rendered sheets) drops the files used least recently first, never one this process
 used, and the folders of other cache versions.
@@ -44,7 +46,7 @@ SIZES = tuple(round(MAX_PT - 0.2 * i, 1) for i in range(int((MAX_PT - MIN_PT) / 
 RESERVE_MM = 0.8
 _PX_PER_MM = 96 / 25.4
 #: Bumped when what a cached face holds changes.
-CACHE_VERSION = "faces-2"
+CACHE_VERSION = "faces-3"
 #: The most the face cache keeps on disk (bytes); the faces of the four shipped games and
 #: their variants take about 4 MB.
 CACHE_BUDGET = 256 * 2**20
@@ -357,6 +359,29 @@ def lay_out(faces: list[Face], head: str, cache: FaceCache) -> dict[str, Laid]:
     return done
 
 
+def _draws(face: Face) -> bool:
+    """True when the face holds a drawing or a picture (resources named per document)."""
+    return "<svg" in face.template or "<img" in face.template
+
+
+def _names_resources_by_order(pdf: bytes) -> bool:
+    """True when a PDF of several faces holds resources WeasyPrint names by the order it met
+    them (forms, images, patterns, shadings), which would tie a face to its neighbours."""
+    import io
+
+    from pypdf import PdfReader
+
+    resources = PdfReader(io.BytesIO(pdf)).pages[0].get("/Resources")
+    if resources is None:
+        return False
+    resources = resources.get_object()
+    return any(
+        len(resources[name].get_object()) > 0
+        for name in ("/XObject", "/Pattern", "/Shading")
+        if name in resources
+    )
+
+
 def _fit_group(
     faces: list[Face],
     head: str,
@@ -396,7 +421,12 @@ def _fit_group(
             face.size = size
             again.append(face)
         pending = again
-    # One PDF per layout pass, of the faces whose chosen size was laid out in that pass.
+    # The faces' PDFs. WeasyPrint names a document's fonts by their content and its alpha
+    # states by their value, but its other resources (an SVG's forms, patterns, shadings;
+    # an image) in the order it meets them: a page with a drawing written beside others
+    # would name them after its neighbours, and the same face from an older build's bundle
+    # would differ from one laid out afresh. So a face with a drawing or a picture is written
+    # alone; the other faces of a layout pass share one PDF (far cheaper to write).
     chosen: dict[int, list[tuple[int, _Fit]]] = {}
     for fit in fits.values():
         if fit.fits_at is not None:
@@ -404,14 +434,23 @@ def _fit_group(
     for number, entries in sorted(chosen.items()):
         entries.sort(key=lambda entry: entry[0])
         document = documents[number]
-        pages = [document.pages[index] for index, _ in entries]
-        # Whole fonts (no subset): each face's fonts are then the same objects in any bundle.
-        pdf = document.copy(pages).write_pdf(full_fonts=True, pdf_identifier=b"cardc-faces")
-        sha = cache.put_bundle(bytes(pdf))
-        for page_number, (_, fit) in enumerate(entries):
-            assert fit.fits is not None
-            fit.face.size = fit.fits
-            laid = Laid(fit.fits, sha, page_number)
-            cache.put(fit.face.key, laid)
-            done[fit.face.key] = laid
+        shared = [entry for entry in entries if not _draws(entry[1].face)]
+        bundles = [shared] if shared else []
+        bundles += [[entry] for entry in entries if _draws(entry[1].face)]
+        while bundles:
+            bundle = bundles.pop(0)
+            pages = [document.pages[index] for index, _ in bundle]
+            # Whole fonts (no subset): each face's fonts are the same objects in any bundle.
+            pdf = document.copy(pages).write_pdf(full_fonts=True, pdf_identifier=b"cardc-faces")
+            if len(bundle) > 1 and _names_resources_by_order(pdf):
+                # A face drew something after all (a CSS gradient): each is written alone.
+                bundles += [[entry] for entry in bundle]
+                continue
+            sha = cache.put_bundle(bytes(pdf))
+            for page_number, (_, fit) in enumerate(bundle):
+                assert fit.fits is not None
+                fit.face.size = fit.fits
+                laid = Laid(fit.fits, sha, page_number)
+                cache.put(fit.face.key, laid)
+                done[fit.face.key] = laid
     return stuck
