@@ -133,15 +133,32 @@ def test_the_turn_limit_ends_a_game_no_ship_wins() -> None:
     assert result.scores == [0, 0]
 
 
+#: The rulebook's headings and phrases the flow's phases are titled with, in its order, as
+#: printed in ../shared/rulebooks/incredible-expeditions-atlantis.txt (quoted here, so the test
+#: runs where the rulebooks are not beside the checkout).
+RULEBOOK_HEADINGS = (
+    "Step 1: Set Up the World",
+    "Step 2: Get Ready to Lead the Expedition",
+    "Step 3: Pay to Be the First",
+    "Step 4: Draw a Hand",
+    "The Marooned and Lost Rule",
+    "There are two different ways to spend your turn",
+    "At the end of your turn",
+    "Draw Phase",
+)
+
+
 def test_every_phase_is_titled_in_the_rulebooks_words() -> None:
     # The log of a game is read against the rulebook: each phase's title is its phrase.
-    rulebook = " ".join(RULEBOOK.read_text().split())
     titles = [
         phase["title"] for section in game().ir["flow"]["sections"] for phase in section["phases"]
     ]
-    assert len(titles) == 8
-    for title in titles:
-        assert title in rulebook, title
+    assert tuple(titles) == RULEBOOK_HEADINGS
+    if RULEBOOK.is_file():
+        # Beside the rulebooks (a designer's checkout): the quotes are the rulebook's own.
+        rulebook = " ".join(RULEBOOK.read_text().split())
+        for title in RULEBOOK_HEADINGS:
+            assert title in rulebook, title
 
 
 def test_the_log_tells_the_game_under_the_rulebooks_headings() -> None:

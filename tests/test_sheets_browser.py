@@ -84,13 +84,32 @@ def _measure(page: str, tmp_path: Path) -> dict:
     return json.loads(html_lib.unescape(found.group(1)))
 
 
-def _sheet(game: str, options: SheetOptions | None = None) -> str:
+def _sheet(
+    game: str, options: SheetOptions | None = None, only_cards: list[str] | None = None
+) -> str:
     project = find_project(ROOT)
     assert project is not None
     result = compile_game(project.game_dir(game), SourceCache())
     assert result.ir is not None
-    files = render_sheet_files(project, game, result.ir, formats=("html",), options=options)
+    files = render_sheet_files(
+        project, game, result.ir, formats=("html",), options=options, only_cards=only_cards
+    )
     return files[f"sheets/{game}/{game}.html"].decode()
+
+
+def _printed_copies(game: str) -> int:
+    """How many card faces (not hex tiles) the game's sheet prints: every copy of each card."""
+    from compiler.sheets.model import build_model
+    from compiler.sheets.reference import reference_for, resolve
+
+    project = find_project(ROOT)
+    assert project is not None
+    result = compile_game(project.game_dir(game), SourceCache())
+    ir = result.ir
+    assert ir is not None
+    folder = project.game_dir(game)
+    ref = resolve(reference_for(folder, None), ir, {c["id"] for c in ir["cards"]})
+    return sum(max(c.count, 1) for c in build_model(ir, ref, folder=folder).cards if not c.hexes)
 
 
 @pytest.mark.parametrize(
@@ -112,8 +131,8 @@ def test_bridge_cards_with_bleed_and_backs(tmp_path: Path) -> None:
     measured = _measure(_sheet("darwins_journey", options), tmp_path)
     fronts = [c for c in measured["cards"] if not c["back"]]
     backs = [c for c in measured["cards"] if c["back"]]
-    # Five cards (the two rules are printed in the reference), each with its back.
-    assert len(fronts) == len(backs) == 5
+    # Every copy of every card (the rules are printed in the reference), each with its back.
+    assert len(fronts) == len(backs) == _printed_copies("darwins_journey") > 5
     for card in measured["cards"]:
         # A card's box is its trim size plus the bleed on each side.
         assert abs(card["w"] - (57.15 + 6) * PX_PER_MM) < 0.6, card
@@ -227,7 +246,10 @@ def _measure_with(page: str, script: str, tmp_path: Path) -> dict:
 def test_hex_tiles_look_like_hexes_land_and_sea(tmp_path: Path) -> None:
     from PIL import Image  # WeasyPrint's own dependency
 
-    page = _sheet("land_vs_sea")
+    # The Lost Traders tile alone: its two faces side by side in one row of the honeycomb, so
+    # the corners of each face's box are the paper (in a full sprue its neighbours' hexes
+    # fill them, as hexes tile the plane).
+    page = _sheet("land_vs_sea", only_cards=["lost_traders"])
     tiles = _measure_with(page, _FACES, tmp_path)["tiles"]
     land = next(t for t in tiles if t["card"] == "lost_traders" and t["side"] == "Land face")
     sea = next(t for t in tiles if t["card"] == "lost_traders" and t["side"] == "Sea face")
