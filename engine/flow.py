@@ -406,9 +406,20 @@ class FlowGame(Game):
         return int(self.players[index].counters.get(counter, 0))
 
 
+class ReplayCut(GameEnded):
+    """A lookahead's replay stopped at its budget of answers (the phase still asking): the
+    trial is judged as it stands."""
+
+
 class Replay(Policy):
     """Answers a phase's questions from a list, then the first legal answer (a lookahead's
-    replay of a phase)."""
+    replay of a phase), for at most :attr:`BUDGET` answers past the list: a phase whose
+    choices may go on as long as a player likes (an Encounter Turn's "face more Encounters
+    ... or Venture Forth again") would otherwise be replayed to its far end at every
+    question."""
+
+    #: Answers a replay gives past its list before it stops the trial (:class:`ReplayCut`).
+    BUDGET = 32
 
     def __init__(self, answers: list[str]) -> None:
         self.answers = answers
@@ -416,11 +427,15 @@ class Replay(Policy):
 
     def decide(self, game: Game, question: Question) -> str:
         """The next answer of the list when it is legal here, else the first legal one."""
+        if self.used >= len(self.answers) + self.BUDGET:
+            raise ReplayCut("the lookahead's replay reached its budget")
         if self.used < len(self.answers):
             answer = self.answers[self.used]
             self.used += 1
             if answer in question.options:
                 return answer
+            return question.options[0]
+        self.used += 1
         return question.options[0]
 
 

@@ -21,7 +21,7 @@ from dsl.formatter import format_text
 from dsl.nodes import Flow, FlowSection, FlowSetting, Span
 from dsl.parser import parse
 from engine.flow import FlowGame, Lookahead, NoFlow
-from engine.runtime import HandlerTable, RandomLegal, RuleError
+from engine.runtime import HandlerTable, Question, RandomLegal, RuleError
 
 GAME = """\
 game race "Race" {
@@ -419,6 +419,44 @@ def test_the_lookahead_plays_the_card_that_scores(tmp_path: Path) -> None:
         ir, HandlerTable.from_module(module), policies={-1: Lookahead()}, seed=4, player_count=2
     )
     assert again.play().scores == game.result().scores
+
+
+def test_the_lookahead_replays_a_long_phase_within_its_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A phase of 60 choices (an Encounter Turn may go on "as long as you like"): each
+    # question's replay answers the questions before it, then at most Replay.BUDGET more, and
+    # the trial is judged where it stopped.
+    from engine import flow as flow_runtime
+
+    replay = flow_runtime.Replay(["yes"])
+    question = Question("q", 0, "a choice", ("no", "yes"))
+    answers = [replay.decide(None, question) for _ in range(1 + flow_runtime.Replay.BUDGET)]  # type: ignore[arg-type]
+    assert answers == ["yes"] + ["no"] * flow_runtime.Replay.BUDGET
+    with pytest.raises(flow_runtime.ReplayCut):
+        replay.decide(None, question)  # type: ignore[arg-type]
+
+    long_phase = FLOW.replace(
+        "phase bonus { fire round_start }", "phase bonus { repeat 60 { may gain points 1 } }"
+    ).replace("round rounds", "round 1")
+    ir, module, _ = build(tmp_path, long_phase)
+    calls = 0
+    decide = flow_runtime.Replay.decide
+
+    def counted(self: Any, game: Any, question: Any) -> str:
+        nonlocal calls
+        calls += 1
+        return decide(self, game, question)
+
+    monkeypatch.setattr(flow_runtime.Replay, "decide", counted)
+    monkeypatch.setattr(flow_runtime.Replay, "BUDGET", 5)
+    game = FlowGame(ir, HandlerTable.from_module(module), policies={-1: Lookahead()}, seed=1)
+    game.play()
+    # Every "may gain a point" was taken: a trial of "yes" scores more, cut short or not.
+    assert sum(1 for e in game.events if e[0] == "gain" and e[2] == "points" and e[3] == 1) >= 60
+    # Each of the 2 answers of question q replays q + 1 answers and at most 5 more (replaying
+    # each phase to its end would be 2 x 60 answers a question: 7,200).
+    assert calls <= sum(2 * (asked + 1 + 5 + 1) for asked in range(60)) < 7200
 
 
 def test_a_failure_inside_a_phase_is_reported_at_its_dsl_line(tmp_path: Path) -> None:
