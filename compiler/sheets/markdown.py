@@ -61,8 +61,12 @@ def render_markdown(model: SheetModel, banner: str) -> str:
     if model.rules:
         lines += ["### Rules", ""]
         for rule in model.rules:
-            words = " ".join(_segments(model, p) for p in rule.paragraphs)
-            lines += [f"**{escape_md(rule.title)}.** {words}", ""]
+            # Each paragraph of the rule's text stays a paragraph, as the rulebook sets it out
+            # (Darwin's Journey's setup steps, "Taking the Treasure", "Moving the Pirate Ship").
+            first, *rest = [_segments(model, p) for p in rule.paragraphs] or [""]
+            lines += [f"**{escape_md(rule.title)}.** {first}", ""]
+            for words in rest:
+                lines += [words, ""]
     for table in ref.tables:
         lines += [f"### {escape_md(table.title)}", ""]
         lines.append(_row([escape_md(c) for c in table.columns]))

@@ -382,43 +382,43 @@ def h_trading_post__visit(g, c):
 
 
 def h_pirates_setup__board_setup(g, c):
-    # Pirates Setup: on board_setup (cards/darwins_journey/pirates.cards:9)
-    g.verbs['place_treasure_tokens'](g, c)  # @ cards/darwins_journey/pirates.cards:10:5
-    g.verbs['shuffle_into_crew_deck'](g, c, 'pirates')  # @ cards/darwins_journey/pirates.cards:11:5
+    # Pirates Setup: on board_setup (cards/darwins_journey/pirates.cards:11)
+    g.verbs['place_treasure_tokens'](g, c)  # @ cards/darwins_journey/pirates.cards:12:5
+    g.verbs['shuffle_into_crew_deck'](g, c, 'pirates')  # @ cards/darwins_journey/pirates.cards:13:5
 
 
 def h_discovering_treasure__campsite_reached(g, c):
-    # Discovering Treasure: on campsite_reached (cards/darwins_journey/pirates.cards:20)
-    if g.natives['treasure_at'](g, c, c.e['campsite']):  # @ cards/darwins_journey/pirates.cards:21:5
-        k1 = g.choose(c, 'discovering_treasure.campsite_reached.take_treasure_or_move_pirate_ship', ('take_treasure', 'move_pirate_ship'), ('take_treasure campsite; gain coins 3', 'may { move_pirate_ship }'))  # @ cards/darwins_journey/pirates.cards:22:7
+    # Discovering Treasure: on campsite_reached (cards/darwins_journey/pirates.cards:22)
+    if g.natives['treasure_at'](g, c, c.e['campsite']):  # @ cards/darwins_journey/pirates.cards:23:5
+        k1 = g.choose(c, 'discovering_treasure.campsite_reached.take_treasure_or_move_pirate_ship', ('take_treasure', 'move_pirate_ship'), ('take_treasure campsite; gain coins 3', 'may { move_pirate_ship }'))  # @ cards/darwins_journey/pirates.cards:24:7
         if k1 == 0:
-            g.verbs['take_treasure'](g, c, c.e['campsite'])  # @ cards/darwins_journey/pirates.cards:24:11
-            g.gain(c, 'coins', 3)  # @ cards/darwins_journey/pirates.cards:26:11
+            g.verbs['take_treasure'](g, c, c.e['campsite'])  # @ cards/darwins_journey/pirates.cards:26:11
+            g.gain(c, 'coins', 3)  # @ cards/darwins_journey/pirates.cards:28:11
         elif k1 == 1:
-            if g.may(c, 'discovering_treasure.campsite_reached.move_pirate_ship', 'move_pirate_ship'):  # @ cards/darwins_journey/pirates.cards:28:9
-                g.verbs['move_pirate_ship'](g, c)  # @ cards/darwins_journey/pirates.cards:28:13
+            if g.may(c, 'discovering_treasure.campsite_reached.move_pirate_ship', 'move_pirate_ship'):  # @ cards/darwins_journey/pirates.cards:30:9
+                g.verbs['move_pirate_ship'](g, c)  # @ cards/darwins_journey/pirates.cards:30:13
     else:
-        if g.may(c, 'discovering_treasure.campsite_reached.move_pirate_ship', 'move_pirate_ship'):  # @ cards/darwins_journey/pirates.cards:31:7
-            g.verbs['move_pirate_ship'](g, c)  # @ cards/darwins_journey/pirates.cards:31:11
+        if g.may(c, 'discovering_treasure.campsite_reached.move_pirate_ship', 'move_pirate_ship'):  # @ cards/darwins_journey/pirates.cards:33:7
+            g.verbs['move_pirate_ship'](g, c)  # @ cards/darwins_journey/pirates.cards:33:11
 
 
 def h_pirate_raid__reward_phase_end(g, c):
-    # Pirate Raid: on reward_phase_end (cards/darwins_journey/pirates.cards:41)
-    for v_raided in g.players:  # @ cards/darwins_journey/pirates.cards:42:5
+    # Pirate Raid: on reward_phase_end (cards/darwins_journey/pirates.cards:43)
+    for v_raided in g.players:  # @ cards/darwins_journey/pirates.cards:44:5
         c2 = c.for_player(v_raided)
         if not (g.natives['ship_region'](g, c2, v_raided) == g.natives['pirate_region'](g, c2)):
             continue
-        v_missing = g.pay(c2, 'coins', (2 + (2 * c2.player.counters['treasure'])))  # @ cards/darwins_journey/pirates.cards:43:7
+        v_missing = g.pay(c2, 'coins', (2 + (2 * c2.player.counters['treasure'])))  # @ cards/darwins_journey/pirates.cards:45:7
         if v_missing > 0:
-            g.lose(c2, 'victory_points', v_missing)  # @ cards/darwins_journey/pirates.cards:43:39
-        g.verbs['return_treasure'](g, c2)  # @ cards/darwins_journey/pirates.cards:44:7
+            g.lose(c2, 'victory_points', v_missing)  # @ cards/darwins_journey/pirates.cards:45:39
+        g.verbs['return_treasure'](g, c2)  # @ cards/darwins_journey/pirates.cards:46:7
 
 
 def h_pirate__activate(g, c):
-    # Pirate: on activate (cards/darwins_journey/pirates.cards:52)
-    g.gain(c, 'coins', 2)  # @ cards/darwins_journey/pirates.cards:53:5
-    if g.may(c, 'pirate.activate.move_pirate_ship', 'move_pirate_ship'):  # @ cards/darwins_journey/pirates.cards:54:5
-        g.verbs['move_pirate_ship'](g, c)  # @ cards/darwins_journey/pirates.cards:54:9
+    # Pirate: on activate (cards/darwins_journey/pirates.cards:54)
+    g.gain(c, 'coins', 2)  # @ cards/darwins_journey/pirates.cards:55:5
+    if g.may(c, 'pirate.activate.move_pirate_ship', 'move_pirate_ship'):  # @ cards/darwins_journey/pirates.cards:56:5
+        g.verbs['move_pirate_ship'](g, c)  # @ cards/darwins_journey/pirates.cards:56:9
 
 
 def p_setup__main_board_setup(g, c):
@@ -654,23 +654,23 @@ LINES = {
     371: ('cards/darwins_journey/host.cards', 29, 14),
     376: ('cards/darwins_journey/host.cards', 33, 14),
     381: ('cards/darwins_journey/host.cards', 37, 14),
-    386: ('cards/darwins_journey/pirates.cards', 10, 5),
-    387: ('cards/darwins_journey/pirates.cards', 11, 5),
-    392: ('cards/darwins_journey/pirates.cards', 21, 5),
-    393: ('cards/darwins_journey/pirates.cards', 22, 7),
-    395: ('cards/darwins_journey/pirates.cards', 24, 11),
-    396: ('cards/darwins_journey/pirates.cards', 26, 11),
-    398: ('cards/darwins_journey/pirates.cards', 28, 9),
-    399: ('cards/darwins_journey/pirates.cards', 28, 13),
-    401: ('cards/darwins_journey/pirates.cards', 31, 7),
-    402: ('cards/darwins_journey/pirates.cards', 31, 11),
-    407: ('cards/darwins_journey/pirates.cards', 42, 5),
-    411: ('cards/darwins_journey/pirates.cards', 43, 7),
-    413: ('cards/darwins_journey/pirates.cards', 43, 39),
-    414: ('cards/darwins_journey/pirates.cards', 44, 7),
-    419: ('cards/darwins_journey/pirates.cards', 53, 5),
-    420: ('cards/darwins_journey/pirates.cards', 54, 5),
-    421: ('cards/darwins_journey/pirates.cards', 54, 9),
+    386: ('cards/darwins_journey/pirates.cards', 12, 5),
+    387: ('cards/darwins_journey/pirates.cards', 13, 5),
+    392: ('cards/darwins_journey/pirates.cards', 23, 5),
+    393: ('cards/darwins_journey/pirates.cards', 24, 7),
+    395: ('cards/darwins_journey/pirates.cards', 26, 11),
+    396: ('cards/darwins_journey/pirates.cards', 28, 11),
+    398: ('cards/darwins_journey/pirates.cards', 30, 9),
+    399: ('cards/darwins_journey/pirates.cards', 30, 13),
+    401: ('cards/darwins_journey/pirates.cards', 33, 7),
+    402: ('cards/darwins_journey/pirates.cards', 33, 11),
+    407: ('cards/darwins_journey/pirates.cards', 44, 5),
+    411: ('cards/darwins_journey/pirates.cards', 45, 7),
+    413: ('cards/darwins_journey/pirates.cards', 45, 39),
+    414: ('cards/darwins_journey/pirates.cards', 46, 7),
+    419: ('cards/darwins_journey/pirates.cards', 55, 5),
+    420: ('cards/darwins_journey/pirates.cards', 56, 5),
+    421: ('cards/darwins_journey/pirates.cards', 56, 9),
     426: ('cards/darwins_journey/flow.cards', 15, 7),
     427: ('cards/darwins_journey/flow.cards', 18, 7),
     428: ('cards/darwins_journey/flow.cards', 19, 7),
