@@ -295,3 +295,123 @@ def test_the_flow_is_data_the_python_flow_is_gone() -> None:
     ]
     assert [name for name, _ in flow["setup"]] == ["main_board_setup"]
     assert [name for name, _ in flow["end"]] == ["final_scoring"]
+
+
+def test_the_starting_area_is_no_ocean_region_whatever_its_mark() -> None:
+    # "An Ocean Region is the area between lagging penalties, not including the area with the
+    # Ocean track starting space": the rule itself, not only the leftmost section's NO mark,
+    # keeps the Pirate Ship out of it (a fuller host's strip might mark it otherwise).
+    sim = simulator()
+    game = sim.new_game(1, 1, "solo", sim.factory("greedy"))
+    start = dj.geometry.starting_section(game).id
+    card = game.cards[start]
+    game.cards = {
+        **game.cards,
+        start: {**card, "properties": {**card["properties"], "pirate": "OK"}},
+    }
+    assert dj.geometry.prop(game, start, "pirate") == "OK"
+    assert start not in dj.geometry.ocean_regions(game)
+    assert dj.geometry.ocean_regions(game) == [f"section_{n}" for n in range(2, 7)]
+
+
+# -- the coverage table: cards/darwins_journey/COVERAGE.md -----------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+COVERAGE = ROOT / "cards" / "darwins_journey" / "COVERAGE.md"
+RULEBOOK = ROOT.parent / "shared" / "rulebooks" / "darwins-journey-pirates.txt"
+SCENARIOS = ROOT / "tests" / "scenarios" / "darwins_journey"
+#: The rulebook's headings (lines that are no sentence).
+HEADINGS = {
+    "Darwin's Journey: Pirates mini-expansion",
+    "Darwin's Journey: Pirates mini-expansion Rulebook",
+    "Table of Contents",
+    "Components",
+    "Setup",
+    "Discovering Treasure",
+    "Taking the Treasure",
+    "Moving the Pirate Ship",
+    "Pirate Raid",
+    "Pirate Special Action Tile",
+    "Pirate Crew Cards",
+    "Compatibility",
+}
+
+
+def coverage_rows() -> list[tuple[str, str, list[str]]]:
+    """(row id, the quoted sentence, the scenario entries) of each sentence row."""
+    import re
+
+    rows = []
+    for line in COVERAGE.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+        if len(cells) == 4 and cells[1].startswith('"'):
+            sentence = cells[1][1:-1].replace('\\"', '"')
+            entries = [] if cells[2].startswith("—") else re.split(r"<br>", cells[2])
+            rows.append((cells[0], sentence, entries))
+    return rows
+
+
+def rulebook_sentences(text: str) -> list[str]:
+    """The rulebook's sentences, in order: each line's, headings left out."""
+    import re
+
+    out = []
+    for raw in text.splitlines():
+        line = raw.strip().removeprefix("- ").strip()
+        if not line or line == "-" or line in HEADINGS:
+            continue
+        out += re.split(r"(?<=[.!?])\s+(?=[A-Z\"(])", line)
+    return out
+
+
+def test_the_coverage_table_has_every_rulebook_sentence_in_order() -> None:
+    quoted = [sentence for _, sentence, _ in coverage_rows()]
+    assert len(quoted) == len(set(quoted)) == 51
+    if not RULEBOOK.is_file():
+        pytest.skip("the rulebook is not beside this checkout (../shared/rulebooks/)")
+    assert quoted == rulebook_sentences(RULEBOOK.read_text(encoding="utf-8"))
+
+
+def test_every_scenario_the_coverage_table_names_exists() -> None:
+    from ruamel.yaml import YAML
+
+    names: dict[str, list[str]] = {}
+    for path in sorted(SCENARIOS.glob("*.yaml")):
+        docs = YAML(typ="safe").load_all(path.read_text(encoding="utf-8"))
+        names[path.name] = [doc["scenario"] for doc in docs if doc]
+    rules = 0
+    for row, sentence, entries in coverage_rows():
+        if not entries:
+            assert row.startswith("N"), f"{row}: a rule with no scenario: {sentence}"
+            continue
+        rules += 1
+        for entry in entries:
+            file, _, rest = entry.partition(": ")
+            assert file in names, f"{row}: no scenario file {file}"
+            assert any(rest.startswith(name) for name in names[file]), f"{row}: {entry}"
+    assert rules == 44
+
+
+def _plain(text: str) -> str:
+    """Markdown sheet text without escapes, icons, table bars and doubled spaces."""
+    import re
+
+    text = re.sub(r"\\(.)", r"\1", text)
+    text = re.sub(r"\[[A-Za-z ]+\] ", "", text).replace(" | ", " ")
+    return " ".join(text.split())
+
+
+def test_the_sheets_print_every_rule_sentence() -> None:
+    # The Markdown sheet of the base game (every variant prints the same rules), every rule
+    # sentence in it as the rulebook has it. The Crew cards' "P1 - " is the card's code;
+    # "(pictured below)" points at a figure the sheets do not have; the Compatibility rows
+    # are "Base Game | ...", "Fireland Expansion | ...".
+    sheet = ROOT / "generated" / "sheets" / "darwins_journey" / "darwins_journey.md"
+    printed = _plain(sheet.read_text(encoding="utf-8"))
+    for row, sentence, entries in coverage_rows():
+        if not entries:
+            continue
+        words = sentence.replace(" (pictured below)", "")
+        for prefix in ("P1 - ", "P2 - ", "P3 - ", "P4 - ", "Base Game: ", "Fireland Expansion: "):
+            words = words.removeprefix(prefix)
+        assert _plain(words) in printed, f"{row} is not on the sheets: {sentence}"
