@@ -262,8 +262,9 @@ def test_may_questions_are_asked_in_the_rulebooks_words() -> None:
             break
     assert set(asked) == set(ie.MAY_PROMPTS)
     assert asked[ie.RESCUE].startswith("The Marooned and Lost Rule: ")
-    assert "draw random Crew from the discard pile until you have a total of 3 Capable" in (
-        asked[ie.RESCUE]
+    assert (
+        "draw random Crew from the discard pile until you have a total of 3 Capable"
+        in (asked[ie.RESCUE])
     )
     for prompt in asked.values():
         assert "flow" not in prompt and "_" not in prompt and prompt.endswith("?")

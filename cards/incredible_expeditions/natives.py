@@ -265,6 +265,10 @@ class Catalogue:
             for trigger in card["triggers"]:
                 self.answering.setdefault(trigger, set()).add(card["id"])
         self.titles = {c["id"]: c["title"] for c in cards}
+        #: Each Encounter's easiest way to be met: the (Heroism, Skullduggery) of least sum.
+        self.easiest = {
+            cid: min(((h, s) for h, s, _way in ways), key=sum) for cid, ways in self.ways.items()
+        }
         #: ``play X`` (a raise answer) -> the values X adds (a policy reads it per answer).
         self.played = {PLAY_OPTION[card]: values for card, values in self.values.items()}
         #: ``exhaust N`` -> the cabin N.
@@ -1685,9 +1689,10 @@ class Greedy(Policy):
         (mean 1): each Encounter left in the deck and its discard pile counted by its easiest
         way to be met, a Half-Heroism/Half-Skullduggery bubble half to each."""
         heroism = skull = 1.0
+        easiest = g.cat.easiest
         for pile in (g.board["encounter_deck"], g.board["encounter_discard"]):
             for encounter in pile:
-                need_h, need_s, _way = min(g.cat.ways[encounter], key=lambda w: w[0] + w[1])
+                need_h, need_s = easiest[encounter]
                 heroism, skull = heroism + need_h, skull + need_s
         total = heroism + skull
         return 2 * heroism / total, 2 * skull / total
