@@ -238,3 +238,33 @@ def test_provenance_lists_the_variants_own_provisional_values() -> None:
     assert "variants/more_locations.yaml:12:3: location Whirlpool Narrows" in report
     assert "variants/more_locations.cards:5:1: location Coral Reef" in report
     assert "leaders.cards" in report and "Prof. Pendergast: hand_size" in report
+
+
+# -- questions in the rulebook's words -------------------------------------------------------
+
+
+def test_may_questions_are_asked_in_the_rulebooks_words() -> None:
+    # The flow's `may rescue_crew` and the Crew's `may { exhaust self ... }` are asked as the
+    # rulebook says them, not as the DSL statement ("flow: may rescue_crew?").
+    asked: dict[str, str] = {}
+
+    class Recording(ie.Greedy):  # type: ignore[misc, name-defined]
+        def decide(self, game: Any, question: Any) -> str:
+            if question.kind == "may":
+                asked[question.id] = question.prompt
+            return str(super().decide(game, question))
+
+    for seed in range(40):
+        g = game(4, seed)
+        g.policies = {i: Recording(i) for i in range(4)}
+        play_game(g)
+        if len(asked) == len(ie.MAY_PROMPTS):
+            break
+    assert set(asked) == set(ie.MAY_PROMPTS)
+    assert asked[ie.RESCUE].startswith("The Marooned and Lost Rule: ")
+    assert (
+        "draw random Crew from the discard pile until you have a total of 3 Capable"
+        in (asked[ie.RESCUE])
+    )
+    for prompt in asked.values():
+        assert "flow" not in prompt and "_" not in prompt and prompt.endswith("?")

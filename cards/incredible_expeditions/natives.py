@@ -66,6 +66,22 @@ DISCARD = "discard"
 #: The flow's `may rescue_crew` in the phase `marooned` (flow.cards).
 RESCUE = "flow.marooned.rescue_crew"
 
+#: The `may` questions of the flow and the cards, asked in the rulebook's words (the generated
+#: prompt is the DSL statement, "flow: may rescue_crew?"); the id stays what a scenario names.
+MAY_PROMPTS = {
+    # The Marooned and Lost Rule: "you may, on your next turn, draw random Crew from the
+    # discard pile until you have a total of 3 Capable Crew."
+    RESCUE: "The Marooned and Lost Rule: you have less than 3 Capable Crew at a Location beyond"
+    " Port City; draw random Crew from the discard pile until you have a total of 3 Capable"
+    " Crew?",
+    # FAQ: "Exhaust the Pilot as the first thing you do when entering a new Location to ignore
+    # the text there."
+    "pilot.entering_location.exhaust": "Pilot: Exhaust the Pilot as you enter this Location"
+    " to ignore the text there?",
+    "ships_doctor.facing.exhaust": "Ship's Doctor: Exhaust the Ship's Doctor so that one of"
+    " your Cursed Crew is Cursed no more?",
+}
+
 
 class _Options(dict):  # type: ignore[type-arg]
     """``prefix + key``, made once per key (a game builds the same answers hundreds of times)."""
@@ -91,6 +107,8 @@ class _ForOptions(dict):  # type: ignore[type-arg]
 
 
 _FOR = _ForOptions()
+#: "raise the totals to Acquire <title>", made once per card.
+_PAY_PROMPT: dict[str, str] = {}
 EXHAUST_OPTION, TOKEN_OPTION = _Options("exhaust "), _Options("token ")
 
 #: The answers that end a raise, a market, an acquisition or a discard.
@@ -247,6 +265,14 @@ class Catalogue:
             for trigger in card["triggers"]:
                 self.answering.setdefault(trigger, set()).add(card["id"])
         self.titles = {c["id"]: c["title"] for c in cards}
+        #: Each Encounter's easiest way to be met: the (Heroism, Skullduggery) of least sum.
+        self.easiest = {
+            cid: min(((h, s) for h, s, _way in ways), key=sum) for cid, ways in self.ways.items()
+        }
+        #: ``play X`` (a raise answer) -> the values X adds (a policy reads it per answer).
+        self.played = {PLAY_OPTION[card]: values for card, values in self.values.items()}
+        #: ``exhaust N`` -> the cabin N.
+        self.cabin_of = {EXHAUST_OPTION[n]: n for n in range(1, 100)}
 
 
 _CATALOGUES = ObjectCache()
@@ -298,6 +324,16 @@ class IncredibleExpeditions(FlowGame):
         # order and the Drowned City (scenarios that need no shuffle use it as it is).
         self.lay_out_locations(None, "port_city", "drowned_city_of_atlantis", shuffled=False)
 
+    def may(self, c: Context, ident: str, prompt: str) -> bool:
+        """An optional effect, asked in the rulebook's words where :data:`MAY_PROMPTS` has
+        them (the answer and the id are the engine's: yes or no)."""
+        said = MAY_PROMPTS.get(ident)
+        if said is None:
+            return super().may(c, ident, prompt)
+        return (
+            self.ask(c.player, Question(ident, c.player.index, said, ("yes", "no"), "may")) == "yes"
+        )
+
     # -- cards and zones
 
     def _kind(self, card: str, kind: str) -> dict[str, Any]:
@@ -347,10 +383,15 @@ class IncredibleExpeditions(FlowGame):
         answering = self.cat.answering.get(trigger)
         if not answering:
             return
-        for card in self.cards_in_force(c.player):
-            if card in answering:
-                super().fire_in_force(c, trigger)
-                return
+        player = c.player
+        if (
+            answering.isdisjoint(player.zones["expedition_leader"])
+            and answering.isdisjoint(player.flags["cabins"])
+            and self.board["facing"] not in answering
+            and answering.isdisjoint(self.cat.rules)
+        ):
+            return
+        super().fire_in_force(c, trigger)
 
     def deck(self, name: str, discard: str) -> list[str]:
         """A shared deck; when it runs out, its discard pile is shuffled in as the new deck
@@ -897,32 +938,32 @@ class IncredibleExpeditions(FlowGame):
     def pay_for(self, player: Player, card: str) -> bool:
         """Raise the totals to the card's cost and pay it from them; False if the player gives
         up (what was raised stays in the Temporary totals)."""
-        cost = self.cat.cost.get(card, (0, 0, 0))
+        need_m, need_h, need_s = self.cat.cost.get(card, (0, 0, 0))
         counters = player.counters
         self.board["paying"] = card
+        prompt = _PAY_PROMPT.get(card) or _PAY_PROMPT.setdefault(
+            card, f"raise the totals to Acquire {self.cat.titles[card]}"
+        )
         while True:
-            short = [
-                pool
-                for pool, need in zip(VALUE_KINDS, cost, strict=True)
-                if counters[TEMPORARY[pool]] < need
-            ]
+            short = []
+            if counters["temporary_money"] < need_m:
+                short.append("money")
+            if counters["temporary_heroism"] < need_h:
+                short.append("heroism")
+            if counters["temporary_skullduggery"] < need_s:
+                short.append("skullduggery")
             if not short:
                 break
             options = self.raise_options(player, short)
             if not options:
                 return False
-            title = self.cat.titles[card]
-            answer = self.ask(
-                player,
-                Question(
-                    PAY, player.index, f"raise the totals to Acquire {title}", (DONE, *options)
-                ),
-            )
+            answer = self.ask(player, Question(PAY, player.index, prompt, (DONE, *options)))
             if answer == DONE:
                 return False
             self.do_raise(player, answer)
-        for pool, need in zip(VALUE_KINDS, cost, strict=True):
-            counters[TEMPORARY[pool]] -= need
+        counters["temporary_money"] -= need_m
+        counters["temporary_heroism"] -= need_h
+        counters["temporary_skullduggery"] -= need_s
         return True
 
     def acquire(self, player: Player, card: str, target: Player) -> None:
@@ -1175,15 +1216,34 @@ class IncredibleExpeditions(FlowGame):
         return function(self, self._contexts[player.index])
 
     def _run(self, phases: tuple[tuple[str, PhaseFn], ...], c: Context) -> None:
-        """Each phase as FlowGame plays it, after a ``phase`` event (the log tells the game
-        phase by phase, in the flow's titles)."""
-        for phase in phases:
-            self.log("phase", c.player.index, phase[0])
-            super()._run((phase,), c)
+        """The phases as FlowGame plays them (one call for the section), each after a
+        ``phase`` event (the log tells the game phase by phase, in the flow's titles)."""
+        logged = _LOGGED.get(phases)
+        if logged is None:
+            logged = _LOGGED.put(phases, tuple((name, _logged(name, fn)) for name, fn in phases))
+        super()._run(logged, c)
 
     def narrate(self) -> list[str]:
         """The game told turn by turn (``cardc sim --log``)."""
         return narrate(self)
+
+
+#: The shared discard piles, as the log names them when one is shuffled into its deck.
+_SHARED_PILES = {
+    "crew_discard": "Crew",
+    "resource_discard": "Market's Resource",
+    "encounter_discard": "Encounter",
+}
+#: Each section's phases, each logging a ``phase`` event before it runs (made once a section).
+_LOGGED = ObjectCache()
+
+
+def _logged(name: str, fn: PhaseFn) -> PhaseFn:
+    def phase(g: Game, c: Context) -> Any:
+        g.events.append(("phase", c.player.index, name))
+        return fn(g, c)
+
+    return phase
 
 
 def narrate(game: IncredibleExpeditions) -> list[str]:
@@ -1239,6 +1299,9 @@ def narrate(game: IncredibleExpeditions) -> list[str]:
         elif kind == "acquire":
             whom = "" if event[3] == event[1] + 1 else f" for player {event[3]}"
             line.append(f"Acquire {name(event[2])}{whom}")
+        elif kind == "hire" and heading[0] == phases.get("marooned"):
+            # "draw random Crew from the discard pile until you have a total of 3 Capable Crew"
+            line.append(f"draw {name(event[2])} from the Crew discard pile into cabin {event[3]}")
         elif kind == "hire":
             line.append(f"{name(event[2])} into cabin {event[3]}")
         elif kind == "play":
@@ -1269,6 +1332,9 @@ def narrate(game: IncredibleExpeditions) -> list[str]:
             line.append(f"Sacrifice {name(event[2])}")
         elif kind == "discard":
             line.append(f"discard {name(event[2])}")
+        elif kind == "reshuffle" and event[1] in _SHARED_PILES:
+            # A shared deck run out: its discard pile shuffled in (GAME.deck).
+            line.append(f"shuffle the {_SHARED_PILES[event[1]]} discard pile into its deck")
         elif kind == "reshuffle":
             line.append("shuffle the discard pile into the Resource deck")
         elif kind == "draw_from":
@@ -1529,12 +1595,14 @@ GAME_CLASS = IncredibleExpeditions
 
 class Greedy(Policy):
     """An expedition leader who plays sensibly: hires Crew until the ship has 3 to 5 capable
-    hands, buys the Resources that raise Heroism and Skullduggery, sets out once the ship can
-    muster a typical difficulty, faces what it can defeat, Ventures Forth when it may, and pays
-    with the fewest cards that cover a cost."""
+    hands, buys the Resources that raise the Heroism and Skullduggery the Encounters ahead ask,
+    sets out once the ship has 3 Crew and could likely defeat the next Encounter, faces what it
+    can likely defeat, Ventures Forth when it may and is likely to defeat what waits there,
+    Rests when it is not, and pays with the fewest cards that cover a cost."""
 
-    #: The Heroism plus Skullduggery a typical Encounter asks (the invented deck's mean is 4).
-    READY = 4
+    #: The chance of defeating the next Encounter at which the ship sets out or Faces it (a
+    #: choice of this policy, not a rule).
+    LIKELY = 0.5
     #: The Crew the rulebook recommends before setting out ("Having at least 3 Crew").
     CREW = 3
 
@@ -1570,26 +1638,41 @@ class Greedy(Policy):
             return "yes"
         return options[0]
 
-    def muster(self, g: IncredibleExpeditions, me: Player) -> int:
-        """The Heroism and Skullduggery the player could raise now."""
+    def chance(self, g: IncredibleExpeditions, me: Player) -> float:
+        """The share of the Encounters the next flip may bring that the ship could defeat with
+        all it can raise now: the cards left in the Encounter deck (or, when it is empty, its
+        discard pile, shuffled in next), a count anyone at the table can keep, since every
+        Encounter is face up once Faced."""
+        pile = g.board["encounter_deck"] or g.board["encounter_discard"]
+        if not pile:
+            return 0.0
         _, heroism, skull = g.potential(me)
-        return heroism + skull
+        ways = g.cat.ways
+        met = 0
+        for encounter in pile:
+            for need_h, need_s, _way in ways[encounter]:
+                if need_h <= heroism and need_s <= skull:
+                    met += 1
+                    break
+        return met / len(pile)
 
     def ready(self, g: IncredibleExpeditions, me: Player) -> bool:
-        """Set out (or go on) when the ship can muster a typical Encounter."""
+        """Set out (or go on) when the ship has its Crew and could likely defeat the next
+        Encounter; else Rest, to Refresh the Crew and Acquire more."""
         if g.at_port_city(me) and g.capable_crew(me) < self.CREW:
             return False
-        return self.muster(g, me) >= self.READY
+        return self.chance(g, me) >= self.LIKELY
 
     def encounter_turn(self, g: IncredibleExpeditions, me: Player, options: Sequence[str]) -> str:
-        """Venture Forth when allowed and able; else Face the next Encounter; stop after an
+        """Venture Forth when allowed and likely to defeat the Encounter that must be Faced
+        there; else Face the next Encounter here when likely to defeat it; stop after an
         Undefeated one (the hand and the Crew are spent)."""
         if me.flags["undefeated_this_turn"]:
             return "end_turn"
-        able = self.muster(g, me) >= self.READY
-        if "venture_forth" in options and able:
+        likely = self.chance(g, me) >= self.LIKELY
+        if "venture_forth" in options and likely:
             return "venture_forth"
-        if "face_encounter" in options and able and "venture_forth" not in options:
+        if "face_encounter" in options and likely and "venture_forth" not in options:
             return "face_encounter"
         return "end_turn"
 
@@ -1601,16 +1684,35 @@ class Greedy(Policy):
         want = min(max(5 - g.capable_crew(me), 0), cabins, most)
         return str(want)
 
+    def demand(self, g: IncredibleExpeditions) -> tuple[float, float]:
+        """What the Encounters ahead ask, as weights of a point of Heroism and of Skullduggery
+        (mean 1): each Encounter left in the deck and its discard pile counted by its easiest
+        way to be met, a Half-Heroism/Half-Skullduggery bubble half to each."""
+        heroism = skull = 1.0
+        easiest = g.cat.easiest
+        for pile in (g.board["encounter_deck"], g.board["encounter_discard"]):
+            for encounter in pile:
+                need_h, need_s = easiest[encounter]
+                heroism, skull = heroism + need_h, skull + need_s
+        total = heroism + skull
+        return 2 * heroism / total, 2 * skull / total
+
     def worth(
-        self, g: IncredibleExpeditions, me: Player, card: str, capable: int | None = None
+        self,
+        g: IncredibleExpeditions,
+        me: Player,
+        card: str,
+        capable: int | None = None,
+        demand: tuple[float, float] = (1.0, 1.0),
     ) -> float:
         """How much a card helps the voyage, per point of its cost (``capable``: the player's
-        capable Crew, when the caller has counted them)."""
+        capable Crew, when the caller has counted them; ``demand``: what the Encounters ahead
+        ask, :meth:`demand`)."""
         if card == "stowaway_kid":
             return -1.0
         money, heroism, skull = g.cat.values[card]
         cost = sum(g.cat.cost.get(card, (0, 0, 0))) or 1
-        worth = heroism + skull + 0.3 * money
+        worth = demand[0] * heroism + demand[1] * skull + 0.3 * money
         if g.cards[card]["kind"] == "crew":
             # A Crew serves every turn it is Refreshed, and counts against being Marooned.
             if (g.capable_crew(me) if capable is None else capable) >= 5:
@@ -1637,13 +1739,14 @@ class Greedy(Policy):
                     have_m, have_h, have_s = have_m + m, have_h + h, have_s + s
         costs = g.cat.cost
         best, value = DONE, 0.0
+        demand = self.demand(g)
         for option in options:
             if option == DONE or " for " in option:
                 continue
             cost_m, cost_h, cost_s = costs.get(option, (0, 0, 0))
             if cost_m > have_m or cost_h > have_h or cost_s > have_s:
                 continue
-            worth = self.worth(g, me, option, capable)
+            worth = self.worth(g, me, option, capable, demand)
             if worth > value:
                 best, value = option, worth
         return best
@@ -1658,17 +1761,18 @@ class Greedy(Policy):
         short_s = max(cost_s - counters["temporary_skullduggery"], 0)
         hiring = g.at_port_city(me) and g.capable_crew(me) < self.CREW
         best, score = DONE, 0.0
-        values = g.cat.values
+        cat = g.cat
+        values, played, cabin_of = cat.values, cat.played, cat.cabin_of
         cabins = me.flags["cabins"]
         for option in options:
-            verb, _, what = option.partition(" ")
-            if verb == "play":
-                m, h, s = values[what]
+            found = played.get(option)
+            if found is not None:
+                m, h, s = found
                 penalty = 0.1 * (h + s)
-            elif verb == "exhaust" and hiring:
-                m, h, s = values[cabins[int(what) - 1]]
+            elif hiring and option in cabin_of:
+                m, h, s = values[cabins[cabin_of[option] - 1]]
                 penalty = 0.5
-            elif verb == "token" and what == "money":
+            elif option == "token money":
                 m, h, s, penalty = 1, 0, 0, 0.8
             else:
                 continue
@@ -1701,20 +1805,22 @@ class Greedy(Policy):
         if best_need is None or best_need == (0, 0):
             return FACE
         short_h, short_s = best_need
-        values = g.cat.values
+        cat = g.cat
+        values, played, cabin_of = cat.values, cat.played, cat.cabin_of
         cabins = me.flags["cabins"]
         best, score = FACE, 0.0
         for option in options:
-            verb, _, what = option.partition(" ")
-            if verb == "play":
-                _, h, s = values[what]
+            found = played.get(option)
+            if found is not None:
+                _, h, s = found
                 penalty = 0.0
-            elif verb == "exhaust":
-                _, h, s = values[cabins[int(what) - 1]]
+            elif option in cabin_of:
+                _, h, s = values[cabins[cabin_of[option] - 1]]
                 penalty = 0.2
-            elif verb == "token":
-                h, s = (1, 0) if what == "heroism" else (0, 1)
-                penalty = 0.6
+            elif option == "token heroism":
+                h, s, penalty = 1, 0, 0.6
+            elif option == "token skullduggery":
+                h, s, penalty = 0, 1, 0.6
             else:
                 continue
             useful = (h if h < short_h else short_h) + (s if s < short_s else short_s)
