@@ -122,7 +122,10 @@ def test_experienced_mix_keeps_only_city_scoring() -> None:
 def test_pirate_unlocked_changes_only_the_pirate_tile() -> None:
     diff = diff_ir(_base("darwins_journey"), _variant("darwins_journey", "pirate_unlocked"))
     assert [c.id for c in diff.changed] == ["pirate"]
-    assert "unlocked at the start of the game" in (diff.changed[0].changes[0].after or "")
+    # The option's sentences are printed in the Pirates Setup rule on every sheet; the variant
+    # itself changes only the tile's `unlocked_at_start`, which the Diary's setup reads.
+    change = diff.changed[0].changes[0]
+    assert (change.what, change.before, change.after) == ("unlocked_at_start", None, "true")
 
 
 def test_more_locations_adds_cards_from_the_yaml_and_a_cards_file() -> None:
