@@ -383,15 +383,9 @@ class IncredibleExpeditions(FlowGame):
         answering = self.cat.answering.get(trigger)
         if not answering:
             return
-        player = c.player
-        if (
-            answering.isdisjoint(player.zones["expedition_leader"])
-            and answering.isdisjoint(player.flags["cabins"])
-            and self.board["facing"] not in answering
-            and answering.isdisjoint(self.cat.rules)
-        ):
-            return
-        super().fire_in_force(c, trigger)
+        # Which cards are in force is cards_in_force's to say, here as in the engine's fire.
+        if not answering.isdisjoint(self.cards_in_force(c.player)):
+            super().fire_in_force(c, trigger)
 
     def deck(self, name: str, discard: str) -> list[str]:
         """A shared deck; when it runs out, its discard pile is shuffled in as the new deck
@@ -938,20 +932,18 @@ class IncredibleExpeditions(FlowGame):
     def pay_for(self, player: Player, card: str) -> bool:
         """Raise the totals to the card's cost and pay it from them; False if the player gives
         up (what was raised stays in the Temporary totals)."""
-        need_m, need_h, need_s = self.cat.cost.get(card, (0, 0, 0))
+        cost = self.cat.cost.get(card, (0, 0, 0))
         counters = player.counters
         self.board["paying"] = card
         prompt = _PAY_PROMPT.get(card) or _PAY_PROMPT.setdefault(
             card, f"raise the totals to Acquire {self.cat.titles[card]}"
         )
         while True:
-            short = []
-            if counters["temporary_money"] < need_m:
-                short.append("money")
-            if counters["temporary_heroism"] < need_h:
-                short.append("heroism")
-            if counters["temporary_skullduggery"] < need_s:
-                short.append("skullduggery")
+            short = [
+                pool
+                for pool, need in zip(VALUE_KINDS, cost, strict=True)
+                if counters[TEMPORARY[pool]] < need
+            ]
             if not short:
                 break
             options = self.raise_options(player, short)
@@ -961,9 +953,8 @@ class IncredibleExpeditions(FlowGame):
             if answer == DONE:
                 return False
             self.do_raise(player, answer)
-        counters["temporary_money"] -= need_m
-        counters["temporary_heroism"] -= need_h
-        counters["temporary_skullduggery"] -= need_s
+        for pool, need in zip(VALUE_KINDS, cost, strict=True):
+            counters[TEMPORARY[pool]] -= need
         return True
 
     def acquire(self, player: Player, card: str, target: Player) -> None:
