@@ -287,27 +287,29 @@ class PythonEmitter:
         inner = f"c{indent + 2}" if s["as_player"] else c
         over = self.expr(s["over"], c)
         if s.get("order"):
-            # 'by': every item's keys first (as that player over players, whose context the
-            # body then reuses), a stable sort so ties keep the list's order, then the loop.
-            ordered = f"o{indent}"
-            fn.add(indent, f"{ordered} = []")
-            fn.add(indent, f"for {var} in {over}:", s["at"])
+            # 'by': the items first; with two or more, every item's keys (as that player over
+            # players), a stable sort so ties keep the list's order; then the loop. One item
+            # (a solo game's players) is in order already: its keys are not worked out.
+            ordered, keyed = f"o{indent}", f"ok{indent}"
+            fn.add(indent, f"{ordered} = [*{over}]", s["at"])
+            fn.add(indent, f"if len({ordered}) > 1:")
+            fn.add(indent + 1, f"{keyed} = []")
+            fn.add(indent + 1, f"for {var} in {ordered}:")
             if s["as_player"]:
-                fn.add(indent + 1, f"{inner} = {c}.for_player({var})")
+                fn.add(indent + 2, f"{inner} = {c}.for_player({var})")
             keys = [
                 f"-({self.expr(k['key'], inner)})"
                 if k["descending"]
                 else self.expr(k["key"], inner)
                 for k in s["order"]
             ]
-            kept = f"{var}, {inner}" if s["as_player"] else var
-            fn.add(indent + 1, f"{ordered}.append((({', '.join(keys)},), {kept}))")
-            fn.add(indent, f"{ordered}.sort(key=lambda item: item[0])")
-            fn.add(indent, f"for _, {kept} in {ordered}:")
-        else:
-            fn.add(indent, f"for {var} in {over}:", s["at"])
-            if s["as_player"]:
-                fn.add(indent + 1, f"{inner} = {c}.for_player({var})")
+            fn.add(indent + 2, f"{keyed}.append((({', '.join(keys)},), {var}))", s["at"])
+            fn.add(indent + 1, f"{keyed}.sort(key=lambda item: item[0])")
+            fn.add(indent + 1, f"{ordered} = [item[1] for item in {keyed}]")
+            over = ordered
+        fn.add(indent, f"for {var} in {over}:", s["at"])
+        if s["as_player"]:
+            fn.add(indent + 1, f"{inner} = {c}.for_player({var})")
         if s["where"] is not None:
             fn.add(indent + 1, f"if not {self.expr(s['where'], inner)}:")
             fn.add(indent + 2, "continue")
@@ -522,6 +524,8 @@ class PythonEmitter:
         at = [loc["line"], loc["col"]]
         functions: list[_Function] = []
         table: dict[str, list[str]] = {section: [] for section in _FLOW_SECTIONS}
+        #: Each section's phases, in order (for its runner).
+        phase_functions: dict[str, list[IR]] = {section: [] for section in _FLOW_SECTIONS}
         extra: dict[str, str] = {}
         for section in flow["sections"]:
             for phase in section["phases"]:
@@ -537,6 +541,7 @@ class PythonEmitter:
                 self.body(fn, phase["body"], 0, "c")
                 functions.append(fn)
                 table[section["section"]].append(f"({literal(phase['name'])}, {fn.name})")
+                phase_functions[section["section"]].append(phase)
             if section["section"] == "round":
                 where = section["loc"]
                 extra["rounds"] = self.flow_value(
@@ -544,7 +549,19 @@ class PythonEmitter:
                 )
         for key in ("end_when", "tiebreak"):
             if flow[key] is not None:
-                extra[key] = self.flow_value(key, flow[key], loc, at, functions)
+                where = flow.get(f"{key}_loc") or loc
+                extra[key] = self.flow_value(
+                    key, flow[key], where, [where["line"], where["col"]], functions
+                )
+        end_loc = flow.get("end_when_loc") or loc
+        runners = {
+            section: self.section_runner(
+                section, phase_functions[section], flow["end_when"], loc, end_loc
+            )
+            for section in _RUN_SECTIONS
+            if phase_functions[section]
+        }
+        functions.extend(runners.values())
         rows = []
         for section in _FLOW_SECTIONS:
             phases = table[section]
@@ -557,8 +574,41 @@ class PythonEmitter:
         titles = flow["titles"]["kind"] if flow["titles"] else None
         rows.append(f"    'titles': {literal(titles)},")
         rows.append(f"    'title': {literal(flow['title'])},")
+        ran = ", ".join(f"{literal(section)}: {fn.name}" for section, fn in runners.items())
+        rows.append(f"    'run': {{{ran}}},")
         text = "".join(_function_text(fn) for fn in functions)
         return text, "FLOW = {\n" + "\n".join(rows) + "\n}\n"
+
+    def section_runner(
+        self, section: str, phases: list[IR], end_when: IR | None, loc: IR, end_loc: IR
+    ) -> _Function:
+        """One function that plays a whole section as the engine's phase loop would: each
+        phase's statements in order, and ``end when`` after each (``g.end_when_held()`` ends
+        the game).
+
+        The engine calls it when nothing looks ahead (a lookahead needs each phase apart, to
+        replay it): the phases' bodies written out in one function instead of a loop in the
+        runtime calling each phase's function and then the end condition's, which in a game of
+        12 rounds of 7 phases saves some 250 calls. Each statement keeps its DSL position, so
+        a failure is reported where it is in the flow, as from the phase's own function."""
+        fn = _Function(
+            f"run__{section}",
+            comment_text(f"flow: the {section} section's phases ({loc['file']}:{loc['line']})"),
+            "flow",
+            section,
+            loc["file"],
+        )
+        for phase in phases:
+            fn.add(0, f"# phase {phase['name']}")
+            # Its questions keep the phase's ids (flow.PHASE.NAME), as its own function asks.
+            # and its statements their file (a variant's inserted phase: its YAML).
+            fn.trigger, fn.source = phase["name"], phase["loc"]["file"]
+            self.body(fn, phase["body"], 0, "c")
+            fn.source = end_loc["file"]
+            if end_when is not None:
+                fn.add(0, f"if {self.expr(end_when, 'c')}:", [end_loc["line"], end_loc["col"]])
+                fn.add(1, "g.end_when_held()")
+        return fn
 
     def flow_value(
         self, key: str, expr: IR, loc: IR, at: list[int], functions: list[_Function]
@@ -579,6 +629,9 @@ class PythonEmitter:
 
 #: The FLOW table's sections, in the order the engine runs them.
 _FLOW_SECTIONS = ("setup", "round", "turn", "end")
+#: The sections the engine may play through one generated runner (``FLOW['run']``): ``end``
+#: is played without the end condition, phase by phase.
+_RUN_SECTIONS = ("setup", "round", "turn")
 
 
 def _stdlib_modules(node: Any, found: set[str] | None = None) -> set[str]:

@@ -77,6 +77,7 @@ class _Lowering:
             "loc": loc,
             "sections": [],
             "end_when": None,
+            "end_when_loc": None,
             "winner": "highest",
             "tiebreak": None,
             "titles": None,
@@ -227,6 +228,8 @@ class _Lowering:
                 )
                 return
             out["end_when"] = self.expression(words[1:], item, "bool", "/flow/end_when")
+            # Where the condition is written, for a failure in it (a variant's: its YAML).
+            out["end_when_loc"] = _loc(item.span)
         elif item.name == "winner":
             if len(words) != 1 or not isinstance(words[0], Name) or words[0].id not in WINNERS:
                 got = words[0].id if words and isinstance(words[0], Name) else ""

@@ -103,6 +103,7 @@ SCHEMA: dict[str, Any] = {
                 "loc",
                 "sections",
                 "end_when",
+                "end_when_loc",
                 "winner",
                 "tiebreak",
                 "titles",
@@ -113,6 +114,8 @@ SCHEMA: dict[str, Any] = {
                 "loc": {"$ref": "#/$defs/loc"},
                 "sections": {"type": "array", "items": {"$ref": "#/$defs/flow_section"}},
                 "end_when": _MAYBE_EXPR,
+                # Where 'end when' is written (null when there is none).
+                "end_when_loc": {"anyOf": [{"$ref": "#/$defs/loc"}, {"type": "null"}]},
                 "winner": {"enum": ["highest", "lowest", "team"]},
                 "tiebreak": _MAYBE_EXPR,
                 "titles": {

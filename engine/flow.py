@@ -162,6 +162,8 @@ class FlowGame(Game):
         self._contexts = [Context(p, "flow", "flow") for p in self.players]
         self._looking = False
         self._end_when: PhaseFn | None = None
+        #: Each section's generated runner (``FLOW['run']``) while :meth:`play` may use them.
+        self._runners: dict[str, PhaseFn] = {}
         self._phases: dict[str, tuple[str, PhaseFn]] | None = None
         self._round_start = 0
         #: The setup section has run (by :meth:`play` or ``run_section("setup")``): a game
@@ -182,10 +184,14 @@ class FlowGame(Game):
             isinstance(p, Lookahead) for p in self.policies.values()
         )
         first = self._contexts[0]
+        # Each section's generated runner plays its phases and checks the end condition
+        # between them in one call; a lookahead replays phases one by one, so it takes the
+        # loop below. A handlers module built before runners existed has none.
+        self._runners = {} if self._looking else flow.get("run", {})
         try:
             if not self.set_up:
                 self.set_up = True
-                self._run(flow["setup"], first)
+                self._play_section(flow, "setup", first)
             if flow["round"] or flow["turn"]:
                 self._rounds(flow)
             self.reason = "rounds"
@@ -223,12 +229,12 @@ class FlowGame(Game):
             self.rounds_played = number
             try:
                 if round_phases:
-                    self._run(round_phases, first)
+                    self._play_section(flow, "round", first)
                 if turn_phases:
                     for player in self.seat_order():
                         self.turns += 1
                         self.turn_player = player
-                        self._run(turn_phases, contexts[player.index])
+                        self._play_section(flow, "turn", contexts[player.index])
             except GameEnded:
                 # The round an end cut short was played in part: it is a line of the logbook
                 # (the game's length in rounds), as FlowResult.rounds counts it.
@@ -243,6 +249,21 @@ class FlowGame(Game):
                 f"the game went round the table {MAX_ROUNDS_WITHOUT_COUNT} times and its "
                 "'end when' never held: give 'round N { ... }' or an end that comes"
             )
+
+    def _play_section(self, flow: dict[str, Any], section: str, c: Context) -> None:
+        """Play a section of :meth:`play`: through its generated runner when there is one
+        (the same phases and end checks, one call), else phase by phase."""
+        runner = self._runners.get(section)
+        if runner is not None:
+            self.call(runner, c)
+        else:
+            self._run(flow[section], c)
+
+    def end_when_held(self) -> None:
+        """The flow's ``end when`` holds after a phase (a section's runner found it): the
+        rest of the game is skipped (:meth:`_play_phases` does the same)."""
+        self.log("end_when", self.round)
+        raise GameEnded("end_when")
 
     def _run(self, phases: tuple[tuple[str, PhaseFn], ...], c: Context) -> None:
         """Each phase once, in order, for the acting player of ``c``; ``end when`` after each.
@@ -259,13 +280,15 @@ class FlowGame(Game):
         for _name, fn in phases:
             if looking:
                 self.phase_state = (self.snapshot(), fn, c.player.index, [])
+                # Game.ask keeps each answer of the phase here, for a replay of it.
+                self.recording = self.phase_state[3]
                 fn(self, c)
                 self.phase_state = None
+                self.recording = None
             else:
                 fn(self, c)
             if end_when is not None and end_when(self, c):
-                self.log("end_when", self.round)
-                raise GameEnded("end_when")
+                self.end_when_held()
 
     def seat_order(self) -> list[Player]:
         """The players in turn order this round: from ``board["first_player"]`` (a seat,
@@ -374,14 +397,6 @@ class FlowGame(Game):
 
     # -- decisions, remembered for the lookahead
 
-    def ask(self, player: Any, question: Question) -> str:
-        """Ask as any game does, and remember the answer for a replay of this phase."""
-        answer = super().ask(player, question)
-        state = self.phase_state
-        if state is not None:
-            state[3].append(answer)
-        return answer
-
     def snapshot(self) -> FlowGame:
         """A copy of the game's state (the IR, handlers, cards and flow are shared: read-only)."""
         memo: dict[int, Any] = {
@@ -460,6 +475,7 @@ class Lookahead(Policy):
             replay = Replay([*given, option])
             trial.policies = {i: replay for i in range(len(trial.players))}
             trial.phase_state = None
+            trial.recording = None
             try:
                 trial.call(fn, trial._contexts[seat])
             except GameEnded:

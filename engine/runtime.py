@@ -186,7 +186,11 @@ class Context:
         self.flags = flags if flags is not None else {}
 
     def for_player(self, player: Player) -> Context:
-        """The same trigger acting for another player (``for each p in players``)."""
+        """The same trigger acting for another player (``for each p in players``); this
+        context itself for its own player (nothing changes a context once made, so it is the
+        same, and a solo game's every ``for each`` makes no new one)."""
+        if player is self.player:
+            return self
         return Context(player, self.card, self.trigger, self.e, self.q, self.flags)
 
     def for_card(self, card: str) -> Context:
@@ -306,6 +310,9 @@ class Game:
         self.board: dict[str, Any] = {}
         self.counter_bounds = {n: (c["min"], c["max"]) for n, c in vocabulary["counters"].items()}
         self.question_count = 0
+        #: Where :meth:`ask` also keeps each answer, while a flow's lookahead records a phase
+        #: (engine/flow.py); None otherwise, which costs an ask nothing more.
+        self.recording: list[str] | None = None
         for table, given in (("verbs", self.verbs), ("natives", self.natives)):
             for name, sig in vocabulary.get(table, {}).items():
                 # @host: the program embedding the engine promised this one; hold it to that
@@ -364,6 +371,8 @@ class Game:
         if answer not in legal_answers(question.options):
             raise IllegalDecision(question.refusal(answer))
         self.log("decision", player.index, question.id, answer)
+        if self.recording is not None:
+            self.recording.append(answer)
         return answer
 
     def may(self, c: Context, ident: str, prompt: str) -> bool:

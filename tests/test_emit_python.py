@@ -440,6 +440,8 @@ def _expected_word(python: str) -> tuple[str, ...]:
         return ("choose",)
     if code.startswith("for _ in range("):
         return ("repeat",)
+    if re.match(r"o\d+ = \[\*|ok\d+\.append\(", code):
+        return ("for each",)  # an ordered loop's items, and their keys ('by')
     if match := re.match(r"for v_(\w+) in ", code):
         return (f"for each {match[1]}",)
     if code.startswith("return "):
@@ -478,6 +480,9 @@ def test_lines_map_statements_to_their_dsl_file_line_and_column(
             python = python_lines[number - 1]
             assert python.endswith(f"  # @ {path}:{line}:{column}"), (rel, number)
             words = _expected_word(python)
+            if python_lines[number].strip() == "g.end_when_held()":
+                # A section runner's end check: the flow's 'end when' clause.
+                words = ("end when",)
             assert any(at.startswith(w) for w in words), (rel, number, python, at)
             checked += 1
     assert checked >= 20

@@ -410,6 +410,29 @@ def flow__tiebreak(g, c):
     return c.player.counters['coins']  # @ cards/darwins_journey/flow.cards:9:1
 
 
+def run__setup(g, c):
+    # flow: the setup section's phases (cards/darwins_journey/flow.cards:9)
+    # phase main_board_setup
+    dv_lay_out_board(g, c)  # @ cards/darwins_journey/flow.cards:15:7
+    g.fire_in_force(c, 'board_setup')  # @ cards/darwins_journey/flow.cards:18:7
+    dv_setup_diary(g, c)  # @ cards/darwins_journey/flow.cards:19:7
+    g.verbs['setup_crew_deck'](g, c)  # @ cards/darwins_journey/flow.cards:20:7
+
+
+def run__round(g, c):
+    # flow: the round section's phases (cards/darwins_journey/flow.cards:9)
+    # phase diary
+    dv_unlock_diary(g, c)  # @ cards/darwins_journey/flow.cards:26:7
+    # phase worker_placement
+    dv_place_workers(g, c)  # @ cards/darwins_journey/flow.cards:29:7
+    # phase reward_phase
+    dv_reward_phase(g, c)  # @ cards/darwins_journey/flow.cards:32:7
+    # phase pirate_raid
+    g.fire_in_force(c, 'reward_phase_end')  # @ cards/darwins_journey/flow.cards:37:7
+    # phase workers_return
+    dv_collect_workers(g, c)  # @ cards/darwins_journey/flow.cards:40:7
+
+
 HANDLERS = {
     ('artist', 'use'): h_artist__use,
     ('bahia', 'campsite_reward'): h_bahia__campsite_reward,
@@ -473,6 +496,7 @@ FLOW = {
     'tiebreak': flow__tiebreak,
     'titles': None,
     'title': "A game of Darwin's Journey with the Pirates",
+    'run': {'setup': run__setup, 'round': run__round},
 }
 
 LINES = {
@@ -592,4 +616,13 @@ LINES = {
     404: ('cards/darwins_journey/flow.cards', 47, 9),
     405: ('cards/darwins_journey/flow.cards', 48, 9),
     410: ('cards/darwins_journey/flow.cards', 9, 1),
+    416: ('cards/darwins_journey/flow.cards', 15, 7),
+    417: ('cards/darwins_journey/flow.cards', 18, 7),
+    418: ('cards/darwins_journey/flow.cards', 19, 7),
+    419: ('cards/darwins_journey/flow.cards', 20, 7),
+    425: ('cards/darwins_journey/flow.cards', 26, 7),
+    427: ('cards/darwins_journey/flow.cards', 29, 7),
+    429: ('cards/darwins_journey/flow.cards', 32, 7),
+    431: ('cards/darwins_journey/flow.cards', 37, 7),
+    433: ('cards/darwins_journey/flow.cards', 40, 7),
 }

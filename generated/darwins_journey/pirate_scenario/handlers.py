@@ -472,6 +472,29 @@ def flow__tiebreak(g, c):
     return c.player.counters['coins']  # @ cards/darwins_journey/flow.cards:9:1
 
 
+def run__setup(g, c):
+    # flow: the setup section's phases (cards/darwins_journey/flow.cards:9)
+    # phase main_board_setup
+    dv_lay_out_board(g, c)  # @ cards/darwins_journey/flow.cards:15:7
+    g.fire_in_force(c, 'board_setup')  # @ cards/darwins_journey/flow.cards:18:7
+    dv_setup_diary(g, c)  # @ cards/darwins_journey/flow.cards:19:7
+    g.verbs['setup_crew_deck'](g, c)  # @ cards/darwins_journey/flow.cards:20:7
+
+
+def run__round(g, c):
+    # flow: the round section's phases (cards/darwins_journey/flow.cards:9)
+    # phase diary
+    dv_unlock_diary(g, c)  # @ cards/darwins_journey/flow.cards:26:7
+    # phase worker_placement
+    dv_place_workers(g, c)  # @ cards/darwins_journey/flow.cards:29:7
+    # phase reward_phase
+    dv_reward_phase(g, c)  # @ cards/darwins_journey/flow.cards:32:7
+    # phase pirate_raid
+    g.fire_in_force(c, 'reward_phase_end')  # @ cards/darwins_journey/flow.cards:37:7
+    # phase workers_return
+    dv_collect_workers(g, c)  # @ cards/darwins_journey/flow.cards:40:7
+
+
 HANDLERS = {
     ('artist', 'use'): h_artist__use,
     ('bahia', 'campsite_reward'): h_bahia__campsite_reward,
@@ -543,6 +566,7 @@ FLOW = {
     'tiebreak': flow__tiebreak,
     'titles': None,
     'title': "A game of Darwin's Journey with the Pirates",
+    'run': {'setup': run__setup, 'round': run__round},
 }
 
 LINES = {
@@ -685,4 +709,13 @@ LINES = {
     466: ('cards/darwins_journey/flow.cards', 47, 9),
     467: ('cards/darwins_journey/flow.cards', 48, 9),
     472: ('cards/darwins_journey/flow.cards', 9, 1),
+    478: ('cards/darwins_journey/flow.cards', 15, 7),
+    479: ('cards/darwins_journey/flow.cards', 18, 7),
+    480: ('cards/darwins_journey/flow.cards', 19, 7),
+    481: ('cards/darwins_journey/flow.cards', 20, 7),
+    487: ('cards/darwins_journey/flow.cards', 26, 7),
+    489: ('cards/darwins_journey/flow.cards', 29, 7),
+    491: ('cards/darwins_journey/flow.cards', 32, 7),
+    493: ('cards/darwins_journey/flow.cards', 37, 7),
+    495: ('cards/darwins_journey/flow.cards', 40, 7),
 }

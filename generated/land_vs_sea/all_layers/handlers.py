@@ -218,8 +218,44 @@ def p_end__end_game_scoring(g, c):
 
 
 def flow__end_when(g, c):
-    # flow: end_when (cards/land_vs_sea/flow.cards:7)
-    return df_game_over(g, c)  # @ cards/land_vs_sea/flow.cards:7:1
+    # flow: end_when (cards/land_vs_sea/flow.cards:49)
+    return df_game_over(g, c)  # @ cards/land_vs_sea/flow.cards:49:3
+
+
+def run__setup(g, c):
+    # flow: the setup section's phases (cards/land_vs_sea/flow.cards:7)
+    # phase special_tiles
+    g.verbs['set_out_special_tiles'](g, c)  # @ cards/land_vs_sea/flow.cards:12:7
+    if df_game_over(g, c):  # @ cards/land_vs_sea/flow.cards:49:3
+        g.end_when_held()
+    # phase stacks
+    g.verbs['shuffle_into_stacks'](g, c, g.params['stacks'])  # @ cards/land_vs_sea/flow.cards:17:7
+    if df_game_over(g, c):  # @ cards/land_vs_sea/flow.cards:49:3
+        g.end_when_held()
+    # phase scoring_aids
+    g.verbs['place_scoring_aids'](g, c)  # @ cards/land_vs_sea/flow.cards:23:7
+    if df_game_over(g, c):  # @ cards/land_vs_sea/flow.cards:49:3
+        g.end_when_held()
+    # phase starting_tile
+    g.verbs['place_starting_tile'](g, c)  # @ cards/land_vs_sea/flow.cards:28:7
+    if df_game_over(g, c):  # @ cards/land_vs_sea/flow.cards:49:3
+        g.end_when_held()
+    # phase hands
+    for v_seat in g.players:  # @ cards/land_vs_sea/flow.cards:32:7
+        c2 = c.for_player(v_seat)
+        g.verbs['draw_tiles'](g, c2)  # @ cards/land_vs_sea/flow.cards:33:9
+    if df_game_over(g, c):  # @ cards/land_vs_sea/flow.cards:49:3
+        g.end_when_held()
+
+
+def run__turn(g, c):
+    # flow: the turn section's phases (cards/land_vs_sea/flow.cards:7)
+    # phase placements
+    dv_placement(g, c)  # @ cards/land_vs_sea/flow.cards:43:7
+    if df_lone_player(g, c):  # @ cards/land_vs_sea/flow.cards:44:7
+        dv_placement(g, c)  # @ cards/land_vs_sea/flow.cards:45:9
+    if df_game_over(g, c):  # @ cards/land_vs_sea/flow.cards:49:3
+        g.end_when_held()
 
 
 HANDLERS = {
@@ -248,6 +284,7 @@ FLOW = {
     'tiebreak': None,
     'titles': None,
     'title': 'A game of Land vs Sea',
+    'run': {'setup': run__setup, 'turn': run__turn},
 }
 
 LINES = {
@@ -324,5 +361,20 @@ LINES = {
     211: ('cards/land_vs_sea/flow.cards', 44, 7),
     212: ('cards/land_vs_sea/flow.cards', 45, 9),
     217: ('cards/land_vs_sea/flow.cards', 54, 7),
-    222: ('cards/land_vs_sea/flow.cards', 7, 1),
+    222: ('cards/land_vs_sea/flow.cards', 49, 3),
+    228: ('cards/land_vs_sea/flow.cards', 12, 7),
+    229: ('cards/land_vs_sea/flow.cards', 49, 3),
+    232: ('cards/land_vs_sea/flow.cards', 17, 7),
+    233: ('cards/land_vs_sea/flow.cards', 49, 3),
+    236: ('cards/land_vs_sea/flow.cards', 23, 7),
+    237: ('cards/land_vs_sea/flow.cards', 49, 3),
+    240: ('cards/land_vs_sea/flow.cards', 28, 7),
+    241: ('cards/land_vs_sea/flow.cards', 49, 3),
+    244: ('cards/land_vs_sea/flow.cards', 32, 7),
+    246: ('cards/land_vs_sea/flow.cards', 33, 9),
+    247: ('cards/land_vs_sea/flow.cards', 49, 3),
+    254: ('cards/land_vs_sea/flow.cards', 43, 7),
+    255: ('cards/land_vs_sea/flow.cards', 44, 7),
+    256: ('cards/land_vs_sea/flow.cards', 45, 9),
+    257: ('cards/land_vs_sea/flow.cards', 49, 3),
 }

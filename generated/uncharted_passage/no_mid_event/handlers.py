@@ -408,24 +408,32 @@ def p_round__planning(g, c):
 def p_round__pirate(g, c):
     # phase pirate "Pirate" (cards/uncharted_passage/flow.cards:57)
     g.verbs['roll_pirates'](g, c)  # @ cards/uncharted_passage/flow.cards:59:7
-    o0 = []
-    for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:62:7
+    o0 = [*g.players]  # @ cards/uncharted_passage/flow.cards:62:7
+    if len(o0) > 1:
+        ok0 = []
+        for v_captain in o0:
+            c2 = c.for_player(v_captain)
+            ok0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:62:7
+        ok0.sort(key=lambda item: item[0])
+        o0 = [item[1] for item in ok0]
+    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:62:7
         c2 = c.for_player(v_captain)
-        o0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain, c2))
-    o0.sort(key=lambda item: item[0])
-    for _, v_captain, c2 in o0:
         if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:63:9
             g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
 
 
 def p_round__sailing_and_anchoring(g, c):
     # phase sailing_and_anchoring "Sailing & Anchoring" (cards/uncharted_passage/flow.cards:69)
-    o0 = []
-    for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:72:7
+    o0 = [*g.players]  # @ cards/uncharted_passage/flow.cards:72:7
+    if len(o0) > 1:
+        ok0 = []
+        for v_captain in o0:
+            c2 = c.for_player(v_captain)
+            ok0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:72:7
+        ok0.sort(key=lambda item: item[0])
+        o0 = [item[1] for item in ok0]
+    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:72:7
         c2 = c.for_player(v_captain)
-        o0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain, c2))
-    o0.sort(key=lambda item: item[0])
-    for _, v_captain, c2 in o0:
         if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:73:9
             g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
             dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:75:11
@@ -459,13 +467,95 @@ def p_end__final_scoring(g, c):
 
 
 def flow__end_when(g, c):
-    # flow: end_when (cards/uncharted_passage/flow.cards:7)
-    return g.natives['ship_sunk'](g, c)  # @ cards/uncharted_passage/flow.cards:7:1
+    # flow: end_when (cards/uncharted_passage/flow.cards:93)
+    return g.natives['ship_sunk'](g, c)  # @ cards/uncharted_passage/flow.cards:93:3
 
 
 def flow__tiebreak(g, c):
     # flow: tiebreak (cards/uncharted_passage/flow.cards:7)
     return df_tie_break(g, c)  # @ cards/uncharted_passage/flow.cards:7:1
+
+
+def run__setup(g, c):
+    # flow: the setup section's phases (cards/uncharted_passage/flow.cards:7)
+    # phase world_map
+    g.verbs['unfold_world_map'](g, c)  # @ cards/uncharted_passage/flow.cards:12:7
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+    # phase voyage_pile
+    g.verbs['make_voyage_pile'](g, c)  # @ cards/uncharted_passage/flow.cards:18:7
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+    # phase port_card_pile
+    g.verbs['shuffle_port_cards'](g, c)  # @ cards/uncharted_passage/flow.cards:22:7
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+    # phase missions
+    g.verbs['draw_missions'](g, c)  # @ cards/uncharted_passage/flow.cards:27:7
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+
+
+def run__round(g, c):
+    # flow: the round section's phases (cards/uncharted_passage/flow.cards:7)
+    # phase logbook_line
+    g.verbs['new_logbook_line'](g, c)  # @ cards/uncharted_passage/flow.cards:37:7
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+    # phase mid_event
+    if (g.round == g.params['mid_event_round']):  # @ cards/uncharted_passage/flow.cards:41:7
+        g.verbs['reveal_mid_event'](g, c)  # @ cards/uncharted_passage/flow.cards:42:9
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+    # phase planning
+    g.verbs['reveal_voyage'](g, c)  # @ cards/uncharted_passage/flow.cards:47:7
+    if (not g.natives['ship_sunk'](g, c)):  # @ cards/uncharted_passage/flow.cards:51:7
+        for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:52:9
+            c3 = c.for_player(v_captain)
+            g.verbs['write_numbers'](g, c3)  # @ cards/uncharted_passage/flow.cards:53:11
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+    # phase pirate
+    g.verbs['roll_pirates'](g, c)  # @ cards/uncharted_passage/flow.cards:59:7
+    o0 = [*g.players]  # @ cards/uncharted_passage/flow.cards:62:7
+    if len(o0) > 1:
+        ok0 = []
+        for v_captain in o0:
+            c2 = c.for_player(v_captain)
+            ok0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:62:7
+        ok0.sort(key=lambda item: item[0])
+        o0 = [item[1] for item in ok0]
+    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:62:7
+        c2 = c.for_player(v_captain)
+        if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:63:9
+            g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+    # phase sailing_and_anchoring
+    o0 = [*g.players]  # @ cards/uncharted_passage/flow.cards:72:7
+    if len(o0) > 1:
+        ok0 = []
+        for v_captain in o0:
+            c2 = c.for_player(v_captain)
+            ok0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:72:7
+        ok0.sort(key=lambda item: item[0])
+        o0 = [item[1] for item in ok0]
+    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:72:7
+        c2 = c.for_player(v_captain)
+        if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:73:9
+            g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
+            dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:75:11
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+    # phase sharing
+    if g.natives['cooperative'](g, c):  # @ cards/uncharted_passage/flow.cards:82:7
+        g.verbs['share'](g, c)  # @ cards/uncharted_passage/flow.cards:83:9
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+    # phase logbook
+    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:87:7
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
 
 
 HANDLERS = {
@@ -537,6 +627,7 @@ FLOW = {
     'tiebreak': flow__tiebreak,
     'titles': 'title',
     'title': 'Uncharted Passage',
+    'run': {'setup': run__setup, 'round': run__round},
 }
 
 LINES = {
@@ -659,22 +750,63 @@ LINES = {
     403: ('cards/uncharted_passage/flow.cards', 52, 9),
     405: ('cards/uncharted_passage/flow.cards', 53, 11),
     410: ('cards/uncharted_passage/flow.cards', 59, 7),
-    412: ('cards/uncharted_passage/flow.cards', 62, 7),
-    417: ('cards/uncharted_passage/flow.cards', 63, 9),
-    418: ('cards/uncharted_passage/flow.cards', 64, 11),
-    424: ('cards/uncharted_passage/flow.cards', 72, 7),
-    429: ('cards/uncharted_passage/flow.cards', 73, 9),
-    430: ('cards/uncharted_passage/flow.cards', 74, 11),
-    431: ('cards/uncharted_passage/flow.cards', 75, 11),
-    436: ('cards/uncharted_passage/flow.cards', 82, 7),
-    437: ('cards/uncharted_passage/flow.cards', 83, 9),
-    442: ('cards/uncharted_passage/flow.cards', 87, 7),
-    447: ('cards/uncharted_passage/flow.cards', 33, 3),
-    452: ('cards/uncharted_passage/flow.cards', 100, 7),
-    453: ('cards/uncharted_passage/flow.cards', 101, 7),
-    455: ('cards/uncharted_passage/flow.cards', 104, 9),
-    456: ('cards/uncharted_passage/flow.cards', 105, 11),
-    458: ('cards/uncharted_passage/flow.cards', 107, 11),
-    463: ('cards/uncharted_passage/flow.cards', 7, 1),
-    468: ('cards/uncharted_passage/flow.cards', 7, 1),
+    411: ('cards/uncharted_passage/flow.cards', 62, 7),
+    416: ('cards/uncharted_passage/flow.cards', 62, 7),
+    419: ('cards/uncharted_passage/flow.cards', 62, 7),
+    421: ('cards/uncharted_passage/flow.cards', 63, 9),
+    422: ('cards/uncharted_passage/flow.cards', 64, 11),
+    427: ('cards/uncharted_passage/flow.cards', 72, 7),
+    432: ('cards/uncharted_passage/flow.cards', 72, 7),
+    435: ('cards/uncharted_passage/flow.cards', 72, 7),
+    437: ('cards/uncharted_passage/flow.cards', 73, 9),
+    438: ('cards/uncharted_passage/flow.cards', 74, 11),
+    439: ('cards/uncharted_passage/flow.cards', 75, 11),
+    444: ('cards/uncharted_passage/flow.cards', 82, 7),
+    445: ('cards/uncharted_passage/flow.cards', 83, 9),
+    450: ('cards/uncharted_passage/flow.cards', 87, 7),
+    455: ('cards/uncharted_passage/flow.cards', 33, 3),
+    460: ('cards/uncharted_passage/flow.cards', 100, 7),
+    461: ('cards/uncharted_passage/flow.cards', 101, 7),
+    463: ('cards/uncharted_passage/flow.cards', 104, 9),
+    464: ('cards/uncharted_passage/flow.cards', 105, 11),
+    466: ('cards/uncharted_passage/flow.cards', 107, 11),
+    471: ('cards/uncharted_passage/flow.cards', 93, 3),
+    476: ('cards/uncharted_passage/flow.cards', 7, 1),
+    482: ('cards/uncharted_passage/flow.cards', 12, 7),
+    483: ('cards/uncharted_passage/flow.cards', 93, 3),
+    486: ('cards/uncharted_passage/flow.cards', 18, 7),
+    487: ('cards/uncharted_passage/flow.cards', 93, 3),
+    490: ('cards/uncharted_passage/flow.cards', 22, 7),
+    491: ('cards/uncharted_passage/flow.cards', 93, 3),
+    494: ('cards/uncharted_passage/flow.cards', 27, 7),
+    495: ('cards/uncharted_passage/flow.cards', 93, 3),
+    502: ('cards/uncharted_passage/flow.cards', 37, 7),
+    503: ('cards/uncharted_passage/flow.cards', 93, 3),
+    506: ('cards/uncharted_passage/flow.cards', 41, 7),
+    507: ('cards/uncharted_passage/flow.cards', 42, 9),
+    508: ('cards/uncharted_passage/flow.cards', 93, 3),
+    511: ('cards/uncharted_passage/flow.cards', 47, 7),
+    512: ('cards/uncharted_passage/flow.cards', 51, 7),
+    513: ('cards/uncharted_passage/flow.cards', 52, 9),
+    515: ('cards/uncharted_passage/flow.cards', 53, 11),
+    516: ('cards/uncharted_passage/flow.cards', 93, 3),
+    519: ('cards/uncharted_passage/flow.cards', 59, 7),
+    520: ('cards/uncharted_passage/flow.cards', 62, 7),
+    525: ('cards/uncharted_passage/flow.cards', 62, 7),
+    528: ('cards/uncharted_passage/flow.cards', 62, 7),
+    530: ('cards/uncharted_passage/flow.cards', 63, 9),
+    531: ('cards/uncharted_passage/flow.cards', 64, 11),
+    532: ('cards/uncharted_passage/flow.cards', 93, 3),
+    535: ('cards/uncharted_passage/flow.cards', 72, 7),
+    540: ('cards/uncharted_passage/flow.cards', 72, 7),
+    543: ('cards/uncharted_passage/flow.cards', 72, 7),
+    545: ('cards/uncharted_passage/flow.cards', 73, 9),
+    546: ('cards/uncharted_passage/flow.cards', 74, 11),
+    547: ('cards/uncharted_passage/flow.cards', 75, 11),
+    548: ('cards/uncharted_passage/flow.cards', 93, 3),
+    551: ('cards/uncharted_passage/flow.cards', 82, 7),
+    552: ('cards/uncharted_passage/flow.cards', 83, 9),
+    553: ('cards/uncharted_passage/flow.cards', 93, 3),
+    556: ('cards/uncharted_passage/flow.cards', 87, 7),
+    557: ('cards/uncharted_passage/flow.cards', 93, 3),
 }

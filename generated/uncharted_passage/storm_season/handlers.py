@@ -429,24 +429,32 @@ def p_round__planning(g, c):
 def p_round__pirate(g, c):
     # phase pirate "Pirate" (cards/uncharted_passage/flow.cards:57)
     g.verbs['roll_pirates'](g, c)  # @ cards/uncharted_passage/flow.cards:59:7
-    o0 = []
-    for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:62:7
+    o0 = [*g.players]  # @ cards/uncharted_passage/flow.cards:62:7
+    if len(o0) > 1:
+        ok0 = []
+        for v_captain in o0:
+            c2 = c.for_player(v_captain)
+            ok0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:62:7
+        ok0.sort(key=lambda item: item[0])
+        o0 = [item[1] for item in ok0]
+    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:62:7
         c2 = c.for_player(v_captain)
-        o0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain, c2))
-    o0.sort(key=lambda item: item[0])
-    for _, v_captain, c2 in o0:
         if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:63:9
             g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
 
 
 def p_round__sailing_and_anchoring(g, c):
     # phase sailing_and_anchoring "Sailing & Anchoring" (cards/uncharted_passage/flow.cards:69)
-    o0 = []
-    for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:72:7
+    o0 = [*g.players]  # @ cards/uncharted_passage/flow.cards:72:7
+    if len(o0) > 1:
+        ok0 = []
+        for v_captain in o0:
+            c2 = c.for_player(v_captain)
+            ok0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:72:7
+        ok0.sort(key=lambda item: item[0])
+        o0 = [item[1] for item in ok0]
+    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:72:7
         c2 = c.for_player(v_captain)
-        o0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain, c2))
-    o0.sort(key=lambda item: item[0])
-    for _, v_captain, c2 in o0:
         if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:73:9
             g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
             dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:75:11
@@ -480,13 +488,104 @@ def p_end__final_scoring(g, c):
 
 
 def flow__end_when(g, c):
-    # flow: end_when (cards/uncharted_passage/flow.cards:7)
-    return g.natives['ship_sunk'](g, c)  # @ cards/uncharted_passage/flow.cards:7:1
+    # flow: end_when (cards/uncharted_passage/flow.cards:93)
+    return g.natives['ship_sunk'](g, c)  # @ cards/uncharted_passage/flow.cards:93:3
 
 
 def flow__tiebreak(g, c):
     # flow: tiebreak (cards/uncharted_passage/flow.cards:7)
     return df_tie_break(g, c)  # @ cards/uncharted_passage/flow.cards:7:1
+
+
+def run__setup(g, c):
+    # flow: the setup section's phases (cards/uncharted_passage/flow.cards:7)
+    # phase world_map
+    g.verbs['unfold_world_map'](g, c)  # @ cards/uncharted_passage/flow.cards:12:7
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+    # phase voyage_pile
+    g.verbs['make_voyage_pile'](g, c)  # @ cards/uncharted_passage/flow.cards:18:7
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+    # phase port_card_pile
+    g.verbs['shuffle_port_cards'](g, c)  # @ cards/uncharted_passage/flow.cards:22:7
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+    # phase missions
+    g.verbs['draw_missions'](g, c)  # @ cards/uncharted_passage/flow.cards:27:7
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+
+
+def run__round(g, c):
+    # flow: the round section's phases (cards/uncharted_passage/flow.cards:7)
+    # phase logbook_line
+    g.verbs['new_logbook_line'](g, c)  # @ cards/uncharted_passage/flow.cards:37:7
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+    # phase mid_event
+    if (g.round == g.params['mid_event_round']):  # @ cards/uncharted_passage/flow.cards:41:7
+        g.verbs['reveal_mid_event'](g, c)  # @ cards/uncharted_passage/flow.cards:42:9
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+    # phase storm_season
+    if (g.round >= 10):  # @ cards/uncharted_passage/variants/storm_season.yaml:11:9
+        for v_captain in g.players:  # @ cards/uncharted_passage/variants/storm_season.yaml:12:11
+            c3 = c.for_player(v_captain)
+            v_storm = g.roll(1, 6)  # @ cards/uncharted_passage/variants/storm_season.yaml:13:13
+            if (v_storm > 3):  # @ cards/uncharted_passage/variants/storm_season.yaml:14:13
+                g.mark(c3, 'durability', (v_storm - 3))  # @ cards/uncharted_passage/variants/storm_season.yaml:15:15
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+    # phase planning
+    g.verbs['reveal_voyage'](g, c)  # @ cards/uncharted_passage/flow.cards:47:7
+    if (not g.natives['ship_sunk'](g, c)):  # @ cards/uncharted_passage/flow.cards:51:7
+        for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:52:9
+            c3 = c.for_player(v_captain)
+            g.verbs['write_numbers'](g, c3)  # @ cards/uncharted_passage/flow.cards:53:11
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+    # phase pirate
+    g.verbs['roll_pirates'](g, c)  # @ cards/uncharted_passage/flow.cards:59:7
+    o0 = [*g.players]  # @ cards/uncharted_passage/flow.cards:62:7
+    if len(o0) > 1:
+        ok0 = []
+        for v_captain in o0:
+            c2 = c.for_player(v_captain)
+            ok0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:62:7
+        ok0.sort(key=lambda item: item[0])
+        o0 = [item[1] for item in ok0]
+    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:62:7
+        c2 = c.for_player(v_captain)
+        if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:63:9
+            g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+    # phase sailing_and_anchoring
+    o0 = [*g.players]  # @ cards/uncharted_passage/flow.cards:72:7
+    if len(o0) > 1:
+        ok0 = []
+        for v_captain in o0:
+            c2 = c.for_player(v_captain)
+            ok0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:72:7
+        ok0.sort(key=lambda item: item[0])
+        o0 = [item[1] for item in ok0]
+    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:72:7
+        c2 = c.for_player(v_captain)
+        if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:73:9
+            g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
+            dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:75:11
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+    # phase sharing
+    if g.natives['cooperative'](g, c):  # @ cards/uncharted_passage/flow.cards:82:7
+        g.verbs['share'](g, c)  # @ cards/uncharted_passage/flow.cards:83:9
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+    # phase logbook
+    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:87:7
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
 
 
 HANDLERS = {
@@ -560,6 +659,7 @@ FLOW = {
     'tiebreak': flow__tiebreak,
     'titles': 'title',
     'title': 'Uncharted Passage',
+    'run': {'setup': run__setup, 'round': run__round},
 }
 
 LINES = {
@@ -690,22 +790,69 @@ LINES = {
     424: ('cards/uncharted_passage/flow.cards', 52, 9),
     426: ('cards/uncharted_passage/flow.cards', 53, 11),
     431: ('cards/uncharted_passage/flow.cards', 59, 7),
-    433: ('cards/uncharted_passage/flow.cards', 62, 7),
-    438: ('cards/uncharted_passage/flow.cards', 63, 9),
-    439: ('cards/uncharted_passage/flow.cards', 64, 11),
-    445: ('cards/uncharted_passage/flow.cards', 72, 7),
-    450: ('cards/uncharted_passage/flow.cards', 73, 9),
-    451: ('cards/uncharted_passage/flow.cards', 74, 11),
-    452: ('cards/uncharted_passage/flow.cards', 75, 11),
-    457: ('cards/uncharted_passage/flow.cards', 82, 7),
-    458: ('cards/uncharted_passage/flow.cards', 83, 9),
-    463: ('cards/uncharted_passage/flow.cards', 87, 7),
-    468: ('cards/uncharted_passage/flow.cards', 33, 3),
-    473: ('cards/uncharted_passage/flow.cards', 100, 7),
-    474: ('cards/uncharted_passage/flow.cards', 101, 7),
-    476: ('cards/uncharted_passage/flow.cards', 104, 9),
-    477: ('cards/uncharted_passage/flow.cards', 105, 11),
-    479: ('cards/uncharted_passage/flow.cards', 107, 11),
-    484: ('cards/uncharted_passage/flow.cards', 7, 1),
-    489: ('cards/uncharted_passage/flow.cards', 7, 1),
+    432: ('cards/uncharted_passage/flow.cards', 62, 7),
+    437: ('cards/uncharted_passage/flow.cards', 62, 7),
+    440: ('cards/uncharted_passage/flow.cards', 62, 7),
+    442: ('cards/uncharted_passage/flow.cards', 63, 9),
+    443: ('cards/uncharted_passage/flow.cards', 64, 11),
+    448: ('cards/uncharted_passage/flow.cards', 72, 7),
+    453: ('cards/uncharted_passage/flow.cards', 72, 7),
+    456: ('cards/uncharted_passage/flow.cards', 72, 7),
+    458: ('cards/uncharted_passage/flow.cards', 73, 9),
+    459: ('cards/uncharted_passage/flow.cards', 74, 11),
+    460: ('cards/uncharted_passage/flow.cards', 75, 11),
+    465: ('cards/uncharted_passage/flow.cards', 82, 7),
+    466: ('cards/uncharted_passage/flow.cards', 83, 9),
+    471: ('cards/uncharted_passage/flow.cards', 87, 7),
+    476: ('cards/uncharted_passage/flow.cards', 33, 3),
+    481: ('cards/uncharted_passage/flow.cards', 100, 7),
+    482: ('cards/uncharted_passage/flow.cards', 101, 7),
+    484: ('cards/uncharted_passage/flow.cards', 104, 9),
+    485: ('cards/uncharted_passage/flow.cards', 105, 11),
+    487: ('cards/uncharted_passage/flow.cards', 107, 11),
+    492: ('cards/uncharted_passage/flow.cards', 93, 3),
+    497: ('cards/uncharted_passage/flow.cards', 7, 1),
+    503: ('cards/uncharted_passage/flow.cards', 12, 7),
+    504: ('cards/uncharted_passage/flow.cards', 93, 3),
+    507: ('cards/uncharted_passage/flow.cards', 18, 7),
+    508: ('cards/uncharted_passage/flow.cards', 93, 3),
+    511: ('cards/uncharted_passage/flow.cards', 22, 7),
+    512: ('cards/uncharted_passage/flow.cards', 93, 3),
+    515: ('cards/uncharted_passage/flow.cards', 27, 7),
+    516: ('cards/uncharted_passage/flow.cards', 93, 3),
+    523: ('cards/uncharted_passage/flow.cards', 37, 7),
+    524: ('cards/uncharted_passage/flow.cards', 93, 3),
+    527: ('cards/uncharted_passage/flow.cards', 41, 7),
+    528: ('cards/uncharted_passage/flow.cards', 42, 9),
+    529: ('cards/uncharted_passage/flow.cards', 93, 3),
+    532: ('cards/uncharted_passage/variants/storm_season.yaml', 11, 9),
+    533: ('cards/uncharted_passage/variants/storm_season.yaml', 12, 11),
+    535: ('cards/uncharted_passage/variants/storm_season.yaml', 13, 13),
+    536: ('cards/uncharted_passage/variants/storm_season.yaml', 14, 13),
+    537: ('cards/uncharted_passage/variants/storm_season.yaml', 15, 15),
+    538: ('cards/uncharted_passage/flow.cards', 93, 3),
+    541: ('cards/uncharted_passage/flow.cards', 47, 7),
+    542: ('cards/uncharted_passage/flow.cards', 51, 7),
+    543: ('cards/uncharted_passage/flow.cards', 52, 9),
+    545: ('cards/uncharted_passage/flow.cards', 53, 11),
+    546: ('cards/uncharted_passage/flow.cards', 93, 3),
+    549: ('cards/uncharted_passage/flow.cards', 59, 7),
+    550: ('cards/uncharted_passage/flow.cards', 62, 7),
+    555: ('cards/uncharted_passage/flow.cards', 62, 7),
+    558: ('cards/uncharted_passage/flow.cards', 62, 7),
+    560: ('cards/uncharted_passage/flow.cards', 63, 9),
+    561: ('cards/uncharted_passage/flow.cards', 64, 11),
+    562: ('cards/uncharted_passage/flow.cards', 93, 3),
+    565: ('cards/uncharted_passage/flow.cards', 72, 7),
+    570: ('cards/uncharted_passage/flow.cards', 72, 7),
+    573: ('cards/uncharted_passage/flow.cards', 72, 7),
+    575: ('cards/uncharted_passage/flow.cards', 73, 9),
+    576: ('cards/uncharted_passage/flow.cards', 74, 11),
+    577: ('cards/uncharted_passage/flow.cards', 75, 11),
+    578: ('cards/uncharted_passage/flow.cards', 93, 3),
+    581: ('cards/uncharted_passage/flow.cards', 82, 7),
+    582: ('cards/uncharted_passage/flow.cards', 83, 9),
+    583: ('cards/uncharted_passage/flow.cards', 93, 3),
+    586: ('cards/uncharted_passage/flow.cards', 87, 7),
+    587: ('cards/uncharted_passage/flow.cards', 93, 3),
 }

@@ -419,24 +419,32 @@ def p_round__planning(g, c):
 def p_round__pirate(g, c):
     # phase pirate "Pirate" (cards/uncharted_passage/flow.cards:57)
     g.verbs['roll_pirates'](g, c)  # @ cards/uncharted_passage/flow.cards:59:7
-    o0 = []
-    for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:62:7
+    o0 = [*g.players]  # @ cards/uncharted_passage/flow.cards:62:7
+    if len(o0) > 1:
+        ok0 = []
+        for v_captain in o0:
+            c2 = c.for_player(v_captain)
+            ok0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:62:7
+        ok0.sort(key=lambda item: item[0])
+        o0 = [item[1] for item in ok0]
+    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:62:7
         c2 = c.for_player(v_captain)
-        o0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain, c2))
-    o0.sort(key=lambda item: item[0])
-    for _, v_captain, c2 in o0:
         if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:63:9
             g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
 
 
 def p_round__sailing_and_anchoring(g, c):
     # phase sailing_and_anchoring "Sailing & Anchoring" (cards/uncharted_passage/flow.cards:69)
-    o0 = []
-    for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:72:7
+    o0 = [*g.players]  # @ cards/uncharted_passage/flow.cards:72:7
+    if len(o0) > 1:
+        ok0 = []
+        for v_captain in o0:
+            c2 = c.for_player(v_captain)
+            ok0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:72:7
+        ok0.sort(key=lambda item: item[0])
+        o0 = [item[1] for item in ok0]
+    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:72:7
         c2 = c.for_player(v_captain)
-        o0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain, c2))
-    o0.sort(key=lambda item: item[0])
-    for _, v_captain, c2 in o0:
         if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:73:9
             g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
             dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:75:11
@@ -470,13 +478,95 @@ def p_end__final_scoring(g, c):
 
 
 def flow__end_when(g, c):
-    # flow: end_when (cards/uncharted_passage/flow.cards:7)
-    return g.natives['ship_sunk'](g, c)  # @ cards/uncharted_passage/flow.cards:7:1
+    # flow: end_when (cards/uncharted_passage/flow.cards:93)
+    return g.natives['ship_sunk'](g, c)  # @ cards/uncharted_passage/flow.cards:93:3
 
 
 def flow__tiebreak(g, c):
     # flow: tiebreak (cards/uncharted_passage/flow.cards:7)
     return df_tie_break(g, c)  # @ cards/uncharted_passage/flow.cards:7:1
+
+
+def run__setup(g, c):
+    # flow: the setup section's phases (cards/uncharted_passage/flow.cards:7)
+    # phase world_map
+    g.verbs['unfold_world_map'](g, c)  # @ cards/uncharted_passage/flow.cards:12:7
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+    # phase voyage_pile
+    g.verbs['make_voyage_pile'](g, c)  # @ cards/uncharted_passage/flow.cards:18:7
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+    # phase port_card_pile
+    g.verbs['shuffle_port_cards'](g, c)  # @ cards/uncharted_passage/flow.cards:22:7
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+    # phase missions
+    g.verbs['draw_missions'](g, c)  # @ cards/uncharted_passage/flow.cards:27:7
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+
+
+def run__round(g, c):
+    # flow: the round section's phases (cards/uncharted_passage/flow.cards:7)
+    # phase logbook_line
+    g.verbs['new_logbook_line'](g, c)  # @ cards/uncharted_passage/flow.cards:37:7
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+    # phase mid_event
+    if (g.round == g.params['mid_event_round']):  # @ cards/uncharted_passage/flow.cards:41:7
+        g.verbs['reveal_mid_event'](g, c)  # @ cards/uncharted_passage/flow.cards:42:9
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+    # phase planning
+    g.verbs['reveal_voyage'](g, c)  # @ cards/uncharted_passage/flow.cards:47:7
+    if (not g.natives['ship_sunk'](g, c)):  # @ cards/uncharted_passage/flow.cards:51:7
+        for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:52:9
+            c3 = c.for_player(v_captain)
+            g.verbs['write_numbers'](g, c3)  # @ cards/uncharted_passage/flow.cards:53:11
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+    # phase pirate
+    g.verbs['roll_pirates'](g, c)  # @ cards/uncharted_passage/flow.cards:59:7
+    o0 = [*g.players]  # @ cards/uncharted_passage/flow.cards:62:7
+    if len(o0) > 1:
+        ok0 = []
+        for v_captain in o0:
+            c2 = c.for_player(v_captain)
+            ok0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:62:7
+        ok0.sort(key=lambda item: item[0])
+        o0 = [item[1] for item in ok0]
+    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:62:7
+        c2 = c.for_player(v_captain)
+        if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:63:9
+            g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+    # phase sailing_and_anchoring
+    o0 = [*g.players]  # @ cards/uncharted_passage/flow.cards:72:7
+    if len(o0) > 1:
+        ok0 = []
+        for v_captain in o0:
+            c2 = c.for_player(v_captain)
+            ok0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:72:7
+        ok0.sort(key=lambda item: item[0])
+        o0 = [item[1] for item in ok0]
+    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:72:7
+        c2 = c.for_player(v_captain)
+        if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:73:9
+            g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
+            dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:75:11
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+    # phase sharing
+    if g.natives['cooperative'](g, c):  # @ cards/uncharted_passage/flow.cards:82:7
+        g.verbs['share'](g, c)  # @ cards/uncharted_passage/flow.cards:83:9
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
+    # phase logbook
+    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:87:7
+    if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        g.end_when_held()
 
 
 HANDLERS = {
@@ -550,6 +640,7 @@ FLOW = {
     'tiebreak': flow__tiebreak,
     'titles': 'title',
     'title': 'Uncharted Passage',
+    'run': {'setup': run__setup, 'round': run__round},
 }
 
 LINES = {
@@ -675,22 +766,63 @@ LINES = {
     414: ('cards/uncharted_passage/flow.cards', 52, 9),
     416: ('cards/uncharted_passage/flow.cards', 53, 11),
     421: ('cards/uncharted_passage/flow.cards', 59, 7),
-    423: ('cards/uncharted_passage/flow.cards', 62, 7),
-    428: ('cards/uncharted_passage/flow.cards', 63, 9),
-    429: ('cards/uncharted_passage/flow.cards', 64, 11),
-    435: ('cards/uncharted_passage/flow.cards', 72, 7),
-    440: ('cards/uncharted_passage/flow.cards', 73, 9),
-    441: ('cards/uncharted_passage/flow.cards', 74, 11),
-    442: ('cards/uncharted_passage/flow.cards', 75, 11),
-    447: ('cards/uncharted_passage/flow.cards', 82, 7),
-    448: ('cards/uncharted_passage/flow.cards', 83, 9),
-    453: ('cards/uncharted_passage/flow.cards', 87, 7),
-    458: ('cards/uncharted_passage/flow.cards', 33, 3),
-    463: ('cards/uncharted_passage/flow.cards', 100, 7),
-    464: ('cards/uncharted_passage/flow.cards', 101, 7),
-    466: ('cards/uncharted_passage/flow.cards', 104, 9),
-    467: ('cards/uncharted_passage/flow.cards', 105, 11),
-    469: ('cards/uncharted_passage/flow.cards', 107, 11),
-    474: ('cards/uncharted_passage/flow.cards', 7, 1),
-    479: ('cards/uncharted_passage/flow.cards', 7, 1),
+    422: ('cards/uncharted_passage/flow.cards', 62, 7),
+    427: ('cards/uncharted_passage/flow.cards', 62, 7),
+    430: ('cards/uncharted_passage/flow.cards', 62, 7),
+    432: ('cards/uncharted_passage/flow.cards', 63, 9),
+    433: ('cards/uncharted_passage/flow.cards', 64, 11),
+    438: ('cards/uncharted_passage/flow.cards', 72, 7),
+    443: ('cards/uncharted_passage/flow.cards', 72, 7),
+    446: ('cards/uncharted_passage/flow.cards', 72, 7),
+    448: ('cards/uncharted_passage/flow.cards', 73, 9),
+    449: ('cards/uncharted_passage/flow.cards', 74, 11),
+    450: ('cards/uncharted_passage/flow.cards', 75, 11),
+    455: ('cards/uncharted_passage/flow.cards', 82, 7),
+    456: ('cards/uncharted_passage/flow.cards', 83, 9),
+    461: ('cards/uncharted_passage/flow.cards', 87, 7),
+    466: ('cards/uncharted_passage/flow.cards', 33, 3),
+    471: ('cards/uncharted_passage/flow.cards', 100, 7),
+    472: ('cards/uncharted_passage/flow.cards', 101, 7),
+    474: ('cards/uncharted_passage/flow.cards', 104, 9),
+    475: ('cards/uncharted_passage/flow.cards', 105, 11),
+    477: ('cards/uncharted_passage/flow.cards', 107, 11),
+    482: ('cards/uncharted_passage/flow.cards', 93, 3),
+    487: ('cards/uncharted_passage/flow.cards', 7, 1),
+    493: ('cards/uncharted_passage/flow.cards', 12, 7),
+    494: ('cards/uncharted_passage/flow.cards', 93, 3),
+    497: ('cards/uncharted_passage/flow.cards', 18, 7),
+    498: ('cards/uncharted_passage/flow.cards', 93, 3),
+    501: ('cards/uncharted_passage/flow.cards', 22, 7),
+    502: ('cards/uncharted_passage/flow.cards', 93, 3),
+    505: ('cards/uncharted_passage/flow.cards', 27, 7),
+    506: ('cards/uncharted_passage/flow.cards', 93, 3),
+    513: ('cards/uncharted_passage/flow.cards', 37, 7),
+    514: ('cards/uncharted_passage/flow.cards', 93, 3),
+    517: ('cards/uncharted_passage/flow.cards', 41, 7),
+    518: ('cards/uncharted_passage/flow.cards', 42, 9),
+    519: ('cards/uncharted_passage/flow.cards', 93, 3),
+    522: ('cards/uncharted_passage/flow.cards', 47, 7),
+    523: ('cards/uncharted_passage/flow.cards', 51, 7),
+    524: ('cards/uncharted_passage/flow.cards', 52, 9),
+    526: ('cards/uncharted_passage/flow.cards', 53, 11),
+    527: ('cards/uncharted_passage/flow.cards', 93, 3),
+    530: ('cards/uncharted_passage/flow.cards', 59, 7),
+    531: ('cards/uncharted_passage/flow.cards', 62, 7),
+    536: ('cards/uncharted_passage/flow.cards', 62, 7),
+    539: ('cards/uncharted_passage/flow.cards', 62, 7),
+    541: ('cards/uncharted_passage/flow.cards', 63, 9),
+    542: ('cards/uncharted_passage/flow.cards', 64, 11),
+    543: ('cards/uncharted_passage/flow.cards', 93, 3),
+    546: ('cards/uncharted_passage/flow.cards', 72, 7),
+    551: ('cards/uncharted_passage/flow.cards', 72, 7),
+    554: ('cards/uncharted_passage/flow.cards', 72, 7),
+    556: ('cards/uncharted_passage/flow.cards', 73, 9),
+    557: ('cards/uncharted_passage/flow.cards', 74, 11),
+    558: ('cards/uncharted_passage/flow.cards', 75, 11),
+    559: ('cards/uncharted_passage/flow.cards', 93, 3),
+    562: ('cards/uncharted_passage/flow.cards', 82, 7),
+    563: ('cards/uncharted_passage/flow.cards', 83, 9),
+    564: ('cards/uncharted_passage/flow.cards', 93, 3),
+    567: ('cards/uncharted_passage/flow.cards', 87, 7),
+    568: ('cards/uncharted_passage/flow.cards', 93, 3),
 }
