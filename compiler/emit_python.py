@@ -521,7 +521,6 @@ class PythonEmitter:
         if not flow:
             return "", "FLOW = None\n"
         loc = flow["loc"]
-        at = [loc["line"], loc["col"]]
         functions: list[_Function] = []
         table: dict[str, list[str]] = {section: [] for section in _FLOW_SECTIONS}
         #: Each section's phases, in order (for its runner).
