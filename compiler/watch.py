@@ -310,10 +310,10 @@ class Watcher:
         folders: dict[Path, None] = {}
         for raw in paths:
             path = Path(raw)
-            if path.suffix != ".cards" or "variants" in path.parts:
-                return None
-            folder = game_folder(path)
+            folder = game_folder(path) if path.suffix == ".cards" else None
             if folder is None or folder.resolve() not in wanted:
+                return None
+            if "variants" in path.relative_to(folder).parts:  # a variant's added cards
                 return None
             folders.setdefault(folder, None)
         return sorted(folders) or None

@@ -260,6 +260,7 @@ def test_which_saves_get_a_quick_build(project: Path) -> None:
     ]
     # A variant, reference.yaml, a file outside any game: the build without sheets instead.
     assert watcher.quick_folders({str(solo / "variants" / "rich.yaml")}) is None
+    assert watcher.quick_folders({str(solo / "variants" / "extra.cards")}) is None
     assert watcher.quick_folders({str(solo / "reference.yaml")}) is None
     assert watcher.quick_folders({str(project / "cards" / "loose.cards")}) is None
     # Watching one game: a save in another one is left to the full build's selection.
