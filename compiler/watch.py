@@ -133,6 +133,10 @@ def quick_build(project: Project, folders: list[Path], sources: SourceCache) -> 
         return outcome
     existing = _existing(generated)
     outputs = {rel: path.read_bytes() for rel, path in existing.items()}
+    if all(outputs.get(rel) == data for rel, data in fresh.items()):
+        # The save changed nothing the handlers or the IR show (a comment, a touch): nothing
+        # to swap. The full build that follows brings the manifest's digest up to date.
+        return outcome
     outputs.update(fresh)
     manifest = _read_manifest(generated)
     games = dict(manifest.get("games", {}))
@@ -154,8 +158,6 @@ def quick_build(project: Project, folders: list[Path], sources: SourceCache) -> 
             outcome.lines.append(f"added {prefix}/{rel}")
         elif outputs[rel] != existing[rel].read_bytes():
             outcome.lines.append(f"updated {prefix}/{rel}")
-    if not any(line.startswith(("added", "updated")) for line in outcome.lines):
-        return outcome  # the save changed nothing the handlers show: nothing to swap
     try:
         outcome.lines.extend(write_tree(generated, outputs))
     except TreeWriteError as error:

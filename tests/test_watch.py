@@ -289,3 +289,18 @@ def test_watch_writes_the_handlers_first_and_the_rest_once_saves_stop(project: P
     finally:
         watch.process.send_signal(signal.SIGINT)
         watch.process.wait(timeout=30)
+
+
+def test_a_save_that_changes_no_output_swaps_nothing(project: Path) -> None:
+    from compiler.project import find_project
+    from compiler.watch import quick_build
+    from dsl.diagnostics import SourceCache
+
+    assert _build(project, "--no-sheets").returncode == 0
+    before = _tree(project / "generated")
+    (project / "cards" / "solo" / "coin.cards").write_text(CARD + "# a comment at the end\n")
+    found = find_project(project)
+    assert found is not None
+    outcome = quick_build(found, [project / "cards" / "solo"], SourceCache())
+    assert (outcome.status, outcome.lines) == (0, [])
+    assert _tree(project / "generated") == before
