@@ -304,3 +304,20 @@ def test_a_save_that_changes_no_output_swaps_nothing(project: Path) -> None:
     outcome = quick_build(found, [project / "cards" / "solo"], SourceCache())
     assert (outcome.status, outcome.lines) == (0, [])
     assert _tree(project / "generated") == before
+
+
+def test_warm_up_loads_the_quick_build_and_freezes_what_is_loaded() -> None:
+    # In a child: gc.freeze() is process-wide, and the test process must keep its collector.
+    code = (
+        "import gc, sys\nfrom compiler.watch import warm_up\n"
+        "assert 'compiler.emit_python' not in sys.modules and gc.get_freeze_count() == 0\n"
+        "warm_up()\nprint('compiler.emit_python' in sys.modules, gc.get_freeze_count() > 0)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        timeout=120,
+    )
+    assert result.stdout.split() == ["True", "True"], result.stderr
