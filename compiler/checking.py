@@ -11,9 +11,12 @@ from pathlib import Path
 
 from compiler.pipeline import CheckResult, compile_game, game_folder, parse_all
 from compiler.project import Project
-from compiler.variants import check_variants
 from dsl.diagnostics import SourceCache
 from dsl.nodes import SourceFile
+
+#: compiler.variants.VARIANTS_DIR (a test keeps the two equal), named here so that checking a
+#: game without variants never imports compiler.variants.
+VARIANTS_DIR = "variants"
 
 
 def check_paths(paths: list[Path], project: Project | None, sources: SourceCache) -> CheckResult:
@@ -35,8 +38,11 @@ def check_paths(paths: list[Path], project: Project | None, sources: SourceCache
         result.games.append(game)
         result.diagnostics.extend(game.diagnostics)
         result.files.extend(SourceFile(str(p), ()) for p in game.files)
-        if game.ok:
+        if game.ok and (folder / VARIANTS_DIR).is_dir():
             # Variants are checked against a base that compiles; their errors are their own.
+            # compiler.variants is imported only for a game that has some (a fast start).
+            from compiler.variants import check_variants
+
             result.diagnostics.extend(
                 check_variants(
                     folder, sources, game.files, game.diagnostics, result.variant_provisional

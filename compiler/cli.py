@@ -91,14 +91,20 @@ def cmd_check(args: argparse.Namespace) -> int:
     return status
 
 
+#: The sheets' reference file (compiler.sheets.reference.REFERENCE_FILE, a test keeps the two
+#: equal): named here so that a check of a game without one never imports the sheets package.
+REFERENCE_FILE = "reference.yaml"
+
+
 def _reference_problems(project: Project) -> list[Diagnostic]:
     """Each game's reference.yaml, checked for the shape the sheets read it as."""
-    from compiler.sheets.reference import REFERENCE_FILE
-    from compiler.sheets.reference_shape import ReferenceShapeError, check_reference_file
-
     found = []
     for game in project.games():
         path = project.game_dir(game) / REFERENCE_FILE
+        if not path.is_file():  # nothing to check (check_reference_file would return too)
+            continue
+        from compiler.sheets.reference_shape import ReferenceShapeError, check_reference_file
+
         try:
             check_reference_file(path, project.relative(path))
         except ReferenceShapeError as error:
@@ -158,8 +164,14 @@ def cmd_new(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every subcommand."""
+#: The subcommands defined in this module: a command line that starts with one of them needs
+#: none of COMMAND_MODULES, whose imports are most of the parser's cost in a one-file check.
+CORE_COMMANDS = frozenset({"check", "build", "parse", "new"})
+
+
+def build_parser(later_commands: bool = True) -> argparse.ArgumentParser:
+    """The argument parser of every subcommand (of the core ones only without
+    ``later_commands``)."""
     parser = argparse.ArgumentParser(
         prog="cardc",
         description="Compile tabletop-game rules written as data into checked Python handlers "
@@ -226,7 +238,8 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("game", metavar="GAME", help="a name in lower_snake_case")
     new.set_defaults(run=cmd_new)
 
-    _add_later_commands(commands)
+    if later_commands:
+        _add_later_commands(commands)
     return parser
 
 
@@ -266,7 +279,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.stdout = SafeStream(sys.stdout)  # type: ignore[assignment]
     sys.stderr = SafeStream(sys.stderr)  # type: ignore[assignment]
     try:
-        parser = build_parser()
+        words = sys.argv[1:] if argv is None else list(argv)
+        # `cardc check ...` parses the same with the core commands alone; anything else (no
+        # command, -h, --version, another command, a typo to suggest for) gets the full parser.
+        parser = build_parser(later_commands=not words or words[0] not in CORE_COMMANDS)
         args = parser.parse_args(argv)
         if not getattr(args, "run", None):
             parser.print_help()
