@@ -268,3 +268,25 @@ def test_may_questions_are_asked_in_the_rulebooks_words() -> None:
     )
     for prompt in asked.values():
         assert "flow" not in prompt and "_" not in prompt and prompt.endswith("?")
+
+
+# -- the sheets in the rulebook's words ------------------------------------------------------
+
+
+def test_the_sheets_name_card_types_and_provisional_values_in_the_rulebooks_words() -> None:
+    # The card list and every card's type are "Card Types"' headings; the Provisional values
+    # table says what each value is by the card's own labels, never a property or kind id.
+    sheets = ROOT / "generated" / "sheets" / "incredible_expeditions"
+    for name in ("incredible_expeditions", "more_locations"):
+        text = (sheets / f"{name}.md").read_text(encoding="utf-8")
+        assert (
+            "| Pilot | Crew | 2 ◇ |" in text
+            and "| Prof. Pendergast | Expedition Leader | 1 |" in text
+        )
+        assert "*Expedition Leader*" in text and "*Expedition leader*" not in text
+        assert "| Pilot: To Acquire |" in text and "| Expedition Leader Silas Crook |" in text
+        table = text.split("### Provisional values", 1)[1]
+        whats = [row.split(" | ")[1] for row in table.splitlines() if row.startswith("| ◇")]
+        assert whats and all("\\_" not in w and not w.startswith("param ") for w in whats), whats
+        assert not any(w.split(": ")[-1][:1].islower() for w in whats), whats
+    assert "Quest for Atlantis \\(More Locations\\)" in (sheets / "more_locations.md").read_text()
