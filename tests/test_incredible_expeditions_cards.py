@@ -73,6 +73,22 @@ def test_the_same_seed_plays_the_same_game() -> None:
     assert first.events == second.events
 
 
+def test_the_simulators_card_figures_count_the_cards_each_player_drew() -> None:
+    # The Draw Phase draws with the standard library's decks (draw_from, draw_or_reshuffle):
+    # its events name the cards, so `cardc sim`'s card table counts them drawn and held.
+    from engine.sim_tally import outcome
+
+    g = game(4, 3, "greedy")
+    result = play_game(g)
+    sets = outcome(g, result, "competitive").cards
+    assert sets is not None and len(sets) == 4
+    for player, (drawn, played, held) in zip(g.players, sets, strict=True):
+        # Every Starting Resource deck has 10 Marks of Credit: each player draws one.
+        assert "marks_of_credit" in drawn and "marks_of_credit" in played
+        # Held at the end: what is in the hand the cards were drawn into.
+        assert held == set(player.zones["hand"])
+
+
 def test_cards_are_conserved_through_a_whole_game() -> None:
     # Every card dealt at setup is somewhere at the end: nothing is created or lost by the flow.
     g = game(3, 5, "greedy")
