@@ -84,9 +84,9 @@ def _positions(kinds: list[Any], kind: str) -> Iterator[int]:
 def _card_sets(
     game: Game, mode: str, kinds: list[Any]
 ) -> list[tuple[set[str], set[str], set[str]]]:
-    """Per sample: the cards drawn and played (from the event log: ``draw`` names the cards
-    drawn, ``play`` the card played) and those held at the end in a zone cards were drawn into
-    (from the game's state). In co-op the team's sample has both players' cards."""
+    """Per sample: the cards drawn and played (from the event log: ``draw`` and ``draw_from``
+    name the cards drawn, ``play`` the card played) and those held at the end in a zone cards
+    were drawn into (from the game's state). In co-op the team's sample has both players' cards."""
     events = game.events
     count = len(game.players)
     drawn: list[set[str]] = [set() for _ in range(count)]
@@ -97,6 +97,13 @@ def _card_sets(
         if len(event) > 4:
             drawn[event[1]].update(event[4])
             zones.add(event[2])
+    # The standard library's decks (``draw_from``, ``draw_or_reshuffle``) log the deck, the
+    # zone drawn into, the count and the cards.
+    for at in _positions(kinds, "draw_from"):
+        event = events[at]
+        if len(event) > 5:
+            drawn[event[1]].update(event[5])
+            zones.add(event[3])
     for at in _positions(kinds, "play"):
         event = events[at]
         if len(event) > 2:

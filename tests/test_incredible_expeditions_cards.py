@@ -73,6 +73,22 @@ def test_the_same_seed_plays_the_same_game() -> None:
     assert first.events == second.events
 
 
+def test_the_simulators_card_figures_count_the_cards_each_player_drew() -> None:
+    # The Draw Phase draws with the standard library's decks (draw_from, draw_or_reshuffle):
+    # its events name the cards, so `cardc sim`'s card table counts them drawn and held.
+    from engine.sim_tally import outcome
+
+    g = game(4, 3, "greedy")
+    result = play_game(g)
+    sets = outcome(g, result, "competitive").cards
+    assert sets is not None and len(sets) == 4
+    for player, (drawn, played, held) in zip(g.players, sets, strict=True):
+        # Every Starting Resource deck has 10 Marks of Credit: each player draws one.
+        assert "marks_of_credit" in drawn and "marks_of_credit" in played
+        # Held at the end: what is in the hand the cards were drawn into.
+        assert held == set(player.zones["hand"])
+
+
 def test_cards_are_conserved_through_a_whole_game() -> None:
     # Every card dealt at setup is somewhere at the end: nothing is created or lost by the flow.
     g = game(3, 5, "greedy")
@@ -268,3 +284,25 @@ def test_may_questions_are_asked_in_the_rulebooks_words() -> None:
     )
     for prompt in asked.values():
         assert "flow" not in prompt and "_" not in prompt and prompt.endswith("?")
+
+
+# -- the sheets in the rulebook's words ------------------------------------------------------
+
+
+def test_the_sheets_name_card_types_and_provisional_values_in_the_rulebooks_words() -> None:
+    # The card list and every card's type are "Card Types"' headings; the Provisional values
+    # table says what each value is by the card's own labels, never a property or kind id.
+    sheets = ROOT / "generated" / "sheets" / "incredible_expeditions"
+    for name in ("incredible_expeditions", "more_locations"):
+        text = (sheets / f"{name}.md").read_text(encoding="utf-8")
+        assert (
+            "| Pilot | Crew | 2 ◇ |" in text
+            and "| Prof. Pendergast | Expedition Leader | 1 |" in text
+        )
+        assert "*Expedition Leader*" in text and "*Expedition leader*" not in text
+        assert "| Pilot: To Acquire |" in text and "| Expedition Leader Silas Crook |" in text
+        table = text.split("### Provisional values", 1)[1]
+        whats = [row.split(" | ")[1] for row in table.splitlines() if row.startswith("| ◇")]
+        assert whats and all("\\_" not in w and not w.startswith("param ") for w in whats), whats
+        assert not any(w.split(": ")[-1][:1].islower() for w in whats), whats
+    assert "Quest for Atlantis \\(More Locations\\)" in (sheets / "more_locations.md").read_text()

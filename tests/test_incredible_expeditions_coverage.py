@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
+
+from dsl.yaml_load import load_yaml_all
 
 ROOT = Path(__file__).resolve().parent.parent
 RULEBOOK = ROOT.parent / "shared" / "rulebooks" / "incredible-expeditions-atlantis.txt"
@@ -108,7 +109,9 @@ def scenarios() -> list[dict[str, Any]]:
     for path in sorted(SCENARIOS.glob("*.yaml")):
         text = path.read_text()
         for doc, raw in zip(
-            yaml.safe_load_all(text), re.split(r"^---$", text, flags=re.M), strict=True
+            load_yaml_all(text, "safe", source=str(path)),
+            re.split(r"^---$", text, flags=re.M),
+            strict=True,
         ):
             if not doc:
                 continue

@@ -75,7 +75,9 @@ def test_the_golden_text_reads_as_the_rulebook() -> None:
     assert "Type: Creature" in ie and "To Acquire: [money] Money 3" in ie
     assert "Type: creature" not in ie and "Position:" not in ie and "Cost:" not in ie
     # The Leaders are cards; one Starting Resource deck per player (4) is in the box.
-    assert "Prof. Pendergast (expedition leader)" in ie and "Marks of Credit x40" in ie
+    assert "Prof. Pendergast (Expedition Leader)" in ie and "Marks of Credit x40" in ie
+    # The card types by the names "Card Types" gives them (reference.yaml's ``kinds``).
+    assert "Pilot x2 (Crew)" in ie and "(crew)" not in ie and "(expedition leader)" not in ie
     up = (GOLDEN / "uncharted_passage.txt").read_text()
     assert "if the place is Svalbard" in up and "is svalbard" not in up
     assert "The game is played over a total of 13 rounds" in up  # thirteen_months

@@ -469,7 +469,7 @@ def _context(model: SheetModel, options: SheetOptions, overrides: Path | None) -
         mm=mm,
         segments=lambda text: segments(text, model.ref.icons),
         icon_svg=icon_svg,
-        kind_label=lambda kind: kind.replace("_", " ").capitalize(),
+        kind_label=lambda kind: model.ref.kind_name(kind, kind.replace("_", " ").capitalize()),
     )
 
 

@@ -41,7 +41,7 @@ def render_markdown(model: SheetModel, banner: str) -> str:
         lines.append(f"### {escape_md(card.title)}{count}")
         lines.append("")
         tags = "".join(f" · {escape_md(t.replace('_', ' '))}" for t in card.tags)
-        kind = escape_md(card.kind.replace("_", " ").capitalize())
+        kind = escape_md(ref.kind_name(card.kind, card.kind.replace("_", " ").capitalize()))
         lines.append(f"*{kind}{tags}* ({code_md(card.source)})")
         lines.append("")
         for label, value in card.properties:
@@ -82,7 +82,8 @@ def render_markdown(model: SheetModel, banner: str) -> str:
     lines += ["### Card list", "", _row(["Card", "Kind", "Count"]), _row(["---", "---", "---:"])]
     for title, kind, copies, provisional in model.card_list():
         mark = " ◇" if provisional else ""
-        lines.append(_row([escape_md(title), escape_md(kind.replace("_", " ")), f"{copies}{mark}"]))
+        kind = ref.kind_name(kind, kind.replace("_", " "))
+        lines.append(_row([escape_md(title), escape_md(kind), f"{copies}{mark}"]))
     lines.append(_row(["**Total**", "", str(sum(c.count for c in model.cards))]))
     lines += ["", "### Provisional values", ""]
     lines.append(

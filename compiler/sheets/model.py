@@ -111,6 +111,23 @@ def _label(name: str) -> str:
     return name.replace("_", " ").capitalize()
 
 
+def _note_what(raw: dict[str, Any], card: dict[str, Any] | None, ref: Reference) -> str:
+    """What a provisional note is about, in the game's words where its reference gives them:
+    ``crew Deckhand`` -> ``Crew Deckhand`` by ``kinds``; ``Pilot: to_acquire`` -> ``Pilot: To
+    Acquire`` and ``param cabins`` -> its words by ``labels`` (a trigger's note, ``Supplies: on
+    play``, by the label of ``on play``). Names the reference leaves out stay as they are."""
+    what = str(raw["what"])
+    if card is None:
+        name = what.removeprefix("param ")
+        return ref.labels.get(name, what) if name != what else what
+    if what == f"{card['kind']} {card['title']}" and card["kind"] in ref.kinds:
+        return f"{ref.kinds[card['kind']]} {card['title']}"
+    head = f"{card['title']}: "
+    if what.startswith(head) and what[len(head) :] in ref.labels:
+        return head + ref.labels[what[len(head) :]]
+    return what
+
+
 class _ModelBuilder:
     def __init__(
         self, ir: dict[str, Any], ref: Reference, shown: set[str], folder: Path | None = None
@@ -126,8 +143,9 @@ class _ModelBuilder:
         kept = [r for r in ir.get("provisional", []) if r["card"] == ""] + [
             r for r in ir.get("provisional", []) if r["card"] in shown
         ]
+        cards = {c["id"]: c for c in ir["cards"]}
         for index, raw in enumerate(kept, start=1):
-            note = Note(index, raw["what"], raw["why"], raw["at"])
+            note = Note(index, _note_what(raw, cards.get(raw["card"]), ref), raw["why"], raw["at"])
             (self.notes if raw["card"] else self.game_notes).append(note)
             parts = raw["at"].rsplit(":", 2)
             line = int(parts[1]) if len(parts) == 3 and parts[1].isdigit() else 0
@@ -313,7 +331,8 @@ def build_model(
             cards.append(view)
     return SheetModel(
         game=ir["game"],
-        title=title or ir["title"] + (f" ({variant})" if variant else ""),
+        # A variant is named in the game's words when its reference gives them (``words``).
+        title=title or ir["title"] + (f" ({ref.words.get(variant, variant)})" if variant else ""),
         variant=variant,
         cards=cards,
         notes=builder.notes,
@@ -344,7 +363,8 @@ def sheet_text(model: SheetModel) -> str:
     for card in model.cards:
         count = f" x{card.count}" if card.count > 1 else ""
         tags = "".join(f", {t.replace('_', ' ')}" for t in card.tags)
-        lines += ["", f"{card.title}{count} ({card.kind.replace('_', ' ')}{tags})"]
+        kind = model.ref.kind_name(card.kind, card.kind.replace("_", " "))
+        lines += ["", f"{card.title}{count} ({kind}{tags})"]
         lines += [f"  {label}: {plain(value)}" for label, value in card.properties]
         for face in card.hexes:
             icons = ", ".join(f"{n} x{c} in the {side} area" for n, c, side in face.icons)

@@ -96,6 +96,9 @@ class Reference:
     when: dict[str, str] = field(default_factory=dict)
     #: Card property -> its label on the card, in the rulebook's words ("To Acquire").
     labels: dict[str, str] = field(default_factory=dict)
+    #: Card kind -> its name on the sheet, in the rulebook's words ("Expedition Leader"); a
+    #: kind not given prints as its own name.
+    kinds: dict[str, str] = field(default_factory=dict)
     #: Counter -> what losing it stops at, in the rulebook's words.
     floors: dict[str, str] = field(default_factory=dict)
     #: The kinds printed as cards (None: every kind); board data such as map spaces is not.
@@ -107,6 +110,10 @@ class Reference:
     hex_specs: list[HexSpec] = field(default_factory=list)
     #: The top-level keys the file gave (what a variant's reference replaces).
     given: set[str] = field(default_factory=set)
+
+    def kind_name(self, kind: str, default: str) -> str:
+        """``kind``'s name on the sheet: the game's ``kinds`` word for it, else ``default``."""
+        return self.kinds.get(kind, default)
 
 
 def _pairs(raw: Any, where: str) -> list[tuple[str, str]]:
@@ -169,7 +176,7 @@ def load_reference(path: Path) -> Reference:
         raw = data["hex_tiles"]
         ref.hex_specs = [_hexes(one, path) for one in (raw if isinstance(raw, list) else [raw])]
         ref.hexes = ref.hex_specs[0] if ref.hex_specs else None
-    for key in ("words", "phrases", "when", "floors", "labels"):
+    for key in ("words", "phrases", "when", "floors", "labels", "kinds"):
         values = data.get(key) or {}
         if not isinstance(values, dict):
             raise ReferenceError(f"{path}: '{key}' is a mapping of name -> text")

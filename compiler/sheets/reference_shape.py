@@ -156,7 +156,7 @@ def check_reference(data: Any, path: str, shapes: Callable[[], set[str]]) -> Non
         )
         for index in range(len(kinds)):
             check.text(kinds, index, "a card kind")
-    for key in ("words", "phrases", "when", "labels"):
+    for key in ("words", "phrases", "when", "labels", "kinds"):
         if key in data:
             values = check.want(
                 data, key, dict, "a mapping of name -> text", f"{key}: {{name: text}}"

@@ -27,7 +27,8 @@ def draw_cards(
         card = zones[deck].pop(0)
         zones[into].append(card)
         drawn.append(card)
-    g.log("draw_from", player.index, deck, into, len(drawn))
+    # The cards drawn, last: what the simulator's per-card figures count (as for ``draw``).
+    g.log("draw_from", player.index, deck, into, len(drawn), drawn)
     return drawn
 
 
