@@ -232,6 +232,18 @@ class LandVsSea(FlowGame):
         side: str = player.flags["side"]
         return side
 
+    def seat_label(self, index: int) -> str:
+        """The side a seat plays, as the simulator names a winner: "Land" or "Sea" head to
+        head; in the 3 player asymmetric game the lone side and the side played by two; in the
+        4 player team game the teams. A win is the side's, not the seat's."""
+        side = self.side_of(self.players[index])
+        name = side.capitalize()
+        count = len(self.players)
+        if count == 3:
+            seats = sum(1 for p in self.players if self.side_of(p) == side)
+            return f"{name} (alone)" if seats == 1 else f"{name} (team of {seats})"
+        return f"{name} team" if count >= 4 else name
+
     def player_for(self, side: str, prefer: Player | None = None) -> Player | None:
         """The seat that keeps a side's points: its first seat, its score marker.
 
