@@ -162,13 +162,13 @@ class Greedy(Policy):
         board = game.map
         w = Weights.of(game)
         land = side == LAND
-        rows = _menhir_rows(game) if w.menhirs else None
+        flags = _row_table(game) if w.menhirs else {}
         # Per cell: the directions facing a tile (bits); worked out only when a placement
         # needs them, the directions through which no area can close there (bits), the trade
         # routes next to it (whether any, their caravans and ships), whether a tile without or
         # with a Menhir may form Ley lines there, and the lines it forms.
         cells = {
-            cell: (mask, ~mask & 63, *_row_flags(rows, cell))
+            cell: (mask, ~mask & 63, *flags.get(cell, _NO_ROWS))
             for cell, (mask, _land) in board.frontier.items()
         }
         blocks: dict[Hex, int] = {}
@@ -255,6 +255,27 @@ class Greedy(Policy):
 
 #: A cell off the frontier (the first placement, on an empty map): no tile next to it.
 _NOWHERE = (0, 63, False, False)
+
+#: A cell on no Menhir's row.
+_NO_ROWS = (False, False)
+
+
+def _row_table(game: LandVsSea) -> dict[Hex, tuple[bool, bool]]:
+    """:func:`_row_flags` of every frontier cell on a Menhir's row (the others are on none).
+    Kept on the map from turn to turn: Menhirs are only ever added, so the table is worked out
+    again when their number changes, and otherwise only for cells new to the frontier."""
+    board = game.map
+    kept = board.notes.get("menhir_rows")
+    if kept is None or kept[0] != len(board.menhirs):
+        kept = board.notes["menhir_rows"] = (len(board.menhirs), _menhir_rows(game), {}, set())
+    _count, rows, table, seen = kept
+    for cell in board.frontier.keys() - seen:
+        seen.add(cell)
+        found = _row_flags(rows, cell)
+        if found != _NO_ROWS:
+            table[cell] = found
+    return table
+
 
 #: Per axis, the Menhirs' rows: the row's key -> the lowest and highest position on it.
 Rows = tuple[dict[int, tuple[int, int]], ...]
