@@ -424,24 +424,23 @@ class LandVsSea(FlowGame):
 
     def options(self, player: Player) -> dict[str, tuple[int, str, Hex, Tile]]:
         """Every legal placement of a held tile: option -> (hand index, face, cell, tile)."""
-        found: dict[str, tuple[int, str, Hex, Tile]] = {}
         # The frontier's order is the order its cells were reached: the same every game.
         items = self.map.frontier.items() if self.tiles else [(Hex(0, 0), (0, 0))]
         frontier = [(cell, mask, land, _at(cell)) for cell, (mask, land) in items]
-        for index, held in enumerate(self.hand(player)):
-            for face in (held.up, held.hidden):
-                head = f"{index}{face}@"
-                for turns, tile in self.rotations(held.card, face):
-                    bits = tile.land_bits
-                    tail = _TURNS[turns]
-                    found.update(
-                        {
-                            head + at + tail: (index, face, cell, tile)
-                            for cell, mask, land, at in frontier
-                            if bits & mask == land
-                        }
-                    )
-        return found
+        # Each way a held tile may lie: its hand index, face, tile, edges and option parts.
+        lyings = [
+            (index, face, tile, tile.land_bits, f"{index}{face}@", _TURNS[turns])
+            for index, held in enumerate(self.hand(player))
+            for face in (held.up, held.hidden)
+            for turns, tile in self.rotations(held.card, face)
+        ]
+        # One comprehension over both: a dictionary per lying, merged, costs more.
+        return {
+            head + at + tail: (index, face, cell, tile)
+            for index, face, tile, bits, head, tail in lyings
+            for cell, mask, land, at in frontier
+            if bits & mask == land
+        }
 
     def place_held_tile(self, player: Player) -> None:
         """The player places one held tile, either face, turned to fit: land edges on land,

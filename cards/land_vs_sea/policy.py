@@ -167,32 +167,36 @@ class Greedy(Policy):
         # needs them, the directions through which no area can close there (bits), the trade
         # routes next to it (whether any, their caravans and ships), whether a tile without or
         # with a Menhir may form Ley lines there, and the lines it forms.
+        # And its edges meeting tiles of the player's side: a tile that fits there shows the
+        # neighbours' own sides, so the edges it matches are the cell's, whatever the tile.
+        count = _BITS
         cells = {
-            cell: (mask, ~mask & 63, *flags.get(cell, _NO_ROWS))
-            for cell, (mask, _land) in board.frontier.items()
+            cell: (
+                mask,
+                ~mask & 63,
+                *flags.get(cell, _NO_ROWS),
+                count[need] if land else count[mask & ~need & 63],
+            )
+            for cell, (mask, need) in board.frontier.items()
         }
         blocks: dict[Hex, int] = {}
         routes: dict[Hex, tuple[bool, int, int]] = {}
         groups: dict[tuple[Hex, tuple[int, ...]], list[Any]] = {}
         lines: dict[tuple[Hex, bool], tuple[int, int]] = {}
-        bits_count = _BITS
         weight = POINT_WEIGHT
         best, best_value = options[0], -(1 << 60)
         last: Tile | None = None
-        own = 0
         sections_bits: tuple[int, ...] = ()
         trades = menhir = False
         closes = 0
         for option, (_index, _face, cell, tile) in offered.items():
             if tile is not last:
                 last = tile
-                own = tile.land_bits if land else ~tile.land_bits & 63
                 sections_bits = tile.section_bits
                 closes = tile.closes
                 trades = tile.trades
                 menhir = tile.menhir
-            mask, gaps, plain_row, menhir_row = cells.get(cell, _NOWHERE)
-            value = bits_count[own & mask]
+            mask, gaps, plain_row, menhir_row, value = cells.get(cell, _NOWHERE)
             mine = theirs = 0
             for section_bits in sections_bits if closes >> mask & 1 else ():
                 if section_bits & gaps:
@@ -254,7 +258,7 @@ class Greedy(Policy):
 
 
 #: A cell off the frontier (the first placement, on an empty map): no tile next to it.
-_NOWHERE = (0, 63, False, False)
+_NOWHERE = (0, 63, False, False, 0)
 
 #: A cell on no Menhir's row.
 _NO_ROWS = (False, False)
