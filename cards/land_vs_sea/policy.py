@@ -182,7 +182,7 @@ class Greedy(Policy):
         blocks: dict[Hex, int] = {}
         routes: dict[Hex, tuple[bool, int, int]] = {}
         groups: dict[tuple[Hex, tuple[int, ...]], list[Any]] = {}
-        lines: dict[tuple[Hex, bool], tuple[int, int]] = {}
+        lines = _ley_table(game) if w.menhirs else {}
         weight = POINT_WEIGHT
         best, best_value = options[0], -(1 << 60)
         last: Tile | None = None
@@ -279,6 +279,27 @@ def _row_table(game: LandVsSea) -> dict[Hex, tuple[bool, bool]]:
         if found != _NO_ROWS:
             table[cell] = found
     return table
+
+
+def _ley_table(game: LandVsSea) -> dict[tuple[Hex, bool], tuple[int, int]]:
+    """:func:`_ley_value` by (cell, Menhir shown), kept on the map from turn to turn: a value
+    reads only the tiles on the cell's three rows, so a tile put down since drops the values
+    of the cells on its rows, and a Menhir added drops them all."""
+    board = game.map
+    kept = board.notes.get("ley_values")
+    if kept is None or kept[0] != len(board.menhirs):
+        kept = board.notes["ley_values"] = [len(board.menhirs), len(board.tiles), {}]
+    values: dict[tuple[Hex, bool], tuple[int, int]] = kept[2]
+    if kept[1] != len(board.tiles):
+        for placed in list(board.tiles)[kept[1] :]:
+            q, r = placed
+            s = -q - r
+            for key in [
+                k for k in values if k[0][0] == q or k[0][1] == r or -k[0][0] - k[0][1] == s
+            ]:
+                del values[key]
+        kept[1] = len(board.tiles)
+    return values
 
 
 #: Per axis, the Menhirs' rows: the row's key -> the lowest and highest position on it.
