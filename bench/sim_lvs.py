@@ -2,13 +2,15 @@
 and 2-player greedy games per second on one core (issue 16's figures).
 
     python bench/sim_lvs.py [--games N] [--seed S] [--policy greedy|random] [--variant V]
-        [--profile] [--speed [--repeat R]]
+        [--profile] [--split] [--speed [--repeat R]]
 
 Each mode (2 head to head, 3 asymmetric, 4 teams) plays the same game seeds as ``cardc sim``
 (:func:`engine.sim.game_seed`). The speed figure is the 2-player run's wall time over its games,
-one process; ``--profile`` prints where that time goes. ``--speed`` plays the 2-player run
-``--repeat`` times and prints the median games per second, by process time (the CPU the games
-took: steadier than the wall clock on a shared machine) and by the wall clock.
+one process; ``--profile`` prints where that time goes (cProfile, which weighs small functions
+heavily), ``--split`` the share of the wall time in each part of a turn, timed without a
+profiler. ``--speed`` plays the 2-player run ``--repeat`` times and prints the median games per
+second, by process time (the CPU the games took: steadier than the wall clock on a shared
+machine) and by the wall clock.
 """
 
 from __future__ import annotations
@@ -103,6 +105,56 @@ def speed(games: int, seed: int, policy: str, variant: str | None, repeat: int) 
     )
 
 
+#: The parts of a turn ``--split`` times: (class attribute, label). Not nested in each other.
+SPLIT = (
+    ("game.LandVsSea.options", "list the placement options"),
+    ("policy.Greedy.placement", "the greedy's choice"),
+    ("game.LandVsSea.put_placed", "put the tile down"),
+    ("game.LandVsSea.draw_tiles", "draw tiles"),
+)
+
+
+def split(games: int, seed: int, policy: str, variant: str | None) -> None:
+    """Print the share of the 2-player run's wall time in each part of :data:`SPLIT`; the rest
+    is the flow, the scoring and the setup."""
+    import importlib
+
+    from engine.loader import rules_module
+
+    package = rules_module("land_vs_sea").__package__
+    spent: dict[str, float] = {}
+    originals = []
+    for name, label in SPLIT:
+        module, owner_name, attr = name.split(".")
+        owner = getattr(importlib.import_module(f"{package}.{module}"), owner_name)
+        raw = owner.__dict__[attr]
+        function = raw.__func__ if isinstance(raw, staticmethod) else raw
+
+        def timed(*args: object, _f=function, _label=label, **kwargs: object) -> object:
+            started = time.perf_counter()
+            try:
+                return _f(*args, **kwargs)
+            finally:
+                spent[_label] = spent.get(_label, 0.0) + time.perf_counter() - started
+
+        originals.append((owner, attr, raw))
+        setattr(owner, attr, staticmethod(timed) if isinstance(raw, staticmethod) else timed)
+    try:
+        figures = run(games, seed, 2, policy, variant)
+    finally:
+        for owner, attr, raw in originals:
+            setattr(owner, attr, raw)
+    total = float(figures["seconds"])  # type: ignore[arg-type]
+    print(f"2 players {policy}, {games} games: {games / total:.1f} games/s (wall, timers on)")
+    for label, seconds in [
+        *spent.items(),
+        ("the rest: flow, scoring, setup", total - sum(spent.values())),
+    ]:
+        print(
+            f"  {label:32s} {1000 * seconds / games:6.2f} ms a game  {100 * seconds / total:5.1f}%"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -112,11 +164,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--speed", action="store_true")
+    parser.add_argument("--split", action="store_true")
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     if args.speed:
         speed(args.games, args.seed, args.policy, args.variant, args.repeat)
+        return 0
+    if args.split:
+        split(args.games, args.seed, args.policy, args.variant)
         return 0
     if args.profile:
         profiler = cProfile.Profile()

@@ -209,6 +209,11 @@ def _digest(
     digest.update(repr((sorted(formats), options)).encode())
     ref = project.game_dir(game) / REFERENCE_FILE
     digest.update(ref.read_bytes() if ref.is_file() else b"")
+    # A variant's own reference (sheets/<variant>.reference.yaml) changes its sheet too.
+    variant = ir.get("variant")
+    if isinstance(variant, str):
+        extra = project.game_dir(game) / "sheets" / f"{variant}.reference.yaml"
+        digest.update(extra.read_bytes() if extra.is_file() else b"")
     return digest.hexdigest()
 
 

@@ -662,7 +662,8 @@ class SimReport:
     runs: tuple[tuple[int, int], ...]
     players: int
     tally: Tally
-    #: (card id, title) of the cards in the tally, for the per-card table.
+    #: (card id, title) of the cards in the tally, for the per-card table, and of the sources
+    #: of points (a scoring layer's card), for the points per layer.
     card_titles: tuple[tuple[str, str], ...] = ()
 
     @classmethod
@@ -687,7 +688,10 @@ class SimReport:
             ((seed, tally.games),),
             players,
             tally,
-            tuple((c, _card_title(sim.ir, c)) for c in sorted(tally.cards)),
+            # The cards' titles, and the titles of the sources points were kept by.
+            tuple(
+                (c, _card_title(sim.ir, c)) for c in sorted(set(tally.cards) | set(tally.points_by))
+            ),
         )
 
     @property

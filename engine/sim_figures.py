@@ -55,12 +55,21 @@ def card_effects(report: SimReport, card: str) -> tuple[Difference | None, Diffe
     return played, drawn
 
 
+def seat_labels(report: SimReport) -> tuple[str, str]:
+    """The two winners a report compares: player 1 and player 2, or, in a game whose seats
+    play named sides (``seat_label``: "Land", "Sea"), its first two sides by name."""
+    named = sorted(w for w in report.tally.wins if w != "no winner" and not w.startswith("player "))
+    return (named[0], named[1]) if len(named) >= 2 else ("player 1", "player 2")
+
+
 def seat_difference(report: SimReport) -> Difference | None:
-    """Player 2's win share minus player 1's (competitive), with its interval."""
+    """Player 2's win share minus player 1's (competitive), with its interval; in a game of
+    named sides the second side's minus the first's (:func:`seat_labels`)."""
     if report.mode != "competitive":
         return None
     wins = report.tally.wins
-    return share_difference(wins.get("player 1", 0), wins.get("player 2", 0), report.games)
+    first, second = seat_labels(report)
+    return share_difference(wins.get(first, 0), wins.get(second, 0), report.games)
 
 
 def figures(report: SimReport) -> dict[str, Any]:
@@ -81,6 +90,15 @@ def figures(report: SimReport) -> dict[str, Any]:
         "games_with_sinking": tally.games_with_sinking,
         "ships_sunk": tally.ships_sunk,
         "wins": dict(report.wins),
+        **(
+            {
+                "points_by": {
+                    k: round(n / report.games, 4) for k, n in sorted(tally.points_by.items())
+                }
+            }
+            if tally.points_by and report.games
+            else {}
+        ),
         "win_share": {w: _share(n, report.games) for w, n in report.wins},
         "end": {e: _share(tally.ends[e], report.games) for e in sorted(tally.ends)},
         "length": {

@@ -76,7 +76,7 @@ def _interval(share_count: int, n: int) -> str:
 def render_report(report: SimReport, cards: bool = True) -> str:
     """The report as readable tables: the score with its spread and interval and its
     histogram, the sink rate and how games ended, the length, titles, wins and cards."""
-    from engine.sim_figures import CARD_CAVEAT, card_effects, seat_difference
+    from engine.sim_figures import CARD_CAVEAT, card_effects, seat_difference, seat_labels
 
     tally = report.tally
     count = f"{report.games:,} {report.mode} game{'s' if report.games != 1 else ''}"
@@ -140,6 +140,7 @@ def render_report(report: SimReport, cards: bool = True) -> str:
         bar = "#" * round(30 * n / total)
         lines.append(f"{title:<{width}}  {n:>7,}  {100 * n / total:5.1f}%  {bar}".rstrip())
     if report.mode == "competitive":
+        width = max([width, *(len(w) for w, _ in report.wins)])
         lines += ["", f"{'winner':<{width}}  {'games':>7}  {'share':>6}  95% CI"]
         for who, n in report.wins:
             lines.append(
@@ -148,10 +149,22 @@ def render_report(report: SimReport, cards: bool = True) -> str:
             )
         seats = seat_difference(report)
         if seats is not None:
-            lines += ["", _seat_sentence(seats)]
+            lines += ["", _seat_sentence(seats, seat_labels(report))]
+    if tally.points_by and report.games:
+        # Points by the layer (or other source) that scored them, all seats together.
+        titles = dict(report.card_titles)
+        named = {k: titles.get(k, k).replace("_", " ") for k in tally.points_by}
+        width = max([len("points per layer"), *(len(t) for t in named.values())])
+        lines += ["", f"{'points per layer':<{width}}  {'mean':>7}  {'share':>6}"]
+        total = sum(tally.points_by.values()) or 1
+        for key in sorted(tally.points_by, key=lambda k: (-tally.points_by[k], k)):
+            n = tally.points_by[key]
+            lines.append(
+                f"{named[key]:<{width}}  {n / report.games:>7.1f}  {100 * n / total:5.1f}%"
+            )
     if cards and tally.cards:
         titles = dict(report.card_titles)
-        lines += ["", _card_header(titles)]
+        lines += ["", _card_header({c: titles.get(c, c) for c in tally.cards})]
         for card in sorted(tally.cards, key=lambda c: (titles.get(c, c), c)):
             lines.append(_card_line(report, card, titles, card_effects(report, card)))
         lines += [
@@ -167,9 +180,12 @@ def render_report(report: SimReport, cards: bool = True) -> str:
     return "\n".join(lines)
 
 
-def _seat_sentence(seats: Difference) -> str:
+def _seat_sentence(seats: Difference, labels: tuple[str, str] = ("player 1", "player 2")) -> str:
     points = Difference(seats.value * 100, seats.half_width * 100, False, seats.n)
-    return verdict("Player 2's win share minus player 1's", points, " points", 1)
+    first, second = labels
+    return verdict(
+        f"{second[0].upper()}{second[1:]}'s win share minus {first}'s", points, " points", 1
+    )
 
 
 _CARD_COLUMNS = ("drawn", "played", "held", "played vs unplayed", "drawn vs not")
@@ -417,5 +433,5 @@ def render_logbook(played: Played, date: str) -> str:
         )
         out += ["", f"Team score: {result.team_score}    Title: {team_title}"]
     if game.mode == "competitive":
-        out += ["", f"Winner: {_winner_label(result.winner)}"]
+        out += ["", f"Winner: {_winner_label(result.winner, played.game)}"]
     return "\n".join(out)

@@ -44,10 +44,18 @@ class Outcome:
     cards: list[tuple[set[str], set[str], set[str]]] | None
     #: Turns taken, for a game of turns (a flow's result says; 0 when it does not).
     turns: int = 0
+    #: Points scored by source (a game's ``points_by``: a scoring layer, the base game), all
+    #: seats together; empty for a game that does not keep them.
+    points_by: dict[str, int] = field(default_factory=dict)
 
 
-def _winner_label(winner: int | None) -> str:
-    return "no winner" if winner is None else f"player {winner + 1}"
+def _winner_label(winner: int | None, game: Game | None = None) -> str:
+    """Who won, in words: the game's own name for the winning seat when it has one (a game of
+    sides or teams names its ``seat_label``: "Land", "Sea team"), else "player N"."""
+    if winner is None:
+        return "no winner"
+    label = getattr(game, "seat_label", None)
+    return str(label(winner)) if label is not None else f"player {winner + 1}"
 
 
 def _samples(mode: str, result: Any) -> list[tuple[int, bool, str]]:
@@ -142,11 +150,12 @@ def outcome(game: Game, result: Any, mode: str, cards: bool = True) -> Outcome:
     return Outcome(
         samples=_samples(mode, result),
         sunk=sum(1 for s in result.sunk if s),
-        winner=_winner_label(result.winner) if mode == "competitive" else None,
+        winner=_winner_label(result.winner, game) if mode == "competitive" else None,
         end=_end_reason(game, result, kinds),
         length=length,
         cards=_card_sets(game, mode, kinds) if cards else None,
         turns=int(getattr(result, "turns", 0) or 0),
+        points_by=dict(getattr(game, "points_by", None) or {}),
     )
 
 
@@ -207,6 +216,9 @@ class Tally:
     cards: dict[str, CardTally] = field(default_factory=dict)
     #: Turns per game, for games of turns (empty otherwise).
     turns: Counter[int] = field(default_factory=Counter)
+    #: Points by source (layer), all games together, for games that keep them (empty
+    #: otherwise): the mean per game is this over ``games``.
+    points_by: Counter[str] = field(default_factory=Counter)
 
     def add(self, game: Outcome) -> None:
         """Count one game."""
@@ -220,6 +232,8 @@ class Tally:
         self.lengths[game.length] += 1
         if game.turns:
             self.turns[game.turns] += 1
+        if game.points_by:
+            self.points_by.update(game.points_by)
         for index, (score, afloat, title) in enumerate(game.samples):
             self.scores[score] += 1
             if afloat:
@@ -258,6 +272,7 @@ class Tally:
         merge_counts(self.ends, other.ends)
         merge_counts(self.lengths, other.lengths)
         merge_counts(self.turns, other.turns)
+        merge_counts(self.points_by, other.points_by)
         for card, tally in other.cards.items():
             self.cards.setdefault(card, CardTally()).merge(tally)
         return self
@@ -280,6 +295,12 @@ class Tally:
             **(
                 {"turns": {str(k): self.turns[k] for k in sorted(self.turns)}} if self.turns else {}
             ),
+            # Likewise only games that keep points by source.
+            **(
+                {"points_by": {k: self.points_by[k] for k in sorted(self.points_by)}}
+                if self.points_by
+                else {}
+            ),
         }
 
     @classmethod
@@ -298,6 +319,7 @@ class Tally:
             lengths=Counter({int(k): int(v) for k, v in data["lengths"].items()}),
             cards={k: CardTally.from_dict(v) for k, v in data["cards"].items()},
             turns=Counter({int(k): int(v) for k, v in data.get("turns", {}).items()}),
+            points_by=Counter({str(k): int(v) for k, v in data.get("points_by", {}).items()}),
         )
 
 

@@ -528,3 +528,50 @@ def test_a_scenario_places_tiles_by_the_names_a_designer_knows(tmp_path: Path) -
     )
     results = list(Runner(GENERATED).run_file(scenario))
     assert [(r.passed, r.message) for r in results] == [(True, "")]
+
+
+# -- each mix's sheet lists only its layers ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("variant", "kept", "removed"),
+    [
+        (
+            "experienced",
+            ["City scoring"],
+            ["Menhir scoring", "Bandit & Pirate scoring", "Bandit and Pirate scoring"],
+        ),
+        (
+            "inexperienced",
+            ["Menhir scoring"],
+            ["City scoring", "Bandit & Pirate scoring", "Caravan & Ship scoring"],
+        ),
+    ],
+)
+def test_a_mix_sheet_names_only_its_own_layers(
+    variant: str, kept: list[str], removed: list[str]
+) -> None:
+    # Issue 16: "each variant's sheet listing only its layers": no row, no heading, no rulebook
+    # citation and no icon meaning names a layer the mix takes out.
+    from compiler.project import find_project
+    from compiler.sheets import render_sheet_files
+    from compiler.variants import compile_variant
+    from dsl.diagnostics import SourceCache
+
+    project = find_project(ROOT)
+    assert project is not None
+    folder = project.game_dir("land_vs_sea")
+    result, _overlay = compile_variant(
+        folder, folder / "variants" / f"{variant}.yaml", SourceCache()
+    )
+    assert result.ir is not None, [d.message for d in result.diagnostics]
+    files = render_sheet_files(project, "land_vs_sea", result.ir, variant=variant, formats=("md",))
+    md = files[f"sheets/land_vs_sea/{variant}.md"].decode()
+    reference = md[md.index("## Rules reference") : md.index("### Card list")]
+    for layer in kept:
+        assert f"| {layer} |" in md
+    for layer in removed:
+        assert f"| {layer} |" not in md and f"### {layer}" not in md
+        # The tiles still show the layer's icons: the legend may name it only to say so.
+        for line in reference.splitlines():
+            assert layer not in line or "is not in this mix" in line, line

@@ -147,6 +147,50 @@ def test_whole_games_play_to_the_end_in_every_mode(players: int, policy: str) ->
         assert sides[result["winner"]] == ("land" if land > sea else "sea")
 
 
+#: How ``cardc sim`` names the sides that win, by player count: head to head, the 3 player
+#: asymmetric game (one Land player against a Sea team of two), the 4 player team game.
+SIDE_LABELS = {
+    2: {"Land", "Sea"},
+    3: {"Land (alone)", "Sea (team of 2)"},
+    4: {"Land team", "Sea team"},
+}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_cardc_sim_reports_wins_per_side_points_per_layer_and_length(players: int) -> None:
+    # Issue 16: "cardc sim land_vs_sea --players 2|3|4 with win share per side, mean points per
+    # layer and game length"; 50 games a mode, every one played to its end.
+    from engine.sim import render_report, simulate
+
+    report = simulate(
+        GENERATED / "land_vs_sea", 50, 1, "competitive", "greedy", players=players, jobs=1
+    )
+    tally = report.tally
+    assert tally.games == 50
+    assert dict(tally.ends) == {"played to the end": 50}
+    assert set(tally.wins) - {"no winner"} <= SIDE_LABELS[players]
+    assert sum(tally.wins.values()) == 50
+    layers = {
+        "base_game",
+        "caravan_and_ship_scoring",
+        "menhir_scoring",
+        "city_scoring",
+        "bandit_and_pirate_scoring",
+    }
+    assert layers <= set(tally.points_by)
+    if players == 2:
+        # Every point scored is a layer's (or the base game's): head to head each seat shows
+        # its own side's points.
+        assert sum(score * n for score, n in tally.scores.items()) == sum(tally.points_by.values())
+    # The game's length: a turn a seat; the stacks' 82 tiles last dozens of rounds of turns.
+    assert tally.turns and min(tally.turns) >= 40 and tally.lengths and min(tally.lengths) >= 10
+    text = render_report(report)
+    assert "winner" in text and "points per layer" in text and "player 1" not in text
+    for label in SIDE_LABELS[players] & set(tally.wins):
+        assert label in text
+    assert "Caravan and Ship scoring" in text and "base game" in text
+
+
 def test_the_same_seed_plays_the_same_game() -> None:
     sim = Simulator(GENERATED / "land_vs_sea")
 

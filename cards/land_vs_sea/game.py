@@ -232,6 +232,18 @@ class LandVsSea(FlowGame):
         side: str = player.flags["side"]
         return side
 
+    def seat_label(self, index: int) -> str:
+        """The side a seat plays, as the simulator names a winner: "Land" or "Sea" head to
+        head; in the 3 player asymmetric game the lone side and the side played by two; in the
+        4 player team game the teams. A win is the side's, not the seat's."""
+        side = self.side_of(self.players[index])
+        name = side.capitalize()
+        count = len(self.players)
+        if count == 3:
+            seats = sum(1 for p in self.players if self.side_of(p) == side)
+            return f"{name} (alone)" if seats == 1 else f"{name} (team of {seats})"
+        return f"{name} team" if count >= 4 else name
+
     def player_for(self, side: str, prefer: Player | None = None) -> Player | None:
         """The seat that keeps a side's points: its first seat, its score marker.
 
@@ -412,24 +424,23 @@ class LandVsSea(FlowGame):
 
     def options(self, player: Player) -> dict[str, tuple[int, str, Hex, Tile]]:
         """Every legal placement of a held tile: option -> (hand index, face, cell, tile)."""
-        found: dict[str, tuple[int, str, Hex, Tile]] = {}
         # The frontier's order is the order its cells were reached: the same every game.
         items = self.map.frontier.items() if self.tiles else [(Hex(0, 0), (0, 0))]
         frontier = [(cell, mask, land, _at(cell)) for cell, (mask, land) in items]
-        for index, held in enumerate(self.hand(player)):
-            for face in (held.up, held.hidden):
-                head = f"{index}{face}@"
-                for turns, tile in self.rotations(held.card, face):
-                    bits = tile.land_bits
-                    tail = _TURNS[turns]
-                    found.update(
-                        {
-                            head + at + tail: (index, face, cell, tile)
-                            for cell, mask, land, at in frontier
-                            if bits & mask == land
-                        }
-                    )
-        return found
+        # Each way a held tile may lie: its hand index, face, tile, edges and option parts.
+        lyings = [
+            (index, face, tile, tile.land_bits, f"{index}{face}@", _TURNS[turns])
+            for index, held in enumerate(self.hand(player))
+            for face in (held.up, held.hidden)
+            for turns, tile in self.rotations(held.card, face)
+        ]
+        # One comprehension over both: a dictionary per lying, merged, costs more.
+        return {
+            head + at + tail: (index, face, cell, tile)
+            for index, face, tile, bits, head, tail in lyings
+            for cell, mask, land, at in frontier
+            if bits & mask == land
+        }
 
     def place_held_tile(self, player: Player) -> None:
         """The player places one held tile, either face, turned to fit: land edges on land,

@@ -106,6 +106,10 @@ def new_ley_lines(g: Game, c: Context, tile: Any) -> list[LeyLine]:
     at = as_hex(tile)
     if not game.map.menhirs:
         return []
+    # The placement just made worked them out as it put the tile down (Placement.ley_lines).
+    last = game.last
+    if last is not None and last.cell == at and game.tiles.get(at) is last.tile:
+        return list(last.ley_lines)
     return ley_lines_formed(game.tiles, at)
 
 

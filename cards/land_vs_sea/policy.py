@@ -162,37 +162,41 @@ class Greedy(Policy):
         board = game.map
         w = Weights.of(game)
         land = side == LAND
-        rows = _menhir_rows(game) if w.menhirs else None
+        flags = _row_table(game) if w.menhirs else {}
         # Per cell: the directions facing a tile (bits); worked out only when a placement
         # needs them, the directions through which no area can close there (bits), the trade
         # routes next to it (whether any, their caravans and ships), whether a tile without or
         # with a Menhir may form Ley lines there, and the lines it forms.
+        # And its edges meeting tiles of the player's side: a tile that fits there shows the
+        # neighbours' own sides, so the edges it matches are the cell's, whatever the tile.
+        count = _BITS
         cells = {
-            cell: (mask, ~mask & 63, *_row_flags(rows, cell))
-            for cell, (mask, _land) in board.frontier.items()
+            cell: (
+                mask,
+                ~mask & 63,
+                *flags.get(cell, _NO_ROWS),
+                count[need] if land else count[mask & ~need & 63],
+            )
+            for cell, (mask, need) in board.frontier.items()
         }
         blocks: dict[Hex, int] = {}
         routes: dict[Hex, tuple[bool, int, int]] = {}
         groups: dict[tuple[Hex, tuple[int, ...]], list[Any]] = {}
-        lines: dict[tuple[Hex, bool], tuple[int, int]] = {}
-        bits_count = _BITS
+        lines = _ley_table(game) if w.menhirs else {}
         weight = POINT_WEIGHT
         best, best_value = options[0], -(1 << 60)
         last: Tile | None = None
-        own = 0
         sections_bits: tuple[int, ...] = ()
         trades = menhir = False
         closes = 0
         for option, (_index, _face, cell, tile) in offered.items():
             if tile is not last:
                 last = tile
-                own = tile.land_bits if land else ~tile.land_bits & 63
                 sections_bits = tile.section_bits
                 closes = tile.closes
                 trades = tile.trades
                 menhir = tile.menhir
-            mask, gaps, plain_row, menhir_row = cells.get(cell, _NOWHERE)
-            value = bits_count[own & mask]
+            mask, gaps, plain_row, menhir_row, value = cells.get(cell, _NOWHERE)
             mine = theirs = 0
             for section_bits in sections_bits if closes >> mask & 1 else ():
                 if section_bits & gaps:
@@ -254,7 +258,49 @@ class Greedy(Policy):
 
 
 #: A cell off the frontier (the first placement, on an empty map): no tile next to it.
-_NOWHERE = (0, 63, False, False)
+_NOWHERE = (0, 63, False, False, 0)
+
+#: A cell on no Menhir's row.
+_NO_ROWS = (False, False)
+
+
+def _row_table(game: LandVsSea) -> dict[Hex, tuple[bool, bool]]:
+    """:func:`_row_flags` of every frontier cell on a Menhir's row (the others are on none).
+    Kept on the map from turn to turn: Menhirs are only ever added, so the table is worked out
+    again when their number changes, and otherwise only for cells new to the frontier."""
+    board = game.map
+    kept = board.notes.get("menhir_rows")
+    if kept is None or kept[0] != len(board.menhirs):
+        kept = board.notes["menhir_rows"] = (len(board.menhirs), _menhir_rows(game), {}, set())
+    _count, rows, table, seen = kept
+    for cell in board.frontier.keys() - seen:
+        seen.add(cell)
+        found = _row_flags(rows, cell)
+        if found != _NO_ROWS:
+            table[cell] = found
+    return table
+
+
+def _ley_table(game: LandVsSea) -> dict[tuple[Hex, bool], tuple[int, int]]:
+    """:func:`_ley_value` by (cell, Menhir shown), kept on the map from turn to turn: a value
+    reads only the tiles on the cell's three rows, so a tile put down since drops the values
+    of the cells on its rows, and a Menhir added drops them all."""
+    board = game.map
+    kept = board.notes.get("ley_values")
+    if kept is None or kept[0] != len(board.menhirs):
+        kept = board.notes["ley_values"] = [len(board.menhirs), len(board.tiles), {}]
+    values: dict[tuple[Hex, bool], tuple[int, int]] = kept[2]
+    if kept[1] != len(board.tiles):
+        for placed in list(board.tiles)[kept[1] :]:
+            q, r = placed
+            s = -q - r
+            for key in [
+                k for k in values if k[0][0] == q or k[0][1] == r or -k[0][0] - k[0][1] == s
+            ]:
+                del values[key]
+        kept[1] = len(board.tiles)
+    return values
+
 
 #: Per axis, the Menhirs' rows: the row's key -> the lowest and highest position on it.
 Rows = tuple[dict[int, tuple[int, int]], ...]

@@ -10,6 +10,7 @@ steps, and :meth:`MapState.preview` says what a placement would complete without
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.hexgrid import Hex, neighbours
 
@@ -92,6 +93,9 @@ class MapState:
     #: ``tile.land_bits & mask == land``.
     frontier: dict[Hex, tuple[int, int]] = field(default_factory=dict)
     menhirs: set[Hex] = field(default_factory=set)
+    #: what a policy worked out from the map and keeps from turn to turn (it says when to
+    #: work it out again); never read by the rules.
+    notes: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     # -- reading
 
@@ -264,8 +268,10 @@ class MapState:
             if other is not None:
                 facing.append((d, self._area[(nxt, other.section_of[(d + 3) % 6])]))
         bits = 0
+        seen = len(facing)
         for d, state in facing:
-            if state.open == sum(1 for _, s in facing if s is state):
+            # An area with more open edges than this cell has neighbours never closes here.
+            if state.open <= seen and state.open == sum(1 for _, s in facing if s is state):
                 bits |= 1 << d
         return bits
 
