@@ -309,7 +309,11 @@ class PythonEmitter:
             over = ordered
         fn.add(indent, f"for {var} in {over}:", s["at"])
         if s["as_player"]:
-            fn.add(indent + 1, f"{inner} = {c}.for_player({var})")
+            # The context itself for its own player (a solo game's every loop): no call.
+            fn.add(
+                indent + 1,
+                f"{inner} = {c} if {var} is {c}.player else {c}.for_player({var})",
+            )
         if s["where"] is not None:
             fn.add(indent + 1, f"if not {self.expr(s['where'], inner)}:")
             fn.add(indent + 2, "continue")

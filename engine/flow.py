@@ -193,7 +193,9 @@ class FlowGame(Game):
                 self.set_up = True
                 self._play_section(flow, "setup", first)
             if flow["round"] or flow["turn"]:
-                self._rounds(flow)
+                # One call for all the rounds: a failure is still located at its DSL line
+                # (Game.call reads the innermost generated frame).
+                self.call(lambda g, c: self._rounds(flow), first)
             self.reason = "rounds"
         except GameEnded as ended:
             self.reason = ended.reason
@@ -220,6 +222,10 @@ class FlowGame(Game):
         turn_phases = flow["turn"]
         first = self._contexts[0]
         contexts = self._contexts
+        # The round's runner, called directly (no Game.call of its own: _rounds runs inside
+        # play's), or its phases one by one (a lookahead, or a module without runners).
+        round_runner = self._runners.get("round")
+        log_round = self.log_round if self.logs_rounds else None
         # From the current round: a game played on after a scenario's own rounds (or given a
         # round) goes on from there; a new game is at round 1.
         number = max(int(self.round), 1)
@@ -228,7 +234,9 @@ class FlowGame(Game):
             self.round = number
             self.rounds_played = number
             try:
-                if round_phases:
+                if round_runner is not None:
+                    round_runner(self, first)
+                elif round_phases:
                     self._play_section(flow, "round", first)
                 if turn_phases:
                     for player in self.seat_order():
@@ -239,10 +247,12 @@ class FlowGame(Game):
                 # The round an end cut short was played in part: it is a line of the logbook
                 # (the game's length in rounds), as FlowResult.rounds counts it.
                 self.turn_player = None
-                self.log_round()
+                if log_round is not None:
+                    log_round()
                 raise
             self.turn_player = None
-            self.log_round()
+            if log_round is not None:
+                log_round()
             number += 1
         if count is None:
             raise RuleError(
@@ -299,6 +309,10 @@ class FlowGame(Game):
         if not 0 <= index < len(players):
             raise RuleError(f"first_player is seat {index + 1}, but this game seats {len(players)}")
         return players[index:] + players[:index]
+
+    #: The engine writes a logbook line per player each round (:meth:`log_round`); a game
+    #: whose flow writes its own logbook in a phase sets this False.
+    logs_rounds = True
 
     def log_round(self) -> None:
         """One logbook line per player for the round just played: the score after it, and a

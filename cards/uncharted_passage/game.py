@@ -1661,8 +1661,8 @@ class UnchartedPassage(FlowGame):
             return self.coop_titles if coop else self.solo_titles
         return _titles_from_data(self.ir, coop, kind)
 
-    def log_round(self) -> None:
-        """Nothing: the logbook's month line is the flow's own phase (``write_logbook``)."""
+    #: The logbook's month line is the flow's own phase (``write_logbook``), not the engine's.
+    logs_rounds = False
 
     # -- the logbook's special boxes
 

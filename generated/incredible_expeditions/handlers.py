@@ -32,10 +32,10 @@ def dv_take_leader_tokens(g, c):
 def dv_first_player_bid(g, c):
     # verb first_player_bid (cards/incredible_expeditions/flow.cards:106)
     for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:108:3
-        c2 = c.for_player(v_explorer)
+        c2 = c if v_explorer is c.player else c.for_player(v_explorer)
         g.verbs['place_secret_bet'](g, c2)  # @ cards/incredible_expeditions/flow.cards:109:5
     for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:112:3
-        c2 = c.for_player(v_explorer)
+        c2 = c if v_explorer is c.player else c.for_player(v_explorer)
         g.lose(c2, 'money', g.natives['bet_placed'](g, c2))  # @ cards/incredible_expeditions/flow.cards:113:5
     g.verbs['highest_bet_goes_first'](g, c)  # @ cards/incredible_expeditions/flow.cards:117:3
 
@@ -285,7 +285,7 @@ def p_setup__set_up_the_world(g, c):
 def p_setup__get_ready(g, c):
     # phase get_ready "Step 2: Get Ready to Lead the Expedition" (cards/incredible_expeditions/flow.cards:20)
     for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:21:7
-        c2 = c.for_player(v_explorer)
+        c2 = c if v_explorer is c.player else c.for_player(v_explorer)
         g.verbs['take_expedition_leader'](g, c2)  # @ cards/incredible_expeditions/flow.cards:24:9
         dv_take_leader_tokens(g, c2)  # @ cards/incredible_expeditions/flow.cards:27:9
 
@@ -298,7 +298,7 @@ def p_setup__pay_to_be_first(g, c):
 def p_setup__draw_a_hand(g, c):
     # phase draw_a_hand "Step 4: Draw a Hand" (cards/incredible_expeditions/flow.cards:33)
     for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:36:7
-        c2 = c.for_player(v_explorer)
+        c2 = c if v_explorer is c.player else c.for_player(v_explorer)
         dv_draw_to_hand_size(g, c2)  # @ cards/incredible_expeditions/flow.cards:37:9
 
 
@@ -344,14 +344,14 @@ def run__setup(g, c):
     g.verbs['lay_out_locations'](g, c, 'port_city', 'drowned_city_of_atlantis')  # @ cards/incredible_expeditions/flow.cards:18:7
     # phase get_ready
     for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:21:7
-        c2 = c.for_player(v_explorer)
+        c2 = c if v_explorer is c.player else c.for_player(v_explorer)
         g.verbs['take_expedition_leader'](g, c2)  # @ cards/incredible_expeditions/flow.cards:24:9
         dv_take_leader_tokens(g, c2)  # @ cards/incredible_expeditions/flow.cards:27:9
     # phase pay_to_be_first
     dv_first_player_bid(g, c)  # @ cards/incredible_expeditions/flow.cards:31:7
     # phase draw_a_hand
     for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:36:7
-        c2 = c.for_player(v_explorer)
+        c2 = c if v_explorer is c.player else c.for_player(v_explorer)
         dv_draw_to_hand_size(g, c2)  # @ cards/incredible_expeditions/flow.cards:37:9
 
 

@@ -51,7 +51,7 @@ def dv_place_workers(g, c):
     for _ in range((g.params['workers'] + 2)):  # @ cards/darwins_journey/flow.cards:101:3
         for v_position in list(range(1, g.natives['player_count'](g, c) + 1)):  # @ cards/darwins_journey/flow.cards:102:5
             for v_placer in g.players:  # @ cards/darwins_journey/flow.cards:103:7
-                c4 = c.for_player(v_placer)
+                c4 = c if v_placer is c.player else c.for_player(v_placer)
                 if not ((df_turn_position(g, c4, v_placer) == v_position) and (c4.player.counters['workers_ready'] > 0)):
                     continue
                 g.verbs['place_worker'](g, c4)  # @ cards/darwins_journey/flow.cards:104:9
@@ -60,14 +60,14 @@ def dv_place_workers(g, c):
 def dv_reward_phase(g, c):
     # verb reward_phase (cards/darwins_journey/flow.cards:116)
     for v_earner in g.players:  # @ cards/darwins_journey/flow.cards:117:3
-        c2 = c.for_player(v_earner)
+        c2 = c if v_earner is c.player else c.for_player(v_earner)
         g.gain(c2, 'coins', (g.params['reward_phase_coins'] + c2.player.counters['tents']))  # @ cards/darwins_journey/flow.cards:118:5
 
 
 def dv_collect_workers(g, c):
     # verb collect_workers (cards/darwins_journey/flow.cards:122)
     for v_owner in g.players:  # @ cards/darwins_journey/flow.cards:123:3
-        c2 = c.for_player(v_owner)
+        c2 = c if v_owner is c.player else c.for_player(v_owner)
         g.verbs['take_back_workers'](g, c2)  # @ cards/darwins_journey/flow.cards:124:5
         g.set(c2, 'workers_ready', g.params['workers'])  # @ cards/darwins_journey/flow.cards:125:5
 
@@ -405,7 +405,7 @@ def h_discovering_treasure__campsite_reached(g, c):
 def h_pirate_raid__reward_phase_end(g, c):
     # Pirate Raid: on reward_phase_end (cards/darwins_journey/pirates.cards:43)
     for v_raided in g.players:  # @ cards/darwins_journey/pirates.cards:44:5
-        c2 = c.for_player(v_raided)
+        c2 = c if v_raided is c.player else c.for_player(v_raided)
         if not (g.natives['ship_region'](g, c2, v_raided) == g.natives['pirate_region'](g, c2)):
             continue
         v_missing = g.pay(c2, 'coins', (2 + (2 * c2.player.counters['treasure'])))  # @ cards/darwins_journey/pirates.cards:45:7
@@ -462,7 +462,7 @@ def flow__rounds(g, c):
 def p_end__final_scoring(g, c):
     # phase final_scoring "Objective and goal tiles, then lagging penalties" (cards/darwins_journey/flow.cards:45)
     for v_scorer in g.players:  # @ cards/darwins_journey/flow.cards:46:7
-        c2 = c.for_player(v_scorer)
+        c2 = c if v_scorer is c.player else c.for_player(v_scorer)
         g.fire_in_force(c2, 'final_scoring')  # @ cards/darwins_journey/flow.cards:47:9
         g.lose(c2, 'victory_points', (g.natives['lagging_penalties_behind'](g, c2, v_scorer) * g.params['lagging_penalty']))  # @ cards/darwins_journey/flow.cards:48:9
 

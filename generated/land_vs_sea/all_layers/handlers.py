@@ -73,7 +73,7 @@ def dv_score_trade_routes(g, c):
     # verb score_trade_routes (cards/land_vs_sea/flow.cards:148)
     for v_route in g.natives['trade_routes'](g, c):  # @ cards/land_vs_sea/flow.cards:149:3
         for v_seat in g.players:  # @ cards/land_vs_sea/flow.cards:150:5
-            c3 = c.for_player(v_seat)
+            c3 = c if v_seat is c.player else c.for_player(v_seat)
             if not df_wins_route(g, c3, v_route):
                 continue
             g.verbs['announce_route_scored'](g, c3, v_route)  # @ cards/land_vs_sea/flow.cards:153:7
@@ -201,7 +201,7 @@ def p_setup__starting_tile(g, c):
 def p_setup__hands(g, c):
     # phase hands "each player draws up to the hand size" (cards/land_vs_sea/flow.cards:31)
     for v_seat in g.players:  # @ cards/land_vs_sea/flow.cards:32:7
-        c2 = c.for_player(v_seat)
+        c2 = c if v_seat is c.player else c.for_player(v_seat)
         g.verbs['draw_tiles'](g, c2)  # @ cards/land_vs_sea/flow.cards:33:9
 
 
@@ -242,7 +242,7 @@ def run__setup(g, c):
         g.end_when_held()
     # phase hands
     for v_seat in g.players:  # @ cards/land_vs_sea/flow.cards:32:7
-        c2 = c.for_player(v_seat)
+        c2 = c if v_seat is c.player else c.for_player(v_seat)
         g.verbs['draw_tiles'](g, c2)  # @ cards/land_vs_sea/flow.cards:33:9
     if df_game_over(g, c):  # @ cards/land_vs_sea/flow.cards:49:3
         g.end_when_held()

@@ -411,7 +411,7 @@ def p_round__storm_season(g, c):
     # phase storm_season "Storm Season" (cards/uncharted_passage/variants/storm_season.yaml:10)
     if (g.round >= 10):  # @ cards/uncharted_passage/variants/storm_season.yaml:11:9
         for v_captain in g.players:  # @ cards/uncharted_passage/variants/storm_season.yaml:12:11
-            c3 = c.for_player(v_captain)
+            c3 = c if v_captain is c.player else c.for_player(v_captain)
             v_storm = g.roll(1, 6)  # @ cards/uncharted_passage/variants/storm_season.yaml:13:13
             if (v_storm > 3):  # @ cards/uncharted_passage/variants/storm_season.yaml:14:13
                 g.mark(c3, 'durability', (v_storm - 3))  # @ cards/uncharted_passage/variants/storm_season.yaml:15:15
@@ -422,7 +422,7 @@ def p_round__planning(g, c):
     g.verbs['reveal_voyage'](g, c)  # @ cards/uncharted_passage/flow.cards:47:7
     if (not g.natives['ship_sunk'](g, c)):  # @ cards/uncharted_passage/flow.cards:51:7
         for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:52:9
-            c3 = c.for_player(v_captain)
+            c3 = c if v_captain is c.player else c.for_player(v_captain)
             g.verbs['write_numbers'](g, c3)  # @ cards/uncharted_passage/flow.cards:53:11
 
 
@@ -438,7 +438,7 @@ def p_round__pirate(g, c):
         ok0.sort(key=lambda item: item[0])
         o0 = [item[1] for item in ok0]
     for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:62:7
-        c2 = c.for_player(v_captain)
+        c2 = c if v_captain is c.player else c.for_player(v_captain)
         if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:63:9
             g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
 
@@ -454,7 +454,7 @@ def p_round__sailing_and_anchoring(g, c):
         ok0.sort(key=lambda item: item[0])
         o0 = [item[1] for item in ok0]
     for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:72:7
-        c2 = c.for_player(v_captain)
+        c2 = c if v_captain is c.player else c.for_player(v_captain)
         if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:73:9
             g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
             dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:75:11
@@ -480,7 +480,7 @@ def p_end__final_scoring(g, c):
     # phase final_scoring "End of the Game" (cards/uncharted_passage/flow.cards:98)
     g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:100:7
     for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:101:7
-        c2 = c.for_player(v_captain)
+        c2 = c if v_captain is c.player else c.for_player(v_captain)
         if g.natives['sank'](g, c2):  # @ cards/uncharted_passage/flow.cards:104:9
             g.verbs['record_final_score'](g, c2, 0)  # @ cards/uncharted_passage/flow.cards:105:11
         else:
@@ -531,7 +531,7 @@ def run__round(g, c):
     # phase storm_season
     if (g.round >= 10):  # @ cards/uncharted_passage/variants/storm_season.yaml:11:9
         for v_captain in g.players:  # @ cards/uncharted_passage/variants/storm_season.yaml:12:11
-            c3 = c.for_player(v_captain)
+            c3 = c if v_captain is c.player else c.for_player(v_captain)
             v_storm = g.roll(1, 6)  # @ cards/uncharted_passage/variants/storm_season.yaml:13:13
             if (v_storm > 3):  # @ cards/uncharted_passage/variants/storm_season.yaml:14:13
                 g.mark(c3, 'durability', (v_storm - 3))  # @ cards/uncharted_passage/variants/storm_season.yaml:15:15
@@ -541,7 +541,7 @@ def run__round(g, c):
     g.verbs['reveal_voyage'](g, c)  # @ cards/uncharted_passage/flow.cards:47:7
     if (not g.natives['ship_sunk'](g, c)):  # @ cards/uncharted_passage/flow.cards:51:7
         for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:52:9
-            c3 = c.for_player(v_captain)
+            c3 = c if v_captain is c.player else c.for_player(v_captain)
             g.verbs['write_numbers'](g, c3)  # @ cards/uncharted_passage/flow.cards:53:11
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
@@ -556,7 +556,7 @@ def run__round(g, c):
         ok0.sort(key=lambda item: item[0])
         o0 = [item[1] for item in ok0]
     for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:62:7
-        c2 = c.for_player(v_captain)
+        c2 = c if v_captain is c.player else c.for_player(v_captain)
         if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:63:9
             g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
@@ -571,7 +571,7 @@ def run__round(g, c):
         ok0.sort(key=lambda item: item[0])
         o0 = [item[1] for item in ok0]
     for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:72:7
-        c2 = c.for_player(v_captain)
+        c2 = c if v_captain is c.player else c.for_player(v_captain)
         if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:73:9
             g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
             dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:75:11
