@@ -23,7 +23,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from compiler import __version__
 from compiler.buildlock import BuildLockError, build_lock
@@ -43,6 +43,9 @@ from compiler.generated_files import root_relative_sources as _root_relative_sou
 from compiler.project import GAME_FILE, Project, card_files
 from dsl.diagnostics import Diagnostic, SourceCache, file_span
 
+if TYPE_CHECKING:
+    from compiler.pipeline import GameResult
+
 MANIFEST = "manifest.json"
 
 #: Files whose content changes what any game compiles to.
@@ -56,7 +59,8 @@ _TOOL_FILES = [
         "pipeline.py",
         "prelude.cards",
         "templates/handlers.py.j2",
-        # render_game and card_files shape the outputs too (JSON banner, source order).
+        # render_handlers, render_game and card_files shape the outputs too (JSON banner,
+        # source order).
         "build.py",
         "generated_files.py",
         "project.py",
@@ -125,24 +129,40 @@ def input_digest(folder: Path, tool: str) -> str:
     return digest.hexdigest()
 
 
-def render_game(
-    project: Project, folder: Path, sources: SourceCache, sheets: bool = True
-) -> tuple[dict[str, bytes], list[Diagnostic]]:
-    """Every output file of one game, in memory: relative path under generated/ -> bytes."""
+def render_handlers(
+    project: Project, folder: Path, sources: SourceCache
+) -> tuple[dict[str, bytes], GameResult]:
+    """Compile one game and render its ``handlers.py`` and ``cards.json`` in memory.
+
+    Returns those two files (relative path under generated/ -> bytes; none when the game has
+    errors) and the compiled game, whose diagnostics are the game's. :func:`render_game`
+    goes on from here to the rest of the game's outputs; a watcher's quick build
+    (compiler.watch) writes just these two, so they are byte for byte what a build writes.
+    """
     from compiler.emit_python import emit_handlers
     from compiler.pipeline import compile_game
 
     files = card_files(folder)
     result = compile_game(folder, sources, files)
     if result.ir is None:
-        return {}, result.diagnostics
+        return {}, result
     game = result.game
     rel = [project.relative(p) for p in files]
     _root_relative_sources(result.ir, dict(zip(map(str, files), rel, strict=True)))
-    outputs = {
+    return {
         f"{game}/handlers.py": emit_handlers(result.ir, rel, project.relative(folder)).encode(),
         f"{game}/cards.json": _json_bytes(result.ir),
-    }
+    }, result
+
+
+def render_game(
+    project: Project, folder: Path, sources: SourceCache, sheets: bool = True
+) -> tuple[dict[str, bytes], list[Diagnostic]]:
+    """Every output file of one game, in memory: relative path under generated/ -> bytes."""
+    outputs, result = render_handlers(project, folder, sources)
+    if result.ir is None:
+        return {}, result.diagnostics
+    game, files = result.game, result.files
     from compiler.sheets import SheetError
     from compiler.variants import render_variants
 
@@ -195,7 +215,7 @@ def _scenario_schemas(
 def stale_games(project: Project) -> list[str]:
     """The games whose sources (or cardc) changed since generated/ was built: the input
     digests of the last build's manifest, against the sources' now (no compiling)."""
-    games = _read_manifest(project.generated).get("games", {})
+    games = read_manifest(project.generated).get("games", {})
     tool = _tool_digest()
     stale = []
     for game in project.games():
@@ -228,7 +248,10 @@ def _shared_outputs() -> dict[str, bytes]:
     return dict(_SHARED)
 
 
-def _read_manifest(generated: Path) -> dict[str, Any]:
+def read_manifest(generated: Path) -> dict[str, Any]:
+    """The last build's ``manifest.json`` in ``generated`` (``{"cardc": version, "games":
+    {game: {"inputs": digest, "files": {path: sha256}, ...}}}``); ``{}`` when it is missing,
+    unreadable or not a JSON object."""
     try:
         data = json.loads((generated / MANIFEST).read_text(encoding="utf-8"))
         return data if isinstance(data, dict) else {}
@@ -236,11 +259,15 @@ def _read_manifest(generated: Path) -> dict[str, Any]:
         return {}
 
 
-def _sha(data: bytes) -> str:
+def sha256_hex(data: bytes) -> str:
+    """The hash the manifest records for a generated file: SHA-256 of its bytes, in hex."""
     return hashlib.sha256(data).hexdigest()
 
 
-def _select(project: Project, paths: list[str]) -> tuple[list[Path], list[Diagnostic]]:
+def select_games(project: Project, paths: list[str]) -> tuple[list[Path], list[Diagnostic]]:
+    """The game folders ``paths`` name (a folder holding a game.cards, or a game's name under
+    cards/), every game of the project when ``paths`` is empty; and a ``game-not-found`` error
+    for each path that names no game."""
     if not paths:
         return [project.game_dir(g) for g in project.games()], []
     folders, problems = [], []
@@ -363,11 +390,11 @@ def _build(
     else:
         # What the build would start from: an interrupted swap's old tree, put back.
         generated = starting_tree(generated)
-    folders, problems = _select(project, paths)
+    folders, problems = select_games(project, paths)
     outcome.diagnostics.extend(problems)
     if problems:
         return outcome
-    manifest = _read_manifest(generated)
+    manifest = read_manifest(generated)
     previous: dict[str, Any] = manifest.get("games", {})
     tool = _tool_digest()
     outputs: dict[str, bytes] = _shared_outputs()
@@ -404,7 +431,7 @@ def _build(
             # The game's sheets stay as they are on disk; the manifest says they were not
             # rendered from these inputs, so the next full build renders them.
             if on_disk is None:  # listed once a build, not once a game
-                on_disk = _existing(generated)
+                on_disk = existing_files(generated)
             for rel, path in on_disk.items():
                 if rel.startswith(f"sheets/{game}/") and rel not in outputs:
                     outputs[rel] = path.read_bytes()
@@ -412,7 +439,7 @@ def _build(
             "inputs": digest,
             "files": {
                 # A file carried over has the hash it was carried for.
-                p: carried_shas[p] if carried_files.get(p) is b else _sha(b)
+                p: carried_shas[p] if carried_files.get(p) is b else sha256_hex(b)
                 for p, b in sorted(outputs.items())
                 if p.startswith((game + "/", f"sheets/{game}/"))
             },
@@ -425,7 +452,7 @@ def _build(
             games[game]["sheets"] = False
     if paths:
         # Games not selected this time keep their files as they are on disk.
-        for rel, path in _existing(generated).items():
+        for rel, path in existing_files(generated).items():
             owner = rel.split("/")[1] if rel.startswith("sheets/") else rel.split("/")[0]
             if rel not in outputs and owner not in selected:
                 outputs[rel] = path.read_bytes()
@@ -495,13 +522,15 @@ def _carry_over(
             data = path.read_bytes()
         except OSError:
             return None
-        if _sha(data) != sha:
+        if sha256_hex(data) != sha:
             return None
         files[rel] = data
     return files or None
 
 
-def _existing(generated: Path) -> dict[str, Path]:
+def existing_files(generated: Path) -> dict[str, Path]:
+    """Every file under ``generated`` now (``__pycache__`` left out): its path relative to
+    ``generated``, with forward slashes -> its path; ``{}`` when there is no such folder."""
     if not generated.is_dir():
         return {}
     return {
@@ -516,7 +545,7 @@ def _same_tree(
 ) -> bool:
     """Whether ``generated`` holds exactly ``outputs``; the files in ``carried`` were read
     from it by this build, under the build lock, so they are not read again."""
-    existing = _existing(generated)
+    existing = existing_files(generated)
     if set(existing) != set(outputs):
         return False
     return all(
@@ -525,7 +554,7 @@ def _same_tree(
 
 
 def _compare(generated: Path, outputs: dict[str, bytes], outcome: BuildOutcome) -> BuildOutcome:
-    existing = _existing(generated)
+    existing = existing_files(generated)
     stale = sorted(
         rel for rel in outputs if rel in existing and existing[rel].read_bytes() != outputs[rel]
     )
@@ -551,5 +580,10 @@ __all__ = [
     "PAUSE_AT_SWAP",
     "BuildOutcome",
     "build",
+    "existing_files",
+    "read_manifest",
     "render_game",
+    "render_handlers",
+    "select_games",
+    "sha256_hex",
 ]

@@ -108,9 +108,16 @@ class QuickOutcome:
 def quick_build(project: Project, folders: list[Path], sources: SourceCache) -> QuickOutcome:
     """Compile the games in ``folders`` and write only their ``handlers.py`` and ``cards.json``
     (and the manifest), every other file of ``generated/`` kept as it is; the caller holds the
-    build lock. The bytes are those ``cardc build`` writes (a test compares them); nothing is
-    written when any game has an error. See the module's docstring for the manifest entry."""
-    from compiler.build import MANIFEST, _existing, _read_manifest, _sha
+    build lock. The two files come from :func:`compiler.build.render_handlers`, as ``cardc
+    build``'s do, so their bytes are the same (a test compares them); nothing is written when
+    any game has an error. See the module's docstring for the manifest entry."""
+    from compiler.build import (
+        MANIFEST,
+        existing_files,
+        read_manifest,
+        render_handlers,
+        sha256_hex,
+    )
     from compiler.buildtree import TreeWriteError, recover, unwritable, write_tree
     from compiler.generated_files import json_bytes
 
@@ -125,27 +132,27 @@ def quick_build(project: Project, folders: list[Path], sources: SourceCache) -> 
         outcome.lines.append(line)
     fresh: dict[str, bytes] = {}
     for folder in folders:
-        files, diagnostics = render_handlers(project, folder, sources)
-        outcome.diagnostics.extend(diagnostics)
+        files, result = render_handlers(project, folder, sources)
+        outcome.diagnostics.extend(result.diagnostics)
         fresh.update(files)
     if not fresh or any(d.severity == "error" for d in outcome.diagnostics):
         outcome.status = 1
         return outcome
-    existing = _existing(generated)
+    existing = existing_files(generated)
     outputs = {rel: path.read_bytes() for rel, path in existing.items()}
     if all(outputs.get(rel) == data for rel, data in fresh.items()):
         # The save changed nothing the handlers or the IR show (a comment, a touch): nothing
         # to swap. The full build that follows brings the manifest's digest up to date.
         return outcome
     outputs.update(fresh)
-    manifest = _read_manifest(generated)
+    manifest = read_manifest(generated)
     games = dict(manifest.get("games", {}))
     for folder in folders:
         game = folder.name
         games[game] = {
             "inputs": QUICK_INPUTS,
             "files": {
-                rel: _sha(data)
+                rel: sha256_hex(data)
                 for rel, data in sorted(outputs.items())
                 if rel.startswith((f"{game}/", f"sheets/{game}/"))
             },
@@ -165,30 +172,6 @@ def quick_build(project: Project, folders: list[Path], sources: SourceCache) -> 
         outcome.status = 1
         outcome.lines = []
     return outcome
-
-
-def render_handlers(
-    project: Project, folder: Path, sources: SourceCache
-) -> tuple[dict[str, bytes], list[Diagnostic]]:
-    """One game's ``handlers.py`` and ``cards.json`` in memory, as ``render_game`` makes them
-    (compiler.build, whose first half this is: kept here so that the watcher's code is not one
-    of the files every game's build digest covers), and the game's diagnostics."""
-    from compiler.emit_python import emit_handlers
-    from compiler.generated_files import json_bytes, root_relative_sources
-    from compiler.pipeline import compile_game
-    from compiler.project import card_files
-
-    files = card_files(folder)
-    result = compile_game(folder, sources, files)
-    if result.ir is None:
-        return {}, result.diagnostics
-    game = result.game
-    rel = [project.relative(p) for p in files]
-    root_relative_sources(result.ir, dict(zip(map(str, files), rel, strict=True)))
-    return {
-        f"{game}/handlers.py": emit_handlers(result.ir, rel, project.relative(folder)).encode(),
-        f"{game}/cards.json": json_bytes(result.ir),
-    }, result.diagnostics
 
 
 def _write_problem(project: Project, message: str, hint: str) -> Diagnostic:
@@ -302,10 +285,10 @@ class Watcher:
         """The game folders a batch of saves calls for a quick build of, or None when it
         needs a full one: a variant or reference.yaml saved, a file outside any game (or
         outside the games being watched), a game folder without its game.cards."""
-        from compiler.build import _select
+        from compiler.build import select_games
         from compiler.pipeline import game_folder
 
-        watched, problems = _select(self.project, self.games)
+        watched, problems = select_games(self.project, self.games)
         if problems:
             return None
         wanted = {folder.resolve() for folder in watched}
