@@ -356,19 +356,23 @@ def lock_needed(project: Project) -> bool:
     return os.access(project.root, os.W_OK)
 
 
+def write_problem(project: Project, message: str, hint: str) -> Diagnostic:
+    """``generated/`` could not be written (it is as it was): the one error a build (or the
+    watcher's quick build) gives for it."""
+    return Diagnostic(
+        "build-write",
+        message,
+        file_span(project.relative(project.generated)),
+        "error",
+        (hint,),
+        show_source=False,
+    )
+
+
 def _failed(project: Project, message: str, hint: str) -> BuildOutcome:
     """A build that did not start or did not finish, ``generated/`` unchanged: one error."""
     outcome = BuildOutcome(status=1)
-    outcome.diagnostics.append(
-        Diagnostic(
-            "build-write",
-            message,
-            file_span(project.relative(project.generated)),
-            "error",
-            (hint,),
-            show_source=False,
-        )
-    )
+    outcome.diagnostics.append(write_problem(project, message, hint))
     return outcome
 
 
@@ -583,6 +587,7 @@ __all__ = [
     "existing_files",
     "read_manifest",
     "render_game",
+    "write_problem",
     "render_handlers",
     "select_games",
     "sha256_hex",

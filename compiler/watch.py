@@ -117,6 +117,7 @@ def quick_build(project: Project, folders: list[Path], sources: SourceCache) -> 
         read_manifest,
         render_handlers,
         sha256_hex,
+        write_problem,
     )
     from compiler.buildtree import TreeWriteError, recover, unwritable, write_tree
     from compiler.generated_files import json_bytes
@@ -125,7 +126,7 @@ def quick_build(project: Project, folders: list[Path], sources: SourceCache) -> 
     generated = project.generated
     problem = unwritable(generated)
     if problem is not None:
-        outcome.diagnostics.append(_write_problem(project, str(problem), problem.hint))
+        outcome.diagnostics.append(write_problem(project, str(problem), problem.hint))
         outcome.status = 1
         return outcome
     for line in recover(generated):
@@ -168,24 +169,10 @@ def quick_build(project: Project, folders: list[Path], sources: SourceCache) -> 
     try:
         outcome.lines.extend(write_tree(generated, outputs))
     except TreeWriteError as error:
-        outcome.diagnostics.append(_write_problem(project, str(error), error.hint))
+        outcome.diagnostics.append(write_problem(project, str(error), error.hint))
         outcome.status = 1
         outcome.lines = []
     return outcome
-
-
-def _write_problem(project: Project, message: str, hint: str) -> Diagnostic:
-    """``generated/`` could not be written (it is as it was): the error ``cardc build`` gives."""
-    from dsl.diagnostics import file_span
-
-    return Diagnostic(
-        "build-write",
-        message,
-        file_span(project.relative(project.generated)),
-        "error",
-        (hint,),
-        show_source=False,
-    )
 
 
 class Watcher:
