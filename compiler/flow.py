@@ -1,4 +1,4 @@
-"""Check a game's ``flow`` declaration and lower it to the IR's ``flow`` (FLOW_SPEC.md, B).
+"""Check a game's ``flow`` declaration and lower it to the IR's ``flow`` (README, "The flow").
 
 A flow is the game's order of play as data: sections (``setup``, ``round N``, ``turn``,
 ``end``) of named phases, whose bodies are statements checked exactly like a card's effects

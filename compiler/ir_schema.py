@@ -94,7 +94,7 @@ SCHEMA: dict[str, Any] = {
                 "functions": {"type": "array", "items": {"$ref": "#/$defs/function_def"}},
             },
         },
-        # The game's flow (FLOW_SPEC.md, B; absent when the game declares none). Sections are
+        # The game's flow (README, "The flow"; absent when the game declares none). Sections are
         # told apart by their "section" key, never by oneOf.
         "flow": {
             "type": "object",

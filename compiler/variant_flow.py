@@ -9,8 +9,8 @@ which every existing call leaves at the default. Anything else is refused at the
 the redefinition, saying what differs; a verb that means something else is a new verb with a
 name of its own (and the calls that should use it are edited where they are).
 
-``flow:`` is a list of edits of the game's ``flow`` declaration (FLOW_SPEC.md, section E),
-applied in order, each to the flow the edits above it left:
+``flow:`` is a list of edits of the game's ``flow`` declaration (README, "Variants that reach
+the flow and the verbs"), applied in order, each to the flow the edits above it left:
 
     - insert: |                       # a new phase, in the DSL
         phase storm_season "Storm Season" { ... }

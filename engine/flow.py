@@ -1,7 +1,9 @@
 """The runtime of a game's ``flow``: :class:`FlowGame` plays the compiled flow to its end.
 
 The flow is data in the DSL (README, "The flow"), compiled by ``cardc build`` into the game's
-handlers module: one function per phase and the ``FLOW`` table (FLOW_SPEC.md, C). A game is:
+handlers module: one function per phase, one per section that plays its phases in order
+with the end condition between them (``FLOW['run']``, used when nothing looks ahead), and
+the ``FLOW`` table (README, "The flow"). A game is:
 
 - **setup**: its phases once, in order;
 - **rounds**: ``round N`` runs its phases N times (``g.round`` is the round, 1-based); a

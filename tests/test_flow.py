@@ -1,4 +1,4 @@
-"""The flow as data (FLOW_SPEC.md A-D): parsed, checked, lowered, emitted and played.
+"""The flow as data (README, "The flow"): parsed, checked, lowered, emitted and played.
 
 Each test writes a small game into a temporary folder, compiles it through the real pipeline,
 emits its handlers module, imports it and plays it with :class:`engine.flow.FlowGame`.

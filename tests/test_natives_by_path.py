@@ -1,5 +1,5 @@
 """A game's own Python beside its cards (``cards/<game>/natives.py``), loaded by path
-(issue 11, item 5; FLOW_SPEC.md section F): found from the compiled folder, checked against
+(issue 11, item 5; README, "A game's own Python"): found from the compiled folder, checked against
 ``game.cards``, carried by a point shipped to a cluster worker, and usable from a project made
 with ``cardc new`` in an unrelated folder, with nothing written inside the installed cardc."""
 
