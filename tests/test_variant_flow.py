@@ -1,6 +1,6 @@
 """A variant's ``flow:`` edits (README, "Variants that reach the flow and the verbs"): phases
-inserted, replaced, removed and moved and the end condition replaced, checked like everything else, errors at the YAML line and
-column with "did you mean".
+inserted, replaced, removed and moved and the end condition replaced, checked like everything
+else, errors at the YAML line and column with "did you mean".
 
 Each test writes a small race game with a flow and one variant into a temporary folder,
 compiles the variant through the real pipeline and, for the ones that compile, emits and
