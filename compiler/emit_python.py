@@ -603,6 +603,8 @@ class PythonEmitter:
         )
         for phase in phases:
             fn.add(0, f"# phase {phase['name']}")
+            fn.add(0, "if g.logs_phases:")
+            fn.add(1, f"g.events.append(('phase', c.player.index, {literal(phase['name'])}))")
             # Its questions keep the phase's ids (flow.PHASE.NAME), as its own function asks.
             # and its statements their file (a variant's inserted phase: its YAML).
             fn.trigger, fn.source = phase["name"], phase["loc"]["file"]

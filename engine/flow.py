@@ -289,7 +289,10 @@ class FlowGame(Game):
     def _play_phases(self, phases: tuple[tuple[str, PhaseFn], ...], c: Context) -> None:
         end_when = self._end_when
         looking = self._looking
-        for _name, fn in phases:
+        logs_phases = self.logs_phases
+        for name, fn in phases:
+            if logs_phases:
+                self.events.append(("phase", c.player.index, name))
             if looking:
                 self.phase_state = (self.snapshot(), fn, c.player.index, [])
                 # Game.ask keeps each answer of the phase here, for a replay of it.
@@ -311,6 +314,10 @@ class FlowGame(Game):
         if not 0 <= index < len(players):
             raise RuleError(f"first_player is seat {index + 1}, but this game seats {len(players)}")
         return players[index:] + players[:index]
+
+    #: Each phase played is an event ``("phase", seat, name)`` of the log, before it runs (a
+    #: game whose log is told phase by phase sets this True).
+    logs_phases = False
 
     #: The engine writes a logbook line per player each round (:meth:`log_round`); a game
     #: whose flow writes its own logbook in a phase sets this False.

@@ -293,6 +293,10 @@ class IncredibleExpeditions(FlowGame):
     """The player boards, the Market, the Location track and Encounters; played by the flow
     of flow.cards (:class:`engine.flow.FlowGame`)."""
 
+    #: Each phase is a ``phase`` event of the log: ``cardc sim --log`` tells the game phase by
+    #: phase, in the flow's titles (:func:`narrate`).
+    logs_phases = True
+
     def __post_init__(self) -> None:
         super().__post_init__()
         self.cat = catalogue(self.ir)
@@ -1206,14 +1210,6 @@ class IncredibleExpeditions(FlowGame):
             )
         return function(self, self._contexts[player.index])
 
-    def _run(self, phases: tuple[tuple[str, PhaseFn], ...], c: Context) -> None:
-        """The phases as FlowGame plays them (one call for the section), each after a
-        ``phase`` event (the log tells the game phase by phase, in the flow's titles)."""
-        logged = _LOGGED.get(phases)
-        if logged is None:
-            logged = _LOGGED.put(phases, tuple((name, _logged(name, fn)) for name, fn in phases))
-        super()._run(logged, c)
-
     def narrate(self) -> list[str]:
         """The game told turn by turn (``cardc sim --log``)."""
         return narrate(self)
@@ -1225,18 +1221,6 @@ _SHARED_PILES = {
     "resource_discard": "Market's Resource",
     "encounter_discard": "Encounter",
 }
-#: Each section's phases, each logging a ``phase`` event before it runs (made once a section).
-_LOGGED = ObjectCache()
-
-
-def _logged(name: str, fn: PhaseFn) -> PhaseFn:
-    def phase(g: Game, c: Context) -> Any:
-        g.events.append(("phase", c.player.index, name))
-        return fn(g, c)
-
-    return phase
-
-
 def narrate(game: IncredibleExpeditions) -> list[str]:
     """The game told phase by phase in the rulebook's words, from its event log: what ``cardc
     sim --log`` prints. Each phase is headed by its title in flow.cards ("Step 1: Set Up the

@@ -474,6 +474,8 @@ def flow__tiebreak(g, c):
 def run__setup(g, c):
     # flow: the setup section's phases (cards/darwins_journey/flow.cards:9)
     # phase main_board_setup
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'main_board_setup'))
     dv_lay_out_board(g, c)  # @ cards/darwins_journey/flow.cards:15:7
     g.fire_in_force(c, 'board_setup')  # @ cards/darwins_journey/flow.cards:18:7
     dv_setup_diary(g, c)  # @ cards/darwins_journey/flow.cards:19:7
@@ -483,14 +485,24 @@ def run__setup(g, c):
 def run__round(g, c):
     # flow: the round section's phases (cards/darwins_journey/flow.cards:9)
     # phase diary
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'diary'))
     dv_unlock_diary(g, c)  # @ cards/darwins_journey/flow.cards:26:7
     # phase worker_placement
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'worker_placement'))
     dv_place_workers(g, c)  # @ cards/darwins_journey/flow.cards:29:7
     # phase reward_phase
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'reward_phase'))
     dv_reward_phase(g, c)  # @ cards/darwins_journey/flow.cards:32:7
     # phase pirate_raid
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'pirate_raid'))
     g.fire_in_force(c, 'reward_phase_end')  # @ cards/darwins_journey/flow.cards:37:7
     # phase workers_return
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'workers_return'))
     dv_collect_workers(g, c)  # @ cards/darwins_journey/flow.cards:40:7
 
 
@@ -708,13 +720,13 @@ LINES = {
     465: ('cards/darwins_journey/flow.cards', 47, 9),
     466: ('cards/darwins_journey/flow.cards', 48, 9),
     471: ('cards/darwins_journey/flow.cards', 9, 1),
-    477: ('cards/darwins_journey/flow.cards', 15, 7),
-    478: ('cards/darwins_journey/flow.cards', 18, 7),
-    479: ('cards/darwins_journey/flow.cards', 19, 7),
-    480: ('cards/darwins_journey/flow.cards', 20, 7),
-    486: ('cards/darwins_journey/flow.cards', 26, 7),
-    488: ('cards/darwins_journey/flow.cards', 29, 7),
-    490: ('cards/darwins_journey/flow.cards', 32, 7),
-    492: ('cards/darwins_journey/flow.cards', 37, 7),
-    494: ('cards/darwins_journey/flow.cards', 40, 7),
+    479: ('cards/darwins_journey/flow.cards', 15, 7),
+    480: ('cards/darwins_journey/flow.cards', 18, 7),
+    481: ('cards/darwins_journey/flow.cards', 19, 7),
+    482: ('cards/darwins_journey/flow.cards', 20, 7),
+    490: ('cards/darwins_journey/flow.cards', 26, 7),
+    494: ('cards/darwins_journey/flow.cards', 29, 7),
+    498: ('cards/darwins_journey/flow.cards', 32, 7),
+    502: ('cards/darwins_journey/flow.cards', 37, 7),
+    506: ('cards/darwins_journey/flow.cards', 40, 7),
 }

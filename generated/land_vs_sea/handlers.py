@@ -224,22 +224,32 @@ def flow__end_when(g, c):
 def run__setup(g, c):
     # flow: the setup section's phases (cards/land_vs_sea/flow.cards:7)
     # phase special_tiles
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'special_tiles'))
     g.verbs['set_out_special_tiles'](g, c)  # @ cards/land_vs_sea/flow.cards:12:7
     if df_game_over(g, c):  # @ cards/land_vs_sea/flow.cards:49:3
         g.end_when_held()
     # phase stacks
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'stacks'))
     g.verbs['shuffle_into_stacks'](g, c, g.params['stacks'])  # @ cards/land_vs_sea/flow.cards:17:7
     if df_game_over(g, c):  # @ cards/land_vs_sea/flow.cards:49:3
         g.end_when_held()
     # phase scoring_aids
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'scoring_aids'))
     g.verbs['place_scoring_aids'](g, c)  # @ cards/land_vs_sea/flow.cards:23:7
     if df_game_over(g, c):  # @ cards/land_vs_sea/flow.cards:49:3
         g.end_when_held()
     # phase starting_tile
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'starting_tile'))
     g.verbs['place_starting_tile'](g, c)  # @ cards/land_vs_sea/flow.cards:28:7
     if df_game_over(g, c):  # @ cards/land_vs_sea/flow.cards:49:3
         g.end_when_held()
     # phase hands
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'hands'))
     for v_seat in g.players:  # @ cards/land_vs_sea/flow.cards:32:7
         c2 = c if v_seat is c.player else c.for_player(v_seat)
         g.verbs['draw_tiles'](g, c2)  # @ cards/land_vs_sea/flow.cards:33:9
@@ -250,6 +260,8 @@ def run__setup(g, c):
 def run__turn(g, c):
     # flow: the turn section's phases (cards/land_vs_sea/flow.cards:7)
     # phase placements
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'placements'))
     dv_placement(g, c)  # @ cards/land_vs_sea/flow.cards:43:7
     if df_lone_player(g, c):  # @ cards/land_vs_sea/flow.cards:44:7
         dv_placement(g, c)  # @ cards/land_vs_sea/flow.cards:45:9
@@ -361,19 +373,19 @@ LINES = {
     211: ('cards/land_vs_sea/flow.cards', 45, 9),
     216: ('cards/land_vs_sea/flow.cards', 54, 7),
     221: ('cards/land_vs_sea/flow.cards', 49, 3),
-    227: ('cards/land_vs_sea/flow.cards', 12, 7),
-    228: ('cards/land_vs_sea/flow.cards', 49, 3),
-    231: ('cards/land_vs_sea/flow.cards', 17, 7),
-    232: ('cards/land_vs_sea/flow.cards', 49, 3),
-    235: ('cards/land_vs_sea/flow.cards', 23, 7),
+    229: ('cards/land_vs_sea/flow.cards', 12, 7),
+    230: ('cards/land_vs_sea/flow.cards', 49, 3),
+    235: ('cards/land_vs_sea/flow.cards', 17, 7),
     236: ('cards/land_vs_sea/flow.cards', 49, 3),
-    239: ('cards/land_vs_sea/flow.cards', 28, 7),
-    240: ('cards/land_vs_sea/flow.cards', 49, 3),
-    243: ('cards/land_vs_sea/flow.cards', 32, 7),
-    245: ('cards/land_vs_sea/flow.cards', 33, 9),
-    246: ('cards/land_vs_sea/flow.cards', 49, 3),
-    253: ('cards/land_vs_sea/flow.cards', 43, 7),
-    254: ('cards/land_vs_sea/flow.cards', 44, 7),
-    255: ('cards/land_vs_sea/flow.cards', 45, 9),
+    241: ('cards/land_vs_sea/flow.cards', 23, 7),
+    242: ('cards/land_vs_sea/flow.cards', 49, 3),
+    247: ('cards/land_vs_sea/flow.cards', 28, 7),
+    248: ('cards/land_vs_sea/flow.cards', 49, 3),
+    253: ('cards/land_vs_sea/flow.cards', 32, 7),
+    255: ('cards/land_vs_sea/flow.cards', 33, 9),
     256: ('cards/land_vs_sea/flow.cards', 49, 3),
+    265: ('cards/land_vs_sea/flow.cards', 43, 7),
+    266: ('cards/land_vs_sea/flow.cards', 44, 7),
+    267: ('cards/land_vs_sea/flow.cards', 45, 9),
+    268: ('cards/land_vs_sea/flow.cards', 49, 3),
 }

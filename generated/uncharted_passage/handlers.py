@@ -489,18 +489,26 @@ def flow__tiebreak(g, c):
 def run__setup(g, c):
     # flow: the setup section's phases (cards/uncharted_passage/flow.cards:7)
     # phase world_map
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'world_map'))
     g.verbs['unfold_world_map'](g, c)  # @ cards/uncharted_passage/flow.cards:12:7
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase voyage_pile
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'voyage_pile'))
     g.verbs['make_voyage_pile'](g, c)  # @ cards/uncharted_passage/flow.cards:18:7
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase port_card_pile
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'port_card_pile'))
     g.verbs['shuffle_port_cards'](g, c)  # @ cards/uncharted_passage/flow.cards:22:7
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase missions
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'missions'))
     g.verbs['draw_missions'](g, c)  # @ cards/uncharted_passage/flow.cards:27:7
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
@@ -509,15 +517,21 @@ def run__setup(g, c):
 def run__round(g, c):
     # flow: the round section's phases (cards/uncharted_passage/flow.cards:7)
     # phase logbook_line
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'logbook_line'))
     g.verbs['new_logbook_line'](g, c)  # @ cards/uncharted_passage/flow.cards:37:7
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase mid_event
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'mid_event'))
     if (g.round == g.params['mid_event_round']):  # @ cards/uncharted_passage/flow.cards:41:7
         g.verbs['reveal_mid_event'](g, c)  # @ cards/uncharted_passage/flow.cards:42:9
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase planning
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'planning'))
     g.verbs['reveal_voyage'](g, c)  # @ cards/uncharted_passage/flow.cards:47:7
     if (not g.natives['ship_sunk'](g, c)):  # @ cards/uncharted_passage/flow.cards:51:7
         for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:52:9
@@ -526,6 +540,8 @@ def run__round(g, c):
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase pirate
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'pirate'))
     g.verbs['roll_pirates'](g, c)  # @ cards/uncharted_passage/flow.cards:59:7
     o0 = [*g.players]  # @ cards/uncharted_passage/flow.cards:62:7
     if len(o0) > 1:
@@ -542,6 +558,8 @@ def run__round(g, c):
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase sailing_and_anchoring
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'sailing_and_anchoring'))
     o0 = [*g.players]  # @ cards/uncharted_passage/flow.cards:72:7
     if len(o0) > 1:
         ok0 = []
@@ -558,11 +576,15 @@ def run__round(g, c):
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase sharing
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'sharing'))
     if g.natives['cooperative'](g, c):  # @ cards/uncharted_passage/flow.cards:82:7
         g.verbs['share'](g, c)  # @ cards/uncharted_passage/flow.cards:83:9
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase logbook
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'logbook'))
     g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:87:7
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
@@ -787,41 +809,41 @@ LINES = {
     476: ('cards/uncharted_passage/flow.cards', 107, 11),
     481: ('cards/uncharted_passage/flow.cards', 93, 3),
     486: ('cards/uncharted_passage/flow.cards', 7, 1),
-    492: ('cards/uncharted_passage/flow.cards', 12, 7),
-    493: ('cards/uncharted_passage/flow.cards', 93, 3),
-    496: ('cards/uncharted_passage/flow.cards', 18, 7),
-    497: ('cards/uncharted_passage/flow.cards', 93, 3),
-    500: ('cards/uncharted_passage/flow.cards', 22, 7),
+    494: ('cards/uncharted_passage/flow.cards', 12, 7),
+    495: ('cards/uncharted_passage/flow.cards', 93, 3),
+    500: ('cards/uncharted_passage/flow.cards', 18, 7),
     501: ('cards/uncharted_passage/flow.cards', 93, 3),
-    504: ('cards/uncharted_passage/flow.cards', 27, 7),
-    505: ('cards/uncharted_passage/flow.cards', 93, 3),
-    512: ('cards/uncharted_passage/flow.cards', 37, 7),
+    506: ('cards/uncharted_passage/flow.cards', 22, 7),
+    507: ('cards/uncharted_passage/flow.cards', 93, 3),
+    512: ('cards/uncharted_passage/flow.cards', 27, 7),
     513: ('cards/uncharted_passage/flow.cards', 93, 3),
-    516: ('cards/uncharted_passage/flow.cards', 41, 7),
-    517: ('cards/uncharted_passage/flow.cards', 42, 9),
-    518: ('cards/uncharted_passage/flow.cards', 93, 3),
-    521: ('cards/uncharted_passage/flow.cards', 47, 7),
-    522: ('cards/uncharted_passage/flow.cards', 51, 7),
-    523: ('cards/uncharted_passage/flow.cards', 52, 9),
-    525: ('cards/uncharted_passage/flow.cards', 53, 11),
-    526: ('cards/uncharted_passage/flow.cards', 93, 3),
-    529: ('cards/uncharted_passage/flow.cards', 59, 7),
-    530: ('cards/uncharted_passage/flow.cards', 62, 7),
-    535: ('cards/uncharted_passage/flow.cards', 62, 7),
-    538: ('cards/uncharted_passage/flow.cards', 62, 7),
-    540: ('cards/uncharted_passage/flow.cards', 63, 9),
-    541: ('cards/uncharted_passage/flow.cards', 64, 11),
-    542: ('cards/uncharted_passage/flow.cards', 93, 3),
-    545: ('cards/uncharted_passage/flow.cards', 72, 7),
-    550: ('cards/uncharted_passage/flow.cards', 72, 7),
-    553: ('cards/uncharted_passage/flow.cards', 72, 7),
-    555: ('cards/uncharted_passage/flow.cards', 73, 9),
-    556: ('cards/uncharted_passage/flow.cards', 74, 11),
-    557: ('cards/uncharted_passage/flow.cards', 75, 11),
+    522: ('cards/uncharted_passage/flow.cards', 37, 7),
+    523: ('cards/uncharted_passage/flow.cards', 93, 3),
+    528: ('cards/uncharted_passage/flow.cards', 41, 7),
+    529: ('cards/uncharted_passage/flow.cards', 42, 9),
+    530: ('cards/uncharted_passage/flow.cards', 93, 3),
+    535: ('cards/uncharted_passage/flow.cards', 47, 7),
+    536: ('cards/uncharted_passage/flow.cards', 51, 7),
+    537: ('cards/uncharted_passage/flow.cards', 52, 9),
+    539: ('cards/uncharted_passage/flow.cards', 53, 11),
+    540: ('cards/uncharted_passage/flow.cards', 93, 3),
+    545: ('cards/uncharted_passage/flow.cards', 59, 7),
+    546: ('cards/uncharted_passage/flow.cards', 62, 7),
+    551: ('cards/uncharted_passage/flow.cards', 62, 7),
+    554: ('cards/uncharted_passage/flow.cards', 62, 7),
+    556: ('cards/uncharted_passage/flow.cards', 63, 9),
+    557: ('cards/uncharted_passage/flow.cards', 64, 11),
     558: ('cards/uncharted_passage/flow.cards', 93, 3),
-    561: ('cards/uncharted_passage/flow.cards', 82, 7),
-    562: ('cards/uncharted_passage/flow.cards', 83, 9),
-    563: ('cards/uncharted_passage/flow.cards', 93, 3),
-    566: ('cards/uncharted_passage/flow.cards', 87, 7),
-    567: ('cards/uncharted_passage/flow.cards', 93, 3),
+    563: ('cards/uncharted_passage/flow.cards', 72, 7),
+    568: ('cards/uncharted_passage/flow.cards', 72, 7),
+    571: ('cards/uncharted_passage/flow.cards', 72, 7),
+    573: ('cards/uncharted_passage/flow.cards', 73, 9),
+    574: ('cards/uncharted_passage/flow.cards', 74, 11),
+    575: ('cards/uncharted_passage/flow.cards', 75, 11),
+    576: ('cards/uncharted_passage/flow.cards', 93, 3),
+    581: ('cards/uncharted_passage/flow.cards', 82, 7),
+    582: ('cards/uncharted_passage/flow.cards', 83, 9),
+    583: ('cards/uncharted_passage/flow.cards', 93, 3),
+    588: ('cards/uncharted_passage/flow.cards', 87, 7),
+    589: ('cards/uncharted_passage/flow.cards', 93, 3),
 }

@@ -346,17 +346,25 @@ def p_turn__draw_phase(g, c):
 def run__setup(g, c):
     # flow: the setup section's phases (cards/incredible_expeditions/flow.cards:8)
     # phase set_up_the_world
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'set_up_the_world'))
     g.verbs['deal_starting_decks'](g, c)  # @ cards/incredible_expeditions/flow.cards:12:7
     g.verbs['shuffle_decks'](g, c)  # @ cards/incredible_expeditions/flow.cards:14:7
     g.verbs['lay_out_locations'](g, c, 'port_city', 'drowned_city_of_atlantis')  # @ cards/incredible_expeditions/flow.cards:18:7
     # phase get_ready
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'get_ready'))
     for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:21:7
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
         g.verbs['take_expedition_leader'](g, c2)  # @ cards/incredible_expeditions/flow.cards:24:9
         dv_take_leader_tokens(g, c2)  # @ cards/incredible_expeditions/flow.cards:27:9
     # phase pay_to_be_first
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'pay_to_be_first'))
     dv_first_player_bid(g, c)  # @ cards/incredible_expeditions/flow.cards:31:7
     # phase draw_a_hand
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'draw_a_hand'))
     for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:36:7
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
         dv_draw_to_hand_size(g, c2)  # @ cards/incredible_expeditions/flow.cards:37:9
@@ -365,10 +373,14 @@ def run__setup(g, c):
 def run__turn(g, c):
     # flow: the turn section's phases (cards/incredible_expeditions/flow.cards:8)
     # phase marooned
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'marooned'))
     if df_marooned(g, c):  # @ cards/incredible_expeditions/flow.cards:47:7
         if g.may(c, 'flow.marooned.rescue_crew', 'rescue_crew'):  # @ cards/incredible_expeditions/flow.cards:48:9
             dv_rescue_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:48:13
     # phase spend_the_turn
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'spend_the_turn'))
     if g.natives['first_turn'](g, c):  # @ cards/incredible_expeditions/flow.cards:53:7
         dv_take_rest_turn(g, c)  # @ cards/incredible_expeditions/flow.cards:54:9
     else:
@@ -381,8 +393,12 @@ def run__turn(g, c):
     if g.natives['winner_found'](g, c):  # @ cards/incredible_expeditions/flow.cards:66:7
         g.end_game(c, 'a ship reached Atlantis')  # @ cards/incredible_expeditions/flow.cards:67:9
     # phase end_of_the_turn
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'end_of_the_turn'))
     dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:73:7
     # phase draw_phase
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'draw_phase'))
     dv_draw_phase(g, c)  # @ cards/incredible_expeditions/flow.cards:77:7
     if (g.natives['turns_taken'](g, c) >= g.params['turn_limit']):  # @ cards/incredible_expeditions/flow.cards:79:7
         g.end_game(c, 'turn limit')  # @ cards/incredible_expeditions/flow.cards:80:9
@@ -549,29 +565,29 @@ LINES = {
     341: ('cards/incredible_expeditions/flow.cards', 77, 7),
     342: ('cards/incredible_expeditions/flow.cards', 79, 7),
     343: ('cards/incredible_expeditions/flow.cards', 80, 9),
-    349: ('cards/incredible_expeditions/flow.cards', 12, 7),
-    350: ('cards/incredible_expeditions/flow.cards', 14, 7),
-    351: ('cards/incredible_expeditions/flow.cards', 18, 7),
-    353: ('cards/incredible_expeditions/flow.cards', 21, 7),
-    355: ('cards/incredible_expeditions/flow.cards', 24, 9),
-    356: ('cards/incredible_expeditions/flow.cards', 27, 9),
-    358: ('cards/incredible_expeditions/flow.cards', 31, 7),
-    360: ('cards/incredible_expeditions/flow.cards', 36, 7),
-    362: ('cards/incredible_expeditions/flow.cards', 37, 9),
-    368: ('cards/incredible_expeditions/flow.cards', 47, 7),
-    369: ('cards/incredible_expeditions/flow.cards', 48, 9),
-    370: ('cards/incredible_expeditions/flow.cards', 48, 13),
-    372: ('cards/incredible_expeditions/flow.cards', 53, 7),
-    373: ('cards/incredible_expeditions/flow.cards', 54, 9),
-    375: ('cards/incredible_expeditions/flow.cards', 56, 9),
-    376: ('cards/incredible_expeditions/flow.cards', 57, 9),
-    377: ('cards/incredible_expeditions/flow.cards', 58, 11),
-    379: ('cards/incredible_expeditions/flow.cards', 60, 11),
-    380: ('cards/incredible_expeditions/flow.cards', 63, 7),
-    381: ('cards/incredible_expeditions/flow.cards', 66, 7),
-    382: ('cards/incredible_expeditions/flow.cards', 67, 9),
-    384: ('cards/incredible_expeditions/flow.cards', 73, 7),
-    386: ('cards/incredible_expeditions/flow.cards', 77, 7),
-    387: ('cards/incredible_expeditions/flow.cards', 79, 7),
-    388: ('cards/incredible_expeditions/flow.cards', 80, 9),
+    351: ('cards/incredible_expeditions/flow.cards', 12, 7),
+    352: ('cards/incredible_expeditions/flow.cards', 14, 7),
+    353: ('cards/incredible_expeditions/flow.cards', 18, 7),
+    357: ('cards/incredible_expeditions/flow.cards', 21, 7),
+    359: ('cards/incredible_expeditions/flow.cards', 24, 9),
+    360: ('cards/incredible_expeditions/flow.cards', 27, 9),
+    364: ('cards/incredible_expeditions/flow.cards', 31, 7),
+    368: ('cards/incredible_expeditions/flow.cards', 36, 7),
+    370: ('cards/incredible_expeditions/flow.cards', 37, 9),
+    378: ('cards/incredible_expeditions/flow.cards', 47, 7),
+    379: ('cards/incredible_expeditions/flow.cards', 48, 9),
+    380: ('cards/incredible_expeditions/flow.cards', 48, 13),
+    384: ('cards/incredible_expeditions/flow.cards', 53, 7),
+    385: ('cards/incredible_expeditions/flow.cards', 54, 9),
+    387: ('cards/incredible_expeditions/flow.cards', 56, 9),
+    388: ('cards/incredible_expeditions/flow.cards', 57, 9),
+    389: ('cards/incredible_expeditions/flow.cards', 58, 11),
+    391: ('cards/incredible_expeditions/flow.cards', 60, 11),
+    392: ('cards/incredible_expeditions/flow.cards', 63, 7),
+    393: ('cards/incredible_expeditions/flow.cards', 66, 7),
+    394: ('cards/incredible_expeditions/flow.cards', 67, 9),
+    398: ('cards/incredible_expeditions/flow.cards', 73, 7),
+    402: ('cards/incredible_expeditions/flow.cards', 77, 7),
+    403: ('cards/incredible_expeditions/flow.cards', 79, 7),
+    404: ('cards/incredible_expeditions/flow.cards', 80, 9),
 }

@@ -211,22 +211,32 @@ def flow__end_when(g, c):
 def run__setup(g, c):
     # flow: the setup section's phases (cards/land_vs_sea/flow.cards:7)
     # phase special_tiles
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'special_tiles'))
     g.verbs['set_out_special_tiles'](g, c)  # @ cards/land_vs_sea/flow.cards:12:7
     if df_game_over(g, c):  # @ cards/land_vs_sea/flow.cards:49:3
         g.end_when_held()
     # phase stacks
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'stacks'))
     g.verbs['shuffle_into_stacks'](g, c, g.params['stacks'])  # @ cards/land_vs_sea/flow.cards:17:7
     if df_game_over(g, c):  # @ cards/land_vs_sea/flow.cards:49:3
         g.end_when_held()
     # phase scoring_aids
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'scoring_aids'))
     g.verbs['place_scoring_aids'](g, c)  # @ cards/land_vs_sea/flow.cards:23:7
     if df_game_over(g, c):  # @ cards/land_vs_sea/flow.cards:49:3
         g.end_when_held()
     # phase starting_tile
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'starting_tile'))
     g.verbs['place_starting_tile'](g, c)  # @ cards/land_vs_sea/flow.cards:28:7
     if df_game_over(g, c):  # @ cards/land_vs_sea/flow.cards:49:3
         g.end_when_held()
     # phase hands
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'hands'))
     for v_seat in g.players:  # @ cards/land_vs_sea/flow.cards:32:7
         c2 = c if v_seat is c.player else c.for_player(v_seat)
         g.verbs['draw_tiles'](g, c2)  # @ cards/land_vs_sea/flow.cards:33:9
@@ -237,6 +247,8 @@ def run__setup(g, c):
 def run__turn(g, c):
     # flow: the turn section's phases (cards/land_vs_sea/flow.cards:7)
     # phase placements
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'placements'))
     dv_placement(g, c)  # @ cards/land_vs_sea/flow.cards:43:7
     if df_lone_player(g, c):  # @ cards/land_vs_sea/flow.cards:44:7
         dv_placement(g, c)  # @ cards/land_vs_sea/flow.cards:45:9
@@ -340,19 +352,19 @@ LINES = {
     198: ('cards/land_vs_sea/flow.cards', 45, 9),
     203: ('cards/land_vs_sea/flow.cards', 54, 7),
     208: ('cards/land_vs_sea/flow.cards', 49, 3),
-    214: ('cards/land_vs_sea/flow.cards', 12, 7),
-    215: ('cards/land_vs_sea/flow.cards', 49, 3),
-    218: ('cards/land_vs_sea/flow.cards', 17, 7),
-    219: ('cards/land_vs_sea/flow.cards', 49, 3),
-    222: ('cards/land_vs_sea/flow.cards', 23, 7),
+    216: ('cards/land_vs_sea/flow.cards', 12, 7),
+    217: ('cards/land_vs_sea/flow.cards', 49, 3),
+    222: ('cards/land_vs_sea/flow.cards', 17, 7),
     223: ('cards/land_vs_sea/flow.cards', 49, 3),
-    226: ('cards/land_vs_sea/flow.cards', 28, 7),
-    227: ('cards/land_vs_sea/flow.cards', 49, 3),
-    230: ('cards/land_vs_sea/flow.cards', 32, 7),
-    232: ('cards/land_vs_sea/flow.cards', 33, 9),
-    233: ('cards/land_vs_sea/flow.cards', 49, 3),
-    240: ('cards/land_vs_sea/flow.cards', 43, 7),
-    241: ('cards/land_vs_sea/flow.cards', 44, 7),
-    242: ('cards/land_vs_sea/flow.cards', 45, 9),
+    228: ('cards/land_vs_sea/flow.cards', 23, 7),
+    229: ('cards/land_vs_sea/flow.cards', 49, 3),
+    234: ('cards/land_vs_sea/flow.cards', 28, 7),
+    235: ('cards/land_vs_sea/flow.cards', 49, 3),
+    240: ('cards/land_vs_sea/flow.cards', 32, 7),
+    242: ('cards/land_vs_sea/flow.cards', 33, 9),
     243: ('cards/land_vs_sea/flow.cards', 49, 3),
+    252: ('cards/land_vs_sea/flow.cards', 43, 7),
+    253: ('cards/land_vs_sea/flow.cards', 44, 7),
+    254: ('cards/land_vs_sea/flow.cards', 45, 9),
+    255: ('cards/land_vs_sea/flow.cards', 49, 3),
 }

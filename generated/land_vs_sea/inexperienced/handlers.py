@@ -187,22 +187,32 @@ def flow__end_when(g, c):
 def run__setup(g, c):
     # flow: the setup section's phases (cards/land_vs_sea/flow.cards:7)
     # phase special_tiles
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'special_tiles'))
     g.verbs['set_out_special_tiles'](g, c)  # @ cards/land_vs_sea/flow.cards:12:7
     if df_game_over(g, c):  # @ cards/land_vs_sea/flow.cards:49:3
         g.end_when_held()
     # phase stacks
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'stacks'))
     g.verbs['shuffle_into_stacks'](g, c, g.params['stacks'])  # @ cards/land_vs_sea/flow.cards:17:7
     if df_game_over(g, c):  # @ cards/land_vs_sea/flow.cards:49:3
         g.end_when_held()
     # phase scoring_aids
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'scoring_aids'))
     g.verbs['place_scoring_aids'](g, c)  # @ cards/land_vs_sea/flow.cards:23:7
     if df_game_over(g, c):  # @ cards/land_vs_sea/flow.cards:49:3
         g.end_when_held()
     # phase starting_tile
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'starting_tile'))
     g.verbs['place_starting_tile'](g, c)  # @ cards/land_vs_sea/flow.cards:28:7
     if df_game_over(g, c):  # @ cards/land_vs_sea/flow.cards:49:3
         g.end_when_held()
     # phase hands
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'hands'))
     for v_seat in g.players:  # @ cards/land_vs_sea/flow.cards:32:7
         c2 = c if v_seat is c.player else c.for_player(v_seat)
         g.verbs['draw_tiles'](g, c2)  # @ cards/land_vs_sea/flow.cards:33:9
@@ -213,6 +223,8 @@ def run__setup(g, c):
 def run__turn(g, c):
     # flow: the turn section's phases (cards/land_vs_sea/flow.cards:7)
     # phase placements
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'placements'))
     dv_placement(g, c)  # @ cards/land_vs_sea/flow.cards:43:7
     if df_lone_player(g, c):  # @ cards/land_vs_sea/flow.cards:44:7
         dv_placement(g, c)  # @ cards/land_vs_sea/flow.cards:45:9
@@ -304,19 +316,19 @@ LINES = {
     174: ('cards/land_vs_sea/flow.cards', 45, 9),
     179: ('cards/land_vs_sea/flow.cards', 54, 7),
     184: ('cards/land_vs_sea/flow.cards', 49, 3),
-    190: ('cards/land_vs_sea/flow.cards', 12, 7),
-    191: ('cards/land_vs_sea/flow.cards', 49, 3),
-    194: ('cards/land_vs_sea/flow.cards', 17, 7),
-    195: ('cards/land_vs_sea/flow.cards', 49, 3),
-    198: ('cards/land_vs_sea/flow.cards', 23, 7),
+    192: ('cards/land_vs_sea/flow.cards', 12, 7),
+    193: ('cards/land_vs_sea/flow.cards', 49, 3),
+    198: ('cards/land_vs_sea/flow.cards', 17, 7),
     199: ('cards/land_vs_sea/flow.cards', 49, 3),
-    202: ('cards/land_vs_sea/flow.cards', 28, 7),
-    203: ('cards/land_vs_sea/flow.cards', 49, 3),
-    206: ('cards/land_vs_sea/flow.cards', 32, 7),
-    208: ('cards/land_vs_sea/flow.cards', 33, 9),
-    209: ('cards/land_vs_sea/flow.cards', 49, 3),
-    216: ('cards/land_vs_sea/flow.cards', 43, 7),
-    217: ('cards/land_vs_sea/flow.cards', 44, 7),
-    218: ('cards/land_vs_sea/flow.cards', 45, 9),
+    204: ('cards/land_vs_sea/flow.cards', 23, 7),
+    205: ('cards/land_vs_sea/flow.cards', 49, 3),
+    210: ('cards/land_vs_sea/flow.cards', 28, 7),
+    211: ('cards/land_vs_sea/flow.cards', 49, 3),
+    216: ('cards/land_vs_sea/flow.cards', 32, 7),
+    218: ('cards/land_vs_sea/flow.cards', 33, 9),
     219: ('cards/land_vs_sea/flow.cards', 49, 3),
+    228: ('cards/land_vs_sea/flow.cards', 43, 7),
+    229: ('cards/land_vs_sea/flow.cards', 44, 7),
+    230: ('cards/land_vs_sea/flow.cards', 45, 9),
+    231: ('cards/land_vs_sea/flow.cards', 49, 3),
 }

@@ -479,18 +479,26 @@ def flow__tiebreak(g, c):
 def run__setup(g, c):
     # flow: the setup section's phases (cards/uncharted_passage/flow.cards:7)
     # phase world_map
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'world_map'))
     g.verbs['unfold_world_map'](g, c)  # @ cards/uncharted_passage/flow.cards:12:7
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase voyage_pile
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'voyage_pile'))
     g.verbs['make_voyage_pile'](g, c)  # @ cards/uncharted_passage/flow.cards:18:7
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase port_card_pile
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'port_card_pile'))
     g.verbs['shuffle_port_cards'](g, c)  # @ cards/uncharted_passage/flow.cards:22:7
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase missions
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'missions'))
     g.verbs['draw_missions'](g, c)  # @ cards/uncharted_passage/flow.cards:27:7
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
@@ -499,15 +507,21 @@ def run__setup(g, c):
 def run__round(g, c):
     # flow: the round section's phases (cards/uncharted_passage/flow.cards:7)
     # phase logbook_line
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'logbook_line'))
     g.verbs['new_logbook_line'](g, c)  # @ cards/uncharted_passage/flow.cards:37:7
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase mid_event
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'mid_event'))
     if (g.round == g.params['mid_event_round']):  # @ cards/uncharted_passage/flow.cards:41:7
         g.verbs['reveal_mid_event'](g, c)  # @ cards/uncharted_passage/flow.cards:42:9
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase planning
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'planning'))
     g.verbs['reveal_voyage'](g, c)  # @ cards/uncharted_passage/flow.cards:47:7
     if (not g.natives['ship_sunk'](g, c)):  # @ cards/uncharted_passage/flow.cards:51:7
         for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:52:9
@@ -516,6 +530,8 @@ def run__round(g, c):
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase pirate
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'pirate'))
     g.verbs['roll_pirates'](g, c)  # @ cards/uncharted_passage/flow.cards:59:7
     o0 = [*g.players]  # @ cards/uncharted_passage/flow.cards:62:7
     if len(o0) > 1:
@@ -532,6 +548,8 @@ def run__round(g, c):
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase sailing_and_anchoring
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'sailing_and_anchoring'))
     o0 = [*g.players]  # @ cards/uncharted_passage/flow.cards:72:7
     if len(o0) > 1:
         ok0 = []
@@ -548,11 +566,15 @@ def run__round(g, c):
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase sharing
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'sharing'))
     if g.natives['cooperative'](g, c):  # @ cards/uncharted_passage/flow.cards:82:7
         g.verbs['share'](g, c)  # @ cards/uncharted_passage/flow.cards:83:9
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase logbook
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'logbook'))
     g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:87:7
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
@@ -772,41 +794,41 @@ LINES = {
     466: ('cards/uncharted_passage/flow.cards', 107, 11),
     471: ('cards/uncharted_passage/flow.cards', 93, 3),
     476: ('cards/uncharted_passage/flow.cards', 7, 1),
-    482: ('cards/uncharted_passage/flow.cards', 12, 7),
-    483: ('cards/uncharted_passage/flow.cards', 93, 3),
-    486: ('cards/uncharted_passage/flow.cards', 18, 7),
-    487: ('cards/uncharted_passage/flow.cards', 93, 3),
-    490: ('cards/uncharted_passage/flow.cards', 22, 7),
+    484: ('cards/uncharted_passage/flow.cards', 12, 7),
+    485: ('cards/uncharted_passage/flow.cards', 93, 3),
+    490: ('cards/uncharted_passage/flow.cards', 18, 7),
     491: ('cards/uncharted_passage/flow.cards', 93, 3),
-    494: ('cards/uncharted_passage/flow.cards', 27, 7),
-    495: ('cards/uncharted_passage/flow.cards', 93, 3),
-    502: ('cards/uncharted_passage/flow.cards', 37, 7),
+    496: ('cards/uncharted_passage/flow.cards', 22, 7),
+    497: ('cards/uncharted_passage/flow.cards', 93, 3),
+    502: ('cards/uncharted_passage/flow.cards', 27, 7),
     503: ('cards/uncharted_passage/flow.cards', 93, 3),
-    506: ('cards/uncharted_passage/flow.cards', 41, 7),
-    507: ('cards/uncharted_passage/flow.cards', 42, 9),
-    508: ('cards/uncharted_passage/flow.cards', 93, 3),
-    511: ('cards/uncharted_passage/flow.cards', 47, 7),
-    512: ('cards/uncharted_passage/flow.cards', 51, 7),
-    513: ('cards/uncharted_passage/flow.cards', 52, 9),
-    515: ('cards/uncharted_passage/flow.cards', 53, 11),
-    516: ('cards/uncharted_passage/flow.cards', 93, 3),
-    519: ('cards/uncharted_passage/flow.cards', 59, 7),
-    520: ('cards/uncharted_passage/flow.cards', 62, 7),
-    525: ('cards/uncharted_passage/flow.cards', 62, 7),
-    528: ('cards/uncharted_passage/flow.cards', 62, 7),
-    530: ('cards/uncharted_passage/flow.cards', 63, 9),
-    531: ('cards/uncharted_passage/flow.cards', 64, 11),
-    532: ('cards/uncharted_passage/flow.cards', 93, 3),
-    535: ('cards/uncharted_passage/flow.cards', 72, 7),
-    540: ('cards/uncharted_passage/flow.cards', 72, 7),
-    543: ('cards/uncharted_passage/flow.cards', 72, 7),
-    545: ('cards/uncharted_passage/flow.cards', 73, 9),
-    546: ('cards/uncharted_passage/flow.cards', 74, 11),
-    547: ('cards/uncharted_passage/flow.cards', 75, 11),
+    512: ('cards/uncharted_passage/flow.cards', 37, 7),
+    513: ('cards/uncharted_passage/flow.cards', 93, 3),
+    518: ('cards/uncharted_passage/flow.cards', 41, 7),
+    519: ('cards/uncharted_passage/flow.cards', 42, 9),
+    520: ('cards/uncharted_passage/flow.cards', 93, 3),
+    525: ('cards/uncharted_passage/flow.cards', 47, 7),
+    526: ('cards/uncharted_passage/flow.cards', 51, 7),
+    527: ('cards/uncharted_passage/flow.cards', 52, 9),
+    529: ('cards/uncharted_passage/flow.cards', 53, 11),
+    530: ('cards/uncharted_passage/flow.cards', 93, 3),
+    535: ('cards/uncharted_passage/flow.cards', 59, 7),
+    536: ('cards/uncharted_passage/flow.cards', 62, 7),
+    541: ('cards/uncharted_passage/flow.cards', 62, 7),
+    544: ('cards/uncharted_passage/flow.cards', 62, 7),
+    546: ('cards/uncharted_passage/flow.cards', 63, 9),
+    547: ('cards/uncharted_passage/flow.cards', 64, 11),
     548: ('cards/uncharted_passage/flow.cards', 93, 3),
-    551: ('cards/uncharted_passage/flow.cards', 82, 7),
-    552: ('cards/uncharted_passage/flow.cards', 83, 9),
-    553: ('cards/uncharted_passage/flow.cards', 93, 3),
-    556: ('cards/uncharted_passage/flow.cards', 87, 7),
-    557: ('cards/uncharted_passage/flow.cards', 93, 3),
+    553: ('cards/uncharted_passage/flow.cards', 72, 7),
+    558: ('cards/uncharted_passage/flow.cards', 72, 7),
+    561: ('cards/uncharted_passage/flow.cards', 72, 7),
+    563: ('cards/uncharted_passage/flow.cards', 73, 9),
+    564: ('cards/uncharted_passage/flow.cards', 74, 11),
+    565: ('cards/uncharted_passage/flow.cards', 75, 11),
+    566: ('cards/uncharted_passage/flow.cards', 93, 3),
+    571: ('cards/uncharted_passage/flow.cards', 82, 7),
+    572: ('cards/uncharted_passage/flow.cards', 83, 9),
+    573: ('cards/uncharted_passage/flow.cards', 93, 3),
+    578: ('cards/uncharted_passage/flow.cards', 87, 7),
+    579: ('cards/uncharted_passage/flow.cards', 93, 3),
 }

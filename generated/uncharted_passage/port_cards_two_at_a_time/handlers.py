@@ -490,18 +490,26 @@ def flow__tiebreak(g, c):
 def run__setup(g, c):
     # flow: the setup section's phases (cards/uncharted_passage/flow.cards:7)
     # phase world_map
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'world_map'))
     g.verbs['unfold_world_map'](g, c)  # @ cards/uncharted_passage/flow.cards:12:7
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase voyage_pile
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'voyage_pile'))
     g.verbs['make_voyage_pile'](g, c)  # @ cards/uncharted_passage/flow.cards:18:7
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase port_card_pile
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'port_card_pile'))
     g.verbs['shuffle_port_cards'](g, c)  # @ cards/uncharted_passage/flow.cards:22:7
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase missions
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'missions'))
     g.verbs['draw_missions'](g, c)  # @ cards/uncharted_passage/flow.cards:27:7
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
@@ -510,15 +518,21 @@ def run__setup(g, c):
 def run__round(g, c):
     # flow: the round section's phases (cards/uncharted_passage/flow.cards:7)
     # phase logbook_line
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'logbook_line'))
     g.verbs['new_logbook_line'](g, c)  # @ cards/uncharted_passage/flow.cards:37:7
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase mid_event
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'mid_event'))
     if (g.round == g.params['mid_event_round']):  # @ cards/uncharted_passage/flow.cards:41:7
         g.verbs['reveal_mid_event'](g, c)  # @ cards/uncharted_passage/flow.cards:42:9
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase planning
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'planning'))
     g.verbs['reveal_voyage'](g, c)  # @ cards/uncharted_passage/flow.cards:47:7
     if (not g.natives['ship_sunk'](g, c)):  # @ cards/uncharted_passage/flow.cards:51:7
         for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:52:9
@@ -527,6 +541,8 @@ def run__round(g, c):
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase pirate
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'pirate'))
     g.verbs['roll_pirates'](g, c)  # @ cards/uncharted_passage/flow.cards:59:7
     o0 = [*g.players]  # @ cards/uncharted_passage/flow.cards:62:7
     if len(o0) > 1:
@@ -543,6 +559,8 @@ def run__round(g, c):
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase sailing_and_anchoring
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'sailing_and_anchoring'))
     o0 = [*g.players]  # @ cards/uncharted_passage/flow.cards:72:7
     if len(o0) > 1:
         ok0 = []
@@ -559,11 +577,15 @@ def run__round(g, c):
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase sharing
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'sharing'))
     if g.natives['cooperative'](g, c):  # @ cards/uncharted_passage/flow.cards:82:7
         g.verbs['share'](g, c)  # @ cards/uncharted_passage/flow.cards:83:9
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase logbook
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'logbook'))
     g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:87:7
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
@@ -788,41 +810,41 @@ LINES = {
     477: ('cards/uncharted_passage/flow.cards', 107, 11),
     482: ('cards/uncharted_passage/flow.cards', 93, 3),
     487: ('cards/uncharted_passage/flow.cards', 7, 1),
-    493: ('cards/uncharted_passage/flow.cards', 12, 7),
-    494: ('cards/uncharted_passage/flow.cards', 93, 3),
-    497: ('cards/uncharted_passage/flow.cards', 18, 7),
-    498: ('cards/uncharted_passage/flow.cards', 93, 3),
-    501: ('cards/uncharted_passage/flow.cards', 22, 7),
+    495: ('cards/uncharted_passage/flow.cards', 12, 7),
+    496: ('cards/uncharted_passage/flow.cards', 93, 3),
+    501: ('cards/uncharted_passage/flow.cards', 18, 7),
     502: ('cards/uncharted_passage/flow.cards', 93, 3),
-    505: ('cards/uncharted_passage/flow.cards', 27, 7),
-    506: ('cards/uncharted_passage/flow.cards', 93, 3),
-    513: ('cards/uncharted_passage/flow.cards', 37, 7),
+    507: ('cards/uncharted_passage/flow.cards', 22, 7),
+    508: ('cards/uncharted_passage/flow.cards', 93, 3),
+    513: ('cards/uncharted_passage/flow.cards', 27, 7),
     514: ('cards/uncharted_passage/flow.cards', 93, 3),
-    517: ('cards/uncharted_passage/flow.cards', 41, 7),
-    518: ('cards/uncharted_passage/flow.cards', 42, 9),
-    519: ('cards/uncharted_passage/flow.cards', 93, 3),
-    522: ('cards/uncharted_passage/flow.cards', 47, 7),
-    523: ('cards/uncharted_passage/flow.cards', 51, 7),
-    524: ('cards/uncharted_passage/flow.cards', 52, 9),
-    526: ('cards/uncharted_passage/flow.cards', 53, 11),
-    527: ('cards/uncharted_passage/flow.cards', 93, 3),
-    530: ('cards/uncharted_passage/flow.cards', 59, 7),
-    531: ('cards/uncharted_passage/flow.cards', 62, 7),
-    536: ('cards/uncharted_passage/flow.cards', 62, 7),
-    539: ('cards/uncharted_passage/flow.cards', 62, 7),
-    541: ('cards/uncharted_passage/flow.cards', 63, 9),
-    542: ('cards/uncharted_passage/flow.cards', 64, 11),
-    543: ('cards/uncharted_passage/flow.cards', 93, 3),
-    546: ('cards/uncharted_passage/flow.cards', 72, 7),
-    551: ('cards/uncharted_passage/flow.cards', 72, 7),
-    554: ('cards/uncharted_passage/flow.cards', 72, 7),
-    556: ('cards/uncharted_passage/flow.cards', 73, 9),
-    557: ('cards/uncharted_passage/flow.cards', 74, 11),
-    558: ('cards/uncharted_passage/flow.cards', 75, 11),
+    523: ('cards/uncharted_passage/flow.cards', 37, 7),
+    524: ('cards/uncharted_passage/flow.cards', 93, 3),
+    529: ('cards/uncharted_passage/flow.cards', 41, 7),
+    530: ('cards/uncharted_passage/flow.cards', 42, 9),
+    531: ('cards/uncharted_passage/flow.cards', 93, 3),
+    536: ('cards/uncharted_passage/flow.cards', 47, 7),
+    537: ('cards/uncharted_passage/flow.cards', 51, 7),
+    538: ('cards/uncharted_passage/flow.cards', 52, 9),
+    540: ('cards/uncharted_passage/flow.cards', 53, 11),
+    541: ('cards/uncharted_passage/flow.cards', 93, 3),
+    546: ('cards/uncharted_passage/flow.cards', 59, 7),
+    547: ('cards/uncharted_passage/flow.cards', 62, 7),
+    552: ('cards/uncharted_passage/flow.cards', 62, 7),
+    555: ('cards/uncharted_passage/flow.cards', 62, 7),
+    557: ('cards/uncharted_passage/flow.cards', 63, 9),
+    558: ('cards/uncharted_passage/flow.cards', 64, 11),
     559: ('cards/uncharted_passage/flow.cards', 93, 3),
-    562: ('cards/uncharted_passage/flow.cards', 82, 7),
-    563: ('cards/uncharted_passage/flow.cards', 83, 9),
-    564: ('cards/uncharted_passage/flow.cards', 93, 3),
-    567: ('cards/uncharted_passage/flow.cards', 87, 7),
-    568: ('cards/uncharted_passage/flow.cards', 93, 3),
+    564: ('cards/uncharted_passage/flow.cards', 72, 7),
+    569: ('cards/uncharted_passage/flow.cards', 72, 7),
+    572: ('cards/uncharted_passage/flow.cards', 72, 7),
+    574: ('cards/uncharted_passage/flow.cards', 73, 9),
+    575: ('cards/uncharted_passage/flow.cards', 74, 11),
+    576: ('cards/uncharted_passage/flow.cards', 75, 11),
+    577: ('cards/uncharted_passage/flow.cards', 93, 3),
+    582: ('cards/uncharted_passage/flow.cards', 82, 7),
+    583: ('cards/uncharted_passage/flow.cards', 83, 9),
+    584: ('cards/uncharted_passage/flow.cards', 93, 3),
+    589: ('cards/uncharted_passage/flow.cards', 87, 7),
+    590: ('cards/uncharted_passage/flow.cards', 93, 3),
 }

@@ -500,18 +500,26 @@ def flow__tiebreak(g, c):
 def run__setup(g, c):
     # flow: the setup section's phases (cards/uncharted_passage/flow.cards:7)
     # phase world_map
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'world_map'))
     g.verbs['unfold_world_map'](g, c)  # @ cards/uncharted_passage/flow.cards:12:7
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase voyage_pile
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'voyage_pile'))
     g.verbs['make_voyage_pile'](g, c)  # @ cards/uncharted_passage/flow.cards:18:7
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase port_card_pile
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'port_card_pile'))
     g.verbs['shuffle_port_cards'](g, c)  # @ cards/uncharted_passage/flow.cards:22:7
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase missions
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'missions'))
     g.verbs['draw_missions'](g, c)  # @ cards/uncharted_passage/flow.cards:27:7
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
@@ -520,15 +528,21 @@ def run__setup(g, c):
 def run__round(g, c):
     # flow: the round section's phases (cards/uncharted_passage/flow.cards:7)
     # phase logbook_line
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'logbook_line'))
     g.verbs['new_logbook_line'](g, c)  # @ cards/uncharted_passage/flow.cards:37:7
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase mid_event
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'mid_event'))
     if (g.round == g.params['mid_event_round']):  # @ cards/uncharted_passage/flow.cards:41:7
         g.verbs['reveal_mid_event'](g, c)  # @ cards/uncharted_passage/flow.cards:42:9
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase storm_season
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'storm_season'))
     if (g.round >= 10):  # @ cards/uncharted_passage/variants/storm_season.yaml:11:9
         for v_captain in g.players:  # @ cards/uncharted_passage/variants/storm_season.yaml:12:11
             c3 = c if v_captain is c.player else c.for_player(v_captain)
@@ -538,6 +552,8 @@ def run__round(g, c):
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase planning
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'planning'))
     g.verbs['reveal_voyage'](g, c)  # @ cards/uncharted_passage/flow.cards:47:7
     if (not g.natives['ship_sunk'](g, c)):  # @ cards/uncharted_passage/flow.cards:51:7
         for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:52:9
@@ -546,6 +562,8 @@ def run__round(g, c):
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase pirate
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'pirate'))
     g.verbs['roll_pirates'](g, c)  # @ cards/uncharted_passage/flow.cards:59:7
     o0 = [*g.players]  # @ cards/uncharted_passage/flow.cards:62:7
     if len(o0) > 1:
@@ -562,6 +580,8 @@ def run__round(g, c):
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase sailing_and_anchoring
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'sailing_and_anchoring'))
     o0 = [*g.players]  # @ cards/uncharted_passage/flow.cards:72:7
     if len(o0) > 1:
         ok0 = []
@@ -578,11 +598,15 @@ def run__round(g, c):
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase sharing
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'sharing'))
     if g.natives['cooperative'](g, c):  # @ cards/uncharted_passage/flow.cards:82:7
         g.verbs['share'](g, c)  # @ cards/uncharted_passage/flow.cards:83:9
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase logbook
+    if g.logs_phases:
+        g.events.append(('phase', c.player.index, 'logbook'))
     g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:87:7
     if g.natives['ship_sunk'](g, c):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
@@ -812,47 +836,47 @@ LINES = {
     487: ('cards/uncharted_passage/flow.cards', 107, 11),
     492: ('cards/uncharted_passage/flow.cards', 93, 3),
     497: ('cards/uncharted_passage/flow.cards', 7, 1),
-    503: ('cards/uncharted_passage/flow.cards', 12, 7),
-    504: ('cards/uncharted_passage/flow.cards', 93, 3),
-    507: ('cards/uncharted_passage/flow.cards', 18, 7),
-    508: ('cards/uncharted_passage/flow.cards', 93, 3),
-    511: ('cards/uncharted_passage/flow.cards', 22, 7),
+    505: ('cards/uncharted_passage/flow.cards', 12, 7),
+    506: ('cards/uncharted_passage/flow.cards', 93, 3),
+    511: ('cards/uncharted_passage/flow.cards', 18, 7),
     512: ('cards/uncharted_passage/flow.cards', 93, 3),
-    515: ('cards/uncharted_passage/flow.cards', 27, 7),
-    516: ('cards/uncharted_passage/flow.cards', 93, 3),
-    523: ('cards/uncharted_passage/flow.cards', 37, 7),
+    517: ('cards/uncharted_passage/flow.cards', 22, 7),
+    518: ('cards/uncharted_passage/flow.cards', 93, 3),
+    523: ('cards/uncharted_passage/flow.cards', 27, 7),
     524: ('cards/uncharted_passage/flow.cards', 93, 3),
-    527: ('cards/uncharted_passage/flow.cards', 41, 7),
-    528: ('cards/uncharted_passage/flow.cards', 42, 9),
-    529: ('cards/uncharted_passage/flow.cards', 93, 3),
-    532: ('cards/uncharted_passage/variants/storm_season.yaml', 11, 9),
-    533: ('cards/uncharted_passage/variants/storm_season.yaml', 12, 11),
-    535: ('cards/uncharted_passage/variants/storm_season.yaml', 13, 13),
-    536: ('cards/uncharted_passage/variants/storm_season.yaml', 14, 13),
-    537: ('cards/uncharted_passage/variants/storm_season.yaml', 15, 15),
-    538: ('cards/uncharted_passage/flow.cards', 93, 3),
-    541: ('cards/uncharted_passage/flow.cards', 47, 7),
-    542: ('cards/uncharted_passage/flow.cards', 51, 7),
-    543: ('cards/uncharted_passage/flow.cards', 52, 9),
-    545: ('cards/uncharted_passage/flow.cards', 53, 11),
-    546: ('cards/uncharted_passage/flow.cards', 93, 3),
-    549: ('cards/uncharted_passage/flow.cards', 59, 7),
-    550: ('cards/uncharted_passage/flow.cards', 62, 7),
-    555: ('cards/uncharted_passage/flow.cards', 62, 7),
-    558: ('cards/uncharted_passage/flow.cards', 62, 7),
-    560: ('cards/uncharted_passage/flow.cards', 63, 9),
-    561: ('cards/uncharted_passage/flow.cards', 64, 11),
+    533: ('cards/uncharted_passage/flow.cards', 37, 7),
+    534: ('cards/uncharted_passage/flow.cards', 93, 3),
+    539: ('cards/uncharted_passage/flow.cards', 41, 7),
+    540: ('cards/uncharted_passage/flow.cards', 42, 9),
+    541: ('cards/uncharted_passage/flow.cards', 93, 3),
+    546: ('cards/uncharted_passage/variants/storm_season.yaml', 11, 9),
+    547: ('cards/uncharted_passage/variants/storm_season.yaml', 12, 11),
+    549: ('cards/uncharted_passage/variants/storm_season.yaml', 13, 13),
+    550: ('cards/uncharted_passage/variants/storm_season.yaml', 14, 13),
+    551: ('cards/uncharted_passage/variants/storm_season.yaml', 15, 15),
+    552: ('cards/uncharted_passage/flow.cards', 93, 3),
+    557: ('cards/uncharted_passage/flow.cards', 47, 7),
+    558: ('cards/uncharted_passage/flow.cards', 51, 7),
+    559: ('cards/uncharted_passage/flow.cards', 52, 9),
+    561: ('cards/uncharted_passage/flow.cards', 53, 11),
     562: ('cards/uncharted_passage/flow.cards', 93, 3),
-    565: ('cards/uncharted_passage/flow.cards', 72, 7),
-    570: ('cards/uncharted_passage/flow.cards', 72, 7),
-    573: ('cards/uncharted_passage/flow.cards', 72, 7),
-    575: ('cards/uncharted_passage/flow.cards', 73, 9),
-    576: ('cards/uncharted_passage/flow.cards', 74, 11),
-    577: ('cards/uncharted_passage/flow.cards', 75, 11),
-    578: ('cards/uncharted_passage/flow.cards', 93, 3),
-    581: ('cards/uncharted_passage/flow.cards', 82, 7),
-    582: ('cards/uncharted_passage/flow.cards', 83, 9),
-    583: ('cards/uncharted_passage/flow.cards', 93, 3),
-    586: ('cards/uncharted_passage/flow.cards', 87, 7),
-    587: ('cards/uncharted_passage/flow.cards', 93, 3),
+    567: ('cards/uncharted_passage/flow.cards', 59, 7),
+    568: ('cards/uncharted_passage/flow.cards', 62, 7),
+    573: ('cards/uncharted_passage/flow.cards', 62, 7),
+    576: ('cards/uncharted_passage/flow.cards', 62, 7),
+    578: ('cards/uncharted_passage/flow.cards', 63, 9),
+    579: ('cards/uncharted_passage/flow.cards', 64, 11),
+    580: ('cards/uncharted_passage/flow.cards', 93, 3),
+    585: ('cards/uncharted_passage/flow.cards', 72, 7),
+    590: ('cards/uncharted_passage/flow.cards', 72, 7),
+    593: ('cards/uncharted_passage/flow.cards', 72, 7),
+    595: ('cards/uncharted_passage/flow.cards', 73, 9),
+    596: ('cards/uncharted_passage/flow.cards', 74, 11),
+    597: ('cards/uncharted_passage/flow.cards', 75, 11),
+    598: ('cards/uncharted_passage/flow.cards', 93, 3),
+    603: ('cards/uncharted_passage/flow.cards', 82, 7),
+    604: ('cards/uncharted_passage/flow.cards', 83, 9),
+    605: ('cards/uncharted_passage/flow.cards', 93, 3),
+    610: ('cards/uncharted_passage/flow.cards', 87, 7),
+    611: ('cards/uncharted_passage/flow.cards', 93, 3),
 }
