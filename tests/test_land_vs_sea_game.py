@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine.loader import new_game, rules_module
-from engine.runtime import RandomLegal
+from engine.runtime import IllegalDecision, Question, RandomLegal, Scripted
 from engine.scenario import Runner
 from engine.sim import Simulator, game_seed
 
@@ -103,6 +103,129 @@ def test_the_map_keeps_areas_and_routes_as_the_searches_find_them(seed: int) -> 
             assert kept.city == board.route_has_city(tiles, route)
 
 
+def _frontier_indexes_hold(g: object) -> int:
+    """Check the map's frontier indexes against the frontier itself; the frontier's size."""
+    m = g.map  # type: ignore[attr-defined]
+    numbers = {cell: 1 << m.number[cell] for cell in m.frontier}
+    for pattern in range(64):
+        expected = sum(
+            bit
+            for cell, bit in numbers.items()
+            if pattern & m.frontier[cell][0] == m.frontier[cell][1]
+        )
+        assert m.fitting[pattern] == expected
+    for side in ("land", "sea"):
+        for count in range(7):
+            expected = sum(
+                bit
+                for cell, bit in numbers.items()
+                if bin(
+                    m.frontier[cell][1]
+                    if side == "land"
+                    else m.frontier[cell][0] & ~m.frontier[cell][1]
+                ).count("1")
+                == count
+            )
+            assert m.matching[side][count] == expected
+    closable = set(m.closable())
+    for cell, bit in numbers.items():
+        assert bool(m.near_routes & bit) == bool(m.routes_next_to(cell))
+        if cell not in closable:
+            assert m.completable(cell) == 0
+    for state in {id(s): s for s in m._area.values()}.values():
+        assert sum(state.facing.values()) == state.open
+    return len(numbers)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_the_frontier_indexes_follow_the_map(seed: int) -> None:
+    # Which cells each edge pattern fits, the edges of each side matched, the cells next to a
+    # trade route, and the only cells where an area can close, as sets of cells, kept up
+    # tile by tile: checked against the frontier after every placement of a whole game.
+    g = new_game(GENERATED / "land_vs_sea", players=2, seed=seed, policies={-1: RandomLegal()})
+    g.run_section("setup")  # type: ignore[attr-defined]
+    checked = 0
+    for turn in range(200):
+        player = g.players[turn % 2]
+        found = g.options(player)  # type: ignore[attr-defined]
+        if not found:
+            break
+        _frontier_indexes_hold(g)
+        option = found[g.rng.randrange(len(found))]
+        index, _face, cell, tile = found.lookup(option)
+        g.hand(player).pop(index)  # type: ignore[attr-defined]
+        g.map.put(cell, tile)  # type: ignore[attr-defined]
+        g.draw_tiles(player)  # type: ignore[attr-defined]
+        checked += 1
+    assert checked > 40
+
+
+def test_the_placements_are_every_held_tile_at_every_cell_it_fits_in_order() -> None:
+    # The answers to place_tile as the game lists them: each held tile (in hand order), face
+    # up then hidden, each distinct turn, at each frontier cell it fits, in frontier order.
+    g = new_game(GENERATED / "land_vs_sea", players=2, seed=6, policies={-1: RandomLegal()})
+    g.run_section("setup")  # type: ignore[attr-defined]
+    for turn in range(30):
+        player = g.players[turn % 2]
+        found = g.options(player)  # type: ignore[attr-defined]
+        expected = {
+            f"{index}{face}@{cell.q},{cell.r}r{turns}": (index, face, cell, tile)
+            for index, held in enumerate(g.hand(player))  # type: ignore[attr-defined]
+            for face in (held.up, held.hidden)
+            for turns, tile in g.rotations(held.card, face)  # type: ignore[attr-defined]
+            for cell, (mask, land) in g.map.frontier.items()  # type: ignore[attr-defined]
+            if tile.land_bits & mask == land
+        }
+        listed = list(expected)
+        assert list(found) == listed
+        assert len(found) == len(listed)
+        assert [found[i] for i in range(len(found))] == listed
+        assert found[-1] == listed[-1]
+        assert found[:12] == listed[:12]
+        assert all(
+            option in found and found.lookup(option) == expected[option] for option in listed
+        )
+        # Not an option: another cell, another turn of a tile that lies one way fewer, a
+        # number written otherwise, anything else.
+        index, face, cell, _tile = expected[listed[0]]
+        for wrong in (
+            f"{index}{face}@{cell.q + 40},{cell.r}r0",
+            f"0{index}{face}@{cell.q},{cell.r}r0",
+            f"{index}{face}@{cell.q},{cell.r}r6",
+            f"{index}{face}@{cell.q},{cell.r}r0 ",
+            f"{len(g.hand(player))}a@{cell.q},{cell.r}r0",  # type: ignore[attr-defined]
+            "",
+            "none",
+        ):
+            assert wrong not in found
+            assert wrong not in expected
+        for option in (
+            f"{i}{f}@{c.q},{c.r}r{t}"
+            for i in range(2)
+            for f in "ab"
+            for c in g.map.frontier  # type: ignore[attr-defined]
+            for t in range(6)
+        ):
+            assert (option in found) == (option in expected)
+        chosen = found.lookup(listed[len(listed) // 2])
+        g.hand(player).pop(chosen[0])  # type: ignore[attr-defined]
+        g.map.put(chosen[2], chosen[3])  # type: ignore[attr-defined]
+        g.draw_tiles(player)  # type: ignore[attr-defined]
+
+
+def test_an_illegal_placement_is_refused_naming_the_first_options() -> None:
+    g = new_game(GENERATED / "land_vs_sea", players=2, seed=6, policies={-1: RandomLegal()})
+    g.run_section("setup")  # type: ignore[attr-defined]
+    found = g.options(g.players[0])  # type: ignore[attr-defined]
+    question = Question("place_tile", 0, "place a tile", found)
+    assert question.refusal("9a@0,0r0") == Question(
+        "place_tile", 0, "place a tile", tuple(found)
+    ).refusal("9a@0,0r0")
+    g.policies = {-1: Scripted([(None, "9a@0,0r0")])}
+    with pytest.raises(IllegalDecision, match="'9a@0,0r0' is not a legal answer to 'place a tile'"):
+        g.place_held_tile(g.players[0])  # type: ignore[attr-defined]
+
+
 def test_a_preview_says_what_the_placement_then_completes() -> None:
     g = new_game(GENERATED / "land_vs_sea", players=2, seed=5, policies={-1: RandomLegal()})
     g.run_section("setup")  # type: ignore[attr-defined]
@@ -113,7 +236,7 @@ def test_a_preview_says_what_the_placement_then_completes() -> None:
         if not found:
             break
         option = sorted(found)[len(found) // 2]
-        _index, _face, cell, tile = found[option]
+        _index, _face, cell, tile = found.lookup(option)
         preview = g.map.preview(cell, tile)  # type: ignore[attr-defined]
         g.hand(player).pop(_index)  # type: ignore[attr-defined]
         done = g.map.put(cell, tile)  # type: ignore[attr-defined]
@@ -254,11 +377,14 @@ def test_the_greedy_turn_picks_the_first_best_placement_by_placement_value(playe
         game.offered = found  # type: ignore[attr-defined]
         side = game.side_of(player)  # type: ignore[attr-defined]
         options = tuple(found)
-        values = [policy.placement_value(game, side, *found[o][2:]) for o in options]
+        assert list(found.items()) == [(o, found.lookup(o)) for o in options]
+        values = [policy.placement_value(game, side, *found.lookup(o)[2:]) for o in options]
         expected = options[values.index(max(values))]
+        # The turn's own weighing (sets of cells), and one placement at a time.
+        assert policy.Greedy.placement(game, side, found) == expected
         assert policy.Greedy.placement(game, side, options) == expected
         weighed += len(options)
-        index, _face, cell, tile = found[expected]
+        index, _face, cell, tile = found.lookup(expected)
         game.hand(player).pop(index)  # type: ignore[attr-defined]
         game.put_placed(player, cell, tile)  # type: ignore[attr-defined]
         game.score_placement(player)  # type: ignore[attr-defined]

@@ -12,7 +12,7 @@ the first stack to draw from.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +20,7 @@ from engine.hexgrid import Hex
 from engine.runtime import Game, Policy, Question, RandomLegal
 
 from .board import LAND, Tile, ley_lines_formed, line_bonus
-from .game import LandVsSea
+from .game import LandVsSea, Placements
 from .state import _BITS, Preview
 
 #: How much a point now weighs against one matched edge of the player's side.
@@ -148,113 +148,189 @@ class Greedy(Policy):
         return question.options[0]
 
     @staticmethod
-    def placement(game: LandVsSea, side: str, options: tuple[str, ...]) -> str:
+    def placement(game: LandVsSea, side: str, options: Sequence[str]) -> str:
         """The placement worth most, the first on a tie: :func:`placement_value` of each, with
         what it reads worked out once a turn. Per cell: the edges that meet a tile, those
         through which an area could close, the trade routes next to it, the Ley lines a
         Menhir or a gap filled there would form (their bonus points apart from the placed
         tile's). Per cell and way of sharing a tile's edges among its sections: the areas it
         would complete (:meth:`MapState.groups`). Each placement is then a few look-ups and
-        sums, not a search of the map."""
-        offered = game.offered
-        if tuple(offered) != options:  # asked with other options than the game listed
-            offered = {option: offered[option] for option in options}
+        sums, not a search of the map.
+
+        Most placements score nothing now: their worth is the edges of the player's side
+        they match, which is the cell's alone (:attr:`MapState.matching`). So each way of
+        laying a tile takes, of the cells it fits (:class:`Placements`), the first with the
+        most such edges among those where it cannot score, as a set of cells; only where it
+        may score (a cell where an area can close, next to a trade route for a tile that
+        joins one, on a Menhir's row) is each placement weighed as above."""
         board = game.map
+        if not isinstance(options, Placements) or options is not game.offered or not board.tiles:
+            return Greedy._each(game, side, options)
         w = Weights.of(game)
         land = side == LAND
-        flags = _row_table(game) if w.menhirs else {}
-        # Per cell: the directions facing a tile (bits); worked out only when a placement
-        # needs them, the directions through which no area can close there (bits), the trade
-        # routes next to it (whether any, their caravans and ships), whether a tile without or
-        # with a Menhir may form Ley lines there, and the lines it forms.
-        # And its edges meeting tiles of the player's side: a tile that fits there shows the
-        # neighbours' own sides, so the edges it matches are the cell's, whatever the tile.
-        count = _BITS
-        cells = {
-            cell: (
-                mask,
-                ~mask & 63,
-                *flags.get(cell, _NO_ROWS),
-                count[need] if land else count[mask & ~need & 63],
-            )
-            for cell, (mask, need) in board.frontier.items()
-        }
-        blocks: dict[Hex, int] = {}
-        routes: dict[Hex, tuple[bool, int, int]] = {}
-        groups: dict[tuple[Hex, tuple[int, ...]], list[Any]] = {}
-        lines = _ley_table(game) if w.menhirs else {}
-        weight = POINT_WEIGHT
+        levels = board.matching[side]
+        number = board.number
+        closable = 0
+        for cell in board.closable():
+            closable |= 1 << number[cell]
+        near_routes = board.near_routes
+        plain_rows = menhir_rows = 0
+        flags: dict[Hex, tuple[bool, bool]] = {}
+        lines: dict[tuple[Hex, bool], tuple[int, int]] = {}
+        if w.menhirs:
+            flags = _row_table(game)
+            plain_rows, menhir_rows = board.notes["menhir_rows"][4:6]
+            lines = _ley_table(game)
+        weigh = _Weigher(game, side, w, land, flags, lines)
+        best_value = -(1 << 60)
+        best_lying = best_number = -1
+        lyings = options.lyings
+        for lying, fits in enumerate(options.fits):
+            if not fits:
+                continue
+            tile = lyings[lying][3]
+            scoring = closable | (menhir_rows if tile.menhir else plain_rows)
+            if tile.trades:
+                scoring |= near_routes
+            special = fits & scoring
+            plain = fits ^ special
+            value, at = best_value, -1
+            if plain:
+                # The most edges matched above the best so far (ties go to the earlier).
+                for matched in range(6, max(best_value, -1), -1):
+                    found = plain & levels[matched]
+                    if found:
+                        value, at = matched, (found & -found).bit_length() - 1
+                        break
+            while special:
+                low = special & -special
+                special ^= low
+                here = low.bit_length() - 1
+                worth = weigh(here, tile)
+                if worth > value or (worth == value and 0 <= here < at):
+                    value, at = worth, here
+            if at >= 0 and value > best_value:
+                best_value, best_lying, best_number = value, lying, at
+        return options.option(best_lying, best_number)
+
+    @staticmethod
+    def _each(game: LandVsSea, side: str, options: Sequence[str]) -> str:
+        """:meth:`placement` weighing every option (options not listed by the game this turn,
+        or the first tile on an empty map)."""
+        offered = game.offered
+        weigh = _Weigher(game, side, Weights.of(game), side == LAND, {}, {})
+        if weigh.w.menhirs:
+            weigh.flags = _row_table(game)
+            weigh.lines = _ley_table(game)
         best, best_value = options[0], -(1 << 60)
-        last: Tile | None = None
-        sections_bits: tuple[int, ...] = ()
-        trades = menhir = False
-        closes = 0
-        for option, (_index, _face, cell, tile) in offered.items():
-            if tile is not last:
-                last = tile
-                sections_bits = tile.section_bits
-                closes = tile.closes
-                trades = tile.trades
-                menhir = tile.menhir
-            mask, gaps, plain_row, menhir_row, value = cells.get(cell, _NOWHERE)
-            mine = theirs = 0
-            for section_bits in sections_bits if closes >> mask & 1 else ():
-                if section_bits & gaps:
-                    continue
-                # A section meeting tiles all round closes an area only when every edge of it
-                # meets an area whose open edges all face this cell; then the areas are worked
-                # out exactly.
-                blocked = blocks.get(cell)
-                if blocked is None:
-                    blocked = blocks[cell] = ~board.completable(cell) & 63
-                if section_bits & blocked:
-                    continue
-                key = (cell, sections_bits)
-                found = groups.get(key)
-                if found is None:
-                    found = groups[key] = board.groups(cell, sections_bits)
-                sections = tile.sections
-                for members, size, bonus, city, drawn in found:
-                    mine_s = [sections[i] for i in members]
-                    gained = size
-                    if w.mountains:
-                        gained += drawn + sum(s.mountains for s in mine_s)
-                    if mine_s[0].side == side:
-                        mine += gained
-                    else:
-                        theirs += gained
-                    bonus += sum(s.bonus for s in mine_s)
-                    doubled = w.city and (city or any(s.city for s in mine_s))
-                    mine += bonus * (2 if doubled else 1)
-                break
-            if trades:
-                near = routes.get(cell)
-                if near is None:
-                    states = board.routes_next_to(cell)
-                    near = routes[cell] = (
-                        bool(states),
-                        sum(s.caravans for s in states),
-                        sum(s.ships for s in states),
-                    )
-                if near[0]:
-                    if w.routes and not (tile.bandit or tile.pirate):
-                        mine += w.connection
-                    if w.raids:
-                        if tile.bandit:
-                            mine += near[1]
-                        if tile.pirate:
-                            mine += near[2]
-            if menhir_row if menhir else plain_row:
-                row = (cell, menhir)
-                line = lines.get(row)
-                if line is None:
-                    line = lines[row] = _ley_value(game, cell, tile)
-                mine += line[0] + line[1] * tile.bonus
-            if mine or theirs:
-                value += weight * (mine - theirs)
+        for option in options:
+            placed = offered.lookup(option)
+            if placed is None:
+                raise KeyError(option)
+            value = weigh.at(placed[2], placed[3])
             if value > best_value:
                 best, best_value = option, value
         return best
+
+
+class _Weigher:
+    """:func:`placement_value` of placements this turn, with what it reads worked out once
+    per cell (or per cell and way of sharing a tile's edges) and kept."""
+
+    def __init__(
+        self,
+        game: LandVsSea,
+        side: str,
+        w: Weights,
+        land: bool,
+        flags: dict[Hex, tuple[bool, bool]],
+        lines: dict[tuple[Hex, bool], tuple[int, int]],
+    ) -> None:
+        self.game = game
+        self.board = game.map
+        self.side = side
+        self.w = w
+        self.land = land
+        self.flags = flags
+        self.lines = lines
+        self.blocks: dict[Hex, int] = {}
+        self.routes: dict[Hex, tuple[bool, int, int]] = {}
+        self.groups: dict[tuple[Hex, tuple[int, ...]], list[Any]] = {}
+
+    def __call__(self, number: int, tile: Tile) -> int:
+        """The worth of ``tile`` at the frontier's cell ``number``."""
+        return self.at(self.board.cells[number], tile)
+
+    def at(self, cell: Hex, tile: Tile) -> int:
+        """The worth of ``tile`` at ``cell`` (on the frontier, or the first cell of a map)."""
+        board = self.board
+        w = self.w
+        side = self.side
+        frontier = board.frontier.get(cell)
+        if frontier is None:
+            mask, gaps, value = 0, 63, 0
+        else:
+            mask, need = frontier
+            gaps = ~mask & 63
+            value = _BITS[need] if self.land else _BITS[mask & ~need & 63]
+        plain_row, menhir_row = self.flags.get(cell, _NO_ROWS)
+        mine = theirs = 0
+        sections_bits = tile.section_bits
+        for section_bits in sections_bits if tile.closes >> mask & 1 else ():
+            if section_bits & gaps:
+                continue
+            # A section meeting tiles all round closes an area only when every edge of it
+            # meets an area whose open edges all face this cell; then the areas are worked
+            # out exactly.
+            blocked = self.blocks.get(cell)
+            if blocked is None:
+                blocked = self.blocks[cell] = ~board.completable(cell) & 63
+            if section_bits & blocked:
+                continue
+            key = (cell, sections_bits)
+            found = self.groups.get(key)
+            if found is None:
+                found = self.groups[key] = board.groups(cell, sections_bits)
+            sections = tile.sections
+            for members, size, bonus, city, drawn in found:
+                mine_s = [sections[i] for i in members]
+                gained = size
+                if w.mountains:
+                    gained += drawn + sum(s.mountains for s in mine_s)
+                if mine_s[0].side == side:
+                    mine += gained
+                else:
+                    theirs += gained
+                bonus += sum(s.bonus for s in mine_s)
+                doubled = w.city and (city or any(s.city for s in mine_s))
+                mine += bonus * (2 if doubled else 1)
+            break
+        if tile.trades:
+            near = self.routes.get(cell)
+            if near is None:
+                states = board.routes_next_to(cell)
+                near = self.routes[cell] = (
+                    bool(states),
+                    sum(s.caravans for s in states),
+                    sum(s.ships for s in states),
+                )
+            if near[0]:
+                if w.routes and not (tile.bandit or tile.pirate):
+                    mine += w.connection
+                if w.raids:
+                    if tile.bandit:
+                        mine += near[1]
+                    if tile.pirate:
+                        mine += near[2]
+        if menhir_row if tile.menhir else plain_row:
+            row = (cell, tile.menhir)
+            line = self.lines.get(row)
+            if line is None:
+                line = self.lines[row] = _ley_value(self.game, cell, tile)
+            mine += line[0] + line[1] * tile.bonus
+        if mine or theirs:
+            value += POINT_WEIGHT * (mine - theirs)
+        return value
 
 
 #: A cell off the frontier (the first placement, on an empty map): no tile next to it.
@@ -267,17 +343,28 @@ _NO_ROWS = (False, False)
 def _row_table(game: LandVsSea) -> dict[Hex, tuple[bool, bool]]:
     """:func:`_row_flags` of every frontier cell on a Menhir's row (the others are on none).
     Kept on the map from turn to turn: Menhirs are only ever added, so the table is worked out
-    again when their number changes, and otherwise only for cells new to the frontier."""
+    again when their number changes, and otherwise only for cells new to the frontier. The
+    note also keeps those cells as sets (:attr:`MapState.cells` numbers): for a tile without
+    a Menhir, and for one with."""
     board = game.map
     kept = board.notes.get("menhir_rows")
     if kept is None or kept[0] != len(board.menhirs):
-        kept = board.notes["menhir_rows"] = (len(board.menhirs), _menhir_rows(game), {}, set())
-    _count, rows, table, seen = kept
-    for cell in board.frontier.keys() - seen:
-        seen.add(cell)
+        kept = board.notes["menhir_rows"] = [len(board.menhirs), _menhir_rows(game), {}, 0, 0, 0]
+        fresh: Iterable[Hex] = board.frontier
+    else:
+        fresh = board.cells[kept[3] :]
+    rows, table = kept[1], kept[2]
+    number = board.number
+    for cell in fresh:
         found = _row_flags(rows, cell)
         if found != _NO_ROWS:
             table[cell] = found
+            bit = 1 << number[cell]
+            if found[0]:
+                kept[4] |= bit
+            if found[1]:
+                kept[5] |= bit
+    kept[3] = len(board.cells)
     return table
 
 

@@ -26,6 +26,15 @@ _AROUND: dict[Hex, tuple[Hex, ...]] = {}
 #: How many bits are set in each 6-bit number.
 _BITS = tuple(bin(n).count("1") for n in range(64))
 
+#: The edge patterns (a tile's land bits) that fit a frontier cell, by the cell's ``mask << 6 |
+#: land``: those whose land edges are the cell's land edges where it meets a tile.
+_FITS = {
+    mask << 6 | land: tuple(b for b in range(64) if b & mask == land)
+    for mask in range(64)
+    for land in range(64)
+    if not land & ~mask
+}
+
 
 def around(cell: Hex) -> tuple[Hex, ...]:
     """The six cells next to ``cell``, in direction order (cached)."""
@@ -49,6 +58,9 @@ class AreaState:
     bonus: int
     city: bool
     mountains: int
+    #: those open edges by the empty cell they face (their counts add up to ``open``): an
+    #: area whose open edges all face one cell is the only kind a placement can complete.
+    facing: dict[Hex, int] = field(default_factory=dict)
 
     def area(self) -> Area:
         """The area as the layers see it."""
@@ -96,6 +108,25 @@ class MapState:
     #: what a policy worked out from the map and keeps from turn to turn (it says when to
     #: work it out again); never read by the rules.
     notes: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    # Indexes of the frontier as sets of cells, for listing and weighing placements without
+    # testing every tile at every cell (a turn has ~20 ways to lay its tiles and ~30 cells).
+    # A set of cells is an int: bit n for the frontier's n-th cell (the order cells were
+    # reached, which is the frontier's own order; a cell keeps its number once placed).
+    #: the frontier's cells by number.
+    cells: list[Hex] = field(default_factory=list, compare=False, repr=False)
+    #: each cell's number.
+    number: dict[Hex, int] = field(default_factory=dict, compare=False, repr=False)
+    #: by a tile's land bits (0..63): the frontier cells it fits.
+    fitting: list[int] = field(default_factory=lambda: [0] * 64, compare=False, repr=False)
+    #: by side, then by count (0..6): the frontier cells with that many edges of the side
+    #: meeting a tile (what a tile fitting there matches of the side, whatever the tile).
+    matching: dict[str, list[int]] = field(
+        default_factory=lambda: {"land": [0] * 7, "sea": [0] * 7}, compare=False, repr=False
+    )
+    #: the frontier cells next to a tile of a trade route (placed cells may linger).
+    near_routes: int = field(default=0, compare=False, repr=False)
+    #: the areas whose open edges all face one cell, by id: what a placement can complete.
+    closing: dict[int, AreaState] = field(default_factory=dict, compare=False, repr=False)
 
     # -- reading
 
@@ -133,21 +164,27 @@ class MapState:
             raise ValueError(f"{cell} is taken or meets other edges in directions {wrong}")
         tiles = self.tiles
         tiles[cell] = tile
-        self.frontier.pop(cell, None)
+        was = self.frontier.pop(cell, None)
+        if was is not None:
+            self._index(cell, was, None)
         if tile.menhir:
             self.menhirs.add(cell)
         mine: list[AreaState] = []
         cells = around(cell)
         for index, section in enumerate(tile.sections):
-            open_edges = sum(1 for d in section.edges if cells[d] not in tiles)
+            facing: dict[Hex, int] = {}
+            for d in section.edges:
+                if cells[d] not in tiles:
+                    facing[cells[d]] = facing.get(cells[d], 0) + 1
             state = AreaState(
                 section.side,
                 [(cell, index)],
                 {cell},
-                open_edges,
+                sum(facing.values()),
                 section.bonus,
                 section.city,
                 section.mountains,
+                facing,
             )
             self._area[(cell, index)] = state
             mine.append(state)
@@ -155,20 +192,75 @@ class MapState:
             other = tiles.get(nxt)
             if other is None:
                 # Seen from nxt, this tile lies in direction d + 3.
-                mask, land = self.frontier.get(nxt, (0, 0))
+                old = self.frontier.get(nxt)
+                mask, land = old or (0, 0)
                 bit = 1 << ((d + 3) % 6)
-                self.frontier[nxt] = (mask | bit, land | (bit if tile.sides[d] == LAND else 0))
+                new = (mask | bit, land | (bit if tile.sides[d] == LAND else 0))
+                self.frontier[nxt] = new
+                self._index(nxt, old, new)
                 continue
             theirs = self._area[(nxt, other.section_of[(d + 3) % 6])]
             theirs.open -= 1
+            left = theirs.facing[cell] - 1
+            if left:
+                theirs.facing[cell] = left
+            else:
+                del theirs.facing[cell]
             self._merge(self._area[(cell, tile.section_of[d])], theirs)
+        if tile.in_trade_route:
+            number = self.number
+            for nxt in cells:
+                if nxt not in tiles:
+                    self.near_routes |= 1 << number[nxt]
         self._join_routes(cell, tile)
         done: list[AreaState] = []
+        closing = self.closing
         for index in range(len(tile.sections)):
             state = self._area[(cell, index)]
+            if len(state.facing) == 1:
+                closing[id(state)] = state
+            else:
+                closing.pop(id(state), None)
             if state.open == 0 and all(state is not s for s in done):
                 done.append(state)
         return done
+
+    def _index(self, cell: Hex, old: tuple[int, int] | None, new: tuple[int, int] | None) -> None:
+        """Keep the frontier's indexes (:attr:`fitting`, :attr:`matching`) as ``cell``'s
+        edges meeting tiles go from ``old`` to ``new`` (None: not on the frontier)."""
+        number = self.number.get(cell)
+        if number is None:
+            number = self.number[cell] = len(self.cells)
+            self.cells.append(cell)
+        bit = 1 << number
+        fitting = self.fitting
+        land_count, sea_count = self.matching["land"], self.matching["sea"]
+        if old is not None:
+            mask, land = old
+            if new is None:
+                for b in _FITS[mask << 6 | land]:
+                    fitting[b] &= ~bit
+            else:
+                # A cell only gains neighbours: the patterns that fit it now are some of those
+                # that did.
+                new_mask, new_land = new
+                for b in _FITS[mask << 6 | land]:
+                    if b & new_mask != new_land:
+                        fitting[b] &= ~bit
+            land_count[_BITS[land]] &= ~bit
+            sea_count[_BITS[mask & ~land]] &= ~bit
+        elif new is not None:
+            for b in _FITS[new[0] << 6 | new[1]]:
+                fitting[b] |= bit
+        if new is not None:
+            mask, land = new
+            land_count[_BITS[land]] |= bit
+            sea_count[_BITS[mask & ~land]] |= bit
+
+    def closable(self) -> list[Hex]:
+        """The cells where a placement may complete an area (:meth:`completable` is 0
+        everywhere else): each the one cell an area's open edges all face."""
+        return [next(iter(state.facing)) for state in self.closing.values()]
 
     def _merge(self, a: AreaState, b: AreaState) -> None:
         if a is b:
@@ -181,6 +273,11 @@ class MapState:
         a.bonus += b.bonus
         a.city = a.city or b.city
         a.mountains += b.mountains
+        facing = a.facing
+        for at, edges in b.facing.items():
+            facing[at] = facing.get(at, 0) + edges
+        self.closing.pop(id(b), None)
+        self.closing.pop(id(a), None)
         for node in b.members:
             self._area[node] = a
 
