@@ -113,7 +113,7 @@ def _frontier_indexes_hold(g: object) -> int:
             for cell, bit in numbers.items()
             if pattern & m.frontier[cell][0] == m.frontier[cell][1]
         )
-        assert m.fitting[pattern] == expected
+        assert m.fits_cells(pattern) == expected
     for side in ("land", "sea"):
         for count in range(7):
             expected = sum(

@@ -35,6 +35,7 @@ from .board import (
     face_tile,
     hole_side,
     ley_lines_formed,
+    may_align,
     special_tile,
 )
 from .state import AreaState, MapState
@@ -113,7 +114,7 @@ class Placements(Sequence[str]):
 
     A turn offers ~200 placements and a policy reads a few (the greedy one, the random one,
     a scenario's): the strings are written only when read, from the map's index of the cells
-    each edge pattern fits (:attr:`MapState.fitting`), and an answer is legal when it reads
+    each edge pattern fits (:meth:`MapState.fits_cells`), and an answer is legal when it reads
     back as one of them (:meth:`lookup`), not by searching a list. The engine asks ``answer in
     options`` of any question (engine/runtime.py: ``legal_answers``).
     """
@@ -127,9 +128,9 @@ class Placements(Sequence[str]):
         # placement; a game's setup puts the starting tile down first).
         if board.tiles:
             self.cells = board.cells
-            fitting = board.fitting
+            fitting = board.fits_cells
             #: per lying, the cells it fits (bit n: :attr:`MapState.cells` n).
-            self.fits = [fitting[tile.land_bits] for _i, _f, _t, tile in lyings]
+            self.fits = [fitting(tile.land_bits) for _i, _f, _t, tile in lyings]
         else:
             self.cells = [Hex(0, 0)]
             self.fits = [1] * len(lyings)
@@ -271,9 +272,11 @@ class LandVsSea(FlowGame):
         # Faces and their rotations, worked out once for every game of the same IR.
         cached = _FACES.get(self.ir)
         if cached is None:
-            cached = _FACES.put(self.ir, ({}, {}))
+            cached = _FACES.put(self.ir, ({}, {}, {}))
         self._faces: dict[tuple[str, str], Tile] = cached[0]
         self._rotations: dict[tuple[str, str], list[tuple[int, Tile]]] = cached[1]
+        #: each way a held tile may lie, face up first: (face, turns, tile).
+        self._ways: dict[Held, list[tuple[str, int, Tile]]] = cached[2]
         self.token_supply = sum(
             int(card["properties"].get("copies", 1))
             for card in self.cards.values()
@@ -554,12 +557,17 @@ class LandVsSea(FlowGame):
         """Every legal placement of a held tile, as the answers to ``place_tile``
         (:class:`Placements`: each one's (hand index, face, cell, tile) by ``lookup``)."""
         # Each way a held tile may lie: its hand index, face, turns and tile.
-        lyings = [
-            (index, face, turns, tile)
-            for index, held in enumerate(self.hand(player))
-            for face in (held.up, held.hidden)
-            for turns, tile in self.rotations(held.card, face)
-        ]
+        ways = self._ways
+        lyings = []
+        for index, held in enumerate(self.hand(player)):
+            found = ways.get(held)
+            if found is None:
+                found = ways[held] = [
+                    (face, turns, tile)
+                    for face in (held.up, held.hidden)
+                    for turns, tile in self.rotations(held.card, face)
+                ]
+            lyings += [(index, face, turns, tile) for face, turns, tile in found]
         return Placements(self.map, lyings)
 
     def place_held_tile(self, player: Player) -> None:
@@ -589,7 +597,9 @@ class LandVsSea(FlowGame):
         if tile.trades:
             joined = tuple(state.route() for state in self.map.routes_next_to(cell))
         done = self.put_tile_completing(cell, tile)
-        lines = tuple(ley_lines_formed(self.tiles, cell)) if self.map.menhirs else ()
+        lines: tuple[LeyLine, ...] = ()
+        if self.map.menhirs and may_align(self.map.menhirs, cell, tile.menhir):
+            lines = tuple(ley_lines_formed(self.tiles, cell))
         self.last = Placement(
             player.index, cell, tile, tuple(s.area() for s in done), joined, bonus, lines
         )

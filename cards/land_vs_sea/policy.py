@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.hexgrid import Hex
+from engine.hexgrid import AXES, DIRECTIONS, Hex
 from engine.runtime import Game, Policy, Question, RandomLegal
 
 from .board import LAND, Tile, ley_lines_formed, line_bonus
@@ -170,9 +170,15 @@ class Greedy(Policy):
         land = side == LAND
         levels = board.matching[side]
         number = board.number
-        closable = 0
+        # The cells where an area can close, each with the directions it closes through
+        # (:meth:`MapState.completable`): a tile may close one there only if one of its
+        # sections meets tiles through those directions alone (``Tile.closes``).
+        closing: dict[int, int] = {}
+        blocks: dict[Hex, int] = {}
         for cell in board.closable():
-            closable |= 1 << number[cell]
+            through = board.completable(cell)
+            blocks[cell] = ~through & 63
+            closing[through] = closing.get(through, 0) | 1 << number[cell]
         near_routes = board.near_routes
         plain_rows = menhir_rows = 0
         flags: dict[Hex, tuple[bool, bool]] = {}
@@ -182,22 +188,40 @@ class Greedy(Policy):
             plain_rows, menhir_rows = board.notes["menhir_rows"][4:6]
             lines = _ley_table(game)
         weigh = _Weigher(game, side, w, land, flags, lines)
+        weigh.blocks = blocks
+        weigh.open = 63  # no area can close at the other cells (MapState.closable)
+        # higher[k + 1]: the cells with more than k edges matched (k from -1 to 6).
+        higher = [0] * 8
+        for k in range(5, -2, -1):
+            higher[k + 1] = higher[k + 2] | levels[k + 1]
         best_value = -(1 << 60)
         best_lying = best_number = -1
         lyings = options.lyings
+        held: tuple[int, str] | None = None
+        worths: dict[int, int] = {}
         for lying, fits in enumerate(options.fits):
             if not fits:
                 continue
-            tile = lyings[lying][3]
-            scoring = closable | (menhir_rows if tile.menhir else plain_rows)
+            index, face, _turns, tile = lyings[lying]
+            if (index, face) != held:
+                # A face's turns share its icons and points: where it cannot close an area,
+                # its worth at a cell is the same whichever way it is turned.
+                held = (index, face)
+                worths = {}
+            scoring = menhir_rows if tile.menhir else plain_rows
+            closes = 0
+            for through, cells in closing.items():
+                if tile.closes >> through & 1:
+                    closes |= cells
             if tile.trades:
                 scoring |= near_routes
-            special = fits & scoring
+            special = fits & (scoring | closes)
             plain = fits ^ special
             value, at = best_value, -1
-            if plain:
-                # The most edges matched above the best so far (ties go to the earlier).
-                for matched in range(6, max(best_value, -1), -1):
+            # The most edges matched above the best so far (ties go to the earlier).
+            floor = -1 if best_value < -1 else best_value if best_value < 6 else 6
+            if plain & higher[floor + 1]:
+                for matched in range(6, floor, -1):
                     found = plain & levels[matched]
                     if found:
                         value, at = matched, (found & -found).bit_length() - 1
@@ -206,7 +230,11 @@ class Greedy(Policy):
                 low = special & -special
                 special ^= low
                 here = low.bit_length() - 1
-                worth = weigh(here, tile)
+                if low & closes:
+                    worth = weigh(here, tile)
+                else:
+                    found = worths.get(here)
+                    worth = worths[here] = weigh.apart(here, tile) if found is None else found
                 if worth > value or (worth == value and 0 <= here < at):
                     value, at = worth, here
             if at >= 0 and value > best_value:
@@ -221,6 +249,7 @@ class Greedy(Policy):
         weigh = _Weigher(game, side, Weights.of(game), side == LAND, {}, {})
         if weigh.w.menhirs:
             weigh.flags = _row_table(game)
+            weigh.rows = game.map.notes["menhir_rows"][1]
             weigh.lines = _ley_table(game)
         best, best_value = options[0], -(1 << 60)
         for option in options:
@@ -254,12 +283,28 @@ class _Weigher:
         self.flags = flags
         self.lines = lines
         self.blocks: dict[Hex, int] = {}
+        #: the edges through which no area closes at a cell not in :attr:`blocks`: None when
+        #: unknown (worked out per cell), 63 when :attr:`blocks` holds every cell where an
+        #: area can close.
+        self.open: int | None = None
         self.routes: dict[Hex, tuple[bool, int, int]] = {}
+        #: the Menhirs' rows (:func:`_menhir_rows`) when Ley lines are in play.
+        rows = self.board.notes.get("menhir_rows") if w.menhirs else None
+        self.rows: Rows | None = rows[1] if rows is not None else None
         self.groups: dict[tuple[Hex, tuple[int, ...]], list[Any]] = {}
 
     def __call__(self, number: int, tile: Tile) -> int:
         """The worth of ``tile`` at the frontier's cell ``number``."""
         return self.at(self.board.cells[number], tile)
+
+    def apart(self, number: int, tile: Tile) -> int:
+        """The worth of ``tile`` at the frontier's cell ``number`` where it closes no area
+        (:meth:`at` without looking for one)."""
+        cell = self.board.cells[number]
+        mask, need = self.board.frontier[cell]
+        value = _BITS[need] if self.land else _BITS[mask & ~need & 63]
+        points = self.points(cell, tile)
+        return value + POINT_WEIGHT * points if points else value
 
     def at(self, cell: Hex, tile: Tile) -> int:
         """The worth of ``tile`` at ``cell`` (on the frontier, or the first cell of a map)."""
@@ -273,7 +318,6 @@ class _Weigher:
             mask, need = frontier
             gaps = ~mask & 63
             value = _BITS[need] if self.land else _BITS[mask & ~need & 63]
-        plain_row, menhir_row = self.flags.get(cell, _NO_ROWS)
         mine = theirs = 0
         sections_bits = tile.section_bits
         for section_bits in sections_bits if tile.closes >> mask & 1 else ():
@@ -282,7 +326,7 @@ class _Weigher:
             # A section meeting tiles all round closes an area only when every edge of it
             # meets an area whose open edges all face this cell; then the areas are worked
             # out exactly.
-            blocked = self.blocks.get(cell)
+            blocked = self.blocks.get(cell, self.open)
             if blocked is None:
                 blocked = self.blocks[cell] = ~board.completable(cell) & 63
             if section_bits & blocked:
@@ -305,10 +349,20 @@ class _Weigher:
                 doubled = w.city and (city or any(s.city for s in mine_s))
                 mine += bonus * (2 if doubled else 1)
             break
+        mine += self.points(cell, tile)
+        if mine or theirs:
+            value += POINT_WEIGHT * (mine - theirs)
+        return value
+
+    def points(self, cell: Hex, tile: Tile) -> int:
+        """The points ``tile`` at ``cell`` scores now other than by closing areas: a trade
+        route joined (by a route tile, a Bandit or a Pirate), Ley lines formed."""
+        mine = 0
+        w = self.w
         if tile.trades:
             near = self.routes.get(cell)
             if near is None:
-                states = board.routes_next_to(cell)
+                states = self.board.routes_next_to(cell)
                 near = self.routes[cell] = (
                     bool(states),
                     sum(s.caravans for s in states),
@@ -322,15 +376,14 @@ class _Weigher:
                         mine += near[1]
                     if tile.pirate:
                         mine += near[2]
+        plain_row, menhir_row = self.flags.get(cell, _NO_ROWS)
         if menhir_row if tile.menhir else plain_row:
             row = (cell, tile.menhir)
             line = self.lines.get(row)
             if line is None:
-                line = self.lines[row] = _ley_value(self.game, cell, tile)
-            mine += line[0] + line[1] * tile.bonus
-        if mine or theirs:
-            value += POINT_WEIGHT * (mine - theirs)
-        return value
+                line = self.lines[row] = _ley_value(self.game, cell, tile, self.rows)
+            mine += line[0] + line[1] * tile.points
+        return mine
 
 
 #: A cell off the frontier (the first placement, on an empty map): no tile next to it.
@@ -421,19 +474,62 @@ def _row_flags(rows: Rows | None, cell: Hex) -> tuple[bool, bool]:
     return False, menhir
 
 
-def _ley_value(game: LandVsSea, cell: Hex, tile: Tile) -> tuple[int, int]:
+def _ley_value(game: LandVsSea, cell: Hex, tile: Tile, rows: Rows | None = None) -> tuple[int, int]:
     """The Ley lines ``tile`` at ``cell`` would form: the bonus points on them apart from the
     placed tile's, and how many of them run through the placed tile (a gap filled). Whether
-    lines form depends only on whether the tile shows a Menhir."""
+    lines form depends only on whether the tile shows a Menhir.
+
+    :func:`ley_lines_formed` and :func:`line_bonus` (what the rules score, and what
+    :func:`placement_value` reads), walked here without writing the lines down: each way
+    along each axis, the bonus points and tiles up to the first Menhir, or a gap. With the
+    Menhirs' ``rows`` (:func:`_menhir_rows`), a way with no Menhir along it is not walked
+    (it ends at a gap)."""
     tiles = game.map.tiles
-    tiles[cell] = tile
-    try:
-        formed = ley_lines_formed(tiles, cell)
-        total = sum(line_bonus(tiles, line) for line in formed)
-    finally:
-        del tiles[cell]
-    through = sum(1 for line in formed if cell in line.between)
-    return total - through * tile.bonus, through
+    q0, r0 = cell
+    total = through = 0
+    for axis, (forward, back) in enumerate(AXES):
+        ways = (True, True)
+        if rows is not None:
+            # Axis 0: rows of one r, along q (forward: q up); 1: one s, along q (forward: q
+            # up); 2: one q, along r (forward: r down).
+            key, pos = ((r0, q0), (-q0 - r0, q0), (q0, r0))[axis]
+            span = rows[axis].get(key)
+            if span is None:
+                continue
+            up, down = span[1] > pos, span[0] < pos
+            ways = (down, up) if axis == 2 else (up, down)
+            if not (any(ways) if tile.menhir else all(ways)):
+                continue
+        ends: list[tuple[int, int] | None] = []
+        for direction, way in zip((forward, back), ways, strict=True):
+            if not way:
+                ends.append(None)
+                continue
+            dq, dr = DIRECTIONS[direction]
+            q, r = q0, r0
+            bonus = count = 0
+            while True:
+                q += dq
+                r += dr
+                other = tiles.get((q, r))  # type: ignore[call-overload]
+                if other is None:
+                    ends.append(None)
+                    break
+                if other.menhir:
+                    ends.append((bonus, count))
+                    break
+                bonus += other.points
+                count += 1
+        ahead, behind = ends
+        if tile.menhir:
+            # A line to each Menhir with tiles between (two side by side form none).
+            for end in ends:
+                if end is not None and end[1]:
+                    total += end[0]
+        elif ahead is not None and behind is not None:
+            total += ahead[0] + behind[0]
+            through += 1
+    return total, through
 
 
 def _random(game: Game, index: int) -> Policy:

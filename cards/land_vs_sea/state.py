@@ -26,14 +26,9 @@ _AROUND: dict[Hex, tuple[Hex, ...]] = {}
 #: How many bits are set in each 6-bit number.
 _BITS = tuple(bin(n).count("1") for n in range(64))
 
-#: The edge patterns (a tile's land bits) that fit a frontier cell, by the cell's ``mask << 6 |
-#: land``: those whose land edges are the cell's land edges where it meets a tile.
-_FITS = {
-    mask << 6 | land: tuple(b for b in range(64) if b & mask == land)
-    for mask in range(64)
-    for land in range(64)
-    if not land & ~mask
-}
+#: By a tile's land edges (bits): per direction, the :attr:`MapState.edge_cells` entry of the
+#: cells whose edge that way it would not match (a sea edge for its land edge, and back).
+_WRONG = tuple(tuple(d + 6 if bits >> d & 1 else d for d in range(6)) for bits in range(64))
 
 
 def around(cell: Hex) -> tuple[Hex, ...]:
@@ -116,8 +111,14 @@ class MapState:
     cells: list[Hex] = field(default_factory=list, compare=False, repr=False)
     #: each cell's number.
     number: dict[Hex, int] = field(default_factory=dict, compare=False, repr=False)
-    #: by a tile's land bits (0..63): the frontier cells it fits.
-    fitting: list[int] = field(default_factory=lambda: [0] * 64, compare=False, repr=False)
+    #: the cells on the frontier now.
+    open_cells: int = field(default=0, compare=False, repr=False)
+    #: by direction: the frontier cells whose neighbour that way shows a land edge (bits
+    #: 0..5), or a sea edge (6..11); a tile fits a cell where none of its edges meets the
+    #: other kind (:meth:`fits_cells`).
+    edge_cells: list[int] = field(default_factory=lambda: [0] * 12, compare=False, repr=False)
+    #: :meth:`fits_cells` by a tile's land bits, until the map changes.
+    _fit: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
     #: by side, then by count (0..6): the frontier cells with that many edges of the side
     #: meeting a tile (what a tile fitting there matches of the side, whatever the tile).
     matching: dict[str, list[int]] = field(
@@ -164,6 +165,7 @@ class MapState:
             raise ValueError(f"{cell} is taken or meets other edges in directions {wrong}")
         tiles = self.tiles
         tiles[cell] = tile
+        self._fit.clear()
         was = self.frontier.pop(cell, None)
         if was is not None:
             self._index(cell, was, None)
@@ -197,7 +199,7 @@ class MapState:
                 bit = 1 << ((d + 3) % 6)
                 new = (mask | bit, land | (bit if tile.sides[d] == LAND else 0))
                 self.frontier[nxt] = new
-                self._index(nxt, old, new)
+                self._index(nxt, old, new, (d + 3) % 6)
                 continue
             theirs = self._area[(nxt, other.section_of[(d + 3) % 6])]
             theirs.open -= 1
@@ -225,37 +227,41 @@ class MapState:
                 done.append(state)
         return done
 
-    def _index(self, cell: Hex, old: tuple[int, int] | None, new: tuple[int, int] | None) -> None:
-        """Keep the frontier's indexes (:attr:`fitting`, :attr:`matching`) as ``cell``'s
-        edges meeting tiles go from ``old`` to ``new`` (None: not on the frontier)."""
+    def _index(
+        self, cell: Hex, old: tuple[int, int] | None, new: tuple[int, int] | None, d: int = 0
+    ) -> None:
+        """Keep the frontier's indexes (:attr:`edge_cells`, :attr:`matching`) as ``cell``
+        goes from ``old`` (its mask and land edges meeting tiles; None: not on the frontier)
+        to ``new``: by a tile now met in direction ``d``, or (None) by being placed."""
         number = self.number.get(cell)
         if number is None:
             number = self.number[cell] = len(self.cells)
             self.cells.append(cell)
         bit = 1 << number
-        fitting = self.fitting
         land_count, sea_count = self.matching["land"], self.matching["sea"]
         if old is not None:
             mask, land = old
-            if new is None:
-                for b in _FITS[mask << 6 | land]:
-                    fitting[b] &= ~bit
-            else:
-                # A cell only gains neighbours: the patterns that fit it now are some of those
-                # that did.
-                new_mask, new_land = new
-                for b in _FITS[mask << 6 | land]:
-                    if b & new_mask != new_land:
-                        fitting[b] &= ~bit
             land_count[_BITS[land]] &= ~bit
             sea_count[_BITS[mask & ~land]] &= ~bit
-        elif new is not None:
-            for b in _FITS[new[0] << 6 | new[1]]:
-                fitting[b] |= bit
-        if new is not None:
-            mask, land = new
-            land_count[_BITS[land]] |= bit
-            sea_count[_BITS[mask & ~land]] |= bit
+        if new is None:
+            self.open_cells &= ~bit
+            return
+        self.open_cells |= bit
+        mask, land = new
+        self.edge_cells[d if land >> d & 1 else d + 6] |= bit
+        land_count[_BITS[land]] |= bit
+        sea_count[_BITS[mask & ~land]] |= bit
+
+    def fits_cells(self, land_bits: int) -> int:
+        """The frontier cells a tile with these land edges fits, as a set of cells: those where
+        none of its land edges meets a sea edge, nor a sea edge a land one."""
+        found = self._fit.get(land_bits)
+        if found is None:
+            e = self.edge_cells
+            a, b, c, d, f, g = _WRONG[land_bits]
+            found = self.open_cells & ~(e[a] | e[b] | e[c] | e[d] | e[f] | e[g])
+            self._fit[land_bits] = found
+        return found
 
     def closable(self) -> list[Hex]:
         """The cells where a placement may complete an area (:meth:`completable` is 0
