@@ -38,7 +38,7 @@ from .board import (
     may_align,
     special_tile,
 )
-from .state import AreaState, MapState
+from .state import AreaState, MapState, around
 
 #: Who scores what, for the figures per layer: the base game's own scoring.
 BASE = "base_game"
@@ -674,7 +674,7 @@ class LandVsSea(FlowGame):
     def waypoints_surrounded(self) -> list[tuple[Hex, int]]:
         """The Waypoints whose space the last placement surrounded with 6 tiles."""
         placed = self.last
-        if placed is None:
+        if placed is None or not self.waypoints:
             return []
         near = neighbours(placed.cell)
         return [
@@ -786,7 +786,8 @@ class LandVsSea(FlowGame):
         placed = self.last
         if placed is None:
             return []
-        return [cell for cell in neighbours(placed.cell) if hole_side(self.tiles, cell) is not None]
+        hole = self.map.hole
+        return [cell for cell in around(placed.cell) if hole(cell) is not None]
 
     def hole_type(self, hole: Hex) -> str | None:
         """Land or sea for a hole, else None."""

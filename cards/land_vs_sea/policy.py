@@ -40,7 +40,16 @@ class Weights:
 
     @classmethod
     def of(cls, game: LandVsSea) -> Weights:
-        """The layers in play in ``game``."""
+        """The layers in play in ``game``, kept on its map (only whether Menhirs lie on it
+        changes during a game)."""
+        key = ("weights", bool(game.map.menhirs))
+        found: Weights | None = game.map.notes.get(key)
+        if found is None:
+            found = game.map.notes[key] = cls._of(game)
+        return found
+
+    @classmethod
+    def _of(cls, game: LandVsSea) -> Weights:
         return cls(
             game.in_play("city_scoring"),
             game.in_play("mountain_and_coral_scoring"),
@@ -175,8 +184,7 @@ class Greedy(Policy):
         # sections meets tiles through those directions alone (``Tile.closes``).
         closing: dict[int, int] = {}
         blocks: dict[Hex, int] = {}
-        for cell in board.closable():
-            through = board.completable(cell)
+        for cell, through in board.closable().items():
             blocks[cell] = ~through & 63
             closing[through] = closing.get(through, 0) | 1 << number[cell]
         near_routes = board.near_routes
@@ -197,25 +205,35 @@ class Greedy(Policy):
         best_value = -(1 << 60)
         best_lying = best_number = -1
         lyings = options.lyings
-        held: tuple[int, str] | None = None
+        held = -1
+        face = ""
         worths: dict[int, int] = {}
+        # By what a face's worth apart from closing areas reads of it (Weigher.points).
+        kinds: dict[tuple[bool, bool, bool, bool, int], dict[int, int]] = {}
+        scoring = closes = 0
         for lying, fits in enumerate(options.fits):
             if not fits:
                 continue
-            index, face, _turns, tile = lyings[lying]
-            if (index, face) != held:
+            entry = lyings[lying]
+            tile = entry[3]
+            if entry[0] != held or entry[1] != face:
                 # A face's turns share its icons and points: where it cannot close an area,
-                # its worth at a cell is the same whichever way it is turned.
-                held = (index, face)
-                worths = {}
-            scoring = menhir_rows if tile.menhir else plain_rows
-            closes = 0
-            for through, cells in closing.items():
-                if tile.closes >> through & 1:
-                    closes |= cells
-            if tile.trades:
-                scoring |= near_routes
-            special = fits & (scoring | closes)
+                # its worth at a cell is the same whichever way it is turned, and the same
+                # as any face's with those icons and points.
+                held, face = entry[0], entry[1]
+                kind = (tile.trades, tile.bandit, tile.pirate, tile.menhir, tile.points)
+                worths = kinds.setdefault(kind, {})
+                scoring = menhir_rows if tile.menhir else plain_rows
+                if tile.trades:
+                    scoring |= near_routes
+            if closing:
+                closes = 0
+                for through, cells in closing.items():
+                    if tile.closes >> through & 1:
+                        closes |= cells
+                special = fits & (scoring | closes)
+            else:
+                special = fits & scoring
             plain = fits ^ special
             value, at = best_value, -1
             # The most edges matched above the best so far (ties go to the earlier).
@@ -356,7 +374,9 @@ class _Weigher:
 
     def points(self, cell: Hex, tile: Tile) -> int:
         """The points ``tile`` at ``cell`` scores now other than by closing areas: a trade
-        route joined (by a route tile, a Bandit or a Pirate), Ley lines formed."""
+        route joined (by a route tile, a Bandit or a Pirate), Ley lines formed. It reads only
+        the tile's ``trades``, ``bandit``, ``pirate``, ``menhir`` and ``points`` (the greedy
+        keeps it by those)."""
         mine = 0
         w = self.w
         if tile.trades:

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.hexgrid import Hex, neighbours
 
-from .board import LAND, Area, Route, Tile, misfits
+from .board import LAND, SEA, Area, Route, Tile, misfits
 
 Node = tuple[Hex, int]
 
@@ -22,6 +22,10 @@ Node = tuple[Hex, int]
 #: and a Hex sum costs more than a dictionary look-up.
 _AROUND: dict[Hex, tuple[Hex, ...]] = {}
 
+
+#: The directions (0..5) whose bits are set in each 6-bit number, and each one's opposite.
+_DIRECTIONS_OF = tuple(tuple(d for d in range(6) if bits >> d & 1) for bits in range(64))
+_OPPOSITE = (3, 4, 5, 0, 1, 2)
 
 #: How many bits are set in each 6-bit number.
 _BITS = tuple(bin(n).count("1") for n in range(64))
@@ -126,8 +130,11 @@ class MapState:
     )
     #: the frontier cells next to a tile of a trade route (placed cells may linger).
     near_routes: int = field(default=0, compare=False, repr=False)
-    #: the areas whose open edges all face one cell, by id: what a placement can complete.
-    closing: dict[int, AreaState] = field(default_factory=dict, compare=False, repr=False)
+    #: the areas whose open edges all face one cell, by id: what a placement can complete;
+    #: each with that cell and the directions from it that meet the area (bits).
+    closing: dict[int, tuple[AreaState, Hex, int]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     # -- reading
 
@@ -147,6 +154,15 @@ class MapState:
             found.setdefault(id(state), state)
         return list(found.values())
 
+    def hole(self, cell: Hex) -> str | None:
+        """Land or sea when ``cell`` is a hole (:func:`.board.hole_side`): an empty cell
+        meeting tiles on all six sides (a frontier cell's mask of 63), all of one kind of
+        edge."""
+        need = self.frontier.get(cell)
+        if need is None or need[0] != 63:
+            return None
+        return LAND if need[1] == 63 else SEA if need[1] == 0 else None
+
     def fits(self, cell: Hex, tile: Tile) -> bool:
         """True when ``cell`` is empty and every neighbour's facing edge matches."""
         if cell in self.tiles:
@@ -160,8 +176,12 @@ class MapState:
 
     def put(self, cell: Hex, tile: Tile) -> list[AreaState]:
         """Put ``tile`` at ``cell`` (its edges must match); the areas it completes."""
-        wrong = misfits(self.tiles, cell, tile)
-        if cell in self.tiles or wrong:
+        # The frontier holds the edges facing each empty cell: a tile fits where its land
+        # edges are the land ones among them (misfits, which looks at every neighbour, only
+        # to say where it does not).
+        need = self.frontier.get(cell)
+        if cell in self.tiles or (need is not None and tile.land_bits & need[0] != need[1]):
+            wrong = misfits(self.tiles, cell, tile)
             raise ValueError(f"{cell} is taken or meets other edges in directions {wrong}")
         tiles = self.tiles
         tiles[cell] = tile
@@ -220,7 +240,7 @@ class MapState:
         for index in range(len(tile.sections)):
             state = self._area[(cell, index)]
             if len(state.facing) == 1:
-                closing[id(state)] = state
+                closing[id(state)] = (state, *self._towards(state))
             else:
                 closing.pop(id(state), None)
             if state.open == 0 and all(state is not s for s in done):
@@ -263,10 +283,26 @@ class MapState:
             self._fit[land_bits] = found
         return found
 
-    def closable(self) -> list[Hex]:
-        """The cells where a placement may complete an area (:meth:`completable` is 0
-        everywhere else): each the one cell an area's open edges all face."""
-        return [next(iter(state.facing)) for state in self.closing.values()]
+    def _towards(self, state: AreaState) -> tuple[Hex, int]:
+        """The one cell ``state``'s open edges face, and the directions from it that meet
+        the area (bits)."""
+        (cell,) = state.facing
+        tiles, areas = self.tiles, self._area
+        bits = 0
+        for d, nxt in enumerate(around(cell)):
+            other = tiles.get(nxt)
+            if other is not None and areas[(nxt, other.section_of[(d + 3) % 6])] is state:
+                bits |= 1 << d
+        return cell, bits
+
+    def closable(self) -> dict[Hex, int]:
+        """The cells where a placement may complete an area, each with the directions it
+        would close one through: :meth:`completable` of the cell (0 everywhere else), from
+        the areas whose open edges all face one cell."""
+        found: dict[Hex, int] = {}
+        for _state, cell, bits in self.closing.values():
+            found[cell] = found.get(cell, 0) | bits
+        return found
 
     def _merge(self, a: AreaState, b: AreaState) -> None:
         if a is b:
@@ -387,26 +423,27 @@ class MapState:
         are shared out among its sections, so a policy weighing many faces and turns of tiles
         at one cell works it out once per way of sharing them out."""
         tiles = self.tiles
+        areas_of = self._area
+        cells = around(cell)
         count = len(section_bits)
-        section_of = [0] * 6
-        for index, bits in enumerate(section_bits):
-            for d in range(6):
-                if bits >> d & 1:
-                    section_of[d] = index
-        # Which neighbour areas each section of the new tile touches, and its edge counts.
-        touched: list[list[AreaState]] = [[] for _ in range(count)]
-        covered = [0] * count
-        fresh = [0] * count
-        for d, nxt in enumerate(around(cell)):
-            index = section_of[d]
-            other = tiles.get(nxt)
-            if other is None:
-                fresh[index] += 1
-                continue
-            covered[index] += 1
-            state = self._area[(nxt, other.section_of[(d + 3) % 6])]
-            if all(state is not s for s in touched[index]):
-                touched[index].append(state)
+        # Which neighbour areas each section of the new tile touches (by id, in order), and
+        # its edges facing an empty cell less those meeting a tile.
+        touched: list[dict[int, AreaState]] = []
+        lefts: list[int] = []
+        for bits in section_bits:
+            mine: dict[int, AreaState] = {}
+            left = 0
+            for d in _DIRECTIONS_OF[bits]:
+                nxt = cells[d]
+                other = tiles.get(nxt)
+                if other is None:
+                    left += 1
+                    continue
+                left -= 1
+                state = areas_of[(nxt, other.section_of[_OPPOSITE[d]])]
+                mine[id(state)] = state
+            touched.append(mine)
+            lefts.append(left)
         # Sections of the new tile that touch one area become one area.
         group = list(range(count))
 
@@ -415,36 +452,37 @@ class MapState:
                 i = group[i]
             return i
 
-        for i in range(count):
+        for i in range(1, count):
             for j in range(i):
-                if any(s is t for s in touched[i] for t in touched[j]):
+                if any(k in touched[j] for k in touched[i]):
                     group[root(i)] = root(j)
         group = [root(i) for i in range(count)]
         found = []
         for top in sorted(set(group)):
             members = tuple(i for i in range(count) if group[i] == top)
-            areas: list[AreaState] = []
+            areas: dict[int, AreaState] = {}
+            left = 0
             for i in members:
-                for state in touched[i]:
-                    if all(state is not s for s in areas):
-                        areas.append(state)
-            left = sum(s.open for s in areas) + sum(fresh[i] - covered[i] for i in members)
+                areas.update(touched[i])
+                left += lefts[i]
+            left += sum(s.open for s in areas.values())
             if left:
                 continue
             if len(areas) == 1:
-                size = len(areas[0].cells) + 1
+                (only,) = areas.values()
+                size = len(only.cells) + 1
             else:
-                cells = {cell}
-                for state in areas:
-                    cells |= state.cells
-                size = len(cells)
+                joined = {cell}
+                for state in areas.values():
+                    joined |= state.cells
+                size = len(joined)
             found.append(
                 (
                     members,
                     size,
-                    sum(s.bonus for s in areas),
-                    any(s.city for s in areas),
-                    sum(s.mountains for s in areas),
+                    sum(s.bonus for s in areas.values()),
+                    any(s.city for s in areas.values()),
+                    sum(s.mountains for s in areas.values()),
                 )
             )
         return found
