@@ -98,6 +98,12 @@ class Tile:
     closes: int = field(default=0, compare=False)
     #: :attr:`bonus`, added up once (the greedy and the Ley lines read it often).
     points: int = field(default=0, compare=False)
+    #: per direction, the index in ``MapState.edge_cells`` of the cells whose edge there it
+    #: does not match (a sea edge for its land edge, a land edge for its sea edge).
+    wrong: tuple[int, ...] = field(default=(), compare=False)
+    #: :attr:`city` and :attr:`in_trade_route`, worked out once (every placement reads them).
+    has_city: bool = field(default=False, compare=False)
+    route_tile: bool = field(default=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sections", tuple(self.sections))
@@ -128,6 +134,14 @@ class Tile:
             tuple(sum(1 << e for e in section.edges) for section in self.sections),
         )
         object.__setattr__(self, "points", sum(section.bonus for section in self.sections))
+        bits = self.land_bits
+        object.__setattr__(self, "wrong", tuple(d + 6 if bits >> d & 1 else d for d in range(6)))
+        object.__setattr__(self, "has_city", any(section.city for section in self.sections))
+        object.__setattr__(
+            self,
+            "route_tile",
+            (self.caravans > 0 or self.ships > 0) and not (self.bandit or self.pirate),
+        )
         object.__setattr__(
             self,
             "closes",
@@ -196,12 +210,12 @@ class Tile:
     @property
     def city(self) -> bool:
         """True when a City is drawn on the tile."""
-        return any(section.city for section in self.sections)
+        return self.has_city
 
     @property
     def in_trade_route(self) -> bool:
         """True for a tile a trade route is made of: caravan or ship icons, not a raider."""
-        return (self.caravans > 0 or self.ships > 0) and not (self.bandit or self.pirate)
+        return self.route_tile
 
     def turned(self, turns: int) -> Tile:
         """This tile turned ``turns`` sixths round."""

@@ -128,9 +128,15 @@ class Placements(Sequence[str]):
         # placement; a game's setup puts the starting tile down first).
         if board.tiles:
             self.cells = board.cells
-            fitting = board.fits_cells
-            #: per lying, the cells it fits (bit n: :attr:`MapState.cells` n).
-            self.fits = [fitting(tile.land_bits) for _i, _f, _t, tile in lyings]
+            #: per lying, the cells it fits (bit n: :attr:`MapState.cells` n):
+            #: :meth:`MapState.fits_cells`, written out (a turn has ~20 lyings).
+            edges, open_cells = board.edge_cells, board.open_cells
+            self.fits = []
+            for _i, _f, _t, tile in lyings:
+                a, b, c, d, e, f = tile.wrong
+                self.fits.append(
+                    open_cells & ~(edges[a] | edges[b] | edges[c] | edges[d] | edges[e] | edges[f])
+                )
         else:
             self.cells = [Hex(0, 0)]
             self.fits = [1] * len(lyings)
@@ -138,9 +144,14 @@ class Placements(Sequence[str]):
         self._last: tuple[str, tuple[int, str, Hex, Tile] | None] | None = None
 
     def option(self, lying: int, number: int) -> str:
-        """The answer placing ``lyings[lying]`` at ``cells[number]``."""
-        index, face, turns, _tile = self.lyings[lying]
-        return f"{index}{face}@{_at(self.cells[number])}{_TURNS[turns]}"
+        """The answer placing ``lyings[lying]`` at ``cells[number]``; when it fits there, kept
+        as the last one read, so answering it is not read back again."""
+        index, face, turns, tile = self.lyings[lying]
+        cell = self.cells[number]
+        answer = f"{index}{face}@{_at(cell)}{_TURNS[turns]}"
+        if self.fits[lying] >> number & 1:
+            self._last = (answer, (index, face, cell, tile))
+        return answer
 
     def lookup(self, answer: str) -> tuple[int, str, Hex, Tile] | None:
         """What an answer places: (hand index, face, cell, tile); None if it is not one of

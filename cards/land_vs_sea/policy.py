@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 from engine.hexgrid import AXES, DIRECTIONS, Hex
@@ -198,23 +199,28 @@ class Greedy(Policy):
         weigh = _Weigher(game, side, w, land, flags, lines)
         weigh.blocks = blocks
         weigh.open = 63  # no area can close at the other cells (MapState.closable)
-        # higher[k + 1]: the cells with more than k edges matched (k from -1 to 6).
+        points = weigh.points
+        numbered = board.cells
+        frontier = board.frontier
+        # higher[k + 1]: the cells with more than k edges matched (k from -1 to 6); and the
+        # counts some cell has, most first.
         higher = [0] * 8
         for k in range(5, -2, -1):
             higher[k + 1] = higher[k + 2] | levels[k + 1]
+        counts = [(k, levels[k]) for k in range(6, -1, -1) if levels[k]]
         best_value = -(1 << 60)
         best_lying = best_number = -1
-        lyings = options.lyings
+        # The cells with more edges matched than the best so far (ties go to the earlier).
+        above = higher[0]
         held = -1
         face = ""
         worths: dict[int, int] = {}
         # By what a face's worth apart from closing areas reads of it (Weigher.points).
         kinds: dict[tuple[bool, bool, bool, bool, int], dict[int, int]] = {}
         scoring = closes = 0
-        for lying, fits in enumerate(options.fits):
+        for lying, (fits, entry) in enumerate(zip(options.fits, options.lyings, strict=True)):
             if not fits:
                 continue
-            entry = lyings[lying]
             tile = entry[3]
             if entry[0] != held or entry[1] != face:
                 # A face's turns share its icons and points: where it cannot close an area,
@@ -234,13 +240,13 @@ class Greedy(Policy):
                 special = fits & (scoring | closes)
             else:
                 special = fits & scoring
-            plain = fits ^ special
+            top = (fits ^ special) & above
+            if not (top or special):
+                continue
             value, at = best_value, -1
-            # The most edges matched above the best so far (ties go to the earlier).
-            floor = -1 if best_value < -1 else best_value if best_value < 6 else 6
-            if plain & higher[floor + 1]:
-                for matched in range(6, floor, -1):
-                    found = plain & levels[matched]
+            if top:
+                for matched, cells in counts:
+                    found = top & cells
                     if found:
                         value, at = matched, (found & -found).bit_length() - 1
                         break
@@ -252,11 +258,21 @@ class Greedy(Policy):
                     worth = weigh(here, tile)
                 else:
                     found = worths.get(here)
-                    worth = worths[here] = weigh.apart(here, tile) if found is None else found
+                    if found is None:
+                        # Weigher.apart, written out: a few of these a turn.
+                        cell = numbered[here]
+                        mask, need = frontier[cell]
+                        found = _BITS[need] if land else _BITS[mask & ~need & 63]
+                        extra = points(cell, tile)
+                        if extra:
+                            found += POINT_WEIGHT * extra
+                        worths[here] = found
+                    worth = found
                 if worth > value or (worth == value and 0 <= here < at):
                     value, at = worth, here
             if at >= 0 and value > best_value:
                 best_value, best_lying, best_number = value, lying, at
+                above = higher[7 if best_value >= 6 else best_value + 1 if best_value >= -1 else 0]
         return options.option(best_lying, best_number)
 
     @staticmethod
@@ -428,15 +444,27 @@ def _row_table(game: LandVsSea) -> dict[Hex, tuple[bool, bool]]:
         fresh = board.cells[kept[3] :]
     rows, table = kept[1], kept[2]
     number = board.number
+    along_q, along_s, along_r = rows
     for cell in fresh:
-        found = _row_flags(rows, cell)
-        if found != _NO_ROWS:
-            table[cell] = found
+        # _row_flags, written out (a few new cells a turn).
+        q, r = cell
+        plain = menhir = False
+        for span, pos in (
+            (along_q.get(r), q),
+            (along_s.get(-q - r), q),
+            (along_r.get(q), r),
+        ):
+            if span is not None:
+                menhir = True
+                if span[0] < pos < span[1]:
+                    plain = True
+                    break
+        if menhir:
+            table[cell] = (plain, menhir)
             bit = 1 << number[cell]
-            if found[0]:
+            if plain:
                 kept[4] |= bit
-            if found[1]:
-                kept[5] |= bit
+            kept[5] |= bit
     kept[3] = len(board.cells)
     return table
 
@@ -451,13 +479,16 @@ def _ley_table(game: LandVsSea) -> dict[tuple[Hex, bool], tuple[int, int]]:
         kept = board.notes["ley_values"] = [len(board.menhirs), len(board.tiles), {}]
     values: dict[tuple[Hex, bool], tuple[int, int]] = kept[2]
     if kept[1] != len(board.tiles):
-        for placed in list(board.tiles)[kept[1] :]:
-            q, r = placed
-            s = -q - r
-            for key in [
-                k for k in values if k[0][0] == q or k[0][1] == r or -k[0][0] - k[0][1] == s
-            ]:
-                del values[key]
+        # The rows of the tiles put down since (by q, r and s), dropped in one pass.
+        qs, rs, ss = set(), set(), set()
+        for q, r in islice(board.tiles, kept[1], None):
+            qs.add(q)
+            rs.add(r)
+            ss.add(-q - r)
+        for key in [
+            k for k in values if k[0][0] in qs or k[0][1] in rs or -k[0][0] - k[0][1] in ss
+        ]:
+            del values[key]
         kept[1] = len(board.tiles)
     return values
 

@@ -45,9 +45,11 @@ def around(cell: Hex) -> tuple[Hex, ...]:
     return found
 
 
-@dataclass
+@dataclass(slots=True, eq=False)
 class AreaState:
-    """One land or sea area as it stands: its members and what they add up to."""
+    """One land or sea area as it stands: its members and what they add up to. Slotted, and
+    equal only to itself (areas are told apart by identity everywhere): a placement makes one
+    per section of its tile."""
 
     side: str
     members: list[Node]
@@ -66,9 +68,9 @@ class AreaState:
         return Area(self.side, frozenset(self.members))
 
 
-@dataclass
+@dataclass(slots=True, eq=False)
 class RouteState:
-    """One trade route as it stands."""
+    """One trade route as it stands (slotted, equal only to itself, like an area)."""
 
     cells: set[Hex]
     caravans: int
@@ -121,8 +123,8 @@ class MapState:
     #: 0..5), or a sea edge (6..11); a tile fits a cell where none of its edges meets the
     #: other kind (:meth:`fits_cells`).
     edge_cells: list[int] = field(default_factory=lambda: [0] * 12, compare=False, repr=False)
-    #: :meth:`fits_cells` by a tile's land bits, until the map changes.
-    _fit: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
+    #: :meth:`fits_cells` by a tile's land bits worked out since the map last changed.
+    fitted: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
     #: by side, then by count (0..6): the frontier cells with that many edges of the side
     #: meeting a tile (what a tile fitting there matches of the side, whatever the tile).
     matching: dict[str, list[int]] = field(
@@ -185,7 +187,7 @@ class MapState:
             raise ValueError(f"{cell} is taken or meets other edges in directions {wrong}")
         tiles = self.tiles
         tiles[cell] = tile
-        self._fit.clear()
+        self.fitted.clear()
         was = self.frontier.pop(cell, None)
         if was is not None:
             self._index(cell, was, None)
@@ -210,26 +212,30 @@ class MapState:
             )
             self._area[(cell, index)] = state
             mine.append(state)
+        frontier = self.frontier
+        areas = self._area
+        sides = tile.sides
         for d, nxt in enumerate(cells):
             other = tiles.get(nxt)
+            back = _OPPOSITE[d]
             if other is None:
                 # Seen from nxt, this tile lies in direction d + 3.
-                old = self.frontier.get(nxt)
+                old = frontier.get(nxt)
                 mask, land = old or (0, 0)
-                bit = 1 << ((d + 3) % 6)
-                new = (mask | bit, land | (bit if tile.sides[d] == LAND else 0))
-                self.frontier[nxt] = new
-                self._index(nxt, old, new, (d + 3) % 6)
+                bit = 1 << back
+                new = (mask | bit, land | (bit if sides[d] == LAND else 0))
+                frontier[nxt] = new
+                self._index(nxt, old, new, back)
                 continue
-            theirs = self._area[(nxt, other.section_of[(d + 3) % 6])]
+            theirs = areas[(nxt, other.section_of[back])]
             theirs.open -= 1
             left = theirs.facing[cell] - 1
             if left:
                 theirs.facing[cell] = left
             else:
                 del theirs.facing[cell]
-            self._merge(self._area[(cell, tile.section_of[d])], theirs)
-        if tile.in_trade_route:
+            self._merge(areas[(cell, tile.section_of[d])], theirs)
+        if tile.route_tile:
             number = self.number
             for nxt in cells:
                 if nxt not in tiles:
@@ -275,12 +281,12 @@ class MapState:
     def fits_cells(self, land_bits: int) -> int:
         """The frontier cells a tile with these land edges fits, as a set of cells: those where
         none of its land edges meets a sea edge, nor a sea edge a land one."""
-        found = self._fit.get(land_bits)
+        found = self.fitted.get(land_bits)
         if found is None:
             e = self.edge_cells
             a, b, c, d, f, g = _WRONG[land_bits]
             found = self.open_cells & ~(e[a] | e[b] | e[c] | e[d] | e[f] | e[g])
-            self._fit[land_bits] = found
+            self.fitted[land_bits] = found
         return found
 
     def _towards(self, state: AreaState) -> tuple[Hex, int]:
@@ -325,15 +331,15 @@ class MapState:
 
     def _join_routes(self, cell: Hex, tile: Tile) -> None:
         routes = self._route
-        if tile.city:
+        if tile.has_city:
             for nxt in around(cell):
                 state = routes.get(nxt)
                 if state is not None:
                     state.city = True
-        if not tile.in_trade_route:
+        if not tile.route_tile:
             return
-        near_city = tile.city or any(
-            (t := self.tiles.get(n)) is not None and t.city for n in around(cell)
+        near_city = tile.has_city or any(
+            (t := self.tiles.get(n)) is not None and t.has_city for n in around(cell)
         )
         state = RouteState({cell}, tile.caravans, tile.ships, near_city)
         routes[cell] = state
