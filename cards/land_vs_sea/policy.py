@@ -188,6 +188,9 @@ class Greedy(Policy):
         for cell, through in board.closable().items():
             blocks[cell] = ~through & 63
             closing[through] = closing.get(through, 0) | 1 << number[cell]
+        closable = 0
+        for cells in closing.values():
+            closable |= cells
         near_routes = board.near_routes
         plain_rows = menhir_rows = 0
         flags: dict[Hex, tuple[bool, bool]] = {}
@@ -232,13 +235,14 @@ class Greedy(Policy):
                 scoring = menhir_rows if tile.menhir else plain_rows
                 if tile.trades:
                     scoring |= near_routes
-            if closing:
+            if fits & closable:
                 closes = 0
                 for through, cells in closing.items():
                     if tile.closes >> through & 1:
                         closes |= cells
                 special = fits & (scoring | closes)
             else:
+                closes = 0
                 special = fits & scoring
             top = (fits ^ special) & above
             if not (top or special):
@@ -417,7 +421,11 @@ class _Weigher:
             row = (cell, tile.menhir)
             line = self.lines.get(row)
             if line is None:
-                line = self.lines[row] = _ley_value(self.game, cell, tile, self.rows)
+                ends: list[Hex] = []
+                line = self.lines[row] = _ley_value(self.game, cell, tile, self.rows, ends)
+                watch = self.board.notes["ley_values"][3]
+                for gap in ends:
+                    watch.setdefault(gap, []).append(row)
             mine += line[0] + line[1] * tile.points
         return mine
 
@@ -470,25 +478,20 @@ def _row_table(game: LandVsSea) -> dict[Hex, tuple[bool, bool]]:
 
 
 def _ley_table(game: LandVsSea) -> dict[tuple[Hex, bool], tuple[int, int]]:
-    """:func:`_ley_value` by (cell, Menhir shown), kept on the map from turn to turn: a value
-    reads only the tiles on the cell's three rows, so a tile put down since drops the values
-    of the cells on its rows, and a Menhir added drops them all."""
+    """:func:`_ley_value` by (cell, Menhir shown), kept on the map from turn to turn. A value
+    reads the tiles along the cell's rows up to a Menhir or a gap each way, so it holds until
+    one of those gaps is filled (the note keeps, by gap, the values that stop there), or a
+    Menhir is added (which drops them all)."""
     board = game.map
     kept = board.notes.get("ley_values")
     if kept is None or kept[0] != len(board.menhirs):
-        kept = board.notes["ley_values"] = [len(board.menhirs), len(board.tiles), {}]
+        kept = board.notes["ley_values"] = [len(board.menhirs), len(board.tiles), {}, {}]
     values: dict[tuple[Hex, bool], tuple[int, int]] = kept[2]
     if kept[1] != len(board.tiles):
-        # The rows of the tiles put down since (by q, r and s), dropped in one pass.
-        qs, rs, ss = set(), set(), set()
-        for q, r in islice(board.tiles, kept[1], None):
-            qs.add(q)
-            rs.add(r)
-            ss.add(-q - r)
-        for key in [
-            k for k in values if k[0][0] in qs or k[0][1] in rs or -k[0][0] - k[0][1] in ss
-        ]:
-            del values[key]
+        watch: dict[Hex, list[tuple[Hex, bool]]] = kept[3]
+        for placed in islice(board.tiles, kept[1], None):
+            for key in watch.pop(placed, ()):
+                values.pop(key, None)
         kept[1] = len(board.tiles)
     return values
 
@@ -525,7 +528,13 @@ def _row_flags(rows: Rows | None, cell: Hex) -> tuple[bool, bool]:
     return False, menhir
 
 
-def _ley_value(game: LandVsSea, cell: Hex, tile: Tile, rows: Rows | None = None) -> tuple[int, int]:
+def _ley_value(
+    game: LandVsSea,
+    cell: Hex,
+    tile: Tile,
+    rows: Rows | None = None,
+    gaps: list[Hex] | None = None,
+) -> tuple[int, int]:
     """The Ley lines ``tile`` at ``cell`` would form: the bonus points on them apart from the
     placed tile's, and how many of them run through the placed tile (a gap filled). Whether
     lines form depends only on whether the tile shows a Menhir.
@@ -534,7 +543,7 @@ def _ley_value(game: LandVsSea, cell: Hex, tile: Tile, rows: Rows | None = None)
     :func:`placement_value` reads), walked here without writing the lines down: each way
     along each axis, the bonus points and tiles up to the first Menhir, or a gap. With the
     Menhirs' ``rows`` (:func:`_menhir_rows`), a way with no Menhir along it is not walked
-    (it ends at a gap)."""
+    (it ends at a gap). ``gaps``, when given, gets the empty cells the walks ended at."""
     tiles = game.map.tiles
     q0, r0 = cell
     total = through = 0
@@ -565,6 +574,8 @@ def _ley_value(game: LandVsSea, cell: Hex, tile: Tile, rows: Rows | None = None)
                 other = tiles.get((q, r))  # type: ignore[call-overload]
                 if other is None:
                     ends.append(None)
+                    if gaps is not None:
+                        gaps.append(Hex(q, r))
                     break
                 if other.menhir:
                     ends.append((bonus, count))

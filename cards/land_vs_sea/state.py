@@ -215,17 +215,35 @@ class MapState:
         frontier = self.frontier
         areas = self._area
         sides = tile.sides
+        number = self.number
+        edge_cells = self.edge_cells
+        land_count, sea_count = self.matching["land"], self.matching["sea"]
         for d, nxt in enumerate(cells):
             other = tiles.get(nxt)
             back = _OPPOSITE[d]
             if other is None:
                 # Seen from nxt, this tile lies in direction d + 3.
                 old = frontier.get(nxt)
-                mask, land = old or (0, 0)
-                bit = 1 << back
-                new = (mask | bit, land | (bit if sides[d] == LAND else 0))
-                frontier[nxt] = new
-                self._index(nxt, old, new, back)
+                edge = 1 << back
+                if old is None:
+                    mask = land = 0
+                    cell_bit = 1 << self._number(nxt)
+                    self.open_cells |= cell_bit
+                else:
+                    mask, land = old
+                    cell_bit = 1 << number[nxt]
+                    land_count[_BITS[land]] &= ~cell_bit
+                    sea_count[_BITS[mask & ~land]] &= ~cell_bit
+                # (MapState._index, written out: the neighbours of every placement.)
+                if sides[d] == LAND:
+                    land |= edge
+                    edge_cells[back] |= cell_bit
+                else:
+                    edge_cells[back + 6] |= cell_bit
+                mask |= edge
+                frontier[nxt] = (mask, land)
+                land_count[_BITS[land]] |= cell_bit
+                sea_count[_BITS[mask & ~land]] |= cell_bit
                 continue
             theirs = areas[(nxt, other.section_of[back])]
             theirs.open -= 1
@@ -236,7 +254,6 @@ class MapState:
                 del theirs.facing[cell]
             self._merge(areas[(cell, tile.section_of[d])], theirs)
         if tile.route_tile:
-            number = self.number
             for nxt in cells:
                 if nxt not in tiles:
                     self.near_routes |= 1 << number[nxt]
@@ -249,9 +266,18 @@ class MapState:
                 closing[id(state)] = (state, *self._towards(state))
             else:
                 closing.pop(id(state), None)
-            if state.open == 0 and all(state is not s for s in done):
+            # (an area is equal only to itself: ``in`` is by identity)
+            if state.open == 0 and state not in done:
                 done.append(state)
         return done
+
+    def _number(self, cell: Hex) -> int:
+        """``cell``'s number on the frontier, given when it is first reached."""
+        found = self.number.get(cell)
+        if found is None:
+            found = self.number[cell] = len(self.cells)
+            self.cells.append(cell)
+        return found
 
     def _index(
         self, cell: Hex, old: tuple[int, int] | None, new: tuple[int, int] | None, d: int = 0
@@ -361,7 +387,7 @@ class MapState:
         found: list[RouteState] = []
         for nxt in around(cell):
             state = self._route.get(nxt)
-            if state is not None and all(state is not s for s in found):
+            if state is not None and state not in found:  # by identity
                 found.append(state)
         return found
 
@@ -450,28 +476,38 @@ class MapState:
                 mine[id(state)] = state
             touched.append(mine)
             lefts.append(left)
-        # Sections of the new tile that touch one area become one area.
+        # Sections of the new tile that touch one area become one area (a union-find over
+        # at most six sections; a root is found by following ``group``).
         group = list(range(count))
-
-        def root(i: int) -> int:
-            while group[i] != i:
-                i = group[i]
-            return i
-
         for i in range(1, count):
             for j in range(i):
-                if any(k in touched[j] for k in touched[i]):
-                    group[root(i)] = root(j)
-        group = [root(i) for i in range(count)]
+                if not touched[i].keys().isdisjoint(touched[j]):
+                    a = i
+                    while group[a] != a:
+                        a = group[a]
+                    b = j
+                    while group[b] != b:
+                        b = group[b]
+                    group[a] = b
+        for i in range(count):
+            a = i
+            while group[a] != a:
+                a = group[a]
+            group[i] = a
         found = []
-        for top in sorted(set(group)):
-            members = tuple(i for i in range(count) if group[i] == top)
-            areas: dict[int, AreaState] = {}
-            left = 0
-            for i in members:
-                areas.update(touched[i])
-                left += lefts[i]
-            left += sum(s.open for s in areas.values())
+        for top in sorted(set(group)) if count > 1 else (0,):
+            members = tuple(i for i in range(count) if group[i] == top) if count > 1 else (0,)
+            if len(members) == 1:
+                areas = touched[members[0]]
+                left = lefts[members[0]]
+            else:
+                areas = {}
+                left = 0
+                for i in members:
+                    areas.update(touched[i])
+                    left += lefts[i]
+            for state in areas.values():
+                left += state.open
             if left:
                 continue
             if len(areas) == 1:
