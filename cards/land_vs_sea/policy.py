@@ -130,8 +130,8 @@ class Greedy(Policy):
 
     def decide(self, game: Game, question: Question) -> str:
         """The answer worth most, the first on a tie."""
-        if not isinstance(game, LandVsSea):
-            return question.options[0]
+        if not isinstance(game, LandVsSea) or question.id == "draw":
+            return question.options[0]  # the first stack
         player = game.players[question.player]
         side = game.side_of(player)
         if question.id == "place_tile":
@@ -456,23 +456,22 @@ def _row_table(game: LandVsSea) -> dict[Hex, tuple[bool, bool]]:
     for cell in fresh:
         # _row_flags, written out (a few new cells a turn).
         q, r = cell
-        plain = menhir = False
-        for span, pos in (
-            (along_q.get(r), q),
-            (along_s.get(-q - r), q),
-            (along_r.get(q), r),
-        ):
-            if span is not None:
-                menhir = True
-                if span[0] < pos < span[1]:
-                    plain = True
-                    break
-        if menhir:
-            table[cell] = (plain, menhir)
-            bit = 1 << number[cell]
-            if plain:
-                kept[4] |= bit
-            kept[5] |= bit
+        a = along_q.get(r)
+        b = along_s.get(-q - r)
+        c = along_r.get(q)
+        if a is None and b is None and c is None:
+            continue
+        # On a Menhir's row: a Menhir placed may align; between two, any tile may.
+        plain = bool(
+            (a is not None and a[0] < q < a[1])
+            or (b is not None and b[0] < q < b[1])
+            or (c is not None and c[0] < r < c[1])
+        )
+        table[cell] = (plain, True)
+        bit = 1 << number[cell]
+        if plain:
+            kept[4] |= bit
+        kept[5] |= bit
     kept[3] = len(board.cells)
     return table
 
