@@ -375,16 +375,25 @@ class _Weigher:
                 found = self.groups[key] = board.groups(cell, sections_bits)
             sections = tile.sections
             for members, size, bonus, city, drawn in found:
-                mine_s = [sections[i] for i in members]
                 gained = size
-                if w.mountains:
-                    gained += drawn + sum(s.mountains for s in mine_s)
-                if mine_s[0].side == side:
+                if len(members) == 1:  # (most areas close through one section)
+                    only = sections[members[0]]
+                    if w.mountains:
+                        gained += drawn + only.mountains
+                    first_side = only.side
+                    bonus += only.bonus
+                    doubled = w.city and (city or only.city)
+                else:
+                    mine_s = [sections[i] for i in members]
+                    if w.mountains:
+                        gained += drawn + sum(s.mountains for s in mine_s)
+                    first_side = mine_s[0].side
+                    bonus += sum(s.bonus for s in mine_s)
+                    doubled = w.city and (city or any(s.city for s in mine_s))
+                if first_side == side:
                     mine += gained
                 else:
                     theirs += gained
-                bonus += sum(s.bonus for s in mine_s)
-                doubled = w.city and (city or any(s.city for s in mine_s))
                 mine += bonus * (2 if doubled else 1)
             break
         mine += self.points(cell, tile)
