@@ -359,6 +359,46 @@ def test_a_tile_spec_with_a_misspelt_key_is_an_error_at_its_line(tmp_path: Path)
     )
 
 
+@pytest.mark.parametrize("seed", [3, 8])
+def test_the_greedys_ley_values_are_what_the_rules_would_score(seed: int) -> None:
+    # _ley_value walks the rows without writing the lines down, and not towards a row's end
+    # with no Menhir: at every frontier cell of a whole game, for a tile with and without a
+    # Menhir, it says what ley_lines_formed and line_bonus (the rules' scoring) give.
+    policy = importlib.import_module(f"{_natives.__package__}.policy")
+    g = new_game(GENERATED / "land_vs_sea", players=2, seed=seed, policies={-1: RandomLegal()})
+    g.run_section("setup")  # type: ignore[attr-defined]
+    plain = board.Tile.split([0, 1, 2], land_bonus=2)
+    menhir = board.Tile.split([0, 1, 2], land_bonus=1, menhir=True)
+    checked = lines = 0
+    for turn in range(200):
+        player = g.players[turn % 2]
+        found = g.options(player)  # type: ignore[attr-defined]
+        if not found:
+            break
+        m = g.map  # type: ignore[attr-defined]
+        rows = policy._menhir_rows(g) if m.menhirs else None
+        for cell in m.frontier:
+            for tile in (plain, menhir):
+                m.tiles[cell] = tile
+                try:
+                    formed = board.ley_lines_formed(m.tiles, cell)
+                    total = sum(board.line_bonus(m.tiles, line) for line in formed)
+                finally:
+                    del m.tiles[cell]
+                through = sum(1 for line in formed if cell in line.between)
+                expected = (total - through * tile.bonus, through)
+                assert policy._ley_value(g, cell, tile, rows) == expected
+                assert policy._ley_value(g, cell, tile) == expected
+                checked += 1
+                lines += len(formed)
+        option = found[g.rng.randrange(len(found))]
+        index, _face, cell, tile = found.lookup(option)
+        g.hand(player).pop(index)  # type: ignore[attr-defined]
+        g.map.put(cell, tile)  # type: ignore[attr-defined]
+        g.draw_tiles(player)  # type: ignore[attr-defined]
+    assert checked > 1000 and lines > 10
+
+
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_greedy_turn_picks_the_first_best_placement_by_placement_value(players: int) -> None:
     # The greedy turn weighs each placement from what it works out once a turn; the reference
