@@ -361,7 +361,8 @@ def test_a_tile_spec_with_a_misspelt_key_is_an_error_at_its_line(tmp_path: Path)
 
 @pytest.mark.parametrize("seed", [3, 8])
 def test_the_greedys_ley_values_are_what_the_rules_would_score(seed: int) -> None:
-    # _ley_value walks the rows without writing the lines down, and not towards a row's end
+    # The frontier cells on a Menhir's row (_row_table, kept as Menhirs are added), and
+    # _ley_value, which walks the rows without writing the lines down, and not towards a row's end
     # with no Menhir: at every frontier cell of a whole game, for a tile with and without a
     # Menhir, it says what ley_lines_formed and line_bonus (the rules' scoring) give.
     policy = importlib.import_module(f"{_natives.__package__}.policy")
@@ -377,7 +378,14 @@ def test_the_greedys_ley_values_are_what_the_rules_would_score(seed: int) -> Non
             break
         m = g.map  # type: ignore[attr-defined]
         rows = policy._menhir_rows(g) if m.menhirs else None
+        # The rows table kept from turn to turn, and its sets of cells, as worked out afresh.
+        table = policy._row_table(g)
+        plain_rows, menhir_rows = m.notes["menhir_rows"][4:6]
         for cell in m.frontier:
+            flags = policy._row_flags(rows, cell)
+            assert table.get(cell, policy._NO_ROWS) == flags
+            bit = 1 << m.number[cell]
+            assert (bool(plain_rows & bit), bool(menhir_rows & bit)) == flags
             for tile in (plain, menhir):
                 m.tiles[cell] = tile
                 try:

@@ -448,15 +448,41 @@ _NO_ROWS = (False, False)
 
 def _row_table(game: LandVsSea) -> dict[Hex, tuple[bool, bool]]:
     """:func:`_row_flags` of every frontier cell on a Menhir's row (the others are on none).
-    Kept on the map from turn to turn: Menhirs are only ever added, so the table is worked out
-    again when their number changes, and otherwise only for cells new to the frontier. The
-    note also keeps those cells as sets (:attr:`MapState.cells` numbers): for a tile without
-    a Menhir, and for one with."""
+    Kept on the map from turn to turn, worked out for cells new to the frontier, and, as
+    Menhirs are only ever added (a row's span only grows, so a cell's flags only turn true),
+    again for the frontier cells on a new Menhir's rows. The note also keeps those cells as
+    sets (:attr:`MapState.cells` numbers): for a tile without a Menhir, and for one with."""
     board = game.map
     kept = board.notes.get("menhir_rows")
-    if kept is None or kept[0] != len(board.menhirs):
-        kept = board.notes["menhir_rows"] = [len(board.menhirs), _menhir_rows(game), {}, 0, 0, 0]
-        fresh: Iterable[Hex] = board.frontier
+    fresh: Iterable[Hex]
+    if kept is None:
+        kept = board.notes["menhir_rows"] = [
+            len(board.menhirs),
+            _menhir_rows(game),
+            {},
+            0,
+            0,
+            0,
+            set(board.menhirs),
+        ]
+        fresh = board.frontier
+    elif kept[0] != len(board.menhirs):
+        added = board.menhirs - kept[6]
+        kept[6] |= added
+        kept[0] = len(board.menhirs)
+        for m in added:
+            for axis, key, pos in ((0, m.r, m.q), (1, -m.q - m.r, m.q), (2, m.q, m.r)):
+                lo, hi = kept[1][axis].get(key, (pos, pos))
+                kept[1][axis][key] = (min(lo, pos), max(hi, pos))
+        qs = {m.q for m in added}
+        rs = {m.r for m in added}
+        ss = {-m.q - m.r for m in added}
+        fresh = [
+            cell
+            for cell in board.frontier
+            if cell[0] in qs or cell[1] in rs or -cell[0] - cell[1] in ss
+        ]
+        fresh += board.cells[kept[3] :]
     else:
         fresh = board.cells[kept[3] :]
     rows, table = kept[1], kept[2]
