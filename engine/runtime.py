@@ -51,7 +51,9 @@ class Question(NamedTuple):
     id: str
     player: int
     prompt: str
-    options: tuple[str, ...]
+    #: The legal answers, in order: a tuple, or any sequence of strings that answers ``in``
+    #: itself (a game offering hundreds of options may write them only when read).
+    options: Sequence[str]
     kind: str = "choose"
     #: The rule that limits the answers, said when an answer is refused: a sentence, or a
     #: function of the refused answer ("the three numbers add up to 10; this card gives 9").
@@ -101,11 +103,13 @@ class ObjectCache:
 _LEGAL = ObjectCache(50_000)
 
 
-def legal_answers(options: tuple[str, ...]) -> tuple[str, ...] | frozenset[str]:
-    """What to test an answer's legality against: the options themselves when few, else a set
-    of them, built once per options tuple (a flow asks the same long lists, every Sailing
-    Speed line or every reachable space, again and again; a tuple is searched end to end)."""
-    if len(options) <= 8:
+def legal_answers(options: Sequence[str]) -> Sequence[str] | frozenset[str]:
+    """What to test an answer's legality against: the options themselves when few or when
+    not a tuple (a sequence of another kind answers ``in`` itself, without listing every
+    option), else a set of them, built once per options tuple (a flow asks the same long
+    lists, every Sailing Speed line or every reachable space, again and again; a tuple is
+    searched end to end)."""
+    if not isinstance(options, tuple) or len(options) <= 8:
         return options
     legal: frozenset[str] | None = _LEGAL.get(options)
     return legal if legal is not None else _LEGAL.put(options, frozenset(options))

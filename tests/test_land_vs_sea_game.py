@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine.loader import new_game, rules_module
-from engine.runtime import RandomLegal
+from engine.runtime import IllegalDecision, Question, RandomLegal, Scripted
 from engine.scenario import Runner
 from engine.sim import Simulator, game_seed
 
@@ -103,6 +103,128 @@ def test_the_map_keeps_areas_and_routes_as_the_searches_find_them(seed: int) -> 
             assert kept.city == board.route_has_city(tiles, route)
 
 
+def _frontier_indexes_hold(g: object) -> int:
+    """Check the map's frontier indexes against the frontier itself; the frontier's size."""
+    m = g.map  # type: ignore[attr-defined]
+    numbers = {cell: 1 << m.number[cell] for cell in m.frontier}
+    for pattern in range(64):
+        expected = sum(
+            bit
+            for cell, bit in numbers.items()
+            if pattern & m.frontier[cell][0] == m.frontier[cell][1]
+        )
+        assert m.fits_cells(pattern) == expected
+    for side in ("land", "sea"):
+        for count in range(7):
+            expected = sum(
+                bit
+                for cell, bit in numbers.items()
+                if bin(
+                    m.frontier[cell][1]
+                    if side == "land"
+                    else m.frontier[cell][0] & ~m.frontier[cell][1]
+                ).count("1")
+                == count
+            )
+            assert m.matching[side][count] == expected
+    closable = m.closable()
+    for cell, bit in numbers.items():
+        assert bool(m.near_routes & bit) == bool(m.routes_next_to(cell))
+        assert closable.get(cell, 0) == m.completable(cell)
+    for state in {id(s): s for s in m._area.values()}.values():
+        assert sum(state.facing.values()) == state.open
+    return len(numbers)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_the_frontier_indexes_follow_the_map(seed: int) -> None:
+    # Which cells each edge pattern fits, the edges of each side matched, the cells next to a
+    # trade route, and the only cells where an area can close, as sets of cells, kept up
+    # tile by tile: checked against the frontier after every placement of a whole game.
+    g = new_game(GENERATED / "land_vs_sea", players=2, seed=seed, policies={-1: RandomLegal()})
+    g.run_section("setup")  # type: ignore[attr-defined]
+    checked = 0
+    for turn in range(200):
+        player = g.players[turn % 2]
+        found = g.options(player)  # type: ignore[attr-defined]
+        if not found:
+            break
+        _frontier_indexes_hold(g)
+        option = found[g.rng.randrange(len(found))]
+        index, _face, cell, tile = found.lookup(option)
+        g.hand(player).pop(index)  # type: ignore[attr-defined]
+        g.map.put(cell, tile)  # type: ignore[attr-defined]
+        g.draw_tiles(player)  # type: ignore[attr-defined]
+        checked += 1
+    assert checked > 40
+
+
+def test_the_placements_are_every_held_tile_at_every_cell_it_fits_in_order() -> None:
+    # The answers to place_tile as the game lists them: each held tile (in hand order), face
+    # up then hidden, each distinct turn, at each frontier cell it fits, in frontier order.
+    g = new_game(GENERATED / "land_vs_sea", players=2, seed=6, policies={-1: RandomLegal()})
+    g.run_section("setup")  # type: ignore[attr-defined]
+    for turn in range(30):
+        player = g.players[turn % 2]
+        found = g.options(player)  # type: ignore[attr-defined]
+        expected = {
+            f"{index}{face}@{cell.q},{cell.r}r{turns}": (index, face, cell, tile)
+            for index, held in enumerate(g.hand(player))  # type: ignore[attr-defined]
+            for face in (held.up, held.hidden)
+            for turns, tile in g.rotations(held.card, face)  # type: ignore[attr-defined]
+            for cell, (mask, land) in g.map.frontier.items()  # type: ignore[attr-defined]
+            if tile.land_bits & mask == land
+        }
+        listed = list(expected)
+        assert list(found) == listed
+        assert len(found) == len(listed)
+        assert [found[i] for i in range(len(found))] == listed
+        assert found[-1] == listed[-1]
+        assert found[:12] == listed[:12]
+        assert all(
+            option in found and found.lookup(option) == expected[option] for option in listed
+        )
+        # Not an option: another cell, another turn of a tile that lies one way fewer, a
+        # number written otherwise, anything else.
+        index, face, cell, _tile = expected[listed[0]]
+        for wrong in (
+            f"{index}{face}@{cell.q + 40},{cell.r}r0",
+            f"0{index}{face}@{cell.q},{cell.r}r0",
+            f"{index}{face}@{cell.q},{cell.r}r6",
+            f"{index}{face}@{cell.q},{cell.r}r0 ",
+            f"{len(g.hand(player))}a@{cell.q},{cell.r}r0",  # type: ignore[attr-defined]
+            "",
+            "none",
+        ):
+            assert wrong not in found
+            assert wrong not in expected
+        for option in (
+            f"{i}{f}@{c.q},{c.r}r{t}"
+            for i in range(2)
+            for f in "ab"
+            for c in g.map.frontier  # type: ignore[attr-defined]
+            for t in range(6)
+        ):
+            assert (option in found) == (option in expected)
+        chosen = found.lookup(listed[len(listed) // 2])
+        g.hand(player).pop(chosen[0])  # type: ignore[attr-defined]
+        g.map.put(chosen[2], chosen[3])  # type: ignore[attr-defined]
+        g.draw_tiles(player)  # type: ignore[attr-defined]
+
+
+def test_an_illegal_placement_is_refused_naming_the_first_options() -> None:
+    g = new_game(GENERATED / "land_vs_sea", players=2, seed=6, policies={-1: RandomLegal()})
+    g.run_section("setup")  # type: ignore[attr-defined]
+    found = g.options(g.players[0])  # type: ignore[attr-defined]
+    question = Question("place_tile", 0, "place a tile", found)
+    assert question.refusal("9a@0,0r0") == Question(
+        "place_tile", 0, "place a tile", tuple(found)
+    ).refusal("9a@0,0r0")
+    g.policies = {-1: Scripted([(None, "9a@0,0r0")])}
+    with pytest.raises(IllegalDecision, match="'9a@0,0r0' is not a legal answer to 'place a tile'"):
+        g.place_held_tile(g.players[0])  # type: ignore[attr-defined]
+
+
 def test_a_preview_says_what_the_placement_then_completes() -> None:
     g = new_game(GENERATED / "land_vs_sea", players=2, seed=5, policies={-1: RandomLegal()})
     g.run_section("setup")  # type: ignore[attr-defined]
@@ -113,7 +235,7 @@ def test_a_preview_says_what_the_placement_then_completes() -> None:
         if not found:
             break
         option = sorted(found)[len(found) // 2]
-        _index, _face, cell, tile = found[option]
+        _index, _face, cell, tile = found.lookup(option)
         preview = g.map.preview(cell, tile)  # type: ignore[attr-defined]
         g.hand(player).pop(_index)  # type: ignore[attr-defined]
         done = g.map.put(cell, tile)  # type: ignore[attr-defined]
@@ -237,6 +359,54 @@ def test_a_tile_spec_with_a_misspelt_key_is_an_error_at_its_line(tmp_path: Path)
     )
 
 
+@pytest.mark.parametrize("seed", [3, 8])
+def test_the_greedys_ley_values_are_what_the_rules_would_score(seed: int) -> None:
+    # The frontier cells on a Menhir's row (_row_table, kept as Menhirs are added), and
+    # _ley_value, which walks the rows without writing the lines down, and not towards a row's end
+    # with no Menhir: at every frontier cell of a whole game, for a tile with and without a
+    # Menhir, it says what ley_lines_formed and line_bonus (the rules' scoring) give.
+    policy = importlib.import_module(f"{_natives.__package__}.policy")
+    g = new_game(GENERATED / "land_vs_sea", players=2, seed=seed, policies={-1: RandomLegal()})
+    g.run_section("setup")  # type: ignore[attr-defined]
+    plain = board.Tile.split([0, 1, 2], land_bonus=2)
+    menhir = board.Tile.split([0, 1, 2], land_bonus=1, menhir=True)
+    checked = lines = 0
+    for turn in range(200):
+        player = g.players[turn % 2]
+        found = g.options(player)  # type: ignore[attr-defined]
+        if not found:
+            break
+        m = g.map  # type: ignore[attr-defined]
+        rows = policy._menhir_rows(g) if m.menhirs else None
+        # The rows table kept from turn to turn, and its sets of cells, as worked out afresh.
+        table = policy._row_table(g)
+        plain_rows, menhir_rows = m.notes["menhir_rows"][4:6]
+        for cell in m.frontier:
+            flags = policy._row_flags(rows, cell)
+            assert table.get(cell, policy._NO_ROWS) == flags
+            bit = 1 << m.number[cell]
+            assert (bool(plain_rows & bit), bool(menhir_rows & bit)) == flags
+            for tile in (plain, menhir):
+                m.tiles[cell] = tile
+                try:
+                    formed = board.ley_lines_formed(m.tiles, cell)
+                    total = sum(board.line_bonus(m.tiles, line) for line in formed)
+                finally:
+                    del m.tiles[cell]
+                through = sum(1 for line in formed if cell in line.between)
+                expected = (total - through * tile.bonus, through)
+                assert policy._ley_value(g, cell, tile, rows) == expected
+                assert policy._ley_value(g, cell, tile) == expected
+                checked += 1
+                lines += len(formed)
+        option = found[g.rng.randrange(len(found))]
+        index, _face, cell, tile = found.lookup(option)
+        g.hand(player).pop(index)  # type: ignore[attr-defined]
+        g.map.put(cell, tile)  # type: ignore[attr-defined]
+        g.draw_tiles(player)  # type: ignore[attr-defined]
+    assert checked > 1000 and lines > 10
+
+
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_greedy_turn_picks_the_first_best_placement_by_placement_value(players: int) -> None:
     # The greedy turn weighs each placement from what it works out once a turn; the reference
@@ -254,11 +424,14 @@ def test_the_greedy_turn_picks_the_first_best_placement_by_placement_value(playe
         game.offered = found  # type: ignore[attr-defined]
         side = game.side_of(player)  # type: ignore[attr-defined]
         options = tuple(found)
-        values = [policy.placement_value(game, side, *found[o][2:]) for o in options]
+        assert list(found.items()) == [(o, found.lookup(o)) for o in options]
+        values = [policy.placement_value(game, side, *found.lookup(o)[2:]) for o in options]
         expected = options[values.index(max(values))]
+        # The turn's own weighing (sets of cells), and one placement at a time.
+        assert policy.Greedy.placement(game, side, found) == expected
         assert policy.Greedy.placement(game, side, options) == expected
         weighed += len(options)
-        index, _face, cell, tile = found[expected]
+        index, _face, cell, tile = found.lookup(expected)
         game.hand(player).pop(index)  # type: ignore[attr-defined]
         game.put_placed(player, cell, tile)  # type: ignore[attr-defined]
         game.score_placement(player)  # type: ignore[attr-defined]

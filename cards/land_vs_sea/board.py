@@ -96,6 +96,14 @@ class Tile:
     #: the masks of edges meeting tiles (bit m for mask m, 0..63) under which some section
     #: of the tile meets tiles all round, the only way a placement can close an area.
     closes: int = field(default=0, compare=False)
+    #: :attr:`bonus`, added up once (the greedy and the Ley lines read it often).
+    points: int = field(default=0, compare=False)
+    #: per direction, the index in ``MapState.edge_cells`` of the cells whose edge there it
+    #: does not match (a sea edge for its land edge, a land edge for its sea edge).
+    wrong: tuple[int, ...] = field(default=(), compare=False)
+    #: :attr:`city` and :attr:`in_trade_route`, worked out once (every placement reads them).
+    has_city: bool = field(default=False, compare=False)
+    route_tile: bool = field(default=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sections", tuple(self.sections))
@@ -124,6 +132,15 @@ class Tile:
             self,
             "section_bits",
             tuple(sum(1 << e for e in section.edges) for section in self.sections),
+        )
+        object.__setattr__(self, "points", sum(section.bonus for section in self.sections))
+        bits = self.land_bits
+        object.__setattr__(self, "wrong", tuple(d + 6 if bits >> d & 1 else d for d in range(6)))
+        object.__setattr__(self, "has_city", any(section.city for section in self.sections))
+        object.__setattr__(
+            self,
+            "route_tile",
+            (self.caravans > 0 or self.ships > 0) and not (self.bandit or self.pirate),
         )
         object.__setattr__(
             self,
@@ -188,17 +205,17 @@ class Tile:
     @property
     def bonus(self) -> int:
         """All the bonus points printed on the tile."""
-        return sum(section.bonus for section in self.sections)
+        return self.points
 
     @property
     def city(self) -> bool:
         """True when a City is drawn on the tile."""
-        return any(section.city for section in self.sections)
+        return self.has_city
 
     @property
     def in_trade_route(self) -> bool:
         """True for a tile a trade route is made of: caravan or ship icons, not a raider."""
-        return (self.caravans > 0 or self.ships > 0) and not (self.bandit or self.pirate)
+        return self.route_tile
 
     def turned(self, turns: int) -> Tile:
         """This tile turned ``turns`` sixths round."""
@@ -549,6 +566,29 @@ def ley_lines_formed(board: Tiles, cell: Hex) -> list[LeyLine]:
             row = (*reversed(behind_tiles), cell, *ahead_tiles)
             lines.append(LeyLine((behind, ahead), row, axis))
     return lines
+
+
+def may_align(menhirs: Iterable[Hex], cell: Hex, menhir: bool) -> bool:
+    """Whether a tile at ``cell`` may form Ley lines (:func:`ley_lines_formed`), from where
+    the Menhirs are alone: one showing a Menhir needs another on one of its three rows; any
+    other tile a Menhir on each side of it on one row."""
+    q, r = cell
+    s = -q - r
+    ahead = [False, False, False]
+    behind = [False, False, False]
+    for m in menhirs:
+        mq, mr = m
+        if mq == q and mr == r:
+            continue
+        if mr == r:
+            (ahead if mq > q else behind)[0] = True
+        if -mq - mr == s:
+            (ahead if mq > q else behind)[1] = True
+        if mq == q:
+            (ahead if mr > r else behind)[2] = True
+    if menhir:
+        return any(ahead) or any(behind)
+    return any(a and b for a, b in zip(ahead, behind, strict=True))
 
 
 def line_bonus(board: Tiles, line: LeyLine) -> int:

@@ -14,8 +14,10 @@ Land, Sea, Land, Sea. A side's points are kept on its first seat ("its score mar
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 from engine.flow import FlowGame, FlowResult
 from engine.hexgrid import CellLike, Hex, as_hex, neighbour, neighbours
@@ -33,9 +35,10 @@ from .board import (
     face_tile,
     hole_side,
     ley_lines_formed,
+    may_align,
     special_tile,
 )
-from .state import AreaState, MapState
+from .state import AreaState, MapState, around
 
 #: Who scores what, for the figures per layer: the base game's own scoring.
 BASE = "base_game"
@@ -97,6 +100,143 @@ def _at(cell: Hex) -> str:
     return found
 
 
+#: A placement option: hand index, face, then the cell and the turns (``0a@1,-2r3``).
+_OPTION = re.compile(r"(\d+)([ab])@(-?\d+),(-?\d+)r([0-5])")
+
+#: A lying: hand index, face, turns and the tile so turned.
+Lying = tuple[int, str, int, Tile]
+
+
+class Placements(Sequence[str]):
+    """The answers to ``place_tile``: every way a held tile fits the map, as option strings
+    (``{hand index}{face}@{q},{r}r{turns}``) ordered by way of laying a tile (hand, face,
+    turns), then by cell in the frontier's order.
+
+    A turn offers ~200 placements and a policy reads a few (the greedy one, the random one,
+    a scenario's): the strings are written only when read, from the map's index of the cells
+    each edge pattern fits (:meth:`MapState.fits_cells`), and an answer is legal when it reads
+    back as one of them (:meth:`lookup`), not by searching a list. The engine asks ``answer in
+    options`` of any question (engine/runtime.py: ``legal_answers``).
+    """
+
+    __slots__ = ("board", "cells", "lyings", "fits", "_sizes", "_last")
+
+    def __init__(self, board: MapState, lyings: list[Lying]) -> None:
+        self.board = board
+        self.lyings = lyings
+        # On an empty map the only cell is (0, 0), where everything fits (a scenario's first
+        # placement; a game's setup puts the starting tile down first).
+        if board.tiles:
+            self.cells = board.cells
+            #: per lying, the cells it fits (bit n: :attr:`MapState.cells` n):
+            #: :meth:`MapState.fits_cells`, written out (a turn has ~20 lyings).
+            edges, open_cells = board.edge_cells, board.open_cells
+            self.fits = []
+            for _i, _f, _t, tile in lyings:
+                a, b, c, d, e, f = tile.wrong
+                self.fits.append(
+                    open_cells & ~(edges[a] | edges[b] | edges[c] | edges[d] | edges[e] | edges[f])
+                )
+        else:
+            self.cells = [Hex(0, 0)]
+            self.fits = [1] * len(lyings)
+        self._sizes: list[int] | None = None
+        self._last: tuple[str, tuple[int, str, Hex, Tile] | None] | None = None
+
+    def option(self, lying: int, number: int) -> str:
+        """The answer placing ``lyings[lying]`` at ``cells[number]``; when it fits there, kept
+        as the last one read, so answering it is not read back again."""
+        index, face, turns, tile = self.lyings[lying]
+        cell = self.cells[number]
+        answer = f"{index}{face}@{_at(cell)}{_TURNS[turns]}"
+        if self.fits[lying] >> number & 1:
+            self._last = (answer, (index, face, cell, tile))
+        return answer
+
+    def lookup(self, answer: str) -> tuple[int, str, Hex, Tile] | None:
+        """What an answer places: (hand index, face, cell, tile); None if it is not one of
+        the options (read back and written again, so only the very string is legal)."""
+        last = self._last
+        if last is not None and last[0] == answer:
+            return last[1]
+        found = self._lookup(answer)
+        self._last = (answer, found)
+        return found
+
+    def _lookup(self, answer: str) -> tuple[int, str, Hex, Tile] | None:
+        if not isinstance(answer, str):
+            return None
+        parts = _OPTION.fullmatch(answer)
+        if parts is None:
+            return None
+        index, face, q, r, turns = parts.groups()
+        cell = Hex(int(q), int(r))
+        for lying, (i, f, t, tile) in enumerate(self.lyings):
+            if str(i) != index or f != face or str(t) != turns:
+                continue
+            if self.board.tiles:
+                number = self.board.number.get(cell)
+                fits = number is not None and self.fits[lying] >> number & 1
+            else:
+                number, fits = 0, cell == self.cells[0]
+            if not fits or self.option(lying, number) != answer:
+                return None
+            return i, f, cell, tile
+        return None
+
+    def __contains__(self, answer: object) -> bool:
+        return isinstance(answer, str) and self.lookup(answer) is not None
+
+    def sizes(self) -> list[int]:
+        """How many cells each lying fits."""
+        if self._sizes is None:
+            self._sizes = [fits.bit_count() for fits in self.fits]
+        return self._sizes
+
+    def __len__(self) -> int:
+        return sum(self.sizes())
+
+    def __bool__(self) -> bool:
+        return any(self.fits)
+
+    @overload
+    def __getitem__(self, at: int) -> str: ...
+
+    @overload
+    def __getitem__(self, at: slice) -> Sequence[str]: ...
+
+    def __getitem__(self, at: int | slice) -> str | Sequence[str]:
+        if isinstance(at, slice):
+            return [self[i] for i in range(*at.indices(len(self)))]
+        if at < 0:
+            at += len(self)
+        for lying, size in enumerate(self.sizes()):
+            if at < size:
+                fits = self.fits[lying]
+                for _ in range(at):
+                    fits &= fits - 1  # drop the lowest cell
+                return self.option(lying, (fits & -fits).bit_length() - 1)
+            at -= size
+        raise IndexError("placement index out of range")
+
+    def __iter__(self) -> Iterator[str]:
+        for lying, fits in enumerate(self.fits):
+            while fits:
+                low = fits & -fits
+                yield self.option(lying, low.bit_length() - 1)
+                fits ^= low
+
+    def items(self) -> Iterator[tuple[str, tuple[int, str, Hex, Tile]]]:
+        """Each option with what it places, in order."""
+        for lying, fits in enumerate(self.fits):
+            index, face, _turns, tile = self.lyings[lying]
+            while fits:
+                low = fits & -fits
+                number = low.bit_length() - 1
+                yield self.option(lying, number), (index, face, self.cells[number], tile)
+                fits ^= low
+
+
 def _game(g: Game) -> LandVsSea:
     if not isinstance(g, LandVsSea):
         raise RuleError("this needs Land vs Sea's board (GAME_CLASS)")
@@ -128,8 +268,8 @@ class LandVsSea(FlowGame):
         self.last: Placement | None = None
         #: the placement of the turn's own tile (not a bonus placement), for Steal tiles.
         self.turn_placement: Placement | None = None
-        #: the placements last offered (option -> what it places), for a policy to weigh.
-        self.offered: dict[str, tuple[int, str, Hex, Tile]] = {}
+        #: the placements last offered, for a policy to weigh.
+        self.offered: Placements = Placements(self.map, [])
         #: the hole a special tile is being chosen for.
         self.last_hole: Hex | None = None
         self.points_by: dict[str, int] = {}
@@ -143,9 +283,11 @@ class LandVsSea(FlowGame):
         # Faces and their rotations, worked out once for every game of the same IR.
         cached = _FACES.get(self.ir)
         if cached is None:
-            cached = _FACES.put(self.ir, ({}, {}))
+            cached = _FACES.put(self.ir, ({}, {}, {}))
         self._faces: dict[tuple[str, str], Tile] = cached[0]
         self._rotations: dict[tuple[str, str], list[tuple[int, Tile]]] = cached[1]
+        #: each way a held tile may lie, face up first: (face, turns, tile).
+        self._ways: dict[Held, list[tuple[str, int, Tile]]] = cached[2]
         self.token_supply = sum(
             int(card["properties"].get("copies", 1))
             for card in self.cards.values()
@@ -422,25 +564,22 @@ class LandVsSea(FlowGame):
 
     # -- a turn
 
-    def options(self, player: Player) -> dict[str, tuple[int, str, Hex, Tile]]:
-        """Every legal placement of a held tile: option -> (hand index, face, cell, tile)."""
-        # The frontier's order is the order its cells were reached: the same every game.
-        items = self.map.frontier.items() if self.tiles else [(Hex(0, 0), (0, 0))]
-        frontier = [(cell, mask, land, _at(cell)) for cell, (mask, land) in items]
-        # Each way a held tile may lie: its hand index, face, tile, edges and option parts.
-        lyings = [
-            (index, face, tile, tile.land_bits, f"{index}{face}@", _TURNS[turns])
-            for index, held in enumerate(self.hand(player))
-            for face in (held.up, held.hidden)
-            for turns, tile in self.rotations(held.card, face)
-        ]
-        # One comprehension over both: a dictionary per lying, merged, costs more.
-        return {
-            head + at + tail: (index, face, cell, tile)
-            for index, face, tile, bits, head, tail in lyings
-            for cell, mask, land, at in frontier
-            if bits & mask == land
-        }
+    def options(self, player: Player) -> Placements:
+        """Every legal placement of a held tile, as the answers to ``place_tile``
+        (:class:`Placements`: each one's (hand index, face, cell, tile) by ``lookup``)."""
+        # Each way a held tile may lie: its hand index, face, turns and tile.
+        ways = self._ways
+        lyings = []
+        for index, held in enumerate(self.hand(player)):
+            found = ways.get(held)
+            if found is None:
+                found = ways[held] = [
+                    (face, turns, tile)
+                    for face in (held.up, held.hidden)
+                    for turns, tile in self.rotations(held.card, face)
+                ]
+            lyings += [(index, face, turns, tile) for face, turns, tile in found]
+        return Placements(self.map, lyings)
 
     def place_held_tile(self, player: Player) -> None:
         """The player places one held tile, either face, turned to fit: land edges on land,
@@ -454,10 +593,11 @@ class LandVsSea(FlowGame):
             return
         self.idle = 0
         self.offered = found
-        answer = self.ask(
-            player, Question("place_tile", player.index, "place a tile", tuple(found))
-        )
-        index, face, cell, tile = found[answer]
+        answer = self.ask(player, Question("place_tile", player.index, "place a tile", found))
+        chosen = found.lookup(answer)
+        if chosen is None:  # ask refuses an answer Placements does not hold
+            raise RuleError(f"'{answer}' is not a placement of this turn")
+        index, face, cell, tile = chosen
         held = self.hand(player).pop(index)
         self.log("placed", player.index, held.card, face, [cell.q, cell.r])
         self.put_placed(player, cell, tile)
@@ -468,7 +608,9 @@ class LandVsSea(FlowGame):
         if tile.trades:
             joined = tuple(state.route() for state in self.map.routes_next_to(cell))
         done = self.put_tile_completing(cell, tile)
-        lines = tuple(ley_lines_formed(self.tiles, cell)) if self.map.menhirs else ()
+        lines: tuple[LeyLine, ...] = ()
+        if self.map.menhirs and may_align(self.map.menhirs, cell, tile.menhir):
+            lines = tuple(ley_lines_formed(self.tiles, cell))
         self.last = Placement(
             player.index, cell, tile, tuple(s.area() for s in done), joined, bonus, lines
         )
@@ -543,7 +685,7 @@ class LandVsSea(FlowGame):
     def waypoints_surrounded(self) -> list[tuple[Hex, int]]:
         """The Waypoints whose space the last placement surrounded with 6 tiles."""
         placed = self.last
-        if placed is None:
+        if placed is None or not self.waypoints:
             return []
         near = neighbours(placed.cell)
         return [
@@ -655,7 +797,8 @@ class LandVsSea(FlowGame):
         placed = self.last
         if placed is None:
             return []
-        return [cell for cell in neighbours(placed.cell) if hole_side(self.tiles, cell) is not None]
+        hole = self.map.hole
+        return [cell for cell in around(placed.cell) if hole(cell) is not None]
 
     def hole_type(self, hole: Hex) -> str | None:
         """Land or sea for a hole, else None."""
@@ -775,4 +918,13 @@ def _clauses(value: Any) -> list[list[Any]]:
     return [value] if isinstance(value, list) else [[value]]
 
 
-__all__ = ["BASE", "NONE", "Held", "LandVsSea", "LeyLine", "Placement", "ley_lines_formed"]
+__all__ = [
+    "BASE",
+    "NONE",
+    "Held",
+    "Placements",
+    "LandVsSea",
+    "LeyLine",
+    "Placement",
+    "ley_lines_formed",
+]

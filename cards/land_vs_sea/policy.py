@@ -12,15 +12,16 @@ the first stack to draw from.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
-from engine.hexgrid import Hex
+from engine.hexgrid import AXES, DIRECTIONS, Hex
 from engine.runtime import Game, Policy, Question, RandomLegal
 
 from .board import LAND, Tile, ley_lines_formed, line_bonus
-from .game import LandVsSea
+from .game import LandVsSea, Placements
 from .state import _BITS, Preview
 
 #: How much a point now weighs against one matched edge of the player's side.
@@ -40,7 +41,16 @@ class Weights:
 
     @classmethod
     def of(cls, game: LandVsSea) -> Weights:
-        """The layers in play in ``game``."""
+        """The layers in play in ``game``, kept on its map (only whether Menhirs lie on it
+        changes during a game)."""
+        key = ("weights", bool(game.map.menhirs))
+        found: Weights | None = game.map.notes.get(key)
+        if found is None:
+            found = game.map.notes[key] = cls._of(game)
+        return found
+
+    @classmethod
+    def _of(cls, game: LandVsSea) -> Weights:
         return cls(
             game.in_play("city_scoring"),
             game.in_play("mountain_and_coral_scoring"),
@@ -120,8 +130,8 @@ class Greedy(Policy):
 
     def decide(self, game: Game, question: Question) -> str:
         """The answer worth most, the first on a tie."""
-        if not isinstance(game, LandVsSea):
-            return question.options[0]
+        if not isinstance(game, LandVsSea) or question.id == "draw":
+            return question.options[0]  # the first stack
         player = game.players[question.player]
         side = game.side_of(player)
         if question.id == "place_tile":
@@ -148,113 +158,285 @@ class Greedy(Policy):
         return question.options[0]
 
     @staticmethod
-    def placement(game: LandVsSea, side: str, options: tuple[str, ...]) -> str:
+    def placement(game: LandVsSea, side: str, options: Sequence[str]) -> str:
         """The placement worth most, the first on a tie: :func:`placement_value` of each, with
         what it reads worked out once a turn. Per cell: the edges that meet a tile, those
         through which an area could close, the trade routes next to it, the Ley lines a
         Menhir or a gap filled there would form (their bonus points apart from the placed
         tile's). Per cell and way of sharing a tile's edges among its sections: the areas it
         would complete (:meth:`MapState.groups`). Each placement is then a few look-ups and
-        sums, not a search of the map."""
-        offered = game.offered
-        if tuple(offered) != options:  # asked with other options than the game listed
-            offered = {option: offered[option] for option in options}
+        sums, not a search of the map.
+
+        Most placements score nothing now: their worth is the edges of the player's side
+        they match, which is the cell's alone (:attr:`MapState.matching`). So each way of
+        laying a tile takes, of the cells it fits (:class:`Placements`), the first with the
+        most such edges among those where it cannot score, as a set of cells; only where it
+        may score (a cell where an area can close, next to a trade route for a tile that
+        joins one, on a Menhir's row) is each placement weighed as above."""
         board = game.map
+        if not isinstance(options, Placements) or options is not game.offered or not board.tiles:
+            return Greedy._each(game, side, options)
         w = Weights.of(game)
         land = side == LAND
-        flags = _row_table(game) if w.menhirs else {}
-        # Per cell: the directions facing a tile (bits); worked out only when a placement
-        # needs them, the directions through which no area can close there (bits), the trade
-        # routes next to it (whether any, their caravans and ships), whether a tile without or
-        # with a Menhir may form Ley lines there, and the lines it forms.
-        # And its edges meeting tiles of the player's side: a tile that fits there shows the
-        # neighbours' own sides, so the edges it matches are the cell's, whatever the tile.
-        count = _BITS
-        cells = {
-            cell: (
-                mask,
-                ~mask & 63,
-                *flags.get(cell, _NO_ROWS),
-                count[need] if land else count[mask & ~need & 63],
-            )
-            for cell, (mask, need) in board.frontier.items()
-        }
+        levels = board.matching[side]
+        number = board.number
+        # The cells where an area can close, each with the directions it closes through
+        # (:meth:`MapState.completable`): a tile may close one there only if one of its
+        # sections meets tiles through those directions alone (``Tile.closes``).
+        closing: dict[int, int] = {}
         blocks: dict[Hex, int] = {}
-        routes: dict[Hex, tuple[bool, int, int]] = {}
-        groups: dict[tuple[Hex, tuple[int, ...]], list[Any]] = {}
-        lines = _ley_table(game) if w.menhirs else {}
-        weight = POINT_WEIGHT
+        for cell, through in board.closable().items():
+            blocks[cell] = ~through & 63
+            closing[through] = closing.get(through, 0) | 1 << number[cell]
+        closable = 0
+        for cells in closing.values():
+            closable |= cells
+        near_routes = board.near_routes
+        plain_rows = menhir_rows = 0
+        flags: dict[Hex, tuple[bool, bool]] = {}
+        lines: dict[tuple[Hex, bool], tuple[int, int]] = {}
+        if w.menhirs:
+            flags = _row_table(game)
+            plain_rows, menhir_rows = board.notes["menhir_rows"][4:6]
+            lines = _ley_table(game)
+        weigh = _Weigher(game, side, w, land, flags, lines)
+        weigh.blocks = blocks
+        weigh.open = 63  # no area can close at the other cells (MapState.closable)
+        points = weigh.points
+        numbered = board.cells
+        frontier = board.frontier
+        # higher[k + 1]: the cells with more than k edges matched (k from -1 to 6); and the
+        # counts some cell has, most first.
+        higher = [0] * 8
+        for k in range(5, -2, -1):
+            higher[k + 1] = higher[k + 2] | levels[k + 1]
+        counts = [(k, levels[k]) for k in range(6, -1, -1) if levels[k]]
+        best_value = -(1 << 60)
+        best_lying = best_number = -1
+        # The cells with more edges matched than the best so far (ties go to the earlier).
+        above = higher[0]
+        held = -1
+        face = ""
+        worths: dict[int, int] = {}
+        # By what a face's worth apart from closing areas reads of it (Weigher.points).
+        kinds: dict[tuple[bool, bool, bool, bool, int], dict[int, int]] = {}
+        scoring = closes = 0
+        for lying, (fits, entry) in enumerate(zip(options.fits, options.lyings, strict=True)):
+            if not fits:
+                continue
+            tile = entry[3]
+            if entry[0] != held or entry[1] != face:
+                # A face's turns share its icons and points: where it cannot close an area,
+                # its worth at a cell is the same whichever way it is turned, and the same
+                # as any face's with those icons and points.
+                held, face = entry[0], entry[1]
+                kind = (tile.trades, tile.bandit, tile.pirate, tile.menhir, tile.points)
+                worths = kinds.setdefault(kind, {})
+                scoring = menhir_rows if tile.menhir else plain_rows
+                if tile.trades:
+                    scoring |= near_routes
+            if fits & closable:
+                closes = 0
+                for through, cells in closing.items():
+                    if tile.closes >> through & 1:
+                        closes |= cells
+                special = fits & (scoring | closes)
+            else:
+                closes = 0
+                special = fits & scoring
+            top = (fits ^ special) & above
+            if not (top or special):
+                continue
+            value, at = best_value, -1
+            if top:
+                for matched, cells in counts:
+                    found = top & cells
+                    if found:
+                        value, at = matched, (found & -found).bit_length() - 1
+                        break
+            while special:
+                low = special & -special
+                special ^= low
+                here = low.bit_length() - 1
+                if low & closes:
+                    worth = weigh(here, tile)
+                else:
+                    found = worths.get(here)
+                    if found is None:
+                        # Weigher.apart, written out: a few of these a turn.
+                        cell = numbered[here]
+                        mask, need = frontier[cell]
+                        found = _BITS[need] if land else _BITS[mask & ~need & 63]
+                        extra = points(cell, tile)
+                        if extra:
+                            found += POINT_WEIGHT * extra
+                        worths[here] = found
+                    worth = found
+                if worth > value or (worth == value and 0 <= here < at):
+                    value, at = worth, here
+            if at >= 0 and value > best_value:
+                best_value, best_lying, best_number = value, lying, at
+                above = higher[7 if best_value >= 6 else best_value + 1 if best_value >= -1 else 0]
+        return options.option(best_lying, best_number)
+
+    @staticmethod
+    def _each(game: LandVsSea, side: str, options: Sequence[str]) -> str:
+        """:meth:`placement` weighing every option (options not listed by the game this turn,
+        or the first tile on an empty map)."""
+        offered = game.offered
+        weigh = _Weigher(game, side, Weights.of(game), side == LAND, {}, {})
+        if weigh.w.menhirs:
+            weigh.flags = _row_table(game)
+            weigh.rows = game.map.notes["menhir_rows"][1]
+            weigh.lines = _ley_table(game)
         best, best_value = options[0], -(1 << 60)
-        last: Tile | None = None
-        sections_bits: tuple[int, ...] = ()
-        trades = menhir = False
-        closes = 0
-        for option, (_index, _face, cell, tile) in offered.items():
-            if tile is not last:
-                last = tile
-                sections_bits = tile.section_bits
-                closes = tile.closes
-                trades = tile.trades
-                menhir = tile.menhir
-            mask, gaps, plain_row, menhir_row, value = cells.get(cell, _NOWHERE)
-            mine = theirs = 0
-            for section_bits in sections_bits if closes >> mask & 1 else ():
-                if section_bits & gaps:
-                    continue
-                # A section meeting tiles all round closes an area only when every edge of it
-                # meets an area whose open edges all face this cell; then the areas are worked
-                # out exactly.
-                blocked = blocks.get(cell)
-                if blocked is None:
-                    blocked = blocks[cell] = ~board.completable(cell) & 63
-                if section_bits & blocked:
-                    continue
-                key = (cell, sections_bits)
-                found = groups.get(key)
-                if found is None:
-                    found = groups[key] = board.groups(cell, sections_bits)
-                sections = tile.sections
-                for members, size, bonus, city, drawn in found:
-                    mine_s = [sections[i] for i in members]
-                    gained = size
-                    if w.mountains:
-                        gained += drawn + sum(s.mountains for s in mine_s)
-                    if mine_s[0].side == side:
-                        mine += gained
-                    else:
-                        theirs += gained
-                    bonus += sum(s.bonus for s in mine_s)
-                    doubled = w.city and (city or any(s.city for s in mine_s))
-                    mine += bonus * (2 if doubled else 1)
-                break
-            if trades:
-                near = routes.get(cell)
-                if near is None:
-                    states = board.routes_next_to(cell)
-                    near = routes[cell] = (
-                        bool(states),
-                        sum(s.caravans for s in states),
-                        sum(s.ships for s in states),
-                    )
-                if near[0]:
-                    if w.routes and not (tile.bandit or tile.pirate):
-                        mine += w.connection
-                    if w.raids:
-                        if tile.bandit:
-                            mine += near[1]
-                        if tile.pirate:
-                            mine += near[2]
-            if menhir_row if menhir else plain_row:
-                row = (cell, menhir)
-                line = lines.get(row)
-                if line is None:
-                    line = lines[row] = _ley_value(game, cell, tile)
-                mine += line[0] + line[1] * tile.bonus
-            if mine or theirs:
-                value += weight * (mine - theirs)
+        for option in options:
+            placed = offered.lookup(option)
+            if placed is None:
+                raise KeyError(option)
+            value = weigh.at(placed[2], placed[3])
             if value > best_value:
                 best, best_value = option, value
         return best
+
+
+class _Weigher:
+    """:func:`placement_value` of placements this turn, with what it reads worked out once
+    per cell (or per cell and way of sharing a tile's edges) and kept."""
+
+    def __init__(
+        self,
+        game: LandVsSea,
+        side: str,
+        w: Weights,
+        land: bool,
+        flags: dict[Hex, tuple[bool, bool]],
+        lines: dict[tuple[Hex, bool], tuple[int, int]],
+    ) -> None:
+        self.game = game
+        self.board = game.map
+        self.side = side
+        self.w = w
+        self.land = land
+        self.flags = flags
+        self.lines = lines
+        self.blocks: dict[Hex, int] = {}
+        #: the edges through which no area closes at a cell not in :attr:`blocks`: None when
+        #: unknown (worked out per cell), 63 when :attr:`blocks` holds every cell where an
+        #: area can close.
+        self.open: int | None = None
+        self.routes: dict[Hex, tuple[bool, int, int]] = {}
+        #: the Menhirs' rows (:func:`_menhir_rows`) when Ley lines are in play.
+        rows = self.board.notes.get("menhir_rows") if w.menhirs else None
+        self.rows: Rows | None = rows[1] if rows is not None else None
+        self.groups: dict[tuple[Hex, tuple[int, ...]], list[Any]] = {}
+
+    def __call__(self, number: int, tile: Tile) -> int:
+        """The worth of ``tile`` at the frontier's cell ``number``."""
+        return self.at(self.board.cells[number], tile)
+
+    def apart(self, number: int, tile: Tile) -> int:
+        """The worth of ``tile`` at the frontier's cell ``number`` where it closes no area
+        (:meth:`at` without looking for one)."""
+        cell = self.board.cells[number]
+        mask, need = self.board.frontier[cell]
+        value = _BITS[need] if self.land else _BITS[mask & ~need & 63]
+        points = self.points(cell, tile)
+        return value + POINT_WEIGHT * points if points else value
+
+    def at(self, cell: Hex, tile: Tile) -> int:
+        """The worth of ``tile`` at ``cell`` (on the frontier, or the first cell of a map)."""
+        board = self.board
+        w = self.w
+        side = self.side
+        frontier = board.frontier.get(cell)
+        if frontier is None:
+            mask, gaps, value = 0, 63, 0
+        else:
+            mask, need = frontier
+            gaps = ~mask & 63
+            value = _BITS[need] if self.land else _BITS[mask & ~need & 63]
+        mine = theirs = 0
+        sections_bits = tile.section_bits
+        for section_bits in sections_bits if tile.closes >> mask & 1 else ():
+            if section_bits & gaps:
+                continue
+            # A section meeting tiles all round closes an area only when every edge of it
+            # meets an area whose open edges all face this cell; then the areas are worked
+            # out exactly.
+            blocked = self.blocks.get(cell, self.open)
+            if blocked is None:
+                blocked = self.blocks[cell] = ~board.completable(cell) & 63
+            if section_bits & blocked:
+                continue
+            key = (cell, sections_bits)
+            found = self.groups.get(key)
+            if found is None:
+                found = self.groups[key] = board.groups(cell, sections_bits)
+            sections = tile.sections
+            for members, size, bonus, city, drawn in found:
+                gained = size
+                if len(members) == 1:  # (most areas close through one section)
+                    only = sections[members[0]]
+                    if w.mountains:
+                        gained += drawn + only.mountains
+                    first_side = only.side
+                    bonus += only.bonus
+                    doubled = w.city and (city or only.city)
+                else:
+                    mine_s = [sections[i] for i in members]
+                    if w.mountains:
+                        gained += drawn + sum(s.mountains for s in mine_s)
+                    first_side = mine_s[0].side
+                    bonus += sum(s.bonus for s in mine_s)
+                    doubled = w.city and (city or any(s.city for s in mine_s))
+                if first_side == side:
+                    mine += gained
+                else:
+                    theirs += gained
+                mine += bonus * (2 if doubled else 1)
+            break
+        mine += self.points(cell, tile)
+        if mine or theirs:
+            value += POINT_WEIGHT * (mine - theirs)
+        return value
+
+    def points(self, cell: Hex, tile: Tile) -> int:
+        """The points ``tile`` at ``cell`` scores now other than by closing areas: a trade
+        route joined (by a route tile, a Bandit or a Pirate), Ley lines formed. It reads only
+        the tile's ``trades``, ``bandit``, ``pirate``, ``menhir`` and ``points`` (the greedy
+        keeps it by those)."""
+        mine = 0
+        w = self.w
+        if tile.trades:
+            near = self.routes.get(cell)
+            if near is None:
+                states = self.board.routes_next_to(cell)
+                near = self.routes[cell] = (
+                    bool(states),
+                    sum(s.caravans for s in states),
+                    sum(s.ships for s in states),
+                )
+            if near[0]:
+                if w.routes and not (tile.bandit or tile.pirate):
+                    mine += w.connection
+                if w.raids:
+                    if tile.bandit:
+                        mine += near[1]
+                    if tile.pirate:
+                        mine += near[2]
+        plain_row, menhir_row = self.flags.get(cell, _NO_ROWS)
+        if menhir_row if tile.menhir else plain_row:
+            row = (cell, tile.menhir)
+            line = self.lines.get(row)
+            if line is None:
+                ends: list[Hex] = []
+                line = self.lines[row] = _ley_value(self.game, cell, tile, self.rows, ends)
+                watch = self.board.notes["ley_values"][3]
+                for gap in ends:
+                    watch.setdefault(gap, []).append(row)
+            mine += line[0] + line[1] * tile.points
+        return mine
 
 
 #: A cell off the frontier (the first placement, on an empty map): no tile next to it.
@@ -266,38 +448,84 @@ _NO_ROWS = (False, False)
 
 def _row_table(game: LandVsSea) -> dict[Hex, tuple[bool, bool]]:
     """:func:`_row_flags` of every frontier cell on a Menhir's row (the others are on none).
-    Kept on the map from turn to turn: Menhirs are only ever added, so the table is worked out
-    again when their number changes, and otherwise only for cells new to the frontier."""
+    Kept on the map from turn to turn, worked out for cells new to the frontier, and, as
+    Menhirs are only ever added (a row's span only grows, so a cell's flags only turn true),
+    again for the frontier cells on a new Menhir's rows. The note also keeps those cells as
+    sets (:attr:`MapState.cells` numbers): for a tile without a Menhir, and for one with."""
     board = game.map
     kept = board.notes.get("menhir_rows")
-    if kept is None or kept[0] != len(board.menhirs):
-        kept = board.notes["menhir_rows"] = (len(board.menhirs), _menhir_rows(game), {}, set())
-    _count, rows, table, seen = kept
-    for cell in board.frontier.keys() - seen:
-        seen.add(cell)
-        found = _row_flags(rows, cell)
-        if found != _NO_ROWS:
-            table[cell] = found
+    fresh: Iterable[Hex]
+    if kept is None:
+        kept = board.notes["menhir_rows"] = [
+            len(board.menhirs),
+            _menhir_rows(game),
+            {},
+            0,
+            0,
+            0,
+            set(board.menhirs),
+        ]
+        fresh = board.frontier
+    elif kept[0] != len(board.menhirs):
+        added = board.menhirs - kept[6]
+        kept[6] |= added
+        kept[0] = len(board.menhirs)
+        for m in added:
+            for axis, key, pos in ((0, m.r, m.q), (1, -m.q - m.r, m.q), (2, m.q, m.r)):
+                lo, hi = kept[1][axis].get(key, (pos, pos))
+                kept[1][axis][key] = (min(lo, pos), max(hi, pos))
+        qs = {m.q for m in added}
+        rs = {m.r for m in added}
+        ss = {-m.q - m.r for m in added}
+        fresh = [
+            cell
+            for cell in board.frontier
+            if cell[0] in qs or cell[1] in rs or -cell[0] - cell[1] in ss
+        ]
+        fresh += board.cells[kept[3] :]
+    else:
+        fresh = board.cells[kept[3] :]
+    rows, table = kept[1], kept[2]
+    number = board.number
+    along_q, along_s, along_r = rows
+    for cell in fresh:
+        # _row_flags, written out (a few new cells a turn).
+        q, r = cell
+        a = along_q.get(r)
+        b = along_s.get(-q - r)
+        c = along_r.get(q)
+        if a is None and b is None and c is None:
+            continue
+        # On a Menhir's row: a Menhir placed may align; between two, any tile may.
+        plain = bool(
+            (a is not None and a[0] < q < a[1])
+            or (b is not None and b[0] < q < b[1])
+            or (c is not None and c[0] < r < c[1])
+        )
+        table[cell] = (plain, True)
+        bit = 1 << number[cell]
+        if plain:
+            kept[4] |= bit
+        kept[5] |= bit
+    kept[3] = len(board.cells)
     return table
 
 
 def _ley_table(game: LandVsSea) -> dict[tuple[Hex, bool], tuple[int, int]]:
-    """:func:`_ley_value` by (cell, Menhir shown), kept on the map from turn to turn: a value
-    reads only the tiles on the cell's three rows, so a tile put down since drops the values
-    of the cells on its rows, and a Menhir added drops them all."""
+    """:func:`_ley_value` by (cell, Menhir shown), kept on the map from turn to turn. A value
+    reads the tiles along the cell's rows up to a Menhir or a gap each way, so it holds until
+    one of those gaps is filled (the note keeps, by gap, the values that stop there), or a
+    Menhir is added (which drops them all)."""
     board = game.map
     kept = board.notes.get("ley_values")
     if kept is None or kept[0] != len(board.menhirs):
-        kept = board.notes["ley_values"] = [len(board.menhirs), len(board.tiles), {}]
+        kept = board.notes["ley_values"] = [len(board.menhirs), len(board.tiles), {}, {}]
     values: dict[tuple[Hex, bool], tuple[int, int]] = kept[2]
     if kept[1] != len(board.tiles):
-        for placed in list(board.tiles)[kept[1] :]:
-            q, r = placed
-            s = -q - r
-            for key in [
-                k for k in values if k[0][0] == q or k[0][1] == r or -k[0][0] - k[0][1] == s
-            ]:
-                del values[key]
+        watch: dict[Hex, list[tuple[Hex, bool]]] = kept[3]
+        for placed in islice(board.tiles, kept[1], None):
+            for key in watch.pop(placed, ()):
+                values.pop(key, None)
         kept[1] = len(board.tiles)
     return values
 
@@ -334,19 +562,70 @@ def _row_flags(rows: Rows | None, cell: Hex) -> tuple[bool, bool]:
     return False, menhir
 
 
-def _ley_value(game: LandVsSea, cell: Hex, tile: Tile) -> tuple[int, int]:
+def _ley_value(
+    game: LandVsSea,
+    cell: Hex,
+    tile: Tile,
+    rows: Rows | None = None,
+    gaps: list[Hex] | None = None,
+) -> tuple[int, int]:
     """The Ley lines ``tile`` at ``cell`` would form: the bonus points on them apart from the
     placed tile's, and how many of them run through the placed tile (a gap filled). Whether
-    lines form depends only on whether the tile shows a Menhir."""
+    lines form depends only on whether the tile shows a Menhir.
+
+    :func:`ley_lines_formed` and :func:`line_bonus` (what the rules score, and what
+    :func:`placement_value` reads), walked here without writing the lines down: each way
+    along each axis, the bonus points and tiles up to the first Menhir, or a gap. With the
+    Menhirs' ``rows`` (:func:`_menhir_rows`), a way with no Menhir along it is not walked
+    (it ends at a gap). ``gaps``, when given, gets the empty cells the walks ended at."""
     tiles = game.map.tiles
-    tiles[cell] = tile
-    try:
-        formed = ley_lines_formed(tiles, cell)
-        total = sum(line_bonus(tiles, line) for line in formed)
-    finally:
-        del tiles[cell]
-    through = sum(1 for line in formed if cell in line.between)
-    return total - through * tile.bonus, through
+    q0, r0 = cell
+    total = through = 0
+    for axis, (forward, back) in enumerate(AXES):
+        ways = (True, True)
+        if rows is not None:
+            # Axis 0: rows of one r, along q (forward: q up); 1: one s, along q (forward: q
+            # up); 2: one q, along r (forward: r down).
+            key, pos = ((r0, q0), (-q0 - r0, q0), (q0, r0))[axis]
+            span = rows[axis].get(key)
+            if span is None:
+                continue
+            up, down = span[1] > pos, span[0] < pos
+            ways = (down, up) if axis == 2 else (up, down)
+            if not (any(ways) if tile.menhir else all(ways)):
+                continue
+        ends: list[tuple[int, int] | None] = []
+        for direction, way in zip((forward, back), ways, strict=True):
+            if not way:
+                ends.append(None)
+                continue
+            dq, dr = DIRECTIONS[direction]
+            q, r = q0, r0
+            bonus = count = 0
+            while True:
+                q += dq
+                r += dr
+                other = tiles.get((q, r))  # type: ignore[call-overload]
+                if other is None:
+                    ends.append(None)
+                    if gaps is not None:
+                        gaps.append(Hex(q, r))
+                    break
+                if other.menhir:
+                    ends.append((bonus, count))
+                    break
+                bonus += other.points
+                count += 1
+        ahead, behind = ends
+        if tile.menhir:
+            # A line to each Menhir with tiles between (two side by side form none).
+            for end in ends:
+                if end is not None and end[1]:
+                    total += end[0]
+        elif ahead is not None and behind is not None:
+            total += ahead[0] + behind[0]
+            through += 1
+    return total, through
 
 
 def _random(game: Game, index: int) -> Policy:
