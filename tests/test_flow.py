@@ -529,3 +529,79 @@ def test_a_game_without_a_flow_is_told_to_declare_one(
     assert main(["build"]) == 0
     with pytest.raises(sim.SimError, match="declares no flow.*'flow \\{ ... \\}'"):
         sim.play_one(tmp_path / "pebble" / "generated" / "pebble", 1)
+
+
+# -- the compiled section runners (FLOW['run'])
+
+
+def _phase_by_phase(game: FlowGame) -> FlowGame:
+    """The game played as a lookahead's replay plays it: the runtime's own phase loop, each
+    phase's function and the end condition's apart (no section runners)."""
+    original = game.play
+
+    def play(c: Any = None, card: Any = None) -> Any:
+        flow = dict(game.table.module.FLOW)  # type: ignore[union-attr]
+        flow["run"] = {}
+        game.table.module.FLOW, saved = flow, game.table.module.FLOW  # type: ignore[union-attr]
+        try:
+            return original(c, card)
+        finally:
+            game.table.module.FLOW = saved  # type: ignore[union-attr]
+
+    game.play = play  # type: ignore[method-assign]
+    return game
+
+
+def test_the_section_runners_play_the_same_games_as_the_phase_loop(tmp_path: Path) -> None:
+    flow = FLOW.replace("  winner highest", "  end when points > 14\n  winner highest")
+    ir, module, text = build(tmp_path, flow)
+    assert "def run__setup(g, c):" in text and "def run__round(g, c):" in text
+    assert "'run': {'setup': run__setup, 'round': run__round}," in text
+    reasons = set()
+    for seed in range(30):
+        compiled = new_game(ir, module, seed=seed, players=2)
+        looped = _phase_by_phase(new_game(ir, module, seed=seed, players=2))
+        first, second = compiled.play(), looped.play()
+        assert compiled.events == looped.events, seed
+        assert (first.scores, first.winner, first.reason, first.rounds) == (
+            second.scores,
+            second.winner,
+            second.reason,
+            second.rounds,
+        )
+        reasons.add(first.reason)
+    assert reasons == {"rounds", "end_when"}, "both ways of ending were played"
+
+
+def test_a_failure_in_end_when_is_reported_at_its_own_line(tmp_path: Path) -> None:
+    flow = FLOW.replace(
+        "  winner highest", "  end when points / (round - round) > 1\n  winner highest"
+    )
+    ir, module, text = build(tmp_path, flow)
+    line = flow.split("\n").index("  end when points / (round - round) > 1") + 1
+    for game in (new_game(ir, module), _phase_by_phase(new_game(ir, module))):
+        with pytest.raises(RuleError) as raised:
+            game.play()
+        where = str(tmp_path / "race" / "flow.cards")
+        assert str(raised.value).startswith(f"{where}:{line}:3: ZeroDivisionError"), raised.value
+
+
+def test_a_game_may_log_each_phase_it_plays(tmp_path: Path) -> None:
+    ir, module, _ = build(tmp_path, FLOW)
+
+    class Logged(FlowGame):
+        logs_phases = True
+
+    for made in (FlowGame, Logged):
+        game = made(ir, HandlerTable.from_module(module), policies={-1: RandomLegal()}, seed=1)
+        looped = _phase_by_phase(
+            made(ir, HandlerTable.from_module(module), policies={-1: RandomLegal()}, seed=1)
+        )
+        game.play()
+        looped.play()
+        phases = [e[2] for e in game.events if e[0] == "phase"]
+        assert phases == [e[2] for e in looped.events if e[0] == "phase"]
+        if made is Logged:
+            assert phases == ["start", *["bonus", "roll"] * 5, "last"]
+        else:
+            assert phases == []
