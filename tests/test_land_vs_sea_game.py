@@ -407,6 +407,48 @@ def test_the_greedys_ley_values_are_what_the_rules_would_score(seed: int) -> Non
     assert checked > 1000 and lines > 10
 
 
+@pytest.mark.parametrize("seed", [3, 8])
+def test_the_groups_kept_from_turn_to_turn_are_what_the_map_works_out_afresh(seed: int) -> None:
+    # MapState.groups keeps its answers by cell until a tile put down changes an area with an
+    # open edge facing that cell: at every frontier cell of a whole game, for every way of
+    # sharing a tile's edges among its sections, the kept answer (asked each turn, so kept
+    # ones are read) is the one a map with nothing kept works out.
+    g = new_game(GENERATED / "land_vs_sea", players=2, seed=seed, policies={-1: RandomLegal()})
+    g.run_section("setup")  # type: ignore[attr-defined]
+    shapes = sorted(
+        {
+            turned.section_bits
+            for cid, card in g.cards.items()
+            if card["kind"] == "hex_tile"
+            for face in ("a", "b")
+            for _turns, turned in g.rotations(cid, face)  # type: ignore[attr-defined]
+        }
+    )
+    checked = kept = 0
+    for turn in range(200):
+        player = g.players[turn % 2]
+        found = g.options(player)  # type: ignore[attr-defined]
+        if not found:
+            break
+        m = g.map  # type: ignore[attr-defined]
+        for cell in m.frontier:
+            for bits in shapes:
+                kept += bits in m.grouped.get(cell, {})
+                answer = m.groups(cell, bits)
+                saved, m.grouped = m.grouped, {}
+                try:
+                    assert answer == m.groups(cell, bits), (turn, cell, bits)
+                finally:
+                    m.grouped = saved
+                checked += 1
+        option = found[g.rng.randrange(len(found))]
+        index, _face, cell, tile = found.lookup(option)
+        g.hand(player).pop(index)  # type: ignore[attr-defined]
+        g.map.put(cell, tile)  # type: ignore[attr-defined]
+        g.draw_tiles(player)  # type: ignore[attr-defined]
+    assert checked > 5000 and kept > checked // 2
+
+
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_greedy_turn_picks_the_first_best_placement_by_placement_value(players: int) -> None:
     # The greedy turn weighs each placement from what it works out once a turn; the reference

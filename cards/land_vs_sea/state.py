@@ -137,6 +137,12 @@ class MapState:
     closing: dict[int, tuple[AreaState, Hex, int]] = field(
         default_factory=dict, compare=False, repr=False
     )
+    #: :meth:`groups` by cell, then by the tile's sections' edges, kept from turn to turn: a
+    #: cell's entry reads only the areas with an open edge facing it, so a tile put down
+    #: drops the entries of the cells its areas (merged) face, and its own cell's.
+    grouped: dict[Hex, dict[tuple[int, ...], list[tuple[tuple[int, ...], int, int, bool, int]]]] = (
+        field(default_factory=dict, compare=False, repr=False)
+    )
 
     # -- reading
 
@@ -193,27 +199,22 @@ class MapState:
             self._index(cell, was, None)
         if tile.menhir:
             self.menhirs.add(cell)
-        mine: list[AreaState] = []
         cells = around(cell)
+        areas = self._area
         for index, section in enumerate(tile.sections):
-            facing: dict[Hex, int] = {}
-            for d in section.edges:
-                if cells[d] not in tiles:
-                    facing[cells[d]] = facing.get(cells[d], 0) + 1
-            state = AreaState(
+            # Each edge faces a cell of its own: one open edge towards each empty one.
+            facing = {cells[d]: 1 for d in section.edges if cells[d] not in tiles}
+            areas[(cell, index)] = AreaState(
                 section.side,
                 [(cell, index)],
                 {cell},
-                sum(facing.values()),
+                len(facing),
                 section.bonus,
                 section.city,
                 section.mountains,
                 facing,
             )
-            self._area[(cell, index)] = state
-            mine.append(state)
         frontier = self.frontier
-        areas = self._area
         sides = tile.sides
         number = self.number
         edge_cells = self.edge_cells
@@ -260,8 +261,13 @@ class MapState:
         self._join_routes(cell, tile)
         done: list[AreaState] = []
         closing = self.closing
+        grouped = self.grouped
+        grouped.pop(cell, None)
         for index in range(len(tile.sections)):
-            state = self._area[(cell, index)]
+            state = areas[(cell, index)]
+            if grouped:
+                for facing in state.facing:
+                    grouped.pop(facing, None)
             if len(state.facing) == 1:
                 closing[id(state)] = (state, *self._towards(state))
             else:
@@ -454,6 +460,13 @@ class MapState:
         Mountains or Corals) each. Which areas complete depends only on how the tile's edges
         are shared out among its sections, so a policy weighing many faces and turns of tiles
         at one cell works it out once per way of sharing them out."""
+        kept = self.grouped.get(cell)
+        if kept is None:
+            kept = self.grouped[cell] = {}
+        else:
+            known = kept.get(section_bits)
+            if known is not None:
+                return known
         tiles = self.tiles
         areas_of = self._area
         cells = around(cell)
@@ -527,4 +540,5 @@ class MapState:
                     sum(s.mountains for s in areas.values()),
                 )
             )
+        kept[section_bits] = found
         return found
