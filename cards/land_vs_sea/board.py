@@ -65,6 +65,10 @@ class Section:
         return Section(self.side, edges, self.bonus, self.city, self.mountains)
 
 
+#: :attr:`Tile.closes` by the sections' edges (a few dozen ways to share out six edges).
+_CLOSES: dict[tuple[int, ...], int] = {}
+
+
 @dataclass(frozen=True)
 class Tile:
     """A hex tile face as the scoring layers see it."""
@@ -142,15 +146,14 @@ class Tile:
             "route_tile",
             (self.caravans > 0 or self.ships > 0) and not (self.bandit or self.pirate),
         )
-        object.__setattr__(
-            self,
-            "closes",
-            sum(
+        closes = _CLOSES.get(self.section_bits)
+        if closes is None:
+            closes = _CLOSES[self.section_bits] = sum(
                 1 << mask
                 for mask in range(64)
                 if any(not bits & ~mask for bits in self.section_bits)
-            ),
-        )
+            )
+        object.__setattr__(self, "closes", closes)
 
     # -- shapes
 

@@ -15,9 +15,9 @@ Land, Sea, Land, Sea. A side's points are kept on its first seat ("its score mar
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import Any, NamedTuple, overload
 
 from engine.flow import FlowGame, FlowResult
 from engine.hexgrid import CellLike, Hex, as_hex, neighbour, neighbours
@@ -67,9 +67,10 @@ class Held:
         return "b" if self.up == "a" else "a"
 
 
-@dataclass(frozen=True)
-class Placement:
-    """What one placement put down, for the scoring that follows it."""
+class Placement(NamedTuple):
+    """What one placement put down, for the scoring that follows it. A named tuple, not a
+    frozen dataclass: as immutable, and made on every placement, where a frozen dataclass's
+    ``__init__`` (one ``object.__setattr__`` per field) shows."""
 
     player: int
     cell: Hex
@@ -274,6 +275,9 @@ class LandVsSea(FlowGame):
         self.last_hole: Hex | None = None
         self.points_by: dict[str, int] = {}
         self._in_force: tuple[tuple[str, ...] | None, list[str]] | None = None
+        #: :meth:`fire`'s handlers by trigger, with the cards in force and the handler table
+        #: they were read from.
+        self._answering: tuple[list[str], Any, dict[str, list[tuple[str, Any]]]] | None = None
         #: placements attempted (a turn of the 3 player game's lone player holds two).
         self.placements = 0
         self.idle = 0
@@ -434,6 +438,36 @@ class LandVsSea(FlowGame):
                 cards = [c for c in cards if self.cards[c]["kind"] != "layer" or c in key]
             self._in_force = (key, cards)
         return self._in_force[1]
+
+    def fire(
+        self,
+        trigger: str,
+        player: Player,
+        cards: Iterable[str] | None = None,
+        event: dict[str, Any] | None = None,
+        quantities: dict[str, int] | None = None,
+    ) -> Context:
+        """:meth:`Game.fire` over the cards in force, with the handlers that answer each
+        trigger looked up once for as long as the same cards are in force (a turn fires one
+        or two triggers, which most rules and layers have no handler for)."""
+        if cards is not None or self.table is None:
+            return super().fire(trigger, player, cards, event, quantities)
+        in_force = self.cards_in_force(player)
+        kept = self._answering
+        if kept is None or kept[0] is not in_force or kept[1] is not self.table:
+            kept = self._answering = (in_force, self.table, {})
+        answering = kept[2].get(trigger)
+        if answering is None:
+            handlers = self.table.handlers
+            answering = kept[2][trigger] = [
+                (card, handlers[(card, trigger)])
+                for card in dict.fromkeys(in_force)
+                if (card, trigger) in handlers
+            ]
+        c = Context(player, "", trigger, event, quantities)
+        for card, handler in answering:
+            self.call(handler, c.for_card(card))
+        return c
 
     def in_play(self, layer: str) -> bool:
         """True when that scoring layer is in play."""
