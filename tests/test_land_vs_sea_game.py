@@ -408,6 +408,35 @@ def test_the_greedys_ley_values_are_what_the_rules_would_score(seed: int) -> Non
 
 
 @pytest.mark.parametrize("seed", [3, 8])
+def test_the_ley_values_kept_from_turn_to_turn_are_what_the_rows_give_afresh(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The greedy keeps _ley_value by (cell, Menhir shown) from turn to turn, dropping those
+    # whose walk ended at a gap now filled and those on a new Menhir's rows: each turn of a
+    # whole game, every value it then reads as kept is the one _ley_value works out afresh.
+    policy = importlib.import_module(f"{_natives.__package__}.policy")
+    plain = board.Tile.split([0, 1, 2])
+    menhir = board.Tile.split([0, 1, 2], menhir=True)
+    kept_table = policy._ley_table
+    checked = [0]
+
+    def checking(game):  # type: ignore[no-untyped-def]
+        values = kept_table(game)
+        rows = policy._menhir_rows(game)
+        for (cell, shown), value in values.items():
+            tile = menhir if shown else plain
+            assert policy._ley_value(game, cell, tile, rows) == value, (cell, shown)
+            checked[0] += 1
+        return values
+
+    monkeypatch.setattr(policy, "_ley_table", checking)
+    sim = Simulator(GENERATED / "land_vs_sea")
+    game = sim.new_game(game_seed(seed, 1), 2, "competitive", sim.factory("greedy"))
+    game.play_game()  # type: ignore[attr-defined]
+    assert game.map.menhirs and checked[0] > 500  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("seed", [3, 8])
 def test_the_groups_kept_from_turn_to_turn_are_what_the_map_works_out_afresh(seed: int) -> None:
     # MapState.groups keeps its answers by cell until a tile put down changes an area with an
     # open edge facing that cell: at every frontier cell of a whole game, for every way of

@@ -831,8 +831,15 @@ class LandVsSea(FlowGame):
         placed = self.last
         if placed is None:
             return []
-        hole = self.map.hole
-        return [cell for cell in around(placed.cell) if hole(cell) is not None]
+        # MapState.hole, written out: a hole's frontier mask is 63, its land edges all or none.
+        frontier = self.map.frontier
+        return [
+            cell
+            for cell in around(placed.cell)
+            if (need := frontier.get(cell)) is not None
+            and need[0] == 63
+            and (need[1] == 63 or need[1] == 0)
+        ]
 
     def hole_type(self, hole: Hex) -> str | None:
         """Land or sea for a hole, else None."""

@@ -515,12 +515,32 @@ def _ley_table(game: LandVsSea) -> dict[tuple[Hex, bool], tuple[int, int]]:
     """:func:`_ley_value` by (cell, Menhir shown), kept on the map from turn to turn. A value
     reads the tiles along the cell's rows up to a Menhir or a gap each way, so it holds until
     one of those gaps is filled (the note keeps, by gap, the values that stop there), or a
-    Menhir is added (which drops them all)."""
+    Menhir is added on one of the cell's rows (which moves that row's span and ends walks
+    along it; a cell on none of the new Menhir's three rows reads none of that)."""
     board = game.map
     kept = board.notes.get("ley_values")
-    if kept is None or kept[0] != len(board.menhirs):
-        kept = board.notes["ley_values"] = [len(board.menhirs), len(board.tiles), {}, {}]
+    if kept is None:
+        kept = board.notes["ley_values"] = [
+            len(board.menhirs),
+            len(board.tiles),
+            {},
+            {},
+            set(board.menhirs),
+        ]
     values: dict[tuple[Hex, bool], tuple[int, int]] = kept[2]
+    if kept[0] != len(board.menhirs):
+        added = board.menhirs - kept[4]
+        kept[4] |= added
+        kept[0] = len(board.menhirs)
+        qs = {m.q for m in added}
+        rs = {m.r for m in added}
+        ss = {-m.q - m.r for m in added}
+        for key in [
+            key
+            for key in values
+            if key[0][0] in qs or key[0][1] in rs or -key[0][0] - key[0][1] in ss
+        ]:
+            del values[key]
     if kept[1] != len(board.tiles):
         watch: dict[Hex, list[tuple[Hex, bool]]] = kept[3]
         for placed in islice(board.tiles, kept[1], None):
