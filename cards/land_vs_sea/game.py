@@ -290,8 +290,9 @@ class LandVsSea(FlowGame):
             cached = _FACES.put(self.ir, ({}, {}, {}))
         self._faces: dict[tuple[str, str], Tile] = cached[0]
         self._rotations: dict[tuple[str, str], list[tuple[int, Tile]]] = cached[1]
-        #: each way a held tile may lie, face up first: (face, turns, tile).
-        self._ways: dict[Held, list[tuple[str, int, Tile]]] = cached[2]
+        #: each way a held tile may lie, face up first, by its hand index: (index, face, turns,
+        #: tile).
+        self._ways: dict[tuple[int, Held], list[Lying]] = cached[2]
         self.token_supply = sum(
             int(card["properties"].get("copies", 1))
             for card in self.cards.values()
@@ -603,16 +604,16 @@ class LandVsSea(FlowGame):
         (:class:`Placements`: each one's (hand index, face, cell, tile) by ``lookup``)."""
         # Each way a held tile may lie: its hand index, face, turns and tile.
         ways = self._ways
-        lyings = []
+        lyings: list[Lying] = []
         for index, held in enumerate(self.hand(player)):
-            found = ways.get(held)
+            found = ways.get((index, held))
             if found is None:
-                found = ways[held] = [
-                    (face, turns, tile)
+                found = ways[(index, held)] = [
+                    (index, face, turns, tile)
                     for face in (held.up, held.hidden)
                     for turns, tile in self.rotations(held.card, face)
                 ]
-            lyings += [(index, face, turns, tile) for face, turns, tile in found]
+            lyings += found
         return Placements(self.map, lyings)
 
     def place_held_tile(self, player: Player) -> None:
