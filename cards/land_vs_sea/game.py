@@ -88,6 +88,9 @@ class Placement(NamedTuple):
 #: lists a few hundred placements.
 _AT: dict[Hex, str] = {}
 
+#: A stack's answer to ``draw`` (its number from 1), for the first nine.
+_STACKS = tuple(str(i + 1) for i in range(9))
+
 #: The turns part of a placement option (``r0`` .. ``r5``).
 _TURNS = tuple(f"r{turns}" for turns in range(6))
 
@@ -576,16 +579,16 @@ class LandVsSea(FlowGame):
         """Draw from the tops of the stacks (the player's choice each time) up to the hand size."""
         size = int(self.params.get("hand_size", 1))
         hand = self.hand(player)
+        stacks = self.stacks
         while len(hand) < size:
-            open_stacks = tuple(str(i + 1) for i, stack in enumerate(self.stacks) if stack)
-            if not open_stacks:
+            held = [i for i, stack in enumerate(stacks) if stack]
+            if not held:
                 return
+            open_stacks = tuple([_STACKS[i] if i < 9 else str(i + 1) for i in held])
             pick = open_stacks[0]
             if len(open_stacks) > 1:
-                tops = "; ".join(
-                    f"{i}: {self.cards[self.stacks[int(i) - 1][0].card]['title']}"
-                    for i in open_stacks
-                )
+                cards = self.cards
+                tops = "; ".join([f"{i + 1}: {cards[stacks[i][0].card]['title']}" for i in held])
                 pick = self.ask(
                     player,
                     Question("draw", player.index, f"draw from a stack ({tops})", open_stacks),
