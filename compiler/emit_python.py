@@ -550,13 +550,13 @@ class PythonEmitter:
                 extra["rounds"] = self.flow_value(
                     "rounds", section["count"], where, [where["line"], where["col"]], functions
                 )
-        for key in ("end_when", "tiebreak"):
+        # 'end when' is reported where it is written; the tiebreak at the flow.
+        end_loc = flow.get("end_when_loc") or loc
+        for key, where in (("end_when", end_loc), ("tiebreak", loc)):
             if flow[key] is not None:
-                where = flow.get(f"{key}_loc") or loc
                 extra[key] = self.flow_value(
                     key, flow[key], where, [where["line"], where["col"]], functions
                 )
-        end_loc = flow.get("end_when_loc") or loc
         runners = {
             section: self.section_runner(
                 section, phase_functions[section], flow["end_when"], loc, end_loc
@@ -605,8 +605,8 @@ class PythonEmitter:
             fn.add(0, f"# phase {phase['name']}")
             fn.add(0, "if g.logs_phases:")
             fn.add(1, f"g.events.append(('phase', c.player.index, {literal(phase['name'])}))")
-            # Its questions keep the phase's ids (flow.PHASE.NAME), as its own function asks.
-            # and its statements their file (a variant's inserted phase: its YAML).
+            # Its questions keep the phase's ids (flow.PHASE.NAME), as its own function asks
+            # them, and its statements their file (a variant's inserted phase: its YAML).
             fn.trigger, fn.source = phase["name"], phase["loc"]["file"]
             self.body(fn, phase["body"], 0, "c")
             fn.source = end_loc["file"]

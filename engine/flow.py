@@ -191,12 +191,12 @@ class FlowGame(Game):
         # loop below. A handlers module built before runners existed has none.
         self._runners = {} if self._looking else flow.get("run", {})
         try:
+            # One Game.call for the setup and one for all the rounds: a failure is still
+            # located at its DSL line (Game.call reads the innermost generated frame).
             if not self.set_up:
                 self.set_up = True
-                self._play_section(flow, "setup", first)
+                self.call(lambda g, c: self._play_section(flow, "setup", c), first)
             if flow["round"] or flow["turn"]:
-                # One call for all the rounds: a failure is still located at its DSL line
-                # (Game.call reads the innermost generated frame).
                 self.call(lambda g, c: self._rounds(flow), first)
             self.reason = "rounds"
         except GameEnded as ended:
@@ -224,9 +224,6 @@ class FlowGame(Game):
         turn_phases = flow["turn"]
         first = self._contexts[0]
         contexts = self._contexts
-        # The round's runner, called directly (no Game.call of its own: _rounds runs inside
-        # play's), or its phases one by one (a lookahead, or a module without runners).
-        round_runner = self._runners.get("round")
         log_round = self.log_round if self.logs_rounds else None
         # From the current round: a game played on after a scenario's own rounds (or given a
         # round) goes on from there; a new game is at round 1.
@@ -236,9 +233,7 @@ class FlowGame(Game):
             self.round = number
             self.rounds_played = number
             try:
-                if round_runner is not None:
-                    round_runner(self, first)
-                elif round_phases:
+                if round_phases:
                     self._play_section(flow, "round", first)
                 if turn_phases:
                     for player in self.seat_order():
@@ -263,11 +258,12 @@ class FlowGame(Game):
             )
 
     def _play_section(self, flow: dict[str, Any], section: str, c: Context) -> None:
-        """Play a section of :meth:`play`: through its generated runner when there is one
-        (the same phases and end checks, one call), else phase by phase."""
+        """Play a section of :meth:`play` (inside its Game.call): through its generated
+        runner when there is one (the same phases and end checks in one function), else phase
+        by phase (a lookahead, or a module built before runners)."""
         runner = self._runners.get(section)
         if runner is not None:
-            self.call(runner, c)
+            runner(self, c)
         else:
             self._run(flow[section], c)
 
