@@ -315,6 +315,10 @@ class FlowGame(Game):
     #: game whose log is told phase by phase sets this True).
     logs_phases = False
 
+    #: Whether a ship (a player) can sink in this game: the simulator prints a sink rate only
+    #: for games that can (a game of tiles or cards has no ships to sink).
+    ships_sink = False
+
     #: The engine writes a logbook line per player each round (:meth:`log_round`); a game
     #: whose flow writes its own logbook in a phase sets this False.
     logs_rounds = True

@@ -58,8 +58,8 @@ def card_effects(report: SimReport, card: str) -> tuple[Difference | None, Diffe
 def seat_labels(report: SimReport) -> tuple[str, str]:
     """The two winners a report compares: player 1 and player 2, or, in a game whose seats
     play named sides (``seat_label``: "Land", "Sea"), its first two sides by name."""
-    named = sorted(w for w in report.tally.wins if w != "no winner" and not w.startswith("player "))
-    return (named[0], named[1]) if len(named) >= 2 else ("player 1", "player 2")
+    sides = sorted(report.tally.sides)
+    return (sides[0], sides[1]) if len(sides) >= 2 else ("player 1", "player 2")
 
 
 def seat_difference(report: SimReport) -> Difference | None:

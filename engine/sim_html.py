@@ -278,7 +278,8 @@ def render(
                 "games": f"{report.games:,}",
                 "mean": f"{score.mean:.2f} ({score.mean - score.half_width:.2f} to "
                 f"{score.mean + score.half_width:.2f})",
-                "sink": f"{100 * report.sink_rate:.1f}%",
+                # A game without ships has no sink rate to show.
+                "sink": f"{100 * report.sink_rate:.1f}%" if report.tally.ships_sink else "-",
             }
         )
     charts: list[_Chart] = [score_chart(reports)]

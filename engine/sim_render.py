@@ -77,6 +77,7 @@ def render_report(report: SimReport, cards: bool = True) -> str:
     """The report as readable tables: the score with its spread and interval and its
     histogram, the sink rate and how games ended, the length, titles, wins and cards."""
     from engine.sim_figures import CARD_CAVEAT, card_effects, seat_difference, seat_labels
+    from engine.sim_tally import NO_TITLE
 
     tally = report.tally
     count = f"{report.games:,} {report.mode} game{'s' if report.games != 1 else ''}"
@@ -104,13 +105,14 @@ def render_report(report: SimReport, cards: bool = True) -> str:
             f"({afloat.n:,} of {score.n:,})"
         )
     lines += ["", f"{label} distribution", *_histogram_lines(tally.scores)]
-    ships = "" if report.players == 1 else f"; {report.ships_sunk:,} ships"
-    lines += [
-        "",
-        f"sink rate  {100 * report.sink_rate:5.1f}%   "
-        f"({report.games_with_sinking:,} of {report.games:,} games{ships}; "
-        f"95% CI {_interval(report.games_with_sinking, report.games)})",
-    ]
+    if tally.ships_sink:
+        ships = "" if report.players == 1 else f"; {report.ships_sunk:,} ships"
+        lines += [
+            "",
+            f"sink rate  {100 * report.sink_rate:5.1f}%   "
+            f"({report.games_with_sinking:,} of {report.games:,} games{ships}; "
+            f"95% CI {_interval(report.games_with_sinking, report.games)})",
+        ]
     length = histogram_moments(tally.lengths)
     lines += [
         "",
@@ -132,13 +134,16 @@ def render_report(report: SimReport, cards: bool = True) -> str:
             f"{end:<{width}}  {n:>7,}  {_percent(n / report.games):>6}  "
             f"{_interval(n, report.games)}"
         )
-    lines.append("")
-    total = sum(n for _, n in report.titles) or 1
-    width = max([len("title"), *(len(t) for t, _ in report.titles)])
-    lines.append(f"{'title':<{width}}  {'count':>7}  {'share':>6}")
-    for title, n in report.titles:
-        bar = "#" * round(30 * n / total)
-        lines.append(f"{title:<{width}}  {n:>7,}  {100 * n / total:5.1f}%  {bar}".rstrip())
+    width = len("title")
+    if any(title != NO_TITLE for title, _ in report.titles):
+        # A game whose flow gives no titles has nothing to count here.
+        lines.append("")
+        total = sum(n for _, n in report.titles) or 1
+        width = max([width, *(len(t) for t, _ in report.titles)])
+        lines.append(f"{'title':<{width}}  {'count':>7}  {'share':>6}")
+        for title, n in report.titles:
+            bar = "#" * round(30 * n / total)
+            lines.append(f"{title:<{width}}  {n:>7,}  {100 * n / total:5.1f}%  {bar}".rstrip())
     if report.mode == "competitive":
         width = max([width, *(len(w) for w, _ in report.wins)])
         lines += ["", f"{'winner':<{width}}  {'games':>7}  {'share':>6}  95% CI"]

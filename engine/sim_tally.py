@@ -47,6 +47,11 @@ class Outcome:
     #: Points scored by source (a game's ``points_by``: a scoring layer, the base game), all
     #: seats together; empty for a game that does not keep them.
     points_by: dict[str, int] = field(default_factory=dict)
+    #: The names of the sides the seats played (a game's ``seat_label``: "Land", "Sea"), in
+    #: seat order; empty for a game whose winners are seats.
+    sides: tuple[str, ...] = ()
+    #: Whether ships can sink in this game (``ships_sink``), so a sink rate means something.
+    ships_sink: bool = True
 
 
 def _winner_label(winner: int | None, game: Game | None = None) -> str:
@@ -156,7 +161,17 @@ def outcome(game: Game, result: Any, mode: str, cards: bool = True) -> Outcome:
         cards=_card_sets(game, mode, kinds) if cards else None,
         turns=int(getattr(result, "turns", 0) or 0),
         points_by=dict(getattr(game, "points_by", None) or {}),
+        sides=_sides(game) if mode == "competitive" else (),
+        ships_sink=bool(getattr(game, "ships_sink", True)),
     )
+
+
+def _sides(game: Game) -> tuple[str, ...]:
+    """Every seat's side by the game's ``seat_label``; empty for a game without one."""
+    label = getattr(game, "seat_label", None)
+    if label is None:
+        return ()
+    return tuple(str(label(index)) for index in range(len(game.players)))
 
 
 # -- accumulators
@@ -219,10 +234,18 @@ class Tally:
     #: Points by source (layer), all games together, for games that keep them (empty
     #: otherwise): the mean per game is this over ``games``.
     points_by: Counter[str] = field(default_factory=Counter)
+    #: Every side a seat played in these games (named by the game's ``seat_label``); empty for
+    #: a game whose winners are seats. A set, so runs merge by union.
+    sides: set[str] = field(default_factory=set)
+    #: Whether ships can sink in the game (every game counted said so).
+    ships_sink: bool = True
 
     def add(self, game: Outcome) -> None:
         """Count one game."""
+        if not self.games:
+            self.ships_sink = game.ships_sink
         self.games += 1
+        self.sides.update(game.sides)
         self.ships_sunk += game.sunk
         if game.sunk:
             self.games_with_sinking += 1
@@ -260,6 +283,9 @@ class Tally:
 
     def merge(self, other: Tally) -> Tally:
         """Add ``other``'s games (in place); return self."""
+        if not self.games:
+            # An empty tally knows nothing of the game yet: the other's word stands.
+            self.ships_sink = other.ships_sink
         self.games += other.games
         merge_counts(self.scores, other.scores)
         self.afloat.merge(other.afloat)
@@ -273,6 +299,7 @@ class Tally:
         merge_counts(self.lengths, other.lengths)
         merge_counts(self.turns, other.turns)
         merge_counts(self.points_by, other.points_by)
+        self.sides |= other.sides
         for card, tally in other.cards.items():
             self.cards.setdefault(card, CardTally()).merge(tally)
         return self
@@ -301,6 +328,9 @@ class Tally:
                 if self.points_by
                 else {}
             ),
+            # Likewise only games of sides, and games without ships.
+            **({"sides": sorted(self.sides)} if self.sides else {}),
+            **({} if self.ships_sink else {"ships_sink": False}),
         }
 
     @classmethod
@@ -320,6 +350,8 @@ class Tally:
             cards={k: CardTally.from_dict(v) for k, v in data["cards"].items()},
             turns=Counter({int(k): int(v) for k, v in data.get("turns", {}).items()}),
             points_by=Counter({str(k): int(v) for k, v in data.get("points_by", {}).items()}),
+            sides={str(s) for s in data.get("sides", [])},
+            ships_sink=bool(data.get("ships_sink", True)),
         )
 
 

@@ -311,6 +311,28 @@ def test_cardc_sim_reports_wins_per_side_points_per_layer_and_length(players: in
     for label in SIDE_LABELS[players] & set(tally.wins):
         assert label in text
     assert "Caravan and Ship scoring" in text and "base game" in text
+    # The sides are the game's (every seat's seat_label), not read off the winners: a side that
+    # never won is still named in the seat comparison.
+    assert tally.sides == SIDE_LABELS[players]
+    assert f"{sorted(tally.sides)[1]}'s win share minus {sorted(tally.sides)[0]}'s" in text
+    # No ship sinks and no title is earned in Land vs Sea: the report has neither table.
+    assert not tally.ships_sink and "sink rate" not in text
+    assert "(no title)" not in text and "\ntitle " not in text
+    # And the JSON a cluster run merges keeps both.
+    again = type(tally).from_dict(tally.as_dict())
+    assert again.sides == tally.sides and again.ships_sink is False
+
+
+def test_a_report_names_the_sides_even_when_one_never_won() -> None:
+    from engine.sim import render_report, simulate
+    from engine.sim_figures import seat_labels
+
+    report = simulate(GENERATED / "land_vs_sea", 3, 1, "competitive", "greedy", players=2, jobs=1)
+    report.tally.wins.clear()
+    report.tally.wins["Sea"] = 3
+    assert seat_labels(report) == ("Land", "Sea")
+    assert "Sea's win share minus Land's: -100.0 points" not in render_report(report)
+    assert "Sea's win share minus Land's: +100.0 points" in render_report(report)
 
 
 def test_the_same_seed_plays_the_same_game() -> None:

@@ -339,6 +339,9 @@ class UnchartedPassage(FlowGame):
     the map or ask the captains (docking and anchoring, East Asia, critical damage and sinking,
     both 2-player modes)."""
 
+    #: "your ship sinks": the simulator reports the sink rate.
+    ships_sink = True
+
     def __post_init__(self) -> None:
         super().__post_init__()
         #: The window (trigger context) being fired, so a policy can see its quantities.
