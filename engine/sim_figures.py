@@ -162,7 +162,8 @@ def differences(
             out[label] = (sa, sb, unpaired_share, unpaired_share)
 
     ta, tb = base.tally, other.tally
-    share("sink", "sink rate", ta.games_with_sinking, tb.games_with_sinking, ta.games, tb.games)
+    if ta.ships_sink or tb.ships_sink:  # a game without ships has no sink rate to compare
+        share("sink", "sink rate", ta.games_with_sinking, tb.games_with_sinking, ta.games, tb.games)
     for end in sorted(set(ta.ends) | set(tb.ends)):
         share(f"end:{end}", f"end: {end}", ta.ends[end], tb.ends[end], ta.games, tb.games)
     sa, sb = histogram_moments(ta.scores).n, histogram_moments(tb.scores).n
@@ -174,8 +175,12 @@ def differences(
 
 
 def _title_order(base: SimReport, other: SimReport) -> list[str]:
+    """The titles to compare, in the base's order; none for a game without titles."""
+    from engine.sim_tally import NO_TITLE
+
     order = [t for t, _ in base.titles]
-    return order + [t for t, _ in other.titles if t not in order]
+    order += [t for t, _ in other.titles if t not in order]
+    return order if any(t != NO_TITLE for t in order) else []
 
 
 def differences_as_dict(

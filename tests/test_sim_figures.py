@@ -188,6 +188,29 @@ def test_pairing_narrows_the_interval_of_a_real_variant() -> None:
     assert figures["sink rate"][2].value > 0
 
 
+@pytest.mark.skipif(not (REAL_FOLDER.parent / "land_vs_sea").is_dir(), reason="not compiled")
+def test_a_game_without_ships_or_titles_compares_neither() -> None:
+    # Land vs Sea has no ship to sink and no title to earn: a comparison of two of its layer
+    # mixes has no "sink rate" row and no "title: (no title)" row, only what can differ.
+    from engine.sim_figures import differences
+
+    lvs = REAL_FOLDER.parent / "land_vs_sea"
+    run = sim.run_points(
+        [sim.Point.of(lvs), sim.Point.of(lvs / "experienced")],
+        4,
+        1,
+        "competitive",
+        "greedy",
+        players=2,
+        jobs=1,
+    )
+    figures = differences(run.reports[0], run.reports[1], run.pairs[0])
+    assert "mean score" in figures and "game length" in figures
+    assert "sink rate" not in figures
+    assert not [f for f in figures if f.startswith("title")]
+    assert {"wins: Land", "wins: Sea"} & set(figures)
+
+
 def test_cli_compare_prints_each_difference(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
