@@ -421,8 +421,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--policy",
         default="greedy",
-        help="the game's policies (Uncharted Passage: random, greedy); a game with no flow of "
-        "its own: random, lookahead (= greedy)",
+        help="a policy the game offers (every game: random, greedy; a game's natives may add "
+        "more, and an unknown name lists them; default greedy)",
     )
     parser.add_argument(
         "--jobs",
