@@ -70,12 +70,35 @@ class _Checker:
         if value is not None and not isinstance(value, Scalar):
             self.fail(node, key, f"{where} is text, not a list or mapping", "write it as text")
 
-    def pairs(self, node: Any, key: str, where: str) -> None:
+    def pairs(
+        self, node: Any, key: str, where: str, tied: str = "", ties: tuple[str, ...] = ()
+    ) -> None:
+        """A list of ``[title, text]`` entries; with ``tied`` (the key of the pair), an entry
+        may also be ``{card: ID, tied: [title, text]}`` (``ties`` are the keys it may give)."""
         items = self.want(node, key, list, "a list of [title, text] pairs", "- [Title, text]")
+        shown = f"{{{', '.join(f'{t}: NAME' for t in ties)}, {tied}: [Title, text]}}"
         for index, item in enumerate(items):
+            holder, at = items, index
+            if tied and isinstance(item, dict):
+                for name in item:
+                    if name not in (*ties, tied):
+                        self.fail(
+                            item,
+                            name,
+                            f"an entry of {where} has no '{name}'",
+                            f"its keys: {', '.join((*ties, tied))}",
+                        )
+                    if name in ties:
+                        self.text(item, name, f"'{name}' of an entry of {where}")
+                if tied not in item:
+                    self.fail(items, index, f"an entry of {where} needs '{tied}'", shown)
+                holder, at, item = item, tied, item[tied]
             if not isinstance(item, list) or len(item) != 2:
                 self.fail(
-                    items, index, f"each entry of {where} is [title, text]", "- [Title, text]"
+                    holder,
+                    at,
+                    f"each entry of {where} is [title, text]",
+                    f"- [Title, text] or - {shown}" if tied else "- [Title, text]",
                 )
             for part in range(2):
                 self.text(item, part, f"an entry of {where}")
@@ -92,14 +115,20 @@ def check_reference(data: Any, path: str, shapes: Callable[[], set[str]]) -> Non
             path, 1, 1, "reference.yaml is a mapping of keys", "start with a key: phases: ..."
         )
     if "phases" in data:
-        phases = check.want(data, "phases", dict, "intro, from and items", "phases: {items: [...]}")
+        phases = check.want(
+            data, "phases", dict, "intro, from, items and omit", "phases: {items: [...]}"
+        )
         for key in ("intro", "from"):
             if key in phases:
                 check.text(phases, key, f"phases.{key}")
         if "items" in phases:
-            check.pairs(phases, "items", "phases.items")
+            check.pairs(phases, "items", "phases.items", "item", ("phase", "card"))
+        if "omit" in phases:
+            names = check.want(phases, "omit", list, "a list of phase names", "[logbook]")
+            for index in range(len(names)):
+                check.text(names, index, "a phase name")
     if "notes" in data:
-        check.pairs(data, "notes", "notes")
+        check.pairs(data, "notes", "notes", "note", ("card",))
     if "tables" in data:
         tables = check.want(data, "tables", list, "a list of tables", "- {title: ..., rows: []}")
         for index, table in enumerate(tables):
@@ -147,7 +176,7 @@ def check_reference(data: Any, path: str, shapes: Callable[[], set[str]]) -> Non
                     f"shapes: {', '.join(sorted(known))}",
                 )
                 check.fail(icon, "shape", f"no icon shape '{shape}'", hint[0])
-            for key in ("label", "meaning"):
+            for key in ("label", "meaning", "card"):
                 if key in icon:
                     check.text(icon, key, f"icon '{name}''s {key}")
     if "printed_kinds" in data:
