@@ -140,6 +140,8 @@ class Reference:
     hex_specs: list[HexSpec] = field(default_factory=list)
     #: The top-level keys the file gave (what a variant's reference replaces).
     given: set[str] = field(default_factory=set)
+    #: Phase name -> ``file:line:column`` where the file names it (for an unknown name).
+    phase_places: dict[str, str] = field(default_factory=dict)
 
     def kind_name(self, kind: str, default: str) -> str:
         """``kind``'s name on the sheet: the game's ``kinds`` word for it, else ``default``."""
@@ -173,10 +175,14 @@ def load_reference(path: Path) -> Reference:
 
     if not path.is_file():
         return Reference()
-    from compiler.sheets.reference_shape import ReferenceShapeError, check_reference_file
+    from compiler.sheets.reference_shape import (
+        ReferenceShapeError,
+        check_reference_file,
+        phase_places,
+    )
 
     try:  # every value read below has the shape it is read as, or the error says where not
-        check_reference_file(path)
+        places = phase_places(check_reference_file(path), str(path))
     except ReferenceShapeError as error:
         raise ReferenceError(str(error)) from error
     try:
@@ -187,7 +193,7 @@ def load_reference(path: Path) -> Reference:
         raise ReferenceError(f"{path}: {error}") from error
     if not isinstance(data, dict):
         raise ReferenceError(f"{path}: expected a mapping at the top")
-    ref = Reference(given={str(k) for k in data})
+    ref = Reference(given={str(k) for k in data}, phase_places=places)
     phases = data.get("phases") or {}
     # Which parts of the phases a variant's reference gives (the rest stays the base's).
     ref.given |= {f"phases.{k}" for k in phases}
@@ -380,9 +386,9 @@ def _check_phase_names(ref: Reference, ir: dict[str, Any]) -> None:
     ]:
         if name not in names:
             hint = did_you_mean(name, names) or (f"its phases: {', '.join(names)}",)
+            at = ref.phase_places.get(name, REFERENCE_FILE)
             raise ReferenceError(
-                f"{REFERENCE_FILE}: {where}: '{name}' is not a phase of {ir['game']}'s flow; "
-                f"{hint[0]}"
+                f"{at}: {where}: '{name}' is not a phase of {ir['game']}'s flow\n  hint: {hint[0]}"
             )
 
 

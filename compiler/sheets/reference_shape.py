@@ -34,12 +34,15 @@ class ReferenceShapeError(ValueError):
         return Diagnostic("reference-shape", self.message, span, "error", (self.hint,))
 
 
-def _where(node: Any, key: Any) -> tuple[int, int]:
-    """The 1-based line and column of ``node[key]``'s value (the key's when unknown)."""
+def _where(node: Any, key: Any, at_key: bool = False) -> tuple[int, int]:
+    """The 1-based line and column of ``node[key]``'s value (the key's when unknown, or when
+    ``at_key``: a key that does not belong there)."""
     lc = getattr(node, "lc", None)
     if lc is None:
         return 1, 1
     try:
+        if at_key:
+            raise KeyError(key)
         line, column = lc.item(key) if isinstance(key, int) else lc.value(key)
     except (KeyError, IndexError, TypeError, AttributeError):
         try:
@@ -53,8 +56,8 @@ class _Checker:
     def __init__(self, path: str) -> None:
         self.path = path
 
-    def fail(self, node: Any, key: Any, message: str, hint: str) -> None:
-        line, column = _where(node, key)
+    def fail(self, node: Any, key: Any, message: str, hint: str, at_key: bool = False) -> None:
+        line, column = _where(node, key, at_key)
         raise ReferenceShapeError(self.path, line, column, message, hint)
 
     def want(self, node: Any, key: Any, kind: type | tuple[type, ...], what: str, hint: str) -> Any:
@@ -87,6 +90,7 @@ class _Checker:
                             name,
                             f"an entry of {where} has no '{name}'",
                             f"its keys: {', '.join((*ties, tied))}",
+                            at_key=True,
                         )
                     if name in ties:
                         self.text(item, name, f"'{name}' of an entry of {where}")
@@ -194,16 +198,17 @@ def check_reference(data: Any, path: str, shapes: Callable[[], set[str]]) -> Non
                 check.text(values, name, f"{key}.{name}")
 
 
-def check_reference_file(path: Path, shown: str | None = None) -> None:
+def check_reference_file(path: Path, shown: str | None = None) -> Any:
     """Check ``path`` (reference.yaml) when it exists; raises a located error naming the
-    file as ``shown`` (default: ``path``)."""
+    file as ``shown`` (default: ``path``). Returns the file loaded round-trip (its nodes know
+    their lines), or None when there is no file."""
     from ruamel.yaml.error import YAMLError
 
     from compiler.sheets.icons import SHAPES
     from dsl.yaml_load import YamlLimitError, load_yaml, yaml_error_message, yaml_error_position
 
     if not path.is_file():
-        return
+        return None
     text = path.read_text(encoding="utf-8")
     where = shown or str(path)
     try:
@@ -218,3 +223,22 @@ def check_reference_file(path: Path, shown: str | None = None) -> None:
             where, line, column, yaml_error_message(error), "fix the YAML"
         ) from error
     check_reference(data, where, lambda: set(SHAPES))
+    return data
+
+
+def phase_places(data: Any, path: str) -> dict[str, str]:
+    """``path:line:column`` of each phase name ``phases`` gives (an entry's ``phase:``, an
+    ``omit`` name), in reference.yaml loaded round-trip: where an unknown one is reported."""
+    out: dict[str, str] = {}
+    phases = data.get("phases") if isinstance(data, dict) else None
+    if not isinstance(phases, dict):
+        return out
+    for item in phases.get("items") or []:
+        if isinstance(item, dict) and item.get("phase") is not None:
+            line, column = _where(item, "phase")
+            out.setdefault(str(item["phase"]), f"{path}:{line}:{column}")
+    omit = phases.get("omit")
+    for index, name in enumerate(omit if isinstance(omit, list) else []):
+        line, column = _where(omit, index)
+        out.setdefault(str(name), f"{path}:{line}:{column}")
+    return out
