@@ -56,8 +56,8 @@ def render_markdown(model: SheetModel, banner: str) -> str:
         lines += ["### Phases, in order", ""]
         if ref.phases_intro:
             lines += [line_md(escape_md(ref.phases_intro)), ""]
-        for index, (name, text) in enumerate(model.phases, start=1):
-            lines.append(f"{index}. **{escape_md(name)}**: {_segments(model, text)}")
+        for index, (title, said) in enumerate(model.phases, start=1):
+            lines.append(f"{index}. **{escape_md(title)}**: {_segments(model, said)}")
         lines.append("")
         if ref.phases_source:
             lines += [f"Rulebook: {escape_md(ref.phases_source)}", ""]

@@ -81,7 +81,8 @@ class _Checker:
         items = self.want(node, key, list, "a list of [title, text] pairs", "- [Title, text]")
         shown = f"{{{', '.join(f'{t}: NAME' for t in ties)}, {tied}: [Title, text]}}"
         for index, item in enumerate(items):
-            holder, at = items, index
+            holder: Any = items
+            at: Any = index
             if tied and isinstance(item, dict):
                 for name in item:
                     if name not in (*ties, tied):
