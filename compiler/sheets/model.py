@@ -8,6 +8,7 @@ the output is the same bytes for the same sources.
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -347,10 +348,15 @@ def _sentence(text: Text) -> Text:
     return out
 
 
+#: A phase's provisional note number by (kind, name) of the note, or None.
+Marks = Callable[[str, str], "int | None"]
+
+
 def phase_list(
-    ir: dict[str, Any], ref: Reference, writer: CardWriter, marks: Any
+    ir: dict[str, Any], ref: Reference, writer: CardWriter, marks: Marks
 ) -> list[tuple[str, Text]]:
-    """ "Phases, in order" as ``ir`` plays, from its compiled flow and the reference's entries.
+    """The sheet's phases ("Phases, in order") as ``ir`` plays: from its compiled flow and
+    the reference's entries.
 
     Each phase of the flow, in the order it runs, prints the entries tied to it (``phase:``);
     a phase with none, unless the reference omits it on purpose (``phases.omit``), prints its
@@ -393,7 +399,7 @@ def phase_list(
     return out
 
 
-def _generated_phase(phase: dict[str, Any], writer: CardWriter, marks: Any) -> tuple[str, Text]:
+def _generated_phase(phase: dict[str, Any], writer: CardWriter, marks: Marks) -> tuple[str, Text]:
     """A phase the reference has no words for: its DSL title, its statements in words."""
     title = str(phase.get("title") or phase["name"].replace("_", " "))
     title = title[0].upper() + title[1:]
