@@ -288,3 +288,20 @@ def test_every_variants_setup_reads_as_it_plays() -> None:
     assert not any("shuffle all 6 tiles" in text for _, text in scenario)
     unlocked = dict(_phases(_md(_repo(), "darwins_journey", "pirate_unlocked")))
     assert "the Pirate action is unlocked at the start" in unlocked["Main Board Setup"]
+
+
+def test_a_variants_table_without_rows_keeps_the_games_rows_under_its_citation(
+    tmp_path: Path,
+) -> None:
+    md = _md(_repo(), "land_vs_sea", "experienced")
+    table = md.split("### Scoring layers", 1)[1].split("\n### ", 1)[0]
+    assert "Rulebook: City scoring; the base game's layers" in table
+    # The game's rows, less those of the layers the variant removes.
+    assert "| City scoring: routes |" in table and "Menhir scoring |" not in table
+    assert "| Mountain & Coral scoring \\(base game, modelled\\) |" in table
+    # Only a variant's reference may leave a table's rows out.
+    path = tmp_path / "reference.yaml"
+    path.write_text("tables:\n  - {title: Scoring layers, from: x}\n", encoding="utf-8")
+    with pytest.raises(ReferenceError, match="a table needs 'columns'"):
+        load_reference(path)
+    assert load_reference(path, variant=True).tables[0].keeps_rows

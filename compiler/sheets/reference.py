@@ -66,6 +66,9 @@ class Table:
     columns: list[str]
     rows: list[list[str]]
     row_cards: list[str] = field(default_factory=list)
+    #: A variant's table given without ``rows``: it keeps the game's table's rows (and their
+    #: cards) and replaces only its ``from`` and, when given, its ``columns``.
+    keeps_rows: bool = False
 
 
 @dataclass(frozen=True)
@@ -167,8 +170,10 @@ def _tied_pairs(raw: Any, where: str, key: str) -> list[tuple[tuple[str, str], d
     return out
 
 
-def load_reference(path: Path) -> Reference:
-    """Read ``path`` (a missing file is an empty reference)."""
+def load_reference(path: Path, variant: bool = False) -> Reference:
+    """Read ``path`` (a missing file is an empty reference); ``variant`` for a variant's
+    ``sheets/<variant>.reference.yaml``, whose tables may leave out their rows (the game's
+    table's rows are kept)."""
     from ruamel.yaml.error import YAMLError
 
     from dsl.yaml_load import YamlLimitError, load_yaml
@@ -182,7 +187,7 @@ def load_reference(path: Path) -> Reference:
     )
 
     try:  # every value read below has the shape it is read as, or the error says where not
-        places = phase_places(check_reference_file(path), str(path))
+        places = phase_places(check_reference_file(path, variant=variant), str(path))
     except ReferenceShapeError as error:
         raise ReferenceError(str(error)) from error
     try:
@@ -204,7 +209,7 @@ def load_reference(path: Path) -> Reference:
         for (title, text), ties in _tied_pairs(phases.get("items"), f"{path}: phases.items", "item")
     ]
     ref.phases_omit = [str(name) for name in phases.get("omit") or []]
-    ref.tables = _tables(data.get("tables"), path)
+    ref.tables = _tables(data.get("tables"), path, variant)
     notes = _tied_pairs(data.get("notes"), f"{path}: notes", "note")
     ref.notes = [pair for pair, _ties in notes]
     ref.note_cards = [ties.get("card", "") for _pair, ties in notes]
@@ -239,9 +244,21 @@ def load_reference(path: Path) -> Reference:
     return ref
 
 
-def _tables(raw: Any, path: Path) -> list[Table]:
+def _tables(raw: Any, path: Path, variant: bool = False) -> list[Table]:
     tables = []
     for table in raw or []:
+        if variant and isinstance(table, dict) and "rows" not in table:
+            columns = table.get("columns")
+            tables.append(
+                Table(
+                    str(table.get("title", "")),
+                    str(table.get("from", "")),
+                    [str(c) for c in columns] if isinstance(columns, list) else [],
+                    [],
+                    keeps_rows=True,
+                )
+            )
+            continue
         try:
             rows, cards = [], []
             for row in table["rows"]:
@@ -314,13 +331,14 @@ def reference_for(folder: Path, variant: str | None) -> Reference:
     extra = variant_reference(folder, variant)
     if extra is None:
         return ref
-    override = load_reference(extra)
+    override = load_reference(extra, variant=True)
     return apply_override(ref, override, override.given)
 
 
 def apply_override(base: Reference, override: Reference, raw_keys: set[str]) -> Reference:
     """``base`` with a variant's reference over it: a table of the same title replaces the
-    base's (one with no rows removes it), new tables are added; an icon of the same name
+    base's (one with no rows removes it; one without ``rows`` keeps the base's rows and
+    changes its ``from`` and ``columns``), new tables are added; an icon of the same name
     replaces the base's, new ones are added; under ``phases``, the entries tied to a phase
     replace the base's entries for that phase (others are added), and ``intro``, ``from`` and
     ``omit`` replace the base's when given; any other key given replaces."""
@@ -328,6 +346,15 @@ def apply_override(base: Reference, override: Reference, raw_keys: set[str]) -> 
 
     tables = {t.title: t for t in base.tables}
     for table in override.tables:
+        if table.keeps_rows:  # only its citation (and columns) change: the rows are the game's
+            kept = tables.get(table.title)
+            if kept is not None:
+                tables[table.title] = replace(
+                    kept,
+                    source=table.source or kept.source,
+                    columns=table.columns or kept.columns,
+                )
+            continue
         tables[table.title] = table
     out = replace(
         base,

@@ -109,9 +109,13 @@ class _Checker:
                 self.text(item, part, f"an entry of {where}")
 
 
-def check_reference(data: Any, path: str, shapes: Callable[[], set[str]]) -> None:
+def check_reference(
+    data: Any, path: str, shapes: Callable[[], set[str]], variant: bool = False
+) -> None:
     """Raise :class:`ReferenceShapeError` for the first value of the wrong shape in ``data``
-    (reference.yaml loaded round-trip); ``shapes()`` gives the icon shapes there are."""
+    (reference.yaml loaded round-trip); ``shapes()`` gives the icon shapes there are.
+    ``variant``: a variant's reference, whose tables may leave out ``columns`` and ``rows``
+    (the game's table of that title keeps its own)."""
     check = _Checker(path)
     if data is None:
         return
@@ -141,12 +145,19 @@ def check_reference(data: Any, path: str, shapes: Callable[[], set[str]]) -> Non
                 check.fail(
                     tables, index, "a table is a mapping", "{title: T, columns: [...], rows: [...]}"
                 )
-            for key in ("title", "columns", "rows"):
+            patch = variant and "rows" not in table
+            for key in ("title",) if patch else ("title", "columns", "rows"):
                 if key not in table:
                     check.fail(tables, index, f"a table needs '{key}'", "title, columns and rows")
             check.text(table, "title", "a table's title")
             if "from" in table:
                 check.text(table, "from", "a table's 'from'")
+            if patch:  # the game's rows stay; a new citation (and columns) over them
+                if "columns" in table:
+                    columns = check.want(table, "columns", list, "a list of column titles", "[A]")
+                    for column in range(len(columns)):
+                        check.text(columns, column, "a column title")
+                continue
             columns = check.want(table, "columns", list, "a list of column titles", "[A, B]")
             for column in range(len(columns)):
                 check.text(columns, column, "a column title")
@@ -199,7 +210,7 @@ def check_reference(data: Any, path: str, shapes: Callable[[], set[str]]) -> Non
                 check.text(values, name, f"{key}.{name}")
 
 
-def check_reference_file(path: Path, shown: str | None = None) -> Any:
+def check_reference_file(path: Path, shown: str | None = None, variant: bool = False) -> Any:
     """Check ``path`` (reference.yaml) when it exists; raises a located error naming the
     file as ``shown`` (default: ``path``). Returns the file loaded round-trip (its nodes know
     their lines), or None when there is no file."""
@@ -223,7 +234,7 @@ def check_reference_file(path: Path, shown: str | None = None) -> Any:
         raise ReferenceShapeError(
             where, line, column, yaml_error_message(error), "fix the YAML"
         ) from error
-    check_reference(data, where, lambda: set(SHAPES))
+    check_reference(data, where, lambda: set(SHAPES), variant)
     return data
 
 
