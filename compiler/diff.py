@@ -709,6 +709,11 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def _meaning(definition: IR) -> Any:
+    """A verb's or function's parameters and statements (or expression), not where it is."""
+    return _strip_positions({k: definition.get(k) for k in ("params", "body", "expr", "returns")})
+
+
 def rule_words(project: Any, diff: IRDiff) -> dict[str, list[str]]:
     """What the diff changes in the flow and the verbs, as sentences in the rulebook's words
     (the names the reference gives the phases, statements written as the sheets write them):
@@ -755,11 +760,13 @@ def rule_words(project: Any, diff: IRDiff) -> dict[str, list[str]]:
             )
         elif change.what.endswith(" count"):
             section = change.what.removesuffix(" count")
-            count = next(
-                s.get("count") for s in new.ir["flow"]["sections"] if s["section"] == section
-            )
+            counts = [
+                next(s["count"] for s in side.ir["flow"]["sections"] if s["section"] == section)
+                for side in (new, old)
+            ]
             flow.append(
-                f"The number of {section}s is now {new.expr(count)} (it was {change.before})."
+                f"The number of {section}s is now {new.expr(counts[0])} "
+                f"(it was {old.expr(counts[1])})."
             )
     verbs: list[str] = []
     for what in ("verb", "function"):
@@ -767,8 +774,8 @@ def rule_words(project: Any, diff: IRDiff) -> dict[str, list[str]]:
         afters = {d["name"]: d for d in (new.ir.get("definitions") or {}).get(f"{what}s", [])}
         for name in sorted(set(befores) | set(afters)):
             a, b = befores.get(name), afters.get(name)
-            if a is not None and b is not None and _strip_positions(a) == _strip_positions(b):
-                continue
+            if a is not None and b is not None and _meaning(a) == _meaning(b):
+                continue  # the same rule, written elsewhere
             if a is None:
                 verbs.append(f"New rule: {new.doc(name)}.")
             elif b is None:

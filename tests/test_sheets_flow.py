@@ -237,7 +237,8 @@ def test_the_errata_says_the_flows_changes_in_the_rulebooks_words(
         "shuffle",
         "description: shuffle\nflow:\n  - move: sailing_and_anchoring\n    before: pirate\n"
         "  - remove: sharing\n"
-        '  - replace: |\n      phase planning "Planning" {\n        reveal_voyage\n      }\n',
+        '  - replace: |\n      phase planning "Planning" {\n        reveal_voyage\n      }\n'
+        '  - end_when: "round == 10"\n',
     )
     out = passage.root / "errata.md"
     assert (
@@ -250,6 +251,7 @@ def test_the_errata_says_the_flows_changes_in_the_rulebooks_words(
         "Pirate phase \\(it was played in each round, before Co-op: sharing on one space\\)."
     ) in words
     assert "- The Planning phase: now reveal the top card of the voyage pile" in words
+    assert "- The game now ends when the round is 10 \\(it ended when a ship has sunk" in words
     # The rulebook's words, not the DSL's.
     assert "reveal_voyage" not in words and "ship_sunk" not in words
 
