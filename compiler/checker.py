@@ -169,7 +169,9 @@ class Checker:
         # Statements record their provisional notes on the card they belong to: here, this.
         title = f"{what} {definition.name}"
         holder: IR = {"id": definition.name, "title": title, "provisional": []}
-        self.annotations(definition.annotations, holder, what, holder["title"], span)
+        self.annotations(
+            definition.annotations, holder, what, holder["title"], span, definition.name
+        )
         out: IR = {
             "name": definition.name,
             "params": [{"name": p.name, "type": p.type} for p in definition.params],
@@ -300,8 +302,20 @@ class Checker:
         return out
 
     def annotations(
-        self, notes: tuple[Annotation, ...], out: IR, what: str, label: str, span: Span
+        self,
+        notes: tuple[Annotation, ...],
+        out: IR,
+        what: str,
+        label: str,
+        span: Span,
+        name: str = "",
     ) -> None:
+        """Check ``notes`` (the annotations of one item) and record each ``@provisional`` on
+        ``out`` and in the game's list: where, the card (or holder), ``label`` for people, and
+        apart, what it marks (``kind``: card, property, trigger, statement, flow, section,
+        phase, verb, function) and the name of that item (``name``: a property, a trigger's
+        event, a phase), so no reader parses ``label`` back."""
+        kind, item = _note_kind(what, name)
         for note in notes:
             if note.name == "label" and what == "statement":
                 continue  # a question's or an option's name: read by question_name()
@@ -328,6 +342,8 @@ class Checker:
                     "card": out.get("id", ""),
                     "what": label,
                     "why": reason,
+                    "kind": kind,
+                    "name": item,
                 }
             )
 
@@ -1389,3 +1405,17 @@ def check_game(
     if flow is not None:
         ir["flow"] = flow
     return CheckedGame(ir, checker.spans, diagnostics)
+
+
+#: The items an annotation's ``what`` names as they are (anything else is a property's name,
+#: or ``on EVENT`` for a trigger).
+_NOTE_KINDS = ("card", "statement", "flow", "section", "phase", "verb", "function")
+
+
+def _note_kind(what: str, name: str) -> tuple[str, str]:
+    """(kind, name) of a provisional note from the ``what`` the checker passes around."""
+    if what in _NOTE_KINDS:
+        return what, name
+    if what.startswith("on "):
+        return "trigger", what[3:]
+    return "property", what

@@ -63,6 +63,9 @@ class IRDiff:
     changed: list[CardChange] = field(default_factory=list)
     added: list[IR] = field(default_factory=list)
     removed: list[IR] = field(default_factory=list)
+    #: The two IRs compared (the errata writes the flow's and the verbs' changes in words).
+    old_ir: IR = field(default_factory=dict, repr=False)
+    new_ir: IR = field(default_factory=dict, repr=False)
 
     @property
     def empty(self) -> bool:
@@ -420,6 +423,8 @@ def diff_ir(before: IR, after: IR) -> IRDiff:
         after["game"],
         before.get("variant") or "the base game",
         after.get("variant") or "the base game",
+        old_ir=before,
+        new_ir=after,
     )
     vb, va = before["vocabulary"], after["vocabulary"]
     result.vocabulary += _compare_maps("param ", vb["params"], va["params"])
@@ -473,7 +478,12 @@ Compared with {{ diff.before | md }}. {{ summary | md }}
 | --- | --- | --- |
 {% for c in rows -%}
 | {{ c.what | md }} | {{ (c.before or "-") | md }} | {{ (c.after or "-") | md }} |
-{% endfor %}{% endif %}{% endfor %}
+{% endfor %}{% if rules[heading] %}
+In the rulebook's words:
+
+{% for line in rules[heading] -%}
+- {{ line | md }}
+{% endfor %}{% endif %}{% endif %}{% endfor %}
 {%- for card in diff.changed %}
 ## {{ card.title | md }} ({{ card.kind | md }}, {{ card.id | code }})
 
@@ -531,6 +541,11 @@ th, td { border: 1px solid #999; padding: 0.3em 0.6em; text-align: left; }
 <table><tr><th>value</th><th>was</th><th>now</th></tr>
 {% for c in rows %}{{ row(c) }}
 {% endfor %}</table>
+{% if rules[heading] %}<p>In the rulebook's words:</p>
+<ul>
+{% for line in rules[heading] %}<li>{{ line }}</li>
+{% endfor %}</ul>
+{% endif %}
 {% endif %}
 {% endfor %}
 {% for card in diff.changed %}
@@ -577,12 +592,18 @@ def _summary(diff: IRDiff) -> str:
 
 
 def render_errata(
-    diff: IRDiff, title: str, fmt: str, words: dict[str, tuple[str, str]] | None = None
+    diff: IRDiff,
+    title: str,
+    fmt: str,
+    words: dict[str, tuple[str, str]] | None = None,
+    rules: dict[str, list[str]] | None = None,
 ) -> str:
     """An errata sheet listing exactly the changed, added and removed cards: ``md`` or
     ``html`` (HTML autoescaped: card text is data, never markup). ``words`` gives, per
     changed card id, its text before and after in the rulebook's words (as the sheets print
-    it), shown under its table."""
+    it), shown under its table; ``rules`` the sentences saying the flow's and the verbs'
+    changes in words (:func:`rule_words`), under the "Flow" and "Verbs and functions"
+    tables."""
     import jinja2
 
     from compiler.md import code_md, escape_md
@@ -599,7 +620,10 @@ def render_errata(
     env.filters["md"] = escape_md
     env.filters["code"] = code_md
     template = env.from_string(_HTML if fmt == "html" else _MARKDOWN)
-    return template.render(diff=diff, title=title, summary=_summary(diff), words=words or {})
+    rules = {"Flow": [], "Verbs and functions": [], **(rules or {})}
+    return template.render(
+        diff=diff, title=title, summary=_summary(diff), words=words or {}, rules=rules
+    )
 
 
 def errata_words(project: Any, ir: IR, diff: IRDiff) -> dict[str, tuple[str, str]]:
@@ -617,6 +641,157 @@ def errata_words(project: Any, ir: IR, diff: IRDiff) -> dict[str, tuple[str, str
         return " ".join(plain(p) for p in writer.card_text(card))
 
     return {c.id: (text(c.old), text(c.new)) for c in diff.changed if c.old and c.new}
+
+
+class _Words:
+    """Writes one IR's phases and verbs in the rulebook's words, as its sheet prints them."""
+
+    def __init__(self, project: Any, ir: IR) -> None:
+        from compiler.sheets.reference import Reference, reference_for
+        from compiler.sheets.text import CardWriter
+
+        self.ir = ir
+        try:
+            self.ref = reference_for(project.game_dir(ir["game"]), ir.get("variant"))
+        except ValueError:  # a reference that cannot be read: the names as the DSL has them
+            self.ref = Reference()
+        self.writer = CardWriter(ir, self.ref, {})
+        flow = ir.get("flow") or {}
+        self.order = _phases(flow) if flow else []
+        self.by_name = {p["name"]: p for _s, p in self.order}
+
+    def body(self, body: list[IR]) -> str:
+        """Statements in words (as a card's or a phase's text is written)."""
+        from compiler.sheets.text import plain
+
+        self.writer.card = {"id": "flow", "source": ""}
+        return plain(self.writer.block(body)) or "nothing"
+
+    def expr(self, value: IR) -> str:
+        from compiler.sheets.text import plain
+
+        return plain(self.writer.expr(value))
+
+    def phase(self, name: str) -> str:
+        """A phase by the rulebook's name for it (the reference's entries tied to it), else
+        its title in the flow: "the Planning phase", "the Sailing phase and the Anchoring
+        phase", "Storm Season"."""
+        titles = [i.title for i in self.ref.phases if i.phase == name]
+        if titles:
+            return " and ".join(
+                t if t.lower().startswith("the ") else f"the {t}" for t in dict.fromkeys(titles)
+            )
+        phase = self.by_name.get(name, {})
+        return str(phase.get("title") or name.replace("_", " "))
+
+    def place(self, name: str) -> str:
+        """Where a phase is played: "before Planning phase", "after ...", "in the setup"."""
+        at = next(i for i, (_s, p) in enumerate(self.order) if p["name"] == name)
+        section = self.order[at][0]
+        where = {"round": "each round", "turn": "each turn", "end": "the end"}.get(
+            section, f"the {section}"
+        )
+        after = self.order[at + 1] if at + 1 < len(self.order) else None
+        if after is not None and after[0] == section:
+            return f"in {where}, before {self.phase(after[1]['name'])}"
+        before = self.order[at - 1] if at > 0 else None
+        if before is not None and before[0] == section:
+            return f"in {where}, after {self.phase(before[1]['name'])}"
+        return f"in {where}"
+
+    def doc(self, name: str) -> str:
+        vocab = self.ir["vocabulary"]
+        entry = vocab.get("verbs", {}).get(name) or vocab.get("natives", {}).get(name) or {}
+        return str(entry.get("doc") or name.replace("_", " "))
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _meaning(definition: IR) -> Any:
+    """A verb's or function's parameters and statements (or expression), not where it is."""
+    return _strip_positions({k: definition.get(k) for k in ("params", "body", "expr", "returns")})
+
+
+def rule_words(project: Any, diff: IRDiff) -> dict[str, list[str]]:
+    """What the diff changes in the flow and the verbs, as sentences in the rulebook's words
+    (the names the reference gives the phases, statements written as the sheets write them):
+    ``{"Flow": [...], "Verbs and functions": [...]}``. The tables above them say it in DSL."""
+    if not diff.old_ir or not diff.new_ir:
+        return {}
+    old, new = _Words(project, diff.old_ir), _Words(project, diff.new_ir)
+    flow: list[str] = []
+    for name, phase in new.by_name.items():
+        if name not in old.by_name:
+            flow.append(
+                f"New phase: {_capital(str(phase.get('title') or name))}, played "
+                f"{new.place(name)}: {new.body(phase['body'])}."
+            )
+    for name in old.by_name:
+        if name not in new.by_name:
+            flow.append(f"{_capital(old.phase(name))}: no longer played.")
+    for change in diff.flow:
+        name = change.what.removeprefix("phase ")
+        if change.what.startswith("phase ") and name in old.by_name and name in new.by_name:
+            if change.before == _place(old.order, name) and change.after == _place(new.order, name):
+                flow.append(
+                    f"{_capital(new.phase(name))}: now played {new.place(name)} "
+                    f"(it was played {old.place(name)})."
+                )
+    for name, phase in new.by_name.items():
+        was = old.by_name.get(name)
+        if was is not None and _strip_positions(was["body"]) != _strip_positions(phase["body"]):
+            flow.append(
+                f"{_capital(new.phase(name))}: now {new.body(phase['body'])} "
+                f"(it was: {old.body(was['body'])})."
+            )
+    for change in diff.flow:
+        if change.what == "end when":
+            now = new.ir["flow"].get("end_when")
+            was = old.ir["flow"].get("end_when")
+            flow.append(
+                (
+                    f"The game now ends when {new.expr(now)}"
+                    if now
+                    else "The game no longer ends early"
+                )
+                + (f" (it ended when {old.expr(was)})." if was else ".")
+            )
+        elif change.what.endswith(" count"):
+            section = change.what.removesuffix(" count")
+            counts = [
+                next(s["count"] for s in side.ir["flow"]["sections"] if s["section"] == section)
+                for side in (new, old)
+            ]
+            flow.append(
+                f"The number of {section}s is now {new.expr(counts[0])} "
+                f"(it was {old.expr(counts[1])})."
+            )
+    verbs: list[str] = []
+    for what in ("verb", "function"):
+        befores = {d["name"]: d for d in (old.ir.get("definitions") or {}).get(f"{what}s", [])}
+        afters = {d["name"]: d for d in (new.ir.get("definitions") or {}).get(f"{what}s", [])}
+        for name in sorted(set(befores) | set(afters)):
+            a, b = befores.get(name), afters.get(name)
+            if a is not None and b is not None and _meaning(a) == _meaning(b):
+                continue  # the same rule, written elsewhere
+            if a is None:
+                verbs.append(f"New rule: {new.doc(name)}.")
+            elif b is None:
+                verbs.append(f"No longer a rule: {old.doc(name)}.")
+            else:
+                said = (
+                    f'Every "{old.doc(name)}" of the rules now reads "{new.doc(name)}"'
+                    if old.doc(name) != new.doc(name)
+                    else f'"{_capital(new.doc(name))}" changes'
+                )
+                if what == "verb":
+                    said += f": {new.body(b['body'])} (it was: {old.body(a['body'])})"
+                else:
+                    said += f": {new.expr(b['expr'])} (it was: {old.expr(a['expr'])})"
+                verbs.append(said + ".")
+    return {"Flow": flow, "Verbs and functions": verbs}
 
 
 def write_errata(project: Any, diff: IRDiff, ir: IR, out: Any, force: bool = False) -> list[str]:
@@ -637,7 +812,7 @@ def write_errata(project: Any, diff: IRDiff, ir: IR, out: Any, force: bool = Fal
     fmt = "html" if path.suffix.lower() in (".html", ".htm") else "md"
     check_output(path, force)
     words = errata_words(project, ir, diff)
-    text = render_errata(diff, ir["title"], fmt, words)
+    text = render_errata(diff, ir["title"], fmt, words, rule_words(project, diff))
     # The banner marks the file as cardc's, so running the same diff again may replace it.
     banner = f"Generated by cardc from {diff.before} -> {diff.after}: do not edit"
     if fmt == "md":

@@ -178,7 +178,12 @@ class _Lowering:
             )
         if item.annotations:
             self.checker.annotations(
-                item.annotations, self.holder, "section", f"flow: {item.section}", item.span
+                item.annotations,
+                self.holder,
+                "section",
+                f"flow: {item.section}",
+                item.span,
+                item.section,
             )
         for phase in item.phases:
             first = self.phases.get(phase.name)
@@ -200,6 +205,7 @@ class _Lowering:
                     "phase",
                     f"flow: phase {phase.name}",
                     phase.span,
+                    phase.name,
                 )
             body = self.checker.block(phase.body, self.scope, f"{phase_path}/body", self.holder)
             out["phases"].append(

@@ -203,12 +203,19 @@ SCHEMA: dict[str, Any] = {
         },
         "provisional": {
             "type": "object",
-            "required": ["at", "card", "what", "why"],
+            "required": ["at", "card", "what", "why", "kind", "name"],
             "properties": {
                 "at": {"type": "string"},
                 "card": {"type": "string"},
+                # For people; "kind" and "name" say the same apart, for programs.
                 "what": {"type": "string"},
                 "why": {"type": "string", "minLength": 1},
+                # What the note marks: card, property, trigger, statement, flow, section,
+                # phase, verb, function, or a game value (param, track, counter, ...).
+                "kind": {"type": "string", "minLength": 1},
+                # The marked item's name (a property, a trigger's event, a phase, a param);
+                # "" for a whole card, a statement (its line is in "at") or the flow.
+                "name": {"type": "string"},
             },
         },
         "card": {

@@ -323,6 +323,9 @@ class _Reader:
                         "what": f"{prop.name} "
                         + " ".join(getattr(w, "id", "") for w in self.words(prop)[:1]),
                         "why": reason,
+                        # A game value (param, track, counter, ...) and its name, apart.
+                        "kind": prop.name,
+                        "name": " ".join(getattr(w, "id", "") for w in self.words(prop)[:1]),
                     }
                 )
             elif note.name == "host" and prop.name in ("verb", "native"):

@@ -242,7 +242,7 @@ def test_errata_does_not_replace_a_file_cardc_did_not_write(
 @pytest.mark.parametrize(
     "text, where, message",
     [
-        ("phases: [a, b]\n", "1:9", "'phases' holds intro, from and items"),
+        ("phases: [a, b]\n", "1:9", "'phases' holds intro, from, items and omit"),
         ("phases: {items: 3}\n", "1:17", "'items' holds a list of [title, text] pairs"),
         ("icons: [a]\n", "1:8", "'icons' holds icon names"),
         ("icons: {city: {shape: nosuch}}\n", "1:23", "no icon shape 'nosuch'"),

@@ -51,13 +51,16 @@ def render_markdown(model: SheetModel, banner: str) -> str:
         for paragraph in card.paragraphs:
             lines += [line_md(_segments(model, paragraph)), ""]
     lines += ["## Rules reference", ""]
-    if ref.phases:
+    if model.phases:
+        # The phases as this game (or variant) plays them: its flow's order (model.phase_list).
         lines += ["### Phases, in order", ""]
         if ref.phases_intro:
             lines += [line_md(escape_md(ref.phases_intro)), ""]
-        for index, (name, text) in enumerate(ref.phases, start=1):
-            lines.append(f"{index}. **{escape_md(name)}**: {escape_md(text)}")
+        for index, (title, said) in enumerate(model.phases, start=1):
+            lines.append(f"{index}. **{escape_md(title)}**: {_segments(model, said)}")
         lines.append("")
+        if ref.phases_source:
+            lines += [f"Rulebook: {escape_md(ref.phases_source)}", ""]
     if model.rules:
         lines += ["### Rules", ""]
         for rule in model.rules:

@@ -8,6 +8,7 @@ the output is the same bytes for the same sources.
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -101,6 +102,8 @@ class SheetModel:
     unworded: list[tuple[str, str, str]] = field(default_factory=list)
     #: Every kind the game declares (a variant's sheet colours its cards as the game's).
     kinds: list[str] = field(default_factory=list)
+    #: "Phases, in order" as this game (or variant) plays: (title, text), in its flow's order.
+    phases: list[tuple[str, Text]] = field(default_factory=list)
 
     def card_list(self) -> list[tuple[str, str, int, bool]]:
         """(title, kind, count, count is provisional) of every card, in source order."""
@@ -111,20 +114,36 @@ def _label(name: str) -> str:
     return name.replace("_", " ").capitalize()
 
 
-def _note_what(raw: dict[str, Any], card: dict[str, Any] | None, ref: Reference) -> str:
-    """What a provisional note is about, in the game's words where its reference gives them:
-    ``crew Deckhand`` -> ``Crew Deckhand`` by ``kinds``; ``Pilot: to_acquire`` -> ``Pilot: To
-    Acquire`` and ``param cabins`` -> its words by ``labels`` (a trigger's note, ``Supplies: on
-    play``, by the label of ``on play``). Names the reference leaves out stay as they are."""
-    what = str(raw["what"])
+def _note_what(
+    raw: dict[str, Any], card: dict[str, Any] | None, ref: Reference, ir: dict[str, Any]
+) -> str:
+    """What a provisional note is about, in the game's words where its reference gives them,
+    read from the note's ``kind`` and ``name`` (the IR keeps them apart from its ``what``): a
+    whole card by ``kinds`` (``Crew Deckhand``), a property or a trigger by ``labels``
+    (``Pilot: To Acquire``, ``Supplies: on play``), a game parameter by ``labels``, a phase
+    by its title (``Phase: Storm Season``), a verb or function by its description. Names the
+    reference leaves out stay as the IR's ``what`` says them."""
+    what, kind, name = str(raw["what"]), raw.get("kind", ""), raw.get("name", "")
     if card is None:
-        name = what.removeprefix("param ")
-        return ref.labels.get(name, what) if name != what else what
-    if what == f"{card['kind']} {card['title']}" and card["kind"] in ref.kinds:
+        if kind == "phase":
+            titles = {
+                p["name"]: p.get("title")
+                for section in (ir.get("flow") or {}).get("sections", [])
+                for p in section["phases"]
+            }
+            return f"Phase: {titles.get(name) or name.replace('_', ' ')}"
+        if kind in ("verb", "function"):
+            vocab = ir["vocabulary"]
+            doc = (
+                vocab.get("verbs", {}).get(name) or vocab.get("natives", {}).get(name) or {}
+            ).get("doc")
+            return f"{doc[0].upper()}{doc[1:]}" if doc else what
+        return ref.labels.get(name, what) if kind == "param" else what
+    if kind == "card" and card["kind"] in ref.kinds:
         return f"{ref.kinds[card['kind']]} {card['title']}"
-    head = f"{card['title']}: "
-    if what.startswith(head) and what[len(head) :] in ref.labels:
-        return head + ref.labels[what[len(head) :]]
+    label = {"property": name, "trigger": f"on {name}"}.get(kind)
+    if label is not None and label in ref.labels:
+        return f"{card['title']}: {ref.labels[label]}"
     return what
 
 
@@ -138,19 +157,26 @@ class _ModelBuilder:
         self.notes: list[Note] = []
         self.game_notes: list[Note] = []
         self.by_line: dict[tuple[str, int], int] = {}
-        self.by_what: dict[tuple[str, str], int] = {}
-        # Numbered on the sheet in source order: the game's own, then those of cards shown.
-        kept = [r for r in ir.get("provisional", []) if r["card"] == ""] + [
-            r for r in ir.get("provisional", []) if r["card"] in shown
-        ]
+        #: (card or holder, kind, name) -> note number: what each note marks.
+        self.by_item: dict[tuple[str, str, str], int] = {}
         cards = {c["id"]: c for c in ir["cards"]}
+        # Numbered on the sheet in source order: the game's own values, those of the cards
+        # shown, then those of the game's rules that are no card (the flow's phases, its verbs
+        # and functions: a variant's inserted phase or redefined verb is printed with its mark).
+        provisional = ir.get("provisional", [])
+        kept = (
+            [r for r in provisional if r["card"] == ""]
+            + [r for r in provisional if r["card"] in shown]
+            + [r for r in provisional if r["card"] != "" and r["card"] not in cards]
+        )
         for index, raw in enumerate(kept, start=1):
-            note = Note(index, _note_what(raw, cards.get(raw["card"]), ref), raw["why"], raw["at"])
+            what = _note_what(raw, cards.get(raw["card"]), ref, ir)
+            note = Note(index, what, raw["why"], raw["at"])
             (self.notes if raw["card"] else self.game_notes).append(note)
             parts = raw["at"].rsplit(":", 2)
             line = int(parts[1]) if len(parts) == 3 and parts[1].isdigit() else 0
             self.by_line.setdefault((raw["card"], line), index)
-            self.by_what.setdefault((raw["card"], raw["what"]), index)
+            self.by_item.setdefault((raw["card"], raw["kind"], raw["name"]), index)
         self.writer = CardWriter(ir, ref, self.by_line)
         self.count_marks: dict[str, Text] = {}
         self.titles = {c["id"]: c["title"] for c in ir["cards"]}
@@ -198,7 +224,7 @@ class _ModelBuilder:
                 for spec in self.ref.hex_specs
             ):
                 continue
-            mark = self.by_what.get((ident, f"{title}: {name}"))
+            mark = self.by_item.get((ident, "property", name))
             if name in _COUNT_PROPERTIES and isinstance(value, int):
                 # Shown as the card's "x N" badge, not as a property line. A starting card is
                 # in every player's starting deck: the box holds one deck per player.
@@ -215,11 +241,11 @@ class _ModelBuilder:
             shown = shown + ([Provisional(mark)] if mark else [])
             props.append((label, shown))
         for name, formula in card["formulas"].items():
-            mark = self.by_what.get((ident, f"{title}: {name}"))
+            mark = self.by_item.get((ident, "property", name))
             text = self.writer.formula(formula["expr"])
             label = self.ref.labels.get(name) or _label(name)
             props.append((label, text + ([Provisional(mark)] if mark else [])))
-        card_mark = self.by_what.get((ident, f"{card['kind']} {title}"))
+        card_mark = self.by_item.get((ident, "card", ""))
         paragraphs = self.writer.card_text(card)
         if card_mark is not None:
             paragraphs = [*paragraphs, [Provisional(card_mark), " this card is provisional"]]
@@ -297,6 +323,98 @@ def _hex_faces(spec: HexSpec, card: dict[str, Any]) -> list[HexFace]:
     return faces
 
 
+def _declared_by_variant(loc: dict[str, Any]) -> bool:
+    """True for a phase a variant inserted or replaced: written in its own files (the YAML
+    overlay and its ``add_files``, all in the game's ``variants/`` folder)."""
+    from compiler.variants import VARIANTS_DIR
+
+    return Path(str(loc.get("file", ""))).parent.name == VARIANTS_DIR
+
+
+def _sentence(text: Text) -> Text:
+    """``text`` as a sentence: its first letter a capital, a full stop at its end."""
+    out = list(text)
+    first = next((i for i, seg in enumerate(out) if isinstance(seg, str) and seg), None)
+    if first is not None:
+        seg = out[first]
+        assert isinstance(seg, str)
+        out[first] = seg[0].upper() + seg[1:]
+    last = next((i for i in range(len(out) - 1, -1, -1) if isinstance(out[i], str)), None)
+    if last is not None:
+        seg = out[last]
+        assert isinstance(seg, str)
+        if seg.rstrip() and seg.rstrip()[-1] not in ".!?":
+            out[last] = seg.rstrip() + "."
+    return out
+
+
+#: A phase's provisional note number by (kind, name) of the note, or None.
+Marks = Callable[[str, str], "int | None"]
+
+
+def phase_list(
+    ir: dict[str, Any], ref: Reference, writer: CardWriter, marks: Marks
+) -> list[tuple[str, Text]]:
+    """The sheet's phases ("Phases, in order") as ``ir`` plays: from its compiled flow and
+    the reference's entries.
+
+    Each phase of the flow, in the order it runs, prints the entries tied to it (``phase:``);
+    a phase with none, unless the reference omits it on purpose (``phases.omit``), prints its
+    DSL title and its statements in words, so a phase a variant inserts is printed with it. A
+    phase the variant replaced prints what it now does (its own title and statements), not the
+    base game's entry, unless the variant's reference gives one. A phase the flow no longer
+    has prints nothing. An entry tied to no phase stays after the entry above it in
+    reference.yaml. ``marks(kind, name)`` is the provisional note number of a phase, or None.
+    A game without a flow, or a reference without phases, prints the entries as written.
+    """
+    flow = ir.get("flow") or {}
+    phases = [p for section in flow.get("sections", []) for p in section["phases"]]
+    if not phases or not ref.phases:
+        return [(item.title, [item.text]) for item in ref.phases]
+    names = [p["name"] for p in phases]
+    # An entry tied to no phase goes with the nearest tied entry above it that is played.
+    groups: dict[str, list[Any]] = {name: [] for name in names}
+    lead: list[Any] = []
+    anchor: str | None = None
+    for item in ref.phases:
+        if item.phase:
+            if item.phase in groups:
+                anchor = item.phase
+                groups[anchor].append(item)
+        elif anchor is None:
+            lead.append(item)
+        else:
+            groups[anchor].append(item)
+    out: list[tuple[str, Text]] = [(item.title, [item.text]) for item in lead]
+    omit = set(ref.phases_omit)
+    for phase in phases:
+        name = phase["name"]
+        own = _declared_by_variant(phase.get("loc") or {})
+        tied = [i for i in groups[name] if i.phase == name]
+        if own and not any(i.variant for i in tied):
+            tied = []  # the variant's phase: the base game's words no longer say what it does
+        if not tied and (own or name not in omit):
+            out.append(_generated_phase(phase, writer, marks))
+        out += [(i.title, [i.text]) for i in groups[name] if i.phase != name or i in tied]
+    return out
+
+
+def _generated_phase(phase: dict[str, Any], writer: CardWriter, marks: Marks) -> tuple[str, Text]:
+    """A phase the reference has no words for: its DSL title, its statements in words."""
+    title = str(phase.get("title") or phase["name"].replace("_", " "))
+    title = title[0].upper() + title[1:]
+    writer.card = {"id": "flow", "title": title, "source": _at(phase.get("loc") or {})}
+    text = _sentence(writer.block(phase["body"]))
+    number = marks("phase", phase["name"])
+    if number is not None:
+        text = [*text, Provisional(number)]
+    return title, text
+
+
+def _at(loc: dict[str, Any]) -> str:
+    return f"{loc.get('file', '')}:{loc.get('line', 0)}"
+
+
 def build_model(
     ir: dict[str, Any],
     ref: Reference,
@@ -329,6 +447,9 @@ def build_model(
             rules.append(view)
         else:
             cards.append(view)
+    phases = phase_list(
+        ir, ref, builder.writer, lambda kind, name: builder.by_item.get(("flow", kind, name))
+    )
     return SheetModel(
         game=ir["game"],
         # A variant is named in the game's words when its reference gives them (``words``).
@@ -342,6 +463,7 @@ def build_model(
         unworded=builder.unworded
         + [(source, "its rules", name) for source, name in builder.writer.unworded],
         kinds=sorted(ir["vocabulary"].get("kinds", {})),
+        phases=phases,
     )
 
 
@@ -382,12 +504,12 @@ def sheet_text(model: SheetModel) -> str:
         for rule in model.rules:
             lines += ["", rule.title] + [f"  {plain(p)}" for p in rule.paragraphs]
     ref = model.ref
-    if ref.phases or ref.tables:
+    if model.phases or ref.tables:
         lines += ["", "## Reference"]
-    if ref.phases_intro:
+    if ref.phases_intro and model.phases:
         lines += ["", ref.phases_intro]
-    for index, (name, text) in enumerate(ref.phases, start=1):
-        lines.append(f"{index}. {name}: {text}")
+    for index, (name, text) in enumerate(model.phases, start=1):
+        lines.append(f"{index}. {name}: {plain(text)}")
     for table in ref.tables:
         lines += ["", f"{table.title}: {' | '.join(table.columns)}"]
         lines += [f"  {' | '.join(row)}" for row in table.rows]

@@ -4,6 +4,11 @@ The file is data beside the cards: the rulebook's phases, its tables (crew actio
 turn summary, scoring layers, the raid), its Icon Reference, and the rulebook's words for the
 game's names, used when card text is generated from the rules. Every key is optional: a game
 without the file gets sheets worded from its vocabulary's own descriptions.
+
+What a sheet prints follows the game (or variant) as it plays: an entry of the phases tied
+to a flow phase (``phase: NAME``) is printed where the compiled flow runs that phase, and an
+entry, table row, note or icon tied to a card (``card: ID``) is printed only when that card
+is in the game (:func:`resolve`, and ``compiler.sheets.model`` for the flow's order).
 """
 
 from __future__ import annotations
@@ -27,6 +32,25 @@ class Icon:
     shape: str
     label: str
     meaning: str
+    #: The card the icon belongs to: not in the legend when the card is not in the game.
+    card: str = ""
+
+
+@dataclass(frozen=True)
+class PhaseItem:
+    """One entry of "Phases, in order": the rulebook's title and text for it.
+
+    ``phase`` ties it to the flow's phase of that name: it is printed where the compiled flow
+    runs the phase, and not when the flow (a variant's) has no such phase. ``card`` ties it to
+    a card: not printed when the card is not in the game. ``variant`` is True for an entry a
+    variant's own reference gave (it describes the variant's phase, not the base game's).
+    """
+
+    title: str
+    text: str
+    phase: str = ""
+    card: str = ""
+    variant: bool = False
 
 
 @dataclass(frozen=True)
@@ -42,6 +66,9 @@ class Table:
     columns: list[str]
     rows: list[list[str]]
     row_cards: list[str] = field(default_factory=list)
+    #: A variant's table given without ``rows``: it keeps the game's table's rows (and their
+    #: cards) and replaces only its ``from`` and, when given, its ``columns``.
+    keeps_rows: bool = False
 
 
 @dataclass(frozen=True)
@@ -87,9 +114,15 @@ class Reference:
 
     phases_intro: str = ""
     phases_source: str = ""
-    phases: list[tuple[str, str]] = field(default_factory=list)
+    phases: list[PhaseItem] = field(default_factory=list)
+    #: Phases of the flow the reference leaves out of "Phases, in order" on purpose (the
+    #: game's bookkeeping, a step the rulebook folds into another): any other phase with no
+    #: entry is printed from the flow, with its title and its statements in words.
+    phases_omit: list[str] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     notes: list[tuple[str, str]] = field(default_factory=list)
+    #: Per note, the id of the card it is tied to ("" for a note that always applies).
+    note_cards: list[str] = field(default_factory=list)
     icons: dict[str, Icon] = field(default_factory=dict)
     words: dict[str, str] = field(default_factory=dict)
     phrases: dict[str, str] = field(default_factory=dict)
@@ -110,6 +143,8 @@ class Reference:
     hex_specs: list[HexSpec] = field(default_factory=list)
     #: The top-level keys the file gave (what a variant's reference replaces).
     given: set[str] = field(default_factory=set)
+    #: Phase name -> ``file:line:column`` where the file names it (for an unknown name).
+    phase_places: dict[str, str] = field(default_factory=dict)
 
     def kind_name(self, kind: str, default: str) -> str:
         """``kind``'s name on the sheet: the game's ``kinds`` word for it, else ``default``."""
@@ -117,26 +152,42 @@ class Reference:
 
 
 def _pairs(raw: Any, where: str) -> list[tuple[str, str]]:
+    return [pair for pair, _ties in _tied_pairs(raw, where, "note")]
+
+
+def _tied_pairs(raw: Any, where: str, key: str) -> list[tuple[tuple[str, str], dict[str, str]]]:
+    """Entries written ``[title, text]`` or ``{card: ID, phase: NAME, KEY: [title, text]}``:
+    each pair with what it is tied to (``card``, ``phase``)."""
     out = []
     for item in raw or []:
+        ties: dict[str, str] = {}
+        if isinstance(item, dict):
+            ties = {k: str(item[k]) for k in ("card", "phase") if item.get(k) is not None}
+            item = item.get(key)
         if not isinstance(item, list) or len(item) != 2:
             raise ReferenceError(f"{where}: each entry is [title, text]")
-        out.append((str(item[0]), str(item[1])))
+        out.append(((str(item[0]), str(item[1])), ties))
     return out
 
 
-def load_reference(path: Path) -> Reference:
-    """Read ``path`` (a missing file is an empty reference)."""
+def load_reference(path: Path, variant: bool = False) -> Reference:
+    """Read ``path`` (a missing file is an empty reference); ``variant`` for a variant's
+    ``sheets/<variant>.reference.yaml``, whose tables may leave out their rows (the game's
+    table's rows are kept)."""
     from ruamel.yaml.error import YAMLError
 
     from dsl.yaml_load import YamlLimitError, load_yaml
 
     if not path.is_file():
         return Reference()
-    from compiler.sheets.reference_shape import ReferenceShapeError, check_reference_file
+    from compiler.sheets.reference_shape import (
+        ReferenceShapeError,
+        check_reference_file,
+        phase_places,
+    )
 
     try:  # every value read below has the shape it is read as, or the error says where not
-        check_reference_file(path)
+        places = phase_places(check_reference_file(path, variant=variant), str(path))
     except ReferenceShapeError as error:
         raise ReferenceError(str(error)) from error
     try:
@@ -147,13 +198,21 @@ def load_reference(path: Path) -> Reference:
         raise ReferenceError(f"{path}: {error}") from error
     if not isinstance(data, dict):
         raise ReferenceError(f"{path}: expected a mapping at the top")
-    ref = Reference(given={str(k) for k in data})
+    ref = Reference(given={str(k) for k in data}, phase_places=places)
     phases = data.get("phases") or {}
+    # Which parts of the phases a variant's reference gives (the rest stays the base's).
+    ref.given |= {f"phases.{k}" for k in phases}
     ref.phases_intro = str(phases.get("intro", ""))
     ref.phases_source = str(phases.get("from", ""))
-    ref.phases = _pairs(phases.get("items"), f"{path}: phases.items")
-    ref.tables = _tables(data.get("tables"), path)
-    ref.notes = _pairs(data.get("notes"), f"{path}: notes")
+    ref.phases = [
+        PhaseItem(title, text, ties.get("phase", ""), ties.get("card", ""))
+        for (title, text), ties in _tied_pairs(phases.get("items"), f"{path}: phases.items", "item")
+    ]
+    ref.phases_omit = [str(name) for name in phases.get("omit") or []]
+    ref.tables = _tables(data.get("tables"), path, variant)
+    notes = _tied_pairs(data.get("notes"), f"{path}: notes", "note")
+    ref.notes = [pair for pair, _ties in notes]
+    ref.note_cards = [ties.get("card", "") for _pair, ties in notes]
     for name, icon in (data.get("icons") or {}).items():
         if not isinstance(icon, dict) or "shape" not in icon:
             raise ReferenceError(f"{path}: icon '{name}' needs a shape")
@@ -162,6 +221,7 @@ def load_reference(path: Path) -> Reference:
             str(icon["shape"]),
             str(icon.get("label", name)),
             str(icon.get("meaning", "")),
+            str(icon.get("card") or ""),
         )
     kinds = data.get("printed_kinds")
     if kinds is not None:
@@ -184,9 +244,21 @@ def load_reference(path: Path) -> Reference:
     return ref
 
 
-def _tables(raw: Any, path: Path) -> list[Table]:
+def _tables(raw: Any, path: Path, variant: bool = False) -> list[Table]:
     tables = []
     for table in raw or []:
+        if variant and isinstance(table, dict) and "rows" not in table:
+            columns = table.get("columns")
+            tables.append(
+                Table(
+                    str(table.get("title", "")),
+                    str(table.get("from", "")),
+                    [str(c) for c in columns] if isinstance(columns, list) else [],
+                    [],
+                    keeps_rows=True,
+                )
+            )
+            continue
         try:
             rows, cards = [], []
             for row in table["rows"]:
@@ -259,31 +331,102 @@ def reference_for(folder: Path, variant: str | None) -> Reference:
     extra = variant_reference(folder, variant)
     if extra is None:
         return ref
-    override = load_reference(extra)
+    override = load_reference(extra, variant=True)
     return apply_override(ref, override, override.given)
 
 
 def apply_override(base: Reference, override: Reference, raw_keys: set[str]) -> Reference:
     """``base`` with a variant's reference over it: a table of the same title replaces the
-    base's (one with no rows removes it), new tables are added; any other key given replaces."""
+    base's (one with no rows removes it; one without ``rows`` keeps the base's rows and
+    changes its ``from`` and ``columns``), new tables are added; an icon of the same name
+    replaces the base's, new ones are added; under ``phases``, the entries tied to a phase
+    replace the base's entries for that phase (others are added), and ``intro``, ``from`` and
+    ``omit`` replace the base's when given; any other key given replaces."""
     from dataclasses import replace
 
     tables = {t.title: t for t in base.tables}
     for table in override.tables:
+        if table.keeps_rows:  # only its citation (and columns) change: the rows are the game's
+            kept = tables.get(table.title)
+            if kept is not None:
+                tables[table.title] = replace(
+                    kept,
+                    source=table.source or kept.source,
+                    columns=table.columns or kept.columns,
+                )
+            continue
         tables[table.title] = table
-    out = replace(base, tables=[t for t in tables.values() if t.rows])
-    for key in raw_keys - {"tables"}:
+    out = replace(
+        base,
+        tables=[t for t in tables.values() if t.rows],
+        icons={**base.icons, **override.icons},
+    )
+    if "phases" in raw_keys:
+        for key, attr in (("intro", "phases_intro"), ("from", "phases_source")):
+            if f"phases.{key}" in raw_keys:
+                out = replace(out, **{attr: getattr(override, attr)})
+        if "phases.omit" in raw_keys:
+            out = replace(out, phases_omit=override.phases_omit)
+        if "phases.items" in raw_keys:
+            out = replace(out, phases=_merge_phases(base.phases, override.phases))
+    for key in raw_keys - {"tables", "icons", "phases"}:
         if hasattr(out, key):
             out = replace(out, **{key: getattr(override, key)})
     return out
 
 
-def resolve(ref: Reference, ir: dict[str, Any], card_ids: set[str]) -> Reference:
-    """The reference as this game (or variant) plays: ``{name}`` in its text is the game's
-    parameter ``name`` (``{rounds}`` -> 13 in a 13-month variant), and a table row tied to a
-    card is dropped when the card is not in the game (a removed scoring layer)."""
+def _merge_phases(base: list[PhaseItem], override: list[PhaseItem]) -> list[PhaseItem]:
+    """The base's phase entries with a variant's over them: the variant's entries for a phase
+    stand where the base's first entry for it stood; the rest of the variant's go last."""
     from dataclasses import replace
 
+    mine = [replace(item, variant=True) for item in override]
+    named = {item.phase for item in mine if item.phase}
+    out: list[PhaseItem] = []
+    placed: set[str] = set()
+    for item in base:
+        if item.phase not in named:
+            out.append(item)
+        elif item.phase not in placed:
+            placed.add(item.phase)
+            out += [m for m in mine if m.phase == item.phase]
+    return out + [m for m in mine if m.phase not in placed]
+
+
+def flow_phase_names(ir: dict[str, Any]) -> list[str]:
+    """The names of the phases of ``ir``'s flow, in the order it runs them (none without a
+    flow)."""
+    flow = ir.get("flow") or {}
+    return [p["name"] for section in flow.get("sections", []) for p in section["phases"]]
+
+
+def _check_phase_names(ref: Reference, ir: dict[str, Any]) -> None:
+    """Every phase the base game's reference names is a phase of its flow (a variant's flow
+    may have removed one: its entries are then not printed)."""
+    from compiler.suggest import did_you_mean
+
+    if ir.get("variant") or not ir.get("flow"):
+        return
+    names = flow_phase_names(ir)
+    for where, name in [("phases.items", i.phase) for i in ref.phases if i.phase] + [
+        ("phases.omit", n) for n in ref.phases_omit
+    ]:
+        if name not in names:
+            hint = did_you_mean(name, names) or (f"its phases: {', '.join(names)}",)
+            at = ref.phase_places.get(name, REFERENCE_FILE)
+            raise ReferenceError(
+                f"{at}: {where}: '{name}' is not a phase of {ir['game']}'s flow\n  hint: {hint[0]}"
+            )
+
+
+def resolve(ref: Reference, ir: dict[str, Any], card_ids: set[str]) -> Reference:
+    """The reference as this game (or variant) plays: ``{name}`` in its text is the game's
+    parameter ``name`` (``{rounds}`` -> 13 in a 13-month variant), and a phase entry, table
+    row, note or icon tied to a card is dropped when the card is not in the game (a removed
+    scoring layer). Phase entries are put in the flow's order by ``compiler.sheets.model``."""
+    from dataclasses import replace
+
+    _check_phase_names(ref, ir)
     params = {k: v for k, v in ir["vocabulary"].get("params", {}).items()}
 
     def fill(text: str) -> str:
@@ -297,19 +440,38 @@ def resolve(ref: Reference, ir: dict[str, Any], card_ids: set[str]) -> Reference
                 f"{ir['game']} (parameters: {', '.join(sorted(params)) or 'none'})"
             ) from error
 
+    def kept(card: str) -> bool:
+        return not card or card in card_ids
+
     tables = []
     for table in ref.tables:
-        kept = [
+        rows = [
             ([fill(c) for c in row], card)
             for row, card in zip(table.rows, table.row_cards or [""] * len(table.rows), strict=True)
-            if not card or card in card_ids
+            if kept(card)
         ]
-        if kept:
-            tables.append(replace(table, rows=[r for r, _ in kept], row_cards=[c for _, c in kept]))
+        if rows:
+            tables.append(replace(table, rows=[r for r, _ in rows], row_cards=[c for _, c in rows]))
+    notes = [
+        ((fill(a), fill(b)), card)
+        for (a, b), card in zip(ref.notes, ref.note_cards or [""] * len(ref.notes), strict=True)
+        if kept(card)
+    ]
+    phases = [
+        replace(item, title=fill(item.title), text=fill(item.text))
+        for item in ref.phases
+        if kept(item.card)
+    ]
+    # A phase whose every entry is a removed card's rule is left out, not printed from the
+    # flow: what it does there is that card's (a Pirate Raid phase without the Pirate Raid).
+    emptied = {i.phase for i in ref.phases if i.phase} - {i.phase for i in phases if i.phase}
     return replace(
         ref,
         phases_intro=fill(ref.phases_intro),
-        phases=[(fill(a), fill(b)) for a, b in ref.phases],
+        phases=phases,
+        phases_omit=[*ref.phases_omit, *sorted(emptied)],
         tables=tables,
-        notes=[(fill(a), fill(b)) for a, b in ref.notes],
+        notes=[note for note, _ in notes],
+        note_cards=[card for _, card in notes],
+        icons={name: icon for name, icon in ref.icons.items() if kept(icon.card)},
     )
