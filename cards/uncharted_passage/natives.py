@@ -128,10 +128,12 @@ def offer_rum(g: Game, c: Context) -> None:
     only when the struck-out Crew Stamina would spare Scurvy and Rum is held."""
     player = c.player
     player.flags["rum_for_scurvy"] = False
+    if "rum" not in player.zones["port_cards"]:
+        return  # nothing to offer (most checks): the distance and stamina are not worked out
     distance = scurvy_distance(g, c)
     stamina = crew_stamina_for_scurvy(g, player)
     written = player.counters["crew_stamina"]
-    if distance > stamina and written > stamina and "rum" in player.zones["port_cards"]:
+    if distance > stamina and written > stamina:
         question = Question(
             "rum.scurvy_check",
             player.index,
