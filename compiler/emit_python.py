@@ -134,6 +134,21 @@ class PythonEmitter:
         self.pieces: list[tuple[str, dict[str, Any] | None]] = []
         #: standard-library modules the handlers call (written or reused: read from the IR).
         self.stdlib: set[str] = _ir_stdlib_modules(ir)
+        definitions = ir.get("definitions") or {}
+        #: The game's DSL verbs by name (their bodies, written in place of a call in a section
+        #: runner) and its DSL functions (read to know whether a call may change the game).
+        self.dsl_verbs: dict[str, IR] = {v["name"]: v for v in definitions.get("verbs", [])}
+        self.dsl_functions: dict[str, IR] = {f["name"]: f for f in definitions.get("functions", [])}
+        #: While a section runner is written: inline DSL verbs (see :meth:`inline_verb`); the
+        #: game's natives and verbs it calls (local name -> the lookup, how many calls; None
+        #: elsewhere), and those bound to locals at its top.
+        self.inlining = False
+        self.bound: dict[str, tuple[str, int]] | None = None
+        self.binding: frozenset[str] = frozenset()
+        #: The prefix of the DSL locals being written (an inlined verb's own: ``i3_``), and
+        #: how many verbs were inlined so far (each call's locals are its own).
+        self.prefix = ""
+        self.inlined = 0
         self.stmts: dict[str, Callable[[_Function, IR, int, str], None]] = {
             "verb": self.s_verb,
             "let": self.s_let,
@@ -150,7 +165,7 @@ class PythonEmitter:
             "text": lambda e, c: literal(e["value"]),
             "roll": lambda e, c: f"g.roll({int(e['count'])}, {int(e['sides'])})",
             "dice": lambda e, c: f"({int(e['count'])}, {int(e['sides'])})",
-            "local": lambda e, c: _local(e["name"]),
+            "local": lambda e, c: self.local(e["name"]),
             "event": lambda e, c: f"{c}.e[{literal(e['name'])}]",
             "quantity": lambda e, c: f"{c}.q[{literal(e['name'])}]",
             "counter": lambda e, c: f"{c}.player.counters[{literal(e['name'])}]",
@@ -175,6 +190,20 @@ class PythonEmitter:
             ),
             "attr": self.e_attr,
         }
+
+    def local(self, name: str) -> str:
+        """The Python name of a DSL local (a parameter, a ``let``, a loop variable)."""
+        return f"v_{self.prefix}{name}"
+
+    def bind(self, kind: str, name: str) -> str | None:
+        """In a section runner, the local a game native or verb is bound to (``n_NAME``,
+        ``gv_NAME``) when :meth:`section_runner` binds it; None elsewhere. Counts the call."""
+        if self.bound is None or not name.isidentifier():
+            return None
+        local = f"{'n' if kind == 'natives' else 'gv'}_{name}"
+        lookup, count = self.bound.get(local, (f"g.{kind}[{literal(name)}]", 0))
+        self.bound[local] = (lookup, count + 1)
+        return local if local in self.binding else None
 
     # -- expressions
 
@@ -233,6 +262,9 @@ class PythonEmitter:
             if e["native"] not in PRELUDE_NATIVES:
                 raise EmitError(f"unknown prelude native {e['native']!r}")
             return f"{e['native']}(g, {c}{self.args(e['args'], c)})"
+        bound = self.bind("natives", e["native"])
+        if bound is not None:
+            return f"{bound}(g, {c}{self.args(e['args'], c)})"
         return f"g.natives[{literal(e['native'])}](g, {c}{self.args(e['args'], c)})"
 
     def verb_call(self, verb: str, origin: str, args: list[IR | None], c: str) -> str:
@@ -244,6 +276,9 @@ class PythonEmitter:
             if verb not in _PRELUDE_VERBS:
                 raise EmitError(f"unknown prelude verb {verb!r}")
             return f"g.{_PRELUDE_METHODS.get(verb, verb)}({c}{self.args(args, c)})"
+        bound = self.bind("verbs", verb)
+        if bound is not None:
+            return f"{bound}(g, {c}{self.args(args, c)})"
         return f"g.verbs[{literal(verb)}](g, {c}{self.args(args, c)})"
 
     def e_verb_test(self, e: IR, c: str) -> str:
@@ -261,19 +296,45 @@ class PythonEmitter:
             writer(fn, stmt, indent, c)
 
     def s_verb(self, fn: _Function, s: IR, indent: int, c: str) -> None:
+        if self.inlining and s["origin"] == "dsl" and s["else"] is None:
+            verb = self.dsl_verbs.get(s["verb"])
+            if verb is not None and len(verb["params"]) == len(s["args"]):
+                self.inline_verb(fn, verb, s, indent, c)
+                return
         call = self.verb_call(s["verb"], s["origin"], s["args"], c)
         if s["else"] is None:
             fn.add(indent, call, s["at"])
         elif s.get("returns") == "shortfall":
-            fn.add(indent, f"{_local('missing')} = {call}", s["at"])
-            fn.add(indent, f"if {_local('missing')} > 0:")
+            fn.add(indent, f"{self.local('missing')} = {call}", s["at"])
+            fn.add(indent, f"if {self.local('missing')} > 0:")
             self.body(fn, s["else"], indent + 1, c)
         else:
             fn.add(indent, f"if not {call}:", s["at"])
             self.body(fn, s["else"], indent + 1, c)
 
+    def inline_verb(self, fn: _Function, verb: IR, s: IR, indent: int, c: str) -> None:
+        """A DSL verb's body written in place of its call (in a section runner): the call's
+        arguments bound to the verb's parameters, then its statements, with locals of their
+        own (``v_i3_...``: a verb sees only its parameters and its own ``let``s). It always
+        ends: the checker refuses recursion, so a verb never inlines itself. Its statements
+        keep their DSL positions (the verb's file and line) and its questions their ids, as
+        from the verb's own function."""
+        self.inlined += 1
+        prefix = f"i{self.inlined}_"
+        fn.add(indent, f"# verb {comment_text(verb['name'])}")
+        for param, arg in zip(verb["params"], s["args"], strict=True):
+            fn.add(indent, f"v_{prefix}{param['name']} = {self.expr(arg, c)}", s["at"])
+        saved = (self.prefix, fn.card, fn.trigger, fn.source)
+        self.prefix = prefix
+        fn.card, fn.trigger = verb["name"], "verb"
+        fn.source = verb["source"].rpartition(":")[0]
+        try:
+            self.body(fn, verb["body"], indent, c)
+        finally:
+            self.prefix, fn.card, fn.trigger, fn.source = saved
+
     def s_let(self, fn: _Function, s: IR, indent: int, c: str) -> None:
-        fn.add(indent, f"{_local(s['name'])} = {self.expr(s['value'], c)}", s["at"])
+        fn.add(indent, f"{self.local(s['name'])} = {self.expr(s['value'], c)}", s["at"])
 
     def s_if(self, fn: _Function, s: IR, indent: int, c: str) -> None:
         fn.add(indent, f"if {self.expr(s['cond'], c)}:", s["at"])
@@ -283,7 +344,7 @@ class PythonEmitter:
             self.body(fn, s["else"], indent + 1, c)
 
     def s_for_each(self, fn: _Function, s: IR, indent: int, c: str) -> None:
-        var = _local(s["var"])
+        var = self.local(s["var"])
         inner = f"c{indent + 2}" if s["as_player"] else c
         over = self.expr(s["over"], c)
         if s.get("order"):
@@ -594,6 +655,29 @@ class PythonEmitter:
         runtime calling each phase's function and then the end condition's, which in a game of
         12 rounds of 7 phases saves some 250 calls. Each statement keeps its DSL position, so
         a failure is reported where it is in the flow, as from the phase's own function."""
+        # Written twice: first to count the calls of each game native and verb, then with
+        # those called more than once bound to locals at the top, each looked up once per
+        # call of the runner (a round) instead of once per call of it.
+        self.bound = {}
+        self.write_runner(section, phases, end_when, loc, end_loc, frozenset())
+        counts, self.bound = self.bound, {}
+        twice = frozenset(local for local, (_, count) in counts.items() if count > 1)
+        fn = self.write_runner(section, phases, end_when, loc, end_loc, twice)
+        self.bound = None
+        return fn
+
+    def write_runner(
+        self,
+        section: str,
+        phases: list[IR],
+        end_when: IR | None,
+        loc: IR,
+        end_loc: IR,
+        bind: frozenset[str],
+    ) -> _Function:
+        """The runner of :meth:`section_runner`, with the locals of ``bind`` bound at its
+        top (the names of their uses :meth:`bind` counts in ``self.bound``)."""
+        self.binding = bind
         fn = _Function(
             f"run__{section}",
             comment_text(f"flow: the {section} section's phases ({loc['file']}:{loc['line']})"),
@@ -601,19 +685,107 @@ class PythonEmitter:
             section,
             loc["file"],
         )
-        for phase in phases:
-            fn.add(0, f"# phase {phase['name']}")
-            fn.add(0, "if g.logs_phases:")
-            fn.add(1, f"g.events.append(('phase', c.player.index, {literal(phase['name'])}))")
-            # Its questions keep the phase's ids (flow.PHASE.NAME), as its own function asks
-            # them, and its statements their file (a variant's inserted phase: its YAML).
-            fn.trigger, fn.source = phase["name"], phase["loc"]["file"]
-            self.body(fn, phase["body"], 0, "c")
-            fn.source = end_loc["file"]
+        # The end condition may be left out after a phase that changed nothing (below) only
+        # when checking it changes nothing itself: no dice, no verb, no question in it.
+        pure_end = end_when is not None and not self.changes(end_when)
+
+        def check(indent: int) -> None:
             if end_when is not None:
-                fn.add(0, f"if {self.expr(end_when, 'c')}:", [end_loc["line"], end_loc["col"]])
-                fn.add(1, "g.end_when_held()")
+                fn.add(indent, f"if {self.expr(end_when, 'c')}:", [end_loc["line"], end_loc["col"]])
+                fn.add(indent + 1, "g.end_when_held()")
+
+        self.inlining = True
+        try:
+            for index, phase in enumerate(phases):
+                fn.add(0, f"# phase {phase['name']}")
+                fn.add(0, "if logs:")
+                fn.add(1, f"g.events.append(('phase', c.player.index, {literal(phase['name'])}))")
+                # Its questions keep the phase's ids (flow.PHASE.NAME), as its own function
+                # asks them, and its statements their file (a variant's inserted phase: its
+                # YAML).
+                fn.card, fn.trigger, fn.source = "flow", phase["name"], phase["loc"]["file"]
+                if index == 0 or not pure_end:
+                    # The first phase is always followed by the check: the round (or the
+                    # turn's player) changed since the last one.
+                    self.body(fn, phase["body"], 0, "c")
+                    fn.source = end_loc["file"]
+                    check(0)
+                else:
+                    self.body_then_check(fn, phase["body"], 0, "c", check, end_loc["file"])
+        finally:
+            self.inlining, self.binding = False, frozenset()
+        # In the order of their names: the same text for the same flow.
+        bound = self.bound or {}
+        lookups = sorted((local, bound[local][0]) for local in bind if local in bound)
+        # Whether each phase is logged, read once (it is the game's, not the round's).
+        fn.lines[:0] = ["logs = g.logs_phases"]
+        fn.lines[1:1] = [f"{local} = {lookup}" for local, lookup in lookups]
         return fn
+
+    def body_then_check(
+        self,
+        fn: _Function,
+        stmts: list[IR],
+        indent: int,
+        c: str,
+        check: Callable[[int], None],
+        end_file: str,
+    ) -> None:
+        """A phase's statements, then the end condition wherever the game may have changed.
+
+        The game changes only through verbs, dice and questions (natives and DSL functions
+        only read it), so after a phase that ran none of them the end condition has the value
+        it had after the phase before, when it did not hold: checking it again is skipped. A
+        phase that ends with an ``if`` (and changed nothing before it) is checked at the end
+        of the branches that change something: ``if round == 7 { reveal }`` checks only in
+        the month it reveals."""
+        if not self.changes(stmts):
+            self.body(fn, stmts, indent, c)
+            return
+        last = stmts[-1]
+        if last["kind"] == "if" and not self.changes(stmts[:-1]) and not self.changes(last["cond"]):
+            for stmt in stmts[:-1]:
+                self.body(fn, [stmt], indent, c)
+            fn.add(indent, f"if {self.expr(last['cond'], c)}:", last["at"])
+            source = fn.source
+            self.body_then_check(fn, last["then"], indent + 1, c, check, end_file)
+            fn.source = source
+            if last["else"]:
+                fn.add(indent, "else:")
+                self.body_then_check(fn, last["else"], indent + 1, c, check, end_file)
+                fn.source = source
+            return
+        self.body(fn, stmts, indent, c)
+        fn.source = end_file
+        check(indent)
+
+    def changes(self, node: Any, seen: frozenset[str] = frozenset()) -> bool:
+        """Whether running an IR statement list (or evaluating an expression) may change the
+        game: a verb, a question, a roll of the dice (the random stream moves on), a DSL
+        function whose expression does one of these. Natives only read the game."""
+        if isinstance(node, list):
+            return any(self.changes(item, seen) for item in node)
+        if not isinstance(node, dict):
+            return False
+        kind = node.get("kind")
+        if kind in ("verb", "verb_test", "may", "choose", "roll"):
+            return True
+        if kind == "call":
+            origin = node.get("origin", "")
+            if origin == "stdlib.dice":
+                return True
+            if origin == "dsl":
+                name = node.get("native", "")
+                function = self.dsl_functions.get(name)
+                if function is None or name in seen:
+                    return True
+                if self.changes(function["expr"], seen | {name}):
+                    return True
+        return any(
+            self.changes(value, seen)
+            for key, value in node.items()
+            if isinstance(value, (dict, list)) and key != "at"
+        )
 
     def flow_value(
         self, key: str, expr: IR, loc: IR, at: list[int], functions: list[_Function]

@@ -25,7 +25,10 @@ arguments as the IR gives them (numbers, names as strings, dice as ``(count, sid
 as its id). A native answers a question and never changes the game; a verb changes it.
 
 Decorated functions are found in the module's namespace (define them in ``natives.py`` or
-import them into it). The module may also define, by these names:
+import them into it). A method of the game's class whose parameters are the context and then
+the arguments may be registered as it is, with no wrapper between the flow and it (one call
+instead of two): ``new_month = verb(name="new_month")(MyGame.begin_month)``, where
+``def begin_month(self, c)``. The module may also define, by these names:
 
 - ``GAME_CLASS``: the game's :class:`engine.runtime.Game` subclass (its board and flow);
 - ``POLICIES``: ``{"greedy": factory, ...}``, ``factory(game, player_index) -> Policy``, the

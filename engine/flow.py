@@ -171,6 +171,11 @@ class FlowGame(Game):
         #: The setup section has run (by :meth:`play` or ``run_section("setup")``): a game
         #: set up piece by piece is not set up a second time when it is then played.
         self.set_up = False
+        #: :meth:`play` is playing the setup and the rounds, inside its :meth:`Game.call`: a
+        #: failure anywhere under it is located at its DSL line by that call (it reads the
+        #: innermost generated frame), so a step the game's Python runs then (a DSL verb it
+        #: calls) needs no Game.call of its own.
+        self.playing = False
 
     # -- the whole game
 
@@ -190,6 +195,7 @@ class FlowGame(Game):
         # between them in one call; a lookahead replays phases one by one, so it takes the
         # loop below. A handlers module built before runners existed has none.
         self._runners = {} if self._looking else flow.get("run", {})
+        self.playing = True
         try:
             # One Game.call for the setup and one for all the rounds: a failure is still
             # located at its DSL line (Game.call reads the innermost generated frame).
@@ -201,6 +207,8 @@ class FlowGame(Game):
             self.reason = "rounds"
         except GameEnded as ended:
             self.reason = ended.reason
+        finally:
+            self.playing = False
         self.rounds_played = max(self.rounds_played, self.round if flow["round"] else 0)
         return self.finish()
 
@@ -225,21 +233,31 @@ class FlowGame(Game):
         first = self._contexts[0]
         contexts = self._contexts
         log_round = self.log_round if self.logs_rounds else None
+        # Each section's generated runner, called straight from the loop (no call a round to
+        # _play_section to find it); without one, the phases one by one.
+        round_run = self._runners.get("round") if round_phases else None
+        turn_run = self._runners.get("turn") if turn_phases else None
         # From the current round: a game played on after a scenario's own rounds (or given a
         # round) goes on from there; a new game is at round 1.
         number = max(int(self.round), 1)
         while number <= limit:
-            self._round_start = len(self.events)
+            if log_round is not None:
+                self._round_start = len(self.events)
             self.round = number
             self.rounds_played = number
             try:
-                if round_phases:
-                    self._play_section(flow, "round", first)
+                if round_run is not None:
+                    round_run(self, first)
+                elif round_phases:
+                    self._run(round_phases, first)
                 if turn_phases:
                     for player in self.seat_order():
                         self.turns += 1
                         self.turn_player = player
-                        self._play_section(flow, "turn", contexts[player.index])
+                        if turn_run is not None:
+                            turn_run(self, contexts[player.index])
+                        else:
+                            self._run(turn_phases, contexts[player.index])
             except GameEnded:
                 # The round an end cut short was played in part: it is a line of the logbook
                 # (the game's length in rounds), as FlowResult.rounds counts it.

@@ -429,10 +429,12 @@ def _dsl_verb(method: str) -> str:
 def _expected_word(python: str) -> tuple[str, ...]:
     """The DSL words a generated statement line may start from."""
     code = python.split("  # @ ", 1)[0].strip()
-    # A game verb by the table, a runtime method, a DSL verb called directly (dv_NAME), or a
-    # standard-library native called as its module's function (stdlib_decks.draw_from).
+    # A game verb by the table, a runtime method, a DSL verb called directly (dv_NAME), a game
+    # verb a section runner bound to a local (gv_NAME), or a standard-library native called as
+    # its module's function (stdlib_decks.draw_from).
     verb = re.search(
-        r"g\.verbs\[['\"](\w+)['\"]\]\(|(?:g\.|\bdv_|\bstdlib_\w+\.)(\w+)\((?:g, )?c\d*\b", code
+        r"g\.verbs\[['\"](\w+)['\"]\]\(|(?:g\.|\bdv_|\bgv_|\bstdlib_\w+\.)(\w+)\((?:g, )?c\d*\b",
+        code,
     )
     if code.startswith("if g.may("):
         return ("may",)
@@ -442,7 +444,8 @@ def _expected_word(python: str) -> tuple[str, ...]:
         return ("repeat",)
     if re.match(r"o\d+ = \[\*|ok\d+\.append\(", code):
         return ("for each",)  # an ordered loop's items, and their keys ('by')
-    if match := re.match(r"for v_(\w+) in ", code):
+    # A loop of a DSL verb written in place in a section runner: its own locals (v_i3_NAME).
+    if match := re.match(r"for v_(?:i\d+_)?(\w+) in ", code):
         return (f"for each {match[1]}",)
     if code.startswith("return "):
         return ("",)  # a formula: the property line, checked apart
@@ -480,6 +483,16 @@ def test_lines_map_statements_to_their_dsl_file_line_and_column(
             python = python_lines[number - 1]
             assert python.endswith(f"  # @ {path}:{line}:{column}"), (rel, number)
             words = _expected_word(python)
+            if inlined := re.match(r"\s*v_i\d+_(\w+) = ", python):
+                # A local of a DSL verb written in place in a section runner: one of its
+                # 'let's, or its argument bound at the call (the verb's name, in the comment
+                # that opens the verb's statements).
+                opening = next(
+                    line.strip()
+                    for line in reversed(python_lines[: number - 1])
+                    if line.strip().startswith("# verb ")
+                )
+                words = (f"let {inlined[1]}", opening.removeprefix("# verb "))
             if python_lines[number].strip() == "g.end_when_held()":
                 # A section runner's end check: the flow's 'end when' clause.
                 words = ("end when",)

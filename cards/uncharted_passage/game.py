@@ -853,8 +853,12 @@ class UnchartedPassage(FlowGame):
 
     # -- the month's steps the flow calls (flow.cards)
 
-    def begin_month(self) -> None:
-        """A new line of the logbook: where the month starts, and nothing sailed yet."""
+    # Each step takes the acting player's context, so natives.py registers the method itself
+    # as the flow's verb (engine.api: one call, no wrapper).
+
+    def begin_month(self, c: Context | None = None) -> None:
+        """A new line of the logbook: where the month starts, and nothing sailed yet (the
+        verb ``new_logbook_line``)."""
         starts = []
         for p in self.players:
             flags = p.flags
@@ -868,7 +872,7 @@ class UnchartedPassage(FlowGame):
             flags["excluded_distance"] = 0
         self._month = (self.round, starts)
 
-    def reveal_mid_event(self) -> None:
+    def reveal_mid_event(self, c: Context | None = None) -> None:
         """ "Before you begin the 7th round, reveal the Mid-event Card and place it on one
         side" (the flow says when; this reveals it, once)."""
         board = self.board
@@ -876,13 +880,13 @@ class UnchartedPassage(FlowGame):
         if mid and not board.get("mid_event"):
             self.reveal(mid)
 
-    def reveal_voyage(self) -> None:
+    def reveal_voyage(self, c: Context | None = None) -> None:
         """Planning: "Reveal one card from the top of the Voyage Card pile"."""
         pile = self.board.get("pile")
         if pile and not self.board.get("over"):
             self.reveal(pile.pop(0))
 
-    def write_logbook(self) -> None:
+    def write_logbook(self, c: Context | None = None) -> None:
         """The month's line of each logbook, once a month (the flow writes it at the end of the
         month, and at the end of the game for a month a sinking cut short)."""
         month = self._month
@@ -1040,10 +1044,14 @@ class UnchartedPassage(FlowGame):
         self.board["voyage"] = voyage
         self.run_phase("pirate")
 
-    def roll_pirates(self, voyage: str) -> None:
-        """2-player: one roll of the voyage card's formula that "applies equally to both
-        players" (kept for :meth:`face_pirates`, with the dice it rolled, so a Figurehead can
-        reroll its owner's copy alone). Solo: nothing yet; the captain rolls their own."""
+    def roll_pirates(self, c: Context | None = None) -> None:
+        """The Pirate phase's roll against this month's voyage card (none: nothing). 2-player:
+        one roll of the voyage card's formula that "applies equally to both players" (kept for
+        :meth:`face_pirates`, with the dice it rolled, so a Figurehead can reroll its owner's
+        copy alone). Solo: nothing yet; the captain rolls their own."""
+        voyage = self.board.get("voyage")
+        if not voyage:
+            return
         if len(self.players) == 1:
             self.board["pirate_roll"] = None
             return
@@ -1055,12 +1063,17 @@ class UnchartedPassage(FlowGame):
             shared, self._recording = self._recording, None
         self.board["pirate_roll"] = (voyage, power, shared)
 
-    def face_pirates(self, player: Player, voyage: str) -> None:
-        """The acting captain's Pirate phase: solo, their own roll; 2-player, the shared roll,
-        except that "players may individually use Port Cards to reduce damage or modify their
-        own dice values" (Figurehead: "only affects your own dice results", so a reroll changes
-        the roll for its owner alone)."""
-        roll = self.board.get("pirate_roll")
+    def face_pirates(self, c: Context) -> None:
+        """The acting captain's Pirate phase against this month's voyage card (none: nothing):
+        solo, their own roll; 2-player, the shared roll, except that "players may individually
+        use Port Cards to reduce damage or modify their own dice values" (Figurehead: "only
+        affects your own dice results", so a reroll changes the roll for its owner alone)."""
+        board = self.board
+        voyage = board.get("voyage")
+        if not voyage:
+            return
+        player = c.player
+        roll = board.get("pirate_roll")
         if roll is None or roll[0] != voyage:
             self.dice_owner, self.dice_purpose = player, "pirate"
             try:
@@ -1197,11 +1210,12 @@ class UnchartedPassage(FlowGame):
             raise RuleError(f"'{place}' is not a space of the map")
         return space
 
-    def drop_anchor(self, player: Player) -> None:
+    def drop_anchor(self, c: Context) -> None:
         """Anchoring, where the ship ended its voyage: a port docks (A: its prestige, its
         cards, its missions), an East Asian port asks for its permit first, and anywhere else
         the ship anchors (B). What follows (Crew Actions, or the Scurvy Check and the place's
         rewards) is the flow's to say."""
+        player = c.player
         space = self.space_of(player)
         flags = player.flags
         # "anchoring at 4 different Pirate Infested Areas": a port anchors a ship as well as
@@ -1225,8 +1239,9 @@ class UnchartedPassage(FlowGame):
         "considered anchored at sea")."""
         return bool(player.flags.get("docked"))
 
-    def crew_actions_here(self, player: Player) -> None:
-        """The Crew Actions of the port the ship docked at."""
+    def crew_actions_here(self, c: Context) -> None:
+        """The Crew Actions of the port the ship docked at (the verb ``crew_actions``)."""
+        player = c.player
         self.crew_actions(player, self.space_of(player))
 
     def arrival_prestige(self, player: Player, space: Space) -> int:
@@ -1407,10 +1422,11 @@ class UnchartedPassage(FlowGame):
             flags["spots"].add(space.id)
         self.arrive_at_sea(player, space.id)
 
-    def anchored_elsewhere(self, player: Player) -> None:
+    def anchored_elsewhere(self, c: Context) -> None:
         """B, after the Scurvy Check: the cards answering ``anchor_at_sea``, the missions met
         there, then a Discovery Spot's die ("If it is a Discovery Spot you have already arrived
         at, you do not gain any prestige"), or the Sunken Ship."""
+        player = c.player
         space = self.space_of(player)
         flags = player.flags
         self.dice_owner, self.dice_purpose = player, "prestige"
@@ -1778,6 +1794,9 @@ class UnchartedPassage(FlowGame):
                 f"the DSL verb '{name}' is not in the compiled game: flow.cards defines it; "
                 "run 'cardc build'"
             )
+        if self.playing:
+            # Inside play()'s Game.call, which locates a failure here at its DSL line.
+            return verb(self, Context(player, "", name), *args)
         if not args:
             return self.call(verb, Context(player, "", name))
         return self.call(lambda g, c: verb(g, c, *args), Context(player, "", name))

@@ -128,10 +128,12 @@ def offer_rum(g: Game, c: Context) -> None:
     only when the struck-out Crew Stamina would spare Scurvy and Rum is held."""
     player = c.player
     player.flags["rum_for_scurvy"] = False
+    if "rum" not in player.zones["port_cards"]:
+        return  # nothing to offer (most checks): the distance and stamina are not worked out
     distance = scurvy_distance(g, c)
     stamina = crew_stamina_for_scurvy(g, player)
     written = player.counters["crew_stamina"]
-    if distance > stamina and written > stamina and "rum" in player.zones["port_cards"]:
+    if distance > stamina and written > stamina:
         question = Question(
             "rum.scurvy_check",
             player.index,
@@ -187,22 +189,17 @@ def draw_missions(g: UnchartedPassage, c: Context) -> None:
     g.deal_missions()
 
 
-@verb()
-def new_logbook_line(g: UnchartedPassage, c: Context) -> None:
-    """A month begins."""
-    g.begin_month()
-
-
-@verb()
-def reveal_mid_event(g: UnchartedPassage, c: Context) -> None:
-    """Reveal the Mid-event Card (once)."""
-    g.reveal_mid_event()
-
-
-@verb()
-def reveal_voyage(g: UnchartedPassage, c: Context) -> None:
-    """Reveal the top voyage card."""
-    g.reveal_voyage()
+# The month's steps that are the game's own methods taking the acting player's context
+# (game.py), registered as they are: the flow calls each once, with no wrapper between.
+new_logbook_line = verb(name="new_logbook_line")(UnchartedPassage.begin_month)
+reveal_mid_event = verb()(UnchartedPassage.reveal_mid_event)
+reveal_voyage = verb()(UnchartedPassage.reveal_voyage)
+roll_pirates = verb()(UnchartedPassage.roll_pirates)
+face_pirates = verb()(UnchartedPassage.face_pirates)
+drop_anchor = verb()(UnchartedPassage.drop_anchor)
+crew_actions = verb(name="crew_actions")(UnchartedPassage.crew_actions_here)
+anchorage_rewards = verb(name="anchorage_rewards")(UnchartedPassage.anchored_elsewhere)
+write_logbook = verb()(UnchartedPassage.write_logbook)
 
 
 @verb()
@@ -214,44 +211,9 @@ def write_numbers(g: UnchartedPassage, c: Context) -> None:
 
 
 @verb()
-def roll_pirates(g: UnchartedPassage, c: Context) -> None:
-    """The Pirate phase's roll, once for both ships (2-player), against this month's voyage
-    card."""
-    voyage = g.board.get("voyage")
-    if voyage:
-        g.roll_pirates(voyage)
-
-
-@verb()
-def face_pirates(g: UnchartedPassage, c: Context) -> None:
-    """The acting captain's ship against this month's Pirate."""
-    voyage = g.board.get("voyage")
-    if voyage:
-        g.face_pirates(c.player, voyage)
-
-
-@verb()
 def sail(g: UnchartedPassage, c: Context) -> None:
     """The acting captain sails (asked where, within reach)."""
     g.sail_to(c.player)
-
-
-@verb()
-def drop_anchor(g: UnchartedPassage, c: Context) -> None:
-    """The acting captain's ship anchors where it sailed."""
-    g.drop_anchor(c.player)
-
-
-@verb()
-def crew_actions(g: UnchartedPassage, c: Context) -> None:
-    """The acting captain's Crew Action at the port docked at."""
-    g.crew_actions_here(c.player)
-
-
-@verb()
-def anchorage_rewards(g: UnchartedPassage, c: Context) -> None:
-    """Anchored outside a port: its cards, missions and rewards."""
-    g.anchored_elsewhere(c.player)
 
 
 @verb()
@@ -266,22 +228,16 @@ def share(g: UnchartedPassage, c: Context) -> None:
     g.share()
 
 
-@verb()
-def write_logbook(g: UnchartedPassage, c: Context) -> None:
-    """The month's logbook lines, once."""
-    g.write_logbook()
-
-
 @native(returns="bool")
 def ship_sunk(g: UnchartedPassage, c: Context) -> bool:
     """A ship has sunk ("the game ends immediately")."""
-    return bool(g.board.get("over"))
+    return True if g.board.get("over") else False
 
 
 @native(returns="bool")
 def docked(g: UnchartedPassage, c: Context) -> bool:
     """The acting captain's ship docked at a port this month."""
-    return bool(c.player.flags.get("docked"))
+    return True if c.player.flags.get("docked") else False
 
 
 @native(returns="bool")

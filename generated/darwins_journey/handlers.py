@@ -473,37 +473,67 @@ def flow__tiebreak(g, c):
 
 def run__setup(g, c):
     # flow: the setup section's phases (cards/darwins_journey/flow.cards:9)
+    logs = g.logs_phases
+    gv_draw_goal_tiles = g.verbs['draw_goal_tiles']
     # phase main_board_setup
-    if g.logs_phases:
+    if logs:
         g.events.append(('phase', c.player.index, 'main_board_setup'))
-    dv_lay_out_board(g, c)  # @ cards/darwins_journey/flow.cards:15:7
+    # verb lay_out_board
+    g.verbs['shuffle_objective_pile'](g, c)  # @ cards/darwins_journey/flow.cards:61:3
+    if (g.params['use_pirate_scenario'] == 1):  # @ cards/darwins_journey/flow.cards:62:3
+        g.verbs['goal_tiles_from_scenario_card'](g, c)  # @ cards/darwins_journey/flow.cards:66:5
+    else:
+        gv_draw_goal_tiles(g, c, 'beagle_goal')  # @ cards/darwins_journey/flow.cards:68:5
+        gv_draw_goal_tiles(g, c, 'correspondence')  # @ cards/darwins_journey/flow.cards:69:5
+    g.verbs['deal_crew_deck'](g, c, 'base')  # @ cards/darwins_journey/flow.cards:71:3
     g.fire_in_force(c, 'board_setup')  # @ cards/darwins_journey/flow.cards:18:7
-    dv_setup_diary(g, c)  # @ cards/darwins_journey/flow.cards:19:7
+    # verb setup_diary
+    if (g.params['use_pirate_scenario'] == 1):  # @ cards/darwins_journey/flow.cards:75:3
+        g.verbs['pirate_ship_from_scenario_card'](g, c)  # @ cards/darwins_journey/flow.cards:79:5
+        g.verbs['diary_from_scenario_card'](g, c)  # @ cards/darwins_journey/flow.cards:80:5
+    else:
+        g.verbs['draw_diary_tiles'](g, c, g.params['diary_size'])  # @ cards/darwins_journey/flow.cards:85:5
     g.verbs['setup_crew_deck'](g, c)  # @ cards/darwins_journey/flow.cards:20:7
 
 
 def run__round(g, c):
     # flow: the round section's phases (cards/darwins_journey/flow.cards:9)
+    logs = g.logs_phases
     # phase diary
-    if g.logs_phases:
+    if logs:
         g.events.append(('phase', c.player.index, 'diary'))
-    dv_unlock_diary(g, c)  # @ cards/darwins_journey/flow.cards:26:7
+    # verb unlock_diary
+    g.verbs['unlock_diary_locations'](g, c, (g.params['diary_top_locations'] + ((g.round - 1) * g.params['diary_unlocks_per_round'])))  # @ cards/darwins_journey/flow.cards:93:3
     # phase worker_placement
-    if g.logs_phases:
+    if logs:
         g.events.append(('phase', c.player.index, 'worker_placement'))
-    dv_place_workers(g, c)  # @ cards/darwins_journey/flow.cards:29:7
+    # verb place_workers
+    for _ in range((g.params['workers'] + 2)):  # @ cards/darwins_journey/flow.cards:101:3
+        for v_i10_position in list(range(1, g.natives['player_count'](g, c) + 1)):  # @ cards/darwins_journey/flow.cards:102:5
+            for v_i10_placer in g.players:  # @ cards/darwins_journey/flow.cards:103:7
+                c4 = c if v_i10_placer is c.player else c.for_player(v_i10_placer)
+                if not ((df_turn_position(g, c4, v_i10_placer) == v_i10_position) and (c4.player.counters['workers_ready'] > 0)):
+                    continue
+                g.verbs['place_worker'](g, c4)  # @ cards/darwins_journey/flow.cards:104:9
     # phase reward_phase
-    if g.logs_phases:
+    if logs:
         g.events.append(('phase', c.player.index, 'reward_phase'))
-    dv_reward_phase(g, c)  # @ cards/darwins_journey/flow.cards:32:7
+    # verb reward_phase
+    for v_i11_earner in g.players:  # @ cards/darwins_journey/flow.cards:117:3
+        c2 = c if v_i11_earner is c.player else c.for_player(v_i11_earner)
+        g.gain(c2, 'coins', (g.params['reward_phase_coins'] + c2.player.counters['tents']))  # @ cards/darwins_journey/flow.cards:118:5
     # phase pirate_raid
-    if g.logs_phases:
+    if logs:
         g.events.append(('phase', c.player.index, 'pirate_raid'))
     g.fire_in_force(c, 'reward_phase_end')  # @ cards/darwins_journey/flow.cards:37:7
     # phase workers_return
-    if g.logs_phases:
+    if logs:
         g.events.append(('phase', c.player.index, 'workers_return'))
-    dv_collect_workers(g, c)  # @ cards/darwins_journey/flow.cards:40:7
+    # verb collect_workers
+    for v_i12_owner in g.players:  # @ cards/darwins_journey/flow.cards:123:3
+        c2 = c if v_i12_owner is c.player else c.for_player(v_i12_owner)
+        g.verbs['take_back_workers'](g, c2)  # @ cards/darwins_journey/flow.cards:124:5
+        g.set(c2, 'workers_ready', g.params['workers'])  # @ cards/darwins_journey/flow.cards:125:5
 
 
 HANDLERS = {
@@ -720,13 +750,27 @@ LINES = {
     465: ('cards/darwins_journey/flow.cards', 47, 9),
     466: ('cards/darwins_journey/flow.cards', 48, 9),
     471: ('cards/darwins_journey/flow.cards', 9, 1),
-    479: ('cards/darwins_journey/flow.cards', 15, 7),
-    480: ('cards/darwins_journey/flow.cards', 18, 7),
-    481: ('cards/darwins_journey/flow.cards', 19, 7),
-    482: ('cards/darwins_journey/flow.cards', 20, 7),
-    490: ('cards/darwins_journey/flow.cards', 26, 7),
-    494: ('cards/darwins_journey/flow.cards', 29, 7),
-    498: ('cards/darwins_journey/flow.cards', 32, 7),
-    502: ('cards/darwins_journey/flow.cards', 37, 7),
-    506: ('cards/darwins_journey/flow.cards', 40, 7),
+    482: ('cards/darwins_journey/flow.cards', 61, 3),
+    483: ('cards/darwins_journey/flow.cards', 62, 3),
+    484: ('cards/darwins_journey/flow.cards', 66, 5),
+    486: ('cards/darwins_journey/flow.cards', 68, 5),
+    487: ('cards/darwins_journey/flow.cards', 69, 5),
+    488: ('cards/darwins_journey/flow.cards', 71, 3),
+    489: ('cards/darwins_journey/flow.cards', 18, 7),
+    491: ('cards/darwins_journey/flow.cards', 75, 3),
+    492: ('cards/darwins_journey/flow.cards', 79, 5),
+    493: ('cards/darwins_journey/flow.cards', 80, 5),
+    495: ('cards/darwins_journey/flow.cards', 85, 5),
+    496: ('cards/darwins_journey/flow.cards', 20, 7),
+    506: ('cards/darwins_journey/flow.cards', 93, 3),
+    511: ('cards/darwins_journey/flow.cards', 101, 3),
+    512: ('cards/darwins_journey/flow.cards', 102, 5),
+    513: ('cards/darwins_journey/flow.cards', 103, 7),
+    517: ('cards/darwins_journey/flow.cards', 104, 9),
+    522: ('cards/darwins_journey/flow.cards', 117, 3),
+    524: ('cards/darwins_journey/flow.cards', 118, 5),
+    528: ('cards/darwins_journey/flow.cards', 37, 7),
+    533: ('cards/darwins_journey/flow.cards', 123, 3),
+    535: ('cards/darwins_journey/flow.cards', 124, 5),
+    536: ('cards/darwins_journey/flow.cards', 125, 5),
 }

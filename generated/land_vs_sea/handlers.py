@@ -223,32 +223,33 @@ def flow__end_when(g, c):
 
 def run__setup(g, c):
     # flow: the setup section's phases (cards/land_vs_sea/flow.cards:7)
+    logs = g.logs_phases
     # phase special_tiles
-    if g.logs_phases:
+    if logs:
         g.events.append(('phase', c.player.index, 'special_tiles'))
     g.verbs['set_out_special_tiles'](g, c)  # @ cards/land_vs_sea/flow.cards:12:7
     if df_game_over(g, c):  # @ cards/land_vs_sea/flow.cards:49:3
         g.end_when_held()
     # phase stacks
-    if g.logs_phases:
+    if logs:
         g.events.append(('phase', c.player.index, 'stacks'))
     g.verbs['shuffle_into_stacks'](g, c, g.params['stacks'])  # @ cards/land_vs_sea/flow.cards:17:7
     if df_game_over(g, c):  # @ cards/land_vs_sea/flow.cards:49:3
         g.end_when_held()
     # phase scoring_aids
-    if g.logs_phases:
+    if logs:
         g.events.append(('phase', c.player.index, 'scoring_aids'))
     g.verbs['place_scoring_aids'](g, c)  # @ cards/land_vs_sea/flow.cards:23:7
     if df_game_over(g, c):  # @ cards/land_vs_sea/flow.cards:49:3
         g.end_when_held()
     # phase starting_tile
-    if g.logs_phases:
+    if logs:
         g.events.append(('phase', c.player.index, 'starting_tile'))
     g.verbs['place_starting_tile'](g, c)  # @ cards/land_vs_sea/flow.cards:28:7
     if df_game_over(g, c):  # @ cards/land_vs_sea/flow.cards:49:3
         g.end_when_held()
     # phase hands
-    if g.logs_phases:
+    if logs:
         g.events.append(('phase', c.player.index, 'hands'))
     for v_seat in g.players:  # @ cards/land_vs_sea/flow.cards:32:7
         c2 = c if v_seat is c.player else c.for_player(v_seat)
@@ -259,12 +260,134 @@ def run__setup(g, c):
 
 def run__turn(g, c):
     # flow: the turn section's phases (cards/land_vs_sea/flow.cards:7)
+    logs = g.logs_phases
+    gv_announce_completion = g.verbs['announce_completion']
+    gv_announce_placement = g.verbs['announce_placement']
+    gv_announce_route_joined = g.verbs['announce_route_joined']
+    gv_announce_surrounded = g.verbs['announce_surrounded']
+    gv_draw_tiles = g.verbs['draw_tiles']
+    gv_place_special_tile = g.verbs['place_special_tile']
+    gv_place_tile = g.verbs['place_tile']
+    gv_place_waypoint = g.verbs['place_waypoint']
+    gv_return_waypoint = g.verbs['return_waypoint']
+    gv_score_each = g.verbs['score_each']
+    gv_side_scores_tiles = g.verbs['side_scores_tiles']
+    gv_steal_tile = g.verbs['steal_tile']
+    n_area_bonus = g.natives['area_bonus']
+    n_area_tiles = g.natives['area_tiles']
+    n_areas_completed = g.natives['areas_completed']
+    n_bonus_value = g.natives['bonus_value']
+    n_holes_made = g.natives['holes_made']
+    n_placed_steal_tile = g.natives['placed_steal_tile']
+    n_routes_joined = g.natives['routes_joined']
+    n_special_tile_fits = g.natives['special_tile_fits']
+    n_waypoint_value = g.natives['waypoint_value']
+    n_waypoints_in = g.natives['waypoints_in']
+    n_waypoints_surrounded = g.natives['waypoints_surrounded']
     # phase placements
-    if g.logs_phases:
+    if logs:
         g.events.append(('phase', c.player.index, 'placements'))
-    dv_placement(g, c)  # @ cards/land_vs_sea/flow.cards:43:7
+    # verb placement
+    gv_place_tile(g, c)  # @ cards/land_vs_sea/flow.cards:72:3
+    # verb score_placement
+    gv_announce_placement(g, c)  # @ cards/land_vs_sea/flow.cards:99:3
+    for v_i16_area in n_areas_completed(g, c):  # @ cards/land_vs_sea/flow.cards:100:3
+        # verb complete_area
+        v_i17_area = v_i16_area  # @ cards/land_vs_sea/flow.cards:101:5
+        gv_announce_completion(g, c, v_i17_area)  # @ cards/land_vs_sea/flow.cards:118:3
+        gv_side_scores_tiles(g, c, v_i17_area, n_area_tiles(g, c, v_i17_area))  # @ cards/land_vs_sea/flow.cards:122:3
+        gv_score_each(g, c, n_area_bonus(g, c, v_i17_area), n_bonus_value(g, c), 'bonus points')  # @ cards/land_vs_sea/flow.cards:125:3
+        for v_i17_waypoint in n_waypoints_in(g, c, v_i17_area):  # @ cards/land_vs_sea/flow.cards:127:3
+            gv_return_waypoint(g, c, v_i17_waypoint)  # @ cards/land_vs_sea/flow.cards:128:5
+            gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:129:5
+    for v_i16_waypoint in n_waypoints_surrounded(g, c):  # @ cards/land_vs_sea/flow.cards:105:3
+        # verb surround_waypoint
+        v_i18_waypoint = v_i16_waypoint  # @ cards/land_vs_sea/flow.cards:106:5
+        gv_announce_surrounded(g, c, v_i18_waypoint)  # @ cards/land_vs_sea/flow.cards:137:3
+        gv_return_waypoint(g, c, v_i18_waypoint)  # @ cards/land_vs_sea/flow.cards:138:3
+        gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:139:3
+    for v_i16_route in n_routes_joined(g, c):  # @ cards/land_vs_sea/flow.cards:110:3
+        gv_announce_route_joined(g, c, v_i16_route)  # @ cards/land_vs_sea/flow.cards:111:5
+    for v_i15_hole in n_holes_made(g, c):  # @ cards/land_vs_sea/flow.cards:78:3
+        if not n_special_tile_fits(g, c, v_i15_hole):
+            continue
+        if g.may(c, 'placement.verb.special_tile', 'place_special_tile hole; score_placement'):  # @ cards/land_vs_sea/flow.cards:79:5
+            gv_place_special_tile(g, c, v_i15_hole)  # @ cards/land_vs_sea/flow.cards:80:7
+            # verb score_placement
+            gv_announce_placement(g, c)  # @ cards/land_vs_sea/flow.cards:99:3
+            for v_i19_area in n_areas_completed(g, c):  # @ cards/land_vs_sea/flow.cards:100:3
+                # verb complete_area
+                v_i20_area = v_i19_area  # @ cards/land_vs_sea/flow.cards:101:5
+                gv_announce_completion(g, c, v_i20_area)  # @ cards/land_vs_sea/flow.cards:118:3
+                gv_side_scores_tiles(g, c, v_i20_area, n_area_tiles(g, c, v_i20_area))  # @ cards/land_vs_sea/flow.cards:122:3
+                gv_score_each(g, c, n_area_bonus(g, c, v_i20_area), n_bonus_value(g, c), 'bonus points')  # @ cards/land_vs_sea/flow.cards:125:3
+                for v_i20_waypoint in n_waypoints_in(g, c, v_i20_area):  # @ cards/land_vs_sea/flow.cards:127:3
+                    gv_return_waypoint(g, c, v_i20_waypoint)  # @ cards/land_vs_sea/flow.cards:128:5
+                    gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:129:5
+            for v_i19_waypoint in n_waypoints_surrounded(g, c):  # @ cards/land_vs_sea/flow.cards:105:3
+                # verb surround_waypoint
+                v_i21_waypoint = v_i19_waypoint  # @ cards/land_vs_sea/flow.cards:106:5
+                gv_announce_surrounded(g, c, v_i21_waypoint)  # @ cards/land_vs_sea/flow.cards:137:3
+                gv_return_waypoint(g, c, v_i21_waypoint)  # @ cards/land_vs_sea/flow.cards:138:3
+                gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:139:3
+            for v_i19_route in n_routes_joined(g, c):  # @ cards/land_vs_sea/flow.cards:110:3
+                gv_announce_route_joined(g, c, v_i19_route)  # @ cards/land_vs_sea/flow.cards:111:5
+    if n_placed_steal_tile(g, c):  # @ cards/land_vs_sea/flow.cards:85:3
+        gv_steal_tile(g, c)  # @ cards/land_vs_sea/flow.cards:86:5
+    if df_waypoints_in_play(g, c):  # @ cards/land_vs_sea/flow.cards:90:3
+        gv_place_waypoint(g, c)  # @ cards/land_vs_sea/flow.cards:91:5
+    gv_draw_tiles(g, c)  # @ cards/land_vs_sea/flow.cards:93:3
     if df_lone_player(g, c):  # @ cards/land_vs_sea/flow.cards:44:7
-        dv_placement(g, c)  # @ cards/land_vs_sea/flow.cards:45:9
+        # verb placement
+        gv_place_tile(g, c)  # @ cards/land_vs_sea/flow.cards:72:3
+        # verb score_placement
+        gv_announce_placement(g, c)  # @ cards/land_vs_sea/flow.cards:99:3
+        for v_i23_area in n_areas_completed(g, c):  # @ cards/land_vs_sea/flow.cards:100:3
+            # verb complete_area
+            v_i24_area = v_i23_area  # @ cards/land_vs_sea/flow.cards:101:5
+            gv_announce_completion(g, c, v_i24_area)  # @ cards/land_vs_sea/flow.cards:118:3
+            gv_side_scores_tiles(g, c, v_i24_area, n_area_tiles(g, c, v_i24_area))  # @ cards/land_vs_sea/flow.cards:122:3
+            gv_score_each(g, c, n_area_bonus(g, c, v_i24_area), n_bonus_value(g, c), 'bonus points')  # @ cards/land_vs_sea/flow.cards:125:3
+            for v_i24_waypoint in n_waypoints_in(g, c, v_i24_area):  # @ cards/land_vs_sea/flow.cards:127:3
+                gv_return_waypoint(g, c, v_i24_waypoint)  # @ cards/land_vs_sea/flow.cards:128:5
+                gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:129:5
+        for v_i23_waypoint in n_waypoints_surrounded(g, c):  # @ cards/land_vs_sea/flow.cards:105:3
+            # verb surround_waypoint
+            v_i25_waypoint = v_i23_waypoint  # @ cards/land_vs_sea/flow.cards:106:5
+            gv_announce_surrounded(g, c, v_i25_waypoint)  # @ cards/land_vs_sea/flow.cards:137:3
+            gv_return_waypoint(g, c, v_i25_waypoint)  # @ cards/land_vs_sea/flow.cards:138:3
+            gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:139:3
+        for v_i23_route in n_routes_joined(g, c):  # @ cards/land_vs_sea/flow.cards:110:3
+            gv_announce_route_joined(g, c, v_i23_route)  # @ cards/land_vs_sea/flow.cards:111:5
+        for v_i22_hole in n_holes_made(g, c):  # @ cards/land_vs_sea/flow.cards:78:3
+            if not n_special_tile_fits(g, c, v_i22_hole):
+                continue
+            if g.may(c, 'placement.verb.special_tile', 'place_special_tile hole; score_placement'):  # @ cards/land_vs_sea/flow.cards:79:5
+                gv_place_special_tile(g, c, v_i22_hole)  # @ cards/land_vs_sea/flow.cards:80:7
+                # verb score_placement
+                gv_announce_placement(g, c)  # @ cards/land_vs_sea/flow.cards:99:3
+                for v_i26_area in n_areas_completed(g, c):  # @ cards/land_vs_sea/flow.cards:100:3
+                    # verb complete_area
+                    v_i27_area = v_i26_area  # @ cards/land_vs_sea/flow.cards:101:5
+                    gv_announce_completion(g, c, v_i27_area)  # @ cards/land_vs_sea/flow.cards:118:3
+                    gv_side_scores_tiles(g, c, v_i27_area, n_area_tiles(g, c, v_i27_area))  # @ cards/land_vs_sea/flow.cards:122:3
+                    gv_score_each(g, c, n_area_bonus(g, c, v_i27_area), n_bonus_value(g, c), 'bonus points')  # @ cards/land_vs_sea/flow.cards:125:3
+                    for v_i27_waypoint in n_waypoints_in(g, c, v_i27_area):  # @ cards/land_vs_sea/flow.cards:127:3
+                        gv_return_waypoint(g, c, v_i27_waypoint)  # @ cards/land_vs_sea/flow.cards:128:5
+                        gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:129:5
+                for v_i26_waypoint in n_waypoints_surrounded(g, c):  # @ cards/land_vs_sea/flow.cards:105:3
+                    # verb surround_waypoint
+                    v_i28_waypoint = v_i26_waypoint  # @ cards/land_vs_sea/flow.cards:106:5
+                    gv_announce_surrounded(g, c, v_i28_waypoint)  # @ cards/land_vs_sea/flow.cards:137:3
+                    gv_return_waypoint(g, c, v_i28_waypoint)  # @ cards/land_vs_sea/flow.cards:138:3
+                    gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:139:3
+                for v_i26_route in n_routes_joined(g, c):  # @ cards/land_vs_sea/flow.cards:110:3
+                    gv_announce_route_joined(g, c, v_i26_route)  # @ cards/land_vs_sea/flow.cards:111:5
+        if n_placed_steal_tile(g, c):  # @ cards/land_vs_sea/flow.cards:85:3
+            gv_steal_tile(g, c)  # @ cards/land_vs_sea/flow.cards:86:5
+        if df_waypoints_in_play(g, c):  # @ cards/land_vs_sea/flow.cards:90:3
+            gv_place_waypoint(g, c)  # @ cards/land_vs_sea/flow.cards:91:5
+        gv_draw_tiles(g, c)  # @ cards/land_vs_sea/flow.cards:93:3
     if df_game_over(g, c):  # @ cards/land_vs_sea/flow.cards:49:3
         g.end_when_held()
 
@@ -373,19 +496,99 @@ LINES = {
     211: ('cards/land_vs_sea/flow.cards', 45, 9),
     216: ('cards/land_vs_sea/flow.cards', 54, 7),
     221: ('cards/land_vs_sea/flow.cards', 49, 3),
-    229: ('cards/land_vs_sea/flow.cards', 12, 7),
-    230: ('cards/land_vs_sea/flow.cards', 49, 3),
-    235: ('cards/land_vs_sea/flow.cards', 17, 7),
-    236: ('cards/land_vs_sea/flow.cards', 49, 3),
-    241: ('cards/land_vs_sea/flow.cards', 23, 7),
-    242: ('cards/land_vs_sea/flow.cards', 49, 3),
-    247: ('cards/land_vs_sea/flow.cards', 28, 7),
-    248: ('cards/land_vs_sea/flow.cards', 49, 3),
-    253: ('cards/land_vs_sea/flow.cards', 32, 7),
-    255: ('cards/land_vs_sea/flow.cards', 33, 9),
-    256: ('cards/land_vs_sea/flow.cards', 49, 3),
-    265: ('cards/land_vs_sea/flow.cards', 43, 7),
-    266: ('cards/land_vs_sea/flow.cards', 44, 7),
-    267: ('cards/land_vs_sea/flow.cards', 45, 9),
-    268: ('cards/land_vs_sea/flow.cards', 49, 3),
+    230: ('cards/land_vs_sea/flow.cards', 12, 7),
+    231: ('cards/land_vs_sea/flow.cards', 49, 3),
+    236: ('cards/land_vs_sea/flow.cards', 17, 7),
+    237: ('cards/land_vs_sea/flow.cards', 49, 3),
+    242: ('cards/land_vs_sea/flow.cards', 23, 7),
+    243: ('cards/land_vs_sea/flow.cards', 49, 3),
+    248: ('cards/land_vs_sea/flow.cards', 28, 7),
+    249: ('cards/land_vs_sea/flow.cards', 49, 3),
+    254: ('cards/land_vs_sea/flow.cards', 32, 7),
+    256: ('cards/land_vs_sea/flow.cards', 33, 9),
+    257: ('cards/land_vs_sea/flow.cards', 49, 3),
+    291: ('cards/land_vs_sea/flow.cards', 72, 3),
+    293: ('cards/land_vs_sea/flow.cards', 99, 3),
+    294: ('cards/land_vs_sea/flow.cards', 100, 3),
+    296: ('cards/land_vs_sea/flow.cards', 101, 5),
+    297: ('cards/land_vs_sea/flow.cards', 118, 3),
+    298: ('cards/land_vs_sea/flow.cards', 122, 3),
+    299: ('cards/land_vs_sea/flow.cards', 125, 3),
+    300: ('cards/land_vs_sea/flow.cards', 127, 3),
+    301: ('cards/land_vs_sea/flow.cards', 128, 5),
+    302: ('cards/land_vs_sea/flow.cards', 129, 5),
+    303: ('cards/land_vs_sea/flow.cards', 105, 3),
+    305: ('cards/land_vs_sea/flow.cards', 106, 5),
+    306: ('cards/land_vs_sea/flow.cards', 137, 3),
+    307: ('cards/land_vs_sea/flow.cards', 138, 3),
+    308: ('cards/land_vs_sea/flow.cards', 139, 3),
+    309: ('cards/land_vs_sea/flow.cards', 110, 3),
+    310: ('cards/land_vs_sea/flow.cards', 111, 5),
+    311: ('cards/land_vs_sea/flow.cards', 78, 3),
+    314: ('cards/land_vs_sea/flow.cards', 79, 5),
+    315: ('cards/land_vs_sea/flow.cards', 80, 7),
+    317: ('cards/land_vs_sea/flow.cards', 99, 3),
+    318: ('cards/land_vs_sea/flow.cards', 100, 3),
+    320: ('cards/land_vs_sea/flow.cards', 101, 5),
+    321: ('cards/land_vs_sea/flow.cards', 118, 3),
+    322: ('cards/land_vs_sea/flow.cards', 122, 3),
+    323: ('cards/land_vs_sea/flow.cards', 125, 3),
+    324: ('cards/land_vs_sea/flow.cards', 127, 3),
+    325: ('cards/land_vs_sea/flow.cards', 128, 5),
+    326: ('cards/land_vs_sea/flow.cards', 129, 5),
+    327: ('cards/land_vs_sea/flow.cards', 105, 3),
+    329: ('cards/land_vs_sea/flow.cards', 106, 5),
+    330: ('cards/land_vs_sea/flow.cards', 137, 3),
+    331: ('cards/land_vs_sea/flow.cards', 138, 3),
+    332: ('cards/land_vs_sea/flow.cards', 139, 3),
+    333: ('cards/land_vs_sea/flow.cards', 110, 3),
+    334: ('cards/land_vs_sea/flow.cards', 111, 5),
+    335: ('cards/land_vs_sea/flow.cards', 85, 3),
+    336: ('cards/land_vs_sea/flow.cards', 86, 5),
+    337: ('cards/land_vs_sea/flow.cards', 90, 3),
+    338: ('cards/land_vs_sea/flow.cards', 91, 5),
+    339: ('cards/land_vs_sea/flow.cards', 93, 3),
+    340: ('cards/land_vs_sea/flow.cards', 44, 7),
+    342: ('cards/land_vs_sea/flow.cards', 72, 3),
+    344: ('cards/land_vs_sea/flow.cards', 99, 3),
+    345: ('cards/land_vs_sea/flow.cards', 100, 3),
+    347: ('cards/land_vs_sea/flow.cards', 101, 5),
+    348: ('cards/land_vs_sea/flow.cards', 118, 3),
+    349: ('cards/land_vs_sea/flow.cards', 122, 3),
+    350: ('cards/land_vs_sea/flow.cards', 125, 3),
+    351: ('cards/land_vs_sea/flow.cards', 127, 3),
+    352: ('cards/land_vs_sea/flow.cards', 128, 5),
+    353: ('cards/land_vs_sea/flow.cards', 129, 5),
+    354: ('cards/land_vs_sea/flow.cards', 105, 3),
+    356: ('cards/land_vs_sea/flow.cards', 106, 5),
+    357: ('cards/land_vs_sea/flow.cards', 137, 3),
+    358: ('cards/land_vs_sea/flow.cards', 138, 3),
+    359: ('cards/land_vs_sea/flow.cards', 139, 3),
+    360: ('cards/land_vs_sea/flow.cards', 110, 3),
+    361: ('cards/land_vs_sea/flow.cards', 111, 5),
+    362: ('cards/land_vs_sea/flow.cards', 78, 3),
+    365: ('cards/land_vs_sea/flow.cards', 79, 5),
+    366: ('cards/land_vs_sea/flow.cards', 80, 7),
+    368: ('cards/land_vs_sea/flow.cards', 99, 3),
+    369: ('cards/land_vs_sea/flow.cards', 100, 3),
+    371: ('cards/land_vs_sea/flow.cards', 101, 5),
+    372: ('cards/land_vs_sea/flow.cards', 118, 3),
+    373: ('cards/land_vs_sea/flow.cards', 122, 3),
+    374: ('cards/land_vs_sea/flow.cards', 125, 3),
+    375: ('cards/land_vs_sea/flow.cards', 127, 3),
+    376: ('cards/land_vs_sea/flow.cards', 128, 5),
+    377: ('cards/land_vs_sea/flow.cards', 129, 5),
+    378: ('cards/land_vs_sea/flow.cards', 105, 3),
+    380: ('cards/land_vs_sea/flow.cards', 106, 5),
+    381: ('cards/land_vs_sea/flow.cards', 137, 3),
+    382: ('cards/land_vs_sea/flow.cards', 138, 3),
+    383: ('cards/land_vs_sea/flow.cards', 139, 3),
+    384: ('cards/land_vs_sea/flow.cards', 110, 3),
+    385: ('cards/land_vs_sea/flow.cards', 111, 5),
+    386: ('cards/land_vs_sea/flow.cards', 85, 3),
+    387: ('cards/land_vs_sea/flow.cards', 86, 5),
+    388: ('cards/land_vs_sea/flow.cards', 90, 3),
+    389: ('cards/land_vs_sea/flow.cards', 91, 5),
+    390: ('cards/land_vs_sea/flow.cards', 93, 3),
+    391: ('cards/land_vs_sea/flow.cards', 49, 3),
 }

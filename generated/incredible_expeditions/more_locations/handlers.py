@@ -345,61 +345,111 @@ def p_turn__draw_phase(g, c):
 
 def run__setup(g, c):
     # flow: the setup section's phases (cards/incredible_expeditions/flow.cards:8)
+    logs = g.logs_phases
+    n_full_hand = g.natives['full_hand']
+    n_leader_shows = g.natives['leader_shows']
     # phase set_up_the_world
-    if g.logs_phases:
+    if logs:
         g.events.append(('phase', c.player.index, 'set_up_the_world'))
     g.verbs['deal_starting_decks'](g, c)  # @ cards/incredible_expeditions/flow.cards:12:7
     g.verbs['shuffle_decks'](g, c)  # @ cards/incredible_expeditions/flow.cards:14:7
     g.verbs['lay_out_locations'](g, c, 'port_city', 'drowned_city_of_atlantis')  # @ cards/incredible_expeditions/flow.cards:18:7
     # phase get_ready
-    if g.logs_phases:
+    if logs:
         g.events.append(('phase', c.player.index, 'get_ready'))
     for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:21:7
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
         g.verbs['take_expedition_leader'](g, c2)  # @ cards/incredible_expeditions/flow.cards:24:9
-        dv_take_leader_tokens(g, c2)  # @ cards/incredible_expeditions/flow.cards:27:9
+        # verb take_leader_tokens
+        g.gain(c2, 'money', n_leader_shows(g, c2, 'coin_pile'))  # @ cards/incredible_expeditions/flow.cards:100:3
+        g.gain(c2, 'heroism', n_leader_shows(g, c2, 'white_cross'))  # @ cards/incredible_expeditions/flow.cards:101:3
+        g.gain(c2, 'skullduggery', n_leader_shows(g, c2, 'black_skull'))  # @ cards/incredible_expeditions/flow.cards:102:3
     # phase pay_to_be_first
-    if g.logs_phases:
+    if logs:
         g.events.append(('phase', c.player.index, 'pay_to_be_first'))
-    dv_first_player_bid(g, c)  # @ cards/incredible_expeditions/flow.cards:31:7
+    # verb first_player_bid
+    for v_i5_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:108:3
+        c2 = c if v_i5_explorer is c.player else c.for_player(v_i5_explorer)
+        g.verbs['place_secret_bet'](g, c2)  # @ cards/incredible_expeditions/flow.cards:109:5
+    for v_i5_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:112:3
+        c2 = c if v_i5_explorer is c.player else c.for_player(v_i5_explorer)
+        g.lose(c2, 'money', g.natives['bet_placed'](g, c2))  # @ cards/incredible_expeditions/flow.cards:113:5
+    g.verbs['highest_bet_goes_first'](g, c)  # @ cards/incredible_expeditions/flow.cards:117:3
     # phase draw_a_hand
-    if g.logs_phases:
+    if logs:
         g.events.append(('phase', c.player.index, 'draw_a_hand'))
     for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:36:7
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
-        dv_draw_to_hand_size(g, c2)  # @ cards/incredible_expeditions/flow.cards:37:9
+        # verb draw_to_hand_size
+        if g.natives['at_port_city'](g, c2):  # @ cards/incredible_expeditions/flow.cards:256:3
+            stdlib_decks.draw_from(g, c2, 'resource_deck', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:257:5
+        else:
+            stdlib_decks.draw_or_reshuffle(g, c2, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:259:5
 
 
 def run__turn(g, c):
     # flow: the turn section's phases (cards/incredible_expeditions/flow.cards:8)
+    logs = g.logs_phases
+    gv_acquire_cards = g.verbs['acquire_cards']
+    gv_announce = g.verbs['announce']
+    gv_clear_market = g.verbs['clear_market']
+    gv_lay_out_market = g.verbs['lay_out_market']
+    gv_refresh_crew = g.verbs['refresh_crew']
+    n_full_hand = g.natives['full_hand']
     # phase marooned
-    if g.logs_phases:
+    if logs:
         g.events.append(('phase', c.player.index, 'marooned'))
     if df_marooned(g, c):  # @ cards/incredible_expeditions/flow.cards:47:7
         if g.may(c, 'flow.marooned.rescue_crew', 'rescue_crew'):  # @ cards/incredible_expeditions/flow.cards:48:9
-            dv_rescue_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:48:13
+            # verb rescue_crew
+            for _ in range((g.params['capable_crew'] - g.natives['capable_crew_count'](g, c))):  # @ cards/incredible_expeditions/flow.cards:124:3
+                g.verbs['draw_random_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:125:5
     # phase spend_the_turn
-    if g.logs_phases:
+    if logs:
         g.events.append(('phase', c.player.index, 'spend_the_turn'))
     if g.natives['first_turn'](g, c):  # @ cards/incredible_expeditions/flow.cards:53:7
-        dv_take_rest_turn(g, c)  # @ cards/incredible_expeditions/flow.cards:54:9
+        # verb take_rest_turn
+        gv_announce(g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:132:3
+        gv_refresh_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:135:3
+        g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:136:3
+        gv_lay_out_market(g, c, g.params['market_size'])  # @ cards/incredible_expeditions/flow.cards:139:3
+        gv_acquire_cards(g, c, g.params['acquisitions_per_turn'])  # @ cards/incredible_expeditions/flow.cards:141:3
+        gv_clear_market(g, c)  # @ cards/incredible_expeditions/flow.cards:142:3
     else:
         g.verbs['choose_rest_or_encounter_turn'](g, c)  # @ cards/incredible_expeditions/flow.cards:56:9
         if g.natives['resting'](g, c):  # @ cards/incredible_expeditions/flow.cards:57:9
-            dv_take_rest_turn(g, c)  # @ cards/incredible_expeditions/flow.cards:58:11
+            # verb take_rest_turn
+            gv_announce(g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:132:3
+            gv_refresh_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:135:3
+            g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:136:3
+            gv_lay_out_market(g, c, g.params['market_size'])  # @ cards/incredible_expeditions/flow.cards:139:3
+            gv_acquire_cards(g, c, g.params['acquisitions_per_turn'])  # @ cards/incredible_expeditions/flow.cards:141:3
+            gv_clear_market(g, c)  # @ cards/incredible_expeditions/flow.cards:142:3
         else:
-            dv_take_encounter_turn(g, c)  # @ cards/incredible_expeditions/flow.cards:60:11
+            # verb take_encounter_turn
+            gv_announce(g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:148:3
+            g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:151:3
     g.verbs['turn_taken'](g, c)  # @ cards/incredible_expeditions/flow.cards:63:7
     if g.natives['winner_found'](g, c):  # @ cards/incredible_expeditions/flow.cards:66:7
         g.end_game(c, 'a ship reached Atlantis')  # @ cards/incredible_expeditions/flow.cards:67:9
     # phase end_of_the_turn
-    if g.logs_phases:
+    if logs:
         g.events.append(('phase', c.player.index, 'end_of_the_turn'))
-    dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:73:7
+    # verb reset_temporary_totals
+    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:237:3
+    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:238:3
+    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:239:3
     # phase draw_phase
-    if g.logs_phases:
+    if logs:
         g.events.append(('phase', c.player.index, 'draw_phase'))
-    dv_draw_phase(g, c)  # @ cards/incredible_expeditions/flow.cards:77:7
+    # verb draw_phase
+    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:246:3
+    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:248:3
+    # verb draw_to_hand_size
+    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:256:3
+        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:257:5
+    else:
+        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:259:5
     if (g.natives['turns_taken'](g, c) >= g.params['turn_limit']):  # @ cards/incredible_expeditions/flow.cards:79:7
         g.end_game(c, 'turn limit')  # @ cards/incredible_expeditions/flow.cards:80:9
 
@@ -565,29 +615,55 @@ LINES = {
     341: ('cards/incredible_expeditions/flow.cards', 77, 7),
     342: ('cards/incredible_expeditions/flow.cards', 79, 7),
     343: ('cards/incredible_expeditions/flow.cards', 80, 9),
-    351: ('cards/incredible_expeditions/flow.cards', 12, 7),
-    352: ('cards/incredible_expeditions/flow.cards', 14, 7),
-    353: ('cards/incredible_expeditions/flow.cards', 18, 7),
-    357: ('cards/incredible_expeditions/flow.cards', 21, 7),
-    359: ('cards/incredible_expeditions/flow.cards', 24, 9),
-    360: ('cards/incredible_expeditions/flow.cards', 27, 9),
-    364: ('cards/incredible_expeditions/flow.cards', 31, 7),
-    368: ('cards/incredible_expeditions/flow.cards', 36, 7),
-    370: ('cards/incredible_expeditions/flow.cards', 37, 9),
-    378: ('cards/incredible_expeditions/flow.cards', 47, 7),
-    379: ('cards/incredible_expeditions/flow.cards', 48, 9),
-    380: ('cards/incredible_expeditions/flow.cards', 48, 13),
-    384: ('cards/incredible_expeditions/flow.cards', 53, 7),
-    385: ('cards/incredible_expeditions/flow.cards', 54, 9),
-    387: ('cards/incredible_expeditions/flow.cards', 56, 9),
-    388: ('cards/incredible_expeditions/flow.cards', 57, 9),
-    389: ('cards/incredible_expeditions/flow.cards', 58, 11),
-    391: ('cards/incredible_expeditions/flow.cards', 60, 11),
-    392: ('cards/incredible_expeditions/flow.cards', 63, 7),
-    393: ('cards/incredible_expeditions/flow.cards', 66, 7),
-    394: ('cards/incredible_expeditions/flow.cards', 67, 9),
-    398: ('cards/incredible_expeditions/flow.cards', 73, 7),
-    402: ('cards/incredible_expeditions/flow.cards', 77, 7),
-    403: ('cards/incredible_expeditions/flow.cards', 79, 7),
-    404: ('cards/incredible_expeditions/flow.cards', 80, 9),
+    354: ('cards/incredible_expeditions/flow.cards', 12, 7),
+    355: ('cards/incredible_expeditions/flow.cards', 14, 7),
+    356: ('cards/incredible_expeditions/flow.cards', 18, 7),
+    360: ('cards/incredible_expeditions/flow.cards', 21, 7),
+    362: ('cards/incredible_expeditions/flow.cards', 24, 9),
+    364: ('cards/incredible_expeditions/flow.cards', 100, 3),
+    365: ('cards/incredible_expeditions/flow.cards', 101, 3),
+    366: ('cards/incredible_expeditions/flow.cards', 102, 3),
+    371: ('cards/incredible_expeditions/flow.cards', 108, 3),
+    373: ('cards/incredible_expeditions/flow.cards', 109, 5),
+    374: ('cards/incredible_expeditions/flow.cards', 112, 3),
+    376: ('cards/incredible_expeditions/flow.cards', 113, 5),
+    377: ('cards/incredible_expeditions/flow.cards', 117, 3),
+    381: ('cards/incredible_expeditions/flow.cards', 36, 7),
+    384: ('cards/incredible_expeditions/flow.cards', 256, 3),
+    385: ('cards/incredible_expeditions/flow.cards', 257, 5),
+    387: ('cards/incredible_expeditions/flow.cards', 259, 5),
+    402: ('cards/incredible_expeditions/flow.cards', 47, 7),
+    403: ('cards/incredible_expeditions/flow.cards', 48, 9),
+    405: ('cards/incredible_expeditions/flow.cards', 124, 3),
+    406: ('cards/incredible_expeditions/flow.cards', 125, 5),
+    410: ('cards/incredible_expeditions/flow.cards', 53, 7),
+    412: ('cards/incredible_expeditions/flow.cards', 132, 3),
+    413: ('cards/incredible_expeditions/flow.cards', 135, 3),
+    414: ('cards/incredible_expeditions/flow.cards', 136, 3),
+    415: ('cards/incredible_expeditions/flow.cards', 139, 3),
+    416: ('cards/incredible_expeditions/flow.cards', 141, 3),
+    417: ('cards/incredible_expeditions/flow.cards', 142, 3),
+    419: ('cards/incredible_expeditions/flow.cards', 56, 9),
+    420: ('cards/incredible_expeditions/flow.cards', 57, 9),
+    422: ('cards/incredible_expeditions/flow.cards', 132, 3),
+    423: ('cards/incredible_expeditions/flow.cards', 135, 3),
+    424: ('cards/incredible_expeditions/flow.cards', 136, 3),
+    425: ('cards/incredible_expeditions/flow.cards', 139, 3),
+    426: ('cards/incredible_expeditions/flow.cards', 141, 3),
+    427: ('cards/incredible_expeditions/flow.cards', 142, 3),
+    430: ('cards/incredible_expeditions/flow.cards', 148, 3),
+    431: ('cards/incredible_expeditions/flow.cards', 151, 3),
+    432: ('cards/incredible_expeditions/flow.cards', 63, 7),
+    433: ('cards/incredible_expeditions/flow.cards', 66, 7),
+    434: ('cards/incredible_expeditions/flow.cards', 67, 9),
+    439: ('cards/incredible_expeditions/flow.cards', 237, 3),
+    440: ('cards/incredible_expeditions/flow.cards', 238, 3),
+    441: ('cards/incredible_expeditions/flow.cards', 239, 3),
+    446: ('cards/incredible_expeditions/flow.cards', 246, 3),
+    447: ('cards/incredible_expeditions/flow.cards', 248, 3),
+    449: ('cards/incredible_expeditions/flow.cards', 256, 3),
+    450: ('cards/incredible_expeditions/flow.cards', 257, 5),
+    452: ('cards/incredible_expeditions/flow.cards', 259, 5),
+    453: ('cards/incredible_expeditions/flow.cards', 79, 7),
+    454: ('cards/incredible_expeditions/flow.cards', 80, 9),
 }

@@ -1,0 +1,182 @@
+"""The section runners' optimizations (compiler/emit_python.py, ``section_runner``): a DSL
+verb's body written in place of its call, the end condition left out after a phase that
+changed nothing, the game's natives and verbs bound to locals once a round.
+
+Each is checked two ways: in the text the emitter writes, and by playing the same games with
+the runner and with the runtime's phase-by-phase loop (what a lookahead replays, which calls
+each phase's own function and each DSL verb's): the same events, the same questions asked by
+the same ids, the same failures at the same DSL lines.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_flow import FLOW, _phase_by_phase, build
+
+from engine.flow import FlowGame
+from engine.runtime import HandlerTable, Policy, Question, RuleError
+
+VERBS = """\
+# A verb with a parameter and a local of its own, calling another that asks a question.
+verb bump(n number) "n points, doubled, and maybe a coin" {
+  let doubled n * 2
+  gain points doubled
+  bonus_coin
+}
+
+verb bonus_coin() "a coin, if the player wants it" {
+  may gain coins 1
+}
+"""
+
+#: The race of test_flow, whose phases call the DSL verbs above (a loop variable named as the
+#: verb's parameter: the inlined body's locals are its own) and an idle phase that changes
+#: nothing unless its condition holds.
+RUNNER_FLOW = FLOW.replace(
+    "    phase bonus { fire round_start }",
+    "    phase bonus { fire round_start }\n"
+    "    phase bumps { for each n in players { bump round } }\n"
+    "    phase idle { if round == 99 { bump 1 } }\n"
+    "    phase quiet { if coins > 100 { gain points 0 } }",
+).replace("  winner highest", "  end when points > 45\n  winner highest")
+
+
+class Recorder(Policy):
+    """Answers yes and no by turns, and keeps every question's id."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def decide(self, game: Any, question: Question) -> str:
+        """The options in turn; the id kept."""
+        self.asked.append(question.id)
+        return question.options[len(self.asked) % len(question.options)]
+
+
+def _game(ir: dict[str, Any], module: Any, seed: int, players: int) -> tuple[FlowGame, Recorder]:
+    recorder = Recorder()
+    game = FlowGame(
+        ir,
+        HandlerTable.from_module(module),
+        policies={i: recorder for i in range(players)},
+        seed=seed,
+        player_count=players,
+    )
+    return game, recorder
+
+
+def _runner(text: str, section: str = "round") -> str:
+    start = text.index(f"def run__{section}(g, c):")
+    return text[start : text.index("\n\n\n", start)]
+
+
+def test_a_dsl_verb_is_written_in_place_in_the_runner(tmp_path: Path) -> None:
+    _, _, text = build(tmp_path, RUNNER_FLOW, rules=VERBS + RULES_TAIL)
+    runner = _runner(text)
+    # Both verbs written out (bonus_coin inside bump), called nowhere in the runner.
+    assert "# verb bump" in runner and "# verb bonus_coin" in runner
+    assert "dv_bump(" not in runner and "dv_bonus_coin(" not in runner
+    # The argument bound to the verb's own parameter: not the loop's variable of that name.
+    assert "for v_n in g.players:" in runner
+    assert "v_i" in runner and "_n = g.round" in runner
+    # Their own functions are still written, for the phases' functions (a lookahead's).
+    assert "def dv_bump(g, c, v_n):" in text
+    assert "dv_bump(g, " in text[: text.index("def run__round(g, c):")]
+
+
+def test_the_runner_plays_the_same_games_and_asks_the_same_questions(tmp_path: Path) -> None:
+    ir, module, _ = build(tmp_path, RUNNER_FLOW, rules=VERBS + RULES_TAIL)
+    reasons = set()
+    for seed in range(20):
+        for players in (1, 2):
+            compiled, asked = _game(ir, module, seed, players)
+            looped, asked_looped = _game(ir, module, seed, players)
+            first, second = compiled.play(), _phase_by_phase(looped).play()
+            assert compiled.events == looped.events, (seed, players)
+            # The inlined verb's question keeps the id its own function gives it.
+            assert asked.asked == asked_looped.asked, (seed, players)
+            assert set(asked.asked) == {"bonus_coin.verb.gain"}
+            assert (first.scores, first.reason, first.rounds) == (
+                second.scores,
+                second.reason,
+                second.rounds,
+            )
+            reasons.add(first.reason)
+    assert reasons == {"rounds", "end_when"}, "both ways of ending were played"
+
+
+def test_the_end_condition_is_checked_only_where_the_game_may_have_changed(
+    tmp_path: Path,
+) -> None:
+    _, _, text = build(tmp_path, RUNNER_FLOW, rules=VERBS + RULES_TAIL)
+    runner = _runner(text)
+    phases = runner.split("    # phase ")[1:]
+    checks = {p.split("\n", 1)[0]: p.count("g.end_when_held()") for p in phases}
+    # bonus fires a trigger, bumps runs a verb, roll gains: each checked once after it; the
+    # idle phase only in its branch (where it bumps); the quiet phase's branch gains
+    # nothing, but a verb is a verb: checked there too. No phase goes unchecked after a verb.
+    assert checks == {"bonus": 1, "bumps": 1, "idle": 1, "quiet": 1, "roll": 1}
+    idle = next(p for p in phases if p.startswith("idle"))
+    # The check is inside the branch (indented under the if), not after it.
+    assert "\n    if (g.round == 99):" in idle
+    assert "\n        if " in idle and "\n    if (c.player.counters['points'] > 45)" not in idle
+
+
+def test_a_phase_that_runs_no_verb_is_not_followed_by_a_check(tmp_path: Path) -> None:
+    flow = RUNNER_FLOW.replace(
+        "    phase quiet { if coins > 100 { gain points 0 } }",
+        "    phase quiet { if coins > 100 { let unused 1 } }",
+    )
+    ir, module, text = build(tmp_path, flow, rules=VERBS + RULES_TAIL)
+    quiet = next(p for p in _runner(text).split("    # phase ")[1:] if p.startswith("quiet"))
+    assert "end_when_held" not in quiet
+    for seed in range(10):
+        compiled, _ = _game(ir, module, seed, 2)
+        looped, _ = _game(ir, module, seed, 2)
+        compiled.play()
+        _phase_by_phase(looped).play()
+        assert compiled.events == looped.events, seed
+
+
+def test_an_end_condition_that_rolls_is_checked_after_every_phase(tmp_path: Path) -> None:
+    quiet = RUNNER_FLOW.replace(
+        "    phase quiet { if coins > 100 { gain points 0 } }",
+        "    phase quiet { if coins > 100 { let unused 1 } }",
+    )
+    _, _, pure = build(tmp_path, quiet, rules=VERBS + RULES_TAIL)
+    # The same flow, but checking its end rolls a die: leaving a check out would change the
+    # dice every later roll sees, so every one of the 5 phases is followed by it.
+    flow = quiet.replace("end when points > 45", "end when points + 1d6 > 51")
+    ir, module, text = build(tmp_path, flow, rules=VERBS + RULES_TAIL)
+    assert _runner(pure).count("g.end_when_held()") == 4
+    assert _runner(text).count("g.end_when_held()") == 5
+    for seed in range(10):
+        compiled, _ = _game(ir, module, seed, 1)
+        looped, _ = _game(ir, module, seed, 1)
+        compiled.play()
+        _phase_by_phase(looped).play()
+        assert compiled.events == looped.events, seed
+
+
+def test_a_failure_in_an_inlined_verb_is_reported_at_the_verbs_line(tmp_path: Path) -> None:
+    rules = VERBS.replace("let doubled n * 2", "let doubled n / (round - round)")
+    ir, module, _ = build(tmp_path, RUNNER_FLOW, rules=rules + RULES_TAIL)
+    line = rules.split("\n").index("  let doubled n / (round - round)") + 1
+    where = str(tmp_path / "race" / "rules.cards")
+    for game in (_game(ir, module, 1, 1)[0], _phase_by_phase(_game(ir, module, 1, 1)[0])):
+        with pytest.raises(RuleError) as raised:
+            game.play()
+        assert str(raised.value).startswith(f"{where}:{line}:3: ZeroDivisionError"), raised.value
+
+
+#: The race's own rules (its head start and titles), after the verbs.
+RULES_TAIL = """\
+rule "Head Start" {
+  on round_start { gain coins 1 }
+}
+title "Snail" { max_score 19 }
+title "Hare" { min_score 20 }
+"""
