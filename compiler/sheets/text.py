@@ -105,10 +105,21 @@ class CardWriter:
             when = self.ref.when.get(trigger)
             if when is None:
                 when = _when(self.vocab["triggers"].get(trigger, {}).get("doc", trigger))
-            body = self.block(block["body"])
-            if not body:
+            sentences = self.sentences(block["body"])
+            if not sentences:
                 continue
-            paragraphs.append(_sentence([when, " "] if when else [], body))
+            lead: Text = []
+            if when:
+                # "Immediately, if ...": a lead without its own comma takes one before a clause.
+                opens = plain_words(sentences[0]).split(" ", 1)[0]
+                comma = not when.rstrip().endswith((",", ":")) and opens in _CLAUSE_WORDS
+                lead = [when + ("," if comma else ""), " "]
+            paragraph: Text = []
+            for index, sentence in enumerate(sentences):
+                paragraph += ([" "] if index else []) + _sentence(
+                    lead if index == 0 else [], sentence
+                )
+            paragraphs.append(paragraph)
         return paragraphs
 
     def parse_override(self, text: str) -> Text:
@@ -135,9 +146,76 @@ class CardWriter:
 
     # -- statements
 
+    def sentences(self, body: list[dict[str, Any]]) -> list[Text]:
+        """A trigger's statements as sentences: a run of plain steps is one sentence ("gain 1
+        Coin and 2 victory points"), each condition, loop, choice or "may" its own, so no
+        step reads as part of the condition before it."""
+        out: list[Text] = []
+        run: list[dict[str, Any]] = []
+        for stmt in body:
+            if _compound(stmt):
+                if run:
+                    out.append(self.block(run))
+                    run = []
+                text = self.stmt(stmt)
+                if text:
+                    out.append(text)
+            else:
+                run.append(stmt)
+        if run:
+            out.append(self.block(run))
+        return [t for t in out if t]
+
     def block(self, body: list[dict[str, Any]], joiner: str = "; ") -> Text:
-        parts = [self.stmt(s) for s in body]
-        return _join([p for p in parts if p], joiner)
+        """Statements as one clause: plain steps as a list ("A, B and C"); with a condition,
+        loop or choice among them, or a step that has its own "and" or comma, ``joiner``."""
+        parts = [p for p in self.merged(body) if p]
+        words = [plain_words(p) for p in parts]
+        if len(parts) > 1 and not any(_compound(s) for s in body):
+            if not any(" and " in w or "," in w or ";" in w or ":" in w for w in words):
+                return _join(parts[:-1], ", ") + [" and "] + parts[-1]
+        return _join(parts, joiner)
+
+    def merged(self, body: list[dict[str, Any]]) -> list[Text]:
+        """The statements' texts, a run of gains (or losses) said once: "gain 1 Coin, 2
+        victory points and 1 Treasure token"."""
+        out: list[Text] = []
+        index = 0
+        while index < len(body):
+            stmt = body[index]
+            verb = stmt.get("verb") if stmt["kind"] == "verb" else None
+            if verb in ("gain", "lose") and stmt["origin"] == "prelude" and not stmt.get("else"):
+                run = [stmt]
+                while (
+                    index + len(run) < len(body)
+                    and body[index + len(run)]["kind"] == "verb"
+                    and body[index + len(run)].get("verb") == verb
+                    and body[index + len(run)]["origin"] == "prelude"
+                    and not body[index + len(run)].get("else")
+                ):
+                    run.append(body[index + len(run)])
+                if len(run) > 1 and not (verb == "lose" and any(self._floored(s) for s in run)):
+                    amounts = [
+                        self.amount_of(s["args"][1], self.counter(s["args"][0])) for s in run
+                    ]
+                    marks: Text = [m for s in run for m in self.mark(s)]
+                    tail = _join(amounts[:-1], ", ") + [" and "] + amounts[-1]
+                    out.append([verb, " ", *tail, *marks])
+                    index += len(run)
+                    continue
+            out.append(self.stmt(stmt))
+            index += 1
+        return out
+
+    def _floored(self, stmt: dict[str, Any]) -> bool:
+        first = stmt["args"][0] if stmt["args"] else None
+        return bool(first and self.ref.floors.get(first.get("name", "")))
+
+    def counter(self, target: Any) -> Text:
+        """A counter as the noun of an amount: "Armament", never "your Armament"."""
+        if target is None:
+            return []
+        return _strip_owner(self.expr(target))
 
     def mark(self, stmt: dict[str, Any]) -> Text:
         at = stmt.get("at")
@@ -155,7 +233,10 @@ class CardWriter:
         if kind == "may":
             return ["you may ", *self.block(s["body"], " and ")]
         if kind == "let":
-            return self.expr(s["value"], as_statement=True) + self.mark(s)
+            if s["value"]["kind"] == "roll":
+                return self.expr(s["value"], as_statement=True) + self.mark(s)
+            # "the total is your crew stamina plus your Armament": the name the rule uses next.
+            return [*self.local(s["name"]), " is ", *self.expr(s["value"])] + self.mark(s)
         if kind == "for_each":
             return self.for_each(s)
         if kind == "choose":
@@ -168,17 +249,32 @@ class CardWriter:
                 if count["kind"] == "num"
                 else None
             )
-            head: Text = [times] if times else [*self.expr(count), " times"]
-            return [*head, ": ", *self.block(s["body"])]
+            body = s["body"]
+            if len(body) == 1 and not _compound(body[0]):
+                # "mark an X on the Health track twice", "... as many times as the result".
+                tail: Text = [times] if times else ["as many times as ", *self.expr(count)]
+                return [*self.stmt(body[0]), " ", *tail]
+            head: Text = [times] if times else ["as many times as ", *self.expr(count)]
+            return ["repeat ", *head, ": ", *self.block(body, "; ")]
         if kind == "group":
             return self.block(s["body"])
         return [s.get("say", kind)]
 
     def if_(self, s: dict[str, Any]) -> Text:
         cond = s["cond"]
-        then = self.block(s["then"])
+        inner = s["then"]
+        # "if A { if B { X } }" is "if A and B, X".
+        while (
+            len(inner) == 1 and inner[0]["kind"] == "if" and not inner[0]["else"] and not s["else"]
+        ):
+            cond = {"kind": "logic", "op": "and", "left": cond, "right": inner[0]["cond"]}
+            inner = inner[0]["then"]
+        then = self.block(inner)
         if cond["kind"] == "not" and not s["else"]:
-            # "unless play lime_juice { mark health 1 }": the rulebook puts the exception last.
+            # "unless play lime_juice { mark health 1 }": the rulebook puts a short exception
+            # last; before several steps it goes first, so it covers them all.
+            if len(inner) > 1 or any(_compound(x) for x in inner):
+                return ["unless ", *self.expr(cond["operand"]), ", ", *then]
             return [*then, " unless ", *self.expr(cond["operand"])]
         out: Text = ["if ", *self.expr(cond), ", ", *then]
         if s["else"]:
@@ -199,7 +295,7 @@ class CardWriter:
             elif where is not None:
                 head += [" for whom ", *self.expr(where)]
         else:
-            head = ["for each ", *self.named(s["var"]), " in ", *self.expr(over)]
+            head = ["for each ", *_strip_article(self.named(s["var"])), " in ", *self.expr(over)]
             if s["where"] is not None:
                 head += [" where ", *self.expr(s["where"])]
         return [*head, ": ", *self.block(s["body"])]
@@ -216,10 +312,20 @@ class CardWriter:
                 amount = first
         if phrase is not None:
             lead: Text = [IconRef(name), " "] if name in self.ref.icons else []
-            return lead + self.fill(phrase, first, amount)
+            said = lead + self.fill(phrase, first, amount)
+            if "{n}" not in phrase and amount is not None and not (target and amount is first):
+                # A phrase for one ("roll a die: the Crew ... is Lost") done N times: every
+                # time is on the card ("lose_crew 2" loses two Crew, not one).
+                if amount["kind"] == "num" and amount["value"] != 1:
+                    times = {2: "twice"}.get(amount["value"], f"{amount['value']} times")
+                    # After a phrase of several clauses, in brackets, so it covers them all.
+                    said += [f" ({times})" if re.search(r"[:,;]", phrase) else f" {times}"]
+                elif amount["kind"] != "num" and not _is_missing(amount):
+                    said += [", as many times as ", *self.expr(amount)]
+            return said
         if s["origin"] == "prelude":
             return self.prelude_verb(s)
-        doc = self.vocab["verbs"].get(name, {}).get("doc", name)
+        doc = _yours(self.vocab["verbs"].get(name, {}).get("doc", name))
         out: Text = self.named(name) if name in self.ref.icons else [doc]
         shown = [self.expr(a) for a in args if a is not None]
         if shown:
@@ -228,11 +334,30 @@ class CardWriter:
 
     def fill(self, phrase: str, target: Any, amount: Any) -> Text:
         out: Text = []
-        for piece in re.split(r"(\{target\}|\{n\})", phrase):
+        pieces = re.split(r"(\{target\}|\{n\})", phrase)
+        for index, piece in enumerate(pieces):
             if piece == "{target}":
                 out += self.expr(target) if target is not None else []
             elif piece == "{n}":
-                out += self.expr(amount) if amount is not None else ["1"]
+                number = 1 if amount is None or _is_missing(amount) else amount
+                after = pieces[index + 1] if index + 1 < len(pieces) else ""
+                noun, rest = _noun_after(after)
+                if noun and isinstance(number, dict) and number["kind"] != "num":
+                    # "sail additional spaces equal to your Sailing Speed": the noun first.
+                    out += [_plural(noun.strip()), " equal to ", *self.expr(number)]
+                    pieces[index + 1] = rest
+                    continue
+                if isinstance(number, dict) and number["kind"] != "num":
+                    out += self.expr(number)
+                    continue
+                count = number if isinstance(number, int) else number["value"]
+                out.append(str(count))
+                if noun:
+                    # The phrase is written for one amount: its noun follows the count.
+                    lead = noun[: len(noun) - len(noun.lstrip())]
+                    words = noun.strip()
+                    out.append(lead + (_singular(words) if count == 1 else _plural(words)))
+                    pieces[index + 1] = rest
             elif piece:
                 out.append(piece)
         return out
@@ -242,18 +367,20 @@ class CardWriter:
         target = self.expr(args[0]) if args and args[0] is not None else []
         amount = args[1] if len(args) > 1 else None
         if name in ("gain", "lose"):
-            out: Text = [name, " ", *self.amount_of(amount, target)]
+            noun = _strip_owner(target)
+            out: Text = [name, " ", *self.amount_of(amount, noun)]
             if name == "lose" and args and args[0] is not None:
                 out += self.floor(args[0])
             return out
         if name == "pay":
+            target = _strip_owner(target)
             out = ["pay ", *self.amount_of(amount, target)]
             if s.get("else"):
                 one = _singular(plain_words(target))
                 out += [f"; for each {one} you cannot pay, ", *self.block(s["else"])]
             return out
         if name == "mark":
-            if amount is None or (amount["kind"] == "num" and amount["value"] == 1):
+            if amount is None or _is_missing(amount) or amount == {"kind": "num", "value": 1}:
                 return ["mark an X on ", *target]
             if amount["kind"] == "num":
                 return ["mark ", str(amount["value"]), " Xs on ", *target]
@@ -265,6 +392,14 @@ class CardWriter:
         if name == "set":
             return [*target, " becomes ", *(self.expr(amount) if amount else [])]
         if name == "score":
+            # "score 2 points": the amount in the game's own score.
+            points = self.vocab.get("score")
+            if points and args and args[0] is not None and args[0]["kind"] == "num":
+                noun = _strip_owner(self.named(points))
+                return ["score ", *self.amount_of(args[0], noun)]
+            if points and "point" not in plain_words(target).lower():
+                noun = _strip_owner(self.named(points))
+                return ["score ", *_number_of(noun, 2), " equal to ", *target]
             return ["score ", *target]
         if name == "discard":
             return ["discard ", *target]
@@ -272,7 +407,18 @@ class CardWriter:
             return ["draw ", *(self.expr(amount) if amount else ["1"]), " ", *target]
         if name == "play":
             return ["play ", *target]
-        return [s.get("say", name)]
+        if name == "end_game":
+            reason = args[0] if args else None
+            why: Text = [" (", *self.expr(reason), ")"] if reason else []
+            return ["the game ends at once", *why]
+        if name == "fire":
+            return ["resolve every ", *target, " effect in force"] if target else []
+        if name == "build_deck":
+            return ["shuffle the deck of ", *target]
+        if name == "play_one":
+            return ["you may play one card from ", *target]
+        doc = self.vocab["verbs"].get(name, {}).get("doc", name)
+        return [_yours(doc)]
 
     def floor(self, target: dict[str, Any]) -> Text:
         """What losing the game's score stops at, as the rulebook says it: " (to a minimum of
@@ -287,9 +433,17 @@ class CardWriter:
             return ["1 ", *one]
         if amount["kind"] == "num":
             return [str(amount["value"]), " ", *_number_of(what, amount["value"])]
-        if amount["kind"] == "local" and amount["name"] == "missing":
+        if _is_missing(amount):
             return ["1 ", *one]
-        return [*what, " equal to ", *self.expr(amount)]
+        if amount["kind"] == "binary" and amount["op"] == "*":
+            # "gain 2 victory points for each Treasure token".
+            left, right = amount["left"], amount["right"]
+            if left["kind"] in ("counter", "quantity") and right["kind"] == "num":
+                left, right = right, left
+            if left["kind"] == "num" and right["kind"] in ("counter", "quantity"):
+                each = _number_of(_strip_owner(self.named(right["name"])), 1)
+                return [*self.amount_of(left, what), " for each ", *each]
+        return [*_number_of(what, 2), " equal to ", *self.expr(amount)]
 
     # -- expressions
 
@@ -311,12 +465,21 @@ class CardWriter:
                 else [f"{count} {dice}{sides}"]
             )
         if kind == "local":
-            return ["the result"] if self._is_roll(e["name"]) else self.named(e["name"])
+            if self._is_roll(e["name"]):
+                return ["the result"]
+            if _is_missing(e):
+                return ["the amount you cannot pay"]
+            return self.local(e["name"])
         if kind in ("event", "quantity", "counter", "param", "symbol", "ref"):
             name = e["name"]
             if kind == "counter" and name not in self.ref.words:
                 return ["your ", *self.named(name)]
-            return self.named(name)
+            words = self.named(name)
+            first = plain_words(words).split(" ", 1)[0].lower()
+            if kind == "counter" and first not in ("the", "your", "a", "an", "each"):
+                # A count a player holds, as a value: "your Treasure tokens", "your Money".
+                return ["your ", *_number_of(words, 2)]
+            return words
         if kind == "builtin":
             builtin = {"self": "this card", "round": "the round", "player": "you"}
             return [builtin.get(e["name"], self.word(e["name"]))]
@@ -325,17 +488,34 @@ class CardWriter:
         if kind == "binary":
             right = e["right"]
             if e["op"] == "*" and right["kind"] in ("counter", "quantity"):
-                return [*self.expr(e["left"]), " for each ", *self.named(right["name"])]
+                each = _number_of(_strip_owner(self.named(right["name"])), 1)
+                return [*self.expr(e["left"]), " for each ", *each]
+            if e["op"] == "%":
+                return [
+                    "the remainder of ",
+                    *self.expr(e["left"]),
+                    " divided by ",
+                    *self.expr(right),
+                ]
+            if e["op"] == "/":
+                # Whole numbers on a board: the division rounds down (emit_python).
+                return [*self.expr(e["left"]), " divided by ", *self.expr(right), " (rounded down)"]
             return [*self.expr(e["left"]), f" {_BINARY[e['op']]} ", *self.expr(right)]
         if kind == "compare":
-            left, right = e["left"], e["right"]
-            if left == {"kind": "builtin", "name": "round"} and e["op"] == "<":
-                return ["before round ", *self.expr(right)]
-            return [*self.expr(left), f" {_COMPARE[e['op']]} ", *self.expr(right)]
+            return self.compare(e)
         if kind == "logic":
-            return [*self.expr(e["left"]), f" {e['op']} ", *self.expr(e["right"])]
+            left, right = e["left"], e["right"]
+            # "the region is Oceania or South America", not "... or the region is South America".
+            if (
+                e["op"] == "or"
+                and left["kind"] == right["kind"] == "compare"
+                and left["op"] == right["op"] == "=="
+                and left["left"] == right["left"]
+            ):
+                return [*self.compare(left), " or ", *self.expr(right["right"])]
+            return [*self.expr(left), f" {e['op']} ", *self.expr(right)]
         if kind == "not":
-            return ["not ", *self.expr(e["operand"])]
+            return self.negated(e["operand"])
         if kind == "call":
             return self.call(e)
         if kind == "verb_test":
@@ -347,6 +527,80 @@ class CardWriter:
         if kind == "attr":
             return [*self.expr(e["value"]), "'s ", self.word(e["attr"])]
         return [kind]
+
+    def local(self, name: str) -> Text:
+        """A value the rule named with ``let``: "the total" (its words, with "the")."""
+        words = self.named(name)
+        first = plain_words(words).split(" ", 1)[0].lower()
+        return words if first in ("the", "a", "an", "your", "each") else ["the ", *words]
+
+    def compare(self, e: dict[str, Any]) -> Text:
+        """A comparison in words: "you have at least 2 Coins", "the round is a multiple of 3"."""
+        left, right, op = e["left"], e["right"], e["op"]
+        if left == {"kind": "builtin", "name": "round"} and op == "<":
+            return ["before round ", *self.expr(right)]
+        if (
+            left["kind"] == "binary"
+            and left["op"] == "%"
+            and right == {"kind": "num", "value": 0}
+            and op in ("==", "!=")
+        ):
+            # "round % 3 == 0": every third round.
+            verb = " is a multiple of " if op == "==" else " is not a multiple of "
+            return [*self.expr(left["left"]), verb, *self.expr(left["right"])]
+        counted = left["kind"] == "counter" and (
+            left["name"] in self.ref.words or left["name"].endswith("s")
+        )
+        if counted and right["kind"] == "num":
+            noun = self.named(left["name"])
+            if plain_words(noun).split(" ", 1)[0].lower() not in ("the", "your", "a", "an"):
+                # "you have at least 2 Coins", as a rulebook counts what a player holds.
+                count = right["value"]
+                if op == "==" and count == 0:
+                    return ["you have no ", *_number_of(noun, 2)]
+                if (op == "!=" or op == ">") and count == 0:
+                    return ["you have any ", *_number_of(noun, 2)]
+                how = {
+                    ">": "more than ",
+                    "<": "less than ",
+                    ">=": "at least ",
+                    "<=": "at most ",
+                    "==": "exactly ",
+                    "!=": "other than ",
+                }[op]
+                return ["you have ", how, str(count), " ", *_number_of(noun, count)]
+        return [*self.expr(left), f" {_COMPARE[op]} ", *self.expr(right)]
+
+    def negated(self, e: dict[str, Any]) -> Text:
+        """``not E`` in words: the comparison turned round, "you do not play Lime Juice", an
+        auxiliary's "not" ("a ship has not sunk"), else "it is not so that ..."."""
+        kind = e["kind"]
+        if kind == "compare":
+            flipped = {">": "<=", "<": ">=", ">=": "<", "<=": ">", "==": "!=", "!=": "=="}
+            return self.compare({**e, "op": flipped[e["op"]]})
+        if kind == "not":
+            return self.expr(e["operand"])
+        words = self.expr(e)
+        said = f" {plain_words(words).lower()} "
+        if " no " in said or " none " in said or " not " in said:
+            return ["it is not so that ", *words]
+        if kind == "verb_test":
+            return ["you do not ", *words[1:]]
+        if kind == "logic":
+            # De Morgan: "neither ... nor" reads wrong for long clauses; say both sides.
+            op = "or" if e["op"] == "and" else "and"
+            return [*self.negated(e["left"]), f" {op} ", *self.negated(e["right"])]
+        for index, seg in enumerate(words):
+            if not isinstance(seg, str):
+                continue
+            match = _AUXILIARY.search(seg)
+            if match:
+                return [
+                    *words[:index],
+                    seg[: match.end()] + " not" + seg[match.end() :],
+                    *words[index + 1 :],
+                ]
+        return ["it is not so that ", *words]
 
     def _is_roll(self, local: str) -> bool:
         for block in self.card.get("triggers", {}).values():
@@ -364,7 +618,7 @@ class CardWriter:
             if args and words.split()[-1] in _PREPOSITIONS:
                 return [*lead, words, " ", *_join(args, " and ")]
             return [*lead, words]
-        doc = self.vocab["natives"].get(name, {}).get("doc", name)
+        doc = _yours(self.vocab["natives"].get(name, {}).get("doc", name))
         if name in ("min", "max") and len(args) == 2:
             return [f"the {'smaller' if name == 'min' else 'larger'} of ", *_join(args, " and ")]
         if name == "count" and args:
@@ -391,6 +645,89 @@ def _when(doc: str) -> str:
     return f"When {text},"
 
 
+#: The first words of a clause that needs a comma after a lead like "Immediately".
+_CLAUSE_WORDS = frozenset({"if", "unless", "for", "every", "choose", "repeat", "you"})
+#: An auxiliary verb a negation goes after: "a ship has not sunk", "there is not".
+_AUXILIARY = re.compile(r"\b(?:is|are|was|were|has|have|had|can|could|does|do|did|will|must)\b")
+
+
+def _compound(stmt: dict[str, Any]) -> bool:
+    """A statement with its own clause (a condition, loop, choice, "may", a pay with what
+    happens if it cannot be paid), which other steps must not run into."""
+    if stmt["kind"] in ("if", "for_each", "choose", "may", "repeat"):
+        return True
+    if stmt["kind"] == "group":
+        return any(_compound(s) for s in stmt["body"])
+    return stmt["kind"] == "verb" and bool(stmt.get("else"))
+
+
+def _is_missing(expr: Any) -> bool:
+    """The shortfall a verb's ``else`` is given (``missing``)."""
+    return isinstance(expr, dict) and expr.get("kind") == "local" and expr.get("name") == "missing"
+
+
+def _strip_owner(text: Text) -> Text:
+    """ "your Armament" -> "Armament": a counter as the noun of an amount ("gain 1 Armament")."""
+    out = list(text)
+    for index, seg in enumerate(out):
+        if isinstance(seg, str) and seg.strip():
+            for owner in ("your ", "Your "):
+                if seg.lstrip().startswith(owner):
+                    out[index] = seg.lstrip()[len(owner) :]
+            break
+    return out
+
+
+def _strip_article(text: Text) -> Text:
+    """ "the area" -> "area": a loop's item after "for each"."""
+    out = list(text)
+    for index, seg in enumerate(out):
+        if isinstance(seg, str) and seg.strip():
+            for article in ("the ", "a ", "an ", "The "):
+                if seg.lstrip().startswith(article):
+                    out[index] = seg.lstrip()[len(article) :]
+            break
+    return out
+
+
+def _yours(doc: str) -> str:
+    """A vocabulary description spoken to the player, as cards are: "the player's ship" ->
+    "your ship", "the player has" -> "you have"."""
+    for old, new in (
+        ("the player's ", "your "),
+        ("the player has ", "you have "),
+        ("the player is ", "you are "),
+    ):
+        doc = doc.replace(old, new)
+    return doc
+
+
+#: Words that end a noun phrase after a count: "{n} additional space from ...".
+_NOUN_ENDS = frozenset(
+    "of in on to from at for by per with without as than and or if when up into onto "
+    "each this that your their its".split()
+)
+
+
+def _noun_after(text: str) -> tuple[str, str]:
+    """The noun phrase at the start of ``text`` (" additional space", up to a preposition or
+    punctuation) and what follows it; ``("", text)`` when it starts with none."""
+    match = re.match(r"(\s+[A-Za-z][A-Za-z'-]*)+", text)
+    if not match:
+        return "", text
+    words = match.group(0).split()
+    kept = []
+    for word in words:
+        if word.lower() in _NOUN_ENDS:
+            break
+        kept.append(word)
+    if not kept:
+        return "", text
+    phrase = re.match(r"\s+" + r"\s+".join(re.escape(w) for w in kept), text)
+    assert phrase is not None
+    return phrase.group(0), text[phrase.end() :]
+
+
 def plain_words(text: Text) -> str:
     """The words of ``text`` (icons and marks left out)."""
     return "".join(s for s in text if isinstance(s, str)).strip()
@@ -398,6 +735,10 @@ def plain_words(text: Text) -> str:
 
 def _singular(words: str) -> str:
     """ "Coins" -> "Coin", "victory points" -> "victory point"; other words as they are."""
+    if words.endswith("ies") and len(words) > 4:
+        return words[:-3] + "y"
+    if words.endswith(("xes", "ches", "shes")):
+        return words[:-2]
     if words.endswith("s") and not words.endswith(("ss", "us", "is")):
         return words[:-1]
     return words
@@ -411,6 +752,8 @@ def _plural(words: str) -> str:
         return words
     if last.endswith(("x", "ch", "sh")):
         return words + "es"
+    if last.endswith("y") and len(last) > 1 and last[-2].lower() not in "aeiou":
+        return words[:-1] + "ies"
     return words + "s"
 
 
