@@ -71,6 +71,8 @@ class CardWriter:
         #: (card id, source line) -> provisional note number.
         self.notes = notes
         self.card: dict[str, Any] = {}
+        #: Names of the loops over the players: each is "that player" in words.
+        self.player_vars: set[str] = set()
 
     # -- names
 
@@ -174,6 +176,14 @@ class CardWriter:
         if len(parts) > 1 and not any(_compound(s) for s in body):
             if not any(" and " in w or "," in w or ";" in w or ":" in w for w in words):
                 return _join(parts[:-1], ", ") + [" and "] + parts[-1]
+        if len(parts) == len(body) and joiner == "; ":
+            # After a step with its own clause, "then" says the next one is not part of it.
+            out: Text = []
+            for index, part in enumerate(parts):
+                if index:
+                    out.append("; then " if _compound(body[index - 1]) else joiner)
+                out += part
+            return out
         return _join(parts, joiner)
 
     def merged(self, body: list[dict[str, Any]]) -> list[Text]:
@@ -231,7 +241,14 @@ class CardWriter:
         if kind == "if":
             return self.if_(s)
         if kind == "may":
-            return ["you may ", *self.block(s["body"], " and ")]
+            body = s["body"]
+            if len(body) == 1 and body[0]["kind"] == "if" and not body[0]["else"]:
+                # "may { if A { X } }": "if A, you may X".
+                inner = {**body[0], "then": [{**s, "body": body[0]["then"]}]}
+                return self.if_(inner)
+            if any(_compound(x) for x in body):
+                return ["you may do the following: ", *self.block(body, "; ")]
+            return ["you may ", *self.block(body, " and ")]
         if kind == "let":
             if s["value"]["kind"] == "roll":
                 return self.expr(s["value"], as_statement=True) + self.mark(s)
@@ -284,6 +301,7 @@ class CardWriter:
     def for_each(self, s: dict[str, Any]) -> Text:
         over = s["over"]
         if over["kind"] == "builtin" and over["name"] == "players":
+            self.player_vars.add(s["var"])
             head: Text = ["every player"]
             where = s["where"]
             # The rulebook's words for who the rule picks: phrases "players where NATIVE"
@@ -301,6 +319,18 @@ class CardWriter:
         return [*head, ": ", *self.block(s["body"])]
 
     def verb(self, s: dict[str, Any]) -> Text:
+        said = self.verb_only(s)
+        otherwise = s.get("else")
+        if otherwise and not (s["origin"] == "prelude" and s["verb"] == "pay"):
+            # "play lime_juice else mark health 1": what happens when it cannot be done.
+            if s.get("returns") == "shortfall":
+                said += ["; for each one you cannot, ", *self.block(otherwise)]
+            else:
+                said += ["; if you cannot, ", *self.block(otherwise)]
+        return said
+
+    def verb_only(self, s: dict[str, Any]) -> Text:
+        """A verb's own words, without what its ``else`` does."""
         name, args = s["verb"], s["args"]
         first = args[0] if args else None
         target = (first.get("name") or first.get("native")) if isinstance(first, dict) else None
@@ -404,7 +434,7 @@ class CardWriter:
         if name == "discard":
             return ["discard ", *target]
         if name == "draw":
-            return ["draw ", *(self.expr(amount) if amount else ["1"]), " ", *target]
+            return ["draw ", *self.amount_of(amount, _strip_owner(target))]
         if name == "play":
             return ["play ", *target]
         if name == "end_game":
@@ -530,6 +560,8 @@ class CardWriter:
 
     def local(self, name: str) -> Text:
         """A value the rule named with ``let``: "the total" (its words, with "the")."""
+        if name in self.player_vars and name not in self.ref.words:
+            return ["that player"]
         words = self.named(name)
         first = plain_words(words).split(" ", 1)[0].lower()
         return words if first in ("the", "a", "an", "your", "each") else ["the ", *words]
@@ -538,7 +570,7 @@ class CardWriter:
         """A comparison in words: "you have at least 2 Coins", "the round is a multiple of 3"."""
         left, right, op = e["left"], e["right"], e["op"]
         if left == {"kind": "builtin", "name": "round"} and op == "<":
-            return ["before round ", *self.expr(right)]
+            return ["it is before round ", *self.expr(right)]
         if (
             left["kind"] == "binary"
             and left["op"] == "%"
@@ -623,6 +655,10 @@ class CardWriter:
             return [f"the {'smaller' if name == 'min' else 'larger'} of ", *_join(args, " and ")]
         if name == "count" and args:
             return ["the number of cards in ", *args[0]]
+        if len(args) == 1 and "a player's " in doc and e["args"][0]["kind"] in ("local", "builtin"):
+            # "seat(rival)": "that player's seat number", the player put in the description.
+            before, after = doc.split("a player's ", 1)
+            return [*lead, before, *args[0], "'s ", after]
         return [*lead, doc] + ([" (", *_join(args, ", "), ")"] if args else [])
 
 
@@ -770,9 +806,15 @@ def _number_of(what: Text, count: int) -> Text:
     for index in range(len(out) - 1, -1, -1):
         seg = out[index]
         if isinstance(seg, str) and seg.strip():
-            out[index] = _singular(seg) if count == 1 else _plural(seg)
+            # The head noun is before a phrase's tail: "worker(s) on their personal board".
+            head, tail = _HEAD_TAIL.match(seg).groups()  # type: ignore[union-attr]
+            out[index] = (_singular(head) if count == 1 else _plural(head)) + tail
             break
     return out
+
+
+#: A noun phrase's head and its tail from the first preposition ("workers| on their board").
+_HEAD_TAIL = re.compile(r"(.*?)((?: (?:on|of|in|at|from|to|for|with|near|under) .*)?)$", re.S)
 
 
 def _join(parts: list[Text], joiner: str) -> Text:
