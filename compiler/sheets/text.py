@@ -187,14 +187,18 @@ class CardWriter:
         return _join(parts, joiner)
 
     def merged(self, body: list[dict[str, Any]]) -> list[Text]:
-        """The statements' texts, a run of gains (or losses) said once: "gain 1 Coin, 2
+        """The statements' texts, a run of gains (losses, draws) said once: "gain 1 Coin, 2
         victory points and 1 Treasure token"."""
         out: list[Text] = []
         index = 0
         while index < len(body):
             stmt = body[index]
             verb = stmt.get("verb") if stmt["kind"] == "verb" else None
-            if verb in ("gain", "lose") and stmt["origin"] == "prelude" and not stmt.get("else"):
+            if (
+                verb in ("gain", "lose", "draw")
+                and stmt["origin"] == "prelude"
+                and not stmt.get("else")
+            ):
                 run = [stmt]
                 while (
                     index + len(run) < len(body)
