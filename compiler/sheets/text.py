@@ -171,7 +171,14 @@ class CardWriter:
     def block(self, body: list[dict[str, Any]], joiner: str = "; ") -> Text:
         """Statements as one clause: plain steps as a list ("A, B and C"); with a condition,
         loop or choice among them, or a step that has its own "and" or comma, ``joiner``."""
-        parts = [p for p in self.merged(body) if p]
+        parts: list[Text] = []
+        for part in self.merged(body):
+            if parts and plain_words(part).startswith("("):
+                # A phrase in brackets explains the step before it: "sail 1 additional space
+                # (the extra sailing distance ... does not count toward the Scurvy Check)".
+                parts[-1] = [*parts[-1], " ", *part]
+            elif part:
+                parts.append(part)
         words = [plain_words(p) for p in parts]
         if len(parts) > 1 and not any(_compound(s) for s in body):
             if not any(" and " in w or "," in w or ";" in w or ":" in w for w in words):
