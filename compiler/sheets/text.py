@@ -367,6 +367,9 @@ class CardWriter:
         if s["origin"] == "prelude":
             return self.prelude_verb(s)
         doc = _yours(self.vocab["verbs"].get(name, {}).get("doc", name))
+        if name in self.ref.words:
+            # The rulebook's words for the verb before the vocabulary's own description.
+            doc = self.ref.words[name]
         out: Text = self.named(name) if name in self.ref.icons else [doc]
         shown = [self.expr(a) for a in args if a is not None]
         if shown:
@@ -658,6 +661,9 @@ class CardWriter:
         lead: Text = [IconRef(name), " "] if name in self.ref.icons else []
         if name in self.ref.words:
             words = self.ref.words[name]
+            # An argument the words already name is not said twice ("the placed tile is the
+            # first to connect to the trade route", not "... to the placed tile and ...").
+            args = [a for a in args if f" {plain_words(a)} " not in f" {words} "]
             if args and words.split()[-1] in _PREPOSITIONS:
                 return [*lead, words, " ", *_join(args, " and ")]
             return [*lead, words]
