@@ -167,11 +167,11 @@ UP_EXPECTED = {
     "[durability] the Ship Durability track.",
     "Doldrums": "In the Sailing phase, if the round is a multiple of 2, reduce [reach] reach by "
     "up to 2; otherwise, sail 2 additional spaces.",
-    "Gentle Gusts": "In the Sailing phase, sail additional spaces equal to your sailing speed "
+    "Gentle Gusts": "In the Sailing phase, sail additional spaces equal to your Sailing Speed "
     "minus 1.",
     "Fever": "Immediately roll a die. If the result is at least 4, mark 2 Xs on [health] the "
     "Health track.",
-    "Mutiny": "Immediately, if your crew stamina is lower than 3, lose 2 prestige and mark an X "
+    "Mutiny": "Immediately, if your Crew Stamina is lower than 3, lose 2 prestige and mark an X "
     "on [health] the Health track.",
     "Golden Age": "When docked in a port, gain 1 prestige, 2 specialties and 1 Armament.",
     "Patrol": "In the Pirate phase, reduce [pirate_power] the Pirate's Combat Power by up to "
@@ -187,19 +187,19 @@ UP_EXPECTED = {
     "1 prestige.",
     "Lime Rations": "Immediately, unless you play Lime Juice, mark 2 Xs on [health] the Health "
     "track and lose 1 prestige.",
-    "Nested": "When docked in a port, if your crew stamina is higher than 2 and your Armament is "
+    "Nested": "When docked in a port, if your Crew Stamina is higher than 2 and your Armament is "
     "lower than 2, gain 1 Armament.",
-    "Tally": "When docked in a port, the total is your crew stamina plus your Armament. If the "
+    "Tally": "When docked in a port, the total is your Crew Stamina plus your Armament. If the "
     "total is higher than 6, gain prestige equal to the total minus 6.",
     "Lime Or Scurvy": "When Scurvy occurs, play Lime Juice; if you cannot, mark an X on [health] "
     "the Health track.",
     "Careful Repairs": "When docked in a port, if your Armament is higher than 1, you may lose 1 "
     "Armament and gain 2 prestige.",
     "Not Docked": "In the Pirate phase, if your Armament is at least [pirate_power] the Pirate's "
-    "Combat Power and it is not so that the ship docked at a port this month, gain 2 prestige.",
+    "Combat Power and you have not docked at a port this month, gain 2 prestige.",
     "Early": "When docked in a port, if it is before round 4, gain 2 prestige.",
     "Armed": "When docked in a port, gain 2 prestige for each Armament.",
-    "Drawn": "When docked in a port, draw 1 mission and 2 [port_cards] port cards.",
+    "Drawn": "When docked in a port, draw 1 Mission Card and 2 [port_cards] Port Cards.",
 }
 
 # -- Incredible Expeditions -------------------------------------------------------------------
@@ -317,8 +317,8 @@ DJ_EXPECTED = {
     "T6": "You may do the following: pay 2 [coins] Coins; for each Coin you cannot pay, lose 1 "
     "victory point (to a minimum of 0 victory points on the victory point track); then gain 1 "
     "[treasure] Treasure token.",
-    "T7": "Every player for whom that player's seat number (1: the first seat) is higher than "
-    "1: lose 1 [coins] Coin.",
+    "T7": "Every player for whom the seat number of that player is higher than 1: lose 1 "
+    "[coins] Coin.",
     "T8": "Gain [coins] Coins equal to the larger of 1 and your [treasure] Treasure tokens.",
 }
 
@@ -341,6 +341,10 @@ layer "Twice scoring" { box uncharted
   } }
 layer "Remainder scoring" { box uncharted
   on game_end { score tiles_left() % 5 } }
+layer "Each Area scoring" { box uncharted
+  on game_end {
+    for each completed in areas_completed() where area_tiles(completed) > 4 { score 2 }
+  } }
 """
 
 LVS_EXPECTED = {
@@ -348,11 +352,14 @@ LVS_EXPECTED = {
     "to the placed tile, score 2 points.",
     "Reef scoring": "When an area is completed, score 1 point.",
     # Not "for each the area in ...".
-    "Ley scoring": "When an area is completed, for each area in the areas the last placement "
-    "completed, in the order of its sections: score 1 point.",
+    "Ley scoring": "When an area is completed, for each area in the areas the placement "
+    "completed: score 1 point.",
+    # A loop name without words of its own: "for each of ...", the item "it".
+    "Each Area scoring": "At the end of the game, for each of the areas the placement completed "
+    "where the number of tiles in it is higher than 4: score 2 points.",
     "Twice scoring": "When an area is completed, score 1 point twice.",
-    "Remainder scoring": "At the end of the game, score points equal to the remainder of tiles "
-    "in the stacks and in the players' hands divided by 5.",
+    "Remainder scoring": "At the end of the game, score points equal to the remainder of the "
+    "tiles left in the stacks and in the players' hands divided by 5.",
 }
 
 GAMES = {
@@ -474,8 +481,7 @@ def test_a_clause_after_may_fails_the_build_at_the_cards_line(tmp_path: Path) ->
         '  kind card "a card" { }\n}\n'
     )
     (game / "cards.cards").write_text(
-        '\ncard "Charm" {\n  on play { may lift }\n}\n'
-        'verb lift() "lift a curse" { gain coins 1 }\n'
+        '\ncard "Charm" {\n  on play { may lift }\n}\nverb lift() "lift a curse" { gain coins 1 }\n'
     )
     (game / "reference.yaml").write_text("phrases:\n  lift: 'one Crew is Cursed no more'\n")
     project = Project(tmp_path, tmp_path / "cards", tmp_path / "generated", tmp_path / "tests")

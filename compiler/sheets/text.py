@@ -73,6 +73,8 @@ class CardWriter:
         self.card: dict[str, Any] = {}
         #: Names of the loops over the players: each is "that player" in words.
         self.player_vars: set[str] = set()
+        #: Names of the other loops without words of their own: each is "it".
+        self.item_vars: set[str] = set()
 
     # -- names
 
@@ -215,7 +217,13 @@ class CardWriter:
                     and not body[index + len(run)].get("else")
                 ):
                     run.append(body[index + len(run)])
-                if len(run) > 1 and not (verb == "lose" and any(self._floored(s) for s in run)):
+                places = verb == "draw" and any(
+                    plain_words(self.expr(s["args"][0])).split(" ", 1)[0].lower()
+                    in ("your", "the", "a", "an", "their")
+                    for s in run
+                )
+                floored = verb == "lose" and any(self._floored(s) for s in run)
+                if len(run) > 1 and not places and not floored:
                     amounts = [
                         self.amount_of(s["args"][1], self.counter(s["args"][0])) for s in run
                     ]
@@ -323,8 +331,15 @@ class CardWriter:
                 head = [phrase]
             elif where is not None:
                 head += [" for whom ", *self.expr(where)]
-        else:
+        elif s["var"] in self.ref.words:
             head = ["for each ", *_strip_article(self.named(s["var"])), " in ", *self.expr(over)]
+            if s["where"] is not None:
+                head += [" where ", *self.expr(s["where"])]
+        else:
+            # A loop name the rulebook has no words for ("completed"): "for each of the areas
+            # ...", and the item is "it" in the rule ("the number of tiles in it").
+            self.item_vars.add(s["var"])
+            head = ["for each of ", *self.expr(over)]
             if s["where"] is not None:
                 head += [" where ", *self.expr(s["where"])]
         return [*head, ": ", *self.block(s["body"])]
@@ -448,6 +463,11 @@ class CardWriter:
         if name == "discard":
             return ["discard ", *target]
         if name == "draw":
+            first = plain_words(target).split(" ", 1)[0].lower()
+            if first in ("your", "the", "a", "an", "their"):
+                # A zone named as a place ("your hand"): the cards go into it.
+                return ["draw ", *self.amount_of(amount, ["card"]), " into ", *target]
+            # A zone named as its cards ("port cards"): "draw 2 port cards".
             return ["draw ", *self.amount_of(amount, _strip_owner(target))]
         if name == "play":
             return ["play ", *target]
@@ -576,6 +596,8 @@ class CardWriter:
         """A value the rule named with ``let``: "the total" (its words, with "the")."""
         if name in self.player_vars and name not in self.ref.words:
             return ["that player"]
+        if name in self.item_vars:
+            return ["it"]
         words = self.named(name)
         first = plain_words(words).split(" ", 1)[0].lower()
         return words if first in ("the", "a", "an", "your", "each") else ["the ", *words]
@@ -671,7 +693,11 @@ class CardWriter:
         if name in ("min", "max") and len(args) == 2:
             return [f"the {'smaller' if name == 'min' else 'larger'} of ", *_join(args, " and ")]
         if name == "count" and args:
-            return ["the number of cards in ", *args[0]]
+            first = plain_words(args[0]).split(" ", 1)[0].lower()
+            if first in ("your", "the", "a", "an", "their"):
+                return ["the number of cards in ", *args[0]]
+            # A zone named as its cards: "the number of your Port Cards".
+            return ["the number of your ", *args[0]]
         if len(args) == 1 and "a player's " in doc and e["args"][0]["kind"] in ("local", "builtin"):
             # "seat(rival)": "that player's seat number", the player put in the description.
             before, after = doc.split("a player's ", 1)
