@@ -3,8 +3,11 @@
 Checked on every card and rule of a sheet, in the words printed (icons and provisional marks
 left out): a doubled word ("When when"), a raw id ("lisbon" where the rulebook says "Lisbon",
 ``port_cards``), a DSL operator or call (``|``, ``==``, ``highest(2d6)``), a count that
-disagrees with its noun ("1 curses", "gain 1 Coins"), and an internal word as a property
-value ("Type: creature" where the rulebook says "Creature"). Each problem is an error at the
+disagrees with its noun ("1 curses", "gain 1 Coins", "up to 1 Objective tiles"), an internal
+word as a property value ("Type: creature" where the rulebook says "Creature"), two determiners
+("for each the area"), a clause after "you may" ("you may one of your Crew is ..."), a clause
+negated with a bare "not" ("and not the ship docked"), a plural with "is" ("your specimens
+is") and programmers' words ("modulo", "true"). Each problem is an error at the
 card's source line, saying what to write in ``reference.yaml`` instead.
 """
 
