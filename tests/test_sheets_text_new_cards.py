@@ -245,6 +245,33 @@ crew "Purser" {
     if money < 3 and not at_port_city() { gain money 2 }
   }
 }
+resource "Ledger" {
+  copies 1
+  values money 1
+  to_acquire money 2
+  on play {
+    draw hand
+    gain money count(hand)
+  }
+}
+resource "Checklist" {
+  copies 1
+  values money 1
+  to_acquire money 2
+  on play {
+    if capable_crew_count() >= 3 and not marooned() { gain temporary_heroism 1 }
+    if resting() { gain money 1 }
+  }
+}
+resource "Whistle" {
+  copies 1
+  values money 1
+  to_acquire money 2
+  on play {
+    acquire_cards 1
+    refresh_crew
+  }
+}
 location "Whirlpool" {
   encounters 2
   on when_entering {
@@ -265,6 +292,14 @@ IE_EXPECTED = {
     "Doctor": "If Undefeated: you may lift the Curse from one of your Cursed Crew.",
     "Purser": "On a Rest Turn, after Refreshing: if you have less than 3 [money] Money "
     "and your ship is not at Port City, gain 2 [money] Money.",
+    # A zone named as a place: the cards go into it; its count is "the number of cards in".
+    "Ledger": "Ability: draw 1 card into your hand and gain [money] Money equal to the number of "
+    "cards in your hand.",
+    # "not" after the clause's own verb; each condition its own sentence.
+    "Checklist": "Ability: if the number of your Capable Crew is at least 3 and you are not "
+    "Marooned (less than 3 Capable Crew at a Location beyond Port City), gain 1 Temporary "
+    "Heroism. If you are taking a Rest Turn, gain 1 [money] Money.",
+    "Whistle": "Ability: Acquire up to 1 card and Refresh your Exhausted Crew.",
     "Whirlpool": "When entering...: if you have at least 2 [money] Money, pay 2 [money] Money; "
     "for each Money you cannot pay, roll a die: the Crew in the number cabin you rolled is Lost.",
 }

@@ -331,13 +331,14 @@ class CardWriter:
                 head = [phrase]
             elif where is not None:
                 head += [" for whom ", *self.expr(where)]
-        elif s["var"] in self.ref.words:
+        elif s["var"] in self.ref.words or not s["var"].endswith(("ed", "ing")):
+            # "for each card in your hand": the loop's name is a noun.
             head = ["for each ", *_strip_article(self.named(s["var"])), " in ", *self.expr(over)]
             if s["where"] is not None:
                 head += [" where ", *self.expr(s["where"])]
         else:
-            # A loop name the rulebook has no words for ("completed"): "for each of the areas
-            # ...", and the item is "it" in the rule ("the number of tiles in it").
+            # A loop name that is no noun ("completed"): "for each of the areas ...", and the
+            # item is "it" in the rule ("the number of tiles in it").
             self.item_vars.add(s["var"])
             head = ["for each of ", *self.expr(over)]
             if s["where"] is not None:
@@ -585,7 +586,11 @@ class CardWriter:
         if kind == "verb_test":
             return ["you ", *self.verb({**e, "say": e["verb"]})]
         if kind == "list":
-            return _join([self.expr(i) for i in e["items"]], ", ")
+            items = [self.expr(i) for i in e["items"]]
+            if len(items) > 1:
+                # "Europe, Africa and India", as a rulebook lists them.
+                return _join(items[:-1], ", ") + [" and "] + items[-1]
+            return _join(items, ", ")
         if kind == "range":
             return [*self.expr(e["low"]), " to ", *self.expr(e["high"])]
         if kind == "attr":
