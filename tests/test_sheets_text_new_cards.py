@@ -284,7 +284,8 @@ location "Whirlpool" {
 
 IE_EXPECTED = {
     # The second lost Crew is on the card (a phrase for one, done twice).
-    "Abyssal Kraken": "If Undefeated: roll a die: the Crew in the number cabin you rolled is Lost (twice).",
+    "Abyssal Kraken": "If Undefeated: roll a die: the Crew in the number cabin you rolled is "
+    "Lost (twice).",
     "Siren": "If Undefeated: roll a die: the Crew in the number cabin you rolled is Cursed "
     "(3 times).",
     "Golem": "If defeated: gain 2 [money] Money and 1 [heroism] Heroism.",
