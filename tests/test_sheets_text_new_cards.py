@@ -154,6 +154,16 @@ mid_event "Early" {
 mid_event "Armed" {
   on dock { gain prestige armament * 2 }
 }
+mid_event "In Turn" {
+  on dock {
+    for each captain in players by prestige descending { gain prestige 1 }
+  }
+}
+mid_event "Cooperative Bonus" {
+  on dock {
+    if cooperative() == true { gain prestige 1 }
+  }
+}
 mid_event "Drawn" {
   on dock {
     draw missions
@@ -199,6 +209,11 @@ UP_EXPECTED = {
     "Combat Power and you have not docked at a port this month, gain 2 prestige.",
     "Early": "When docked in a port, if it is before round 4, gain 2 prestige.",
     "Armed": "When docked in a port, gain 2 prestige for each Armament.",
+    # The order a loop goes round in is part of the rule.
+    "In Turn": "When docked in a port, every player, in order of prestige (highest first): gain "
+    "1 prestige.",
+    "Cooperative Bonus": "When docked in a port, if you are playing the cooperative mode, gain 1 "
+    "prestige.",
     "Drawn": "When docked in a port, draw 1 Mission Card and 2 [port_cards] Port Cards.",
 }
 

@@ -343,6 +343,14 @@ class CardWriter:
             head = ["for each of ", *self.expr(over)]
             if s["where"] is not None:
                 head += [" where ", *self.expr(s["where"])]
+        for index, key in enumerate(s.get("order") or []):
+            # "by prestige descending": the order the rule goes round in.
+            first = "highest" if key["descending"] else "lowest"
+            head += [
+                ", in order of " if index == 0 else ", then of ",
+                *_strip_owner(self.expr(key["key"])),
+                f" ({first} first)",
+            ]
         return [*head, ": ", *self.block(s["body"])]
 
     def verb(self, s: dict[str, Any]) -> Text:
@@ -610,6 +618,10 @@ class CardWriter:
     def compare(self, e: dict[str, Any]) -> Text:
         """A comparison in words: "you have at least 2 Coins", "the round is a multiple of 3"."""
         left, right, op = e["left"], e["right"], e["op"]
+        if right["kind"] == "bool" and op in ("==", "!="):
+            # "cooperative() == true" is the condition itself.
+            holds = right["value"] == (op == "==")
+            return self.expr(left) if holds else self.negated(left)
         if left == {"kind": "builtin", "name": "round"} and op == "<":
             return ["it is before round ", *self.expr(right)]
         if (
