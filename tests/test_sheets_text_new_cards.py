@@ -21,7 +21,7 @@ from compiler.sheets import SheetError, render_sheet_files
 from compiler.sheets.lint import _problems
 from compiler.sheets.model import build_model
 from compiler.sheets.reference import reference_for, resolve
-from compiler.sheets.text import plain
+from compiler.sheets.text import _when, plain
 from dsl.diagnostics import SourceCache
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -488,6 +488,22 @@ def test_cardc_new_project_reads_right(tmp_path: Path) -> None:
         "each coin you cannot pay, lose 1 victory point." in md
     )
     assert "When when" not in md
+
+
+@pytest.mark.parametrize(
+    ("doc", "lead"),
+    [
+        ("when a card is played from the hand", "When a card is played from the hand,"),
+        ("the end of the game", "At the end of the game,"),
+        ("end of round", "At the end of round,"),
+        ("each time you roll a 6", "Each time you roll a 6,"),
+        ("a player draws a card", "When a player draws a card,"),
+        ("upon facing an encounter", "Upon facing an encounter,"),
+    ],
+)
+def test_a_triggers_own_words_start_the_sentence(doc: str, lead: str) -> None:
+    # A new game's trigger without reference.yaml's "when": never "When when", "When the end".
+    assert _when(doc) == lead
 
 
 # -- the lint's new checks --------------------------------------------------------------------

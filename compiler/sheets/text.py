@@ -724,7 +724,24 @@ class CardWriter:
 
 #: Words a trigger's description may start with that already say when ("when a card is
 #: played", "at the end of the game"): the sentence starts with them, not with "When".
-_WHEN_WORDS = ("when", "whenever", "after", "before", "at", "during", "in", "on", "once", "if")
+_WHEN_WORDS = (
+    "when",
+    "whenever",
+    "after",
+    "before",
+    "at",
+    "during",
+    "in",
+    "on",
+    "once",
+    "if",
+    "each",
+    "every",
+    "upon",
+    "as",
+    "while",
+    "immediately",
+)
 
 
 def _when(doc: str) -> str:
@@ -734,9 +751,9 @@ def _when(doc: str) -> str:
     first = text.split(" ", 1)[0].lower()
     if first in _WHEN_WORDS:
         return text[0].upper() + text[1:] + ","
-    if first in ("the", "end", "start", "beginning") or text.lower().startswith(
-        ("end of", "start of")
-    ):
+    if text.lower().startswith(("end of", "start of", "beginning of")):
+        return f"At the {text},"
+    if first in ("the", "end", "start", "beginning"):
         return f"At {text},"
     return f"When {text},"
 
