@@ -533,6 +533,7 @@ def test_the_lint_finds(words: str, problem: str) -> None:
         "When a Ship or Explorer lands on or passes a Campsite location",
         "gain 1 prestige as many times as your Armament",
         "you may Exhaust this Crew and gain 2 Temporary Heroism",
+        "if the number of your Port Cards is at least 3",
     ],
 )
 def test_the_lint_passes(words: str) -> None:

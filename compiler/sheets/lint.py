@@ -94,7 +94,9 @@ def _problems(words: str) -> list[str]:
     for match in _BARE_NOT.finditer(words):
         found.append(f"'{match.group(0)}' (a clause negated with a bare 'not')")
     for match in _PLURAL_IS.finditer(words):
-        if _plural_noun(match.group(1)):
+        # "the number of your Port Cards is": the subject is "the number".
+        of_before = words[: match.start()].rstrip().endswith(" of")
+        if _plural_noun(match.group(1)) and not of_before:
             found.append(f"'{match.group(0)}' (a plural noun with 'is')")
     for match in _JARGON.finditer(words):
         found.append(f"the programmer's word '{match.group(0)}'")
