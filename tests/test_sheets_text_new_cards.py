@@ -534,6 +534,9 @@ def test_the_lint_finds(words: str, problem: str) -> None:
         "gain 1 prestige as many times as your Armament",
         "you may Exhaust this Crew and gain 2 Temporary Heroism",
         "if the number of your Port Cards is at least 3",
+        "if exactly 1 side scores 2 points, flip the A face",
+        "you may no longer use it",
+        "score the placed tile, not a Waypoint",
     ],
 )
 def test_the_lint_passes(words: str) -> None:

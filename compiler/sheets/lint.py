@@ -32,25 +32,29 @@ _DOUBLED = re.compile(r"\b([A-Za-z]+)\s+\1\b", re.IGNORECASE)
 _SNAKE = re.compile(r"\b[a-z]+_[a-z0-9_]+\b")
 _OPERATOR = re.compile(r"\|\||\||==|!=|>=|<=|->|&&|[{}]|\b[a-z_]+\((?=[a-z0-9_, ]*\))")
 _ONE_PLURAL = re.compile(r"\b(?:1|one|a)\s+([A-Za-z]+s)\b")
-#: "up to 1 Objective tiles": one, a word, then a plural (the word is not a preposition).
-_ONE_WORD_PLURAL = re.compile(r"\b1\s+([A-Za-z]+)\s+([A-Za-z]+s)\b")
+#: "up to 1 Objective tiles": one, a word, then a plural that ends the noun phrase (before
+#: punctuation, the end or a preposition: "1 side scores 2 points" is a verb, not a plural).
+_ONE_WORD_PLURAL = re.compile(
+    r"\b1\s+([A-Za-z]+)\s+([A-Za-z]+s)\b(?=\s*(?:$|[.,;:)]|(?:from|of|in|on|to|and|or|at|for"
+    r"|with)\b))"
+)
 #: Two determiners in a row: "for each the area", "the your Ship", "a the".
+#: Case-sensitive after the first word, so "the A face" (a face's name) is not one.
 _DETERMINERS = re.compile(
-    r"\b(?:each|every|a|an|the|your|this|their)\s+(?:the|a|an|your|their|this)\b", re.IGNORECASE
+    r"\b(?:[Ee]ach|[Ee]very|[Aa]|[Aa]n|[Tt]he|[Yy]our|[Tt]his|[Tt]heir)\s+"
+    r"(?:the|a|an|your|their|this)\b"
 )
 #: "you may one of your Cursed Crew is ...": "may" takes a verb, not a clause.
-_MAY_CLAUSE = re.compile(
-    r"\byou may (?:the|a|an|one|this|there|your|each|every|it|no|all)\b", re.IGNORECASE
-)
+_MAY_CLAUSE = re.compile(r"\byou may (?:the|a|an|one|this|there|your|it)\b", re.IGNORECASE)
 #: "and not the ship docked": a clause negated with a bare "not".
 _BARE_NOT = re.compile(
-    r"(?:\b(?:and|or|if|unless|when)|,)\s+not\s+(?:the|a|an|you|your|this|there|no|it)\b",
+    r"\b(?:and|or|if|unless|when)\s+not\s+(?:the|a|an|you|your|this|there|no|it)\b",
     re.IGNORECASE,
 )
 #: "if your specimens is at least 3": a plural noun with "is".
 _PLURAL_IS = re.compile(r"\byour\s+(?:[A-Za-z]+\s+)?([A-Za-z]+s)\s+is\b")
 #: Programmers' words a rulebook does not use.
-_JARGON = re.compile(r"\b(?:modulo|true|false|null)\b")
+_JARGON = re.compile(r"\b(?:modulo|null)\b")
 #: Words that may stand between "1" and a plural: "1 point per caravan icons" is not one.
 _BETWEEN_OK = frozenset(
     "of in on to at per or and for from is are was were by with as each than".split()
