@@ -287,6 +287,12 @@ resource "Whistle" {
     refresh_crew
   }
 }
+resource "Favourable Current" {
+  copies 1
+  values money 1
+  to_acquire money 2
+  on play { move_ship closer }
+}
 location "Whirlpool" {
   encounters 2
   on when_entering {
@@ -315,6 +321,8 @@ IE_EXPECTED = {
     "Checklist": "Ability: if the number of your Capable Crew is at least 3 and you are not "
     "Marooned (less than 3 Capable Crew at a Location beyond Port City), gain 1 Temporary "
     "Heroism. If you are taking a Rest Turn, gain 1 [money] Money.",
+    # Every symbol a new card may name has the rulebook's words (an unworded one fails the lint).
+    "Favourable Current": "Ability: move your ship to the adjacent Location closer to Atlantis.",
     "Whistle": "Ability: Acquire up to 1 card and Refresh your Exhausted Crew.",
     "Whirlpool": "When entering...: if you have at least 2 [money] Money, pay 2 [money] Money; "
     "for each Money you cannot pay, roll a die: the Crew in the number cabin you rolled is Lost.",
