@@ -514,6 +514,29 @@ def test_a_triggers_own_words_start_the_sentence(doc: str, lead: str) -> None:
     assert _when(doc) == lead
 
 
+def test_a_house_rules_own_verb_is_written_out(tmp_path: Path) -> None:
+    # A verb written in the DSL (as a house rule would add one), called with a value: the card
+    # says what it does with that value, not "its description (2)".
+    from compiler.scaffold import scaffold
+
+    scaffold("tiny", None, tmp_path)
+    root = tmp_path / "tiny"
+    project = Project(root, root / "cards", root / "generated", root / "tests" / "scenarios")
+    cards = root / "cards" / "tiny" / "cards.cards"
+    cards.write_text(
+        cards.read_text()
+        + '\nverb storm(damage number) "the ship takes storm damage" {\n  lose coins damage\n}\n'
+        + 'card "Squall" {\n  on play { storm 2 }\n}\n'
+    )
+    result = compile_game(project.game_dir("tiny"), SourceCache())
+    assert result.ir is not None, [d.message for d in result.diagnostics]
+    md = render_sheet_files(project, "tiny", result.ir, formats=("md",))[
+        "sheets/tiny/tiny.md"
+    ].decode()
+    assert "When a card is played from the hand, lose 2 coins." in md
+    assert "storm damage (2)" not in md
+
+
 # -- the lint's new checks --------------------------------------------------------------------
 
 

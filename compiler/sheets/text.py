@@ -75,6 +75,13 @@ class CardWriter:
         self.player_vars: set[str] = set()
         #: Names of the other loops without words of their own: each is "it".
         self.item_vars: set[str] = set()
+        #: The verbs written in the DSL, by name (their parameters and statements).
+        self.definitions: dict[str, dict[str, Any]] = {
+            d["name"]: d for d in (ir.get("definitions") or {}).get("verbs", [])
+        }
+        #: How deep a DSL verb's text is being written inside another's (a verb calling itself
+        #: stops at its description).
+        self.inlining = 0
 
     # -- names
 
@@ -390,6 +397,21 @@ class CardWriter:
             return said
         if s["origin"] == "prelude":
             return self.prelude_verb(s)
+        defined = self.definitions.get(name)
+        if (
+            defined is not None
+            and name not in self.ref.words
+            and any(a is not None for a in args)
+            and self.inlining < 3
+        ):
+            # A verb written in the DSL (a house rule's "storm 2"), given its values: what it
+            # does, in words ("mark 2 Xs on the Ship Durability track"), not "its doc (2)".
+            bound = {p["name"]: a for p, a in zip(defined["params"], args, strict=False)}
+            self.inlining += 1
+            try:
+                return self.block(_substitute(defined["body"], bound))
+            finally:
+                self.inlining -= 1
         doc = _yours(self.vocab["verbs"].get(name, {}).get("doc", name))
         if name in self.ref.words:
             # The rulebook's words for the verb before the vocabulary's own description.
@@ -772,6 +794,17 @@ def _compound(stmt: dict[str, Any]) -> bool:
     if stmt["kind"] == "group":
         return any(_compound(s) for s in stmt["body"])
     return stmt["kind"] == "verb" and bool(stmt.get("else"))
+
+
+def _substitute(node: Any, bound: dict[str, Any]) -> Any:
+    """``node`` (IR) with each of ``bound``'s parameters (a ``local``) replaced by its value."""
+    if isinstance(node, dict):
+        if node.get("kind") == "local" and node.get("name") in bound:
+            return bound[node["name"]]
+        return {k: _substitute(v, bound) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_substitute(v, bound) for v in node]
+    return node
 
 
 def _is_missing(expr: Any) -> bool:
