@@ -360,6 +360,10 @@ crew pirates "T7" { code "T7"
   on use {
     for each rival in players where seat(rival) > 1 { lose coins 1 }
   } }
+crew pirates "T9" { code "T9"
+  on use {
+    if 3 < coins { gain victory_points 1 }
+  } }
 crew pirates "T8" { code "T8"
   on use { gain coins max(1, treasure) } }
 """
@@ -378,6 +382,8 @@ DJ_EXPECTED = {
     "[treasure] Treasure token.",
     "T7": "Every player for whom the seat number of that player is higher than 1: lose 1 "
     "[coins] Coin.",
+    # The thing tested comes first, whichever side the card wrote it on.
+    "T9": "If you have more than 3 [coins] Coins, gain 1 victory point.",
     "T8": "Gain [coins] Coins equal to the larger of 1 and your [treasure] Treasure tokens.",
 }
 

@@ -640,6 +640,10 @@ class CardWriter:
     def compare(self, e: dict[str, Any]) -> Text:
         """A comparison in words: "you have at least 2 Coins", "the round is a multiple of 3"."""
         left, right, op = e["left"], e["right"], e["op"]
+        if left["kind"] in ("num", "bool") and right["kind"] not in ("num", "bool"):
+            # "3 < coins" reads "you have more than 3 coins": the thing tested comes first.
+            turned = {">": "<", "<": ">", ">=": "<=", "<=": ">=", "==": "==", "!=": "!="}
+            left, right, op = right, left, turned[op]
         if right["kind"] == "bool" and op in ("==", "!="):
             # "cooperative() == true" is the condition itself.
             holds = right["value"] == (op == "==")
