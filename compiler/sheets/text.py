@@ -407,11 +407,18 @@ class CardWriter:
             # A verb written in the DSL (a house rule's "storm 2"), given its values: what it
             # does, in words ("mark 2 Xs on the Ship Durability track"), not "its doc (2)".
             bound = {p["name"]: a for p, a in zip(defined["params"], args, strict=False)}
+            if None in bound.values() or len(bound) < len(defined["params"]):
+                # An optional value left out: the description, not a rule with a hole in it.
+                return self.described(name, args)
             self.inlining += 1
             try:
                 return self.block(_substitute(defined["body"], bound))
             finally:
                 self.inlining -= 1
+        return self.described(name, args)
+
+    def described(self, name: str, args: list[Any]) -> Text:
+        """A verb by its words (or its description), its values in brackets after it."""
         doc = _yours(self.vocab["verbs"].get(name, {}).get("doc", name))
         if name in self.ref.words:
             # The rulebook's words for the verb before the vocabulary's own description.
