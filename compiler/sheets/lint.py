@@ -3,8 +3,11 @@
 Checked on every card and rule of a sheet, in the words printed (icons and provisional marks
 left out): a doubled word ("When when"), a raw id ("lisbon" where the rulebook says "Lisbon",
 ``port_cards``), a DSL operator or call (``|``, ``==``, ``highest(2d6)``), a count that
-disagrees with its noun ("1 curses", "gain 1 Coins"), and an internal word as a property
-value ("Type: creature" where the rulebook says "Creature"). Each problem is an error at the
+disagrees with its noun ("1 curses", "gain 1 Coins", "up to 1 Objective tiles"), an internal
+word as a property value ("Type: creature" where the rulebook says "Creature"), two determiners
+("for each the area"), a clause after "you may" ("you may one of your Crew is ..."), a clause
+negated with a bare "not" ("and not the ship docked"), a plural with "is" ("your specimens
+is") and programmers' words ("modulo", "true"). Each problem is an error at the
 card's source line, saying what to write in ``reference.yaml`` instead.
 """
 
@@ -29,10 +32,38 @@ _DOUBLED = re.compile(r"\b([A-Za-z]+)\s+\1\b", re.IGNORECASE)
 _SNAKE = re.compile(r"\b[a-z]+_[a-z0-9_]+\b")
 _OPERATOR = re.compile(r"\|\||\||==|!=|>=|<=|->|&&|[{}]|\b[a-z_]+\((?=[a-z0-9_, ]*\))")
 _ONE_PLURAL = re.compile(r"\b(?:1|one|a)\s+([A-Za-z]+s)\b")
+#: "up to 1 Objective tiles": one, a word, then a plural that ends the noun phrase (before
+#: punctuation, the end or a preposition: "1 side scores 2 points" is a verb, not a plural).
+_ONE_WORD_PLURAL = re.compile(
+    r"\b1\s+([A-Za-z]+)\s+([A-Za-z]+s)\b(?=\s*(?:$|[.,;:)]|(?:from|of|in|on|to|and|or|at|for"
+    r"|with)\b))"
+)
+#: Two determiners in a row: "for each the area", "the your Ship", "a the".
+#: Case-sensitive after the first word, so "the A face" (a face's name) is not one.
+_DETERMINERS = re.compile(
+    r"\b(?:[Ee]ach|[Ee]very|[Aa]|[Aa]n|[Tt]he|[Yy]our|[Tt]his|[Tt]heir)\s+"
+    r"(?:the|a|an|your|their|this)\b"
+)
+#: "you may one of your Cursed Crew is ...": "may" takes a verb, not a clause.
+_MAY_CLAUSE = re.compile(r"\byou may (?:the|a|an|one|this|there|your|it)\b", re.IGNORECASE)
+#: "and not the ship docked": a clause negated with a bare "not".
+_BARE_NOT = re.compile(
+    r"\b(?:and|or|if|unless|when)\s+not\s+(?:the|a|an|you|your|this|there|no|it)\b",
+    re.IGNORECASE,
+)
+#: "if your specimens is at least 3": a plural noun with "is".
+_PLURAL_IS = re.compile(r"\byour\s+(?:[A-Za-z]+\s+)?([A-Za-z]+s)\s+is\b")
+#: Programmers' words a rulebook does not use.
+_JARGON = re.compile(r"\b(?:modulo|null)\b")
+#: Words that may stand between "1" and a plural: "1 point per caravan icons" is not one.
+_BETWEEN_OK = frozenset(
+    "of in on to at per or and for from is are was were by with as each than".split()
+)
 #: Words in -s that are singular.
 _SINGULAR_S = frozenset(
     "bonus status plus minus gas canvas atlas chaos this its less across always various "
-    "previous famous crus us is was has does thus yes lens".split()
+    "previous famous crus us is was has does thus yes lens as his hers ours yours theirs "
+    "unless whereas towards afterwards besides sometimes perhaps news series species".split()
 )
 #: Doubled words that are English ("that that" is rare but correct; "had had").
 _DOUBLE_OK = frozenset({"had", "that"})
@@ -54,9 +85,34 @@ def _problems(words: str) -> list[str]:
         found.append(f"the DSL token '{match.group(0)}'")
     for match in _ONE_PLURAL.finditer(words):
         noun = match.group(1)
-        if noun.lower() not in _SINGULAR_S and not noun.lower().endswith(("ss", "us", "is")):
+        if _plural_noun(noun):
             found.append(f"'{match.group(0)}' (one of a plural noun)")
+    for match in _ONE_WORD_PLURAL.finditer(words):
+        between, noun = match.group(1), match.group(2)
+        if between.lower() not in _BETWEEN_OK and _plural_noun(noun) and not _plural_noun(between):
+            found.append(f"'{match.group(0)}' (one of a plural noun)")
+    for match in _DETERMINERS.finditer(words):
+        found.append(f"'{match.group(0)}' (two determiners: drop one)")
+    for match in _MAY_CLAUSE.finditer(words):
+        found.append(f"'{match.group(0)}' ('may' needs a verb: word the phrase as a command)")
+    for match in _BARE_NOT.finditer(words):
+        found.append(f"'{match.group(0)}' (a clause negated with a bare 'not')")
+    for match in _PLURAL_IS.finditer(words):
+        # "the number of your Port Cards is": the subject is "the number".
+        of_before = words[: match.start()].rstrip().endswith(" of")
+        if _plural_noun(match.group(1)) and not of_before:
+            found.append(f"'{match.group(0)}' (a plural noun with 'is')")
+    for match in _JARGON.finditer(words):
+        found.append(f"the programmer's word '{match.group(0)}'")
     return found
+
+
+def _plural_noun(word: str) -> bool:
+    """Whether ``word`` reads as a plural noun ("Coins", "tiles"; not "bonus", "its")."""
+    low = word.lower()
+    return (
+        low.endswith("s") and low not in _SINGULAR_S and not low.endswith(("ss", "us", "is", "'s"))
+    )
 
 
 def lint_texts(

@@ -71,6 +71,17 @@ class CardWriter:
         #: (card id, source line) -> provisional note number.
         self.notes = notes
         self.card: dict[str, Any] = {}
+        #: Names of the loops over the players: each is "that player" in words.
+        self.player_vars: set[str] = set()
+        #: Names of the other loops without words of their own: each is "it".
+        self.item_vars: set[str] = set()
+        #: The verbs written in the DSL, by name (their parameters and statements).
+        self.definitions: dict[str, dict[str, Any]] = {
+            d["name"]: d for d in (ir.get("definitions") or {}).get("verbs", [])
+        }
+        #: How deep a DSL verb's text is being written inside another's (a verb calling itself
+        #: stops at its description).
+        self.inlining = 0
 
     # -- names
 
@@ -105,10 +116,21 @@ class CardWriter:
             when = self.ref.when.get(trigger)
             if when is None:
                 when = _when(self.vocab["triggers"].get(trigger, {}).get("doc", trigger))
-            body = self.block(block["body"])
-            if not body:
+            sentences = self.sentences(block["body"])
+            if not sentences:
                 continue
-            paragraphs.append(_sentence([when, " "] if when else [], body))
+            lead: Text = []
+            if when:
+                # "Immediately, if ...": a lead without its own comma takes one before a clause.
+                opens = plain_words(sentences[0]).split(" ", 1)[0]
+                comma = not when.rstrip().endswith((",", ":")) and opens in _CLAUSE_WORDS
+                lead = [when + ("," if comma else ""), " "]
+            paragraph: Text = []
+            for index, sentence in enumerate(sentences):
+                paragraph += ([" "] if index else []) + _sentence(
+                    lead if index == 0 else [], sentence
+                )
+            paragraphs.append(paragraph)
         return paragraphs
 
     def parse_override(self, text: str) -> Text:
@@ -135,9 +157,101 @@ class CardWriter:
 
     # -- statements
 
+    def sentences(self, body: list[dict[str, Any]]) -> list[Text]:
+        """A trigger's statements as sentences: a run of plain steps is one sentence ("gain 1
+        Coin and 2 victory points"), each condition, loop, choice or "may" its own, so no
+        step reads as part of the condition before it."""
+        out: list[Text] = []
+        run: list[dict[str, Any]] = []
+        for stmt in body:
+            if _compound(stmt):
+                if run:
+                    out.append(self.block(run))
+                    run = []
+                text = self.stmt(stmt)
+                if text:
+                    out.append(text)
+            else:
+                run.append(stmt)
+        if run:
+            out.append(self.block(run))
+        return [t for t in out if t]
+
     def block(self, body: list[dict[str, Any]], joiner: str = "; ") -> Text:
-        parts = [self.stmt(s) for s in body]
-        return _join([p for p in parts if p], joiner)
+        """Statements as one clause: plain steps as a list ("A, B and C"); with a condition,
+        loop or choice among them, or a step that has its own "and" or comma, ``joiner``."""
+        parts: list[Text] = []
+        for part in self.merged(body):
+            if parts and plain_words(part).startswith("("):
+                # A phrase in brackets explains the step before it: "sail 1 additional space
+                # (the extra sailing distance ... does not count toward the Scurvy Check)".
+                parts[-1] = [*parts[-1], " ", *part]
+            elif part:
+                parts.append(part)
+        words = [plain_words(p) for p in parts]
+        if len(parts) > 1 and not any(_compound(s) for s in body):
+            if not any(" and " in w or "," in w or ";" in w or ":" in w for w in words):
+                return _join(parts[:-1], ", ") + [" and "] + parts[-1]
+        if len(parts) == len(body) and joiner == "; ":
+            # After a step with its own clause, "then" says the next one is not part of it.
+            out: Text = []
+            for index, part in enumerate(parts):
+                if index:
+                    out.append("; then " if _compound(body[index - 1]) else joiner)
+                out += part
+            return out
+        return _join(parts, joiner)
+
+    def merged(self, body: list[dict[str, Any]]) -> list[Text]:
+        """The statements' texts, a run of gains (losses, draws) said once: "gain 1 Coin, 2
+        victory points and 1 Treasure token"."""
+        out: list[Text] = []
+        index = 0
+        while index < len(body):
+            stmt = body[index]
+            verb = stmt.get("verb") if stmt["kind"] == "verb" else None
+            if (
+                verb in ("gain", "lose", "draw")
+                and stmt["origin"] == "prelude"
+                and not stmt.get("else")
+            ):
+                run = [stmt]
+                while (
+                    index + len(run) < len(body)
+                    and body[index + len(run)]["kind"] == "verb"
+                    and body[index + len(run)].get("verb") == verb
+                    and body[index + len(run)]["origin"] == "prelude"
+                    and not body[index + len(run)].get("else")
+                ):
+                    run.append(body[index + len(run)])
+                places = verb == "draw" and any(
+                    plain_words(self.expr(s["args"][0])).split(" ", 1)[0].lower()
+                    in ("your", "the", "a", "an", "their")
+                    for s in run
+                )
+                floored = verb == "lose" and any(self._floored(s) for s in run)
+                if len(run) > 1 and not places and not floored:
+                    amounts = [
+                        self.amount_of(s["args"][1], self.counter(s["args"][0])) for s in run
+                    ]
+                    marks: Text = [m for s in run for m in self.mark(s)]
+                    tail = _join(amounts[:-1], ", ") + [" and "] + amounts[-1]
+                    out.append([verb, " ", *tail, *marks])
+                    index += len(run)
+                    continue
+            out.append(self.stmt(stmt))
+            index += 1
+        return out
+
+    def _floored(self, stmt: dict[str, Any]) -> bool:
+        first = stmt["args"][0] if stmt["args"] else None
+        return bool(first and self.ref.floors.get(first.get("name", "")))
+
+    def counter(self, target: Any) -> Text:
+        """A counter as the noun of an amount: "Armament", never "your Armament"."""
+        if target is None:
+            return []
+        return _strip_owner(self.expr(target))
 
     def mark(self, stmt: dict[str, Any]) -> Text:
         at = stmt.get("at")
@@ -153,9 +267,19 @@ class CardWriter:
         if kind == "if":
             return self.if_(s)
         if kind == "may":
-            return ["you may ", *self.block(s["body"], " and ")]
+            body = s["body"]
+            if len(body) == 1 and body[0]["kind"] == "if" and not body[0]["else"]:
+                # "may { if A { X } }": "if A, you may X".
+                inner = {**body[0], "then": [{**s, "body": body[0]["then"]}]}
+                return self.if_(inner)
+            if any(_compound(x) for x in body):
+                return ["you may do the following: ", *self.block(body, "; ")]
+            return ["you may ", *self.block(body, " and ")]
         if kind == "let":
-            return self.expr(s["value"], as_statement=True) + self.mark(s)
+            if s["value"]["kind"] == "roll":
+                return self.expr(s["value"], as_statement=True) + self.mark(s)
+            # "the total is your crew stamina plus your Armament": the name the rule uses next.
+            return [*self.local(s["name"]), " is ", *self.expr(s["value"])] + self.mark(s)
         if kind == "for_each":
             return self.for_each(s)
         if kind == "choose":
@@ -168,17 +292,32 @@ class CardWriter:
                 if count["kind"] == "num"
                 else None
             )
-            head: Text = [times] if times else [*self.expr(count), " times"]
-            return [*head, ": ", *self.block(s["body"])]
+            body = s["body"]
+            if len(body) == 1 and not _compound(body[0]):
+                # "mark an X on the Health track twice", "... as many times as the result".
+                tail: Text = [times] if times else ["as many times as ", *self.expr(count)]
+                return [*self.stmt(body[0]), " ", *tail]
+            head: Text = [times] if times else ["as many times as ", *self.expr(count)]
+            return ["repeat ", *head, ": ", *self.block(body, "; ")]
         if kind == "group":
             return self.block(s["body"])
         return [s.get("say", kind)]
 
     def if_(self, s: dict[str, Any]) -> Text:
         cond = s["cond"]
-        then = self.block(s["then"])
+        inner = s["then"]
+        # "if A { if B { X } }" is "if A and B, X".
+        while (
+            len(inner) == 1 and inner[0]["kind"] == "if" and not inner[0]["else"] and not s["else"]
+        ):
+            cond = {"kind": "logic", "op": "and", "left": cond, "right": inner[0]["cond"]}
+            inner = inner[0]["then"]
+        then = self.block(inner)
         if cond["kind"] == "not" and not s["else"]:
-            # "unless play lime_juice { mark health 1 }": the rulebook puts the exception last.
+            # "unless play lime_juice { mark health 1 }": the rulebook puts a short exception
+            # last; before several steps it goes first, so it covers them all.
+            if len(inner) > 1 or any(_compound(x) for x in inner):
+                return ["unless ", *self.expr(cond["operand"]), ", ", *then]
             return [*then, " unless ", *self.expr(cond["operand"])]
         out: Text = ["if ", *self.expr(cond), ", ", *then]
         if s["else"]:
@@ -188,6 +327,7 @@ class CardWriter:
     def for_each(self, s: dict[str, Any]) -> Text:
         over = s["over"]
         if over["kind"] == "builtin" and over["name"] == "players":
+            self.player_vars.add(s["var"])
             head: Text = ["every player"]
             where = s["where"]
             # The rulebook's words for who the rule picks: phrases "players where NATIVE"
@@ -198,13 +338,41 @@ class CardWriter:
                 head = [phrase]
             elif where is not None:
                 head += [" for whom ", *self.expr(where)]
-        else:
-            head = ["for each ", *self.named(s["var"]), " in ", *self.expr(over)]
+        elif s["var"] in self.ref.words or not s["var"].endswith(("ed", "ing")):
+            # "for each card in your hand": the loop's name is a noun.
+            head = ["for each ", *_strip_article(self.named(s["var"])), " in ", *self.expr(over)]
             if s["where"] is not None:
                 head += [" where ", *self.expr(s["where"])]
+        else:
+            # A loop name that is no noun ("completed"): "for each of the areas ...", and the
+            # item is "it" in the rule ("the number of tiles in it").
+            self.item_vars.add(s["var"])
+            head = ["for each of ", *self.expr(over)]
+            if s["where"] is not None:
+                head += [" where ", *self.expr(s["where"])]
+        for index, key in enumerate(s.get("order") or []):
+            # "by prestige descending": the order the rule goes round in.
+            first = "highest" if key["descending"] else "lowest"
+            head += [
+                ", in order of " if index == 0 else ", then of ",
+                *_strip_owner(self.expr(key["key"])),
+                f" ({first} first)",
+            ]
         return [*head, ": ", *self.block(s["body"])]
 
     def verb(self, s: dict[str, Any]) -> Text:
+        said = self.verb_only(s)
+        otherwise = s.get("else")
+        if otherwise and not (s["origin"] == "prelude" and s["verb"] == "pay"):
+            # "play lime_juice else mark health 1": what happens when it cannot be done.
+            if s.get("returns") == "shortfall":
+                said += ["; for each one you cannot, ", *self.block(otherwise)]
+            else:
+                said += ["; if you cannot, ", *self.block(otherwise)]
+        return said
+
+    def verb_only(self, s: dict[str, Any]) -> Text:
+        """A verb's own words, without what its ``else`` does."""
         name, args = s["verb"], s["args"]
         first = args[0] if args else None
         target = (first.get("name") or first.get("native")) if isinstance(first, dict) else None
@@ -216,10 +384,45 @@ class CardWriter:
                 amount = first
         if phrase is not None:
             lead: Text = [IconRef(name), " "] if name in self.ref.icons else []
-            return lead + self.fill(phrase, first, amount)
+            said = lead + self.fill(phrase, first, amount)
+            if "{n}" not in phrase and amount is not None and not (target and amount is first):
+                # A phrase for one ("roll a die: the Crew ... is Lost") done N times: every
+                # time is on the card ("lose_crew 2" loses two Crew, not one).
+                if amount["kind"] == "num" and amount["value"] != 1:
+                    times = {2: "twice"}.get(amount["value"], f"{amount['value']} times")
+                    # After a phrase of several clauses, in brackets, so it covers them all.
+                    said += [f" ({times})" if re.search(r"[:,;]", phrase) else f" {times}"]
+                elif amount["kind"] != "num" and not _is_missing(amount):
+                    said += [", as many times as ", *self.expr(amount)]
+            return said
         if s["origin"] == "prelude":
             return self.prelude_verb(s)
-        doc = self.vocab["verbs"].get(name, {}).get("doc", name)
+        defined = self.definitions.get(name)
+        if (
+            defined is not None
+            and name not in self.ref.words
+            and any(a is not None for a in args)
+            and self.inlining < 3
+        ):
+            # A verb written in the DSL (a house rule's "storm 2"), given its values: what it
+            # does, in words ("mark 2 Xs on the Ship Durability track"), not "its doc (2)".
+            bound = {p["name"]: a for p, a in zip(defined["params"], args, strict=False)}
+            if None in bound.values() or len(bound) < len(defined["params"]):
+                # An optional value left out: the description, not a rule with a hole in it.
+                return self.described(name, args)
+            self.inlining += 1
+            try:
+                return self.block(_substitute(defined["body"], bound))
+            finally:
+                self.inlining -= 1
+        return self.described(name, args)
+
+    def described(self, name: str, args: list[Any]) -> Text:
+        """A verb by its words (or its description), its values in brackets after it."""
+        doc = _yours(self.vocab["verbs"].get(name, {}).get("doc", name))
+        if name in self.ref.words:
+            # The rulebook's words for the verb before the vocabulary's own description.
+            doc = self.ref.words[name]
         out: Text = self.named(name) if name in self.ref.icons else [doc]
         shown = [self.expr(a) for a in args if a is not None]
         if shown:
@@ -228,11 +431,30 @@ class CardWriter:
 
     def fill(self, phrase: str, target: Any, amount: Any) -> Text:
         out: Text = []
-        for piece in re.split(r"(\{target\}|\{n\})", phrase):
+        pieces = re.split(r"(\{target\}|\{n\})", phrase)
+        for index, piece in enumerate(pieces):
             if piece == "{target}":
                 out += self.expr(target) if target is not None else []
             elif piece == "{n}":
-                out += self.expr(amount) if amount is not None else ["1"]
+                number = 1 if amount is None or _is_missing(amount) else amount
+                after = pieces[index + 1] if index + 1 < len(pieces) else ""
+                noun, rest = _noun_after(after)
+                if noun and isinstance(number, dict) and number["kind"] != "num":
+                    # "sail additional spaces equal to your Sailing Speed": the noun first.
+                    out += [_plural(noun.strip()), " equal to ", *self.expr(number)]
+                    pieces[index + 1] = rest
+                    continue
+                if isinstance(number, dict) and number["kind"] != "num":
+                    out += self.expr(number)
+                    continue
+                count = number if isinstance(number, int) else number["value"]
+                out.append(str(count))
+                if noun:
+                    # The phrase is written for one amount: its noun follows the count.
+                    lead = noun[: len(noun) - len(noun.lstrip())]
+                    words = noun.strip()
+                    out.append(lead + (_singular(words) if count == 1 else _plural(words)))
+                    pieces[index + 1] = rest
             elif piece:
                 out.append(piece)
         return out
@@ -242,18 +464,20 @@ class CardWriter:
         target = self.expr(args[0]) if args and args[0] is not None else []
         amount = args[1] if len(args) > 1 else None
         if name in ("gain", "lose"):
-            out: Text = [name, " ", *self.amount_of(amount, target)]
+            noun = _strip_owner(target)
+            out: Text = [name, " ", *self.amount_of(amount, noun)]
             if name == "lose" and args and args[0] is not None:
                 out += self.floor(args[0])
             return out
         if name == "pay":
+            target = _strip_owner(target)
             out = ["pay ", *self.amount_of(amount, target)]
             if s.get("else"):
                 one = _singular(plain_words(target))
                 out += [f"; for each {one} you cannot pay, ", *self.block(s["else"])]
             return out
         if name == "mark":
-            if amount is None or (amount["kind"] == "num" and amount["value"] == 1):
+            if amount is None or _is_missing(amount) or amount == {"kind": "num", "value": 1}:
                 return ["mark an X on ", *target]
             if amount["kind"] == "num":
                 return ["mark ", str(amount["value"]), " Xs on ", *target]
@@ -265,14 +489,38 @@ class CardWriter:
         if name == "set":
             return [*target, " becomes ", *(self.expr(amount) if amount else [])]
         if name == "score":
+            # "score 2 points": the amount in the game's own score.
+            points = self.vocab.get("score")
+            if points and args and args[0] is not None and args[0]["kind"] == "num":
+                noun = _strip_owner(self.named(points))
+                return ["score ", *self.amount_of(args[0], noun)]
+            if points and "point" not in plain_words(target).lower():
+                noun = _strip_owner(self.named(points))
+                return ["score ", *_number_of(noun, 2), " equal to ", *target]
             return ["score ", *target]
         if name == "discard":
             return ["discard ", *target]
         if name == "draw":
-            return ["draw ", *(self.expr(amount) if amount else ["1"]), " ", *target]
+            first = plain_words(target).split(" ", 1)[0].lower()
+            if first in ("your", "the", "a", "an", "their"):
+                # A zone named as a place ("your hand"): the cards go into it.
+                return ["draw ", *self.amount_of(amount, ["card"]), " into ", *target]
+            # A zone named as its cards ("port cards"): "draw 2 port cards".
+            return ["draw ", *self.amount_of(amount, _strip_owner(target))]
         if name == "play":
             return ["play ", *target]
-        return [s.get("say", name)]
+        if name == "end_game":
+            reason = args[0] if args else None
+            why: Text = [" (", *self.expr(reason), ")"] if reason else []
+            return ["the game ends at once", *why]
+        if name == "fire":
+            return ["resolve every ", *target, " effect in force"] if target else []
+        if name == "build_deck":
+            return ["shuffle the deck of ", *target]
+        if name == "play_one":
+            return ["you may play one card from ", *target]
+        doc = self.vocab["verbs"].get(name, {}).get("doc", name)
+        return [_yours(doc)]
 
     def floor(self, target: dict[str, Any]) -> Text:
         """What losing the game's score stops at, as the rulebook says it: " (to a minimum of
@@ -287,9 +535,17 @@ class CardWriter:
             return ["1 ", *one]
         if amount["kind"] == "num":
             return [str(amount["value"]), " ", *_number_of(what, amount["value"])]
-        if amount["kind"] == "local" and amount["name"] == "missing":
+        if _is_missing(amount):
             return ["1 ", *one]
-        return [*what, " equal to ", *self.expr(amount)]
+        if amount["kind"] == "binary" and amount["op"] == "*":
+            # "gain 2 victory points for each Treasure token".
+            left, right = amount["left"], amount["right"]
+            if left["kind"] in ("counter", "quantity") and right["kind"] == "num":
+                left, right = right, left
+            if left["kind"] == "num" and right["kind"] in ("counter", "quantity"):
+                each = _number_of(_strip_owner(self.named(right["name"])), 1)
+                return [*self.amount_of(left, what), " for each ", *each]
+        return [*_number_of(what, 2), " equal to ", *self.expr(amount)]
 
     # -- expressions
 
@@ -311,12 +567,21 @@ class CardWriter:
                 else [f"{count} {dice}{sides}"]
             )
         if kind == "local":
-            return ["the result"] if self._is_roll(e["name"]) else self.named(e["name"])
+            if self._is_roll(e["name"]):
+                return ["the result"]
+            if _is_missing(e):
+                return ["the amount you cannot pay"]
+            return self.local(e["name"])
         if kind in ("event", "quantity", "counter", "param", "symbol", "ref"):
             name = e["name"]
             if kind == "counter" and name not in self.ref.words:
                 return ["your ", *self.named(name)]
-            return self.named(name)
+            words = self.named(name)
+            first = plain_words(words).split(" ", 1)[0].lower()
+            if kind == "counter" and first not in ("the", "your", "a", "an", "each"):
+                # A count a player holds, as a value: "your Treasure tokens", "your Money".
+                return ["your ", *_number_of(words, 2)]
+            return words
         if kind == "builtin":
             builtin = {"self": "this card", "round": "the round", "player": "you"}
             return [builtin.get(e["name"], self.word(e["name"]))]
@@ -325,28 +590,135 @@ class CardWriter:
         if kind == "binary":
             right = e["right"]
             if e["op"] == "*" and right["kind"] in ("counter", "quantity"):
-                return [*self.expr(e["left"]), " for each ", *self.named(right["name"])]
+                each = _number_of(_strip_owner(self.named(right["name"])), 1)
+                return [*self.expr(e["left"]), " for each ", *each]
+            if e["op"] == "%":
+                return [
+                    "the remainder of ",
+                    *self.expr(e["left"]),
+                    " divided by ",
+                    *self.expr(right),
+                ]
+            if e["op"] == "/":
+                # Whole numbers on a board: the division rounds down (emit_python).
+                return [*self.expr(e["left"]), " divided by ", *self.expr(right), " (rounded down)"]
             return [*self.expr(e["left"]), f" {_BINARY[e['op']]} ", *self.expr(right)]
         if kind == "compare":
-            left, right = e["left"], e["right"]
-            if left == {"kind": "builtin", "name": "round"} and e["op"] == "<":
-                return ["before round ", *self.expr(right)]
-            return [*self.expr(left), f" {_COMPARE[e['op']]} ", *self.expr(right)]
+            return self.compare(e)
         if kind == "logic":
-            return [*self.expr(e["left"]), f" {e['op']} ", *self.expr(e["right"])]
+            left, right = e["left"], e["right"]
+            # "the region is Oceania or South America", not "... or the region is South America".
+            if (
+                e["op"] == "or"
+                and left["kind"] == right["kind"] == "compare"
+                and left["op"] == right["op"] == "=="
+                and left["left"] == right["left"]
+            ):
+                return [*self.compare(left), " or ", *self.expr(right["right"])]
+            return [*self.expr(left), f" {e['op']} ", *self.expr(right)]
         if kind == "not":
-            return ["not ", *self.expr(e["operand"])]
+            return self.negated(e["operand"])
         if kind == "call":
             return self.call(e)
         if kind == "verb_test":
             return ["you ", *self.verb({**e, "say": e["verb"]})]
         if kind == "list":
-            return _join([self.expr(i) for i in e["items"]], ", ")
+            items = [self.expr(i) for i in e["items"]]
+            if len(items) > 1:
+                # "Europe, Africa and India", as a rulebook lists them.
+                return _join(items[:-1], ", ") + [" and "] + items[-1]
+            return _join(items, ", ")
         if kind == "range":
             return [*self.expr(e["low"]), " to ", *self.expr(e["high"])]
         if kind == "attr":
             return [*self.expr(e["value"]), "'s ", self.word(e["attr"])]
         return [kind]
+
+    def local(self, name: str) -> Text:
+        """A value the rule named with ``let``: "the total" (its words, with "the")."""
+        if name in self.player_vars and name not in self.ref.words:
+            return ["that player"]
+        if name in self.item_vars:
+            return ["it"]
+        words = self.named(name)
+        first = plain_words(words).split(" ", 1)[0].lower()
+        return words if first in ("the", "a", "an", "your", "each") else ["the ", *words]
+
+    def compare(self, e: dict[str, Any]) -> Text:
+        """A comparison in words: "you have at least 2 Coins", "the round is a multiple of 3"."""
+        left, right, op = e["left"], e["right"], e["op"]
+        if left["kind"] in ("num", "bool") and right["kind"] not in ("num", "bool"):
+            # "3 < coins" reads "you have more than 3 coins": the thing tested comes first.
+            turned = {">": "<", "<": ">", ">=": "<=", "<=": ">=", "==": "==", "!=": "!="}
+            left, right, op = right, left, turned[op]
+        if right["kind"] == "bool" and op in ("==", "!="):
+            # "cooperative() == true" is the condition itself.
+            holds = right["value"] == (op == "==")
+            return self.expr(left) if holds else self.negated(left)
+        if left == {"kind": "builtin", "name": "round"} and op == "<":
+            return ["it is before round ", *self.expr(right)]
+        if (
+            left["kind"] == "binary"
+            and left["op"] == "%"
+            and right == {"kind": "num", "value": 0}
+            and op in ("==", "!=")
+        ):
+            # "round % 3 == 0": every third round.
+            verb = " is a multiple of " if op == "==" else " is not a multiple of "
+            return [*self.expr(left["left"]), verb, *self.expr(left["right"])]
+        counted = left["kind"] == "counter" and (
+            left["name"] in self.ref.words or left["name"].endswith("s")
+        )
+        if counted and right["kind"] == "num":
+            noun = self.named(left["name"])
+            if plain_words(noun).split(" ", 1)[0].lower() not in ("the", "your", "a", "an"):
+                # "you have at least 2 Coins", as a rulebook counts what a player holds.
+                count = right["value"]
+                if op == "==" and count == 0:
+                    return ["you have no ", *_number_of(noun, 2)]
+                if (op == "!=" or op == ">") and count == 0:
+                    return ["you have any ", *_number_of(noun, 2)]
+                how = {
+                    ">": "more than ",
+                    "<": "less than ",
+                    ">=": "at least ",
+                    "<=": "at most ",
+                    "==": "exactly ",
+                    "!=": "other than ",
+                }[op]
+                return ["you have ", how, str(count), " ", *_number_of(noun, count)]
+        return [*self.expr(left), f" {_COMPARE[op]} ", *self.expr(right)]
+
+    def negated(self, e: dict[str, Any]) -> Text:
+        """``not E`` in words: the comparison turned round, "you do not play Lime Juice", an
+        auxiliary's "not" ("a ship has not sunk"), else "it is not so that ..."."""
+        kind = e["kind"]
+        if kind == "compare":
+            flipped = {">": "<=", "<": ">=", ">=": "<", "<=": ">", "==": "!=", "!=": "=="}
+            return self.compare({**e, "op": flipped[e["op"]]})
+        if kind == "not":
+            return self.expr(e["operand"])
+        words = self.expr(e)
+        said = f" {plain_words(words).lower()} "
+        if " no " in said or " none " in said or " not " in said:
+            return ["it is not so that ", *words]
+        if kind == "verb_test":
+            return ["you do not ", *words[1:]]
+        if kind == "logic":
+            # De Morgan: "neither ... nor" reads wrong for long clauses; say both sides.
+            op = "or" if e["op"] == "and" else "and"
+            return [*self.negated(e["left"]), f" {op} ", *self.negated(e["right"])]
+        for index, seg in enumerate(words):
+            if not isinstance(seg, str):
+                continue
+            match = _AUXILIARY.search(seg)
+            if match:
+                return [
+                    *words[:index],
+                    seg[: match.end()] + " not" + seg[match.end() :],
+                    *words[index + 1 :],
+                ]
+        return ["it is not so that ", *words]
 
     def _is_roll(self, local: str) -> bool:
         for block in self.card.get("triggers", {}).values():
@@ -361,20 +733,48 @@ class CardWriter:
         lead: Text = [IconRef(name), " "] if name in self.ref.icons else []
         if name in self.ref.words:
             words = self.ref.words[name]
+            # An argument the words already name is not said twice ("the placed tile is the
+            # first to connect to the trade route", not "... to the placed tile and ...").
+            args = [a for a in args if f" {plain_words(a)} " not in f" {words} "]
             if args and words.split()[-1] in _PREPOSITIONS:
                 return [*lead, words, " ", *_join(args, " and ")]
             return [*lead, words]
-        doc = self.vocab["natives"].get(name, {}).get("doc", name)
+        doc = _yours(self.vocab["natives"].get(name, {}).get("doc", name))
         if name in ("min", "max") and len(args) == 2:
             return [f"the {'smaller' if name == 'min' else 'larger'} of ", *_join(args, " and ")]
         if name == "count" and args:
-            return ["the number of cards in ", *args[0]]
+            first = plain_words(args[0]).split(" ", 1)[0].lower()
+            if first in ("your", "the", "a", "an", "their"):
+                return ["the number of cards in ", *args[0]]
+            # A zone named as its cards: "the number of your Port Cards".
+            return ["the number of your ", *args[0]]
+        if len(args) == 1 and "a player's " in doc and e["args"][0]["kind"] in ("local", "builtin"):
+            # "seat(rival)": "that player's seat number", the player put in the description.
+            before, after = doc.split("a player's ", 1)
+            return [*lead, before, *args[0], "'s ", after]
         return [*lead, doc] + ([" (", *_join(args, ", "), ")"] if args else [])
 
 
 #: Words a trigger's description may start with that already say when ("when a card is
 #: played", "at the end of the game"): the sentence starts with them, not with "When".
-_WHEN_WORDS = ("when", "whenever", "after", "before", "at", "during", "in", "on", "once", "if")
+_WHEN_WORDS = (
+    "when",
+    "whenever",
+    "after",
+    "before",
+    "at",
+    "during",
+    "in",
+    "on",
+    "once",
+    "if",
+    "each",
+    "every",
+    "upon",
+    "as",
+    "while",
+    "immediately",
+)
 
 
 def _when(doc: str) -> str:
@@ -384,11 +784,105 @@ def _when(doc: str) -> str:
     first = text.split(" ", 1)[0].lower()
     if first in _WHEN_WORDS:
         return text[0].upper() + text[1:] + ","
-    if first in ("the", "end", "start", "beginning") or text.lower().startswith(
-        ("end of", "start of")
-    ):
+    if text.lower().startswith(("end of", "start of", "beginning of")):
+        return f"At the {text},"
+    if first in ("the", "end", "start", "beginning"):
         return f"At {text},"
     return f"When {text},"
+
+
+#: The first words of a clause that needs a comma after a lead like "Immediately".
+_CLAUSE_WORDS = frozenset({"if", "unless", "for", "every", "choose", "repeat", "you"})
+#: An auxiliary verb a negation goes after: "a ship has not sunk", "there is not".
+_AUXILIARY = re.compile(r"\b(?:is|are|was|were|has|have|had|can|could|does|do|did|will|must)\b")
+
+
+def _compound(stmt: dict[str, Any]) -> bool:
+    """A statement with its own clause (a condition, loop, choice, "may", a pay with what
+    happens if it cannot be paid), which other steps must not run into."""
+    if stmt["kind"] in ("if", "for_each", "choose", "may", "repeat"):
+        return True
+    if stmt["kind"] == "group":
+        return any(_compound(s) for s in stmt["body"])
+    return stmt["kind"] == "verb" and bool(stmt.get("else"))
+
+
+def _substitute(node: Any, bound: dict[str, Any]) -> Any:
+    """``node`` (IR) with each of ``bound``'s parameters (a ``local``) replaced by its value."""
+    if isinstance(node, dict):
+        if node.get("kind") == "local" and node.get("name") in bound:
+            return bound[node["name"]]
+        return {k: _substitute(v, bound) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_substitute(v, bound) for v in node]
+    return node
+
+
+def _is_missing(expr: Any) -> bool:
+    """The shortfall a verb's ``else`` is given (``missing``)."""
+    return isinstance(expr, dict) and expr.get("kind") == "local" and expr.get("name") == "missing"
+
+
+def _strip_owner(text: Text) -> Text:
+    """ "your Armament" -> "Armament": a counter as the noun of an amount ("gain 1 Armament")."""
+    out = list(text)
+    for index, seg in enumerate(out):
+        if isinstance(seg, str) and seg.strip():
+            for owner in ("your ", "Your "):
+                if seg.lstrip().startswith(owner):
+                    out[index] = seg.lstrip()[len(owner) :]
+            break
+    return out
+
+
+def _strip_article(text: Text) -> Text:
+    """ "the area" -> "area": a loop's item after "for each"."""
+    out = list(text)
+    for index, seg in enumerate(out):
+        if isinstance(seg, str) and seg.strip():
+            for article in ("the ", "a ", "an ", "The "):
+                if seg.lstrip().startswith(article):
+                    out[index] = seg.lstrip()[len(article) :]
+            break
+    return out
+
+
+def _yours(doc: str) -> str:
+    """A vocabulary description spoken to the player, as cards are: "the player's ship" ->
+    "your ship", "the player has" -> "you have"."""
+    for old, new in (
+        ("the player's ", "your "),
+        ("the player has ", "you have "),
+        ("the player is ", "you are "),
+    ):
+        doc = doc.replace(old, new)
+    return doc
+
+
+#: Words that end a noun phrase after a count: "{n} additional space from ...".
+_NOUN_ENDS = frozenset(
+    "of in on to from at for by per with without as than and or if when up into onto "
+    "each this that your their its".split()
+)
+
+
+def _noun_after(text: str) -> tuple[str, str]:
+    """The noun phrase at the start of ``text`` (" additional space", up to a preposition or
+    punctuation) and what follows it; ``("", text)`` when it starts with none."""
+    match = re.match(r"(\s+[A-Za-z][A-Za-z'-]*)+", text)
+    if not match:
+        return "", text
+    words = match.group(0).split()
+    kept = []
+    for word in words:
+        if word.lower() in _NOUN_ENDS:
+            break
+        kept.append(word)
+    if not kept:
+        return "", text
+    phrase = re.match(r"\s+" + r"\s+".join(re.escape(w) for w in kept), text)
+    assert phrase is not None
+    return phrase.group(0), text[phrase.end() :]
 
 
 def plain_words(text: Text) -> str:
@@ -398,6 +892,10 @@ def plain_words(text: Text) -> str:
 
 def _singular(words: str) -> str:
     """ "Coins" -> "Coin", "victory points" -> "victory point"; other words as they are."""
+    if words.endswith("ies") and len(words) > 4:
+        return words[:-3] + "y"
+    if words.endswith(("xes", "ches", "shes")):
+        return words[:-2]
     if words.endswith("s") and not words.endswith(("ss", "us", "is")):
         return words[:-1]
     return words
@@ -411,6 +909,8 @@ def _plural(words: str) -> str:
         return words
     if last.endswith(("x", "ch", "sh")):
         return words + "es"
+    if last.endswith("y") and len(last) > 1 and last[-2].lower() not in "aeiou":
+        return words[:-1] + "ies"
     return words + "s"
 
 
@@ -427,9 +927,15 @@ def _number_of(what: Text, count: int) -> Text:
     for index in range(len(out) - 1, -1, -1):
         seg = out[index]
         if isinstance(seg, str) and seg.strip():
-            out[index] = _singular(seg) if count == 1 else _plural(seg)
+            # The head noun is before a phrase's tail: "worker(s) on their personal board".
+            head, tail = _HEAD_TAIL.match(seg).groups()  # type: ignore[union-attr]
+            out[index] = (_singular(head) if count == 1 else _plural(head)) + tail
             break
     return out
+
+
+#: A noun phrase's head and its tail from the first preposition ("workers| on their board").
+_HEAD_TAIL = re.compile(r"(.*?)((?: (?:on|of|in|at|from|to|for|with|near|under) .*)?)$", re.S)
 
 
 def _join(parts: list[Text], joiner: str) -> Text:
