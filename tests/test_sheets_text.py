@@ -149,3 +149,23 @@ def test_the_lint_fails_on_doubled_words_and_dsl_tokens(tmp_path: Path) -> None:
     message = str(caught.value)
     assert "doubled word 'When when'" in message
     assert "DSL token '|'" in message and "DSL token 'highest('" in message
+
+
+@pytest.mark.parametrize(
+    ("game", "rule"),
+    [("uncharted_passage", "critical_damage"), ("land_vs_sea", "bonus_scoring_tokens")],
+)
+def test_a_rule_is_printed_as_a_rule_never_as_a_card(game: str, rule: str) -> None:
+    # Issue 19: "rule declarations counted as cards", and a rule on no sheet. A `rule "..."`
+    # (the prelude's kind) is the rules reference's in every game, with no `rule_kinds` in the
+    # game's reference.yaml: Uncharted Passage's Critical Damage was printed nowhere, Land vs
+    # Sea's Bonus scoring tokens was a card of the card list (and of the total).
+    project = _project()
+    folder = project.game_dir(game)
+    _, ir = _irs(game)[0]
+    ref = resolve(reference_for(folder, None), ir, {c["id"] for c in ir["cards"]})
+    assert "rule" not in ref.rule_kinds  # the game's reference does not name the kind
+    model = build_model(ir, ref, folder=folder)
+    assert rule in {r.id for r in model.rules}
+    assert rule not in {c.id for c in model.cards}
+    assert [p for r in model.rules if r.id == rule for p in r.paragraphs]

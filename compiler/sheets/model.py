@@ -28,6 +28,9 @@ _ART_TYPES = {
     ".svg": "image/svg+xml",
 }
 
+#: The prelude's kind of card for a rule of the game written as data (compiler/prelude.cards).
+PRELUDE_RULE_KIND = "rule"
+
 
 @dataclass(frozen=True)
 class HexFace:
@@ -426,13 +429,15 @@ def build_model(
 ) -> SheetModel:
     """The sheet of ``ir``: every card (or those whose id is in ``only_cards``, in IR order).
 
-    Kinds named in the reference's ``rule_kinds`` are rules, not cards in the box: they are
-    printed in the rules reference and left out of the card list. ``folder`` is the game's
-    folder, where a card's ``art`` path starts.
+    The prelude's ``rule`` kind and the kinds named in the reference's ``rule_kinds`` are
+    rules, not cards in the box: they are printed in the rules reference and left out of the
+    card list. ``folder`` is the game's folder, where a card's ``art`` path starts.
     """
     wanted = set(only_cards) if only_cards is not None else None
     kinds = set(ref.printed_kinds) if ref.printed_kinds is not None else None
-    rule_kinds = set(ref.rule_kinds)
+    # A `rule "..."` is the game's rule written as data in every game (the prelude's kind), so
+    # it is never counted as a card of the box, nor left off the sheet, whatever the reference.
+    rule_kinds = {PRELUDE_RULE_KIND, *ref.rule_kinds}
     chosen = [
         c
         for c in ir["cards"]
