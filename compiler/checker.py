@@ -317,14 +317,14 @@ class Checker:
         event, a phase), so no reader parses ``label`` back."""
         kind, item = _note_kind(what, name)
         for note in notes:
-            if note.name == "label" and what == "statement":
-                continue  # a question's or an option's name: read by question_name()
+            if note.name in ("label", "ask") and what == "statement":
+                continue  # a question's name and words: read by question_name() and ask_of()
             if note.name != "provisional":
                 self.error(
                     "annotation-unknown",
                     f"'@{note.name}' is not an annotation cardc knows",
                     note.span,
-                    *did_you_mean(note.name, ["provisional", "label"]),
+                    *did_you_mean(note.name, ["provisional", "label", "ask"]),
                 )
                 continue
             reason = note.args[0].value if note.args and isinstance(note.args[0], String) else ""
@@ -542,7 +542,7 @@ class Checker:
         def walk(stmts: list[IR]) -> None:
             for stmt in stmts:
                 if stmt["kind"] in ("may", "choose"):
-                    what = stmt.get("ask") or " | ".join(stmt.get("labels") or [])
+                    what = describe_stmt(stmt)  # the same question does the same thing
                     if asked.setdefault(stmt["name"], what) != what:
                         self.error(
                             "question-name",
@@ -581,6 +581,52 @@ class Checker:
                 return None
             return value
         return None
+
+    def ask_of(self, stmt: Any) -> str | None:
+        """The ``@ask("words")`` of a ``may``: what the player is asked, in the game's words
+        (``@ask("exhaust the Pilot to ignore the text of this Location")``)."""
+        for note in getattr(stmt, "annotations", ()):
+            if note.name != "ask":
+                continue
+            value = note.args[0].value if note.args and isinstance(note.args[0], String) else ""
+            if not value.strip():
+                self.error(
+                    "ask-words",
+                    "an @ask gives the question's words as a string",
+                    note.span,
+                    '@ask("reduce the Pirate\'s Combat Power by up to 2") is asked as '
+                    "'Smoke Bomb: may reduce the Pirate's Combat Power by up to 2?'",
+                )
+                return None
+            return " ".join(value.split())
+        return None
+
+    def plain_block(self, body: list[IR]) -> str:
+        """Statements in plain words for a question: each step as the DSL says it with its
+        names spelt out (``reduce pirate power up to 2, then discard this card``); a verb of
+        the game's own taking nothing is said by its description."""
+        return ", then ".join(self.plain_stmt(s) for s in body)
+
+    def plain_stmt(self, stmt: IR) -> str:
+        """One statement of :meth:`plain_block`."""
+        kind = stmt["kind"]
+        if kind == "verb":
+            sig = self.vocab.verbs.get(stmt["verb"])
+            if sig is not None and sig.origin != "prelude" and sig.doc and not any(stmt["args"]):
+                return sig.doc
+            return plain_words(str(stmt["say"]))
+        if kind == "if":
+            cond = plain_words(describe_expr(stmt["cond"]))
+            said = f"if {cond}, {self.plain_block(stmt['then'])}"
+            if stmt.get("else"):
+                said += f"; otherwise {self.plain_block(stmt['else'])}"
+            return said
+        if kind in ("may", "group"):
+            return self.plain_block(stmt["body"])
+        if kind == "repeat":
+            times = plain_words(describe_expr(stmt["count"]))
+            return f"{self.plain_block(stmt['body'])}, {times} times"
+        return plain_words(describe_stmt(stmt))
 
     def question_name(self, stmt: Any, body: list[IR]) -> str:
         """The stable name of a question (``may``) or an option (``choose one of``): its
@@ -668,7 +714,9 @@ class Checker:
             return {
                 "kind": "may",
                 "at": at,
-                "ask": describe_block(body),
+                # What the player is asked: the designer's @ask("...") words, else the body
+                # in plain words (never DSL tokens: a player reads it).
+                "ask": self.ask_of(stmt) or self.plain_block(body),
                 "name": name,
                 "body": body,
             }
@@ -697,7 +745,8 @@ class Checker:
             return {
                 "kind": "choose",
                 "at": at,
-                "labels": [describe_block(o) for o in options],
+                # What each option does, as the player is told when asked (plain words).
+                "labels": [self.plain_block(o) for o in options],
                 "name": self.label_of(stmt) or "_or_".join(names),
                 "names": names,
                 "options": options,
@@ -1313,14 +1362,14 @@ def describe_stmt(stmt: IR) -> str:
     if kind == "if":
         return f"if {describe_expr(stmt['cond'])} {{ {describe_block(stmt['then'])} }}"
     if kind == "may":
-        return f"may {{ {stmt['ask']} }}"
+        return f"may {{ {describe_block(stmt['body'])} }}"
     if kind == "for_each":
         head = f"for each {stmt['var']} in {describe_expr(stmt['over'])}"
         return f"{head}{describe_order(stmt)} {{ ... }}"
     if kind == "repeat":
         return f"repeat {describe_expr(stmt['count'])} {{ {describe_block(stmt['body'])} }}"
     if kind == "choose":
-        return "choose one of { " + " | ".join(stmt["labels"]) + " }"
+        return "choose one of { " + " | ".join(describe_block(o) for o in stmt["options"]) + " }"
     if kind == "group":
         return describe_block(stmt["body"])
     return kind
@@ -1346,6 +1395,31 @@ def say(sig: Signature, args: list[IR | None]) -> str:
             words.append(param.marker)
         words.append(describe_expr(arg))
     return " ".join(words)
+
+
+#: DSL operators and words as a question says them (plain_words).
+_PLAIN = (
+    (re.compile(r"\bup_to\b"), "up to"),
+    (re.compile(r"\bself\b"), "this card"),
+    (re.compile(r"\s*==\s*"), " is "),
+    (re.compile(r"\s*!=\s*"), " is not "),
+    (re.compile(r"\s*>=\s*"), " is at least "),
+    (re.compile(r"\s*<=\s*"), " is at most "),
+    (re.compile(r"\s+>\s+"), " is more than "),
+    (re.compile(r"\s+<\s+"), " is less than "),
+    (re.compile(r"\s+%\s+"), " modulo "),
+    (re.compile(r"(\w+)\(\)"), r"\1"),
+    (re.compile(r"(\w+)\(([^()]*)\)"), r"\1 \2"),
+    (re.compile(r"_"), " "),
+)
+
+
+def plain_words(text: str) -> str:
+    """DSL words as a player reads them in a question: names spelt out (``pirate power``),
+    ``self`` as "this card", operators as words."""
+    for pattern, words in _PLAIN:
+        text = pattern.sub(words, text)
+    return " ".join(text.split())
 
 
 def describe_block(body: list[IR]) -> str:

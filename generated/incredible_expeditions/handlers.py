@@ -147,7 +147,7 @@ def df_may_venture_back(g, c):
 def h_pilot__entering_location(g, c):
     # Pilot: on entering_location (cards/incredible_expeditions/crew.cards:16)
     if g.natives['refreshed'](g, c, c.card):  # @ cards/incredible_expeditions/crew.cards:17:5
-        if g.may(c, 'pilot.entering_location.exhaust', 'exhaust self; ignore location_text'):  # @ cards/incredible_expeditions/crew.cards:18:7
+        if g.may(c, 'pilot.entering_location.exhaust', 'exhaust this card, then ignore location text'):  # @ cards/incredible_expeditions/crew.cards:18:7
             g.verbs['exhaust'](g, c, c.card)  # @ cards/incredible_expeditions/crew.cards:19:9
             g.verbs['ignore'](g, c, 'location_text')  # @ cards/incredible_expeditions/crew.cards:20:9
 
@@ -160,7 +160,7 @@ def h_stowaway_kid__rest(g, c):
 def h_ships_doctor__facing(g, c):
     # Ship's Doctor: on facing (cards/incredible_expeditions/crew.cards:87)
     if g.natives['refreshed'](g, c, c.card):  # @ cards/incredible_expeditions/crew.cards:88:5
-        if g.may(c, 'ships_doctor.facing.exhaust', 'exhaust self; lift_curse'):  # @ cards/incredible_expeditions/crew.cards:89:7
+        if g.may(c, 'ships_doctor.facing.exhaust', "exhaust this card, then the player's first Cursed Crew is Cursed no more"):  # @ cards/incredible_expeditions/crew.cards:89:7
             g.verbs['exhaust'](g, c, c.card)  # @ cards/incredible_expeditions/crew.cards:90:9
             g.verbs['lift_curse'](g, c)  # @ cards/incredible_expeditions/crew.cards:91:9
 
@@ -305,7 +305,7 @@ def p_setup__draw_a_hand(g, c):
 def p_turn__marooned(g, c):
     # phase marooned "The Marooned and Lost Rule" (cards/incredible_expeditions/flow.cards:43)
     if df_marooned(g, c):  # @ cards/incredible_expeditions/flow.cards:47:7
-        if g.may(c, 'flow.marooned.rescue_crew', 'rescue_crew'):  # @ cards/incredible_expeditions/flow.cards:48:9
+        if g.may(c, 'flow.marooned.rescue_crew', 'draw random Crew from the Crew discard pile until the player has 3 Capable Crew'):  # @ cards/incredible_expeditions/flow.cards:48:9
             dv_rescue_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:48:13
 
 
@@ -393,7 +393,7 @@ def run__turn(g, c):
     if logs:
         g.events.append(('phase', c.player.index, 'marooned'))
     if df_marooned(g, c):  # @ cards/incredible_expeditions/flow.cards:47:7
-        if g.may(c, 'flow.marooned.rescue_crew', 'rescue_crew'):  # @ cards/incredible_expeditions/flow.cards:48:9
+        if g.may(c, 'flow.marooned.rescue_crew', 'draw random Crew from the Crew discard pile until the player has 3 Capable Crew'):  # @ cards/incredible_expeditions/flow.cards:48:9
             # verb rescue_crew
             for _ in range((g.params['capable_crew'] - g.natives['capable_crew_count'](g, c))):  # @ cards/incredible_expeditions/flow.cards:124:3
                 g.verbs['draw_random_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:125:5

@@ -30,7 +30,7 @@ def dv_placement(g, c):
     for v_hole in g.natives['holes_made'](g, c):  # @ cards/land_vs_sea/flow.cards:78:3
         if not g.natives['special_tile_fits'](g, c, v_hole):
             continue
-        if g.may(c, 'placement.verb.special_tile', 'place_special_tile hole; score_placement'):  # @ cards/land_vs_sea/flow.cards:79:5
+        if g.may(c, 'placement.verb.special_tile', 'place special tile hole, then score what the last placement set off, in order: the tile placed, the areas it completed, the Waypoints it surrounded, the trade routes it joined'):  # @ cards/land_vs_sea/flow.cards:79:5
             g.verbs['place_special_tile'](g, c, v_hole)  # @ cards/land_vs_sea/flow.cards:80:7
             dv_score_placement(g, c)  # @ cards/land_vs_sea/flow.cards:81:7
     if g.natives['placed_steal_tile'](g, c):  # @ cards/land_vs_sea/flow.cards:85:3
@@ -311,7 +311,7 @@ def run__turn(g, c):
     for v_i15_hole in n_holes_made(g, c):  # @ cards/land_vs_sea/flow.cards:78:3
         if not n_special_tile_fits(g, c, v_i15_hole):
             continue
-        if g.may(c, 'placement.verb.special_tile', 'place_special_tile hole; score_placement'):  # @ cards/land_vs_sea/flow.cards:79:5
+        if g.may(c, 'placement.verb.special_tile', 'place special tile hole, then score what the last placement set off, in order: the tile placed, the areas it completed, the Waypoints it surrounded, the trade routes it joined'):  # @ cards/land_vs_sea/flow.cards:79:5
             gv_place_special_tile(g, c, v_i15_hole)  # @ cards/land_vs_sea/flow.cards:80:7
             # verb score_placement
             gv_announce_placement(g, c)  # @ cards/land_vs_sea/flow.cards:99:3
@@ -362,7 +362,7 @@ def run__turn(g, c):
         for v_i22_hole in n_holes_made(g, c):  # @ cards/land_vs_sea/flow.cards:78:3
             if not n_special_tile_fits(g, c, v_i22_hole):
                 continue
-            if g.may(c, 'placement.verb.special_tile', 'place_special_tile hole; score_placement'):  # @ cards/land_vs_sea/flow.cards:79:5
+            if g.may(c, 'placement.verb.special_tile', 'place special tile hole, then score what the last placement set off, in order: the tile placed, the areas it completed, the Waypoints it surrounded, the trade routes it joined'):  # @ cards/land_vs_sea/flow.cards:79:5
                 gv_place_special_tile(g, c, v_i22_hole)  # @ cards/land_vs_sea/flow.cards:80:7
                 # verb score_placement
                 gv_announce_placement(g, c)  # @ cards/land_vs_sea/flow.cards:99:3

@@ -75,7 +75,7 @@ def dv_collect_workers(g, c):
 def dv_offer_tent(g, c, v_site):
     # verb offer_tent (cards/darwins_journey/host.cards:44)
     if (((g.natives['free_tent_sites'](g, c, v_site) > 0) and (c.player.counters['tents'] < g.params['tents_per_player'])) and (c.player.counters['coins'] >= g.natives['cost_of'](g, c, v_site))):  # @ cards/darwins_journey/host.cards:45:3
-        if g.may(c, 'offer_tent.verb.tent', 'lose coins cost_of(site); gain tents 1; pitch_tent site'):  # @ cards/darwins_journey/host.cards:46:5
+        if g.may(c, 'offer_tent.verb.tent', 'lose coins cost of site, then gain tents 1, then pitch tent site'):  # @ cards/darwins_journey/host.cards:46:5
             g.lose(c, 'coins', g.natives['cost_of'](g, c, v_site))  # @ cards/darwins_journey/host.cards:47:7
             g.gain(c, 'tents', 1)  # @ cards/darwins_journey/host.cards:48:7
             g.verbs['pitch_tent'](g, c, v_site)  # @ cards/darwins_journey/host.cards:49:7

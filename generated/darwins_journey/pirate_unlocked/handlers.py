@@ -75,7 +75,7 @@ def dv_collect_workers(g, c):
 def dv_offer_tent(g, c, v_site):
     # verb offer_tent (cards/darwins_journey/host.cards:44)
     if (((g.natives['free_tent_sites'](g, c, v_site) > 0) and (c.player.counters['tents'] < g.params['tents_per_player'])) and (c.player.counters['coins'] >= g.natives['cost_of'](g, c, v_site))):  # @ cards/darwins_journey/host.cards:45:3
-        if g.may(c, 'offer_tent.verb.tent', 'lose coins cost_of(site); gain tents 1; pitch_tent site'):  # @ cards/darwins_journey/host.cards:46:5
+        if g.may(c, 'offer_tent.verb.tent', 'lose coins cost of site, then gain tents 1, then pitch tent site'):  # @ cards/darwins_journey/host.cards:46:5
             g.lose(c, 'coins', g.natives['cost_of'](g, c, v_site))  # @ cards/darwins_journey/host.cards:47:7
             g.gain(c, 'tents', 1)  # @ cards/darwins_journey/host.cards:48:7
             g.verbs['pitch_tent'](g, c, v_site)  # @ cards/darwins_journey/host.cards:49:7
@@ -296,7 +296,7 @@ def h_letters_to_lyell__final_scoring(g, c):
 def h_p1__use(g, c):
     # P1: on use (cards/darwins_journey/crew.cards:9)
     for _ in range(2):  # @ cards/darwins_journey/crew.cards:10:5
-        if g.may(c, 'p1.use.research_specimen', 'research_specimen ignoring coin_penalties'):  # @ cards/darwins_journey/crew.cards:11:7
+        if g.may(c, 'p1.use.research_specimen', 'research specimen ignoring coin penalties'):  # @ cards/darwins_journey/crew.cards:11:7
             g.verbs['research_specimen'](g, c, 'coin_penalties')  # @ cards/darwins_journey/crew.cards:11:11
 
 
@@ -390,15 +390,15 @@ def h_pirates_setup__board_setup(g, c):
 def h_discovering_treasure__campsite_reached(g, c):
     # Discovering Treasure: on campsite_reached (cards/darwins_journey/pirates.cards:22)
     if g.natives['treasure_at'](g, c, c.e['campsite']):  # @ cards/darwins_journey/pirates.cards:23:5
-        k1 = g.choose(c, 'discovering_treasure.campsite_reached.take_treasure_or_move_pirate_ship', ('take_treasure', 'move_pirate_ship'), ('take_treasure campsite; gain coins 3', 'may { move_pirate_ship }'))  # @ cards/darwins_journey/pirates.cards:24:7
+        k1 = g.choose(c, 'discovering_treasure.campsite_reached.take_treasure_or_move_pirate_ship', ('take_treasure', 'move_pirate_ship'), ('take treasure campsite, then gain coins 3', 'place the Pirate Ship in an Ocean Region of your choice (not the starting area)'))  # @ cards/darwins_journey/pirates.cards:24:7
         if k1 == 0:
             g.verbs['take_treasure'](g, c, c.e['campsite'])  # @ cards/darwins_journey/pirates.cards:26:11
             g.gain(c, 'coins', 3)  # @ cards/darwins_journey/pirates.cards:28:11
         elif k1 == 1:
-            if g.may(c, 'discovering_treasure.campsite_reached.move_pirate_ship', 'move_pirate_ship'):  # @ cards/darwins_journey/pirates.cards:30:9
+            if g.may(c, 'discovering_treasure.campsite_reached.move_pirate_ship', 'place the Pirate Ship in an Ocean Region of your choice (not the starting area)'):  # @ cards/darwins_journey/pirates.cards:30:9
                 g.verbs['move_pirate_ship'](g, c)  # @ cards/darwins_journey/pirates.cards:30:13
     else:
-        if g.may(c, 'discovering_treasure.campsite_reached.move_pirate_ship', 'move_pirate_ship'):  # @ cards/darwins_journey/pirates.cards:33:7
+        if g.may(c, 'discovering_treasure.campsite_reached.move_pirate_ship', 'place the Pirate Ship in an Ocean Region of your choice (not the starting area)'):  # @ cards/darwins_journey/pirates.cards:33:7
             g.verbs['move_pirate_ship'](g, c)  # @ cards/darwins_journey/pirates.cards:33:11
 
 
@@ -417,7 +417,7 @@ def h_pirate_raid__reward_phase_end(g, c):
 def h_pirate__activate(g, c):
     # Pirate: on activate (cards/darwins_journey/pirates.cards:54)
     g.gain(c, 'coins', 2)  # @ cards/darwins_journey/pirates.cards:55:5
-    if g.may(c, 'pirate.activate.move_pirate_ship', 'move_pirate_ship'):  # @ cards/darwins_journey/pirates.cards:56:5
+    if g.may(c, 'pirate.activate.move_pirate_ship', 'place the Pirate Ship in an Ocean Region of your choice (not the starting area)'):  # @ cards/darwins_journey/pirates.cards:56:5
         g.verbs['move_pirate_ship'](g, c)  # @ cards/darwins_journey/pirates.cards:56:9
 
 

@@ -205,21 +205,21 @@ def h_discover_the_antarctic_peninsula__anchor_at_sea(g, c):
 
 def h_smoke_bomb__pirate_combat(g, c):
     # Smoke Bomb: on pirate_combat (cards/uncharted_passage/port_cards.cards:7)
-    if g.may(c, 'smoke_bomb.pirate_combat.use', 'reduce pirate_power up_to 2; discard self'):  # @ cards/uncharted_passage/port_cards.cards:8:5
+    if g.may(c, 'smoke_bomb.pirate_combat.use', 'reduce pirate power up to 2, then discard this card'):  # @ cards/uncharted_passage/port_cards.cards:8:5
         g.reduce(c, 'pirate_power', 2)  # @ cards/uncharted_passage/port_cards.cards:9:7
         g.discard(c, c.card)  # @ cards/uncharted_passage/port_cards.cards:10:7
 
 
 def h_smoke_bomb__pirate_raid(g, c):
     # Smoke Bomb: on pirate_raid (cards/uncharted_passage/port_cards.cards:14)
-    if g.may(c, 'smoke_bomb.pirate_raid.use', 'reduce damage up_to 2; discard self'):  # @ cards/uncharted_passage/port_cards.cards:15:5
+    if g.may(c, 'smoke_bomb.pirate_raid.use', 'reduce damage up to 2, then discard this card'):  # @ cards/uncharted_passage/port_cards.cards:15:5
         g.reduce(c, 'damage', 2)  # @ cards/uncharted_passage/port_cards.cards:16:7
         g.discard(c, c.card)  # @ cards/uncharted_passage/port_cards.cards:17:7
 
 
 def h_reinforced_rope__sailing(g, c):
     # Reinforced Rope: on sailing (cards/uncharted_passage/port_cards.cards:26)
-    if g.may(c, 'reinforced_rope.sailing.use', 'add reach 1; add unscurvied_distance 1; discard self'):  # @ cards/uncharted_passage/port_cards.cards:27:5
+    if g.may(c, 'reinforced_rope.sailing.use', 'add reach 1, then add unscurvied distance 1, then discard this card'):  # @ cards/uncharted_passage/port_cards.cards:27:5
         g.add(c, 'reach', 1)  # @ cards/uncharted_passage/port_cards.cards:28:7
         g.add(c, 'unscurvied_distance', 1)  # @ cards/uncharted_passage/port_cards.cards:29:7
         g.discard(c, c.card)  # @ cards/uncharted_passage/port_cards.cards:30:7
@@ -227,14 +227,14 @@ def h_reinforced_rope__sailing(g, c):
 
 def h_rum__pirate_combat(g, c):
     # Rum: on pirate_combat (cards/uncharted_passage/port_cards.cards:39)
-    if g.may(c, 'rum.pirate_combat.use', 'add armament 1; discard self'):  # @ cards/uncharted_passage/port_cards.cards:40:5
+    if g.may(c, 'rum.pirate_combat.use', 'add armament 1, then discard this card'):  # @ cards/uncharted_passage/port_cards.cards:40:5
         g.add(c, 'armament', 1)  # @ cards/uncharted_passage/port_cards.cards:41:7
         g.discard(c, c.card)  # @ cards/uncharted_passage/port_cards.cards:42:7
 
 
 def h_lime_juice__scurvy(g, c):
     # Lime Juice: on scurvy (cards/uncharted_passage/port_cards.cards:50)
-    if g.may(c, 'lime_juice.scurvy.use', 'reduce scurvy up_to 2; discard self'):  # @ cards/uncharted_passage/port_cards.cards:51:5
+    if g.may(c, 'lime_juice.scurvy.use', 'reduce scurvy up to 2, then discard this card'):  # @ cards/uncharted_passage/port_cards.cards:51:5
         g.reduce(c, 'scurvy', 2)  # @ cards/uncharted_passage/port_cards.cards:52:7
         g.discard(c, c.card)  # @ cards/uncharted_passage/port_cards.cards:53:7
 
