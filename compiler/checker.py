@@ -1273,10 +1273,10 @@ class Checker:
                     f"usage: {sig.usage()}",
                 )
                 args.append(None)
-        return (
-            {"kind": "call", "native": sig.name, "origin": sig.origin, "args": args},
-            sig.returns or "any",
-        )
+        call: IR = {"kind": "call", "native": sig.name, "origin": sig.origin, "args": args}
+        if sig.board_flag is not None:
+            call["board_flag"] = sig.board_flag
+        return call, sig.returns or "any"
 
 
 def _param_words(sig: Signature, slot: int) -> str:

@@ -262,6 +262,10 @@ class PythonEmitter:
             if e["native"] not in PRELUDE_NATIVES:
                 raise EmitError(f"unknown prelude native {e['native']!r}")
             return f"{e['native']}(g, {c}{self.args(e['args'], c)})"
+        if e.get("board_flag"):
+            # A native declared ``board_flag KEY``: the board's flag read in place, no call
+            # (an end condition is tested after each phase; a call a test added up).
+            return f"(True if g.board.get({literal(e['board_flag'])}) else False)"
         bound = self.bind("natives", e["native"])
         if bound is not None:
             return f"{bound}(g, {c}{self.args(e['args'], c)})"

@@ -133,6 +133,22 @@ def prove(vocab: Vocabulary, diagnostics: list[Diagnostic]) -> None:
             if sig.origin != "game" or name in vocab.refused:
                 continue  # the prelude, the library and DSL definitions carry their own
             function = python.get(name)
+            if sig.board_flag is not None:
+                # The compiler reads the board's flag in place: a Python body could only
+                # disagree with it.
+                if function is not None:
+                    diagnostics.append(
+                        Diagnostic(
+                            "signature-mismatch",
+                            f"'{name}' is declared 'board_flag {sig.board_flag}': the compiler "
+                            f"reads the board's '{sig.board_flag}' in its place, but {where} "
+                            "implements it too",
+                            sig.span,
+                            "error",
+                            (f"remove {name} from {where}, or the 'board_flag' line",),
+                        )
+                    )
+                continue
             if function is not None:
                 spec = found.specs.get((what, name))
                 label = getattr(function, "__qualname__", name)

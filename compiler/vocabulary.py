@@ -48,6 +48,9 @@ class Signature:
     returns: str | None
     span: Span
     origin: str  # "prelude" or the game's name
+    #: A native declared ``board_flag KEY``: true while the board's ``KEY`` is set. The
+    #: compiler implements it, writing the read in place of a call (no Python).
+    board_flag: str | None = None
 
     def usage(self) -> str:
         """How to call it, for hints: ``reduce TARGET up_to AMOUNT``."""
@@ -565,9 +568,22 @@ class _Reader:
             return None
         params: list[Param] = []
         returns: str | None = None
+        board_flag: str | None = None
         for member in prop.body or ():
             if not isinstance(member, Property):
                 self.error(f"bad-{prop.name}", "expected 'param' or 'returns' lines", member.span)
+                continue
+            if member.name == "board_flag" and prop.name == "native":
+                words = self.names(member)
+                if len(words) == 1:
+                    board_flag = words[0].id
+                else:
+                    self.error(
+                        "bad-board-flag",
+                        "'board_flag' names one key of the board",
+                        member.span,
+                        "write: board_flag over",
+                    )
                 continue
             if member.name == "returns":
                 words = self.names(member)
@@ -594,7 +610,18 @@ class _Reader:
             param = self._param(member)
             if param is not None:
                 params.append(param)
-        return Signature(names[0].id, doc, tuple(params), returns, names[0].span, self.origin)
+        if board_flag is not None and (params or returns != "bool"):
+            self.error(
+                "bad-board-flag",
+                f"'{names[0].id}' reads a board flag: it takes no parameters and returns bool",
+                prop.span,
+                f'write: native {names[0].id} "what it tells" {{ returns bool; board_flag '
+                f"{board_flag} }}",
+            )
+            board_flag = None
+        return Signature(
+            names[0].id, doc, tuple(params), returns, names[0].span, self.origin, board_flag
+        )
 
     def _param(self, member: Property) -> Param | None:
         words = self.words(member)

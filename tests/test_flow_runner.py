@@ -10,12 +10,15 @@ the same ids, the same failures at the same DSL lines.
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_flow import FLOW, _phase_by_phase, build
+from test_flow import FLOW, GAME, _phase_by_phase, build, compile_text, errors
 
+from compiler.emit_python import emit_handlers
 from engine.flow import FlowGame
 from engine.runtime import HandlerTable, Policy, Question, RuleError
 
@@ -180,3 +183,72 @@ rule "Head Start" {
 title "Snail" { max_score 19 }
 title "Hare" { min_score 20 }
 """
+
+
+#: The race with a native that reads a flag of the board (``board_flag``): the race ends when
+#: it is set, and a phase runs only while it is not.
+FLAG_GAME = GAME.replace(
+    '  trigger round_start "the start of a round"',
+    '  trigger round_start "the start of a round"\n'
+    '  native race_over "the race is called off" { returns bool; board_flag over }',
+)
+FLAG_FLOW = FLOW.replace(
+    "    phase bonus { fire round_start }",
+    "    phase bonus { unless race_over() { fire round_start } }",
+).replace("  winner highest", "  end when race_over()\n  winner highest")
+
+
+def test_a_board_flag_native_is_read_in_place_and_ends_the_game(tmp_path: Path) -> None:
+    result = compile_text(tmp_path, FLAG_FLOW, RULES_TAIL, game=FLAG_GAME)
+    assert result.ir is not None and not errors(result), errors(result)
+    text = emit_handlers(result.ir, ["flow.cards"], "race")
+    # No Python implements it and nothing calls one: the board is read where it is tested.
+    assert "race_over" not in text
+    runner = _runner(text)
+    assert "if (True if g.board.get('over') else False):" in runner
+    assert "if (not (True if g.board.get('over') else False)):" in runner
+    path = tmp_path / "handlers_flag.py"
+    path.write_text(text, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[path.stem] = module
+    spec.loader.exec_module(module)
+    for over in (False, True):
+        for seed in range(5):
+            compiled, _ = _game(result.ir, module, seed, 2)
+            looped, _ = _game(result.ir, module, seed, 2)
+            for game in (compiled, looped):
+                game.board["over"] = over
+            played = compiled.play()
+            _phase_by_phase(looped).play()
+            assert compiled.events == looped.events, (over, seed)
+            # Set, the flag ends the race after the setup's phase; unset, all 5 rounds run.
+            assert played.reason == ("end_when" if over else "rounds"), (over, seed)
+            assert played.rounds == (1 if over else 5), (over, seed)
+            # The guarded phase ran (its Head Start coins) only while the flag was unset.
+            coins = sum(p.counters["coins"] for p in compiled.players)
+            assert (coins > 0) is not over, (over, seed, coins)
+
+
+@pytest.mark.parametrize(
+    ("declaration", "message"),
+    [
+        (
+            "{ param n number; returns bool; board_flag over }",
+            "'race_over' reads a board flag: it takes no parameters and returns bool",
+        ),
+        (
+            "{ returns number; board_flag over }",
+            "'race_over' reads a board flag: it takes no parameters and returns bool",
+        ),
+        ("{ returns bool; board_flag }", "'board_flag' names one key of the board"),
+    ],
+)
+def test_a_board_flag_native_is_a_bool_of_no_parameters(
+    tmp_path: Path, declaration: str, message: str
+) -> None:
+    game = FLAG_GAME.replace("{ returns bool; board_flag over }", declaration)
+    result = compile_text(tmp_path, FLOW, RULES_TAIL, game=game)
+    found = [e for e in errors(result) if e.startswith("bad-board-flag")]
+    assert len(found) == 1 and message in found[0], errors(result)

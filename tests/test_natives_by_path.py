@@ -336,3 +336,25 @@ def test_a_cardc_new_game_in_an_unrelated_folder_adds_natives_and_is_simulated(
     assert report["games"] == 20 and report["cards"]["lucky_find"]["played"] == 20
     assert report["score"]["mean"] == 3.0
     assert _package_files() == before
+
+
+def test_a_board_flag_native_is_the_compilers_not_pythons(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    declared = GAME.replace(
+        "  verb find_treasure",
+        '  native found "the treasure is found" { returns bool; board_flag found }\n'
+        "  verb find_treasure",
+    )
+    folder = _project(tmp_path / "alone")
+    (folder / "game.cards").write_text(declared, encoding="utf-8")
+    # Nothing in natives.py implements it, and nothing need: the compiler reads the board.
+    assert _check(folder.parent.parent, monkeypatch) == []
+    twice = _project(
+        tmp_path / "twice",
+        NATIVES + '\n\n@native(returns="bool")\ndef found(g, c):\n    return True\n',
+    )
+    (twice / "game.cards").write_text(declared, encoding="utf-8")
+    ((code, message, line),) = _check(twice.parent.parent, monkeypatch)
+    assert (code, line) == ("signature-mismatch", 10)  # the declaration in game.cards
+    assert "declared 'board_flag found'" in message and "implements it too" in message

@@ -229,12 +229,6 @@ def share(g: UnchartedPassage, c: Context) -> None:
 
 
 @native(returns="bool")
-def ship_sunk(g: UnchartedPassage, c: Context) -> bool:
-    """A ship has sunk ("the game ends immediately")."""
-    return True if g.board.get("over") else False
-
-
-@native(returns="bool")
 def docked(g: UnchartedPassage, c: Context) -> bool:
     """The acting captain's ship docked at a port this month."""
     return True if c.player.flags.get("docked") else False

@@ -27,11 +27,11 @@ def dv_anchor(g, c):
     # verb anchor (cards/uncharted_passage/flow.cards:135)
     g.verbs['drop_anchor'](g, c)  # @ cards/uncharted_passage/flow.cards:136:3
     if g.natives['docked'](g, c):  # @ cards/uncharted_passage/flow.cards:137:3
-        if (not g.natives['ship_sunk'](g, c)):  # @ cards/uncharted_passage/flow.cards:140:5
+        if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:140:5
             g.verbs['crew_actions'](g, c)  # @ cards/uncharted_passage/flow.cards:141:7
     else:
         dv_scurvy_check(g, c)  # @ cards/uncharted_passage/flow.cards:146:5
-        if (not g.natives['ship_sunk'](g, c)):  # @ cards/uncharted_passage/flow.cards:147:5
+        if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:147:5
             g.verbs['anchorage_rewards'](g, c)  # @ cards/uncharted_passage/flow.cards:148:7
 
 
@@ -409,7 +409,7 @@ def p_round__mid_event(g, c):
 def p_round__planning(g, c):
     # phase planning "Planning" (cards/uncharted_passage/flow.cards:45)
     g.verbs['reveal_voyage'](g, c)  # @ cards/uncharted_passage/flow.cards:47:7
-    if (not g.natives['ship_sunk'](g, c)):  # @ cards/uncharted_passage/flow.cards:51:7
+    if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:51:7
         for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:52:9
             c3 = c if v_captain is c.player else c.for_player(v_captain)
             g.verbs['write_numbers'](g, c3)  # @ cards/uncharted_passage/flow.cards:53:11
@@ -428,7 +428,7 @@ def p_round__pirate(g, c):
         o0 = [item[1] for item in ok0]
     for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:62:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:63:9
+        if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:63:9
             g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
 
 
@@ -444,7 +444,7 @@ def p_round__sailing_and_anchoring(g, c):
         o0 = [item[1] for item in ok0]
     for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:72:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:73:9
+        if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:73:9
             g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
             dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:75:11
 
@@ -478,7 +478,7 @@ def p_end__final_scoring(g, c):
 
 def flow__end_when(g, c):
     # flow: end_when (cards/uncharted_passage/flow.cards:93)
-    return g.natives['ship_sunk'](g, c)  # @ cards/uncharted_passage/flow.cards:93:3
+    return (True if g.board.get('over') else False)  # @ cards/uncharted_passage/flow.cards:93:3
 
 
 def flow__tiebreak(g, c):
@@ -489,30 +489,29 @@ def flow__tiebreak(g, c):
 def run__setup(g, c):
     # flow: the setup section's phases (cards/uncharted_passage/flow.cards:7)
     logs = g.logs_phases
-    n_ship_sunk = g.natives['ship_sunk']
     # phase world_map
     if logs:
         g.events.append(('phase', c.player.index, 'world_map'))
     g.verbs['unfold_world_map'](g, c)  # @ cards/uncharted_passage/flow.cards:12:7
-    if n_ship_sunk(g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+    if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase voyage_pile
     if logs:
         g.events.append(('phase', c.player.index, 'voyage_pile'))
     g.verbs['make_voyage_pile'](g, c)  # @ cards/uncharted_passage/flow.cards:18:7
-    if n_ship_sunk(g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+    if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase port_card_pile
     if logs:
         g.events.append(('phase', c.player.index, 'port_card_pile'))
     g.verbs['shuffle_port_cards'](g, c)  # @ cards/uncharted_passage/flow.cards:22:7
-    if n_ship_sunk(g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+    if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase missions
     if logs:
         g.events.append(('phase', c.player.index, 'missions'))
     g.verbs['draw_missions'](g, c)  # @ cards/uncharted_passage/flow.cards:27:7
-    if n_ship_sunk(g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+    if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
 
 
@@ -520,29 +519,28 @@ def run__round(g, c):
     # flow: the round section's phases (cards/uncharted_passage/flow.cards:7)
     logs = g.logs_phases
     n_marker_arrival = g.natives['marker_arrival']
-    n_ship_sunk = g.natives['ship_sunk']
     # phase logbook_line
     if logs:
         g.events.append(('phase', c.player.index, 'logbook_line'))
     g.verbs['new_logbook_line'](g, c)  # @ cards/uncharted_passage/flow.cards:37:7
-    if n_ship_sunk(g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+    if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase mid_event
     if logs:
         g.events.append(('phase', c.player.index, 'mid_event'))
     if (g.round == g.params['mid_event_round']):  # @ cards/uncharted_passage/flow.cards:41:7
         g.verbs['reveal_mid_event'](g, c)  # @ cards/uncharted_passage/flow.cards:42:9
-        if n_ship_sunk(g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
             g.end_when_held()
     # phase planning
     if logs:
         g.events.append(('phase', c.player.index, 'planning'))
     g.verbs['reveal_voyage'](g, c)  # @ cards/uncharted_passage/flow.cards:47:7
-    if (not n_ship_sunk(g, c)):  # @ cards/uncharted_passage/flow.cards:51:7
+    if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:51:7
         for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:52:9
             c3 = c if v_captain is c.player else c.for_player(v_captain)
             g.verbs['write_numbers'](g, c3)  # @ cards/uncharted_passage/flow.cards:53:11
-    if n_ship_sunk(g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+    if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase pirate
     if logs:
@@ -558,9 +556,9 @@ def run__round(g, c):
         o0 = [item[1] for item in ok0]
     for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:62:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if (not n_ship_sunk(g, c2)):  # @ cards/uncharted_passage/flow.cards:63:9
+        if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:63:9
             g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
-    if n_ship_sunk(g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+    if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase sailing_and_anchoring
     if logs:
@@ -575,33 +573,33 @@ def run__round(g, c):
         o0 = [item[1] for item in ok0]
     for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:72:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if (not n_ship_sunk(g, c2)):  # @ cards/uncharted_passage/flow.cards:73:9
+        if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:73:9
             g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
             # verb anchor
             g.verbs['drop_anchor'](g, c2)  # @ cards/uncharted_passage/flow.cards:136:3
             if g.natives['docked'](g, c2):  # @ cards/uncharted_passage/flow.cards:137:3
-                if (not n_ship_sunk(g, c2)):  # @ cards/uncharted_passage/flow.cards:140:5
+                if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:140:5
                     g.verbs['crew_actions'](g, c2)  # @ cards/uncharted_passage/flow.cards:141:7
             else:
                 # verb scurvy_check
                 g.verbs['offer_rum'](g, c2)  # @ cards/uncharted_passage/flow.cards:157:3
                 g.verbs['scurvy'](g, c2, max(g, c2, (g.natives['scurvy_distance'](g, c2) - g.natives['scurvy_stamina'](g, c2)), 0))  # @ cards/uncharted_passage/flow.cards:158:3
-                if (not n_ship_sunk(g, c2)):  # @ cards/uncharted_passage/flow.cards:147:5
+                if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:147:5
                     g.verbs['anchorage_rewards'](g, c2)  # @ cards/uncharted_passage/flow.cards:148:7
-    if n_ship_sunk(g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+    if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase sharing
     if logs:
         g.events.append(('phase', c.player.index, 'sharing'))
     if g.natives['cooperative'](g, c):  # @ cards/uncharted_passage/flow.cards:82:7
         g.verbs['share'](g, c)  # @ cards/uncharted_passage/flow.cards:83:9
-        if n_ship_sunk(g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
             g.end_when_held()
     # phase logbook
     if logs:
         g.events.append(('phase', c.player.index, 'logbook'))
     g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:87:7
-    if n_ship_sunk(g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+    if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
 
 
@@ -824,48 +822,48 @@ LINES = {
     476: ('cards/uncharted_passage/flow.cards', 107, 11),
     481: ('cards/uncharted_passage/flow.cards', 93, 3),
     486: ('cards/uncharted_passage/flow.cards', 7, 1),
-    496: ('cards/uncharted_passage/flow.cards', 12, 7),
-    497: ('cards/uncharted_passage/flow.cards', 93, 3),
-    502: ('cards/uncharted_passage/flow.cards', 18, 7),
-    503: ('cards/uncharted_passage/flow.cards', 93, 3),
-    508: ('cards/uncharted_passage/flow.cards', 22, 7),
-    509: ('cards/uncharted_passage/flow.cards', 93, 3),
-    514: ('cards/uncharted_passage/flow.cards', 27, 7),
-    515: ('cards/uncharted_passage/flow.cards', 93, 3),
-    527: ('cards/uncharted_passage/flow.cards', 37, 7),
-    528: ('cards/uncharted_passage/flow.cards', 93, 3),
-    533: ('cards/uncharted_passage/flow.cards', 41, 7),
-    534: ('cards/uncharted_passage/flow.cards', 42, 9),
-    535: ('cards/uncharted_passage/flow.cards', 93, 3),
-    540: ('cards/uncharted_passage/flow.cards', 47, 7),
-    541: ('cards/uncharted_passage/flow.cards', 51, 7),
-    542: ('cards/uncharted_passage/flow.cards', 52, 9),
-    544: ('cards/uncharted_passage/flow.cards', 53, 11),
-    545: ('cards/uncharted_passage/flow.cards', 93, 3),
-    550: ('cards/uncharted_passage/flow.cards', 59, 7),
-    551: ('cards/uncharted_passage/flow.cards', 62, 7),
-    556: ('cards/uncharted_passage/flow.cards', 62, 7),
-    559: ('cards/uncharted_passage/flow.cards', 62, 7),
-    561: ('cards/uncharted_passage/flow.cards', 63, 9),
-    562: ('cards/uncharted_passage/flow.cards', 64, 11),
-    563: ('cards/uncharted_passage/flow.cards', 93, 3),
-    568: ('cards/uncharted_passage/flow.cards', 72, 7),
-    573: ('cards/uncharted_passage/flow.cards', 72, 7),
-    576: ('cards/uncharted_passage/flow.cards', 72, 7),
-    578: ('cards/uncharted_passage/flow.cards', 73, 9),
-    579: ('cards/uncharted_passage/flow.cards', 74, 11),
-    581: ('cards/uncharted_passage/flow.cards', 136, 3),
-    582: ('cards/uncharted_passage/flow.cards', 137, 3),
-    583: ('cards/uncharted_passage/flow.cards', 140, 5),
-    584: ('cards/uncharted_passage/flow.cards', 141, 7),
-    587: ('cards/uncharted_passage/flow.cards', 157, 3),
-    588: ('cards/uncharted_passage/flow.cards', 158, 3),
-    589: ('cards/uncharted_passage/flow.cards', 147, 5),
-    590: ('cards/uncharted_passage/flow.cards', 148, 7),
-    591: ('cards/uncharted_passage/flow.cards', 93, 3),
-    596: ('cards/uncharted_passage/flow.cards', 82, 7),
-    597: ('cards/uncharted_passage/flow.cards', 83, 9),
-    598: ('cards/uncharted_passage/flow.cards', 93, 3),
-    603: ('cards/uncharted_passage/flow.cards', 87, 7),
-    604: ('cards/uncharted_passage/flow.cards', 93, 3),
+    495: ('cards/uncharted_passage/flow.cards', 12, 7),
+    496: ('cards/uncharted_passage/flow.cards', 93, 3),
+    501: ('cards/uncharted_passage/flow.cards', 18, 7),
+    502: ('cards/uncharted_passage/flow.cards', 93, 3),
+    507: ('cards/uncharted_passage/flow.cards', 22, 7),
+    508: ('cards/uncharted_passage/flow.cards', 93, 3),
+    513: ('cards/uncharted_passage/flow.cards', 27, 7),
+    514: ('cards/uncharted_passage/flow.cards', 93, 3),
+    525: ('cards/uncharted_passage/flow.cards', 37, 7),
+    526: ('cards/uncharted_passage/flow.cards', 93, 3),
+    531: ('cards/uncharted_passage/flow.cards', 41, 7),
+    532: ('cards/uncharted_passage/flow.cards', 42, 9),
+    533: ('cards/uncharted_passage/flow.cards', 93, 3),
+    538: ('cards/uncharted_passage/flow.cards', 47, 7),
+    539: ('cards/uncharted_passage/flow.cards', 51, 7),
+    540: ('cards/uncharted_passage/flow.cards', 52, 9),
+    542: ('cards/uncharted_passage/flow.cards', 53, 11),
+    543: ('cards/uncharted_passage/flow.cards', 93, 3),
+    548: ('cards/uncharted_passage/flow.cards', 59, 7),
+    549: ('cards/uncharted_passage/flow.cards', 62, 7),
+    554: ('cards/uncharted_passage/flow.cards', 62, 7),
+    557: ('cards/uncharted_passage/flow.cards', 62, 7),
+    559: ('cards/uncharted_passage/flow.cards', 63, 9),
+    560: ('cards/uncharted_passage/flow.cards', 64, 11),
+    561: ('cards/uncharted_passage/flow.cards', 93, 3),
+    566: ('cards/uncharted_passage/flow.cards', 72, 7),
+    571: ('cards/uncharted_passage/flow.cards', 72, 7),
+    574: ('cards/uncharted_passage/flow.cards', 72, 7),
+    576: ('cards/uncharted_passage/flow.cards', 73, 9),
+    577: ('cards/uncharted_passage/flow.cards', 74, 11),
+    579: ('cards/uncharted_passage/flow.cards', 136, 3),
+    580: ('cards/uncharted_passage/flow.cards', 137, 3),
+    581: ('cards/uncharted_passage/flow.cards', 140, 5),
+    582: ('cards/uncharted_passage/flow.cards', 141, 7),
+    585: ('cards/uncharted_passage/flow.cards', 157, 3),
+    586: ('cards/uncharted_passage/flow.cards', 158, 3),
+    587: ('cards/uncharted_passage/flow.cards', 147, 5),
+    588: ('cards/uncharted_passage/flow.cards', 148, 7),
+    589: ('cards/uncharted_passage/flow.cards', 93, 3),
+    594: ('cards/uncharted_passage/flow.cards', 82, 7),
+    595: ('cards/uncharted_passage/flow.cards', 83, 9),
+    596: ('cards/uncharted_passage/flow.cards', 93, 3),
+    601: ('cards/uncharted_passage/flow.cards', 87, 7),
+    602: ('cards/uncharted_passage/flow.cards', 93, 3),
 }

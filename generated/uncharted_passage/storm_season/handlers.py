@@ -28,11 +28,11 @@ def dv_anchor(g, c):
     # verb anchor (cards/uncharted_passage/flow.cards:135)
     g.verbs['drop_anchor'](g, c)  # @ cards/uncharted_passage/flow.cards:136:3
     if g.natives['docked'](g, c):  # @ cards/uncharted_passage/flow.cards:137:3
-        if (not g.natives['ship_sunk'](g, c)):  # @ cards/uncharted_passage/flow.cards:140:5
+        if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:140:5
             g.verbs['crew_actions'](g, c)  # @ cards/uncharted_passage/flow.cards:141:7
     else:
         dv_scurvy_check(g, c)  # @ cards/uncharted_passage/flow.cards:146:5
-        if (not g.natives['ship_sunk'](g, c)):  # @ cards/uncharted_passage/flow.cards:147:5
+        if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:147:5
             g.verbs['anchorage_rewards'](g, c)  # @ cards/uncharted_passage/flow.cards:148:7
 
 
@@ -420,7 +420,7 @@ def p_round__storm_season(g, c):
 def p_round__planning(g, c):
     # phase planning "Planning" (cards/uncharted_passage/flow.cards:45)
     g.verbs['reveal_voyage'](g, c)  # @ cards/uncharted_passage/flow.cards:47:7
-    if (not g.natives['ship_sunk'](g, c)):  # @ cards/uncharted_passage/flow.cards:51:7
+    if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:51:7
         for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:52:9
             c3 = c if v_captain is c.player else c.for_player(v_captain)
             g.verbs['write_numbers'](g, c3)  # @ cards/uncharted_passage/flow.cards:53:11
@@ -439,7 +439,7 @@ def p_round__pirate(g, c):
         o0 = [item[1] for item in ok0]
     for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:62:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:63:9
+        if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:63:9
             g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
 
 
@@ -455,7 +455,7 @@ def p_round__sailing_and_anchoring(g, c):
         o0 = [item[1] for item in ok0]
     for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:72:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if (not g.natives['ship_sunk'](g, c2)):  # @ cards/uncharted_passage/flow.cards:73:9
+        if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:73:9
             g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
             dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:75:11
 
@@ -489,7 +489,7 @@ def p_end__final_scoring(g, c):
 
 def flow__end_when(g, c):
     # flow: end_when (cards/uncharted_passage/flow.cards:93)
-    return g.natives['ship_sunk'](g, c)  # @ cards/uncharted_passage/flow.cards:93:3
+    return (True if g.board.get('over') else False)  # @ cards/uncharted_passage/flow.cards:93:3
 
 
 def flow__tiebreak(g, c):
@@ -500,30 +500,29 @@ def flow__tiebreak(g, c):
 def run__setup(g, c):
     # flow: the setup section's phases (cards/uncharted_passage/flow.cards:7)
     logs = g.logs_phases
-    n_ship_sunk = g.natives['ship_sunk']
     # phase world_map
     if logs:
         g.events.append(('phase', c.player.index, 'world_map'))
     g.verbs['unfold_world_map'](g, c)  # @ cards/uncharted_passage/flow.cards:12:7
-    if n_ship_sunk(g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+    if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase voyage_pile
     if logs:
         g.events.append(('phase', c.player.index, 'voyage_pile'))
     g.verbs['make_voyage_pile'](g, c)  # @ cards/uncharted_passage/flow.cards:18:7
-    if n_ship_sunk(g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+    if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase port_card_pile
     if logs:
         g.events.append(('phase', c.player.index, 'port_card_pile'))
     g.verbs['shuffle_port_cards'](g, c)  # @ cards/uncharted_passage/flow.cards:22:7
-    if n_ship_sunk(g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+    if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase missions
     if logs:
         g.events.append(('phase', c.player.index, 'missions'))
     g.verbs['draw_missions'](g, c)  # @ cards/uncharted_passage/flow.cards:27:7
-    if n_ship_sunk(g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+    if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
 
 
@@ -531,19 +530,18 @@ def run__round(g, c):
     # flow: the round section's phases (cards/uncharted_passage/flow.cards:7)
     logs = g.logs_phases
     n_marker_arrival = g.natives['marker_arrival']
-    n_ship_sunk = g.natives['ship_sunk']
     # phase logbook_line
     if logs:
         g.events.append(('phase', c.player.index, 'logbook_line'))
     g.verbs['new_logbook_line'](g, c)  # @ cards/uncharted_passage/flow.cards:37:7
-    if n_ship_sunk(g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+    if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase mid_event
     if logs:
         g.events.append(('phase', c.player.index, 'mid_event'))
     if (g.round == g.params['mid_event_round']):  # @ cards/uncharted_passage/flow.cards:41:7
         g.verbs['reveal_mid_event'](g, c)  # @ cards/uncharted_passage/flow.cards:42:9
-        if n_ship_sunk(g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
             g.end_when_held()
     # phase storm_season
     if logs:
@@ -554,17 +552,17 @@ def run__round(g, c):
             v_storm = g.roll(1, 6)  # @ cards/uncharted_passage/variants/storm_season.yaml:13:13
             if (v_storm > 3):  # @ cards/uncharted_passage/variants/storm_season.yaml:14:13
                 g.mark(c3, 'durability', (v_storm - 3))  # @ cards/uncharted_passage/variants/storm_season.yaml:15:15
-        if n_ship_sunk(g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
             g.end_when_held()
     # phase planning
     if logs:
         g.events.append(('phase', c.player.index, 'planning'))
     g.verbs['reveal_voyage'](g, c)  # @ cards/uncharted_passage/flow.cards:47:7
-    if (not n_ship_sunk(g, c)):  # @ cards/uncharted_passage/flow.cards:51:7
+    if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:51:7
         for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:52:9
             c3 = c if v_captain is c.player else c.for_player(v_captain)
             g.verbs['write_numbers'](g, c3)  # @ cards/uncharted_passage/flow.cards:53:11
-    if n_ship_sunk(g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+    if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase pirate
     if logs:
@@ -580,9 +578,9 @@ def run__round(g, c):
         o0 = [item[1] for item in ok0]
     for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:62:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if (not n_ship_sunk(g, c2)):  # @ cards/uncharted_passage/flow.cards:63:9
+        if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:63:9
             g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
-    if n_ship_sunk(g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+    if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase sailing_and_anchoring
     if logs:
@@ -597,33 +595,33 @@ def run__round(g, c):
         o0 = [item[1] for item in ok0]
     for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:72:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if (not n_ship_sunk(g, c2)):  # @ cards/uncharted_passage/flow.cards:73:9
+        if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:73:9
             g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
             # verb anchor
             g.verbs['drop_anchor'](g, c2)  # @ cards/uncharted_passage/flow.cards:136:3
             if g.natives['docked'](g, c2):  # @ cards/uncharted_passage/flow.cards:137:3
-                if (not n_ship_sunk(g, c2)):  # @ cards/uncharted_passage/flow.cards:140:5
+                if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:140:5
                     g.verbs['crew_actions'](g, c2)  # @ cards/uncharted_passage/flow.cards:141:7
             else:
                 # verb scurvy_check
                 g.verbs['offer_rum'](g, c2)  # @ cards/uncharted_passage/flow.cards:157:3
                 g.verbs['scurvy'](g, c2, max(g, c2, (g.natives['scurvy_distance'](g, c2) - g.natives['scurvy_stamina'](g, c2)), 0))  # @ cards/uncharted_passage/flow.cards:158:3
-                if (not n_ship_sunk(g, c2)):  # @ cards/uncharted_passage/flow.cards:147:5
+                if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:147:5
                     g.verbs['anchorage_rewards'](g, c2)  # @ cards/uncharted_passage/flow.cards:148:7
-    if n_ship_sunk(g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+    if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase sharing
     if logs:
         g.events.append(('phase', c.player.index, 'sharing'))
     if g.natives['cooperative'](g, c):  # @ cards/uncharted_passage/flow.cards:82:7
         g.verbs['share'](g, c)  # @ cards/uncharted_passage/flow.cards:83:9
-        if n_ship_sunk(g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+        if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
             g.end_when_held()
     # phase logbook
     if logs:
         g.events.append(('phase', c.player.index, 'logbook'))
     g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:87:7
-    if n_ship_sunk(g, c):  # @ cards/uncharted_passage/flow.cards:93:3
+    if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
 
 
@@ -851,54 +849,54 @@ LINES = {
     487: ('cards/uncharted_passage/flow.cards', 107, 11),
     492: ('cards/uncharted_passage/flow.cards', 93, 3),
     497: ('cards/uncharted_passage/flow.cards', 7, 1),
-    507: ('cards/uncharted_passage/flow.cards', 12, 7),
-    508: ('cards/uncharted_passage/flow.cards', 93, 3),
-    513: ('cards/uncharted_passage/flow.cards', 18, 7),
-    514: ('cards/uncharted_passage/flow.cards', 93, 3),
-    519: ('cards/uncharted_passage/flow.cards', 22, 7),
-    520: ('cards/uncharted_passage/flow.cards', 93, 3),
-    525: ('cards/uncharted_passage/flow.cards', 27, 7),
-    526: ('cards/uncharted_passage/flow.cards', 93, 3),
-    538: ('cards/uncharted_passage/flow.cards', 37, 7),
-    539: ('cards/uncharted_passage/flow.cards', 93, 3),
-    544: ('cards/uncharted_passage/flow.cards', 41, 7),
-    545: ('cards/uncharted_passage/flow.cards', 42, 9),
-    546: ('cards/uncharted_passage/flow.cards', 93, 3),
-    551: ('cards/uncharted_passage/variants/storm_season.yaml', 11, 9),
-    552: ('cards/uncharted_passage/variants/storm_season.yaml', 12, 11),
-    554: ('cards/uncharted_passage/variants/storm_season.yaml', 13, 13),
-    555: ('cards/uncharted_passage/variants/storm_season.yaml', 14, 13),
-    556: ('cards/uncharted_passage/variants/storm_season.yaml', 15, 15),
-    557: ('cards/uncharted_passage/flow.cards', 93, 3),
-    562: ('cards/uncharted_passage/flow.cards', 47, 7),
-    563: ('cards/uncharted_passage/flow.cards', 51, 7),
-    564: ('cards/uncharted_passage/flow.cards', 52, 9),
-    566: ('cards/uncharted_passage/flow.cards', 53, 11),
-    567: ('cards/uncharted_passage/flow.cards', 93, 3),
-    572: ('cards/uncharted_passage/flow.cards', 59, 7),
-    573: ('cards/uncharted_passage/flow.cards', 62, 7),
-    578: ('cards/uncharted_passage/flow.cards', 62, 7),
-    581: ('cards/uncharted_passage/flow.cards', 62, 7),
-    583: ('cards/uncharted_passage/flow.cards', 63, 9),
-    584: ('cards/uncharted_passage/flow.cards', 64, 11),
-    585: ('cards/uncharted_passage/flow.cards', 93, 3),
-    590: ('cards/uncharted_passage/flow.cards', 72, 7),
-    595: ('cards/uncharted_passage/flow.cards', 72, 7),
-    598: ('cards/uncharted_passage/flow.cards', 72, 7),
-    600: ('cards/uncharted_passage/flow.cards', 73, 9),
-    601: ('cards/uncharted_passage/flow.cards', 74, 11),
-    603: ('cards/uncharted_passage/flow.cards', 136, 3),
-    604: ('cards/uncharted_passage/flow.cards', 137, 3),
-    605: ('cards/uncharted_passage/flow.cards', 140, 5),
-    606: ('cards/uncharted_passage/flow.cards', 141, 7),
-    609: ('cards/uncharted_passage/flow.cards', 157, 3),
-    610: ('cards/uncharted_passage/flow.cards', 158, 3),
-    611: ('cards/uncharted_passage/flow.cards', 147, 5),
-    612: ('cards/uncharted_passage/flow.cards', 148, 7),
-    613: ('cards/uncharted_passage/flow.cards', 93, 3),
-    618: ('cards/uncharted_passage/flow.cards', 82, 7),
-    619: ('cards/uncharted_passage/flow.cards', 83, 9),
-    620: ('cards/uncharted_passage/flow.cards', 93, 3),
-    625: ('cards/uncharted_passage/flow.cards', 87, 7),
-    626: ('cards/uncharted_passage/flow.cards', 93, 3),
+    506: ('cards/uncharted_passage/flow.cards', 12, 7),
+    507: ('cards/uncharted_passage/flow.cards', 93, 3),
+    512: ('cards/uncharted_passage/flow.cards', 18, 7),
+    513: ('cards/uncharted_passage/flow.cards', 93, 3),
+    518: ('cards/uncharted_passage/flow.cards', 22, 7),
+    519: ('cards/uncharted_passage/flow.cards', 93, 3),
+    524: ('cards/uncharted_passage/flow.cards', 27, 7),
+    525: ('cards/uncharted_passage/flow.cards', 93, 3),
+    536: ('cards/uncharted_passage/flow.cards', 37, 7),
+    537: ('cards/uncharted_passage/flow.cards', 93, 3),
+    542: ('cards/uncharted_passage/flow.cards', 41, 7),
+    543: ('cards/uncharted_passage/flow.cards', 42, 9),
+    544: ('cards/uncharted_passage/flow.cards', 93, 3),
+    549: ('cards/uncharted_passage/variants/storm_season.yaml', 11, 9),
+    550: ('cards/uncharted_passage/variants/storm_season.yaml', 12, 11),
+    552: ('cards/uncharted_passage/variants/storm_season.yaml', 13, 13),
+    553: ('cards/uncharted_passage/variants/storm_season.yaml', 14, 13),
+    554: ('cards/uncharted_passage/variants/storm_season.yaml', 15, 15),
+    555: ('cards/uncharted_passage/flow.cards', 93, 3),
+    560: ('cards/uncharted_passage/flow.cards', 47, 7),
+    561: ('cards/uncharted_passage/flow.cards', 51, 7),
+    562: ('cards/uncharted_passage/flow.cards', 52, 9),
+    564: ('cards/uncharted_passage/flow.cards', 53, 11),
+    565: ('cards/uncharted_passage/flow.cards', 93, 3),
+    570: ('cards/uncharted_passage/flow.cards', 59, 7),
+    571: ('cards/uncharted_passage/flow.cards', 62, 7),
+    576: ('cards/uncharted_passage/flow.cards', 62, 7),
+    579: ('cards/uncharted_passage/flow.cards', 62, 7),
+    581: ('cards/uncharted_passage/flow.cards', 63, 9),
+    582: ('cards/uncharted_passage/flow.cards', 64, 11),
+    583: ('cards/uncharted_passage/flow.cards', 93, 3),
+    588: ('cards/uncharted_passage/flow.cards', 72, 7),
+    593: ('cards/uncharted_passage/flow.cards', 72, 7),
+    596: ('cards/uncharted_passage/flow.cards', 72, 7),
+    598: ('cards/uncharted_passage/flow.cards', 73, 9),
+    599: ('cards/uncharted_passage/flow.cards', 74, 11),
+    601: ('cards/uncharted_passage/flow.cards', 136, 3),
+    602: ('cards/uncharted_passage/flow.cards', 137, 3),
+    603: ('cards/uncharted_passage/flow.cards', 140, 5),
+    604: ('cards/uncharted_passage/flow.cards', 141, 7),
+    607: ('cards/uncharted_passage/flow.cards', 157, 3),
+    608: ('cards/uncharted_passage/flow.cards', 158, 3),
+    609: ('cards/uncharted_passage/flow.cards', 147, 5),
+    610: ('cards/uncharted_passage/flow.cards', 148, 7),
+    611: ('cards/uncharted_passage/flow.cards', 93, 3),
+    616: ('cards/uncharted_passage/flow.cards', 82, 7),
+    617: ('cards/uncharted_passage/flow.cards', 83, 9),
+    618: ('cards/uncharted_passage/flow.cards', 93, 3),
+    623: ('cards/uncharted_passage/flow.cards', 87, 7),
+    624: ('cards/uncharted_passage/flow.cards', 93, 3),
 }
