@@ -152,14 +152,11 @@ def _render(
 
             reference = None if options.one_per_page else _reference_pdf(sheet, options, faces)
             bleed = options.bleed if options.one_per_page else 0.0
-            bundles = {v.bundle: faces.bundle(v.bundle) for v in laid.values()}
-            out[f"{stem}.pdf"] = impose(
-                sheet.pages, laid, {k: v for k, v in bundles.items() if v}, reference, bleed, banner
-            )
+            out[f"{stem}.pdf"] = impose(sheet.pages, laid, faces.font, reference, bleed, banner)
     return out
 
 
-def _reference_pdf(sheet: Any, options: SheetOptions, faces: Any) -> bytes:
+def _reference_pdf(sheet: Any, options: SheetOptions, faces: Any) -> Any:
     """The rules reference's pages, laid out on their own (and cached like a face)."""
     import hashlib
 
@@ -178,14 +175,15 @@ def _reference_pdf(sheet: Any, options: SheetOptions, faces: Any) -> bytes:
         from weasyprint import HTML
 
         from compiler.sheets.faces import Laid
+        from compiler.sheets.pieces import split
 
         # Whole fonts, as the faces have: the same font objects serve both.
         pdf = HTML(string=html).render().write_pdf(full_fonts=True, pdf_identifier=b"cardc-ref")
-        laid = Laid(0.0, faces.put_bundle(bytes(pdf)), 0)
+        pieces, fonts = split(bytes(pdf))
+        faces.put_fonts(fonts)
+        laid = Laid(0.0, tuple(pieces))
         faces.put(key, laid)
-    data = faces.bundle(laid.bundle)
-    assert data is not None
-    return data
+    return laid
 
 
 #: Sheets already rendered in this process, by everything they depend on: a build renders

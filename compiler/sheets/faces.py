@@ -8,10 +8,10 @@ one shrinks only as far as it must. A card that does not fit at the minimum fail
 and its source line.
 
 Every face of a sheet that is not yet known is laid out in one WeasyPrint document (one face
-a page, which costs far less than a document a face); the faces' pages are then written as
-PDFs, with whole fonts, so a face's PDF is the same bytes whichever faces it was laid out
-with: a face with a drawing or a picture (resources WeasyPrint names in the order it meets
-them) alone, the others together. The sheet's PDF (imposed from the faces by
+a page, which costs far less than a document a face); each layout pass's chosen pages are
+written as one PDF, with whole fonts, and split into pieces (:mod:`compiler.sheets.pieces`:
+resources renamed by their use in the face), so a face's piece is the same whichever faces
+it was laid out with. The sheet's PDF (imposed from the pieces by
 :mod:`compiler.sheets.impose`) then depends only on the sources, not on the cache's history.
 Faces are cached by their key (a hash of everything they show) in memory and in
 ``.cardc-cache/sheets/`` under the project: after an edit to one card only that card's face
@@ -46,7 +46,7 @@ SIZES = tuple(round(MAX_PT - 0.2 * i, 1) for i in range(int((MAX_PT - MIN_PT) / 
 RESERVE_MM = 0.8
 _PX_PER_MM = 96 / 25.4
 #: Bumped when what a cached face holds changes.
-CACHE_VERSION = "faces-3"
+CACHE_VERSION = "faces-4"
 #: The most the face cache keeps on disk (bytes); the faces of the four shipped games and
 #: their variants take about 4 MB.
 CACHE_BUDGET = 256 * 2**20
@@ -116,15 +116,12 @@ def _short(title: str) -> str:
 
 @dataclass(frozen=True)
 class Laid:
-    """A face as laid out: its text size, and where its page is (a bundle and a page index).
-
-    A bundle is one PDF of the faces one layout pass finished, written with the fonts whole
-    (not subset), so a face's page, fonts and all, is the same whatever it was laid out with.
-    """
+    """A face as laid out: its text size, and its page as a piece (:mod:`compiler.sheets.
+    pieces`: content and resources as data, fonts by digest), the same whatever it was laid
+    out with. The rules reference is a Laid of several pages."""
 
     size: float
-    bundle: str
-    page: int
+    pages: tuple[dict[str, Any], ...]
 
 
 def _code_digest() -> str:
@@ -138,73 +135,80 @@ def _code_digest() -> str:
     # build whose faces are all cached never needs it.
     digest = hashlib.blake2b(digest_size=16)
     digest.update(f"{CACHE_VERSION} {version('weasyprint')} {version('pydyf')}".encode())
-    digest.update(Path(__file__).read_bytes())
+    for module in ("faces.py", "pieces.py", "impose.py"):
+        digest.update((Path(__file__).parent / module).read_bytes())
     for font in sorted(FONT_DIR.glob("*.ttf")):
         digest.update(font.read_bytes())
     return digest.hexdigest()
 
 
 class FaceCache:
-    """Faces already laid out, and their bundles: in this process, and on disk when
-    ``folder`` is given (a damaged or missing file counts as not cached). Keys are a face's
-    own key combined with :func:`_code_digest`, so a change to the fit or to WeasyPrint
-    lays every face out again."""
+    """Faces already laid out, and the fonts their pieces use: in this process, and on disk
+    when ``folder`` is given (a damaged or missing file counts as not cached). Keys are a
+    face's own key combined with :func:`_code_digest`, so a change to the fit, the pieces or
+    WeasyPrint lays every face out again."""
 
     def __init__(self, folder: Path | None):
         self.folder = folder
         self.memory: dict[str, Laid] = {}
-        self.bundles: dict[str, bytes] = {}
+        self.fonts: dict[str, Any] = {}
         self.code = _code_digest()
 
     def _key(self, key: str) -> str:
         return hashlib.blake2b((self.code + key).encode(), digest_size=16).hexdigest()
 
     def get(self, key: str) -> Laid | None:
-        """The face of ``key`` when it and its bundle are known, else None."""
+        """The face of ``key`` when it and its fonts are known, else None."""
+        from compiler.sheets.pieces import fonts_of
+
         key = self._key(key)
         if key in self.memory:
             return self.memory[key]
         if self.folder is None:
             return None
+        path = self.folder / f"{key}.json"
         try:
-            meta = json.loads((self.folder / f"{key}.json").read_text(encoding="utf-8"))
-            laid = Laid(float(meta["size"]), str(meta["bundle"]), int(meta["page"]))
+            meta = json.loads(path.read_text(encoding="utf-8"))
+            laid = Laid(float(meta["size"]), tuple(meta["pages"]))
         except (OSError, ValueError, KeyError, TypeError):
             return None
-        if self.bundle(laid.bundle) is None:
+        if any(self.font(name) is None for name in sorted(fonts_of(list(laid.pages)))):
             return None
-        use(self.folder / f"{key}.json")
+        use(path)
         self.memory[key] = laid
         return laid
 
-    def bundle(self, sha: str) -> bytes | None:
-        """The bundle PDF whose SHA-256 is ``sha``."""
-        if sha in self.bundles:
-            return self.bundles[sha]
+    def font(self, name: str) -> Any:
+        """The font whose digest is ``name`` (piece data), or None when not known."""
+        from compiler.sheets.pieces import digest
+
+        if name in self.fonts:
+            return self.fonts[name]
         if self.folder is None:
             return None
+        path = self.folder / f"pdffont-{name}.json"
         try:
-            data = (self.folder / f"bundle-{sha}.pdf").read_bytes()
-        except OSError:
+            tree = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
             return None
-        if hashlib.sha256(data).hexdigest() != sha:
+        if digest(tree) != name:  # damaged: as if missing
             return None
-        use(self.folder / f"bundle-{sha}.pdf")
-        self.bundles[sha] = data
-        return data
+        use(path)
+        self.fonts[name] = tree
+        return tree
 
-    def put_bundle(self, data: bytes) -> str:
-        """Keep a bundle; its name is its SHA-256."""
-        sha = hashlib.sha256(data).hexdigest()
-        self.bundles[sha] = data
-        self._write(f"bundle-{sha}.pdf", data)
-        return sha
+    def put_fonts(self, fonts: dict[str, Any]) -> None:
+        """Keep fonts (digest -> piece data) that faces about to be kept use."""
+        for name, tree in sorted(fonts.items()):
+            if name not in self.fonts:
+                self.fonts[name] = tree
+                self._write(f"pdffont-{name}.json", json.dumps(tree).encode())
 
     def put(self, key: str, laid: Laid) -> None:
-        """Keep ``laid`` (its bundle must be kept already)."""
+        """Keep ``laid`` (its fonts must be kept already)."""
         key = self._key(key)
         self.memory[key] = laid
-        meta = {"size": laid.size, "bundle": laid.bundle, "page": laid.page}
+        meta = {"size": laid.size, "pages": list(laid.pages)}
         self._write(f"{key}.json", json.dumps(meta).encode())
 
     def _write(self, name: str, data: bytes) -> None:
@@ -359,29 +363,6 @@ def lay_out(faces: list[Face], head: str, cache: FaceCache) -> dict[str, Laid]:
     return done
 
 
-def _draws(face: Face) -> bool:
-    """True when the face holds a drawing or a picture (resources named per document)."""
-    return "<svg" in face.template or "<img" in face.template
-
-
-def _names_resources_by_order(pdf: bytes) -> bool:
-    """True when a PDF of several faces holds resources WeasyPrint names by the order it met
-    them (forms, images, patterns, shadings), which would tie a face to its neighbours."""
-    import io
-
-    from pypdf import PdfReader
-
-    resources = PdfReader(io.BytesIO(pdf)).pages[0].get("/Resources")
-    if resources is None:
-        return False
-    resources = resources.get_object()
-    return any(
-        len(resources[name].get_object()) > 0
-        for name in ("/XObject", "/Pattern", "/Shading")
-        if name in resources
-    )
-
-
 def _fit_group(
     faces: list[Face],
     head: str,
@@ -421,12 +402,11 @@ def _fit_group(
             face.size = size
             again.append(face)
         pending = again
-    # The faces' PDFs. WeasyPrint names a document's fonts by their content and its alpha
-    # states by their value, but its other resources (an SVG's forms, patterns, shadings;
-    # an image) in the order it meets them: a page with a drawing written beside others
-    # would name them after its neighbours, and the same face from an older build's bundle
-    # would differ from one laid out afresh. So a face with a drawing or a picture is written
-    # alone; the other faces of a layout pass share one PDF (far cheaper to write).
+    # The faces' pages, one PDF a layout pass, split into pieces (whose resources are named
+    # by their use in the face, not by the pass: see compiler.sheets.pieces). Whole fonts (no
+    # subset): a font is then the same object whichever faces it was laid out with.
+    from compiler.sheets.pieces import split
+
     chosen: dict[int, list[tuple[int, _Fit]]] = {}
     for fit in fits.values():
         if fit.fits_at is not None:
@@ -434,23 +414,14 @@ def _fit_group(
     for number, entries in sorted(chosen.items()):
         entries.sort(key=lambda entry: entry[0])
         document = documents[number]
-        shared = [entry for entry in entries if not _draws(entry[1].face)]
-        bundles = [shared] if shared else []
-        bundles += [[entry] for entry in entries if _draws(entry[1].face)]
-        while bundles:
-            bundle = bundles.pop(0)
-            pages = [document.pages[index] for index, _ in bundle]
-            # Whole fonts (no subset): each face's fonts are the same objects in any bundle.
-            pdf = document.copy(pages).write_pdf(full_fonts=True, pdf_identifier=b"cardc-faces")
-            if len(bundle) > 1 and _names_resources_by_order(pdf):
-                # A face drew something after all (a CSS gradient): each is written alone.
-                bundles += [[entry] for entry in bundle]
-                continue
-            sha = cache.put_bundle(bytes(pdf))
-            for page_number, (_, fit) in enumerate(bundle):
-                assert fit.fits is not None
-                fit.face.size = fit.fits
-                laid = Laid(fit.fits, sha, page_number)
-                cache.put(fit.face.key, laid)
-                done[fit.face.key] = laid
+        pages = [document.pages[index] for index, _ in entries]
+        pdf = document.copy(pages).write_pdf(full_fonts=True, pdf_identifier=b"cardc-faces")
+        pieces, fonts = split(bytes(pdf))
+        cache.put_fonts(fonts)
+        for piece, (_, fit) in zip(pieces, entries, strict=True):
+            assert fit.fits is not None
+            fit.face.size = fit.fits
+            laid = Laid(fit.fits, (piece,))
+            cache.put(fit.face.key, laid)
+            done[fit.face.key] = laid
     return stuck
