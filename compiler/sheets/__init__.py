@@ -17,6 +17,8 @@ from compiler.sheets.reference import REFERENCE_FILE, ReferenceError
 from compiler.sheets.text import TextError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from compiler.project import Project
     from dsl.diagnostics import Diagnostic
 
@@ -117,10 +119,10 @@ def _render(
     from compiler.sheets.markdown import render_markdown
     from compiler.sheets.model import build_model
     from compiler.sheets.pdf import renderer_problem
-    from compiler.sheets.reference import reference_for, resolve
+    from compiler.sheets.reference import resolve
 
     folder = project.game_dir(game)
-    ref = resolve(reference_for(folder, variant), ir, {c["id"] for c in ir["cards"]})
+    ref = resolve(_reference(folder, variant), ir, {c["id"] for c in ir["cards"]})
     model = build_model(ir, ref, variant=variant, only_cards=only_cards, title=title, folder=folder)
     lint_model(model, ir)
     # The first line of every generated file says so (in a PDF: its Subject).
@@ -154,6 +156,38 @@ def _render(
             bleed = options.bleed if options.one_per_page else 0.0
             out[f"{stem}.pdf"] = impose(sheet.pages, laid, faces.font, reference, bleed, banner)
     return out
+
+
+#: References read in this process, by the bytes of the files they are read from: a build
+#: renders a game and each of its variants from the same reference.yaml (reading and checking
+#: it is most of a one-card edit's sheets but the layout).
+_REFERENCES: dict[tuple[str, str | None, bytes], Any] = {}
+
+
+def _reference(folder: Path, variant: str | None) -> Any:
+    """``reference_for(folder, variant)``, read once a process for the same files."""
+    import copy
+    import hashlib
+
+    from compiler.sheets.reference import reference_for, variant_reference
+
+    # A variant without its own reference reads the game's: one entry serves them all.
+    variant = variant if variant_reference(folder, variant) is not None else None
+    digest = hashlib.blake2b(digest_size=20)
+    path = folder / REFERENCE_FILE
+    digest.update(path.read_bytes() if path.is_file() else b"-")
+    # A variant's reference, and whatever else reference_for reads, is under sheets/.
+    overrides = folder / "sheets"
+    if overrides.is_dir():
+        for file in sorted(overrides.rglob("*.yaml")):
+            digest.update(file.as_posix().encode() + b"\0" + file.read_bytes() + b"\0")
+    key = (str(folder), variant, digest.digest())
+    if key not in _REFERENCES:
+        if len(_REFERENCES) >= 32:
+            _REFERENCES.pop(next(iter(_REFERENCES)))
+        _REFERENCES[key] = reference_for(folder, variant)
+    # A copy: the caller may change what it is given.
+    return copy.deepcopy(_REFERENCES[key])
 
 
 def _reference_pdf(sheet: Any, options: SheetOptions, faces: Any) -> Any:
