@@ -146,15 +146,19 @@ def _render(
         from compiler.sheets import html as html_module
 
         html_module.FONT_CACHE[:] = [faces.folder] if faces.folder is not None else []
-        laid = lay_out(list(sheet.faces.values()), sheet.head, faces)
+        # The rules reference is laid out with the faces (in another process when there are
+        # two), a document of its own.
+        reference = None if options.one_per_page else _reference_document(sheet, options)
+        whole = dict([reference]) if reference is not None else {}
+        laid = lay_out(list(sheet.faces.values()), sheet.head, faces, whole)
         if "html" in formats:
             out[f"{stem}.html"] = render_html(sheet, options, banner).encode()
         if "pdf" in formats:
             from compiler.sheets.impose import impose
 
-            reference = None if options.one_per_page else _reference_pdf(sheet, options, faces)
+            pages = laid.pop(reference[0]) if reference is not None else None
             bleed = options.bleed if options.one_per_page else 0.0
-            out[f"{stem}.pdf"] = impose(sheet.pages, laid, faces.font, reference, bleed, banner)
+            out[f"{stem}.pdf"] = impose(sheet.pages, laid, faces.font, pages, bleed, banner)
     return out
 
 
@@ -190,8 +194,8 @@ def _reference(folder: Path, variant: str | None) -> Any:
     return copy.deepcopy(_REFERENCES[key])
 
 
-def _reference_pdf(sheet: Any, options: SheetOptions, faces: Any) -> Any:
-    """The rules reference's pages, laid out on their own (and cached like a face)."""
+def _reference_document(sheet: Any, options: SheetOptions) -> tuple[str, str]:
+    """The rules reference's pages as a document of their own: its cache key and HTML."""
     import hashlib
 
     from compiler.sheets.html import _BASE_CHARACTERS, _REFERENCE_PAPER, font_css, mm
@@ -203,21 +207,7 @@ def _reference_pdf(sheet: Any, options: SheetOptions, faces: Any) -> Any:
         f"@page reference {{ size: {mm(width)} {mm(height)}; margin: 14mm 15mm; }}\n"
         f"{sheet.head}\n</style></head><body>{sheet.reference}</body></html>"
     )
-    key = "ref-" + hashlib.blake2b(html.encode(), digest_size=16).hexdigest()
-    laid = faces.get(key)
-    if laid is None:
-        from weasyprint import HTML
-
-        from compiler.sheets.faces import Laid
-        from compiler.sheets.pieces import split
-
-        # Whole fonts, as the faces have: the same font objects serve both.
-        pdf = HTML(string=html).render().write_pdf(full_fonts=True, pdf_identifier=b"cardc-ref")
-        pieces, fonts = split(bytes(pdf))
-        faces.put_fonts(fonts)
-        laid = Laid(0.0, tuple(pieces))
-        faces.put(key, laid)
-    return laid
+    return "ref-" + hashlib.blake2b(html.encode(), digest_size=16).hexdigest(), html
 
 
 #: Sheets already rendered in this process, by everything they depend on: a build renders

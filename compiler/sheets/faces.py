@@ -331,11 +331,44 @@ class _Fit:
         return below[0] if below else between[-1]
 
 
-def lay_out(faces: list[Face], head: str, cache: FaceCache) -> dict[str, Laid]:
-    """Every face of ``faces`` laid out (from the cache when known), by key.
+def jobs() -> int:
+    """How many processes lay faces out: ``CARDC_SHEETS_JOBS`` when set, else the CPUs this
+    process may use (at most 4). One where a process cannot be forked (not Linux)."""
+    import multiprocessing
+    import sys
+
+    if not sys.platform.startswith("linux") or "fork" not in (
+        multiprocessing.get_all_start_methods()
+    ):
+        return 1
+    given = os.environ.get("CARDC_SHEETS_JOBS", "").strip()
+    if given:
+        try:
+            return max(1, int(given))
+        except ValueError:
+            return 1
+    return max(1, min(4, len(os.sched_getaffinity(0))))
+
+
+#: The fewest faces a layout task is given when faces are shared among processes (a document
+#: of its own costs WeasyPrint a stylesheet's cascade, so a tiny task is not worth its start).
+MIN_TASK = 6
+
+
+def lay_out(
+    faces: list[Face],
+    head: str,
+    cache: FaceCache,
+    whole: dict[str, str] | None = None,
+    workers: int | None = None,
+) -> dict[str, Laid]:
+    """Every face of ``faces`` laid out (from the cache when known), by key; and each
+    document of ``whole`` (key -> HTML, the rules reference) laid out as it is, by its key.
 
     Sets each face's ``size`` to its fitted size. Raises :class:`CardOverflowError` naming
-    every card that does not fit even at :data:`MIN_PT`.
+    every card that does not fit even at :data:`MIN_PT`. What is not cached is shared among
+    ``workers`` processes (default :func:`jobs`): a face's page, and so the sheet's bytes,
+    are the same whichever process laid it out beside which faces.
     """
     from compiler.sheets.html import _BASE_CHARACTERS as BASE_CHARACTERS
 
@@ -349,27 +382,80 @@ def lay_out(faces: list[Face], head: str, cache: FaceCache) -> dict[str, Laid]:
         else:
             face.size = _guess(face)
             pending.append(face)
-    stuck: list[tuple[str, str]] = []
+    tasks: list[tuple[Any, ...]] = []
+    for key, html in sorted((whole or {}).items()):
+        laid = cache.get(key)
+        if laid is not None:
+            done[key] = laid
+        else:
+            tasks.append(("whole", key, html))
+    workers = jobs() if workers is None else max(1, workers)
+    # Two tasks a process, so one that finishes early takes another's share.
+    size = max(MIN_TASK, -(-len(pending) // (2 * workers))) if workers > 1 else len(pending)
     # The fonts a face is laid out with are cut to a fixed set of characters, so its page
     # does not depend on which faces were laid out with it; a face that uses other
     # characters is laid out with a font that has them too.
     groups: dict[frozenset[str], list[Face]] = {}
     for face in pending:
         groups.setdefault(frozenset(face.template) - BASE_CHARACTERS, []).append(face)
+    from compiler.sheets.html import font_css
+
     for extra, group in sorted(groups.items(), key=lambda item: sorted(item[0])):
-        stuck += _fit_group(group, head, BASE_CHARACTERS | extra, cache, done)
+        # The fonts cut here, before any fork: each process then has them, and this one
+        # notes the cut font files it used (the cache's pruning keeps them).
+        font_css(BASE_CHARACTERS | extra)
+        for start in range(0, len(group), max(size, 1)):
+            tasks.append(("fit", group[start : start + size], head, BASE_CHARACTERS | extra))
+    stuck: list[tuple[str, str]] = []
+    sizes: dict[str, float] = {}
+    for task, (results, fonts, task_stuck) in zip(tasks, _run(tasks, workers), strict=True):
+        cache.put_fonts(fonts)
+        stuck += task_stuck
+        for key, fitted, pages in results:
+            laid = Laid(fitted, tuple(pages))
+            cache.put(key, laid)
+            done[key] = laid
+            if task[0] == "fit":
+                sizes[key] = fitted
+    for face in pending:
+        face.size = sizes.get(face.key, face.size)
     if stuck:
         raise CardOverflowError(stuck)
     return done
 
 
+def _run(tasks: list[tuple[Any, ...]], workers: int) -> list[Any]:
+    """Each task's result, in order: in this process, or shared among forked ones."""
+    if workers <= 1 or len(tasks) <= 1:
+        return [_task(task) for task in tasks]
+    import multiprocessing
+
+    # Forked, so each process has WeasyPrint loaded already (the caller has imported it).
+    with multiprocessing.get_context("fork").Pool(min(workers, len(tasks))) as pool:
+        return pool.map(_task, tasks, chunksize=1)
+
+
+def _task(task: tuple[Any, ...]) -> Any:
+    """One task of :func:`lay_out`: ([(key, size, pieces)], fonts, cards that do not fit)."""
+    if task[0] == "whole":
+        from weasyprint import HTML
+
+        from compiler.sheets.pieces import split
+
+        _, key, html = task
+        # Whole fonts, as the faces have: the same font objects serve both.
+        pdf = HTML(string=html).render().write_pdf(full_fonts=True, pdf_identifier=b"cardc-ref")
+        pieces, fonts = split(bytes(pdf))
+        return [(key, 0.0, pieces)], fonts, []
+    _, faces, head, characters = task
+    return _fit_group(faces, head, characters)
+
+
 def _fit_group(
-    faces: list[Face],
-    head: str,
-    characters: frozenset[str],
-    cache: FaceCache,
-    done: dict[str, Laid],
-) -> list[tuple[str, str]]:
+    faces: list[Face], head: str, characters: frozenset[str]
+) -> tuple[list[tuple[str, float, list[dict[str, Any]]]], dict[str, Any], list[tuple[str, str]]]:
+    """Faces laid out at the sizes that fit them: [(key, size, pieces)], the fonts the pieces
+    use, and the cards that do not fit even at the smallest size."""
     from weasyprint import HTML
 
     fits = {face.key: _Fit(face) for face in faces}
@@ -411,17 +497,16 @@ def _fit_group(
     for fit in fits.values():
         if fit.fits_at is not None:
             chosen.setdefault(fit.fits_at[0], []).append((fit.fits_at[1], fit))
+    results: list[tuple[str, float, list[dict[str, Any]]]] = []
+    fonts: dict[str, Any] = {}
     for number, entries in sorted(chosen.items()):
         entries.sort(key=lambda entry: entry[0])
         document = documents[number]
         pages = [document.pages[index] for index, _ in entries]
         pdf = document.copy(pages).write_pdf(full_fonts=True, pdf_identifier=b"cardc-faces")
-        pieces, fonts = split(bytes(pdf))
-        cache.put_fonts(fonts)
+        pieces, pass_fonts = split(bytes(pdf))
+        fonts.update(pass_fonts)
         for piece, (_, fit) in zip(pieces, entries, strict=True):
             assert fit.fits is not None
-            fit.face.size = fit.fits
-            laid = Laid(fit.fits, (piece,))
-            cache.put(fit.face.key, laid)
-            done[fit.face.key] = laid
-    return stuck
+            results.append((fit.face.key, fit.fits, [piece]))
+    return results, fonts, stuck
