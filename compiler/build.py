@@ -17,6 +17,7 @@ versions fixed by its constraints file: a PDF's bytes depend on them).
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import hashlib
 import json
@@ -313,8 +314,14 @@ def build(
     # build and reclaim little. It runs again, once, when the build is over.
     enabled = gc.isenabled()
     gc.disable()
+    stored_sheets: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
+    if rebuild and sheets:
+        # --rebuild renders anew: no sheet taken whole from the cache (its faces still are).
+        from compiler.sheets import stored_sheets_unused
+
+        stored_sheets = stored_sheets_unused()
     try:
-        with build_lock(project):
+        with build_lock(project), stored_sheets:
             return _build(project, paths, check_only, sources, sheets, rebuild)
     except BuildLockError as error:
         if check_only and not lock_needed(project):

@@ -233,3 +233,71 @@ def test_the_reference_is_read_once_for_a_game_and_its_variants(
     # A copy each time: changing what one sheet was given changes no other.
     copy = _reference(project.game_dir("uncharted_passage"), None)
     assert copy is not base and copy == base
+
+
+# -- a sheet whose inputs did not change is not rendered again ---------------------------------
+
+
+def _game_with_a_variant(root: Path) -> Path:
+    game = root / "cards" / "tiny"
+    (game / "variants").mkdir(parents=True)
+    (game / "game.cards").write_text(
+        'game tiny "Tiny" {\n  players 1..2\n  counter gold\n'
+        '  trigger reveal "a card is revealed"\n  kind thing "a thing" { }\n}\n'
+    )
+    (game / "cards.cards").write_text(
+        'thing "One" {\n  on reveal { gain gold 1 }\n}\n'
+        'thing "Two" {\n  on reveal { gain gold 2 }\n}\n'
+    )
+    (game / "variants" / "without_two.yaml").write_text(
+        "description: The game without Two\nremove:\n  - two\n"
+    )
+    (root / "pyproject.toml").write_text(
+        '[tool.cardc]\ncards = "cards"\ngenerated = "generated"\n', encoding="utf-8"
+    )
+    return game
+
+
+def test_an_edit_renders_only_the_sheets_the_card_is_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import compiler.sheets as sheets
+    from compiler.cli import main
+
+    game = _game_with_a_variant(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    rendered: list[str | None] = []
+    real = sheets._render
+
+    def counting(project, name, ir, variant, *args):  # type: ignore[no-untyped-def]
+        rendered.append(variant)
+        return real(project, name, ir, variant, *args)
+
+    monkeypatch.setattr(sheets, "_render", counting)
+    _fresh()
+    assert main(["build"]) == 0
+    assert sorted(rendered, key=str) == [None, "without_two"]
+    generated = tmp_path / "generated" / "sheets" / "tiny"
+    variant_pdf = (generated / "without_two.pdf").read_bytes()
+    # Two is edited: the game's sheet is rendered again, the variant's (no Two on it) is not.
+    source = game / "cards.cards"
+    source.write_text(source.read_text().replace("gain gold 2", "gain gold 3"))
+    rendered.clear()
+    _fresh()
+    assert main(["build"]) == 0
+    assert rendered == [None]
+    assert (generated / "without_two.pdf").read_bytes() == variant_pdf
+    # One is edited: it is on both sheets, both are rendered.
+    source.write_text(source.read_text().replace("gain gold 1", "gain gold 4"))
+    rendered.clear()
+    _fresh()
+    assert main(["build"]) == 0
+    assert sorted(rendered, key=str) == [None, "without_two"]
+    assert (generated / "without_two.pdf").read_bytes() != variant_pdf
+    # A clean build (--rebuild renders every sheet, none taken whole from the cache) finds
+    # exactly these bytes.
+    rendered.clear()
+    _fresh()
+    capsys.readouterr()
+    assert main(["build", "--check", "--rebuild"]) == 0, capsys.readouterr()
+    assert sorted(rendered, key=str) == [None, "without_two"]

@@ -9,6 +9,9 @@ tables, icons and words); :mod:`text` writes each card's text from its IR effect
 
 from __future__ import annotations
 
+import contextlib
+import functools
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from compiler.sheets.layout import LayoutError, SheetOptions
@@ -86,15 +89,27 @@ def render_sheet_files(
     unknown = [f for f in formats if f not in FORMATS]
     if unknown:
         raise SheetError(f"unknown format {', '.join(unknown)}: use {', '.join(FORMATS)}")
-    try:
-        out = _render(project, game, ir, variant, only_cards, title, formats, options, cache)
-    except CardOverflowError as error:
-        raise SheetError(str(error), error.cards[0][1]) from error
-    except LintError as error:
-        raise SheetError(str(error), error.source) from error
-    except (ReferenceError, TextError, LayoutError) as error:
-        raise SheetError(str(error)) from error
-    result = dict(sorted(out.items()))
+    # A sheet whose inputs are all as an earlier build had them (a variant without the card
+    # just edited) is that build's bytes, kept beside the faces: not rendered again.
+    from compiler.sheets.faces import cache_for
+
+    store = cache_for(project.root) if cache and _REUSE_STORED[0] else None
+    stored = store.sheet(key) if store is not None else None
+    if stored is not None:
+        result = stored
+    else:
+        store = cache_for(project.root) if cache else None
+        try:
+            out = _render(project, game, ir, variant, only_cards, title, formats, options, cache)
+        except CardOverflowError as error:
+            raise SheetError(str(error), error.cards[0][1]) from error
+        except LintError as error:
+            raise SheetError(str(error), error.source) from error
+        except (ReferenceError, TextError, LayoutError) as error:
+            raise SheetError(str(error)) from error
+        result = dict(sorted(out.items()))
+        if store is not None:
+            store.put_sheet(key, result)
     if len(_MEMO) >= _MEMO_SIZE:
         _MEMO.pop(next(iter(_MEMO)))
     _MEMO[key] = result
@@ -210,6 +225,22 @@ def _reference_document(sheet: Any, options: SheetOptions) -> tuple[str, str]:
     return "ref-" + hashlib.blake2b(html.encode(), digest_size=16).hexdigest(), html
 
 
+#: Whether a sheet kept in the cache may be used whole (not while ``cardc build --rebuild``).
+_REUSE_STORED = [True]
+
+
+@contextlib.contextmanager
+def stored_sheets_unused() -> Iterator[None]:
+    """While inside: every sheet is rendered (from its cached faces), none taken whole from
+    the cache; what is rendered is still kept for later builds."""
+    before = _REUSE_STORED[0]
+    _REUSE_STORED[0] = False
+    try:
+        yield
+    finally:
+        _REUSE_STORED[0] = before
+
+
 #: Sheets already rendered in this process, by everything they depend on: a build renders
 #: a game and its variants, and a test suite the same games many times over.
 _MEMO: dict[str, dict[str, bytes]] = {}
@@ -217,22 +248,57 @@ _MEMO_SIZE = 64
 
 
 def _memo_key(project: Project, game: str, ir: dict[str, Any], extra: tuple[Any, ...]) -> str:
+    """Everything a sheet's bytes depend on, hashed: the IR, the game's reference, CSS,
+    templates and art, the options, and the code that renders it (:func:`_code_digest`)."""
     import hashlib
     import json
 
     from compiler.generated_files import BANNER
 
     digest = hashlib.blake2b(digest_size=20)
+    digest.update(_code_digest().encode())
     digest.update(json.dumps(ir, sort_keys=True).encode())
-    path = project.game_dir(game) / REFERENCE_FILE
+    folder = project.game_dir(game)
+    path = folder / REFERENCE_FILE
     digest.update(path.read_bytes() if path.is_file() else b"-")
     # The game's own CSS, templates and variant references (cards/<game>/sheets/).
-    overrides = project.game_dir(game) / "sheets"
+    overrides = folder / "sheets"
     if overrides.is_dir():
         for file in sorted(overrides.rglob("*")):
             if file.is_file():
                 digest.update(file.as_posix().encode() + file.read_bytes())
+    # Each card's art (a path relative to the game's folder, inlined into the sheet).
+    for card in ir.get("cards", []):
+        art = card.get("properties", {}).get("art")
+        if isinstance(art, str):
+            file = folder / art
+            digest.update(art.encode() + b"\0" + (file.read_bytes() if file.is_file() else b"-"))
     digest.update(repr((game, BANNER, extra)).encode())
+    return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def _code_digest() -> str:
+    """The code a sheet is rendered by: cardc's sheets package, templates and fonts, and the
+    versions of the libraries it uses (read from their metadata: importing them is slow)."""
+    import hashlib
+    from importlib.metadata import PackageNotFoundError, version
+    from pathlib import Path
+
+    from compiler import __version__
+
+    here = Path(__file__).parent
+    digest = hashlib.blake2b(digest_size=20)
+    digest.update(__version__.encode())
+    for name in ("weasyprint", "pydyf", "pypdf", "fonttools", "jinja2", "markupsafe"):
+        try:
+            digest.update(f"{name} {version(name)}\n".encode())
+        except PackageNotFoundError:
+            digest.update(f"{name} -\n".encode())
+    for folder in (here, here.parent / "templates" / "sheets"):
+        for file in sorted(folder.rglob("*")):
+            if file.is_file() and file.suffix not in (".pyc",):
+                digest.update(file.relative_to(folder).as_posix().encode() + file.read_bytes())
     return digest.hexdigest()
 
 

@@ -204,6 +204,29 @@ class FaceCache:
                 self.fonts[name] = tree
                 self._write(f"pdffont-{name}.json", json.dumps(tree).encode())
 
+    def sheet(self, key: str) -> dict[str, bytes] | None:
+        """A sheet's files kept by :meth:`put_sheet` under ``key``, or None."""
+        import base64
+
+        if self.folder is None:
+            return None
+        path = self.folder / f"sheet-{self._key(key)}.json"
+        try:
+            stored = json.loads(path.read_text(encoding="utf-8"))
+            files = {str(k): base64.b64decode(v, validate=True) for k, v in stored.items()}
+        except (OSError, ValueError, AttributeError):
+            return None
+        use(path)
+        return files
+
+    def put_sheet(self, key: str, files: dict[str, bytes]) -> None:
+        """Keep a sheet's files (relative path -> bytes) under ``key``: everything they
+        depend on (see ``compiler.sheets._memo_key``)."""
+        import base64
+
+        data = {k: base64.b64encode(v).decode("ascii") for k, v in sorted(files.items())}
+        self._write(f"sheet-{self._key(key)}.json", json.dumps(data).encode())
+
     def put(self, key: str, laid: Laid) -> None:
         """Keep ``laid`` (its fonts must be kept already)."""
         key = self._key(key)
