@@ -321,12 +321,14 @@ def build(
 
         stored_sheets = stored_sheets_unused()
     try:
-        with build_lock(project), stored_sheets:
-            return _build(project, paths, check_only, sources, sheets, rebuild)
+        # The layout processes (started at the first game rendered) end before the lock.
+        with build_lock(project), stored_sheets, contextlib.ExitStack() as early:
+            return _build(project, paths, check_only, sources, sheets, rebuild, early)
     except BuildLockError as error:
         if check_only and not lock_needed(project):
             # A read-only project: nobody builds it, so a check needs no lock to read it.
-            return _build(project, paths, check_only, sources, sheets, rebuild)
+            with contextlib.ExitStack() as early:
+                return _build(project, paths, check_only, sources, sheets, rebuild, early)
         return _failed(project, str(error), error.hint)
     finally:
         if enabled:
@@ -390,6 +392,7 @@ def _build(
     sources: SourceCache,
     sheets: bool,
     rebuild: bool = False,
+    early: contextlib.ExitStack | None = None,
 ) -> BuildOutcome:
     outcome = BuildOutcome()
     generated = project.generated
@@ -430,6 +433,13 @@ def _build(
             carried_shas.update(old["files"] if isinstance(old, dict) else {})
             reused.append(game)
         else:
+            if sheets and early is not None:
+                # The processes that lay the sheets' faces out start now and load WeasyPrint
+                # while this one compiles the game (see compiler.sheets.faces).
+                from compiler.sheets.faces import layout_processes
+
+                early.enter_context(layout_processes())
+                early = None
             files, diagnostics = render_game(project, folder, sources, sheets)
             outcome.diagnostics.extend(diagnostics)
             if not files:

@@ -421,14 +421,15 @@ def lay_out(
     groups: dict[frozenset[str], list[Face]] = {}
     for face in pending:
         groups.setdefault(frozenset(face.template) - BASE_CHARACTERS, []).append(face)
-    from compiler.sheets.html import font_css
+    from compiler.sheets.html import FONT_CACHE, font_css
 
     for extra, group in sorted(groups.items(), key=lambda item: sorted(item[0])):
         # The fonts cut here, before any fork: each process then has them, and this one
         # notes the cut font files it used (the cache's pruning keeps them).
         font_css(BASE_CHARACTERS | extra)
         for start in range(0, len(group), max(size, 1)):
-            tasks.append(("fit", group[start : start + size], head, BASE_CHARACTERS | extra))
+            chunk = group[start : start + size]
+            tasks.append(("fit", chunk, head, BASE_CHARACTERS | extra, list(FONT_CACHE)))
     stuck: list[tuple[str, str]] = []
     sizes: dict[str, float] = {}
     for task, (results, fonts, task_stuck) in zip(tasks, _run(tasks, workers), strict=True):
@@ -447,13 +448,55 @@ def lay_out(
     return done
 
 
+#: The layout processes a build started early (:func:`layout_processes`), when it did.
+_POOL: list[Any] = []
+
+
+@contextlib.contextmanager
+def layout_processes() -> Iterator[None]:
+    """While inside, a layout process forked now loads WeasyPrint while this one goes on (a
+    build compiling its cards), and lays out the faces of a sheet with few new ones (a
+    one-card edit): this process then never loads WeasyPrint (a third of a second). Many new
+    faces are still shared among :func:`jobs` processes. With one job, or where a process
+    cannot be forked, nothing changes."""
+    if jobs() <= 1 or _POOL:
+        yield
+        return
+    import multiprocessing
+
+    pool = multiprocessing.get_context("fork").Pool(1, initializer=_warm)
+    _POOL.append(pool)
+    try:
+        yield
+    finally:
+        _POOL.remove(pool)
+        pool.close()
+        pool.join()
+
+
+def _warm() -> None:
+    """A layout process's start: WeasyPrint loaded before any task comes."""
+    from compiler.sheets.pdf import renderer_problem
+
+    renderer_problem()
+
+
+def pool_call(function: Any, *args: Any) -> Any:
+    """``function(*args)`` in a layout process when a build started them, else None."""
+    return _POOL[0].apply(function, args) if _POOL else None
+
+
 def _run(tasks: list[tuple[Any, ...]], workers: int) -> list[Any]:
     """Each task's result, in order: in this process, or shared among forked ones."""
     if workers <= 1 or len(tasks) <= 1:
+        if _POOL and tasks:
+            return list(_POOL[0].map(_task, tasks, chunksize=1))
         return [_task(task) for task in tasks]
     import multiprocessing
 
-    # Forked, so each process has WeasyPrint loaded already (the caller has imported it).
+    # WeasyPrint loaded here first, so each process forked has it already.
+    import weasyprint  # noqa: F401
+
     with multiprocessing.get_context("fork").Pool(min(workers, len(tasks))) as pool:
         return pool.map(_task, tasks, chunksize=1)
 
@@ -470,7 +513,11 @@ def _task(task: tuple[Any, ...]) -> Any:
         pdf = HTML(string=html).render().write_pdf(full_fonts=True, pdf_identifier=b"cardc-ref")
         pieces, fonts = split(bytes(pdf))
         return [(key, 0.0, pieces)], fonts, []
-    _, faces, head, characters = task
+    _, faces, head, characters, font_cache = task
+    from compiler.sheets import html as html_module
+
+    # Where the cut fonts are kept (a process started before the sheet knew it).
+    html_module.FONT_CACHE[:] = font_cache
     return _fit_group(faces, head, characters)
 
 
