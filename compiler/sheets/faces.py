@@ -15,7 +15,9 @@ it was laid out with. The sheet's PDF (imposed from the pieces by
 :mod:`compiler.sheets.impose`) then depends only on the sources, not on the cache's history.
 Faces are cached by their key (a hash of everything they show) in memory and in
 ``.cardc-cache/sheets/`` under the project: after an edit to one card only that card's face
-is laid out again, in every sheet it is on.
+is laid out again, in every sheet it is on. The faces not cached, and the rules reference,
+are laid out in forked processes (:func:`jobs`, ``CARDC_SHEETS_JOBS``); a face's piece does not
+depend on which process laid it out beside which faces, so neither does the sheet.
 The cache on disk is kept to :data:`CACHE_BUDGET` bytes: :func:`prune_cache` (after every
 build that rendered sheets) drops the files used least recently first, never one this process
 used, and the folders of other cache versions.
@@ -463,15 +465,18 @@ def layout_processes() -> Iterator[None]:
         yield
         return
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
-    pool = multiprocessing.get_context("fork").Pool(1, initializer=_warm)
+    # An executor, not a multiprocessing.Pool: a process that dies (killed, out of memory)
+    # fails the build with an error instead of leaving it waiting for ever.
+    pool = ProcessPoolExecutor(1, multiprocessing.get_context("fork"), initializer=_warm)
+    pool.submit(int)  # the process starts now (an executor starts one at its first task)
     _POOL.append(pool)
     try:
         yield
     finally:
         _POOL.remove(pool)
-        pool.close()
-        pool.join()
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _warm() -> None:
@@ -483,22 +488,24 @@ def _warm() -> None:
 
 def pool_call(function: Any, *args: Any) -> Any:
     """``function(*args)`` in a layout process when a build started them, else None."""
-    return _POOL[0].apply(function, args) if _POOL else None
+    return _POOL[0].submit(function, *args).result() if _POOL else None
 
 
 def _run(tasks: list[tuple[Any, ...]], workers: int) -> list[Any]:
     """Each task's result, in order: in this process, or shared among forked ones."""
     if workers <= 1 or len(tasks) <= 1:
         if _POOL and tasks:
-            return list(_POOL[0].map(_task, tasks, chunksize=1))
+            return list(_POOL[0].map(_task, tasks))
         return [_task(task) for task in tasks]
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
     # WeasyPrint loaded here first, so each process forked has it already.
     import weasyprint  # noqa: F401
 
-    with multiprocessing.get_context("fork").Pool(min(workers, len(tasks))) as pool:
-        return pool.map(_task, tasks, chunksize=1)
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(min(workers, len(tasks)), context) as pool:
+        return list(pool.map(_task, tasks))
 
 
 def _task(task: tuple[Any, ...]) -> Any:
