@@ -305,3 +305,54 @@ def test_an_edit_renders_only_the_sheets_the_card_is_on(
     capsys.readouterr()
     assert main(["build", "--check", "--rebuild"]) == 0, capsys.readouterr()
     assert sorted(rendered, key=str) == [None, "without_two"]
+
+
+def test_a_one_card_edit_is_laid_out_by_the_builds_own_layout_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The build forks a layout process at its first rendered game, which loads WeasyPrint
+    # while the cards compile; the face of the edited card is laid out there, and the build's
+    # own process never loads WeasyPrint.
+    import sys
+
+    import compiler.sheets as sheets
+    from compiler.cli import main
+    from compiler.sheets import faces
+    from compiler.sheets.pdf import renderer_problem
+
+    game = _game_with_a_variant(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CARDC_SHEETS_JOBS", "2")
+    _fresh()
+    assert main(["build"]) == 0
+    pdf = tmp_path / "generated" / "sheets" / "tiny" / "tiny.pdf"
+    before = pdf.read_bytes()
+    source = game / "cards.cards"
+    source.write_text(source.read_text().replace("gain gold 1", "gain gold 5"))
+    for name in [n for n in sys.modules if n == "weasyprint" or n.startswith("weasyprint.")]:
+        monkeypatch.delitem(sys.modules, name)
+    renderer_problem.cache_clear()
+    in_process: list[int] = []
+    real = faces._fit_group
+
+    def here(*args):  # type: ignore[no-untyped-def]
+        in_process.append(1)
+        return real(*args)
+
+    _fresh()
+    try:
+        with monkeypatch.context() as patch:
+            patch.setattr(faces, "_fit_group", here)
+            # Faces laid out in this process would be counted; the layout process forked
+            # from it counts in its own copy of the list.
+            assert main(["build"]) == 0
+        assert "weasyprint" not in sys.modules
+    finally:
+        renderer_problem.cache_clear()
+    assert in_process == []
+    after = pdf.read_bytes()
+    assert after != before and after.startswith(b"%PDF")
+    # And a clean build makes the same bytes.
+    _fresh()
+    assert main(["build", "--check", "--rebuild"]) == 0
+    assert sheets._REUSE_STORED == [True]
