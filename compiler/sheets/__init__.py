@@ -218,7 +218,7 @@ def _reference_document(sheet: Any, options: SheetOptions) -> tuple[str, str]:
     width, height = _REFERENCE_PAPER.get(options.paper, _REFERENCE_PAPER["a4"])
     html = (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><style>\n'
-        f"{font_css(_BASE_CHARACTERS | frozenset(str(sheet.reference)))}\n"
+        f"{font_css(_BASE_CHARACTERS | frozenset(str(sheet.reference)), fetched=True)}\n"
         f"@page reference {{ size: {mm(width)} {mm(height)}; margin: 14mm 15mm; }}\n"
         f"{sheet.head}\n</style></head><body>{sheet.reference}</body></html>"
     )

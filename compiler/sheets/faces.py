@@ -277,7 +277,7 @@ def _document(faces: list[Face], head: str, characters: frozenset[str]) -> str:
     )
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><style>\n'
-        f"{font_css(characters)}\n@page {{ margin: 0; }}\n{rules}\n{head}\n"
+        f"{font_css(characters, fetched=True)}\n@page {{ margin: 0; }}\n{rules}\n{head}\n"
         ".sheet.face-page { position: relative; overflow: hidden; break-after: page; }\n"
         "</style></head><body>" + "".join(pages) + "</body></html>"
     )
@@ -396,6 +396,7 @@ def lay_out(
     are the same whichever process laid it out beside which faces.
     """
     from compiler.sheets.html import _BASE_CHARACTERS as BASE_CHARACTERS
+    from compiler.sheets.html import fetched_fonts
 
     done: dict[str, Laid] = {}
     pending = []
@@ -413,7 +414,7 @@ def lay_out(
         if laid is not None:
             done[key] = laid
         else:
-            tasks.append(("whole", key, html))
+            tasks.append(("whole", key, html, fetched_fonts(html)))
     workers = jobs() if workers is None else max(1, workers)
     # Two tasks a process, so one that finishes early takes another's share.
     size = max(MIN_TASK, -(-len(pending) // (2 * workers))) if workers > 1 else len(pending)
@@ -428,7 +429,7 @@ def lay_out(
     for extra, group in sorted(groups.items(), key=lambda item: sorted(item[0])):
         # The fonts cut here, before any fork: each process then has them, and this one
         # notes the cut font files it used (the cache's pruning keeps them).
-        font_css(BASE_CHARACTERS | extra)
+        font_css(BASE_CHARACTERS | extra, fetched=True)
         for start in range(0, len(group), max(size, 1)):
             chunk = group[start : start + size]
             tasks.append(("fit", chunk, head, BASE_CHARACTERS | extra, list(FONT_CACHE)))
@@ -513,11 +514,14 @@ def _task(task: tuple[Any, ...]) -> Any:
     if task[0] == "whole":
         from weasyprint import HTML
 
+        from compiler.sheets.html import FETCHED, fetcher
         from compiler.sheets.pieces import split
 
-        _, key, html = task
+        _, key, html, fonts = task
+        FETCHED.update(fonts)  # a process forked before they were cut
         # Whole fonts, as the faces have: the same font objects serve both.
-        pdf = HTML(string=html).render().write_pdf(full_fonts=True, pdf_identifier=b"cardc-ref")
+        document = HTML(string=html, url_fetcher=fetcher()).render()
+        pdf = document.write_pdf(full_fonts=True, pdf_identifier=b"cardc-ref")
         pieces, fonts = split(bytes(pdf))
         return [(key, 0.0, pieces)], fonts, []
     _, faces, head, characters, font_cache = task
@@ -535,12 +539,14 @@ def _fit_group(
     use, and the cards that do not fit even at the smallest size."""
     from weasyprint import HTML
 
+    from compiler.sheets.html import fetcher
+
     fits = {face.key: _Fit(face) for face in faces}
     documents: list[Any] = []
     pending = faces
     stuck: list[tuple[str, str]] = []
     while pending:
-        document = HTML(string=_document(pending, head, characters)).render()
+        document = HTML(string=_document(pending, head, characters), url_fetcher=fetcher()).render()
         documents.append(document)
         again = []
         for index, (face, page) in enumerate(zip(pending, document.pages, strict=True)):
