@@ -470,7 +470,8 @@ def layout_processes() -> Iterator[None]:
 
     # An executor, not a multiprocessing.Pool: a process that dies (killed, out of memory)
     # fails the build with an error instead of leaving it waiting for ever.
-    pool = ProcessPoolExecutor(1, multiprocessing.get_context("fork"), initializer=_warm)
+    context = multiprocessing.get_context("fork")
+    pool = ProcessPoolExecutor(1, context, initializer=_warm, initargs=(os.getpid(),))
     pool.submit(int)  # the process starts now (an executor starts one at its first task)
     _POOL.append(pool)
     try:
@@ -480,11 +481,24 @@ def layout_processes() -> Iterator[None]:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _warm() -> None:
+def _warm(parent: int) -> None:
     """A layout process's start: WeasyPrint loaded before any task comes."""
     from compiler.sheets.pdf import renderer_problem
 
+    _die_with(parent)
     renderer_problem()
+
+
+def _die_with(parent: int) -> None:
+    """Ends this layout process when ``parent`` (the build) ends, however it ends: a build
+    killed half way must not leave a process behind holding its lock (``PR_SET_PDEATHSIG``)."""
+    import ctypes
+    import signal
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # it ended before the line above
+        os._exit(1)
 
 
 def pool_call(function: Any, *args: Any) -> Any:
@@ -505,7 +519,8 @@ def _run(tasks: list[tuple[Any, ...]], workers: int) -> list[Any]:
     import weasyprint  # noqa: F401
 
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(min(workers, len(tasks)), context) as pool:
+    count, parent = min(workers, len(tasks)), os.getpid()
+    with ProcessPoolExecutor(count, context, initializer=_die_with, initargs=(parent,)) as pool:
         return list(pool.map(_task, tasks))
 
 
