@@ -17,6 +17,7 @@ versions fixed by its constraints file: a PDF's bytes depend on them).
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import hashlib
 import json
@@ -313,13 +314,21 @@ def build(
     # build and reclaim little. It runs again, once, when the build is over.
     enabled = gc.isenabled()
     gc.disable()
+    stored_sheets: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
+    if rebuild and sheets:
+        # --rebuild renders anew: no sheet taken whole from the cache (its faces still are).
+        from compiler.sheets import stored_sheets_unused
+
+        stored_sheets = stored_sheets_unused()
     try:
-        with build_lock(project):
-            return _build(project, paths, check_only, sources, sheets, rebuild)
+        # The layout processes (started at the first game rendered) end before the lock.
+        with build_lock(project), stored_sheets, contextlib.ExitStack() as early:
+            return _build(project, paths, check_only, sources, sheets, rebuild, early)
     except BuildLockError as error:
         if check_only and not lock_needed(project):
             # A read-only project: nobody builds it, so a check needs no lock to read it.
-            return _build(project, paths, check_only, sources, sheets, rebuild)
+            with contextlib.ExitStack() as early:
+                return _build(project, paths, check_only, sources, sheets, rebuild, early)
         return _failed(project, str(error), error.hint)
     finally:
         if enabled:
@@ -383,6 +392,7 @@ def _build(
     sources: SourceCache,
     sheets: bool,
     rebuild: bool = False,
+    early: contextlib.ExitStack | None = None,
 ) -> BuildOutcome:
     outcome = BuildOutcome()
     generated = project.generated
@@ -423,6 +433,13 @@ def _build(
             carried_shas.update(old["files"] if isinstance(old, dict) else {})
             reused.append(game)
         else:
+            if sheets and early is not None:
+                # The processes that lay the sheets' faces out start now and load WeasyPrint
+                # while this one compiles the game (see compiler.sheets.faces).
+                from compiler.sheets.faces import layout_processes
+
+                early.enter_context(layout_processes())
+                early = None
             files, diagnostics = render_game(project, folder, sources, sheets)
             outcome.diagnostics.extend(diagnostics)
             if not files:

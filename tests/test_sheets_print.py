@@ -335,9 +335,15 @@ def test_a_game_brings_its_own_css_and_templates(tmp_path: Path) -> None:
 # -- the face cache ----------------------------------------------------------------------------
 
 
-def test_an_edit_lays_out_only_the_card_it_changed(tmp_path: Path) -> None:
+def test_an_edit_lays_out_only_the_card_it_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from compiler import sheets
     from compiler.sheets import faces
+
+    # Laid out in this process, where the calls are counted (tests/test_sheets_speed.py: the
+    # same bytes with more processes).
+    monkeypatch.setenv("CARDC_SHEETS_JOBS", "1")
 
     project = _tiny(
         tmp_path,

@@ -9,6 +9,9 @@ tables, icons and words); :mod:`text` writes each card's text from its IR effect
 
 from __future__ import annotations
 
+import contextlib
+import functools
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from compiler.sheets.layout import LayoutError, SheetOptions
@@ -17,6 +20,8 @@ from compiler.sheets.reference import REFERENCE_FILE, ReferenceError
 from compiler.sheets.text import TextError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from compiler.project import Project
     from dsl.diagnostics import Diagnostic
 
@@ -84,15 +89,27 @@ def render_sheet_files(
     unknown = [f for f in formats if f not in FORMATS]
     if unknown:
         raise SheetError(f"unknown format {', '.join(unknown)}: use {', '.join(FORMATS)}")
-    try:
-        out = _render(project, game, ir, variant, only_cards, title, formats, options, cache)
-    except CardOverflowError as error:
-        raise SheetError(str(error), error.cards[0][1]) from error
-    except LintError as error:
-        raise SheetError(str(error), error.source) from error
-    except (ReferenceError, TextError, LayoutError) as error:
-        raise SheetError(str(error)) from error
-    result = dict(sorted(out.items()))
+    # A sheet whose inputs are all as an earlier build had them (a variant without the card
+    # just edited) is that build's bytes, kept beside the faces: not rendered again.
+    from compiler.sheets.faces import cache_for
+
+    store = cache_for(project.root) if cache and _REUSE_STORED[0] else None
+    stored = store.sheet(key) if store is not None else None
+    if stored is not None:
+        result = stored
+    else:
+        store = cache_for(project.root) if cache else None
+        try:
+            out = _render(project, game, ir, variant, only_cards, title, formats, options, cache)
+        except CardOverflowError as error:
+            raise SheetError(str(error), error.cards[0][1]) from error
+        except LintError as error:
+            raise SheetError(str(error), error.source) from error
+        except (ReferenceError, TextError, LayoutError) as error:
+            raise SheetError(str(error)) from error
+        result = dict(sorted(out.items()))
+        if store is not None:
+            store.put_sheet(key, result)
     if len(_MEMO) >= _MEMO_SIZE:
         _MEMO.pop(next(iter(_MEMO)))
     _MEMO[key] = result
@@ -117,10 +134,10 @@ def _render(
     from compiler.sheets.markdown import render_markdown
     from compiler.sheets.model import build_model
     from compiler.sheets.pdf import renderer_problem
-    from compiler.sheets.reference import reference_for, resolve
+    from compiler.sheets.reference import resolve
 
     folder = project.game_dir(game)
-    ref = resolve(reference_for(folder, variant), ir, {c["id"] for c in ir["cards"]})
+    ref = resolve(_reference(folder, variant), ir, {c["id"] for c in ir["cards"]})
     model = build_model(ir, ref, variant=variant, only_cards=only_cards, title=title, folder=folder)
     lint_model(model, ir)
     # The first line of every generated file says so (in a PDF: its Subject).
@@ -144,23 +161,56 @@ def _render(
         from compiler.sheets import html as html_module
 
         html_module.FONT_CACHE[:] = [faces.folder] if faces.folder is not None else []
-        laid = lay_out(list(sheet.faces.values()), sheet.head, faces)
+        # The rules reference is laid out with the faces (in another process when there are
+        # two), a document of its own.
+        reference = None if options.one_per_page else _reference_document(sheet, options)
+        whole = dict([reference]) if reference is not None else {}
+        laid = lay_out(list(sheet.faces.values()), sheet.head, faces, whole)
         if "html" in formats:
             out[f"{stem}.html"] = render_html(sheet, options, banner).encode()
         if "pdf" in formats:
             from compiler.sheets.impose import impose
 
-            reference = None if options.one_per_page else _reference_pdf(sheet, options, faces)
+            pages = laid.pop(reference[0]) if reference is not None else None
             bleed = options.bleed if options.one_per_page else 0.0
-            bundles = {v.bundle: faces.bundle(v.bundle) for v in laid.values()}
-            out[f"{stem}.pdf"] = impose(
-                sheet.pages, laid, {k: v for k, v in bundles.items() if v}, reference, bleed, banner
-            )
+            out[f"{stem}.pdf"] = impose(sheet.pages, laid, faces.font, pages, bleed, banner)
     return out
 
 
-def _reference_pdf(sheet: Any, options: SheetOptions, faces: Any) -> bytes:
-    """The rules reference's pages, laid out on their own (and cached like a face)."""
+#: References read in this process, by the bytes of the files they are read from: a build
+#: renders a game and each of its variants from the same reference.yaml (reading and checking
+#: it is most of a one-card edit's sheets but the layout).
+_REFERENCES: dict[tuple[str, str | None, bytes], Any] = {}
+
+
+def _reference(folder: Path, variant: str | None) -> Any:
+    """``reference_for(folder, variant)``, read once a process for the same files."""
+    import copy
+    import hashlib
+
+    from compiler.sheets.reference import reference_for, variant_reference
+
+    # A variant without its own reference reads the game's: one entry serves them all.
+    variant = variant if variant_reference(folder, variant) is not None else None
+    digest = hashlib.blake2b(digest_size=20)
+    path = folder / REFERENCE_FILE
+    digest.update(path.read_bytes() if path.is_file() else b"-")
+    # A variant's reference, and whatever else reference_for reads, is under sheets/.
+    overrides = folder / "sheets"
+    if overrides.is_dir():
+        for file in sorted(overrides.rglob("*.yaml")):
+            digest.update(file.as_posix().encode() + b"\0" + file.read_bytes() + b"\0")
+    key = (str(folder), variant, digest.digest())
+    if key not in _REFERENCES:
+        if len(_REFERENCES) >= 32:
+            _REFERENCES.pop(next(iter(_REFERENCES)))
+        _REFERENCES[key] = reference_for(folder, variant)
+    # A copy: the caller may change what it is given.
+    return copy.deepcopy(_REFERENCES[key])
+
+
+def _reference_document(sheet: Any, options: SheetOptions) -> tuple[str, str]:
+    """The rules reference's pages as a document of their own: its cache key and HTML."""
     import hashlib
 
     from compiler.sheets.html import _BASE_CHARACTERS, _REFERENCE_PAPER, font_css, mm
@@ -168,24 +218,27 @@ def _reference_pdf(sheet: Any, options: SheetOptions, faces: Any) -> bytes:
     width, height = _REFERENCE_PAPER.get(options.paper, _REFERENCE_PAPER["a4"])
     html = (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><style>\n'
-        f"{font_css(_BASE_CHARACTERS | frozenset(str(sheet.reference)))}\n"
+        f"{font_css(_BASE_CHARACTERS | frozenset(str(sheet.reference)), fetched=True)}\n"
         f"@page reference {{ size: {mm(width)} {mm(height)}; margin: 14mm 15mm; }}\n"
         f"{sheet.head}\n</style></head><body>{sheet.reference}</body></html>"
     )
-    key = "ref-" + hashlib.blake2b(html.encode(), digest_size=16).hexdigest()
-    laid = faces.get(key)
-    if laid is None:
-        from weasyprint import HTML
+    return "ref-" + hashlib.blake2b(html.encode(), digest_size=16).hexdigest(), html
 
-        from compiler.sheets.faces import Laid
 
-        # Whole fonts, as the faces have: the same font objects serve both.
-        pdf = HTML(string=html).render().write_pdf(full_fonts=True, pdf_identifier=b"cardc-ref")
-        laid = Laid(0.0, faces.put_bundle(bytes(pdf)), 0)
-        faces.put(key, laid)
-    data = faces.bundle(laid.bundle)
-    assert data is not None
-    return data
+#: Whether a sheet kept in the cache may be used whole (not while ``cardc build --rebuild``).
+_REUSE_STORED = [True]
+
+
+@contextlib.contextmanager
+def stored_sheets_unused() -> Iterator[None]:
+    """While inside: every sheet is rendered (from its cached faces), none taken whole from
+    the cache; what is rendered is still kept for later builds."""
+    before = _REUSE_STORED[0]
+    _REUSE_STORED[0] = False
+    try:
+        yield
+    finally:
+        _REUSE_STORED[0] = before
 
 
 #: Sheets already rendered in this process, by everything they depend on: a build renders
@@ -195,22 +248,57 @@ _MEMO_SIZE = 64
 
 
 def _memo_key(project: Project, game: str, ir: dict[str, Any], extra: tuple[Any, ...]) -> str:
+    """Everything a sheet's bytes depend on, hashed: the IR, the game's reference, CSS,
+    templates and art, the options, and the code that renders it (:func:`_code_digest`)."""
     import hashlib
     import json
 
     from compiler.generated_files import BANNER
 
     digest = hashlib.blake2b(digest_size=20)
+    digest.update(_code_digest().encode())
     digest.update(json.dumps(ir, sort_keys=True).encode())
-    path = project.game_dir(game) / REFERENCE_FILE
+    folder = project.game_dir(game)
+    path = folder / REFERENCE_FILE
     digest.update(path.read_bytes() if path.is_file() else b"-")
     # The game's own CSS, templates and variant references (cards/<game>/sheets/).
-    overrides = project.game_dir(game) / "sheets"
+    overrides = folder / "sheets"
     if overrides.is_dir():
         for file in sorted(overrides.rglob("*")):
             if file.is_file():
                 digest.update(file.as_posix().encode() + file.read_bytes())
+    # Each card's art (a path relative to the game's folder, inlined into the sheet).
+    for card in ir.get("cards", []):
+        art = card.get("properties", {}).get("art")
+        if isinstance(art, str):
+            file = folder / art
+            digest.update(art.encode() + b"\0" + (file.read_bytes() if file.is_file() else b"-"))
     digest.update(repr((game, BANNER, extra)).encode())
+    return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def _code_digest() -> str:
+    """The code a sheet is rendered by: cardc's sheets package, templates and fonts, and the
+    versions of the libraries it uses (read from their metadata: importing them is slow)."""
+    import hashlib
+    from importlib.metadata import PackageNotFoundError, version
+    from pathlib import Path
+
+    from compiler import __version__
+
+    here = Path(__file__).parent
+    digest = hashlib.blake2b(digest_size=20)
+    digest.update(__version__.encode())
+    for name in ("weasyprint", "pydyf", "pypdf", "fonttools", "jinja2", "markupsafe"):
+        try:
+            digest.update(f"{name} {version(name)}\n".encode())
+        except PackageNotFoundError:
+            digest.update(f"{name} -\n".encode())
+    for folder in (here, here.parent / "templates" / "sheets"):
+        for file in sorted(folder.rglob("*")):
+            if file.is_file() and file.suffix not in (".pyc",):
+                digest.update(file.relative_to(folder).as_posix().encode() + file.read_bytes())
     return digest.hexdigest()
 
 

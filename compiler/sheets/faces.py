@@ -8,14 +8,16 @@ one shrinks only as far as it must. A card that does not fit at the minimum fail
 and its source line.
 
 Every face of a sheet that is not yet known is laid out in one WeasyPrint document (one face
-a page, which costs far less than a document a face); the faces' pages are then written as
-PDFs, with whole fonts, so a face's PDF is the same bytes whichever faces it was laid out
-with: a face with a drawing or a picture (resources WeasyPrint names in the order it meets
-them) alone, the others together. The sheet's PDF (imposed from the faces by
+a page, which costs far less than a document a face); each layout pass's chosen pages are
+written as one PDF, with whole fonts, and split into pieces (:mod:`compiler.sheets.pieces`:
+resources renamed by their use in the face), so a face's piece is the same whichever faces
+it was laid out with. The sheet's PDF (imposed from the pieces by
 :mod:`compiler.sheets.impose`) then depends only on the sources, not on the cache's history.
 Faces are cached by their key (a hash of everything they show) in memory and in
 ``.cardc-cache/sheets/`` under the project: after an edit to one card only that card's face
-is laid out again, in every sheet it is on.
+is laid out again, in every sheet it is on. The faces not cached, and the rules reference,
+are laid out in forked processes (:func:`jobs`, ``CARDC_SHEETS_JOBS``); a face's piece does not
+depend on which process laid it out beside which faces, so neither does the sheet.
 The cache on disk is kept to :data:`CACHE_BUDGET` bytes: :func:`prune_cache` (after every
 build that rendered sheets) drops the files used least recently first, never one this process
 used, and the folders of other cache versions.
@@ -46,7 +48,7 @@ SIZES = tuple(round(MAX_PT - 0.2 * i, 1) for i in range(int((MAX_PT - MIN_PT) / 
 RESERVE_MM = 0.8
 _PX_PER_MM = 96 / 25.4
 #: Bumped when what a cached face holds changes.
-CACHE_VERSION = "faces-3"
+CACHE_VERSION = "faces-4"
 #: The most the face cache keeps on disk (bytes); the faces of the four shipped games and
 #: their variants take about 4 MB.
 CACHE_BUDGET = 256 * 2**20
@@ -116,15 +118,12 @@ def _short(title: str) -> str:
 
 @dataclass(frozen=True)
 class Laid:
-    """A face as laid out: its text size, and where its page is (a bundle and a page index).
-
-    A bundle is one PDF of the faces one layout pass finished, written with the fonts whole
-    (not subset), so a face's page, fonts and all, is the same whatever it was laid out with.
-    """
+    """A face as laid out: its text size, and its page as a piece (:mod:`compiler.sheets.
+    pieces`: content and resources as data, fonts by digest), the same whatever it was laid
+    out with. The rules reference is a Laid of several pages."""
 
     size: float
-    bundle: str
-    page: int
+    pages: tuple[dict[str, Any], ...]
 
 
 def _code_digest() -> str:
@@ -138,73 +137,103 @@ def _code_digest() -> str:
     # build whose faces are all cached never needs it.
     digest = hashlib.blake2b(digest_size=16)
     digest.update(f"{CACHE_VERSION} {version('weasyprint')} {version('pydyf')}".encode())
-    digest.update(Path(__file__).read_bytes())
+    for module in ("faces.py", "pieces.py", "impose.py"):
+        digest.update((Path(__file__).parent / module).read_bytes())
     for font in sorted(FONT_DIR.glob("*.ttf")):
         digest.update(font.read_bytes())
     return digest.hexdigest()
 
 
 class FaceCache:
-    """Faces already laid out, and their bundles: in this process, and on disk when
-    ``folder`` is given (a damaged or missing file counts as not cached). Keys are a face's
-    own key combined with :func:`_code_digest`, so a change to the fit or to WeasyPrint
-    lays every face out again."""
+    """Faces already laid out, and the fonts their pieces use: in this process, and on disk
+    when ``folder`` is given (a damaged or missing file counts as not cached). Keys are a
+    face's own key combined with :func:`_code_digest`, so a change to the fit, the pieces or
+    WeasyPrint lays every face out again."""
 
     def __init__(self, folder: Path | None):
         self.folder = folder
         self.memory: dict[str, Laid] = {}
-        self.bundles: dict[str, bytes] = {}
+        self.fonts: dict[str, Any] = {}
         self.code = _code_digest()
 
     def _key(self, key: str) -> str:
         return hashlib.blake2b((self.code + key).encode(), digest_size=16).hexdigest()
 
     def get(self, key: str) -> Laid | None:
-        """The face of ``key`` when it and its bundle are known, else None."""
+        """The face of ``key`` when it and its fonts are known, else None."""
+        from compiler.sheets.pieces import fonts_of
+
         key = self._key(key)
         if key in self.memory:
             return self.memory[key]
         if self.folder is None:
             return None
+        path = self.folder / f"{key}.json"
         try:
-            meta = json.loads((self.folder / f"{key}.json").read_text(encoding="utf-8"))
-            laid = Laid(float(meta["size"]), str(meta["bundle"]), int(meta["page"]))
+            meta = json.loads(path.read_text(encoding="utf-8"))
+            laid = Laid(float(meta["size"]), tuple(meta["pages"]))
         except (OSError, ValueError, KeyError, TypeError):
             return None
-        if self.bundle(laid.bundle) is None:
+        if any(self.font(name) is None for name in sorted(fonts_of(list(laid.pages)))):
             return None
-        use(self.folder / f"{key}.json")
+        use(path)
         self.memory[key] = laid
         return laid
 
-    def bundle(self, sha: str) -> bytes | None:
-        """The bundle PDF whose SHA-256 is ``sha``."""
-        if sha in self.bundles:
-            return self.bundles[sha]
+    def font(self, name: str) -> Any:
+        """The font whose digest is ``name`` (piece data), or None when not known."""
+        from compiler.sheets.pieces import digest
+
+        if name in self.fonts:
+            return self.fonts[name]
         if self.folder is None:
             return None
+        path = self.folder / f"pdffont-{name}.json"
         try:
-            data = (self.folder / f"bundle-{sha}.pdf").read_bytes()
-        except OSError:
+            tree = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
             return None
-        if hashlib.sha256(data).hexdigest() != sha:
+        if digest(tree) != name:  # damaged: as if missing
             return None
-        use(self.folder / f"bundle-{sha}.pdf")
-        self.bundles[sha] = data
-        return data
+        use(path)
+        self.fonts[name] = tree
+        return tree
 
-    def put_bundle(self, data: bytes) -> str:
-        """Keep a bundle; its name is its SHA-256."""
-        sha = hashlib.sha256(data).hexdigest()
-        self.bundles[sha] = data
-        self._write(f"bundle-{sha}.pdf", data)
-        return sha
+    def put_fonts(self, fonts: dict[str, Any]) -> None:
+        """Keep fonts (digest -> piece data) that faces about to be kept use."""
+        for name, tree in sorted(fonts.items()):
+            if name not in self.fonts:
+                self.fonts[name] = tree
+                self._write(f"pdffont-{name}.json", json.dumps(tree).encode())
+
+    def sheet(self, key: str) -> dict[str, bytes] | None:
+        """A sheet's files kept by :meth:`put_sheet` under ``key``, or None."""
+        import base64
+
+        if self.folder is None:
+            return None
+        path = self.folder / f"sheet-{self._key(key)}.json"
+        try:
+            stored = json.loads(path.read_text(encoding="utf-8"))
+            files = {str(k): base64.b64decode(v, validate=True) for k, v in stored.items()}
+        except (OSError, ValueError, AttributeError):
+            return None
+        use(path)
+        return files
+
+    def put_sheet(self, key: str, files: dict[str, bytes]) -> None:
+        """Keep a sheet's files (relative path -> bytes) under ``key``: everything they
+        depend on (see ``compiler.sheets._memo_key``)."""
+        import base64
+
+        data = {k: base64.b64encode(v).decode("ascii") for k, v in sorted(files.items())}
+        self._write(f"sheet-{self._key(key)}.json", json.dumps(data).encode())
 
     def put(self, key: str, laid: Laid) -> None:
-        """Keep ``laid`` (its bundle must be kept already)."""
+        """Keep ``laid`` (its fonts must be kept already)."""
         key = self._key(key)
         self.memory[key] = laid
-        meta = {"size": laid.size, "bundle": laid.bundle, "page": laid.page}
+        meta = {"size": laid.size, "pages": list(laid.pages)}
         self._write(f"{key}.json", json.dumps(meta).encode())
 
     def _write(self, name: str, data: bytes) -> None:
@@ -248,7 +277,7 @@ def _document(faces: list[Face], head: str, characters: frozenset[str]) -> str:
     )
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><style>\n'
-        f"{font_css(characters)}\n@page {{ margin: 0; }}\n{rules}\n{head}\n"
+        f"{font_css(characters, fetched=True)}\n@page {{ margin: 0; }}\n{rules}\n{head}\n"
         ".sheet.face-page { position: relative; overflow: hidden; break-after: page; }\n"
         "</style></head><body>" + "".join(pages) + "</body></html>"
     )
@@ -327,13 +356,47 @@ class _Fit:
         return below[0] if below else between[-1]
 
 
-def lay_out(faces: list[Face], head: str, cache: FaceCache) -> dict[str, Laid]:
-    """Every face of ``faces`` laid out (from the cache when known), by key.
+def jobs() -> int:
+    """How many processes lay faces out: ``CARDC_SHEETS_JOBS`` when set, else the CPUs this
+    process may use (at most 4). One where a process cannot be forked (not Linux)."""
+    import multiprocessing
+    import sys
+
+    if not sys.platform.startswith("linux") or "fork" not in (
+        multiprocessing.get_all_start_methods()
+    ):
+        return 1
+    given = os.environ.get("CARDC_SHEETS_JOBS", "").strip()
+    if given:
+        try:
+            return max(1, int(given))
+        except ValueError:
+            return 1
+    return max(1, min(4, len(os.sched_getaffinity(0))))
+
+
+#: The fewest faces a layout task is given when faces are shared among processes (a document
+#: of its own costs WeasyPrint a stylesheet's cascade, so a tiny task is not worth its start).
+MIN_TASK = 6
+
+
+def lay_out(
+    faces: list[Face],
+    head: str,
+    cache: FaceCache,
+    whole: dict[str, str] | None = None,
+    workers: int | None = None,
+) -> dict[str, Laid]:
+    """Every face of ``faces`` laid out (from the cache when known), by key; and each
+    document of ``whole`` (key -> HTML, the rules reference) laid out as it is, by its key.
 
     Sets each face's ``size`` to its fitted size. Raises :class:`CardOverflowError` naming
-    every card that does not fit even at :data:`MIN_PT`.
+    every card that does not fit even at :data:`MIN_PT`. What is not cached is shared among
+    ``workers`` processes (default :func:`jobs`): a face's page, and so the sheet's bytes,
+    are the same whichever process laid it out beside which faces.
     """
     from compiler.sheets.html import _BASE_CHARACTERS as BASE_CHARACTERS
+    from compiler.sheets.html import fetched_fonts
 
     done: dict[str, Laid] = {}
     pending = []
@@ -345,58 +408,160 @@ def lay_out(faces: list[Face], head: str, cache: FaceCache) -> dict[str, Laid]:
         else:
             face.size = _guess(face)
             pending.append(face)
-    stuck: list[tuple[str, str]] = []
+    tasks: list[tuple[Any, ...]] = []
+    for key, html in sorted((whole or {}).items()):
+        laid = cache.get(key)
+        if laid is not None:
+            done[key] = laid
+        else:
+            tasks.append(("whole", key, html, fetched_fonts(html)))
+    workers = jobs() if workers is None else max(1, workers)
+    # Two tasks a process, so one that finishes early takes another's share.
+    size = max(MIN_TASK, -(-len(pending) // (2 * workers))) if workers > 1 else len(pending)
     # The fonts a face is laid out with are cut to a fixed set of characters, so its page
     # does not depend on which faces were laid out with it; a face that uses other
     # characters is laid out with a font that has them too.
     groups: dict[frozenset[str], list[Face]] = {}
     for face in pending:
         groups.setdefault(frozenset(face.template) - BASE_CHARACTERS, []).append(face)
+    from compiler.sheets.html import FONT_CACHE, font_css
+
     for extra, group in sorted(groups.items(), key=lambda item: sorted(item[0])):
-        stuck += _fit_group(group, head, BASE_CHARACTERS | extra, cache, done)
+        # The fonts cut here, before any fork: each process then has them, and this one
+        # notes the cut font files it used (the cache's pruning keeps them).
+        font_css(BASE_CHARACTERS | extra, fetched=True)
+        for start in range(0, len(group), max(size, 1)):
+            chunk = group[start : start + size]
+            tasks.append(("fit", chunk, head, BASE_CHARACTERS | extra, list(FONT_CACHE)))
+    stuck: list[tuple[str, str]] = []
+    sizes: dict[str, float] = {}
+    for task, (results, fonts, task_stuck) in zip(tasks, _run(tasks, workers), strict=True):
+        cache.put_fonts(fonts)
+        stuck += task_stuck
+        for key, fitted, pages in results:
+            laid = Laid(fitted, tuple(pages))
+            cache.put(key, laid)
+            done[key] = laid
+            if task[0] == "fit":
+                sizes[key] = fitted
+    for face in pending:
+        face.size = sizes.get(face.key, face.size)
     if stuck:
         raise CardOverflowError(stuck)
     return done
 
 
-def _draws(face: Face) -> bool:
-    """True when the face holds a drawing or a picture (resources named per document)."""
-    return "<svg" in face.template or "<img" in face.template
+#: The layout processes a build started early (:func:`layout_processes`), when it did.
+_POOL: list[Any] = []
 
 
-def _names_resources_by_order(pdf: bytes) -> bool:
-    """True when a PDF of several faces holds resources WeasyPrint names by the order it met
-    them (forms, images, patterns, shadings), which would tie a face to its neighbours."""
-    import io
+@contextlib.contextmanager
+def layout_processes() -> Iterator[None]:
+    """While inside, a layout process forked now loads WeasyPrint while this one goes on (a
+    build compiling its cards), and lays out the faces of a sheet with few new ones (a
+    one-card edit): this process then never loads WeasyPrint (a third of a second). Many new
+    faces are still shared among :func:`jobs` processes. With one job, or where a process
+    cannot be forked, nothing changes."""
+    if jobs() <= 1 or _POOL:
+        yield
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
-    from pypdf import PdfReader
+    # An executor, not a multiprocessing.Pool: a process that dies (killed, out of memory)
+    # fails the build with an error instead of leaving it waiting for ever.
+    context = multiprocessing.get_context("fork")
+    pool = ProcessPoolExecutor(1, context, initializer=_warm, initargs=(os.getpid(),))
+    pool.submit(int)  # the process starts now (an executor starts one at its first task)
+    _POOL.append(pool)
+    try:
+        yield
+    finally:
+        _POOL.remove(pool)
+        pool.shutdown(wait=True, cancel_futures=True)
 
-    resources = PdfReader(io.BytesIO(pdf)).pages[0].get("/Resources")
-    if resources is None:
-        return False
-    resources = resources.get_object()
-    return any(
-        len(resources[name].get_object()) > 0
-        for name in ("/XObject", "/Pattern", "/Shading")
-        if name in resources
-    )
+
+def _warm(parent: int) -> None:
+    """A layout process's start: WeasyPrint loaded before any task comes."""
+    from compiler.sheets.pdf import renderer_problem
+
+    _die_with(parent)
+    renderer_problem()
+
+
+def _die_with(parent: int) -> None:
+    """Ends this layout process when ``parent`` (the build) ends, however it ends: a build
+    killed half way must not leave a process behind holding its lock (``PR_SET_PDEATHSIG``)."""
+    import ctypes
+    import signal
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # it ended before the line above
+        os._exit(1)
+
+
+def pool_call(function: Any, *args: Any) -> Any:
+    """``function(*args)`` in a layout process when a build started them, else None."""
+    return _POOL[0].submit(function, *args).result() if _POOL else None
+
+
+def _run(tasks: list[tuple[Any, ...]], workers: int) -> list[Any]:
+    """Each task's result, in order: in this process, or shared among forked ones."""
+    if workers <= 1 or len(tasks) <= 1:
+        if _POOL and tasks:
+            return list(_POOL[0].map(_task, tasks))
+        return [_task(task) for task in tasks]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # WeasyPrint loaded here first, so each process forked has it already.
+    import weasyprint  # noqa: F401
+
+    context = multiprocessing.get_context("fork")
+    count, parent = min(workers, len(tasks)), os.getpid()
+    with ProcessPoolExecutor(count, context, initializer=_die_with, initargs=(parent,)) as pool:
+        return list(pool.map(_task, tasks))
+
+
+def _task(task: tuple[Any, ...]) -> Any:
+    """One task of :func:`lay_out`: ([(key, size, pieces)], fonts, cards that do not fit)."""
+    if task[0] == "whole":
+        from weasyprint import HTML
+
+        from compiler.sheets.html import FETCHED, fetcher
+        from compiler.sheets.pieces import split
+
+        _, key, html, fonts = task
+        FETCHED.update(fonts)  # a process forked before they were cut
+        # Whole fonts, as the faces have: the same font objects serve both.
+        document = HTML(string=html, url_fetcher=fetcher()).render()
+        pdf = document.write_pdf(full_fonts=True, pdf_identifier=b"cardc-ref")
+        pieces, fonts = split(bytes(pdf))
+        return [(key, 0.0, pieces)], fonts, []
+    _, faces, head, characters, font_cache = task
+    from compiler.sheets import html as html_module
+
+    # Where the cut fonts are kept (a process started before the sheet knew it).
+    html_module.FONT_CACHE[:] = font_cache
+    return _fit_group(faces, head, characters)
 
 
 def _fit_group(
-    faces: list[Face],
-    head: str,
-    characters: frozenset[str],
-    cache: FaceCache,
-    done: dict[str, Laid],
-) -> list[tuple[str, str]]:
+    faces: list[Face], head: str, characters: frozenset[str]
+) -> tuple[list[tuple[str, float, list[dict[str, Any]]]], dict[str, Any], list[tuple[str, str]]]:
+    """Faces laid out at the sizes that fit them: [(key, size, pieces)], the fonts the pieces
+    use, and the cards that do not fit even at the smallest size."""
     from weasyprint import HTML
+
+    from compiler.sheets.html import fetcher
 
     fits = {face.key: _Fit(face) for face in faces}
     documents: list[Any] = []
     pending = faces
     stuck: list[tuple[str, str]] = []
     while pending:
-        document = HTML(string=_document(pending, head, characters)).render()
+        document = HTML(string=_document(pending, head, characters), url_fetcher=fetcher()).render()
         documents.append(document)
         again = []
         for index, (face, page) in enumerate(zip(pending, document.pages, strict=True)):
@@ -421,36 +586,25 @@ def _fit_group(
             face.size = size
             again.append(face)
         pending = again
-    # The faces' PDFs. WeasyPrint names a document's fonts by their content and its alpha
-    # states by their value, but its other resources (an SVG's forms, patterns, shadings;
-    # an image) in the order it meets them: a page with a drawing written beside others
-    # would name them after its neighbours, and the same face from an older build's bundle
-    # would differ from one laid out afresh. So a face with a drawing or a picture is written
-    # alone; the other faces of a layout pass share one PDF (far cheaper to write).
+    # The faces' pages, one PDF a layout pass, split into pieces (whose resources are named
+    # by their use in the face, not by the pass: see compiler.sheets.pieces). Whole fonts (no
+    # subset): a font is then the same object whichever faces it was laid out with.
+    from compiler.sheets.pieces import split
+
     chosen: dict[int, list[tuple[int, _Fit]]] = {}
     for fit in fits.values():
         if fit.fits_at is not None:
             chosen.setdefault(fit.fits_at[0], []).append((fit.fits_at[1], fit))
+    results: list[tuple[str, float, list[dict[str, Any]]]] = []
+    fonts: dict[str, Any] = {}
     for number, entries in sorted(chosen.items()):
         entries.sort(key=lambda entry: entry[0])
         document = documents[number]
-        shared = [entry for entry in entries if not _draws(entry[1].face)]
-        bundles = [shared] if shared else []
-        bundles += [[entry] for entry in entries if _draws(entry[1].face)]
-        while bundles:
-            bundle = bundles.pop(0)
-            pages = [document.pages[index] for index, _ in bundle]
-            # Whole fonts (no subset): each face's fonts are the same objects in any bundle.
-            pdf = document.copy(pages).write_pdf(full_fonts=True, pdf_identifier=b"cardc-faces")
-            if len(bundle) > 1 and _names_resources_by_order(pdf):
-                # A face drew something after all (a CSS gradient): each is written alone.
-                bundles += [[entry] for entry in bundle]
-                continue
-            sha = cache.put_bundle(bytes(pdf))
-            for page_number, (_, fit) in enumerate(bundle):
-                assert fit.fits is not None
-                fit.face.size = fit.fits
-                laid = Laid(fit.fits, sha, page_number)
-                cache.put(fit.face.key, laid)
-                done[fit.face.key] = laid
-    return stuck
+        pages = [document.pages[index] for index, _ in entries]
+        pdf = document.copy(pages).write_pdf(full_fonts=True, pdf_identifier=b"cardc-faces")
+        pieces, pass_fonts = split(bytes(pdf))
+        fonts.update(pass_fonts)
+        for piece, (_, fit) in zip(pieces, entries, strict=True):
+            assert fit.fits is not None
+            results.append((fit.face.key, fit.fits, [piece]))
+    return results, fonts, stuck

@@ -1,4 +1,4 @@
-"""The sheet's PDF, imposed: each face's page becomes a form drawn in every slot it fills.
+"""The sheet's PDF, imposed: each face's piece becomes a form drawn in every slot it fills.
 
 A face laid out once (:mod:`compiler.sheets.faces`) is one PDF Form XObject, drawn as many
 times as the card has copies, so copies cost nothing to lay out and next to nothing in the
@@ -9,12 +9,15 @@ The output depends only on its inputs: no dates, an identifier made from the con
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import io
-import re
+import zlib
+from collections.abc import Callable
 from typing import Any
 
 from compiler.sheets.html import Page
+from compiler.sheets.pieces import digest
 
 MM = 72 / 25.4
 
@@ -24,234 +27,124 @@ def _num(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
-_FONT_USE = re.compile(rb"/([^\s/\[\]()<>{}%]+)\s+[-\d.]+\s+Tf")
+class _Objects:
+    """Piece data (:mod:`compiler.sheets.pieces`) made into objects of one writer: each
+    stream, indirect object and font kept once by what it holds, so a face's resources are the
+    same objects whichever faces (or layout passes) it came from."""
 
-
-#: Bundles already read in this process, by SHA-256.
-_READERS: dict[str, Any] = {}
-
-
-class _Forms:
-    """Face pages turned into Form XObjects of one writer, each font object kept once."""
-
-    def __init__(self, writer: Any, bundles: dict[str, Any]):
+    def __init__(self, writer: Any, fonts: Callable[[str], Any]):
         self.writer = writer
-        self.bundles = bundles
-        self.fonts: dict[tuple[str, str], Any] = {}
-        self.digests: dict[tuple[int, int], str] = {}
-        self.others: dict[tuple[str, str], Any] = {}
+        self.fonts = fonts
+        self.kept: dict[str, Any] = {}
 
-    def page(self, bundle: str, index: int) -> Any:
-        """Page ``index`` of the bundle PDF ``bundle``."""
-        from pypdf import PdfReader
-
-        if bundle not in _READERS:
-            # A build imposes a game and its variants from the same bundles: each is read
-            # once a process (it is only read, never changed).
-            if len(_READERS) >= 64:
-                _READERS.pop(next(iter(_READERS)))
-            _READERS[bundle] = PdfReader(io.BytesIO(self.bundles[bundle]))
-        return _READERS[bundle].pages[index]
-
-    def resources(self, page: Any, content: bytes) -> Any:
-        """The page's resources in the writer, with only the fonts its content sets.
-
-        A bundle lists every font its pages use on each of them, so a face keeps just its
-        own; and a font whose dictionary and file are the same bytes is added once."""
-        from pypdf.generic import DictionaryObject, NameObject, StreamObject
-
-        source = page["/Resources"].get_object()
-        out = DictionaryObject()
-        used = {b"/" + name for name in _FONT_USE.findall(content)}
-        for category, value in sorted(source.items()):
-            if category == "/ProcSet":
-                out[NameObject(category)] = value.clone(self.writer)
-                continue
-            if category != "/Font":
-                # Each entry kept once by what it holds: a face's resources are then the same
-                # objects whichever bundle (or bundles) its faces came from.
-                entries = DictionaryObject()
-                for name, entry in sorted(value.get_object().items()):
-                    key = (category, _memo_digest(entry))
-                    target = entry.get_object()
-                    is_form = isinstance(target, StreamObject) and target.get("/Subtype") == "/Form"
-                    if key not in self.others and is_form:
-                        # A form inside a face (an SVG drawing): its fonts filtered too.
-                        self.others[key] = self.nested_form(target)
-                    if key not in self.others:
-                        cloned = entry.get_object().clone(self.writer)
-                        ref = getattr(cloned, "indirect_reference", None)
-                        self.others[key] = (
-                            ref if ref is not None else self.writer._add_object(cloned)
-                        )
-                    entries[NameObject(name)] = self.others[key]
-                out[NameObject(category)] = entries
-                continue
-            fonts = DictionaryObject()
-            for name, ref in sorted(value.get_object().items()):
-                if name.encode() not in used:
-                    continue
-                key = (name, self.font_digest(ref))
-                if key not in self.fonts:
-                    self.fonts[key] = ref.get_object().clone(self.writer).indirect_reference
-                fonts[NameObject(name)] = self.fonts[key]
-            out[NameObject("/Font")] = fonts
-        return out
-
-    def nested_form(self, stream: Any) -> Any:
-        """A Form XObject inside a face, its resources made as a face's are."""
-        from pypdf.generic import NameObject, StreamObject
-
-        form: Any = StreamObject()
-        form._data = stream._data
-        for key, value in sorted(stream.items()):
-            if key not in ("/Resources", "/Length"):
-                form[NameObject(key)] = value.clone(self.writer)
-        data = stream.get_data()
-        if "/Resources" in stream:
-            form[NameObject("/Resources")] = self.resources(stream, data)
-        return self.writer._add_object(form)
-
-    def font_digest(self, ref: Any) -> str:
-        """What tells two font objects apart: the font file they embed whole (their widths
-        and Unicode map are read from it), and their dictionary without references."""
-        from pypdf.generic import IndirectObject
-
-        memo_key = (id(ref.pdf) if isinstance(ref, IndirectObject) else 0, getattr(ref, "idnum", 0))
-        if memo_key not in self.digests:
-            font = ref.get_object()
-            target = font
-            if "/DescendantFonts" in font:
-                target = font["/DescendantFonts"][0].get_object()
-            descriptor = target.get("/FontDescriptor")
-            digest = hashlib.sha256(
-                repr(
-                    sorted(
-                        (k, str(v))
-                        for k, v in font.items()
-                        if k not in ("/DescendantFonts", "/ToUnicode")
-                    )
-                ).encode()
-            )
-            if descriptor is not None:
-                descriptor = descriptor.get_object()
-                for key in ("/FontFile", "/FontFile2", "/FontFile3"):
-                    if key in descriptor:
-                        digest.update(descriptor[key].get_object().get_data())
-            else:
-                digest.update(_digest(font).encode())
-            self.digests[memo_key] = digest.hexdigest()
-        return self.digests[memo_key]
-
-    def form(self, bundle: str, index: int) -> Any:
-        """The face on page ``index`` of ``bundle`` as a Form XObject (a reference)."""
+    def make(self, tree: Any) -> Any:
+        """The pypdf object of ``tree`` (an indirect reference for a stream, a font or an
+        object that was indirect)."""
         from pypdf.generic import (
             ArrayObject,
-            DecodedStreamObject,
+            BooleanObject,
+            DictionaryObject,
             FloatObject,
             NameObject,
-            StreamObject,
+            NullObject,
+            NumberObject,
+            create_string_object,
         )
 
-        page = self.page(bundle, index)
-        raw = page.get("/Contents")
-        raw = raw.get_object() if raw is not None else None
-        if isinstance(raw, StreamObject) and "/Filter" in raw:
-            # WeasyPrint's one compressed stream, kept as it is (compressing it again is
-            # most of what imposing costs).
-            data = raw.get_data()
-            form: Any = StreamObject()
-            form._data = raw._data
-            form[NameObject("/Filter")] = raw["/Filter"]
-        else:
-            contents = page.get_contents()
-            data = contents.get_data() if contents is not None else b""
-            form = DecodedStreamObject()
-            form.set_data(data)
+        if isinstance(tree, bool):
+            return BooleanObject(tree)
+        if isinstance(tree, int):
+            return NumberObject(tree)
+        if isinstance(tree, float):
+            return FloatObject(tree)
+        if isinstance(tree, str):
+            return NameObject(tree)
+        if tree is None:
+            return NullObject()
+        if isinstance(tree, list):
+            return ArrayObject([self.make(item) for item in tree])
+        if "font" in tree:
+            return self.indirect("font:" + tree["font"], lambda: self.fonts(tree["font"]))
+        if "r" in tree:
+            inner = tree["r"]
+            return self.indirect(digest(inner), lambda: inner)
+        if "s" in tree:
+            return self.indirect(digest(tree), lambda: tree)
+        if "t" in tree:
+            return create_string_object(bytes.fromhex(tree["t"]))
+        return DictionaryObject({NameObject(k): self.make(v) for k, v in sorted(tree["d"].items())})
+
+    def indirect(self, key: str, tree: Callable[[], Any]) -> Any:
+        """The object of ``key``, added to the writer the first time."""
+        if key not in self.kept:
+            value = tree()
+            if isinstance(value, dict) and "s" in value:
+                self.kept[key] = self.writer._add_object(self.stream(value))
+            else:
+                made = self.make(value)
+                # An object that was indirect around a stream (or a font) is its reference.
+                self.kept[key] = made if _is_ref(made) else self.writer._add_object(made)
+        return self.kept[key]
+
+    def stream(self, tree: dict[str, Any]) -> Any:
+        """A stream of piece data (its bytes as they were encoded)."""
+        from pypdf.generic import NameObject, StreamObject
+
+        stream: Any = StreamObject()
+        stream._data = base64.b64decode(tree["s"])
+        for key, value in sorted(tree["d"].items()):
+            stream[NameObject(key)] = self.make(value)
+        return stream
+
+    def form(self, piece: dict[str, Any]) -> Any:
+        """A face's piece as a Form XObject (a reference)."""
+        from pypdf.generic import ArrayObject, FloatObject, NameObject, StreamObject
+
+        form: Any = StreamObject()
+        form._data = base64.b64decode(piece["content"])
         form[NameObject("/Type")] = NameObject("/XObject")
         form[NameObject("/Subtype")] = NameObject("/Form")
-        form[NameObject("/BBox")] = ArrayObject([FloatObject(v) for v in page.mediabox])
-        form[NameObject("/Resources")] = self.resources(page, data)
-        if isinstance(form, DecodedStreamObject):
-            form = form.flate_encode()
+        form[NameObject("/BBox")] = ArrayObject([FloatObject(v) for v in piece["box"]])
+        form[NameObject("/Resources")] = self.make(piece["resources"])
+        form[NameObject("/Filter")] = NameObject("/FlateDecode")
         return self.writer._add_object(form)
 
 
-def _memo_digest(node: Any) -> str:
-    """:func:`_digest`, kept on the bundle's reader for an object it holds (the same faces'
-    resources are hashed for every sheet of a build)."""
+def _is_ref(value: Any) -> bool:
     from pypdf.generic import IndirectObject
 
-    if not isinstance(node, IndirectObject):
-        return _digest(node)
-    memo = node.pdf.__dict__.setdefault("_cardc_digests", {})
-    if node.idnum not in memo:
-        memo[node.idnum] = _digest(node)
-    return str(memo[node.idnum])
-
-
-def _digest(node: Any, depth: int = 0) -> str:
-    """A hash of a PDF object and everything it refers to (a font: its widths and file)."""
-    from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, StreamObject
-
-    digest = hashlib.sha256()
-
-    def walk(value: Any, level: int) -> None:
-        if isinstance(value, IndirectObject):
-            value = value.get_object()
-        if level > 12:
-            digest.update(b"...")
-            return
-        if isinstance(value, StreamObject):
-            digest.update(b"S" + value.get_data())
-            for k in sorted(value):
-                if k not in ("/Length", "/Filter", "/DecodeParms"):
-                    digest.update(k.encode())
-                    walk(value[k], level + 1)
-        elif isinstance(value, DictionaryObject):
-            for k in sorted(value):
-                digest.update(b"K" + k.encode())
-                walk(value[k], level + 1)
-        elif isinstance(value, ArrayObject):
-            digest.update(b"[")
-            for item in value:
-                walk(item, level + 1)
-            digest.update(b"]")
-        else:
-            digest.update(repr(value).encode())
-
-    walk(node, depth)
-    return digest.hexdigest()
+    return isinstance(value, IndirectObject)
 
 
 def impose(
     pages: list[Page],
     laid: dict[str, Any],
-    bundles: dict[str, bytes],
-    reference: bytes | None,
+    fonts: Callable[[str], Any],
+    reference: Any | None,
     bleed: float = 0.0,
     banner: str = "",
 ) -> bytes:
-    """The PDF of ``pages`` (each face's page found by ``laid``: key -> its bundle and page,
-    ``bundles``: SHA-256 -> PDF), then ``reference``'s pages.
+    """The PDF of ``pages`` (each face's piece found by ``laid``: key -> its
+    :class:`~compiler.sheets.faces.Laid`; ``fonts``: a font's digest -> its data), then the
+    pages of ``reference`` (a Laid of the rules reference).
 
     ``bleed`` (mm) is the TrimBox inset of a page that is one card (one per page).
     """
-    from pypdf import PdfReader, PdfWriter
+    from pypdf import PdfWriter
     from pypdf.generic import (
         ArrayObject,
         ByteStringObject,
-        DecodedStreamObject,
         DictionaryObject,
         NameObject,
         RectangleObject,
+        StreamObject,
     )
 
     writer = PdfWriter()
-    forms = _Forms(writer, bundles)
+    objects = _Objects(writer, fonts)
     refs: dict[str, Any] = {}
     for key in sorted({slot.face.key for page in pages for slot in page.slots}):
-        refs[key] = forms.form(laid[key].bundle, laid[key].page)
+        refs[key] = objects.form(laid[key].pages[0])
     for page in pages:
         height = page.height
         ops: list[str] = []
@@ -275,33 +168,34 @@ def impose(
                 )
         new = writer.add_blank_page(page.width * MM, page.height * MM)
         new[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): names})
-        content = DecodedStreamObject()
-        content.set_data("\n".join(ops).encode("ascii"))
-        new[NameObject("/Contents")] = writer._add_object(content.flate_encode())
+        content: Any = StreamObject()
+        content._data = zlib.compress("\n".join(ops).encode("ascii"))
+        content[NameObject("/Filter")] = NameObject("/FlateDecode")
+        new[NameObject("/Contents")] = writer._add_object(content)
         if bleed > 0 and len(page.slots) == 1 and not page.marks:
             inset = bleed * MM
             w, h = page.width * MM, page.height * MM
             new.bleedbox = RectangleObject([0, 0, w, h])
             new.trimbox = RectangleObject([inset, inset, w - inset, h - inset])
-    if reference is not None:
-        for ref_page in PdfReader(io.BytesIO(reference)).pages:
-            contents = ref_page.get_contents()
-            data = contents.get_data() if contents is not None else b""
-            box = ref_page.mediabox
-            new = writer.add_blank_page(float(box.width), float(box.height))
-            new[NameObject("/Resources")] = forms.resources(ref_page, data)
-            content = DecodedStreamObject()
-            content.set_data(data)
-            new[NameObject("/Contents")] = writer._add_object(content.flate_encode())
+    reference_pages = reference.pages if reference is not None else ()
+    for piece in reference_pages:
+        x0, y0, x1, y1 = piece["box"]
+        new = writer.add_blank_page(x1 - x0, y1 - y0)
+        new[NameObject("/Resources")] = objects.make(piece["resources"])
+        content = StreamObject()
+        content._data = base64.b64decode(piece["content"])
+        content[NameObject("/Filter")] = NameObject("/FlateDecode")
+        new[NameObject("/Contents")] = writer._add_object(content)
     writer.add_metadata({"/Producer": "cardc", "/Subject": banner})
-    digest = hashlib.md5(usedforsecurity=False)
+    ident = hashlib.md5(usedforsecurity=False)
     for key in sorted(refs):
-        digest.update(key.encode())
-    digest.update(reference or b"")
+        ident.update(key.encode())
+    for piece in reference_pages:
+        ident.update(piece["content"].encode())
     for page in pages:
         for slot in page.slots:
-            digest.update(f"{slot.face.key}{slot.x:.3f}{slot.y:.3f}{slot.turned}".encode())
-    identifier = ByteStringObject(digest.hexdigest().encode())
+            ident.update(f"{slot.face.key}{slot.x:.3f}{slot.y:.3f}{slot.turned}".encode())
+    identifier = ByteStringObject(ident.hexdigest().encode())
     writer._ID = ArrayObject([identifier, identifier])
     out = io.BytesIO()
     writer.write(out)

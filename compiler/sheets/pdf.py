@@ -28,7 +28,18 @@ def renderer_problem() -> str | None:
 
     WeasyPrint loads Pango, HarfBuzz and fontconfig when imported: without them the import
     fails with an OSError naming the library (ImportError when WeasyPrint itself is missing).
+    When a build has started layout processes (``faces.layout_processes``), one of them
+    answers: this process then need not load WeasyPrint at all.
     """
+    from compiler.sheets import faces
+
+    if faces._POOL:
+        answer: str | None = faces.pool_call(_problem)
+        return answer
+    return _problem()
+
+
+def _problem() -> str | None:
     try:
         import weasyprint  # noqa: F401
     except OSError as error:  # cannot load library 'libpango-1.0-0': ...
