@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.runtime import Context, Game, Player, RuleError
+from engine.runtime import Context, Game, ObjectCache, Player, RuleError
 from engine.scenario_types import Choice, Fields, Flag, Id, Many, Maybe, Number, Table, Text
 
 from .game import GameResult, UnchartedPassage, _player
@@ -314,14 +314,22 @@ ACTIONS: dict[str, Callable[..., Context | None]] = {
 # -- what a scenario may name, checked at its line (engine.scenario_check) ------------------
 
 
+#: Each IR's charts: the scenario schema asks for them once per space or place field (42 times
+#: a build of Uncharted Passage), and reading the map from the cards is the costly part.
+_CHARTS_OF = ObjectCache(16)
+
+
 def _charts(ir: dict[str, Any]) -> list[Chart]:
     """Both charts a scenario may play on (``chart: stand_in`` or ``map``)."""
+    kept: list[Chart] | None = _CHARTS_OF.get(ir)
+    if kept is not None:
+        return kept
     charts = [stand_in_chart()]
     try:
         printed = chart_from_ir(ir)
     except RuleError:
         printed = None
-    return charts + ([printed] if printed is not None else [])
+    return _CHARTS_OF.put(ir, charts + ([printed] if printed is not None else []))
 
 
 def _space_pool(ir: dict[str, Any]) -> list[str]:
