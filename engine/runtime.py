@@ -380,10 +380,24 @@ class Game:
         return answer
 
     def may(self, c: Context, ident: str, prompt: str) -> bool:
-        """An optional effect: the acting player's policy says yes or no."""
-        title = self.cards.get(c.card, {}).get("title", c.card)
+        """An optional effect: the acting player's policy says yes or no. The question is
+        headed by the card's title, or by the flow phase's that asks it."""
+        card = self.cards.get(c.card)
+        title = card.get("title", c.card) if card is not None else self.asker_title(ident)
         question = Question(ident, c.player.index, f"{title}: may {prompt}?", ("yes", "no"), "may")
         return self.ask(c.player, question) == "yes"
+
+    def asker_title(self, ident: str) -> str:
+        """The title of what asks ``ident`` when it is no card: a flow phase's question
+        (``flow.marooned.rescue_crew``) is headed by its phase's title ("The Marooned and Lost
+        Rule"), not by the word "flow"."""
+        holder, _, rest = ident.partition(".")
+        phase = rest.partition(".")[0]
+        for section in (self.ir.get("flow") or {}).get("sections", ()):
+            for each in section.get("phases", ()):
+                if each.get("name") == phase and each.get("title"):
+                    return str(each["title"])
+        return holder
 
     def choose(
         self, c: Context, ident: str, names: Sequence[str], labels: Sequence[str] = ()

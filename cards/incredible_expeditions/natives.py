@@ -66,23 +66,6 @@ DISCARD = "discard"
 #: The flow's `may rescue_crew` in the phase `marooned` (flow.cards).
 RESCUE = "flow.marooned.rescue_crew"
 
-#: The `may` questions of the flow and the cards, asked in the rulebook's words (the generated
-#: prompt is the DSL statement, "flow: may rescue_crew?"); the id stays what a scenario names.
-MAY_PROMPTS = {
-    # The Marooned and Lost Rule: "you may, on your next turn, draw random Crew from the
-    # discard pile until you have a total of 3 Capable Crew."
-    RESCUE: "The Marooned and Lost Rule: you have less than 3 Capable Crew at a Location beyond"
-    " Port City; draw random Crew from the discard pile until you have a total of 3 Capable"
-    " Crew?",
-    # FAQ: "Exhaust the Pilot as the first thing you do when entering a new Location to ignore
-    # the text there."
-    "pilot.entering_location.exhaust": "Pilot: Exhaust the Pilot as you enter this Location"
-    " to ignore the text there?",
-    "ships_doctor.facing.exhaust": "Ship's Doctor: Exhaust the Ship's Doctor so that one of"
-    " your Cursed Crew is Cursed no more?",
-}
-
-
 class _Options(dict):  # type: ignore[type-arg]
     """``prefix + key``, made once per key (a game builds the same answers hundreds of times)."""
 
@@ -327,16 +310,6 @@ class IncredibleExpeditions(FlowGame):
         # Until setup lays out the world, the track is Port City, the first Locations in card
         # order and the Drowned City (scenarios that need no shuffle use it as it is).
         self.lay_out_locations(None, "port_city", "drowned_city_of_atlantis", shuffled=False)
-
-    def may(self, c: Context, ident: str, prompt: str) -> bool:
-        """An optional effect, asked in the rulebook's words where :data:`MAY_PROMPTS` has
-        them (the answer and the id are the engine's: yes or no)."""
-        said = MAY_PROMPTS.get(ident)
-        if said is None:
-            return super().may(c, ident, prompt)
-        return (
-            self.ask(c.player, Question(ident, c.player.index, said, ("yes", "no"), "may")) == "yes"
-        )
 
     # -- cards and zones
 

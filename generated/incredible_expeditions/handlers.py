@@ -23,131 +23,131 @@ VARIANT = None
 
 
 def dv_take_leader_tokens(g, c):
-    # verb take_leader_tokens (cards/incredible_expeditions/flow.cards:99)
-    g.gain(c, 'money', g.natives['leader_shows'](g, c, 'coin_pile'))  # @ cards/incredible_expeditions/flow.cards:100:3
-    g.gain(c, 'heroism', g.natives['leader_shows'](g, c, 'white_cross'))  # @ cards/incredible_expeditions/flow.cards:101:3
-    g.gain(c, 'skullduggery', g.natives['leader_shows'](g, c, 'black_skull'))  # @ cards/incredible_expeditions/flow.cards:102:3
+    # verb take_leader_tokens (cards/incredible_expeditions/flow.cards:101)
+    g.gain(c, 'money', g.natives['leader_shows'](g, c, 'coin_pile'))  # @ cards/incredible_expeditions/flow.cards:102:3
+    g.gain(c, 'heroism', g.natives['leader_shows'](g, c, 'white_cross'))  # @ cards/incredible_expeditions/flow.cards:103:3
+    g.gain(c, 'skullduggery', g.natives['leader_shows'](g, c, 'black_skull'))  # @ cards/incredible_expeditions/flow.cards:104:3
 
 
 def dv_first_player_bid(g, c):
-    # verb first_player_bid (cards/incredible_expeditions/flow.cards:106)
-    for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:108:3
+    # verb first_player_bid (cards/incredible_expeditions/flow.cards:108)
+    for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:110:3
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
-        g.verbs['place_secret_bet'](g, c2)  # @ cards/incredible_expeditions/flow.cards:109:5
-    for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:112:3
+        g.verbs['place_secret_bet'](g, c2)  # @ cards/incredible_expeditions/flow.cards:111:5
+    for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:114:3
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
-        g.lose(c2, 'money', g.natives['bet_placed'](g, c2))  # @ cards/incredible_expeditions/flow.cards:113:5
-    g.verbs['highest_bet_goes_first'](g, c)  # @ cards/incredible_expeditions/flow.cards:117:3
+        g.lose(c2, 'money', g.natives['bet_placed'](g, c2))  # @ cards/incredible_expeditions/flow.cards:115:5
+    g.verbs['highest_bet_goes_first'](g, c)  # @ cards/incredible_expeditions/flow.cards:119:3
 
 
 def dv_rescue_crew(g, c):
-    # verb rescue_crew (cards/incredible_expeditions/flow.cards:123)
-    for _ in range((g.params['capable_crew'] - g.natives['capable_crew_count'](g, c))):  # @ cards/incredible_expeditions/flow.cards:124:3
-        g.verbs['draw_random_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:125:5
+    # verb rescue_crew (cards/incredible_expeditions/flow.cards:125)
+    for _ in range((g.params['capable_crew'] - g.natives['capable_crew_count'](g, c))):  # @ cards/incredible_expeditions/flow.cards:126:3
+        g.verbs['draw_random_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:127:5
 
 
 def dv_take_rest_turn(g, c):
-    # verb take_rest_turn (cards/incredible_expeditions/flow.cards:131)
-    g.verbs['announce'](g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:132:3
-    g.verbs['refresh_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:135:3
-    g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:136:3
-    g.verbs['lay_out_market'](g, c, g.params['market_size'])  # @ cards/incredible_expeditions/flow.cards:139:3
-    g.verbs['acquire_cards'](g, c, g.params['acquisitions_per_turn'])  # @ cards/incredible_expeditions/flow.cards:141:3
-    g.verbs['clear_market'](g, c)  # @ cards/incredible_expeditions/flow.cards:142:3
+    # verb take_rest_turn (cards/incredible_expeditions/flow.cards:133)
+    g.verbs['announce'](g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:134:3
+    g.verbs['refresh_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:137:3
+    g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:138:3
+    g.verbs['lay_out_market'](g, c, g.params['market_size'])  # @ cards/incredible_expeditions/flow.cards:141:3
+    g.verbs['acquire_cards'](g, c, g.params['acquisitions_per_turn'])  # @ cards/incredible_expeditions/flow.cards:143:3
+    g.verbs['clear_market'](g, c)  # @ cards/incredible_expeditions/flow.cards:144:3
 
 
 def dv_take_encounter_turn(g, c):
-    # verb take_encounter_turn (cards/incredible_expeditions/flow.cards:147)
-    g.verbs['announce'](g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:148:3
-    g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:151:3
+    # verb take_encounter_turn (cards/incredible_expeditions/flow.cards:149)
+    g.verbs['announce'](g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:150:3
+    g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:153:3
 
 
 def dv_venture_forth(g, c):
-    # verb venture_forth (cards/incredible_expeditions/flow.cards:164)
-    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:166:3
-    g.verbs['move_ship'](g, c, 'closer')  # @ cards/incredible_expeditions/flow.cards:168:3
-    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:169:3
+    # verb venture_forth (cards/incredible_expeditions/flow.cards:166)
+    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:168:3
+    g.verbs['move_ship'](g, c, 'closer')  # @ cards/incredible_expeditions/flow.cards:170:3
+    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:171:3
 
 
 def dv_venture_back(g, c):
-    # verb venture_back (cards/incredible_expeditions/flow.cards:172)
-    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:173:3
-    g.verbs['move_ship'](g, c, 'back')  # @ cards/incredible_expeditions/flow.cards:174:3
-    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:175:3
+    # verb venture_back (cards/incredible_expeditions/flow.cards:174)
+    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:175:3
+    g.verbs['move_ship'](g, c, 'back')  # @ cards/incredible_expeditions/flow.cards:176:3
+    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:177:3
 
 
 def dv_arrive(g, c):
-    # verb arrive (cards/incredible_expeditions/flow.cards:178)
-    g.verbs['flip_location'](g, c)  # @ cards/incredible_expeditions/flow.cards:180:3
-    g.fire_in_force(c, 'entering_location')  # @ cards/incredible_expeditions/flow.cards:183:3
-    if g.natives['ignoring'](g, c, 'location_text'):  # @ cards/incredible_expeditions/flow.cards:185:3
-        g.verbs['skip_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:186:5
+    # verb arrive (cards/incredible_expeditions/flow.cards:180)
+    g.verbs['flip_location'](g, c)  # @ cards/incredible_expeditions/flow.cards:182:3
+    g.fire_in_force(c, 'entering_location')  # @ cards/incredible_expeditions/flow.cards:185:3
+    if g.natives['ignoring'](g, c, 'location_text'):  # @ cards/incredible_expeditions/flow.cards:187:3
+        g.verbs['skip_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:188:5
     else:
-        g.verbs['follow_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:188:5
-    dv_face_encounter(g, c)  # @ cards/incredible_expeditions/flow.cards:192:3
+        g.verbs['follow_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:190:5
+    dv_face_encounter(g, c)  # @ cards/incredible_expeditions/flow.cards:194:3
 
 
 def dv_face_encounter(g, c):
-    # verb face_encounter (cards/incredible_expeditions/flow.cards:197)
-    g.verbs['flip_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:199:3
-    if g.natives['facing_an_encounter'](g, c):  # @ cards/incredible_expeditions/flow.cards:200:3
-        g.fire_in_force(c, 'facing')  # @ cards/incredible_expeditions/flow.cards:203:5
-        g.verbs['raise_against_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:208:5
-        if g.natives['difficulty_met'](g, c):  # @ cards/incredible_expeditions/flow.cards:209:5
-            g.verbs['defeat_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:210:7
-            g.fire_in_force(c, 'defeated')  # @ cards/incredible_expeditions/flow.cards:213:7
-            if ((g.natives['at_the_last_location'](g, c) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c))) and (not g.natives['winner_found'](g, c))):  # @ cards/incredible_expeditions/flow.cards:216:7
-                g.gain(c, 'victory', 1)  # @ cards/incredible_expeditions/flow.cards:217:9
-                g.verbs['declare_winner'](g, c)  # @ cards/incredible_expeditions/flow.cards:218:9
+    # verb face_encounter (cards/incredible_expeditions/flow.cards:199)
+    g.verbs['flip_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:201:3
+    if g.natives['facing_an_encounter'](g, c):  # @ cards/incredible_expeditions/flow.cards:202:3
+        g.fire_in_force(c, 'facing')  # @ cards/incredible_expeditions/flow.cards:205:5
+        g.verbs['raise_against_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:210:5
+        if g.natives['difficulty_met'](g, c):  # @ cards/incredible_expeditions/flow.cards:211:5
+            g.verbs['defeat_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:212:7
+            g.fire_in_force(c, 'defeated')  # @ cards/incredible_expeditions/flow.cards:215:7
+            if ((g.natives['at_the_last_location'](g, c) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c))) and (not g.natives['winner_found'](g, c))):  # @ cards/incredible_expeditions/flow.cards:218:7
+                g.gain(c, 'victory', 1)  # @ cards/incredible_expeditions/flow.cards:219:9
+                g.verbs['declare_winner'](g, c)  # @ cards/incredible_expeditions/flow.cards:220:9
         else:
-            g.verbs['leave_undefeated'](g, c)  # @ cards/incredible_expeditions/flow.cards:224:7
-            g.fire_in_force(c, 'undefeated')  # @ cards/incredible_expeditions/flow.cards:225:7
-            g.verbs['discard_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:226:7
-        g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:229:5
-        dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:230:5
+            g.verbs['leave_undefeated'](g, c)  # @ cards/incredible_expeditions/flow.cards:226:7
+            g.fire_in_force(c, 'undefeated')  # @ cards/incredible_expeditions/flow.cards:227:7
+            g.verbs['discard_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:228:7
+        g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:231:5
+        dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:232:5
 
 
 def dv_reset_temporary_totals(g, c):
-    # verb reset_temporary_totals (cards/incredible_expeditions/flow.cards:236)
-    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:237:3
-    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:238:3
-    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:239:3
+    # verb reset_temporary_totals (cards/incredible_expeditions/flow.cards:238)
+    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:239:3
+    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:240:3
+    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:241:3
 
 
 def dv_draw_phase(g, c):
-    # verb draw_phase (cards/incredible_expeditions/flow.cards:244)
-    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:246:3
-    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:248:3
-    dv_draw_to_hand_size(g, c)  # @ cards/incredible_expeditions/flow.cards:250:3
+    # verb draw_phase (cards/incredible_expeditions/flow.cards:246)
+    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:248:3
+    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:250:3
+    dv_draw_to_hand_size(g, c)  # @ cards/incredible_expeditions/flow.cards:252:3
 
 
 def dv_draw_to_hand_size(g, c):
-    # verb draw_to_hand_size (cards/incredible_expeditions/flow.cards:253)
-    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:256:3
-        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:257:5
+    # verb draw_to_hand_size (cards/incredible_expeditions/flow.cards:255)
+    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:258:3
+        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:259:5
     else:
-        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:259:5
+        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:261:5
 
 
 def df_marooned(g, c):
-    # function marooned (cards/incredible_expeditions/flow.cards:93)
-    return ((not g.natives['at_port_city'](g, c)) and (g.natives['capable_crew_count'](g, c) < g.params['capable_crew']))  # @ cards/incredible_expeditions/flow.cards:93:1
+    # function marooned (cards/incredible_expeditions/flow.cards:95)
+    return ((not g.natives['at_port_city'](g, c)) and (g.natives['capable_crew_count'](g, c) < g.params['capable_crew']))  # @ cards/incredible_expeditions/flow.cards:95:1
 
 
 def df_may_venture_closer(g, c):
-    # function may_venture_closer (cards/incredible_expeditions/flow.cards:157)
-    return ((not g.natives['at_the_last_location'](g, c)) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c)))  # @ cards/incredible_expeditions/flow.cards:157:1
+    # function may_venture_closer (cards/incredible_expeditions/flow.cards:159)
+    return ((not g.natives['at_the_last_location'](g, c)) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c)))  # @ cards/incredible_expeditions/flow.cards:159:1
 
 
 def df_may_venture_back(g, c):
-    # function may_venture_back (cards/incredible_expeditions/flow.cards:162)
-    return ((not g.natives['at_port_city'](g, c)) and (not df_may_venture_closer(g, c)))  # @ cards/incredible_expeditions/flow.cards:162:1
+    # function may_venture_back (cards/incredible_expeditions/flow.cards:164)
+    return ((not g.natives['at_port_city'](g, c)) and (not df_may_venture_closer(g, c)))  # @ cards/incredible_expeditions/flow.cards:164:1
 
 
 def h_pilot__entering_location(g, c):
     # Pilot: on entering_location (cards/incredible_expeditions/crew.cards:16)
     if g.natives['refreshed'](g, c, c.card):  # @ cards/incredible_expeditions/crew.cards:17:5
-        if g.may(c, 'pilot.entering_location.exhaust', 'exhaust this card, then ignore location text'):  # @ cards/incredible_expeditions/crew.cards:18:7
+        if g.may(c, 'pilot.entering_location.exhaust', 'exhaust the Pilot as you enter this Location to ignore the text there'):  # @ cards/incredible_expeditions/crew.cards:18:7
             g.verbs['exhaust'](g, c, c.card)  # @ cards/incredible_expeditions/crew.cards:19:9
             g.verbs['ignore'](g, c, 'location_text')  # @ cards/incredible_expeditions/crew.cards:20:9
 
@@ -160,7 +160,7 @@ def h_stowaway_kid__rest(g, c):
 def h_ships_doctor__facing(g, c):
     # Ship's Doctor: on facing (cards/incredible_expeditions/crew.cards:87)
     if g.natives['refreshed'](g, c, c.card):  # @ cards/incredible_expeditions/crew.cards:88:5
-        if g.may(c, 'ships_doctor.facing.exhaust', "exhaust this card, then the player's first Cursed Crew is Cursed no more"):  # @ cards/incredible_expeditions/crew.cards:89:7
+        if g.may(c, 'ships_doctor.facing.exhaust', "exhaust the Ship's Doctor so that one of your Cursed Crew is Cursed no more"):  # @ cards/incredible_expeditions/crew.cards:89:7
             g.verbs['exhaust'](g, c, c.card)  # @ cards/incredible_expeditions/crew.cards:90:9
             g.verbs['lift_curse'](g, c)  # @ cards/incredible_expeditions/crew.cards:91:9
 
@@ -305,35 +305,35 @@ def p_setup__draw_a_hand(g, c):
 def p_turn__marooned(g, c):
     # phase marooned "The Marooned and Lost Rule" (cards/incredible_expeditions/flow.cards:43)
     if df_marooned(g, c):  # @ cards/incredible_expeditions/flow.cards:47:7
-        if g.may(c, 'flow.marooned.rescue_crew', 'draw random Crew from the Crew discard pile until the player has 3 Capable Crew'):  # @ cards/incredible_expeditions/flow.cards:48:9
-            dv_rescue_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:48:13
+        if g.may(c, 'flow.marooned.rescue_crew', 'draw random Crew from the discard pile until you have a total of 3 Capable Crew'):  # @ cards/incredible_expeditions/flow.cards:48:9
+            dv_rescue_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:49:11
 
 
 def p_turn__spend_the_turn(g, c):
-    # phase spend_the_turn "There are two different ways to spend your turn" (cards/incredible_expeditions/flow.cards:51)
-    if g.natives['first_turn'](g, c):  # @ cards/incredible_expeditions/flow.cards:53:7
-        dv_take_rest_turn(g, c)  # @ cards/incredible_expeditions/flow.cards:54:9
+    # phase spend_the_turn "There are two different ways to spend your turn" (cards/incredible_expeditions/flow.cards:53)
+    if g.natives['first_turn'](g, c):  # @ cards/incredible_expeditions/flow.cards:55:7
+        dv_take_rest_turn(g, c)  # @ cards/incredible_expeditions/flow.cards:56:9
     else:
-        g.verbs['choose_rest_or_encounter_turn'](g, c)  # @ cards/incredible_expeditions/flow.cards:56:9
-        if g.natives['resting'](g, c):  # @ cards/incredible_expeditions/flow.cards:57:9
-            dv_take_rest_turn(g, c)  # @ cards/incredible_expeditions/flow.cards:58:11
+        g.verbs['choose_rest_or_encounter_turn'](g, c)  # @ cards/incredible_expeditions/flow.cards:58:9
+        if g.natives['resting'](g, c):  # @ cards/incredible_expeditions/flow.cards:59:9
+            dv_take_rest_turn(g, c)  # @ cards/incredible_expeditions/flow.cards:60:11
         else:
-            dv_take_encounter_turn(g, c)  # @ cards/incredible_expeditions/flow.cards:60:11
-    g.verbs['turn_taken'](g, c)  # @ cards/incredible_expeditions/flow.cards:63:7
-    if g.natives['winner_found'](g, c):  # @ cards/incredible_expeditions/flow.cards:66:7
-        g.end_game(c, 'a ship reached Atlantis')  # @ cards/incredible_expeditions/flow.cards:67:9
+            dv_take_encounter_turn(g, c)  # @ cards/incredible_expeditions/flow.cards:62:11
+    g.verbs['turn_taken'](g, c)  # @ cards/incredible_expeditions/flow.cards:65:7
+    if g.natives['winner_found'](g, c):  # @ cards/incredible_expeditions/flow.cards:68:7
+        g.end_game(c, 'a ship reached Atlantis')  # @ cards/incredible_expeditions/flow.cards:69:9
 
 
 def p_turn__end_of_the_turn(g, c):
-    # phase end_of_the_turn "At the end of your turn" (cards/incredible_expeditions/flow.cards:70)
-    dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:73:7
+    # phase end_of_the_turn "At the end of your turn" (cards/incredible_expeditions/flow.cards:72)
+    dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:75:7
 
 
 def p_turn__draw_phase(g, c):
-    # phase draw_phase "Draw Phase" (cards/incredible_expeditions/flow.cards:75)
-    dv_draw_phase(g, c)  # @ cards/incredible_expeditions/flow.cards:77:7
-    if (g.natives['turns_taken'](g, c) >= g.params['turn_limit']):  # @ cards/incredible_expeditions/flow.cards:79:7
-        g.end_game(c, 'turn limit')  # @ cards/incredible_expeditions/flow.cards:80:9
+    # phase draw_phase "Draw Phase" (cards/incredible_expeditions/flow.cards:77)
+    dv_draw_phase(g, c)  # @ cards/incredible_expeditions/flow.cards:79:7
+    if (g.natives['turns_taken'](g, c) >= g.params['turn_limit']):  # @ cards/incredible_expeditions/flow.cards:81:7
+        g.end_game(c, 'turn limit')  # @ cards/incredible_expeditions/flow.cards:82:9
 
 
 def run__setup(g, c):
@@ -354,30 +354,30 @@ def run__setup(g, c):
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
         g.verbs['take_expedition_leader'](g, c2)  # @ cards/incredible_expeditions/flow.cards:24:9
         # verb take_leader_tokens
-        g.gain(c2, 'money', n_leader_shows(g, c2, 'coin_pile'))  # @ cards/incredible_expeditions/flow.cards:100:3
-        g.gain(c2, 'heroism', n_leader_shows(g, c2, 'white_cross'))  # @ cards/incredible_expeditions/flow.cards:101:3
-        g.gain(c2, 'skullduggery', n_leader_shows(g, c2, 'black_skull'))  # @ cards/incredible_expeditions/flow.cards:102:3
+        g.gain(c2, 'money', n_leader_shows(g, c2, 'coin_pile'))  # @ cards/incredible_expeditions/flow.cards:102:3
+        g.gain(c2, 'heroism', n_leader_shows(g, c2, 'white_cross'))  # @ cards/incredible_expeditions/flow.cards:103:3
+        g.gain(c2, 'skullduggery', n_leader_shows(g, c2, 'black_skull'))  # @ cards/incredible_expeditions/flow.cards:104:3
     # phase pay_to_be_first
     if logs:
         g.events.append(('phase', c.player.index, 'pay_to_be_first'))
     # verb first_player_bid
-    for v_i5_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:108:3
+    for v_i5_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:110:3
         c2 = c if v_i5_explorer is c.player else c.for_player(v_i5_explorer)
-        g.verbs['place_secret_bet'](g, c2)  # @ cards/incredible_expeditions/flow.cards:109:5
-    for v_i5_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:112:3
+        g.verbs['place_secret_bet'](g, c2)  # @ cards/incredible_expeditions/flow.cards:111:5
+    for v_i5_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:114:3
         c2 = c if v_i5_explorer is c.player else c.for_player(v_i5_explorer)
-        g.lose(c2, 'money', g.natives['bet_placed'](g, c2))  # @ cards/incredible_expeditions/flow.cards:113:5
-    g.verbs['highest_bet_goes_first'](g, c)  # @ cards/incredible_expeditions/flow.cards:117:3
+        g.lose(c2, 'money', g.natives['bet_placed'](g, c2))  # @ cards/incredible_expeditions/flow.cards:115:5
+    g.verbs['highest_bet_goes_first'](g, c)  # @ cards/incredible_expeditions/flow.cards:119:3
     # phase draw_a_hand
     if logs:
         g.events.append(('phase', c.player.index, 'draw_a_hand'))
     for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:36:7
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
         # verb draw_to_hand_size
-        if g.natives['at_port_city'](g, c2):  # @ cards/incredible_expeditions/flow.cards:256:3
-            stdlib_decks.draw_from(g, c2, 'resource_deck', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:257:5
+        if g.natives['at_port_city'](g, c2):  # @ cards/incredible_expeditions/flow.cards:258:3
+            stdlib_decks.draw_from(g, c2, 'resource_deck', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:259:5
         else:
-            stdlib_decks.draw_or_reshuffle(g, c2, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:259:5
+            stdlib_decks.draw_or_reshuffle(g, c2, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:261:5
 
 
 def run__turn(g, c):
@@ -393,58 +393,58 @@ def run__turn(g, c):
     if logs:
         g.events.append(('phase', c.player.index, 'marooned'))
     if df_marooned(g, c):  # @ cards/incredible_expeditions/flow.cards:47:7
-        if g.may(c, 'flow.marooned.rescue_crew', 'draw random Crew from the Crew discard pile until the player has 3 Capable Crew'):  # @ cards/incredible_expeditions/flow.cards:48:9
+        if g.may(c, 'flow.marooned.rescue_crew', 'draw random Crew from the discard pile until you have a total of 3 Capable Crew'):  # @ cards/incredible_expeditions/flow.cards:48:9
             # verb rescue_crew
-            for _ in range((g.params['capable_crew'] - g.natives['capable_crew_count'](g, c))):  # @ cards/incredible_expeditions/flow.cards:124:3
-                g.verbs['draw_random_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:125:5
+            for _ in range((g.params['capable_crew'] - g.natives['capable_crew_count'](g, c))):  # @ cards/incredible_expeditions/flow.cards:126:3
+                g.verbs['draw_random_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:127:5
     # phase spend_the_turn
     if logs:
         g.events.append(('phase', c.player.index, 'spend_the_turn'))
-    if g.natives['first_turn'](g, c):  # @ cards/incredible_expeditions/flow.cards:53:7
+    if g.natives['first_turn'](g, c):  # @ cards/incredible_expeditions/flow.cards:55:7
         # verb take_rest_turn
-        gv_announce(g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:132:3
-        gv_refresh_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:135:3
-        g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:136:3
-        gv_lay_out_market(g, c, g.params['market_size'])  # @ cards/incredible_expeditions/flow.cards:139:3
-        gv_acquire_cards(g, c, g.params['acquisitions_per_turn'])  # @ cards/incredible_expeditions/flow.cards:141:3
-        gv_clear_market(g, c)  # @ cards/incredible_expeditions/flow.cards:142:3
+        gv_announce(g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:134:3
+        gv_refresh_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:137:3
+        g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:138:3
+        gv_lay_out_market(g, c, g.params['market_size'])  # @ cards/incredible_expeditions/flow.cards:141:3
+        gv_acquire_cards(g, c, g.params['acquisitions_per_turn'])  # @ cards/incredible_expeditions/flow.cards:143:3
+        gv_clear_market(g, c)  # @ cards/incredible_expeditions/flow.cards:144:3
     else:
-        g.verbs['choose_rest_or_encounter_turn'](g, c)  # @ cards/incredible_expeditions/flow.cards:56:9
-        if g.natives['resting'](g, c):  # @ cards/incredible_expeditions/flow.cards:57:9
+        g.verbs['choose_rest_or_encounter_turn'](g, c)  # @ cards/incredible_expeditions/flow.cards:58:9
+        if g.natives['resting'](g, c):  # @ cards/incredible_expeditions/flow.cards:59:9
             # verb take_rest_turn
-            gv_announce(g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:132:3
-            gv_refresh_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:135:3
-            g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:136:3
-            gv_lay_out_market(g, c, g.params['market_size'])  # @ cards/incredible_expeditions/flow.cards:139:3
-            gv_acquire_cards(g, c, g.params['acquisitions_per_turn'])  # @ cards/incredible_expeditions/flow.cards:141:3
-            gv_clear_market(g, c)  # @ cards/incredible_expeditions/flow.cards:142:3
+            gv_announce(g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:134:3
+            gv_refresh_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:137:3
+            g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:138:3
+            gv_lay_out_market(g, c, g.params['market_size'])  # @ cards/incredible_expeditions/flow.cards:141:3
+            gv_acquire_cards(g, c, g.params['acquisitions_per_turn'])  # @ cards/incredible_expeditions/flow.cards:143:3
+            gv_clear_market(g, c)  # @ cards/incredible_expeditions/flow.cards:144:3
         else:
             # verb take_encounter_turn
-            gv_announce(g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:148:3
-            g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:151:3
-    g.verbs['turn_taken'](g, c)  # @ cards/incredible_expeditions/flow.cards:63:7
-    if g.natives['winner_found'](g, c):  # @ cards/incredible_expeditions/flow.cards:66:7
-        g.end_game(c, 'a ship reached Atlantis')  # @ cards/incredible_expeditions/flow.cards:67:9
+            gv_announce(g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:150:3
+            g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:153:3
+    g.verbs['turn_taken'](g, c)  # @ cards/incredible_expeditions/flow.cards:65:7
+    if g.natives['winner_found'](g, c):  # @ cards/incredible_expeditions/flow.cards:68:7
+        g.end_game(c, 'a ship reached Atlantis')  # @ cards/incredible_expeditions/flow.cards:69:9
     # phase end_of_the_turn
     if logs:
         g.events.append(('phase', c.player.index, 'end_of_the_turn'))
     # verb reset_temporary_totals
-    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:237:3
-    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:238:3
-    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:239:3
+    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:239:3
+    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:240:3
+    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:241:3
     # phase draw_phase
     if logs:
         g.events.append(('phase', c.player.index, 'draw_phase'))
     # verb draw_phase
-    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:246:3
-    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:248:3
+    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:248:3
+    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:250:3
     # verb draw_to_hand_size
-    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:256:3
-        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:257:5
+    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:258:3
+        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:259:5
     else:
-        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:259:5
-    if (g.natives['turns_taken'](g, c) >= g.params['turn_limit']):  # @ cards/incredible_expeditions/flow.cards:79:7
-        g.end_game(c, 'turn limit')  # @ cards/incredible_expeditions/flow.cards:80:9
+        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:261:5
+    if (g.natives['turns_taken'](g, c) >= g.params['turn_limit']):  # @ cards/incredible_expeditions/flow.cards:81:7
+        g.end_game(c, 'turn limit')  # @ cards/incredible_expeditions/flow.cards:82:9
 
 
 HANDLERS = {
@@ -493,63 +493,63 @@ FLOW = {
 }
 
 LINES = {
-    27: ('cards/incredible_expeditions/flow.cards', 100, 3),
-    28: ('cards/incredible_expeditions/flow.cards', 101, 3),
-    29: ('cards/incredible_expeditions/flow.cards', 102, 3),
-    34: ('cards/incredible_expeditions/flow.cards', 108, 3),
-    36: ('cards/incredible_expeditions/flow.cards', 109, 5),
-    37: ('cards/incredible_expeditions/flow.cards', 112, 3),
-    39: ('cards/incredible_expeditions/flow.cards', 113, 5),
-    40: ('cards/incredible_expeditions/flow.cards', 117, 3),
-    45: ('cards/incredible_expeditions/flow.cards', 124, 3),
-    46: ('cards/incredible_expeditions/flow.cards', 125, 5),
-    51: ('cards/incredible_expeditions/flow.cards', 132, 3),
-    52: ('cards/incredible_expeditions/flow.cards', 135, 3),
-    53: ('cards/incredible_expeditions/flow.cards', 136, 3),
-    54: ('cards/incredible_expeditions/flow.cards', 139, 3),
-    55: ('cards/incredible_expeditions/flow.cards', 141, 3),
-    56: ('cards/incredible_expeditions/flow.cards', 142, 3),
-    61: ('cards/incredible_expeditions/flow.cards', 148, 3),
-    62: ('cards/incredible_expeditions/flow.cards', 151, 3),
-    67: ('cards/incredible_expeditions/flow.cards', 166, 3),
-    68: ('cards/incredible_expeditions/flow.cards', 168, 3),
-    69: ('cards/incredible_expeditions/flow.cards', 169, 3),
-    74: ('cards/incredible_expeditions/flow.cards', 173, 3),
-    75: ('cards/incredible_expeditions/flow.cards', 174, 3),
-    76: ('cards/incredible_expeditions/flow.cards', 175, 3),
-    81: ('cards/incredible_expeditions/flow.cards', 180, 3),
-    82: ('cards/incredible_expeditions/flow.cards', 183, 3),
-    83: ('cards/incredible_expeditions/flow.cards', 185, 3),
-    84: ('cards/incredible_expeditions/flow.cards', 186, 5),
-    86: ('cards/incredible_expeditions/flow.cards', 188, 5),
-    87: ('cards/incredible_expeditions/flow.cards', 192, 3),
-    92: ('cards/incredible_expeditions/flow.cards', 199, 3),
-    93: ('cards/incredible_expeditions/flow.cards', 200, 3),
-    94: ('cards/incredible_expeditions/flow.cards', 203, 5),
-    95: ('cards/incredible_expeditions/flow.cards', 208, 5),
-    96: ('cards/incredible_expeditions/flow.cards', 209, 5),
-    97: ('cards/incredible_expeditions/flow.cards', 210, 7),
-    98: ('cards/incredible_expeditions/flow.cards', 213, 7),
-    99: ('cards/incredible_expeditions/flow.cards', 216, 7),
-    100: ('cards/incredible_expeditions/flow.cards', 217, 9),
-    101: ('cards/incredible_expeditions/flow.cards', 218, 9),
-    103: ('cards/incredible_expeditions/flow.cards', 224, 7),
-    104: ('cards/incredible_expeditions/flow.cards', 225, 7),
-    105: ('cards/incredible_expeditions/flow.cards', 226, 7),
-    106: ('cards/incredible_expeditions/flow.cards', 229, 5),
-    107: ('cards/incredible_expeditions/flow.cards', 230, 5),
-    112: ('cards/incredible_expeditions/flow.cards', 237, 3),
-    113: ('cards/incredible_expeditions/flow.cards', 238, 3),
-    114: ('cards/incredible_expeditions/flow.cards', 239, 3),
-    119: ('cards/incredible_expeditions/flow.cards', 246, 3),
-    120: ('cards/incredible_expeditions/flow.cards', 248, 3),
-    121: ('cards/incredible_expeditions/flow.cards', 250, 3),
-    126: ('cards/incredible_expeditions/flow.cards', 256, 3),
-    127: ('cards/incredible_expeditions/flow.cards', 257, 5),
-    129: ('cards/incredible_expeditions/flow.cards', 259, 5),
-    134: ('cards/incredible_expeditions/flow.cards', 93, 1),
-    139: ('cards/incredible_expeditions/flow.cards', 157, 1),
-    144: ('cards/incredible_expeditions/flow.cards', 162, 1),
+    27: ('cards/incredible_expeditions/flow.cards', 102, 3),
+    28: ('cards/incredible_expeditions/flow.cards', 103, 3),
+    29: ('cards/incredible_expeditions/flow.cards', 104, 3),
+    34: ('cards/incredible_expeditions/flow.cards', 110, 3),
+    36: ('cards/incredible_expeditions/flow.cards', 111, 5),
+    37: ('cards/incredible_expeditions/flow.cards', 114, 3),
+    39: ('cards/incredible_expeditions/flow.cards', 115, 5),
+    40: ('cards/incredible_expeditions/flow.cards', 119, 3),
+    45: ('cards/incredible_expeditions/flow.cards', 126, 3),
+    46: ('cards/incredible_expeditions/flow.cards', 127, 5),
+    51: ('cards/incredible_expeditions/flow.cards', 134, 3),
+    52: ('cards/incredible_expeditions/flow.cards', 137, 3),
+    53: ('cards/incredible_expeditions/flow.cards', 138, 3),
+    54: ('cards/incredible_expeditions/flow.cards', 141, 3),
+    55: ('cards/incredible_expeditions/flow.cards', 143, 3),
+    56: ('cards/incredible_expeditions/flow.cards', 144, 3),
+    61: ('cards/incredible_expeditions/flow.cards', 150, 3),
+    62: ('cards/incredible_expeditions/flow.cards', 153, 3),
+    67: ('cards/incredible_expeditions/flow.cards', 168, 3),
+    68: ('cards/incredible_expeditions/flow.cards', 170, 3),
+    69: ('cards/incredible_expeditions/flow.cards', 171, 3),
+    74: ('cards/incredible_expeditions/flow.cards', 175, 3),
+    75: ('cards/incredible_expeditions/flow.cards', 176, 3),
+    76: ('cards/incredible_expeditions/flow.cards', 177, 3),
+    81: ('cards/incredible_expeditions/flow.cards', 182, 3),
+    82: ('cards/incredible_expeditions/flow.cards', 185, 3),
+    83: ('cards/incredible_expeditions/flow.cards', 187, 3),
+    84: ('cards/incredible_expeditions/flow.cards', 188, 5),
+    86: ('cards/incredible_expeditions/flow.cards', 190, 5),
+    87: ('cards/incredible_expeditions/flow.cards', 194, 3),
+    92: ('cards/incredible_expeditions/flow.cards', 201, 3),
+    93: ('cards/incredible_expeditions/flow.cards', 202, 3),
+    94: ('cards/incredible_expeditions/flow.cards', 205, 5),
+    95: ('cards/incredible_expeditions/flow.cards', 210, 5),
+    96: ('cards/incredible_expeditions/flow.cards', 211, 5),
+    97: ('cards/incredible_expeditions/flow.cards', 212, 7),
+    98: ('cards/incredible_expeditions/flow.cards', 215, 7),
+    99: ('cards/incredible_expeditions/flow.cards', 218, 7),
+    100: ('cards/incredible_expeditions/flow.cards', 219, 9),
+    101: ('cards/incredible_expeditions/flow.cards', 220, 9),
+    103: ('cards/incredible_expeditions/flow.cards', 226, 7),
+    104: ('cards/incredible_expeditions/flow.cards', 227, 7),
+    105: ('cards/incredible_expeditions/flow.cards', 228, 7),
+    106: ('cards/incredible_expeditions/flow.cards', 231, 5),
+    107: ('cards/incredible_expeditions/flow.cards', 232, 5),
+    112: ('cards/incredible_expeditions/flow.cards', 239, 3),
+    113: ('cards/incredible_expeditions/flow.cards', 240, 3),
+    114: ('cards/incredible_expeditions/flow.cards', 241, 3),
+    119: ('cards/incredible_expeditions/flow.cards', 248, 3),
+    120: ('cards/incredible_expeditions/flow.cards', 250, 3),
+    121: ('cards/incredible_expeditions/flow.cards', 252, 3),
+    126: ('cards/incredible_expeditions/flow.cards', 258, 3),
+    127: ('cards/incredible_expeditions/flow.cards', 259, 5),
+    129: ('cards/incredible_expeditions/flow.cards', 261, 5),
+    134: ('cards/incredible_expeditions/flow.cards', 95, 1),
+    139: ('cards/incredible_expeditions/flow.cards', 159, 1),
+    144: ('cards/incredible_expeditions/flow.cards', 164, 1),
     149: ('cards/incredible_expeditions/crew.cards', 17, 5),
     150: ('cards/incredible_expeditions/crew.cards', 18, 7),
     151: ('cards/incredible_expeditions/crew.cards', 19, 9),
@@ -592,69 +592,69 @@ LINES = {
     302: ('cards/incredible_expeditions/flow.cards', 37, 9),
     307: ('cards/incredible_expeditions/flow.cards', 47, 7),
     308: ('cards/incredible_expeditions/flow.cards', 48, 9),
-    309: ('cards/incredible_expeditions/flow.cards', 48, 13),
-    314: ('cards/incredible_expeditions/flow.cards', 53, 7),
-    315: ('cards/incredible_expeditions/flow.cards', 54, 9),
-    317: ('cards/incredible_expeditions/flow.cards', 56, 9),
-    318: ('cards/incredible_expeditions/flow.cards', 57, 9),
-    319: ('cards/incredible_expeditions/flow.cards', 58, 11),
-    321: ('cards/incredible_expeditions/flow.cards', 60, 11),
-    322: ('cards/incredible_expeditions/flow.cards', 63, 7),
-    323: ('cards/incredible_expeditions/flow.cards', 66, 7),
-    324: ('cards/incredible_expeditions/flow.cards', 67, 9),
-    329: ('cards/incredible_expeditions/flow.cards', 73, 7),
-    334: ('cards/incredible_expeditions/flow.cards', 77, 7),
-    335: ('cards/incredible_expeditions/flow.cards', 79, 7),
-    336: ('cards/incredible_expeditions/flow.cards', 80, 9),
+    309: ('cards/incredible_expeditions/flow.cards', 49, 11),
+    314: ('cards/incredible_expeditions/flow.cards', 55, 7),
+    315: ('cards/incredible_expeditions/flow.cards', 56, 9),
+    317: ('cards/incredible_expeditions/flow.cards', 58, 9),
+    318: ('cards/incredible_expeditions/flow.cards', 59, 9),
+    319: ('cards/incredible_expeditions/flow.cards', 60, 11),
+    321: ('cards/incredible_expeditions/flow.cards', 62, 11),
+    322: ('cards/incredible_expeditions/flow.cards', 65, 7),
+    323: ('cards/incredible_expeditions/flow.cards', 68, 7),
+    324: ('cards/incredible_expeditions/flow.cards', 69, 9),
+    329: ('cards/incredible_expeditions/flow.cards', 75, 7),
+    334: ('cards/incredible_expeditions/flow.cards', 79, 7),
+    335: ('cards/incredible_expeditions/flow.cards', 81, 7),
+    336: ('cards/incredible_expeditions/flow.cards', 82, 9),
     347: ('cards/incredible_expeditions/flow.cards', 12, 7),
     348: ('cards/incredible_expeditions/flow.cards', 14, 7),
     349: ('cards/incredible_expeditions/flow.cards', 18, 7),
     353: ('cards/incredible_expeditions/flow.cards', 21, 7),
     355: ('cards/incredible_expeditions/flow.cards', 24, 9),
-    357: ('cards/incredible_expeditions/flow.cards', 100, 3),
-    358: ('cards/incredible_expeditions/flow.cards', 101, 3),
-    359: ('cards/incredible_expeditions/flow.cards', 102, 3),
-    364: ('cards/incredible_expeditions/flow.cards', 108, 3),
-    366: ('cards/incredible_expeditions/flow.cards', 109, 5),
-    367: ('cards/incredible_expeditions/flow.cards', 112, 3),
-    369: ('cards/incredible_expeditions/flow.cards', 113, 5),
-    370: ('cards/incredible_expeditions/flow.cards', 117, 3),
+    357: ('cards/incredible_expeditions/flow.cards', 102, 3),
+    358: ('cards/incredible_expeditions/flow.cards', 103, 3),
+    359: ('cards/incredible_expeditions/flow.cards', 104, 3),
+    364: ('cards/incredible_expeditions/flow.cards', 110, 3),
+    366: ('cards/incredible_expeditions/flow.cards', 111, 5),
+    367: ('cards/incredible_expeditions/flow.cards', 114, 3),
+    369: ('cards/incredible_expeditions/flow.cards', 115, 5),
+    370: ('cards/incredible_expeditions/flow.cards', 119, 3),
     374: ('cards/incredible_expeditions/flow.cards', 36, 7),
-    377: ('cards/incredible_expeditions/flow.cards', 256, 3),
-    378: ('cards/incredible_expeditions/flow.cards', 257, 5),
-    380: ('cards/incredible_expeditions/flow.cards', 259, 5),
+    377: ('cards/incredible_expeditions/flow.cards', 258, 3),
+    378: ('cards/incredible_expeditions/flow.cards', 259, 5),
+    380: ('cards/incredible_expeditions/flow.cards', 261, 5),
     395: ('cards/incredible_expeditions/flow.cards', 47, 7),
     396: ('cards/incredible_expeditions/flow.cards', 48, 9),
-    398: ('cards/incredible_expeditions/flow.cards', 124, 3),
-    399: ('cards/incredible_expeditions/flow.cards', 125, 5),
-    403: ('cards/incredible_expeditions/flow.cards', 53, 7),
-    405: ('cards/incredible_expeditions/flow.cards', 132, 3),
-    406: ('cards/incredible_expeditions/flow.cards', 135, 3),
-    407: ('cards/incredible_expeditions/flow.cards', 136, 3),
-    408: ('cards/incredible_expeditions/flow.cards', 139, 3),
-    409: ('cards/incredible_expeditions/flow.cards', 141, 3),
-    410: ('cards/incredible_expeditions/flow.cards', 142, 3),
-    412: ('cards/incredible_expeditions/flow.cards', 56, 9),
-    413: ('cards/incredible_expeditions/flow.cards', 57, 9),
-    415: ('cards/incredible_expeditions/flow.cards', 132, 3),
-    416: ('cards/incredible_expeditions/flow.cards', 135, 3),
-    417: ('cards/incredible_expeditions/flow.cards', 136, 3),
-    418: ('cards/incredible_expeditions/flow.cards', 139, 3),
-    419: ('cards/incredible_expeditions/flow.cards', 141, 3),
-    420: ('cards/incredible_expeditions/flow.cards', 142, 3),
-    423: ('cards/incredible_expeditions/flow.cards', 148, 3),
-    424: ('cards/incredible_expeditions/flow.cards', 151, 3),
-    425: ('cards/incredible_expeditions/flow.cards', 63, 7),
-    426: ('cards/incredible_expeditions/flow.cards', 66, 7),
-    427: ('cards/incredible_expeditions/flow.cards', 67, 9),
-    432: ('cards/incredible_expeditions/flow.cards', 237, 3),
-    433: ('cards/incredible_expeditions/flow.cards', 238, 3),
-    434: ('cards/incredible_expeditions/flow.cards', 239, 3),
-    439: ('cards/incredible_expeditions/flow.cards', 246, 3),
-    440: ('cards/incredible_expeditions/flow.cards', 248, 3),
-    442: ('cards/incredible_expeditions/flow.cards', 256, 3),
-    443: ('cards/incredible_expeditions/flow.cards', 257, 5),
-    445: ('cards/incredible_expeditions/flow.cards', 259, 5),
-    446: ('cards/incredible_expeditions/flow.cards', 79, 7),
-    447: ('cards/incredible_expeditions/flow.cards', 80, 9),
+    398: ('cards/incredible_expeditions/flow.cards', 126, 3),
+    399: ('cards/incredible_expeditions/flow.cards', 127, 5),
+    403: ('cards/incredible_expeditions/flow.cards', 55, 7),
+    405: ('cards/incredible_expeditions/flow.cards', 134, 3),
+    406: ('cards/incredible_expeditions/flow.cards', 137, 3),
+    407: ('cards/incredible_expeditions/flow.cards', 138, 3),
+    408: ('cards/incredible_expeditions/flow.cards', 141, 3),
+    409: ('cards/incredible_expeditions/flow.cards', 143, 3),
+    410: ('cards/incredible_expeditions/flow.cards', 144, 3),
+    412: ('cards/incredible_expeditions/flow.cards', 58, 9),
+    413: ('cards/incredible_expeditions/flow.cards', 59, 9),
+    415: ('cards/incredible_expeditions/flow.cards', 134, 3),
+    416: ('cards/incredible_expeditions/flow.cards', 137, 3),
+    417: ('cards/incredible_expeditions/flow.cards', 138, 3),
+    418: ('cards/incredible_expeditions/flow.cards', 141, 3),
+    419: ('cards/incredible_expeditions/flow.cards', 143, 3),
+    420: ('cards/incredible_expeditions/flow.cards', 144, 3),
+    423: ('cards/incredible_expeditions/flow.cards', 150, 3),
+    424: ('cards/incredible_expeditions/flow.cards', 153, 3),
+    425: ('cards/incredible_expeditions/flow.cards', 65, 7),
+    426: ('cards/incredible_expeditions/flow.cards', 68, 7),
+    427: ('cards/incredible_expeditions/flow.cards', 69, 9),
+    432: ('cards/incredible_expeditions/flow.cards', 239, 3),
+    433: ('cards/incredible_expeditions/flow.cards', 240, 3),
+    434: ('cards/incredible_expeditions/flow.cards', 241, 3),
+    439: ('cards/incredible_expeditions/flow.cards', 248, 3),
+    440: ('cards/incredible_expeditions/flow.cards', 250, 3),
+    442: ('cards/incredible_expeditions/flow.cards', 258, 3),
+    443: ('cards/incredible_expeditions/flow.cards', 259, 5),
+    445: ('cards/incredible_expeditions/flow.cards', 261, 5),
+    446: ('cards/incredible_expeditions/flow.cards', 81, 7),
+    447: ('cards/incredible_expeditions/flow.cards', 82, 9),
 }
