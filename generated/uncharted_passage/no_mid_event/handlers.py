@@ -251,8 +251,8 @@ def f_pirates_raid__pirate(g, c):
 
 
 def h_famine__dock(g, c):
-    # Famine: on dock (cards/uncharted_passage/voyages.cards:36)
-    dv_scurvy_check(g, c)  # @ cards/uncharted_passage/voyages.cards:37:5
+    # Famine: on dock (cards/uncharted_passage/voyages.cards:38)
+    dv_scurvy_check(g, c)  # @ cards/uncharted_passage/voyages.cards:39:5
 
 
 def f_famine__pirate(g, c):
@@ -261,108 +261,108 @@ def f_famine__pirate(g, c):
 
 
 def h_rocks__reveal(g, c):
-    # Rocks: on reveal (cards/uncharted_passage/voyages.cards:46)
-    g.mark(c, 'durability', 1)  # @ cards/uncharted_passage/voyages.cards:47:5
+    # Rocks: on reveal (cards/uncharted_passage/voyages.cards:48)
+    g.mark(c, 'durability', 1)  # @ cards/uncharted_passage/voyages.cards:49:5
 
 
 def f_rocks__pirate(g, c):
-    # Rocks: pirate (cards/uncharted_passage/voyages.cards:42)
-    return highest_or_sum(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:44:3
+    # Rocks: pirate (cards/uncharted_passage/voyages.cards:44)
+    return highest_or_sum(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:46:3
 
 
 def f_fair_winds__pirate(g, c):
-    # Fair Winds: pirate (cards/uncharted_passage/voyages.cards:64)
-    return highest(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:66:3
+    # Fair Winds: pirate (cards/uncharted_passage/voyages.cards:66)
+    return highest(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:68:3
 
 
 def f_calm_seas__pirate(g, c):
-    # Calm Seas: pirate (cards/uncharted_passage/voyages.cards:70)
-    return highest(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:72:3
+    # Calm Seas: pirate (cards/uncharted_passage/voyages.cards:72)
+    return highest(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:74:3
 
 
 def f_trade_winds__pirate(g, c):
-    # Trade Winds: pirate (cards/uncharted_passage/voyages.cards:76)
-    return highest_or_sum(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:79:3
+    # Trade Winds: pirate (cards/uncharted_passage/voyages.cards:78)
+    return highest_or_sum(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:81:3
 
 
 def f_weary_crew__pirate(g, c):
-    # Weary Crew: pirate (cards/uncharted_passage/voyages.cards:83)
-    return highest(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:85:3
+    # Weary Crew: pirate (cards/uncharted_passage/voyages.cards:85)
+    return highest(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:87:3
 
 
 def f_weary_crew__restraint(g, c):
-    # Weary Crew: restraint (cards/uncharted_passage/voyages.cards:83)
-    return (c.player.counters['crew_stamina'] < 4)  # @ cards/uncharted_passage/voyages.cards:87:3
+    # Weary Crew: restraint (cards/uncharted_passage/voyages.cards:85)
+    return (c.player.counters['crew_stamina'] < 4)  # @ cards/uncharted_passage/voyages.cards:89:3
 
 
 def f_fog_bank__pirate(g, c):
-    # Fog Bank: pirate (cards/uncharted_passage/voyages.cards:91)
-    return highest_or_sum(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:93:3
+    # Fog Bank: pirate (cards/uncharted_passage/voyages.cards:93)
+    return highest_or_sum(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:95:3
 
 
 def f_fog_bank__restraint(g, c):
-    # Fog Bank: restraint (cards/uncharted_passage/voyages.cards:91)
-    return (c.player.counters['sailing_speed'] < 4)  # @ cards/uncharted_passage/voyages.cards:95:3
+    # Fog Bank: restraint (cards/uncharted_passage/voyages.cards:93)
+    return (c.player.counters['sailing_speed'] < 4)  # @ cards/uncharted_passage/voyages.cards:97:3
 
 
 def f_rough_seas__pirate(g, c):
-    # Rough Seas: pirate (cards/uncharted_passage/voyages.cards:99)
-    return highest(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:101:3
+    # Rough Seas: pirate (cards/uncharted_passage/voyages.cards:101)
+    return highest(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:103:3
 
 
 def f_quiet_waters__pirate(g, c):
-    # Quiet Waters: pirate (cards/uncharted_passage/voyages.cards:105)
-    return highest_or_sum(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:107:3
+    # Quiet Waters: pirate (cards/uncharted_passage/voyages.cards:107)
+    return highest_or_sum(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:109:3
 
 
 def f_monsoon__pirate(g, c):
-    # Monsoon: pirate (cards/uncharted_passage/voyages.cards:113)
-    return highest_or_sum(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:116:3
+    # Monsoon: pirate (cards/uncharted_passage/voyages.cards:115)
+    return highest_or_sum(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:118:3
 
 
 def f_steady_breeze__pirate(g, c):
-    # Steady Breeze: pirate (cards/uncharted_passage/voyages.cards:120)
-    return highest(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:122:3
+    # Steady Breeze: pirate (cards/uncharted_passage/voyages.cards:122)
+    return highest(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:124:3
 
 
 def f_short_rations__pirate(g, c):
-    # Short Rations: pirate (cards/uncharted_passage/voyages.cards:126)
-    return highest_or_sum(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:128:3
+    # Short Rations: pirate (cards/uncharted_passage/voyages.cards:128)
+    return highest_or_sum(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:130:3
 
 
 def f_short_rations__restraint(g, c):
-    # Short Rations: restraint (cards/uncharted_passage/voyages.cards:126)
-    return (c.player.counters['crew_stamina'] < 4)  # @ cards/uncharted_passage/voyages.cards:130:3
+    # Short Rations: restraint (cards/uncharted_passage/voyages.cards:128)
+    return (c.player.counters['crew_stamina'] < 4)  # @ cards/uncharted_passage/voyages.cards:132:3
 
 
 def f_becalmed__pirate(g, c):
-    # Becalmed: pirate (cards/uncharted_passage/voyages.cards:134)
-    return highest(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:136:3
+    # Becalmed: pirate (cards/uncharted_passage/voyages.cards:136)
+    return highest(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:138:3
 
 
 def f_becalmed__restraint(g, c):
-    # Becalmed: restraint (cards/uncharted_passage/voyages.cards:134)
-    return (c.player.counters['sailing_speed'] < 3)  # @ cards/uncharted_passage/voyages.cards:138:3
+    # Becalmed: restraint (cards/uncharted_passage/voyages.cards:136)
+    return (c.player.counters['sailing_speed'] < 3)  # @ cards/uncharted_passage/voyages.cards:140:3
 
 
 def f_powder_shortage__pirate(g, c):
-    # Powder Shortage: pirate (cards/uncharted_passage/voyages.cards:142)
-    return highest_or_sum(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:144:3
+    # Powder Shortage: pirate (cards/uncharted_passage/voyages.cards:144)
+    return highest_or_sum(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:146:3
 
 
 def f_powder_shortage__restraint(g, c):
-    # Powder Shortage: restraint (cards/uncharted_passage/voyages.cards:142)
-    return (c.player.counters['armament'] < 4)  # @ cards/uncharted_passage/voyages.cards:146:3
+    # Powder Shortage: restraint (cards/uncharted_passage/voyages.cards:144)
+    return (c.player.counters['armament'] < 4)  # @ cards/uncharted_passage/voyages.cards:148:3
 
 
 def f_following_seas__pirate(g, c):
-    # Following Seas: pirate (cards/uncharted_passage/voyages.cards:150)
-    return highest_or_sum(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:152:3
+    # Following Seas: pirate (cards/uncharted_passage/voyages.cards:152)
+    return highest_or_sum(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:154:3
 
 
 def f_long_haul__pirate(g, c):
-    # Long Haul: pirate (cards/uncharted_passage/voyages.cards:156)
-    return highest(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:158:3
+    # Long Haul: pirate (cards/uncharted_passage/voyages.cards:158)
+    return highest(g, c, (2, 6))  # @ cards/uncharted_passage/voyages.cards:160:3
 
 
 def p_setup__world_map(g, c):
@@ -750,29 +750,29 @@ LINES = {
     244: ('cards/uncharted_passage/voyages.cards', 24, 5),
     245: ('cards/uncharted_passage/voyages.cards', 25, 7),
     250: ('cards/uncharted_passage/voyages.cards', 20, 3),
-    255: ('cards/uncharted_passage/voyages.cards', 37, 5),
+    255: ('cards/uncharted_passage/voyages.cards', 39, 5),
     260: ('cards/uncharted_passage/voyages.cards', 33, 3),
-    265: ('cards/uncharted_passage/voyages.cards', 47, 5),
-    270: ('cards/uncharted_passage/voyages.cards', 44, 3),
-    275: ('cards/uncharted_passage/voyages.cards', 66, 3),
-    280: ('cards/uncharted_passage/voyages.cards', 72, 3),
-    285: ('cards/uncharted_passage/voyages.cards', 79, 3),
-    290: ('cards/uncharted_passage/voyages.cards', 85, 3),
-    295: ('cards/uncharted_passage/voyages.cards', 87, 3),
-    300: ('cards/uncharted_passage/voyages.cards', 93, 3),
-    305: ('cards/uncharted_passage/voyages.cards', 95, 3),
-    310: ('cards/uncharted_passage/voyages.cards', 101, 3),
-    315: ('cards/uncharted_passage/voyages.cards', 107, 3),
-    320: ('cards/uncharted_passage/voyages.cards', 116, 3),
-    325: ('cards/uncharted_passage/voyages.cards', 122, 3),
-    330: ('cards/uncharted_passage/voyages.cards', 128, 3),
-    335: ('cards/uncharted_passage/voyages.cards', 130, 3),
-    340: ('cards/uncharted_passage/voyages.cards', 136, 3),
-    345: ('cards/uncharted_passage/voyages.cards', 138, 3),
-    350: ('cards/uncharted_passage/voyages.cards', 144, 3),
-    355: ('cards/uncharted_passage/voyages.cards', 146, 3),
-    360: ('cards/uncharted_passage/voyages.cards', 152, 3),
-    365: ('cards/uncharted_passage/voyages.cards', 158, 3),
+    265: ('cards/uncharted_passage/voyages.cards', 49, 5),
+    270: ('cards/uncharted_passage/voyages.cards', 46, 3),
+    275: ('cards/uncharted_passage/voyages.cards', 68, 3),
+    280: ('cards/uncharted_passage/voyages.cards', 74, 3),
+    285: ('cards/uncharted_passage/voyages.cards', 81, 3),
+    290: ('cards/uncharted_passage/voyages.cards', 87, 3),
+    295: ('cards/uncharted_passage/voyages.cards', 89, 3),
+    300: ('cards/uncharted_passage/voyages.cards', 95, 3),
+    305: ('cards/uncharted_passage/voyages.cards', 97, 3),
+    310: ('cards/uncharted_passage/voyages.cards', 103, 3),
+    315: ('cards/uncharted_passage/voyages.cards', 109, 3),
+    320: ('cards/uncharted_passage/voyages.cards', 118, 3),
+    325: ('cards/uncharted_passage/voyages.cards', 124, 3),
+    330: ('cards/uncharted_passage/voyages.cards', 130, 3),
+    335: ('cards/uncharted_passage/voyages.cards', 132, 3),
+    340: ('cards/uncharted_passage/voyages.cards', 138, 3),
+    345: ('cards/uncharted_passage/voyages.cards', 140, 3),
+    350: ('cards/uncharted_passage/voyages.cards', 146, 3),
+    355: ('cards/uncharted_passage/voyages.cards', 148, 3),
+    360: ('cards/uncharted_passage/voyages.cards', 154, 3),
+    365: ('cards/uncharted_passage/voyages.cards', 160, 3),
     370: ('cards/uncharted_passage/flow.cards', 12, 7),
     375: ('cards/uncharted_passage/flow.cards', 18, 7),
     380: ('cards/uncharted_passage/flow.cards', 22, 7),
