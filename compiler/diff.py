@@ -628,8 +628,12 @@ def render_errata(
 
 def errata_words(project: Any, ir: IR, diff: IRDiff) -> dict[str, tuple[str, str]]:
     """Each changed card's text before and after, written as its sheet writes it."""
+    from compiler.sheets.model import build_model
     from compiler.sheets.reference import reference_for
-    from compiler.sheets.text import CardWriter, plain
+    from compiler.sheets.text import CardWriter, Text, plain_words
+
+    def words(text: Text) -> str:
+        return " ".join(plain_words(text).split())
 
     try:
         ref = reference_for(project.game_dir(ir["game"]), ir.get("variant"))
@@ -638,9 +642,24 @@ def errata_words(project: Any, ir: IR, diff: IRDiff) -> dict[str, tuple[str, str
     writer = CardWriter(ir, ref, {})
 
     def text(card: IR) -> str:
-        return " ".join(plain(p) for p in writer.card_text(card))
+        # As the card prints: its properties by their labels ("Unlocked at start: yes"), then
+        # its rule, so a changed value reads in words even where the rule's text is the same.
+        try:
+            model = build_model(dict(ir, cards=[card]), ref)
+        except ValueError:
+            model = None
+        views = [*model.cards, *model.rules] if model is not None else []
+        # Words only: an icon's name in brackets ("[move_pirate_ship]") is no reader's word.
+        said = [f"{label}: {words(value)}." for v in views for label, value in v.properties]
+        return " ".join([*said, *(words(p) for p in writer.card_text(card))])
 
-    return {c.id: (text(c.old), text(c.new)) for c in diff.changed if c.old and c.new}
+    out = {}
+    for c in diff.changed:
+        if c.old and c.new:
+            before, after = text(c.old), text(c.new)
+            if before != after:  # the same words twice would say nothing
+                out[c.id] = (before, after)
+    return out
 
 
 class _Words:

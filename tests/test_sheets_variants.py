@@ -124,5 +124,21 @@ def test_the_errata_says_what_changed_in_the_rulebooks_words(project: Project) -
     text = out.read_text(encoding="utf-8")
     assert "In the rulebook's words, it said: After each Reward Phase, every player whose" in text
     assert "It now says: After each Reward Phase" in text
-    # Markdown-escaped (issue 14): the icon labels' brackets cannot open a link.
-    assert "pay \\[coins\\] Coins equal to 3 plus 2 for each \\[treasure\\] Treasure token" in text
+    # Words only: an icon's name in brackets ("[coins]") is no reader's word.
+    assert "pay Coins equal to 3 plus 2 for each Treasure token" in text
+    assert "[coins]" not in text and "\\[coins\\]" not in text
+
+
+def test_the_errata_says_a_changed_value_by_its_label(project: Project) -> None:
+    # pirate_unlocked changes a value of the Pirate tile, not its rule: the errata says the
+    # value as the card prints it ("Unlocked at start: yes"), and never the same words twice.
+    out = project.root / "errata.md"
+    assert (
+        main(["diff", "darwins_journey", "darwins_journey/pirate_unlocked", "--errata", str(out)])
+        == 0
+    )
+    text = out.read_text(encoding="utf-8")
+    said = text.split("it said: ", 1)[1].split("\n", 1)[0]
+    now = text.split("It now says: ", 1)[1].split("\n", 1)[0]
+    assert said != now
+    assert "Unlocked at start: yes." in now and "Unlocked at start" not in said
