@@ -228,12 +228,14 @@ def test_the_reference_is_read_once_for_a_game_and_its_variants(
 
     base = _reference(project.game_dir("uncharted_passage"), None)
     # Variants without a reference of their own read the game's: read once for them all.
-    for variant in ("harsher_sea", "no_mid_event"):
+    for variant in ("harsher_sea", "no_mid_event", "storm_season"):
         assert _reference(project.game_dir("uncharted_passage"), variant) == base
     assert read == [None]
-    # One with its own (sheets/storm_season.reference.yaml) is read on its own.
-    storm = _reference(project.game_dir("uncharted_passage"), "storm_season")
-    assert read == [None, "storm_season"] and storm != base
+    # One with its own (sheets/port_cards_two_at_a_time.reference.yaml) is read on its own.
+    own = "port_cards_two_at_a_time"
+    assert (project.game_dir("uncharted_passage") / "sheets" / f"{own}.reference.yaml").is_file()
+    two = _reference(project.game_dir("uncharted_passage"), own)
+    assert read == [None, own] and two != base
     # A copy each time: changing what one sheet was given changes no other.
     copy = _reference(project.game_dir("uncharted_passage"), None)
     assert copy is not base and copy == base

@@ -482,11 +482,14 @@ def layout_processes() -> Iterator[None]:
 
 
 def _warm(parent: int) -> None:
-    """A layout process's start: WeasyPrint loaded before any task comes."""
-    from compiler.sheets.pdf import renderer_problem
-
+    """A layout process's start: WeasyPrint loaded before any task comes. (Loaded here, not
+    through ``compiler.sheets.pdf``, which imports this module: the import graph stays
+    acyclic. A WeasyPrint that cannot load is reported when the build asks ``pdf``.)"""
     _die_with(parent)
-    renderer_problem()
+    try:
+        import weasyprint  # noqa: F401
+    except (OSError, ImportError):
+        pass
 
 
 def _die_with(parent: int) -> None:
