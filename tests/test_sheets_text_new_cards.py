@@ -502,6 +502,40 @@ def test_cardc_new_project_reads_right(tmp_path: Path) -> None:
         "each coin you cannot pay, lose 1 victory point." in md
     )
     assert "When when" not in md
+    # A new game's reference.yaml has no phase list: its flow's phases are printed from the
+    # DSL, its zone named as the player's ("draw 3 cards into your hand", not "draw 3 hands").
+    phases = md.split("### Phases, in order", 1)[1].split("###", 1)[0]
+    assert "**Draw**: Draw 1 card into your hand." in phases
+    assert "every player: draw 3 cards into your hand." in phases
+    assert "You may play one card from your hand." in phases
+    assert "hands" not in phases
+
+
+def test_a_new_games_variant_prints_the_phase_it_inserts(tmp_path: Path) -> None:
+    # "Variants printed as they play", for a game whose reference.yaml lists no phases.
+    from compiler.scaffold import scaffold
+    from compiler.sheets import render_sheet_files as render
+    from compiler.variants import compile_variant
+
+    scaffold("tiny", None, tmp_path)
+    root = tmp_path / "tiny"
+    project = Project(root, root / "cards", root / "generated", root / "tests" / "scenarios")
+    variant = root / "cards" / "tiny" / "variants" / "windfall.yaml"
+    variant.parent.mkdir(exist_ok=True)
+    variant.write_text(
+        "description: a windfall each turn\n"
+        "flow:\n"
+        "  - insert: |\n"
+        '      phase windfall "Windfall" { gain coins 1 }\n'
+        "    before: play\n"
+    )
+    result, _ = compile_variant(project.game_dir("tiny"), variant, SourceCache())
+    assert result.ir is not None, [d.message for d in result.diagnostics]
+    md = render(project, "tiny", result.ir, formats=("md",), variant="windfall")
+    text = next(v for k, v in md.items() if k.endswith(".md")).decode()
+    phases = text.split("### Phases, in order", 1)[1].split("###", 1)[0]
+    assert "**Windfall**: Gain 1 coin." in phases
+    assert phases.index("**Draw**") < phases.index("**Windfall**") < phases.index("**Play")
 
 
 @pytest.mark.parametrize(

@@ -368,11 +368,13 @@ def phase_list(
     base game's entry, unless the variant's reference gives one. A phase the flow no longer
     has prints nothing. An entry tied to no phase stays after the entry above it in
     reference.yaml. ``marks(kind, name)`` is the provisional note number of a phase, or None.
-    A game without a flow, or a reference without phases, prints the entries as written.
+    A game without a flow prints the entries as written; a game whose reference has no
+    phases prints every phase of its flow from the DSL (a new game's sheet, and a phase its
+    variant inserts, are printed too).
     """
     flow = ir.get("flow") or {}
     phases = [p for section in flow.get("sections", []) for p in section["phases"]]
-    if not phases or not ref.phases:
+    if not phases:
         return [(item.title, [item.text]) for item in ref.phases]
     names = [p["name"] for p in phases]
     # An entry tied to no phase goes with the nearest tied entry above it that is played.

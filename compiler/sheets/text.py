@@ -93,6 +93,10 @@ class CardWriter:
             return self.titles[name]
         if name in self.symbols:
             self.unworded.append((self.card.get("source", ""), name))
+        if name in self.vocab.get("zones", ()):
+            # A zone with no words of its own is a place of the player's cards ("draw 3 cards
+            # into your hand", not "draw 3 hands").
+            return f"your {name.replace('_', ' ')}"
         return name.replace("_", " ")
 
     def named(self, name: str) -> Text:
@@ -516,7 +520,7 @@ class CardWriter:
         if name == "fire":
             return ["resolve every ", *target, " effect in force"] if target else []
         if name == "build_deck":
-            return ["shuffle the deck of ", *target]
+            return ["shuffle the deck ", *target, " draws from"]
         if name == "play_one":
             return ["you may play one card from ", *target]
         doc = self.vocab["verbs"].get(name, {}).get("doc", name)
