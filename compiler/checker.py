@@ -327,7 +327,7 @@ class Checker:
                     *did_you_mean(note.name, ["provisional", "label", "ask"]),
                 )
                 continue
-            reason = note.args[0].value if note.args and isinstance(note.args[0], String) else ""
+            reason = _note_text(note)
             if not reason.strip():
                 self.error(
                     "provisional-reason",
@@ -567,39 +567,37 @@ class Checker:
 
     def label_of(self, stmt: Any) -> str | None:
         """The ``@label("name")`` of a statement, checked to be a plain name."""
-        for note in getattr(stmt, "annotations", ()):
-            if note.name != "label":
-                continue
-            value = note.args[0].value if note.args and isinstance(note.args[0], String) else ""
-            if not re.fullmatch(r"[a-z][a-z0-9_]*", value):
-                self.error(
-                    "label-name",
-                    "a @label is a name in lower_snake_case",
-                    note.span,
-                    '@label("move_the_pirate_ship") names the question in scenarios',
-                )
-                return None
-            return value
-        return None
+        found = _annotation(stmt, "label")
+        if found is None:
+            return None
+        note, value = found
+        if not re.fullmatch(r"[a-z][a-z0-9_]*", value):
+            self.error(
+                "label-name",
+                "a @label is a name in lower_snake_case",
+                note.span,
+                '@label("move_the_pirate_ship") names the question in scenarios',
+            )
+            return None
+        return value
 
     def ask_of(self, stmt: Any) -> str | None:
         """The ``@ask("words")`` of a ``may``: what the player is asked, in the game's words
         (``@ask("exhaust the Pilot to ignore the text of this Location")``)."""
-        for note in getattr(stmt, "annotations", ()):
-            if note.name != "ask":
-                continue
-            value = note.args[0].value if note.args and isinstance(note.args[0], String) else ""
-            if not value.strip():
-                self.error(
-                    "ask-words",
-                    "an @ask gives the question's words as a string",
-                    note.span,
-                    '@ask("reduce the Pirate\'s Combat Power by up to 2") is asked as '
-                    "'Smoke Bomb: may reduce the Pirate's Combat Power by up to 2?'",
-                )
-                return None
-            return " ".join(value.split())
-        return None
+        found = _annotation(stmt, "ask")
+        if found is None:
+            return None
+        note, value = found
+        if not value.strip():
+            self.error(
+                "ask-words",
+                "an @ask gives the question's words as a string",
+                note.span,
+                '@ask("reduce the Pirate\'s Combat Power by up to 2") is asked as '
+                "'Smoke Bomb: may reduce the Pirate's Combat Power by up to 2?'",
+            )
+            return None
+        return " ".join(value.split())
 
     def plain_block(self, body: list[IR]) -> str:
         """Statements in plain words for a question: each step as the DSL says it with its
@@ -1395,6 +1393,19 @@ def say(sig: Signature, args: list[IR | None]) -> str:
             words.append(param.marker)
         words.append(describe_expr(arg))
     return " ".join(words)
+
+
+def _annotation(stmt: Any, name: str) -> tuple[Annotation, str] | None:
+    """A statement's first ``@name(...)`` and its string argument ("" when it has none)."""
+    for note in getattr(stmt, "annotations", ()):
+        if note.name == name:
+            return note, _note_text(note)
+    return None
+
+
+def _note_text(note: Annotation) -> str:
+    """An annotation's string argument: ``@label("use")`` -> "use"; "" without one."""
+    return note.args[0].value if note.args and isinstance(note.args[0], String) else ""
 
 
 #: DSL operators and words as a question says them (plain_words).

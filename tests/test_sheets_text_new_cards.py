@@ -479,12 +479,18 @@ def test_the_sinking_card_ends_the_game_in_words(texts: dict[str, dict[str, str]
 # -- cardc new's template ---------------------------------------------------------------------
 
 
-def test_cardc_new_project_reads_right(tmp_path: Path) -> None:
-    from compiler.scaffold import scaffold  # what `cardc new` writes
+def _tiny(tmp_path: Path) -> Project:
+    """A project as `cardc new tiny` writes it, in ``tmp_path``."""
+    from compiler.scaffold import scaffold
 
     scaffold("tiny", None, tmp_path)
     root = tmp_path / "tiny"
-    project = Project(root, root / "cards", root / "generated", root / "tests" / "scenarios")
+    return Project(root, root / "cards", root / "generated", root / "tests" / "scenarios")
+
+
+def test_cardc_new_project_reads_right(tmp_path: Path) -> None:
+    project = _tiny(tmp_path)
+    root = project.root
     cards = root / "cards" / "tiny" / "cards.cards"
     cards.write_text(
         cards.read_text()
@@ -513,13 +519,11 @@ def test_cardc_new_project_reads_right(tmp_path: Path) -> None:
 
 def test_a_new_games_variant_prints_the_phase_it_inserts(tmp_path: Path) -> None:
     # "Variants printed as they play", for a game whose reference.yaml lists no phases.
-    from compiler.scaffold import scaffold
     from compiler.sheets import render_sheet_files as render
     from compiler.variants import compile_variant
 
-    scaffold("tiny", None, tmp_path)
-    root = tmp_path / "tiny"
-    project = Project(root, root / "cards", root / "generated", root / "tests" / "scenarios")
+    project = _tiny(tmp_path)
+    root = project.root
     variant = root / "cards" / "tiny" / "variants" / "windfall.yaml"
     variant.parent.mkdir(exist_ok=True)
     variant.write_text(
@@ -557,11 +561,8 @@ def test_a_triggers_own_words_start_the_sentence(doc: str, lead: str) -> None:
 def test_a_house_rules_own_verb_is_written_out(tmp_path: Path) -> None:
     # A verb written in the DSL (as a house rule would add one), called with a value: the card
     # says what it does with that value, not "its description (2)".
-    from compiler.scaffold import scaffold
-
-    scaffold("tiny", None, tmp_path)
-    root = tmp_path / "tiny"
-    project = Project(root, root / "cards", root / "generated", root / "tests" / "scenarios")
+    project = _tiny(tmp_path)
+    root = project.root
     cards = root / "cards" / "tiny" / "cards.cards"
     cards.write_text(
         cards.read_text()
