@@ -143,6 +143,9 @@ class PythonEmitter:
         #: game's natives and verbs it calls (local name -> the lookup, how many calls; None
         #: elsewhere), and those bound to locals at its top.
         self.inlining = False
+        #: While the round loop is written (:meth:`round_loop`): board flags are read through
+        #: its ``board_get``.
+        self.looping = False
         self.bound: dict[str, tuple[str, int]] | None = None
         self.binding: frozenset[str] = frozenset()
         #: The prefix of the DSL locals being written (an inlined verb's own: ``i3_``), and
@@ -169,7 +172,7 @@ class PythonEmitter:
             "event": lambda e, c: f"{c}.e[{literal(e['name'])}]",
             "quantity": lambda e, c: f"{c}.q[{literal(e['name'])}]",
             "counter": lambda e, c: f"{c}.player.counters[{literal(e['name'])}]",
-            "param": lambda e, c: f"g.params[{literal(e['name'])}]",
+            "param": self.e_param,
             "builtin": self.e_builtin,
             "symbol": lambda e, c: literal(e["name"]),
             "card": lambda e, c: literal(e["id"]),
@@ -196,11 +199,12 @@ class PythonEmitter:
         return f"v_{self.prefix}{name}"
 
     def bind(self, kind: str, name: str) -> str | None:
-        """In a section runner, the local a game native or verb is bound to (``n_NAME``,
-        ``gv_NAME``) when :meth:`section_runner` binds it; None elsewhere. Counts the call."""
+        """In a section runner, the local a game native, verb or parameter is bound to
+        (``n_NAME``, ``gv_NAME``, ``p_NAME``) when :meth:`section_runner` binds it; None
+        elsewhere. Counts the use."""
         if self.bound is None or not name.isidentifier():
             return None
-        local = f"{'n' if kind == 'natives' else 'gv'}_{name}"
+        local = f"{_BOUND_PREFIX[kind]}_{name}"
         lookup, count = self.bound.get(local, (f"g.{kind}[{literal(name)}]", 0))
         self.bound[local] = (lookup, count + 1)
         return local if local in self.binding else None
@@ -223,8 +227,15 @@ class PythonEmitter:
         default = {"number": 0, "bool": False, "text": "", "name": ""}.get(e.get("type", ""))
         return f"g.attr({value}, {literal(e['attr'])}, {literal(default)})"
 
+    def e_param(self, e: IR, c: str) -> str:
+        # A parameter is the variant's, the same all game: a runner reads it once.
+        bound = self.bind("params", e["name"])
+        return bound if bound is not None else f"g.params[{literal(e['name'])}]"
+
     def e_builtin(self, e: IR, c: str) -> str:
         name = e["name"]
+        if name == "round" and self.looping:
+            return "number"  # the round loop's own count, which g.round is set to
         table = {
             "round": "g.round",
             "self": f"{c}.card",
@@ -265,11 +276,27 @@ class PythonEmitter:
         if e.get("board_flag"):
             # A native declared ``board_flag KEY``: the board's flag read in place, no call
             # (an end condition is tested after each phase; a call a test added up).
-            return f"(True if g.board.get({literal(e['board_flag'])}) else False)"
+            return f"(True if {self.board_flag(e)} else False)"
         bound = self.bind("natives", e["native"])
         if bound is not None:
             return f"{bound}(g, {c}{self.args(e['args'], c)})"
         return f"g.natives[{literal(e['native'])}](g, {c}{self.args(e['args'], c)})"
+
+    def board_flag(self, e: IR) -> str:
+        """The read of a ``board_flag`` native's key: through the board's ``get`` bound once
+        a game in the round loop (:meth:`round_loop`), else looked up in place."""
+        key = literal(e["board_flag"])
+        return f"board_get({key})" if self.looping else f"g.board.get({key})"
+
+    def test(self, e: IR, c: str) -> str:
+        """An expression as the test of an ``if`` (or of ``end when``): as :meth:`expr`, but
+        a board flag, alone or under ``not``, is read as it is, not made a bool first (a
+        test takes any value's truth; the end condition is tested after every phase)."""
+        if e["kind"] == "call" and e.get("board_flag"):
+            return self.board_flag(e)
+        if e["kind"] == "not":
+            return f"(not {self.test(e['operand'], c)})"
+        return self.expr(e, c)
 
     def verb_call(self, verb: str, origin: str, args: list[IR | None], c: str) -> str:
         if origin.startswith("stdlib."):
@@ -341,7 +368,7 @@ class PythonEmitter:
         fn.add(indent, f"{self.local(s['name'])} = {self.expr(s['value'], c)}", s["at"])
 
     def s_if(self, fn: _Function, s: IR, indent: int, c: str) -> None:
-        fn.add(indent, f"if {self.expr(s['cond'], c)}:", s["at"])
+        fn.add(indent, f"if {self.test(s['cond'], c)}:", s["at"])
         self.body(fn, s["then"], indent + 1, c)
         if s["else"]:
             fn.add(indent, "else:")
@@ -356,7 +383,9 @@ class PythonEmitter:
             # players), a stable sort so ties keep the list's order; then the loop. One item
             # (a solo game's players) is in order already: its keys are not worked out.
             ordered, keyed = f"o{indent}", f"ok{indent}"
-            fn.add(indent, f"{ordered} = [*{over}]", s["at"])
+            # The players are a list already, and the sort below makes a new one: no copy.
+            copy = over if over == "g.players" else f"[*{over}]"
+            fn.add(indent, f"{ordered} = {copy}", s["at"])
             fn.add(indent, f"if len({ordered}) > 1:")
             fn.add(indent + 1, f"{keyed} = []")
             fn.add(indent + 1, f"for {var} in {ordered}:")
@@ -629,6 +658,11 @@ class PythonEmitter:
             for section in _RUN_SECTIONS
             if phase_functions[section]
         }
+        if phase_functions["round"] and not phase_functions["turn"]:
+            # A game of rounds without turns is played by one call of its round loop.
+            runners["loop"] = self.round_loop(
+                phase_functions["round"], flow["end_when"], loc, end_loc
+            )
         functions.extend(runners.values())
         rows = []
         for section in _FLOW_SECTIONS:
@@ -670,6 +704,25 @@ class PythonEmitter:
         self.bound = None
         return fn
 
+    def round_loop(self, phases: list[IR], end_when: IR | None, loc: IR, end_loc: IR) -> _Function:
+        """The rounds as one function, ``loop__round(g, c, number, limit)``: rounds
+        ``number`` to ``limit``, each the round's phases as :meth:`section_runner` writes
+        them, for a game that logs neither its phases nor its rounds (the simulator's games;
+        the engine takes the round by round runner otherwise).
+
+        What a call a round would look up again is looked up once a game: every game native
+        and verb the phases call is bound to a local before the loop, the board's flags read
+        through its ``get`` bound once, and no phase asks whether it is logged. A game of 12
+        rounds calls it once, not 12 times."""
+        self.bound = {}
+        self.write_runner("round", phases, end_when, loc, end_loc, frozenset(), loop=True)
+        counts, self.bound = self.bound, {}
+        fn = self.write_runner(
+            "round", phases, end_when, loc, end_loc, frozenset(counts), loop=True
+        )
+        self.bound = None
+        return fn
+
     def write_runner(
         self,
         section: str,
@@ -678,32 +731,55 @@ class PythonEmitter:
         loc: IR,
         end_loc: IR,
         bind: frozenset[str],
+        loop: bool = False,
     ) -> _Function:
         """The runner of :meth:`section_runner`, with the locals of ``bind`` bound at its
-        top (the names of their uses :meth:`bind` counts in ``self.bound``)."""
+        top (the names of their uses :meth:`bind` counts in ``self.bound``); with ``loop``,
+        the round loop of :meth:`round_loop`."""
         self.binding = bind
-        fn = _Function(
-            f"run__{section}",
-            comment_text(f"flow: the {section} section's phases ({loc['file']}:{loc['line']})"),
-            "flow",
-            section,
-            loc["file"],
-        )
+        if loop:
+            fn = _Function(
+                f"loop__{section}",
+                comment_text(
+                    f"flow: rounds number to limit, each the {section} section's phases "
+                    f"({loc['file']}:{loc['line']})"
+                ),
+                "flow",
+                section,
+                loc["file"],
+            )
+            fn.params = ", number, limit"
+        else:
+            fn = _Function(
+                f"run__{section}",
+                comment_text(f"flow: the {section} section's phases ({loc['file']}:{loc['line']})"),
+                "flow",
+                section,
+                loc["file"],
+            )
+        base = 1 if loop else 0
         # The end condition may be left out after a phase that changed nothing (below) only
         # when checking it changes nothing itself: no dice, no verb, no question in it.
         pure_end = end_when is not None and not self.changes(end_when)
 
         def check(indent: int) -> None:
             if end_when is not None:
-                fn.add(indent, f"if {self.expr(end_when, 'c')}:", [end_loc["line"], end_loc["col"]])
+                fn.add(indent, f"if {self.test(end_when, 'c')}:", [end_loc["line"], end_loc["col"]])
                 fn.add(indent + 1, "g.end_when_held()")
 
-        self.inlining = True
+        self.inlining, self.looping = True, loop
         try:
+            if loop:
+                fn.add(0, "while number <= limit:")
+                fn.add(1, "g.round = number")
+                fn.add(1, "g.rounds_played = number")
             for index, phase in enumerate(phases):
-                fn.add(0, f"# phase {phase['name']}")
-                fn.add(0, "if logs:")
-                fn.add(1, f"g.events.append(('phase', c.player.index, {literal(phase['name'])}))")
+                fn.add(base, f"# phase {phase['name']}")
+                if not loop:
+                    fn.add(0, "if logs:")
+                    fn.add(
+                        1, f"g.events.append(('phase', c.player.index, {literal(phase['name'])}))"
+                    )
                 # Its questions keep the phase's ids (flow.PHASE.NAME), as its own function
                 # asks them, and its statements their file (a variant's inserted phase: its
                 # YAML).
@@ -711,19 +787,25 @@ class PythonEmitter:
                 if index == 0 or not pure_end:
                     # The first phase is always followed by the check: the round (or the
                     # turn's player) changed since the last one.
-                    self.body(fn, phase["body"], 0, "c")
+                    self.body(fn, phase["body"], base, "c")
                     fn.source = end_loc["file"]
-                    check(0)
+                    check(base)
                 else:
-                    self.body_then_check(fn, phase["body"], 0, "c", check, end_loc["file"])
+                    self.body_then_check(fn, phase["body"], base, "c", check, end_loc["file"])
+            if loop:
+                fn.add(1, "number += 1")
         finally:
-            self.inlining, self.binding = False, frozenset()
+            self.inlining, self.looping, self.binding = False, False, frozenset()
         # In the order of their names: the same text for the same flow.
         bound = self.bound or {}
         lookups = sorted((local, bound[local][0]) for local in bind if local in bound)
-        # Whether each phase is logged, read once (it is the game's, not the round's).
-        fn.lines[:0] = ["logs = g.logs_phases"]
-        fn.lines[1:1] = [f"{local} = {lookup}" for local, lookup in lookups]
+        if loop:
+            # The board is the game's for the whole game: its get is bound once.
+            top = ["board_get = g.board.get"]
+        else:
+            # Whether each phase is logged, read once (it is the game's, not the round's).
+            top = ["logs = g.logs_phases"]
+        fn.lines[:0] = top + [f"{local} = {lookup}" for local, lookup in lookups]
         return fn
 
     def body_then_check(
@@ -750,7 +832,7 @@ class PythonEmitter:
         if last["kind"] == "if" and not self.changes(stmts[:-1]) and not self.changes(last["cond"]):
             for stmt in stmts[:-1]:
                 self.body(fn, [stmt], indent, c)
-            fn.add(indent, f"if {self.expr(last['cond'], c)}:", last["at"])
+            fn.add(indent, f"if {self.test(last['cond'], c)}:", last["at"])
             source = fn.source
             self.body_then_check(fn, last["then"], indent + 1, c, check, end_file)
             fn.source = source
@@ -807,6 +889,10 @@ class PythonEmitter:
         functions.append(fn)
         return fn.name
 
+
+#: The local a section runner binds a game native, verb or parameter to: ``n_NAME``,
+#: ``gv_NAME``, ``p_NAME``.
+_BOUND_PREFIX = {"natives": "n", "verbs": "gv", "params": "p"}
 
 #: The FLOW table's sections, in the order the engine runs them.
 _FLOW_SECTIONS = ("setup", "round", "turn", "end")

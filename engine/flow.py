@@ -240,6 +240,13 @@ class FlowGame(Game):
         # From the current round: a game played on after a scenario's own rounds (or given a
         # round) goes on from there; a new game is at round 1.
         number = max(int(self.round), 1)
+        # The rounds in one call of the generated round loop (FLOW['run']['loop']) when
+        # nothing is logged round by round or phase by phase (a simulated game): the same
+        # phases and end checks, its natives and verbs looked up once a game.
+        loop = self._runners.get("loop")
+        if loop is not None and not turn_phases and log_round is None and not self.logs_phases:
+            loop(self, first, number, limit)
+            number = limit + 1
         while number <= limit:
             if log_round is not None:
                 self._round_start = len(self.events)

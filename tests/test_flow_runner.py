@@ -71,9 +71,31 @@ def _game(ir: dict[str, Any], module: Any, seed: int, players: int) -> tuple[Flo
     return game, recorder
 
 
-def _runner(text: str, section: str = "round") -> str:
-    start = text.index(f"def run__{section}(g, c):")
+def _runner(text: str, section: str = "round", kind: str = "run") -> str:
+    """The text of a section's runner (``run``) or of the round loop (``loop``)."""
+    start = text.index(f"def {kind}__{section}(g, c")
     return text[start : text.index("\n\n\n", start)]
+
+
+class QuietGame(FlowGame):
+    """A game that logs no round (the simulator's Uncharted Passage writes its own
+    logbook): the engine plays its rounds by the generated round loop."""
+
+    logs_rounds = False
+
+
+def _quiet_game(
+    ir: dict[str, Any], module: Any, seed: int, players: int
+) -> tuple[FlowGame, Recorder]:
+    recorder = Recorder()
+    game = QuietGame(
+        ir,
+        HandlerTable.from_module(module),
+        policies={i: recorder for i in range(players)},
+        seed=seed,
+        player_count=players,
+    )
+    return game, recorder
 
 
 def test_a_dsl_verb_is_written_in_place_in_the_runner(tmp_path: Path) -> None:
@@ -108,6 +130,49 @@ def test_the_runner_plays_the_same_games_and_asks_the_same_questions(tmp_path: P
                 second.rounds,
             )
             reasons.add(first.reason)
+    assert reasons == {"rounds", "end_when"}, "both ways of ending were played"
+
+
+def test_the_round_loop_plays_the_same_games_as_the_runner_and_the_phase_loop(
+    tmp_path: Path,
+) -> None:
+    ir, module, text = build(tmp_path, RUNNER_FLOW, rules=VERBS + RULES_TAIL)
+    loop = _runner(text, "round", "loop")
+    # Every game verb and native looked up once, before the rounds; the round is the loop's.
+    assert "while number <= limit:" in loop
+    assert "g.verbs[" not in loop.split("while number <= limit:")[1]
+    assert "if logs:" not in loop
+    calls = []
+    original = module.FLOW["run"]["loop"]
+
+    def counted(g: Any, c: Any, number: int, limit: int) -> Any:
+        calls.append((number, limit))
+        return original(g, c, number, limit)
+
+    reasons = set()
+    module.FLOW["run"]["loop"] = counted
+    try:
+        for seed in range(20):
+            for players in (1, 2):
+                calls.clear()
+                looped, asked = _quiet_game(ir, module, seed, players)
+                # The round by round runner: a game that logs its rounds does not take the loop.
+                by_round, asked_by_round = _game(ir, module, seed, players)
+                phased, asked_phased = _quiet_game(ir, module, seed, players)
+                results = [looped.play(), by_round.play(), _phase_by_phase(phased).play()]
+                assert calls == [(1, 5)], "the loop plays the 5 rounds in one call"
+                assert looped.events == by_round.events == phased.events, (seed, players)
+                assert asked.asked == asked_by_round.asked == asked_phased.asked
+                for result in results[1:]:
+                    assert (result.scores, result.reason, result.rounds) == (
+                        results[0].scores,
+                        results[0].reason,
+                        results[0].rounds,
+                    ), (seed, players)
+                assert looped.round == phased.round and looped.rounds_played == phased.rounds_played
+                reasons.add(results[0].reason)
+    finally:
+        module.FLOW["run"]["loop"] = original
     assert reasons == {"rounds", "end_when"}, "both ways of ending were played"
 
 
@@ -169,7 +234,12 @@ def test_a_failure_in_an_inlined_verb_is_reported_at_the_verbs_line(tmp_path: Pa
     ir, module, _ = build(tmp_path, RUNNER_FLOW, rules=rules + RULES_TAIL)
     line = rules.split("\n").index("  let doubled n / (round - round)") + 1
     where = str(tmp_path / "race" / "rules.cards")
-    for game in (_game(ir, module, 1, 1)[0], _phase_by_phase(_game(ir, module, 1, 1)[0])):
+    games = (
+        _game(ir, module, 1, 1)[0],
+        _quiet_game(ir, module, 1, 1)[0],  # the round loop
+        _phase_by_phase(_game(ir, module, 1, 1)[0]),
+    )
+    for game in games:
         with pytest.raises(RuleError) as raised:
             game.play()
         assert str(raised.value).startswith(f"{where}:{line}:3: ZeroDivisionError"), raised.value
@@ -205,8 +275,14 @@ def test_a_board_flag_native_is_read_in_place_and_ends_the_game(tmp_path: Path) 
     # No Python implements it and nothing calls one: the board is read where it is tested.
     assert "race_over" not in text
     runner = _runner(text)
-    assert "if (True if g.board.get('over') else False):" in runner
-    assert "if (not (True if g.board.get('over') else False)):" in runner
+    # A test reads the flag as it is (no bool made of it first), under 'unless' too.
+    assert "if g.board.get('over'):" in runner
+    assert "if (not g.board.get('over')):" in runner
+    # The round loop reads it through the board's get, bound once a game.
+    loop = _runner(text, "round", "loop")
+    assert "board_get = g.board.get" in loop
+    assert "if board_get('over'):" in loop and "if (not board_get('over')):" in loop
+    assert "g.board.get(" not in loop.split("while number <= limit:")[1]
     path = tmp_path / "handlers_flag.py"
     path.write_text(text, encoding="utf-8")
     spec = importlib.util.spec_from_file_location(path.stem, path)

@@ -389,6 +389,8 @@ def run__turn(g, c):
     gv_lay_out_market = g.verbs['lay_out_market']
     gv_refresh_crew = g.verbs['refresh_crew']
     n_full_hand = g.natives['full_hand']
+    p_acquisitions_per_turn = g.params['acquisitions_per_turn']
+    p_market_size = g.params['market_size']
     # phase marooned
     if logs:
         g.events.append(('phase', c.player.index, 'marooned'))
@@ -405,8 +407,8 @@ def run__turn(g, c):
         gv_announce(g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:134:3
         gv_refresh_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:137:3
         g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:138:3
-        gv_lay_out_market(g, c, g.params['market_size'])  # @ cards/incredible_expeditions/flow.cards:141:3
-        gv_acquire_cards(g, c, g.params['acquisitions_per_turn'])  # @ cards/incredible_expeditions/flow.cards:143:3
+        gv_lay_out_market(g, c, p_market_size)  # @ cards/incredible_expeditions/flow.cards:141:3
+        gv_acquire_cards(g, c, p_acquisitions_per_turn)  # @ cards/incredible_expeditions/flow.cards:143:3
         gv_clear_market(g, c)  # @ cards/incredible_expeditions/flow.cards:144:3
     else:
         g.verbs['choose_rest_or_encounter_turn'](g, c)  # @ cards/incredible_expeditions/flow.cards:58:9
@@ -415,8 +417,8 @@ def run__turn(g, c):
             gv_announce(g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:134:3
             gv_refresh_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:137:3
             g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:138:3
-            gv_lay_out_market(g, c, g.params['market_size'])  # @ cards/incredible_expeditions/flow.cards:141:3
-            gv_acquire_cards(g, c, g.params['acquisitions_per_turn'])  # @ cards/incredible_expeditions/flow.cards:143:3
+            gv_lay_out_market(g, c, p_market_size)  # @ cards/incredible_expeditions/flow.cards:141:3
+            gv_acquire_cards(g, c, p_acquisitions_per_turn)  # @ cards/incredible_expeditions/flow.cards:143:3
             gv_clear_market(g, c)  # @ cards/incredible_expeditions/flow.cards:144:3
         else:
             # verb take_encounter_turn
@@ -623,38 +625,38 @@ LINES = {
     377: ('cards/incredible_expeditions/flow.cards', 258, 3),
     378: ('cards/incredible_expeditions/flow.cards', 259, 5),
     380: ('cards/incredible_expeditions/flow.cards', 261, 5),
-    395: ('cards/incredible_expeditions/flow.cards', 47, 7),
-    396: ('cards/incredible_expeditions/flow.cards', 48, 9),
-    398: ('cards/incredible_expeditions/flow.cards', 126, 3),
-    399: ('cards/incredible_expeditions/flow.cards', 127, 5),
-    403: ('cards/incredible_expeditions/flow.cards', 55, 7),
-    405: ('cards/incredible_expeditions/flow.cards', 134, 3),
-    406: ('cards/incredible_expeditions/flow.cards', 137, 3),
-    407: ('cards/incredible_expeditions/flow.cards', 138, 3),
-    408: ('cards/incredible_expeditions/flow.cards', 141, 3),
-    409: ('cards/incredible_expeditions/flow.cards', 143, 3),
-    410: ('cards/incredible_expeditions/flow.cards', 144, 3),
-    412: ('cards/incredible_expeditions/flow.cards', 58, 9),
-    413: ('cards/incredible_expeditions/flow.cards', 59, 9),
-    415: ('cards/incredible_expeditions/flow.cards', 134, 3),
-    416: ('cards/incredible_expeditions/flow.cards', 137, 3),
-    417: ('cards/incredible_expeditions/flow.cards', 138, 3),
-    418: ('cards/incredible_expeditions/flow.cards', 141, 3),
-    419: ('cards/incredible_expeditions/flow.cards', 143, 3),
-    420: ('cards/incredible_expeditions/flow.cards', 144, 3),
-    423: ('cards/incredible_expeditions/flow.cards', 150, 3),
-    424: ('cards/incredible_expeditions/flow.cards', 153, 3),
-    425: ('cards/incredible_expeditions/flow.cards', 65, 7),
-    426: ('cards/incredible_expeditions/flow.cards', 68, 7),
-    427: ('cards/incredible_expeditions/flow.cards', 69, 9),
-    432: ('cards/incredible_expeditions/flow.cards', 239, 3),
-    433: ('cards/incredible_expeditions/flow.cards', 240, 3),
-    434: ('cards/incredible_expeditions/flow.cards', 241, 3),
-    439: ('cards/incredible_expeditions/flow.cards', 248, 3),
-    440: ('cards/incredible_expeditions/flow.cards', 250, 3),
-    442: ('cards/incredible_expeditions/flow.cards', 258, 3),
-    443: ('cards/incredible_expeditions/flow.cards', 259, 5),
-    445: ('cards/incredible_expeditions/flow.cards', 261, 5),
-    446: ('cards/incredible_expeditions/flow.cards', 81, 7),
-    447: ('cards/incredible_expeditions/flow.cards', 82, 9),
+    397: ('cards/incredible_expeditions/flow.cards', 47, 7),
+    398: ('cards/incredible_expeditions/flow.cards', 48, 9),
+    400: ('cards/incredible_expeditions/flow.cards', 126, 3),
+    401: ('cards/incredible_expeditions/flow.cards', 127, 5),
+    405: ('cards/incredible_expeditions/flow.cards', 55, 7),
+    407: ('cards/incredible_expeditions/flow.cards', 134, 3),
+    408: ('cards/incredible_expeditions/flow.cards', 137, 3),
+    409: ('cards/incredible_expeditions/flow.cards', 138, 3),
+    410: ('cards/incredible_expeditions/flow.cards', 141, 3),
+    411: ('cards/incredible_expeditions/flow.cards', 143, 3),
+    412: ('cards/incredible_expeditions/flow.cards', 144, 3),
+    414: ('cards/incredible_expeditions/flow.cards', 58, 9),
+    415: ('cards/incredible_expeditions/flow.cards', 59, 9),
+    417: ('cards/incredible_expeditions/flow.cards', 134, 3),
+    418: ('cards/incredible_expeditions/flow.cards', 137, 3),
+    419: ('cards/incredible_expeditions/flow.cards', 138, 3),
+    420: ('cards/incredible_expeditions/flow.cards', 141, 3),
+    421: ('cards/incredible_expeditions/flow.cards', 143, 3),
+    422: ('cards/incredible_expeditions/flow.cards', 144, 3),
+    425: ('cards/incredible_expeditions/flow.cards', 150, 3),
+    426: ('cards/incredible_expeditions/flow.cards', 153, 3),
+    427: ('cards/incredible_expeditions/flow.cards', 65, 7),
+    428: ('cards/incredible_expeditions/flow.cards', 68, 7),
+    429: ('cards/incredible_expeditions/flow.cards', 69, 9),
+    434: ('cards/incredible_expeditions/flow.cards', 239, 3),
+    435: ('cards/incredible_expeditions/flow.cards', 240, 3),
+    436: ('cards/incredible_expeditions/flow.cards', 241, 3),
+    441: ('cards/incredible_expeditions/flow.cards', 248, 3),
+    442: ('cards/incredible_expeditions/flow.cards', 250, 3),
+    444: ('cards/incredible_expeditions/flow.cards', 258, 3),
+    445: ('cards/incredible_expeditions/flow.cards', 259, 5),
+    447: ('cards/incredible_expeditions/flow.cards', 261, 5),
+    448: ('cards/incredible_expeditions/flow.cards', 81, 7),
+    449: ('cards/incredible_expeditions/flow.cards', 82, 9),
 }

@@ -414,12 +414,13 @@ def run__setup(g, c):
     # flow: the setup section's phases (cards/darwins_journey/flow.cards:9)
     logs = g.logs_phases
     gv_draw_goal_tiles = g.verbs['draw_goal_tiles']
+    p_use_pirate_scenario = g.params['use_pirate_scenario']
     # phase main_board_setup
     if logs:
         g.events.append(('phase', c.player.index, 'main_board_setup'))
     # verb lay_out_board
     g.verbs['shuffle_objective_pile'](g, c)  # @ cards/darwins_journey/flow.cards:61:3
-    if (g.params['use_pirate_scenario'] == 1):  # @ cards/darwins_journey/flow.cards:62:3
+    if (p_use_pirate_scenario == 1):  # @ cards/darwins_journey/flow.cards:62:3
         g.verbs['goal_tiles_from_scenario_card'](g, c)  # @ cards/darwins_journey/flow.cards:66:5
     else:
         gv_draw_goal_tiles(g, c, 'beagle_goal')  # @ cards/darwins_journey/flow.cards:68:5
@@ -427,7 +428,7 @@ def run__setup(g, c):
     g.verbs['deal_crew_deck'](g, c, 'base')  # @ cards/darwins_journey/flow.cards:71:3
     g.fire_in_force(c, 'board_setup')  # @ cards/darwins_journey/flow.cards:18:7
     # verb setup_diary
-    if (g.params['use_pirate_scenario'] == 1):  # @ cards/darwins_journey/flow.cards:75:3
+    if (p_use_pirate_scenario == 1):  # @ cards/darwins_journey/flow.cards:75:3
         g.verbs['pirate_ship_from_scenario_card'](g, c)  # @ cards/darwins_journey/flow.cards:79:5
         g.verbs['diary_from_scenario_card'](g, c)  # @ cards/darwins_journey/flow.cards:80:5
     else:
@@ -438,6 +439,7 @@ def run__setup(g, c):
 def run__round(g, c):
     # flow: the round section's phases (cards/darwins_journey/flow.cards:9)
     logs = g.logs_phases
+    p_workers = g.params['workers']
     # phase diary
     if logs:
         g.events.append(('phase', c.player.index, 'diary'))
@@ -447,7 +449,7 @@ def run__round(g, c):
     if logs:
         g.events.append(('phase', c.player.index, 'worker_placement'))
     # verb place_workers
-    for _ in range((g.params['workers'] + 2)):  # @ cards/darwins_journey/flow.cards:101:3
+    for _ in range((p_workers + 2)):  # @ cards/darwins_journey/flow.cards:101:3
         for v_i10_position in list(range(1, g.natives['player_count'](g, c) + 1)):  # @ cards/darwins_journey/flow.cards:102:5
             for v_i10_placer in g.players:  # @ cards/darwins_journey/flow.cards:103:7
                 c4 = c if v_i10_placer is c.player else c.for_player(v_i10_placer)
@@ -472,7 +474,49 @@ def run__round(g, c):
     for v_i12_owner in g.players:  # @ cards/darwins_journey/flow.cards:123:3
         c2 = c if v_i12_owner is c.player else c.for_player(v_i12_owner)
         g.verbs['take_back_workers'](g, c2)  # @ cards/darwins_journey/flow.cards:124:5
-        g.set(c2, 'workers_ready', g.params['workers'])  # @ cards/darwins_journey/flow.cards:125:5
+        g.set(c2, 'workers_ready', p_workers)  # @ cards/darwins_journey/flow.cards:125:5
+
+
+def loop__round(g, c, number, limit):
+    # flow: rounds number to limit, each the round section's phases (cards/darwins_journey/flow.cards:9)
+    board_get = g.board.get
+    gv_place_worker = g.verbs['place_worker']
+    gv_take_back_workers = g.verbs['take_back_workers']
+    gv_unlock_diary_locations = g.verbs['unlock_diary_locations']
+    n_player_count = g.natives['player_count']
+    p_diary_top_locations = g.params['diary_top_locations']
+    p_diary_unlocks_per_round = g.params['diary_unlocks_per_round']
+    p_reward_phase_coins = g.params['reward_phase_coins']
+    p_workers = g.params['workers']
+    while number <= limit:
+        g.round = number
+        g.rounds_played = number
+        # phase diary
+        # verb unlock_diary
+        gv_unlock_diary_locations(g, c, (p_diary_top_locations + ((number - 1) * p_diary_unlocks_per_round)))  # @ cards/darwins_journey/flow.cards:93:3
+        # phase worker_placement
+        # verb place_workers
+        for _ in range((p_workers + 2)):  # @ cards/darwins_journey/flow.cards:101:3
+            for v_i18_position in list(range(1, n_player_count(g, c) + 1)):  # @ cards/darwins_journey/flow.cards:102:5
+                for v_i18_placer in g.players:  # @ cards/darwins_journey/flow.cards:103:7
+                    c5 = c if v_i18_placer is c.player else c.for_player(v_i18_placer)
+                    if not ((df_turn_position(g, c5, v_i18_placer) == v_i18_position) and (c5.player.counters['workers_ready'] > 0)):
+                        continue
+                    gv_place_worker(g, c5)  # @ cards/darwins_journey/flow.cards:104:9
+        # phase reward_phase
+        # verb reward_phase
+        for v_i19_earner in g.players:  # @ cards/darwins_journey/flow.cards:117:3
+            c3 = c if v_i19_earner is c.player else c.for_player(v_i19_earner)
+            g.gain(c3, 'coins', (p_reward_phase_coins + c3.player.counters['tents']))  # @ cards/darwins_journey/flow.cards:118:5
+        # phase pirate_raid
+        g.fire_in_force(c, 'reward_phase_end')  # @ cards/darwins_journey/flow.cards:37:7
+        # phase workers_return
+        # verb collect_workers
+        for v_i20_owner in g.players:  # @ cards/darwins_journey/flow.cards:123:3
+            c3 = c if v_i20_owner is c.player else c.for_player(v_i20_owner)
+            gv_take_back_workers(g, c3)  # @ cards/darwins_journey/flow.cards:124:5
+            g.set(c3, 'workers_ready', p_workers)  # @ cards/darwins_journey/flow.cards:125:5
+        number += 1
 
 
 HANDLERS = {
@@ -538,7 +582,7 @@ FLOW = {
     'tiebreak': flow__tiebreak,
     'titles': None,
     'title': "A game of Darwin's Journey with the Pirates",
-    'run': {'setup': run__setup, 'round': run__round},
+    'run': {'setup': run__setup, 'round': run__round, 'loop': loop__round},
 }
 
 LINES = {
@@ -658,27 +702,38 @@ LINES = {
     404: ('cards/darwins_journey/flow.cards', 47, 9),
     405: ('cards/darwins_journey/flow.cards', 48, 9),
     410: ('cards/darwins_journey/flow.cards', 9, 1),
-    421: ('cards/darwins_journey/flow.cards', 61, 3),
-    422: ('cards/darwins_journey/flow.cards', 62, 3),
-    423: ('cards/darwins_journey/flow.cards', 66, 5),
-    425: ('cards/darwins_journey/flow.cards', 68, 5),
-    426: ('cards/darwins_journey/flow.cards', 69, 5),
-    427: ('cards/darwins_journey/flow.cards', 71, 3),
-    428: ('cards/darwins_journey/flow.cards', 18, 7),
-    430: ('cards/darwins_journey/flow.cards', 75, 3),
-    431: ('cards/darwins_journey/flow.cards', 79, 5),
-    432: ('cards/darwins_journey/flow.cards', 80, 5),
-    434: ('cards/darwins_journey/flow.cards', 85, 5),
-    435: ('cards/darwins_journey/flow.cards', 20, 7),
-    445: ('cards/darwins_journey/flow.cards', 93, 3),
-    450: ('cards/darwins_journey/flow.cards', 101, 3),
-    451: ('cards/darwins_journey/flow.cards', 102, 5),
-    452: ('cards/darwins_journey/flow.cards', 103, 7),
-    456: ('cards/darwins_journey/flow.cards', 104, 9),
-    461: ('cards/darwins_journey/flow.cards', 117, 3),
-    463: ('cards/darwins_journey/flow.cards', 118, 5),
-    467: ('cards/darwins_journey/flow.cards', 37, 7),
-    472: ('cards/darwins_journey/flow.cards', 123, 3),
-    474: ('cards/darwins_journey/flow.cards', 124, 5),
-    475: ('cards/darwins_journey/flow.cards', 125, 5),
+    422: ('cards/darwins_journey/flow.cards', 61, 3),
+    423: ('cards/darwins_journey/flow.cards', 62, 3),
+    424: ('cards/darwins_journey/flow.cards', 66, 5),
+    426: ('cards/darwins_journey/flow.cards', 68, 5),
+    427: ('cards/darwins_journey/flow.cards', 69, 5),
+    428: ('cards/darwins_journey/flow.cards', 71, 3),
+    429: ('cards/darwins_journey/flow.cards', 18, 7),
+    431: ('cards/darwins_journey/flow.cards', 75, 3),
+    432: ('cards/darwins_journey/flow.cards', 79, 5),
+    433: ('cards/darwins_journey/flow.cards', 80, 5),
+    435: ('cards/darwins_journey/flow.cards', 85, 5),
+    436: ('cards/darwins_journey/flow.cards', 20, 7),
+    447: ('cards/darwins_journey/flow.cards', 93, 3),
+    452: ('cards/darwins_journey/flow.cards', 101, 3),
+    453: ('cards/darwins_journey/flow.cards', 102, 5),
+    454: ('cards/darwins_journey/flow.cards', 103, 7),
+    458: ('cards/darwins_journey/flow.cards', 104, 9),
+    463: ('cards/darwins_journey/flow.cards', 117, 3),
+    465: ('cards/darwins_journey/flow.cards', 118, 5),
+    469: ('cards/darwins_journey/flow.cards', 37, 7),
+    474: ('cards/darwins_journey/flow.cards', 123, 3),
+    476: ('cards/darwins_journey/flow.cards', 124, 5),
+    477: ('cards/darwins_journey/flow.cards', 125, 5),
+    496: ('cards/darwins_journey/flow.cards', 93, 3),
+    499: ('cards/darwins_journey/flow.cards', 101, 3),
+    500: ('cards/darwins_journey/flow.cards', 102, 5),
+    501: ('cards/darwins_journey/flow.cards', 103, 7),
+    505: ('cards/darwins_journey/flow.cards', 104, 9),
+    508: ('cards/darwins_journey/flow.cards', 117, 3),
+    510: ('cards/darwins_journey/flow.cards', 118, 5),
+    512: ('cards/darwins_journey/flow.cards', 37, 7),
+    515: ('cards/darwins_journey/flow.cards', 123, 3),
+    517: ('cards/darwins_journey/flow.cards', 124, 5),
+    518: ('cards/darwins_journey/flow.cards', 125, 5),
 }

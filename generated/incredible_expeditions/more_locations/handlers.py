@@ -396,6 +396,8 @@ def run__turn(g, c):
     gv_lay_out_market = g.verbs['lay_out_market']
     gv_refresh_crew = g.verbs['refresh_crew']
     n_full_hand = g.natives['full_hand']
+    p_acquisitions_per_turn = g.params['acquisitions_per_turn']
+    p_market_size = g.params['market_size']
     # phase marooned
     if logs:
         g.events.append(('phase', c.player.index, 'marooned'))
@@ -412,8 +414,8 @@ def run__turn(g, c):
         gv_announce(g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:134:3
         gv_refresh_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:137:3
         g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:138:3
-        gv_lay_out_market(g, c, g.params['market_size'])  # @ cards/incredible_expeditions/flow.cards:141:3
-        gv_acquire_cards(g, c, g.params['acquisitions_per_turn'])  # @ cards/incredible_expeditions/flow.cards:143:3
+        gv_lay_out_market(g, c, p_market_size)  # @ cards/incredible_expeditions/flow.cards:141:3
+        gv_acquire_cards(g, c, p_acquisitions_per_turn)  # @ cards/incredible_expeditions/flow.cards:143:3
         gv_clear_market(g, c)  # @ cards/incredible_expeditions/flow.cards:144:3
     else:
         g.verbs['choose_rest_or_encounter_turn'](g, c)  # @ cards/incredible_expeditions/flow.cards:58:9
@@ -422,8 +424,8 @@ def run__turn(g, c):
             gv_announce(g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:134:3
             gv_refresh_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:137:3
             g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:138:3
-            gv_lay_out_market(g, c, g.params['market_size'])  # @ cards/incredible_expeditions/flow.cards:141:3
-            gv_acquire_cards(g, c, g.params['acquisitions_per_turn'])  # @ cards/incredible_expeditions/flow.cards:143:3
+            gv_lay_out_market(g, c, p_market_size)  # @ cards/incredible_expeditions/flow.cards:141:3
+            gv_acquire_cards(g, c, p_acquisitions_per_turn)  # @ cards/incredible_expeditions/flow.cards:143:3
             gv_clear_market(g, c)  # @ cards/incredible_expeditions/flow.cards:144:3
         else:
             # verb take_encounter_turn
@@ -632,38 +634,38 @@ LINES = {
     384: ('cards/incredible_expeditions/flow.cards', 258, 3),
     385: ('cards/incredible_expeditions/flow.cards', 259, 5),
     387: ('cards/incredible_expeditions/flow.cards', 261, 5),
-    402: ('cards/incredible_expeditions/flow.cards', 47, 7),
-    403: ('cards/incredible_expeditions/flow.cards', 48, 9),
-    405: ('cards/incredible_expeditions/flow.cards', 126, 3),
-    406: ('cards/incredible_expeditions/flow.cards', 127, 5),
-    410: ('cards/incredible_expeditions/flow.cards', 55, 7),
-    412: ('cards/incredible_expeditions/flow.cards', 134, 3),
-    413: ('cards/incredible_expeditions/flow.cards', 137, 3),
-    414: ('cards/incredible_expeditions/flow.cards', 138, 3),
-    415: ('cards/incredible_expeditions/flow.cards', 141, 3),
-    416: ('cards/incredible_expeditions/flow.cards', 143, 3),
-    417: ('cards/incredible_expeditions/flow.cards', 144, 3),
-    419: ('cards/incredible_expeditions/flow.cards', 58, 9),
-    420: ('cards/incredible_expeditions/flow.cards', 59, 9),
-    422: ('cards/incredible_expeditions/flow.cards', 134, 3),
-    423: ('cards/incredible_expeditions/flow.cards', 137, 3),
-    424: ('cards/incredible_expeditions/flow.cards', 138, 3),
-    425: ('cards/incredible_expeditions/flow.cards', 141, 3),
-    426: ('cards/incredible_expeditions/flow.cards', 143, 3),
-    427: ('cards/incredible_expeditions/flow.cards', 144, 3),
-    430: ('cards/incredible_expeditions/flow.cards', 150, 3),
-    431: ('cards/incredible_expeditions/flow.cards', 153, 3),
-    432: ('cards/incredible_expeditions/flow.cards', 65, 7),
-    433: ('cards/incredible_expeditions/flow.cards', 68, 7),
-    434: ('cards/incredible_expeditions/flow.cards', 69, 9),
-    439: ('cards/incredible_expeditions/flow.cards', 239, 3),
-    440: ('cards/incredible_expeditions/flow.cards', 240, 3),
-    441: ('cards/incredible_expeditions/flow.cards', 241, 3),
-    446: ('cards/incredible_expeditions/flow.cards', 248, 3),
-    447: ('cards/incredible_expeditions/flow.cards', 250, 3),
-    449: ('cards/incredible_expeditions/flow.cards', 258, 3),
-    450: ('cards/incredible_expeditions/flow.cards', 259, 5),
-    452: ('cards/incredible_expeditions/flow.cards', 261, 5),
-    453: ('cards/incredible_expeditions/flow.cards', 81, 7),
-    454: ('cards/incredible_expeditions/flow.cards', 82, 9),
+    404: ('cards/incredible_expeditions/flow.cards', 47, 7),
+    405: ('cards/incredible_expeditions/flow.cards', 48, 9),
+    407: ('cards/incredible_expeditions/flow.cards', 126, 3),
+    408: ('cards/incredible_expeditions/flow.cards', 127, 5),
+    412: ('cards/incredible_expeditions/flow.cards', 55, 7),
+    414: ('cards/incredible_expeditions/flow.cards', 134, 3),
+    415: ('cards/incredible_expeditions/flow.cards', 137, 3),
+    416: ('cards/incredible_expeditions/flow.cards', 138, 3),
+    417: ('cards/incredible_expeditions/flow.cards', 141, 3),
+    418: ('cards/incredible_expeditions/flow.cards', 143, 3),
+    419: ('cards/incredible_expeditions/flow.cards', 144, 3),
+    421: ('cards/incredible_expeditions/flow.cards', 58, 9),
+    422: ('cards/incredible_expeditions/flow.cards', 59, 9),
+    424: ('cards/incredible_expeditions/flow.cards', 134, 3),
+    425: ('cards/incredible_expeditions/flow.cards', 137, 3),
+    426: ('cards/incredible_expeditions/flow.cards', 138, 3),
+    427: ('cards/incredible_expeditions/flow.cards', 141, 3),
+    428: ('cards/incredible_expeditions/flow.cards', 143, 3),
+    429: ('cards/incredible_expeditions/flow.cards', 144, 3),
+    432: ('cards/incredible_expeditions/flow.cards', 150, 3),
+    433: ('cards/incredible_expeditions/flow.cards', 153, 3),
+    434: ('cards/incredible_expeditions/flow.cards', 65, 7),
+    435: ('cards/incredible_expeditions/flow.cards', 68, 7),
+    436: ('cards/incredible_expeditions/flow.cards', 69, 9),
+    441: ('cards/incredible_expeditions/flow.cards', 239, 3),
+    442: ('cards/incredible_expeditions/flow.cards', 240, 3),
+    443: ('cards/incredible_expeditions/flow.cards', 241, 3),
+    448: ('cards/incredible_expeditions/flow.cards', 248, 3),
+    449: ('cards/incredible_expeditions/flow.cards', 250, 3),
+    451: ('cards/incredible_expeditions/flow.cards', 258, 3),
+    452: ('cards/incredible_expeditions/flow.cards', 259, 5),
+    454: ('cards/incredible_expeditions/flow.cards', 261, 5),
+    455: ('cards/incredible_expeditions/flow.cards', 81, 7),
+    456: ('cards/incredible_expeditions/flow.cards', 82, 9),
 }

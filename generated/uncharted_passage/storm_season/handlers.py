@@ -28,11 +28,11 @@ def dv_anchor(g, c):
     # verb anchor (cards/uncharted_passage/flow.cards:135)
     g.verbs['drop_anchor'](g, c)  # @ cards/uncharted_passage/flow.cards:136:3
     if g.natives['docked'](g, c):  # @ cards/uncharted_passage/flow.cards:137:3
-        if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:140:5
+        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:140:5
             g.verbs['crew_actions'](g, c)  # @ cards/uncharted_passage/flow.cards:141:7
     else:
         dv_scurvy_check(g, c)  # @ cards/uncharted_passage/flow.cards:146:5
-        if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:147:5
+        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:147:5
             g.verbs['anchorage_rewards'](g, c)  # @ cards/uncharted_passage/flow.cards:148:7
 
 
@@ -420,7 +420,7 @@ def p_round__storm_season(g, c):
 def p_round__planning(g, c):
     # phase planning "Planning" (cards/uncharted_passage/flow.cards:45)
     g.verbs['reveal_voyage'](g, c)  # @ cards/uncharted_passage/flow.cards:47:7
-    if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:51:7
+    if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:51:7
         for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:52:9
             c3 = c if v_captain is c.player else c.for_player(v_captain)
             g.verbs['write_numbers'](g, c3)  # @ cards/uncharted_passage/flow.cards:53:11
@@ -429,7 +429,7 @@ def p_round__planning(g, c):
 def p_round__pirate(g, c):
     # phase pirate "Pirate" (cards/uncharted_passage/flow.cards:57)
     g.verbs['roll_pirates'](g, c)  # @ cards/uncharted_passage/flow.cards:59:7
-    o0 = [*g.players]  # @ cards/uncharted_passage/flow.cards:62:7
+    o0 = g.players  # @ cards/uncharted_passage/flow.cards:62:7
     if len(o0) > 1:
         ok0 = []
         for v_captain in o0:
@@ -439,13 +439,13 @@ def p_round__pirate(g, c):
         o0 = [item[1] for item in ok0]
     for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:62:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:63:9
+        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:63:9
             g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
 
 
 def p_round__sailing_and_anchoring(g, c):
     # phase sailing_and_anchoring "Sailing & Anchoring" (cards/uncharted_passage/flow.cards:69)
-    o0 = [*g.players]  # @ cards/uncharted_passage/flow.cards:72:7
+    o0 = g.players  # @ cards/uncharted_passage/flow.cards:72:7
     if len(o0) > 1:
         ok0 = []
         for v_captain in o0:
@@ -455,7 +455,7 @@ def p_round__sailing_and_anchoring(g, c):
         o0 = [item[1] for item in ok0]
     for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:72:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:73:9
+        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:73:9
             g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
             dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:75:11
 
@@ -504,25 +504,25 @@ def run__setup(g, c):
     if logs:
         g.events.append(('phase', c.player.index, 'world_map'))
     g.verbs['unfold_world_map'](g, c)  # @ cards/uncharted_passage/flow.cards:12:7
-    if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase voyage_pile
     if logs:
         g.events.append(('phase', c.player.index, 'voyage_pile'))
     g.verbs['make_voyage_pile'](g, c)  # @ cards/uncharted_passage/flow.cards:18:7
-    if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase port_card_pile
     if logs:
         g.events.append(('phase', c.player.index, 'port_card_pile'))
     g.verbs['shuffle_port_cards'](g, c)  # @ cards/uncharted_passage/flow.cards:22:7
-    if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase missions
     if logs:
         g.events.append(('phase', c.player.index, 'missions'))
     g.verbs['draw_missions'](g, c)  # @ cards/uncharted_passage/flow.cards:27:7
-    if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
 
 
@@ -534,14 +534,14 @@ def run__round(g, c):
     if logs:
         g.events.append(('phase', c.player.index, 'logbook_line'))
     g.verbs['new_logbook_line'](g, c)  # @ cards/uncharted_passage/flow.cards:37:7
-    if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase mid_event
     if logs:
         g.events.append(('phase', c.player.index, 'mid_event'))
     if (g.round == g.params['mid_event_round']):  # @ cards/uncharted_passage/flow.cards:41:7
         g.verbs['reveal_mid_event'](g, c)  # @ cards/uncharted_passage/flow.cards:42:9
-        if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
+        if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
             g.end_when_held()
     # phase storm_season
     if logs:
@@ -552,23 +552,23 @@ def run__round(g, c):
             v_storm = g.roll(1, 6)  # @ cards/uncharted_passage/variants/storm_season.yaml:13:13
             if (v_storm > 3):  # @ cards/uncharted_passage/variants/storm_season.yaml:14:13
                 g.mark(c3, 'durability', (v_storm - 3))  # @ cards/uncharted_passage/variants/storm_season.yaml:15:15
-        if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
+        if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
             g.end_when_held()
     # phase planning
     if logs:
         g.events.append(('phase', c.player.index, 'planning'))
     g.verbs['reveal_voyage'](g, c)  # @ cards/uncharted_passage/flow.cards:47:7
-    if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:51:7
+    if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:51:7
         for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:52:9
             c3 = c if v_captain is c.player else c.for_player(v_captain)
             g.verbs['write_numbers'](g, c3)  # @ cards/uncharted_passage/flow.cards:53:11
-    if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase pirate
     if logs:
         g.events.append(('phase', c.player.index, 'pirate'))
     g.verbs['roll_pirates'](g, c)  # @ cards/uncharted_passage/flow.cards:59:7
-    o0 = [*g.players]  # @ cards/uncharted_passage/flow.cards:62:7
+    o0 = g.players  # @ cards/uncharted_passage/flow.cards:62:7
     if len(o0) > 1:
         ok0 = []
         for v_captain in o0:
@@ -578,14 +578,14 @@ def run__round(g, c):
         o0 = [item[1] for item in ok0]
     for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:62:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:63:9
+        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:63:9
             g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
-    if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase sailing_and_anchoring
     if logs:
         g.events.append(('phase', c.player.index, 'sailing_and_anchoring'))
-    o0 = [*g.players]  # @ cards/uncharted_passage/flow.cards:72:7
+    o0 = g.players  # @ cards/uncharted_passage/flow.cards:72:7
     if len(o0) > 1:
         ok0 = []
         for v_captain in o0:
@@ -595,34 +595,140 @@ def run__round(g, c):
         o0 = [item[1] for item in ok0]
     for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:72:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:73:9
+        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:73:9
             g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
             # verb anchor
             g.verbs['drop_anchor'](g, c2)  # @ cards/uncharted_passage/flow.cards:136:3
             if g.natives['docked'](g, c2):  # @ cards/uncharted_passage/flow.cards:137:3
-                if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:140:5
+                if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:140:5
                     g.verbs['crew_actions'](g, c2)  # @ cards/uncharted_passage/flow.cards:141:7
             else:
                 # verb scurvy_check
                 g.verbs['offer_rum'](g, c2)  # @ cards/uncharted_passage/flow.cards:157:3
                 g.verbs['scurvy'](g, c2, max(g, c2, (g.natives['scurvy_distance'](g, c2) - g.natives['scurvy_stamina'](g, c2)), 0))  # @ cards/uncharted_passage/flow.cards:158:3
-                if (not (True if g.board.get('over') else False)):  # @ cards/uncharted_passage/flow.cards:147:5
+                if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:147:5
                     g.verbs['anchorage_rewards'](g, c2)  # @ cards/uncharted_passage/flow.cards:148:7
-    if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
     # phase sharing
     if logs:
         g.events.append(('phase', c.player.index, 'sharing'))
     if g.natives['cooperative'](g, c):  # @ cards/uncharted_passage/flow.cards:82:7
         g.verbs['share'](g, c)  # @ cards/uncharted_passage/flow.cards:83:9
-        if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
+        if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
             g.end_when_held()
     # phase logbook
     if logs:
         g.events.append(('phase', c.player.index, 'logbook'))
     g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:87:7
-    if (True if g.board.get('over') else False):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
         g.end_when_held()
+
+
+def loop__round(g, c, number, limit):
+    # flow: rounds number to limit, each the round section's phases (cards/uncharted_passage/flow.cards:7)
+    board_get = g.board.get
+    gv_anchorage_rewards = g.verbs['anchorage_rewards']
+    gv_crew_actions = g.verbs['crew_actions']
+    gv_drop_anchor = g.verbs['drop_anchor']
+    gv_face_pirates = g.verbs['face_pirates']
+    gv_new_logbook_line = g.verbs['new_logbook_line']
+    gv_offer_rum = g.verbs['offer_rum']
+    gv_reveal_mid_event = g.verbs['reveal_mid_event']
+    gv_reveal_voyage = g.verbs['reveal_voyage']
+    gv_roll_pirates = g.verbs['roll_pirates']
+    gv_sail = g.verbs['sail']
+    gv_scurvy = g.verbs['scurvy']
+    gv_share = g.verbs['share']
+    gv_write_logbook = g.verbs['write_logbook']
+    gv_write_numbers = g.verbs['write_numbers']
+    n_cooperative = g.natives['cooperative']
+    n_docked = g.natives['docked']
+    n_marker_arrival = g.natives['marker_arrival']
+    n_scurvy_distance = g.natives['scurvy_distance']
+    n_scurvy_stamina = g.natives['scurvy_stamina']
+    p_mid_event_round = g.params['mid_event_round']
+    while number <= limit:
+        g.round = number
+        g.rounds_played = number
+        # phase logbook_line
+        gv_new_logbook_line(g, c)  # @ cards/uncharted_passage/flow.cards:37:7
+        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+            g.end_when_held()
+        # phase mid_event
+        if (number == p_mid_event_round):  # @ cards/uncharted_passage/flow.cards:41:7
+            gv_reveal_mid_event(g, c)  # @ cards/uncharted_passage/flow.cards:42:9
+            if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+                g.end_when_held()
+        # phase storm_season
+        if (number >= 10):  # @ cards/uncharted_passage/variants/storm_season.yaml:11:9
+            for v_captain in g.players:  # @ cards/uncharted_passage/variants/storm_season.yaml:12:11
+                c4 = c if v_captain is c.player else c.for_player(v_captain)
+                v_storm = g.roll(1, 6)  # @ cards/uncharted_passage/variants/storm_season.yaml:13:13
+                if (v_storm > 3):  # @ cards/uncharted_passage/variants/storm_season.yaml:14:13
+                    g.mark(c4, 'durability', (v_storm - 3))  # @ cards/uncharted_passage/variants/storm_season.yaml:15:15
+            if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+                g.end_when_held()
+        # phase planning
+        gv_reveal_voyage(g, c)  # @ cards/uncharted_passage/flow.cards:47:7
+        if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:51:7
+            for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:52:9
+                c4 = c if v_captain is c.player else c.for_player(v_captain)
+                gv_write_numbers(g, c4)  # @ cards/uncharted_passage/flow.cards:53:11
+        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+            g.end_when_held()
+        # phase pirate
+        gv_roll_pirates(g, c)  # @ cards/uncharted_passage/flow.cards:59:7
+        o1 = g.players  # @ cards/uncharted_passage/flow.cards:62:7
+        if len(o1) > 1:
+            ok1 = []
+            for v_captain in o1:
+                c3 = c.for_player(v_captain)
+                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), v_captain))  # @ cards/uncharted_passage/flow.cards:62:7
+            ok1.sort(key=lambda item: item[0])
+            o1 = [item[1] for item in ok1]
+        for v_captain in o1:  # @ cards/uncharted_passage/flow.cards:62:7
+            c3 = c if v_captain is c.player else c.for_player(v_captain)
+            if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:63:9
+                gv_face_pirates(g, c3)  # @ cards/uncharted_passage/flow.cards:64:11
+        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+            g.end_when_held()
+        # phase sailing_and_anchoring
+        o1 = g.players  # @ cards/uncharted_passage/flow.cards:72:7
+        if len(o1) > 1:
+            ok1 = []
+            for v_captain in o1:
+                c3 = c.for_player(v_captain)
+                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), v_captain))  # @ cards/uncharted_passage/flow.cards:72:7
+            ok1.sort(key=lambda item: item[0])
+            o1 = [item[1] for item in ok1]
+        for v_captain in o1:  # @ cards/uncharted_passage/flow.cards:72:7
+            c3 = c if v_captain is c.player else c.for_player(v_captain)
+            if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:73:9
+                gv_sail(g, c3)  # @ cards/uncharted_passage/flow.cards:74:11
+                # verb anchor
+                gv_drop_anchor(g, c3)  # @ cards/uncharted_passage/flow.cards:136:3
+                if n_docked(g, c3):  # @ cards/uncharted_passage/flow.cards:137:3
+                    if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:140:5
+                        gv_crew_actions(g, c3)  # @ cards/uncharted_passage/flow.cards:141:7
+                else:
+                    # verb scurvy_check
+                    gv_offer_rum(g, c3)  # @ cards/uncharted_passage/flow.cards:157:3
+                    gv_scurvy(g, c3, max(g, c3, (n_scurvy_distance(g, c3) - n_scurvy_stamina(g, c3)), 0))  # @ cards/uncharted_passage/flow.cards:158:3
+                    if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:147:5
+                        gv_anchorage_rewards(g, c3)  # @ cards/uncharted_passage/flow.cards:148:7
+        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+            g.end_when_held()
+        # phase sharing
+        if n_cooperative(g, c):  # @ cards/uncharted_passage/flow.cards:82:7
+            gv_share(g, c)  # @ cards/uncharted_passage/flow.cards:83:9
+            if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+                g.end_when_held()
+        # phase logbook
+        gv_write_logbook(g, c)  # @ cards/uncharted_passage/flow.cards:87:7
+        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+            g.end_when_held()
+        number += 1
 
 
 HANDLERS = {
@@ -696,7 +802,7 @@ FLOW = {
     'tiebreak': flow__tiebreak,
     'titles': 'title',
     'title': 'Uncharted Passage',
-    'run': {'setup': run__setup, 'round': run__round},
+    'run': {'setup': run__setup, 'round': run__round, 'loop': loop__round},
 }
 
 LINES = {
@@ -899,4 +1005,46 @@ LINES = {
     618: ('cards/uncharted_passage/flow.cards', 93, 3),
     623: ('cards/uncharted_passage/flow.cards', 87, 7),
     624: ('cards/uncharted_passage/flow.cards', 93, 3),
+    655: ('cards/uncharted_passage/flow.cards', 37, 7),
+    656: ('cards/uncharted_passage/flow.cards', 93, 3),
+    659: ('cards/uncharted_passage/flow.cards', 41, 7),
+    660: ('cards/uncharted_passage/flow.cards', 42, 9),
+    661: ('cards/uncharted_passage/flow.cards', 93, 3),
+    664: ('cards/uncharted_passage/variants/storm_season.yaml', 11, 9),
+    665: ('cards/uncharted_passage/variants/storm_season.yaml', 12, 11),
+    667: ('cards/uncharted_passage/variants/storm_season.yaml', 13, 13),
+    668: ('cards/uncharted_passage/variants/storm_season.yaml', 14, 13),
+    669: ('cards/uncharted_passage/variants/storm_season.yaml', 15, 15),
+    670: ('cards/uncharted_passage/flow.cards', 93, 3),
+    673: ('cards/uncharted_passage/flow.cards', 47, 7),
+    674: ('cards/uncharted_passage/flow.cards', 51, 7),
+    675: ('cards/uncharted_passage/flow.cards', 52, 9),
+    677: ('cards/uncharted_passage/flow.cards', 53, 11),
+    678: ('cards/uncharted_passage/flow.cards', 93, 3),
+    681: ('cards/uncharted_passage/flow.cards', 59, 7),
+    682: ('cards/uncharted_passage/flow.cards', 62, 7),
+    687: ('cards/uncharted_passage/flow.cards', 62, 7),
+    690: ('cards/uncharted_passage/flow.cards', 62, 7),
+    692: ('cards/uncharted_passage/flow.cards', 63, 9),
+    693: ('cards/uncharted_passage/flow.cards', 64, 11),
+    694: ('cards/uncharted_passage/flow.cards', 93, 3),
+    697: ('cards/uncharted_passage/flow.cards', 72, 7),
+    702: ('cards/uncharted_passage/flow.cards', 72, 7),
+    705: ('cards/uncharted_passage/flow.cards', 72, 7),
+    707: ('cards/uncharted_passage/flow.cards', 73, 9),
+    708: ('cards/uncharted_passage/flow.cards', 74, 11),
+    710: ('cards/uncharted_passage/flow.cards', 136, 3),
+    711: ('cards/uncharted_passage/flow.cards', 137, 3),
+    712: ('cards/uncharted_passage/flow.cards', 140, 5),
+    713: ('cards/uncharted_passage/flow.cards', 141, 7),
+    716: ('cards/uncharted_passage/flow.cards', 157, 3),
+    717: ('cards/uncharted_passage/flow.cards', 158, 3),
+    718: ('cards/uncharted_passage/flow.cards', 147, 5),
+    719: ('cards/uncharted_passage/flow.cards', 148, 7),
+    720: ('cards/uncharted_passage/flow.cards', 93, 3),
+    723: ('cards/uncharted_passage/flow.cards', 82, 7),
+    724: ('cards/uncharted_passage/flow.cards', 83, 9),
+    725: ('cards/uncharted_passage/flow.cards', 93, 3),
+    728: ('cards/uncharted_passage/flow.cards', 87, 7),
+    729: ('cards/uncharted_passage/flow.cards', 93, 3),
 }
