@@ -243,7 +243,7 @@ class FlowGame(Game):
         # The rounds in one call of the generated round loop (FLOW['run']['loop']) when
         # nothing is logged round by round or phase by phase (a simulated game): the same
         # phases and end checks, its natives and verbs looked up once a game.
-        loop = self._runners.get("loop")
+        loop: Callable[..., Any] | None = self._runners.get("loop")
         if loop is not None and not turn_phases and log_round is None and not self.logs_phases:
             loop(self, first, number, limit)
             number = limit + 1
