@@ -996,13 +996,24 @@ class UnchartedPassage(FlowGame):
         return f"the line does not meet {card['title']}'s restraint"
 
     def allocate(self, player: Player) -> tuple[int, int, int]:
-        """Write this month's Sailing Speed, Crew Stamina and Armament."""
-        voyage = self.board.get("voyage")
-        if voyage not in self.cards:
+        """Write this month's Sailing Speed, Crew Stamina and Armament (a scenario's step:
+        an error when no voyage card is revealed)."""
+        if self.board.get("voyage") not in self.cards:
             raise RuleError(
                 "no voyage card is revealed: the three numbers are written within the revealed "
                 "voyage card's resources (give 'voyage:' or reveal one first)"
             )
+        self.write_numbers(Context(player, "", "write_numbers"))
+        counters = player.counters
+        return counters["sailing_speed"], counters["crew_stamina"], counters["armament"]
+
+    def write_numbers(self, c: Context) -> None:
+        """The verb ``write_numbers``: the acting captain writes this month's Sailing Speed,
+        Crew Stamina and Armament within the revealed voyage card (none revealed: nothing)."""
+        voyage = self.board.get("voyage")
+        if not voyage:
+            return
+        player = c.player
         options = self.allocation_options(voyage)
         question = Question(
             "planning.allocate",
@@ -1016,7 +1027,6 @@ class UnchartedPassage(FlowGame):
         counters["sailing_speed"] = speed
         counters["crew_stamina"] = stamina
         counters["armament"] = armament
-        return speed, stamina, armament
 
     def reveal(self, card: str) -> None:
         """Planning phase: reveal a voyage or mid-event card; its events apply to every player.
@@ -1156,13 +1166,19 @@ class UnchartedPassage(FlowGame):
         return allowed or {position: 0}
 
     def sail_to(self, player: Player, destination: str | None = None) -> str:
-        """Sailing phase on the map: "Sail from where you docked in the previous round ... to
-        a space that is within your Sailing Speed"; "You can only anchor at one final
-        destination. Other spaces you pass while sailing are ignored."
+        """:meth:`set_sail` for ``player``, to ``destination`` when given (a scenario's step),
+        else where the captain answers."""
+        return self.set_sail(Context(player, "", "sail"), destination)
+
+    def set_sail(self, c: Context, destination: str | None = None) -> str:
+        """The verb ``sail``, the Sailing phase on the map: "Sail from where you docked in the
+        previous round ... to a space that is within your Sailing Speed"; "You can only anchor
+        at one final destination. Other spaces you pass while sailing are ignored."
 
         The ``sailing`` window opens first (Reinforced Rope: "You may sail 1 additional
         space"); the spaces it adds beyond the Sailing Speed are kept out of the Scurvy Check.
         """
+        player = c.player
         speed = player.counters["sailing_speed"]
         window = self.fire("sailing", player, quantities={"reach": speed, "unscurvied_distance": 0})
         reach, unscurvied = window.q["reach"], window.q["unscurvied_distance"]
@@ -1245,11 +1261,6 @@ class UnchartedPassage(FlowGame):
         "considered anchored at sea")."""
         return bool(player.flags.get("docked"))
 
-    def crew_actions_here(self, c: Context) -> None:
-        """The Crew Actions of the port the ship docked at (the verb ``crew_actions``)."""
-        player = c.player
-        self.crew_actions(player, self.space_of(player))
-
     def arrival_prestige(self, player: Player, space: Space) -> int:
         """What docking at ``space`` now advances the Prestige Track by: its stars the first
         time, 1 where the other ship anchored first (2-player: "If you arrive at a port where
@@ -1330,10 +1341,13 @@ class UnchartedPassage(FlowGame):
         player.flags["notes"].append(f"{space.title} not entered")
         return False
 
-    def crew_actions(self, player: Player, space: Space) -> None:
-        """Crew Actions by the Crew Stamina written ("If you want, you can take an action with a
+    def crew_actions(self, c: Context) -> None:
+        """The verb ``crew_actions``: the acting captain's Crew Actions at the port the ship
+        docked at, by the Crew Stamina written ("If you want, you can take an action with a
         lower number than you wrote in"), never on a row struck by Declining Health ("you can't
         perform actions on that space"), unless Rum is played (the rulebook's exception)."""
+        player = c.player
+        space = self.space_of(player)
         written = player.counters["crew_stamina"]
         struck = player.tracks["health"].checked("declining_health")
         usable = min(written, self.crew_action_spaces - struck)

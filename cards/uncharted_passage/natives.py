@@ -197,23 +197,11 @@ reveal_voyage = verb()(UnchartedPassage.reveal_voyage)
 roll_pirates = verb()(UnchartedPassage.roll_pirates)
 face_pirates = verb()(UnchartedPassage.face_pirates)
 drop_anchor = verb()(UnchartedPassage.drop_anchor)
-crew_actions = verb(name="crew_actions")(UnchartedPassage.crew_actions_here)
+crew_actions = verb()(UnchartedPassage.crew_actions)
 anchorage_rewards = verb(name="anchorage_rewards")(UnchartedPassage.anchored_elsewhere)
 write_logbook = verb()(UnchartedPassage.write_logbook)
-
-
-@verb()
-def write_numbers(g: UnchartedPassage, c: Context) -> None:
-    """The acting captain writes this month's three numbers (once a voyage card is out)."""
-    up = g
-    if up.board.get("voyage"):
-        up.allocate(c.player)
-
-
-@verb()
-def sail(g: UnchartedPassage, c: Context) -> None:
-    """The acting captain sails (asked where, within reach)."""
-    g.sail_to(c.player)
+write_numbers = verb()(UnchartedPassage.write_numbers)
+sail = verb(name="sail")(UnchartedPassage.set_sail)
 
 
 @verb()
