@@ -2,8 +2,10 @@
 
 The flow is data in the DSL (README, "The flow"), compiled by ``cardc build`` into the game's
 handlers module: one function per phase, one per section that plays its phases in order
-with the end condition between them (``FLOW['run']``, used when nothing looks ahead), and
-the ``FLOW`` table (README, "The flow"). A game is:
+with the end condition between them (``FLOW['run']``, used when nothing looks ahead), for a
+game of rounds without turns one that plays all its rounds (``FLOW['run']['loop']``, used
+when nothing is logged round by round or phase by phase either: a simulated game), and the
+``FLOW`` table (README, "The flow"). A game is:
 
 - **setup**: its phases once, in order;
 - **rounds**: ``round N`` runs its phases N times (``g.round`` is the round, 1-based); a
