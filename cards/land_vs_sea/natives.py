@@ -14,6 +14,7 @@ from engine.hexgrid import Hex, as_hex
 from engine.runtime import Context, Game, RuleError
 
 from .board import (
+    CARD_CHECKS,
     LAND,
     Area,
     LeyLine,
@@ -460,6 +461,7 @@ GAME_CLASS = LandVsSea
 __all__ = [
     "ACTIONS",
     "ACTION_ARGS",
+    "CARD_CHECKS",
     "EVENT_KINDS",
     "EXPECT",
     "EXPECT_KINDS",

@@ -53,7 +53,12 @@ _ICON_IN_TEXT = re.compile(r"\{icon:([a-z_][a-z0-9_]*)\}")
 
 
 class TextError(ValueError):
-    """A card whose text cannot be written (an unknown icon in its ``text``)."""
+    """A card whose text cannot be written (an unknown icon in its ``text``); ``source`` is the
+    card's ``file:line`` when the error is about one card, so the build shows it there."""
+
+    def __init__(self, message: str, source: str = ""):
+        super().__init__(message)
+        self.source = source
 
 
 class CardWriter:
@@ -148,7 +153,8 @@ class CardWriter:
                 known = ", ".join(sorted(self.ref.icons)) or "none"
                 raise TextError(
                     f"{self.card.get('source', '?')}: {self.card.get('title', '?')}: "
-                    f"'{{icon:{name}}}' is not in this game's Icon Reference (icons: {known})"
+                    f"'{{icon:{name}}}' is not in this game's Icon Reference (icons: {known})",
+                    str(self.card.get("source", "")),
                 )
             out.append(IconRef(name))
             at = match.end()

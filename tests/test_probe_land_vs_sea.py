@@ -1,0 +1,165 @@
+"""What probing Land vs Sea: Uncharted as a designer found: new cards, tiles and house rules
+written from the rulebook (/work/shared/rulebooks/land-vs-sea-uncharted.txt) that checked but
+failed when played, or failed with a message that did not say where or why. Each test is the
+designer's input on a temporary copy of the game, run through ``cardc`` in process.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from compiler.cli import main
+from compiler.sheets import SheetError
+from compiler.sheets.model import _hex_faces
+from compiler.sheets.reference import load_reference
+from compiler.sheets.text import TextError
+
+REPO = Path(__file__).resolve().parent.parent
+PYPROJECT = '[tool.cardc]\ncards = "cards"\ngenerated = "generated"\n'
+GAME = "land_vs_sea"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_file_cache() -> Iterator[None]:
+    """Each test's copies are compiled afresh (compiler.filecache keys a file by path and text,
+    and these copies share both with the repository's game)."""
+    from compiler import filecache
+
+    filecache.clear()
+    yield
+    filecache.clear()
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A temporary project with a copy of Land vs Sea, the current directory."""
+    shutil.copytree(REPO / "cards" / GAME, tmp_path / "cards" / GAME)
+    (tmp_path / "pyproject.toml").write_text(PYPROJECT)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    """``cardc argv...`` in process: the exit status and everything it printed."""
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out + err
+
+
+def add_cards(project: Path, text: str, name: str = "probe.cards") -> None:
+    """A new card file in the copied game."""
+    (project / "cards" / GAME / name).write_text(text)
+
+
+# -- the card data the game's Python reads is checked at cardc check (CARD_CHECKS)
+
+
+BROKEN_TILES = """\
+hex_tile "Broken Face" {
+  box uncharted
+  face_a "LLLXLL"
+  face_b "SSSSSS"
+}
+hex_tile "Broken Bonus" {
+  box uncharted
+  face_a "LLLSLL"
+  face_b "SSSSSS"
+  face_b_bonus sea 1 2 3
+}
+hex_tile "Broken Icons" {
+  box uncharted
+  face_a "LLLLLL"
+  face_a_icons caravan land
+  face_b "SSSSSS"
+}
+hex_tile "Sea Mountain" {
+  box uncharted
+  face_a "LLLLLL"
+  face_b "SSSSSS"
+  face_b_icons mountain
+}
+tile "Broken Special" {
+  box uncharted
+  edges land
+}
+starting_tile "Broken Start" {
+  parts standing_stone, menhir_scoring
+  cells 0 0, 1 0
+}
+starting_tile "Mismatched Start" {
+  parts standing_stone, coast
+  cells 0 0, 1 0
+}
+"""
+
+
+def test_a_malformed_tile_is_an_error_at_its_property_not_in_the_first_game(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    add_cards(project, BROKEN_TILES)
+    status, out = run(capsys, "check")
+    assert status == 1
+    where = f"cards/{GAME}/probe.cards"
+    assert f"{where}:3:3: error[card-data]: Broken Face: face_a is six edges" in out
+    assert 'hint: write: face_a "LLLSSS"' in out
+    assert f"{where}:10:3: error[card-data]: Broken Bonus: face_b_bonus gives points" in out
+    assert "not sea 1 2 3" in out
+    assert f"{where}:15:3: error[card-data]: Broken Icons: 'caravan' in face_a_icons" in out
+    assert f"{where}:22:3: error[card-data]: Sea Mountain: a Mountain is drawn in a land" in out
+    assert f"{where}:26:3: error[card-data]: Broken Special: a special tile goes into a hole" in out
+    assert f"{where}:29:3: error[card-data]: Broken Start: its part 'menhir_scoring' is a" in out
+    assert f"{where}:34:3: error[card-data]: Mismatched Start: on face A its part 'coast'" in out
+    assert "Traceback" not in out
+
+
+def test_a_variant_that_breaks_a_tile_face_is_an_error_at_its_yaml_line(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "cards" / GAME / "variants" / "short_edge.yaml").write_text(
+        "description: a typo in a face\ncards:\n  standing_stone: {face_a: LLLLL}\n"
+    )
+    status, out = run(capsys, "check")
+    assert status == 1
+    assert (
+        f"cards/{GAME}/variants/short_edge.yaml:3:20: error[card-data]: Standing Stone: "
+        "face_a is six edges" in out
+    )
+    status, out = run(capsys, "build", GAME)
+    assert status == 1
+    assert "short_edge.yaml:3:20" in out and "error[sheet]" not in out
+
+
+def test_a_new_well_formed_tile_checks_builds_and_plays(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    add_cards(
+        project,
+        'hex_tile "Watchtower" {\n  box uncharted\n  copies 2\n  face_a "LLLLLL"\n'
+        "  face_a_bonus land 3\n  face_a_icons menhir, city, mountain 2\n"
+        '  face_b "SSSLLL"\n  face_b_icons pirate, coral\n}\n',
+    )
+    assert run(capsys, "check")[0] == 0
+    assert run(capsys, "build", GAME)[0] == 0
+    status, out = run(capsys, "sim", GAME, "--games", "3", "--mode", "competitive", "--jobs", "1")
+    assert status == 0, out
+
+
+def test_a_sheet_error_about_one_tile_names_its_line() -> None:
+    ref = load_reference(REPO / "cards" / GAME / "reference.yaml")
+    spec = next(s for s in ref.hex_specs if s.kind == "hex_tile")
+    card = {
+        "id": "odd",
+        "title": "Odd",
+        "kind": "hex_tile",
+        "source": "cards/somewhere/tiles.cards:12",
+        "properties": {"face_a": "LLL", "face_b": "SSSSSS"},
+    }
+    with pytest.raises(TextError) as raised:
+        _hex_faces(spec, card)
+    assert raised.value.source == "cards/somewhere/tiles.cards:12"
+    diagnostic = SheetError(str(raised.value), raised.value.source).diagnostic()
+    assert (diagnostic.span.file, diagnostic.span.line) == ("cards/somewhere/tiles.cards", 12)
