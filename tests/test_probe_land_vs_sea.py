@@ -163,3 +163,106 @@ def test_a_sheet_error_about_one_tile_names_its_line() -> None:
     assert raised.value.source == "cards/somewhere/tiles.cards:12"
     diagnostic = SheetError(str(raised.value), raised.value.source).diagnostic()
     assert (diagnostic.span.file, diagnostic.span.line) == ("cards/somewhere/tiles.cards", 12)
+
+
+# -- what a tile shows, asked of an empty cell
+
+STONE_CIRCLES = """\
+# "Stone circles": a Menhir placed next to another Menhir scores 2 for each.
+layer "Stone circles" {
+  box uncharted
+  on tile_placed {
+    if has_menhir(placed) {
+      for each cell in hex_neighbours(placed) where has_menhir(cell) {
+        score 2
+      }
+    }
+  }
+}
+"""
+
+STONE_CIRCLES_SCENARIO = """\
+scenario: a Menhir next to a Menhir scores 2; the empty cells round it show no Menhir
+rulebook: >-
+  Menhirs allow you to score all the bonus points along ley lines formed between any 2 aligned
+  Menhirs.
+game: land_vs_sea
+players: 2
+given:
+  layers: [stone_circles]
+  board:
+    - {cell: [0, 0], side: land, menhir: true}
+    - {cell: [0, 1], side: land}
+do:
+  - action: place_tile
+    player: 1
+    args: {cell: [1, 0], tile: {side: land, menhir: true}}
+expect:
+  players:
+    - {points: 2}
+    - {points: 0}
+"""
+
+
+def use_library(project: Path, modules: str) -> None:
+    """``use MODULES`` added to the copied game's declaration."""
+    path = project / "cards" / GAME / "game.cards"
+    text = path.read_text()
+    path.write_text(text.replace("  players 2..4\n", f"  players 2..4\n  use {modules}\n", 1))
+
+
+def scenario(project: Path, text: str, name: str = "probe.yaml") -> Path:
+    """A scenario file of the copied game's."""
+    folder = project / "tests" / "scenarios" / GAME
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(text)
+    return path
+
+
+def test_has_menhir_of_an_empty_cell_is_false_not_a_refusal(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    use_library(project, "hexes")
+    add_cards(project, STONE_CIRCLES)
+    path = scenario(project, STONE_CIRCLES_SCENARIO)
+    assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
+    status, out = run(capsys, "test", str(path))
+    assert status == 0, out
+    assert "1 of 1 scenarios passed" in out
+
+
+# -- a house rule without the large starting tiles
+
+
+NO_STARTING_TILE = """\
+scenario: without the large starting tiles their parts stay in the box, out of the 3 stacks
+rulebook: "They are optional but we strongly suggest using them."
+game: land_vs_sea
+variant: no_starting_tile
+players: 2
+seed: 1
+choices:
+  - draw: "1"
+  - draw: "1"
+  - draw: "1"
+  - draw: "1"
+do:
+  - action: setup
+expect:
+  # 58 + 24 = 82 tiles, 28 + 27 + 27, less the 4 drawn from the first stack.
+  stack_sizes: [24, 27, 27]
+  tiles: []
+"""
+
+
+def test_a_variant_without_the_starting_tiles_leaves_their_parts_in_the_box(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "cards" / GAME / "variants" / "no_starting_tile.yaml").write_text(
+        "description: no large starting tile\nremove_kinds: [starting_tile]\n"
+    )
+    path = scenario(project, NO_STARTING_TILE)
+    assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
+    status, out = run(capsys, "test", str(path))
+    assert status == 0, out

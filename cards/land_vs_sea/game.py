@@ -499,13 +499,16 @@ class LandVsSea(FlowGame):
 
     def shuffle_into_stacks(self, stacks: int) -> None:
         """ "Shuffle the remaining 24 Uncharted expansion tiles in with the 58 base game tiles,
-        then split them into 3 roughly even stacks of tiles." Each tile lies a random face up."""
+        then split them into 3 roughly even stacks of tiles." Each tile lies a random face up.
+        A large starting tile's parts stay out ("Put the other starting tile and original
+        starting tile back in the box"), tagged ``starting_part`` or named by one, so a variant
+        without the starting tiles does not shuffle their parts in."""
         parts = {
             str(part[0] if isinstance(part, list) else part)
             for card in self.cards.values()
             if card["kind"] == "starting_tile"
             for part in _clauses(card["properties"].get("parts"))
-        }
+        } | {cid for cid, card in self.cards.items() if "starting_part" in card.get("tags", ())}
         with_uncharted = bool(self.params.get("uncharted_tiles", 1))
         pile: list[Held] = []
         for cid, card in self.cards.items():
