@@ -266,3 +266,49 @@ def test_a_variant_without_the_starting_tiles_leaves_their_parts_in_the_box(
     assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
     status, out = run(capsys, "test", str(path))
     assert status == 0, out
+
+
+# -- the score counter is a side's: gain, lose and add of points go on its marker
+
+TOLL = """\
+# "Tolls": every placement gains 3 points, loses 1 and adds 1 (3 in all).
+rule "Tolls" {
+  on tile_placed {
+    gain points 3
+    lose points 1
+    add points 1
+  }
+}
+"""
+
+TOLL_SCENARIO = """\
+scenario: in the 4 player team game a team mate's points go on the team's marker, however won
+rulebook: >-
+  They can be used in 2 player head to head, 3 player asymmetric, and 4 player team game modes.
+game: land_vs_sea
+players: 4
+given:
+  layers: []
+  board:
+    - {cell: [0, 0], side: land}
+do:
+  - action: place_tile
+    player: 3
+    args: {cell: [1, 0], tile: {side: land}}
+expect:
+  players:
+    - {points: 3}
+    - {points: 0}
+    - {points: 0}
+    - {points: 0}
+"""
+
+
+def test_points_gained_by_a_team_mate_go_on_the_side_marker(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    add_cards(project, TOLL)
+    path = scenario(project, TOLL_SCENARIO)
+    assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
+    status, out = run(capsys, "test", str(path))
+    assert status == 0, out

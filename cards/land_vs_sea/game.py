@@ -431,6 +431,43 @@ class LandVsSea(FlowGame):
         card = self.cards.get(c.card, {})
         self.award(c.player, int(amount), str(card.get("title") or c.card or "score"), c.card)
 
+    # A side's points are one score, kept on its marker: a card that writes ``gain points 2``
+    # (or ``lose``, ``set``, ``add``, ``reduce``, ``pay``) for a team mate changes the side's
+    # points, as ``score`` does, not a counter of that seat the result never reads.
+
+    def _marker(self, c: Context, counter: str) -> Context:
+        """``c`` acting for the seat that keeps the side's points, for the score counter."""
+        if counter != self.score_counter:
+            return c
+        return c.for_player(self.scorer(c.player))
+
+    def gain(self, c: Context, counter: str, amount: int) -> None:
+        """Gain a counter; points are scored for the side (its marker, the score track)."""
+        if counter == self.score_counter:
+            self.score(c, amount)
+        else:
+            super().gain(c, counter, amount)
+
+    def lose(self, c: Context, counter: str, amount: int) -> None:
+        """Lose a counter; points are the side's."""
+        super().lose(self._marker(c, counter), counter, amount)
+
+    def pay(self, c: Context, counter: str, amount: int) -> int:
+        """Spend a counter; points are the side's."""
+        return super().pay(self._marker(c, counter), counter, amount)
+
+    def set(self, c: Context, target: str, value: int) -> None:
+        """Set a quantity or a counter; points are the side's."""
+        super().set(c if target in c.q else self._marker(c, target), target, value)
+
+    def add(self, c: Context, target: str, amount: int) -> None:
+        """Add to a quantity or a counter; points are the side's."""
+        super().add(c if target in c.q else self._marker(c, target), target, amount)
+
+    def reduce(self, c: Context, target: str, amount: int) -> None:
+        """Reduce a quantity or a counter; points are the side's."""
+        super().reduce(c if target in c.q else self._marker(c, target), target, amount)
+
     # -- layers in play
 
     def cards_in_force(self, player: Player) -> list[str]:
