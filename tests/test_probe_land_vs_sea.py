@@ -312,3 +312,40 @@ def test_points_gained_by_a_team_mate_go_on_the_side_marker(
     assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
     status, out = run(capsys, "test", str(path))
     assert status == 0, out
+
+
+# -- a card that names a card a variant removes
+
+
+MERCHANT_PRINCES = """\
+# "Merchant Princes": a trade route connected to a City scores 3 per icon at the end.
+layer "Merchant Princes" {
+  box uncharted
+  requires caravan_and_ship_scoring
+  on route_scored {
+    if has_city(route) {
+      set icon_value 3
+    }
+  }
+}
+"""
+
+
+def test_a_new_card_naming_a_card_a_variant_removes_says_which_variant_line(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    add_cards(project, MERCHANT_PRINCES)
+    status, out = run(capsys, "check")
+    assert status == 1
+    assert (
+        f"cards/{GAME}/probe.cards:4:12: error[name-undefined]: with the variant 'inexperienced': "
+        "'caravan_and_ship_scoring' is removed by the variant "
+        f"(cards/{GAME}/variants/inexperienced.yaml:9:5), but it is still named here" in out
+    )
+    assert "hint: remove what names it in the variant too" in out
+    assert "did you mean 'caravan'" not in out
+    # Removing it there too is the fix the hint gives.
+    variant = project / "cards" / GAME / "variants" / "inexperienced.yaml"
+    variant.write_text(variant.read_text() + "  - merchant_princes\n")
+    status, out = run(capsys, "check")
+    assert status == 0, out
