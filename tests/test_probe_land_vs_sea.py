@@ -349,3 +349,47 @@ def test_a_new_card_naming_a_card_a_variant_removes_says_which_variant_line(
     variant.write_text(variant.read_text() + "  - merchant_princes\n")
     status, out = run(capsys, "check")
     assert status == 0, out
+
+
+# -- `use tiles` in a game with a place_tile of its own
+
+
+CLOSED_LANDS = """\
+layer "Closed lands" {
+  box uncharted
+  on tile_placed {
+    if area_complete(placed, land) {
+      score 1
+    }
+  }
+}
+"""
+
+
+def test_the_games_own_verb_wins_over_a_used_modules_of_that_name(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    use_library(project, "hexes, tiles")
+    add_cards(project, CLOSED_LANDS)
+    status, out = run(capsys, "check")
+    # Was: 'place_tile' is already declared (an error at the game's verb), and the flow's
+    # 'place_tile' then missing the library's CELL and TILE.
+    assert status == 0, out
+    assert (
+        f"cards/{GAME}/game.cards:114:8: warning[library-hidden]: the game's own verb "
+        "'place_tile' hides the standard library's 'place_tile' of 'use tiles' "
+        f"(cards/{GAME}/game.cards:16:14)" in out
+    )
+    assert "missing its CELL" not in out
+
+
+def test_the_library_tiles_refuse_a_board_of_another_model() -> None:
+    from engine.hexgrid import Hex
+    from engine.runtime import RuleError
+    from engine.stdlib.tiles import area_complete
+
+    class Board:
+        board = {"tiles": {Hex(0, 0): object()}}
+
+    with pytest.raises(RuleError, match=r"area_complete: the board's tile at \(0, 0\) is not six"):
+        area_complete(Board(), None, (0, 0), "land")  # type: ignore[arg-type]
