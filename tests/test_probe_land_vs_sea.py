@@ -94,6 +94,10 @@ starting_tile "Mismatched Start" {
   parts standing_stone, coast
   cells 0 0, 1 0
 }
+layer "Needs Land" {
+  box uncharted
+  requires land
+}
 """
 
 
@@ -113,6 +117,10 @@ def test_a_malformed_tile_is_an_error_at_its_property_not_in_the_first_game(
     assert f"{where}:26:3: error[card-data]: Broken Special: a special tile goes into a hole" in out
     assert f"{where}:29:3: error[card-data]: Broken Start: its part 'menhir_scoring' is a" in out
     assert f"{where}:34:3: error[card-data]: Mismatched Start: on face A its part 'coast'" in out
+    assert (
+        f"{where}:38:3: error[card-data]: Needs Land: requires names another scoring layer, "
+        "which must be in play too; 'land' is no card" in out
+    )
     assert "Traceback" not in out
 
 

@@ -486,8 +486,28 @@ def check_starting_tile(card: Mapping[str, Any], cards: Mapping[str, Any]) -> No
             board[at] = tile
 
 
+def check_layer(card: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
+    """A layer ``requires`` another scoring layer ("You may optionally use Bandit and Pirate
+    scoring when you are also using Caravan & Ship scoring"), checked at setup: a name that is
+    no layer would refuse every game."""
+    needs = card.get("properties", {}).get("requires")
+    if needs is None:
+        return
+    other = cards.get(str(needs))
+    if other is None or other.get("kind") != "layer" or other is card:
+        what = "itself" if other is card else f"a {other.get('kind')}" if other else "no card"
+        raise CardError(
+            f"requires names another scoring layer, which must be in play too; '{needs}' is "
+            + what,
+            "requires",
+            "layers: " + ", ".join(sorted(c for c, o in cards.items() if o.get("kind") == "layer")),
+            f"{card.get('source', '?')}: {card.get('title', card.get('id'))}",
+        )
+
+
 #: The kinds whose data the checks above read (natives.py's CARD_CHECKS).
 CARD_CHECKS = {
+    "layer": check_layer,
     "hex_tile": check_hex_tile,
     "tile": check_special_tile,
     "starting_tile": check_starting_tile,
