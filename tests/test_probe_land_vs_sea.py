@@ -401,3 +401,33 @@ def test_the_library_tiles_refuse_a_board_of_another_model() -> None:
 
     with pytest.raises(RuleError, match=r"area_complete: the board's tile at \(0, 0\) is not six"):
         area_complete(Board(), None, (0, 0), "land")  # type: ignore[arg-type]
+
+
+# -- a placement onto a tile says so, and names the cell as the scenario writes it
+
+OCCUPIED = """\
+scenario: a tile placed on a tile is refused for the tile already there
+rulebook: "x"
+game: land_vs_sea
+players: 2
+given:
+  board:
+    - {cell: [0, 0], side: land}
+do:
+  - action: place_tile
+    player: 1
+    args: {cell: [0, 0], tile: {side: land}}
+expect:
+  refused: "(0, 0) already holds a tile: a tile goes on an empty space"
+"""
+
+
+def test_a_tile_placed_on_a_tile_is_refused_as_such(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Was: "the tile does not fit at Hex(0, 0): land edges meet land, sea meet sea", for two
+    # tiles whose every edge is land.
+    path = scenario(project, OCCUPIED)
+    assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
+    status, out = run(capsys, "test", str(path))
+    assert status == 0, out

@@ -696,6 +696,8 @@ class LandVsSea(FlowGame):
 
     def put_tile_completing(self, cell: Hex, tile: Tile) -> list[AreaState]:
         """Put a tile down (edges must match); the areas it completes."""
+        if cell in self.tiles:
+            raise RuleError(f"{cell} already holds a tile: a tile goes on an empty space")
         if not self.map.fits(cell, tile):
             raise RuleError(f"the tile does not fit at {cell}: land edges meet land, sea meet sea")
         return self.map.put(cell, tile)
