@@ -431,3 +431,36 @@ def test_a_tile_placed_on_a_tile_is_refused_as_such(
     assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
     status, out = run(capsys, "test", str(path))
     assert status == 0, out
+
+
+# -- the DSL's words for an expression keep the brackets its meaning needs
+
+
+def test_an_expression_in_words_keeps_its_brackets() -> None:
+    # cardc diff said a house rule's 'keeps_points() and ((plays_land() and ...) or (not
+    # plays_land() and ...))' as 'keeps_points() and plays_land() and ... or not ...', another
+    # rule; Darwin's Journey's say read 'diary_top_locations + round - 1 * ...'.
+    import json
+
+    from compiler.checker import describe_expr
+
+    ir = json.loads((REPO / "generated" / GAME / "cards.json").read_text())
+    functions = {f["name"]: f["expr"] for f in ir["definitions"]["functions"]}
+    assert describe_expr(functions["game_over"]) == (
+        "turns_taken() > 0 and (tiles_left() == 0 or idle_placements() >= seats())"
+    )
+    assert describe_expr(functions["wins_route"]) == (
+        "keeps_points() and (plays_land() and caravans(route) > ships(route) or "
+        "not plays_land() and ships(route) > caravans(route))"
+    )
+
+    def op(kind: str, sign: str, left: dict, right: dict) -> dict:
+        return {"kind": kind, "op": sign, "left": left, "right": right}
+
+    a, b, c = ({"kind": "counter", "name": n} for n in "abc")
+    two = {"kind": "num", "value": 2}
+    assert describe_expr(op("binary", "*", two, op("binary", "+", a, b))) == "2 * (a + b)"
+    assert describe_expr(op("binary", "-", a, op("binary", "-", b, c))) == "a - (b - c)"
+    assert describe_expr(op("binary", "-", op("binary", "-", a, b), c)) == "a - b - c"
+    assert describe_expr({"kind": "not", "operand": op("logic", "and", a, b)}) == "not (a and b)"
+    assert describe_expr(op("compare", "==", op("compare", "<", a, b), c)) == "(a < b) == c"
