@@ -464,3 +464,58 @@ def test_an_expression_in_words_keeps_its_brackets() -> None:
     assert describe_expr(op("binary", "-", op("binary", "-", a, b), c)) == "a - b - c"
     assert describe_expr({"kind": "not", "operand": op("logic", "and", a, b)}) == "not (a and b)"
     assert describe_expr(op("compare", "==", op("compare", "<", a, b), c)) == "(a < b) == c"
+
+
+# -- a printed card groups its sums and conditions as its DSL does
+
+BRACKETS = """\
+layer "Great Ley Lines" {
+  box uncharted
+  on tile_placed {
+    for each ley_line in new_ley_lines(placed) {
+      score 2 * (bonus_between(ley_line) + 1)
+    }
+  }
+}
+layer "Raiders' Stone" {
+  box uncharted
+  on tile_placed {
+    if has_menhir(placed) and (is_bandit(placed) or is_pirate(placed)) {
+      score 10 - (tiles_left() - 1)
+    }
+  }
+}
+"""
+
+
+def test_a_printed_card_says_a_bracketed_sum_and_or_as_one(tmp_path: Path) -> None:
+    from compiler.pipeline import compile_game
+    from compiler.sheets.model import build_model
+    from compiler.sheets.reference import reference_for, resolve
+    from compiler.sheets.text import plain
+    from dsl.diagnostics import SourceCache
+
+    folder = tmp_path / "cards" / GAME
+    shutil.copytree(REPO / "cards" / GAME, folder, ignore=shutil.ignore_patterns("variants"))
+    (folder / "zz_new_cards.cards").write_text(BRACKETS)
+    result = compile_game(folder, SourceCache())
+    assert result.ir is not None, [d.message for d in result.diagnostics]
+    ref = resolve(reference_for(folder, None), result.ir, {c["id"] for c in result.ir["cards"]})
+    model = build_model(result.ir, ref, variant=None, folder=folder)
+    said = {
+        card.title: " ".join(plain(p) for p in card.paragraphs)
+        for card in model.cards
+        if "zz_new_cards" in card.source
+    }
+    # Was "score 2 times the bonus points on the tiles in-between plus 1" (2 x + 1) and "... and
+    # the placed tile is a Bandit or the placed tile is a Pirate" (either a Menhir and a Bandit,
+    # or any Pirate).
+    assert "score 2 times the sum of the bonus points on the tiles in-between and 1" in said[
+        "Great Ley Lines"
+    ]
+    raiders = said["Raiders' Stone"]
+    assert (
+        "a Menhir is on the placed tile and either the placed tile is a Bandit or the placed "
+        "tile is a Pirate" in raiders
+    )
+    assert "10 minus the result of the tiles left" in raiders
