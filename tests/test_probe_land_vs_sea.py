@@ -510,9 +510,10 @@ def test_a_printed_card_says_a_bracketed_sum_and_or_as_one(tmp_path: Path) -> No
     # Was "score 2 times the bonus points on the tiles in-between plus 1" (2 x + 1) and "... and
     # the placed tile is a Bandit or the placed tile is a Pirate" (either a Menhir and a Bandit,
     # or any Pirate).
-    assert "score 2 times the sum of the bonus points on the tiles in-between and 1" in said[
-        "Great Ley Lines"
-    ]
+    assert (
+        "score 2 times the sum of the bonus points on the tiles in-between and 1"
+        in said["Great Ley Lines"]
+    )
     raiders = said["Raiders' Stone"]
     assert (
         "a Menhir is on the placed tile and either the placed tile is a Bandit or the placed "
