@@ -1303,6 +1303,38 @@ def _article(typ: str) -> str:
 # ---- IR back to words, for questions and card text ---------------------------------------------
 
 
+#: How tightly each operator binds, as the grammar reads them (higher binds tighter).
+_RANKS = {"or": 1, "and": 2, "+": 5, "-": 5, "*": 6, "/": 6, "%": 6}
+_NOT_RANK = 3
+_COMPARE_RANK = 4
+
+
+def _rank(expr: IR) -> int | None:
+    """How tightly an expression's own operator binds; None for one without an operator."""
+    kind = expr.get("kind")
+    if kind == "compare":
+        return _COMPARE_RANK
+    if kind in ("binary", "logic"):
+        return _RANKS.get(str(expr.get("op")), _COMPARE_RANK)
+    if kind == "not":
+        return _NOT_RANK
+    return None
+
+
+def _operand(expr: IR, rank: int | None, right: bool) -> str:
+    """``expr`` as an operand of an operator binding ``rank`` tightly, bracketed if needed."""
+    text = describe_expr(expr)
+    own = _rank(expr)
+    if rank is None or own is None:
+        return text
+    # A comparison of a comparison needs its brackets on either side: the grammar has no
+    # "a < b < c".
+    same = own == rank and expr.get("kind") != "not"
+    if own < rank or (same and (right or rank == _COMPARE_RANK)):
+        return f"({text})"
+    return text
+
+
 def describe_expr(expr: IR | None) -> str:
     """An expression in the DSL's own words (used in questions a policy is asked)."""
     if expr is None:
@@ -1320,9 +1352,14 @@ def describe_expr(expr: IR | None) -> str:
     if kind in ("roll", "dice"):
         return f"{expr['count']}d{expr['sides']}"
     if kind == "binary" or kind == "compare" or kind == "logic":
-        return f"{describe_expr(expr['left'])} {expr['op']} {describe_expr(expr['right'])}"
+        rank = _rank(expr)
+        # A part binding less tightly than its operator keeps the brackets the source needed
+        # ("2 * (a + b)", "x and (y or z)"); on the right, an equal one too ("a - (b - c)").
+        left = _operand(expr["left"], rank, False)
+        right = _operand(expr["right"], rank, True)
+        return f"{left} {expr['op']} {right}"
     if kind == "not":
-        return f"not {describe_expr(expr['operand'])}"
+        return f"not {_operand(expr['operand'], _NOT_RANK, False)}"
     if kind == "call":
         return f"{expr['native']}({', '.join(describe_expr(a) for a in expr['args'] if a)})"
     if kind == "verb_test":

@@ -211,6 +211,16 @@ def compile_game(
             checked = check_game(vocab, parsed, diagnostics)
             problems = validate(checked.ir, checked.spans, game_decls[0].span)
         diagnostics.extend(problems)
+        if not problems and vocab.game.isidentifier():
+            # The game's Python checks the card data it reads (CARD_CHECKS, engine.api).
+            from compiler.card_checks import check_cards
+            from engine.loader import NativesError, game_rules
+
+            try:
+                rules = game_rules(vocab.game, source=folder)
+            except NativesError:
+                rules = None  # compiler.implementations has said why, at its line
+            check_cards(rules, checked.ir, parsed, diagnostics)
         has_errors = any(d.severity == "error" for d in diagnostics)
     return GameResult(
         vocab.game or folder.name,

@@ -116,6 +116,8 @@ class Overlay:
     data: Any
     #: Every file the overlay read (itself, its parents, its .cards files), for the IR.
     files: list[Path] = field(default_factory=list)
+    #: The cards it removes (``remove``, ``remove_kinds``, its parents'), by id: where it says so.
+    removed: dict[str, Span] = field(default_factory=dict)
 
 
 def load_overlay(
@@ -486,6 +488,7 @@ def apply_overlay(
             if loaded is not None:
                 files = apply_overlay(files, loaded, diagnostics, sources, (*chain, overlay.name))
                 overlay.files[:0] = loaded.files
+                overlay.removed.update(loaded.removed)
     game_at = next(
         (
             (i, j)
@@ -540,6 +543,7 @@ def apply_overlay(
                 _not_found(ctx, f"'{ident}' is not a card of this game", span, ident, ids)
                 continue
             removed.add(ids[str(ident)][0])
+            overlay.removed[str(ident)] = span
     if "remove_kinds" in data:
         kinds = data["remove_kinds"]
         node = kinds if isinstance(kinds, list) else None
@@ -560,6 +564,7 @@ def apply_overlay(
                 )
                 continue
             removed.update(n for n, k in ids.values() if k == str(kind_name))
+            overlay.removed.update((i, span) for i, (_n, k) in ids.items() if k == str(kind_name))
     if "cards" in data:
         cards = _mapping(ctx, data, "cards", "card ids, each with its changed properties")
         for ident in cards or {}:
@@ -752,15 +757,35 @@ def _own(
     if file is not None:  # the overlay itself, even when it could not be loaded
         own.add(file)
     out = []
+    removed = overlay.removed if overlay is not None else {}
     for diagnostic in found:
         if diagnostic in seen:
             continue
         if diagnostic.span.file not in own:
-            diagnostic = dataclasses.replace(
-                diagnostic, message=f"with the variant '{name}': {diagnostic.message}"
-            )
+            gone = _NAMED.match(diagnostic.message) if diagnostic.code == "name-undefined" else None
+            if gone is not None and gone.group(1) in removed:
+                # A card the variant removes, still named by a card it keeps: say so, not
+                # "did you mean" (or every card id of the game).
+                at = removed[gone.group(1)]
+                diagnostic = dataclasses.replace(
+                    diagnostic,
+                    message=f"with the variant '{name}': '{gone.group(1)}' is removed by the "
+                    f"variant ({at.file}:{at.line}:{at.column}), but it is still named here",
+                    hints=(
+                        "remove what names it in the variant too (remove: [...]), or keep "
+                        f"'{gone.group(1)}'",
+                    ),
+                )
+            else:
+                diagnostic = dataclasses.replace(
+                    diagnostic, message=f"with the variant '{name}': {diagnostic.message}"
+                )
         out.append(diagnostic)
     return out
+
+
+#: The name a name-undefined diagnostic is about: its message's first quoted word.
+_NAMED = re.compile(r"'([A-Za-z_][A-Za-z0-9_]*)' ")
 
 
 def check_variants(

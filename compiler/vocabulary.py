@@ -233,9 +233,26 @@ class _Reader:
         self.diagnostics = diagnostics
         #: names of card kinds the triggers mention, checked once every kind is read.
         self.kind_refs: list[Name] = []
+        #: the verbs and natives a ``use`` brought in: key -> the module's name in that line.
+        self.library: dict[str, Name] = {}
 
     def error(self, code: str, message: str, span: Span, *hints: str) -> None:
         self.diagnostics.append(Diagnostic(code, message, span, "error", hints))
+
+    def _hides(self, name: str, what: str, span: Span, module: Name) -> None:
+        """The game's own verb or native ``name`` wins over a used module's of that name: a
+        module brings in what the game does not declare itself (Land vs Sea's own
+        ``place_tile`` and ``use tiles``), said as a warning at the game's declaration."""
+        self.diagnostics.append(
+            Diagnostic(
+                "library-hidden",
+                f"the game's own {what} '{name}' hides the standard library's '{name}' "
+                f"of 'use {module.id}' ({module.span})",
+                span,
+                "warning",
+                (f"rename the game's {what} to call the library's '{name}' too",),
+            )
+        )
 
     def declare(self, name: str, what: str, span: Span) -> bool:
         # Triggers, kinds and callables (verbs, natives) each have a namespace of their own:
@@ -243,6 +260,12 @@ class _Reader:
         space = _NAMESPACES.get(what, "value")
         key = f"{space}:{name}"
         previous = self.vocab.declared.get(key)
+        module = self.library.pop(key, None) if space == "callable" else None
+        if previous is not None and module is not None:
+            self.vocab.verbs.pop(name, None)
+            self.vocab.natives.pop(name, None)
+            self._hides(name, what, span, module)
+            previous = None
         if previous is not None:
             self.error(
                 "duplicate-name",
@@ -553,8 +576,16 @@ class _Reader:
             for spec in module.values():
                 sig = library_signature(spec, name.span)
                 table = self.vocab.verbs if spec.kind == "verb" else self.vocab.natives
+                key = f"callable:{spec.name}"
+                own = self.vocab.declared.get(key)
+                mine = self.vocab.verbs.get(spec.name) or self.vocab.natives.get(spec.name)
+                if own is not None and mine is not None and mine.origin in ("game", "host"):
+                    # Declared by the game above this line: its own wins, as below it.
+                    self._hides(spec.name, own[0], own[1], name)
+                    continue
                 if self.declare(spec.name, spec.kind, name.span):
                     table[spec.name] = sig
+                    self.library[key] = name
 
     def _signature(self, prop: Property, allow_shortfall: bool) -> Signature | None:
         names, doc = self.doc_and_names(prop)

@@ -34,7 +34,12 @@ instead of two): ``new_month = verb(name="new_month")(MyGame.begin_month)``, whe
 - ``POLICIES``: ``{"greedy": factory, ...}``, ``factory(game, player_index) -> Policy``, the
   players ``cardc sim --policy NAME`` seats;
 - ``GIVEN``, ``EXPECT``, ``ACTIONS`` (and their ``*_KINDS`` / ``ACTION_ARGS``): the names a
-  scenario may set up, assert on and run (see :mod:`engine.scenario`).
+  scenario may set up, assert on and run (see :mod:`engine.scenario`);
+- ``CARD_CHECKS``: ``{kind: check}``, ``check(card, cards)`` run by ``cardc check`` on each card
+  of that kind (its IR, and every card of the game by id), raising :class:`CardError` for data
+  the game's Python could not play (Land vs Sea's hex faces: six L/S edges). The error is
+  shown at the property it names, so a malformed card is refused at ``cardc check``, not by
+  the first game that draws it.
 
 Plain ``NATIVES = {name: fn}`` and ``VERBS = {name: fn}`` dicts are accepted too (their
 functions are checked only for how many arguments they take); decorated functions with the
@@ -47,11 +52,29 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from engine.runtime import RuleError
 from engine.stdlib.registry import RETURN_TYPES, Param, parse_params
 
-__all__ = ["GameSpec", "Implementations", "implementations", "native", "verb"]
+__all__ = ["CardError", "GameSpec", "Implementations", "implementations", "native", "verb"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+
+
+class CardError(RuleError):
+    """A card's data the game's Python cannot play: ``detail`` says what is wrong with its
+    ``prop`` (a property name, or None for the card as a whole), ``hint`` how to write it.
+
+    Raised by a ``CARD_CHECKS`` function at ``cardc check`` (shown at that property's line and
+    column) and by the same code when a game reads the card (a rule error naming the card).
+    """
+
+    def __init__(
+        self, detail: str, prop: str | None = None, hint: str | None = None, card: str = ""
+    ) -> None:
+        super().__init__(f"{card}: {detail}" if card else detail)
+        self.detail = detail
+        self.prop = prop
+        self.hint = hint
 
 
 @dataclass(frozen=True)

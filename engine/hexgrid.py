@@ -50,6 +50,10 @@ class Hex(NamedTuple):
     def __repr__(self) -> str:
         return f"Hex({self.q}, {self.r})"
 
+    def __str__(self) -> str:
+        # A rule's message names a cell as a scenario writes it: "no tile at (2, 0)".
+        return f"({self.q}, {self.r})"
+
 
 #: A cell given loosely: a :class:`Hex`, or a ``(q, r)`` pair as scenario data writes it.
 CellLike = Hex | tuple[int, int] | list[int]

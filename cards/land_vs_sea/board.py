@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.api import CardError
 from engine.hexgrid import AXES, DIRECTIONS, Hex, neighbour, neighbours, opposite
 from engine.runtime import RuleError
 
@@ -287,9 +288,12 @@ def face_tile(card: Mapping[str, Any], face: str) -> Tile:
     where = f"{card.get('source', '?')}: {card.get('title', card.get('id'))}"
     letters = props.get(f"face_{face}")
     if not isinstance(letters, str) or len(letters) != 6 or set(letters) - set("LS"):
-        raise RuleError(
-            f"{where}: face_{face} is six edges, each L (land) or S (sea), from direction 0 "
-            f'round the tile, e.g. face_{face} "LLLSSS"; not {letters!r}'
+        raise CardError(
+            f"face_{face} is six edges, each L (land) or S (sea), from direction 0 round the "
+            f"tile; not {letters!r}",
+            f"face_{face}",
+            f'write: face_{face} "LLLSSS"',
+            where,
         )
     icons = _clauses(props.get(f"face_{face}_icons"))
     words = {str(clause[0]): clause[1:] for clause in icons if clause}
@@ -302,12 +306,31 @@ def face_tile(card: Mapping[str, Any], face: str) -> Tile:
     bonus = {side: [0] * sum(1 for s, _ in runs if s == side) for side in SIDES}
     for clause in _clauses(props.get(f"face_{face}_bonus")):
         side, points = str(clause[0]), clause[1:]
-        if side not in SIDES or not points or len(points) > len(bonus[side]):
-            raise RuleError(
-                f"{where}: face_{face}_bonus gives points to its land or sea sections, one "
-                f"number per section ({len(bonus.get(side, []))} {side}); not {clause}"
+        if (
+            side not in SIDES
+            or not points
+            or len(points) > len(bonus[side])
+            or not all(isinstance(p, int) and not isinstance(p, bool) for p in points)
+        ):
+            raise CardError(
+                f"face_{face}_bonus gives points to its land or sea sections, one number per "
+                f"section ({len(bonus.get(side, []))} {side}); not {_words(clause)}",
+                f"face_{face}_bonus",
+                f"write: face_{face}_bonus land 1, sea 2 (this face has "
+                + " and ".join(f"{len(bonus[s])} {s} section(s)" for s in SIDES)
+                + ")",
+                where,
             )
         bonus[side][: len(points)] = [int(p) for p in points]
+    counts = {icon: _icon_number(words, icon, face, where) for icon in _COUNTED if icon in words}
+    for icon, side in (("mountain", LAND), ("coral", SEA)):
+        if icon in words and not bonus[side]:
+            raise CardError(
+                f"a {icon.capitalize()} is drawn in a {side} section, and this face has none",
+                f"face_{face}_icons",
+                f"move it to a face with {side} edges, or remove it",
+                where,
+            )
     city_sides = [str(w) for w in words.get("city", [])] or list(SIDES)
     count = {side: 0 for side in SIDES}
     sections = []
@@ -321,19 +344,44 @@ def face_tile(card: Mapping[str, Any], face: str) -> Tile:
                 frozenset(edges),
                 bonus[side][index],
                 "city" in words and side in city_sides,
-                int((words.get(drawn) or [1])[0]) if drawn in words and index == 0 else 0,
+                counts.get(drawn, 0) if index == 0 else 0,
             )
         )
     return Tile(
         tuple(sections),
         menhir="menhir" in words,
-        caravans=int((words.get("caravan") or [1])[0]) if "caravan" in words else 0,
-        ships=int((words.get("ship") or [1])[0]) if "ship" in words else 0,
+        caravans=counts.get("caravan", 0),
+        ships=counts.get("ship", 0),
         bandit="bandit" in words,
         pirate="pirate" in words,
         steal="steal" in words,
         name=f"{card.get('title', '')} ({face.upper()})",
     )
+
+
+#: The icons a face shows a number of (``caravan 2``; one when no number is written).
+_COUNTED = ("caravan", "ship", "mountain", "coral")
+
+
+def _icon_number(words: Mapping[str, list[Any]], icon: str, face: str, where: str) -> int:
+    """How many of ``icon`` a face's icons list (``caravan 2``), checked: a whole number, at
+    least 1."""
+    given = words.get(icon) or [1]
+    number = given[0]
+    if len(given) > 1 or not isinstance(number, int) or isinstance(number, bool) or number < 1:
+        raise CardError(
+            f"'{icon}' in face_{face}_icons takes how many the face shows, a number from 1; "
+            f"not {_words([icon, *given])}",
+            f"face_{face}_icons",
+            f"write: face_{face}_icons {icon} 2",
+            where,
+        )
+    return number
+
+
+def _words(clause: Any) -> str:
+    """A property's clause as the card file writes it (``sea 1 2``)."""
+    return " ".join(str(word) for word in clause) if isinstance(clause, list) else str(clause)
 
 
 def _icon_count(value: Any, icon: str) -> int:
@@ -353,7 +401,15 @@ def special_tile(card: Mapping[str, Any], face: str) -> Tile:
         raise RuleError(f"a special tile is placed land or sea face up, not '{face}'")
     properties = card.get("properties", {})
     if properties.get("edges") != "all_land_or_all_sea":
-        raise RuleError(f"{card.get('id')} is not an all land / all sea special tile")
+        # "you may choose any 1 of the currently available special tiles to place ... into
+        # that hole": only an all land / all sea tile fits every hole.
+        raise CardError(
+            "a special tile goes into a hole of 6 land or 6 sea edges, so its edges are all "
+            f"land on one face and all sea on the other; not '{properties.get('edges')}'",
+            "edges",
+            "write: edges all_land_or_all_sea",
+            f"{card.get('source', '?')}: {card.get('title', card.get('id'))}",
+        )
     icons = properties.get(f"{face}_icons")
     return Tile(
         (Section(face, frozenset(range(6)), 0, bool(properties.get("city"))),),
@@ -362,6 +418,100 @@ def special_tile(card: Mapping[str, Any], face: str) -> Tile:
         special=str(card.get("id")),
         name=str(card.get("title", "")),
     )
+
+
+# -- the card data's checks, run by cardc check (natives.py's CARD_CHECKS, engine.api)
+
+
+def check_hex_tile(card: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
+    """Both faces of a hex tile read as tiles: six L/S edges, bonus points for the sections
+    the face has, icon counts that are numbers."""
+    for face in ("a", "b"):
+        face_tile(card, face)
+
+
+def check_special_tile(card: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
+    """A special tile is all land / all sea, and its faces' icon counts are numbers."""
+    where = f"{card.get('source', '?')}: {card.get('title', card.get('id'))}"
+    for side in SIDES:
+        special_tile(card, side)
+        prop = f"{side}_icons"
+        for clause in _clauses(card.get("properties", {}).get(prop)):
+            if clause and str(clause[0]) in ("caravan", "ship"):
+                _icon_number({str(clause[0]): clause[1:]}, str(clause[0]), side, where)
+
+
+def check_starting_tile(card: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
+    """A large starting tile's parts are hex tiles, one cell each, whose edges meet land to
+    land and sea to sea on both faces ("considered as 4 separate 'tiles'")."""
+    props = card.get("properties", {})
+    where = f"{card.get('source', '?')}: {card.get('title', card.get('id'))}"
+    parts = [str(p[0] if isinstance(p, list) else p) for p in _clauses(props.get("parts"))]
+    for part in parts:
+        other = cards.get(part)
+        if other is None or other.get("kind") != "hex_tile":
+            raise CardError(
+                f"its part '{part}' is "
+                + (f"a {other.get('kind')}" if other is not None else "not a card")
+                + ", not a hex tile",
+                "parts",
+                "list the hex_tile cards that make up its faces",
+                where,
+            )
+    cells = _clauses(props.get("cells"))
+    if len(cells) != len(parts) or not all(
+        len(c) == 2 and all(isinstance(n, int) and not isinstance(n, bool) for n in c)
+        for c in cells
+    ):
+        raise CardError(
+            f"cells gives each of its {len(parts)} parts a cell 'q r', in the order of its parts",
+            "cells",
+            "write: cells " + ", ".join(["0 0", "1 0", "1 -1", "0 1"][: max(len(parts), 1)]),
+            where,
+        )
+    for face in ("a", "b"):
+        board: dict[Hex, Tile] = {}
+        for part, cell in zip(parts, cells, strict=True):
+            at = Hex(int(cell[0]), int(cell[1]))
+            tile = face_tile(cards[part], face)
+            if at in board or misfits(board, at, tile):
+                problem = "shares a cell" if at in board else "meets another part's other edge"
+                raise CardError(
+                    f"on face {face.upper()} its part '{part}' at {at.q} {at.r} {problem}: land "
+                    "edges meet land and sea edges meet sea",
+                    "cells",
+                    "turn the parts' faces so their edges match, or move the cells",
+                    where,
+                )
+            board[at] = tile
+
+
+def check_layer(card: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
+    """A layer ``requires`` another scoring layer ("You may optionally use Bandit and Pirate
+    scoring when you are also using Caravan & Ship scoring"), checked at setup: a name that is
+    no layer would refuse every game."""
+    needs = card.get("properties", {}).get("requires")
+    if needs is None:
+        return
+    other = cards.get(str(needs))
+    if other is None or other.get("kind") != "layer" or other is card:
+        what = "itself" if other is card else f"a {other.get('kind')}" if other else "no card"
+        raise CardError(
+            f"requires names another scoring layer, which must be in play too; '{needs}' is "
+            + what,
+            "requires",
+            "layers: " + ", ".join(sorted(c for c, o in cards.items() if o.get("kind") == "layer")),
+            f"{card.get('source', '?')}: {card.get('title', card.get('id'))}",
+        )
+
+
+#: The kinds whose data the checks above read (natives.py's CARD_CHECKS).
+CARD_CHECKS = {
+    "layer": check_layer,
+    "hex_tile": check_hex_tile,
+    "tile": check_special_tile,
+    "starting_tile": check_starting_tile,
+}
 
 
 # -- areas, routes, ley lines: pure functions of a board (a mapping of cells to tiles)

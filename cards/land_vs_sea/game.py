@@ -431,6 +431,43 @@ class LandVsSea(FlowGame):
         card = self.cards.get(c.card, {})
         self.award(c.player, int(amount), str(card.get("title") or c.card or "score"), c.card)
 
+    # A side's points are one score, kept on its marker: a card that writes ``gain points 2``
+    # (or ``lose``, ``set``, ``add``, ``reduce``, ``pay``) for a team mate changes the side's
+    # points, as ``score`` does, not a counter of that seat the result never reads.
+
+    def _marker(self, c: Context, counter: str) -> Context:
+        """``c`` acting for the seat that keeps the side's points, for the score counter."""
+        if counter != self.score_counter:
+            return c
+        return c.for_player(self.scorer(c.player))
+
+    def gain(self, c: Context, counter: str, amount: int) -> None:
+        """Gain a counter; points are scored for the side (its marker, the score track)."""
+        if counter == self.score_counter:
+            self.score(c, amount)
+        else:
+            super().gain(c, counter, amount)
+
+    def lose(self, c: Context, counter: str, amount: int) -> None:
+        """Lose a counter; points are the side's."""
+        super().lose(self._marker(c, counter), counter, amount)
+
+    def pay(self, c: Context, counter: str, amount: int) -> int:
+        """Spend a counter; points are the side's."""
+        return super().pay(self._marker(c, counter), counter, amount)
+
+    def set(self, c: Context, target: str, value: int) -> None:
+        """Set a quantity or a counter; points are the side's."""
+        super().set(c if target in c.q else self._marker(c, target), target, value)
+
+    def add(self, c: Context, target: str, amount: int) -> None:
+        """Add to a quantity or a counter; points are the side's."""
+        super().add(c if target in c.q else self._marker(c, target), target, amount)
+
+    def reduce(self, c: Context, target: str, amount: int) -> None:
+        """Reduce a quantity or a counter; points are the side's."""
+        super().reduce(c if target in c.q else self._marker(c, target), target, amount)
+
     # -- layers in play
 
     def cards_in_force(self, player: Player) -> list[str]:
@@ -499,13 +536,16 @@ class LandVsSea(FlowGame):
 
     def shuffle_into_stacks(self, stacks: int) -> None:
         """ "Shuffle the remaining 24 Uncharted expansion tiles in with the 58 base game tiles,
-        then split them into 3 roughly even stacks of tiles." Each tile lies a random face up."""
+        then split them into 3 roughly even stacks of tiles." Each tile lies a random face up.
+        A large starting tile's parts stay out ("Put the other starting tile and original
+        starting tile back in the box"), tagged ``starting_part`` or named by one, so a variant
+        without the starting tiles does not shuffle their parts in."""
         parts = {
             str(part[0] if isinstance(part, list) else part)
             for card in self.cards.values()
             if card["kind"] == "starting_tile"
             for part in _clauses(card["properties"].get("parts"))
-        }
+        } | {cid for cid, card in self.cards.items() if "starting_part" in card.get("tags", ())}
         with_uncharted = bool(self.params.get("uncharted_tiles", 1))
         pile: list[Held] = []
         for cid, card in self.cards.items():
@@ -656,6 +696,8 @@ class LandVsSea(FlowGame):
 
     def put_tile_completing(self, cell: Hex, tile: Tile) -> list[AreaState]:
         """Put a tile down (edges must match); the areas it completes."""
+        if cell in self.tiles:
+            raise RuleError(f"{cell} already holds a tile: a tile goes on an empty space")
         if not self.map.fits(cell, tile):
             raise RuleError(f"the tile does not fit at {cell}: land edges meet land, sea meet sea")
         return self.map.put(cell, tile)

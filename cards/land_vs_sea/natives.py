@@ -14,6 +14,7 @@ from engine.hexgrid import Hex, as_hex
 from engine.runtime import Context, Game, RuleError
 
 from .board import (
+    CARD_CHECKS,
     LAND,
     Area,
     LeyLine,
@@ -49,6 +50,15 @@ from .policy import POLICIES
 
 def _tile_of(g: Game, tile: Any) -> Tile:
     return tile if isinstance(tile, Tile) else _game(g).tile(tile)
+
+
+def _shown_at(g: Game, tile: Any) -> Tile | None:
+    """The tile (or the tile at a cell), None for an empty cell: what a tile shows is asked of
+    any cell a card names (``for each cell in hex_neighbours(placed) where has_menhir(cell)``),
+    and an empty cell shows nothing."""
+    if isinstance(tile, Tile):
+        return tile
+    return _game(g).tiles.get(as_hex(tile))
 
 
 def _area_or_route(g: Game, place: Any) -> Area | Route:
@@ -96,8 +106,9 @@ def _waypoint(g: Game, waypoint: Any) -> tuple[Hex, int]:
 
 
 def has_menhir(g: Game, c: Context, tile: Any) -> bool:
-    """The tile (or the tile at a cell) shows a Menhir."""
-    return _tile_of(g, tile).menhir
+    """The tile (or the tile at a cell) shows a Menhir (false for an empty cell)."""
+    found = _shown_at(g, tile)
+    return found is not None and found.menhir
 
 
 def new_ley_lines(g: Game, c: Context, tile: Any) -> list[LeyLine]:
@@ -128,13 +139,15 @@ def has_city(g: Game, c: Context, place: Any) -> bool:
 
 
 def is_bandit(g: Game, c: Context, tile: Any) -> bool:
-    """The tile is a Bandit tile."""
-    return _tile_of(g, tile).bandit
+    """The tile is a Bandit tile (false for an empty cell)."""
+    found = _shown_at(g, tile)
+    return found is not None and found.bandit
 
 
 def is_pirate(g: Game, c: Context, tile: Any) -> bool:
-    """The tile is a Pirate tile."""
-    return _tile_of(g, tile).pirate
+    """The tile is a Pirate tile (false for an empty cell)."""
+    found = _shown_at(g, tile)
+    return found is not None and found.pirate
 
 
 def caravans(g: Game, c: Context, route: Any) -> int:
@@ -460,6 +473,7 @@ GAME_CLASS = LandVsSea
 __all__ = [
     "ACTIONS",
     "ACTION_ARGS",
+    "CARD_CHECKS",
     "EVENT_KINDS",
     "EXPECT",
     "EXPECT_KINDS",

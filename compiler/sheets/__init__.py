@@ -106,7 +106,7 @@ def render_sheet_files(
         except LintError as error:
             raise SheetError(str(error), error.source) from error
         except (ReferenceError, TextError, LayoutError) as error:
-            raise SheetError(str(error)) from error
+            raise SheetError(str(error), getattr(error, "source", "")) from error
         result = dict(sorted(out.items()))
         if store is not None:
             store.put_sheet(key, result)

@@ -280,7 +280,8 @@ class _ModelBuilder:
             problem = "is not a PNG, JPEG or SVG file" if kind is None else "does not exist"
             raise TextError(
                 f"{card['source']}: {card['title']}: art '{path}' {problem} "
-                "(a path relative to the game's folder, e.g. art/kraken.png)"
+                "(a path relative to the game's folder, e.g. art/kraken.png)",
+                str(card.get("source", "")),
             )
         data = base64.b64encode(file.read_bytes()).decode("ascii")
         return f"data:{kind};base64,{data}"
@@ -305,7 +306,8 @@ def _hex_faces(spec: HexSpec, card: dict[str, Any]) -> list[HexFace]:
             raise TextError(
                 f"{card['source']}: {card['title']}: the edges '{edges_value}' of its "
                 f"{face.side} face are not six L/S letters; give reference.yaml's "
-                f"hex_tiles a pattern for it (e.g. {edges_value}: LLLSSS)"
+                f"hex_tiles a pattern for it (e.g. {edges_value}: LLLSSS)",
+                str(card.get("source", "")),
             )
         edges = tuple("land" if e == "L" else "sea" for e in pattern)
         icons: list[tuple[str, int, str]] = []

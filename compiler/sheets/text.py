@@ -53,7 +53,12 @@ _ICON_IN_TEXT = re.compile(r"\{icon:([a-z_][a-z0-9_]*)\}")
 
 
 class TextError(ValueError):
-    """A card whose text cannot be written (an unknown icon in its ``text``)."""
+    """A card whose text cannot be written (an unknown icon in its ``text``); ``source`` is the
+    card's ``file:line`` when the error is about one card, so the build shows it there."""
+
+    def __init__(self, message: str, source: str = ""):
+        super().__init__(message)
+        self.source = source
 
 
 class CardWriter:
@@ -148,7 +153,8 @@ class CardWriter:
                 known = ", ".join(sorted(self.ref.icons)) or "none"
                 raise TextError(
                     f"{self.card.get('source', '?')}: {self.card.get('title', '?')}: "
-                    f"'{{icon:{name}}}' is not in this game's Icon Reference (icons: {known})"
+                    f"'{{icon:{name}}}' is not in this game's Icon Reference (icons: {known})",
+                    str(self.card.get("source", "")),
                 )
             out.append(IconRef(name))
             at = match.end()
@@ -596,17 +602,14 @@ class CardWriter:
             if e["op"] == "*" and right["kind"] in ("counter", "quantity"):
                 each = _number_of(_strip_owner(self.named(right["name"])), 1)
                 return [*self.expr(e["left"]), " for each ", *each]
+            left_words = self.operand(e["left"], e["op"])
+            right_words = self.operand(right, e["op"], right=True)
             if e["op"] == "%":
-                return [
-                    "the remainder of ",
-                    *self.expr(e["left"]),
-                    " divided by ",
-                    *self.expr(right),
-                ]
+                return ["the remainder of ", *left_words, " divided by ", *right_words]
             if e["op"] == "/":
                 # Whole numbers on a board: the division rounds down (emit_python).
-                return [*self.expr(e["left"]), " divided by ", *self.expr(right), " (rounded down)"]
-            return [*self.expr(e["left"]), f" {_BINARY[e['op']]} ", *self.expr(right)]
+                return [*left_words, " divided by ", *right_words, " (rounded down)"]
+            return [*left_words, f" {_BINARY[e['op']]} ", *right_words]
         if kind == "compare":
             return self.compare(e)
         if kind == "logic":
@@ -619,6 +622,9 @@ class CardWriter:
                 and left["left"] == right["left"]
             ):
                 return [*self.compare(left), " or ", *self.expr(right["right"])]
+            if e["op"] == "and":
+                # "A and (B or C)": "A and either B or C", not "A and B or C".
+                return [*self.either(left), " and ", *self.either(right)]
             return [*self.expr(left), f" {e['op']} ", *self.expr(right)]
         if kind == "not":
             return self.negated(e["operand"])
@@ -692,6 +698,23 @@ class CardWriter:
                 }[op]
                 return ["you have ", how, str(count), " ", *_number_of(noun, count)]
         return [*self.expr(left), f" {_COMPARE[op]} ", *self.expr(right)]
+
+    def operand(self, e: dict[str, Any], op: str, right: bool = False) -> Text:
+        """An operand of an arithmetic operator in words; a sum or difference under a product,
+        or on the right of a minus, said as one value ("2 times the sum of A and 1"), as the
+        DSL's brackets group it."""
+        inner = e.get("op") if e["kind"] == "binary" else None
+        if inner in ("+", "-") and (op in ("*", "/", "%") or (op == "-" and right)):
+            if inner == "+":
+                return ["the sum of ", *self.expr(e["left"]), " and ", *self.expr(e["right"])]
+            return ["the result of ", *self.expr(e)]
+        return self.expr(e)
+
+    def either(self, e: dict[str, Any]) -> Text:
+        """A condition joined by "and": an "or" of its own as "either A or B"."""
+        if e["kind"] == "logic" and e["op"] == "or":
+            return ["either ", *self.expr(e)]
+        return self.expr(e)
 
     def negated(self, e: dict[str, Any]) -> Text:
         """``not E`` in words: the comparison turned round, "you do not play Lime Juice", an

@@ -101,8 +101,22 @@ def is_complete(board: Board, cell: Hex, label: str) -> bool:
 # -- the DSL's natives and verb, over g.board["tiles"]
 
 
-def _board(g: Game) -> dict[Hex, tuple[str, ...]]:
+def _board(g: Game, native: str) -> dict[Hex, tuple[str, ...]]:
+    """``g.board["tiles"]``; a :class:`RuleError` when the game keeps tiles of its own model
+    there (Land vs Sea's tiles of sections), which these plain edge labels cannot read."""
     board: dict[Hex, tuple[str, ...]] = g.board.setdefault("tiles", {})
+    for cell, tile in board.items():
+        if not (
+            isinstance(tile, (list, tuple))
+            and len(tile) == 6
+            and all(isinstance(label, str) for label in tile)
+        ):
+            raise RuleError(
+                f"{native}: the board's tile at {tuple(cell)} is not six edge labels but "
+                f"{type(tile).__name__}: this game keeps tiles of its own model, which the "
+                "standard library's tiles module cannot read (ask the game's own natives)"
+            )
+        break  # one tile tells: a board holds one model
     return board
 
 
@@ -127,20 +141,20 @@ def _turned(value: Any, turns: Any, native: str) -> tuple[str, ...]:
 def tile_fits(g: Game, c: Context, cell: Any, tile: Any) -> bool:
     """True when the tile, as it lies, may be placed on the empty cell: next to a placed
     tile (or first) and every edge matching its neighbour's."""
-    return fits(_board(g), as_hex(cell), _tile(tile, "tile_fits"))
+    return fits(_board(g, "tile_fits"), as_hex(cell), _tile(tile, "tile_fits"))
 
 
 @native("tile any", returns="list")
 def tile_placements(g: Game, c: Context, tile: Any) -> list[tuple[Hex, int]]:
     """Every (cell, turns) where the tile fits, cells in order, each distinct rotation once."""
-    return placements(_board(g), _tile(tile, "tile_placements"))
+    return placements(_board(g, "tile_placements"), _tile(tile, "tile_placements"))
 
 
 @verb("cell any, tile any, turns number = 0")
 def place_tile(g: Game, c: Context, cell: Any, tile: Any, turns: int) -> None:
     """Place a tile, turned that many sixths round, on an empty cell it fits (an error when it
     does not)."""
-    board = _board(g)
+    board = _board(g, "place_tile")
     at = as_hex(cell)
     edges = _turned(tile, turns, "place_tile")
     if not fits(board, at, edges):
@@ -152,7 +166,7 @@ def place_tile(g: Game, c: Context, cell: Any, tile: Any, turns: int) -> None:
 @native("cell any, label name", returns="list")
 def area_cells(g: Game, c: Context, cell: Any, label: str) -> list[Hex]:
     """The placed cells joined to a cell across shared edges of that label, sorted."""
-    board = _board(g)
+    board = _board(g, "area_cells")
     at = as_hex(cell)
     if at not in board:
         raise RuleError(f"area_cells: no tile lies at {at}")
@@ -163,7 +177,7 @@ def area_cells(g: Game, c: Context, cell: Any, label: str) -> list[Hex]:
 def area_complete(g: Game, c: Context, cell: Any, label: str) -> bool:
     """True when the area of that label through the cell's tile has no edge facing an empty
     cell (false for a tile without that label)."""
-    board = _board(g)
+    board = _board(g, "area_complete")
     at = as_hex(cell)
     if at not in board:
         raise RuleError(f"area_complete: no tile lies at {at}")

@@ -1,0 +1,109 @@
+"""A game's own checks of its card data, run by ``cardc check``: ``CARD_CHECKS`` in natives.py.
+
+The checker knows a property's DSL type (a string, a list of names), not what the game's Python
+makes of it: Land vs Sea reads ``face_a "LLLSSS"`` as six land or sea edges. Without these
+checks a face of five letters checks and builds, and fails the first simulated game that draws
+the tile. ``CARD_CHECKS = {kind: check}`` (:mod:`engine.api`) runs ``check(card, cards)`` on each
+card of that kind; a :class:`engine.api.CardError` is an error at the property it names (in the
+card file, or the variant's YAML that set it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from compiler.project import display_path
+from dsl.diagnostics import Diagnostic, file_span
+from dsl.nodes import Declaration, Property, SourceFile, Span
+
+CODE = "card-data"
+
+
+def _declarations(parsed: Iterable[SourceFile]) -> dict[str, Declaration]:
+    """The parsed declarations by the ``file:line`` the IR's ``source`` gives a card."""
+    return {
+        f"{decl.span.file}:{decl.span.line}": decl
+        for source in parsed
+        for decl in source.declarations
+    }
+
+
+def _span(decl: Declaration | None, prop: str | None, source: str) -> Span:
+    """Where to show a problem: the property's line (the variant's, when it set it), else the
+    card's head, else the file the IR names."""
+    if decl is not None:
+        if prop is not None:
+            for member in decl.body:
+                if isinstance(member, Property) and member.name == prop:
+                    return member.span
+        return decl.span
+    return file_span(source.rsplit(":", 1)[0] or source)
+
+
+def check_cards(
+    rules: Any, ir: Mapping[str, Any], parsed: Iterable[SourceFile], diagnostics: list[Diagnostic]
+) -> None:
+    """Run the game module's ``CARD_CHECKS`` over the IR's cards; each problem a diagnostic."""
+    from engine.api import CardError
+    from engine.runtime import RuleError
+
+    checks = getattr(rules, "CARD_CHECKS", None) if rules is not None else None
+    if not checks:
+        return
+    where = str(display_path(Path(rules.__file__))) if getattr(rules, "__file__", None) else ""
+    kinds = set(ir.get("vocabulary", {}).get("kinds", {}))
+    if not isinstance(checks, Mapping) or not all(callable(fn) for fn in checks.values()):
+        diagnostics.append(
+            Diagnostic(
+                CODE,
+                "CARD_CHECKS is a dict of a kind's name to a function check(card, cards)",
+                file_span(where),
+                "error",
+                ('write: CARD_CHECKS = {"hex_tile": check_hex_tile}',),
+                show_source=False,
+            )
+        )
+        return
+    for kind in checks:
+        if kinds and kind not in kinds:
+            diagnostics.append(
+                Diagnostic(
+                    CODE,
+                    f"CARD_CHECKS names '{kind}', which is not a kind of card this game declares",
+                    file_span(where),
+                    "error",
+                    ("kinds: " + ", ".join(sorted(kinds)),),
+                    show_source=False,
+                )
+            )
+    cards = {str(card["id"]): card for card in ir.get("cards", [])}
+    declarations: dict[str, Declaration] | None = None
+    for card in cards.values():
+        check = checks.get(card["kind"])
+        if check is None:
+            continue
+        try:
+            check(card, cards)
+            continue
+        except CardError as error:
+            prop, detail, hint = error.prop, error.detail, error.hint
+        except RuleError as error:
+            prop, detail, hint = None, str(error), None
+        except Exception as error:  # a bug in the game's check, shown without a traceback
+            prop, detail = None, f"{where}: CARD_CHECKS['{card['kind']}'] failed on it: "
+            detail += f"{type(error).__name__}: {error}"
+            hint = "fix the check in the game's Python"
+        if declarations is None:
+            declarations = _declarations(parsed)
+        source = str(card.get("source", ""))
+        diagnostics.append(
+            Diagnostic(
+                CODE,
+                f"{card.get('title', card['id'])}: {detail}",
+                _span(declarations.get(source), prop, source),
+                "error",
+                (hint,) if hint else (),
+            )
+        )

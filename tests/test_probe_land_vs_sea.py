@@ -1,0 +1,522 @@
+"""What probing Land vs Sea: Uncharted as a designer found: new cards, tiles and house rules
+written from the rulebook (/work/shared/rulebooks/land-vs-sea-uncharted.txt) that checked but
+failed when played, or failed with a message that did not say where or why. Each test is the
+designer's input on a temporary copy of the game, run through ``cardc`` in process.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from compiler.cli import main
+from compiler.sheets import SheetError
+from compiler.sheets.model import _hex_faces
+from compiler.sheets.reference import load_reference
+from compiler.sheets.text import TextError
+
+REPO = Path(__file__).resolve().parent.parent
+PYPROJECT = '[tool.cardc]\ncards = "cards"\ngenerated = "generated"\n'
+GAME = "land_vs_sea"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_file_cache() -> Iterator[None]:
+    """Each test's copies are compiled afresh (compiler.filecache keys a file by path and text,
+    and these copies share both with the repository's game)."""
+    from compiler import filecache
+
+    filecache.clear()
+    yield
+    filecache.clear()
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A temporary project with a copy of Land vs Sea, the current directory."""
+    shutil.copytree(REPO / "cards" / GAME, tmp_path / "cards" / GAME)
+    (tmp_path / "pyproject.toml").write_text(PYPROJECT)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    """``cardc argv...`` in process: the exit status and everything it printed."""
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out + err
+
+
+def add_cards(project: Path, text: str, name: str = "probe.cards") -> None:
+    """A new card file in the copied game."""
+    (project / "cards" / GAME / name).write_text(text)
+
+
+# -- the card data the game's Python reads is checked at cardc check (CARD_CHECKS)
+
+
+BROKEN_TILES = """\
+hex_tile "Broken Face" {
+  box uncharted
+  face_a "LLLXLL"
+  face_b "SSSSSS"
+}
+hex_tile "Broken Bonus" {
+  box uncharted
+  face_a "LLLSLL"
+  face_b "SSSSSS"
+  face_b_bonus sea 1 2 3
+}
+hex_tile "Broken Icons" {
+  box uncharted
+  face_a "LLLLLL"
+  face_a_icons caravan land
+  face_b "SSSSSS"
+}
+hex_tile "Sea Mountain" {
+  box uncharted
+  face_a "LLLLLL"
+  face_b "SSSSSS"
+  face_b_icons mountain
+}
+tile "Broken Special" {
+  box uncharted
+  edges land
+}
+starting_tile "Broken Start" {
+  parts standing_stone, menhir_scoring
+  cells 0 0, 1 0
+}
+starting_tile "Mismatched Start" {
+  parts standing_stone, coast
+  cells 0 0, 1 0
+}
+layer "Needs Land" {
+  box uncharted
+  requires land
+}
+"""
+
+
+def test_a_malformed_tile_is_an_error_at_its_property_not_in_the_first_game(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    add_cards(project, BROKEN_TILES)
+    status, out = run(capsys, "check")
+    assert status == 1
+    where = f"cards/{GAME}/probe.cards"
+    assert f"{where}:3:3: error[card-data]: Broken Face: face_a is six edges" in out
+    assert 'hint: write: face_a "LLLSSS"' in out
+    assert f"{where}:10:3: error[card-data]: Broken Bonus: face_b_bonus gives points" in out
+    assert "not sea 1 2 3" in out
+    assert f"{where}:15:3: error[card-data]: Broken Icons: 'caravan' in face_a_icons" in out
+    assert f"{where}:22:3: error[card-data]: Sea Mountain: a Mountain is drawn in a land" in out
+    assert f"{where}:26:3: error[card-data]: Broken Special: a special tile goes into a hole" in out
+    assert f"{where}:29:3: error[card-data]: Broken Start: its part 'menhir_scoring' is a" in out
+    assert f"{where}:34:3: error[card-data]: Mismatched Start: on face A its part 'coast'" in out
+    assert (
+        f"{where}:38:3: error[card-data]: Needs Land: requires names another scoring layer, "
+        "which must be in play too; 'land' is no card" in out
+    )
+    assert "Traceback" not in out
+
+
+def test_a_variant_that_breaks_a_tile_face_is_an_error_at_its_yaml_line(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "cards" / GAME / "variants" / "short_edge.yaml").write_text(
+        "description: a typo in a face\ncards:\n  standing_stone: {face_a: LLLLL}\n"
+    )
+    status, out = run(capsys, "check")
+    assert status == 1
+    assert (
+        f"cards/{GAME}/variants/short_edge.yaml:3:20: error[card-data]: Standing Stone: "
+        "face_a is six edges" in out
+    )
+    status, out = run(capsys, "build", GAME)
+    assert status == 1
+    assert "short_edge.yaml:3:20" in out and "error[sheet]" not in out
+
+
+def test_a_new_well_formed_tile_checks_builds_and_plays(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    add_cards(
+        project,
+        'hex_tile "Watchtower" {\n  box uncharted\n  copies 2\n  face_a "LLLLLL"\n'
+        "  face_a_bonus land 3\n  face_a_icons menhir, city, mountain 2\n"
+        '  face_b "SSSLLL"\n  face_b_icons pirate, coral\n}\n',
+    )
+    assert run(capsys, "check")[0] == 0
+    assert run(capsys, "build", GAME)[0] == 0
+    status, out = run(capsys, "sim", GAME, "--games", "3", "--mode", "competitive", "--jobs", "1")
+    assert status == 0, out
+
+
+def test_a_sheet_error_about_one_tile_names_its_line() -> None:
+    ref = load_reference(REPO / "cards" / GAME / "reference.yaml")
+    spec = next(s for s in ref.hex_specs if s.kind == "hex_tile")
+    card = {
+        "id": "odd",
+        "title": "Odd",
+        "kind": "hex_tile",
+        "source": "cards/somewhere/tiles.cards:12",
+        "properties": {"face_a": "LLL", "face_b": "SSSSSS"},
+    }
+    with pytest.raises(TextError) as raised:
+        _hex_faces(spec, card)
+    assert raised.value.source == "cards/somewhere/tiles.cards:12"
+    diagnostic = SheetError(str(raised.value), raised.value.source).diagnostic()
+    assert (diagnostic.span.file, diagnostic.span.line) == ("cards/somewhere/tiles.cards", 12)
+
+
+# -- what a tile shows, asked of an empty cell
+
+STONE_CIRCLES = """\
+# "Stone circles": a Menhir placed next to another Menhir scores 2 for each.
+layer "Stone circles" {
+  box uncharted
+  on tile_placed {
+    if has_menhir(placed) {
+      for each cell in hex_neighbours(placed) where has_menhir(cell) {
+        score 2
+      }
+    }
+  }
+}
+"""
+
+STONE_CIRCLES_SCENARIO = """\
+scenario: a Menhir next to a Menhir scores 2; the empty cells round it show no Menhir
+rulebook: >-
+  Menhirs allow you to score all the bonus points along ley lines formed between any 2 aligned
+  Menhirs.
+game: land_vs_sea
+players: 2
+given:
+  layers: [stone_circles]
+  board:
+    - {cell: [0, 0], side: land, menhir: true}
+    - {cell: [0, 1], side: land}
+do:
+  - action: place_tile
+    player: 1
+    args: {cell: [1, 0], tile: {side: land, menhir: true}}
+expect:
+  players:
+    - {points: 2}
+    - {points: 0}
+"""
+
+
+def use_library(project: Path, modules: str) -> None:
+    """``use MODULES`` added to the copied game's declaration."""
+    path = project / "cards" / GAME / "game.cards"
+    text = path.read_text()
+    path.write_text(text.replace("  players 2..4\n", f"  players 2..4\n  use {modules}\n", 1))
+
+
+def scenario(project: Path, text: str, name: str = "probe.yaml") -> Path:
+    """A scenario file of the copied game's."""
+    folder = project / "tests" / "scenarios" / GAME
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(text)
+    return path
+
+
+def test_has_menhir_of_an_empty_cell_is_false_not_a_refusal(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    use_library(project, "hexes")
+    add_cards(project, STONE_CIRCLES)
+    path = scenario(project, STONE_CIRCLES_SCENARIO)
+    assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
+    status, out = run(capsys, "test", str(path))
+    assert status == 0, out
+    assert "1 of 1 scenarios passed" in out
+
+
+# -- a house rule without the large starting tiles
+
+
+NO_STARTING_TILE = """\
+scenario: without the large starting tiles their parts stay in the box, out of the 3 stacks
+rulebook: "They are optional but we strongly suggest using them."
+game: land_vs_sea
+variant: no_starting_tile
+players: 2
+seed: 1
+choices:
+  - draw: "1"
+  - draw: "1"
+  - draw: "1"
+  - draw: "1"
+do:
+  - action: setup
+expect:
+  # 58 + 24 = 82 tiles, 28 + 27 + 27, less the 4 drawn from the first stack.
+  stack_sizes: [24, 27, 27]
+  tiles: []
+"""
+
+
+def test_a_variant_without_the_starting_tiles_leaves_their_parts_in_the_box(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "cards" / GAME / "variants" / "no_starting_tile.yaml").write_text(
+        "description: no large starting tile\nremove_kinds: [starting_tile]\n"
+    )
+    path = scenario(project, NO_STARTING_TILE)
+    assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
+    status, out = run(capsys, "test", str(path))
+    assert status == 0, out
+
+
+# -- the score counter is a side's: gain, lose and add of points go on its marker
+
+TOLL = """\
+# "Tolls": every placement gains 3 points, loses 1 and adds 1 (3 in all).
+rule "Tolls" {
+  on tile_placed {
+    gain points 3
+    lose points 1
+    add points 1
+  }
+}
+"""
+
+TOLL_SCENARIO = """\
+scenario: in the 4 player team game a team mate's points go on the team's marker, however won
+rulebook: >-
+  They can be used in 2 player head to head, 3 player asymmetric, and 4 player team game modes.
+game: land_vs_sea
+players: 4
+given:
+  layers: []
+  board:
+    - {cell: [0, 0], side: land}
+do:
+  - action: place_tile
+    player: 3
+    args: {cell: [1, 0], tile: {side: land}}
+expect:
+  players:
+    - {points: 3}
+    - {points: 0}
+    - {points: 0}
+    - {points: 0}
+"""
+
+
+def test_points_gained_by_a_team_mate_go_on_the_side_marker(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    add_cards(project, TOLL)
+    path = scenario(project, TOLL_SCENARIO)
+    assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
+    status, out = run(capsys, "test", str(path))
+    assert status == 0, out
+
+
+# -- a card that names a card a variant removes
+
+
+MERCHANT_PRINCES = """\
+# "Merchant Princes": a trade route connected to a City scores 3 per icon at the end.
+layer "Merchant Princes" {
+  box uncharted
+  requires caravan_and_ship_scoring
+  on route_scored {
+    if has_city(route) {
+      set icon_value 3
+    }
+  }
+}
+"""
+
+
+def test_a_new_card_naming_a_card_a_variant_removes_says_which_variant_line(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    add_cards(project, MERCHANT_PRINCES)
+    status, out = run(capsys, "check")
+    assert status == 1
+    assert (
+        f"cards/{GAME}/probe.cards:4:12: error[name-undefined]: with the variant 'inexperienced': "
+        "'caravan_and_ship_scoring' is removed by the variant "
+        f"(cards/{GAME}/variants/inexperienced.yaml:9:5), but it is still named here" in out
+    )
+    assert "hint: remove what names it in the variant too" in out
+    assert "did you mean 'caravan'" not in out
+    # Removing it there too is the fix the hint gives.
+    variant = project / "cards" / GAME / "variants" / "inexperienced.yaml"
+    variant.write_text(variant.read_text() + "  - merchant_princes\n")
+    status, out = run(capsys, "check")
+    assert status == 0, out
+
+
+# -- `use tiles` in a game with a place_tile of its own
+
+
+CLOSED_LANDS = """\
+layer "Closed lands" {
+  box uncharted
+  on tile_placed {
+    if area_complete(placed, land) {
+      score 1
+    }
+  }
+}
+"""
+
+
+def test_the_games_own_verb_wins_over_a_used_modules_of_that_name(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    use_library(project, "hexes, tiles")
+    add_cards(project, CLOSED_LANDS)
+    status, out = run(capsys, "check")
+    # Was: 'place_tile' is already declared (an error at the game's verb), and the flow's
+    # 'place_tile' then missing the library's CELL and TILE.
+    assert status == 0, out
+    assert (
+        f"cards/{GAME}/game.cards:114:8: warning[library-hidden]: the game's own verb "
+        "'place_tile' hides the standard library's 'place_tile' of 'use tiles' "
+        f"(cards/{GAME}/game.cards:16:14)" in out
+    )
+    assert "missing its CELL" not in out
+
+
+def test_the_library_tiles_refuse_a_board_of_another_model() -> None:
+    from engine.hexgrid import Hex
+    from engine.runtime import RuleError
+    from engine.stdlib.tiles import area_complete
+
+    class Board:
+        board = {"tiles": {Hex(0, 0): object()}}
+
+    with pytest.raises(RuleError, match=r"area_complete: the board's tile at \(0, 0\) is not six"):
+        area_complete(Board(), None, (0, 0), "land")  # type: ignore[arg-type]
+
+
+# -- a placement onto a tile says so, and names the cell as the scenario writes it
+
+OCCUPIED = """\
+scenario: a tile placed on a tile is refused for the tile already there
+rulebook: "x"
+game: land_vs_sea
+players: 2
+given:
+  board:
+    - {cell: [0, 0], side: land}
+do:
+  - action: place_tile
+    player: 1
+    args: {cell: [0, 0], tile: {side: land}}
+expect:
+  refused: "(0, 0) already holds a tile: a tile goes on an empty space"
+"""
+
+
+def test_a_tile_placed_on_a_tile_is_refused_as_such(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Was: "the tile does not fit at Hex(0, 0): land edges meet land, sea meet sea", for two
+    # tiles whose every edge is land.
+    path = scenario(project, OCCUPIED)
+    assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
+    status, out = run(capsys, "test", str(path))
+    assert status == 0, out
+
+
+# -- the DSL's words for an expression keep the brackets its meaning needs
+
+
+def test_an_expression_in_words_keeps_its_brackets() -> None:
+    # cardc diff said a house rule's 'keeps_points() and ((plays_land() and ...) or (not
+    # plays_land() and ...))' as 'keeps_points() and plays_land() and ... or not ...', another
+    # rule; Darwin's Journey's say read 'diary_top_locations + round - 1 * ...'.
+    import json
+
+    from compiler.checker import describe_expr
+
+    ir = json.loads((REPO / "generated" / GAME / "cards.json").read_text())
+    functions = {f["name"]: f["expr"] for f in ir["definitions"]["functions"]}
+    assert describe_expr(functions["game_over"]) == (
+        "turns_taken() > 0 and (tiles_left() == 0 or idle_placements() >= seats())"
+    )
+    assert describe_expr(functions["wins_route"]) == (
+        "keeps_points() and (plays_land() and caravans(route) > ships(route) or "
+        "not plays_land() and ships(route) > caravans(route))"
+    )
+
+    def op(kind: str, sign: str, left: dict, right: dict) -> dict:
+        return {"kind": kind, "op": sign, "left": left, "right": right}
+
+    a, b, c = ({"kind": "counter", "name": n} for n in "abc")
+    two = {"kind": "num", "value": 2}
+    assert describe_expr(op("binary", "*", two, op("binary", "+", a, b))) == "2 * (a + b)"
+    assert describe_expr(op("binary", "-", a, op("binary", "-", b, c))) == "a - (b - c)"
+    assert describe_expr(op("binary", "-", op("binary", "-", a, b), c)) == "a - b - c"
+    assert describe_expr({"kind": "not", "operand": op("logic", "and", a, b)}) == "not (a and b)"
+    assert describe_expr(op("compare", "==", op("compare", "<", a, b), c)) == "(a < b) == c"
+
+
+# -- a printed card groups its sums and conditions as its DSL does
+
+BRACKETS = """\
+layer "Great Ley Lines" {
+  box uncharted
+  on tile_placed {
+    for each ley_line in new_ley_lines(placed) {
+      score 2 * (bonus_between(ley_line) + 1)
+    }
+  }
+}
+layer "Raiders' Stone" {
+  box uncharted
+  on tile_placed {
+    if has_menhir(placed) and (is_bandit(placed) or is_pirate(placed)) {
+      score 10 - (tiles_left() - 1)
+    }
+  }
+}
+"""
+
+
+def test_a_printed_card_says_a_bracketed_sum_and_or_as_one(tmp_path: Path) -> None:
+    from compiler.pipeline import compile_game
+    from compiler.sheets.model import build_model
+    from compiler.sheets.reference import reference_for, resolve
+    from compiler.sheets.text import plain
+    from dsl.diagnostics import SourceCache
+
+    folder = tmp_path / "cards" / GAME
+    shutil.copytree(REPO / "cards" / GAME, folder, ignore=shutil.ignore_patterns("variants"))
+    (folder / "zz_new_cards.cards").write_text(BRACKETS)
+    result = compile_game(folder, SourceCache())
+    assert result.ir is not None, [d.message for d in result.diagnostics]
+    ref = resolve(reference_for(folder, None), result.ir, {c["id"] for c in result.ir["cards"]})
+    model = build_model(result.ir, ref, variant=None, folder=folder)
+    said = {
+        card.title: " ".join(plain(p) for p in card.paragraphs)
+        for card in model.cards
+        if "zz_new_cards" in card.source
+    }
+    # Was "score 2 times the bonus points on the tiles in-between plus 1" (2 x + 1) and "... and
+    # the placed tile is a Bandit or the placed tile is a Pirate" (either a Menhir and a Bandit,
+    # or any Pirate).
+    assert (
+        "score 2 times the sum of the bonus points on the tiles in-between and 1"
+        in said["Great Ley Lines"]
+    )
+    raiders = said["Raiders' Stone"]
+    assert (
+        "a Menhir is on the placed tile and either the placed tile is a Bandit or the placed "
+        "tile is a Pirate" in raiders
+    )
+    assert "10 minus the result of the tiles left" in raiders
