@@ -132,9 +132,9 @@ def _set_chart(g: Game, who: Any, value: Any) -> None:
     """Set the world map: ``stand_in`` (the flow's own small chart) or ``map`` (the data's)."""
     flow = _flow(g)
     if value == "stand_in":
-        chart = stand_in_chart()
+        chart = stand_in_chart(g.ir)
     elif value == "map":
-        chart = chart_from_ir(g.ir) or stand_in_chart()
+        chart = chart_from_ir(g.ir) or stand_in_chart(g.ir)
     else:
         raise RuleError(f"'{value}' is not a chart: stand_in or map")
     flow.board["chart"] = chart
@@ -324,7 +324,7 @@ def _charts(ir: dict[str, Any]) -> list[Chart]:
     kept: list[Chart] | None = _CHARTS_OF.get(ir)
     if kept is not None:
         return kept
-    charts = [stand_in_chart()]
+    charts = [stand_in_chart(ir)]
     try:
         printed = chart_from_ir(ir)
     except RuleError:
