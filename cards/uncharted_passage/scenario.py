@@ -119,7 +119,8 @@ def _action_sail(g: Game, player: Player, distance: int) -> None:
 
 
 def _action_dock(g: Game, player: Player, port: str) -> Context:
-    """Dock at ``port``."""
+    """Dock at ``port``: the cards in force answer ``dock`` (not the port's stars, trade or
+    route missions, nor Crew Actions: ``sail_to`` then ``anchor`` plays the whole phase)."""
     return _flow(g).dock(player, port)
 
 
@@ -269,7 +270,13 @@ def _action_sail_to(g: Game, player: Player, to: str | None = None) -> None:
 
 def _action_anchor(g: Game, player: Player) -> None:
     """Anchor where the ship is (Anchoring phase)."""
-    _flow(g).anchor(player)
+    flow = _flow(g)
+    if "anchored" not in flow.board:
+        # Docking reads what the setup's World Map lays out (the ships anchored at each port,
+        # East Asia's entries): a scenario that anchors without '- action: setup' gets that
+        # part of it, as a game does, not a missing key.
+        flow.set_up_world_map()
+    flow.anchor(player)
 
 
 def _action_pirate_round(g: Game, player: Player, voyage: str) -> None:
