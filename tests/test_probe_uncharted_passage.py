@@ -4,9 +4,11 @@ These are the regressions of what the probing found that a scenario cannot show.
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 from engine import sim
+from engine.scenario import Runner, ScenarioResult
 from engine.sim_tally import outcome
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,3 +34,50 @@ def test_a_port_card_that_discards_itself_after_use_counts_as_played() -> None:
         seen |= discarded
     # The greedy captain spends Smoke Bombs in 40 games: the check above was not vacuous.
     assert "smoke_bomb" in seen
+
+
+def _one(tmp_path: Path, text: str) -> ScenarioResult:
+    """The one scenario of ``text``, run against the compiled games."""
+    path = tmp_path / "s.yaml"
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    (result,) = Runner(ROOT / "generated").run_file(path)
+    return result
+
+
+def test_a_pirate_phase_against_a_card_without_a_pirate_is_refused_by_name(
+    tmp_path: Path,
+) -> None:
+    """A card without the formula a step asks for was "internal error: KeyError:
+    ('legend_of_kraken', 'pirate')"; it is a refusal naming the card, its kind and the formula."""
+    result = _one(
+        tmp_path,
+        """\
+        scenario: the Pirate phase of a mission
+        game: uncharted_passage
+        do:
+          - action: pirate_phase
+            args: {voyage: legend_of_kraken}
+        expect:
+          refused: "'legend_of_kraken' (a mission) has no formula 'pirate'"
+        """,
+    )
+    assert result.passed, result.message
+
+
+def test_docking_at_a_sea_space_is_an_error_before_anything_runs(tmp_path: Path) -> None:
+    """'dock' took any space, so a scenario docking at the open sea fired the cards' dock
+    trigger there; the step's port is checked to be a port before anything runs."""
+    result = _one(
+        tmp_path,
+        """\
+        scenario: docking at sea
+        game: uncharted_passage
+        do:
+          - action: dock
+            args: {port: sea_2_2}
+        expect:
+          round: 1
+        """,
+    )
+    assert not result.passed
+    assert "s.yaml:5:18: 'sea_2_2' is not a port" in result.message, result.message

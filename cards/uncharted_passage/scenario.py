@@ -459,7 +459,8 @@ ACTION_ARGS = {
         "the arguments",
     ),
     "sail": Fields({"distance": Number(0)}, ("distance",), "the arguments"),
-    "dock": Fields({"port": _SPACE}, ("port",), "the arguments"),
+    # A port of either chart: docking at a sea space is checked before anything runs.
+    "dock": Fields({"port": _PORT}, ("port",), "the arguments"),
     "anchor_at_sea": Fields(
         {"place": Id("place", "a place", _place_id)}, ("place",), "the arguments"
     ),
