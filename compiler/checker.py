@@ -1046,7 +1046,7 @@ class Checker:
                 *(
                     did_you_mean(expr.id, pool)
                     or extra
-                    or (f"{_words(typ)}s: {', '.join(sorted(pool)) or 'none declared'}",)
+                    or (f"{_words(typ)}s: {_some(sorted(pool)) or 'none declared'}",)
                 ),
             )
             return None
@@ -1317,6 +1317,18 @@ class Checker:
 def _param_words(sig: Signature, slot: int) -> str:
     """A parameter as the usage hint names it: ``the AMOUNT of 'gain'``."""
     return f"the {sig.params[slot].name.upper()} of '{sig.name}'"
+
+
+#: How many names a hint lists before it says how many more there are.
+_LISTED = 12
+
+
+def _some(names: list[str]) -> str:
+    """``names`` for a hint, the first few when there are many: a game's cards are hundreds
+    (Uncharted Passage's map spaces are cards), and a hint of every one is a wall of text."""
+    if len(names) <= _LISTED:
+        return ", ".join(names)
+    return f"{', '.join(names[:_LISTED])} ... ({len(names)} in all)"
 
 
 def _words(typ: str) -> str:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+from compiler.pipeline import compile_game
+from dsl.diagnostics import SourceCache
 from engine import sim
 from engine.scenario import Runner, ScenarioResult
 from engine.sim_tally import outcome
@@ -81,3 +83,27 @@ def test_docking_at_a_sea_space_is_an_error_before_anything_runs(tmp_path: Path)
     )
     assert not result.passed
     assert "s.yaml:5:18: 'sea_2_2' is not a port" in result.message, result.message
+
+
+def test_a_hint_lists_a_few_names_of_many(tmp_path: Path) -> None:
+    """'play lime_juice' in a variant that removes Lime Juice printed every card of Uncharted
+    Passage (394, the map's spaces among them) as its hint; a long pool is cut to its first
+    few and says how many there are."""
+    game = tmp_path / "many"
+    game.mkdir()
+    (game / "game.cards").write_text(
+        'game many "Many" {\n  players 1\n  score prestige\n  counter prestige\n'
+        '  trigger reveal "a card is revealed"\n'
+        '  kind port_card "a port card" { property copies number }\n}\n',
+        encoding="utf-8",
+    )
+    cards = "".join(f'port_card "Card {n:02}" {{ copies 1 }}\n' for n in range(30))
+    cards += 'port_card "Player" {\n  copies 1\n  on reveal {\n    play zzz\n  }\n}\n'
+    (game / "cards.cards").write_text(cards, encoding="utf-8")
+    result = compile_game(game, SourceCache())
+    (found,) = [d for d in result.diagnostics if d.code == "name-undefined"]
+    assert found.message == "'zzz' is not a card of this game"
+    (hint,) = found.hints
+    assert hint.startswith("cards: card_00, card_01, ")
+    assert hint.endswith("... (31 in all)")
+    assert "card_29" not in hint
