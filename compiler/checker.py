@@ -16,7 +16,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from compiler.suggest import did_you_mean
-from compiler.vocabulary import UNIVERSAL_PROPERTIES, KindDecl, Signature, TriggerDecl, Vocabulary
+from compiler.vocabulary import (
+    UNIVERSAL_PROPERTIES,
+    KindDecl,
+    PropertyDecl,
+    Signature,
+    TriggerDecl,
+    Vocabulary,
+)
 from dsl.diagnostics import Diagnostic
 from dsl.nodes import (
     Annotation,
@@ -384,6 +391,8 @@ class Checker:
             self.note_span(f"{path}/formulas/{member.name}", member.span)
             return
         value = self.property_value(decl.type, member, words)
+        if value is not None and decl.clauses:
+            self.check_clause_heads(decl, member)
         if value is not None:
             if member.name == "id":
                 return
@@ -454,17 +463,45 @@ class Checker:
             return clauses
         return None
 
+    def check_clause_heads(self, decl: PropertyDecl, member: Property) -> None:
+        """Each clause of a property whose kind names its clauses (``property reward any {
+        clauses stars, die, port_cards }``) begins with one of them: the game's Python reads
+        the value by those words, so another declared name would check and fail at run time."""
+        heads = ", ".join(decl.clauses)
+        for clause in member.args:
+            head = clause[0] if clause else None
+            if isinstance(head, Name) and (
+                head.id in decl.clauses or not self.declared_data_name(head.id)
+            ):
+                # An undeclared head is already an error of its own (name-undefined).
+                continue
+            said = head.id if isinstance(head, Name) else "this"
+            self.error(
+                "property-clause",
+                f"'{said}' is not a clause of '{member.name}', which begins each with {heads}",
+                head.span if head is not None else member.span,
+                *(
+                    did_you_mean(said, decl.clauses)
+                    or (f"write: {member.name} {decl.clauses[0]} ...",)
+                ),
+            )
+
+    def declared_data_name(self, ident: str) -> bool:
+        """Whether a property may name ``ident`` as data (declared somewhere)."""
+        v = self.vocab
+        return (
+            ident in v.counters
+            or ident in v.symbols
+            or ident in v.zones
+            or ident in v.tracks
+            or ident in self.cards
+            or ident in v.params
+        )
+
     def resolve_data_name(self, name: Name) -> bool:
         """A name used as data in a property: it must be declared somewhere."""
         v = self.vocab
-        if (
-            name.id in v.counters
-            or name.id in v.symbols
-            or name.id in v.zones
-            or name.id in v.tracks
-            or name.id in self.cards
-            or name.id in v.params
-        ):
+        if self.declared_data_name(name.id):
             return True
         pool = [*v.counters, *v.symbols, *v.zones, *v.tracks, *self.cards, *v.params]
         self.error(
@@ -1009,7 +1046,7 @@ class Checker:
                 *(
                     did_you_mean(expr.id, pool)
                     or extra
-                    or (f"{_words(typ)}s: {', '.join(sorted(pool)) or 'none declared'}",)
+                    or (f"{_words(typ)}s: {_some(sorted(pool)) or 'none declared'}",)
                 ),
             )
             return None
@@ -1280,6 +1317,18 @@ class Checker:
 def _param_words(sig: Signature, slot: int) -> str:
     """A parameter as the usage hint names it: ``the AMOUNT of 'gain'``."""
     return f"the {sig.params[slot].name.upper()} of '{sig.name}'"
+
+
+#: How many names a hint lists before it says how many more there are.
+_LISTED = 12
+
+
+def _some(names: list[str]) -> str:
+    """``names`` for a hint, the first few when there are many: a game's cards are hundreds
+    (Uncharted Passage's map spaces are cards), and a hint of every one is a wall of text."""
+    if len(names) <= _LISTED:
+        return ", ".join(names)
+    return f"{', '.join(names[:_LISTED])} ... ({len(names)} in all)"
 
 
 def _words(typ: str) -> str:

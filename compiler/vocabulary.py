@@ -85,6 +85,10 @@ class PropertyDecl:
     name: str
     type: str
     optional: bool
+    #: A ``list``/``any`` property's clause heads (``{ clauses stars, die, port_cards }``): the
+    #: names each clause of a card's value must begin with (``reward stars 3, die``), because
+    #: the game's Python reads them by those words; empty: any declared name.
+    clauses: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -741,8 +745,29 @@ class _Reader:
                             *did_you_mean(words[1].id, sorted(PROPERTY_TYPES)),
                         )
                         continue
-                    optional = any(isinstance(w, Name) and w.id == "optional" for w in words[2:])
-                    properties[words[0].id] = PropertyDecl(words[0].id, words[1].id, optional)
+                    optional = False
+                    for word in words[2:]:
+                        if isinstance(word, Name) and word.id == "optional":
+                            optional = True
+                            continue
+                        # A misspelt 'optional' would otherwise make the property required,
+                        # and every card without it an error far from the typo.
+                        from compiler.suggest import did_you_mean
+
+                        said = word.id if isinstance(word, Name) else "this"
+                        meant = did_you_mean(said, ["optional"])
+                        # 'optinal' meant optional: one error here, not one on every card.
+                        optional = optional or bool(meant)
+                        self.error(
+                            "bad-property",
+                            f"'{said}' is not a word of a property declaration",
+                            word.span,
+                            *(meant or ("write: property copies number optional",)),
+                        )
+                    clauses = self.property_clauses(member, words[1].id)
+                    properties[words[0].id] = PropertyDecl(
+                        words[0].id, words[1].id, optional, clauses
+                    )
                 else:
                     self.error(
                         "bad-kind",
@@ -758,6 +783,22 @@ class _Reader:
             self.vocab.kinds[names[0].id] = KindDecl(
                 names[0].id, doc, tuple(tags), properties, names[0].span
             )
+
+    def property_clauses(self, member: Property, typ: str) -> tuple[str, ...]:
+        """A property declaration's block: ``{ clauses stars, die, port_cards }``, the names
+        each clause of a card's value must begin with (only a ``list`` or ``any`` has clauses)."""
+        heads: list[str] = []
+        for line in member.body or ():
+            if isinstance(line, Property) and line.name == "clauses" and typ in ("list", "any"):
+                heads.extend(n.id for n in self.names(line))
+                continue
+            self.error(
+                "bad-property",
+                "a property's block holds one 'clauses' line, for a list or any property",
+                line.span,
+                "write: property reward any { clauses stars, die, port_cards }",
+            )
+        return tuple(heads)
 
 
 def library_signature(spec: Any, span: Span) -> Signature:

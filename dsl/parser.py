@@ -1292,6 +1292,23 @@ _MISTAKES: list[tuple[_Mistake, list[str]]] = [
         ],
     ),
     (
+        # Inside a trigger a verb is a statement, its arguments after its name; a designer
+        # who read `verb reward(star_count number, ...)` writes `reward(2, 1, 0)`.
+        _Mistake(
+            "verb-call-parens",
+            "a verb is called without parentheses: its arguments follow its name",
+            "write: reward 2, 1, 0 (parentheses call a function inside a value: "
+            "gain prestige max(1, armament))",
+        ),
+        [
+            "x { on y { a(1) } }",
+            "x { on y { a\n b(1) } }",
+            "x { on y { a 1\n b(1) } }",
+            "x { on y { may { a(1) } } }",
+            "verb v() { a(1) }",
+        ],
+    ),
+    (
         _Mistake(
             "missing-operand",
             "{prev} needs a value after it",
@@ -1516,6 +1533,9 @@ def _syntax_diagnostic(
         mistake = _MISTAKE_BY_CODE["statement-outside-trigger"]
     elif mistake is None and tok.type == "ELSE":
         mistake = _MISTAKE_BY_CODE["else-without-if"]
+    elif mistake is None and tok.type == "CALL" and "IF" in expected:
+        # A call where a statement starts, in a state the examples do not reach.
+        mistake = _MISTAKE_BY_CODE["verb-call-parens"]
     if mistake is None and str(tok) in KEYWORDS and "NAME" in expected:
         return Diagnostic(
             "keyword-as-name",

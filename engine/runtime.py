@@ -679,7 +679,13 @@ class Game:
         """Evaluate a card's formula property (``pirate highest(2d6)``)."""
         if self.table is None:
             raise RuleError("no handlers loaded")
-        fn = self.table.formulas[(card, name)]
+        fn = self.table.formulas.get((card, name))
+        if fn is None:
+            # A step or a rule asking the wrong card (a mission for a voyage's pirate) is a
+            # refusal that names both, not a KeyError.
+            known = self.cards.get(card)
+            what = f"'{card}' (a {known['kind']})" if known else f"'{card}', which is no card,"
+            raise RuleError(f"{what} has no formula '{name}'")
         return self.call(fn, c or Context(self.players[0], card, name))
 
     def call(self, handler: Callable[..., Any], c: Context) -> Any:

@@ -98,8 +98,9 @@ def _card_sets(
     game: Game, mode: str, kinds: list[Any]
 ) -> list[tuple[set[str], set[str], set[str]]]:
     """Per sample: the cards drawn and played (from the event log: ``draw`` and ``draw_from``
-    name the cards drawn, ``play`` the card played) and those held at the end in a zone cards
-    were drawn into (from the game's state). In co-op the team's sample has both players' cards."""
+    name the cards drawn, ``play`` and ``discard`` the card played) and those held at the end
+    in a zone cards were drawn into (from the game's state). In co-op the team's sample has
+    both players' cards."""
     events = game.events
     count = len(game.players)
     drawn: list[set[str]] = [set() for _ in range(count)]
@@ -117,10 +118,13 @@ def _card_sets(
         if len(event) > 5:
             drawn[event[1]].update(event[5])
             zones.add(event[3])
-    for at in _positions(kinds, "play"):
-        event = events[at]
-        if len(event) > 2:
-            played[event[1]].add(event[2])
+    # A card is played when it says so (``play``), or when a rule discards it: a card that
+    # spends itself (``may { reduce pirate_power up_to 2; discard self }``) logs no ``play``.
+    for kind in ("play", "discard"):
+        for at in _positions(kinds, kind):
+            event = events[at]
+            if len(event) > 2:
+                played[event[1]].add(event[2])
     held: list[set[str]] = []
     for player in game.players:
         held.append({card for zone in zones for card in player.zones.get(zone, ())})

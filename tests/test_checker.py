@@ -33,7 +33,7 @@ REQUIRED_CODES = frozenset(
     name-undefined verb-undefined native-undefined trigger-undefined kind-undefined tag-unknown
     property-unknown property-missing property-type duplicate-card duplicate-property
     duplicate-trigger duplicate-name arity type-mismatch else-on-verb shadowed-name
-    provisional-reason annotation-unknown game-name no-game
+    provisional-reason annotation-unknown game-name no-game property-clause bad-property
     """.split()
 )
 
@@ -126,6 +126,9 @@ POINTS = [
     ("provisional_reason", "provisional-reason", "cards.cards:6:12", "say why"),
     ("annotation_unknown", "annotation-unknown", "cards.cards:2:12", "did you mean 'provisional'?"),
     ("game_name", "game-name", "game.cards:3:6", "its folder is 'game_name'"),
+    ("property_clause", "property-clause", "cards.cards:6:19", "begins each with stars, die"),
+    ("bad_property", "bad-property", "game.cards:8:28", "did you mean 'optional'?"),
+    ("bad_property", "bad-property", "game.cards:9:30", "one 'clauses' line"),
     ("no_game", "no-game", "game.cards:1:1", 'game no_game "Title"'),
 ]
 

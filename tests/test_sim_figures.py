@@ -242,7 +242,8 @@ def test_per_card_figures_count_the_event_log() -> None:
     for n in range(1, 61):
         game = sim.play_one(REAL_FOLDER, 3, n, "solo", "greedy").game
         drawn.update({c for e in game.events if e[0] == "draw" for c in e[4]})
-        played.update({e[2] for e in game.events if e[0] == "play"})
+        # Played: a ``play`` event, or a card a rule discards (Smoke Bomb's ``discard self``).
+        played.update({e[2] for e in game.events if e[0] in ("play", "discard")})
     assert {c: t.drawn.n for c, t in report.tally.cards.items()} == dict(drawn)
     assert {c: t.played.n for c, t in report.tally.cards.items() if t.played.n} == dict(played)
     assert played, "the greedy captain plays some Port Cards"

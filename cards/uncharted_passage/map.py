@@ -692,7 +692,9 @@ class Chart:
         return cls(spaces, start, categories, source)
 
 
-#: The goods each specialty of the stand-in chart is, for the Vogue mid-events.
+#: The goods each specialty of the stand-in chart is, for the Vogue mid-events, when the game's
+#: ``specialty`` cards do not say (stand_in_chart(ir) takes theirs first: a scenario on the
+#: stand-in chart prices Wine as specialties.cards does).
 _STAND_IN_CATEGORIES = {
     "wine": "household_goods",
     "wool": "household_goods",
@@ -711,9 +713,11 @@ _STAND_IN_CATEGORIES = {
 }
 
 
-def stand_in_chart() -> Chart:
+def stand_in_chart(ir: dict[str, Any] | None = None) -> Chart:
     """A small world map drawn from the rulebook's facts alone, for tests and for playing
-    before the printed map's data exists (every position on it is invented).
+    before the printed map's data exists (every position on it is invented). With a game's
+    ``ir``, a specialty its ``specialty`` cards declare is the goods they say (the Vogue
+    mid-events price it so), over the stand-in's own guess.
 
     It keeps what the rulebook states: the game starts in Lisbon; Lisbon to Sierra Leone needs
     Sailing Speed 3; the East Asian ports Hanyang, Sakai and Hangzhou; Discovery Spots in
@@ -766,7 +770,7 @@ def stand_in_chart() -> Chart:
         "lisbon",
         wrap=16,
         borders=borders,
-        categories=_STAND_IN_CATEGORIES,
+        categories={**_STAND_IN_CATEGORIES, **(specialty_goods(ir) if ir else {})},
         source="stand-in chart (no map data)",
     )
 
@@ -791,12 +795,17 @@ def chart_from_ir(ir: dict[str, Any]) -> Chart | None:
         world = from_cards(cards)
     except MapError as error:
         raise RuleError(f"the World Map in map.cards: {error}") from None
-    categories = {
+    return chart_from_world(world, specialty_goods(ir))
+
+
+def specialty_goods(ir: dict[str, Any]) -> dict[str, str]:
+    """The goods (groceries, household goods, luxury goods) of each ``specialty`` card: what a
+    Vogue mid-event's ``goods`` is matched against, on any chart."""
+    return {
         card["id"]: str((card.get("properties") or {}).get("goods"))
         for card in ir["cards"]
         if card.get("kind") == "specialty"
     }
-    return chart_from_world(world, categories)
 
 
 #: The card kinds that make the World Map.
@@ -837,7 +846,7 @@ def chart_for(ir: dict[str, Any]) -> Chart:
     ``space`` cards when it has them, else the stand-in chart."""
     chart: Chart | None = _CHARTS.get(ir)
     if chart is None:
-        chart = _CHARTS.put(ir, chart_from_ir(ir) or stand_in_chart())
+        chart = _CHARTS.put(ir, chart_from_ir(ir) or stand_in_chart(ir))
     return chart
 
 

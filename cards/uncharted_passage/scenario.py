@@ -119,7 +119,8 @@ def _action_sail(g: Game, player: Player, distance: int) -> None:
 
 
 def _action_dock(g: Game, player: Player, port: str) -> Context:
-    """Dock at ``port``."""
+    """Dock at ``port``: the cards in force answer ``dock`` (not the port's stars, trade or
+    route missions, nor Crew Actions: ``sail_to`` then ``anchor`` plays the whole phase)."""
     return _flow(g).dock(player, port)
 
 
@@ -132,9 +133,9 @@ def _set_chart(g: Game, who: Any, value: Any) -> None:
     """Set the world map: ``stand_in`` (the flow's own small chart) or ``map`` (the data's)."""
     flow = _flow(g)
     if value == "stand_in":
-        chart = stand_in_chart()
+        chart = stand_in_chart(g.ir)
     elif value == "map":
-        chart = chart_from_ir(g.ir) or stand_in_chart()
+        chart = chart_from_ir(g.ir) or stand_in_chart(g.ir)
     else:
         raise RuleError(f"'{value}' is not a chart: stand_in or map")
     flow.board["chart"] = chart
@@ -269,7 +270,13 @@ def _action_sail_to(g: Game, player: Player, to: str | None = None) -> None:
 
 def _action_anchor(g: Game, player: Player) -> None:
     """Anchor where the ship is (Anchoring phase)."""
-    _flow(g).anchor(player)
+    flow = _flow(g)
+    if "anchored" not in flow.board:
+        # Docking reads what the setup's World Map lays out (the ships anchored at each port,
+        # East Asia's entries): a scenario that anchors without '- action: setup' gets that
+        # part of it, as a game does, not a missing key.
+        flow.set_up_world_map()
+    flow.anchor(player)
 
 
 def _action_pirate_round(g: Game, player: Player, voyage: str) -> None:
@@ -324,7 +331,7 @@ def _charts(ir: dict[str, Any]) -> list[Chart]:
     kept: list[Chart] | None = _CHARTS_OF.get(ir)
     if kept is not None:
         return kept
-    charts = [stand_in_chart()]
+    charts = [stand_in_chart(ir)]
     try:
         printed = chart_from_ir(ir)
     except RuleError:
@@ -452,7 +459,8 @@ ACTION_ARGS = {
         "the arguments",
     ),
     "sail": Fields({"distance": Number(0)}, ("distance",), "the arguments"),
-    "dock": Fields({"port": _SPACE}, ("port",), "the arguments"),
+    # A port of either chart: docking at a sea space is checked before anything runs.
+    "dock": Fields({"port": _PORT}, ("port",), "the arguments"),
     "anchor_at_sea": Fields(
         {"place": Id("place", "a place", _place_id)}, ("place",), "the arguments"
     ),

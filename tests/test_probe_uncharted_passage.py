@@ -1,0 +1,109 @@
+"""Uncharted Passage probed as a designer would: new cards, house rules and rule cases written
+from the rulebook's text (the scenarios are tests/scenarios/uncharted_passage/probe_*.yaml).
+These are the regressions of what the probing found that a scenario cannot show."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from compiler.pipeline import compile_game
+from dsl.diagnostics import SourceCache
+from engine import sim
+from engine.scenario import Runner, ScenarioResult
+from engine.sim_tally import outcome
+
+ROOT = Path(__file__).resolve().parent.parent
+FOLDER = ROOT / "generated" / "uncharted_passage"
+
+
+def test_a_port_card_that_discards_itself_after_use_counts_as_played() -> None:
+    """``cardc sim``'s per-card table printed "played 0" for Smoke Bomb, Rum and Reinforced
+    Rope, whose use is ``may { ...; discard self }`` (no ``play`` event): a card a rule discards
+    is one the player spent."""
+    simulator = sim.Simulator(FOLDER)
+    seen: set[str] = set()
+    for number in range(1, 41):
+        played = sim.play_one(simulator, 1, number, "solo", "greedy")
+        events = played.game.events
+        discarded = {e[2] for e in events if e[0] == "discard"}
+        cards = outcome(played.game, played.result, "solo").cards
+        assert cards is not None
+        _drawn, used, _held = cards[0]
+        # Every card a rule discarded is counted as played, and so is every card played.
+        assert discarded <= used
+        assert {e[2] for e in events if e[0] == "play"} <= used
+        seen |= discarded
+    # The greedy captain spends Smoke Bombs in 40 games: the check above was not vacuous.
+    assert "smoke_bomb" in seen
+
+
+def _one(tmp_path: Path, text: str) -> ScenarioResult:
+    """The one scenario of ``text``, run against the compiled games."""
+    path = tmp_path / "s.yaml"
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    (result,) = Runner(ROOT / "generated").run_file(path)
+    return result
+
+
+def test_a_pirate_phase_against_a_card_without_a_pirate_is_refused_by_name(
+    tmp_path: Path,
+) -> None:
+    """A card without the formula a step asks for was "internal error: KeyError:
+    ('legend_of_kraken', 'pirate')"; it is a refusal naming the card, its kind and the formula."""
+    result = _one(
+        tmp_path,
+        """\
+        scenario: the Pirate phase of a mission
+        game: uncharted_passage
+        do:
+          - action: pirate_phase
+            args: {voyage: legend_of_kraken}
+        expect:
+          refused: "'legend_of_kraken' (a mission) has no formula 'pirate'"
+        """,
+    )
+    assert result.passed, result.message
+
+
+def test_docking_at_a_sea_space_is_an_error_before_anything_runs(tmp_path: Path) -> None:
+    """'dock' took any space, so a scenario docking at the open sea fired the cards' dock
+    trigger there; the step's port is checked to be a port before anything runs."""
+    result = _one(
+        tmp_path,
+        """\
+        scenario: docking at sea
+        game: uncharted_passage
+        do:
+          - action: dock
+            args: {port: sea_2_2}
+        expect:
+          round: 1
+        """,
+    )
+    assert not result.passed
+    assert "s.yaml:5:18: 'sea_2_2' is not a port" in result.message, result.message
+
+
+def test_a_hint_lists_a_few_names_of_many(tmp_path: Path) -> None:
+    """'play lime_juice' in a variant that removes Lime Juice printed every card of Uncharted
+    Passage (394, the map's spaces among them) as its hint; a long pool is cut to its first
+    few and says how many there are."""
+    game = tmp_path / "many"
+    game.mkdir()
+    (game / "game.cards").write_text(
+        'game many "Many" {\n  players 1\n  score prestige\n  counter prestige\n'
+        '  trigger reveal "a card is revealed"\n'
+        '  kind port_card "a port card" { property copies number }\n}\n',
+        encoding="utf-8",
+    )
+    cards = "".join(f'port_card "Card {n:02}" {{ copies 1 }}\n' for n in range(30))
+    cards += 'port_card "Player" {\n  copies 1\n  on reveal {\n    play zzz\n  }\n}\n'
+    (game / "cards.cards").write_text(cards, encoding="utf-8")
+    result = compile_game(game, SourceCache())
+    (found,) = [d for d in result.diagnostics if d.code == "name-undefined"]
+    assert found.message == "'zzz' is not a card of this game"
+    (hint,) = found.hints
+    assert hint.startswith("cards: card_00, card_01, ")
+    assert hint.endswith("... (31 in all)")
+    assert "card_29" not in hint
