@@ -1095,7 +1095,13 @@ class Checker:
             return
         if want == "number" and got == "dice":
             return
-        self.error("type-mismatch", f"{what} needs {_article(want)}, not {_article(got)}", span)
+        hint = _TYPE_HINTS.get(want)
+        self.error(
+            "type-mismatch",
+            f"{what} needs {_article(want)}, not {_article(got)}",
+            span,
+            *((hint,) if hint else ()),
+        )
 
     # -- expressions
 
@@ -1318,6 +1324,18 @@ def _param_words(sig: Signature, slot: int) -> str:
 
 def _words(typ: str) -> str:
     return {"card_name": "card", "name": "symbol", "target": "counter or quantity"}.get(typ, typ)
+
+
+#: What a value of each type is written as, for the hint of a type mismatch.
+_TYPE_HINTS = {
+    "bool": "a yes/no test is a comparison or a yes/no native, such as coins >= 2",
+    "number": "a number is written as 2, a counter's or parameter's name, or arithmetic of them",
+    "text": 'a string is written in quotes: "..."',
+    "name": "a symbol is a name game.cards declares (symbol NAME), written unquoted",
+    "card": "a card is named by its id (the title in lower case, words joined by _), or self",
+    "player": "a player is 'player' (the one the rule acts for) or a loop's name over players",
+    "list": "a list is players, or a native that returns a list",
+}
 
 
 def _article(typ: str) -> str:

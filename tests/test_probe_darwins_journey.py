@@ -241,3 +241,34 @@ def test_a_phase_the_flow_does_not_have_is_named_at_its_line(tmp_path: Path) -> 
     assert result.message == (
         f"{path}:5:18: 'pirate_raids' is not a phase of the flow; did you mean 'pirate_raid'?"
     )
+
+
+def test_a_campsite_argument_that_is_no_card_is_refused_at_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # take_treasure and treasure_at take a Campsite: 'coins' (a number) passed cardc check and
+    # failed mid-game ("treasure_at takes a campsite, not 10"); now it is a check error.
+    found = _check_with(
+        tmp_path,
+        monkeypatch,
+        'rule "Plunder" {\n  on reward_phase_end {\n'
+        "    if treasure_at(coins) { take_treasure 5 }\n  }\n}\n",
+    )
+    got = [(d.code, d.span.line, d.span.column, d.message, d.hints) for d in found]
+    card = "a card is named by its id (the title in lower case, words joined by _), or self"
+    assert got == [
+        (
+            "type-mismatch",
+            3,
+            20,
+            "the CAMPSITE of 'treasure_at' needs a card, not a number",
+            (card,),
+        ),
+        (
+            "type-mismatch",
+            3,
+            43,
+            "the CAMPSITE of 'take_treasure' needs a card, not a number",
+            (card,),
+        ),
+    ]
