@@ -272,3 +272,18 @@ def test_a_campsite_argument_that_is_no_card_is_refused_at_check(
             (card,),
         ),
     ]
+
+
+def test_the_diff_of_a_rule_whose_fallback_changed_shows_the_fallback() -> None:
+    # A house rule: "for each Coin a player cannot pay, they instead lose 1 Coin" in place of
+    # a victory point. The diff said "pay coins 2 + 2 * treasure -> pay coins 2 + 2 * treasure".
+    from compiler.diff import _describe_body
+
+    def raid(fallback: str) -> list[dict[str, Any]]:
+        lose = {"kind": "verb", "verb": "lose", "say": f"lose {fallback} missing", "args": []}
+        return [{"kind": "verb", "verb": "pay", "say": "pay coins 2", "else": [lose], "args": []}]
+
+    assert _describe_body(raid("coins")) == "pay coins 2 else lose coins missing"
+    assert _describe_body(raid("coins")) != _describe_body(raid("victory_points"))
+    may = {"kind": "may", "body": raid("coins")}
+    assert _describe_body([may]) == "may { pay coins 2 else lose coins missing }"
