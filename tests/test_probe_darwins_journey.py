@@ -287,3 +287,42 @@ def test_the_diff_of_a_rule_whose_fallback_changed_shows_the_fallback() -> None:
     assert _describe_body(raid("coins")) != _describe_body(raid("victory_points"))
     may = {"kind": "may", "body": raid("coins")}
     assert _describe_body([may]) == "may { pay coins 2 else lose coins missing }"
+
+
+def _run_yaml(tmp_path: Path, text: str) -> str:
+    """The failure message of the one scenario in ``text`` (it must fail)."""
+    path = tmp_path / "probe.yaml"
+    path.write_text(text, encoding="utf-8")
+    (result,) = Runner(ROOT / "generated").run_file(path)
+    assert not result.passed
+    return result.message.replace(f"{path}:", "")
+
+
+def test_a_trigger_fired_without_its_event_is_the_scenarios_mistake(tmp_path: Path) -> None:
+    # Was "the engine failed inside this step: ...pirates.cards:23:5: KeyError: 'campsite'".
+    head = "scenario: s\ngame: darwins_journey\ndo:\n"
+    tail = "expect:\n  player: {counters: {coins: 4}}\n"
+    fired = _run_yaml(tmp_path, head + "  - fire: campsite_reached\n" + tail)
+    assert fired == (
+        "4:5: 'campsite_reached' is fired with its event (campsite); give it: "
+        "event: {campsite: ...}"
+    )
+    run = head + "  - run: discovering_treasure.campsite_reached\n    event: {}\n" + tail
+    assert _run_yaml(tmp_path, run) == "5:12: the event of 'campsite_reached' needs 'campsite'"
+
+
+def test_a_players_key_at_the_top_and_a_seat_past_the_players_are_named_at_their_line(
+    tmp_path: Path,
+) -> None:
+    # Were "the given state was refused" and "a rule failed" with no column, after setting up;
+    # a Tent of seat 3 in a game of 1 was taken.
+    text = (
+        "scenario: s\ngame: darwins_journey\ngiven:\n  placed: [navigation]\n"
+        "  tents_on: {bahia: [3]}\ndo:\n  - action: unlock_diary\nexpect:\n"
+        "  ship_region: section_1\n"
+    )
+    assert _run_yaml(tmp_path, text).splitlines() == [
+        "4:3: 'placed' belongs to a player: give it under 'player' or 'players'",
+        "5:22: 3 is more than 1, the most a player number can be",
+        "9:3: 'ship_region' belongs to a player: give it under 'player' or 'players'",
+    ]

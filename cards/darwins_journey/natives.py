@@ -37,7 +37,7 @@ from typing import Any, Protocol
 
 from engine.flow import FlowGame
 from engine.runtime import Context, Game, Player, Question, RuleError
-from engine.scenario_types import Fields, Id, Many, Maybe, Number, Table
+from engine.scenario_types import PLAYER, Fields, Id, Many, Maybe, Number, Table
 
 from . import board as geometry  # noqa: F401 - for tests: rules_module(...).geometry
 from . import policy
@@ -933,10 +933,13 @@ GIVEN_KINDS = {
     "objective_pile": Many(Id("objective", "an Objective tile")),
     "objective_discard": Many(Id("objective", "an Objective tile")),
     "goal_tiles": Many(Id("goal_tile", "a Beagle Goal or Correspondence tile")),
-    "tents_on": Table(Id("campsite", "a Campsite"), Many(Number(1, 4, "a seat"))),
+    # Seats of the scenario's players (a seat 3 in a game of 1 was taken, then never played).
+    "tents_on": Table(Id("campsite", "a Campsite"), Many(PLAYER)),
     "placed": Many(Id("location", "an action location")),
     "lane": Maybe(Id("lane", "upper or lower")),
 }
+#: Keys that are a player's: given or expected under 'player' / 'players' only.
+PLAYER_KEYS = frozenset({"placed", "lane", "ship_region"})
 EXPECT_KINDS = {
     **GIVEN_KINDS,
     "ship_region": _REGION,
