@@ -401,7 +401,12 @@ class Checker:
     def property_value(self, typ: str, member: Property, words: list[Any]) -> Any:
         def one() -> Any:
             if len(words) != 1:
-                self.error("property-type", f"'{member.name}' takes one {typ}", member.span)
+                self.error(
+                    "property-type",
+                    f"'{member.name}' takes one {typ}",
+                    member.span,
+                    "write one value after the property's name; a list property takes several",
+                )
                 return None
             return words[0]
 
@@ -411,7 +416,12 @@ class Checker:
                 return None
             if isinstance(word, Number):
                 return word.value
-            self.error("property-type", f"'{member.name}' must be a number", word.span)
+            self.error(
+                "property-type",
+                f"'{member.name}' must be a number",
+                word.span,
+                f"write: {member.name} 2",
+            )
         elif typ == "text":
             word = one()
             if word is None:
@@ -430,7 +440,12 @@ class Checker:
                 return None
             if isinstance(word, Boolean):
                 return word.value
-            self.error("property-type", f"'{member.name}' must be true or false", word.span)
+            self.error(
+                "property-type",
+                f"'{member.name}' must be true or false",
+                word.span,
+                f"write: {member.name} true",
+            )
         elif typ == "name":
             word = one()
             if word is None:
@@ -438,7 +453,12 @@ class Checker:
             if isinstance(word, Name) and self.resolve_data_name(word):
                 return word.id
             if not isinstance(word, Name):
-                self.error("property-type", f"'{member.name}' must be a name", word.span)
+                self.error(
+                    "property-type",
+                    f"'{member.name}' must be a name",
+                    word.span,
+                    f"write a declared symbol or card id, unquoted: {member.name} NAME",
+                )
         else:  # list / any: clauses of names, numbers and strings
             clauses = []
             for clause in member.args:
@@ -458,6 +478,7 @@ class Checker:
                             "property-type",
                             f"'{member.name}' holds names, numbers and strings",
                             word.span,
+                            f'write them with commas: {member.name} a_name, 2, "text"',
                         )
                 clauses.append(items)
             return clauses
@@ -1111,7 +1132,13 @@ class Checker:
             return
         if want == "number" and got == "dice":
             return
-        self.error("type-mismatch", f"{what} needs {_article(want)}, not {_article(got)}", span)
+        hint = _TYPE_HINTS.get(want)
+        self.error(
+            "type-mismatch",
+            f"{what} needs {_article(want)}, not {_article(got)}",
+            span,
+            *((hint,) if hint else ()),
+        )
 
     # -- expressions
 
@@ -1262,7 +1289,16 @@ class Checker:
             hints = ("this rule has no trigger, so trigger names are not in scope",)
         elif not hints and trigger is not None:
             seen = ", ".join([*trigger.params, *trigger.quantities])
-            hints = (f"'on {trigger.name}' gives: {seen}",) if seen else ()
+            # A trigger that gives no names still has the player the card acts for: say so,
+            # since a name like 'scorer' is most often a flow loop's, out of reach here.
+            hints = (
+                (f"'on {trigger.name}' gives: {seen}",)
+                if seen
+                else (
+                    f"'on {trigger.name}' gives no names of its own; the player the card "
+                    "acts for is 'player', the card itself 'self'",
+                )
+            )
         self.error("name-undefined", f"'{ident}' is not defined here", node.span, *hints)
         return {"kind": "num", "value": 0}, "any"
 
@@ -1270,8 +1306,12 @@ class Checker:
         sig = self.vocab.natives.get(node.func)
         if sig is None:
             hint = did_you_mean(node.func, self.vocab.natives)
-            if not hint and node.func in self.vocab.verbs:
+            verb = self.vocab.verbs.get(node.func)
+            if verb is not None:
+                # A verb of that very name beats a native that is merely close to it.
                 hint = (f"'{node.func}' is a verb: write it as a statement, '{node.func} ...'",)
+                if verb.returns == "bool":
+                    hint += (f"it answers yes or no as a condition: if {node.func} ... {{ }}",)
             self.error(
                 "native-undefined",
                 f"'{node.func}' is not a native of this game",
@@ -1333,6 +1373,18 @@ def _some(names: list[str]) -> str:
 
 def _words(typ: str) -> str:
     return {"card_name": "card", "name": "symbol", "target": "counter or quantity"}.get(typ, typ)
+
+
+#: What a value of each type is written as, for the hint of a type mismatch.
+_TYPE_HINTS = {
+    "bool": "a yes/no test is a comparison or a yes/no native, such as coins >= 2",
+    "number": "a number is written as 2, a counter's or parameter's name, or arithmetic of them",
+    "text": 'a string is written in quotes: "..."',
+    "name": "a symbol is a name game.cards declares (symbol NAME), written unquoted",
+    "card": "a card is named by its id (the title in lower case, words joined by _), or self",
+    "player": "a player is 'player' (the one the rule acts for) or a loop's name over players",
+    "list": "a list is players, or a native that returns a list",
+}
 
 
 def _article(typ: str) -> str:

@@ -207,6 +207,12 @@ def _describe(stmt: IR) -> str:
         if stmt.get("else"):
             text += f" else {{ {_describe_body(stmt['else'])} }}"
         return text
+    if stmt["kind"] in ("may", "repeat") and isinstance(stmt.get("body"), list):
+        return f"{_head(stmt)} {{ {_describe_body(stmt['body'])} }}"
+    if stmt["kind"] == "verb" and stmt.get("else"):
+        # `pay coins 2 else lose victory_points missing`: the fallback is part of the rule (a
+        # changed one must show), and describe_stmt says the verb alone.
+        return f"{describe_stmt(stmt)} else {_describe_body(stmt['else'])}"
     return describe_stmt(stmt)
 
 

@@ -35,7 +35,7 @@ from ruamel.yaml.error import YAMLError
 
 from dsl.yaml_load import load_yaml_all, yaml_error_message
 from engine.loader import compiled_folder, game_rules, name_problem, new_game
-from engine.runtime import Context, Game, Policy, Question, RuleError
+from engine.runtime import Context, Game, GameEnded, Policy, Question, RuleError
 from engine.scenario_check import check_scenario
 
 SCENARIO_SCHEMA: dict[str, Any] = {
@@ -597,6 +597,17 @@ class Runner:
         )
 
     def _step(self, path: Path, game: Game, rules: Any, step: Any, line: int) -> Context | None:
+        try:
+            return self._do_step(game, rules, step)
+        except GameEnded as ended:
+            # ``end_game "reason"`` (or an ``end when`` that held) ends the game: the step ran
+            # to its end and refused nothing. The game keeps the reason, as its flow would;
+            # a scenario sees the ending in its events (``end_game player 1 REASON``).
+            if hasattr(game, "reason"):
+                game.reason = ended.reason
+            return None
+
+    def _do_step(self, game: Game, rules: Any, step: Any) -> Context | None:
         player = game.players[int(step.get("player", 1)) - 1]
         event = _plain(step.get("event") or {})
         quantities = {str(k): int(v) for k, v in (step.get("quantities") or {}).items()}

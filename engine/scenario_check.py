@@ -9,7 +9,8 @@ let a YAML editor say so while the file is typed.
 What a game adds to a scenario is declared in its own Python (``cards/<game>/natives.py``):
 ``GIVEN_KINDS`` / ``EXPECT_KINDS`` (the value of each ``GIVEN`` / ``EXPECT`` key),
 ``ACTION_ARGS`` (each action's arguments, a :class:`Fields`), ``EVENT_KINDS`` (a step's
-``event:`` parameters by name), ``POOLS`` (named lists of ids
+``event:`` parameters by name), ``PLAYER_KEYS`` (the ``GIVEN`` / ``EXPECT`` keys that are a
+player's, so never at the top), ``POOLS`` (named lists of ids
 computed from the IR) and ``QUESTIONS`` (the flow's own questions and their answers). The
 questions the cards ask come from the IR itself (:func:`card_questions`).
 """
@@ -175,6 +176,9 @@ class Checker:
         self.event_kinds: dict[str, Kind] = dict(getattr(rules, "EVENT_KINDS", {}) or {})
         self.questions = questions(ir, rules)
         self.player = player_kinds(self.vocab)
+        #: The game's keys that are a player's (a worker's place, a Ship's lane): given or
+        #: expected under ``player`` / ``players`` only (``PLAYER_KEYS`` in its Python).
+        self.player_keys: frozenset[str] = frozenset(getattr(rules, "PLAYER_KEYS", ()) or ())
 
     def add(self, at: Where, message: str) -> None:
         """One problem at ``at``."""
@@ -265,6 +269,11 @@ class Checker:
                 self.kind(Text(), value, inner)
                 if "refused" in spec and "error" in spec:
                     self.add(where, "'error' is the older name of 'refused': give one")
+            elif name in hooks and name in self.player_keys:
+                self.add(
+                    where,
+                    f"'{name}' belongs to a player: give it under 'player' or 'players'",
+                )
             elif name in hooks:
                 self.kind(hooks[name], value, inner)
             else:
@@ -360,15 +369,22 @@ class Checker:
                     step["quantities"],
                     child_where(step, "quantities", at),
                 )
+            names = list(spec.get("params") or [])
             if "event" in step:
                 events = self.event_kinds
-                params: dict[str, Kind] = {
-                    p: events.get(p, Anything()) for p in spec.get("params") or []
-                }
+                params: dict[str, Kind] = {p: events.get(p, Anything()) for p in names}
+                # Every parameter: a card reads it as the trigger gives it (a missing one was a
+                # KeyError inside the card's handler).
                 self.kind(
-                    Fields(params, (), f"the event of '{trigger}'"),
+                    Fields(params, tuple(names), f"the event of '{trigger}'"),
                     step["event"],
                     child_where(step, "event", at),
+                )
+            elif names:
+                self.add(
+                    key_where(step, kinds[0], at),
+                    f"'{trigger}' is fired with its event ({', '.join(names)}); "
+                    f"give it: event: {{{', '.join(f'{n}: ...' for n in names)}}}",
                 )
         elif "action" in step:
             for key in ("quantities", "event"):

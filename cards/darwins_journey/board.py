@@ -136,6 +136,86 @@ def ocean_regions(g: Game) -> list[str]:
     ]
 
 
+#: The marks of the Compatibility diagram: "a strip of map sections marked either OK or NO".
+MARKS = ("OK", "NO")
+#: Each track's counter of the piece on it (the Ship's space, the Explorer's).
+TRACK_COUNTERS = {"ocean": "ship_space", "island": "explorer_space"}
+
+
+def _at(g: Game, card: str) -> str:
+    """``file:line: Title`` of a card, to start a message about its data."""
+    found = g.cards[card]
+    return f"{found.get('source', card)}: {found.get('title', card)}"
+
+
+def validate_board(g: Game) -> None:
+    """Refuse, before the first move, a board the rules cannot be played on, naming the card:
+    a mark that is neither OK nor NO, map sections that leave a space of the Ocean track out
+    (or hold one twice), a Campsite off its track or sharing a space, more Campsites than
+    Treasure tokens ("Place 1 Treasure token onto each Campsite location"). Without this,
+    each is a silent misreading or a failure in the middle of a game."""
+    for section in sections(g):
+        for name, mark in (
+            ("pirate", section.pirate),
+            ("upper_pirate", section.upper),
+            ("lower_pirate", section.lower),
+        ):
+            if (mark is not None or name == "pirate") and mark not in MARKS:
+                raise RuleError(
+                    f"{_at(g, section.id)}: {name} is {mark!r}; the Compatibility diagram "
+                    'marks a map section "OK" or "NO" (in capitals)'
+                )
+    top = g.counter_bounds.get("ship_space", (0, None))[1]
+    expected = 0
+    for section in sections(g):
+        if section.first != expected or section.last < section.first:
+            raise RuleError(
+                f"{_at(g, section.id)}: its spaces are {section.first} to {section.last}, but "
+                f"the map sections must cover the Ocean track in order without a gap: this one "
+                f"should start at space {expected}"
+            )
+        expected = section.last + 1
+    if top is not None and expected - 1 != int(top):
+        raise RuleError(
+            f"the map sections cover the Ocean track's spaces 0 to {expected - 1}, but "
+            f"ship_space goes up to {top}: make the last section end at space {top} (or "
+            "change ship_space's max in game.cards)"
+        )
+    seen: dict[tuple[str, int], str] = {}
+    for site in campsites(g):
+        track = str(prop(g, site, "track"))
+        space = int(prop(g, site, "space"))
+        counter = TRACK_COUNTERS.get(track)
+        if counter is None:
+            raise RuleError(
+                f"{_at(g, site)}: track is '{track}'; a Campsite is on the ocean or the "
+                "island track"
+            )
+        high = g.counter_bounds.get(counter, (0, None))[1]
+        if space < 1 or (high is not None and space > int(high)):
+            raise RuleError(
+                f"{_at(g, site)}: space {space} is not a space a piece can reach on the "
+                f"{track} track (1 to {high}: {counter}'s max in game.cards)"
+            )
+        other = seen.get((track, space))
+        if other is not None:
+            raise RuleError(
+                f"{_at(g, site)}: space {space} of the {track} track already holds the "
+                f"Campsite {g.cards[other]['title']} ({g.cards[other].get('source', other)}); "
+                "a location holds one Campsite"
+            )
+        seen[(track, space)] = site
+    tokens = param(g, "treasure_tokens")
+    sites = campsites(g)
+    if len(sites) > tokens:
+        raise RuleError(
+            f"{_at(g, sites[tokens])}: the game has {len(sites)} Campsites but "
+            f"{tokens} Treasure tokens, and setup places 1 Treasure token onto each Campsite "
+            "location: raise param treasure_tokens (game.cards, or a variant's params) or "
+            "remove a Campsite"
+        )
+
+
 def all_regions(g: Game) -> list[str]:
     """Every area of the Ocean track a Ship may be in, the starting area included."""
     return [region for section in sections(g) for region, _mark in section.regions()]

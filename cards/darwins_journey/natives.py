@@ -37,7 +37,7 @@ from typing import Any, Protocol
 
 from engine.flow import FlowGame
 from engine.runtime import Context, Game, Player, Question, RuleError
-from engine.scenario_types import Fields, Id, Many, Maybe, Number, Table
+from engine.scenario_types import PLAYER, Fields, Id, Many, Maybe, Number, Table
 
 from . import board as geometry  # noqa: F401 - for tests: rules_module(...).geometry
 from . import policy
@@ -67,6 +67,7 @@ from .board import (
     sections,
     ship_region,
     treasure_at,
+    validate_board,
 )
 
 # -- the base game, as the expansion sees it -------------------------------------------------
@@ -177,12 +178,8 @@ class DarwinsJourney(FlowGame):
     def __post_init__(self) -> None:
         super().__post_init__()
         self.host: DarwinHost = ModelledHost()
+        validate_board(self)
         sites = campsites(self)
-        if len(sites) > param(self, "treasure_tokens"):
-            raise RuleError(
-                f"{len(sites)} Campsites but only {self.params['treasure_tokens']} "
-                "Treasure tokens: setup places 1 on each"
-            )
         self.board.update(
             treasure={site: 0 for site in sites},
             pirate_region=None,
@@ -876,6 +873,9 @@ ACTIONS = {
     "setup_diary": _dsl_verb("setup_diary"),
     "unlock_diary": _dsl_verb("unlock_diary"),
     "special_action": _verb("special_action"),
+    # Any one phase of the flow by its name, a variant's own phases included (a house rule
+    # that inserts a phase is tested by running it).
+    "phase": lambda g, player, name: _game(g).run_phase(name, player),
 }
 
 
@@ -913,6 +913,11 @@ POOLS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     # Any place of the tracks: reaching one that is no Campsite is a refusal, not a typo.
     "place": lambda ir: [*_regions(ir), *_kind("campsite")(ir), *_kind("action_location")(ir)],
     "lane": lambda ir: ["upper", "lower"],
+    "phase": lambda ir: [
+        phase["name"]
+        for section in (ir.get("flow") or {}).get("sections", [])
+        for phase in section.get("phases", [])
+    ],
 }
 
 _REGION = Id("region", "an area of the Ocean track")
@@ -928,10 +933,13 @@ GIVEN_KINDS = {
     "objective_pile": Many(Id("objective", "an Objective tile")),
     "objective_discard": Many(Id("objective", "an Objective tile")),
     "goal_tiles": Many(Id("goal_tile", "a Beagle Goal or Correspondence tile")),
-    "tents_on": Table(Id("campsite", "a Campsite"), Many(Number(1, 4, "a seat"))),
+    # Seats of the scenario's players (a seat 3 in a game of 1 was taken, then never played).
+    "tents_on": Table(Id("campsite", "a Campsite"), Many(PLAYER)),
     "placed": Many(Id("location", "an action location")),
     "lane": Maybe(Id("lane", "upper or lower")),
 }
+#: Keys that are a player's: given or expected under 'player' / 'players' only.
+PLAYER_KEYS = frozenset({"placed", "lane", "ship_region"})
 EXPECT_KINDS = {
     **GIVEN_KINDS,
     "ship_region": _REGION,
@@ -956,6 +964,7 @@ ACTION_ARGS = {
     "setup_diary": Fields({}),
     "unlock_diary": Fields({}),
     "special_action": Fields({}),
+    "phase": Fields({"name": Id("phase", "a phase of the flow")}, ("name",)),
 }
 EVENT_KINDS = {"campsite": Id("place", "a place")}
 QUESTIONS: dict[str, tuple[str, tuple[str, ...] | str | None]] = {

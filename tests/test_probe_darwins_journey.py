@@ -1,0 +1,328 @@
+"""What probing Darwin's Journey: Pirates as a designer found: new cards, house rules and rule
+cases written from the rulebook (``darwins-journey-pirates.txt``), and what each exposed.
+
+- a name a trigger does not give (``scorer`` in a goal tile's ``on final_scoring``) was an
+  error with no hint; a verb called like a native (``if play(purser)``) was told "did you
+  mean 'player_count'?"; a property of the wrong type had no hint;
+- ``end_game`` in a scenario step was reported as the rules refusing the step;
+- a board the rules cannot be played on (a lower-case Compatibility mark, a tenth Campsite for
+  nine Treasure tokens, two Campsites on one space, map sections that leave spaces out) passed
+  silently or failed mid-game with no card named.
+
+The scenarios of ``tests/scenarios/darwins_journey/probe_*.yaml`` hold the rule cases; run
+``cardc build`` first.
+"""
+
+from __future__ import annotations
+
+import copy
+import shutil
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from compiler.pipeline import compile_game
+from dsl.diagnostics import Diagnostic, SourceCache
+from engine.loader import rules_module
+from engine.runtime import Context, Game, RuleError
+from engine.scenario import Runner
+from engine.sim import Simulator
+
+ROOT = Path(__file__).resolve().parent.parent
+GENERATED = ROOT / "generated" / "darwins_journey"
+dj = rules_module("darwins_journey")
+
+
+def _check_with(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cards: str) -> list[Diagnostic]:
+    """The diagnostics of the game with one more card file, ``probe.cards``."""
+    folder = tmp_path / "cards" / "darwins_journey"
+    shutil.copytree(ROOT / "cards" / "darwins_journey", folder)
+    (folder / "probe.cards").write_text(cards, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = compile_game(Path("cards/darwins_journey"), SourceCache())
+    return [d for d in result.diagnostics if d.span.file.endswith("probe.cards")]
+
+
+def test_a_name_the_trigger_does_not_give_says_who_the_card_acts_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A new Beagle Goal tile: 'scorer' is the flow's loop name, out of reach in the card.
+    found = _check_with(
+        tmp_path,
+        monkeypatch,
+        'goal_tile beagle_goal "Pirate Hunter" {\n'
+        "  on final_scoring { if ship_region(scorer) == pirate_region() { score 2 } }\n"
+        "}\n",
+    )
+    (error,) = found
+    assert (error.code, error.span.line, error.span.column) == ("name-undefined", 2, 37)
+    assert error.hints == (
+        "'on final_scoring' gives no names of its own; the player the card acts for is "
+        "'player', the card itself 'self'",
+    )
+
+
+def test_a_verb_called_like_a_native_is_told_it_is_a_verb(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    found = _check_with(
+        tmp_path,
+        monkeypatch,
+        'crew pirates "P5" {\n  code "P5"\n  on use { if play(purser) { gain coins 1 } }\n}\n',
+    )
+    (error,) = found
+    assert error.code == "native-undefined"
+    # Was "did you mean 'player_count'?": a native merely close to the verb's name.
+    assert error.hints[0] == "'play' is a verb: write it as a statement, 'play ...'"
+    assert "if play ... { }" in error.hints[1]
+    assert not any("player_count" in hint for hint in error.hints)
+
+
+def test_a_property_of_the_wrong_type_says_how_to_write_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    found = _check_with(
+        tmp_path,
+        monkeypatch,
+        'campsite "Tortuga" { track ocean; space two; tent_sites 1 2; cost 1 }\n'
+        'action_tile pirates "Cove" { code "P2"; unlocked_at_start maybe }\n',
+    )
+    got = {(d.span.line, d.span.column): (d.message, d.hints) for d in found}
+    assert got == {
+        (1, 41): ("'space' must be a number", ("write: space 2",)),
+        (1, 46): (
+            "'tent_sites' takes one number",
+            ("write one value after the property's name; a list property takes several",),
+        ),
+        (2, 59): ("'unlocked_at_start' must be true or false", ("write: unlocked_at_start true",)),
+    }
+
+
+# -- end_game in a scenario step ------------------------------------------------------------
+
+
+def _game(players: int = 1) -> Game:
+    sim = Simulator(GENERATED)
+    mode = "solo" if players == 1 else "competitive"
+    return sim.new_game(1, players, mode, sim.factory("random"))
+
+
+def test_a_step_that_ends_the_game_ran_and_was_not_refused() -> None:
+    game = _game()
+
+    def ending(g: Game, player: Any) -> Context:
+        c = Context(player, "", "ending")
+        g.end_game(c, "the pirates won")
+        return c
+
+    rules = SimpleNamespace(ACTIONS={"ending": ending})
+    runner = Runner(ROOT / "generated")
+    got = runner._step(Path("x.yaml"), game, rules, {"action": "ending"}, 1)
+    assert got is None
+    # The game keeps the reason, as its flow does when end_game ends it in play.
+    assert game.reason == "the pirates won"  # type: ignore[attr-defined]
+    assert ("end_game", 0, "the pirates won") in game.events
+
+
+def test_a_refusing_step_is_still_a_refusal() -> None:
+    game = _game()
+    rules = SimpleNamespace(ACTIONS=dj.ACTIONS)
+    runner = Runner(ROOT / "generated")
+    with pytest.raises(RuleError, match="is not a Campsite"):
+        runner._step(
+            Path("x.yaml"), game, rules, {"action": "reach_campsite", "args": {"campsite": "x"}}, 1
+        )
+
+
+# -- the board's data, checked before the first move ---------------------------------------
+
+
+def _with_cards(change: dict[str, dict[str, Any]], add: dict[str, Any] | None = None) -> Game:
+    """A game whose cards are the compiled ones with ``change``d properties (and ``add``ed
+    cards), before the board is checked."""
+    game = _game()
+    cards = copy.deepcopy(game.cards)
+    for card, properties in change.items():
+        cards[card]["properties"].update(properties)
+    cards.update(add or {})
+    game.cards = cards
+    return game
+
+
+def _campsite(title: str, track: str, space: int) -> dict[str, Any]:
+    return {
+        "id": title.lower(),
+        "kind": "campsite",
+        "title": title,
+        "tags": [],
+        "source": "cards/darwins_journey/probe.cards:1",
+        "properties": {"track": track, "space": space, "tent_sites": 1, "cost": 1},
+        "formulas": {},
+    }
+
+
+def test_the_shipped_board_and_its_variants_pass() -> None:
+    for variant in ("", "fireland", "pirate_scenario", "pirate_unlocked", "no_pirates"):
+        sim = Simulator(GENERATED / variant if variant else GENERATED)
+        game = sim.new_game(1, 2, "competitive", sim.factory("random"))
+        dj.geometry.validate_board(game)
+
+
+@pytest.mark.parametrize(
+    ("change", "add", "words"),
+    [
+        # "a strip of map sections marked either OK or NO": 'ok' would silently be NO.
+        (
+            {"section_2": {"pirate": "ok"}},
+            None,
+            "board.cards:15: Section 2: pirate is 'ok'; the Compatibility diagram marks a map "
+            'section "OK" or "NO"',
+        ),
+        (
+            {"section_4": {"lower_pirate": "Yes"}},
+            None,
+            "Section 4: lower_pirate is 'Yes'",
+        ),
+        # "Place 1 Treasure token onto each Campsite location" with 9 tokens.
+        (
+            {},
+            {"tortuga": _campsite("Tortuga", "ocean", 14)},
+            "probe.cards:1: Tortuga: the game has 10 Campsites but 9 Treasure tokens",
+        ),
+        (
+            {},
+            {"tortuga": _campsite("Tortuga", "ocean", 13)},
+            "Tortuga: space 13 of the ocean track already holds the Campsite Valparaiso",
+        ),
+        (
+            {},
+            {"tortuga": _campsite("Tortuga", "island", 30)},
+            "Tortuga: space 30 is not a space a piece can reach on the island track (1 to 11",
+        ),
+        (
+            {"bahia": {"track": "sea"}},
+            None,
+            "Bahia: track is 'sea'; a Campsite is on the ocean or the island track",
+        ),
+        (
+            {"section_3": {"first_space": 7}},
+            None,
+            "Section 3: its spaces are 7 to 8, but the map sections must cover the Ocean track "
+            "in order without a gap: this one should start at space 6",
+        ),
+        (
+            {"section_6": {"last_space": 20}},
+            None,
+            "the map sections cover the Ocean track's spaces 0 to 20, but ship_space goes up to 17",
+        ),
+    ],
+)
+def test_a_board_the_rules_cannot_be_played_on_is_refused_naming_the_card(
+    change: dict[str, dict[str, Any]], add: dict[str, Any] | None, words: str
+) -> None:
+    game = _with_cards(change, add)
+    with pytest.raises(RuleError) as refused:
+        dj.geometry.validate_board(game)
+    assert words in str(refused.value)
+
+
+def test_a_phase_the_flow_does_not_have_is_named_at_its_line(tmp_path: Path) -> None:
+    # action: phase takes any phase of the flow (a house rule's own too), checked at its line.
+    path = tmp_path / "phase.yaml"
+    path.write_text(
+        "scenario: a typo\ngame: darwins_journey\ndo:\n  - action: phase\n"
+        "    args: {name: pirate_raids}\nexpect:\n  player:\n    counters: {coins: 4}\n",
+        encoding="utf-8",
+    )
+    (result,) = Runner(ROOT / "generated").run_file(path)
+    assert not result.passed
+    assert result.message == (
+        f"{path}:5:18: 'pirate_raids' is not a phase of the flow; did you mean 'pirate_raid'?"
+    )
+
+
+def test_a_campsite_argument_that_is_no_card_is_refused_at_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # take_treasure and treasure_at take a Campsite: 'coins' (a number) passed cardc check and
+    # failed mid-game ("treasure_at takes a campsite, not 10"); now it is a check error.
+    found = _check_with(
+        tmp_path,
+        monkeypatch,
+        'rule "Plunder" {\n  on reward_phase_end {\n'
+        "    if treasure_at(coins) { take_treasure 5 }\n  }\n}\n",
+    )
+    got = [(d.code, d.span.line, d.span.column, d.message, d.hints) for d in found]
+    card = "a card is named by its id (the title in lower case, words joined by _), or self"
+    assert got == [
+        (
+            "type-mismatch",
+            3,
+            20,
+            "the CAMPSITE of 'treasure_at' needs a card, not a number",
+            (card,),
+        ),
+        (
+            "type-mismatch",
+            3,
+            43,
+            "the CAMPSITE of 'take_treasure' needs a card, not a number",
+            (card,),
+        ),
+    ]
+
+
+def test_the_diff_of_a_rule_whose_fallback_changed_shows_the_fallback() -> None:
+    # A house rule: "for each Coin a player cannot pay, they instead lose 1 Coin" in place of
+    # a victory point. The diff said "pay coins 2 + 2 * treasure -> pay coins 2 + 2 * treasure".
+    from compiler.diff import _describe_body
+
+    def raid(fallback: str) -> list[dict[str, Any]]:
+        lose = {"kind": "verb", "verb": "lose", "say": f"lose {fallback} missing", "args": []}
+        return [{"kind": "verb", "verb": "pay", "say": "pay coins 2", "else": [lose], "args": []}]
+
+    assert _describe_body(raid("coins")) == "pay coins 2 else lose coins missing"
+    assert _describe_body(raid("coins")) != _describe_body(raid("victory_points"))
+    may = {"kind": "may", "body": raid("coins")}
+    assert _describe_body([may]) == "may { pay coins 2 else lose coins missing }"
+
+
+def _run_yaml(tmp_path: Path, text: str) -> str:
+    """The failure message of the one scenario in ``text`` (it must fail)."""
+    path = tmp_path / "probe.yaml"
+    path.write_text(text, encoding="utf-8")
+    (result,) = Runner(ROOT / "generated").run_file(path)
+    assert not result.passed
+    return result.message.replace(f"{path}:", "")
+
+
+def test_a_trigger_fired_without_its_event_is_the_scenarios_mistake(tmp_path: Path) -> None:
+    # Was "the engine failed inside this step: ...pirates.cards:23:5: KeyError: 'campsite'".
+    head = "scenario: s\ngame: darwins_journey\ndo:\n"
+    tail = "expect:\n  player: {counters: {coins: 4}}\n"
+    fired = _run_yaml(tmp_path, head + "  - fire: campsite_reached\n" + tail)
+    assert fired == (
+        "4:5: 'campsite_reached' is fired with its event (campsite); give it: "
+        "event: {campsite: ...}"
+    )
+    run = head + "  - run: discovering_treasure.campsite_reached\n    event: {}\n" + tail
+    assert _run_yaml(tmp_path, run) == "5:12: the event of 'campsite_reached' needs 'campsite'"
+
+
+def test_a_players_key_at_the_top_and_a_seat_past_the_players_are_named_at_their_line(
+    tmp_path: Path,
+) -> None:
+    # Were "the given state was refused" and "a rule failed" with no column, after setting up;
+    # a Tent of seat 3 in a game of 1 was taken.
+    text = (
+        "scenario: s\ngame: darwins_journey\ngiven:\n  placed: [navigation]\n"
+        "  tents_on: {bahia: [3]}\ndo:\n  - action: unlock_diary\nexpect:\n"
+        "  ship_region: section_1\n"
+    )
+    assert _run_yaml(tmp_path, text).splitlines() == [
+        "4:3: 'placed' belongs to a player: give it under 'player' or 'players'",
+        "5:22: 3 is more than 1, the most a player number can be",
+        "9:3: 'ship_region' belongs to a player: give it under 'player' or 'players'",
+    ]
