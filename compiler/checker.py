@@ -106,6 +106,9 @@ class Checker:
         self.cards: dict[str, Declaration] = {}
         self.provisional: list[IR] = list(vocab.provisional)
         self.events = set(vocab.triggers) | set(vocab.box_triggers)
+        #: The game's ``CHECK_CARD`` (its natives.py): what its Python reads of a card's
+        #: properties, checked here so that a card that checks also runs.
+        self.card_check: Any = None
 
     # -- diagnostics
 
@@ -299,7 +302,34 @@ class Checker:
                     decl.span,
                     f"add a line: {name} ...",
                 )
+        if self.card_check is not None:
+            self.card_data(out, seen, decl.span)
         return out
+
+    def card_data(self, out: IR, seen: dict[str, Span], span: Span) -> None:
+        """The game's ``CHECK_CARD(card)`` on the lowered card: each problem it returns, a
+        ``(property, message, hint)``, is an error at that property (at the card when the
+        property is not written), so a value the game's Python cannot read fails here and not
+        in the middle of a game."""
+        try:
+            problems = list(self.card_check(out) or ())
+        except Exception as error:  # the designer's code: its failure is a diagnostic
+            self.error(
+                "natives-broken",
+                f"the game's CHECK_CARD failed on {out['title']}: {type(error).__name__}: {error}",
+                span,
+                "fix CHECK_CARD in the game's natives.py; it must return (property, message, "
+                "hint) triples",
+            )
+            return
+        for problem in problems:
+            prop, message, hint = (tuple(problem) + ("", "", ""))[:3]
+            self.error(
+                "card-data",
+                f"{out['title']}: {message}",
+                seen.get(str(prop), span),
+                *((str(hint),) if hint else ()),
+            )
 
     def annotations(
         self,
@@ -1456,8 +1486,11 @@ def check_game(
     if vocab.game:
         from compiler.implementations import prove
 
-        prove(vocab, diagnostics)
+        rules = prove(vocab, diagnostics)
+    else:
+        rules = None
     checker = Checker(vocab, diagnostics)
+    checker.card_check = getattr(rules, "CHECK_CARD", None)
     declarations = [
         decl
         for source in files

@@ -92,9 +92,10 @@ def _spec_problem(sig: Signature, spec: Any) -> str | None:
     return None
 
 
-def prove(vocab: Vocabulary, diagnostics: list[Diagnostic]) -> None:
+def prove(vocab: Vocabulary, diagnostics: list[Diagnostic]) -> Any:
     """Check that each verb and native ``game.cards`` declares has an implementation; point
-    calls of those the standard library implements at it."""
+    calls of those the standard library implements at it. The game's own Python module (its
+    ``CHECK_CARD``, for the checker), or None."""
     from engine.api import implementations
     from engine.loader import NATIVES_FILE, NativesError, game_rules
 
@@ -117,7 +118,7 @@ def prove(vocab: Vocabulary, diagnostics: list[Diagnostic]) -> None:
                 ("fix the Python there; cardc loads it to check what it implements",),
             )
         )
-        return
+        return None
     found = implementations(rules)
     if rules is not None and getattr(rules, "__file__", None):
         where = str(display_path(Path(rules.__file__)))
@@ -218,6 +219,7 @@ def prove(vocab: Vocabulary, diagnostics: list[Diagnostic]) -> None:
                     ),
                 )
             )
+    return rules
 
 
 def _takes(arity: tuple[int, int | None] | None) -> str:

@@ -35,6 +35,9 @@ instead of two): ``new_month = verb(name="new_month")(MyGame.begin_month)``, whe
   players ``cardc sim --policy NAME`` seats;
 - ``GIVEN``, ``EXPECT``, ``ACTIONS`` (and their ``*_KINDS`` / ``ACTION_ARGS``): the names a
   scenario may set up, assert on and run (see :mod:`engine.scenario`).
+- ``CHECK_CARD``: ``CHECK_CARD(card) -> [(property, message, hint), ...]``, each card as
+  lowered; ``cardc check`` reports every problem at that property's line (error
+  ``card-data``), so a value the game's Python cannot read fails there, not mid-game.
 
 Plain ``NATIVES = {name: fn}`` and ``VERBS = {name: fn}`` dicts are accepted too (their
 functions are checked only for how many arguments they take); decorated functions with the

@@ -163,6 +163,7 @@ def ways_to_meet(difficulty: Difficulty, heroism: int, skullduggery: int) -> lis
             else []
         )
     ways: list[str] = []
+    seen: set[tuple[int, int]] = set()
     for pools in itertools.product(("heroism", "skullduggery"), repeat=len(difficulty.either)):
         need_h, need_s = difficulty.heroism, difficulty.skullduggery
         for amount, pool in zip(difficulty.either, pools, strict=True):
@@ -171,7 +172,9 @@ def ways_to_meet(difficulty: Difficulty, heroism: int, skullduggery: int) -> lis
             else:
                 need_s += amount
         label = "+".join(pools)
-        if need_h <= heroism and need_s <= skullduggery and label not in ways:
+        if need_h <= heroism and need_s <= skullduggery and (need_h, need_s) not in seen:
+            # Two ways that take the same Heroism and Skullduggery are one choice.
+            seen.add((need_h, need_s))
             ways.append(label)
     return ways
 
@@ -186,7 +189,9 @@ def combinations(difficulty: Difficulty) -> tuple[tuple[int, int, str], ...]:
     ways: list[tuple[int, int, str]] = []
     for pools in itertools.product(("heroism", "skullduggery"), repeat=len(difficulty.either)):
         need_h, need_s = needs(difficulty, "+".join(pools))
-        ways.append((need_h, need_s, "+".join(pools)))
+        # Half bubbles met the other way round for the same totals are the same way.
+        if all((h, s) != (need_h, need_s) for h, s, _ in ways):
+            ways.append((need_h, need_s, "+".join(pools)))
     return tuple(ways)
 
 
@@ -256,6 +261,55 @@ class Catalogue:
         self.played = {PLAY_OPTION[card]: values for card, values in self.values.items()}
         #: ``exhaust N`` -> the cabin N.
         self.cabin_of = {EXHAUST_OPTION[n]: n for n in range(1, 100)}
+
+
+#: The properties whose clauses are money, heroism and skullduggery values, by kind.
+_VALUE_PROPERTIES = {
+    "resource": ("values", "to_acquire"),
+    "crew": ("bubbles", "to_acquire"),
+}
+
+
+def CHECK_CARD(card: dict[str, Any]) -> list[tuple[str, str, str]]:  # noqa: N802 (cardc's name)
+    """What :class:`Catalogue` reads of a card, checked by ``cardc check`` at the property's
+    line (a card that checks also runs): values and costs are ``money N, heroism N,
+    skullduggery N`` clauses; a difficulty's are ``heroism``, ``skullduggery`` or
+    ``heroism_or_skullduggery`` and a number."""
+    problems: list[tuple[str, str, str]] = []
+    props = card["properties"]
+    for prop in _VALUE_PROPERTIES.get(card["kind"], ()):
+        for clause in props.get(prop) or ():
+            if len(clause) != 2 or clause[0] not in VALUE_KINDS or not _count(clause[1]):
+                problems.append(
+                    (
+                        prop,
+                        f"'{prop}' clause {_said(clause)} is not a kind of value and a number",
+                        f"write: {prop} money 1, heroism 2 (the kinds: {', '.join(VALUE_KINDS)})",
+                    )
+                )
+    if card["kind"] == "encounter":
+        kinds = ("heroism", "skullduggery", EITHER)
+        for clause in props.get("difficulty") or ():
+            if len(clause) != 2 or clause[0] not in kinds or not _count(clause[1]):
+                problems.append(
+                    (
+                        "difficulty",
+                        f"difficulty {_said(clause)} is not a difficulty and a number",
+                        f"write: difficulty heroism 2, {EITHER} 3 (the kinds: {', '.join(kinds)})",
+                    )
+                )
+    return problems
+
+
+def _count(value: Any) -> bool:
+    """A whole number of tokens, 0 or more."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _said(clause: Any) -> str:
+    """A property clause as the card file wrote it."""
+    words = [w["text"] if isinstance(w, dict) and "text" in w else w for w in clause]
+    return "'" + " ".join(str(w) for w in words) + "'"
 
 
 _CATALOGUES = ObjectCache()
@@ -384,8 +438,10 @@ class IncredibleExpeditions(FlowGame):
         deck = self.cat.starting
         if len(deck) != int(self.params["starting_deck_size"]):
             raise RuleError(
-                f"a Starting Resource deck has {self.params['starting_deck_size']} "
-                f"cards, but the card data gives {len(deck)}"
+                f"a Starting Resource deck has {self.params['starting_deck_size']} cards "
+                f"(param starting_deck_size), but the Resources' starting_copies add up to "
+                f"{len(deck)}; set param starting_deck_size {len(deck)}, or change the "
+                "starting_copies"
             )
         for player in self.players:
             player.zones["resource_deck"] = list(deck)
@@ -459,7 +515,12 @@ class IncredibleExpeditions(FlowGame):
         leaders = self.board["leaders"]
         if leader is None:
             if not leaders:
-                raise RuleError("no Expedition Leader is left to deal")
+                raise RuleError(
+                    f"no Expedition Leader is left to deal to {player.name}: each player "
+                    "needs one of their own, and the game has "
+                    f"{len(self.cat.by_kind.get('expedition_leader', []))} for "
+                    f"{len(self.players)} players; add an expedition_leader card"
+                )
             leader = leaders.pop(int(self.rng.random() * len(leaders)))
         else:
             self._kind(leader, "expedition_leader")

@@ -1,0 +1,161 @@
+"""Incredible Expeditions, probed as a designer adding cards and house rules would: what they
+write checks only if it also runs.
+
+- A game's ``natives.py`` may define ``CHECK_CARD(card)``: ``cardc check`` reports each
+  ``(property, message, hint)`` it returns at that property's line and column, in a card file
+  or a variant's overlay, so an Encounter's difficulty of ``money 2`` is an error there, not a
+  ``RuleError`` without a position when the first game starts.
+- Two Half-Heroism/Half-Skullduggery bubbles of the same size met "the other way round" take the
+  same tokens: the player is not asked to choose between the two.
+- A run-time refusal of the setup (too few Expedition Leaders, a Starting Resource deck whose
+  cards do not add up) says what to change.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from compiler.cli import main
+from engine.loader import new_game, rules_module
+from engine.runtime import RuleError, Scripted
+
+ROOT = Path(__file__).resolve().parent.parent
+GENERATED = ROOT / "generated" / "incredible_expeditions"
+ie = rules_module("incredible_expeditions")
+
+
+@pytest.fixture(autouse=True)
+def _uncached(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Check afresh: compiler.filecache would carry cards checked by earlier tests."""
+    from compiler import filecache
+
+    monkeypatch.setattr(filecache, "ENABLED", False)
+
+
+def project(tmp_path: Path) -> Path:
+    """A project holding a copy of the shipped game (its cards, variants and natives.py)."""
+    folder = tmp_path / "cards" / "incredible_expeditions"
+    shutil.copytree(ROOT / "cards" / "incredible_expeditions", folder)
+    return folder
+
+
+def check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any) -> tuple[int, str]:
+    """``cardc check`` in the project at ``tmp_path``: its exit status and output."""
+    monkeypatch.chdir(tmp_path)
+    status = main(["check"])
+    out = capsys.readouterr()
+    return status, out.out + out.err
+
+
+def test_a_difficulty_the_game_cannot_read_is_an_error_at_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    folder = project(tmp_path)
+    (folder / "new_cards.cards").write_text(
+        'encounter "Vault Door" {\n'
+        "  type mechanical\n"
+        "  difficulty money 2\n"
+        "}\n"
+        'crew "Lookout" {\n'
+        "  copies 1\n"
+        "  bubbles heroism\n"
+        "  to_acquire money 1\n"
+        "}\n",
+        encoding="utf-8",
+    )
+    status, out = check(tmp_path, monkeypatch, capsys)
+    assert status == 1
+    assert (
+        "cards/incredible_expeditions/new_cards.cards:3:3: error[card-data]: Vault Door: "
+        "difficulty 'money 2' is not a difficulty and a number" in out
+    )
+    assert "hint: write: difficulty heroism 2, heroism_or_skullduggery 3" in out
+    assert (
+        "cards/incredible_expeditions/new_cards.cards:7:3: error[card-data]: Lookout: "
+        "'bubbles' clause 'heroism' is not a kind of value and a number" in out
+    )
+    assert "2 errors" in out
+
+
+def test_a_variant_value_the_game_cannot_read_is_an_error_at_its_yaml_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    folder = project(tmp_path)
+    (folder / "variants" / "house.yaml").write_text(
+        'description: Fame is worth more\ncards:\n  fame: {values: "heroism"}\n',
+        encoding="utf-8",
+    )
+    status, out = check(tmp_path, monkeypatch, capsys)
+    assert status == 1
+    assert (
+        "cards/incredible_expeditions/variants/house.yaml:3:10: error[card-data]: Fame: "
+        "'values' clause 'heroism' is not a kind of value and a number" in out
+    )
+
+
+def test_a_failing_check_card_is_a_diagnostic_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    folder = project(tmp_path)
+    natives = folder / "natives.py"
+    natives.write_text(
+        natives.read_text(encoding="utf-8")
+        + "\n\ndef CHECK_CARD(card):  # noqa: N802\n    return card['no such key']\n",
+        encoding="utf-8",
+    )
+    status, out = check(tmp_path, monkeypatch, capsys)
+    assert status == 1
+    assert "error[natives-broken]: the game's CHECK_CARD failed on " in out
+    assert "KeyError: 'no such key'" in out
+    assert "Traceback" not in out
+
+
+def test_the_shipped_cards_pass_check_card() -> None:
+    import json
+
+    ir = json.loads((GENERATED / "cards.json").read_text(encoding="utf-8"))
+    assert all(ie.CHECK_CARD(card) == [] for card in ir["cards"])
+    # And it finds what the catalogue would refuse.
+    bad = {"kind": "resource", "properties": {"values": [["money", -1]]}, "title": "X"}
+    assert [p[0] for p in ie.CHECK_CARD(bad)] == ["values"]
+
+
+def test_equal_half_bubbles_met_either_way_round_are_one_way() -> None:
+    # "Any difficulty listed on a Half-Heroism/Half-Skullduggery symbol must be met with EITHER
+    #  Heroism OR Skullduggery ENTIRELY": two bubbles of 2 are met 4/0, 2/2 or 0/4; 2/2 is one
+    #  choice whichever bubble the Heroism meets.
+    two_halves = ie.Difficulty(0, 0, (2, 2))
+    assert [(h, s) for h, s, _ in ie.combinations(two_halves)] == [(4, 0), (2, 2), (0, 4)]
+    assert ie.ways_to_meet(two_halves, 2, 2) == ["heroism+skullduggery"]
+    # Unequal bubbles still give two ways with the same total.
+    unequal = ie.Difficulty(0, 0, (1, 3))
+    assert [(h, s) for h, s, _ in ie.combinations(unequal)] == [(4, 0), (1, 3), (3, 1), (0, 4)]
+
+
+def game(players: int) -> Any:
+    """A fresh compiled game whose players answer nothing."""
+    return new_game(GENERATED, players=players, seed=0, policies={-1: Scripted([])})
+
+
+def test_too_few_leaders_says_what_to_add() -> None:
+    g = game(2)
+    g.board["leaders"] = []
+    with pytest.raises(RuleError) as refused:
+        g.take_expedition_leader(g.players[0])
+    assert str(refused.value) == (
+        "no Expedition Leader is left to deal to player 1: each player needs one of their own, "
+        "and the game has 4 for 2 players; add an expedition_leader card"
+    )
+
+
+def test_a_starting_deck_that_does_not_add_up_names_the_param() -> None:
+    g = game(2)
+    g.params["starting_deck_size"] = 16
+    with pytest.raises(RuleError) as refused:
+        g.deal_starting_decks()
+    assert "(param starting_deck_size)" in str(refused.value)
+    assert "set param starting_deck_size 15" in str(refused.value)
