@@ -159,3 +159,80 @@ def test_a_starting_deck_that_does_not_add_up_names_the_param() -> None:
         g.deal_starting_decks()
     assert "(param starting_deck_size)" in str(refused.value)
     assert "set param starting_deck_size 15" in str(refused.value)
+
+
+# -- cardc diff of house rules ----------------------------------------------------------------
+
+
+def diff(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any, name: str, overlay: str
+) -> str:
+    """``cardc diff`` of the base game and the variant ``name`` written as ``overlay``."""
+    folder = project(tmp_path)
+    (folder / "variants" / f"{name}.yaml").write_text(overlay, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    status = main(["diff", "incredible_expeditions", f"incredible_expeditions/{name}"])
+    out = capsys.readouterr()
+    assert status == 0, out.err
+    return out.out
+
+
+def test_diff_of_an_added_phase_shows_the_fallback_of_pay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    out = diff(
+        tmp_path,
+        monkeypatch,
+        capsys,
+        "port_tax",
+        "flow:\n"
+        "  - insert: |\n"
+        '      phase harbour_dues "Harbour Dues" {\n'
+        "        pay money 1 else lose heroism missing\n"
+        "      }\n"
+        "    before: spend_the_turn\n",
+    )
+    # Was '{ pay money 1 }': the house rule's other half was not said.
+    assert (
+        'phase harbour_dues: added phase harbour_dues "Harbour Dues" '
+        "{ pay money 1 else lose heroism missing }, in turn, after marooned" in out
+    )
+
+
+def test_diff_of_a_redefined_python_verb_is_the_verb_not_every_card_calling_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    out = diff(
+        tmp_path,
+        monkeypatch,
+        capsys,
+        "curse_not_lose",
+        "verbs: |\n"
+        '  verb lose_crew(amount number = 1) "the Crew in that cabin is Cursed" {\n'
+        "    curse_crew amount\n"
+        "  }\n",
+    )
+    assert (
+        "verb lose_crew: the game's Python (roll a die; the Crew in that cabin is Lost "
+        "(reroll an empty cabin)) -> verb lose_crew(amount number) { curse_crew amount }" in out
+    )
+    # The rule "Undefeated Encounters" still reads 'lose_crew 1': it was shown changed from
+    # 'lose_crew 1' to 'lose_crew 1'.
+    assert "undefeated_encounters" not in out
+    assert "0 cards changed" in out
+
+
+def test_diff_of_a_native_given_a_dsl_body_changes_no_verb_that_calls_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    out = diff(
+        tmp_path,
+        monkeypatch,
+        capsys,
+        "seven_cards",
+        'verbs: |\n  function full_hand() number "a full hand of 7" = 7\n',
+    )
+    assert "function full_hand: the game's Python (a full hand of cards" in out
+    assert "-> function full_hand() number = 7" in out
+    assert "draw_to_hand_size" not in out
+    assert "1 verb change" in out
