@@ -236,3 +236,87 @@ def test_diff_of_a_native_given_a_dsl_body_changes_no_verb_that_calls_it(
     assert "-> function full_hand() number = 7" in out
     assert "draw_to_hand_size" not in out
     assert "1 verb change" in out
+
+
+# -- what cardc build hashes as "cardc itself" ------------------------------------------------
+
+#: Modules compiling a game imports whose code cannot change what it compiles to: the build's
+#: locking and writing, caches that give the same bytes (tests/test_filecache.py), hints of
+#: diagnostics, spans of a variant's YAML, and the engine that plays games (a game's natives.py
+#: imports it).
+_NOT_OUTPUTS = {
+    "compiler/__init__.py",
+    "compiler/buildlock.py",
+    "compiler/buildtree.py",
+    "compiler/filecache.py",
+    "compiler/filestat.py",
+    "compiler/suggest.py",
+    "compiler/variant_spans.py",
+    "dsl/__init__.py",
+    "dsl/diagnostics.py",
+    "dsl/grammar_cache.py",
+    "dsl/nodes.py",
+    "engine/__init__.py",
+    "engine/flow.py",
+    "engine/hexgrid.py",
+    "engine/loader.py",
+    "engine/runtime.py",
+}
+
+
+_IMPORTED = """
+import sys
+from pathlib import Path
+from compiler.pipeline import compile_game
+from compiler.variants import compile_variant, variant_paths
+from dsl.diagnostics import SourceCache
+folder = Path(sys.argv[1])
+sources = SourceCache()
+assert compile_game(folder, sources).ir is not None
+for path in variant_paths(folder):
+    compile_variant(folder, path, sources)
+for module in list(sys.modules.values()):
+    print(getattr(module, "__file__", None) or "")
+"""
+
+
+def test_every_module_that_shapes_a_compiled_game_is_hashed_by_the_build() -> None:
+    # engine/stdlib's docstrings are the vocabulary's docs in cards.json, and compiler/flow.py
+    # lowers the flow: a change to either left `cardc build` saying "up to date" while
+    # `cardc build --check --rebuild` found cards.json stale. What compiling a game and its
+    # variants imports, in a fresh process, is what its outputs may depend on.
+    import subprocess
+    import sys
+
+    from compiler import build
+
+    folder = ROOT / "cards" / "incredible_expeditions"
+    imported = subprocess.run(
+        [sys.executable, "-P", "-c", _IMPORTED, str(folder)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("\n")
+    hashed = {p.resolve() for p in build._TOOL_FILES}
+    unhashed = set()
+    for file in filter(None, imported):
+        path = Path(file).resolve()
+        if not path.is_relative_to(ROOT):
+            continue
+        relative = path.relative_to(ROOT)
+        if relative.parts[0] in ("compiler", "dsl", "engine") and path not in hashed:
+            unhashed.add(relative.as_posix())
+    assert unhashed - _NOT_OUTPUTS == set()
+    assert (ROOT / "engine" / "stdlib" / "decks.py").resolve() in hashed
+
+
+def test_a_library_verbs_doc_is_one_line_of_single_spaces() -> None:
+    # The sheets print a library verb by its doc: "the top of one of your zones into another
+    # (fewer if it runs     out)" kept the docstring's indentation.
+    import engine.stdlib.decks  # noqa: F401 (registers the decks module)
+    from engine.stdlib.registry import LIBRARY
+
+    docs = {name: spec.doc for specs in LIBRARY.values() for name, spec in specs.items()}
+    assert docs["draw_from"].startswith("Draw cards from the top of one of the player's zones")
+    assert [name for name, doc in docs.items() if "  " in doc or "\n" in doc] == []
