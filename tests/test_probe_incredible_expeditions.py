@@ -320,3 +320,24 @@ def test_a_library_verbs_doc_is_one_line_of_single_spaces() -> None:
     docs = {name: spec.doc for specs in LIBRARY.values() for name, spec in specs.items()}
     assert docs["draw_from"].startswith("Draw cards from the top of one of the player's zones")
     assert [name for name, doc in docs.items() if "  " in doc or "\n" in doc] == []
+
+
+def test_the_log_tells_what_card_text_does_to_the_counters() -> None:
+    # `cardc sim --log` left out every gain, loss and payment of a card's text (Misty Strait's
+    # "When entering..." Money, a Leader's Temporary Heroism) and of a house rule's phase: the
+    # rule looked as if it never applied.
+    g = game(2)
+    g.lay_out_locations(["misty_strait"], shuffled=False)
+    me, other = g.players
+    me.counters["money"] = 3
+    me.counters["heroism"] = 5
+    g.board["encounter_deck"] = ["sea_serpent"]
+    g.log("phase", 0, "marooned")
+    ie._venture_forth(g, me)
+    c = g._contexts[1]
+    g.lose(c, "money", 2)
+    told = ie.narrate(g)
+    assert told[0] == "Turn 1, player 1:"
+    assert "Venture Forth to Misty Strait; flip it over; lose 1 Money; Face Sea Serpent" in told[1]
+    # What happens to another player is said with their name.
+    assert told[1].endswith("; player 2 loses 2 Money.")

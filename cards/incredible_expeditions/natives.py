@@ -66,6 +66,7 @@ DISCARD = "discard"
 #: The flow's `may rescue_crew` in the phase `marooned` (flow.cards).
 RESCUE = "flow.marooned.rescue_crew"
 
+
 class _Options(dict):  # type: ignore[type-arg]
     """``prefix + key``, made once per key (a game builds the same answers hundreds of times)."""
 
@@ -1255,6 +1256,8 @@ _SHARED_PILES = {
     "resource_discard": "Market's Resource",
     "encounter_discard": "Encounter",
 }
+
+
 def narrate(game: IncredibleExpeditions) -> list[str]:
     """The game told phase by phase in the rulebook's words, from its event log: what ``cardc
     sim --log`` prints. Each phase is headed by its title in flow.cards ("Step 1: Set Up the
@@ -1267,6 +1270,9 @@ def narrate(game: IncredibleExpeditions) -> list[str]:
     line: list[str] = []
     heading = [""]
     turn = 0
+    #: The player whose turn it is ("" in the setup): what happens to another is said with
+    #: their name.
+    turn_player = [""]
 
     def flush() -> None:
         if line:
@@ -1282,6 +1288,7 @@ def narrate(game: IncredibleExpeditions) -> list[str]:
             heading[0] = phases.get(phase, phase)
             if phase == "marooned":
                 turn += 1
+                turn_player[0] = who
                 lines.append(f"Turn {turn}, {who}:")
         elif kind == "locations":
             line.append(" - ".join(name(c) for c in event[1:]))
@@ -1348,6 +1355,14 @@ def narrate(game: IncredibleExpeditions) -> list[str]:
             line.append("shuffle the discard pile into the Resource deck")
         elif kind == "draw_from":
             line.append(f"{who} draws {event[4]}" if turn == 0 else f"draw {event[4]}")
+        elif kind in ("gain", "lose", "pay") and event[3] and event[2] != "victory":
+            # What a card's text or a house rule's phase does to a counter ("Upon Facing ...
+            # lose 1 Money"); the winner's point is said by the winner's line.
+            whose = f"{who} " if who != turn_player[0] else ""
+            counter = str(event[2]).replace("_", " ").title()
+            line.append(
+                f"{whose}{kind}s {event[3]} {counter}" if whose else f"{kind} {event[3]} {counter}"
+            )
         elif kind == "winner":
             flush()
             lines.append(
