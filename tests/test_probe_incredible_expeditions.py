@@ -341,3 +341,16 @@ def test_the_log_tells_what_card_text_does_to_the_counters() -> None:
     assert "Venture Forth to Misty Strait; flip it over; lose 1 Money; Face Sea Serpent" in told[1]
     # What happens to another player is said with their name.
     assert told[1].endswith("; player 2 loses 2 Money.")
+
+
+def test_a_game_no_ship_wins_ends_at_the_turn_limit_with_no_winner() -> None:
+    # The rulebook ends a game only at Atlantis; the provisional turn_limit stops a simulated
+    # one, and "winner highest" on victory (everyone 0) names no winner.
+    g = new_game(GENERATED, players=2, seed=3, policies={-1: Scripted([])})
+    g.policies = {i: ie.POLICIES["random"](g, i) for i in range(2)}
+    g.params["turn_limit"] = 7
+    result = g.play()
+    assert result.reason == "turn limit"
+    assert result.turns == 7
+    assert result.winner is None
+    assert result.scores == [0, 0]
