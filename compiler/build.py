@@ -68,6 +68,15 @@ _TOOL_FILES = [
         "variants.py",
         "variant_values.py",
         "md.py",
+        # The flow, the DSL verbs and functions, the implementations they resolve to and a
+        # variant's flow edits are lowered into the IR; diff words the errata sheets.
+        "flow.py",
+        "definitions.py",
+        "implementations.py",
+        "variant_flow.py",
+        "diff.py",
+        # A game's CARD_CHECKS refuse a build: which cards pass is the checker's.
+        "card_checks.py",
     )
 ] + [
     Path(__file__).parent.parent / "dsl" / name
@@ -86,6 +95,9 @@ _TOOL_FILES += sorted(
 _ENGINE = Path(__file__).parent.parent / "engine"
 _TOOL_FILES += [_ENGINE / f"scenario_{name}.py" for name in ("types", "check", "schema")]
 _TOOL_FILES += sorted((_ENGINE / "games").glob("*.py"))
+# The standard library's signatures and docstrings are the vocabulary's (cards.json), and the
+# decorators of a game's natives.py (engine/api.py) are read the same way.
+_TOOL_FILES += sorted((_ENGINE / "stdlib").glob("*.py")) + [_ENGINE / "api.py"]
 
 #: Emitters beyond the handlers register here (sheets): game -> {relative path: bytes}.
 EXTRA_OUTPUTS: list[Callable[[Project, str, dict[str, Any]], dict[str, bytes]]] = []

@@ -4,8 +4,9 @@ The checker knows a property's DSL type (a string, a list of names), not what th
 makes of it: Land vs Sea reads ``face_a "LLLSSS"`` as six land or sea edges. Without these
 checks a face of five letters checks and builds, and fails the first simulated game that draws
 the tile. ``CARD_CHECKS = {kind: check}`` (:mod:`engine.api`) runs ``check(card, cards)`` on each
-card of that kind; a :class:`engine.api.CardError` is an error at the property it names (in the
-card file, or the variant's YAML that set it).
+card of that kind; a :class:`engine.api.CardError` it raises, or each of those it returns (every
+problem of the card), is an error at the property it names (in the card file, or the variant's
+YAML that set it).
 """
 
 from __future__ import annotations
@@ -84,26 +85,34 @@ def check_cards(
         check = checks.get(card["kind"])
         if check is None:
             continue
+        problems: list[tuple[str | None, str, str | None]] = []
         try:
-            check(card, cards)
-            continue
+            # Raising one CardError, or returning every problem of the card as CardErrors.
+            returned = check(card, cards)
+            for error in returned or ():
+                if not isinstance(error, CardError):
+                    raise TypeError(f"it returned {error!r}, not a CardError")
+                problems.append((error.prop, error.detail, error.hint))
         except CardError as error:
-            prop, detail, hint = error.prop, error.detail, error.hint
+            problems.append((error.prop, error.detail, error.hint))
         except RuleError as error:
-            prop, detail, hint = None, str(error), None
+            problems.append((None, str(error), None))
         except Exception as error:  # a bug in the game's check, shown without a traceback
-            prop, detail = None, f"{where}: CARD_CHECKS['{card['kind']}'] failed on it: "
+            detail = f"{where}: CARD_CHECKS['{card['kind']}'] failed on it: "
             detail += f"{type(error).__name__}: {error}"
-            hint = "fix the check in the game's Python"
+            problems.append((None, detail, "fix the check in the game's Python"))
+        if not problems:
+            continue
         if declarations is None:
             declarations = _declarations(parsed)
         source = str(card.get("source", ""))
-        diagnostics.append(
-            Diagnostic(
-                CODE,
-                f"{card.get('title', card['id'])}: {detail}",
-                _span(declarations.get(source), prop, source),
-                "error",
-                (hint,) if hint else (),
+        for prop, detail, hint in problems:
+            diagnostics.append(
+                Diagnostic(
+                    CODE,
+                    f"{card.get('title', card['id'])}: {detail}",
+                    _span(declarations.get(source), prop, source),
+                    "error",
+                    (hint,) if hint else (),
+                )
             )
-        )

@@ -669,8 +669,12 @@ class Checker:
         if kind == "verb":
             sig = self.vocab.verbs.get(stmt["verb"])
             if sig is not None and sig.origin != "prelude" and sig.doc and not any(stmt["args"]):
-                return sig.doc
-            return plain_words(str(stmt["say"]))
+                said = str(sig.doc)
+            else:
+                said = plain_words(str(stmt["say"]))
+            if stmt.get("else"):
+                said += f"; otherwise {self.plain_block(stmt['else'])}"
+            return said
         if kind == "if":
             cond = plain_words(describe_expr(stmt["cond"]))
             said = f"if {cond}, {self.plain_block(stmt['then'])}"
@@ -1492,6 +1496,9 @@ def describe_stmt(stmt: IR) -> str:
     """A statement in the DSL's own words, on one line."""
     kind = stmt["kind"]
     if kind == "verb":
+        # `pay coins 2 else lose victory_points missing`: the fallback is part of the rule.
+        if stmt.get("else"):
+            return f"{stmt['say']} else {describe_block(stmt['else'])}"
         return str(stmt["say"])
     if kind == "let":
         return f"let {stmt['name']} {describe_expr(stmt['value'])}"

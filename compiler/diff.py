@@ -115,9 +115,13 @@ class IRDiff:
 
 
 def _strip_positions(node: Any) -> Any:
-    """``node`` without source positions ("at", "line"), for comparing by meaning."""
+    """``node`` without source positions ("at", "line"), for comparing by meaning; nor which
+    implementation a call resolves to ("origin"): a variant that redefines a verb changes the
+    verb, shown once as such, not the text of every card that calls it."""
     if isinstance(node, dict):
-        return {k: _strip_positions(v) for k, v in node.items() if k not in ("at", "line")}
+        return {
+            k: _strip_positions(v) for k, v in node.items() if k not in ("at", "line", "origin")
+        }
     if isinstance(node, list):
         return [_strip_positions(v) for v in node]
     return node
@@ -209,10 +213,7 @@ def _describe(stmt: IR) -> str:
         return text
     if stmt["kind"] in ("may", "repeat") and isinstance(stmt.get("body"), list):
         return f"{_head(stmt)} {{ {_describe_body(stmt['body'])} }}"
-    if stmt["kind"] == "verb" and stmt.get("else"):
-        # `pay coins 2 else lose victory_points missing`: the fallback is part of the rule (a
-        # changed one must show), and describe_stmt says the verb alone.
-        return f"{describe_stmt(stmt)} else {_describe_body(stmt['else'])}"
+    # A verb's 'else' (`pay coins 2 else lose victory_points missing`) describe_stmt says.
     return describe_stmt(stmt)
 
 
@@ -286,16 +287,26 @@ def _definition_text(what: str, definition: IR) -> str:
     return f"{_usage(what, definition)} {{ {_describe_body(definition['body'])} }}"
 
 
-def _definition_changes(before: IR, after: IR) -> list[Change]:
+def _definition_changes(before: IR, after: IR, declared: IR | None = None) -> list[Change]:
     """DSL verbs and functions added, removed or redefined: a redefinition by its changed
-    signature and the statements (or the expression) that differ."""
+    signature and the statements (or the expression) that differ. ``declared`` (the base's
+    vocabulary): a DSL body given to a verb or native the game's Python implemented is that
+    one redefined, not a new name."""
     changes: list[Change] = []
+    declared = declared or {}
     for what in ("verb", "function"):
         old = {d["name"]: d for d in before.get(f"{what}s", [])}
         new = {d["name"]: d for d in after.get(f"{what}s", [])}
+        python = declared.get("verbs" if what == "verb" else "natives") or {}
         for name in sorted(set(old) | set(new)):
             a, b = old.get(name), new.get(name)
             label = f"{what} {name}"
+            if a is None and b is not None and name in python:
+                doc = python[name].get("doc") or name
+                changes.append(
+                    Change(label, f"the game's Python ({doc})", _definition_text(what, b))
+                )
+                continue
             if a is None or b is None:
                 changes.append(
                     Change(
@@ -443,7 +454,7 @@ def diff_ir(before: IR, after: IR) -> IRDiff:
             )
         )
     result.definitions = _definition_changes(
-        before.get("definitions") or {}, after.get("definitions") or {}
+        before.get("definitions") or {}, after.get("definitions") or {}, vb
     )
     result.flow = _flow_changes(before.get("flow"), after.get("flow"))
     old = {c["id"]: c for c in before["cards"]}

@@ -36,8 +36,9 @@ instead of two): ``new_month = verb(name="new_month")(MyGame.begin_month)``, whe
 - ``GIVEN``, ``EXPECT``, ``ACTIONS`` (and their ``*_KINDS`` / ``ACTION_ARGS``): the names a
   scenario may set up, assert on and run (see :mod:`engine.scenario`);
 - ``CARD_CHECKS``: ``{kind: check}``, ``check(card, cards)`` run by ``cardc check`` on each card
-  of that kind (its IR, and every card of the game by id), raising :class:`CardError` for data
-  the game's Python could not play (Land vs Sea's hex faces: six L/S edges). The error is
+  of that kind (its IR, and every card of the game by id), raising :class:`CardError` (or
+  returning a list of them, every problem of the card) for data the game's Python could not
+  play (Land vs Sea's hex faces: six L/S edges). The error is
   shown at the property it names, so a malformed card is refused at ``cardc check``, not by
   the first game that draws it.
 

@@ -190,7 +190,12 @@ def test_the_log_tells_the_game_under_the_rulebooks_headings() -> None:
     one, two = (g.hand_size(p) for p in g.players)
     assert lines[3] == f"  Step 4: Draw a Hand: player 1 draws {one}; player 2 draws {two}."
     assert lines[4] == f"Turn 1, player {g.board['first_player']}:"
-    assert lines[5].startswith("  Rest Turn: Refresh the Crew; the Market: ")
+    # Silas Crook's ability, on a Rest Turn: "gain temporary_money 1" (leaders.cards).
+    first = g.players[g.board["first_player"] - 1]
+    crook = (
+        "gain 1 Temporary Money; " if first.zones["expedition_leader"] == ["silas_crook"] else ""
+    )
+    assert lines[5].startswith(f"  Rest Turn: Refresh the Crew; {crook}the Market: ")
     assert lines[6].startswith("  Draw Phase: draw ")
     assert any(line.startswith("  Encounter Turn: ") for line in lines)
     assert lines[-1].endswith("defeats both Encounters at the Drowned City of Atlantis and wins.")

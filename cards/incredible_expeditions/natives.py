@@ -31,6 +31,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
+from engine.api import CardError
 from engine.flow import FlowGame, PhaseFn
 from engine.runtime import (
     Context,
@@ -65,6 +66,7 @@ SACRIFICE = "sacrifice"
 DISCARD = "discard"
 #: The flow's `may rescue_crew` in the phase `marooned` (flow.cards).
 RESCUE = "flow.marooned.rescue_crew"
+
 
 class _Options(dict):  # type: ignore[type-arg]
     """``prefix + key``, made once per key (a game builds the same answers hundreds of times)."""
@@ -163,6 +165,7 @@ def ways_to_meet(difficulty: Difficulty, heroism: int, skullduggery: int) -> lis
             else []
         )
     ways: list[str] = []
+    seen: set[tuple[int, int]] = set()
     for pools in itertools.product(("heroism", "skullduggery"), repeat=len(difficulty.either)):
         need_h, need_s = difficulty.heroism, difficulty.skullduggery
         for amount, pool in zip(difficulty.either, pools, strict=True):
@@ -171,7 +174,9 @@ def ways_to_meet(difficulty: Difficulty, heroism: int, skullduggery: int) -> lis
             else:
                 need_s += amount
         label = "+".join(pools)
-        if need_h <= heroism and need_s <= skullduggery and label not in ways:
+        if need_h <= heroism and need_s <= skullduggery and (need_h, need_s) not in seen:
+            # Two ways that take the same Heroism and Skullduggery are one choice.
+            seen.add((need_h, need_s))
             ways.append(label)
     return ways
 
@@ -186,7 +191,9 @@ def combinations(difficulty: Difficulty) -> tuple[tuple[int, int, str], ...]:
     ways: list[tuple[int, int, str]] = []
     for pools in itertools.product(("heroism", "skullduggery"), repeat=len(difficulty.either)):
         need_h, need_s = needs(difficulty, "+".join(pools))
-        ways.append((need_h, need_s, "+".join(pools)))
+        # Half bubbles met the other way round for the same totals are the same way.
+        if all((h, s) != (need_h, need_s) for h, s, _ in ways):
+            ways.append((need_h, need_s, "+".join(pools)))
     return tuple(ways)
 
 
@@ -256,6 +263,59 @@ class Catalogue:
         self.played = {PLAY_OPTION[card]: values for card, values in self.values.items()}
         #: ``exhaust N`` -> the cabin N.
         self.cabin_of = {EXHAUST_OPTION[n]: n for n in range(1, 100)}
+
+
+#: The properties whose clauses are money, heroism and skullduggery values, by kind.
+_VALUE_PROPERTIES = {
+    "resource": ("values", "to_acquire"),
+    "crew": ("bubbles", "to_acquire"),
+}
+
+
+def check_values(card: dict[str, Any], cards: dict[str, Any]) -> list[CardError]:
+    """What :class:`Catalogue` reads of a card, checked by ``cardc check`` at the property's
+    line (``CARD_CHECKS``: a card that checks also runs): values and costs are ``money N,
+    heroism N, skullduggery N`` clauses; a difficulty's are ``heroism``, ``skullduggery`` or
+    ``heroism_or_skullduggery`` and a number. Every problem of the card, not the first only."""
+    problems: list[CardError] = []
+    props = card["properties"]
+    for prop in _VALUE_PROPERTIES.get(card["kind"], ()):
+        for clause in props.get(prop) or ():
+            if len(clause) != 2 or clause[0] not in VALUE_KINDS or not _count(clause[1]):
+                problems.append(
+                    CardError(
+                        f"'{prop}' clause {_said(clause)} is not a kind of value and a number",
+                        prop,
+                        f"write: {prop} money 1, heroism 2 (the kinds: {', '.join(VALUE_KINDS)})",
+                    )
+                )
+    if card["kind"] == "encounter":
+        kinds = ("heroism", "skullduggery", EITHER)
+        for clause in props.get("difficulty") or ():
+            if len(clause) != 2 or clause[0] not in kinds or not _count(clause[1]):
+                problems.append(
+                    CardError(
+                        f"difficulty {_said(clause)} is not a difficulty and a number",
+                        "difficulty",
+                        f"write: difficulty heroism 2, {EITHER} 3 (the kinds: {', '.join(kinds)})",
+                    )
+                )
+    return problems
+
+
+#: ``cardc check`` runs these on each card of the kind (engine.api, ``CARD_CHECKS``).
+CARD_CHECKS = {kind: check_values for kind in (*_VALUE_PROPERTIES, "encounter")}
+
+
+def _count(value: Any) -> bool:
+    """A whole number of tokens, 0 or more."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _said(clause: Any) -> str:
+    """A property clause as the card file wrote it."""
+    words = [w["text"] if isinstance(w, dict) and "text" in w else w for w in clause]
+    return "'" + " ".join(str(w) for w in words) + "'"
 
 
 _CATALOGUES = ObjectCache()
@@ -384,8 +444,10 @@ class IncredibleExpeditions(FlowGame):
         deck = self.cat.starting
         if len(deck) != int(self.params["starting_deck_size"]):
             raise RuleError(
-                f"a Starting Resource deck has {self.params['starting_deck_size']} "
-                f"cards, but the card data gives {len(deck)}"
+                f"a Starting Resource deck has {self.params['starting_deck_size']} cards "
+                f"(param starting_deck_size), but the Resources' starting_copies add up to "
+                f"{len(deck)}; set param starting_deck_size {len(deck)}, or change the "
+                "starting_copies"
             )
         for player in self.players:
             player.zones["resource_deck"] = list(deck)
@@ -459,7 +521,12 @@ class IncredibleExpeditions(FlowGame):
         leaders = self.board["leaders"]
         if leader is None:
             if not leaders:
-                raise RuleError("no Expedition Leader is left to deal")
+                raise RuleError(
+                    f"no Expedition Leader is left to deal to {player.name}: each player "
+                    "needs one of their own, and the game has "
+                    f"{len(self.cat.by_kind.get('expedition_leader', []))} for "
+                    f"{len(self.players)} players; add an expedition_leader card"
+                )
             leader = leaders.pop(int(self.rng.random() * len(leaders)))
         else:
             self._kind(leader, "expedition_leader")
@@ -1194,6 +1261,8 @@ _SHARED_PILES = {
     "resource_discard": "Market's Resource",
     "encounter_discard": "Encounter",
 }
+
+
 def narrate(game: IncredibleExpeditions) -> list[str]:
     """The game told phase by phase in the rulebook's words, from its event log: what ``cardc
     sim --log`` prints. Each phase is headed by its title in flow.cards ("Step 1: Set Up the
@@ -1206,6 +1275,9 @@ def narrate(game: IncredibleExpeditions) -> list[str]:
     line: list[str] = []
     heading = [""]
     turn = 0
+    #: The player whose turn it is ("" in the setup): what happens to another is said with
+    #: their name.
+    turn_player = [""]
 
     def flush() -> None:
         if line:
@@ -1221,6 +1293,7 @@ def narrate(game: IncredibleExpeditions) -> list[str]:
             heading[0] = phases.get(phase, phase)
             if phase == "marooned":
                 turn += 1
+                turn_player[0] = who
                 lines.append(f"Turn {turn}, {who}:")
         elif kind == "locations":
             line.append(" - ".join(name(c) for c in event[1:]))
@@ -1287,6 +1360,14 @@ def narrate(game: IncredibleExpeditions) -> list[str]:
             line.append("shuffle the discard pile into the Resource deck")
         elif kind == "draw_from":
             line.append(f"{who} draws {event[4]}" if turn == 0 else f"draw {event[4]}")
+        elif kind in ("gain", "lose", "pay") and event[3] and event[2] != "victory":
+            # What a card's text or a house rule's phase does to a counter ("Upon Facing ...
+            # lose 1 Money"); the winner's point is said by the winner's line.
+            whose = f"{who} " if who != turn_player[0] else ""
+            counter = str(event[2]).replace("_", " ").title()
+            line.append(
+                f"{whose}{kind}s {event[3]} {counter}" if whose else f"{kind} {event[3]} {counter}"
+            )
         elif kind == "winner":
             flush()
             lines.append(

@@ -74,7 +74,7 @@ def _register(kind: str, params: str, returns: str | None) -> Callable[[_F], _F]
 
     def wrap(function: _F) -> _F:
         module = function.__module__.rsplit(".", 1)[-1]
-        doc = (function.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
+        doc = " ".join((function.__doc__ or "").strip().split("\n\n")[0].split())
         if not doc:
             raise ValueError(f"{function.__name__} needs a docstring: it is the DSL's doc")
         spec = Spec(function.__name__, kind, parse_params(params), returns, doc, module, function)

@@ -1,0 +1,360 @@
+"""Incredible Expeditions, probed as a designer adding cards and house rules would: what they
+write checks only if it also runs.
+
+- A game's ``natives.py`` may define ``CARD_CHECKS = {kind: check}``: ``cardc check`` reports
+  each ``CardError`` a check returns (or raises) at its property's line and column, in a card
+  file or a variant's overlay, so an Encounter's difficulty of ``money 2`` is an error there,
+  not a ``RuleError`` without a position when the first game starts.
+- Two Half-Heroism/Half-Skullduggery bubbles of the same size met "the other way round" take the
+  same tokens: the player is not asked to choose between the two.
+- A run-time refusal of the setup (too few Expedition Leaders, a Starting Resource deck whose
+  cards do not add up) says what to change.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from compiler.cli import main
+from engine.loader import new_game, rules_module
+from engine.runtime import RuleError, Scripted
+
+ROOT = Path(__file__).resolve().parent.parent
+GENERATED = ROOT / "generated" / "incredible_expeditions"
+ie = rules_module("incredible_expeditions")
+
+
+@pytest.fixture(autouse=True)
+def _uncached(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Check afresh: compiler.filecache would carry cards checked by earlier tests."""
+    from compiler import filecache
+
+    monkeypatch.setattr(filecache, "ENABLED", False)
+
+
+def project(tmp_path: Path) -> Path:
+    """A project holding a copy of the shipped game (its cards, variants and natives.py)."""
+    folder = tmp_path / "cards" / "incredible_expeditions"
+    shutil.copytree(ROOT / "cards" / "incredible_expeditions", folder)
+    return folder
+
+
+def check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any) -> tuple[int, str]:
+    """``cardc check`` in the project at ``tmp_path``: its exit status and output."""
+    monkeypatch.chdir(tmp_path)
+    status = main(["check"])
+    out = capsys.readouterr()
+    return status, out.out + out.err
+
+
+def test_a_difficulty_the_game_cannot_read_is_an_error_at_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    folder = project(tmp_path)
+    (folder / "new_cards.cards").write_text(
+        'encounter "Vault Door" {\n'
+        "  type mechanical\n"
+        "  difficulty money 2\n"
+        "}\n"
+        'crew "Lookout" {\n'
+        "  copies 1\n"
+        "  bubbles heroism\n"
+        "  to_acquire money 1\n"
+        "}\n",
+        encoding="utf-8",
+    )
+    status, out = check(tmp_path, monkeypatch, capsys)
+    assert status == 1
+    assert (
+        "cards/incredible_expeditions/new_cards.cards:3:3: error[card-data]: Vault Door: "
+        "difficulty 'money 2' is not a difficulty and a number" in out
+    )
+    assert "hint: write: difficulty heroism 2, heroism_or_skullduggery 3" in out
+    assert (
+        "cards/incredible_expeditions/new_cards.cards:7:3: error[card-data]: Lookout: "
+        "'bubbles' clause 'heroism' is not a kind of value and a number" in out
+    )
+    assert "2 errors" in out
+
+
+def test_a_variant_value_the_game_cannot_read_is_an_error_at_its_yaml_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    folder = project(tmp_path)
+    (folder / "variants" / "house.yaml").write_text(
+        'description: Fame is worth more\ncards:\n  fame: {values: "heroism"}\n',
+        encoding="utf-8",
+    )
+    status, out = check(tmp_path, monkeypatch, capsys)
+    assert status == 1
+    assert (
+        "cards/incredible_expeditions/variants/house.yaml:3:10: error[card-data]: Fame: "
+        "'values' clause 'heroism' is not a kind of value and a number" in out
+    )
+
+
+def test_a_failing_card_check_is_a_diagnostic_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    folder = project(tmp_path)
+    natives = folder / "natives.py"
+    natives.write_text(
+        natives.read_text(encoding="utf-8")
+        + "\n\ndef broken(card, cards):\n    return card['no such key']\n\n\n"
+        + "CARD_CHECKS = {'encounter': broken}\n",
+        encoding="utf-8",
+    )
+    status, out = check(tmp_path, monkeypatch, capsys)
+    assert status == 1
+    assert "error[card-data]: " in out and "CARD_CHECKS['encounter'] failed on it: " in out
+    assert "KeyError: 'no such key'" in out
+    assert "Traceback" not in out
+
+
+def test_the_shipped_cards_pass_their_card_checks() -> None:
+    import json
+
+    ir = json.loads((GENERATED / "cards.json").read_text(encoding="utf-8"))
+    cards = {card["id"]: card for card in ir["cards"]}
+    checked = [card for card in ir["cards"] if card["kind"] in ie.CARD_CHECKS]
+    assert checked, "the checks run on some kinds"
+    assert all(ie.CARD_CHECKS[card["kind"]](card, cards) == [] for card in checked)
+    # And it finds what the catalogue would refuse.
+    bad = {"kind": "resource", "properties": {"values": [["money", -1]]}, "title": "X"}
+    assert [e.prop for e in ie.CARD_CHECKS["resource"](bad, cards)] == ["values"]
+
+
+def test_equal_half_bubbles_met_either_way_round_are_one_way() -> None:
+    # "Any difficulty listed on a Half-Heroism/Half-Skullduggery symbol must be met with EITHER
+    #  Heroism OR Skullduggery ENTIRELY": two bubbles of 2 are met 4/0, 2/2 or 0/4; 2/2 is one
+    #  choice whichever bubble the Heroism meets.
+    two_halves = ie.Difficulty(0, 0, (2, 2))
+    assert [(h, s) for h, s, _ in ie.combinations(two_halves)] == [(4, 0), (2, 2), (0, 4)]
+    assert ie.ways_to_meet(two_halves, 2, 2) == ["heroism+skullduggery"]
+    # Unequal bubbles still give two ways with the same total.
+    unequal = ie.Difficulty(0, 0, (1, 3))
+    assert [(h, s) for h, s, _ in ie.combinations(unequal)] == [(4, 0), (1, 3), (3, 1), (0, 4)]
+
+
+def game(players: int) -> Any:
+    """A fresh compiled game whose players answer nothing."""
+    return new_game(GENERATED, players=players, seed=0, policies={-1: Scripted([])})
+
+
+def test_too_few_leaders_says_what_to_add() -> None:
+    g = game(2)
+    g.board["leaders"] = []
+    with pytest.raises(RuleError) as refused:
+        g.take_expedition_leader(g.players[0])
+    assert str(refused.value) == (
+        "no Expedition Leader is left to deal to player 1: each player needs one of their own, "
+        "and the game has 4 for 2 players; add an expedition_leader card"
+    )
+
+
+def test_a_starting_deck_that_does_not_add_up_names_the_param() -> None:
+    g = game(2)
+    g.params["starting_deck_size"] = 16
+    with pytest.raises(RuleError) as refused:
+        g.deal_starting_decks()
+    assert "(param starting_deck_size)" in str(refused.value)
+    assert "set param starting_deck_size 15" in str(refused.value)
+
+
+# -- cardc diff of house rules ----------------------------------------------------------------
+
+
+def diff(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any, name: str, overlay: str
+) -> str:
+    """``cardc diff`` of the base game and the variant ``name`` written as ``overlay``."""
+    folder = project(tmp_path)
+    (folder / "variants" / f"{name}.yaml").write_text(overlay, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    status = main(["diff", "incredible_expeditions", f"incredible_expeditions/{name}"])
+    out = capsys.readouterr()
+    assert status == 0, out.err
+    return out.out
+
+
+def test_diff_of_an_added_phase_shows_the_fallback_of_pay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    out = diff(
+        tmp_path,
+        monkeypatch,
+        capsys,
+        "port_tax",
+        "flow:\n"
+        "  - insert: |\n"
+        '      phase harbour_dues "Harbour Dues" {\n'
+        "        pay money 1 else lose heroism missing\n"
+        "      }\n"
+        "    before: spend_the_turn\n",
+    )
+    # Was '{ pay money 1 }': the house rule's other half was not said.
+    assert (
+        'phase harbour_dues: added phase harbour_dues "Harbour Dues" '
+        "{ pay money 1 else lose heroism missing }, in turn, after marooned" in out
+    )
+
+
+def test_diff_of_a_redefined_python_verb_is_the_verb_not_every_card_calling_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    out = diff(
+        tmp_path,
+        monkeypatch,
+        capsys,
+        "curse_not_lose",
+        "verbs: |\n"
+        '  verb lose_crew(amount number = 1) "the Crew in that cabin is Cursed" {\n'
+        "    curse_crew amount\n"
+        "  }\n",
+    )
+    assert (
+        "verb lose_crew: the game's Python (roll a die; the Crew in that cabin is Lost "
+        "(reroll an empty cabin)) -> verb lose_crew(amount number) { curse_crew amount }" in out
+    )
+    # The rule "Undefeated Encounters" still reads 'lose_crew 1': it was shown changed from
+    # 'lose_crew 1' to 'lose_crew 1'.
+    assert "undefeated_encounters" not in out
+    assert "0 cards changed" in out
+
+
+def test_diff_of_a_native_given_a_dsl_body_changes_no_verb_that_calls_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    out = diff(
+        tmp_path,
+        monkeypatch,
+        capsys,
+        "seven_cards",
+        'verbs: |\n  function full_hand() number "a full hand of 7" = 7\n',
+    )
+    assert "function full_hand: the game's Python (a full hand of cards" in out
+    assert "-> function full_hand() number = 7" in out
+    assert "draw_to_hand_size" not in out
+    assert "1 verb change" in out
+
+
+# -- what cardc build hashes as "cardc itself" ------------------------------------------------
+
+#: Modules compiling a game imports whose code cannot change what it compiles to: the build's
+#: locking and writing, caches that give the same bytes (tests/test_filecache.py), hints of
+#: diagnostics, spans of a variant's YAML, and the engine that plays games (a game's natives.py
+#: imports it).
+_NOT_OUTPUTS = {
+    "compiler/__init__.py",
+    "compiler/buildlock.py",
+    "compiler/buildtree.py",
+    "compiler/filecache.py",
+    "compiler/filestat.py",
+    "compiler/suggest.py",
+    "compiler/variant_spans.py",
+    "dsl/__init__.py",
+    "dsl/diagnostics.py",
+    "dsl/grammar_cache.py",
+    "dsl/nodes.py",
+    "engine/__init__.py",
+    "engine/flow.py",
+    "engine/hexgrid.py",
+    "engine/loader.py",
+    "engine/runtime.py",
+}
+
+
+_IMPORTED = """
+import sys
+from pathlib import Path
+from compiler.pipeline import compile_game
+from compiler.variants import compile_variant, variant_paths
+from dsl.diagnostics import SourceCache
+folder = Path(sys.argv[1])
+sources = SourceCache()
+assert compile_game(folder, sources).ir is not None
+for path in variant_paths(folder):
+    compile_variant(folder, path, sources)
+for module in list(sys.modules.values()):
+    print(getattr(module, "__file__", None) or "")
+"""
+
+
+def test_every_module_that_shapes_a_compiled_game_is_hashed_by_the_build() -> None:
+    # engine/stdlib's docstrings are the vocabulary's docs in cards.json, and compiler/flow.py
+    # lowers the flow: a change to either left `cardc build` saying "up to date" while
+    # `cardc build --check --rebuild` found cards.json stale. What compiling a game and its
+    # variants imports, in a fresh process, is what its outputs may depend on.
+    import subprocess
+    import sys
+
+    from compiler import build
+
+    folder = ROOT / "cards" / "incredible_expeditions"
+    imported = subprocess.run(
+        [sys.executable, "-P", "-c", _IMPORTED, str(folder)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("\n")
+    hashed = {p.resolve() for p in build._TOOL_FILES}
+    unhashed = set()
+    for file in filter(None, imported):
+        path = Path(file).resolve()
+        if not path.is_relative_to(ROOT):
+            continue
+        relative = path.relative_to(ROOT)
+        if relative.parts[0] in ("compiler", "dsl", "engine") and path not in hashed:
+            unhashed.add(relative.as_posix())
+    assert unhashed - _NOT_OUTPUTS == set()
+    assert (ROOT / "engine" / "stdlib" / "decks.py").resolve() in hashed
+
+
+def test_a_library_verbs_doc_is_one_line_of_single_spaces() -> None:
+    # The sheets print a library verb by its doc: "the top of one of your zones into another
+    # (fewer if it runs     out)" kept the docstring's indentation.
+    import engine.stdlib.decks  # noqa: F401 (registers the decks module)
+    from engine.stdlib.registry import LIBRARY
+
+    docs = {name: spec.doc for specs in LIBRARY.values() for name, spec in specs.items()}
+    assert docs["draw_from"].startswith("Draw cards from the top of one of the player's zones")
+    assert [name for name, doc in docs.items() if "  " in doc or "\n" in doc] == []
+
+
+def test_the_log_tells_what_card_text_does_to_the_counters() -> None:
+    # `cardc sim --log` left out every gain, loss and payment of a card's text (Misty Strait's
+    # "When entering..." Money, a Leader's Temporary Heroism) and of a house rule's phase: the
+    # rule looked as if it never applied.
+    g = game(2)
+    g.lay_out_locations(["misty_strait"], shuffled=False)
+    me, other = g.players
+    me.counters["money"] = 3
+    me.counters["heroism"] = 5
+    g.board["encounter_deck"] = ["sea_serpent"]
+    g.log("phase", 0, "marooned")
+    ie._venture_forth(g, me)
+    c = g._contexts[1]
+    g.lose(c, "money", 2)
+    told = ie.narrate(g)
+    assert told[0] == "Turn 1, player 1:"
+    assert "Venture Forth to Misty Strait; flip it over; lose 1 Money; Face Sea Serpent" in told[1]
+    # What happens to another player is said with their name.
+    assert told[1].endswith("; player 2 loses 2 Money.")
+
+
+def test_a_game_no_ship_wins_ends_at_the_turn_limit_with_no_winner() -> None:
+    # The rulebook ends a game only at Atlantis; the provisional turn_limit stops a simulated
+    # one, and "winner highest" on victory (everyone 0) names no winner.
+    g = new_game(GENERATED, players=2, seed=3, policies={-1: Scripted([])})
+    g.policies = {i: ie.POLICIES["random"](g, i) for i in range(2)}
+    g.params["turn_limit"] = 7
+    result = g.play()
+    assert result.reason == "turn limit"
+    assert result.turns == 7
+    assert result.winner is None
+    assert result.scores == [0, 0]
