@@ -477,6 +477,14 @@ layer "Great Ley Lines" {
     }
   }
 }
+layer "Harbour dues" {
+  box uncharted
+  on tile_placed {
+    if not plays_land() and keeps_points() {
+      score 1
+    }
+  }
+}
 layer "Raiders' Stone" {
   box uncharted
   on tile_placed {
@@ -520,6 +528,8 @@ def test_a_printed_card_says_a_bracketed_sum_and_or_as_one(tmp_path: Path) -> No
         "tile is a Pirate" in raiders
     )
     assert "10 minus the result of the tiles left" in raiders
+    # Was "if it is not so that you play the Land side and ...", the whole condition negated.
+    assert "if you do not play the Land side and " in said["Harbour dues"]
 
 
 # -- the simulator's points per layer credit the layer that raised a value
