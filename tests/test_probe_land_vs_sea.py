@@ -477,6 +477,14 @@ layer "Great Ley Lines" {
     }
   }
 }
+layer "Harbour dues" {
+  box uncharted
+  on tile_placed {
+    if not plays_land() and keeps_points() {
+      score 1
+    }
+  }
+}
 layer "Raiders' Stone" {
   box uncharted
   on tile_placed {
@@ -520,3 +528,36 @@ def test_a_printed_card_says_a_bracketed_sum_and_or_as_one(tmp_path: Path) -> No
         "tile is a Pirate" in raiders
     )
     assert "10 minus the result of the tiles left" in raiders
+    # Was "if it is not so that you play the Land side and ...", the whole condition negated.
+    assert "if you do not play the Land side and " in said["Harbour dues"]
+
+
+# -- the simulator's points per layer credit the layer that raised a value
+
+GOLDEN_AGE = """\
+# Every bonus point of a completed area scores 3.
+layer "Golden Age" {
+  box uncharted
+  on area_completed {
+    set bonus_value 3
+  }
+}
+"""
+
+
+def test_points_a_new_layer_raises_are_that_layers_in_the_simulation(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    add_cards(project, GOLDEN_AGE, "zz_golden_age.cards")
+    assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
+    status, out = run(
+        capsys, "sim", GAME, "--games", "4", "--mode", "competitive", "--jobs", "1", "--json"
+    )
+    assert status == 0, out
+    report = json.loads(out)
+    points_by = report.get("points_by") or report["points"]["points_by"]
+    # Was credited to City scoring (which sets 2 before the Golden Age sets 3): none here.
+    # City scoring keeps its doubled trade routes.
+    assert points_by.get("golden_age", 0) > 0

@@ -43,6 +43,9 @@ from .state import AreaState, MapState, around
 #: Who scores what, for the figures per layer: the base game's own scoring.
 BASE = "base_game"
 
+#: The layer whose points a raised value scores when no layer is noted raising it.
+CITY = "city_scoring"
+
 #: Option for declining an optional choice.
 NONE = "none"
 
@@ -287,6 +290,9 @@ class LandVsSea(FlowGame):
         #: what the layers made of the area or Waypoint last announced (bonus_value,
         #: waypoint_value), for the flow's scoring that follows.
         self.values: dict[str, int] = {"bonus_value": 1, "waypoint_value": 1, "icon_value": 1}
+        #: the layer that last set each of those values while it was announced (City scoring,
+        #: or a new layer's), for the points per layer: the raised points are that layer's.
+        self.value_layers: dict[str, str] = {}
         # Faces and their rotations, worked out once for every game of the same IR.
         cached = _FACES.get(self.ir)
         if cached is None:
@@ -458,15 +464,28 @@ class LandVsSea(FlowGame):
 
     def set(self, c: Context, target: str, value: int) -> None:
         """Set a quantity or a counter; points are the side's."""
+        self._value_by(c, target)
         super().set(c if target in c.q else self._marker(c, target), target, value)
 
     def add(self, c: Context, target: str, amount: int) -> None:
         """Add to a quantity or a counter; points are the side's."""
+        self._value_by(c, target)
         super().add(c if target in c.q else self._marker(c, target), target, amount)
 
     def reduce(self, c: Context, target: str, amount: int) -> None:
         """Reduce a quantity or a counter; points are the side's."""
+        self._value_by(c, target)
         super().reduce(c if target in c.q else self._marker(c, target), target, amount)
+
+    def _value_by(self, c: Context, target: str) -> None:
+        """Note the layer changing a value the flow scores by (``bonus_value`` ...)."""
+        if c.card and target in c.q and target in self.values:
+            self.value_layers[target] = c.card
+
+    def _layer_of(self, *values: str) -> str:
+        """The layer that raised the first of ``values`` a layer changed (City scoring when
+        none is noted: a scripted value)."""
+        return next((self.value_layers[v] for v in values if v in self.value_layers), CITY)
 
     # -- layers in play
 
@@ -739,6 +758,7 @@ class LandVsSea(FlowGame):
     def announce_completion(self, player: Player, area: Area) -> None:
         """``area_completed``: the layers may raise ``bonus_value`` / ``waypoint_value``
         (from 1), kept for the flow's scoring of the area that follows."""
+        self.value_layers = {}
         c = self.fire(
             "area_completed",
             player,
@@ -781,6 +801,7 @@ class LandVsSea(FlowGame):
         if key not in self.waypoints:
             raise RuleError(f"no Waypoint on the edge of {at} in direction {direction}")
         area = area_at(self.tiles, at, self.tile(at).section_at(direction))
+        self.value_layers = {}
         c = self.fire(
             "waypoint_surrounded", player, event={"area": area}, quantities={"waypoint_value": 1}
         )
@@ -813,7 +834,9 @@ class LandVsSea(FlowGame):
         if value == 1:
             self.award(player, amount, why)
             return
-        self.award(player, amount * value, why, layer="city_scoring")
+        # Scored at the value a layer raised: that layer's points (the one whose value it is).
+        raised = [v for v in ("bonus_value", "waypoint_value") if self.values[v] == value]
+        self.award(player, amount * value, why, layer=self._layer_of(*raised))
 
     # -- Waypoints
 
@@ -957,6 +980,7 @@ class LandVsSea(FlowGame):
     def announce_route_scored(self, player: Player, route: Route) -> None:
         """``route_scored`` for the route ``player`` won: City scoring may raise
         ``icon_value`` (from 1), kept for the flow's scoring of the route that follows."""
+        self.value_layers.pop("icon_value", None)
         c = self.fire("route_scored", player, event={"route": route}, quantities={"icon_value": 1})
         self.values = {**self.values, "icon_value": c.q["icon_value"]}
 
@@ -965,7 +989,7 @@ class LandVsSea(FlowGame):
         Ship scoring, the rest for City scoring (the simulator's points per layer)."""
         self.award(player, icons, "trade route", "caravan_and_ship_scoring")
         if value > 1:
-            self.award(player, icons * (value - 1), "trade route", "city_scoring")
+            self.award(player, icons * (value - 1), "trade route", self._layer_of("icon_value"))
 
     def score_trade_routes(self) -> None:
         """End game majority scoring of every trade route: the flow's verb (flow.cards)."""

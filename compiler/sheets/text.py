@@ -731,6 +731,11 @@ class CardWriter:
             return ["it is not so that ", *words]
         if kind == "verb_test":
             return ["you do not ", *words[1:]]
+        first = words[0] if words and isinstance(words[0], str) else ""
+        if first.startswith("you ") and not _AUXILIARY.match(first[4:]):
+            # "you do not play the Land side", not "it is not so that you play the Land side
+            # and ...", which reads as the whole condition negated.
+            return ["you do not " + first[4:], *words[1:]]
         if kind == "logic":
             # De Morgan: "neither ... nor" reads wrong for long clauses; say both sides.
             op = "or" if e["op"] == "and" else "and"
