@@ -375,3 +375,37 @@ def test_a_scenario_cannot_run_what_the_game_never_runs(tmp_path: Path) -> None:
         "p5's 'on campsite_reward' never runs: the game fires 'campsite_reward' for campsite "
         "cards only, and p5 is a crew"
     ]
+
+
+def test_a_negative_amount_to_gain_lose_pay_or_score_is_refused_at_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 'lose coins -2' gained 2 Coins; 'gain victory_points -1' passed cardc check and failed
+    # the build with a sheet lint about "1 victory points".
+    found = _check_with(
+        tmp_path,
+        monkeypatch,
+        'crew pirates "P9" {\n  code "P9"\n  on use {\n    lose coins -2\n'
+        "    gain victory_points -1\n    score -3\n    lose coins 0\n  }\n}\n",
+    )
+    got = [(d.code, d.span.line, d.message, d.hints) for d in found]
+    assert got == [
+        (
+            "negative-amount",
+            4,
+            "'lose' takes an amount of 0 or more, not -2",
+            ("say the other way round: gain coins 2",),
+        ),
+        (
+            "negative-amount",
+            5,
+            "'gain' takes an amount of 0 or more, not -1",
+            ("say the other way round: lose victory_points 1",),
+        ),
+        (
+            "negative-amount",
+            6,
+            "'score' takes an amount of 0 or more, not -3",
+            ("say the other way round: lose victory_points 3",),
+        ),
+    ]
