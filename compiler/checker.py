@@ -858,6 +858,24 @@ class Checker:
                     "marks are never taken back by 'mark'; to erase, use the library's "
                     "'erase' (use counters in game.cards)",
                 )
+        opposite = {"gain": "lose", "lose": "gain", "score": "lose", "pay": "gain"}
+        slot = 0 if sig.name == "score" else 1
+        if sig.name in opposite and sig.origin == "prelude" and len(bound) > slot:
+            amount = bound[slot]
+            if isinstance(amount, dict) and amount.get("kind") == "num" and amount["value"] < 0:
+                # 'lose coins -2' would gain 2, past what 'lose' promises (never below the
+                # minimum), and the sheets would print "lose -2 Coins".
+                counter = (
+                    (self.vocab.score or "...")
+                    if slot == 0
+                    else (bound[0] or {}).get("name", "...")
+                )
+                self.error(
+                    "negative-amount",
+                    f"'{sig.name}' takes an amount of 0 or more, not {amount['value']}",
+                    stmt.span,
+                    f"say the other way round: {opposite[sig.name]} {counter} {-amount['value']:g}",
+                )
         if sig.name == "fire" and sig.origin == "prelude" and bound and bound[0]:
             fired = self.vocab.triggers.get(bound[0].get("name", ""))
             if fired is not None and fired.params:

@@ -171,7 +171,7 @@ def load_table(folder: Path) -> tuple[dict[str, Any], HandlerTable]:
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
         spec.loader.exec_module(module)
-    return ir, HandlerTable.from_module(module)
+    return ir, HandlerTable.from_module(module).answering(ir)
 
 
 #: A game's own Python, beside its cards: ``cards/<game>/natives.py``.

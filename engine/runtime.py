@@ -262,6 +262,23 @@ class HandlerTable:
         """Read the tables a generated module exports."""
         return cls(module, module.HANDLERS, module.FORMULAS, module.LINES, module.__file__ or "")
 
+    def answering(self, ir: dict[str, Any]) -> HandlerTable:
+        """The table with only the handlers the game runs: a trigger that declares
+        ``fires_for`` is run for cards of those kinds alone, as ``cardc check`` warns (an
+        ``on final_scoring`` on a Crew card "never runs"); the handler of another kind's card
+        would otherwise run whenever that card is in force."""
+        triggers = (ir.get("vocabulary") or {}).get("triggers") or {}
+        kinds = {card["id"]: card["kind"] for card in ir.get("cards") or ()}
+        kept = {
+            (card, trigger): handler
+            for (card, trigger), handler in self.handlers.items()
+            if not triggers.get(trigger, {}).get("fires_for")
+            or kinds.get(card) in triggers[trigger]["fires_for"]
+        }
+        if len(kept) == len(self.handlers):
+            return self
+        return HandlerTable(self.module, kept, self.formulas, self.lines, self.filename)
+
     def position(self, lineno: int) -> tuple[str, int, int] | None:
         """The DSL position of a generated line: the nearest mapped line at or above it."""
         best = None

@@ -335,6 +335,19 @@ class Checker:
                     f"{card} has no 'on {trigger}'{suggest(trigger, cards[card]['triggers'])}",
                 )
                 trigger = None
+            else:
+                fires_for = (
+                    self.vocab.ir["vocabulary"]["triggers"].get(trigger, {}).get("fires_for")
+                )
+                kind = cards[card]["kind"]
+                if fires_for and kind not in fires_for:
+                    # The game never runs it (cardc check warns so): nothing to test.
+                    self.add(
+                        value_at,
+                        f"{card}'s 'on {trigger}' never runs: the game fires '{trigger}' for "
+                        f"{', '.join(fires_for)} cards only, and {card} is a {kind}",
+                    )
+                    trigger = None
         elif "fire" in step:
             trigger = str(step["fire"])
             known = self.vocab.pool("trigger")

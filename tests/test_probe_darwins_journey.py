@@ -326,3 +326,86 @@ def test_a_players_key_at_the_top_and_a_seat_past_the_players_are_named_at_their
         "5:22: 3 is more than 1, the most a player number can be",
         "9:3: 'ship_region' belongs to a player: give it under 'player' or 'players'",
     ]
+
+
+# -- fires_for: what cardc check says never runs, never runs -------------------------------
+
+
+def test_a_handler_of_a_kind_the_trigger_is_not_fired_for_is_not_run() -> None:
+    # A new Crew card with 'on final_scoring' (fired for objective, goal_tile cards): cardc
+    # check warned "never runs", yet held in crew_hired it scored at the end.
+    from engine.runtime import HandlerTable
+
+    sim = Simulator(GENERATED)
+    ir = copy.deepcopy(sim.ir)
+    ir["cards"].append({**ir["cards"][0], "id": "p5", "kind": "crew"})
+    calls: list[str] = []
+    table = sim.table
+    handlers = {
+        **table.handlers,
+        ("p5", "final_scoring"): lambda g, c: calls.append("p5"),
+        ("p5", "use"): lambda g, c: calls.append("use"),
+    }
+    full = HandlerTable(table.module, handlers, table.formulas, table.lines, table.filename)
+    kept = full.answering(ir)
+    assert ("p5", "final_scoring") not in kept.handlers
+    assert ("p5", "use") in kept.handlers  # 'use' is fired for crew cards
+    # Every shipped handler answers a trigger fired for its kind: nothing is dropped.
+    assert table.answering(sim.ir) is table
+    assert set(table.handlers) == set(HandlerTable.from_module(table.module).handlers)
+
+
+def test_a_scenario_cannot_run_what_the_game_never_runs(tmp_path: Path) -> None:
+    # bahia (a campsite) has 'on campsite_reward', fired for campsites: allowed; the same check
+    # refuses a card's trigger of a kind the trigger is not fired for.
+    from engine.scenario_check import check_scenario
+
+    sim = Simulator(GENERATED)
+    ir = copy.deepcopy(sim.ir)
+    bahia = next(c for c in ir["cards"] if c["id"] == "bahia")
+    ir["cards"].append({**bahia, "id": "p5", "kind": "crew"})
+    doc = {
+        "scenario": "s",
+        "game": "darwins_journey",
+        "do": [{"run": "p5.campsite_reward"}, {"run": "bahia.campsite_reward"}],
+        "expect": {"player": {"counters": {"coins": 4}}},
+    }
+    problems = check_scenario(doc, ir, dj, 1, (1, 1))
+    assert [p.message for p in problems] == [
+        "p5's 'on campsite_reward' never runs: the game fires 'campsite_reward' for campsite "
+        "cards only, and p5 is a crew"
+    ]
+
+
+def test_a_negative_amount_to_gain_lose_pay_or_score_is_refused_at_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 'lose coins -2' gained 2 Coins; 'gain victory_points -1' passed cardc check and failed
+    # the build with a sheet lint about "1 victory points".
+    found = _check_with(
+        tmp_path,
+        monkeypatch,
+        'crew pirates "P9" {\n  code "P9"\n  on use {\n    lose coins -2\n'
+        "    gain victory_points -1\n    score -3\n    lose coins 0\n  }\n}\n",
+    )
+    got = [(d.code, d.span.line, d.message, d.hints) for d in found]
+    assert got == [
+        (
+            "negative-amount",
+            4,
+            "'lose' takes an amount of 0 or more, not -2",
+            ("say the other way round: gain coins 2",),
+        ),
+        (
+            "negative-amount",
+            5,
+            "'gain' takes an amount of 0 or more, not -1",
+            ("say the other way round: lose victory_points 1",),
+        ),
+        (
+            "negative-amount",
+            6,
+            "'score' takes an amount of 0 or more, not -3",
+            ("say the other way round: lose victory_points 3",),
+        ),
+    ]
