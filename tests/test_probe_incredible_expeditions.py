@@ -354,3 +354,17 @@ def test_a_game_no_ship_wins_ends_at_the_turn_limit_with_no_winner() -> None:
     assert result.turns == 7
     assert result.winner is None
     assert result.scores == [0, 0]
+
+
+def test_a_house_rules_starting_money_is_what_each_player_gets() -> None:
+    # Step 3: "Each player gets 5 Money tokens": param starting_money. It was read by nothing
+    # (each Leader's provisional coin pile of 5 gave the Money), so `params: {starting_money:
+    # 8}` changed no game.
+    g = game(2)
+    g.params["starting_money"] = 8
+    for player in g.players:
+        g.take_expedition_leader(player)
+        g.run_verb("take_leader_tokens", player)
+    assert [p.counters["money"] for p in g.players] == [8, 8]
+    assert [g.leader_prints(p, "coin_pile") for p in g.players] == [False, False]
+    assert [g.leader_prints(p, "white_cross") for p in g.players] == [True, True]

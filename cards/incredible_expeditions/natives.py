@@ -546,6 +546,13 @@ class IncredibleExpeditions(FlowGame):
             raise RuleError(f"{player.name} has no Expedition Leader yet")
         return int(leader["properties"][place])
 
+    def leader_prints(self, player: Player, place: str) -> bool:
+        """True when the player's Expedition Leader card shows a number at ``place``."""
+        leader = self.leader_of(player)
+        if leader is None:
+            raise RuleError(f"{player.name} has no Expedition Leader yet")
+        return place in leader["properties"]
+
     def place_secret_bet(self, player: Player) -> int:
         """Step 3: the player "secretly" bets "any number of Money tokens (even zero)", up to
         what they have; it is kept face down (``flags["bet"]``) until every bet is in."""
@@ -1571,6 +1578,7 @@ NATIVES: dict[str, Callable[..., Any]] = {
     "difficulty_met": difficulty_met,
     "full_hand": _each_player("hand_size"),
     "leader_shows": _each_player("leader_shows"),
+    "leader_prints": _each_player("leader_prints"),
 }
 
 VERBS: dict[str, Callable[..., Any]] = {
