@@ -368,3 +368,31 @@ def test_a_house_rules_starting_money_is_what_each_player_gets() -> None:
     assert [p.counters["money"] for p in g.players] == [8, 8]
     assert [g.leader_prints(p, "coin_pile") for p in g.players] == [False, False]
     assert [g.leader_prints(p, "white_cross") for p in g.players] == [True, True]
+
+
+def test_a_tie_with_a_one_sided_die_is_refused_not_rolled_forever() -> None:
+    # "(In the event of a tie, roll off using the dice.)" With `--param die_sides=1` every
+    # roll tied again and `cardc sim` never ended.
+    g = game(2)
+    g.params["die_sides"] = 1
+    for player in g.players:
+        player.flags["bet"] = 2
+    with pytest.raises(RuleError) as refused:
+        g.highest_bet_goes_first()
+    assert str(refused.value) == (
+        "a tie of bets cannot be rolled off with a die of 1 side (param die_sides): "
+        "a die needs at least 2"
+    )
+    # No tie, no roll: the highest bet goes first whatever the die.
+    g.players[1].flags["bet"] = 3
+    assert g.highest_bet_goes_first() == 1
+
+
+def test_a_negative_count_of_locations_is_refused() -> None:
+    # `--param locations_between=-1` laid out every Location but one (a slice to -1).
+    g = game(2)
+    g.params["locations_between"] = -1
+    with pytest.raises(RuleError, match=r"cannot place -1 Locations .*param locations_between"):
+        g.lay_out_locations(None)
+    g.params["locations_between"] = 0
+    assert g.lay_out_locations(None) == ["port_city", "drowned_city_of_atlantis"]

@@ -491,6 +491,12 @@ class IncredibleExpeditions(FlowGame):
         if middle is None:
             pool = [c for c in self.cat.by_kind.get("location", []) if c not in (first, last)]
             wanted = int(self.params["locations_between"])
+            if wanted < 0:
+                # pool[:-1] would lay out all the Locations but one.
+                raise RuleError(
+                    f"setup cannot place {wanted} Locations between Port City and the Drowned "
+                    "City (param locations_between): 0 or more"
+                )
             if len(pool) < wanted:
                 raise RuleError(
                     f"setup places {wanted} Locations between Port City and the "
@@ -569,6 +575,12 @@ class IncredibleExpeditions(FlowGame):
         top = max(bets)
         tied = [p for p, bet in zip(self.players, bets, strict=True) if bet == top]
         sides = int(self.params["die_sides"])
+        if len(tied) > 1 and sides < 2:
+            # Every roll would tie again: the roll-off would never end.
+            raise RuleError(
+                f"a tie of bets cannot be rolled off with a die of {sides} side"
+                f"{'' if sides == 1 else 's'} (param die_sides): a die needs at least 2"
+            )
         while len(tied) > 1:
             rolls = [self.die(sides) for _ in tied]
             best = max(rolls)
