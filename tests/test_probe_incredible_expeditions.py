@@ -396,3 +396,26 @@ def test_a_negative_count_of_locations_is_refused() -> None:
         g.lay_out_locations(None)
     g.params["locations_between"] = 0
     assert g.lay_out_locations(None) == ["port_city", "drowned_city_of_atlantis"]
+
+
+def test_variant_set_of_the_first_flow_edit_makes_the_list(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    # README: "`flow.N`, one past the last, adds one": with no flow yet that is flow.0, which
+    # made a mapping {'0': ...} and was refused ("'flow' holds a list of edits").
+    folder = project(tmp_path)
+    house = folder / "variants" / "house.yaml"
+    house.write_text("description: No Marooned and Lost Rule\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert (
+        main(["variant", "set", "incredible_expeditions/house", "flow.0.remove", "marooned"]) == 0
+    )
+    assert house.read_text(encoding="utf-8") == (
+        "description: No Marooned and Lost Rule\nflow:\n  - remove: marooned\n"
+    )
+    assert main(["variant", "unset", "incredible_expeditions/house", "flow"]) == 0
+    capsys.readouterr()
+    # Only the first item can be made so.
+    assert main(["variant", "set", "incredible_expeditions/house", "flow.2.remove", "x"]) == 1
+    assert "'2' is not one of its numbers (0 to 0)" in capsys.readouterr().err
+    assert house.read_text(encoding="utf-8") == "description: No Marooned and Lost Rule\n"
