@@ -419,3 +419,26 @@ def test_variant_set_of_the_first_flow_edit_makes_the_list(
     assert main(["variant", "set", "incredible_expeditions/house", "flow.2.remove", "x"]) == 1
     assert "'2' is not one of its numbers (0 to 0)" in capsys.readouterr().err
     assert house.read_text(encoding="utf-8") == "description: No Marooned and Lost Rule\n"
+
+
+def test_the_log_starts_a_turn_at_the_turn_sections_first_phase() -> None:
+    # A house rule removing the Marooned and Lost Rule (flow: - remove: marooned) left the log
+    # with no "Turn N, player P:" heading at all: a turn began only at the phase 'marooned'.
+    g = game(2)
+    flow = g.ir["flow"]
+    sections = [
+        {**s, "phases": [p for p in s["phases"] if p["name"] != "marooned"]}
+        for s in flow["sections"]
+    ]
+    g.ir = {**g.ir, "flow": {**flow, "sections": sections}}
+    for seat in (1, 0):
+        g.log("phase", seat, "spend_the_turn")
+        g.log("rest_turn", seat)
+        g.log("refresh", seat)
+    told = ie.narrate(g)
+    assert told == [
+        "Turn 1, player 2:",
+        "  Rest Turn: Refresh the Crew.",
+        "Turn 2, player 1:",
+        "  Rest Turn: Refresh the Crew.",
+    ]

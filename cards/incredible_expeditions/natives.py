@@ -1285,6 +1285,16 @@ def narrate(game: IncredibleExpeditions) -> list[str]:
     title = game.cat.titles
     name = lambda card: title.get(str(card), str(card))  # noqa: E731 - a local shorthand
     phases = _phase_titles(game)
+    # A turn begins with the first phase of the flow's turn section: the Marooned and Lost
+    # Rule, or whatever a house rule put there (a variant may remove that phase).
+    first_of_turn = next(
+        (
+            section["phases"][0]["name"]
+            for section in (game.ir.get("flow") or {}).get("sections", ())
+            if section["section"] == "turn" and section["phases"]
+        ),
+        "marooned",
+    )
     lines: list[str] = []
     line: list[str] = []
     heading = [""]
@@ -1305,7 +1315,7 @@ def narrate(game: IncredibleExpeditions) -> list[str]:
             flush()
             phase = str(event[2])
             heading[0] = phases.get(phase, phase)
-            if phase == "marooned":
+            if phase == first_of_turn:
                 turn += 1
                 turn_player[0] = who
                 lines.append(f"Turn {turn}, {who}:")
