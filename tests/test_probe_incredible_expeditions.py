@@ -442,3 +442,18 @@ def test_the_log_starts_a_turn_at_the_turn_sections_first_phase() -> None:
         "Turn 2, player 1:",
         "  Rest Turn: Refresh the Crew.",
     ]
+
+
+def test_sim_of_a_game_for_two_or_more_says_how_to_seat_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    # `cardc sim incredible_expeditions`, as the README writes it, is solo by default: the
+    # refusal said only "is for 2 to 4 players, not 1".
+    monkeypatch.chdir(ROOT)
+    assert main(["sim", "incredible_expeditions", "--games", "1", "--quiet"]) != 0
+    assert (
+        "'incredible_expeditions' is for 2 to 4 players, not 1; seat them with --players 2 "
+        "(or --mode competitive)" in capsys.readouterr().err
+    )
+    assert main(["sim", "incredible_expeditions", "--games", "1", "--players", "5"]) != 0
+    assert "not 5; seat at most 4 with --players 4" in capsys.readouterr().err
