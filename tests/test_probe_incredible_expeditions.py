@@ -457,3 +457,32 @@ def test_sim_of_a_game_for_two_or_more_says_how_to_seat_them(
     )
     assert main(["sim", "incredible_expeditions", "--games", "1", "--players", "5"]) != 0
     assert "not 5; seat at most 4 with --players 4" in capsys.readouterr().err
+
+
+def test_a_library_name_the_game_does_not_use_hints_at_use(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    # The game uses decks only: a new card asking holds(...) or move_all was told to declare
+    # them in game.cards, when the standard library has them a 'use zones' away.
+    folder = project(tmp_path)
+    (folder / "new_cards.cards").write_text(
+        'resource "Old Coin" {\n'
+        "  copies 1\n"
+        "  values money 1\n"
+        "  to_acquire money 2\n"
+        "  on play {\n"
+        "    if holds(hand, fame) { gain heroism 1 }\n"
+        "    move_all hand, discard_pile\n"
+        "  }\n"
+        "}\n",
+        encoding="utf-8",
+    )
+    status, out = check(tmp_path, monkeypatch, capsys)
+    assert status == 1
+    assert "6:8: error[native-undefined]: 'holds' is not a native of this game" in out
+    assert (
+        "hint: 'holds' is in the standard library's zones module: add 'use zones' to the game "
+        "block in game.cards" in out
+    )
+    assert "7:5: error[verb-undefined]: 'move_all' is not a verb of this game" in out
+    assert "hint: 'move_all' is in the standard library's zones module" in out
