@@ -840,8 +840,10 @@ class Checker:
             if stmt.verb in self.vocab.natives:
                 hint = (f"'{stmt.verb}' is a native, used in expressions: {stmt.verb}(...)",)
             else:
-                hint = did_you_mean(stmt.verb, [*self.vocab.verbs, "let"]) or (
-                    f'declare it in game.cards: verb {stmt.verb} "what it does"',
+                hint = (
+                    did_you_mean(stmt.verb, [*self.vocab.verbs, "let"])
+                    or _library_hint(stmt.verb, "verb")
+                    or (f'declare it in game.cards: verb {stmt.verb} "what it does"',)
                 )
             self.error(
                 "verb-undefined", f"'{stmt.verb}' is not a verb of this game", stmt.span, *hint
@@ -1334,6 +1336,7 @@ class Checker:
                 hint = (f"'{node.func}' is a verb: write it as a statement, '{node.func} ...'",)
                 if verb.returns == "bool":
                     hint += (f"it answers yes or no as a condition: if {node.func} ... {{ }}",)
+            hint = hint or _library_hint(node.func, "native")
             self.error(
                 "native-undefined",
                 f"'{node.func}' is not a native of this game",
@@ -1508,6 +1511,20 @@ def _first_verbs(body: list[IR]) -> list[str]:
         for option in stmt.get("options") or []:
             out.extend(_first_verbs(option))
     return out
+
+
+def _library_hint(name: str, kind: str) -> tuple[str, ...]:
+    """The standard library's module holding ``name`` as a ``kind`` (verb or native), as the
+    hint to ``use`` it; () when the library has none. Imported only on this error."""
+    from engine.stdlib import spec
+
+    found = spec(name)
+    if found is None or found.kind != kind:
+        return ()
+    return (
+        f"'{name}' is in the standard library's {found.module} module: add 'use "
+        f"{found.module}' to the game block in game.cards",
+    )
 
 
 def describe_stmt(stmt: IR) -> str:

@@ -312,7 +312,14 @@ def set_value(data: Any, parts: list[str], value: Any) -> None:
         token = _token_at(before) if before is not None else None
         following = _take_following(before) if before is not None else ""
         new: Any = value
-        for later in reversed(parts[index + 1 :]):
+        for at, later in reversed(list(enumerate(parts[index + 1 :], index + 1))):
+            if later.isdigit():
+                # A list made here (a variant's first flow edit, flow.0): its first item.
+                item_index([], later, ".".join(parts[:at]), adding=True)
+                seq = CommentedSeq()
+                seq.append(new)
+                new = seq
+                continue
             holder = CommentedMap()
             holder[later] = new
             new = holder

@@ -281,8 +281,15 @@ class Simulator:
         """Refuse a player count the game does not declare (``players 1..2``)."""
         declared = self.ir["vocabulary"].get("players")
         if declared and not declared[0] <= players <= declared[1]:
+            # The default mode is solo: a game for 2 or more says how to seat them.
+            competitive = " (or --mode competitive)" if declared[0] == MODES["competitive"] else ""
+            fix = (
+                f"; seat them with --players {declared[0]}{competitive}"
+                if players < declared[0]
+                else f"; seat at most {declared[1]} with --players {declared[1]}"
+            )
             raise SimError(
-                f"'{self.name}' is for {declared[0]} to {declared[1]} players, not {players}"
+                f"'{self.name}' is for {declared[0]} to {declared[1]} players, not {players}{fix}"
             )
 
     def new_game(self, seed: int, players: int, mode: str, policy: PolicyFactory) -> Game:

@@ -358,3 +358,135 @@ def test_a_game_no_ship_wins_ends_at_the_turn_limit_with_no_winner() -> None:
     assert result.turns == 7
     assert result.winner is None
     assert result.scores == [0, 0]
+
+
+def test_a_house_rules_starting_money_is_what_each_player_gets() -> None:
+    # Step 3: "Each player gets 5 Money tokens": param starting_money. It was read by nothing
+    # (each Leader's provisional coin pile of 5 gave the Money), so `params: {starting_money:
+    # 8}` changed no game.
+    g = game(2)
+    g.params["starting_money"] = 8
+    for player in g.players:
+        g.take_expedition_leader(player)
+        g.run_verb("take_leader_tokens", player)
+    assert [p.counters["money"] for p in g.players] == [8, 8]
+    assert [g.leader_prints(p, "coin_pile") for p in g.players] == [False, False]
+    assert [g.leader_prints(p, "white_cross") for p in g.players] == [True, True]
+
+
+def test_a_tie_with_a_one_sided_die_is_refused_not_rolled_forever() -> None:
+    # "(In the event of a tie, roll off using the dice.)" With `--param die_sides=1` every
+    # roll tied again and `cardc sim` never ended.
+    g = game(2)
+    g.params["die_sides"] = 1
+    for player in g.players:
+        player.flags["bet"] = 2
+    with pytest.raises(RuleError) as refused:
+        g.highest_bet_goes_first()
+    assert str(refused.value) == (
+        "a tie of bets cannot be rolled off with a die of 1 side (param die_sides): "
+        "a die needs at least 2"
+    )
+    # No tie, no roll: the highest bet goes first whatever the die.
+    g.players[1].flags["bet"] = 3
+    assert g.highest_bet_goes_first() == 1
+
+
+def test_a_negative_count_of_locations_is_refused() -> None:
+    # `--param locations_between=-1` laid out every Location but one (a slice to -1).
+    g = game(2)
+    g.params["locations_between"] = -1
+    with pytest.raises(RuleError, match=r"cannot place -1 Locations .*param locations_between"):
+        g.lay_out_locations(None)
+    g.params["locations_between"] = 0
+    assert g.lay_out_locations(None) == ["port_city", "drowned_city_of_atlantis"]
+
+
+def test_variant_set_of_the_first_flow_edit_makes_the_list(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    # README: "`flow.N`, one past the last, adds one": with no flow yet that is flow.0, which
+    # made a mapping {'0': ...} and was refused ("'flow' holds a list of edits").
+    folder = project(tmp_path)
+    house = folder / "variants" / "house.yaml"
+    house.write_text("description: No Marooned and Lost Rule\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert (
+        main(["variant", "set", "incredible_expeditions/house", "flow.0.remove", "marooned"]) == 0
+    )
+    assert house.read_text(encoding="utf-8") == (
+        "description: No Marooned and Lost Rule\nflow:\n  - remove: marooned\n"
+    )
+    assert main(["variant", "unset", "incredible_expeditions/house", "flow"]) == 0
+    capsys.readouterr()
+    # Only the first item can be made so.
+    assert main(["variant", "set", "incredible_expeditions/house", "flow.2.remove", "x"]) == 1
+    assert "'2' is not one of its numbers (0 to 0)" in capsys.readouterr().err
+    assert house.read_text(encoding="utf-8") == "description: No Marooned and Lost Rule\n"
+
+
+def test_the_log_starts_a_turn_at_the_turn_sections_first_phase() -> None:
+    # A house rule removing the Marooned and Lost Rule (flow: - remove: marooned) left the log
+    # with no "Turn N, player P:" heading at all: a turn began only at the phase 'marooned'.
+    g = game(2)
+    flow = g.ir["flow"]
+    sections = [
+        {**s, "phases": [p for p in s["phases"] if p["name"] != "marooned"]}
+        for s in flow["sections"]
+    ]
+    g.ir = {**g.ir, "flow": {**flow, "sections": sections}}
+    for seat in (1, 0):
+        g.log("phase", seat, "spend_the_turn")
+        g.log("rest_turn", seat)
+        g.log("refresh", seat)
+    told = ie.narrate(g)
+    assert told == [
+        "Turn 1, player 2:",
+        "  Rest Turn: Refresh the Crew.",
+        "Turn 2, player 1:",
+        "  Rest Turn: Refresh the Crew.",
+    ]
+
+
+def test_sim_of_a_game_for_two_or_more_says_how_to_seat_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    # `cardc sim incredible_expeditions`, as the README writes it, is solo by default: the
+    # refusal said only "is for 2 to 4 players, not 1".
+    monkeypatch.chdir(ROOT)
+    assert main(["sim", "incredible_expeditions", "--games", "1", "--quiet"]) != 0
+    assert (
+        "'incredible_expeditions' is for 2 to 4 players, not 1; seat them with --players 2 "
+        "(or --mode competitive)" in capsys.readouterr().err
+    )
+    assert main(["sim", "incredible_expeditions", "--games", "1", "--players", "5"]) != 0
+    assert "not 5; seat at most 4 with --players 4" in capsys.readouterr().err
+
+
+def test_a_library_name_the_game_does_not_use_hints_at_use(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    # The game uses decks only: a new card asking holds(...) or move_all was told to declare
+    # them in game.cards, when the standard library has them a 'use zones' away.
+    folder = project(tmp_path)
+    (folder / "new_cards.cards").write_text(
+        'resource "Old Coin" {\n'
+        "  copies 1\n"
+        "  values money 1\n"
+        "  to_acquire money 2\n"
+        "  on play {\n"
+        "    if holds(hand, fame) { gain heroism 1 }\n"
+        "    move_all hand, discard_pile\n"
+        "  }\n"
+        "}\n",
+        encoding="utf-8",
+    )
+    status, out = check(tmp_path, monkeypatch, capsys)
+    assert status == 1
+    assert "6:8: error[native-undefined]: 'holds' is not a native of this game" in out
+    assert (
+        "hint: 'holds' is in the standard library's zones module: add 'use zones' to the game "
+        "block in game.cards" in out
+    )
+    assert "7:5: error[verb-undefined]: 'move_all' is not a verb of this game" in out
+    assert "hint: 'move_all' is in the standard library's zones module" in out

@@ -496,6 +496,12 @@ class IncredibleExpeditions(FlowGame):
         if middle is None:
             pool = [c for c in self.cat.by_kind.get("location", []) if c not in (first, last)]
             wanted = int(self.params["locations_between"])
+            if wanted < 0:
+                # pool[:-1] would lay out all the Locations but one.
+                raise RuleError(
+                    f"setup cannot place {wanted} Locations between Port City and the Drowned "
+                    "City (param locations_between): 0 or more"
+                )
             if len(pool) < wanted:
                 raise RuleError(
                     f"setup places {wanted} Locations between Port City and the "
@@ -551,6 +557,13 @@ class IncredibleExpeditions(FlowGame):
             raise RuleError(f"{player.name} has no Expedition Leader yet")
         return int(leader["properties"][place])
 
+    def leader_prints(self, player: Player, place: str) -> bool:
+        """True when the player's Expedition Leader card shows a number at ``place``."""
+        leader = self.leader_of(player)
+        if leader is None:
+            raise RuleError(f"{player.name} has no Expedition Leader yet")
+        return place in leader["properties"]
+
     def place_secret_bet(self, player: Player) -> int:
         """Step 3: the player "secretly" bets "any number of Money tokens (even zero)", up to
         what they have; it is kept face down (``flags["bet"]``) until every bet is in."""
@@ -567,6 +580,12 @@ class IncredibleExpeditions(FlowGame):
         top = max(bets)
         tied = [p for p, bet in zip(self.players, bets, strict=True) if bet == top]
         sides = int(self.params["die_sides"])
+        if len(tied) > 1 and sides < 2:
+            # Every roll would tie again: the roll-off would never end.
+            raise RuleError(
+                f"a tie of bets cannot be rolled off with a die of {sides} side"
+                f"{'' if sides == 1 else 's'} (param die_sides): a die needs at least 2"
+            )
         while len(tied) > 1:
             rolls = [self.die(sides) for _ in tied]
             best = max(rolls)
@@ -1271,6 +1290,16 @@ def narrate(game: IncredibleExpeditions) -> list[str]:
     title = game.cat.titles
     name = lambda card: title.get(str(card), str(card))  # noqa: E731 - a local shorthand
     phases = _phase_titles(game)
+    # A turn begins with the first phase of the flow's turn section: the Marooned and Lost
+    # Rule, or whatever a house rule put there (a variant may remove that phase).
+    first_of_turn = next(
+        (
+            section["phases"][0]["name"]
+            for section in (game.ir.get("flow") or {}).get("sections", ())
+            if section["section"] == "turn" and section["phases"]
+        ),
+        "marooned",
+    )
     lines: list[str] = []
     line: list[str] = []
     heading = [""]
@@ -1291,7 +1320,7 @@ def narrate(game: IncredibleExpeditions) -> list[str]:
             flush()
             phase = str(event[2])
             heading[0] = phases.get(phase, phase)
-            if phase == "marooned":
+            if phase == first_of_turn:
                 turn += 1
                 turn_player[0] = who
                 lines.append(f"Turn {turn}, {who}:")
@@ -1576,6 +1605,7 @@ NATIVES: dict[str, Callable[..., Any]] = {
     "difficulty_met": difficulty_met,
     "full_hand": _each_player("hand_size"),
     "leader_shows": _each_player("leader_shows"),
+    "leader_prints": _each_player("leader_prints"),
 }
 
 VERBS: dict[str, Callable[..., Any]] = {
