@@ -115,9 +115,13 @@ class IRDiff:
 
 
 def _strip_positions(node: Any) -> Any:
-    """``node`` without source positions ("at", "line"), for comparing by meaning."""
+    """``node`` without source positions ("at", "line"), for comparing by meaning, nor where a
+    call's verb is implemented ("origin"): a variant's redefinition of a verb is one change,
+    shown under verbs, not a change of every card that calls it."""
     if isinstance(node, dict):
-        return {k: _strip_positions(v) for k, v in node.items() if k not in ("at", "line")}
+        return {
+            k: _strip_positions(v) for k, v in node.items() if k not in ("at", "line", "origin")
+        }
     if isinstance(node, list):
         return [_strip_positions(v) for v in node]
     return node
@@ -280,10 +284,15 @@ def _definition_text(what: str, definition: IR) -> str:
     return f"{_usage(what, definition)} {{ {_describe_body(definition['body'])} }}"
 
 
-def _definition_changes(before: IR, after: IR) -> list[Change]:
+def _definition_changes(
+    before: IR, after: IR, implemented: dict[str, str] | None = None
+) -> list[Change]:
     """DSL verbs and functions added, removed or redefined: a redefinition by its changed
-    signature and the statements (or the expression) that differ."""
+    signature and the statements (or the expression) that differ. ``implemented`` names the
+    verbs and natives the first IR implements outside the DSL (``raid``: "the game's Python"),
+    so a DSL body given to one is a redefinition, not an addition."""
     changes: list[Change] = []
+    elsewhere = implemented or {}
     for what in ("verb", "function"):
         old = {d["name"]: d for d in before.get(f"{what}s", [])}
         new = {d["name"]: d for d in after.get(f"{what}s", [])}
@@ -294,7 +303,7 @@ def _definition_changes(before: IR, after: IR) -> list[Change]:
                 changes.append(
                     Change(
                         label,
-                        None if a is None else _definition_text(what, a),
+                        _definition_text(what, a) if a is not None else elsewhere.get(name),
                         None if b is None else _definition_text(what, b),
                     )
                 )
@@ -309,6 +318,19 @@ def _definition_changes(before: IR, after: IR) -> list[Change]:
             else:
                 changes += _statement_changes(label, a["body"], b["body"])
     return changes
+
+
+def _implemented(vocabulary: IR) -> dict[str, str]:
+    """The verbs and natives a game implements outside its DSL, each with where."""
+    out: dict[str, str] = {}
+    for table in ("verbs", "natives"):
+        for name, sig in (vocabulary.get(table) or {}).items():
+            origin = str(sig.get("origin") or "")
+            if origin == "game":
+                out[name] = "implemented in the game's own Python"
+            elif origin.startswith("stdlib."):
+                out[name] = f"the standard library's ({origin.removeprefix('stdlib.')})"
+    return out
 
 
 def _phases(flow: IR) -> list[tuple[str, IR]]:
@@ -437,7 +459,7 @@ def diff_ir(before: IR, after: IR) -> IRDiff:
             )
         )
     result.definitions = _definition_changes(
-        before.get("definitions") or {}, after.get("definitions") or {}
+        before.get("definitions") or {}, after.get("definitions") or {}, _implemented(vb)
     )
     result.flow = _flow_changes(before.get("flow"), after.get("flow"))
     old = {c["id"]: c for c in before["cards"]}

@@ -4,10 +4,13 @@ These are the regressions of what the probing found that a scenario cannot show.
 
 from __future__ import annotations
 
+import shutil
 import textwrap
 from pathlib import Path
 
+from compiler.diff import diff_ir
 from compiler.pipeline import compile_game
+from compiler.variants import compile_variant
 from dsl.diagnostics import SourceCache
 from engine import sim
 from engine.scenario import Runner, ScenarioResult
@@ -107,3 +110,30 @@ def test_a_hint_lists_a_few_names_of_many(tmp_path: Path) -> None:
     assert hint.startswith("cards: card_00, card_01, ")
     assert hint.endswith("... (31 in all)")
     assert "card_29" not in hint
+
+
+def test_diff_of_a_python_verb_given_a_dsl_body_is_one_redefinition(tmp_path: Path) -> None:
+    """A variant giving Uncharted Passage's 'raid' (declared in game.cards, implemented in its
+    Python) a DSL body: 'cardc diff' said "verb raid: added ..." and "changed voyage
+    pirates_raid: ... raid difference(2d6) -> raid difference(2d6)" (the call's origin moved);
+    it is one redefinition, from the game's Python to the body."""
+    folder = tmp_path / "uncharted_passage"
+    shutil.copytree(ROOT / "cards" / "uncharted_passage", folder)
+    variant = folder / "variants" / "raid_plus_one.yaml"
+    variant.write_text(
+        "description: a Pirate's Raid deals one more\n"
+        "verbs: |\n"
+        '  verb raid(damage number) "take the raid\'s damage and one more" {\n'
+        "    mark durability damage + 1\n"
+        "  }\n",
+        encoding="utf-8",
+    )
+    base = compile_game(folder, SourceCache())
+    result, _overlay = compile_variant(folder, variant, SourceCache())
+    assert base.ir is not None and result.ir is not None
+    diff = diff_ir(base.ir, result.ir)
+    assert [c.line() for c in diff.definitions] == [
+        "verb raid: implemented in the game's own Python -> "
+        "verb raid(damage number) { mark durability damage + 1 }"
+    ]
+    assert diff.changed == [] and diff.added == [] and diff.removed == []
