@@ -14,6 +14,7 @@ from compiler.variants import compile_variant
 from dsl.diagnostics import SourceCache
 from engine import sim
 from engine.scenario import Runner, ScenarioResult
+from engine.scenario_check import questions
 from engine.sim_tally import outcome
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -137,3 +138,44 @@ def test_diff_of_a_python_verb_given_a_dsl_body_is_one_redefinition(tmp_path: Pa
         "verb raid(damage number) { mark durability damage + 1 }"
     ]
     assert diff.changed == [] and diff.added == [] and diff.removed == []
+
+
+def test_the_questions_of_a_variants_phase_and_verb_are_the_games(tmp_path: Path) -> None:
+    """A house rule's inserted phase with a `may` (and a redefined verb with one) is asked as
+    'flow.shore_leave.carouse' ('gain_port_card.verb.second'), but a scenario answering it was
+    refused: "'flow.shore_leave.carouse' is not a question of uncharted_passage". The DSL
+    flow's and verbs' questions are the game's, for the scenario checker and its schema."""
+    folder = tmp_path / "uncharted_passage"
+    shutil.copytree(ROOT / "cards" / "uncharted_passage", folder)
+    variant = folder / "variants" / "shore_leave.yaml"
+    variant.write_text(
+        "description: shore leave\n"
+        "flow:\n"
+        "  - insert: |\n"
+        '      phase shore_leave "Shore Leave" {\n'
+        "        for each captain in players {\n"
+        '          may { gain prestige 2; mark health 1 } @label("carouse")\n'
+        "        }\n"
+        "      }\n"
+        "    after: sailing_and_anchoring\n"
+        "verbs: |\n"
+        '  verb gain_port_card() "one Port Card, or two for a health X" {\n'
+        "    draw port_cards 1\n"
+        '    may { draw port_cards 1; mark health 1 } @label("second")\n'
+        "  }\n",
+        encoding="utf-8",
+    )
+    result, _overlay = compile_variant(folder, variant, SourceCache())
+    assert result.ir is not None, [d.message for d in result.diagnostics]
+    asked = questions(result.ir, None)
+    assert asked["flow.shore_leave.carouse"] == (
+        "Shore Leave: may gain prestige 2, then mark health 1?",
+        ("yes", "no"),
+    )
+    assert asked["gain_port_card.verb.second"][1] == ("yes", "no")
+    # The base game's flow asks none of them.
+    base = compile_game(ROOT / "cards" / "uncharted_passage", SourceCache())
+    assert base.ir is not None
+    assert not {"flow.shore_leave.carouse", "gain_port_card.verb.second"} & set(
+        questions(base.ir, None)
+    )
