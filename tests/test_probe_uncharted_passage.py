@@ -179,3 +179,24 @@ def test_the_questions_of_a_variants_phase_and_verb_are_the_games(tmp_path: Path
     assert not {"flow.shore_leave.carouse", "gain_port_card.verb.second"} & set(
         questions(base.ir, None)
     )
+
+
+def test_an_answer_without_its_prefix_is_suggested_with_it(tmp_path: Path) -> None:
+    """'east_asia.goods: wine' (Crew Actions' 'crew.sell' takes a bare 'wine') listed six
+    specialties at random; the answer is 'specialty:wine', and the hint says so."""
+    result = _one(
+        tmp_path,
+        """\
+        scenario: a permit offered by the specialty's bare name
+        game: uncharted_passage
+        choices:
+          - east_asia.goods: wine
+        expect:
+          round: 1
+        """,
+    )
+    assert not result.passed
+    assert (
+        "s.yaml:4:22: 'wine' is not an answer to 'east_asia.goods'; did you mean "
+        "'specialty:wine'?" in result.message
+    ), result.message
