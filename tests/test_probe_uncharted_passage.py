@@ -8,17 +8,22 @@ import shutil
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from compiler.diff import diff_ir
 from compiler.pipeline import compile_game
 from compiler.variants import compile_variant
 from dsl.diagnostics import SourceCache
 from engine import sim
+from engine.loader import game_rules, new_game
+from engine.runtime import RuleError
 from engine.scenario import Runner, ScenarioResult
 from engine.scenario_check import questions
 from engine.sim_tally import outcome
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = ROOT / "generated" / "uncharted_passage"
+UnchartedPassage = game_rules("uncharted_passage", FOLDER).GAME_CLASS
 
 
 def test_a_port_card_that_discards_itself_after_use_counts_as_played() -> None:
@@ -200,3 +205,23 @@ def test_an_answer_without_its_prefix_is_suggested_with_it(tmp_path: Path) -> No
         "s.yaml:4:22: 'wine' is not an answer to 'east_asia.goods'; did you mean "
         "'specialty:wine'?" in result.message
     ), result.message
+
+
+def test_a_voyage_card_without_its_resources_is_refused_by_name() -> None:
+    """A designer's voyage card with a two-number 'resource_triple 2 4' (or no resources at
+    all) allowed every line up to 6/6/6 (18 resources), silently; it is refused naming the
+    card and how to write it."""
+    game = new_game(FOLDER, 1, seed=1)
+    assert isinstance(game, UnchartedPassage)
+    base = game.cards["calm_seas"]
+    game.cards = dict(game.cards)
+    game.cards["crosswinds"] = {**base, "id": "crosswinds", "properties": {}}
+    with pytest.raises(RuleError, match="crosswinds: a voyage card gives its resources"):
+        game.allocation_options("crosswinds")
+    game.cards["crosswinds"] = {
+        **base,
+        "id": "crosswinds",
+        "properties": {"resource_triple": [[2, 4]]},
+    }
+    with pytest.raises(RuleError, match="crosswinds: resource_triple is three numbers"):
+        game.allocation_options("crosswinds")
