@@ -995,6 +995,22 @@ class Checker:
                 i += 2
                 continue
             free = next((s for s in positional if not given[s]), None)
+            missing = [s for s in markers.values() if not given[s]]
+            if free is None and len(missing) == 1:
+                # `reduce pirate_power 2`: the value of the one marker not written, so one
+                # error naming the marker, not "missing its AMOUNT" and "too many" both.
+                slot = missing[0]
+                param = sig.params[slot]
+                self.error(
+                    "arity",
+                    f"'{sig.name}' needs '{param.marker}' before its {param.name.upper()}",
+                    arg.span,
+                    f"usage: {sig.usage()}",
+                )
+                bound[slot] = self.arg(sig, slot, arg, scope)
+                given[slot] = True
+                i += 1
+                continue
             if free is None:
                 self.error(
                     "arity",

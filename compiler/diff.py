@@ -303,9 +303,13 @@ def _definition_changes(before: IR, after: IR, declared: IR | None = None) -> li
             label = f"{what} {name}"
             if a is None and b is not None and name in python:
                 doc = python[name].get("doc") or name
-                changes.append(
-                    Change(label, f"the game's Python ({doc})", _definition_text(what, b))
+                origin = str(python[name].get("origin") or "")
+                where = (
+                    f"the standard library's {origin.removeprefix('stdlib.')}"
+                    if origin.startswith("stdlib.")
+                    else "the game's Python"
                 )
+                changes.append(Change(label, f"{where} ({doc})", _definition_text(what, b)))
                 continue
             if a is None or b is None:
                 changes.append(

@@ -92,16 +92,40 @@ def card_asks(card: dict[str, Any]) -> CardAsks:
     they ``play`` (each a ``play.<card>`` question, titled from the game's cards)."""
     out = []
     for trigger, handler in card["triggers"].items():
-        own: dict[str, Question] = {}
-        for stmt in _walk(handler["body"]):
-            if stmt["kind"] == "may" and stmt.get("name"):
-                ident = f"{card['id']}.{trigger}.{stmt['name']}"
-                own[ident] = (f"{card['title']}: may {stmt['ask']}?", ("yes", "no"))
-            elif stmt["kind"] == "choose" and stmt.get("name"):
-                ident = f"{card['id']}.{trigger}.{stmt['name']}"
-                own[ident] = (f"{card['title']}: choose one", tuple(stmt["names"]))
+        own = _body_asks(f"{card['id']}.{trigger}", card["title"], handler["body"])
         out.append((own, tuple(_played(handler["body"]))))
     return tuple(out)
+
+
+def _body_asks(prefix: str, title: str, body: list[dict[str, Any]]) -> dict[str, Question]:
+    """The named ``may`` and ``choose`` of a body: ``{PREFIX.NAME: (prompt, answers)}``."""
+    own: dict[str, Question] = {}
+    for stmt in _walk(body):
+        if stmt["kind"] == "may" and stmt.get("name"):
+            own[f"{prefix}.{stmt['name']}"] = (f"{title}: may {stmt['ask']}?", ("yes", "no"))
+        elif stmt["kind"] == "choose" and stmt.get("name"):
+            own[f"{prefix}.{stmt['name']}"] = (f"{title}: choose one", tuple(stmt["names"]))
+    return own
+
+
+def flow_questions(ir: dict[str, Any]) -> dict[str, Question]:
+    """The questions the DSL flow's phases ask (``flow.PHASE.NAME``, a variant's inserted phase
+    too) and its DSL verbs (``VERB.verb.NAME``), with the cards they ``play``: the ids the
+    engine asks them by, so a scenario may answer them."""
+    titles = {card["id"]: card["title"] for card in ir["cards"]}
+    bodies: list[tuple[str, str, list[dict[str, Any]]]] = []
+    for section in (ir.get("flow") or {}).get("sections", ()):
+        for phase in section.get("phases", ()):
+            title = phase.get("title") or phase["name"]
+            bodies.append((f"flow.{phase['name']}", title, phase["body"]))
+    for verb in (ir.get("definitions") or {}).get("verbs", ()):
+        bodies.append((f"{verb['name']}.verb", verb["name"], verb["body"]))
+    out: dict[str, Question] = {}
+    for prefix, title, body in bodies:
+        out.update(_body_asks(prefix, title, body))
+        for ident in _played(body):
+            out[f"play.{ident}"] = (f"play {titles.get(ident, ident)}?", ("yes", "no"))
+    return out
 
 
 def card_questions(ir: dict[str, Any], memo: CardMemo | None = None) -> dict[str, Question]:
@@ -134,6 +158,7 @@ def questions(
     """The cards' questions and the flow's (``QUESTIONS`` of the game module); ``memo`` as
     for :func:`card_questions`."""
     out = card_questions(ir, memo)
+    out.update(flow_questions(ir))
     out.update(getattr(rules, "QUESTIONS", {}) if rules else {})
     return out
 

@@ -35,6 +35,11 @@ def suggest(name: str, pool: Sequence[str] | set[str] | dict[str, Any]) -> str:
     close = difflib.get_close_matches(str(name), names, n=1, cutoff=0.6)
     if close:
         return f"; did you mean '{close[0]}'?"
+    # An answer written without the prefix its pool gives every name ('wine' for
+    # 'specialty:wine'), which is too short a part of the whole to be close.
+    tagged = [n for n in names if n.rpartition(":")[2] == str(name) and ":" in n]
+    if len(tagged) == 1:
+        return f"; did you mean '{tagged[0]}'?"
     if not names:
         return ""
     if len(names) > 12:

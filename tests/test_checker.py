@@ -115,6 +115,7 @@ POINTS = [
     ("arity", "arity", "cards.cards:5:5", "'pay' is missing its AMOUNT"),
     ("arity", "arity", "cards.cards:6:19", "'up_to' needs a value after it"),
     ("arity", "arity", "cards.cards:7:16", "'max' is missing its B"),
+    ("arity", "arity", "cards.cards:8:19", "'reduce' needs 'up_to' before its AMOUNT"),
     ("type_mismatch", "type-mismatch", "cards.cards:4:8", "the condition needs a yes/no test"),
     ("type_mismatch", "type-mismatch", "cards.cards:7:10", "takes the name of a counter"),
     ("type_mismatch", "type-mismatch", "cards.cards:8:13", "the CARD of 'discard' needs a card"),

@@ -4,17 +4,26 @@ These are the regressions of what the probing found that a scenario cannot show.
 
 from __future__ import annotations
 
+import shutil
 import textwrap
 from pathlib import Path
 
+import pytest
+
+from compiler.diff import diff_ir
 from compiler.pipeline import compile_game
+from compiler.variants import compile_variant
 from dsl.diagnostics import SourceCache
 from engine import sim
+from engine.loader import game_rules, new_game
+from engine.runtime import RuleError
 from engine.scenario import Runner, ScenarioResult
+from engine.scenario_check import questions
 from engine.sim_tally import outcome
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = ROOT / "generated" / "uncharted_passage"
+UnchartedPassage = game_rules("uncharted_passage", FOLDER).GAME_CLASS
 
 
 def test_a_port_card_that_discards_itself_after_use_counts_as_played() -> None:
@@ -107,3 +116,113 @@ def test_a_hint_lists_a_few_names_of_many(tmp_path: Path) -> None:
     assert hint.startswith("cards: card_00, card_01, ")
     assert hint.endswith("... (31 in all)")
     assert "card_29" not in hint
+
+
+def test_diff_of_a_python_verb_given_a_dsl_body_is_one_redefinition(tmp_path: Path) -> None:
+    """A variant giving Uncharted Passage's 'raid' (declared in game.cards, implemented in its
+    Python) a DSL body: 'cardc diff' said "verb raid: added ..." and "changed voyage
+    pirates_raid: ... raid difference(2d6) -> raid difference(2d6)" (the call's origin moved);
+    it is one redefinition, from the game's Python to the body."""
+    folder = tmp_path / "uncharted_passage"
+    shutil.copytree(ROOT / "cards" / "uncharted_passage", folder)
+    variant = folder / "variants" / "raid_plus_one.yaml"
+    variant.write_text(
+        "description: a Pirate's Raid deals one more\n"
+        "verbs: |\n"
+        '  verb raid(damage number) "take the raid\'s damage and one more" {\n'
+        "    mark durability damage + 1\n"
+        "  }\n",
+        encoding="utf-8",
+    )
+    base = compile_game(folder, SourceCache())
+    result, _overlay = compile_variant(folder, variant, SourceCache())
+    assert base.ir is not None and result.ir is not None
+    diff = diff_ir(base.ir, result.ir)
+    assert [c.line() for c in diff.definitions] == [
+        "verb raid: the game's Python (roll two dice and take Ship Damage equal to the "
+        "difference, through the pirate_raid window) -> "
+        "verb raid(damage number) { mark durability damage + 1 }"
+    ]
+    assert diff.changed == [] and diff.added == [] and diff.removed == []
+
+
+def test_the_questions_of_a_variants_phase_and_verb_are_the_games(tmp_path: Path) -> None:
+    """A house rule's inserted phase with a `may` (and a redefined verb with one) is asked as
+    'flow.shore_leave.carouse' ('gain_port_card.verb.second'), but a scenario answering it was
+    refused: "'flow.shore_leave.carouse' is not a question of uncharted_passage". The DSL
+    flow's and verbs' questions are the game's, for the scenario checker and its schema."""
+    folder = tmp_path / "uncharted_passage"
+    shutil.copytree(ROOT / "cards" / "uncharted_passage", folder)
+    variant = folder / "variants" / "shore_leave.yaml"
+    variant.write_text(
+        "description: shore leave\n"
+        "flow:\n"
+        "  - insert: |\n"
+        '      phase shore_leave "Shore Leave" {\n'
+        "        for each captain in players {\n"
+        '          may { gain prestige 2; mark health 1 } @label("carouse")\n'
+        "        }\n"
+        "      }\n"
+        "    after: sailing_and_anchoring\n"
+        "verbs: |\n"
+        '  verb gain_port_card() "one Port Card, or two for a health X" {\n'
+        "    draw port_cards 1\n"
+        '    may { draw port_cards 1; mark health 1 } @label("second")\n'
+        "  }\n",
+        encoding="utf-8",
+    )
+    result, _overlay = compile_variant(folder, variant, SourceCache())
+    assert result.ir is not None, [d.message for d in result.diagnostics]
+    asked = questions(result.ir, None)
+    assert asked["flow.shore_leave.carouse"] == (
+        "Shore Leave: may gain prestige 2, then mark health 1?",
+        ("yes", "no"),
+    )
+    assert asked["gain_port_card.verb.second"][1] == ("yes", "no")
+    # The base game's flow asks none of them.
+    base = compile_game(ROOT / "cards" / "uncharted_passage", SourceCache())
+    assert base.ir is not None
+    assert not {"flow.shore_leave.carouse", "gain_port_card.verb.second"} & set(
+        questions(base.ir, None)
+    )
+
+
+def test_an_answer_without_its_prefix_is_suggested_with_it(tmp_path: Path) -> None:
+    """'east_asia.goods: wine' (Crew Actions' 'crew.sell' takes a bare 'wine') listed six
+    specialties at random; the answer is 'specialty:wine', and the hint says so."""
+    result = _one(
+        tmp_path,
+        """\
+        scenario: a permit offered by the specialty's bare name
+        game: uncharted_passage
+        choices:
+          - east_asia.goods: wine
+        expect:
+          round: 1
+        """,
+    )
+    assert not result.passed
+    assert (
+        "s.yaml:4:22: 'wine' is not an answer to 'east_asia.goods'; did you mean "
+        "'specialty:wine'?" in result.message
+    ), result.message
+
+
+def test_a_voyage_card_without_its_resources_is_refused_by_name() -> None:
+    """A designer's voyage card with a two-number 'resource_triple 2 4' (or no resources at
+    all) allowed every line up to 6/6/6 (18 resources), silently; it is refused naming the
+    card and how to write it."""
+    game = new_game(FOLDER, 1, seed=1)
+    assert isinstance(game, UnchartedPassage)
+    base = game.cards["calm_seas"]
+    game.cards = dict(game.cards)
+    game.cards["crosswinds"] = {**base, "id": "crosswinds", "properties": {}}
+    with pytest.raises(RuleError, match="crosswinds: a voyage card gives its resources"):
+        game.allocation_options("crosswinds")
+    game.cards["crosswinds"] = {
+        **base,
+        "id": "crosswinds",
+        "properties": {"resource_triple": [[2, 4]]},
+    }
+    with pytest.raises(RuleError, match="crosswinds: resource_triple is three numbers"):
+        game.allocation_options("crosswinds")

@@ -940,6 +940,17 @@ class UnchartedPassage(FlowGame):
         props = card.get("properties") or {}
         low, high = self.allocation_bounds
         triple = _numbers(props.get("resource_triple"))
+        # A card's resources as printed, or a designer's card is refused here: without them
+        # every line up to 6/6/6 would be allowed, silently.
+        if props.get("resource_triple") is not None and len(triple) != 3:
+            raise RuleError(
+                f"{voyage}: resource_triple is three numbers, like 'resource_triple 1 3 5'"
+            )
+        if props.get("resource_triple") is None and props.get("resources") is None:
+            raise RuleError(
+                f"{voyage}: a voyage card gives its resources: 'resources 12' or "
+                "'resource_triple 1 3 5'"
+            )
         values = range(low, high + 1)
         if len(triple) == 3:
             a, b, c = triple
