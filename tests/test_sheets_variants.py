@@ -109,8 +109,9 @@ def test_diff_shows_the_changed_statement_of_a_replaced_rule(
     out = capsys.readouterr().out
     assert (
         "on reward_phase_end > for each raided in players where "
-        "ship_region(raided) == pirate_region(): pay coins 2 + 2 * treasure "
-        "-> pay coins 3 + 2 * treasure\n"
+        "ship_region(raided) == pirate_region(): pay coins 2 + 2 * treasure else lose "
+        "victory_points missing -> pay coins 3 + 2 * treasure else lose victory_points "
+        "missing\n"
     ) in out
     # Not the whole loop twice, and the unchanged statement is not listed.
     assert "{ ... } -> for each" not in out and "return_treasure" not in out
