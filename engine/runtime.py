@@ -520,8 +520,16 @@ class Game:
         self.gain(c, self.score_counter, amount)
 
     def draw(self, c: Context, zone: str, amount: int) -> None:
-        """Draw cards into a zone, from the deck a game flow keeps in ``board['deck:'+zone]``."""
-        deck = self.board.setdefault(f"deck:{zone}", [])
+        """Draw cards into a zone, from the deck a game flow keeps in ``board['deck:'+zone]``
+        (``build_deck ZONE`` makes it); a deck no one built is an error, not a draw of
+        nothing."""
+        deck = self.board.get(f"deck:{zone}")
+        if deck is None:
+            raise RuleError(
+                f"'draw {zone}' takes from the deck 'build_deck {zone}' makes, and this game "
+                f"built none for {zone}: build it in the flow's setup, or draw from a zone of "
+                "the game's own with draw_from (use decks)"
+            )
         drawn = []
         for _ in range(amount):
             if not deck:

@@ -490,3 +490,20 @@ def test_a_library_name_the_game_does_not_use_hints_at_use(
     )
     assert "7:5: error[verb-undefined]: 'move_all' is not a verb of this game" in out
     assert "hint: 'move_all' is in the standard library's zones module" in out
+
+
+def test_draw_from_a_deck_no_one_built_is_refused_not_nothing() -> None:
+    # A new Resource "on play { draw hand 2 }" (the prelude's draw) checked and drew nothing:
+    # this game builds no deck for 'draw' (it draws with draw_from). The refusal says so.
+    g = game(2)
+    me = g.players[0]
+    me.zones["hand"] = []
+    with pytest.raises(RuleError) as refused:
+        g.draw(g._contexts[0], "hand", 2)
+    assert str(refused.value).startswith(
+        "'draw hand' takes from the deck 'build_deck hand' makes, and this game built none"
+    )
+    # A deck that was built and ran out draws what is left, as before.
+    g.board["deck:hand"] = ["fame"]
+    g.draw(g._contexts[0], "hand", 2)
+    assert me.zones["hand"] == ["fame"]
