@@ -754,7 +754,11 @@ class _Reader:
                         # and every card without it an error far from the typo.
                         from compiler.suggest import did_you_mean
 
-                        said = word.id if isinstance(word, Name) else "this"
+                        said = (
+                            word.id
+                            if isinstance(word, Name)
+                            else str(getattr(word, "value", "this"))
+                        )
                         meant = did_you_mean(said, ["optional"])
                         # 'optinal' meant optional: one error here, not one on every card.
                         optional = optional or bool(meant)
