@@ -59,9 +59,12 @@ class Recorder(Policy):
         return question.options[len(self.asked) % len(question.options)]
 
 
-def _game(ir: dict[str, Any], module: Any, seed: int, players: int) -> tuple[FlowGame, Recorder]:
+def _game(
+    ir: dict[str, Any], module: Any, seed: int, players: int, cls: type[FlowGame] = FlowGame
+) -> tuple[FlowGame, Recorder]:
+    """A game of ``cls`` whose seats answer by turns (:class:`Recorder`)."""
     recorder = Recorder()
-    game = FlowGame(
+    game = cls(
         ir,
         HandlerTable.from_module(module),
         policies={i: recorder for i in range(players)},
@@ -87,15 +90,8 @@ class QuietGame(FlowGame):
 def _quiet_game(
     ir: dict[str, Any], module: Any, seed: int, players: int
 ) -> tuple[FlowGame, Recorder]:
-    recorder = Recorder()
-    game = QuietGame(
-        ir,
-        HandlerTable.from_module(module),
-        policies={i: recorder for i in range(players)},
-        seed=seed,
-        player_count=players,
-    )
-    return game, recorder
+    """A :class:`QuietGame`: its rounds are played by the round loop."""
+    return _game(ir, module, seed, players, QuietGame)
 
 
 def test_a_dsl_verb_is_written_in_place_in_the_runner(tmp_path: Path) -> None:
