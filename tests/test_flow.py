@@ -97,14 +97,19 @@ def build(tmp_path: Path, flow: str, rules: str = RULES) -> tuple[dict[str, Any]
     result = compile_text(tmp_path, flow, rules)
     assert result.ir is not None and not errors(result), errors(result)
     text = emit_handlers(result.ir, ["flow.cards"], "race")
-    path = tmp_path / f"handlers_{abs(hash((flow, rules)))}.py"
+    module = import_handlers(tmp_path / f"handlers_{abs(hash((flow, rules)))}.py", text)
+    return result.ir, module, text
+
+
+def import_handlers(path: Path, text: str) -> Any:
+    """The generated ``text`` written at ``path`` and imported as a module of that name."""
     path.write_text(text, encoding="utf-8")
     spec = importlib.util.spec_from_file_location(path.stem, path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     sys.modules[path.stem] = module
     spec.loader.exec_module(module)
-    return result.ir, module, text
+    return module
 
 
 def new_game(ir: dict[str, Any], module: Any, seed: int = 1, players: int = 1) -> FlowGame:

@@ -10,13 +10,19 @@ the same ids, the same failures at the same DSL lines.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_flow import FLOW, GAME, _phase_by_phase, build, compile_text, errors
+from test_flow import (
+    FLOW,
+    GAME,
+    _phase_by_phase,
+    build,
+    compile_text,
+    errors,
+    import_handlers,
+)
 
 from compiler.emit_python import emit_handlers
 from engine.flow import FlowGame
@@ -279,13 +285,7 @@ def test_a_board_flag_native_is_read_in_place_and_ends_the_game(tmp_path: Path) 
     assert "board_get = g.board.get" in loop
     assert "if board_get('over'):" in loop and "if (not board_get('over')):" in loop
     assert "g.board.get(" not in loop.split("while number <= limit:")[1]
-    path = tmp_path / "handlers_flag.py"
-    path.write_text(text, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[path.stem] = module
-    spec.loader.exec_module(module)
+    module = import_handlers(tmp_path / "handlers_flag.py", text)
     for over in (False, True):
         for seed in range(5):
             compiled, _ = _game(result.ir, module, seed, 2)
