@@ -20,7 +20,8 @@ rate by CPU time is printed too: on a shared machine it shows what the process i
 
 Side by side (issue 11): for Uncharted Passage the same games are also played by the
 hand-written flow that flow.cards replaced (``bench/up_handwritten.py``, kept only here),
-alternating with the DSL flow repeat by repeat so both see the same load; the goal is the DSL
+alternating with the DSL flow repeat by repeat so both see the same load (and which runs
+first in a pair alternates too); the goal is the DSL
 flow no slower than it, by the median of the pairs' ratios of CPU time (``--no-side-by-side``
 skips it).
 
@@ -322,25 +323,22 @@ def main() -> int:
     old_rates: list[float] = []
     old_cpu_rates: list[float] = []
     for repeat in range(1, args.repeat + 1):
-        start, cpu_start = time.perf_counter(), time.process_time()
-        report = sim.simulate(simulator, args.games, repeat, MODE, POLICY)
-        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
-        rates.append(args.games / elapsed)
-        cpu_rates.append(args.games / cpu)
-        print(
-            f"  repeat {repeat}: {args.games:,} games in {elapsed:.3f} s = "
-            f"{rates[-1]:,.0f} games/s ({cpu_rates[-1]:,.0f} by CPU time; mean score "
-            f"{report.mean:.1f}, sink rate {100 * report.sink_rate:.1f}%)"
-        )
-        if old is not None:
+        # Pairs alternate which flow runs first (A B, B A, ...): a drift in the machine's
+        # speed within a pair then falls on each flow as often.
+        sides = [(simulator, False), (old, True)] if old is not None else [(simulator, False)]
+        if repeat % 2 == 0:
+            sides.reverse()
+        for which, handwritten in sides:
             start, cpu_start = time.perf_counter(), time.process_time()
-            report = sim.simulate(old, args.games, repeat, MODE, POLICY)
+            report = sim.simulate(which, args.games, repeat, MODE, POLICY)
             elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
-            old_rates.append(args.games / elapsed)
-            old_cpu_rates.append(args.games / cpu)
+            wall, by_cpu = (old_rates, old_cpu_rates) if handwritten else (rates, cpu_rates)
+            wall.append(args.games / elapsed)
+            by_cpu.append(args.games / cpu)
+            label = f"  repeat {repeat}, " + ("hand-written flow" if handwritten else "DSL flow")
             print(
-                f"    hand-written flow, the same games: {elapsed:.3f} s = "
-                f"{old_rates[-1]:,.0f} games/s ({old_cpu_rates[-1]:,.0f} by CPU time; mean score "
+                f"{label}: {args.games:,} games in {elapsed:.3f} s = "
+                f"{wall[-1]:,.0f} games/s ({by_cpu[-1]:,.0f} by CPU time; mean score "
                 f"{report.mean:.1f}, sink rate {100 * report.sink_rate:.1f}%)"
             )
     median = statistics.median(rates)

@@ -1202,7 +1202,10 @@ class UnchartedPassage(FlowGame):
                 _keys(options),
             )
             destination = self.ask(player, question)
-        destination = _place_id(destination)
+        if destination not in options:
+            # A scenario's step may name the place as the cards do ("Sierra Leone"); an
+            # answer to the question is already one of the options' ids.
+            destination = _place_id(destination)
         if destination not in options:
             raise RuleError(
                 f"cannot sail from {player.flags['position']} to {destination} within {reach} "
