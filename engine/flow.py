@@ -157,6 +157,9 @@ class FlowGame(Game):
         self.logbook: list[list[dict[str, Any]]] = [[] for _ in self.players]
         self.reason: str | None = None
         self.rounds_played = 0
+        #: The flow's count of rounds once the rounds began (None: no count, the rounds go on
+        #: until the end condition holds), so an end condition can be told an early end.
+        self.round_count: int | None = None
         self.turns = 0
         self.turn_player: Player | None = None
         #: The phase being played, for :class:`Lookahead`: (the game as it was when the phase
@@ -229,6 +232,7 @@ class FlowGame(Game):
     def _rounds(self, flow: dict[str, Any]) -> None:
         rounds_fn = flow["rounds"]
         count = None if rounds_fn is None else int(self.call(rounds_fn, self._contexts[0]))
+        self.round_count = count
         limit = count if count is not None else MAX_ROUNDS_WITHOUT_COUNT
         round_phases = flow["round"]
         turn_phases = flow["turn"]

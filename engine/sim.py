@@ -36,6 +36,7 @@ from engine.loader import game_rules, load_table, source_folder
 from engine.runtime import Game, HandlerTable, Policy, RuleError
 from engine.sim_stats import Moments, histogram_moments, histogram_quantile
 from engine.sim_tally import (
+    ENDED_BY_CONDITION,
     NO_TITLE,
     PLAYED_OUT,
     SUNK,
@@ -50,6 +51,7 @@ __all__ = [
     "CHUNK",
     "MODES",
     "NO_TITLE",
+    "ENDED_BY_CONDITION",
     "PLAYED_OUT",
     "SUNK",
     "CardTally",

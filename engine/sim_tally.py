@@ -22,6 +22,11 @@ NO_TITLE = "(no title)"
 
 #: How a game that no track ended came to its end.
 PLAYED_OUT = "played to the end"
+#: How a game of a set number of rounds that the flow's ``end when`` ended first (no track
+#: full) came to its end: a house rule racing to a score ends games early, and the report says
+#: how often. A flow with no count of rounds (Land vs Sea's turns until the last tile) ends by
+#: its condition when played to the end.
+ENDED_BY_CONDITION = "ended early by its end condition"
 
 
 # -- one game's outcome, read from its result, its state and its event log
@@ -136,12 +141,17 @@ def _card_sets(
 def _end_reason(game: Game, result: Any, kinds: list[Any]) -> str:
     """How the game ended: the track whose last box ended it ("sunk by durability"), from the
     event log; else the reason a flow's ``end_game "reason"`` gave (``result.reason``); else
-    played to the end (the last round, or ``end when``)."""
+    ended early by the flow's ``end when`` in a game of a set number of rounds (the result's,
+    or else the game's, ``reason``); else played to the end."""
     if any(result.sunk):
         for at in _positions(kinds, "track_full"):
             return f"sunk by {game.events[at][2]}"
         return "sunk"
-    reason = getattr(result, "reason", None)
+    # A game whose own result carries no reason (Uncharted Passage's) still knows how its
+    # flow ended (engine.flow.FlowGame.reason).
+    reason = getattr(result, "reason", None) or getattr(game, "reason", None)
+    if reason == "end_when":
+        return ENDED_BY_CONDITION if getattr(game, "round_count", None) else PLAYED_OUT
     if isinstance(reason, str) and reason not in _PLAYED_OUT_REASONS:
         return reason
     return PLAYED_OUT

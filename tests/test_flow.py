@@ -372,8 +372,25 @@ def test_sim_counts_each_end_game_reason_as_how_the_game_ended(tmp_path: Path) -
     ir, module, _ = build(tmp_path / "whole", FLOW)
     game = new_game(ir, module, seed=2)
     result = game.play()
-    assert result.reason in ("rounds", "end_when")
+    assert result.reason == "rounds"
     assert outcome(game, result, "solo").end == PLAYED_OUT
+
+
+def test_sim_tells_a_game_its_end_condition_ended_from_one_played_out(tmp_path: Path) -> None:
+    # A house rule racing to a score ("end when points >= 8") ends games early: `cardc sim`
+    # says how often, apart from the games played to the last round.
+    from engine.sim_tally import ENDED_BY_CONDITION, PLAYED_OUT, outcome
+
+    flow = FLOW.replace("  winner highest", "  end when points >= 8\n  winner highest")
+    ir, module, _ = build(tmp_path, flow)
+    ends = set()
+    for seed in range(1, 9):
+        game = new_game(ir, module, seed=seed)
+        result = game.play()
+        ends.add((result.reason, outcome(game, result, "solo").end))
+    assert ("end_when", ENDED_BY_CONDITION) in ends
+    # Only an end condition is called one; the rest played every round.
+    assert ends <= {("end_when", ENDED_BY_CONDITION), ("rounds", PLAYED_OUT)}
 
 
 TURNS = """\
