@@ -134,9 +134,15 @@ def _params(pairs: list[str] | None, many: bool = False) -> dict[str, list[Any]]
     return out
 
 
-def _mode(args: argparse.Namespace) -> str:
+def _mode(args: argparse.Namespace, folder: Path) -> str:
+    """``--mode``; not given, solo for a game one can play, else competitive with the fewest
+    players the game declares (``players 2..4``: Land vs Sea), kept for :func:`_players`."""
     from engine import sim
 
+    if args.mode is None:
+        least = _fewest_players(folder)
+        args.seated = least if least > 1 else None
+        return "solo" if least <= 1 else "competitive"
     mode = MODE_ALIASES.get(args.mode.lower(), args.mode)
     if mode not in sim.MODES:
         raise SimUsageError(
@@ -144,6 +150,17 @@ def _mode(args: argparse.Namespace) -> str:
             did_you_mean(mode, sim.MODES, 0.5),
         )
     return mode
+
+
+def _fewest_players(folder: Path) -> int:
+    """The fewest players a compiled game declares (``players 2..4`` in game.cards); 1 when it
+    declares none or its ``cards.json`` cannot be read (the simulator then says why)."""
+    try:
+        ir = json.loads((folder / "cards.json").read_text(encoding="utf-8"))
+        declared = ir["vocabulary"].get("players")
+        return int(declared[0]) if declared else 1
+    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+        return 1
 
 
 def _executor(args: argparse.Namespace) -> Any:
@@ -303,7 +320,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
     def body() -> int:
         folder = game_folder(project, args.game, args.variant)
-        args.mode = _mode(args)
+        args.mode = _mode(args, folder)
         players = _players(args)
         params = {name: values[0] for name, values in _params(args.param).items()}
         if args.log or args.log_game is not None:
@@ -361,8 +378,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     args.variant = None
 
     def body() -> int:
-        args.mode = _mode(args)
         variants = [v.strip() for v in (args.variants or "base").split(",") if v.strip()]
+        first = variants[0] if variants else "base"
+        args.mode = _mode(args, game_folder(project, args.game, None if first == "base" else first))
         grid = _params(args.param, many=True)
         names = list(grid)
         points = []
@@ -388,6 +406,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
                 jobs=_jobs(args),
                 cards=False,
                 executor=executor,
+                players=getattr(args, "seated", None),
             )
         finally:
             if progress is not None:
@@ -404,7 +423,8 @@ def _players(args: argparse.Namespace) -> int | None:
     own count."""
     players = getattr(args, "players", None)
     if players is None:
-        return None
+        # No --mode either: the fewest players the game takes (:func:`_mode`).
+        return getattr(args, "seated", None)
     if players < 1:
         raise SimUsageError(f"--players must be at least 1, not {players}", ())
     if players > 1 and args.mode == "solo":
@@ -416,7 +436,10 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=1000, help="how many games (default 1000)")
     parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
     parser.add_argument(
-        "--mode", default="solo", help="solo (default), competitive or coop (2 players)"
+        "--mode",
+        default=None,
+        help="solo, competitive or coop (2 players); default solo, or competitive with the "
+        "fewest players a game for 2 or more takes",
     )
     parser.add_argument(
         "--policy",

@@ -13,6 +13,7 @@ write checks only if it also runs.
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -448,13 +449,17 @@ def test_the_log_starts_a_turn_at_the_turn_sections_first_phase() -> None:
     ]
 
 
-def test_sim_of_a_game_for_two_or_more_says_how_to_seat_them(
+def test_sim_of_a_game_for_two_or_more_seats_the_fewest_or_says_how_to_seat_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
 ) -> None:
-    # `cardc sim incredible_expeditions`, as the README writes it, is solo by default: the
-    # refusal said only "is for 2 to 4 players, not 1".
+    # `cardc sim incredible_expeditions`, as the README writes it, plays the fewest players the
+    # game takes (it was solo by default, refused with "is for 2 to 4 players, not 1").
     monkeypatch.chdir(ROOT)
-    assert main(["sim", "incredible_expeditions", "--games", "1", "--quiet"]) != 0
+    assert main(["sim", "incredible_expeditions", "--games", "2", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["mode"], report["players"]) == ("competitive", 2), report
+    # Asked for solo, it says how to seat them.
+    assert main(["sim", "incredible_expeditions", "--games", "1", "--mode", "solo"]) != 0
     assert (
         "'incredible_expeditions' is for 2 to 4 players, not 1; seat them with --players 2 "
         "(or --mode competitive)" in capsys.readouterr().err
