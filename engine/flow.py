@@ -32,8 +32,8 @@ A title is the title of the card of the ``titles from KIND`` kind whose ``min_sc
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
 
 from engine.runtime import (
     Context,
@@ -451,8 +451,14 @@ class FlowGame(Game):
 
     # -- decisions, remembered for the lookahead
 
+    #: Attributes a game keeps that :meth:`snapshot` shares with its copy instead of copying:
+    #: caches worked out once for every game of the same IR (Land vs Sea's tile rotations),
+    #: which no move changes. Copying them made each of a lookahead's trials cost tens of ms.
+    SNAPSHOT_SHARED: ClassVar[tuple[str, ...]] = ()
+
     def snapshot(self) -> FlowGame:
-        """A copy of the game's state (the IR, handlers, cards and flow are shared: read-only)."""
+        """A copy of the game's state (the IR, handlers, cards and flow are shared: read-only;
+        so is each attribute the game names in :attr:`SNAPSHOT_SHARED`)."""
         memo: dict[int, Any] = {
             id(self.ir): self.ir,
             id(self.table): self.table,
@@ -465,6 +471,10 @@ class FlowGame(Game):
         }
         if self._phases is not None:
             memo[id(self._phases)] = self._phases
+        for name in self.SNAPSHOT_SHARED:
+            value = getattr(self, name, None)
+            if value is not None:
+                memo[id(value)] = value
         return copy.deepcopy(self, memo)
 
     def heuristic(self, index: int) -> int:
@@ -513,7 +523,15 @@ class Lookahead(Policy):
     question, the current phase is replayed from its start on a copy of the game once per
     legal answer (the answers given so far this phase, then that one, then the first legal
     answer to anything after), and the answer whose phase ends with the highest score is
-    taken; ties go to the first option, so it is as deterministic as the seed."""
+    taken; ties go to the first option, so it is as deterministic as the seed.
+
+    A question of more than :attr:`WIDTH` answers (Land vs Sea's placements: a tile, its
+    rotation and a place, about 200 a turn) is judged on :attr:`WIDTH` of them spread evenly
+    over the list, the first among them: each trial copies the game, and every answer of such
+    a question made one game take minutes."""
+
+    #: The most answers one question is judged on.
+    WIDTH = 32
 
     def decide(self, game: Game, question: Question) -> str:
         """The answer whose replayed phase ends with the highest heuristic."""
@@ -522,7 +540,7 @@ class Lookahead(Policy):
             return FirstLegal().decide(game, question)
         start, fn, seat, given = state
         best, best_value = question.options[0], None
-        for option in question.options:
+        for option in _spread(question.options, self.WIDTH):
             trial = start.snapshot()
             trial.replaying = True
             trial._looking = False
@@ -538,6 +556,14 @@ class Lookahead(Policy):
             if best_value is None or value > best_value:
                 best, best_value = option, value
         return best
+
+
+def _spread(options: Sequence[str], width: int) -> Sequence[str]:
+    """``width`` of ``options`` spread evenly over them, the first first (all when fewer)."""
+    count = len(options)
+    if count <= width:
+        return options
+    return [options[i * count // width] for i in range(width)]
 
 
 def _random(game: Game, index: int) -> Policy:

@@ -627,3 +627,67 @@ def test_a_game_may_log_each_phase_it_plays(tmp_path: Path) -> None:
             assert phases == ["start", *["bonus", "roll"] * 5, "last"]
         else:
             assert phases == []
+
+
+def test_the_lookahead_judges_a_wide_question_on_an_even_spread_of_its_answers() -> None:
+    # Land vs Sea offers about 200 placements a turn; each trial copies the game.
+    from engine.flow import _spread
+
+    options = tuple(f"o{i}" for i in range(200))
+    spread = _spread(options, Lookahead.WIDTH)
+    assert len(spread) == Lookahead.WIDTH and spread[0] == "o0"
+    assert list(spread) == sorted(set(spread), key=options.index)  # in order, none twice
+    assert spread[-1] in options[-200 // Lookahead.WIDTH :]  # reaches the end of the list
+    assert _spread(options[:5], Lookahead.WIDTH) == options[:5]
+
+
+def test_a_snapshot_shares_what_the_game_names_and_copies_the_rest() -> None:
+    # Land vs Sea's tile rotations are worked out once for every game of one IR: a
+    # lookahead's trial shares them; its map is its own.
+    from engine.loader import new_game
+
+    g = new_game(Path(__file__).resolve().parents[1] / "generated" / "land_vs_sea", players=2)
+    assert "_rotations" in type(g).SNAPSHOT_SHARED
+    copy_of = g.snapshot()
+    for name in type(g).SNAPSHOT_SHARED:
+        assert getattr(copy_of, name) is getattr(g, name), name
+    assert copy_of.map is not g.map and copy_of.board is not g.board
+    assert copy_of.players[0].zones is not g.players[0].zones
+
+
+def test_the_lookahead_tries_at_most_its_width_of_land_vs_seas_placements(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # One Land vs Sea game by the lookahead took minutes: every placement offered was a trial.
+    from engine.flow import GameEnded
+    from engine.loader import new_game
+
+    trials: list[int] = []
+    offered: list[int] = []
+    deciding = False
+    snapshot, decide = FlowGame.snapshot, Lookahead.decide
+
+    def counted_snapshot(self: FlowGame) -> FlowGame:
+        if deciding:  # (a phase's start is snapshotted too, for the lookahead to replay)
+            trials[-1] += 1
+        return snapshot(self)
+
+    def counted_decide(self: Lookahead, game: Any, question: Question) -> str:
+        nonlocal deciding
+        if offered and max(offered) > Lookahead.WIDTH:
+            raise GameEnded("enough")  # a wide question was decided: the game ends here
+        trials.append(0)
+        offered.append(len(question.options))
+        deciding = True
+        try:
+            return decide(self, game, question)
+        finally:
+            deciding = False
+
+    monkeypatch.setattr(FlowGame, "snapshot", counted_snapshot)
+    monkeypatch.setattr(Lookahead, "decide", counted_decide)
+    folder = Path(__file__).resolve().parents[1] / "generated" / "land_vs_sea"
+    g = new_game(folder, players=2, seed=2, policies={-1: Lookahead()})
+    g.play()
+    assert max(offered) > Lookahead.WIDTH  # the question was wide...
+    assert trials == [min(n, Lookahead.WIDTH) for n in offered]  # ...and the trials were not

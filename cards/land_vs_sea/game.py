@@ -258,6 +258,12 @@ class LandVsSea(FlowGame):
     play with"); None plays every layer in the card data.
     """
 
+    #: The faces, rotations and ways a tile may lie, worked out once for every game of the
+    #: same IR and never changed by a move: a lookahead's trial shares them (engine.flow).
+    SNAPSHOT_SHARED = ("_faces", "_rotations", "_ways", "offered")
+    # ``offered`` is not a cache, but only a policy reads it, and a trial's replay answers
+    # without one, offering its own placements (a new list) before anything reads them.
+
     layers: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
