@@ -562,6 +562,21 @@ class Game:
         finally:
             firing.discard(trigger)
 
+    def open_window(self, c: Context, trigger: str, quantities: dict[str, int]) -> Context:
+        """``fire TRIGGER with QUANTITY VALUE, ... { ... }``: run the trigger for the cards in
+        force for the acting player with those quantities, through :meth:`fire` as the
+        game's Python opens a window (Uncharted Passage's ``raid``); return its context, whose
+        ``q`` holds the quantities as the cards that answered left them. A window opening
+        itself while it runs is refused, as :meth:`fire_in_force` refuses it."""
+        firing: set[str] = self.__dict__.setdefault("_firing", set())
+        if trigger in firing:
+            raise RuleError(f"'{trigger}' fires itself while it runs, which would never end")
+        firing.add(trigger)
+        try:
+            return self.fire(trigger, c.player, quantities=quantities)
+        finally:
+            firing.discard(trigger)
+
     def build_deck(self, c: Context, zone: str) -> None:
         """``build_deck hand``: the deck ``draw`` takes from for ``zone``: every card of the
         kinds that declare a ``copies`` property (when none does, every card not always in
