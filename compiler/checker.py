@@ -395,6 +395,8 @@ class Checker:
             self.note_span(f"{path}/formulas/{member.name}", member.span)
             return
         value = self.property_value(decl.type, member, words)
+        if member.name == "copies" and isinstance(value, (int, float)):
+            self.check_copies(value, words[0].span)
         if value is not None and decl.clauses:
             self.check_clause_heads(decl, member)
         if value is not None:
@@ -487,6 +489,19 @@ class Checker:
                 clauses.append(items)
             return clauses
         return None
+
+    def check_copies(self, value: int | float, span: Span) -> None:
+        """``copies``: how many of the card the box holds (the deck ``build_deck`` makes), a
+        whole number, 0 or more (0: none in the deck, as a variant may leave a card out). A
+        negative count was taken as none and a fraction rounded down, silently."""
+        if value < 0 or value != int(value):
+            self.error(
+                "copies-count",
+                f"'copies' is how many of this card there are: a whole number, 0 or more, "
+                f"not {value:g}",
+                span,
+                "write: copies 3 (copies 0 leaves the card out of the deck)",
+            )
 
     def check_clause_heads(self, decl: PropertyDecl, member: Property) -> None:
         """Each clause of a property whose kind names its clauses (``property reward any {

@@ -34,7 +34,7 @@ REQUIRED_CODES = frozenset(
     property-unknown property-missing property-type duplicate-card duplicate-property
     duplicate-trigger duplicate-name arity type-mismatch else-on-verb shadowed-name
     provisional-reason annotation-unknown game-name no-game property-clause bad-property
-    quantity-unknown quantity-missing quantity-twice window-in-itself
+    quantity-unknown quantity-missing quantity-twice window-in-itself copies-count round-count
     """.split()
 )
 
@@ -145,6 +145,10 @@ POINTS = [
     ("fire_window", "name-undefined", "cards.cards:9:14", "let more damage + 1"),
     ("fire_window", "shadowed-name", "cards.cards:10:11", "a quantity of the window"),
     ("fire_window", "window-in-itself", "cards.cards:14:10", "would never end"),
+    ("copies_count", "copies-count", "cards.cards:1:26", "0 or more, not -1"),
+    ("copies_count", "copies-count", "cards.cards:2:33", "a whole number, 0 or more, not 2.5"),
+    ("round_count", "round-count", "game.cards:7:16", "'rounds' cannot be 0"),
+    ("round_count", "round-count", "cards.cards:2:9", "'extra_rounds' is -2"),
 ]
 
 

@@ -295,3 +295,31 @@ def test_a_raid_redefined_in_the_dsl_still_opens_the_window_smoke_bomb_answers(
         path.write_text(text, encoding="utf-8")
         (result,) = Runner(root / "generated").run_file(path)
         assert result.passed, (answer, result.message)
+
+
+def test_a_variant_of_no_rounds_or_negative_copies_is_refused_at_the_yaml(tmp_path: Path) -> None:
+    """`params: {rounds: 0}` and `copies: -2` checked: the game played no month, and the deck
+    took the card as none. Each is an error at its YAML value, with the fix as the hint."""
+    folder = tmp_path / "uncharted_passage"
+    shutil.copytree(ROOT / "cards" / "uncharted_passage", folder)
+    variant = folder / "variants" / "nothing.yaml"
+    variant.write_text(
+        "description: no months, no smoke\n"
+        "params:\n"
+        "  rounds: 0\n"
+        "cards:\n"
+        "  smoke_bomb: {copies: -2}\n"
+        "  rum: {copies: 3}\n",
+        encoding="utf-8",
+    )
+    result, _overlay = compile_variant(folder, variant, SourceCache())
+    errors = [d for d in result.diagnostics if d.severity == "error"]
+    assert result.ir is None
+    assert [(d.code, d.span.file, d.span.line, d.span.column) for d in errors] == [
+        ("round-count", str(variant), 3, 11),
+        ("copies-count", str(variant), 5, 24),
+    ]
+    assert "'rounds' cannot be 0" in errors[0].message
+    assert errors[0].hints == ("write: param rounds 12 (in a variant: params: {rounds: 12})",)
+    assert "0 or more, not -2" in errors[1].message
+    assert errors[1].hints == ("write: copies 3 (copies 0 leaves the card out of the deck)",)
