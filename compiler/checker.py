@@ -56,6 +56,7 @@ from dsl.nodes import (
     String,
     Trigger,
     Unless,
+    Window,
 )
 
 IR = dict[str, Any]
@@ -82,9 +83,12 @@ class _Scope:
     card: str
     trigger: TriggerDecl | None
     locals: dict[str, str] = field(default_factory=dict)
+    #: Inside ``fire TRIGGER with ... { ... }``: each quantity of the window opened, by name,
+    #: and the trigger it belongs to (the innermost window's, when two are nested).
+    windows: dict[str, str] = field(default_factory=dict)
 
     def child(self, **extra: str) -> _Scope:
-        scope = _Scope(self.card, self.trigger, dict(self.locals))
+        scope = _Scope(self.card, self.trigger, dict(self.locals), self.windows)
         scope.locals.update(extra)
         return scope
 
@@ -391,6 +395,8 @@ class Checker:
             self.note_span(f"{path}/formulas/{member.name}", member.span)
             return
         value = self.property_value(decl.type, member, words)
+        if member.name == "copies" and isinstance(value, (int, float)):
+            self.check_copies(value, words[0].span)
         if value is not None and decl.clauses:
             self.check_clause_heads(decl, member)
         if value is not None:
@@ -483,6 +489,19 @@ class Checker:
                 clauses.append(items)
             return clauses
         return None
+
+    def check_copies(self, value: int | float, span: Span) -> None:
+        """``copies``: how many of the card the box holds (the deck ``build_deck`` makes), a
+        whole number, 0 or more (0: none in the deck, as a variant may leave a card out). A
+        negative count was taken as none and a fraction rounded down, silently."""
+        if value < 0 or value != int(value):
+            self.error(
+                "copies-count",
+                f"'copies' is how many of this card there are: a whole number, 0 or more, "
+                f"not {value:g}",
+                span,
+                "write: copies 3 (copies 0 leaves the card out of the deck)",
+            )
 
     def check_clause_heads(self, decl: PropertyDecl, member: Property) -> None:
         """Each clause of a property whose kind names its clauses (``property reward any {
@@ -744,7 +763,7 @@ class Checker:
                     "for example: for each rival in players { ... }",
                 )
             is_players = over == {"kind": "builtin", "name": "players"}
-            if stmt.var in scope.locals or self.is_declared(stmt.var):
+            if stmt.var in scope.locals or stmt.var in scope.windows or self.is_declared(stmt.var):
                 self.error(
                     "shadowed-name",
                     f"'{stmt.var}' is already {self.what_is(stmt.var, scope)}",
@@ -826,6 +845,8 @@ class Checker:
                 "at": at,
                 "body": self.block(stmt.body, scope, f"{path}/body", card),
             }
+        if isinstance(stmt, Window):
+            return self.window(stmt, scope, path, card, at)
         raise AssertionError(f"unknown statement {type(stmt).__name__}")  # pragma: no cover
 
     def command(
@@ -916,6 +937,104 @@ class Checker:
             out["returns"] = sig.returns
         return out
 
+    def window(self, stmt: Window, scope: _Scope, path: str, card: IR, at: list[int]) -> IR | None:
+        """``fire TRIGGER with QUANTITY VALUE, ... { ... }``: the trigger must be declared, and
+        each of its quantities given once, as a number (worked out before the window opens);
+        in the block, each quantity's name reads the window's value as the cards answering it
+        left it (Smoke Bomb's ``reduce damage up_to 2``), over any other meaning of the name
+        there. The values are read, not set: a block changing one writes a ``let``."""
+        name = stmt.trigger
+        trig = self.vocab.triggers.get(name.id)
+        if trig is None:
+            if name.id:  # '' is a trigger the parser found no name for, and said so
+                hints = did_you_mean(name.id, self.vocab.triggers)
+                if not hints and name.id in self.vocab.box_triggers:
+                    hints = (
+                        f"'{name.id}' is set off by marking its box; a window to open is a "
+                        "trigger game.cards declares",
+                    )
+                self.error(
+                    "trigger-undefined",
+                    f"'{name.id}' is not a trigger of this game",
+                    name.span,
+                    *(hints or (f"triggers: {_some(sorted(self.vocab.triggers))}",)),
+                )
+            return None
+        if trig.params:
+            self.error(
+                "fire-needs-params",
+                f"'{trig.name}' gives its handlers {', '.join(trig.params)}, which 'fire' "
+                "cannot supply",
+                name.span,
+                "fire it from the native or verb that knows them, or declare a trigger "
+                "without params for the flow to fire",
+            )
+        if scope.trigger is not None and scope.trigger.name == trig.name:
+            self.error(
+                "window-in-itself",
+                f"'on {trig.name}' opens '{trig.name}' again, which would never end",
+                name.span,
+                "change the quantities in place (set, add, reduce) instead of opening the "
+                "window again",
+            )
+        given: dict[str, IR] = {}
+        spans: dict[str, Span] = {}
+        unknown = False
+        for qname, value in stmt.quantities:
+            if qname.id not in trig.quantities:
+                unknown = True
+                self.error(
+                    "quantity-unknown",
+                    f"'{qname.id}' is not a quantity of '{trig.name}'",
+                    qname.span,
+                    *(
+                        did_you_mean(qname.id, trig.quantities)
+                        or (
+                            (f"'{trig.name}' has the quantities: {', '.join(trig.quantities)}",)
+                            if trig.quantities
+                            else (
+                                f"'{trig.name}' has no quantities; declare one in game.cards: "
+                                f"trigger {trig.name} {{ quantity {qname.id} }}",
+                            )
+                        )
+                    ),
+                )
+                continue
+            if qname.id in spans:
+                self.error(
+                    "quantity-twice",
+                    f"'{qname.id}' is already given at {spans[qname.id]}",
+                    qname.span,
+                    "give each quantity once",
+                )
+                continue
+            spans[qname.id] = qname.span
+            # Worked out where the window is opened: the block's names are not yet in scope.
+            ir, typ = self.expr(value, scope)
+            self.expect_type(typ, "number", value.span, f"the quantity '{qname.id}'")
+            given[qname.id] = ir
+        missing = [q for q in trig.quantities if q not in given]
+        if missing and not unknown:  # a misspelt quantity is one mistake, said once
+            listed = ", ".join(f"'{q}'" for q in missing)
+            self.error(
+                "quantity-missing",
+                f"'{trig.name}' opens with {listed} too, which this 'fire' does not give",
+                name.span,
+                f"write: fire {trig.name} with "
+                + ", ".join(f"{q} ..." for q in trig.quantities)
+                + (" { ... }" if stmt.block else ""),
+            )
+        inner = scope.child()
+        inner.windows = {**scope.windows, **dict.fromkeys(trig.quantities, trig.name)}
+        return {
+            "kind": "window",
+            "at": at,
+            "trigger": trig.name,
+            # In the order game.cards declares them: the emitted dict's order.
+            "quantities": [{"name": q, "value": given[q]} for q in trig.quantities if q in given],
+            "body": self.block(stmt.body, inner, f"{path}/body", card),
+        }
+
     def let(self, stmt: Command, args: list[Any], scope: _Scope, at: list[int]) -> IR | None:
         if len(args) != 2 or not isinstance(args[0], Name):
             self.error(
@@ -926,7 +1045,7 @@ class Checker:
             )
             return None
         name = args[0].id
-        if name in scope.locals or self.is_declared(name):
+        if name in scope.locals or name in scope.windows or self.is_declared(name):
             self.error(
                 "shadowed-name",
                 f"'{name}' is already {self.what_is(name, scope)}",
@@ -939,6 +1058,8 @@ class Checker:
 
     def what_is(self, name: str, scope: _Scope) -> str:
         """What ``name`` already means, in words, for shadowing messages."""
+        if name in scope.windows:
+            return f"a quantity of the window '{scope.windows[name]}'"
         if name in scope.locals:
             return "a value named in this rule"
         v = self.vocab
@@ -1098,7 +1219,13 @@ class Checker:
         if not any(expr.id in table for table in sources):
             pool = [name for table in sources for name in table]
             extra: tuple[str, ...] = ()
-            if typ == "target" and scope.trigger is not None and not quantities:
+            if typ == "target" and expr.id in scope.windows:
+                extra = (
+                    f"'{expr.id}' is the quantity of the window '{scope.windows[expr.id]}' as "
+                    "the cards left it, to read, not to change; to work with another value, "
+                    f"name it: let more {expr.id} + 1",
+                )
+            elif typ == "target" and scope.trigger is not None and not quantities:
                 extra = (f"'on {scope.trigger.name}' has no quantities",)
             self.error(
                 "name-undefined",
@@ -1292,6 +1419,10 @@ class Checker:
     def name(self, node: Name, scope: _Scope) -> tuple[IR, str]:
         v = self.vocab
         ident = node.id
+        window = scope.windows.get(ident)
+        if window is not None:
+            # `fire pirate_raid with damage ... { mark durability damage }`: the window's own.
+            return {"kind": "quantity", "name": ident, "window": window}, "number"
         if ident in scope.locals:
             return {"kind": "local", "name": ident}, scope.locals[ident]
         trigger = scope.trigger
@@ -1566,6 +1697,10 @@ def describe_stmt(stmt: IR) -> str:
         return "choose one of { " + " | ".join(describe_block(o) for o in stmt["options"]) + " }"
     if kind == "group":
         return describe_block(stmt["body"])
+    if kind == "window":
+        given = ", ".join(f"{q['name']} {describe_expr(q['value'])}" for q in stmt["quantities"])
+        head = f"fire {stmt['trigger']}" + (f" with {given}" if given else "")
+        return f"{head} {{ {describe_block(stmt['body'])} }}" if stmt["body"] else head
     return kind
 
 

@@ -114,6 +114,7 @@ class _Function:
         self.source = source
         self.lines: list[str] = []
         self.asks = 0
+        self.windows = 0  # `fire ... { }` blocks so far: each window's context is w1, w2 ...
         self.params = ""  # ", v_a, v_b" after (g, c): a DSL verb's or function's parameters
 
     def add(self, indent: int, code: str, at: list[int] | None = None) -> None:
@@ -161,7 +162,11 @@ class PythonEmitter:
             "choose": self.s_choose,
             "repeat": self.s_repeat,
             "group": self.s_group,
+            "window": self.s_window,
         }
+        #: Inside a ``fire ... { }`` block: the Python name of each open window's context, by
+        #: trigger (a quantity of the window reads ``w1.q['damage']``).
+        self.windows: dict[str, str] = {}
         self.exprs: dict[str, Callable[[IR, str], str]] = {
             "num": lambda e, c: repr(e["value"]),
             "bool": lambda e, c: repr(bool(e["value"])),
@@ -170,7 +175,9 @@ class PythonEmitter:
             "dice": lambda e, c: f"({int(e['count'])}, {int(e['sides'])})",
             "local": lambda e, c: self.local(e["name"]),
             "event": lambda e, c: f"{c}.e[{literal(e['name'])}]",
-            "quantity": lambda e, c: f"{c}.q[{literal(e['name'])}]",
+            "quantity": lambda e, c: (
+                f"{self.windows[e['window']] if 'window' in e else c}.q[{literal(e['name'])}]"
+            ),
             "counter": lambda e, c: f"{c}.player.counters[{literal(e['name'])}]",
             "param": self.e_param,
             "builtin": self.e_builtin,
@@ -363,6 +370,31 @@ class PythonEmitter:
             self.body(fn, verb["body"], indent, c)
         finally:
             self.prefix, fn.card, fn.trigger, fn.source = saved
+
+    def s_window(self, fn: _Function, s: IR, indent: int, c: str) -> None:
+        """``fire TRIGGER with Q V { ... }``: the window opened through ``g.open_window`` (the
+        engine's ``fire`` for the cards in force), then the block, reading the quantities from
+        the context it returns as the cards that answered left them."""
+        given = ", ".join(
+            f"{literal(q['name'])}: {self.expr(q['value'], c)}" for q in s["quantities"]
+        )
+        call = f"g.open_window({c}, {literal(s['trigger'])}, {{{given}}})"
+        if not s["body"]:
+            fn.add(indent, call, s["at"])
+            return
+        fn.windows += 1
+        var = f"w{fn.windows}"
+        fn.add(indent, f"{var} = {call}", s["at"])
+        trigger = s["trigger"]
+        outer = self.windows.get(trigger)
+        self.windows[trigger] = var
+        try:
+            self.body(fn, s["body"], indent, c)
+        finally:
+            if outer is None:
+                del self.windows[trigger]
+            else:
+                self.windows[trigger] = outer
 
     def s_let(self, fn: _Function, s: IR, indent: int, c: str) -> None:
         fn.add(indent, f"{self.local(s['name'])} = {self.expr(s['value'], c)}", s["at"])

@@ -167,6 +167,23 @@ class _Lowering:
             else:
                 count, typ = self.checker.expr(item.count, self.scope)
                 self.checker.expect_type(typ, "number", item.count.span, "'round'")
+                # A count known here (a number, or a param: its value, the variant's when a
+                # variant sets it) plays at least one round; the param `rounds` itself is
+                # checked where it is declared.
+                known = count.get("value") if count.get("kind") == "num" else None
+                param = str(count.get("name")) if count.get("kind") == "param" else None
+                if param is not None and param != "rounds":
+                    known = self.checker.vocab.params.get(param)
+                if isinstance(known, (int, float)) and (known < 1 or known != int(known)):
+                    said = f"'{param}' is {known:g}" if param else f"not {known:g}"
+                    self.error(
+                        "round-count",
+                        f"'round' plays at least 1 round, a whole number: {said}",
+                        item.count.span,
+                        f"write: param {param} 12 (in a variant: params: {{{param}: 12}})"
+                        if param
+                        else "write: round 12 { ... } or round rounds { ... } (a param)",
+                    )
                 out["count"] = count
                 self.checker.note_span(f"{path}/count", item.count.span)
         elif item.count is not None and item.section != "end":

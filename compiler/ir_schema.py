@@ -51,7 +51,7 @@ _EXPR_KINDS = [
     "range",
     "attr",
 ]
-_STMT_KINDS = ["verb", "let", "if", "for_each", "may", "choose", "repeat", "group"]
+_STMT_KINDS = ["verb", "let", "if", "for_each", "may", "choose", "repeat", "group", "window"]
 
 
 def _when(kind: str, required: list[str], **properties: Any) -> dict[str, Any]:
@@ -311,6 +311,23 @@ SCHEMA: dict[str, Any] = {
                 ),
                 _when("repeat", ["count", "body"], count=_EXPR, body=_BODY),
                 _when("group", ["body"], body=_BODY),
+                # `fire TRIGGER with QUANTITY VALUE, ... { ... }`: the window's quantities, in
+                # the order game.cards declares them, then the block that reads them back.
+                _when(
+                    "window",
+                    ["trigger", "quantities", "body"],
+                    trigger=_NAME,
+                    quantities={
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "required": ["name", "value"],
+                            "additionalProperties": False,
+                            "properties": {"name": _NAME, "value": _EXPR},
+                        },
+                    },
+                    body=_BODY,
+                ),
             ],
         },
         "expr": {
@@ -390,8 +407,11 @@ SCHEMA: dict[str, Any] = {
             ]
             + [
                 _when(k, ["name"], name=_NAME)
-                for k in ("local", "event", "quantity", "counter", "param", "builtin", "symbol")
-            ],
+                for k in ("local", "event", "counter", "param", "builtin", "symbol")
+            ]
+            # A quantity of this trigger, or (with "window") of the window a `fire ... { }`
+            # opened around the expression.
+            + [_when("quantity", ["name"], name=_NAME, window=_NAME)],
         },
     },
 }

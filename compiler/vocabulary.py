@@ -434,8 +434,18 @@ class _Reader:
                 "write: param rounds 12",
             )
             return
+        value = words[1].value
+        if words[0].id == "rounds" and (value < 1 or value != int(value)):
+            # The game's length (the flow's `round rounds`, the games' Python): a game of no
+            # rounds plays nothing, and a fraction of a round is not a game's length.
+            self.error(
+                "round-count",
+                f"a game lasts at least 1 round, a whole number: 'rounds' cannot be {value:g}",
+                words[1].span,
+                "write: param rounds 12 (in a variant: params: {rounds: 12})",
+            )
         if self.declare(words[0].id, "parameter", words[0].span):
-            self.vocab.params[words[0].id] = words[1].value
+            self.vocab.params[words[0].id] = value
 
     def read_counter(self, prop: Property) -> None:
         start, low, high = 0, 0, None

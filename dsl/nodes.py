@@ -238,7 +238,8 @@ class Command:
     span: Span
     verb: str
     args: Clauses
-    otherwise: Command | None
+    # A Command, or a Window when the fallback is `fire TRIGGER with ...`.
+    otherwise: Command | Window | None
     annotations: tuple[Annotation, ...] = ()
 
 
@@ -326,7 +327,22 @@ class Group:
     annotations: tuple[Annotation, ...] = ()
 
 
-Stmt: TypeAlias = Command | If | Unless | ForEach | May | ChooseOne | Repeat | Group
+@dataclass(frozen=True, slots=True)
+class Window:
+    """``fire TRIGGER with QUANTITY VALUE, ... { ... }``: open a window (a trigger the cards in
+    force answer, such as Uncharted Passage's ``pirate_raid``) with its quantities set, then
+    run the block, where each quantity's name reads its value as the cards left it. Without a
+    block (``body`` empty, ``block`` False) the window opens and nothing reads it back."""
+
+    span: Span
+    trigger: Name
+    quantities: tuple[tuple[Name, Expr], ...]
+    body: tuple[Stmt, ...]
+    block: bool = True
+    annotations: tuple[Annotation, ...] = ()
+
+
+Stmt: TypeAlias = Command | If | Unless | ForEach | May | ChooseOne | Repeat | Group | Window
 
 
 # ---- verbs and functions written in the DSL ------------------------------------------------

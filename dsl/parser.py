@@ -39,6 +39,7 @@ from dsl.nodes import (
     BoolOp,
     Call,
     ChooseOne,
+    Clauses,
     Command,
     Compare,
     Declaration,
@@ -68,6 +69,7 @@ from dsl.nodes import (
     Trigger,
     Unless,
     VerbDef,
+    Window,
 )
 
 #: The largest number a card may hold: beyond it a float is no longer exact (2**53 - 1), and
@@ -413,11 +415,24 @@ class _Builder:
 
     # -- statements
 
-    def command(self, children: list[Any]) -> Command:
+    def command(self, children: list[Any]) -> Command | Window:
         # [NAME, clause..., ELSE, command] or [NAME, clause..., None, None]
         head = children[0]
         otherwise = children[-1]
         clauses = tuple(children[1:-2])
+        if head.value == "fire" and _opens_window(clauses):
+            # `fire pirate_raid with damage 3`: a window whose quantities nothing reads back.
+            if otherwise is not None:
+                self._error(
+                    "else-on-verb",
+                    "'fire' always succeeds, so 'else' never runs",
+                    otherwise.span,
+                    "'else' after a verb runs when it cannot be done in full "
+                    "(verbs that return a shortfall or a bool)",
+                )
+            end = clauses[-1][-1].span
+            span = Span(self.path, head.line or 1, head.column or 1, end.end_line, end.end_column)
+            return self._window(span, clauses, (), False)
         if otherwise is not None:
             end = otherwise.span
         elif clauses:
@@ -432,6 +447,81 @@ class _Builder:
             clauses,
             otherwise,
         )
+
+    def window(self, children: list[Any]) -> Window | Group:
+        # [NAME, clause, ..., block]: `fire TRIGGER [with QUANTITY VALUE, ...] { ... }`
+        head, block = children[0], children[-1]
+        span = self._span(head, block.rbrace)
+        if head.value != "fire":
+            self._error(
+                "block-after-verb",
+                f"'{head.value}' takes no block: only 'fire' does, to read a window's "
+                "quantities back",
+                self._span(head, head),
+                "put the statements on lines of their own, or under 'if', 'may' or 'repeat'",
+            )
+            return Group(span, block.items)
+        return self._window(span, tuple(children[1:-1]), block.items, True)
+
+    def _window(self, span: Span, clauses: Clauses, body: tuple[Any, ...], block: bool) -> Window:
+        """A Window from ``fire``'s clauses: ``TRIGGER with Q VALUE`` then ``Q VALUE`` each."""
+        usage = "write: fire pirate_raid with damage amount + 1 { mark durability damage }"
+        first = clauses[0]
+        trigger = first[0]
+        if not isinstance(trigger, Name):
+            self._error(
+                "fire-window", "'fire' names the trigger it opens first", trigger.span, usage
+            )
+            trigger = Name(trigger.span, "")
+        rest: list[tuple[Any, ...]] = []
+        if len(first) > 1:
+            word = first[1]
+            if not (isinstance(word, Name) and word.id == "with"):
+                self._error(
+                    "fire-window",
+                    "expected 'with' after the trigger, then each quantity and its value",
+                    word.span,
+                    usage,
+                )
+            elif len(first) == 2:
+                self._error(
+                    "fire-window",
+                    "'with' needs a quantity and its value after it",
+                    word.span,
+                    usage,
+                )
+            else:
+                rest.append(first[2:])
+        elif len(clauses) > 1:
+            self._error(
+                "fire-window",
+                "expected 'with' after the trigger, then each quantity and its value",
+                clauses[1][0].span,
+                usage,
+            )
+        rest.extend(clauses[1:])
+        quantities: list[tuple[Name, Any]] = []
+        for clause in rest:
+            name = clause[0]
+            if not isinstance(name, Name) or len(clause) != 2:
+                self._error(
+                    "fire-window",
+                    "a quantity is its name and one value"
+                    if isinstance(name, Name)
+                    else "a quantity starts with its name",
+                    Span(
+                        self.path,
+                        clause[0].span.line,
+                        clause[0].span.column,
+                        clause[-1].span.end_line,
+                        clause[-1].span.end_column,
+                    ),
+                    "separate quantities with commas: fire pirate_combat with pirate_power 5, "
+                    "armament 3 { ... }",
+                )
+                continue
+            quantities.append((name, clause[1]))
+        return Window(span, trigger, tuple(quantities), body, block)
 
     def _conditional(self, children: list[Any], cls: type) -> Any:
         keyword = children[0]
@@ -729,6 +819,14 @@ class _Builder:
 
     def paren(self, children: list[Any]) -> Any:
         return children[1]
+
+
+def _opens_window(clauses: Clauses) -> bool:
+    """``fire TRIGGER with ...``: the second word of the first clause is ``with``."""
+    if not clauses or len(clauses[0]) < 2:
+        return False
+    word = clauses[0][1]
+    return isinstance(word, Name) and word.id == "with"
 
 
 _GRAMMAR = GRAMMAR_PATH.read_text(encoding="utf-8")

@@ -438,13 +438,20 @@ class Game:
         return value
 
     def gain(self, c: Context, counter: str, amount: int) -> None:
-        """Gain ``amount`` of ``counter``."""
+        """Gain ``amount`` of ``counter``, never less than none: an amount worked out below 0
+        (``gain prestige sold - 5`` having sold 3) gains nothing, since a rulebook's "gain"
+        never takes away (the checker refuses a literal negative one: say ``lose``)."""
+        if amount < 0:
+            amount = 0
         counters = c.player.counters
         counters[counter] = self._bound(counter, counters[counter] + amount)
         self.log("gain", c.player.index, counter, amount)
 
     def lose(self, c: Context, counter: str, amount: int) -> None:
-        """Lose ``amount`` of ``counter``, never below its minimum."""
+        """Lose ``amount`` of ``counter``, never below its minimum; an amount worked out below
+        0 loses nothing (a "lose" never gives, as :meth:`gain` never takes away)."""
+        if amount < 0:
+            amount = 0
         counters = c.player.counters
         counters[counter] = self._bound(counter, counters[counter] - amount)
         self.log("lose", c.player.index, counter, amount)
@@ -514,7 +521,8 @@ class Game:
         """A track's last box was marked; a game flow decides what that means."""
 
     def score(self, c: Context, amount: int) -> None:
-        """Gain points on the game's score counter."""
+        """Gain points on the game's score counter (none for an amount below 0, as
+        :meth:`gain`)."""
         if self.score_counter is None:
             raise RuleError("this game declares no 'score' counter")
         self.gain(c, self.score_counter, amount)
@@ -559,6 +567,21 @@ class Game:
         firing.add(trigger)
         try:
             self.fire(trigger, c.player, quantities=quantities)
+        finally:
+            firing.discard(trigger)
+
+    def open_window(self, c: Context, trigger: str, quantities: dict[str, int]) -> Context:
+        """``fire TRIGGER with QUANTITY VALUE, ... { ... }``: run the trigger for the cards in
+        force for the acting player with those quantities, through :meth:`fire` as the
+        game's Python opens a window (Uncharted Passage's ``raid``); return its context, whose
+        ``q`` holds the quantities as the cards that answered left them. A window opening
+        itself while it runs is refused, as :meth:`fire_in_force` refuses it."""
+        firing: set[str] = self.__dict__.setdefault("_firing", set())
+        if trigger in firing:
+            raise RuleError(f"'{trigger}' fires itself while it runs, which would never end")
+        firing.add(trigger)
+        try:
+            return self.fire(trigger, c.player, quantities=quantities)
         finally:
             firing.discard(trigger)
 

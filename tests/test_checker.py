@@ -34,6 +34,7 @@ REQUIRED_CODES = frozenset(
     property-unknown property-missing property-type duplicate-card duplicate-property
     duplicate-trigger duplicate-name arity type-mismatch else-on-verb shadowed-name
     provisional-reason annotation-unknown game-name no-game property-clause bad-property
+    quantity-unknown quantity-missing quantity-twice window-in-itself copies-count round-count
     """.split()
 )
 
@@ -131,6 +132,23 @@ POINTS = [
     ("bad_property", "bad-property", "game.cards:8:28", "did you mean 'optional'?"),
     ("bad_property", "bad-property", "game.cards:9:30", "one 'clauses' line"),
     ("no_game", "no-game", "game.cards:1:1", 'game no_game "Title"'),
+    ("fire_window", "trigger-undefined", "cards.cards:4:10", "did you mean 'pirate_raid'?"),
+    ("fire_window", "quantity-unknown", "cards.cards:5:27", "did you mean 'damage'?"),
+    ("fire_window", "quantity-missing", "cards.cards:6:10", "'armament' too"),
+    (
+        "fire_window",
+        "quantity-missing",
+        "cards.cards:6:10",
+        "write: fire pirate_combat with pirate_power ..., armament ... { ... }",
+    ),
+    ("fire_window", "quantity-twice", "cards.cards:7:37", "fire_window/cards.cards:7:27"),
+    ("fire_window", "name-undefined", "cards.cards:9:14", "let more damage + 1"),
+    ("fire_window", "shadowed-name", "cards.cards:10:11", "a quantity of the window"),
+    ("fire_window", "window-in-itself", "cards.cards:14:10", "would never end"),
+    ("copies_count", "copies-count", "cards.cards:1:26", "0 or more, not -1"),
+    ("copies_count", "copies-count", "cards.cards:2:33", "a whole number, 0 or more, not 2.5"),
+    ("round_count", "round-count", "game.cards:7:16", "'rounds' cannot be 0"),
+    ("round_count", "round-count", "cards.cards:2:9", "'extra_rounds' is -2"),
 ]
 
 

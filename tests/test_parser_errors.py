@@ -31,7 +31,7 @@ REQUIRED_CODES = frozenset(
     missing-operand chained-comparison missing-condition missing-trigger trigger-needs-block
     annotation-alone bad-escape bad-dice for-each choose-one-of unexpected-token empty-file
     too-deep too-complex number-too-large definition-head param-needs-type function-returns
-    verb-call-parens
+    verb-call-parens fire-window block-after-verb
     """.split()
 )
 

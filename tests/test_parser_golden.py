@@ -108,3 +108,22 @@ def test_parsing_is_stable(relative: str) -> None:
     second = _parse_card(relative)
     assert first.file == second.file
     assert to_json(first.file) == to_json(second.file)
+
+
+#: The syntax of statements no shipped game uses yet, each in a small file of its own beside
+#: its golden AST (``window.cards``: ``fire TRIGGER with QUANTITY VALUE { ... }``).
+SYNTAX_DIR = REPO_ROOT / "tests" / "golden" / "syntax"
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in SYNTAX_DIR.glob("*.cards")))
+def test_syntax_sample_matches_golden(name: str, update_golden: bool) -> None:
+    result = parse_file(SYNTAX_DIR / name)
+    assert result.diagnostics == ()
+    file = dataclasses.replace(result.file, path=f"tests/golden/syntax/{name}")
+    actual = json.dumps(to_json(file), indent=1, ensure_ascii=False) + "\n"
+    golden = SYNTAX_DIR / f"{name}.json"
+    if update_golden:
+        golden.write_text(actual, encoding="utf-8")
+        return
+    assert golden.is_file(), f"no golden for {name}; run pytest --update-golden"
+    assert actual == golden.read_text(encoding="utf-8")

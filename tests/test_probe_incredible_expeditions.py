@@ -512,3 +512,92 @@ def test_draw_from_a_deck_no_one_built_is_refused_not_nothing() -> None:
     g.board["deck:hand"] = ["fame"]
     g.draw(g._contexts[0], "hand", 2)
     assert me.zones["hand"] == ["fame"]
+
+
+#: A designer's Resource whose Ability ends by discarding the card, as card text often says.
+BOTTLE = """\
+@provisional("a designer's Resource for this test")
+resource "Message in a Bottle" {
+  copies 2 @provisional("invented")
+  values money 1 @provisional("invented")
+  to_acquire money 2 @provisional("invented")
+  on play {
+    gain money 1
+    discard self
+  }
+}
+"""
+
+BOTTLE_SCENARIOS = """\
+scenario: A Resource played for its Ability that discards itself goes to the discard pile
+rulebook: "You can, instead, play the card to do the Ability text on the card"
+game: incredible_expeditions
+mode: competitive
+given:
+  player:
+    zones: {hand: [message_in_a_bottle, fame], discard_pile: [bribery]}
+do:
+  - action: play_for_ability
+    args: {card: message_in_a_bottle}
+expect:
+  player:
+    counters: {money: 1, temporary_money: 0}
+    zones: {hand: [fame], discard_pile: [bribery, message_in_a_bottle], sacrificed: []}
+---
+scenario: Its other copy in the hand stays there
+rulebook: "You can, instead, play the card to do the Ability text on the card"
+game: incredible_expeditions
+mode: competitive
+given:
+  player:
+    zones: {hand: [message_in_a_bottle, message_in_a_bottle], discard_pile: []}
+do:
+  - action: play_for_ability
+    args: {card: message_in_a_bottle}
+expect:
+  player:
+    zones: {hand: [message_in_a_bottle], discard_pile: [message_in_a_bottle]}
+---
+scenario: Discarding a Resource from the hand puts it on the discard pile
+rulebook: "Discard as many cards from your hand as you like."
+game: incredible_expeditions
+mode: competitive
+given:
+  player:
+    zones: {hand: [message_in_a_bottle, fame], discard_pile: []}
+do:
+  - run: message_in_a_bottle.play
+expect:
+  player:
+    zones: {hand: [fame], discard_pile: [message_in_a_bottle]}
+"""
+
+
+def test_discard_self_in_a_resources_ability_goes_to_the_discard_pile(tmp_path: Path) -> None:
+    """`discard self` in a Resource's Ability took the card out of the game: playing it for its
+    Ability had put it on the discard pile already, and the prelude's discard removed it from
+    there. Played or discarded, a Resource goes to its holder's discard pile (the Draw Phase's
+    Sacrifice is the rulebook's only "remove from the game")."""
+    from compiler.build import build
+    from compiler.project import find_project
+    from dsl.diagnostics import SourceCache
+    from engine.scenario import Runner
+
+    root = tmp_path / "project"
+    folder = root / "cards" / "incredible_expeditions"
+    shutil.copytree(ROOT / "cards" / "incredible_expeditions", folder)
+    (folder / "bottle.cards").write_text(BOTTLE, encoding="utf-8")
+    (root / "pyproject.toml").write_text(
+        '[tool.cardc]\ncards = "cards"\ngenerated = "generated"\n', encoding="utf-8"
+    )
+    found = find_project(root)
+    assert found is not None
+    outcome = build(
+        found, ["incredible_expeditions"], check_only=False, sources=SourceCache(), sheets=False
+    )
+    assert outcome.status == 0, [str(d) for d in outcome.diagnostics]
+    path = tmp_path / "bottle.yaml"
+    path.write_text(BOTTLE_SCENARIOS, encoding="utf-8")
+    results = list(Runner(root / "generated").run_file(path))
+    assert len(results) == 3
+    assert [r.message for r in results if not r.passed] == []

@@ -226,3 +226,100 @@ def test_a_voyage_card_without_its_resources_is_refused_by_name() -> None:
     }
     with pytest.raises(RuleError, match="crosswinds: resource_triple is three numbers"):
         game.allocation_options("crosswinds")
+
+
+#: A house rule redefining 'raid' in the DSL: "a Pirate's Raid deals 1 more damage", through
+#: the pirate_raid window, so the cards that answer it (Smoke Bomb) still do.
+RAID_PLUS_ONE = """\
+description: a Pirate's Raid deals one more (a house rule)
+verbs: |
+  verb raid(damage number) "the difference of two dice and one more, through the window" {
+    if damage > 0 {
+      fire pirate_raid with damage damage + 1 {
+        let taken damage
+        mark durability taken
+      }
+    }
+  } @provisional("a house rule, not the rulebook's: one more damage")
+"""
+
+SMOKE_BOMB_UNDER_THE_HOUSE_RULE = """\
+scenario: Smoke Bomb reduces a Pirate's Raid that a house rule made worse
+game: uncharted_passage
+variant: raid_plus_one
+given:
+  player:
+    in_pirate_infested_area: true
+    zones: {port_cards: [smoke_bomb]}
+dice: [4, 2]
+choices:
+  - smoke_bomb.pirate_raid.use: {answer}
+do:
+  - action: reveal
+    args: {card: pirates_raid}
+expect:
+  player:
+    tracks: {durability: {marks}}
+    zones: {port_cards: {held}}
+"""
+
+
+def test_a_raid_redefined_in_the_dsl_still_opens_the_window_smoke_bomb_answers(
+    tmp_path: Path,
+) -> None:
+    """A house rule redefining 'raid' in the DSL ("a Pirate's Raid deals 1 more damage") could
+    only mark the durability itself: no DSL statement opened the pirate_raid window, so Smoke
+    Bomb was never offered. `fire pirate_raid with damage ... { ... }` opens it, and the block
+    reads the damage as Smoke Bomb left it: 4 - 2 + 1 = 3, less Smoke Bomb's 2 when used."""
+    from compiler.build import build
+    from compiler.project import find_project
+
+    root = tmp_path / "project"
+    shutil.copytree(ROOT / "cards" / "uncharted_passage", root / "cards" / "uncharted_passage")
+    variant = root / "cards" / "uncharted_passage" / "variants" / "raid_plus_one.yaml"
+    variant.write_text(RAID_PLUS_ONE, encoding="utf-8")
+    (root / "pyproject.toml").write_text(
+        '[tool.cardc]\ncards = "cards"\ngenerated = "generated"\n', encoding="utf-8"
+    )
+    project = find_project(root)
+    assert project is not None
+    outcome = build(
+        project, ["uncharted_passage"], check_only=False, sources=SourceCache(), sheets=False
+    )
+    assert outcome.status == 0, [str(d) for d in outcome.diagnostics]
+    for answer, marks, held in (("yes", 1, "[]"), ("no", 3, "[smoke_bomb]")):
+        path = tmp_path / f"smoke_{answer}.yaml"
+        text = SMOKE_BOMB_UNDER_THE_HOUSE_RULE
+        for key, value in (("{answer}", answer), ("{marks}", str(marks)), ("{held}", held)):
+            text = text.replace(key, value)
+        path.write_text(text, encoding="utf-8")
+        (result,) = Runner(root / "generated").run_file(path)
+        assert result.passed, (answer, result.message)
+
+
+def test_a_variant_of_no_rounds_or_negative_copies_is_refused_at_the_yaml(tmp_path: Path) -> None:
+    """`params: {rounds: 0}` and `copies: -2` checked: the game played no month, and the deck
+    took the card as none. Each is an error at its YAML value, with the fix as the hint."""
+    folder = tmp_path / "uncharted_passage"
+    shutil.copytree(ROOT / "cards" / "uncharted_passage", folder)
+    variant = folder / "variants" / "nothing.yaml"
+    variant.write_text(
+        "description: no months, no smoke\n"
+        "params:\n"
+        "  rounds: 0\n"
+        "cards:\n"
+        "  smoke_bomb: {copies: -2}\n"
+        "  rum: {copies: 3}\n",
+        encoding="utf-8",
+    )
+    result, _overlay = compile_variant(folder, variant, SourceCache())
+    errors = [d for d in result.diagnostics if d.severity == "error"]
+    assert result.ir is None
+    assert [(d.code, d.span.file, d.span.line, d.span.column) for d in errors] == [
+        ("round-count", str(variant), 3, 11),
+        ("copies-count", str(variant), 5, 24),
+    ]
+    assert "'rounds' cannot be 0" in errors[0].message
+    assert errors[0].hints == ("write: param rounds 12 (in a variant: params: {rounds: 12})",)
+    assert "0 or more, not -2" in errors[1].message
+    assert errors[1].hints == ("write: copies 3 (copies 0 leaves the card out of the deck)",)

@@ -170,9 +170,17 @@ mid_event "Drawn" {
     draw port_cards 2
   }
 }
+mid_event "Broadside" {
+  on reveal {
+    fire pirate_raid with damage 2 { mark durability damage }
+  }
+}
 """
 
 UP_EXPECTED = {
+    "Broadside": "Immediately the Pirate's Raid event, before damage (Ship Damage 2, which "
+    "cards may change), then mark Xs on [durability] the Ship Durability track equal to Ship "
+    "Damage.",
     "Storm Front": "In the Sailing phase, reduce [reach] reach by up to 1 and mark an X on "
     "[durability] the Ship Durability track.",
     "Doldrums": "In the Sailing phase, if the round is a multiple of 2, reduce [reach] reach by "

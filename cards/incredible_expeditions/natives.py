@@ -355,6 +355,8 @@ class IncredibleExpeditions(FlowGame):
         board["facing"] = None
         board["paying"] = None
         self.winner: Player | None = None
+        #: The Resources whose Ability is being played (play_for_ability), innermost last.
+        self._playing: list[str] = []
         cabins = int(self.params["cabins"])
         for player in self.players:
             flags = player.flags
@@ -844,14 +846,43 @@ class IncredibleExpeditions(FlowGame):
 
     def play_for_ability(self, player: Player, card: str) -> None:
         """ "You can, instead, play the card to do the Ability text on the card, but may not use
-        both": the card's values are not added."""
+        both": the card's values are not added. It goes to the discard pile as a card played
+        for its values does; an Ability that says ``discard self`` leaves it there
+        (:meth:`discard`)."""
         hand = player.zones["hand"]
         if card not in hand or card not in self.cat.abilities:
             raise RuleError(f"{player.name} holds no {card} with an Ability to play")
         hand.remove(card)
         player.zones["discard_pile"].append(card)
         self.log("ability", player.index, card)
-        self.run(card, "play", player)
+        self._playing.append(card)
+        try:
+            self.run(card, "play", player)
+        finally:
+            self._playing.pop()
+
+    def discard(self, c: Context, card: str) -> None:
+        """The prelude's ``discard``: a Resource goes to its holder's discard pile, "the pile
+        the Draw Phase reshuffles", never out of the game (the rulebook's only removal is the
+        Draw Phase's "Sacrifice (remove from the game)"). The card whose Ability is being
+        played (:meth:`play_for_ability`) is on the discard pile already, so its ``discard
+        self`` leaves it there, and a copy in the hand stays in the hand. Any other card is
+        discarded as the engine does."""
+        zones = c.player.zones
+        pile = zones["discard_pile"]
+        if card in self._playing and card in pile:
+            self.log("discard", c.player.index, card)
+            return
+        found = self.cards.get(card)
+        if found is None or found["kind"] != "resource":
+            super().discard(c, card)
+            return
+        for name, cards in zones.items():
+            if name not in ("discard_pile", "sacrificed") and card in cards:
+                cards.remove(card)
+                pile.append(card)
+                self.log("discard", c.player.index, card)
+                return
 
     def spend_token(self, player: Player, pool: str) -> None:
         """ "You can also spend tokens": one token adds one to the Temporary total."""

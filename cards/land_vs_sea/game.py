@@ -439,9 +439,11 @@ class LandVsSea(FlowGame):
                 self.fire("passed_score_track_end", marker)
 
     def score(self, c: Context, amount: int) -> None:
-        """The prelude's ``score``: the acting player's side scores, for the card's layer."""
+        """The prelude's ``score``: the acting player's side scores, for the card's layer; an
+        amount worked out below 0 scores nothing, as the engine's ``gain`` and ``score``."""
         card = self.cards.get(c.card, {})
-        self.award(c.player, int(amount), str(card.get("title") or c.card or "score"), c.card)
+        amount = max(int(amount), 0)
+        self.award(c.player, amount, str(card.get("title") or c.card or "score"), c.card)
 
     # A side's points are one score, kept on its marker: a card that writes ``gain points 2``
     # (or ``lose``, ``set``, ``add``, ``reduce``, ``pay``) for a team mate changes the side's

@@ -311,6 +311,18 @@ class CardWriter:
             return ["repeat ", *head, ": ", *self.block(body, "; ")]
         if kind == "group":
             return self.block(s["body"])
+        if kind == "window":
+            # "the Pirate's Raid event, before damage (Ship Damage 2, which cards may change),
+            # then mark ...": the window by its description, its quantities in brackets, then
+            # what reads them back.
+            doc = _yours(self.vocab["triggers"].get(s["trigger"], {}).get("doc", s["trigger"]))
+            given = [[*self.named(q["name"]), " ", *self.expr(q["value"])] for q in s["quantities"]]
+            out: Text = [doc]
+            if given:
+                out += [" (", *_join(given, ", "), ", which cards may change)"]
+            if s["body"]:
+                out += [", then ", *self.block(s["body"])]
+            return out
         return [s.get("say", kind)]
 
     def if_(self, s: dict[str, Any]) -> Text:
@@ -834,6 +846,8 @@ def _compound(stmt: dict[str, Any]) -> bool:
     happens if it cannot be paid), which other steps must not run into."""
     if stmt["kind"] in ("if", "for_each", "choose", "may", "repeat"):
         return True
+    if stmt["kind"] == "window":
+        return bool(stmt["body"])
     if stmt["kind"] == "group":
         return any(_compound(s) for s in stmt["body"])
     return stmt["kind"] == "verb" and bool(stmt.get("else"))
