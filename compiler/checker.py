@@ -57,6 +57,7 @@ from dsl.nodes import (
     Trigger,
     Unless,
 )
+from engine.words import with_article
 
 IR = dict[str, Any]
 
@@ -111,6 +112,8 @@ class Checker:
         self.diagnostics = diagnostics
         self.spans: dict[str, Span] = {}
         self.cards: dict[str, Declaration] = {}
+        #: each card's tags, by id (what a property declared ``{ names space port }`` needs).
+        self.card_tags: dict[str, list[str]] = {}
         self.provisional: list[IR] = list(vocab.provisional)
         self.events = set(vocab.triggers) | set(vocab.box_triggers)
 
@@ -143,6 +146,7 @@ class Checker:
                 )
                 continue
             self.cards[ident] = decl
+            self.card_tags[ident] = tags
             pending.append((decl, ident, title, tags))
         # Definitions after the cards' names are known (a verb may name a card), before the
         # cards' bodies, which the call graph does not need.
@@ -390,7 +394,7 @@ class Checker:
             }
             self.note_span(f"{path}/formulas/{member.name}", member.span)
             return
-        value = self.property_value(decl.type, member, words)
+        value = self.property_value(decl.type, member, words, decl)
         if value is not None and decl.clauses:
             self.check_clause_heads(decl, member)
         if value is not None:
@@ -398,7 +402,17 @@ class Checker:
                 return
             out["properties"][member.name] = value
 
-    def property_value(self, typ: str, member: Property, words: list[Any]) -> Any:
+    def property_value(
+        self, typ: str, member: Property, words: list[Any], decl: PropertyDecl | None = None
+    ) -> Any:
+        named = decl.names if decl is not None else ()
+
+        def data_name(word: Name, head: bool = False) -> bool:
+            # A clause's head is read by the clause words (check_clause_heads), not 'names'.
+            if named and not head:
+                return self.resolve_named(word, member.name, named)
+            return self.resolve_data_name(word)
+
         def one() -> Any:
             if len(words) != 1:
                 self.error(
@@ -450,7 +464,7 @@ class Checker:
             word = one()
             if word is None:
                 return None
-            if isinstance(word, Name) and self.resolve_data_name(word):
+            if isinstance(word, Name) and data_name(word):
                 return word.id
             if not isinstance(word, Name):
                 self.error(
@@ -461,15 +475,23 @@ class Checker:
                 )
         else:  # list / any: clauses of names, numbers and strings
             clauses = []
+            heads = bool(decl is not None and decl.clauses)
             for clause in member.args:
                 items: list[Any] = []
-                for word in clause:
-                    if isinstance(word, Number):
+                for index, word in enumerate(clause):
+                    if named and not (heads and index == 0) and not isinstance(word, Name):
+                        self.error(
+                            "property-type",
+                            f"'{member.name}' holds names, each {_sorts(named)}",
+                            word.span,
+                            f"write them with commas: {member.name} a_name, another_name",
+                        )
+                    elif isinstance(word, Number):
                         items.append(word.value)
                     elif isinstance(word, String):
                         items.append({"text": word.value})
                     elif isinstance(word, Name):
-                        if self.resolve_data_name(word):
+                        if data_name(word, heads and index == 0):
                             items.append(word.id)
                     elif isinstance(word, Boolean):
                         items.append(word.value)
@@ -535,6 +557,88 @@ class Checker:
             ),
         )
         return False
+
+    def card_sort(self, ident: str) -> tuple[str, tuple[str, ...]] | None:
+        """The kind and tags of the card ``ident`` (None: no card), noted for the per-file
+        cache (compiler.filecache): a check that read them depends on them."""
+        card = self.cards.get(ident)
+        if card is None:
+            return None
+        sort = (card.kind, tuple(self.card_tags.get(ident, ())))
+        note = getattr(self.cards, "note_sort", None)
+        if note is not None:
+            note(ident, sort)
+        return sort
+
+    def names_fit(self, ident: str, named: tuple[tuple[str, str | None], ...]) -> bool:
+        """Whether ``ident`` is one of the sorts ``named`` (kind and tag, or group) allows."""
+        groups = self.vocab.symbol_groups
+        if any(ident in groups.get(what, ()) for what, _tag in named):
+            return True
+        if all(what in groups for what, _tag in named):
+            return False  # only groups: no card looked up, nothing for the cache to note
+        sort = self.card_sort(ident)
+        return sort is not None and any(
+            sort[0] == what and (tag is None or tag in sort[1]) for what, tag in named
+        )
+
+    def resolve_named(
+        self, name: Name, prop: str, named: tuple[tuple[str, str | None], ...]
+    ) -> bool:
+        """A name a property declared ``{ names ... }`` holds: one of those sorts (a space
+        tagged port, a region), with the names that are, for the hint."""
+        if self.names_fit(name.id, named):
+            return True
+        pool = [
+            *(
+                ident
+                for ident in self.cards
+                if any(
+                    self.cards[ident].kind == what
+                    and (tag is None or tag in self.card_tags.get(ident, ()))
+                    for what, tag in named
+                )
+            ),
+            *(n for what, _tag in named for n in self.vocab.symbol_groups.get(what, ())),
+        ]
+        pool = list(dict.fromkeys(pool))
+        wanted = _sorts(named)
+        if self.declared_data_name(name.id):
+            self.error(
+                "property-names",
+                f"'{prop}' names {wanted}; '{name.id}' is {self.sort_of(name.id)}",
+                name.span,
+                *(did_you_mean(name.id, pool) or (f"{wanted}: {_some(pool)}",)),
+            )
+        else:
+            self.error(
+                "name-undefined",
+                f"'{name.id}' is not declared ('{prop}' names {wanted})",
+                name.span,
+                *(did_you_mean(name.id, pool) or (f"{wanted}: {_some(pool)}",)),
+            )
+        return False
+
+    def sort_of(self, ident: str) -> str:
+        """What a declared name is, for a message: "a space tagged discovery", "a symbol"."""
+        card = self.cards.get(ident)
+        if card is not None:
+            tags = self.card_tags.get(ident, [])
+            return with_article(card.kind) + (f" tagged {' and '.join(tags)}" if tags else "")
+        groups = [g for g, members in self.vocab.symbol_groups.items() if ident in members]
+        if groups:
+            return " and ".join(with_article(g) for g in groups)
+        v = self.vocab
+        for what, table in (
+            ("a symbol", v.symbols),
+            ("a counter", v.counters),
+            ("a zone", v.zones),
+            ("a track", v.tracks),
+            ("a parameter", v.params),
+        ):
+            if ident in table:
+                return what
+        return "something else"
 
     # -- triggers and statements
 
@@ -1410,6 +1514,12 @@ def _some(names: list[str]) -> str:
     if len(names) <= _LISTED:
         return ", ".join(names)
     return f"{', '.join(names[:_LISTED])} ... ({len(names)} in all)"
+
+
+def _sorts(named: tuple[tuple[str, str | None], ...]) -> str:
+    """What a ``names`` line allows, in words: "a space tagged port or a region"."""
+    said = [with_article(what) + (f" tagged {tag}" if tag else "") for what, tag in named]
+    return " or ".join([", ".join(said[:-1]), said[-1]] if len(said) > 2 else said)
 
 
 def _words(typ: str) -> str:

@@ -34,6 +34,7 @@ REQUIRED_CODES = frozenset(
     property-unknown property-missing property-type duplicate-card duplicate-property
     duplicate-trigger duplicate-name arity type-mismatch else-on-verb shadowed-name
     provisional-reason annotation-unknown game-name no-game property-clause bad-property
+    property-names names-undefined bad-symbol
     """.split()
 )
 
@@ -129,7 +130,18 @@ POINTS = [
     ("game_name", "game-name", "game.cards:3:6", "its folder is 'game_name'"),
     ("property_clause", "property-clause", "cards.cards:6:19", "begins each with stars, die"),
     ("bad_property", "bad-property", "game.cards:8:28", "did you mean 'optional'?"),
-    ("bad_property", "bad-property", "game.cards:9:30", "one 'clauses' line"),
+    ("bad_property", "bad-property", "game.cards:9:30", "a 'clauses' line (a list or any"),
+    # A property declared { names ... }: a name of another sort is an error at it, with the
+    # names of the right sort; a misspelt one has its "did you mean".
+    ("property_names", "property-names", "cards.cards:6:35", "'kraken' is a space tagged"),
+    ("property_names", "property-names", "cards.cards:6:35", "a space tagged port or a region:"),
+    ("property_names", "property-names", "cards.cards:7:33", "'lisbon' is a space tagged port"),
+    ("property_names", "property-names", "cards.cards:7:33", "a region: europe, africa"),
+    ("property_names", "name-undefined", "cards.cards:8:31", "did you mean 'lisbon'?"),
+    ("property_names", "property-type", "cards.cards:9:37", "holds names, each a space"),
+    ("names_undefined", "names-undefined", "game.cards:10:39", "did you mean 'space'?"),
+    ("names_undefined", "tag-unknown", "game.cards:11:47", "takes the tags: port, discovery"),
+    ("names_undefined", "bad-symbol", "game.cards:7:41", "did you mean 'group'?"),
     ("no_game", "no-game", "game.cards:1:1", 'game no_game "Title"'),
 ]
 

@@ -409,3 +409,34 @@ def test_a_negative_amount_to_gain_lose_pay_or_score_is_refused_at_check(
             ("say the other way round: lose victory_points 3",),
         ),
     ]
+
+
+def test_a_scenario_card_naming_tiles_of_the_wrong_sort_is_an_error_at_the_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Correspondence tile among the Beagle Goal tiles, a Campsite as the Pirate Ship's
+    Ocean Region, a misspelt track: each checked and failed (or did nothing) only when a game
+    set up. game.cards says what each property names."""
+    found = _check_with(
+        tmp_path,
+        monkeypatch,
+        'scenario_card "Probe Scenario" {\n  code "P9"\n'
+        "  special_action_tiles pirate, provisions\n"
+        "  correspondence_tiles letters_from_home\n"
+        "  beagle_goal_tiles far_shores, letters_to_henslow\n"
+        "  pirate_region bahia\n}\n"
+        'campsite "Tortuga" { track oceans; space 3; tent_sites 1; cost 1 }\n',
+    )
+    got = {(d.span.line, d.span.column): (d.code, d.message, d.hints) for d in found}
+    assert set(got) == {(5, 33), (6, 17), (8, 28)}
+    assert got[(5, 33)][:2] == (
+        "property-names",
+        "'beagle_goal_tiles' names a goal_tile tagged beagle_goal; 'letters_to_henslow' is a "
+        "goal_tile tagged correspondence",
+    )
+    assert got[(6, 17)][:2] == (
+        "property-names",
+        "'pirate_region' names a map_section; 'bahia' is a campsite",
+    )
+    assert got[(8, 28)][0] == "name-undefined"
+    assert got[(8, 28)][2] == ("did you mean 'ocean'?",)

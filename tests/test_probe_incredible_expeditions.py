@@ -507,3 +507,24 @@ def test_draw_from_a_deck_no_one_built_is_refused_not_nothing() -> None:
     g.board["deck:hand"] = ["fame"]
     g.draw(g._contexts[0], "hand", 2)
     assert me.zones["hand"] == ["fame"]
+
+
+def test_an_encounter_of_no_encounter_type_is_an_error_at_its_type(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """``type heroism`` named a declared counter and checked: game.cards now says an
+    Encounter's type is one of its encounter types (``{ names encounter_type }``)."""
+    folder = project(tmp_path)
+    (folder / "new_cards.cards").write_text(
+        'encounter "Vault Door" {\n  type heroism\n  difficulty heroism 2\n}\n'
+        'encounter "Haunted Hull" {\n  type supernatural\n  difficulty heroism 1\n}\n',
+        encoding="utf-8",
+    )
+    status, out = check(tmp_path, monkeypatch, capsys)
+    assert status == 1
+    assert (
+        "cards/incredible_expeditions/new_cards.cards:2:8: error[property-names]: 'type' "
+        "names an encounter_type; 'heroism' is a counter" in out
+    )
+    assert "hint: an encounter_type: mechanical, supernatural, creature" in out
+    assert "1 error" in out
