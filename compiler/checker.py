@@ -255,9 +255,9 @@ class Checker:
         for name in names:
             if name.id not in kind.tags:
                 hints = did_you_mean(name.id, kind.tags) or (
-                    (f"a {kind.name} takes the tags: {', '.join(kind.tags)}",)
+                    (f"{with_article(kind.name)} takes the tags: {', '.join(kind.tags)}",)
                     if kind.tags
-                    else (f"a {kind.name} takes no tags",)
+                    else (f"{with_article(kind.name)} takes no tags",)
                 )
                 self.error(
                     "tag-unknown", f"'{name.id}' is not a tag of {kind.name}", name.span, *hints
@@ -364,7 +364,7 @@ class Checker:
             known = list(kind.properties) + list(UNIVERSAL_PROPERTIES)
             self.error(
                 "property-unknown",
-                f"a {kind.name} has no property '{member.name}': nothing would read it",
+                f"{with_article(kind.name)} has no property '{member.name}': nothing would read it",
                 member.span,
                 *(
                     did_you_mean(member.name, known)
@@ -660,7 +660,7 @@ class Checker:
             self.diagnostics.append(
                 Diagnostic(
                     "trigger-never-fires",
-                    f"'on {trig.event}' on a {out['kind']} never runs: the game fires "
+                    f"'on {trig.event}' on {with_article(out['kind'])} never runs: the game fires "
                     f"'{trig.event}' for {kinds} cards only",
                     trig.span,
                     "warning",
@@ -1194,7 +1194,7 @@ class Checker:
         if not isinstance(expr, Name):
             self.error(
                 "type-mismatch",
-                f"'{sig.name}' takes the name of a {_words(typ)} here",
+                f"'{sig.name}' takes the name of {with_article(_words(typ))} here",
                 expr.span,
                 f"usage: {sig.usage()}",
             )
@@ -1206,7 +1206,7 @@ class Checker:
                 extra = (f"'on {scope.trigger.name}' has no quantities",)
             self.error(
                 "name-undefined",
-                f"'{expr.id}' is not a {_words(typ)} of this game",
+                f"'{expr.id}' is not {with_article(_words(typ))} of this game",
                 expr.span,
                 *(
                     did_you_mean(expr.id, pool)
@@ -1378,7 +1378,7 @@ class Checker:
             known = [*kind.properties, *kind.tags]
             self.error(
                 "member-unknown",
-                f"a {kind.name} has no property or tag '{node.attr}'"
+                f"{with_article(kind.name)} has no property or tag '{node.attr}'"
                 if prop is None
                 else f"'{node.attr}' is a formula of {kind.name}, not a value",
                 node.span,
@@ -1549,7 +1549,7 @@ def _article(typ: str) -> str:
         "list": "a list",
         "dice": "dice",
     }.get(typ)
-    return word or f"a {typ}"
+    return word or with_article(typ)
 
 
 # ---- IR back to words, for questions and card text ---------------------------------------------

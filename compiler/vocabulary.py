@@ -14,6 +14,7 @@ from typing import Any
 from dsl.diagnostics import Diagnostic
 from dsl.nodes import Declaration, Name, Number, Property, Range, Span, String
 from dsl.parser import parse_file
+from engine.words import with_article
 
 PRELUDE_PATH = Path(__file__).with_name("prelude.cards")
 
@@ -910,9 +911,9 @@ class _Reader:
                     *(
                         did_you_mean(tag.id, kind.tags)
                         or (
-                            (f"a {kind.name} takes the tags: {', '.join(kind.tags)}",)
+                            (f"{with_article(kind.name)} takes the tags: {', '.join(kind.tags)}",)
                             if kind.tags
-                            else (f"a {kind.name} takes no tags",)
+                            else (f"{with_article(kind.name)} takes no tags",)
                         )
                     ),
                 )

@@ -528,3 +528,22 @@ def test_an_encounter_of_no_encounter_type_is_an_error_at_its_type(
     )
     assert "hint: an encounter_type: mechanical, supernatural, creature" in out
     assert "1 error" in out
+
+
+def test_a_warning_about_an_encounter_says_an_and_one_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """The warning said "on a encounter", and the summary "1 warnings"."""
+    folder = project(tmp_path)
+    (folder / "new_cards.cards").write_text(
+        'encounter "Harbour Ghost" {\n  type supernatural\n  difficulty heroism 1\n'
+        "  on entering_location { gain money 1 }\n}\n",
+        encoding="utf-8",
+    )
+    status, out = check(tmp_path, monkeypatch, capsys)
+    assert status == 0
+    assert (
+        "new_cards.cards:4:3: warning[trigger-never-fires]: 'on entering_location' on an "
+        "encounter never runs" in out
+    )
+    assert ": no errors, 1 warning (" in out
