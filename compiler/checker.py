@@ -410,7 +410,7 @@ class Checker:
         def data_name(word: Name, head: bool = False) -> bool:
             # A clause's head is read by the clause words (check_clause_heads), not 'names'.
             if named and not head:
-                return self.resolve_named(word, member.name, named)
+                return self.resolve_named(word, f"'{member.name}'", named)
             return self.resolve_data_name(word)
 
         def one() -> Any:
@@ -583,10 +583,11 @@ class Checker:
         )
 
     def resolve_named(
-        self, name: Name, prop: str, named: tuple[tuple[str, str | None], ...]
+        self, name: Name, what: str, named: tuple[tuple[str, str | None], ...]
     ) -> bool:
-        """A name a property declared ``{ names ... }`` holds: one of those sorts (a space
-        tagged port, a region), with the names that are, for the hint."""
+        """A name a property (or a verb's parameter) declared ``{ names ... }`` holds: one of
+        those sorts (a space tagged port, a region), with the names that are, for the hint.
+        ``what`` says whose it is: "'to'", "the FIRST of 'lay_out_locations'"."""
         if self.names_fit(name.id, named):
             return True
         pool = [
@@ -606,14 +607,14 @@ class Checker:
         if self.declared_data_name(name.id):
             self.error(
                 "property-names",
-                f"'{prop}' names {wanted}; '{name.id}' is {self.sort_of(name.id)}",
+                f"{what} names {wanted}; '{name.id}' is {self.sort_of(name.id)}",
                 name.span,
                 *(did_you_mean(name.id, pool) or (f"{wanted}: {_some(pool)}",)),
             )
         else:
             self.error(
                 "name-undefined",
-                f"'{name.id}' is not declared ('{prop}' names {wanted})",
+                f"'{name.id}' is not declared ({what} names {wanted})",
                 name.span,
                 *(did_you_mean(name.id, pool) or (f"{wanted}: {_some(pool)}",)),
             )
@@ -1145,7 +1146,18 @@ class Checker:
         param = sig.params[slot]
         typ = param.type
         if typ in ("counter", "track", "zone", "target", "card_name", "name", "trigger"):
-            return self.reference(typ, expr, scope, sig)
+            found = self.reference(typ, expr, scope, sig)
+            if (
+                found is not None
+                and param.names
+                and found.get("kind") == "ref"
+                and not self.names_fit(str(found["name"]), param.names)
+            ):
+                # `lay_out_locations port_city, atlantis` with a crew card: the declaration
+                # says what it names (param first card_name { names location }).
+                self.resolve_named(expr, f"the {param.name.upper()} of '{sig.name}'", param.names)
+                return None
+            return found
         if typ == "card":
             if isinstance(expr, Name) and expr.id == "self":
                 return {"kind": "builtin", "name": "self"}

@@ -37,6 +37,9 @@ class Param:
     optional: bool = False
     default: Any = None  # a Python literal (number) or None
     marker: str | None = None  # a word that introduces it: `reduce damage up_to 2`
+    #: What a ``card_name`` or ``name`` parameter's argument names (``param first card_name {
+    #: names location }``), as a property's ``names`` line; empty: any card, any declared name.
+    names: tuple[tuple[str, str | None], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -732,7 +735,19 @@ class _Reader:
                     "bad-param", "expected optional, default VALUE or marker WORD", word.span
                 )
             i += 1
-        return Param(name, kind, optional, default, marker)
+        named: list[tuple[str, str | None]] = []
+        for line in member.body or ():
+            naming = kind in ("card_name", "name")
+            if isinstance(line, Property) and line.name == "names" and naming:
+                named.extend(self.names_line(line, "bad-param"))
+                continue
+            self.error(
+                "bad-param",
+                "a parameter's block holds a 'names' line, for a card_name or name parameter",
+                line.span,
+                "write: param first card_name { names location }",
+            )
+        return Param(name, kind, optional, default, marker, tuple(named))
 
     def read_verb(self, prop: Property) -> None:
         sig = self._signature(prop, allow_shortfall=True)
@@ -836,20 +851,7 @@ class _Reader:
                 heads.extend(n.id for n in self.names(line))
                 continue
             if isinstance(line, Property) and line.name == "names" and typ in _NAMING_TYPES:
-                for clause in line.args:
-                    words = [w for w in clause if isinstance(w, Name)]
-                    if len(words) != len(clause) or not 1 <= len(words) <= 2:
-                        self.error(
-                            "bad-property",
-                            "each clause of 'names' is a kind of card (and a tag of it) or a "
-                            "group of symbols",
-                            clause[0].span if clause else line.span,
-                            "write: property to name { names space port, region }",
-                        )
-                        continue
-                    tag = words[1] if len(words) == 2 else None
-                    self.names_refs.append((words[0], tag))
-                    named.append((words[0].id, tag.id if tag is not None else None))
+                named.extend(self.names_line(line, "bad-property"))
                 continue
             self.error(
                 "bad-property",
@@ -860,6 +862,26 @@ class _Reader:
                 "write: property to name { names space port, region }",
             )
         return tuple(heads), tuple(named)
+
+    def names_line(self, line: Property, code: str) -> list[tuple[str, str | None]]:
+        """A ``names`` line's clauses: each a kind of card (and a tag of it) or a group of
+        symbols, checked once the whole game is read (:meth:`check_names_refs`)."""
+        named: list[tuple[str, str | None]] = []
+        for clause in line.args:
+            words = [w for w in clause if isinstance(w, Name)]
+            if len(words) != len(clause) or not 1 <= len(words) <= 2:
+                self.error(
+                    code,
+                    "each clause of 'names' is a kind of card (and a tag of it) or a group of "
+                    "symbols",
+                    clause[0].span if clause else line.span,
+                    "write: property to name { names space port, region }",
+                )
+                continue
+            tag = words[1] if len(words) == 2 else None
+            self.names_refs.append((words[0], tag))
+            named.append((words[0].id, tag.id if tag is not None else None))
+        return named
 
     def check_names_refs(self) -> None:
         """Each ``names`` clause of a property declaration names a kind of card (and one of

@@ -227,3 +227,19 @@ def test_cli_exits_0_on_the_real_projects_cards() -> None:
     run = _cardc("check", cwd=REPO_ROOT)
     assert run.returncode == 0, run.stderr
     assert "no errors" in run.stdout
+
+
+def test_a_names_line_on_a_parameter_that_takes_no_names_is_an_error(tmp_path: Path) -> None:
+    """``param amount number { names space }``: only a card_name or name parameter names
+    something; the line is refused at it, not ignored."""
+    game = tmp_path / "charts"
+    game.mkdir()
+    (game / "game.cards").write_text(
+        'game charts "Charts" {\n  players 1\n  counter coins\n'
+        '  kind space "a space" { tags port }\n'
+        '  verb chart "chart a space" { param amount number { names space } }\n}\n',
+        encoding="utf-8",
+    )
+    result = compile_game(game, SourceCache())
+    found = [(d.code, d.span.line, d.span.column) for d in result.diagnostics]
+    assert ("bad-param", 5, 54) in found, found

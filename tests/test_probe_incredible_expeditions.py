@@ -547,3 +547,24 @@ def test_a_warning_about_an_encounter_says_an_and_one_warning(
         "encounter never runs" in out
     )
     assert ": no errors, 1 warning (" in out
+
+
+def test_the_flow_laying_out_a_card_that_is_no_location_is_an_error_at_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """``lay_out_locations port_city, pilot`` checked (pilot is a card) and set a Crew card
+    down as the last Location; the verb's parameters say they name Locations
+    (``param last card_name { names location }``)."""
+    folder = project(tmp_path)
+    flow = folder / "flow.cards"
+    text = flow.read_text(encoding="utf-8")
+    line = "lay_out_locations port_city, drowned_city_of_atlantis"
+    assert text.count(line) == 1
+    flow.write_text(text.replace(line, "lay_out_locations port_city, pilot"), encoding="utf-8")
+    status, out = check(tmp_path, monkeypatch, capsys)
+    assert status == 1
+    assert (
+        "cards/incredible_expeditions/flow.cards:18:36: error[property-names]: the LAST of "
+        "'lay_out_locations' names a location; 'pilot' is a crew" in out
+    )
+    assert "hint: a location: port_city, drowned_city_of_atlantis, " in out
