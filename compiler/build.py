@@ -98,6 +98,8 @@ _TOOL_FILES += sorted((_ENGINE / "games").glob("*.py"))
 # The standard library's signatures and docstrings are the vocabulary's (cards.json), and the
 # decorators of a game's natives.py (engine/api.py) are read the same way.
 _TOOL_FILES += sorted((_ENGINE / "stdlib").glob("*.py")) + [_ENGINE / "api.py"]
+# The English helpers (a/an, plurals) word the checker's refusals and the sheets' text.
+_TOOL_FILES += [_ENGINE / "words.py"]
 
 #: Emitters beyond the handlers register here (sheets): game -> {relative path: bytes}.
 EXTRA_OUTPUTS: list[Callable[[Project, str, dict[str, Any]], dict[str, bytes]]] = []

@@ -4,13 +4,15 @@ The checker knows a property's DSL type (a string, a list of names), not what th
 makes of it: Land vs Sea reads ``face_a "LLLSSS"`` as six land or sea edges. Without these
 checks a face of five letters checks and builds, and fails the first simulated game that draws
 the tile. ``CARD_CHECKS = {kind: check}`` (:mod:`engine.api`) runs ``check(card, cards)`` on each
-card of that kind; a :class:`engine.api.CardError` it raises, or each of those it returns (every
-problem of the card), is an error at the property it names (in the card file, or the variant's
-YAML that set it).
+card of that kind (``check(card, cards, vocabulary)`` when it takes the game's declarations
+too); a :class:`engine.api.CardError` it raises, or each of those it returns (every problem of
+the card), is an error at the property it names (in the card file, or the variant's YAML that
+set it).
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -41,6 +43,16 @@ def _span(decl: Declaration | None, prop: str | None, source: str) -> Span:
                     return member.span
         return decl.span
     return file_span(source.rsplit(":", 1)[0] or source)
+
+
+def _takes_vocabulary(check: Any) -> bool:
+    """Whether a card check takes a third argument, the game's vocabulary (engine.api)."""
+    try:
+        params = list(inspect.signature(check).parameters.values())
+    except (TypeError, ValueError):  # a builtin without a signature: the two-argument form
+        return False
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return len(positional) >= 3 or any(p.kind == p.VAR_POSITIONAL for p in params)
 
 
 def check_cards(
@@ -80,6 +92,7 @@ def check_cards(
                 )
             )
     cards = {str(card["id"]): card for card in ir.get("cards", [])}
+    vocabulary = ir.get("vocabulary", {})
     declarations: dict[str, Declaration] | None = None
     for card in cards.values():
         check = checks.get(card["kind"])
@@ -88,7 +101,10 @@ def check_cards(
         problems: list[tuple[str | None, str, str | None]] = []
         try:
             # Raising one CardError, or returning every problem of the card as CardErrors.
-            returned = check(card, cards)
+            if _takes_vocabulary(check):
+                returned = check(card, cards, vocabulary)
+            else:
+                returned = check(card, cards)
             for error in returned or ():
                 if not isinstance(error, CardError):
                     raise TypeError(f"it returned {error!r}, not a CardError")

@@ -58,6 +58,7 @@ from dsl.nodes import (
     Unless,
     Window,
 )
+from engine.words import with_article
 
 IR = dict[str, Any]
 
@@ -115,6 +116,8 @@ class Checker:
         self.diagnostics = diagnostics
         self.spans: dict[str, Span] = {}
         self.cards: dict[str, Declaration] = {}
+        #: each card's tags, by id (what a property declared ``{ names space port }`` needs).
+        self.card_tags: dict[str, list[str]] = {}
         self.provisional: list[IR] = list(vocab.provisional)
         self.events = set(vocab.triggers) | set(vocab.box_triggers)
 
@@ -147,6 +150,7 @@ class Checker:
                 )
                 continue
             self.cards[ident] = decl
+            self.card_tags[ident] = tags
             pending.append((decl, ident, title, tags))
         # Definitions after the cards' names are known (a verb may name a card), before the
         # cards' bodies, which the call graph does not need.
@@ -255,9 +259,9 @@ class Checker:
         for name in names:
             if name.id not in kind.tags:
                 hints = did_you_mean(name.id, kind.tags) or (
-                    (f"a {kind.name} takes the tags: {', '.join(kind.tags)}",)
+                    (f"{with_article(kind.name)} takes the tags: {', '.join(kind.tags)}",)
                     if kind.tags
-                    else (f"a {kind.name} takes no tags",)
+                    else (f"{with_article(kind.name)} takes no tags",)
                 )
                 self.error(
                     "tag-unknown", f"'{name.id}' is not a tag of {kind.name}", name.span, *hints
@@ -364,7 +368,7 @@ class Checker:
             known = list(kind.properties) + list(UNIVERSAL_PROPERTIES)
             self.error(
                 "property-unknown",
-                f"a {kind.name} has no property '{member.name}': nothing would read it",
+                f"{with_article(kind.name)} has no property '{member.name}': nothing would read it",
                 member.span,
                 *(
                     did_you_mean(member.name, known)
@@ -394,7 +398,7 @@ class Checker:
             }
             self.note_span(f"{path}/formulas/{member.name}", member.span)
             return
-        value = self.property_value(decl.type, member, words)
+        value = self.property_value(decl.type, member, words, decl)
         if member.name == "copies" and isinstance(value, (int, float)):
             self.check_copies(value, words[0].span)
         if value is not None and decl.clauses:
@@ -404,7 +408,17 @@ class Checker:
                 return
             out["properties"][member.name] = value
 
-    def property_value(self, typ: str, member: Property, words: list[Any]) -> Any:
+    def property_value(
+        self, typ: str, member: Property, words: list[Any], decl: PropertyDecl | None = None
+    ) -> Any:
+        named = decl.names if decl is not None else ()
+
+        def data_name(word: Name, head: bool = False) -> bool:
+            # A clause's head is read by the clause words (check_clause_heads), not 'names'.
+            if named and not head:
+                return self.resolve_named(word, f"'{member.name}'", named)
+            return self.resolve_data_name(word)
+
         def one() -> Any:
             if len(words) != 1:
                 self.error(
@@ -456,7 +470,7 @@ class Checker:
             word = one()
             if word is None:
                 return None
-            if isinstance(word, Name) and self.resolve_data_name(word):
+            if isinstance(word, Name) and data_name(word):
                 return word.id
             if not isinstance(word, Name):
                 self.error(
@@ -467,15 +481,23 @@ class Checker:
                 )
         else:  # list / any: clauses of names, numbers and strings
             clauses = []
+            heads = bool(decl is not None and decl.clauses)
             for clause in member.args:
                 items: list[Any] = []
-                for word in clause:
-                    if isinstance(word, Number):
+                for index, word in enumerate(clause):
+                    if named and not (heads and index == 0) and not isinstance(word, Name):
+                        self.error(
+                            "property-type",
+                            f"'{member.name}' holds names, each {_sorts(named)}",
+                            word.span,
+                            f"write them with commas: {member.name} a_name, another_name",
+                        )
+                    elif isinstance(word, Number):
                         items.append(word.value)
                     elif isinstance(word, String):
                         items.append({"text": word.value})
                     elif isinstance(word, Name):
-                        if self.resolve_data_name(word):
+                        if data_name(word, heads and index == 0):
                             items.append(word.id)
                     elif isinstance(word, Boolean):
                         items.append(word.value)
@@ -555,6 +577,89 @@ class Checker:
         )
         return False
 
+    def card_sort(self, ident: str) -> tuple[str, tuple[str, ...]] | None:
+        """The kind and tags of the card ``ident`` (None: no card), noted for the per-file
+        cache (compiler.filecache): a check that read them depends on them."""
+        card = self.cards.get(ident)
+        if card is None:
+            return None
+        sort = (card.kind, tuple(self.card_tags.get(ident, ())))
+        note = getattr(self.cards, "note_sort", None)
+        if note is not None:
+            note(ident, sort)
+        return sort
+
+    def names_fit(self, ident: str, named: tuple[tuple[str, str | None], ...]) -> bool:
+        """Whether ``ident`` is one of the sorts ``named`` (kind and tag, or group) allows."""
+        groups = self.vocab.symbol_groups
+        if any(ident in groups.get(what, ()) for what, _tag in named):
+            return True
+        if all(what in groups for what, _tag in named):
+            return False  # only groups: no card looked up, nothing for the cache to note
+        sort = self.card_sort(ident)
+        return sort is not None and any(
+            sort[0] == what and (tag is None or tag in sort[1]) for what, tag in named
+        )
+
+    def resolve_named(
+        self, name: Name, what: str, named: tuple[tuple[str, str | None], ...]
+    ) -> bool:
+        """A name a property (or a verb's parameter) declared ``{ names ... }`` holds: one of
+        those sorts (a space tagged port, a region), with the names that are, for the hint.
+        ``what`` says whose it is: "'to'", "the FIRST of 'lay_out_locations'"."""
+        if self.names_fit(name.id, named):
+            return True
+        pool = [
+            *(
+                ident
+                for ident in self.cards
+                if any(
+                    self.cards[ident].kind == what
+                    and (tag is None or tag in self.card_tags.get(ident, ()))
+                    for what, tag in named
+                )
+            ),
+            *(n for what, _tag in named for n in self.vocab.symbol_groups.get(what, ())),
+        ]
+        pool = list(dict.fromkeys(pool))
+        wanted = _sorts(named)
+        if self.declared_data_name(name.id):
+            self.error(
+                "property-names",
+                f"{what} names {wanted}; '{name.id}' is {self.sort_of(name.id)}",
+                name.span,
+                *(did_you_mean(name.id, pool) or (f"{wanted}: {_some(pool)}",)),
+            )
+        else:
+            self.error(
+                "name-undefined",
+                f"'{name.id}' is not declared ({what} names {wanted})",
+                name.span,
+                *(did_you_mean(name.id, pool) or (f"{wanted}: {_some(pool)}",)),
+            )
+        return False
+
+    def sort_of(self, ident: str) -> str:
+        """What a declared name is, for a message: "a space tagged discovery", "a symbol"."""
+        card = self.cards.get(ident)
+        if card is not None:
+            tags = self.card_tags.get(ident, [])
+            return with_article(card.kind) + (f" tagged {' and '.join(tags)}" if tags else "")
+        groups = [g for g, members in self.vocab.symbol_groups.items() if ident in members]
+        if groups:
+            return " and ".join(with_article(g) for g in groups)
+        v = self.vocab
+        for what, table in (
+            ("a symbol", v.symbols),
+            ("a counter", v.counters),
+            ("a zone", v.zones),
+            ("a track", v.tracks),
+            ("a parameter", v.params),
+        ):
+            if ident in table:
+                return what
+        return "something else"
+
     # -- triggers and statements
 
     def trigger(self, trig: Trigger, ident: str, out: IR, path: str) -> None:
@@ -575,7 +680,7 @@ class Checker:
             self.diagnostics.append(
                 Diagnostic(
                     "trigger-never-fires",
-                    f"'on {trig.event}' on a {out['kind']} never runs: the game fires "
+                    f"'on {trig.event}' on {with_article(out['kind'])} never runs: the game fires "
                     f"'{trig.event}' for {kinds} cards only",
                     trig.span,
                     "warning",
@@ -1162,7 +1267,18 @@ class Checker:
         param = sig.params[slot]
         typ = param.type
         if typ in ("counter", "track", "zone", "target", "card_name", "name", "trigger"):
-            return self.reference(typ, expr, scope, sig)
+            found = self.reference(typ, expr, scope, sig)
+            if (
+                found is not None
+                and param.names
+                and found.get("kind") == "ref"
+                and not self.names_fit(str(found["name"]), param.names)
+            ):
+                # `lay_out_locations port_city, atlantis` with a crew card: the declaration
+                # says what it names (param first card_name { names location }).
+                self.resolve_named(expr, f"the {param.name.upper()} of '{sig.name}'", param.names)
+                return None
+            return found
         if typ == "card":
             if isinstance(expr, Name) and expr.id == "self":
                 return {"kind": "builtin", "name": "self"}
@@ -1211,7 +1327,7 @@ class Checker:
         if not isinstance(expr, Name):
             self.error(
                 "type-mismatch",
-                f"'{sig.name}' takes the name of a {_words(typ)} here",
+                f"'{sig.name}' takes the name of {with_article(_words(typ))} here",
                 expr.span,
                 f"usage: {sig.usage()}",
             )
@@ -1229,7 +1345,7 @@ class Checker:
                 extra = (f"'on {scope.trigger.name}' has no quantities",)
             self.error(
                 "name-undefined",
-                f"'{expr.id}' is not a {_words(typ)} of this game",
+                f"'{expr.id}' is not {with_article(_words(typ))} of this game",
                 expr.span,
                 *(
                     did_you_mean(expr.id, pool)
@@ -1401,7 +1517,7 @@ class Checker:
             known = [*kind.properties, *kind.tags]
             self.error(
                 "member-unknown",
-                f"a {kind.name} has no property or tag '{node.attr}'"
+                f"{with_article(kind.name)} has no property or tag '{node.attr}'"
                 if prop is None
                 else f"'{node.attr}' is a formula of {kind.name}, not a value",
                 node.span,
@@ -1543,6 +1659,12 @@ def _some(names: list[str]) -> str:
     return f"{', '.join(names[:_LISTED])} ... ({len(names)} in all)"
 
 
+def _sorts(named: tuple[tuple[str, str | None], ...]) -> str:
+    """What a ``names`` line allows, in words: "a space tagged port or a region"."""
+    said = [with_article(what) + (f" tagged {tag}" if tag else "") for what, tag in named]
+    return " or ".join([", ".join(said[:-1]), said[-1]] if len(said) > 2 else said)
+
+
 def _words(typ: str) -> str:
     return {"card_name": "card", "name": "symbol", "target": "counter or quantity"}.get(typ, typ)
 
@@ -1570,7 +1692,7 @@ def _article(typ: str) -> str:
         "list": "a list",
         "dice": "dice",
     }.get(typ)
-    return word or f"a {typ}"
+    return word or with_article(typ)
 
 
 # ---- IR back to words, for questions and card text ---------------------------------------------

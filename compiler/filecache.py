@@ -97,6 +97,8 @@ class _Checked:
     source: SourceFile
     context: Any  # (game declaration, DSL definitions)
     lookups: dict[str, bool]
+    #: card id -> its kind and tags, for each card a ``{ names ... }`` property looked at.
+    sorts: dict[str, tuple[str, tuple[str, ...]]]
     cards: list[IR]
     provisional: list[IR]
 
@@ -112,7 +114,14 @@ class CardNames(dict):  # type: ignore[type-arg]
         super().__init__()
         self.cards = cards
         self.lookups: dict[str, bool] = {}
+        #: card id -> its kind and tags, when the check asked (Checker.card_sort): a file
+        #: whose ``to lisbon`` checked depends on lisbon being a port, not only a card.
+        self.sorts: dict[str, tuple[str, tuple[str, ...]]] = {}
         self.listed = False
+
+    def note_sort(self, name: str, sort: tuple[str, tuple[str, ...]]) -> None:
+        """Record that the check read the kind and tags of the card ``name``."""
+        self.sorts[name] = sort
 
     def __contains__(self, name: object) -> bool:
         found = name in self.cards
@@ -187,6 +196,7 @@ def check_files(
                 )
                 continue
             checker.cards[ident] = decl
+            checker.card_tags[ident] = tags
             pending.append((decl, ident, title, tags))
         per_file.append(pending)
     names: dict[str, Declaration] = checker.cards
@@ -204,6 +214,7 @@ def check_files(
             and kept.source is source
             and _same_context(kept.context, context)
             and all((name in names) == seen for name, seen in kept.lookups.items())
+            and all(checker.card_sort(name) == sort for name, sort in kept.sorts.items())
         ):
             cards.extend(kept.cards)
             checker.provisional.extend(kept.provisional)
@@ -226,7 +237,9 @@ def check_files(
         card_pieces.append(made)
         note_pieces.append(notes)
         if ENABLED and len(checker.diagnostics) == said and not recorder.listed:
-            _CHECKS[id(source)] = _Checked(source, context, recorder.lookups, made, notes)
+            _CHECKS[id(source)] = _Checked(
+                source, context, recorder.lookups, recorder.sorts, made, notes
+            )
     if ENABLED:
         _SEGMENTS[id(cards)] = (cards, card_pieces)
         _SEGMENTS[id(checker.provisional)] = (checker.provisional, note_pieces)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from compiler.suggest import did_you_mean
 from dsl.nodes import Flow, FlowSection, FlowSetting, Name, SourceFile, Span
+from engine.words import with_article
 
 if TYPE_CHECKING:
     from compiler.checker import Checker
@@ -291,7 +292,7 @@ class _Lowering:
             if "min_score" not in props and "max_score" not in props:
                 self.error(
                     "titles-kind",
-                    f"a {kind} has no min_score or max_score, so no score earns one",
+                    f"{with_article(kind)} has no min_score or max_score, so no score earns one",
                     words[1].span,
                     f"declare them in the kind: kind {kind} {{ property min_score number ... }}",
                 )

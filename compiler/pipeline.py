@@ -19,6 +19,7 @@ from compiler.vocabulary import Vocabulary, read_vocabulary
 from dsl.diagnostics import Diagnostic, SourceCache, file_span
 from dsl.nodes import Declaration, Name, SourceFile, Span
 from dsl.parser import ParseResult, parse, read_source
+from engine.words import counted
 
 
 @dataclass
@@ -64,10 +65,10 @@ class CheckResult:
         cards = sum(len(g.ir["cards"]) for g in self.games if g.ir)
         warnings = sum(d.severity == "warning" for d in self.diagnostics)
         return (
-            f"checked {_count(len(self.games), 'game')}, {_count(len(self.files), 'file')}, "
-            f"{_count(cards, 'card')}: no errors"
-            + (f", {warnings} warnings" if warnings else "")
-            + f" ({len(self.provisional)} provisional values: cardc check --provenance)"
+            f"checked {counted(len(self.games), 'game')}, {counted(len(self.files), 'file')}, "
+            f"{counted(cards, 'card')}: no errors"
+            + (f", {counted(warnings, 'warning')}" if warnings else "")
+            + f" ({counted(len(self.provisional), 'provisional value')}: cardc check --provenance)"
         )
 
     def provenance_report(self) -> str:
@@ -76,10 +77,6 @@ class CheckResult:
         lines = [f"{p['at']}: {p['what']}: {p['why']}" for p in rows]
         lines.append(f"{len(rows)} provisional values")
         return "\n".join(lines)
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _at_key(at: str) -> tuple[str, int, int]:

@@ -58,6 +58,7 @@ from dsl.diagnostics import Diagnostic, SourceCache, file_span
 from dsl.nodes import Declaration, Name, Number, Property, SourceFile, Span
 from dsl.parser import parse, parse_file
 from dsl.yaml_load import YamlLimitError, bounded, yaml_error_message, yaml_error_position
+from engine.words import with_article
 
 VARIANTS_DIR = "variants"
 
@@ -593,7 +594,7 @@ def apply_overlay(
                 if prop not in known:
                     ctx.error(
                         "variant-path",
-                        f"a {kind_name} has no property '{prop}'",
+                        f"{with_article(kind_name)} has no property '{prop}'",
                         pspan,
                         *(
                             did_you_mean(str(prop), known)

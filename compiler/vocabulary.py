@@ -14,6 +14,7 @@ from typing import Any
 from dsl.diagnostics import Diagnostic
 from dsl.nodes import Declaration, Name, Number, Property, Range, Span, String
 from dsl.parser import parse_file
+from engine.words import with_article
 
 PRELUDE_PATH = Path(__file__).with_name("prelude.cards")
 
@@ -36,6 +37,9 @@ class Param:
     optional: bool = False
     default: Any = None  # a Python literal (number) or None
     marker: str | None = None  # a word that introduces it: `reduce damage up_to 2`
+    #: What a ``card_name`` or ``name`` parameter's argument names (``param first card_name {
+    #: names location }``), as a property's ``names`` line; empty: any card, any declared name.
+    names: tuple[tuple[str, str | None], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -89,6 +93,10 @@ class PropertyDecl:
     #: names each clause of a card's value must begin with (``reward stars 3, die``), because
     #: the game's Python reads them by those words; empty: any declared name.
     clauses: tuple[str, ...] = ()
+    #: What a ``name``/``list``/``any`` property's names name (``{ names space port, region }``):
+    #: each a kind of card with the tag its cards must carry (or None), or a group of symbols
+    #: (``symbol europe, africa "..." { group region }``, tag None); empty: any declared name.
+    names: tuple[tuple[str, str | None], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -146,6 +154,9 @@ class Vocabulary:
     tracks: dict[str, TrackDecl] = field(default_factory=dict)
     zones: dict[str, Span] = field(default_factory=dict)
     symbols: dict[str, str] = field(default_factory=dict)
+    #: A group of symbols (``symbol europe, africa "..." { group region }``) -> its symbols, in
+    #: declaration order: what a property declared ``{ names region }`` may name.
+    symbol_groups: dict[str, list[str]] = field(default_factory=dict)
     triggers: dict[str, TriggerDecl] = field(default_factory=dict)
     verbs: dict[str, Signature] = field(default_factory=dict)
     natives: dict[str, Signature] = field(default_factory=dict)
@@ -237,6 +248,9 @@ class _Reader:
         self.diagnostics = diagnostics
         #: names of card kinds the triggers mention, checked once every kind is read.
         self.kind_refs: list[Name] = []
+        #: the ``names`` lines of property declarations (a kind or a group, and a tag), checked
+        #: once every kind and symbol is read.
+        self.names_refs: list[tuple[Name, Name | None]] = []
         #: the verbs and natives a ``use`` brought in: key -> the module's name in that line.
         self.library: dict[str, Name] = {}
 
@@ -516,9 +530,30 @@ class _Reader:
 
     def read_symbol(self, prop: Property) -> None:
         names, doc = self.doc_and_names(prop)
+        groups: list[str] = []
+        for line in prop.body or ():
+            if isinstance(line, Property) and line.name == "group":
+                found = self.names(line)
+                if len(found) == 1:
+                    groups.append(found[0].id)
+                    continue
+            from compiler.suggest import did_you_mean
+
+            said = line.name if isinstance(line, Property) else ""
+            self.error(
+                "bad-symbol",
+                "a symbol's block holds one 'group' line: the group of symbols it belongs to",
+                line.span,
+                *(
+                    did_you_mean(said, ["group"])
+                    or ('write: symbol europe, africa "a region of the map" { group region }',)
+                ),
+            )
         for name in names:
             if self.declare(name.id, "symbol", name.span):
                 self.vocab.symbols[name.id] = doc
+                for group in groups:
+                    self.vocab.symbol_groups.setdefault(group, []).append(name.id)
 
     def read_trigger(self, prop: Property) -> None:
         names, doc = self.doc_and_names(prop)
@@ -710,7 +745,19 @@ class _Reader:
                     "bad-param", "expected optional, default VALUE or marker WORD", word.span
                 )
             i += 1
-        return Param(name, kind, optional, default, marker)
+        named: list[tuple[str, str | None]] = []
+        for line in member.body or ():
+            naming = kind in ("card_name", "name")
+            if isinstance(line, Property) and line.name == "names" and naming:
+                named.extend(self.names_line(line, "bad-param"))
+                continue
+            self.error(
+                "bad-param",
+                "a parameter's block holds a 'names' line, for a card_name or name parameter",
+                line.span,
+                "write: param first card_name { names location }",
+            )
+        return Param(name, kind, optional, default, marker, tuple(named))
 
     def read_verb(self, prop: Property) -> None:
         sig = self._signature(prop, allow_shortfall=True)
@@ -778,9 +825,9 @@ class _Reader:
                             word.span,
                             *(meant or ("write: property copies number optional",)),
                         )
-                    clauses = self.property_clauses(member, words[1].id)
+                    clauses, named = self.property_block(member, words[1].id)
                     properties[words[0].id] = PropertyDecl(
-                        words[0].id, words[1].id, optional, clauses
+                        words[0].id, words[1].id, optional, clauses, named
                     )
                 else:
                     self.error(
@@ -798,21 +845,114 @@ class _Reader:
                 names[0].id, doc, tuple(tags), properties, names[0].span
             )
 
-    def property_clauses(self, member: Property, typ: str) -> tuple[str, ...]:
+    def property_block(
+        self, member: Property, typ: str
+    ) -> tuple[tuple[str, ...], tuple[tuple[str, str | None], ...]]:
         """A property declaration's block: ``{ clauses stars, die, port_cards }``, the names
-        each clause of a card's value must begin with (only a ``list`` or ``any`` has clauses)."""
+        each clause of a card's value must begin with (only a ``list`` or ``any`` has clauses),
+        and ``{ names space port, region }``, what its names name (a ``name``, ``list`` or
+        ``any``): each clause a kind of card, with a tag its cards must carry, or a group of
+        symbols. Without ``names``, a name of the wrong sort (a region where a port is meant)
+        would check and fail, or silently do nothing, when the game's Python reads it."""
         heads: list[str] = []
+        named: list[tuple[str, str | None]] = []
         for line in member.body or ():
             if isinstance(line, Property) and line.name == "clauses" and typ in ("list", "any"):
                 heads.extend(n.id for n in self.names(line))
                 continue
+            if isinstance(line, Property) and line.name == "names" and typ in _NAMING_TYPES:
+                named.extend(self.names_line(line, "bad-property"))
+                continue
             self.error(
                 "bad-property",
-                "a property's block holds one 'clauses' line, for a list or any property",
+                "a property's block holds a 'clauses' line (a list or any property) and a "
+                "'names' line (a name, list or any property)",
                 line.span,
                 "write: property reward any { clauses stars, die, port_cards }",
+                "write: property to name { names space port, region }",
             )
-        return tuple(heads)
+        return tuple(heads), tuple(named)
+
+    def names_line(self, line: Property, code: str) -> list[tuple[str, str | None]]:
+        """A ``names`` line's clauses: each a kind of card (and a tag of it) or a group of
+        symbols, checked once the whole game is read (:meth:`check_names_refs`)."""
+        named: list[tuple[str, str | None]] = []
+        for clause in line.args:
+            words = [w for w in clause if isinstance(w, Name)]
+            if len(words) != len(clause) or not 1 <= len(words) <= 2:
+                self.error(
+                    code,
+                    "each clause of 'names' is a kind of card (and a tag of it) or a group of "
+                    "symbols",
+                    clause[0].span if clause else line.span,
+                    "write: property to name { names space port, region }",
+                )
+                continue
+            tag = words[1] if len(words) == 2 else None
+            self.names_refs.append((words[0], tag))
+            named.append((words[0].id, tag.id if tag is not None else None))
+        return named
+
+    def check_names_refs(self) -> None:
+        """Each ``names`` clause of a property declaration names a kind of card (and one of
+        its tags) or a group of symbols, known once the whole game is read."""
+        from compiler.suggest import did_you_mean
+
+        vocab = self.vocab
+        for group, _members in vocab.symbol_groups.items():
+            if group in vocab.kinds:
+                span = vocab.kinds[group].span
+                self.error(
+                    "duplicate-name",
+                    f"'{group}' is both a kind of card and a group of symbols, so a property's "
+                    f"'names {group}' would mean either",
+                    span,
+                    "rename the group of symbols",
+                )
+        for what, tag in self.names_refs:
+            kind = vocab.kinds.get(what.id)
+            if kind is None and what.id not in vocab.symbol_groups:
+                pool = [*vocab.kinds, *vocab.symbol_groups]
+                self.error(
+                    "names-undefined",
+                    f"'{what.id}' is neither a kind of card nor a group of symbols",
+                    what.span,
+                    *(
+                        did_you_mean(what.id, pool)
+                        or (
+                            "kinds: " + ", ".join(sorted(vocab.kinds)),
+                            'a group of symbols: symbol a, b "..." { group ' + what.id + " }",
+                        )
+                    ),
+                )
+                continue
+            if tag is None:
+                continue
+            if kind is None:
+                self.error(
+                    "bad-property",
+                    f"'{what.id}' is a group of symbols, which has no tags",
+                    tag.span,
+                    f"write: names {what.id}",
+                )
+            elif tag.id not in kind.tags:
+                self.error(
+                    "tag-unknown",
+                    f"'{tag.id}' is not a tag of {kind.name}",
+                    tag.span,
+                    *(
+                        did_you_mean(tag.id, kind.tags)
+                        or (
+                            (f"{with_article(kind.name)} takes the tags: {', '.join(kind.tags)}",)
+                            if kind.tags
+                            else (f"{with_article(kind.name)} takes no tags",)
+                        )
+                    ),
+                )
+
+
+#: The property types whose values are names a ``names`` line can say the sort of.
+_NAMING_TYPES = ("name", "list", "any")
 
 
 def library_signature(spec: Any, span: Span) -> Signature:
@@ -862,6 +1002,7 @@ def read_vocabulary(game_decl: Declaration | None, diagnostics: list[Diagnostic]
     vocab.span = game_decl.span
     for member in game_decl.body:
         reader.member(member)
+    reader.check_names_refs()
     for ref in reader.kind_refs:
         if ref.id not in vocab.kinds:
             from compiler.suggest import did_you_mean

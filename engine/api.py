@@ -40,7 +40,11 @@ instead of two): ``new_month = verb(name="new_month")(MyGame.begin_month)``, whe
   returning a list of them, every problem of the card) for data the game's Python could not
   play (Land vs Sea's hex faces: six L/S edges). The error is
   shown at the property it names, so a malformed card is refused at ``cardc check``, not by
-  the first game that draws it.
+  the first game that draws it. A check that takes a third parameter, ``check(card, cards,
+  vocabulary)``, is also given the game's declarations as the IR holds them (``params``,
+  ``counters`` with their ``min`` and ``max`` ...), a variant's where it changed them: data
+  that must agree with them (Darwin's Journey: a Campsite per Treasure token, the map
+  sections up to the Ship's last space) is refused at ``cardc check`` too.
 
 Plain ``NATIVES = {name: fn}`` and ``VERBS = {name: fn}`` dicts are accepted too (their
 functions are checked only for how many arguments they take); decorated functions with the

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, NamedTuple
 
+from engine.words import with_article
+
 
 class RuleError(Exception):
     """A rule could not run; the message starts with the DSL position when one is known."""
@@ -732,7 +734,11 @@ class Game:
             # A step or a rule asking the wrong card (a mission for a voyage's pirate) is a
             # refusal that names both, not a KeyError.
             known = self.cards.get(card)
-            what = f"'{card}' (a {known['kind']})" if known else f"'{card}', which is no card,"
+            what = (
+                f"'{card}' ({with_article(known['kind'])})"
+                if known
+                else f"'{card}', which is no card,"
+            )
             raise RuleError(f"{what} has no formula '{name}'")
         return self.call(fn, c or Context(self.players[0], card, name))
 

@@ -39,6 +39,7 @@ from engine.scenario_types import (
     key_where,
     suggest,
 )
+from engine.words import with_article
 
 #: What any scenario may expect of the events: each line happened (``events``), in this order
 #: (``events_in_order``), the whole log is exactly this (``events_exactly``), or never happened.
@@ -370,7 +371,7 @@ class Checker:
                     self.add(
                         value_at,
                         f"{card}'s 'on {trigger}' never runs: the game fires '{trigger}' for "
-                        f"{', '.join(fires_for)} cards only, and {card} is a {kind}",
+                        f"{', '.join(fires_for)} cards only, and {card} is {with_article(kind)}",
                     )
                     trigger = None
         elif "fire" in step:

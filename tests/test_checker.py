@@ -35,6 +35,7 @@ REQUIRED_CODES = frozenset(
     duplicate-trigger duplicate-name arity type-mismatch else-on-verb shadowed-name
     provisional-reason annotation-unknown game-name no-game property-clause bad-property
     quantity-unknown quantity-missing quantity-twice window-in-itself copies-count round-count
+    property-names names-undefined bad-symbol
     """.split()
 )
 
@@ -130,7 +131,18 @@ POINTS = [
     ("game_name", "game-name", "game.cards:3:6", "its folder is 'game_name'"),
     ("property_clause", "property-clause", "cards.cards:6:19", "begins each with stars, die"),
     ("bad_property", "bad-property", "game.cards:8:28", "did you mean 'optional'?"),
-    ("bad_property", "bad-property", "game.cards:9:30", "one 'clauses' line"),
+    ("bad_property", "bad-property", "game.cards:9:30", "a 'clauses' line (a list or any"),
+    # A property declared { names ... }: a name of another sort is an error at it, with the
+    # names of the right sort; a misspelt one has its "did you mean".
+    ("property_names", "property-names", "cards.cards:6:35", "'kraken' is a space tagged"),
+    ("property_names", "property-names", "cards.cards:6:35", "a space tagged port or a region:"),
+    ("property_names", "property-names", "cards.cards:7:33", "'lisbon' is a space tagged port"),
+    ("property_names", "property-names", "cards.cards:7:33", "a region: europe, africa"),
+    ("property_names", "name-undefined", "cards.cards:8:31", "did you mean 'lisbon'?"),
+    ("property_names", "property-type", "cards.cards:9:37", "holds names, each a space"),
+    ("names_undefined", "names-undefined", "game.cards:10:39", "did you mean 'space'?"),
+    ("names_undefined", "tag-unknown", "game.cards:11:47", "takes the tags: port, discovery"),
+    ("names_undefined", "bad-symbol", "game.cards:7:41", "did you mean 'group'?"),
     ("no_game", "no-game", "game.cards:1:1", 'game no_game "Title"'),
     ("fire_window", "trigger-undefined", "cards.cards:4:10", "did you mean 'pirate_raid'?"),
     ("fire_window", "quantity-unknown", "cards.cards:5:27", "did you mean 'damage'?"),
@@ -233,3 +245,19 @@ def test_cli_exits_0_on_the_real_projects_cards() -> None:
     run = _cardc("check", cwd=REPO_ROOT)
     assert run.returncode == 0, run.stderr
     assert "no errors" in run.stdout
+
+
+def test_a_names_line_on_a_parameter_that_takes_no_names_is_an_error(tmp_path: Path) -> None:
+    """``param amount number { names space }``: only a card_name or name parameter names
+    something; the line is refused at it, not ignored."""
+    game = tmp_path / "charts"
+    game.mkdir()
+    (game / "game.cards").write_text(
+        'game charts "Charts" {\n  players 1\n  counter coins\n'
+        '  kind space "a space" { tags port }\n'
+        '  verb chart "chart a space" { param amount number { names space } }\n}\n',
+        encoding="utf-8",
+    )
+    result = compile_game(game, SourceCache())
+    found = [(d.code, d.span.line, d.span.column) for d in result.diagnostics]
+    assert ("bad-param", 5, 54) in found, found

@@ -225,3 +225,24 @@ def test_an_edit_to_game_cards_invalidates_every_file(tmp_path: Path) -> None:
     assert len(pieces) == len(before)
     assert all(new is not old for new, old in zip(pieces, before, strict=True))
     assert after == _clean(project, folder)
+
+
+def test_a_card_changing_sort_rechecks_the_files_that_named_it(tmp_path: Path) -> None:
+    """A mission's ``spot kraken`` checked while kraken is a space tagged discovery; when
+    map.cards makes it a port, the mission file (unchanged, so kept) must be checked again,
+    since its ``{ names space discovery }`` no longer holds."""
+    folder = tmp_path / "atlas"
+    folder.mkdir()
+    (folder / "game.cards").write_text(
+        'game atlas "Atlas" {\n  players 1\n  counter coins\n'
+        '  kind space "a space" { tags port, discovery }\n'
+        '  kind mission "a mission" { property spot name { names space discovery } }\n}\n'
+    )
+    (folder / "map.cards").write_text('space discovery "Kraken" { }\n')
+    (folder / "missions.cards").write_text('mission "Legend" { spot kraken }\n')
+    assert compile_game(folder, SourceCache()).ok
+    (folder / "map.cards").write_text('space port "Kraken" { }\n')
+    found = compile_game(folder, SourceCache())
+    assert [(d.code, d.span.line, d.span.column) for d in found.diagnostics] == [
+        ("property-names", 1, 25)
+    ]

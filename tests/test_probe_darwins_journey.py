@@ -170,62 +170,109 @@ def test_the_shipped_board_and_its_variants_pass() -> None:
         dj.geometry.validate_board(game)
 
 
+TORTUGA = 'campsite "Tortuga" {{ track {track}; space {space}; tent_sites 1; cost 1 }}\n'
+
+
 @pytest.mark.parametrize(
-    ("change", "add", "words"),
+    ("board", "cards", "where", "words"),
     [
         # "a strip of map sections marked either OK or NO": 'ok' would silently be NO.
         (
-            {"section_2": {"pirate": "ok"}},
-            None,
-            "board.cards:15: Section 2: pirate is 'ok'; the Compatibility diagram marks a map "
-            'section "OK" or "NO"',
+            ('last_space 5; pirate "OK"', 'last_space 5; pirate "ok"'),
+            "",
+            "board.cards:15:65",
+            "Section 2: pirate is 'ok'; the Compatibility diagram marks a map section "
+            '"OK" or "NO"',
         ),
         (
-            {"section_4": {"lower_pirate": "Yes"}},
-            None,
+            ('last_space 11; pirate "OK"', 'last_space 11; pirate "OK"; lower_pirate "Yes"'),
+            "",
+            "board.cards:19:79",
             "Section 4: lower_pirate is 'Yes'",
         ),
         # "Place 1 Treasure token onto each Campsite location" with 9 tokens.
         (
-            {},
-            {"tortuga": _campsite("Tortuga", "ocean", 14)},
-            "probe.cards:1: Tortuga: the game has 10 Campsites but 9 Treasure tokens",
+            None,
+            TORTUGA.format(track="ocean", space=14),
+            "probe.cards:1:1",
+            "Tortuga: the game has 10 Campsites but 9 Treasure tokens",
         ),
         (
-            {},
-            {"tortuga": _campsite("Tortuga", "ocean", 13)},
+            None,
+            TORTUGA.format(track="ocean", space=13),
+            "probe.cards:1:35",
             "Tortuga: space 13 of the ocean track already holds the Campsite Valparaiso",
         ),
         (
-            {},
-            {"tortuga": _campsite("Tortuga", "island", 30)},
+            None,
+            TORTUGA.format(track="island", space=30),
+            "probe.cards:1:36",
             "Tortuga: space 30 is not a space a piece can reach on the island track (1 to 11",
         ),
         (
-            {"bahia": {"track": "sea"}},
-            None,
-            "Bahia: track is 'sea'; a Campsite is on the ocean or the island track",
-        ),
-        (
-            {"section_3": {"first_space": 7}},
-            None,
+            ("first_space 6; last_space 8", "first_space 7; last_space 8"),
+            "",
+            "board.cards:17:36",
             "Section 3: its spaces are 7 to 8, but the map sections must cover the Ocean track "
             "in order without a gap: this one should start at space 6",
         ),
         (
-            {"section_6": {"last_space": 20}},
-            None,
+            ("first_space 15; last_space 17", "first_space 15; last_space 20"),
+            "",
+            "board.cards:23:52",
             "the map sections cover the Ocean track's spaces 0 to 20, but ship_space goes up to 17",
+        ),
+        # "the Pirate Ship is placed into the Ocean Region shown with the X": not the start.
+        (
+            None,
+            'scenario_card "Calm Scenario" {\n  code "P8"\n  special_action_tiles pirate\n'
+            "  correspondence_tiles letters_from_home\n  beagle_goal_tiles far_shores\n"
+            "  pirate_region section_1\n}\n",
+            "probe.cards:6:3",
+            "Calm Scenario: pirate_region places the Pirate Ship in 'section_1', which is no "
+            "Ocean Region",
         ),
     ],
 )
-def test_a_board_the_rules_cannot_be_played_on_is_refused_naming_the_card(
-    change: dict[str, dict[str, Any]], add: dict[str, Any] | None, words: str
+def test_a_board_the_rules_cannot_be_played_on_is_an_error_at_its_line(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    board: tuple[str, str] | None,
+    cards: str,
+    where: str,
+    words: str,
 ) -> None:
-    game = _with_cards(change, add)
+    """The board's checks ran when a game started, naming the card's file and line: they are
+    the game's CARD_CHECKS now, so ``cardc check`` refuses the card at the property."""
+    folder = tmp_path / "cards" / "darwins_journey"
+    shutil.copytree(ROOT / "cards" / "darwins_journey", folder)
+    if board is not None:
+        text = (folder / "board.cards").read_text(encoding="utf-8")
+        assert text.count(board[0]) == 1
+        (folder / "board.cards").write_text(text.replace(*board), encoding="utf-8")
+    (folder / "probe.cards").write_text(cards, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = compile_game(Path("cards/darwins_journey"), SourceCache())
+    found = [
+        d.message
+        for d in result.diagnostics
+        if d.code == "card-data" and str(d.span).endswith(f"darwins_journey/{where}")
+    ]
+    assert any(words in message for message in found), [
+        (str(d.span), d.message) for d in result.diagnostics
+    ]
+
+
+def test_more_campsites_than_treasure_tokens_set_by_a_simulation_are_refused_at_setup() -> None:
+    """``treasure_tokens`` is a parameter ``cardc sim --param`` sets after ``cardc check``:
+    the one check of the board that still runs when a game starts."""
+    game = _game()
+    game.params["treasure_tokens"] = 8
     with pytest.raises(RuleError) as refused:
         dj.geometry.validate_board(game)
-    assert words in str(refused.value)
+    assert "board.cards:62: Volcano Camp: the game has 9 Campsites but 8 Treasure tokens" in (
+        str(refused.value)
+    )
 
 
 def test_a_phase_the_flow_does_not_have_is_named_at_its_line(tmp_path: Path) -> None:
@@ -409,3 +456,34 @@ def test_a_negative_amount_to_gain_lose_pay_or_score_is_refused_at_check(
             ("say the other way round: lose victory_points 3",),
         ),
     ]
+
+
+def test_a_scenario_card_naming_tiles_of_the_wrong_sort_is_an_error_at_the_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Correspondence tile among the Beagle Goal tiles, a Campsite as the Pirate Ship's
+    Ocean Region, a misspelt track: each checked and failed (or did nothing) only when a game
+    set up. game.cards says what each property names."""
+    found = _check_with(
+        tmp_path,
+        monkeypatch,
+        'scenario_card "Probe Scenario" {\n  code "P9"\n'
+        "  special_action_tiles pirate, provisions\n"
+        "  correspondence_tiles letters_from_home\n"
+        "  beagle_goal_tiles far_shores, letters_to_henslow\n"
+        "  pirate_region bahia\n}\n"
+        'campsite "Tortuga" { track oceans; space 3; tent_sites 1; cost 1 }\n',
+    )
+    got = {(d.span.line, d.span.column): (d.code, d.message, d.hints) for d in found}
+    assert set(got) == {(5, 33), (6, 17), (8, 28)}
+    assert got[(5, 33)][:2] == (
+        "property-names",
+        "'beagle_goal_tiles' names a goal_tile tagged beagle_goal; 'letters_to_henslow' is a "
+        "goal_tile tagged correspondence",
+    )
+    assert got[(6, 17)][:2] == (
+        "property-names",
+        "'pirate_region' names a map_section; 'bahia' is a campsite",
+    )
+    assert got[(8, 28)][0] == "name-undefined"
+    assert got[(8, 28)][2] == ("did you mean 'ocean'?",)

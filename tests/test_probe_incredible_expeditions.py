@@ -601,3 +601,64 @@ def test_discard_self_in_a_resources_ability_goes_to_the_discard_pile(tmp_path: 
     results = list(Runner(root / "generated").run_file(path))
     assert len(results) == 3
     assert [r.message for r in results if not r.passed] == []
+
+
+def test_an_encounter_of_no_encounter_type_is_an_error_at_its_type(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """``type heroism`` named a declared counter and checked: game.cards now says an
+    Encounter's type is one of its encounter types (``{ names encounter_type }``)."""
+    folder = project(tmp_path)
+    (folder / "new_cards.cards").write_text(
+        'encounter "Vault Door" {\n  type heroism\n  difficulty heroism 2\n}\n'
+        'encounter "Haunted Hull" {\n  type supernatural\n  difficulty heroism 1\n}\n',
+        encoding="utf-8",
+    )
+    status, out = check(tmp_path, monkeypatch, capsys)
+    assert status == 1
+    assert (
+        "cards/incredible_expeditions/new_cards.cards:2:8: error[property-names]: 'type' "
+        "names an encounter_type; 'heroism' is a counter" in out
+    )
+    assert "hint: an encounter_type: mechanical, supernatural, creature" in out
+    assert "1 error" in out
+
+
+def test_a_warning_about_an_encounter_says_an_and_one_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """The warning said "on a encounter", and the summary "1 warnings"."""
+    folder = project(tmp_path)
+    (folder / "new_cards.cards").write_text(
+        'encounter "Harbour Ghost" {\n  type supernatural\n  difficulty heroism 1\n'
+        "  on entering_location { gain money 1 }\n}\n",
+        encoding="utf-8",
+    )
+    status, out = check(tmp_path, monkeypatch, capsys)
+    assert status == 0
+    assert (
+        "new_cards.cards:4:3: warning[trigger-never-fires]: 'on entering_location' on an "
+        "encounter never runs" in out
+    )
+    assert ": no errors, 1 warning (" in out
+
+
+def test_the_flow_laying_out_a_card_that_is_no_location_is_an_error_at_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """``lay_out_locations port_city, pilot`` checked (pilot is a card) and set a Crew card
+    down as the last Location; the verb's parameters say they name Locations
+    (``param last card_name { names location }``)."""
+    folder = project(tmp_path)
+    flow = folder / "flow.cards"
+    text = flow.read_text(encoding="utf-8")
+    line = "lay_out_locations port_city, drowned_city_of_atlantis"
+    assert text.count(line) == 1
+    flow.write_text(text.replace(line, "lay_out_locations port_city, pilot"), encoding="utf-8")
+    status, out = check(tmp_path, monkeypatch, capsys)
+    assert status == 1
+    assert (
+        "cards/incredible_expeditions/flow.cards:18:36: error[property-names]: the LAST of "
+        "'lay_out_locations' names a location; 'pilot' is a crew" in out
+    )
+    assert "hint: a location: port_city, drowned_city_of_atlantis, " in out

@@ -86,17 +86,9 @@ tile "Broken Special" {
   box uncharted
   edges land
 }
-starting_tile "Broken Start" {
-  parts standing_stone, menhir_scoring
-  cells 0 0, 1 0
-}
 starting_tile "Mismatched Start" {
   parts standing_stone, coast
   cells 0 0, 1 0
-}
-layer "Needs Land" {
-  box uncharted
-  requires land
 }
 """
 
@@ -115,12 +107,36 @@ def test_a_malformed_tile_is_an_error_at_its_property_not_in_the_first_game(
     assert f"{where}:15:3: error[card-data]: Broken Icons: 'caravan' in face_a_icons" in out
     assert f"{where}:22:3: error[card-data]: Sea Mountain: a Mountain is drawn in a land" in out
     assert f"{where}:26:3: error[card-data]: Broken Special: a special tile goes into a hole" in out
-    assert f"{where}:29:3: error[card-data]: Broken Start: its part 'menhir_scoring' is a" in out
-    assert f"{where}:34:3: error[card-data]: Mismatched Start: on face A its part 'coast'" in out
-    assert (
-        f"{where}:38:3: error[card-data]: Needs Land: requires names another scoring layer, "
-        "which must be in play too; 'land' is no card" in out
+    assert f"{where}:30:3: error[card-data]: Mismatched Start: on face A its part 'coast'" in out
+    assert "Traceback" not in out
+
+
+def test_a_card_naming_a_card_of_the_wrong_kind_is_an_error_at_the_name(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A starting tile's part that is a layer, a layer that requires a symbol, a tile from a
+    misspelt box: game.cards says what each names (``{ names hex_tile }``, ``{ names layer }``,
+    ``{ names box }``), so each is an error at the name itself, with the names that fit."""
+    add_cards(
+        project,
+        'starting_tile "Broken Start" {\n  parts standing_stone, menhir_scoring\n'
+        "  cells 0 0, 1 0\n}\n"
+        'layer "Needs Land" {\n  box uncharted\n  requires land\n}\n'
+        'tile "Boxed Wrong" {\n  box uncharterd\n  edges all_land_or_all_sea\n}\n',
     )
+    status, out = run(capsys, "check")
+    assert status == 1
+    where = f"cards/{GAME}/probe.cards"
+    assert (
+        f"{where}:2:25: error[property-names]: 'parts' names a hex_tile; 'menhir_scoring' is "
+        "a layer" in out
+    )
+    assert (
+        f"{where}:7:12: error[property-names]: 'requires' names a layer; 'land' is a symbol" in out
+    )
+    assert "hint: a layer: mountain_and_coral_scoring, caravan_and_ship_scoring, " in out
+    assert f"{where}:10:7: error[name-undefined]: 'uncharterd' is not declared" in out
+    assert "hint: did you mean 'uncharted'?" in out
     assert "Traceback" not in out
 
 

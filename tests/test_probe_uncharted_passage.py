@@ -323,3 +323,66 @@ def test_a_variant_of_no_rounds_or_negative_copies_is_refused_at_the_yaml(tmp_pa
     assert errors[0].hints == ("write: param rounds 12 (in a variant: params: {rounds: 12})",)
     assert "0 or more, not -2" in errors[1].message
     assert errors[1].hints == ("write: copies 3 (copies 0 leaves the card out of the deck)",)
+
+
+def _check_with(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cards: str) -> list[object]:
+    """The diagnostics of Uncharted Passage with one more card file, ``probe.cards``."""
+    folder = tmp_path / "cards" / "uncharted_passage"
+    shutil.copytree(ROOT / "cards" / "uncharted_passage", folder)
+    (folder / "probe.cards").write_text(cards, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = compile_game(Path("cards/uncharted_passage"), SourceCache())
+    return [d for d in result.diagnostics if d.span.file.endswith("probe.cards")]
+
+
+def test_a_mission_naming_a_place_of_the_wrong_sort_is_an_error_at_the_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`to kraken` (a Discovery Spot where a port or region is meant) and `regions lisbon` (a
+    port where a region is meant) checked, and did nothing when the game ran: the mission
+    could never be accomplished. game.cards says what each property names."""
+    found = _check_with(
+        tmp_path,
+        monkeypatch,
+        'mission trade "Rum for the Kraken" {\n  reward stars 2\n  deliver silk\n  to kraken\n}\n'
+        'mission route "Lisbon Loop" {\n  reward stars 2\n  regions lisbon, europe\n}\n'
+        'mission trade "Silk for Lisbn" {\n  reward stars 2\n  deliver silk\n  to lisbn\n}\n'
+        'mission discovery "Find Hawaii" {\n  reward stars 1\n  spot hawai\n}\n'
+        'mission trade "Wine for Genoa" {\n  reward stars 2\n  deliver wine\n  to genoa\n}\n',
+    )
+    got = {(d.span.line, d.span.column): (d.code, d.message, d.hints) for d in found}  # type: ignore[attr-defined]
+    assert set(got) == {(4, 6), (8, 11), (13, 6), (17, 8)}
+    code, message, hints = got[(4, 6)]
+    assert code == "property-names"
+    assert message == (
+        "'to' names a space tagged port or a region; 'kraken' is a space tagged discovery"
+    )
+    assert hints[0].startswith("a space tagged port or a region: london, ")
+    code, message, _ = got[(8, 11)]
+    assert (code, message) == (
+        "property-names",
+        "'regions' names a region; 'lisbon' is a space tagged port",
+    )
+    assert got[(13, 6)][0] == "name-undefined"
+    assert got[(13, 6)][2] == ("did you mean 'lisbon'?",)
+    assert got[(17, 8)][2] == ("did you mean 'hawaii'?",)
+
+
+def test_the_world_maps_names_are_checked_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A port's region and specialty, a white border's spaces: map.cards is data the same
+    declarations check (a port in 'europa' would be in no region)."""
+    found = _check_with(
+        tmp_path,
+        monkeypatch,
+        'space port "Porto" {\n  q 40; r 40\n  stars 1\n  specialty wool\n  region europa\n}\n'
+        'white_border "Porto Bar" {\n  edges porto sea_0_0, porto wine\n}\n',
+    )
+    got = {(d.span.line, d.span.column): (d.code, d.hints) for d in found}  # type: ignore[attr-defined]
+    assert set(got) == {(5, 10), (8, 30)}
+    assert got[(5, 10)] == ("name-undefined", ("did you mean 'europe'?",))
+    # 'wine' is a specialty, not a space.
+    code, hints = got[(8, 30)]
+    assert code == "property-names"
+    assert hints[0].startswith("a space: sea_0_0, ")

@@ -91,8 +91,9 @@ def _uncached() -> Iterator[None]:
         filecache.ENABLED = was
 
 
-def _vocabulary(game: str) -> tuple[Vocabulary, list[str]]:
-    """The game's vocabulary as the checker reads it, and its card ids."""
+def _vocabulary(game: str) -> tuple[Vocabulary, list[str], dict[str, tuple[str, list[str]]]]:
+    """The game's vocabulary as the checker reads it, its card ids, and each card's kind and
+    tags (what a parameter declared ``{ names location }`` may take)."""
     folder = _folder(game)
     parsed = parse_file(folder / "game.cards")
     decl = next(d for d in parsed.file.declarations if d.kind == "game")
@@ -100,7 +101,8 @@ def _vocabulary(game: str) -> tuple[Vocabulary, list[str]]:
     with _uncached():
         result = compile_game(folder, SourceCache())
     assert result.ir is not None
-    return vocab, [c["id"] for c in result.ir["cards"]]
+    cards = result.ir["cards"]
+    return vocab, [c["id"] for c in cards], {c["id"]: (c["kind"], c["tags"]) for c in cards}
 
 
 def _usable(sig: Signature) -> bool:
@@ -110,9 +112,16 @@ def _usable(sig: Signature) -> bool:
 class Writer:
     """Strategies for DSL text over one game's vocabulary, inside one trigger."""
 
-    def __init__(self, vocab: Vocabulary, cards: list[str], trigger: str):
+    def __init__(
+        self,
+        vocab: Vocabulary,
+        cards: list[str],
+        trigger: str,
+        sorts: dict[str, tuple[str, list[str]]] | None = None,
+    ):
         self.vocab = vocab
         self.cards = cards
+        self.sorts = sorts or {}
         self.quantities = list(vocab.triggers[trigger].quantities)
         self.verbs = [s for s in vocab.verbs.values() if _usable(s) and s.name != "play"]
         self.numbers = [s for s in vocab.natives.values() if _usable(s) and s.returns == "number"]
@@ -189,7 +198,21 @@ class Writer:
             options.append(st.sampled_from(self.tests).flatmap(self.call))
         return st.one_of(options)
 
-    def arg(self, typ: str, depth: int = 1) -> st.SearchStrategy[str]:
+    def named(self, names: tuple[tuple[str, str | None], ...]) -> st.SearchStrategy[str]:
+        """A name of one of the sorts a parameter's ``names`` line allows."""
+        pool = [
+            ident
+            for ident, (kind, tags) in self.sorts.items()
+            if any(kind == what and (tag is None or tag in tags) for what, tag in names)
+        ]
+        pool += [n for what, _tag in names for n in self.vocab.symbol_groups.get(what, ())]
+        return st.sampled_from(pool) if pool else st.nothing()
+
+    def arg(
+        self, typ: str, depth: int = 1, names: tuple[tuple[str, str | None], ...] = ()
+    ) -> st.SearchStrategy[str]:
+        if names and typ in ("card_name", "name"):
+            return self.named(names)
         if typ == "any":
             return self.anything(depth)
         if typ == "list":
@@ -203,13 +226,13 @@ class Writer:
         return self.ref(typ)
 
     def call(self, sig: Signature, depth: int = 1) -> st.SearchStrategy[str]:
-        args = st.tuples(*(self.arg(p.type, depth) for p in sig.params))
+        args = st.tuples(*(self.arg(p.type, depth, p.names) for p in sig.params))
         return args.map(lambda a: f"{sig.name}({', '.join(a)})")
 
     def command(self, sig: Signature) -> st.SearchStrategy[str]:
         parts = []
         for p in sig.params:
-            value = self.arg(p.type)
+            value = self.arg(p.type, 1, p.names)
             parts.append(value.map(lambda text, p=p: f"{p.marker} {text}" if p.marker else text))
         if sig.name == "mark":  # a mark is never negative: the checker refuses a literal one
             parts[1] = st.integers(0, 3).map(str)
@@ -252,8 +275,8 @@ def _bodies(game: str, trigger: str) -> st.SearchStrategy[list[str]]:
     """Statement lists for one trigger of one game, built once (building is the slow part)."""
     key = (game, trigger)
     if key not in _BODIES:
-        vocab, cards = _VOCAB[game]
-        writer = Writer(vocab, cards, trigger)
+        vocab, cards, sorts = _VOCAB[game]
+        writer = Writer(vocab, cards, trigger, sorts)
         _BODIES[key] = st.lists(writer.statement(), min_size=1, max_size=4)
     return _BODIES[key]
 
@@ -261,7 +284,7 @@ def _bodies(game: str, trigger: str) -> st.SearchStrategy[list[str]]:
 @st.composite
 def rules(draw: st.DrawFn, game: str) -> tuple[str, str]:
     """A rule card's text for ``game`` and the trigger it answers."""
-    vocab, _cards = _VOCAB[game]
+    vocab, _cards, _sorts = _VOCAB[game]
     trigger = draw(st.sampled_from(sorted(vocab.triggers)))
     body = draw(_bodies(game, trigger))
     text = (

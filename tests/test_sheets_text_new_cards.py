@@ -339,6 +339,16 @@ IE_EXPECTED = {
 # -- Darwin's Journey -------------------------------------------------------------------------
 
 DJ_CARDS = """
+rule "Small Camp" {
+  on campsite_reached {
+    if campsite.tent_sites == 1 { gain coins 1 }
+  }
+}
+rule "Empty Camp" {
+  on campsite_reached {
+    if campsite.tent_sites >= 2 { gain coins 1 }
+  }
+}
 crew pirates "T1" { code "T1"
   on use {
     gain coins 1
@@ -393,6 +403,11 @@ DJ_EXPECTED = {
     # The thing tested comes first, whichever side the card wrote it on.
     "T9": "If you have more than 3 [coins] Coins, gain 1 victory point.",
     "T8": "Gain [coins] Coins equal to the larger of 1 and your [treasure] Treasure tokens.",
+    # A card's number of things: not "if the Campsite's tent sites is 1".
+    "Small Camp": "When a Ship or Explorer lands on or passes a Campsite location, if the "
+    "Campsite has exactly 1 tent site, gain 1 [coins] Coin.",
+    "Empty Camp": "When a Ship or Explorer lands on or passes a Campsite location, if the "
+    "Campsite has at least 2 tent sites, gain 1 [coins] Coin.",
 }
 
 # -- Land vs Sea ------------------------------------------------------------------------------
@@ -459,7 +474,7 @@ def texts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, str]]
         model = build_model(result.ir, ref, variant=None, folder=folder)
         out[game] = {
             card.title: " ".join(plain(p) for p in card.paragraphs)
-            for card in model.cards
+            for card in [*model.cards, *model.rules]
             if "zz_new_cards" in card.source
         }
     return out
@@ -597,6 +612,7 @@ def test_a_house_rules_own_verb_is_written_out(tmp_path: Path) -> None:
         ("you may one of your Cursed Crew is Cursed no more", "'you may one'"),
         ("if A and not the ship docked", "'and not the'"),
         ("if your specimens is at least 3", "'your specimens is'"),
+        ("if the Campsite's tent sites is 1", "'s tent sites is'"),
         ("if the round modulo 2 is 0", "'modulo'"),
         ("gain 1 victory points", "'1 victory points'"),
     ],

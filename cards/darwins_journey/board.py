@@ -8,9 +8,11 @@ Python; see HOST.md for what is modelled.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.api import CardError
 from engine.runtime import Context, Game, Player, RuleError
 
 #: The questions the host's and expansion's Python asks (their ids are what scenarios script).
@@ -39,19 +41,15 @@ def prop(g: Game, card: str, name: str, default: Any = None) -> Any:
     return g.cards[card]["properties"].get(name, default)
 
 
-def names(g: Game, card: str, name: str, kind: str) -> list[str]:
-    """A list property of ids (``special_action_tiles pirate, provisions``), each checked to be
-    a card of ``kind``: a stand-in value that names no such card is the card's mistake."""
-    out = []
-    for clause in prop(g, card, name, []):
-        for ident in clause if isinstance(clause, list) else [clause]:
-            if g.cards.get(str(ident), {}).get("kind") != kind:
-                raise RuleError(
-                    f"{g.cards[card]['source']}: {g.cards[card]['title']}: {name} names "
-                    f"'{ident}', which is no {kind} card of this game"
-                )
-            out.append(str(ident))
-    return out
+def names(g: Game, card: str, name: str) -> list[str]:
+    """A list property of ids (``special_action_tiles pirate, provisions``). game.cards says
+    which cards each names (``{ names action_tile }``), so ``cardc check`` has refused a name
+    of another kind at its line."""
+    return [
+        str(ident)
+        for clause in prop(g, card, name, [])
+        for ident in (clause if isinstance(clause, list) else [clause])
+    ]
 
 
 def param(g: Game, name: str) -> int:
@@ -85,25 +83,34 @@ class Section:
         return [(f"{self.id}_upper", self.upper or "NO"), (f"{self.id}_lower", self.lower or "NO")]
 
 
+def sections_of(cards: Mapping[str, Any]) -> list[Section]:
+    """The map sections among ``cards`` (the IR's, by id), in track order."""
+    out = []
+    for cid, card in cards.items():
+        if card["kind"] != "map_section":
+            continue
+        props = card["properties"]
+        out.append(
+            Section(
+                cid,
+                int(props["index"]),
+                int(props["first_space"]),
+                int(props["last_space"]),
+                str(props.get("pirate")),
+                props.get("upper_pirate"),
+                props.get("lower_pirate"),
+            )
+        )
+    return sorted(out, key=lambda s: s.index)
+
+
 def sections(g: Game) -> list[Section]:
     """The map sections of the Ocean track, in track order; read from the game's cards once
     (a game's cards do not change while it is played, and every move and raid asks)."""
     known: list[Section] | None = g.__dict__.get("_map_sections")
     if known is not None and g.__dict__.get("_map_sections_of") is g.cards:
         return known
-    out = [
-        Section(
-            cid,
-            int(prop(g, cid, "index")),
-            int(prop(g, cid, "first_space")),
-            int(prop(g, cid, "last_space")),
-            str(prop(g, cid, "pirate")),
-            prop(g, cid, "upper_pirate"),
-            prop(g, cid, "lower_pirate"),
-        )
-        for cid in cards_of(g, "map_section")
-    ]
-    known = sorted(out, key=lambda s: s.index)
+    known = sections_of(g.cards)
     g.__dict__["_map_sections"] = known
     g.__dict__["_map_sections_of"] = g.cards
     return known
@@ -126,10 +133,15 @@ def starting_section(g: Game) -> Section:
 def ocean_regions(g: Game) -> list[str]:
     """Where the Pirate Ship may be placed: every Ocean Region the Compatibility diagram marks
     OK, never the area with the Ocean track starting space."""
-    start = starting_section(g).id
+    return ocean_regions_in(sections(g), starting_section(g).id)
+
+
+def ocean_regions_in(track: list[Section], start: str | None) -> list[str]:
+    """The Ocean Regions of ``track`` the Compatibility diagram marks OK, but the starting
+    section ``start``'s."""
     return [
         region
-        for section in sections(g)
+        for section in track
         if section.id != start
         for region, mark in section.regions()
         if mark == "OK"
@@ -148,72 +160,167 @@ def _at(g: Game, card: str) -> str:
     return f"{found.get('source', card)}: {found.get('title', card)}"
 
 
+def too_few_treasure_tokens(sites: int, tokens: int) -> str | None:
+    """Why ``sites`` Campsites cannot be set up with ``tokens`` Treasure tokens ("Place 1
+    Treasure token onto each Campsite location"), or None when they can."""
+    if sites <= tokens:
+        return None
+    return (
+        f"the game has {sites} Campsites but {tokens} Treasure tokens, and setup places 1 "
+        "Treasure token onto each Campsite location: raise param treasure_tokens (game.cards, "
+        "or a variant's params) or remove a Campsite"
+    )
+
+
 def validate_board(g: Game) -> None:
-    """Refuse, before the first move, a board the rules cannot be played on, naming the card:
-    a mark that is neither OK nor NO, map sections that leave a space of the Ocean track out
-    (or hold one twice), a Campsite off its track or sharing a space, more Campsites than
-    Treasure tokens ("Place 1 Treasure token onto each Campsite location"). Without this,
-    each is a silent misreading or a failure in the middle of a game."""
-    for section in sections(g):
-        for name, mark in (
-            ("pirate", section.pirate),
-            ("upper_pirate", section.upper),
-            ("lower_pirate", section.lower),
-        ):
-            if (mark is not None or name == "pirate") and mark not in MARKS:
-                raise RuleError(
-                    f"{_at(g, section.id)}: {name} is {mark!r}; the Compatibility diagram "
-                    'marks a map section "OK" or "NO" (in capitals)'
-                )
-    top = g.counter_bounds.get("ship_space", (0, None))[1]
-    expected = 0
-    for section in sections(g):
-        if section.first != expected or section.last < section.first:
-            raise RuleError(
-                f"{_at(g, section.id)}: its spaces are {section.first} to {section.last}, but "
-                f"the map sections must cover the Ocean track in order without a gap: this one "
-                f"should start at space {expected}"
-            )
-        expected = section.last + 1
-    if top is not None and expected - 1 != int(top):
-        raise RuleError(
-            f"the map sections cover the Ocean track's spaces 0 to {expected - 1}, but "
-            f"ship_space goes up to {top}: make the last section end at space {top} (or "
-            "change ship_space's max in game.cards)"
-        )
-    seen: dict[tuple[str, int], str] = {}
-    for site in campsites(g):
-        track = str(prop(g, site, "track"))
-        space = int(prop(g, site, "space"))
-        counter = TRACK_COUNTERS.get(track)
-        if counter is None:
-            raise RuleError(
-                f"{_at(g, site)}: track is '{track}'; a Campsite is on the ocean or the "
-                "island track"
-            )
-        high = g.counter_bounds.get(counter, (0, None))[1]
-        if space < 1 or (high is not None and space > int(high)):
-            raise RuleError(
-                f"{_at(g, site)}: space {space} is not a space a piece can reach on the "
-                f"{track} track (1 to {high}: {counter}'s max in game.cards)"
-            )
-        other = seen.get((track, space))
-        if other is not None:
-            raise RuleError(
-                f"{_at(g, site)}: space {space} of the {track} track already holds the "
-                f"Campsite {g.cards[other]['title']} ({g.cards[other].get('source', other)}); "
-                "a location holds one Campsite"
-            )
-        seen[(track, space)] = site
-    tokens = param(g, "treasure_tokens")
+    """Refuse, before the first move, more Campsites than Treasure tokens: ``treasure_tokens``
+    is a parameter a simulation may set (``cardc sim --param``), after ``cardc check`` has
+    checked the cards. Everything else about the board is card data, refused at its line by
+    ``cardc check`` (:data:`CARD_CHECKS`)."""
     sites = campsites(g)
-    if len(sites) > tokens:
-        raise RuleError(
-            f"{_at(g, sites[tokens])}: the game has {len(sites)} Campsites but "
-            f"{tokens} Treasure tokens, and setup places 1 Treasure token onto each Campsite "
-            "location: raise param treasure_tokens (game.cards, or a variant's params) or "
-            "remove a Campsite"
+    tokens = param(g, "treasure_tokens")
+    problem = too_few_treasure_tokens(len(sites), tokens)
+    if problem is not None:
+        raise RuleError(f"{_at(g, sites[tokens])}: {problem}")
+
+
+# -- the board's card data, checked by cardc check (natives.py's CARD_CHECKS, engine.api) --------
+
+
+def _top(vocabulary: Mapping[str, Any], counter: str) -> int | None:
+    """A counter's declared max (game.cards, or a variant's), or None when it has none."""
+    top = (vocabulary.get("counters", {}).get(counter) or {}).get("max")
+    return None if top is None else int(top)
+
+
+def check_map_section(
+    card: Mapping[str, Any], cards: Mapping[str, Any], vocabulary: Mapping[str, Any]
+) -> list[CardError]:
+    """A map section's marks are OK or NO; the sections cover the Ocean track in order from
+    its starting space 0, without a gap or an overlap, up to the Ship's last space
+    (``ship_space``'s max). Without this, a mark 'ok' is silently NO and a space outside
+    every section fails in the middle of a game."""
+    problems = []
+    props = card["properties"]
+    for name in ("pirate", "upper_pirate", "lower_pirate"):
+        mark = props.get(name)
+        if (mark is not None or name == "pirate") and mark not in MARKS:
+            problems.append(
+                CardError(
+                    f"{name} is {mark!r}; the Compatibility diagram marks a map section "
+                    '"OK" or "NO" (in capitals)',
+                    name,
+                    f'write: {name} "OK" (or "NO")',
+                )
+            )
+    track = sections_of(cards)
+    at = [section.id for section in track].index(str(card["id"]))
+    mine = track[at]
+    expected = 0 if at == 0 else track[at - 1].last + 1
+    if mine.first != expected or mine.last < mine.first:
+        problems.append(
+            CardError(
+                f"its spaces are {mine.first} to {mine.last}, but the map sections must cover "
+                "the Ocean track in order without a gap: this one should start at space "
+                f"{expected}",
+                "first_space" if mine.first != expected else "last_space",
+                f"write: first_space {expected}, and a last_space at or after it",
+            )
         )
+    top = _top(vocabulary, "ship_space")
+    if at == len(track) - 1 and top is not None and mine.last != top:
+        problems.append(
+            CardError(
+                f"the map sections cover the Ocean track's spaces 0 to {mine.last}, but "
+                f"ship_space goes up to {top}: make the last section end at space {top}",
+                "last_space",
+                f"write: last_space {top} (or change ship_space's max in game.cards)",
+            )
+        )
+    return problems
+
+
+def check_campsite(
+    card: Mapping[str, Any], cards: Mapping[str, Any], vocabulary: Mapping[str, Any]
+) -> list[CardError]:
+    """A Campsite is on the ocean or island track, on a space a piece can reach, alone there,
+    and has a Treasure token to hold ("Place 1 Treasure token onto each Campsite location")."""
+    problems = []
+    props = card["properties"]
+    track, space = str(props.get("track")), int(props.get("space", 0))
+    counter = TRACK_COUNTERS.get(track)
+    high = None if counter is None else _top(vocabulary, counter)
+    if counter is None:
+        problems.append(
+            CardError(
+                f"track is '{track}'; a Campsite is on the ocean or the island track",
+                "track",
+                "write: track ocean (or island)",
+            )
+        )
+    elif space < 1 or (high is not None and space > high):
+        problems.append(
+            CardError(
+                f"space {space} is not a space a piece can reach on the {track} track (1 to "
+                f"{high}: {counter}'s max in game.cards)",
+                "space",
+                f"write a space from 1 to {high}",
+            )
+        )
+    sites = [other for other in cards.values() if other["kind"] == "campsite"]
+    at = [str(site["id"]) for site in sites].index(str(card["id"]))
+    for other in sites[:at]:
+        there = other["properties"]
+        if str(there.get("track")) == track and int(there.get("space", 0)) == space:
+            problems.append(
+                CardError(
+                    f"space {space} of the {track} track already holds the Campsite "
+                    f"{other['title']} ({other.get('source', other['id'])}); a location holds "
+                    "one Campsite",
+                    "space",
+                    "move one of them to a free space",
+                )
+            )
+            break
+    tokens = vocabulary.get("params", {}).get("treasure_tokens")
+    if tokens is not None and at == int(tokens):
+        problem = too_few_treasure_tokens(len(sites), int(tokens))
+        if problem is not None:
+            problems.append(CardError(problem))
+    return problems
+
+
+def check_scenario_card(
+    card: Mapping[str, Any], cards: Mapping[str, Any], vocabulary: Mapping[str, Any]
+) -> list[CardError]:
+    """The Scenario card places the Pirate Ship "into the Ocean Region shown with the X": one
+    the Compatibility diagram marks OK, not the starting section (a map_section named there,
+    ``{ names map_section }``, may still be neither)."""
+    pirate = card["properties"].get("pirate_region")
+    if pirate is None:
+        return []
+    track = sections_of(cards)
+    start = next((s.id for s in track if s.first <= 0 <= s.last), None)
+    regions = ocean_regions_in(track, start)
+    if str(pirate) in regions:
+        return []
+    return [
+        CardError(
+            f"pirate_region places the Pirate Ship in '{pirate}', which is no Ocean Region "
+            "the Pirate Ship may go to (the Compatibility diagram's OK sections, not the "
+            "starting one)",
+            "pirate_region",
+            "Ocean Regions: " + ", ".join(regions),
+        )
+    ]
+
+
+#: The kinds whose data the checks above read (natives.py's CARD_CHECKS, engine.api).
+CARD_CHECKS = {
+    "map_section": check_map_section,
+    "campsite": check_campsite,
+    "scenario_card": check_scenario_card,
+}
 
 
 def all_regions(g: Game) -> list[str]:

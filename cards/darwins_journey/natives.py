@@ -43,6 +43,7 @@ from . import board as geometry  # noqa: F401 - for tests: rules_module(...).geo
 from . import policy
 from .board import (
     CAMPSITE_REWARDS,
+    CARD_CHECKS,  # noqa: F401 - cardc check runs them (engine.api)
     EXPLORE_SPACES,
     HIRE_CREW,
     KEEP_OBJECTIVE,
@@ -443,8 +444,8 @@ def goal_tiles_from_scenario_card(g: Game, c: Context) -> None:
     """The Beagle Goal and Correspondence tiles the Scenario card shows."""
     card = _scenario_card(g)
     g.board["goal_tiles"] = [
-        *names(g, card, "beagle_goal_tiles", "goal_tile"),
-        *names(g, card, "correspondence_tiles", "goal_tile"),
+        *names(g, card, "beagle_goal_tiles"),
+        *names(g, card, "correspondence_tiles"),
     ]
     g.log("goal_tiles", 0, ", ".join(g.board["goal_tiles"]))
 
@@ -464,17 +465,13 @@ def _scenario_card(g: Game) -> str:
 
 def diary_from_scenario_card(g: Game, c: Context) -> None:
     """The Special Action tiles the Scenario card shows, placed in Diary order (top first)."""
-    _place_diary(g, names(g, _scenario_card(g), "special_action_tiles", "action_tile"))
+    _place_diary(g, names(g, _scenario_card(g), "special_action_tiles"))
 
 
 def pirate_ship_from_scenario_card(g: Game, c: Context) -> None:
     """The Pirate Ship "placed into the Ocean Region shown with the X" on the Scenario card."""
+    # cardc check has refused a region the Pirate Ship may not go to (CARD_CHECKS).
     pirate = prop(g, _scenario_card(g), "pirate_region")
-    if pirate not in ocean_regions(g):
-        raise RuleError(
-            f"the Scenario card places the Pirate Ship in '{pirate}', which is no Ocean "
-            "Region the Pirate Ship may go to: " + ", ".join(ocean_regions(g))
-        )
     g.board["pirate_region"] = pirate
     g.log("pirate_ship", 0, pirate)
 

@@ -51,8 +51,8 @@ _BARE_NOT = re.compile(
     r"\b(?:and|or|if|unless|when)\s+not\s+(?:the|a|an|you|your|this|there|no|it)\b",
     re.IGNORECASE,
 )
-#: "if your specimens is at least 3": a plural noun with "is".
-_PLURAL_IS = re.compile(r"\byour\s+(?:[A-Za-z]+\s+)?([A-Za-z]+s)\s+is\b")
+#: "if your specimens is at least 3", "the Campsite's tent sites is 1": a plural noun with "is".
+_PLURAL_IS = re.compile(r"(?:\byour|[A-Za-z]'s)\s+(?:[A-Za-z]+\s+)?([A-Za-z]+s)\s+is\b")
 #: Programmers' words a rulebook does not use.
 _JARGON = re.compile(r"\b(?:modulo|null)\b")
 #: Words that may stand between "1" and a plural: "1 point per caravan icons" is not one.

@@ -695,20 +695,14 @@ class CardWriter:
             noun = self.named(left["name"])
             if plain_words(noun).split(" ", 1)[0].lower() not in ("the", "your", "a", "an"):
                 # "you have at least 2 Coins", as a rulebook counts what a player holds.
+                return ["you have ", *_how_many(op, right["value"], noun)]
+        if left["kind"] == "attr" and right["kind"] == "num":
+            things: Text = [self.word(left["attr"])]
+            if _singular(plain_words(things)) != plain_words(things):
+                # A card's number of things ("campsite.tent_sites == 1"): "the Campsite has
+                # exactly 1 tent site", not "the Campsite's tent sites is 1".
                 count = right["value"]
-                if op == "==" and count == 0:
-                    return ["you have no ", *_number_of(noun, 2)]
-                if (op == "!=" or op == ">") and count == 0:
-                    return ["you have any ", *_number_of(noun, 2)]
-                how = {
-                    ">": "more than ",
-                    "<": "less than ",
-                    ">=": "at least ",
-                    "<=": "at most ",
-                    "==": "exactly ",
-                    "!=": "other than ",
-                }[op]
-                return ["you have ", how, str(count), " ", *_number_of(noun, count)]
+                return [*self.expr(left["value"]), " has ", *_how_many(op, count, things)]
         return [*self.expr(left), f" {_COMPARE[op]} ", *self.expr(right)]
 
     def operand(self, e: dict[str, Any], op: str, right: bool = False) -> Text:
@@ -934,6 +928,24 @@ def _noun_after(text: str) -> tuple[str, str]:
 def plain_words(text: Text) -> str:
     """The words of ``text`` (icons and marks left out)."""
     return "".join(s for s in text if isinstance(s, str)).strip()
+
+
+def _how_many(op: str, count: Any, noun: Text) -> Text:
+    """What follows "you have" (or "the Campsite has") for ``noun`` compared by ``op`` with
+    ``count``: "at least 2 Coins", "no Coins", "exactly 1 tent site"."""
+    if op == "==" and count == 0:
+        return ["no ", *_number_of(noun, 2)]
+    if (op == "!=" or op == ">") and count == 0:
+        return ["any ", *_number_of(noun, 2)]
+    how = {
+        ">": "more than ",
+        "<": "less than ",
+        ">=": "at least ",
+        "<=": "at most ",
+        "==": "exactly ",
+        "!=": "other than ",
+    }[op]
+    return [how, str(count), " ", *_number_of(noun, count)]
 
 
 def _singular(words: str) -> str:
