@@ -35,6 +35,7 @@ from engine.runtime import (
     Question,
     RuleError,
 )
+from engine.words import with_article
 
 from .map import Chart, Space, chart_for
 from .map import place_id as _place_id
@@ -1052,7 +1053,7 @@ class UnchartedPassage(FlowGame):
         elif kind == "mid_event":
             self.board["mid_event"] = card
         else:
-            raise RuleError(f"'{card}' is a {kind}, not a voyage or mid-event card")
+            raise RuleError(f"'{card}' is {with_article(kind)}, not a voyage or mid-event card")
         self.log("reveal", card)
         for player in self.players:
             self.dice_owner, self.dice_purpose = player, "raid"
