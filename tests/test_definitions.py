@@ -6,12 +6,11 @@ emits its handlers module, imports it and runs a card against a fresh game.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from test_flow import import_handlers
 
 from compiler.emit_python import emit_handlers
 from compiler.pipeline import GameResult, compile_game
@@ -51,13 +50,7 @@ def build(tmp_path: Path, rules: str, game: str = GAME) -> tuple[dict[str, Any],
     result = compile_text(tmp_path, rules, game)
     assert result.ir is not None, [str(d) for d in result.diagnostics]
     text = emit_handlers(result.ir, ["rules.cards"], "tiny")
-    path = tmp_path / f"handlers_{abs(hash(rules))}.py"
-    path.write_text(text, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[path.stem] = module
-    spec.loader.exec_module(module)
+    module = import_handlers(tmp_path / f"handlers_{abs(hash(rules))}.py", text)
     return result.ir, module
 
 

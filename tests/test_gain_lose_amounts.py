@@ -6,11 +6,10 @@ having sold 3 took 2 prestige away). A literal negative amount is the checker's 
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
+from test_flow import import_handlers
 
 from compiler.emit_python import emit_handlers
 from compiler.pipeline import compile_game
@@ -52,13 +51,7 @@ def _game(tmp_path: Path) -> Game:
     result = compile_game(folder, SourceCache())
     assert result.ir is not None, [str(d) for d in result.diagnostics]
     text = emit_handlers(result.ir, ["rules.cards"], "tiny")
-    path = tmp_path / f"handlers_{abs(hash(text))}.py"
-    path.write_text(text, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[path.stem] = module
-    spec.loader.exec_module(module)
+    module = import_handlers(tmp_path / f"handlers_{abs(hash(text))}.py", text)
     return Game(result.ir, HandlerTable.from_module(module), policies={-1: Scripted(())})
 
 

@@ -7,13 +7,11 @@ emitted as a stable sort: lowest first, ``descending`` highest first, ties in th
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_flow import GAME, RULES, compile_text, errors, new_game
+from test_flow import GAME, RULES, compile_text, errors, import_handlers, new_game
 
 from compiler.emit_python import emit_handlers
 from dsl.formatter import format_text
@@ -167,13 +165,7 @@ def _module(tmp_path: Path, flow: str) -> tuple[dict[str, Any], Any, str]:
     result = compile_ordered(tmp_path, flow)
     assert result.ir is not None and not errors(result), errors(result)
     text = emit_handlers(result.ir, ["flow.cards"], "race")
-    path = tmp_path / f"ordered_{abs(hash(flow))}.py"
-    path.write_text(text, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[path.stem] = module
-    spec.loader.exec_module(module)
+    module = import_handlers(tmp_path / f"ordered_{abs(hash(flow))}.py", text)
     return result.ir, module, text
 
 

@@ -9,12 +9,11 @@ imports its handlers and plays it with :class:`engine.flow.FlowGame`.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from test_flow import import_handlers
 
 from compiler.diff import diff_ir
 from compiler.emit_python import emit_handlers
@@ -92,13 +91,7 @@ def _base(tmp_path: Path) -> dict[str, Any]:
 
 def _play(tmp_path: Path, ir: dict[str, Any]) -> FlowGame:
     text = emit_handlers(ir, ["flow.cards"], "race")
-    path = tmp_path / f"handlers_{abs(hash(text))}.py"
-    path.write_text(text, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[path.stem] = module
-    spec.loader.exec_module(module)
+    module = import_handlers(tmp_path / f"handlers_{abs(hash(text))}.py", text)
     game = FlowGame(ir, HandlerTable.from_module(module), policies={-1: RandomLegal()}, seed=1)
     game.play()
     return game

@@ -8,10 +8,10 @@ compile, emits and imports its handlers and runs a card against a fresh game.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from typing import Any
+
+from test_flow import import_handlers
 
 from compiler.diff import diff_ir, render_errata
 from compiler.emit_python import emit_handlers
@@ -58,13 +58,7 @@ def _compile(tmp_path: Path, variant: str) -> tuple[Any, list[Diagnostic]]:
 
 def _game(tmp_path: Path, ir: dict[str, Any]) -> Game:
     text = emit_handlers(ir, ["rules.cards"], "tiny")
-    path = tmp_path / f"handlers_{abs(hash(text))}.py"
-    path.write_text(text, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[path.stem] = module
-    spec.loader.exec_module(module)
+    module = import_handlers(tmp_path / f"handlers_{abs(hash(text))}.py", text)
     return Game(ir, HandlerTable.from_module(module), policies={-1: Scripted(())})
 
 

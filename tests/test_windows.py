@@ -7,12 +7,11 @@ pipeline, emits and imports its handlers and runs a card against a fresh game.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from test_flow import import_handlers
 
 from compiler.emit_python import emit_handlers
 from compiler.pipeline import compile_game
@@ -52,13 +51,7 @@ def _game(tmp_path: Path, rules: str, answers: list[tuple[str | None, str]]) -> 
     errors = [str(d) for d in result.diagnostics if d.severity == "error"]
     assert result.ir is not None and not errors, errors
     text = emit_handlers(result.ir, ["rules.cards"], "tiny")
-    path = tmp_path / f"handlers_{abs(hash(text))}.py"
-    path.write_text(text, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[path.stem] = module
-    spec.loader.exec_module(module)
+    module = import_handlers(tmp_path / f"handlers_{abs(hash(text))}.py", text)
     game = Game(result.ir, HandlerTable.from_module(module), policies={-1: Scripted(answers)})
     game.players[0].zones["hand"].append("smoke")
     return game
