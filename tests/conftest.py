@@ -8,6 +8,9 @@ them, then review the diff like any other change.
 from __future__ import annotations
 
 import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -37,3 +40,34 @@ def update_golden(request: pytest.FixtureRequest) -> bool:
 # Every YAML file under tests/scenarios/ is collected, one item per scenario document, by the
 # plugin cardc installs (compiler/pytest_plugin.py, entry point pytest11), the same one that
 # collects a designer's own project's scenarios.
+
+
+# ---- a copy of a shipped game, with a designer's files, built --------------------------------
+
+
+@pytest.fixture
+def built_copy(tmp_path: Path) -> Callable[[str, dict[str, str]], Path]:
+    """``built_copy(game, files)``: a project in ``tmp_path / "project"`` holding a copy of
+    ``cards/<game>/`` with ``files`` (paths under the game's folder -> text) added, built by
+    ``cardc build`` (no sheets); returns the project's ``generated/`` for a scenario runner.
+    A build that fails fails the test with its diagnostics."""
+    from compiler.build import build
+    from compiler.project import find_project
+    from dsl.diagnostics import SourceCache
+
+    def make(game: str, files: dict[str, str]) -> Path:
+        root = tmp_path / "project"
+        folder = root / "cards" / game
+        shutil.copytree(Path(__file__).resolve().parents[1] / "cards" / game, folder)
+        for name, text in files.items():
+            (folder / name).write_text(text, encoding="utf-8")
+        (root / "pyproject.toml").write_text(
+            '[tool.cardc]\ncards = "cards"\ngenerated = "generated"\n', encoding="utf-8"
+        )
+        project = find_project(root)
+        assert project is not None
+        outcome = build(project, [game], check_only=False, sources=SourceCache(), sheets=False)
+        assert outcome.status == 0, [str(d) for d in outcome.diagnostics]
+        return root / "generated"
+
+    return make

@@ -22,6 +22,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from probing import diagnostics_with_card_file
 
 from compiler.pipeline import compile_game
 from dsl.diagnostics import Diagnostic, SourceCache
@@ -37,12 +38,7 @@ dj = rules_module("darwins_journey")
 
 def _check_with(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cards: str) -> list[Diagnostic]:
     """The diagnostics of the game with one more card file, ``probe.cards``."""
-    folder = tmp_path / "cards" / "darwins_journey"
-    shutil.copytree(ROOT / "cards" / "darwins_journey", folder)
-    (folder / "probe.cards").write_text(cards, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    result = compile_game(Path("cards/darwins_journey"), SourceCache())
-    return [d for d in result.diagnostics if d.span.file.endswith("probe.cards")]
+    return diagnostics_with_card_file(tmp_path, monkeypatch, "darwins_journey", cards)
 
 
 def test_a_name_the_trigger_does_not_give_says_who_the_card_acts_for(

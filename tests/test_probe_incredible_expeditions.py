@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -573,32 +574,19 @@ expect:
 """
 
 
-def test_discard_self_in_a_resources_ability_goes_to_the_discard_pile(tmp_path: Path) -> None:
+def test_discard_self_in_a_resources_ability_goes_to_the_discard_pile(
+    tmp_path: Path, built_copy: Callable[[str, dict[str, str]], Path]
+) -> None:
     """`discard self` in a Resource's Ability took the card out of the game: playing it for its
     Ability had put it on the discard pile already, and the prelude's discard removed it from
     there. Played or discarded, a Resource goes to its holder's discard pile (the Draw Phase's
     Sacrifice is the rulebook's only "remove from the game")."""
-    from compiler.build import build
-    from compiler.project import find_project
-    from dsl.diagnostics import SourceCache
     from engine.scenario import Runner
 
-    root = tmp_path / "project"
-    folder = root / "cards" / "incredible_expeditions"
-    shutil.copytree(ROOT / "cards" / "incredible_expeditions", folder)
-    (folder / "bottle.cards").write_text(BOTTLE, encoding="utf-8")
-    (root / "pyproject.toml").write_text(
-        '[tool.cardc]\ncards = "cards"\ngenerated = "generated"\n', encoding="utf-8"
-    )
-    found = find_project(root)
-    assert found is not None
-    outcome = build(
-        found, ["incredible_expeditions"], check_only=False, sources=SourceCache(), sheets=False
-    )
-    assert outcome.status == 0, [str(d) for d in outcome.diagnostics]
+    generated = built_copy("incredible_expeditions", {"bottle.cards": BOTTLE})
     path = tmp_path / "bottle.yaml"
     path.write_text(BOTTLE_SCENARIOS, encoding="utf-8")
-    results = list(Runner(root / "generated").run_file(path))
+    results = list(Runner(generated).run_file(path))
     assert len(results) == 3
     assert [r.message for r in results if not r.passed] == []
 

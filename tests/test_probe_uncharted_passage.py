@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import shutil
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from probing import diagnostics_with_card_file
 
 from compiler.diff import diff_ir
 from compiler.pipeline import compile_game
 from compiler.variants import compile_variant
-from dsl.diagnostics import SourceCache
+from dsl.diagnostics import Diagnostic, SourceCache
 from engine import sim
 from engine.loader import game_rules, new_game
 from engine.runtime import RuleError
@@ -265,35 +267,20 @@ expect:
 
 
 def test_a_raid_redefined_in_the_dsl_still_opens_the_window_smoke_bomb_answers(
-    tmp_path: Path,
+    tmp_path: Path, built_copy: Callable[[str, dict[str, str]], Path]
 ) -> None:
     """A house rule redefining 'raid' in the DSL ("a Pirate's Raid deals 1 more damage") could
     only mark the durability itself: no DSL statement opened the pirate_raid window, so Smoke
     Bomb was never offered. `fire pirate_raid with damage ... { ... }` opens it, and the block
     reads the damage as Smoke Bomb left it: 4 - 2 + 1 = 3, less Smoke Bomb's 2 when used."""
-    from compiler.build import build
-    from compiler.project import find_project
-
-    root = tmp_path / "project"
-    shutil.copytree(ROOT / "cards" / "uncharted_passage", root / "cards" / "uncharted_passage")
-    variant = root / "cards" / "uncharted_passage" / "variants" / "raid_plus_one.yaml"
-    variant.write_text(RAID_PLUS_ONE, encoding="utf-8")
-    (root / "pyproject.toml").write_text(
-        '[tool.cardc]\ncards = "cards"\ngenerated = "generated"\n', encoding="utf-8"
-    )
-    project = find_project(root)
-    assert project is not None
-    outcome = build(
-        project, ["uncharted_passage"], check_only=False, sources=SourceCache(), sheets=False
-    )
-    assert outcome.status == 0, [str(d) for d in outcome.diagnostics]
+    generated = built_copy("uncharted_passage", {"variants/raid_plus_one.yaml": RAID_PLUS_ONE})
     for answer, marks, held in (("yes", 1, "[]"), ("no", 3, "[smoke_bomb]")):
         path = tmp_path / f"smoke_{answer}.yaml"
         text = SMOKE_BOMB_UNDER_THE_HOUSE_RULE
         for key, value in (("{answer}", answer), ("{marks}", str(marks)), ("{held}", held)):
             text = text.replace(key, value)
         path.write_text(text, encoding="utf-8")
-        (result,) = Runner(root / "generated").run_file(path)
+        (result,) = Runner(generated).run_file(path)
         assert result.passed, (answer, result.message)
 
 
@@ -325,14 +312,9 @@ def test_a_variant_of_no_rounds_or_negative_copies_is_refused_at_the_yaml(tmp_pa
     assert errors[1].hints == ("write: copies 3 (copies 0 leaves the card out of the deck)",)
 
 
-def _check_with(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cards: str) -> list[object]:
-    """The diagnostics of Uncharted Passage with one more card file, ``probe.cards``."""
-    folder = tmp_path / "cards" / "uncharted_passage"
-    shutil.copytree(ROOT / "cards" / "uncharted_passage", folder)
-    (folder / "probe.cards").write_text(cards, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    result = compile_game(Path("cards/uncharted_passage"), SourceCache())
-    return [d for d in result.diagnostics if d.span.file.endswith("probe.cards")]
+def _check_with(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cards: str) -> list[Diagnostic]:
+    """The diagnostics of the game with one more card file, ``probe.cards``."""
+    return diagnostics_with_card_file(tmp_path, monkeypatch, "uncharted_passage", cards)
 
 
 def test_a_mission_naming_a_place_of_the_wrong_sort_is_an_error_at_the_name(

@@ -1,0 +1,27 @@
+"""Helpers the probe tests share (tests/test_probe_*.py): a shipped game checked with a
+designer's extra card file, as `cardc check` would see it."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from compiler.pipeline import compile_game
+from dsl.diagnostics import Diagnostic, SourceCache
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def diagnostics_with_card_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game: str, cards: str
+) -> list[Diagnostic]:
+    """The diagnostics of ``game`` (a copy of ``cards/<game>/``) with one more card file,
+    ``probe.cards``, holding ``cards``: only those at that file."""
+    folder = tmp_path / "cards" / game
+    shutil.copytree(ROOT / "cards" / game, folder)
+    (folder / "probe.cards").write_text(cards, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = compile_game(Path("cards") / game, SourceCache())
+    return [d for d in result.diagnostics if d.span.file.endswith("probe.cards")]
