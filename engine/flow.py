@@ -523,15 +523,21 @@ class Lookahead(Policy):
     question, the current phase is replayed from its start on a copy of the game once per
     legal answer (the answers given so far this phase, then that one, then the first legal
     answer to anything after), and the answer whose phase ends with the highest score is
-    taken; ties go to the first option, so it is as deterministic as the seed.
+    taken; ties go to the pick of its ``guide`` (a game's own greedy player, when it has one:
+    :mod:`engine.sim`), else to the first option, so it is as deterministic as the seed.
 
     A question of more than :attr:`WIDTH` answers (Land vs Sea's placements: a tile, its
     rotation and a place, about 200 a turn) is judged on :attr:`WIDTH` of them spread evenly
-    over the list, the first among them: each trial copies the game, and every answer of such
-    a question made one game take minutes."""
+    over the list, the first among them, and the guide's pick: each trial copies the game, and
+    every answer of such a question made one game take minutes."""
 
     #: The most answers one question is judged on.
     WIDTH = 32
+
+    def __init__(self, guide: Policy | None = None) -> None:
+        #: A policy whose pick is weighed first (the game's greedy player, when it has one:
+        #: engine.sim): ties go to it, and a wide question's spread never leaves it out.
+        self.guide = guide
 
     def decide(self, game: Game, question: Question) -> str:
         """The answer whose replayed phase ends with the highest heuristic."""
@@ -540,7 +546,14 @@ class Lookahead(Policy):
             return FirstLegal().decide(game, question)
         start, fn, seat, given = state
         best, best_value = question.options[0], None
-        for option in _spread(question.options, self.WIDTH):
+        options = _spread(question.options, self.WIDTH)
+        if self.guide is not None:
+            # The guide's pick is weighed first, so a tie goes to it: a question whose answers
+            # the phase's end cannot tell apart (Uncharted Passage's logbook numbers, which
+            # score nothing until the Pirate phase) is answered as the game's own player would.
+            pick = self.guide.decide(game, question)
+            options = [pick, *(option for option in options if option != pick)]
+        for option in options:
             trial = start.snapshot()
             trial.replaying = True
             trial._looking = False

@@ -26,6 +26,7 @@ import dataclasses
 import hashlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any
@@ -153,6 +154,11 @@ def game_seed(master_seed: int, number: int) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
+def _guided_lookahead(guide: PolicyFactory, game: Game, index: int) -> Policy:
+    """The generic lookahead, guided by the game's own greedy player (engine.flow.Lookahead)."""
+    return flow_runtime.Lookahead(guide(game, index))
+
+
 def players_for(mode: str) -> int:
     """How many players ``mode`` seats."""
     if mode not in MODES:
@@ -257,7 +263,13 @@ class Simulator:
         own = dict(getattr(self.rules, "POLICIES", None) or {})
         if issubclass(self._game_class(), flow_runtime.FlowGame):
             self.check_flow()
-            return {**flow_runtime.POLICIES, **own}
+            merged = {**flow_runtime.POLICIES, **own}
+            guide = own.get("greedy")
+            if guide is not None and "lookahead" not in own:
+                # The game's own greedy player guides the lookahead: its pick is weighed first,
+                # so ties go to it, and never left out of a wide question's spread.
+                merged["lookahead"] = partial(_guided_lookahead, guide)
+            return merged
         cls = getattr(self.rules, "GAME_CLASS", None)
         if not own or cls is None or _game_flow(cls) is None:
             where = getattr(self.rules, "__file__", None) or f"cards/{self.name}/natives.py"

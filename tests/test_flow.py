@@ -481,6 +481,40 @@ def test_the_lookahead_replays_a_long_phase_within_its_budget(
     assert calls <= sum(2 * (asked + 1 + 5 + 1) for asked in range(60)) < 7200
 
 
+def test_the_lookahead_gives_a_tie_to_its_guides_pick(tmp_path: Path) -> None:
+    # Uncharted Passage's logbook numbers score nothing until the Pirate phase: every answer
+    # tied, the lookahead wrote 1, 1, 1 (the first option) and every ship sank. A guide (the
+    # game's greedy player) breaks the ties; without one, the first option still does.
+    tied = FLOW.replace(
+        "phase bonus { fire round_start }", "phase bonus { may { gain points 0 } }"
+    ).replace("round rounds", "round 2")
+    ir, module, _ = build(tmp_path, tied)
+
+    class Last(RandomLegal):
+        def decide(self, game: Any, question: Question) -> str:
+            return question.options[-1]
+
+    def taken(lookahead: Lookahead) -> list[tuple[tuple[str, ...], str]]:
+        """Each question's options and the lookahead's answer, over one game."""
+        decided: list[tuple[tuple[str, ...], str]] = []
+        decide = lookahead.decide
+
+        def recording(game: Any, question: Question) -> str:
+            answer = decide(game, question)
+            decided.append((tuple(question.options), answer))
+            return answer
+
+        lookahead.decide = recording  # type: ignore[method-assign]
+        FlowGame(ir, HandlerTable.from_module(module), policies={-1: lookahead}, seed=1).play()
+        return decided
+
+    unguided, guided = taken(Lookahead()), taken(Lookahead(Last()))
+    assert len(unguided) == len(guided) == 2  # one "may" a round, two rounds
+    assert all(len(options) == 2 for options, _ in unguided + guided)
+    assert [answer for options, answer in unguided] == [options[0] for options, _ in unguided]
+    assert [answer for options, answer in guided] == [options[-1] for options, _ in guided]
+
+
 def test_a_failure_inside_a_phase_is_reported_at_its_dsl_line(tmp_path: Path) -> None:
     flow = FLOW.replace("gain points 1d6", "gain points 1d6 / (round - round)")
     ir, module, _ = build(tmp_path, flow)
@@ -691,3 +725,25 @@ def test_the_lookahead_tries_at_most_its_width_of_land_vs_seas_placements(
     g.play()
     assert max(offered) > Lookahead.WIDTH  # the question was wide...
     assert trials == [min(n, Lookahead.WIDTH) for n in offered]  # ...and the trials were not
+
+    # Guided by a player that picks the last answer (outside the spread), it weighs that too.
+    class Last(RandomLegal):
+        def decide(self, game: Any, question: Question) -> str:
+            return question.options[-1]
+
+    trials.clear()
+    offered.clear()
+    g = new_game(folder, players=2, seed=2, policies={-1: Lookahead(Last())})
+    g.play()
+    assert trials == [n if n <= Lookahead.WIDTH else Lookahead.WIDTH + 1 for n in offered]
+
+
+def test_cardc_sims_lookahead_weighs_the_games_own_greedy_pick() -> None:
+    # Land vs Sea has a greedy player of its own: `--policy lookahead` is guided by it.
+    from engine.sim import Simulator
+
+    simulator = Simulator(Path(__file__).resolve().parents[1] / "generated" / "land_vs_sea")
+    game = simulator.new_game(1, 2, "competitive", simulator.factory("greedy"))
+    policy = simulator.factory("lookahead")(game, 0)
+    assert isinstance(policy, Lookahead) and policy.guide is not None
+    assert type(policy.guide) is type(simulator.factory("greedy")(game, 0))
