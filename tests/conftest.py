@@ -8,7 +8,6 @@ them, then review the diff like any other change.
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -51,19 +50,17 @@ def built_copy(tmp_path: Path) -> Callable[[str, dict[str, str]], Path]:
     ``cards/<game>/`` with ``files`` (paths under the game's folder -> text) added, built by
     ``cardc build`` (no sheets); returns the project's ``generated/`` for a scenario runner.
     A build that fails fails the test with its diagnostics."""
+    from probing import copy_game
+
     from compiler.build import build
     from compiler.project import find_project
     from dsl.diagnostics import SourceCache
 
     def make(game: str, files: dict[str, str]) -> Path:
         root = tmp_path / "project"
-        folder = root / "cards" / game
-        shutil.copytree(Path(__file__).resolve().parents[1] / "cards" / game, folder)
+        folder = copy_game(root, game)
         for name, text in files.items():
             (folder / name).write_text(text, encoding="utf-8")
-        (root / "pyproject.toml").write_text(
-            '[tool.cardc]\ncards = "cards"\ngenerated = "generated"\n', encoding="utf-8"
-        )
         project = find_project(root)
         assert project is not None
         outcome = build(project, [game], check_only=False, sources=SourceCache(), sheets=False)

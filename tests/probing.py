@@ -1,5 +1,6 @@
-"""Helpers the probe tests share (tests/test_probe_*.py): a shipped game checked with a
-designer's extra card file, as `cardc check` would see it."""
+"""Helpers the probe tests share (tests/test_probe_*.py): a project holding a copy of a
+shipped game, and that game checked with a designer's extra card file, as `cardc check` would
+see it."""
 
 from __future__ import annotations
 
@@ -12,6 +13,17 @@ from compiler.pipeline import compile_game
 from dsl.diagnostics import Diagnostic, SourceCache
 
 ROOT = Path(__file__).resolve().parent.parent
+#: A project's settings: its cards and generated folders where cardc looks by default.
+PYPROJECT = '[tool.cardc]\ncards = "cards"\ngenerated = "generated"\n'
+
+
+def copy_game(root: Path, game: str) -> Path:
+    """``root`` made a project holding a copy of ``cards/<game>/`` (its cards, variants and
+    Python); the copied game's folder."""
+    folder = root / "cards" / game
+    shutil.copytree(ROOT / "cards" / game, folder)
+    (root / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    return folder
 
 
 def diagnostics_with_card_file(
@@ -19,9 +31,7 @@ def diagnostics_with_card_file(
 ) -> list[Diagnostic]:
     """The diagnostics of ``game`` (a copy of ``cards/<game>/``) with one more card file,
     ``probe.cards``, holding ``cards``: only those at that file."""
-    folder = tmp_path / "cards" / game
-    shutil.copytree(ROOT / "cards" / game, folder)
-    (folder / "probe.cards").write_text(cards, encoding="utf-8")
+    (copy_game(tmp_path, game) / "probe.cards").write_text(cards, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     result = compile_game(Path("cards") / game, SourceCache())
     return [d for d in result.diagnostics if d.span.file.endswith("probe.cards")]

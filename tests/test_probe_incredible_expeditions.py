@@ -14,12 +14,12 @@ write checks only if it also runs.
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from probing import copy_game
 
 from compiler.cli import main
 from engine.loader import new_game, rules_module
@@ -40,9 +40,7 @@ def _uncached(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def project(tmp_path: Path) -> Path:
     """A project holding a copy of the shipped game (its cards, variants and natives.py)."""
-    folder = tmp_path / "cards" / "incredible_expeditions"
-    shutil.copytree(ROOT / "cards" / "incredible_expeditions", folder)
-    return folder
+    return copy_game(tmp_path, "incredible_expeditions")
 
 
 def check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any) -> tuple[int, str]:

@@ -11,15 +11,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from probing import copy_game
+from test_variant_hardening import run
 
-from compiler.cli import main
 from compiler.sheets import SheetError
 from compiler.sheets.model import _hex_faces
 from compiler.sheets.reference import load_reference
 from compiler.sheets.text import TextError
 
 REPO = Path(__file__).resolve().parent.parent
-PYPROJECT = '[tool.cardc]\ncards = "cards"\ngenerated = "generated"\n'
 GAME = "land_vs_sea"
 
 
@@ -37,17 +37,9 @@ def _fresh_file_cache() -> Iterator[None]:
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A temporary project with a copy of Land vs Sea, the current directory."""
-    shutil.copytree(REPO / "cards" / GAME, tmp_path / "cards" / GAME)
-    (tmp_path / "pyproject.toml").write_text(PYPROJECT)
+    copy_game(tmp_path, GAME)
     monkeypatch.chdir(tmp_path)
     return tmp_path
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
-    """``cardc argv...`` in process: the exit status and everything it printed."""
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out + err
 
 
 def add_cards(project: Path, text: str, name: str = "probe.cards") -> None:
