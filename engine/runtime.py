@@ -559,25 +559,18 @@ class Game:
 
     def fire_in_force(self, c: Context, trigger: str) -> None:
         """``fire TRIGGER``: run the trigger for the cards in force for the acting player, as
-        :meth:`fire` does, its quantities starting at 0. A trigger firing itself (an
-        ``on reveal`` that fires ``reveal``) is refused: it would never end."""
-        firing: set[str] = self.__dict__.setdefault("_firing", set())
-        if trigger in firing:
-            raise RuleError(f"'{trigger}' fires itself while it runs, which would never end")
+        :meth:`fire` does, its quantities starting at 0, through :meth:`open_window`. A trigger
+        firing itself (an ``on reveal`` that fires ``reveal``) is refused: it would never end."""
         declared = self.ir["vocabulary"]["triggers"].get(trigger)
         quantities = dict.fromkeys(declared["quantities"], 0) if declared else None
-        firing.add(trigger)
-        try:
-            self.fire(trigger, c.player, quantities=quantities)
-        finally:
-            firing.discard(trigger)
+        self.open_window(c, trigger, quantities)
 
-    def open_window(self, c: Context, trigger: str, quantities: dict[str, int]) -> Context:
+    def open_window(self, c: Context, trigger: str, quantities: dict[str, int] | None) -> Context:
         """``fire TRIGGER with QUANTITY VALUE, ... { ... }``: run the trigger for the cards in
         force for the acting player with those quantities, through :meth:`fire` as the
         game's Python opens a window (Uncharted Passage's ``raid``); return its context, whose
         ``q`` holds the quantities as the cards that answered left them. A window opening
-        itself while it runs is refused, as :meth:`fire_in_force` refuses it."""
+        itself while it runs is refused: it would never end."""
         firing: set[str] = self.__dict__.setdefault("_firing", set())
         if trigger in firing:
             raise RuleError(f"'{trigger}' fires itself while it runs, which would never end")
