@@ -577,8 +577,9 @@ class IncredibleExpeditions(FlowGame):
     def highest_bet_goes_first(self) -> int:
         """ "Whoever bets the most gets the first turn. (In the event of a tie, roll off using
         the dice.)" The roll-off rolls one die per tied player until one rolls highest alone;
-        the first player's index."""
-        bets = [player.flags["bet"] for player in self.players]
+        the first player's index. A player who has not bet (a card's effect asks for the first
+        player before the bids, or a scenario's state) bet nothing."""
+        bets = [int(player.flags.get("bet", 0)) for player in self.players]
         top = max(bets)
         tied = [p for p, bet in zip(self.players, bets, strict=True) if bet == top]
         sides = int(self.params["die_sides"])
@@ -1580,8 +1581,8 @@ def turn_taken(g: Game, c: Context) -> None:
 
 
 def bet_placed(g: Game, c: Context) -> int:
-    """The Money the player bet to be first."""
-    return int(c.player.flags["bet"])
+    """The Money the player bet to be first (0 before they bet)."""
+    return int(c.player.flags.get("bet", 0))
 
 
 def turns_taken(g: Game, c: Context) -> int:
