@@ -24,7 +24,14 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from compiler import __version__
-from compiler.lsp_index import KEYWORDS, GameIndex, declaration_label, symbols_of, word_at
+from compiler.lsp_index import (
+    KEYWORDS,
+    GameIndex,
+    completion_context,
+    declaration_label,
+    symbols_of,
+    word_at,
+)
 from compiler.pipeline import GameResult, compile_game, game_folder
 from compiler.project import card_files, display_path
 from dsl.diagnostics import Diagnostic, SourceCache
@@ -315,22 +322,38 @@ def definition(server: CardsServer, params: types.DefinitionParams) -> types.Loc
     types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[" ", "("])
 )
 def completion(server: CardsServer, params: types.CompletionParams) -> types.CompletionList:
-    """The game's names (after ``on``: its triggers), and the language's keywords."""
+    """The game's names (after ``on`` and ``fire``: its triggers; in ``fire TRIGGER with``:
+    its quantities), and the language's keywords."""
     found = server.index_for(params.text_document.uri)
     items: list[types.CompletionItem] = []
     line = _line_of(server, params.text_document.uri, params.position.line)
-    before = line[: params.position.character].split()
-    after_on = len(before) >= 1 and (
-        before[-1] == "on"
-        or (
-            len(before) >= 2
-            and before[-2] == "on"
-            and not line[: params.position.character].endswith(" ")
-        )
-    )
+    offer, trigger = completion_context(line[: params.position.character])
     if found is not None:
         index = found[0]
-        pool = index.trigger_entries if after_on else index.entries
+        if offer == "quantities" and trigger is not None:
+            # fire TRIGGER with QUANTITY VALUE, ...: the window's quantities, nothing else.
+            doc = f"a quantity of the {trigger} window"
+            return types.CompletionList(
+                is_incomplete=False,
+                items=[
+                    types.CompletionItem(
+                        label=q, kind=types.CompletionItemKind.Field, documentation=doc
+                    )
+                    for q in index.quantities.get(trigger, ())
+                ],
+            )
+        if offer == "with" and index.quantities.get(trigger or ""):
+            shown = ", ".join(f"{q} VALUE" for q in index.quantities[trigger or ""])
+            items.append(
+                types.CompletionItem(
+                    label="with",
+                    kind=types.CompletionItemKind.Keyword,
+                    detail=f"fire {trigger} with {shown} {{ ... }}",
+                    documentation="open the window with its quantities; the block reads them "
+                    "as the cards left them",
+                )
+            )
+        pool = index.trigger_entries if offer == "triggers" else index.entries
         for entry in sorted(pool.values(), key=lambda e: e.name):
             items.append(
                 types.CompletionItem(
@@ -340,7 +363,7 @@ def completion(server: CardsServer, params: types.CompletionParams) -> types.Com
                     documentation=entry.doc or None,
                 )
             )
-    if not after_on:
+    if offer != "triggers":
         items += [
             types.CompletionItem(label=k, kind=types.CompletionItemKind.Keyword) for k in KEYWORDS
         ]

@@ -18,7 +18,7 @@ from compiler.vocabulary import Signature, Vocabulary
 from dsl.nodes import Declaration, Name, Property, SourceFile, Span, String, Trigger
 
 KEYWORDS = (
-    "on if unless else for each in where may choose one of repeat let and or not true false"
+    "on if unless else for each in where may choose one of repeat let and or not true false fire"
 ).split()
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -87,6 +87,8 @@ class GameIndex:
         #: The triggers by name, apart: a trigger may share its name with a verb (Uncharted
         #: Passage's ``scurvy``), and after ``on`` only the trigger is meant.
         self.trigger_entries: dict[str, Entry] = {}
+        #: Each trigger's quantities, offered after ``fire TRIGGER with``.
+        self.quantities: dict[str, tuple[str, ...]] = {}
         if vocab is not None:
             self._vocabulary(vocab)
         cards = {c["id"]: c for c in ir["cards"]} if ir else {}
@@ -137,6 +139,7 @@ class GameIndex:
             add(name, Entry(name, "prelude function", sig.doc, _signature(sig, "native"), sig.span))
         for name, trig in vocab.triggers.items():
             self.triggers.add(name)
+            self.quantities[name] = tuple(trig.quantities)
             extra = []
             if trig.params:
                 extra.append("params " + ", ".join(trig.params))
@@ -220,6 +223,33 @@ def word_at(line: str, character: int) -> str | None:
         if match.start() <= character <= match.end():
             return match.group()
     return None
+
+
+_FIRE = re.compile(
+    r"\bfire\s+(?P<trigger>[A-Za-z_][A-Za-z0-9_]*)?(?P<rest>(?:\s+with\b[^{]*)?)\s*$"
+)
+
+
+def completion_context(before: str) -> tuple[str, str | None]:
+    """What a completion at the end of ``before`` (the line up to the cursor) offers:
+    ``("triggers", None)`` after ``on`` or ``fire``; ``("with", TRIGGER)`` after ``fire
+    TRIGGER `` (a window opens with its quantities); ``("quantities", TRIGGER)`` in ``fire
+    TRIGGER with ...`` before its block; else ``("names", None)``."""
+    words = before.split()
+    typing = not before.endswith((" ", "\t")) and bool(words)
+    # The word being typed is part of the answer, not of what comes before it.
+    settled = words[:-1] if typing else words
+    if settled and settled[-1] in ("on", "fire"):
+        return "triggers", None
+    fire = _FIRE.search(" ".join(settled) + " ")
+    if fire is not None and fire.group("trigger"):
+        rest = fire.group("rest")
+        if not rest.strip():
+            return "with", fire.group("trigger")
+        # After 'with' or a comma, a quantity's name; after 'NAME VALUE', a comma or the block.
+        if rest.rstrip().endswith(("with", ",")):
+            return "quantities", fire.group("trigger")
+    return "names", None
 
 
 def symbols_of(source: SourceFile) -> list[tuple[Any, list[Any]]]:

@@ -269,6 +269,31 @@ def test_hover_definition_completion_and_symbols(project: Path) -> None:
         labels = {item.label for item in items.items}  # type: ignore[union-attr]
         assert {"reduce", "raid", "smoke_bomb", "armament", "health", "may", "if"} <= labels
 
+        # A verb opening a window: after 'fire', the triggers; after 'fire TRIGGER', 'with'
+        # among the names; after 'with' (or a comma), that window's quantities only.
+        house = f"cards/{GAME}/house.cards"
+        text = 'verb storm() "a storm" {\n  fire pirate_raid with damage 2, \n}\n'
+        (project / house).write_text(text)
+        house_uri = await session.open(house, text)
+
+        async def offered(line: int, column: int) -> list[Any]:
+            found = await session.client.text_document_completion_async(
+                types.CompletionParams(
+                    types.TextDocumentIdentifier(house_uri), types.Position(line, column)
+                )
+            )
+            return list(found.items)  # type: ignore[union-attr]
+
+        fire_line = text.split("\n")[1]
+        labels = {i.label for i in await offered(1, fire_line.index("fire ") + 5)}
+        assert "pirate_raid" in labels and "reduce" not in labels
+        items = await offered(1, fire_line.index(" with") + 1)
+        with_item = next(i for i in items if i.label == "with")
+        assert with_item.detail == "fire pirate_raid with damage VALUE { ... }"
+        after_with = fire_line.index("with ") + 5
+        assert [i.label for i in await offered(1, after_with)] == ["damage"]
+        assert [i.label for i in await offered(1, len(fire_line))] == ["damage"]
+
         symbols = await session.client.text_document_document_symbol_async(
             types.DocumentSymbolParams(types.TextDocumentIdentifier(uri))
         )
@@ -322,3 +347,25 @@ def test_formatting_gives_the_canonical_layout(project: Path) -> None:
         assert edits is not None and edits[0].new_text == 'port_card "A" {\n  copies 1\n}\n'
 
     run(project, body)
+
+
+@pytest.mark.parametrize(
+    ("before", "offer"),
+    [
+        ("  on ", ("triggers", None)),
+        ("  on pir", ("triggers", None)),
+        ("  fire ", ("triggers", None)),
+        ("  fire pirate_raid ", ("with", "pirate_raid")),
+        ("  fire pirate_raid wi", ("with", "pirate_raid")),
+        ("  fire pirate_raid with ", ("quantities", "pirate_raid")),
+        ("  fire pirate_raid with dam", ("quantities", "pirate_raid")),
+        ("  fire pirate_raid with damage ", ("names", None)),
+        ("  fire pirate_raid with damage 2, ", ("quantities", "pirate_raid")),
+        ("  fire pirate_raid with damage 2 { gain ", ("names", None)),
+        ("  gain ", ("names", None)),
+    ],
+)
+def test_what_a_completion_offers_where(before: str, offer: tuple[str, str | None]) -> None:
+    from compiler.lsp_index import completion_context
+
+    assert completion_context(before) == offer
