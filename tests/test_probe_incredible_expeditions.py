@@ -648,3 +648,103 @@ def test_the_flow_laying_out_a_card_that_is_no_location_is_an_error_at_it(
         "'lay_out_locations' names a location; 'pilot' is a crew" in out
     )
     assert "hint: a location: port_city, drowned_city_of_atlantis, " in out
+
+
+DESERTER = """\
+@provisional("a probe Crew: the rulebook names only the Pilot and the Stowaway Kid")
+crew "Deserter" {
+  copies 1
+  bubbles money 2
+  to_acquire money 1
+  # "On a Rest Turn, the Deserter leaves the ship."
+  on rest {
+    discard self
+  }
+}
+
+@provisional("a probe Encounter: the rulebook names none")
+encounter "Fleeting Mirage" {
+  type supernatural
+  difficulty heroism 1
+  # "If defeated: discard this card."
+  on defeated {
+    discard self
+  }
+}
+"""
+
+DESERTER_SCENARIOS = """\
+scenario: A Crew that discards itself leaves its cabin for the Crew discard pile
+rulebook: "draw random Crew from the discard pile until you have a total of 3 Capable Crew."
+game: incredible_expeditions
+mode: competitive
+given:
+  crew_deck: []
+  resource_deck: []
+  player:
+    cabins: [bosun, deserter, spy]
+    exhausted: [2]
+choices:
+  # The Deserter is on the Crew discard pile already: the Market may draw it.
+  - lay_out_market.crew: "0"
+do:
+  - action: rest_turn
+expect:
+  crew_discard: [deserter]
+  player:
+    cabins: [bosun, null, spy, null, null, null]
+    zones: {crew_cabins: [bosun, spy]}
+    capable_crew: 2
+    exhausted: []
+---
+scenario: Its cabin is available to the next Crew hired
+rulebook: "new Crew cards go into the lowest-numbered available Crew Cabin on the player board."
+game: incredible_expeditions
+mode: competitive
+given:
+  crew_deck: []
+  resource_deck: []
+  player:
+    cabins: [deserter, bosun]
+choices:
+  - lay_out_market.crew: "0"
+do:
+  - action: rest_turn
+  - action: hire_crew
+    args: {crew: pilot}
+expect:
+  player:
+    cabins: [pilot, bosun, null, null, null, null]
+---
+scenario: A defeated Encounter that discards itself goes to the Encounter discard pile
+rulebook: "1. Place all your defeated Encounters into the Encounter discard pile."
+game: incredible_expeditions
+mode: competitive
+given:
+  player:
+    counters: {heroism: 1}
+do:
+  - action: face_encounter
+    args: {encounter: fleeting_mirage}
+expect:
+  encounter_discard: [fleeting_mirage]
+  player:
+    zones: {defeated_encounters: []}
+"""
+
+
+def test_a_crew_or_encounter_that_discards_itself_goes_to_its_discard_pile(
+    tmp_path: Path, built_copy: Callable[[str, dict[str, str]], Path]
+) -> None:
+    """`discard self` in a Crew's box took it out of the crew_cabins zone only: its cabin still
+    held it, so it stayed aboard, capable, and its cabin was never free. A defeated Encounter
+    that discarded itself left the game. The Crew now leaves its cabin for the Crew discard
+    pile, the Encounter goes to the Encounter discard pile."""
+    from engine.scenario import Runner
+
+    generated = built_copy("incredible_expeditions", {"deserter.cards": DESERTER})
+    path = tmp_path / "deserter.yaml"
+    path.write_text(DESERTER_SCENARIOS, encoding="utf-8")
+    results = list(Runner(generated).run_file(path))
+    assert len(results) == 3
+    assert [r.message for r in results if not r.passed] == []

@@ -814,6 +814,22 @@ class IncredibleExpeditions(FlowGame):
         self.log("cursed", player.index, crew, cabin)
         return crew
 
+    def discard_crew(self, player: Player, crew: str) -> None:
+        """A Crew card discarded (``discard self`` in a Crew's box) leaves its cabin, the
+        lowest-numbered one holding it, for the Crew discard pile, the pile the Marooned rule
+        draws "random Crew from"; its cabin is available again. The engine's discard took it
+        from the ``crew_cabins`` zone only, and the cabin still held it."""
+        cabins = player.flags["cabins"]
+        if crew not in cabins:
+            return
+        cabin = cabins.index(crew) + 1
+        cabins[cabin - 1] = None
+        player.flags["exhausted"].discard(cabin)
+        player.flags["cursed"].discard(cabin)
+        self.board["crew_discard"].append(crew)
+        self.sync_cabins(player)
+        self.log("discard", player.index, crew, cabin)
+
     # -- the Marooned and Lost Rule
 
     def draw_random_crew(self, player: Player) -> str | None:
@@ -874,7 +890,18 @@ class IncredibleExpeditions(FlowGame):
             self.log("discard", c.player.index, card)
             return
         found = self.cards.get(card)
-        if found is None or found["kind"] != "resource":
+        kind = found["kind"] if found is not None else None
+        if kind == "crew":
+            self.discard_crew(c.player, card)
+            return
+        if kind == "encounter" and card in zones["defeated_encounters"]:
+            # A defeated Encounter goes where Venturing Forth puts them all: "the Encounter
+            # discard pile" (the engine's discard would take it out of the game).
+            zones["defeated_encounters"].remove(card)
+            self.board["encounter_discard"].append(card)
+            self.log("discard", c.player.index, card)
+            return
+        if kind != "resource":
             super().discard(c, card)
             return
         for name, cards in zones.items():
