@@ -122,7 +122,13 @@ def test_the_shipped_cards_pass_their_card_checks() -> None:
     cards = {card["id"]: card for card in ir["cards"]}
     checked = [card for card in ir["cards"] if card["kind"] in ie.CARD_CHECKS]
     assert checked, "the checks run on some kinds"
-    assert all(ie.CARD_CHECKS[card["kind"]](card, cards) == [] for card in checked)
+    vocabulary = ir["vocabulary"]
+    assert all(
+        ie.CARD_CHECKS[card["kind"]](card, cards, vocabulary) == []
+        if card["kind"] in ("resource", "location")
+        else ie.CARD_CHECKS[card["kind"]](card, cards) == []
+        for card in checked
+    )
     # And it finds what the catalogue would refuse.
     bad = {"kind": "resource", "properties": {"values": [["money", -1]]}, "title": "X"}
     assert [e.prop for e in ie.CARD_CHECKS["resource"](bad, cards)] == ["values"]
@@ -748,3 +754,40 @@ def test_a_crew_or_encounter_that_discards_itself_goes_to_its_discard_pile(
     results = list(Runner(generated).run_file(path))
     assert len(results) == 3
     assert [r.message for r in results if not r.passed] == []
+
+
+def test_setup_the_card_data_cannot_play_is_an_error_at_cardc_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """A house rule removing Bribery from the Starting Resource deck, or laying out 7 Locations
+    of the 6 the game has, checked and built, and every game then failed at its setup ("a
+    Starting Resource deck has 15 cards ... add up to 14"). A Location of -1 Encounters and a
+    Leader of -2 Heroism tokens checked too. Each is now an error at cardc check, with the fix
+    as the hint."""
+    folder = project(tmp_path / "cards_project")
+    (folder / "odd.cards").write_text(
+        '@provisional("probe")\nlocation "Sandbar" {\n  encounters -1\n}\n'
+        '@provisional("probe")\nexpedition_leader "Nobody" {\n  white_cross -2\n'
+        "  black_skull 1\n}\n",
+        encoding="utf-8",
+    )
+    status, out = check(tmp_path / "cards_project", monkeypatch, capsys)
+    assert status == 1
+    assert "odd.cards:3:3: error[card-data]: Sandbar: a Location's Encounters are a whole" in out
+    assert "odd.cards:7:3: error[card-data]: Nobody: 'white_cross' is a whole number" in out
+
+    folder = project(tmp_path / "variant_project")
+    (folder / "variants" / "no_bribes.yaml").write_text(
+        "description: no Bribery, more Locations\nremove: [bribery]\n"
+        "params:\n  locations_between: 7\n",
+        encoding="utf-8",
+    )
+    status, out = check(tmp_path / "variant_project", monkeypatch, capsys)
+    assert status == 1
+    assert (
+        "with the variant 'no_bribes': Marks of Credit: the Resources' starting_copies add up "
+        "to 14, but a Starting Resource deck has 15 cards" in out
+    )
+    assert "set param starting_deck_size 14 (in a variant: params: {starting_deck_size: 14})" in out
+    assert "setup places 7 Locations" in out and "the game has 6 Locations besides" in out
+    assert "Traceback" not in out

@@ -303,8 +303,109 @@ def check_values(card: dict[str, Any], cards: dict[str, Any]) -> list[CardError]
     return problems
 
 
+def _first_of(card: dict[str, Any], cards: dict[str, Any], having: str | None = None) -> bool:
+    """Whether ``card`` is the first card of its kind (with the property ``having``): a check
+    of the whole deck is reported once, at that card."""
+    for other in cards.values():
+        if other["kind"] == card["kind"] and (having is None or having in other["properties"]):
+            return bool(other["id"] == card["id"])
+    return False
+
+
+def _param(vocabulary: dict[str, Any] | None, name: str) -> int | None:
+    value = (vocabulary or {}).get("params", {}).get(name)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def check_resource(
+    card: dict[str, Any], cards: dict[str, Any], vocabulary: dict[str, Any] | None = None
+) -> list[CardError]:
+    """:func:`check_values`, and (at the first Resource of the Starting Resource deck) that the
+    deck's ``starting_copies`` add up to ``param starting_deck_size``: "Hand one of the
+    Starting Resource decks of 15 cards to each player". A variant removing a starting card
+    (or changing a count) without the param checked and failed the first game's setup."""
+    problems = check_values(card, cards)
+    size = _param(vocabulary, "starting_deck_size")
+    if size is not None and _first_of(card, cards, "starting_copies"):
+        counts = [
+            other["properties"]["starting_copies"]
+            for other in cards.values()
+            if other["kind"] == "resource" and "starting_copies" in other["properties"]
+        ]
+        total = sum(n for n in counts if _count(n))
+        if total != size:
+            problems.append(
+                CardError(
+                    f"the Resources' starting_copies add up to {total}, but a Starting Resource "
+                    f"deck has {size} cards (param starting_deck_size)",
+                    "starting_copies",
+                    f"set param starting_deck_size {total} (in a variant: params: "
+                    f"{{starting_deck_size: {total}}}), or change the starting_copies",
+                )
+            )
+    return problems
+
+
+def check_location(
+    card: dict[str, Any], cards: dict[str, Any], vocabulary: dict[str, Any] | None = None
+) -> list[CardError]:
+    """A Location's total is a whole number of Encounters, 0 or more ("the number of Encounters
+    you will have to face to move past this Location"); and (at the first Location) the game
+    has the Locations setup places between the first and the last (``param
+    locations_between``), which otherwise failed the first game's setup."""
+    problems: list[CardError] = []
+    encounters = card["properties"].get("encounters")
+    if not _count(encounters):
+        problems.append(
+            CardError(
+                f"a Location's Encounters are a whole number, 0 or more, not {encounters!r}",
+                "encounters",
+                "write: encounters 1 (Port City's is 0)",
+            )
+        )
+    wanted = _param(vocabulary, "locations_between")
+    if wanted is not None and _first_of(card, cards):
+        between = sum(1 for other in cards.values() if other["kind"] == "location") - 2
+        if wanted > between:
+            problems.append(
+                CardError(
+                    f"setup places {wanted} Locations between Port City and the Drowned City "
+                    f"(param locations_between), but the game has {between} Locations besides "
+                    "those two",
+                    None,
+                    f"add Locations, or set param locations_between {max(between, 0)} or less",
+                )
+            )
+    return problems
+
+
+#: The numbers an Expedition Leader card shows.
+_LEADER_NUMBERS = ("coin_pile", "white_cross", "black_skull", "hand_size")
+
+
+def check_leader(card: dict[str, Any], cards: dict[str, Any]) -> list[CardError]:
+    """The tokens on an Expedition Leader card ("Money tokens as shown on the coin pile, Heroism
+    tokens as shown on the white cross, and Skullduggery tokens shown on the black skull") and
+    its full hand are whole numbers, 0 or more: a negative one took tokens away at setup."""
+    return [
+        CardError(
+            f"'{prop}' is a whole number, 0 or more, not {card['properties'][prop]!r}",
+            prop,
+            f"write: {prop} 1",
+        )
+        for prop in _LEADER_NUMBERS
+        if prop in card["properties"] and not _count(card["properties"][prop])
+    ]
+
+
 #: ``cardc check`` runs these on each card of the kind (engine.api, ``CARD_CHECKS``).
-CARD_CHECKS = {kind: check_values for kind in (*_VALUE_PROPERTIES, "encounter")}
+CARD_CHECKS: dict[str, Callable[..., list[CardError]]] = {
+    "resource": check_resource,
+    "crew": check_values,
+    "encounter": check_values,
+    "location": check_location,
+    "expedition_leader": check_leader,
+}
 
 
 def _count(value: Any) -> bool:
