@@ -791,3 +791,29 @@ def test_setup_the_card_data_cannot_play_is_an_error_at_cardc_check(
     assert "set param starting_deck_size 14 (in a variant: params: {starting_deck_size: 14})" in out
     assert "setup places 7 Locations" in out and "the game has 6 Locations besides" in out
     assert "Traceback" not in out
+
+
+def test_an_encounter_may_say_how_many_copies_the_deck_holds(
+    tmp_path: Path, built_copy: Callable[[str, dict[str, str]], Path]
+) -> None:
+    """"Shuffle the Resource, Crew and Encounter Decks": a Crew says its copies, and the game's
+    Python read an Encounter's copies too, but the kind did not declare the property, so
+    `copies 2` on an Encounter was refused ('an encounter has no property copies')."""
+    from engine.scenario import Runner
+
+    twins = (
+        '@provisional("a probe Encounter")\nencounter "Twin Sharks" {\n  copies 2\n'
+        "  type creature\n  difficulty heroism 1\n}\n"
+    )
+    generated = built_copy("incredible_expeditions", {"twins.cards": twins})
+    path = tmp_path / "twins.yaml"
+    path.write_text(
+        "scenario: Two copies of an Encounter are shuffled into the Encounter Deck\n"
+        'rulebook: "Shuffle the Resource, Crew and Encounter Decks."\n'
+        "game: incredible_expeditions\nmode: competitive\n"
+        "do:\n  - action: shuffle_decks\n"
+        "expect:\n  deck_sizes: [27, 29, 18]\n",
+        encoding="utf-8",
+    )
+    (result,) = Runner(generated).run_file(path)
+    assert result.passed, result.message
