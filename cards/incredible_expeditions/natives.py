@@ -2131,6 +2131,8 @@ GIVEN: dict[str, Callable[..., Any]] = {
     "crew_deck": _board_list("crew_deck"),
     "crew_discard": _board_list("crew_discard"),
     "resource_deck": _board_list("resource_deck"),
+    # Each shared deck's discard pile can be given, as each can be expected.
+    "resource_discard": _board_list("resource_discard"),
     "market": _board_list("market"),
     "cabins": _given_cabins,
     "exhausted": _flag_set("exhausted"),
@@ -2255,6 +2257,7 @@ GIVEN_KINDS = {
     "crew_deck": Many(Id("card:crew", "a Crew")),
     "crew_discard": Many(Id("card:crew", "a Crew")),
     "resource_deck": Many(Id("card:resource", "a Resource")),
+    "resource_discard": Many(Id("card:resource", "a Resource")),
     "market": Many(Id("card:crew|resource", "a Crew or Resource")),
     # Any card: a Crew Cabin holding a card that is no Crew is a given the rules refuse.
     "cabins": Many(Maybe(_CARD)),
