@@ -160,10 +160,21 @@ class Number(Kind):
 
     def check(self, value: Any, vocab: Vocabulary, at: Where) -> Iterator[Problem]:
         """A number, within its bounds."""
-        if isinstance(value, bool) or not isinstance(value, int):
-            yield self._wrong(value, at)
-            return
         high = self._high(vocab)
+        if isinstance(value, bool) or not isinstance(value, int):
+            # Say what a number it wants: "'pilot' is not a Crew Cabin" left the designer to
+            # guess that a cabin is its number.
+            wrong = self._wrong(value, at)
+            bounds = ""
+            if self.what not in ("a whole number", "a number"):
+                if self.low is not None and high is not None:
+                    bounds = f": a whole number from {self.low} to {high}"
+                elif self.low is not None:
+                    bounds = f": a whole number, {self.low} or more"
+                else:
+                    bounds = ": a whole number"
+            yield Problem(wrong.line, wrong.column, wrong.message + bounds)
+            return
         if self.low is not None and value < self.low:
             yield Problem(*at, f"{value} is below {self.low}, the least {self.what} can be")
         elif high is not None and value > high:

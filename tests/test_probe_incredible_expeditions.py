@@ -817,3 +817,49 @@ def test_an_encounter_may_say_how_many_copies_the_deck_holds(
     )
     (result,) = Runner(generated).run_file(path)
     assert result.passed, result.message
+
+
+MISPLACED = """\
+scenario: A designer's first guesses at a player's state
+rulebook: "Draw new Resource cards until you have a full hand of cards (5 for most players)."
+game: incredible_expeditions
+mode: competitive
+given:
+  hand: [fame]
+  player:
+    hand: [fame]
+    money: 3
+    exhausted: [pilot]
+do:
+  - action: draw_to_hand_size
+expect:
+  player:
+    hand: 5
+"""
+
+
+def test_a_counter_or_zone_written_in_the_wrong_place_says_where_it_goes(tmp_path: Path) -> None:
+    """`money: 3` under a player was told "did you mean 'zones'?", `hand: [...]` "16 known, for
+    example: cabins, counters, crew_deck ...": neither said that a player's counters and zones
+    are under 'counters' and 'zones'. A cabin given by its Crew's name was "'pilot' is not a
+    Crew Cabin", not that a cabin is its number."""
+    from engine.scenario import Runner
+
+    path = tmp_path / "misplaced.yaml"
+    path.write_text(MISPLACED, encoding="utf-8")
+    (result,) = Runner(ROOT / "generated").run_file(path)
+    assert not result.passed
+    lines = result.message.splitlines()
+    expected = [
+        "misplaced.yaml:6:3: 'hand' is a player's zone: give it under 'player' (or 'players'), "
+        "in its zones: player: {zones: {hand: [card, ...]}}",
+        "misplaced.yaml:8:5: 'hand' is a zone: give it in the player's zones: "
+        "zones: {hand: [card, ...]}",
+        "misplaced.yaml:9:5: 'money' is a counter: give it in the player's counters: "
+        "counters: {money: 3}",
+        "misplaced.yaml:10:17: 'pilot' is not a Crew Cabin: a whole number from 1 to 6",
+        "misplaced.yaml:15:5: 'hand' is a zone: give it in the player's zones: "
+        "zones: {hand: [card, ...]}",
+    ]
+    for line in expected:
+        assert any(got.endswith(line) for got in lines), (line, lines)
