@@ -40,6 +40,15 @@ def suggest(name: str, pool: Sequence[str] | set[str] | dict[str, Any]) -> str:
     tagged = [n for n in names if n.rpartition(":")[2] == str(name) and ":" in n]
     if len(tagged) == 1:
         return f"; did you mean '{tagged[0]}'?"
+    # A question named by its card and trigger with another last part ('smoke_flare.play.gain'
+    # for 'smoke_flare.play.heroism_or_skullduggery'): the names under the same first parts.
+    head = str(name).rpartition(".")[0]
+    siblings = [n for n in names if head and n.startswith(head + ".")]
+    # A step or key named by one of its words ('face' for 'face_encounter').
+    worded = [n for n in names if str(name) in n.replace(".", "_").split("_")]
+    for found in (siblings, worded):
+        if 1 <= len(found) <= 3:
+            return "; did you mean " + " or ".join(f"'{n}'" for n in found) + "?"
     if not names:
         return ""
     if len(names) > 12:

@@ -863,3 +863,23 @@ def test_a_counter_or_zone_written_in_the_wrong_place_says_where_it_goes(tmp_pat
     ]
     for line in expected:
         assert any(got.endswith(line) for got in lines), (line, lines)
+
+
+def test_a_step_or_question_named_by_part_of_its_name_is_told_the_whole() -> None:
+    """`action: face` was told "28 known, for example: acquire_cards, clear_market ..." (not
+    face_encounter), and a choose's question guessed by its first verb, 'smoke_flare.play.gain',
+    "16 known, for example: acquire, ..." (not the question that card asks)."""
+    from engine.scenario_types import suggest
+
+    assert suggest("face", list(ie.ACTION_ARGS)) == "; did you mean 'face_encounter'?"
+    questions = [*ie.QUESTIONS, "smoke_flare.play.heroism_or_skullduggery", "pilot.play.x"]
+    assert (
+        suggest("smoke_flare.play.gain", questions)
+        == "; did you mean 'smoke_flare.play.heroism_or_skullduggery'?"
+    )
+    # A close spelling still wins, and a word of many names lists none of them.
+    assert suggest("venture", list(ie.ACTION_ARGS)) == "; did you mean 'venture_forth'?"
+    assert suggest("exhaust", list(ie.ACTION_ARGS)) == "; did you mean 'exhaust_for_totals'?"
+    piles = ["shuffle_the_pile", "draw_from_the_pile", "look_at_the_pile", "add_to_the_pile"]
+    pool = [*piles, *(f"n{i}" for i in range(9))]
+    assert suggest("pile", pool).startswith("; 13 known, for example")
