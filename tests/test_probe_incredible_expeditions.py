@@ -883,3 +883,37 @@ def test_a_step_or_question_named_by_part_of_its_name_is_told_the_whole() -> Non
     piles = ["shuffle_the_pile", "draw_from_the_pile", "look_at_the_pile", "add_to_the_pile"]
     pool = [*piles, *(f"n{i}" for i in range(9))]
     assert suggest("pile", pool).startswith("; 13 known, for example")
+
+
+SMOKE_FLARE = """\
+resource "Smoke Flare" {
+  values skullduggery 1
+  on play {
+    choose one of {
+      gain temporary_heroism 2
+    } or {
+      gain temporary_skullduggery 2
+    }
+  }
+}
+"""
+
+
+def test_choose_one_of_with_or_between_blocks_says_where_the_options_go() -> None:
+    """A designer who read "choose one of" (the README names it, never shows it) wrote
+    `choose one of { ... } or { ... }` and was told "unexpected 'or'; expected 'else', '}', an
+    annotation ...", which does not lead to the options inside the block. The hint's own
+    example parses."""
+    from dsl.parser import parse
+
+    result = parse(SMOKE_FLARE, "smoke.cards")
+    (problem,) = result.diagnostics
+    assert problem.code == "choose-options"
+    assert (problem.span.line, problem.span.column) == (6, 7)
+    assert "inside its block" in problem.message
+    example = problem.hints[0].split("@label: ", 1)[1]
+    fixed = 'resource "Smoke Flare" {\n  values skullduggery 1\n  on play {\n    '
+    assert parse(fixed + example + "\n  }\n}\n", "fixed.cards").diagnostics == ()
+    # 'or' after a block that is no choice keeps the parser's own message.
+    other = parse('x "A" {\n  on play {\n    if a { b 1 } or { c 1 }\n  }\n}\n', "if.cards")
+    assert [d.code for d in other.diagnostics] != ["choose-options"]
