@@ -917,3 +917,23 @@ def test_choose_one_of_with_or_between_blocks_says_where_the_options_go() -> Non
     # 'or' after a block that is no choice keeps the parser's own message.
     other = parse('x "A" {\n  on play {\n    if a { b 1 } or { c 1 }\n  }\n}\n', "if.cards")
     assert [d.code for d in other.diagnostics] != ["choose-options"]
+
+
+def test_a_sweep_of_a_game_without_ships_shows_each_points_length(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """`cardc sweep` printed a 'sink rate' column of 0.0% at every point of Incredible
+    Expeditions, where no ship sinks (and every competitive game's mean score is the same 0.5):
+    nothing told the points apart. A game without ships shows each point's length instead."""
+    monkeypatch.chdir(ROOT)
+    status = main(
+        ["sweep", "incredible_expeditions", "--variants", "base,more_locations"]
+        + ["--games", "4", "--seed", "1", "--jobs", "1", "--quiet"]
+    )
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "sink rate" not in out
+    header = next(line for line in out.splitlines() if line.startswith("point"))
+    assert "game length" in header
+    rows = [line for line in out.splitlines() if line.startswith(("base", "more_locations"))]
+    assert len(rows) == 2 and all(" rounds " in row or row.endswith(" rounds") for row in rows)
