@@ -295,8 +295,7 @@ def render_sweep(reports: Sequence[SimReport], pairs: Sequence[PairTally]) -> st
     ships = any(r.tally.ships_sink for r in reports)
     column = "sink rate" if ships else "game length"
     lines.append(
-        f"{'point':<{width}}  {'mean score (95% CI)':<24}  {column:>12}  "
-        f"vs {base.label} (paired)"
+        f"{'point':<{width}}  {'mean score (95% CI)':<24}  {column:>12}  vs {base.label} (paired)"
     )
     for index, report in enumerate(reports):
         score = report.score
