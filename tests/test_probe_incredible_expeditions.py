@@ -796,7 +796,7 @@ def test_setup_the_card_data_cannot_play_is_an_error_at_cardc_check(
 def test_an_encounter_may_say_how_many_copies_the_deck_holds(
     tmp_path: Path, built_copy: Callable[[str, dict[str, str]], Path]
 ) -> None:
-    """"Shuffle the Resource, Crew and Encounter Decks": a Crew says its copies, and the game's
+    """ "Shuffle the Resource, Crew and Encounter Decks": a Crew says its copies, and the game's
     Python read an Encounter's copies too, but the kind did not declare the property, so
     `copies 2` on an Encounter was refused ('an encounter has no property copies')."""
     from engine.scenario import Runner
@@ -937,3 +937,41 @@ def test_a_sweep_of_a_game_without_ships_shows_each_points_length(
     assert "game length" in header
     rows = [line for line in out.splitlines() if line.startswith(("base", "more_locations"))]
     assert len(rows) == 2 and all(" rounds " in row or row.endswith(" rounds") for row in rows)
+
+
+PROBE_DATA = ROOT / "tests" / "data" / "incredible_expeditions_probe"
+
+
+def test_a_designers_new_cards_and_house_rules_check_build_and_play(
+    tmp_path: Path,
+    built_copy: Callable[[str, dict[str, str]], Path],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: Any,
+) -> None:
+    """Nine new cards written from the rulebook's card texts (Crew with conditions and choices,
+    a Resource's choice of Ability, Encounters with Upon Facing / If Undefeated texts, two
+    half bubbles, a Location of 0 and of 3 Encounters, a Leader with a coin pile and a hand of
+    4) and eight house rules (a phase inserted, removed, replaced and moved, params, cards
+    changed and removed, an end condition, a Python verb and a DSL verb redefined) check, build
+    and play their scenarios (tests/data/incredible_expeditions_probe/)."""
+    from engine.scenario import Runner
+
+    files = {"probe_cards.cards": (PROBE_DATA / "probe_cards.cards").read_text(encoding="utf-8")}
+    for variant in sorted((PROBE_DATA / "variants").glob("*.yaml")):
+        files[f"variants/{variant.name}"] = variant.read_text(encoding="utf-8")
+    assert len(files) == 9
+    generated = built_copy("incredible_expeditions", files)
+    for name in ("probe_cards.yaml", "probe_variants.yaml"):
+        results = list(Runner(generated).run_file(PROBE_DATA / name))
+        assert len(results) >= 11
+        assert [r.message for r in results if not r.passed] == []
+    # And each house rule plays whole games, by the greedy and the random policy.
+    monkeypatch.chdir(generated.parent)
+    for variant in ["base", *(name[9:-5] for name in files if name.startswith("variants/"))]:
+        for policy in ("greedy", "random"):
+            argv = ["sim", "incredible_expeditions", "--games", "2", "--jobs", "1", "--quiet"]
+            argv += ["--policy", policy, "--json"]
+            if variant != "base":
+                argv += ["--variant", variant]
+            assert main(argv) == 0, (variant, policy, capsys.readouterr())
+            assert '"games": 2' in capsys.readouterr().out
