@@ -975,3 +975,25 @@ def test_a_designers_new_cards_and_house_rules_check_build_and_play(
                 argv += ["--variant", variant]
             assert main(argv) == 0, (variant, policy, capsys.readouterr())
             assert '"games": 2' in capsys.readouterr().out
+
+
+def test_too_few_leaders_for_the_most_players_is_an_error_at_cardc_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """A house rule removing an Expedition Leader (or all of them) checked and built, and a
+    game of 4 (or any game) failed at Step 2: "no Expedition Leader is left to deal". Each
+    player begins with a Leader of their own, so the game needs one for each of its most
+    players, checked by cardc check at the first Leader (or, with none, the first Location)."""
+    for name, overlay, where in (
+        ("three", "remove: [madame_zora]\n", "leaders.cards:11:1"),
+        ("none", "remove_kinds: [expedition_leader]\n", "locations.cards:9:1"),
+    ):
+        folder = project(tmp_path / name)
+        (folder / "variants" / f"{name}.yaml").write_text(
+            f"description: fewer Leaders\n{overlay}", encoding="utf-8"
+        )
+        status, out = check(tmp_path / name, monkeypatch, capsys)
+        assert status == 1, out
+        count = "3 Expedition Leaders" if name == "three" else "0 Expedition Leaders"
+        assert f"{where}: error[card-data]: with the variant '{name}': " in out, out
+        assert f"the game has {count}, but each of up to 4 players begins" in out

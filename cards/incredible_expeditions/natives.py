@@ -363,6 +363,11 @@ def check_location(
                 "write: encounters 1 (Port City's is 0)",
             )
         )
+    if _first_of(card, cards) and not any(
+        other["kind"] == "expedition_leader" for other in cards.values()
+    ):
+        # No Leader card to report it at: the first Location, which every game lays out.
+        problems += _too_few_leaders(cards, vocabulary)
     wanted = _param(vocabulary, "locations_between")
     if wanted is not None and _first_of(card, cards):
         between = sum(1 for other in cards.values() if other["kind"] == "location") - 2
@@ -383,11 +388,14 @@ def check_location(
 _LEADER_NUMBERS = ("coin_pile", "white_cross", "black_skull", "hand_size")
 
 
-def check_leader(card: dict[str, Any], cards: dict[str, Any]) -> list[CardError]:
+def check_leader(
+    card: dict[str, Any], cards: dict[str, Any], vocabulary: dict[str, Any] | None = None
+) -> list[CardError]:
     """The tokens on an Expedition Leader card ("Money tokens as shown on the coin pile, Heroism
     tokens as shown on the white cross, and Skullduggery tokens shown on the black skull") and
-    its full hand are whole numbers, 0 or more: a negative one took tokens away at setup."""
-    return [
+    its full hand are whole numbers, 0 or more: a negative one took tokens away at setup. And
+    (at the first Leader) there is one for each player of the most the game seats."""
+    problems = [
         CardError(
             f"'{prop}' is a whole number, 0 or more, not {card['properties'][prop]!r}",
             prop,
@@ -395,6 +403,28 @@ def check_leader(card: dict[str, Any], cards: dict[str, Any]) -> list[CardError]
         )
         for prop in _LEADER_NUMBERS
         if prop in card["properties"] and not _count(card["properties"][prop])
+    ]
+    if _first_of(card, cards):
+        problems += _too_few_leaders(cards, vocabulary)
+    return problems
+
+
+def _too_few_leaders(cards: dict[str, Any], vocabulary: dict[str, Any] | None) -> list[CardError]:
+    """ "Each player will begin the game with one Expedition Leader card, chosen at random": a
+    game of the most players the game seats needs that many Leaders (a house rule removing
+    them checked, and its first game failed at Step 2)."""
+    seats = (vocabulary or {}).get("players") or []
+    most = seats[-1] if seats and isinstance(seats[-1], int) else None
+    leaders = sum(1 for other in cards.values() if other["kind"] == "expedition_leader")
+    if most is None or leaders >= most:
+        return []
+    return [
+        CardError(
+            f"the game has {leaders} Expedition Leader{'' if leaders == 1 else 's'}, but each "
+            f"of up to {most} players begins the game with one of their own",
+            None,
+            "add expedition_leader cards, or keep the ones a variant removes",
+        )
     ]
 
 
