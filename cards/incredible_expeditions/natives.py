@@ -64,6 +64,8 @@ HALF_BUBBLE_QUESTION = "face_encounter.half_heroism_half_skullduggery"
 ENCOUNTER_TURN = "encounter_turn"
 SACRIFICE = "sacrifice"
 DISCARD = "discard"
+#: Which Exhausted Crew ``refresh_one`` Refreshes, when there is more than one.
+REFRESH = "refresh_one"
 #: The flow's `may rescue_crew` in the phase `marooned` (flow.cards).
 RESCUE = "flow.marooned.rescue_crew"
 
@@ -1671,12 +1673,20 @@ def lift_curse(g: Game, c: Context) -> None:
 
 
 def refresh_one(g: Game, c: Context) -> None:
-    """The player's lowest-numbered Exhausted Crew is Refreshed."""
+    """One of the player's Exhausted Crew, the one the player chooses, is Refreshed. (It was
+    always the lowest-numbered one: a Crew that Exhausts itself to Refresh another Refreshed
+    itself when it sat in a lower cabin.)"""
     exhausted = c.player.flags["exhausted"]
-    if exhausted:
-        cabin = min(exhausted)
-        exhausted.discard(cabin)
-        g.log("refreshed", c.player.index, cabin)
+    if not exhausted:
+        return
+    cabins = sorted(exhausted)
+    cabin = cabins[0]
+    if len(cabins) > 1:
+        options = tuple(str(n) for n in cabins)
+        question = Question(REFRESH, c.player.index, "Refresh the Crew in cabin", options)
+        cabin = int(g.ask(c.player, question))
+    exhausted.discard(cabin)
+    g.log("refreshed", c.player.index, cabin)
 
 
 def _each_player(method: str) -> Callable[..., Any]:
@@ -2377,4 +2387,5 @@ QUESTIONS: dict[str, tuple[str, tuple[str, ...] | str | None]] = {
     SACRIFICE: ("a Resource card of the hand to Sacrifice, or none", None),
     DISCARD: ("a card of the hand to discard, or keep", None),
     RESCUE: ("draw random Crew from the discard pile (yes or no)", ("yes", "no")),
+    REFRESH: ("the cabin of the Exhausted Crew to Refresh (its number)", None),
 }
