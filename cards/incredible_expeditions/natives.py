@@ -1752,6 +1752,12 @@ def bet_placed(g: Game, c: Context) -> int:
     return int(c.player.flags["bet"])
 
 
+def competitive_game(g: Game, c: Context) -> bool:
+    """True unless the game is played co-operatively (mode ``coop``): "In the competitive game"
+    opens the Marooned and Lost Rule."""
+    return g.mode != "coop"
+
+
 def turns_taken(g: Game, c: Context) -> int:
     """The turns taken so far, all players together (this one counted)."""
     return int(_game(g).turns)
@@ -1794,6 +1800,7 @@ NATIVES: dict[str, Callable[..., Any]] = {
     "first_turn": first_turn,
     "resting": resting,
     "turns_taken": turns_taken,
+    "competitive_game": competitive_game,
     "bet_placed": bet_placed,
     "winner_found": winner_found,
     "at_port_city": _each_player("at_port_city"),
