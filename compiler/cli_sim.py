@@ -524,8 +524,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         "sweep",
         help="simulate a grid of variants and param values on the same seeds",
         description="Play every combination of the variants and param values named on the "
-        "same seeds, and print each point's mean score and sink rate with the paired "
-        "difference against the first point.",
+        "same seeds, and print each point's mean score and sink rate (a game without "
+        "ships: its length) with the paired difference against the first point.",
     )
     sweep.add_argument("game", metavar="GAME", help="a game of this project (see generated/)")
     _common(sweep)

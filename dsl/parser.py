@@ -1634,6 +1634,21 @@ def _syntax_diagnostic(
     elif mistake is None and tok.type == "CALL" and "IF" in expected:
         # A call where a statement starts, in a state the examples do not reach.
         mistake = _MISTAKE_BY_CODE["verb-call-parens"]
+    if tok.type == "OR" and _closes_a_choice(tokens, index - 1):
+        # `choose one of { ... } or { ... }`, as a designer who read "choose one of" writes
+        # it: the options are the statements inside the block.
+        return Diagnostic(
+            "choose-options",
+            "the options of 'choose one of' go inside its block, one after another, not "
+            "joined by 'or'",
+            span,
+            "error",
+            (
+                "write each option as one statement, or a { block } of several, named with "
+                '@label: choose one of { gain temporary_heroism 2 @label("heroism"); '
+                '{ gain money 1; lose heroism 1 } @label("money") }',
+            ),
+        )
     if mistake is None and str(tok) in KEYWORDS and "NAME" in expected:
         return Diagnostic(
             "keyword-as-name",
@@ -1672,6 +1687,22 @@ def _syntax_diagnostic(
         "error",
         (f"expected {_expected(expected)}",) if expected else (),
     )
+
+
+def _closes_a_choice(tokens: list[Token], index: int) -> bool:
+    """Whether ``tokens[index]`` is the '}' closing a ``choose one of { ... }`` block."""
+    if not 0 <= index < len(tokens) or str(tokens[index]) != "}":
+        return False
+    depth = 0
+    for at in range(index, -1, -1):
+        text = str(tokens[at])
+        if text == "}":
+            depth += 1
+        elif text == "{":
+            depth -= 1
+            if depth == 0:
+                return at >= 3 and tokens[at - 3].type == "CHOOSE"
+    return False
 
 
 def _recover(tokens: list[Token], path: str) -> tuple[list[Declaration], list[Diagnostic]]:

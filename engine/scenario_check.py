@@ -302,6 +302,13 @@ class Checker:
                 )
             elif name in hooks:
                 self.kind(hooks[name], value, inner)
+            elif (held := self.held_by_a_player(name)) is not None:
+                table, example = held
+                self.add(
+                    where,
+                    f"'{name}' is a player's {table[:-1]}: give it under 'player' (or "
+                    f"'players'), in its {table}: player: {{{table}: {{{name}: {example}}}}}",
+                )
             else:
                 verb = "set" if setting else "check"
                 self.add(
@@ -327,6 +334,13 @@ class Checker:
                 self.kind(self.player[name], value, child_where(spec, key, at))
             elif name in hooks:
                 self.kind(hooks[name], value, child_where(spec, key, at))
+            elif (held := self.held_by_a_player(name)) is not None:
+                table, example = held
+                self.add(
+                    key_where(spec, key, at),
+                    f"'{name}' is a {table[:-1]}: give it in the player's {table}: "
+                    f"{table}: {{{name}: {example}}}",
+                )
             else:
                 verb = "set" if setting else "check"
                 self.add(
@@ -334,6 +348,16 @@ class Checker:
                     f"'{name}' is not something a scenario can {verb} for a player"
                     f"{suggest(name, [*self.player, *hooks])}",
                 )
+
+    def held_by_a_player(self, name: str) -> tuple[str, str] | None:
+        """``('counters', '3')`` when ``name`` is one of the game's counters (tracks, zones):
+        a designer writes ``money: 3`` or ``hand: [...]`` where the scenario wants it in the
+        player's ``counters`` or ``zones``, and "did you mean 'zones'?" is no help."""
+        v = self.vocab.ir["vocabulary"]
+        for table, example in (("counters", "3"), ("tracks", "2"), ("zones", "[card, ...]")):
+            if name in (v.get(table) or ()):
+                return table, example
+        return None
 
     # -- steps
 

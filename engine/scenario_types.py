@@ -40,6 +40,15 @@ def suggest(name: str, pool: Sequence[str] | set[str] | dict[str, Any]) -> str:
     tagged = [n for n in names if n.rpartition(":")[2] == str(name) and ":" in n]
     if len(tagged) == 1:
         return f"; did you mean '{tagged[0]}'?"
+    # A question named by its card and trigger with another last part ('smoke_flare.play.gain'
+    # for 'smoke_flare.play.heroism_or_skullduggery'): the names under the same first parts.
+    head = str(name).rpartition(".")[0]
+    siblings = [n for n in names if head and n.startswith(head + ".")]
+    # A step or key named by one of its words ('face' for 'face_encounter').
+    worded = [n for n in names if str(name) in n.replace(".", "_").split("_")]
+    for found in (siblings, worded):
+        if 1 <= len(found) <= 3:
+            return "; did you mean " + " or ".join(f"'{n}'" for n in found) + "?"
     if not names:
         return ""
     if len(names) > 12:
@@ -160,10 +169,21 @@ class Number(Kind):
 
     def check(self, value: Any, vocab: Vocabulary, at: Where) -> Iterator[Problem]:
         """A number, within its bounds."""
-        if isinstance(value, bool) or not isinstance(value, int):
-            yield self._wrong(value, at)
-            return
         high = self._high(vocab)
+        if isinstance(value, bool) or not isinstance(value, int):
+            # Say what a number it wants: "'pilot' is not a Crew Cabin" left the designer to
+            # guess that a cabin is its number.
+            wrong = self._wrong(value, at)
+            bounds = ""
+            if self.what not in ("a whole number", "a number"):
+                if self.low is not None and high is not None:
+                    bounds = f": a whole number from {self.low} to {high}"
+                elif self.low is not None:
+                    bounds = f": a whole number, {self.low} or more"
+                else:
+                    bounds = ": a whole number"
+            yield Problem(wrong.line, wrong.column, wrong.message + bounds)
+            return
         if self.low is not None and value < self.low:
             yield Problem(*at, f"{value} is below {self.low}, the least {self.what} can be")
         elif high is not None and value > high:

@@ -279,8 +279,8 @@ def render_compare(base: SimReport, other: SimReport, pair: PairTally | None) ->
 
 
 def render_sweep(reports: Sequence[SimReport], pairs: Sequence[PairTally]) -> str:
-    """A sweep: each point's mean score, sink rate and difference against the first point
-    (paired on the same seeds)."""
+    """A sweep: each point's mean score, sink rate (or, in a game without ships, its length)
+    and difference against the first point (paired on the same seeds)."""
     from engine.sim_figures import differences
 
     base = reports[0]
@@ -290,9 +290,12 @@ def render_sweep(reports: Sequence[SimReport], pairs: Sequence[PairTally]) -> st
         "",
     ]
     width = max([len("point"), *(len(r.label) for r in reports)])
+    # A game without ships has no sink rate (it printed 0.0% at every point): its points are
+    # told apart by their length instead.
+    ships = any(r.tally.ships_sink for r in reports)
+    column = "sink rate" if ships else "game length"
     lines.append(
-        f"{'point':<{width}}  {'mean score (95% CI)':<24}  {'sink rate':>9}  "
-        f"vs {base.label} (paired)"
+        f"{'point':<{width}}  {'mean score (95% CI)':<24}  {column:>12}  vs {base.label} (paired)"
     )
     for index, report in enumerate(reports):
         score = report.score
@@ -304,7 +307,11 @@ def render_sweep(reports: Sequence[SimReport], pairs: Sequence[PairTally]) -> st
             versus = f"{signed(diff.value)} ({signed(diff.low)} to {signed(diff.high)})" + (
                 "" if diff.significant else " n.s."
             )
-        row = f"{report.label:<{width}}  {cell:<24}  {_percent(report.sink_rate):>9}  {versus}"
+        if ships:
+            figure = _percent(report.sink_rate)
+        else:
+            figure = f"{histogram_moments(report.tally.lengths).mean:.2f} rounds"
+        row = f"{report.label:<{width}}  {cell:<24}  {figure:>12}  {versus}"
         lines.append(row.rstrip())
     return "\n".join(lines)
 

@@ -122,7 +122,13 @@ def test_the_shipped_cards_pass_their_card_checks() -> None:
     cards = {card["id"]: card for card in ir["cards"]}
     checked = [card for card in ir["cards"] if card["kind"] in ie.CARD_CHECKS]
     assert checked, "the checks run on some kinds"
-    assert all(ie.CARD_CHECKS[card["kind"]](card, cards) == [] for card in checked)
+    vocabulary = ir["vocabulary"]
+    assert all(
+        ie.CARD_CHECKS[card["kind"]](card, cards, vocabulary) == []
+        if card["kind"] in ("resource", "location")
+        else ie.CARD_CHECKS[card["kind"]](card, cards) == []
+        for card in checked
+    )
     # And it finds what the catalogue would refuse.
     bad = {"kind": "resource", "properties": {"values": [["money", -1]]}, "title": "X"}
     assert [e.prop for e in ie.CARD_CHECKS["resource"](bad, cards)] == ["values"]
@@ -648,3 +654,346 @@ def test_the_flow_laying_out_a_card_that_is_no_location_is_an_error_at_it(
         "'lay_out_locations' names a location; 'pilot' is a crew" in out
     )
     assert "hint: a location: port_city, drowned_city_of_atlantis, " in out
+
+
+DESERTER = """\
+@provisional("a probe Crew: the rulebook names only the Pilot and the Stowaway Kid")
+crew "Deserter" {
+  copies 1
+  bubbles money 2
+  to_acquire money 1
+  # "On a Rest Turn, the Deserter leaves the ship."
+  on rest {
+    discard self
+  }
+}
+
+@provisional("a probe Encounter: the rulebook names none")
+encounter "Fleeting Mirage" {
+  type supernatural
+  difficulty heroism 1
+  # "If defeated: discard this card."
+  on defeated {
+    discard self
+  }
+}
+"""
+
+DESERTER_SCENARIOS = """\
+scenario: A Crew that discards itself leaves its cabin for the Crew discard pile
+rulebook: "draw random Crew from the discard pile until you have a total of 3 Capable Crew."
+game: incredible_expeditions
+mode: competitive
+given:
+  crew_deck: []
+  resource_deck: []
+  player:
+    cabins: [bosun, deserter, spy]
+    exhausted: [2]
+choices:
+  # The Deserter is on the Crew discard pile already: the Market may draw it.
+  - lay_out_market.crew: "0"
+do:
+  - action: rest_turn
+expect:
+  crew_discard: [deserter]
+  player:
+    cabins: [bosun, null, spy, null, null, null]
+    zones: {crew_cabins: [bosun, spy]}
+    capable_crew: 2
+    exhausted: []
+---
+scenario: Its cabin is available to the next Crew hired
+rulebook: "new Crew cards go into the lowest-numbered available Crew Cabin on the player board."
+game: incredible_expeditions
+mode: competitive
+given:
+  crew_deck: []
+  resource_deck: []
+  player:
+    cabins: [deserter, bosun]
+choices:
+  - lay_out_market.crew: "0"
+do:
+  - action: rest_turn
+  - action: hire_crew
+    args: {crew: pilot}
+expect:
+  player:
+    cabins: [pilot, bosun, null, null, null, null]
+---
+scenario: A defeated Encounter that discards itself goes to the Encounter discard pile
+rulebook: "1. Place all your defeated Encounters into the Encounter discard pile."
+game: incredible_expeditions
+mode: competitive
+given:
+  player:
+    counters: {heroism: 1}
+do:
+  - action: face_encounter
+    args: {encounter: fleeting_mirage}
+expect:
+  encounter_discard: [fleeting_mirage]
+  player:
+    zones: {defeated_encounters: []}
+"""
+
+
+def test_a_crew_or_encounter_that_discards_itself_goes_to_its_discard_pile(
+    tmp_path: Path, built_copy: Callable[[str, dict[str, str]], Path]
+) -> None:
+    """`discard self` in a Crew's box took it out of the crew_cabins zone only: its cabin still
+    held it, so it stayed aboard, capable, and its cabin was never free. A defeated Encounter
+    that discarded itself left the game. The Crew now leaves its cabin for the Crew discard
+    pile, the Encounter goes to the Encounter discard pile."""
+    from engine.scenario import Runner
+
+    generated = built_copy("incredible_expeditions", {"deserter.cards": DESERTER})
+    path = tmp_path / "deserter.yaml"
+    path.write_text(DESERTER_SCENARIOS, encoding="utf-8")
+    results = list(Runner(generated).run_file(path))
+    assert len(results) == 3
+    assert [r.message for r in results if not r.passed] == []
+
+
+def test_setup_the_card_data_cannot_play_is_an_error_at_cardc_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """A house rule removing Bribery from the Starting Resource deck, or laying out 7 Locations
+    of the 6 the game has, checked and built, and every game then failed at its setup ("a
+    Starting Resource deck has 15 cards ... add up to 14"). A Location of -1 Encounters and a
+    Leader of -2 Heroism tokens checked too. Each is now an error at cardc check, with the fix
+    as the hint."""
+    folder = project(tmp_path / "cards_project")
+    (folder / "odd.cards").write_text(
+        '@provisional("probe")\nlocation "Sandbar" {\n  encounters -1\n}\n'
+        '@provisional("probe")\nexpedition_leader "Nobody" {\n  white_cross -2\n'
+        "  black_skull 1\n}\n",
+        encoding="utf-8",
+    )
+    status, out = check(tmp_path / "cards_project", monkeypatch, capsys)
+    assert status == 1
+    assert "odd.cards:3:3: error[card-data]: Sandbar: a Location's Encounters are a whole" in out
+    assert "odd.cards:7:3: error[card-data]: Nobody: 'white_cross' is a whole number" in out
+
+    folder = project(tmp_path / "variant_project")
+    (folder / "variants" / "no_bribes.yaml").write_text(
+        "description: no Bribery, more Locations\nremove: [bribery]\n"
+        "params:\n  locations_between: 7\n",
+        encoding="utf-8",
+    )
+    status, out = check(tmp_path / "variant_project", monkeypatch, capsys)
+    assert status == 1
+    assert (
+        "with the variant 'no_bribes': Marks of Credit: the Resources' starting_copies add up "
+        "to 14, but a Starting Resource deck has 15 cards" in out
+    )
+    assert "set param starting_deck_size 14 (in a variant: params: {starting_deck_size: 14})" in out
+    assert "setup places 7 Locations" in out and "the game has 6 Locations besides" in out
+    assert "Traceback" not in out
+
+
+def test_an_encounter_may_say_how_many_copies_the_deck_holds(
+    tmp_path: Path, built_copy: Callable[[str, dict[str, str]], Path]
+) -> None:
+    """ "Shuffle the Resource, Crew and Encounter Decks": a Crew says its copies, and the game's
+    Python read an Encounter's copies too, but the kind did not declare the property, so
+    `copies 2` on an Encounter was refused ('an encounter has no property copies')."""
+    from engine.scenario import Runner
+
+    twins = (
+        '@provisional("a probe Encounter")\nencounter "Twin Sharks" {\n  copies 2\n'
+        "  type creature\n  difficulty heroism 1\n}\n"
+    )
+    generated = built_copy("incredible_expeditions", {"twins.cards": twins})
+    path = tmp_path / "twins.yaml"
+    path.write_text(
+        "scenario: Two copies of an Encounter are shuffled into the Encounter Deck\n"
+        'rulebook: "Shuffle the Resource, Crew and Encounter Decks."\n'
+        "game: incredible_expeditions\nmode: competitive\n"
+        "do:\n  - action: shuffle_decks\n"
+        "expect:\n  deck_sizes: [27, 29, 18]\n",
+        encoding="utf-8",
+    )
+    (result,) = Runner(generated).run_file(path)
+    assert result.passed, result.message
+
+
+MISPLACED = """\
+scenario: A designer's first guesses at a player's state
+rulebook: "Draw new Resource cards until you have a full hand of cards (5 for most players)."
+game: incredible_expeditions
+mode: competitive
+given:
+  hand: [fame]
+  player:
+    hand: [fame]
+    money: 3
+    exhausted: [pilot]
+do:
+  - action: draw_to_hand_size
+expect:
+  player:
+    hand: 5
+"""
+
+
+def test_a_counter_or_zone_written_in_the_wrong_place_says_where_it_goes(tmp_path: Path) -> None:
+    """`money: 3` under a player was told "did you mean 'zones'?", `hand: [...]` "16 known, for
+    example: cabins, counters, crew_deck ...": neither said that a player's counters and zones
+    are under 'counters' and 'zones'. A cabin given by its Crew's name was "'pilot' is not a
+    Crew Cabin", not that a cabin is its number."""
+    from engine.scenario import Runner
+
+    path = tmp_path / "misplaced.yaml"
+    path.write_text(MISPLACED, encoding="utf-8")
+    (result,) = Runner(ROOT / "generated").run_file(path)
+    assert not result.passed
+    lines = result.message.splitlines()
+    expected = [
+        "misplaced.yaml:6:3: 'hand' is a player's zone: give it under 'player' (or 'players'), "
+        "in its zones: player: {zones: {hand: [card, ...]}}",
+        "misplaced.yaml:8:5: 'hand' is a zone: give it in the player's zones: "
+        "zones: {hand: [card, ...]}",
+        "misplaced.yaml:9:5: 'money' is a counter: give it in the player's counters: "
+        "counters: {money: 3}",
+        "misplaced.yaml:10:17: 'pilot' is not a Crew Cabin: a whole number from 1 to 6",
+        "misplaced.yaml:15:5: 'hand' is a zone: give it in the player's zones: "
+        "zones: {hand: [card, ...]}",
+    ]
+    for line in expected:
+        assert any(got.endswith(line) for got in lines), (line, lines)
+
+
+def test_a_step_or_question_named_by_part_of_its_name_is_told_the_whole() -> None:
+    """`action: face` was told "28 known, for example: acquire_cards, clear_market ..." (not
+    face_encounter), and a choose's question guessed by its first verb, 'smoke_flare.play.gain',
+    "16 known, for example: acquire, ..." (not the question that card asks)."""
+    from engine.scenario_types import suggest
+
+    assert suggest("face", list(ie.ACTION_ARGS)) == "; did you mean 'face_encounter'?"
+    questions = [*ie.QUESTIONS, "smoke_flare.play.heroism_or_skullduggery", "pilot.play.x"]
+    assert (
+        suggest("smoke_flare.play.gain", questions)
+        == "; did you mean 'smoke_flare.play.heroism_or_skullduggery'?"
+    )
+    # A close spelling still wins, and a word of many names lists none of them.
+    assert suggest("venture", list(ie.ACTION_ARGS)) == "; did you mean 'venture_forth'?"
+    assert suggest("exhaust", list(ie.ACTION_ARGS)) == "; did you mean 'exhaust_for_totals'?"
+    piles = ["shuffle_the_pile", "draw_from_the_pile", "look_at_the_pile", "add_to_the_pile"]
+    pool = [*piles, *(f"n{i}" for i in range(9))]
+    assert suggest("pile", pool).startswith("; 13 known, for example")
+
+
+SMOKE_FLARE = """\
+resource "Smoke Flare" {
+  values skullduggery 1
+  on play {
+    choose one of {
+      gain temporary_heroism 2
+    } or {
+      gain temporary_skullduggery 2
+    }
+  }
+}
+"""
+
+
+def test_choose_one_of_with_or_between_blocks_says_where_the_options_go() -> None:
+    """A designer who read "choose one of" (the README names it, never shows it) wrote
+    `choose one of { ... } or { ... }` and was told "unexpected 'or'; expected 'else', '}', an
+    annotation ...", which does not lead to the options inside the block. The hint's own
+    example parses."""
+    from dsl.parser import parse
+
+    result = parse(SMOKE_FLARE, "smoke.cards")
+    (problem,) = result.diagnostics
+    assert problem.code == "choose-options"
+    assert (problem.span.line, problem.span.column) == (6, 7)
+    assert "inside its block" in problem.message
+    example = problem.hints[0].split("@label: ", 1)[1]
+    fixed = 'resource "Smoke Flare" {\n  values skullduggery 1\n  on play {\n    '
+    assert parse(fixed + example + "\n  }\n}\n", "fixed.cards").diagnostics == ()
+    # 'or' after a block that is no choice keeps the parser's own message.
+    other = parse('x "A" {\n  on play {\n    if a { b 1 } or { c 1 }\n  }\n}\n', "if.cards")
+    assert [d.code for d in other.diagnostics] != ["choose-options"]
+
+
+def test_a_sweep_of_a_game_without_ships_shows_each_points_length(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """`cardc sweep` printed a 'sink rate' column of 0.0% at every point of Incredible
+    Expeditions, where no ship sinks (and every competitive game's mean score is the same 0.5):
+    nothing told the points apart. A game without ships shows each point's length instead."""
+    monkeypatch.chdir(ROOT)
+    status = main(
+        ["sweep", "incredible_expeditions", "--variants", "base,more_locations"]
+        + ["--games", "4", "--seed", "1", "--jobs", "1", "--quiet"]
+    )
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "sink rate" not in out
+    header = next(line for line in out.splitlines() if line.startswith("point"))
+    assert "game length" in header
+    rows = [line for line in out.splitlines() if line.startswith(("base", "more_locations"))]
+    assert len(rows) == 2 and all(" rounds " in row or row.endswith(" rounds") for row in rows)
+
+
+PROBE_DATA = ROOT / "tests" / "data" / "incredible_expeditions_probe"
+
+
+def test_a_designers_new_cards_and_house_rules_check_build_and_play(
+    tmp_path: Path,
+    built_copy: Callable[[str, dict[str, str]], Path],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: Any,
+) -> None:
+    """Nine new cards written from the rulebook's card texts (Crew with conditions and choices,
+    a Resource's choice of Ability, Encounters with Upon Facing / If Undefeated texts, two
+    half bubbles, a Location of 0 and of 3 Encounters, a Leader with a coin pile and a hand of
+    4) and eight house rules (a phase inserted, removed, replaced and moved, params, cards
+    changed and removed, an end condition, a Python verb and a DSL verb redefined) check, build
+    and play their scenarios (tests/data/incredible_expeditions_probe/)."""
+    from engine.scenario import Runner
+
+    files = {"probe_cards.cards": (PROBE_DATA / "probe_cards.cards").read_text(encoding="utf-8")}
+    for variant in sorted((PROBE_DATA / "variants").glob("*.yaml")):
+        files[f"variants/{variant.name}"] = variant.read_text(encoding="utf-8")
+    assert len(files) == 9
+    generated = built_copy("incredible_expeditions", files)
+    for name in ("probe_cards.yaml", "probe_variants.yaml"):
+        results = list(Runner(generated).run_file(PROBE_DATA / name))
+        assert len(results) >= 11
+        assert [r.message for r in results if not r.passed] == []
+    # And each house rule plays whole games, by the greedy and the random policy.
+    monkeypatch.chdir(generated.parent)
+    for variant in ["base", *(name[9:-5] for name in files if name.startswith("variants/"))]:
+        for policy in ("greedy", "random"):
+            argv = ["sim", "incredible_expeditions", "--games", "2", "--jobs", "1", "--quiet"]
+            argv += ["--policy", policy, "--json"]
+            if variant != "base":
+                argv += ["--variant", variant]
+            assert main(argv) == 0, (variant, policy, capsys.readouterr())
+            assert '"games": 2' in capsys.readouterr().out
+
+
+def test_too_few_leaders_for_the_most_players_is_an_error_at_cardc_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """A house rule removing an Expedition Leader (or all of them) checked and built, and a
+    game of 4 (or any game) failed at Step 2: "no Expedition Leader is left to deal". Each
+    player begins with a Leader of their own, so the game needs one for each of its most
+    players, checked by cardc check at the first Leader (or, with none, the first Location)."""
+    for name, overlay, where in (
+        ("three", "remove: [madame_zora]\n", "leaders.cards:11:1"),
+        ("none", "remove_kinds: [expedition_leader]\n", "locations.cards:9:1"),
+    ):
+        folder = project(tmp_path / name)
+        (folder / "variants" / f"{name}.yaml").write_text(
+            f"description: fewer Leaders\n{overlay}", encoding="utf-8"
+        )
+        status, out = check(tmp_path / name, monkeypatch, capsys)
+        assert status == 1, out
+        count = "3 Expedition Leaders" if name == "three" else "0 Expedition Leaders"
+        assert f"{where}: error[card-data]: with the variant '{name}': " in out, out
+        assert f"the game has {count}, but each of up to 4 players begins" in out

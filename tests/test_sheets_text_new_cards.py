@@ -332,8 +332,9 @@ IE_EXPECTED = {
     # Every symbol a new card may name has the rulebook's words (an unworded one fails the lint).
     "Favourable Current": "Ability: move your ship to the adjacent Location closer to Atlantis.",
     "Whistle": "Ability: Acquire up to 1 card and Refresh your Exhausted Crew.",
+    # 'else lose_crew 1' loses one Crew, however much Money is short.
     "Whirlpool": "When entering...: if you have at least 2 [money] Money, pay 2 [money] Money; "
-    "for each Money you cannot pay, roll a die: the Crew in the number cabin you rolled is Lost.",
+    "if you cannot pay it all, roll a die: the Crew in the number cabin you rolled is Lost.",
 }
 
 # -- Darwin's Journey -------------------------------------------------------------------------

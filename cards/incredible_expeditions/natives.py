@@ -64,6 +64,8 @@ HALF_BUBBLE_QUESTION = "face_encounter.half_heroism_half_skullduggery"
 ENCOUNTER_TURN = "encounter_turn"
 SACRIFICE = "sacrifice"
 DISCARD = "discard"
+#: Which Exhausted Crew ``refresh_one`` Refreshes, when there is more than one.
+REFRESH = "refresh_one"
 #: The flow's `may rescue_crew` in the phase `marooned` (flow.cards).
 RESCUE = "flow.marooned.rescue_crew"
 
@@ -303,8 +305,139 @@ def check_values(card: dict[str, Any], cards: dict[str, Any]) -> list[CardError]
     return problems
 
 
+def _first_of(card: dict[str, Any], cards: dict[str, Any], having: str | None = None) -> bool:
+    """Whether ``card`` is the first card of its kind (with the property ``having``): a check
+    of the whole deck is reported once, at that card."""
+    for other in cards.values():
+        if other["kind"] == card["kind"] and (having is None or having in other["properties"]):
+            return bool(other["id"] == card["id"])
+    return False
+
+
+def _param(vocabulary: dict[str, Any] | None, name: str) -> int | None:
+    value = (vocabulary or {}).get("params", {}).get(name)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def check_resource(
+    card: dict[str, Any], cards: dict[str, Any], vocabulary: dict[str, Any] | None = None
+) -> list[CardError]:
+    """:func:`check_values`, and (at the first Resource of the Starting Resource deck) that the
+    deck's ``starting_copies`` add up to ``param starting_deck_size``: "Hand one of the
+    Starting Resource decks of 15 cards to each player". A variant removing a starting card
+    (or changing a count) without the param checked and failed the first game's setup."""
+    problems = check_values(card, cards)
+    size = _param(vocabulary, "starting_deck_size")
+    if size is not None and _first_of(card, cards, "starting_copies"):
+        counts = [
+            other["properties"]["starting_copies"]
+            for other in cards.values()
+            if other["kind"] == "resource" and "starting_copies" in other["properties"]
+        ]
+        total = sum(n for n in counts if _count(n))
+        if total != size:
+            problems.append(
+                CardError(
+                    f"the Resources' starting_copies add up to {total}, but a Starting Resource "
+                    f"deck has {size} cards (param starting_deck_size)",
+                    "starting_copies",
+                    f"set param starting_deck_size {total} (in a variant: params: "
+                    f"{{starting_deck_size: {total}}}), or change the starting_copies",
+                )
+            )
+    return problems
+
+
+def check_location(
+    card: dict[str, Any], cards: dict[str, Any], vocabulary: dict[str, Any] | None = None
+) -> list[CardError]:
+    """A Location's total is a whole number of Encounters, 0 or more ("the number of Encounters
+    you will have to face to move past this Location"); and (at the first Location) the game
+    has the Locations setup places between the first and the last (``param
+    locations_between``), which otherwise failed the first game's setup."""
+    problems: list[CardError] = []
+    encounters = card["properties"].get("encounters")
+    if not _count(encounters):
+        problems.append(
+            CardError(
+                f"a Location's Encounters are a whole number, 0 or more, not {encounters!r}",
+                "encounters",
+                "write: encounters 1 (Port City's is 0)",
+            )
+        )
+    if _first_of(card, cards) and not any(
+        other["kind"] == "expedition_leader" for other in cards.values()
+    ):
+        # No Leader card to report it at: the first Location, which every game lays out.
+        problems += _too_few_leaders(cards, vocabulary)
+    wanted = _param(vocabulary, "locations_between")
+    if wanted is not None and _first_of(card, cards):
+        between = sum(1 for other in cards.values() if other["kind"] == "location") - 2
+        if wanted > between:
+            problems.append(
+                CardError(
+                    f"setup places {wanted} Locations between Port City and the Drowned City "
+                    f"(param locations_between), but the game has {between} Locations besides "
+                    "those two",
+                    None,
+                    f"add Locations, or set param locations_between {max(between, 0)} or less",
+                )
+            )
+    return problems
+
+
+#: The numbers an Expedition Leader card shows.
+_LEADER_NUMBERS = ("coin_pile", "white_cross", "black_skull", "hand_size")
+
+
+def check_leader(
+    card: dict[str, Any], cards: dict[str, Any], vocabulary: dict[str, Any] | None = None
+) -> list[CardError]:
+    """The tokens on an Expedition Leader card ("Money tokens as shown on the coin pile, Heroism
+    tokens as shown on the white cross, and Skullduggery tokens shown on the black skull") and
+    its full hand are whole numbers, 0 or more: a negative one took tokens away at setup. And
+    (at the first Leader) there is one for each player of the most the game seats."""
+    problems = [
+        CardError(
+            f"'{prop}' is a whole number, 0 or more, not {card['properties'][prop]!r}",
+            prop,
+            f"write: {prop} 1",
+        )
+        for prop in _LEADER_NUMBERS
+        if prop in card["properties"] and not _count(card["properties"][prop])
+    ]
+    if _first_of(card, cards):
+        problems += _too_few_leaders(cards, vocabulary)
+    return problems
+
+
+def _too_few_leaders(cards: dict[str, Any], vocabulary: dict[str, Any] | None) -> list[CardError]:
+    """ "Each player will begin the game with one Expedition Leader card, chosen at random": a
+    game of the most players the game seats needs that many Leaders (a house rule removing
+    them checked, and its first game failed at Step 2)."""
+    seats = (vocabulary or {}).get("players") or []
+    most = seats[-1] if seats and isinstance(seats[-1], int) else None
+    leaders = sum(1 for other in cards.values() if other["kind"] == "expedition_leader")
+    if most is None or leaders >= most:
+        return []
+    return [
+        CardError(
+            f"the game has {leaders} Expedition Leader{'' if leaders == 1 else 's'}, but each "
+            f"of up to {most} players begins the game with one of their own",
+            None,
+            "add expedition_leader cards, or keep the ones a variant removes",
+        )
+    ]
+
+
 #: ``cardc check`` runs these on each card of the kind (engine.api, ``CARD_CHECKS``).
-CARD_CHECKS = {kind: check_values for kind in (*_VALUE_PROPERTIES, "encounter")}
+CARD_CHECKS: dict[str, Callable[..., list[CardError]]] = {
+    "resource": check_resource,
+    "crew": check_values,
+    "encounter": check_values,
+    "location": check_location,
+    "expedition_leader": check_leader,
+}
 
 
 def _count(value: Any) -> bool:
@@ -815,6 +948,22 @@ class IncredibleExpeditions(FlowGame):
         self.log("cursed", player.index, crew, cabin)
         return crew
 
+    def discard_crew(self, player: Player, crew: str) -> None:
+        """A Crew card discarded (``discard self`` in a Crew's box) leaves its cabin, the
+        lowest-numbered one holding it, for the Crew discard pile, the pile the Marooned rule
+        draws "random Crew from"; its cabin is available again. The engine's discard took it
+        from the ``crew_cabins`` zone only, and the cabin still held it."""
+        cabins = player.flags["cabins"]
+        if crew not in cabins:
+            return
+        cabin = cabins.index(crew) + 1
+        cabins[cabin - 1] = None
+        player.flags["exhausted"].discard(cabin)
+        player.flags["cursed"].discard(cabin)
+        self.board["crew_discard"].append(crew)
+        self.sync_cabins(player)
+        self.log("discard", player.index, crew, cabin)
+
     # -- the Marooned and Lost Rule
 
     def draw_random_crew(self, player: Player) -> str | None:
@@ -875,7 +1024,18 @@ class IncredibleExpeditions(FlowGame):
             self.log("discard", c.player.index, card)
             return
         found = self.cards.get(card)
-        if found is None or found["kind"] != "resource":
+        kind = found["kind"] if found is not None else None
+        if kind == "crew":
+            self.discard_crew(c.player, card)
+            return
+        if kind == "encounter" and card in zones["defeated_encounters"]:
+            # A defeated Encounter goes where Venturing Forth puts them all: "the Encounter
+            # discard pile" (the engine's discard would take it out of the game).
+            zones["defeated_encounters"].remove(card)
+            self.board["encounter_discard"].append(card)
+            self.log("discard", c.player.index, card)
+            return
+        if kind != "resource":
             super().discard(c, card)
             return
         for name, cards in zones.items():
@@ -1514,12 +1674,20 @@ def lift_curse(g: Game, c: Context) -> None:
 
 
 def refresh_one(g: Game, c: Context) -> None:
-    """The player's lowest-numbered Exhausted Crew is Refreshed."""
+    """One of the player's Exhausted Crew, the one the player chooses, is Refreshed. (It was
+    always the lowest-numbered one: a Crew that Exhausts itself to Refresh another Refreshed
+    itself when it sat in a lower cabin.)"""
     exhausted = c.player.flags["exhausted"]
-    if exhausted:
-        cabin = min(exhausted)
-        exhausted.discard(cabin)
-        g.log("refreshed", c.player.index, cabin)
+    if not exhausted:
+        return
+    cabins = sorted(exhausted)
+    cabin = cabins[0]
+    if len(cabins) > 1:
+        options = tuple(str(n) for n in cabins)
+        question = Question(REFRESH, c.player.index, "Refresh the Crew in cabin", options)
+        cabin = int(g.ask(c.player, question))
+    exhausted.discard(cabin)
+    g.log("refreshed", c.player.index, cabin)
 
 
 def _each_player(method: str) -> Callable[..., Any]:
@@ -1585,6 +1753,12 @@ def bet_placed(g: Game, c: Context) -> int:
     return int(c.player.flags.get("bet", 0))
 
 
+def competitive_game(g: Game, c: Context) -> bool:
+    """True unless the game is played co-operatively (mode ``coop``): "In the competitive game"
+    opens the Marooned and Lost Rule."""
+    return g.mode != "coop"
+
+
 def turns_taken(g: Game, c: Context) -> int:
     """The turns taken so far, all players together (this one counted)."""
     return int(_game(g).turns)
@@ -1627,6 +1801,7 @@ NATIVES: dict[str, Callable[..., Any]] = {
     "first_turn": first_turn,
     "resting": resting,
     "turns_taken": turns_taken,
+    "competitive_game": competitive_game,
     "bet_placed": bet_placed,
     "winner_found": winner_found,
     "at_port_city": _each_player("at_port_city"),
@@ -2004,6 +2179,8 @@ GIVEN: dict[str, Callable[..., Any]] = {
     "crew_deck": _board_list("crew_deck"),
     "crew_discard": _board_list("crew_discard"),
     "resource_deck": _board_list("resource_deck"),
+    # Each shared deck's discard pile can be given, as each can be expected.
+    "resource_discard": _board_list("resource_discard"),
     "market": _board_list("market"),
     "cabins": _given_cabins,
     "exhausted": _flag_set("exhausted"),
@@ -2128,6 +2305,7 @@ GIVEN_KINDS = {
     "crew_deck": Many(Id("card:crew", "a Crew")),
     "crew_discard": Many(Id("card:crew", "a Crew")),
     "resource_deck": Many(Id("card:resource", "a Resource")),
+    "resource_discard": Many(Id("card:resource", "a Resource")),
     "market": Many(Id("card:crew|resource", "a Crew or Resource")),
     # Any card: a Crew Cabin holding a card that is no Crew is a given the rules refuse.
     "cabins": Many(Maybe(_CARD)),
@@ -2217,4 +2395,5 @@ QUESTIONS: dict[str, tuple[str, tuple[str, ...] | str | None]] = {
     SACRIFICE: ("a Resource card of the hand to Sacrifice, or none", None),
     DISCARD: ("a card of the hand to discard, or keep", None),
     RESCUE: ("draw random Crew from the discard pile (yes or no)", ("yes", "no")),
+    REFRESH: ("the cabin of the Exhausted Crew to Refresh (its number)", None),
 }

@@ -496,7 +496,12 @@ class CardWriter:
             out = ["pay ", *self.amount_of(amount, target)]
             if s.get("else"):
                 one = _singular(plain_words(target))
-                out += [f"; for each {one} you cannot pay, ", *self.block(s["else"])]
+                if _mentions_missing(s["else"]):
+                    out += [f"; for each {one} you cannot pay, ", *self.block(s["else"])]
+                else:
+                    # 'pay money 2 else lose_crew 1' loses one Crew however much is short:
+                    # "for each Money you cannot pay" printed another rule.
+                    out += ["; if you cannot pay it all, ", *self.block(s["else"])]
             return out
         if name == "mark":
             if amount is None or _is_missing(amount) or amount == {"kind": "num", "value": 1}:
@@ -856,6 +861,17 @@ def _substitute(node: Any, bound: dict[str, Any]) -> Any:
     if isinstance(node, list):
         return [_substitute(v, bound) for v in node]
     return node
+
+
+def _mentions_missing(node: Any) -> bool:
+    """Whether a verb's ``else`` reads ``missing`` anywhere (its amount goes with the shortfall)."""
+    if _is_missing(node):
+        return True
+    if isinstance(node, dict):
+        return any(_mentions_missing(value) for value in node.values())
+    if isinstance(node, list):
+        return any(_mentions_missing(value) for value in node)
+    return False
 
 
 def _is_missing(expr: Any) -> bool:

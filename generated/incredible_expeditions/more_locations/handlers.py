@@ -25,128 +25,128 @@ VARIANT = 'more_locations'
 
 
 def dv_take_leader_tokens(g, c):
-    # verb take_leader_tokens (cards/incredible_expeditions/flow.cards:101)
-    if g.natives['leader_prints'](g, c, 'coin_pile'):  # @ cards/incredible_expeditions/flow.cards:102:3
-        g.gain(c, 'money', g.natives['leader_shows'](g, c, 'coin_pile'))  # @ cards/incredible_expeditions/flow.cards:103:5
+    # verb take_leader_tokens (cards/incredible_expeditions/flow.cards:102)
+    if g.natives['leader_prints'](g, c, 'coin_pile'):  # @ cards/incredible_expeditions/flow.cards:103:3
+        g.gain(c, 'money', g.natives['leader_shows'](g, c, 'coin_pile'))  # @ cards/incredible_expeditions/flow.cards:104:5
     else:
-        g.gain(c, 'money', g.params['starting_money'])  # @ cards/incredible_expeditions/flow.cards:105:5
-    g.gain(c, 'heroism', g.natives['leader_shows'](g, c, 'white_cross'))  # @ cards/incredible_expeditions/flow.cards:107:3
-    g.gain(c, 'skullduggery', g.natives['leader_shows'](g, c, 'black_skull'))  # @ cards/incredible_expeditions/flow.cards:108:3
+        g.gain(c, 'money', g.params['starting_money'])  # @ cards/incredible_expeditions/flow.cards:106:5
+    g.gain(c, 'heroism', g.natives['leader_shows'](g, c, 'white_cross'))  # @ cards/incredible_expeditions/flow.cards:108:3
+    g.gain(c, 'skullduggery', g.natives['leader_shows'](g, c, 'black_skull'))  # @ cards/incredible_expeditions/flow.cards:109:3
 
 
 def dv_first_player_bid(g, c):
-    # verb first_player_bid (cards/incredible_expeditions/flow.cards:112)
-    for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:114:3
+    # verb first_player_bid (cards/incredible_expeditions/flow.cards:113)
+    for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:115:3
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
-        g.verbs['place_secret_bet'](g, c2)  # @ cards/incredible_expeditions/flow.cards:115:5
-    for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:118:3
+        g.verbs['place_secret_bet'](g, c2)  # @ cards/incredible_expeditions/flow.cards:116:5
+    for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:119:3
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
-        g.lose(c2, 'money', g.natives['bet_placed'](g, c2))  # @ cards/incredible_expeditions/flow.cards:119:5
-    g.verbs['highest_bet_goes_first'](g, c)  # @ cards/incredible_expeditions/flow.cards:123:3
+        g.lose(c2, 'money', g.natives['bet_placed'](g, c2))  # @ cards/incredible_expeditions/flow.cards:120:5
+    g.verbs['highest_bet_goes_first'](g, c)  # @ cards/incredible_expeditions/flow.cards:124:3
 
 
 def dv_rescue_crew(g, c):
-    # verb rescue_crew (cards/incredible_expeditions/flow.cards:129)
-    for _ in range((g.params['capable_crew'] - g.natives['capable_crew_count'](g, c))):  # @ cards/incredible_expeditions/flow.cards:130:3
-        g.verbs['draw_random_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:131:5
+    # verb rescue_crew (cards/incredible_expeditions/flow.cards:130)
+    for _ in range((g.params['capable_crew'] - g.natives['capable_crew_count'](g, c))):  # @ cards/incredible_expeditions/flow.cards:131:3
+        g.verbs['draw_random_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:132:5
 
 
 def dv_take_rest_turn(g, c):
-    # verb take_rest_turn (cards/incredible_expeditions/flow.cards:137)
-    g.verbs['announce'](g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:138:3
-    g.verbs['refresh_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:141:3
-    g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:142:3
-    g.verbs['lay_out_market'](g, c, g.params['market_size'])  # @ cards/incredible_expeditions/flow.cards:145:3
-    g.verbs['acquire_cards'](g, c, g.params['acquisitions_per_turn'])  # @ cards/incredible_expeditions/flow.cards:147:3
-    g.verbs['clear_market'](g, c)  # @ cards/incredible_expeditions/flow.cards:148:3
+    # verb take_rest_turn (cards/incredible_expeditions/flow.cards:138)
+    g.verbs['announce'](g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:139:3
+    g.verbs['refresh_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:142:3
+    g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:143:3
+    g.verbs['lay_out_market'](g, c, g.params['market_size'])  # @ cards/incredible_expeditions/flow.cards:146:3
+    g.verbs['acquire_cards'](g, c, g.params['acquisitions_per_turn'])  # @ cards/incredible_expeditions/flow.cards:148:3
+    g.verbs['clear_market'](g, c)  # @ cards/incredible_expeditions/flow.cards:149:3
 
 
 def dv_take_encounter_turn(g, c):
-    # verb take_encounter_turn (cards/incredible_expeditions/flow.cards:153)
-    g.verbs['announce'](g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:154:3
-    g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:157:3
+    # verb take_encounter_turn (cards/incredible_expeditions/flow.cards:154)
+    g.verbs['announce'](g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:155:3
+    g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:158:3
 
 
 def dv_venture_forth(g, c):
-    # verb venture_forth (cards/incredible_expeditions/flow.cards:170)
-    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:172:3
-    g.verbs['move_ship'](g, c, 'closer')  # @ cards/incredible_expeditions/flow.cards:174:3
-    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:175:3
+    # verb venture_forth (cards/incredible_expeditions/flow.cards:171)
+    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:173:3
+    g.verbs['move_ship'](g, c, 'closer')  # @ cards/incredible_expeditions/flow.cards:175:3
+    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:176:3
 
 
 def dv_venture_back(g, c):
-    # verb venture_back (cards/incredible_expeditions/flow.cards:178)
-    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:179:3
-    g.verbs['move_ship'](g, c, 'back')  # @ cards/incredible_expeditions/flow.cards:180:3
-    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:181:3
+    # verb venture_back (cards/incredible_expeditions/flow.cards:179)
+    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:180:3
+    g.verbs['move_ship'](g, c, 'back')  # @ cards/incredible_expeditions/flow.cards:181:3
+    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:182:3
 
 
 def dv_arrive(g, c):
-    # verb arrive (cards/incredible_expeditions/flow.cards:184)
-    g.verbs['flip_location'](g, c)  # @ cards/incredible_expeditions/flow.cards:186:3
-    g.fire_in_force(c, 'entering_location')  # @ cards/incredible_expeditions/flow.cards:189:3
-    if g.natives['ignoring'](g, c, 'location_text'):  # @ cards/incredible_expeditions/flow.cards:191:3
-        g.verbs['skip_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:192:5
+    # verb arrive (cards/incredible_expeditions/flow.cards:185)
+    g.verbs['flip_location'](g, c)  # @ cards/incredible_expeditions/flow.cards:187:3
+    g.fire_in_force(c, 'entering_location')  # @ cards/incredible_expeditions/flow.cards:190:3
+    if g.natives['ignoring'](g, c, 'location_text'):  # @ cards/incredible_expeditions/flow.cards:192:3
+        g.verbs['skip_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:193:5
     else:
-        g.verbs['follow_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:194:5
-    dv_face_encounter(g, c)  # @ cards/incredible_expeditions/flow.cards:198:3
+        g.verbs['follow_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:195:5
+    dv_face_encounter(g, c)  # @ cards/incredible_expeditions/flow.cards:199:3
 
 
 def dv_face_encounter(g, c):
-    # verb face_encounter (cards/incredible_expeditions/flow.cards:203)
-    g.verbs['flip_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:205:3
-    if g.natives['facing_an_encounter'](g, c):  # @ cards/incredible_expeditions/flow.cards:206:3
-        g.fire_in_force(c, 'facing')  # @ cards/incredible_expeditions/flow.cards:209:5
-        g.verbs['raise_against_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:214:5
-        if g.natives['difficulty_met'](g, c):  # @ cards/incredible_expeditions/flow.cards:215:5
-            g.verbs['defeat_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:216:7
-            g.fire_in_force(c, 'defeated')  # @ cards/incredible_expeditions/flow.cards:219:7
-            if ((g.natives['at_the_last_location'](g, c) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c))) and (not g.natives['winner_found'](g, c))):  # @ cards/incredible_expeditions/flow.cards:222:7
-                g.gain(c, 'victory', 1)  # @ cards/incredible_expeditions/flow.cards:223:9
-                g.verbs['declare_winner'](g, c)  # @ cards/incredible_expeditions/flow.cards:224:9
+    # verb face_encounter (cards/incredible_expeditions/flow.cards:204)
+    g.verbs['flip_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:206:3
+    if g.natives['facing_an_encounter'](g, c):  # @ cards/incredible_expeditions/flow.cards:207:3
+        g.fire_in_force(c, 'facing')  # @ cards/incredible_expeditions/flow.cards:210:5
+        g.verbs['raise_against_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:215:5
+        if g.natives['difficulty_met'](g, c):  # @ cards/incredible_expeditions/flow.cards:216:5
+            g.verbs['defeat_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:217:7
+            g.fire_in_force(c, 'defeated')  # @ cards/incredible_expeditions/flow.cards:220:7
+            if ((g.natives['at_the_last_location'](g, c) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c))) and (not g.natives['winner_found'](g, c))):  # @ cards/incredible_expeditions/flow.cards:223:7
+                g.gain(c, 'victory', 1)  # @ cards/incredible_expeditions/flow.cards:224:9
+                g.verbs['declare_winner'](g, c)  # @ cards/incredible_expeditions/flow.cards:225:9
         else:
-            g.verbs['leave_undefeated'](g, c)  # @ cards/incredible_expeditions/flow.cards:230:7
-            g.fire_in_force(c, 'undefeated')  # @ cards/incredible_expeditions/flow.cards:231:7
-            g.verbs['discard_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:232:7
-        g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:235:5
-        dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:236:5
+            g.verbs['leave_undefeated'](g, c)  # @ cards/incredible_expeditions/flow.cards:231:7
+            g.fire_in_force(c, 'undefeated')  # @ cards/incredible_expeditions/flow.cards:232:7
+            g.verbs['discard_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:233:7
+        g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:236:5
+        dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:237:5
 
 
 def dv_reset_temporary_totals(g, c):
-    # verb reset_temporary_totals (cards/incredible_expeditions/flow.cards:242)
-    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:243:3
-    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:244:3
-    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:245:3
+    # verb reset_temporary_totals (cards/incredible_expeditions/flow.cards:243)
+    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:244:3
+    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:245:3
+    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:246:3
 
 
 def dv_draw_phase(g, c):
-    # verb draw_phase (cards/incredible_expeditions/flow.cards:250)
-    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:252:3
-    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:254:3
-    dv_draw_to_hand_size(g, c)  # @ cards/incredible_expeditions/flow.cards:256:3
+    # verb draw_phase (cards/incredible_expeditions/flow.cards:251)
+    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:253:3
+    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:255:3
+    dv_draw_to_hand_size(g, c)  # @ cards/incredible_expeditions/flow.cards:257:3
 
 
 def dv_draw_to_hand_size(g, c):
-    # verb draw_to_hand_size (cards/incredible_expeditions/flow.cards:259)
-    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:262:3
-        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:263:5
+    # verb draw_to_hand_size (cards/incredible_expeditions/flow.cards:260)
+    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:263:3
+        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:264:5
     else:
-        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:265:5
+        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:266:5
 
 
 def df_marooned(g, c):
-    # function marooned (cards/incredible_expeditions/flow.cards:95)
-    return ((not g.natives['at_port_city'](g, c)) and (g.natives['capable_crew_count'](g, c) < g.params['capable_crew']))  # @ cards/incredible_expeditions/flow.cards:95:1
+    # function marooned (cards/incredible_expeditions/flow.cards:96)
+    return ((g.natives['competitive_game'](g, c) and (not g.natives['at_port_city'](g, c))) and (g.natives['capable_crew_count'](g, c) < g.params['capable_crew']))  # @ cards/incredible_expeditions/flow.cards:96:1
 
 
 def df_may_venture_closer(g, c):
-    # function may_venture_closer (cards/incredible_expeditions/flow.cards:163)
-    return ((not g.natives['at_the_last_location'](g, c)) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c)))  # @ cards/incredible_expeditions/flow.cards:163:1
+    # function may_venture_closer (cards/incredible_expeditions/flow.cards:164)
+    return ((not g.natives['at_the_last_location'](g, c)) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c)))  # @ cards/incredible_expeditions/flow.cards:164:1
 
 
 def df_may_venture_back(g, c):
-    # function may_venture_back (cards/incredible_expeditions/flow.cards:168)
-    return ((not g.natives['at_port_city'](g, c)) and (not df_may_venture_closer(g, c)))  # @ cards/incredible_expeditions/flow.cards:168:1
+    # function may_venture_back (cards/incredible_expeditions/flow.cards:169)
+    return ((not g.natives['at_port_city'](g, c)) and (not df_may_venture_closer(g, c)))  # @ cards/incredible_expeditions/flow.cards:169:1
 
 
 def h_pilot__entering_location(g, c):
@@ -364,33 +364,33 @@ def run__setup(g, c):
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
         g.verbs['take_expedition_leader'](g, c2)  # @ cards/incredible_expeditions/flow.cards:24:9
         # verb take_leader_tokens
-        if g.natives['leader_prints'](g, c2, 'coin_pile'):  # @ cards/incredible_expeditions/flow.cards:102:3
-            g.gain(c2, 'money', n_leader_shows(g, c2, 'coin_pile'))  # @ cards/incredible_expeditions/flow.cards:103:5
+        if g.natives['leader_prints'](g, c2, 'coin_pile'):  # @ cards/incredible_expeditions/flow.cards:103:3
+            g.gain(c2, 'money', n_leader_shows(g, c2, 'coin_pile'))  # @ cards/incredible_expeditions/flow.cards:104:5
         else:
-            g.gain(c2, 'money', g.params['starting_money'])  # @ cards/incredible_expeditions/flow.cards:105:5
-        g.gain(c2, 'heroism', n_leader_shows(g, c2, 'white_cross'))  # @ cards/incredible_expeditions/flow.cards:107:3
-        g.gain(c2, 'skullduggery', n_leader_shows(g, c2, 'black_skull'))  # @ cards/incredible_expeditions/flow.cards:108:3
+            g.gain(c2, 'money', g.params['starting_money'])  # @ cards/incredible_expeditions/flow.cards:106:5
+        g.gain(c2, 'heroism', n_leader_shows(g, c2, 'white_cross'))  # @ cards/incredible_expeditions/flow.cards:108:3
+        g.gain(c2, 'skullduggery', n_leader_shows(g, c2, 'black_skull'))  # @ cards/incredible_expeditions/flow.cards:109:3
     # phase pay_to_be_first
     if logs:
         g.events.append(('phase', c.player.index, 'pay_to_be_first'))
     # verb first_player_bid
-    for v_i5_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:114:3
+    for v_i5_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:115:3
         c2 = c if v_i5_explorer is c.player else c.for_player(v_i5_explorer)
-        g.verbs['place_secret_bet'](g, c2)  # @ cards/incredible_expeditions/flow.cards:115:5
-    for v_i5_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:118:3
+        g.verbs['place_secret_bet'](g, c2)  # @ cards/incredible_expeditions/flow.cards:116:5
+    for v_i5_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:119:3
         c2 = c if v_i5_explorer is c.player else c.for_player(v_i5_explorer)
-        g.lose(c2, 'money', g.natives['bet_placed'](g, c2))  # @ cards/incredible_expeditions/flow.cards:119:5
-    g.verbs['highest_bet_goes_first'](g, c)  # @ cards/incredible_expeditions/flow.cards:123:3
+        g.lose(c2, 'money', g.natives['bet_placed'](g, c2))  # @ cards/incredible_expeditions/flow.cards:120:5
+    g.verbs['highest_bet_goes_first'](g, c)  # @ cards/incredible_expeditions/flow.cards:124:3
     # phase draw_a_hand
     if logs:
         g.events.append(('phase', c.player.index, 'draw_a_hand'))
     for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:36:7
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
         # verb draw_to_hand_size
-        if g.natives['at_port_city'](g, c2):  # @ cards/incredible_expeditions/flow.cards:262:3
-            stdlib_decks.draw_from(g, c2, 'resource_deck', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:263:5
+        if g.natives['at_port_city'](g, c2):  # @ cards/incredible_expeditions/flow.cards:263:3
+            stdlib_decks.draw_from(g, c2, 'resource_deck', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:264:5
         else:
-            stdlib_decks.draw_or_reshuffle(g, c2, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:265:5
+            stdlib_decks.draw_or_reshuffle(g, c2, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:266:5
 
 
 def run__turn(g, c):
@@ -410,33 +410,33 @@ def run__turn(g, c):
     if df_marooned(g, c):  # @ cards/incredible_expeditions/flow.cards:47:7
         if g.may(c, 'flow.marooned.rescue_crew', 'draw random Crew from the discard pile until you have a total of 3 Capable Crew'):  # @ cards/incredible_expeditions/flow.cards:48:9
             # verb rescue_crew
-            for _ in range((g.params['capable_crew'] - g.natives['capable_crew_count'](g, c))):  # @ cards/incredible_expeditions/flow.cards:130:3
-                g.verbs['draw_random_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:131:5
+            for _ in range((g.params['capable_crew'] - g.natives['capable_crew_count'](g, c))):  # @ cards/incredible_expeditions/flow.cards:131:3
+                g.verbs['draw_random_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:132:5
     # phase spend_the_turn
     if logs:
         g.events.append(('phase', c.player.index, 'spend_the_turn'))
     if g.natives['first_turn'](g, c):  # @ cards/incredible_expeditions/flow.cards:55:7
         # verb take_rest_turn
-        gv_announce(g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:138:3
-        gv_refresh_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:141:3
-        g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:142:3
-        gv_lay_out_market(g, c, p_market_size)  # @ cards/incredible_expeditions/flow.cards:145:3
-        gv_acquire_cards(g, c, p_acquisitions_per_turn)  # @ cards/incredible_expeditions/flow.cards:147:3
-        gv_clear_market(g, c)  # @ cards/incredible_expeditions/flow.cards:148:3
+        gv_announce(g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:139:3
+        gv_refresh_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:142:3
+        g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:143:3
+        gv_lay_out_market(g, c, p_market_size)  # @ cards/incredible_expeditions/flow.cards:146:3
+        gv_acquire_cards(g, c, p_acquisitions_per_turn)  # @ cards/incredible_expeditions/flow.cards:148:3
+        gv_clear_market(g, c)  # @ cards/incredible_expeditions/flow.cards:149:3
     else:
         g.verbs['choose_rest_or_encounter_turn'](g, c)  # @ cards/incredible_expeditions/flow.cards:58:9
         if g.natives['resting'](g, c):  # @ cards/incredible_expeditions/flow.cards:59:9
             # verb take_rest_turn
-            gv_announce(g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:138:3
-            gv_refresh_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:141:3
-            g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:142:3
-            gv_lay_out_market(g, c, p_market_size)  # @ cards/incredible_expeditions/flow.cards:145:3
-            gv_acquire_cards(g, c, p_acquisitions_per_turn)  # @ cards/incredible_expeditions/flow.cards:147:3
-            gv_clear_market(g, c)  # @ cards/incredible_expeditions/flow.cards:148:3
+            gv_announce(g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:139:3
+            gv_refresh_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:142:3
+            g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:143:3
+            gv_lay_out_market(g, c, p_market_size)  # @ cards/incredible_expeditions/flow.cards:146:3
+            gv_acquire_cards(g, c, p_acquisitions_per_turn)  # @ cards/incredible_expeditions/flow.cards:148:3
+            gv_clear_market(g, c)  # @ cards/incredible_expeditions/flow.cards:149:3
         else:
             # verb take_encounter_turn
-            gv_announce(g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:154:3
-            g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:157:3
+            gv_announce(g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:155:3
+            g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:158:3
     g.verbs['turn_taken'](g, c)  # @ cards/incredible_expeditions/flow.cards:65:7
     if g.natives['winner_found'](g, c):  # @ cards/incredible_expeditions/flow.cards:68:7
         g.end_game(c, 'a ship reached Atlantis')  # @ cards/incredible_expeditions/flow.cards:69:9
@@ -444,20 +444,20 @@ def run__turn(g, c):
     if logs:
         g.events.append(('phase', c.player.index, 'end_of_the_turn'))
     # verb reset_temporary_totals
-    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:243:3
-    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:244:3
-    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:245:3
+    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:244:3
+    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:245:3
+    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:246:3
     # phase draw_phase
     if logs:
         g.events.append(('phase', c.player.index, 'draw_phase'))
     # verb draw_phase
-    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:252:3
-    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:254:3
+    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:253:3
+    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:255:3
     # verb draw_to_hand_size
-    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:262:3
-        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:263:5
+    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:263:3
+        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:264:5
     else:
-        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:265:5
+        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:266:5
     if (g.natives['turns_taken'](g, c) >= g.params['turn_limit']):  # @ cards/incredible_expeditions/flow.cards:81:7
         g.end_game(c, 'turn limit')  # @ cards/incredible_expeditions/flow.cards:82:9
 
@@ -509,65 +509,65 @@ FLOW = {
 }
 
 LINES = {
-    29: ('cards/incredible_expeditions/flow.cards', 102, 3),
-    30: ('cards/incredible_expeditions/flow.cards', 103, 5),
-    32: ('cards/incredible_expeditions/flow.cards', 105, 5),
-    33: ('cards/incredible_expeditions/flow.cards', 107, 3),
-    34: ('cards/incredible_expeditions/flow.cards', 108, 3),
-    39: ('cards/incredible_expeditions/flow.cards', 114, 3),
-    41: ('cards/incredible_expeditions/flow.cards', 115, 5),
-    42: ('cards/incredible_expeditions/flow.cards', 118, 3),
-    44: ('cards/incredible_expeditions/flow.cards', 119, 5),
-    45: ('cards/incredible_expeditions/flow.cards', 123, 3),
-    50: ('cards/incredible_expeditions/flow.cards', 130, 3),
-    51: ('cards/incredible_expeditions/flow.cards', 131, 5),
-    56: ('cards/incredible_expeditions/flow.cards', 138, 3),
-    57: ('cards/incredible_expeditions/flow.cards', 141, 3),
-    58: ('cards/incredible_expeditions/flow.cards', 142, 3),
-    59: ('cards/incredible_expeditions/flow.cards', 145, 3),
-    60: ('cards/incredible_expeditions/flow.cards', 147, 3),
-    61: ('cards/incredible_expeditions/flow.cards', 148, 3),
-    66: ('cards/incredible_expeditions/flow.cards', 154, 3),
-    67: ('cards/incredible_expeditions/flow.cards', 157, 3),
-    72: ('cards/incredible_expeditions/flow.cards', 172, 3),
-    73: ('cards/incredible_expeditions/flow.cards', 174, 3),
-    74: ('cards/incredible_expeditions/flow.cards', 175, 3),
-    79: ('cards/incredible_expeditions/flow.cards', 179, 3),
-    80: ('cards/incredible_expeditions/flow.cards', 180, 3),
-    81: ('cards/incredible_expeditions/flow.cards', 181, 3),
-    86: ('cards/incredible_expeditions/flow.cards', 186, 3),
-    87: ('cards/incredible_expeditions/flow.cards', 189, 3),
-    88: ('cards/incredible_expeditions/flow.cards', 191, 3),
-    89: ('cards/incredible_expeditions/flow.cards', 192, 5),
-    91: ('cards/incredible_expeditions/flow.cards', 194, 5),
-    92: ('cards/incredible_expeditions/flow.cards', 198, 3),
-    97: ('cards/incredible_expeditions/flow.cards', 205, 3),
-    98: ('cards/incredible_expeditions/flow.cards', 206, 3),
-    99: ('cards/incredible_expeditions/flow.cards', 209, 5),
-    100: ('cards/incredible_expeditions/flow.cards', 214, 5),
-    101: ('cards/incredible_expeditions/flow.cards', 215, 5),
-    102: ('cards/incredible_expeditions/flow.cards', 216, 7),
-    103: ('cards/incredible_expeditions/flow.cards', 219, 7),
-    104: ('cards/incredible_expeditions/flow.cards', 222, 7),
-    105: ('cards/incredible_expeditions/flow.cards', 223, 9),
-    106: ('cards/incredible_expeditions/flow.cards', 224, 9),
-    108: ('cards/incredible_expeditions/flow.cards', 230, 7),
-    109: ('cards/incredible_expeditions/flow.cards', 231, 7),
-    110: ('cards/incredible_expeditions/flow.cards', 232, 7),
-    111: ('cards/incredible_expeditions/flow.cards', 235, 5),
-    112: ('cards/incredible_expeditions/flow.cards', 236, 5),
-    117: ('cards/incredible_expeditions/flow.cards', 243, 3),
-    118: ('cards/incredible_expeditions/flow.cards', 244, 3),
-    119: ('cards/incredible_expeditions/flow.cards', 245, 3),
-    124: ('cards/incredible_expeditions/flow.cards', 252, 3),
-    125: ('cards/incredible_expeditions/flow.cards', 254, 3),
-    126: ('cards/incredible_expeditions/flow.cards', 256, 3),
-    131: ('cards/incredible_expeditions/flow.cards', 262, 3),
-    132: ('cards/incredible_expeditions/flow.cards', 263, 5),
-    134: ('cards/incredible_expeditions/flow.cards', 265, 5),
-    139: ('cards/incredible_expeditions/flow.cards', 95, 1),
-    144: ('cards/incredible_expeditions/flow.cards', 163, 1),
-    149: ('cards/incredible_expeditions/flow.cards', 168, 1),
+    29: ('cards/incredible_expeditions/flow.cards', 103, 3),
+    30: ('cards/incredible_expeditions/flow.cards', 104, 5),
+    32: ('cards/incredible_expeditions/flow.cards', 106, 5),
+    33: ('cards/incredible_expeditions/flow.cards', 108, 3),
+    34: ('cards/incredible_expeditions/flow.cards', 109, 3),
+    39: ('cards/incredible_expeditions/flow.cards', 115, 3),
+    41: ('cards/incredible_expeditions/flow.cards', 116, 5),
+    42: ('cards/incredible_expeditions/flow.cards', 119, 3),
+    44: ('cards/incredible_expeditions/flow.cards', 120, 5),
+    45: ('cards/incredible_expeditions/flow.cards', 124, 3),
+    50: ('cards/incredible_expeditions/flow.cards', 131, 3),
+    51: ('cards/incredible_expeditions/flow.cards', 132, 5),
+    56: ('cards/incredible_expeditions/flow.cards', 139, 3),
+    57: ('cards/incredible_expeditions/flow.cards', 142, 3),
+    58: ('cards/incredible_expeditions/flow.cards', 143, 3),
+    59: ('cards/incredible_expeditions/flow.cards', 146, 3),
+    60: ('cards/incredible_expeditions/flow.cards', 148, 3),
+    61: ('cards/incredible_expeditions/flow.cards', 149, 3),
+    66: ('cards/incredible_expeditions/flow.cards', 155, 3),
+    67: ('cards/incredible_expeditions/flow.cards', 158, 3),
+    72: ('cards/incredible_expeditions/flow.cards', 173, 3),
+    73: ('cards/incredible_expeditions/flow.cards', 175, 3),
+    74: ('cards/incredible_expeditions/flow.cards', 176, 3),
+    79: ('cards/incredible_expeditions/flow.cards', 180, 3),
+    80: ('cards/incredible_expeditions/flow.cards', 181, 3),
+    81: ('cards/incredible_expeditions/flow.cards', 182, 3),
+    86: ('cards/incredible_expeditions/flow.cards', 187, 3),
+    87: ('cards/incredible_expeditions/flow.cards', 190, 3),
+    88: ('cards/incredible_expeditions/flow.cards', 192, 3),
+    89: ('cards/incredible_expeditions/flow.cards', 193, 5),
+    91: ('cards/incredible_expeditions/flow.cards', 195, 5),
+    92: ('cards/incredible_expeditions/flow.cards', 199, 3),
+    97: ('cards/incredible_expeditions/flow.cards', 206, 3),
+    98: ('cards/incredible_expeditions/flow.cards', 207, 3),
+    99: ('cards/incredible_expeditions/flow.cards', 210, 5),
+    100: ('cards/incredible_expeditions/flow.cards', 215, 5),
+    101: ('cards/incredible_expeditions/flow.cards', 216, 5),
+    102: ('cards/incredible_expeditions/flow.cards', 217, 7),
+    103: ('cards/incredible_expeditions/flow.cards', 220, 7),
+    104: ('cards/incredible_expeditions/flow.cards', 223, 7),
+    105: ('cards/incredible_expeditions/flow.cards', 224, 9),
+    106: ('cards/incredible_expeditions/flow.cards', 225, 9),
+    108: ('cards/incredible_expeditions/flow.cards', 231, 7),
+    109: ('cards/incredible_expeditions/flow.cards', 232, 7),
+    110: ('cards/incredible_expeditions/flow.cards', 233, 7),
+    111: ('cards/incredible_expeditions/flow.cards', 236, 5),
+    112: ('cards/incredible_expeditions/flow.cards', 237, 5),
+    117: ('cards/incredible_expeditions/flow.cards', 244, 3),
+    118: ('cards/incredible_expeditions/flow.cards', 245, 3),
+    119: ('cards/incredible_expeditions/flow.cards', 246, 3),
+    124: ('cards/incredible_expeditions/flow.cards', 253, 3),
+    125: ('cards/incredible_expeditions/flow.cards', 255, 3),
+    126: ('cards/incredible_expeditions/flow.cards', 257, 3),
+    131: ('cards/incredible_expeditions/flow.cards', 263, 3),
+    132: ('cards/incredible_expeditions/flow.cards', 264, 5),
+    134: ('cards/incredible_expeditions/flow.cards', 266, 5),
+    139: ('cards/incredible_expeditions/flow.cards', 96, 1),
+    144: ('cards/incredible_expeditions/flow.cards', 164, 1),
+    149: ('cards/incredible_expeditions/flow.cards', 169, 1),
     154: ('cards/incredible_expeditions/crew.cards', 17, 5),
     155: ('cards/incredible_expeditions/crew.cards', 18, 7),
     156: ('cards/incredible_expeditions/crew.cards', 19, 9),
@@ -630,52 +630,52 @@ LINES = {
     359: ('cards/incredible_expeditions/flow.cards', 18, 7),
     363: ('cards/incredible_expeditions/flow.cards', 21, 7),
     365: ('cards/incredible_expeditions/flow.cards', 24, 9),
-    367: ('cards/incredible_expeditions/flow.cards', 102, 3),
-    368: ('cards/incredible_expeditions/flow.cards', 103, 5),
-    370: ('cards/incredible_expeditions/flow.cards', 105, 5),
-    371: ('cards/incredible_expeditions/flow.cards', 107, 3),
-    372: ('cards/incredible_expeditions/flow.cards', 108, 3),
-    377: ('cards/incredible_expeditions/flow.cards', 114, 3),
-    379: ('cards/incredible_expeditions/flow.cards', 115, 5),
-    380: ('cards/incredible_expeditions/flow.cards', 118, 3),
-    382: ('cards/incredible_expeditions/flow.cards', 119, 5),
-    383: ('cards/incredible_expeditions/flow.cards', 123, 3),
+    367: ('cards/incredible_expeditions/flow.cards', 103, 3),
+    368: ('cards/incredible_expeditions/flow.cards', 104, 5),
+    370: ('cards/incredible_expeditions/flow.cards', 106, 5),
+    371: ('cards/incredible_expeditions/flow.cards', 108, 3),
+    372: ('cards/incredible_expeditions/flow.cards', 109, 3),
+    377: ('cards/incredible_expeditions/flow.cards', 115, 3),
+    379: ('cards/incredible_expeditions/flow.cards', 116, 5),
+    380: ('cards/incredible_expeditions/flow.cards', 119, 3),
+    382: ('cards/incredible_expeditions/flow.cards', 120, 5),
+    383: ('cards/incredible_expeditions/flow.cards', 124, 3),
     387: ('cards/incredible_expeditions/flow.cards', 36, 7),
-    390: ('cards/incredible_expeditions/flow.cards', 262, 3),
-    391: ('cards/incredible_expeditions/flow.cards', 263, 5),
-    393: ('cards/incredible_expeditions/flow.cards', 265, 5),
+    390: ('cards/incredible_expeditions/flow.cards', 263, 3),
+    391: ('cards/incredible_expeditions/flow.cards', 264, 5),
+    393: ('cards/incredible_expeditions/flow.cards', 266, 5),
     410: ('cards/incredible_expeditions/flow.cards', 47, 7),
     411: ('cards/incredible_expeditions/flow.cards', 48, 9),
-    413: ('cards/incredible_expeditions/flow.cards', 130, 3),
-    414: ('cards/incredible_expeditions/flow.cards', 131, 5),
+    413: ('cards/incredible_expeditions/flow.cards', 131, 3),
+    414: ('cards/incredible_expeditions/flow.cards', 132, 5),
     418: ('cards/incredible_expeditions/flow.cards', 55, 7),
-    420: ('cards/incredible_expeditions/flow.cards', 138, 3),
-    421: ('cards/incredible_expeditions/flow.cards', 141, 3),
-    422: ('cards/incredible_expeditions/flow.cards', 142, 3),
-    423: ('cards/incredible_expeditions/flow.cards', 145, 3),
-    424: ('cards/incredible_expeditions/flow.cards', 147, 3),
-    425: ('cards/incredible_expeditions/flow.cards', 148, 3),
+    420: ('cards/incredible_expeditions/flow.cards', 139, 3),
+    421: ('cards/incredible_expeditions/flow.cards', 142, 3),
+    422: ('cards/incredible_expeditions/flow.cards', 143, 3),
+    423: ('cards/incredible_expeditions/flow.cards', 146, 3),
+    424: ('cards/incredible_expeditions/flow.cards', 148, 3),
+    425: ('cards/incredible_expeditions/flow.cards', 149, 3),
     427: ('cards/incredible_expeditions/flow.cards', 58, 9),
     428: ('cards/incredible_expeditions/flow.cards', 59, 9),
-    430: ('cards/incredible_expeditions/flow.cards', 138, 3),
-    431: ('cards/incredible_expeditions/flow.cards', 141, 3),
-    432: ('cards/incredible_expeditions/flow.cards', 142, 3),
-    433: ('cards/incredible_expeditions/flow.cards', 145, 3),
-    434: ('cards/incredible_expeditions/flow.cards', 147, 3),
-    435: ('cards/incredible_expeditions/flow.cards', 148, 3),
-    438: ('cards/incredible_expeditions/flow.cards', 154, 3),
-    439: ('cards/incredible_expeditions/flow.cards', 157, 3),
+    430: ('cards/incredible_expeditions/flow.cards', 139, 3),
+    431: ('cards/incredible_expeditions/flow.cards', 142, 3),
+    432: ('cards/incredible_expeditions/flow.cards', 143, 3),
+    433: ('cards/incredible_expeditions/flow.cards', 146, 3),
+    434: ('cards/incredible_expeditions/flow.cards', 148, 3),
+    435: ('cards/incredible_expeditions/flow.cards', 149, 3),
+    438: ('cards/incredible_expeditions/flow.cards', 155, 3),
+    439: ('cards/incredible_expeditions/flow.cards', 158, 3),
     440: ('cards/incredible_expeditions/flow.cards', 65, 7),
     441: ('cards/incredible_expeditions/flow.cards', 68, 7),
     442: ('cards/incredible_expeditions/flow.cards', 69, 9),
-    447: ('cards/incredible_expeditions/flow.cards', 243, 3),
-    448: ('cards/incredible_expeditions/flow.cards', 244, 3),
-    449: ('cards/incredible_expeditions/flow.cards', 245, 3),
-    454: ('cards/incredible_expeditions/flow.cards', 252, 3),
-    455: ('cards/incredible_expeditions/flow.cards', 254, 3),
-    457: ('cards/incredible_expeditions/flow.cards', 262, 3),
-    458: ('cards/incredible_expeditions/flow.cards', 263, 5),
-    460: ('cards/incredible_expeditions/flow.cards', 265, 5),
+    447: ('cards/incredible_expeditions/flow.cards', 244, 3),
+    448: ('cards/incredible_expeditions/flow.cards', 245, 3),
+    449: ('cards/incredible_expeditions/flow.cards', 246, 3),
+    454: ('cards/incredible_expeditions/flow.cards', 253, 3),
+    455: ('cards/incredible_expeditions/flow.cards', 255, 3),
+    457: ('cards/incredible_expeditions/flow.cards', 263, 3),
+    458: ('cards/incredible_expeditions/flow.cards', 264, 5),
+    460: ('cards/incredible_expeditions/flow.cards', 266, 5),
     461: ('cards/incredible_expeditions/flow.cards', 81, 7),
     462: ('cards/incredible_expeditions/flow.cards', 82, 9),
 }
