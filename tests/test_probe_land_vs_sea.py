@@ -569,3 +569,34 @@ def test_points_a_new_layer_raises_are_that_layers_in_the_simulation(
     # Was credited to City scoring (which sets 2 before the Golden Age sets 3): none here.
     # City scoring keeps its doubled trade routes.
     assert points_by.get("golden_age", 0) > 0
+
+
+# -- the scenario vocabulary a tester guesses first
+
+
+def test_a_board_tile_may_be_written_under_tile_as_place_tiles_arguments_write_it(
+    tmp_path: Path,
+) -> None:
+    """``board: [{cell: [0, 0], tile: {side: land}}]``, as ``place_tile``'s ``args`` write a
+    tile, was told "a hex tile's face at a cell needs 'card'" and "'tile' is not a field"."""
+    from engine.scenario import Runner
+
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        "scenario: a board written as place_tile writes a tile\n"
+        'rulebook: "x"\n'
+        "game: land_vs_sea\n"
+        "players: 2\n"
+        "given:\n"
+        "  board:\n"
+        "    - {cell: [0, 0], tile: {side: land}}\n"
+        "    - {cell: [-1, 0], tile: {card: coast, face: b}}\n"
+        "do:\n"
+        "  - action: place_tile\n"
+        "    args: {cell: [1, 0], tile: {side: land, bonus: 1}}\n"
+        "expect:\n"
+        '  edges: {"-1,0": LLLSSS, "0,0": LLLLLL, "1,0": LLLLLL}\n',
+        encoding="utf-8",
+    )
+    (result,) = Runner(REPO / "generated").run_file(path)
+    assert result.passed, result.message
