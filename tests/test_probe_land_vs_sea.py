@@ -600,3 +600,64 @@ def test_a_board_tile_may_be_written_under_tile_as_place_tiles_arguments_write_i
     )
     (result,) = Runner(REPO / "generated").run_file(path)
     assert result.passed, result.message
+
+
+# -- counting a list a native returns
+
+LEY_COUNTING = """\
+layer "Ley Counting" {
+  box uncharted
+  # "Try to set up rows to score multiple Ley lines with a single Menhir placement for extra
+  #  points": two Ley lines or more formed by one tile score 3 more.
+  on tile_placed {
+    if count(new_ley_lines(placed)) >= 2 {
+      score 3
+    }
+  }
+} @provisional("a designer's new layer")
+"""
+
+LEY_COUNTING_SCENARIO = """\
+scenario: a Menhir placed between 2 Menhirs forms 2 Ley lines and scores 3 more
+rulebook: "Try to set up rows to score multiple Ley lines with a single Menhir placement \
+for extra points."
+game: land_vs_sea
+players: 2
+given:
+  layers: [menhir_scoring, ley_counting]
+  board:
+    - {cell: [-2, 0], side: land, menhir: true}
+    - {cell: [-1, 0], side: land, bonus: 1}
+    - {cell: [1, 0], side: land, bonus: 2}
+    - {cell: [2, 0], side: land, menhir: true}
+do:
+  - action: place_tile
+    player: 1
+    args: {cell: [0, 0], tile: {side: land, menhir: true}}
+expect:
+  # 1 + 2 along the two Ley lines, and 3 for forming two.
+  players:
+    - {points: 6}
+    - {points: 0}
+"""
+
+
+def test_count_of_a_list_a_native_returns_checks_prints_and_plays(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``count(new_ley_lines(placed))`` was refused ("'count' takes the name of a zone
+    here"), and nothing else in the DSL counts a native's list."""
+    add_cards(project, LEY_COUNTING)
+    status, out = run(capsys, "check")
+    assert status == 0, out
+    path = scenario(project, LEY_COUNTING_SCENARIO)
+    assert run(capsys, "build", GAME)[0] == 0
+    status, out = run(capsys, "test", str(path))
+    assert status == 0, out
+    sheet = (project / "generated" / "sheets" / GAME / f"{GAME}.md").read_text()
+    assert "if the number of the Ley lines this placement forms is at least 2" in sheet
+    # Anything else is still refused at the value, saying what count takes.
+    add_cards(project, LEY_COUNTING.replace("new_ley_lines(placed)", "has_menhir(placed)"))
+    status, out = run(capsys, "check")
+    assert status == 1
+    assert "'count' takes the name of a zone or a list here, not a bool" in out
