@@ -226,6 +226,14 @@ class Checker:
                 f"{self.vocab.ir['title']} is for {allowed[0]} to {allowed[-1]} players, "
                 f"not {self.players}",
             )
+        modes = getattr(self.rules, "MODES", None)
+        mode = doc.get("mode")
+        if modes and mode is not None and str(mode) not in modes:
+            self.add(
+                child_where(doc, "mode", at),
+                f"{self.vocab.ir['title']} has no {mode} mode; its modes: {', '.join(modes)}"
+                + "; leave 'mode:' out and seat them with 'players:'",
+            )
         if isinstance(doc.get("given"), dict):
             self.state(doc["given"], child_where(doc, "given", at), setting=True)
         if isinstance(doc.get("expect"), dict):

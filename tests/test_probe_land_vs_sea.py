@@ -661,3 +661,36 @@ def test_count_of_a_list_a_native_returns_checks_prints_and_plays(
     status, out = run(capsys, "check")
     assert status == 1
     assert "'count' takes the name of a zone or a list here, not a bool" in out
+
+
+# -- the modes the game has
+
+
+def test_a_mode_the_game_has_not_is_refused_by_sim_and_scenarios(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ "2 player head to head, 3 player asymmetric, and 4 player team game modes": Land
+    against Sea. ``cardc sim land_vs_sea --mode coop`` played "coop games" whose team score
+    summed both sides' points, and a scenario's ``mode: coop`` was taken."""
+    assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
+    status, out = run(capsys, "sim", GAME, "--mode", "coop", "--games", "1", "--jobs", "1")
+    assert status != 0
+    assert "'land_vs_sea' has no coop mode; its modes: competitive" in out
+    assert "team score" not in out
+    path = scenario(
+        project,
+        "scenario: the 4 player team game as co-op\n"
+        'rulebook: "4 player team game modes"\n'
+        "game: land_vs_sea\n"
+        "mode: coop\n"
+        "players: 4\n"
+        "expect:\n"
+        "  players:\n"
+        "    - {side: land}\n",
+    )
+    status, out = run(capsys, "test", str(path))
+    assert status == 1
+    assert "probe.yaml:4:7: Land vs Sea: Uncharted has no coop mode; its modes: competitive" in out
+    # The modes it has still play.
+    status, out = run(capsys, "sim", GAME, "--players", "4", "--games", "1", "--jobs", "1")
+    assert status == 0, out

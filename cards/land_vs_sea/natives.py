@@ -470,6 +470,11 @@ VERBS: dict[str, Callable[..., Any]] = {
 
 GAME_CLASS = LandVsSea
 
+#: "They can be used in 2 player head to head, 3 player asymmetric, and 4 player team game
+#: modes": Land against Sea every time, never a co-op team of every seat (cardc sim --mode
+#: coop summed both sides' points as one team's).
+MODES = ("competitive",)
+
 __all__ = [
     "ACTIONS",
     "ACTION_ARGS",
@@ -480,6 +485,7 @@ __all__ = [
     "GAME_CLASS",
     "GIVEN",
     "GIVEN_KINDS",
+    "MODES",
     "NATIVES",
     "POLICIES",
     "QUESTIONS",
