@@ -694,3 +694,57 @@ def test_a_mode_the_game_has_not_is_refused_by_sim_and_scenarios(
     # The modes it has still play.
     status, out = run(capsys, "sim", GAME, "--players", "4", "--games", "1", "--jobs", "1")
     assert status == 0, out
+
+
+# -- the end of the game in the 3 player asymmetric game
+
+DEEP_SEA = """\
+hex_tile "Deep Sea" {
+  box uncharted
+  copies 0
+  face_a "SSSSSS"
+  face_b "SSSSSS"
+} @provisional("a designer's tile that fits no all land map")
+"""
+
+IDLE_ROUND = """\
+scenario: the game goes on while a player of the round has not yet tried to place
+rulebook: "They can be used in 2 player head to head, 3 player asymmetric, and 4 player team \
+game modes."
+game: land_vs_sea
+players: 3
+given:
+  board:
+    - {cell: [0, 0], side: land}
+  players:
+    - {hand: [deep_sea, deep_sea]}
+    - {hand: [deep_sea]}
+    - {hand: [open_country]}
+choices:
+  # The lone Land player's two placements and the first Sea player's find no place; the
+  # second Sea player has not had a turn of the round, and places.
+  - place_tile: "0a@1,0r0"
+do:
+  - action: play
+    player: 1
+expect:
+  tiles: [[0, 0], [1, 0]]
+  players:
+    - {hand: [deep_sea, deep_sea]}
+    - {hand: [deep_sea]}
+    - {hand: []}
+"""
+
+
+def test_a_round_ends_the_game_only_when_every_seat_has_failed_to_place(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """HOST.md's end: "a whole round of turns placed none". The lone player of the 3 player
+    game places twice a turn, and each failed placement was counted as a seat's turn: the
+    Land player's two and one Sea player's ended the game before the other Sea player had
+    tried (3 failed placements, 3 seats)."""
+    add_cards(project, DEEP_SEA)
+    path = scenario(project, IDLE_ROUND)
+    assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
+    status, out = run(capsys, "test", str(path))
+    assert status == 0, out

@@ -212,7 +212,8 @@ def turns_taken(g: Game, c: Context) -> int:
 
 
 def idle_placements(g: Game, c: Context) -> int:
-    """Placements in a row that found no legal place for a held tile."""
+    """Turns in a row in which a placement found no legal place for a held tile (a turn of
+    two placements counts once)."""
     return _game(g).idle
 
 
