@@ -748,3 +748,69 @@ def test_a_round_ends_the_game_only_when_every_seat_has_failed_to_place(
     assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
     status, out = run(capsys, "test", str(path))
     assert status == 0, out
+
+
+# -- what a placed tile can be asked
+
+CITY_FOUNDERS = """\
+layer "City Founders" {
+  box uncharted
+  # A tile showing a City scores 1 when placed, and its caravans' route 1 per Caravan.
+  on tile_placed {
+    if has_city(placed) {
+      score 1
+    }
+    score caravans(placed)
+  }
+} @provisional("a designer's new layer")
+"""
+
+CITY_FOUNDERS_SCENARIO = """\
+scenario: a City tile with a Caravan, placed beside a route of one Caravan
+rulebook: "Cities increase bonus point scoring for adjacent sea or land areas, and for end of \
+game trade route scoring."
+game: land_vs_sea
+players: 2
+given:
+  layers: [city_founders]
+  board:
+    - {cell: [0, 0], side: land, caravans: 1}
+do:
+  - action: place_tile
+    player: 1
+    args: {cell: [1, 0], tile: {side: land, city: true, caravans: 2}}
+  - action: place_tile
+    player: 2
+    args: {cell: [-1, 0], tile: {side: land, bandit: true}}
+expect:
+  # 1 for the City and 3 Caravans in its route; the Bandit is in no route: 0.
+  players:
+    - {points: 4}
+    - {points: 0}
+"""
+
+
+def test_a_placed_tile_may_be_asked_for_its_city_and_its_routes_icons(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``has_city(placed)``, ``caravans(placed)`` checked (their parameter is ``any``) and
+    failed in every game: "Hex(1, 0) is not an area or a trade route". A placed tile shows
+    a City or not, and is part of a trade route or not."""
+    add_cards(project, CITY_FOUNDERS)
+    assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
+    status, out = run(capsys, "test", str(scenario(project, CITY_FOUNDERS_SCENARIO)))
+    assert status == 0, out
+    status, out = run(capsys, "sim", GAME, "--games", "2", "--jobs", "1", "--no-cards")
+    assert status == 0, out
+    # What is no area still says what an area is, the cell as a scenario writes it.
+    from engine.hexgrid import Hex
+    from engine.loader import new_game
+    from engine.runtime import Context, RuleError
+
+    game = new_game(REPO / "generated" / GAME, players=2)
+    game.map.put(Hex(1, 0), game.face("open_country", "a"))
+    with pytest.raises(RuleError) as refused:
+        game.natives["area_tiles"](game, Context(game.players[0], "", ""), Hex(1, 0))
+    assert "(1, 0) is a cell, not an area or a trade route: an area is area_completed's" in str(
+        refused.value
+    )
