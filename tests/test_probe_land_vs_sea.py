@@ -103,6 +103,51 @@ def test_a_malformed_tile_is_an_error_at_its_property_not_in_the_first_game(
     assert "Traceback" not in out
 
 
+ODD_ICONS = """\
+hex_tile "Two Menhirs" {
+  box uncharted
+  face_a "LLLSSS"
+  face_a_icons menhir 2
+  face_b "LLLSSS"
+}
+hex_tile "Numbered City" {
+  box uncharted
+  face_a "LLLSSS"
+  face_b "LLLSSS"
+  face_b_icons city 2
+}
+hex_tile "Joined Nothing" {
+  box uncharted
+  face_a "LLSLLS"
+  face_a_icons joined
+  face_b "LLLSSS"
+}
+"""
+
+
+def test_an_icon_word_the_game_would_not_read_is_an_error_at_its_property(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``menhir 2`` checked and was one Menhir, ``city 2`` checked and drew no City at all,
+    ``joined`` alone joined nothing."""
+    add_cards(project, ODD_ICONS)
+    status, out = run(capsys, "check")
+    assert status == 1
+    where = f"cards/{GAME}/probe.cards"
+    assert (
+        f"{where}:4:3: error[card-data]: Two Menhirs: a face shows one Menhir or none; "
+        "'menhir 2' would be read as one"
+    ) in out
+    assert (
+        f"{where}:11:3: error[card-data]: Numbered City: 'city' in face_b_icons takes land or "
+        "sea (the section the City is drawn in; none: both), not 'city 2'"
+    ) in out
+    assert (
+        f"{where}:16:3: error[card-data]: Joined Nothing: 'joined' in face_a_icons takes land "
+        "or sea, not 'joined'"
+    ) in out
+
+
 def test_a_card_naming_a_card_of_the_wrong_kind_is_an_error_at_the_name(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

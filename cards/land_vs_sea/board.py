@@ -297,6 +297,7 @@ def face_tile(card: Mapping[str, Any], face: str) -> Tile:
         )
     icons = _clauses(props.get(f"face_{face}_icons"))
     words = {str(clause[0]): clause[1:] for clause in icons if clause}
+    _check_icon_words(words, face, where)
     runs = _runs(letters)
     for side in SIDES:
         if side in [str(w) for w in words.get("joined", [])]:
@@ -361,6 +362,38 @@ def face_tile(card: Mapping[str, Any], face: str) -> Tile:
 
 #: The icons a face shows a number of (``caravan 2``; one when no number is written).
 _COUNTED = ("caravan", "ship", "mountain", "coral")
+
+#: The icons a face shows once, with nothing after them.
+_ONCE = ("menhir", "bandit", "pirate", "steal")
+
+
+def _check_icon_words(words: Mapping[str, list[Any]], face: str, where: str) -> None:
+    """What may follow an icon that is not counted: nothing after a Menhir, a Bandit, a
+    Pirate or a Steal icon (``menhir 2`` was read as one Menhir), land or sea after ``city``
+    (the section it is drawn in; ``city 2`` drew no City at all) and after ``joined``."""
+    prop = f"face_{face}_icons"
+    for icon in _ONCE:
+        if words.get(icon):
+            raise CardError(
+                f"a face shows one {icon.capitalize()} or none; '{_words([icon, *words[icon]])}' "
+                "would be read as one",
+                prop,
+                f"write: {prop} {icon}",
+                where,
+            )
+    for icon, fix in (("city", "city (both sections) or city land"), ("joined", "joined land")):
+        if icon not in words:
+            continue
+        given = [str(w) for w in words[icon]]
+        if any(w not in SIDES for w in given) or (icon == "joined" and not given):
+            raise CardError(
+                f"'{icon}' in {prop} takes land or sea"
+                + (" (the section the City is drawn in; none: both)" if icon == "city" else "")
+                + f", not '{_words([icon, *words[icon]])}'",
+                prop,
+                f"write: {prop} {fix}",
+                where,
+            )
 
 
 def _icon_number(words: Mapping[str, list[Any]], icon: str, face: str, where: str) -> int:
