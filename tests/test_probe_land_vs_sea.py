@@ -859,3 +859,61 @@ def test_a_placed_tile_may_be_asked_for_its_city_and_its_routes_icons(
     assert "(1, 0) is a cell, not an area or a trade route: an area is area_completed's" in str(
         refused.value
     )
+
+
+# -- a designer's special tile
+
+LOST_TEMPLE = """\
+tile "Lost Temple" {
+  box uncharted
+  edges all_land_or_all_sea
+  land_icons menhir, mountain 2
+  sea_icons pirate
+} @provisional("a designer's special tile")
+"""
+
+LOST_TEMPLE_SCENARIO = """\
+scenario: the Lost Temple's Menhir, placed into a hole, forms a Ley line
+rulebook: "Menhirs allow you to score all the bonus points along ley lines formed between any \
+2 aligned Menhirs."
+game: land_vs_sea
+players: 2
+given:
+  layers: [menhir_scoring]
+  board:
+    - {cell: [1, 0], side: land, bonus: 2}
+    - {cell: [2, 0], side: land, menhir: true}
+    - {cell: [1, -1], side: land}
+    - {cell: [0, -1], side: land}
+    - {cell: [-1, 0], side: land}
+    - {cell: [-1, 1], side: land}
+    - {cell: [0, 1], side: land}
+do:
+  - action: place_special_tile
+    player: 1
+    args: {hole: [0, 0], special: lost_temple}
+expect:
+  players:
+    - {points: 2}
+    - {points: 0}
+"""
+
+
+def test_a_special_tiles_icons_play_or_are_refused_at_check(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A special tile's ``land_icons menhir`` checked and showed no Menhir (only caravans
+    and ships were read from a special tile's faces): now its Menhir, Bandit, Pirate,
+    Mountains and Corals play as a hex tile's; a word it cannot play is refused."""
+    add_cards(project, LOST_TEMPLE)
+    assert run(capsys, "check")[0] == 0
+    assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
+    status, out = run(capsys, "test", str(scenario(project, LOST_TEMPLE_SCENARIO)))
+    assert status == 0, out
+    add_cards(project, LOST_TEMPLE.replace("sea_icons pirate", "sea_icons steal"))
+    status, out = run(capsys, "check")
+    assert status == 1
+    assert (
+        "probe.cards:5:3: error[card-data]: Lost Temple: a special tile's face shows caravans, "
+        "ships, Mountains, Corals, a Menhir, a Bandit or a Pirate; not 'steal'"
+    ) in out
