@@ -315,8 +315,19 @@ class Checker:
                 self.add(
                     where,
                     f"'{name}' is not something a scenario can {verb}"
-                    f"{suggest(name, [*fixed, *hooks])}",
+                    f"{self.key_hint(name, [*fixed, *hooks])}",
                 )
+
+    def key_hint(self, name: str, pool: list[str]) -> str:
+        """The closest key; for ``score``, the game's score counter by its name (``points``
+        in Land vs Sea, which 'score' is too far from to be suggested)."""
+        counter = self.vocab.ir["vocabulary"].get("score")
+        if name in ("score", "scores") and counter and counter != name:
+            if counter in pool:
+                return f"; did you mean '{counter}' (the game's score)?"
+            if "counters" in pool:
+                return f"; the game's score is the counter '{counter}' (counters: {{{counter}: N}})"
+        return suggest(name, pool)
 
     def all_quantities(self) -> set[str]:
         """Every quantity any trigger of the game has."""
@@ -340,7 +351,7 @@ class Checker:
                 self.add(
                     key_where(spec, key, at),
                     f"'{name}' is not something a scenario can {verb} for a player"
-                    f"{suggest(name, [*self.player, *hooks])}",
+                    f"{self.key_hint(name, [*self.player, *hooks])}",
                 )
 
     # -- steps

@@ -194,6 +194,13 @@ def test_an_unknown_id_is_an_error_at_its_line_and_column(
             "6:28",
             "'face' is not a field of a held tile; known: card, up",
         ),
+        # The score by its rulebook name: the game's score counter is 'points'.
+        (
+            "given:\n  players:\n    - {score: 5}\n    - {}\n",
+            "6:8",
+            "'score' is not something a scenario can set for a player; did you mean 'points' "
+            "(the game's score)?",
+        ),
         # A name where a mapping goes is told the forms (was "'coast' is not a hex tile's face").
         (
             "do:\n  - action: place_tile\n    args: {cell: [0, 0], tile: coast}\n",
