@@ -1266,6 +1266,23 @@ class Checker:
     def arg(self, sig: Signature, slot: int, expr: Any, scope: _Scope) -> IR | None:
         param = sig.params[slot]
         typ = param.type
+        if (
+            sig.name == "count"
+            and sig.origin == "prelude"
+            and (not isinstance(expr, Name) or scope.locals.get(expr.id) == "list")
+        ):
+            # `count(trade_routes())`: how many items a list holds, as a zone's cards are
+            # counted (a native's list had no other way to be counted).
+            ir, got = self.expr(expr, scope)
+            if got in ("list", "any"):
+                return ir
+            self.error(
+                "type-mismatch",
+                f"'count' takes the name of a zone or a list here, not {with_article(got)}",
+                expr.span,
+                "usage: count ZONE, or count(LIST): count(hand), count(trade_routes())",
+            )
+            return None
         if typ in ("counter", "track", "zone", "target", "card_name", "name", "trigger"):
             found = self.reference(typ, expr, scope, sig)
             if (

@@ -301,7 +301,9 @@ class FlowGame(Game):
     def end_when_held(self) -> None:
         """The flow's ``end when`` holds after a phase (a section's runner found it): the
         rest of the game is skipped (:meth:`_play_phases` does the same)."""
-        self.log("end_when", self.round)
+        # "round N": the round it ended in, which a scenario's event line would otherwise
+        # read as a player ('end_when player 2' in round 1).
+        self.log("end_when", "round", self.round)
         raise GameEnded("end_when")
 
     def _run(self, phases: tuple[tuple[str, PhaseFn], ...], c: Context) -> None:

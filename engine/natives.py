@@ -15,8 +15,11 @@ from typing import Any
 from engine.runtime import Context, Game
 
 
-def count(g: Game, c: Context, zone: str) -> int:
-    """How many cards the acting player's zone holds."""
+def count(g: Game, c: Context, zone: Any) -> int:
+    """How many cards the acting player's zone holds, or how many items a list holds (a
+    native's list: ``count(trade_routes())``)."""
+    if isinstance(zone, (list, tuple)):
+        return len(zone)
     return len(c.player.zones[zone])
 
 

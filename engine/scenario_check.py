@@ -226,6 +226,14 @@ class Checker:
                 f"{self.vocab.ir['title']} is for {allowed[0]} to {allowed[-1]} players, "
                 f"not {self.players}",
             )
+        modes = getattr(self.rules, "MODES", None)
+        mode = doc.get("mode")
+        if modes and mode is not None and str(mode) not in modes:
+            self.add(
+                child_where(doc, "mode", at),
+                f"{self.vocab.ir['title']} has no {mode} mode; its modes: {', '.join(modes)}"
+                + "; leave 'mode:' out and seat them with 'players:'",
+            )
         if isinstance(doc.get("given"), dict):
             self.state(doc["given"], child_where(doc, "given", at), setting=True)
         if isinstance(doc.get("expect"), dict):
@@ -314,8 +322,19 @@ class Checker:
                 self.add(
                     where,
                     f"'{name}' is not something a scenario can {verb}"
-                    f"{suggest(name, [*fixed, *hooks])}",
+                    f"{self.key_hint(name, [*fixed, *hooks])}",
                 )
+
+    def key_hint(self, name: str, pool: list[str]) -> str:
+        """The closest key; for ``score``, the game's score counter by its name (``points``
+        in Land vs Sea, which 'score' is too far from to be suggested)."""
+        counter = self.vocab.ir["vocabulary"].get("score")
+        if name in ("score", "scores") and counter and counter != name:
+            if counter in pool:
+                return f"; did you mean '{counter}' (the game's score)?"
+            if "counters" in pool:
+                return f"; the game's score is the counter '{counter}' (counters: {{{counter}: N}})"
+        return suggest(name, pool)
 
     def all_quantities(self) -> set[str]:
         """Every quantity any trigger of the game has."""
@@ -346,7 +365,7 @@ class Checker:
                 self.add(
                     key_where(spec, key, at),
                     f"'{name}' is not something a scenario can {verb} for a player"
-                    f"{suggest(name, [*self.player, *hooks])}",
+                    f"{self.key_hint(name, [*self.player, *hooks])}",
                 )
 
     def held_by_a_player(self, name: str) -> tuple[str, str] | None:

@@ -145,6 +145,46 @@ class Kind:
     def _wrong(self, value: Any, at: Where) -> Problem:
         return Problem(*at, f"{_show(value)} is not {self.what}")
 
+    def fits_shape(self, value: Any) -> bool:
+        """True when ``value`` is of the shape this kind takes (a mapping, a list, a number, a
+        word), whatever else is wrong with it: :class:`OneOf` reports the problems of the
+        options a value could have meant, not of those of another shape."""
+        return True
+
+
+def _scalar(value: Any) -> bool:
+    """A word or a number: not a mapping or a list."""
+    return not isinstance(value, (dict, list))
+
+
+def _one_of(forms: Sequence[str]) -> str:
+    """``a, b or c``."""
+    return forms[0] if len(forms) == 1 else f"{', '.join(forms[:-1])} or {forms[-1]}"
+
+
+def plural(what: str) -> str:
+    """A kind's words for many of it: 'a held tile' -> 'held tiles', 'a tile at a cell' ->
+    'tiles at a cell', 'a cell [q, r]' -> 'cells [q, r]' (the article dropped, the noun before
+    any 'at', 'of', 'with' or bracket made plural)."""
+    words = what.split()
+    if words and words[0] in ("a", "an", "the"):
+        words = words[1:]
+    if not words:
+        return "values"
+    end = next(
+        (i for i, w in enumerate(words) if i and (w in ("at", "of", "with") or w[0] in "[({")),
+        len(words),
+    )
+    noun = words[end - 1]
+    if noun.endswith("s") or noun.endswith("x"):
+        noun += "es"
+    elif noun.endswith("y") and len(noun) > 1 and noun[-2] not in "aeiou":
+        noun = noun[:-1] + "ies"
+    else:
+        noun += "s"
+    words[end - 1] = noun
+    return " ".join(words)
+
 
 def _show(value: Any) -> str:
     if value is None:
@@ -189,6 +229,10 @@ class Number(Kind):
         elif high is not None and value > high:
             yield Problem(*at, f"{value} is more than {high}, the most {self.what} can be")
 
+    def fits_shape(self, value: Any) -> bool:
+        """A number (not true or false)."""
+        return isinstance(value, int) and not isinstance(value, bool)
+
     def schema(self, vocab: Vocabulary) -> dict[str, Any]:
         """An integer with its bounds."""
         out: dict[str, Any] = {"type": "integer"}
@@ -211,6 +255,10 @@ class Flag(Kind):
         if not isinstance(value, bool):
             yield self._wrong(value, at)
 
+    def fits_shape(self, value: Any) -> bool:
+        """True or false."""
+        return isinstance(value, bool)
+
     def schema(self, vocab: Vocabulary) -> dict[str, Any]:
         """A boolean."""
         return {"type": "boolean"}
@@ -226,6 +274,10 @@ class Text(Kind):
         """A string."""
         if not isinstance(value, str):
             yield self._wrong(value, at)
+
+    def fits_shape(self, value: Any) -> bool:
+        """A string."""
+        return isinstance(value, str)
 
     def schema(self, vocab: Vocabulary) -> dict[str, Any]:
         """A string."""
@@ -244,6 +296,10 @@ class Choice(Kind):
         if str(value) not in self.words or isinstance(value, (dict, list, bool)):
             what = self.what or " or ".join(self.words)
             yield Problem(*at, f"{_show(value)} is not {what}{suggest(str(value), self.words)}")
+
+    def fits_shape(self, value: Any) -> bool:
+        """A word, not a mapping or a list."""
+        return _scalar(value)
 
     def schema(self, vocab: Vocabulary) -> dict[str, Any]:
         """An enum."""
@@ -269,6 +325,10 @@ class Id(Kind):
         if (self.normal(text) if self.normal else text) not in known:
             yield Problem(*at, f"'{text}' is not {self.what}{suggest(text, known)}")
 
+    def fits_shape(self, value: Any) -> bool:
+        """A name, not a mapping or a list."""
+        return _scalar(value)
+
     def schema(self, vocab: Vocabulary) -> dict[str, Any]:
         """The pool's ids, by reference to the schema's ``$defs`` (a pool of 300 spaces is
         written once); a place may also be spelled as the map prints it ("Sierra Leone")."""
@@ -292,12 +352,26 @@ class Many(Kind):
     def check(self, value: Any, vocab: Vocabulary, at: Where) -> Iterator[Problem]:
         """A list, each item checked at its own line."""
         if not isinstance(value, list):
-            yield Problem(*at, f"{_show(value)} is not a list of {self.item.what}s")
+            what = self.what if self.what != "a list" else f"a list of {plural(self.item.what)}"
+            # One item written without its list ('layers: menhir_scoring'): say how to list it.
+            hint = (
+                f"; write it as a list: [{value}]"
+                if _scalar(value)
+                and value is not None
+                and self.item.fits_shape(value)
+                and not list(self.item.check(value, vocab, at))
+                else ""
+            )
+            yield Problem(*at, f"{_show(value)} is not {what}{hint}")
             return
         if self.length is not None and len(value) != self.length:
             yield Problem(*at, f"this list holds {len(value)} items, not {self.length}")
         for index, item in enumerate(value):
             yield from self.item.check(item, vocab, child_where(value, index, at))
+
+    def fits_shape(self, value: Any) -> bool:
+        """A list."""
+        return isinstance(value, list)
 
     def schema(self, vocab: Vocabulary) -> dict[str, Any]:
         """An array."""
@@ -328,6 +402,10 @@ class Table(Kind):
             yield from problems
             if not problems:
                 yield from self._value(str(key)).check(item, vocab, child_where(value, key, at))
+
+    def fits_shape(self, value: Any) -> bool:
+        """A mapping."""
+        return isinstance(value, dict)
 
     def schema(self, vocab: Vocabulary) -> dict[str, Any]:
         """An object whose property names are the key kind's."""
@@ -367,6 +445,16 @@ class Fields(Kind):
         if missing:
             yield Problem(*at, f"{self.what} needs {', '.join(repr(m) for m in missing)}")
 
+    def fits_shape(self, value: Any) -> bool:
+        """A mapping."""
+        return isinstance(value, dict)
+
+    def form(self) -> str:
+        """How the mapping reads with its required fields: ``a special tile {special: ...}``."""
+        if not self.required:
+            return self.what
+        return f"{self.what} {{{', '.join(f'{name}: ...' for name in self.required)}}}"
+
     def schema(self, vocab: Vocabulary) -> dict[str, Any]:
         """An object with exactly these properties."""
         properties = {}
@@ -392,15 +480,32 @@ class OneOf(Kind):
     what: str = "a value"
 
     def check(self, value: Any, vocab: Vocabulary, at: Where) -> Iterator[Problem]:
-        """The first option that fits; else the problems of the option that came closest."""
-        best: list[Problem] | None = None
-        for option in self.options:
+        """The first option that fits; else the problems of the option that came closest, of
+        the options of the value's shape (a mapping is not told it is not a name), the one
+        knowing most of a mapping's keys first; a value of no option's shape is told the
+        forms it may take."""
+        shaped = [option for option in self.options if option.fits_shape(value)]
+        if not shaped:
+            forms = [o.form() if isinstance(o, Fields) else o.what for o in self.options]
+            yield Problem(*at, f"{_show(value)} is not {self.what}; write {_one_of(forms)}")
+            return
+        best: tuple[int, int, list[Problem]] | None = None
+        for option in shaped:
             problems = list(option.check(value, vocab, at))
             if not problems:
                 return
-            if best is None or len(problems) < len(best):
-                best = problems
-        yield from best or []
+            unknown = (
+                sum(1 for key in value if str(key) not in option.fields)
+                if isinstance(option, Fields) and isinstance(value, dict)
+                else 0
+            )
+            if best is None or (len(problems), unknown) < best[:2]:
+                best = (len(problems), unknown, problems)
+        yield from best[2] if best else []
+
+    def fits_shape(self, value: Any) -> bool:
+        """The shape of one of the options."""
+        return any(option.fits_shape(value) for option in self.options)
 
     def schema(self, vocab: Vocabulary) -> dict[str, Any]:
         """``anyOf`` the options."""
@@ -422,6 +527,10 @@ class Maybe(Kind):
         """Null, or the inner kind."""
         if value is not None:
             yield from self.inner.check(value, vocab, at)
+
+    def fits_shape(self, value: Any) -> bool:
+        """Null, or the inner kind's shape."""
+        return value is None or self.inner.fits_shape(value)
 
     def schema(self, vocab: Vocabulary) -> dict[str, Any]:
         """``anyOf`` null and the inner kind."""

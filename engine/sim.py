@@ -306,6 +306,17 @@ class Simulator:
                 f"'{self.name}' is for {declared[0]} to {declared[1]} players, not {players}{fix}"
             )
 
+    def check_mode(self, mode: str) -> None:
+        """Refuse a mode the game's Python says it has not (``MODES`` in its natives.py: Land
+        vs Sea's sides are always competitive, never a co-op team of every seat)."""
+        modes = getattr(self.rules, "MODES", None)
+        if modes and mode not in modes:
+            raise SimError(
+                f"'{self.name}' has no {mode} mode; its modes: {', '.join(modes)}",
+                mode,
+                tuple(modes),
+            )
+
     def new_game(self, seed: int, players: int, mode: str, policy: PolicyFactory) -> Game:
         """A fresh game, as :func:`engine.loader.new_game` makes it, with one policy per seat.
 
@@ -347,6 +358,7 @@ def play_one(
     number), keeping the game so its logbook and tracks can be shown."""
     sim = folder if isinstance(folder, Simulator) else Simulator(Path(folder))
     seats = players_for(mode) if players is None else players
+    sim.check_mode(mode)
     sim.check_players(seats)
     factory = sim.factory(policy)
     seed_of_game = game_seed(seed, number)
@@ -610,6 +622,7 @@ def run_points(
     for point, made in zip(points, sims, strict=True):
         _SIMULATORS[(point.folder, point.params, "")] = made
     for sim in sims:
+        sim.check_mode(mode)
         sim.check_players(seats)
         sim.factory(policy)
     chunks = [

@@ -226,6 +226,14 @@ def signed(value: float, digits: int = 2) -> str:
 
 def verdict(what: str, difference: Difference, unit: str = "", digits: int = 2) -> str:
     """A plain sentence saying whether a difference is significant at 95%."""
+    if difference.n < 2:
+        # One game has no spread to measure: its interval would read "+100.0 to +100.0", as
+        # sure as can be, beside "not significant".
+        games = "no game" if difference.n == 0 else "one game"
+        return (
+            f"{what}: {signed(difference.value, digits)}{unit} from {games}: too few for an "
+            "interval; these games cannot tell the two apart (play more games)."
+        )
     interval = (
         f"{signed(difference.value, digits)}{unit} "
         f"(95% CI {signed(difference.low, digits)} to {signed(difference.high, digits)}{unit})"

@@ -335,6 +335,12 @@ def test_end_when_stops_the_rounds_and_the_end_still_scores(tmp_path: Path) -> N
     # The end is checked after every phase: round 3's roll never happened.
     rolls = [e for e in game.events if e[0] == "gain" and e[2] == "points"]
     assert len(rolls) == 1 + 2 + 1  # setup, rounds 1 and 2, and the last phase's score
+    # A scenario reads the end as the round it came in, not as a player ('end_when player 4'
+    # was round 3 read as a seat).
+    from engine.scenario import describe_event
+
+    ended = [describe_event(e) for e in game.events if e[0] == "end_when"]
+    assert ended == ["end_when round 3"]
 
 
 def test_end_game_ends_at_once_with_its_reason(tmp_path: Path) -> None:

@@ -103,6 +103,51 @@ def test_a_malformed_tile_is_an_error_at_its_property_not_in_the_first_game(
     assert "Traceback" not in out
 
 
+ODD_ICONS = """\
+hex_tile "Two Menhirs" {
+  box uncharted
+  face_a "LLLSSS"
+  face_a_icons menhir 2
+  face_b "LLLSSS"
+}
+hex_tile "Numbered City" {
+  box uncharted
+  face_a "LLLSSS"
+  face_b "LLLSSS"
+  face_b_icons city 2
+}
+hex_tile "Joined Nothing" {
+  box uncharted
+  face_a "LLSLLS"
+  face_a_icons joined
+  face_b "LLLSSS"
+}
+"""
+
+
+def test_an_icon_word_the_game_would_not_read_is_an_error_at_its_property(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``menhir 2`` checked and was one Menhir, ``city 2`` checked and drew no City at all,
+    ``joined`` alone joined nothing."""
+    add_cards(project, ODD_ICONS)
+    status, out = run(capsys, "check")
+    assert status == 1
+    where = f"cards/{GAME}/probe.cards"
+    assert (
+        f"{where}:4:3: error[card-data]: Two Menhirs: a face shows one Menhir or none; "
+        "'menhir 2' would be read as one"
+    ) in out
+    assert (
+        f"{where}:11:3: error[card-data]: Numbered City: 'city' in face_b_icons takes land or "
+        "sea (the section the City is drawn in; none: both), not 'city 2'"
+    ) in out
+    assert (
+        f"{where}:16:3: error[card-data]: Joined Nothing: 'joined' in face_a_icons takes land "
+        "or sea, not 'joined'"
+    ) in out
+
+
 def test_a_card_naming_a_card_of_the_wrong_kind_is_an_error_at_the_name(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -569,3 +614,306 @@ def test_points_a_new_layer_raises_are_that_layers_in_the_simulation(
     # Was credited to City scoring (which sets 2 before the Golden Age sets 3): none here.
     # City scoring keeps its doubled trade routes.
     assert points_by.get("golden_age", 0) > 0
+
+
+# -- the scenario vocabulary a tester guesses first
+
+
+def test_a_board_tile_may_be_written_under_tile_as_place_tiles_arguments_write_it(
+    tmp_path: Path,
+) -> None:
+    """``board: [{cell: [0, 0], tile: {side: land}}]``, as ``place_tile``'s ``args`` write a
+    tile, was told "a hex tile's face at a cell needs 'card'" and "'tile' is not a field"."""
+    from engine.scenario import Runner
+
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        "scenario: a board written as place_tile writes a tile\n"
+        'rulebook: "x"\n'
+        "game: land_vs_sea\n"
+        "players: 2\n"
+        "given:\n"
+        "  board:\n"
+        "    - {cell: [0, 0], tile: {side: land}}\n"
+        "    - {cell: [-1, 0], tile: {card: coast, face: b}}\n"
+        "do:\n"
+        "  - action: place_tile\n"
+        "    args: {cell: [1, 0], tile: {side: land, bonus: 1}}\n"
+        "expect:\n"
+        '  edges: {"-1,0": LLLSSS, "0,0": LLLLLL, "1,0": LLLLLL}\n',
+        encoding="utf-8",
+    )
+    (result,) = Runner(REPO / "generated").run_file(path)
+    assert result.passed, result.message
+
+
+# -- counting a list a native returns
+
+LEY_COUNTING = """\
+layer "Ley Counting" {
+  box uncharted
+  # "Try to set up rows to score multiple Ley lines with a single Menhir placement for extra
+  #  points": two Ley lines or more formed by one tile score 3 more.
+  on tile_placed {
+    if count(new_ley_lines(placed)) >= 2 {
+      score 3
+    }
+  }
+} @provisional("a designer's new layer")
+"""
+
+LEY_COUNTING_SCENARIO = """\
+scenario: a Menhir placed between 2 Menhirs forms 2 Ley lines and scores 3 more
+rulebook: "Try to set up rows to score multiple Ley lines with a single Menhir placement \
+for extra points."
+game: land_vs_sea
+players: 2
+given:
+  layers: [menhir_scoring, ley_counting]
+  board:
+    - {cell: [-2, 0], side: land, menhir: true}
+    - {cell: [-1, 0], side: land, bonus: 1}
+    - {cell: [1, 0], side: land, bonus: 2}
+    - {cell: [2, 0], side: land, menhir: true}
+do:
+  - action: place_tile
+    player: 1
+    args: {cell: [0, 0], tile: {side: land, menhir: true}}
+expect:
+  # 1 + 2 along the two Ley lines, and 3 for forming two.
+  players:
+    - {points: 6}
+    - {points: 0}
+"""
+
+
+def test_count_of_a_list_a_native_returns_checks_prints_and_plays(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``count(new_ley_lines(placed))`` was refused ("'count' takes the name of a zone
+    here"), and nothing else in the DSL counts a native's list."""
+    add_cards(project, LEY_COUNTING)
+    status, out = run(capsys, "check")
+    assert status == 0, out
+    path = scenario(project, LEY_COUNTING_SCENARIO)
+    assert run(capsys, "build", GAME)[0] == 0
+    status, out = run(capsys, "test", str(path))
+    assert status == 0, out
+    sheet = (project / "generated" / "sheets" / GAME / f"{GAME}.md").read_text()
+    assert "if the number of the Ley lines this placement forms is at least 2" in sheet
+    # Anything else is still refused at the value, saying what count takes.
+    add_cards(project, LEY_COUNTING.replace("new_ley_lines(placed)", "has_menhir(placed)"))
+    status, out = run(capsys, "check")
+    assert status == 1
+    assert "'count' takes the name of a zone or a list here, not a bool" in out
+
+
+# -- the modes the game has
+
+
+def test_a_mode_the_game_has_not_is_refused_by_sim_and_scenarios(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ "2 player head to head, 3 player asymmetric, and 4 player team game modes": Land
+    against Sea. ``cardc sim land_vs_sea --mode coop`` played "coop games" whose team score
+    summed both sides' points, and a scenario's ``mode: coop`` was taken."""
+    assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
+    status, out = run(capsys, "sim", GAME, "--mode", "coop", "--games", "1", "--jobs", "1")
+    assert status != 0
+    assert "'land_vs_sea' has no coop mode; its modes: competitive" in out
+    assert "team score" not in out
+    path = scenario(
+        project,
+        "scenario: the 4 player team game as co-op\n"
+        'rulebook: "4 player team game modes"\n'
+        "game: land_vs_sea\n"
+        "mode: coop\n"
+        "players: 4\n"
+        "expect:\n"
+        "  players:\n"
+        "    - {side: land}\n",
+    )
+    status, out = run(capsys, "test", str(path))
+    assert status == 1
+    assert "probe.yaml:4:7: Land vs Sea: Uncharted has no coop mode; its modes: competitive" in out
+    # The modes it has still play.
+    status, out = run(capsys, "sim", GAME, "--players", "4", "--games", "1", "--jobs", "1")
+    assert status == 0, out
+
+
+# -- the end of the game in the 3 player asymmetric game
+
+DEEP_SEA = """\
+hex_tile "Deep Sea" {
+  box uncharted
+  copies 0
+  face_a "SSSSSS"
+  face_b "SSSSSS"
+} @provisional("a designer's tile that fits no all land map")
+"""
+
+IDLE_ROUND = """\
+scenario: the game goes on while a player of the round has not yet tried to place
+rulebook: "They can be used in 2 player head to head, 3 player asymmetric, and 4 player team \
+game modes."
+game: land_vs_sea
+players: 3
+given:
+  board:
+    - {cell: [0, 0], side: land}
+  players:
+    - {hand: [deep_sea, deep_sea]}
+    - {hand: [deep_sea]}
+    - {hand: [open_country]}
+choices:
+  # The lone Land player's two placements and the first Sea player's find no place; the
+  # second Sea player has not had a turn of the round, and places.
+  - place_tile: "0a@1,0r0"
+do:
+  - action: play
+    player: 1
+expect:
+  tiles: [[0, 0], [1, 0]]
+  players:
+    - {hand: [deep_sea, deep_sea]}
+    - {hand: [deep_sea]}
+    - {hand: []}
+"""
+
+
+def test_a_round_ends_the_game_only_when_every_seat_has_failed_to_place(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """HOST.md's end: "a whole round of turns placed none". The lone player of the 3 player
+    game places twice a turn, and each failed placement was counted as a seat's turn: the
+    Land player's two and one Sea player's ended the game before the other Sea player had
+    tried (3 failed placements, 3 seats)."""
+    add_cards(project, DEEP_SEA)
+    path = scenario(project, IDLE_ROUND)
+    assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
+    status, out = run(capsys, "test", str(path))
+    assert status == 0, out
+
+
+# -- what a placed tile can be asked
+
+CITY_FOUNDERS = """\
+layer "City Founders" {
+  box uncharted
+  # A tile showing a City scores 1 when placed, and its caravans' route 1 per Caravan.
+  on tile_placed {
+    if has_city(placed) {
+      score 1
+    }
+    score caravans(placed)
+  }
+} @provisional("a designer's new layer")
+"""
+
+CITY_FOUNDERS_SCENARIO = """\
+scenario: a City tile with a Caravan, placed beside a route of one Caravan
+rulebook: "Cities increase bonus point scoring for adjacent sea or land areas, and for end of \
+game trade route scoring."
+game: land_vs_sea
+players: 2
+given:
+  layers: [city_founders]
+  board:
+    - {cell: [0, 0], side: land, caravans: 1}
+do:
+  - action: place_tile
+    player: 1
+    args: {cell: [1, 0], tile: {side: land, city: true, caravans: 2}}
+  - action: place_tile
+    player: 2
+    args: {cell: [-1, 0], tile: {side: land, bandit: true}}
+expect:
+  # 1 for the City and 3 Caravans in its route; the Bandit is in no route: 0.
+  players:
+    - {points: 4}
+    - {points: 0}
+"""
+
+
+def test_a_placed_tile_may_be_asked_for_its_city_and_its_routes_icons(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``has_city(placed)``, ``caravans(placed)`` checked (their parameter is ``any``) and
+    failed in every game: "Hex(1, 0) is not an area or a trade route". A placed tile shows
+    a City or not, and is part of a trade route or not."""
+    add_cards(project, CITY_FOUNDERS)
+    assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
+    status, out = run(capsys, "test", str(scenario(project, CITY_FOUNDERS_SCENARIO)))
+    assert status == 0, out
+    status, out = run(capsys, "sim", GAME, "--games", "2", "--jobs", "1", "--no-cards")
+    assert status == 0, out
+    # What is no area still says what an area is, the cell as a scenario writes it.
+    from engine.hexgrid import Hex
+    from engine.loader import new_game
+    from engine.runtime import Context, RuleError
+
+    game = new_game(REPO / "generated" / GAME, players=2)
+    game.map.put(Hex(1, 0), game.face("open_country", "a"))
+    with pytest.raises(RuleError) as refused:
+        game.natives["area_tiles"](game, Context(game.players[0], "", ""), Hex(1, 0))
+    assert "(1, 0) is a cell, not an area or a trade route: an area is area_completed's" in str(
+        refused.value
+    )
+
+
+# -- a designer's special tile
+
+LOST_TEMPLE = """\
+tile "Lost Temple" {
+  box uncharted
+  edges all_land_or_all_sea
+  land_icons menhir, mountain 2
+  sea_icons pirate
+} @provisional("a designer's special tile")
+"""
+
+LOST_TEMPLE_SCENARIO = """\
+scenario: the Lost Temple's Menhir, placed into a hole, forms a Ley line
+rulebook: "Menhirs allow you to score all the bonus points along ley lines formed between any \
+2 aligned Menhirs."
+game: land_vs_sea
+players: 2
+given:
+  layers: [menhir_scoring]
+  board:
+    - {cell: [1, 0], side: land, bonus: 2}
+    - {cell: [2, 0], side: land, menhir: true}
+    - {cell: [1, -1], side: land}
+    - {cell: [0, -1], side: land}
+    - {cell: [-1, 0], side: land}
+    - {cell: [-1, 1], side: land}
+    - {cell: [0, 1], side: land}
+do:
+  - action: place_special_tile
+    player: 1
+    args: {hole: [0, 0], special: lost_temple}
+expect:
+  players:
+    - {points: 2}
+    - {points: 0}
+"""
+
+
+def test_a_special_tiles_icons_play_or_are_refused_at_check(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A special tile's ``land_icons menhir`` checked and showed no Menhir (only caravans
+    and ships were read from a special tile's faces): now its Menhir, Bandit, Pirate,
+    Mountains and Corals play as a hex tile's; a word it cannot play is refused."""
+    add_cards(project, LOST_TEMPLE)
+    assert run(capsys, "check")[0] == 0
+    assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
+    status, out = run(capsys, "test", str(scenario(project, LOST_TEMPLE_SCENARIO)))
+    assert status == 0, out
+    add_cards(project, LOST_TEMPLE.replace("sea_icons pirate", "sea_icons steal"))
+    status, out = run(capsys, "check")
+    assert status == 1
+    assert (
+        "probe.cards:5:3: error[card-data]: Lost Temple: a special tile's face shows caravans, "
+        "ships, Mountains, Corals, a Menhir, a Bandit or a Pirate; not 'steal'"
+    ) in out

@@ -172,6 +172,54 @@ def test_an_unknown_id_is_an_error_at_its_line_and_column(
     assert f"s.yaml:{where}: {words}" in result.message, result.message
 
 
+@pytest.mark.parametrize(
+    ("body", "where", "words"),
+    [
+        # One item where a list goes: 'is not a list of a scoring layers' (sic), no way out.
+        (
+            "given:\n  layers: menhir_scoring\n",
+            "5:11",
+            "'menhir_scoring' is not a list of scoring layers; write it as a list: "
+            "[menhir_scoring]",
+        ),
+        # A cell's own words, not 'a list of a coordinates'.
+        (
+            "given:\n  board:\n    - {cell: '1,0', side: land}\n",
+            "6:14",
+            "'1,0' is not a cell [q, r]",
+        ),
+        # A mapping is told its wrong field, not 'a mapping is not a hex tile' (the other form).
+        (
+            "given:\n  players:\n    - hand: [{card: coast, face: b}]\n    - {}\n",
+            "6:28",
+            "'face' is not a field of a held tile; known: card, up",
+        ),
+        # The score by its rulebook name: the game's score counter is 'points'.
+        (
+            "given:\n  players:\n    - {score: 5}\n    - {}\n",
+            "6:8",
+            "'score' is not something a scenario can set for a player; did you mean 'points' "
+            "(the game's score)?",
+        ),
+        # A name where a mapping goes is told the forms (was "'coast' is not a hex tile's face").
+        (
+            "do:\n  - action: place_tile\n    args: {cell: [0, 0], tile: coast}\n",
+            "6:32",
+            "'coast' is not a tile; write a hex tile's face {card: ...}, a special tile "
+            "{special: ...}, a tile of sections {sections: ...}, a one-sided tile {side: ...} or a "
+            "split tile {land: ...}",
+        ),
+    ],
+)
+def test_a_value_of_the_wrong_shape_is_told_the_shape_it_takes(
+    tmp_path: Path, body: str, where: str, words: str
+) -> None:
+    text = f"scenario: a mistake\ngame: land_vs_sea\nplayers: 2\n{body}expect:\n  round: 1\n"
+    result = one(tmp_path, text)
+    assert not result.passed
+    assert f"s.yaml:{where}: {words}" in result.message, result.message
+
+
 def test_player_3_in_a_two_player_game(tmp_path: Path) -> None:
     result = one(
         tmp_path,

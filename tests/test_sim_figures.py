@@ -106,6 +106,10 @@ def test_a_difference_inside_its_noise_says_so_in_words() -> None:
     assert "not significant" in sentence and "cannot tell" in sentence
     loud = sim_stats.Difference(-3.2, 0.5, True, 1000)
     assert "significant at 95%" in sim_stats.verdict("mean score", loud)
+    # One game (the seats' win shares of a 1-game run): no interval, not "+100.0 to +100.0".
+    one = sim_stats.share_difference(0, 1, 1)
+    sentence = sim_stats.verdict("Sea's win share minus Land's", one)
+    assert "CI" not in sentence and "from one game: too few for an interval" in sentence
     assert "not" not in sim_stats.verdict("mean score", loud)
 
 

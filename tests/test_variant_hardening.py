@@ -194,12 +194,13 @@ def test_set_then_unset_gives_the_file_back_byte_for_byte(
     project: Path, capsys: pytest.CaptureFixture[str], raw: bytes
 ) -> None:
     VARIANT.write_bytes(raw)
+    # A value the card data plays (a bare '3' is no icon: refused at cardc check).
     status, out = run(
-        capsys, "variant", "set", "land_vs_sea/house", "cards.lost_traders.land_icons", "3"
+        capsys, "variant", "set", "land_vs_sea/house", "cards.lost_traders.land_icons", "caravan 3"
     )
     assert status == 0, out
     edited = VARIANT.read_bytes()
-    assert b"land_icons: 3" in edited
+    assert b"land_icons: caravan 3" in edited
     # The shape of the file is kept by the edit itself too.
     assert edited.startswith(b"\xef\xbb\xbf") == raw.startswith(b"\xef\xbb\xbf")
     assert (b"\r\n" in edited) == (b"\r\n" in raw)

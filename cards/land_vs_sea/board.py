@@ -297,6 +297,7 @@ def face_tile(card: Mapping[str, Any], face: str) -> Tile:
         )
     icons = _clauses(props.get(f"face_{face}_icons"))
     words = {str(clause[0]): clause[1:] for clause in icons if clause}
+    _check_icon_words(words, face, where)
     runs = _runs(letters)
     for side in SIDES:
         if side in [str(w) for w in words.get("joined", [])]:
@@ -362,6 +363,38 @@ def face_tile(card: Mapping[str, Any], face: str) -> Tile:
 #: The icons a face shows a number of (``caravan 2``; one when no number is written).
 _COUNTED = ("caravan", "ship", "mountain", "coral")
 
+#: The icons a face shows once, with nothing after them.
+_ONCE = ("menhir", "bandit", "pirate", "steal")
+
+
+def _check_icon_words(words: Mapping[str, list[Any]], face: str, where: str) -> None:
+    """What may follow an icon that is not counted: nothing after a Menhir, a Bandit, a
+    Pirate or a Steal icon (``menhir 2`` was read as one Menhir), land or sea after ``city``
+    (the section it is drawn in; ``city 2`` drew no City at all) and after ``joined``."""
+    prop = f"face_{face}_icons"
+    for icon in _ONCE:
+        if words.get(icon):
+            raise CardError(
+                f"a face shows one {icon.capitalize()} or none; '{_words([icon, *words[icon]])}' "
+                "would be read as one",
+                prop,
+                f"write: {prop} {icon}",
+                where,
+            )
+    for icon, fix in (("city", "city (both sections) or city land"), ("joined", "joined land")):
+        if icon not in words:
+            continue
+        given = [str(w) for w in words[icon]]
+        if any(w not in SIDES for w in given) or (icon == "joined" and not given):
+            raise CardError(
+                f"'{icon}' in {prop} takes land or sea"
+                + (" (the section the City is drawn in; none: both)" if icon == "city" else "")
+                + f", not '{_words([icon, *words[icon]])}'",
+                prop,
+                f"write: {prop} {fix}",
+                where,
+            )
+
 
 def _icon_number(words: Mapping[str, list[Any]], icon: str, face: str, where: str) -> int:
     """How many of ``icon`` a face's icons list (``caravan 2``), checked: a whole number, at
@@ -411,10 +444,57 @@ def special_tile(card: Mapping[str, Any], face: str) -> Tile:
             f"{card.get('source', '?')}: {card.get('title', card.get('id'))}",
         )
     icons = properties.get(f"{face}_icons")
+    where = f"{card.get('source', '?')}: {card.get('title', card.get('id'))}"
+    words = {str(clause[0]): clause[1:] for clause in _clauses(icons) if clause}
+    prop = f"{face}_icons"
+    # The icons a face can show, as a hex tile's: a Menhir, a Bandit or a Pirate placed into a
+    # hole plays as on any tile (was silently nothing); a City is the 'city' property.
+    # Not a Steal icon: a Steal tile steals when it is the turn's own placement, never a
+    # bonus tile placement.
+    wrong = sorted(set(words) - {*_COUNTED, "menhir", "bandit", "pirate"})
+    if wrong:
+        raise CardError(
+            f"a special tile's face shows caravans, ships, Mountains, Corals, a Menhir, a "
+            f"Bandit or a Pirate; not '{wrong[0]}'"
+            + (" (a City is the tile's 'city true')" if wrong[0] == "city" else ""),
+            prop,
+            f"write: {prop} caravan 2" + ("; city true" if wrong[0] == "city" else ""),
+            where,
+        )
+    for icon in _ONCE:
+        if words.get(icon):
+            raise CardError(
+                f"a face shows one {icon.capitalize()} or none; '{_words([icon, *words[icon]])}' "
+                "would be read as one",
+                prop,
+                f"write: {prop} {icon}",
+                where,
+            )
+    drawn = "mountain" if face == LAND else "coral"
+    other = "coral" if face == LAND else "mountain"
+    if other in words:
+        raise CardError(
+            f"a {other.capitalize()} is drawn in a {'sea' if other == 'coral' else 'land'} "
+            f"section, and the {face} face is all {face}",
+            prop,
+            f"move it to {'sea' if other == 'coral' else 'land'}_icons",
+            where,
+        )
     return Tile(
-        (Section(face, frozenset(range(6)), 0, bool(properties.get("city"))),),
+        (
+            Section(
+                face,
+                frozenset(range(6)),
+                0,
+                bool(properties.get("city")),
+                _icon_count(icons, drawn),
+            ),
+        ),
+        menhir="menhir" in words,
         caravans=_icon_count(icons, "caravan"),
         ships=_icon_count(icons, "ship"),
+        bandit="bandit" in words,
+        pirate="pirate" in words,
         special=str(card.get("id")),
         name=str(card.get("title", "")),
     )
@@ -437,7 +517,7 @@ def check_special_tile(card: Mapping[str, Any], cards: Mapping[str, Any]) -> Non
         special_tile(card, side)
         prop = f"{side}_icons"
         for clause in _clauses(card.get("properties", {}).get(prop)):
-            if clause and str(clause[0]) in ("caravan", "ship"):
+            if clause and str(clause[0]) in _COUNTED:
                 _icon_number({str(clause[0]): clause[1:]}, str(clause[0]), side, where)
 
 

@@ -292,7 +292,10 @@ class LandVsSea(FlowGame):
         self._answering: tuple[list[str], Any, dict[str, list[tuple[str, Any]]]] | None = None
         #: placements attempted (a turn of the 3 player game's lone player holds two).
         self.placements = 0
+        #: turns in a row in which a placement found no place (``idle_placements``), and the
+        #: last such turn (a turn counts once).
         self.idle = 0
+        self.idle_turn = -1
         #: what the layers made of the area or Waypoint last announced (bonus_value,
         #: waypoint_value), for the flow's scoring that follows.
         self.values: dict[str, int] = {"bonus_value": 1, "waypoint_value": 1, "icon_value": 1}
@@ -693,10 +696,16 @@ class LandVsSea(FlowGame):
         found = self.options(player)
         if not found:
             self.last = None
-            self.idle += 1
+            # A turn that found no place counts once, however many placements it holds: the
+            # 3 player game's lone player places twice a turn, and its two failures ended the
+            # game before a seat of the round had tried ("a whole round of turns placed none").
+            if self.idle_turn != self.turns:
+                self.idle += 1
+                self.idle_turn = self.turns
             self.log("no_placement", player.index)
             return
         self.idle = 0
+        self.idle_turn = -1
         self.offered = found
         answer = self.ask(player, Question("place_tile", player.index, "place a tile", found))
         chosen = found.lookup(answer)

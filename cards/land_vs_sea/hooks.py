@@ -9,7 +9,18 @@ from typing import Any
 
 from engine.hexgrid import as_hex
 from engine.runtime import Context, Game, Player, RuleError
-from engine.scenario_types import Anything, Choice, Fields, Flag, Id, Many, Number, OneOf, Text
+from engine.scenario_types import (
+    Anything,
+    Choice,
+    Fields,
+    Flag,
+    Id,
+    Many,
+    Maybe,
+    Number,
+    OneOf,
+    Text,
+)
 
 from .board import LAND, SEA, SIDES, Section, Tile, area_at
 from .game import Held, _game
@@ -77,9 +88,10 @@ def _held(spec: Any) -> Held:
 
 
 def _given_board(g: Game, who: Any, value: Any) -> None:
-    """Put tiles on the board: a list of tile specs, each with its ``cell: [q, r]``."""
+    """Put tiles on the board: a list of tile specs, each with its ``cell: [q, r]`` (the spec
+    beside it, or under ``tile:`` as ``place_tile``'s arguments write it)."""
     for spec in value:
-        _game(g).put_tile(as_hex(spec["cell"]), tile_from_spec(g, spec))
+        _game(g).put_tile(as_hex(spec["cell"]), tile_from_spec(g, spec.get("tile", spec)))
 
 
 def _given_side(g: Game, who: Any, value: Any) -> None:
@@ -164,6 +176,14 @@ def _tile_at(g: Game, who: Any) -> Any:
     return {f"{cell.q},{cell.r}": tile.letters for cell, tile in sorted(_game(g).tiles.items())}
 
 
+def _winner(g: Game, who: Any) -> str | None:
+    """The side the flow's winner rule names as the points stand (after ``end_game`` or
+    ``play``, the game's winner): land or sea; None when the sides are tied."""
+    game = _game(g)
+    found = game.result().winner
+    return None if found is None else game.side_of(g.players[int(found)])
+
+
 EXPECT: dict[str, Callable[[Game, Any], Any]] = {
     "points": lambda g, who: _player(g, who).counters["points"],
     "plus_50_tokens": lambda g, who: _player(g, who).counters["plus_50_tokens"],
@@ -178,6 +198,7 @@ EXPECT: dict[str, Callable[[Game, Any], Any]] = {
     "special_tiles": lambda g, who: list(_game(g).specials),
     "scoring_aids": lambda g, who: dict(_game(g).aids),
     "token_supply": lambda g, who: _game(g).token_supply,
+    "winner": _winner,
 }
 
 
@@ -224,6 +245,16 @@ def _action_end_game(g: Game, player: Player) -> None:
     _game(g).run_section("end")
 
 
+def _action_play(g: Game, player: Player) -> None:
+    """Play the game on from the given state by its flow, as a game is played: turns in seat
+    order from this player, the end condition after every phase (``turn`` does not check it),
+    then the end game scoring; the choices scripted by the scenario."""
+    game = _game(g)
+    game.set_up = True
+    game.board["first_player"] = player.index + 1
+    game.play()
+
+
 def _action_score(g: Game, player: Player, amount: int) -> None:
     """The player's side scores points (the score track, bonus tokens)."""
     _game(g).award(player, int(amount), "points")
@@ -247,6 +278,7 @@ ACTIONS: dict[str, Callable[..., Context | None]] = {
     "turn": _action_turn,
     "setup": _action_setup,
     "end_game": _action_end_game,
+    "play": _action_play,
     "score": _action_score,
     "draw_tiles": _action_draw_tiles,
     "place_waypoint": _action_place_waypoint,
@@ -313,9 +345,15 @@ _TILE_FORMS = (
 )
 TILE = OneOf(_TILE_FORMS, "a tile")
 _PLACED = OneOf(
-    tuple(
-        Fields({"cell": _CELL, **form.fields}, ("cell", *form.required), f"{form.what} at a cell")
-        for form in _TILE_FORMS
+    (
+        *(
+            Fields(
+                {"cell": _CELL, **form.fields}, ("cell", *form.required), f"{form.what} at a cell"
+            )
+            for form in _TILE_FORMS
+        ),
+        # As place_tile's arguments write it: {cell: [0, 0], tile: {side: land}}.
+        Fields({"cell": _CELL, "tile": TILE}, ("cell", "tile"), "a tile at a cell"),
     ),
     "a tile at a cell",
 )
@@ -370,6 +408,7 @@ EXPECT_KINDS = {
         "the scoring aids' sides",
     ),
     "token_supply": Number(0),
+    "winner": Maybe(_SIDE),
 }
 ACTION_ARGS = {
     "place_tile": Fields({"cell": _CELL, "tile": TILE}, ("cell", "tile"), "the arguments"),
@@ -383,6 +422,7 @@ ACTION_ARGS = {
     "turn": Fields({}),
     "setup": Fields({}),
     "end_game": Fields({}),
+    "play": Fields({}),
     "score": Fields({"amount": Number(0)}, ("amount",), "the arguments"),
     "draw_tiles": Fields({}),
     "place_waypoint": Fields(

@@ -74,7 +74,32 @@ def _area_or_route(g: Game, place: Any) -> Area | Route:
         if route is None:
             raise RuleError(f"no trade route at {place['route']}")
         return route
+    if _is_cell(place):
+        raise RuleError(
+            f"{as_hex(place)} is a cell, not an area or a trade route: an area is "
+            "area_completed's 'area' (or one of areas_completed()), a trade route is "
+            "route_joined's 'route' (or one of trade_routes())"
+        )
     raise RuleError(f"{place!r} is not an area or a trade route")
+
+
+def _is_cell(place: Any) -> bool:
+    """A cell (a placed tile's ``placed``, a scenario's ``[q, r]``), not an area or route."""
+    if isinstance(place, Hex):
+        return True
+    return (
+        isinstance(place, (tuple, list))
+        and len(place) == 2
+        and all(isinstance(n, int) and not isinstance(n, bool) for n in place)
+    )
+
+
+def _route_of(g: Game, route: Any) -> Route | None:
+    """A trade route, or the one the tile at a cell is part of (None: the tile is in none,
+    as a Bandit or a tile without icons)."""
+    if _is_cell(route):
+        return route_at(_game(g).tiles, as_hex(route))
+    return _route(g, route)
 
 
 def _route(g: Game, route: Any) -> Route:
@@ -132,7 +157,11 @@ def bonus_between(g: Game, c: Context, line: LeyLine) -> int:
 
 
 def has_city(g: Game, c: Context, place: Any) -> bool:
-    """A City overlaps or lies in the area, or is connected to the trade route."""
+    """A City overlaps or lies in the area, or is connected to the trade route; of a tile (a
+    cell, as ``tile_placed``'s ``placed``), the tile shows a City."""
+    if isinstance(place, Tile) or _is_cell(place):
+        found_tile = _shown_at(g, place)
+        return found_tile is not None and found_tile.city
     found = _area_or_route(g, place)
     board = _game(g).tiles
     return area_has_city(board, found) if isinstance(found, Area) else route_has_city(board, found)
@@ -151,13 +180,17 @@ def is_pirate(g: Game, c: Context, tile: Any) -> bool:
 
 
 def caravans(g: Game, c: Context, route: Any) -> int:
-    """Caravan icons in a trade route (the Lost Traders counts 2)."""
-    return route_caravans(_game(g).tiles, _route(g, route))
+    """Caravan icons in a trade route (the Lost Traders counts 2); of a tile (a cell), in the
+    trade route it is part of (0 when none)."""
+    found = _route_of(g, route)
+    return 0 if found is None else route_caravans(_game(g).tiles, found)
 
 
 def ships(g: Game, c: Context, route: Any) -> int:
-    """Ship icons in a trade route (the Lost Traders counts 2)."""
-    return route_ships(_game(g).tiles, _route(g, route))
+    """Ship icons in a trade route (the Lost Traders counts 2); of a tile (a cell), in the
+    trade route it is part of (0 when none)."""
+    found = _route_of(g, route)
+    return 0 if found is None else route_ships(_game(g).tiles, found)
 
 
 def mountains_and_corals(g: Game, c: Context, area: Any) -> int:
@@ -212,7 +245,8 @@ def turns_taken(g: Game, c: Context) -> int:
 
 
 def idle_placements(g: Game, c: Context) -> int:
-    """Placements in a row that found no legal place for a held tile."""
+    """Turns in a row in which a placement found no legal place for a held tile (a turn of
+    two placements counts once)."""
     return _game(g).idle
 
 
@@ -470,6 +504,11 @@ VERBS: dict[str, Callable[..., Any]] = {
 
 GAME_CLASS = LandVsSea
 
+#: "They can be used in 2 player head to head, 3 player asymmetric, and 4 player team game
+#: modes": Land against Sea every time, never a co-op team of every seat (cardc sim --mode
+#: coop summed both sides' points as one team's).
+MODES = ("competitive",)
+
 __all__ = [
     "ACTIONS",
     "ACTION_ARGS",
@@ -480,6 +519,7 @@ __all__ = [
     "GAME_CLASS",
     "GIVEN",
     "GIVEN_KINDS",
+    "MODES",
     "NATIVES",
     "POLICIES",
     "QUESTIONS",

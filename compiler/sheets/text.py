@@ -785,6 +785,9 @@ class CardWriter:
         doc = _yours(self.vocab["natives"].get(name, {}).get("doc", name))
         if name in ("min", "max") and len(args) == 2:
             return [f"the {'smaller' if name == 'min' else 'larger'} of ", *_join(args, " and ")]
+        if name == "count" and args and e["args"][0].get("kind") not in ("ref", "local"):
+            # A list counted (count(trade_routes())): "the number of every trade route ...".
+            return ["the number of ", *args[0]]
         if name == "count" and args:
             first = plain_words(args[0]).split(" ", 1)[0].lower()
             if first in ("your", "the", "a", "an", "their"):
