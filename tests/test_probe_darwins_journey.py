@@ -483,3 +483,28 @@ def test_a_scenario_card_naming_tiles_of_the_wrong_sort_is_an_error_at_the_name(
     )
     assert got[(8, 28)][0] == "name-undefined"
     assert got[(8, 28)][2] == ("did you mean 'ocean'?",)
+
+
+# -- the third probe: rule cases at their edges, new cards, house rules ---------------------
+
+
+def test_a_sweep_seats_the_players_asked_for(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``cardc sweep --players N`` seats N players at every point, as ``cardc sim --players``
+    does: a house rule of a game for 1 to 4 could only be swept solo ('unrecognized arguments:
+    --players 3')."""
+    import json
+
+    from compiler.cli import main
+
+    monkeypatch.chdir(ROOT)
+    argv = ["sweep", "darwins_journey", "--variants", "base,no_pirates", "--games", "3"]
+    status = main([*argv, "--players", "3", "--jobs", "1", "--json", "-q"])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    points = json.loads(out)["points"]
+    assert [(p["variant"], p["players"], p["mode"]) for p in points] == [
+        (None, 3, "competitive"),
+        ("no_pirates", 3, "competitive"),
+    ]
