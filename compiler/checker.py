@@ -1283,6 +1283,13 @@ class Checker:
             if isinstance(expr, Name) and expr.id == "self":
                 return {"kind": "builtin", "name": "self"}
             if isinstance(expr, Name) and expr.id in self.cards:
+                if param.names and not self.names_fit(expr.id, param.names):
+                    # `pitch_tent navigation`: the declaration says what the card must be
+                    # (param site card { names campsite }); it failed only when it ran.
+                    self.resolve_named(
+                        expr, f"the {param.name.upper()} of '{sig.name}'", param.names
+                    )
+                    return None
                 return {"kind": "card", "id": expr.id}
             ir, got = self.expr(expr, scope)
             self.expect_type(got, "card", expr.span, _param_words(sig, slot))

@@ -508,3 +508,46 @@ def test_a_sweep_seats_the_players_asked_for(
         (None, 3, "competitive"),
         ("no_pirates", 3, "competitive"),
     ]
+
+
+def test_a_card_argument_of_the_wrong_kind_is_an_error_at_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A verb's or native's ``card`` parameter says what it names (``param site card { names
+    campsite }``): a Tent pitched on an action location, the Treasure of a Crew card, the cost
+    of a Crew card checked, and failed only when a game played the card ('navigation' is not a
+    Campsite)."""
+    found = diagnostics_with_card_file(
+        tmp_path,
+        monkeypatch,
+        "darwins_journey",
+        'crew pirates "Free Camp" { code "X1"\n'
+        "  on use { pitch_tent navigation; take_treasure sailor; gain coins cost_of(p1) }\n"
+        "}\n"
+        'crew pirates "Good Camp" { code "X2"\n'
+        "  on use { pitch_tent bahia; gain coins cost_of(navigation) + cost_of(bahia) }\n"
+        "}\n",
+    )
+    got = [(d.code, d.span.line, d.span.column, d.message) for d in found]
+    assert got == [
+        (
+            "property-names",
+            2,
+            23,
+            "the SITE of 'pitch_tent' names a campsite; 'navigation' is an action_location",
+        ),
+        (
+            "property-names",
+            2,
+            49,
+            "the CAMPSITE of 'take_treasure' names a campsite; 'sailor' is a crew tagged base",
+        ),
+        (
+            "property-names",
+            2,
+            76,
+            "the PLACE of 'cost_of' names a campsite or an action_location; 'p1' is a crew "
+            "tagged pirates",
+        ),
+    ]
+    assert "bahia, montevideo" in found[0].hints[0]
