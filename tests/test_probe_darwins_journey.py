@@ -551,3 +551,24 @@ def test_a_card_argument_of_the_wrong_kind_is_an_error_at_check(
         ),
     ]
     assert "bahia, montevideo" in found[0].hints[0]
+
+
+def test_a_tent_pitched_by_a_card_needs_a_free_tent_site_and_counts_as_the_players() -> None:
+    """``pitch_tent`` (a designer's "place a Tent on Galapagos" card calls it) placed a Tent on
+    a Campsite whose Tent sites were all occupied, and left the player's ``tents`` (which the
+    Reward Phase pays for) unchanged; ``offer_tent`` raised it apart."""
+    game = _game(2)
+    first, second = game.players
+    game.board["tents_on"]["galapagos"] = [second.index]
+    pitch = dj.VERBS["pitch_tent"]
+    pitch(game, Context(first, "", "probe"), "galapagos")
+    assert game.board["tents_on"]["galapagos"] == [second.index]
+    assert first.counters["tents"] == 0 and first.counters["victory_points"] == 0
+    assert ("no_tent", 0, "galapagos", "its Tent sites are all occupied") in game.events
+    pitch(game, Context(first, "", "probe"), "bahia")
+    assert game.board["tents_on"]["bahia"] == [first.index]
+    assert first.counters["tents"] == 1 and first.counters["victory_points"] == 2
+    first.counters["tents"] = 4  # tents_per_player (provisional): none left
+    pitch(game, Context(first, "", "probe"), "montevideo")
+    assert game.board["tents_on"]["montevideo"] == []
+    assert ("no_tent", 0, "montevideo", "no Tent left") in game.events

@@ -613,11 +613,23 @@ def refuse_specimen(g: Game, c: Context) -> None:
 
 
 def pitch_tent(g: Game, c: Context, site: str) -> None:
-    """The player's Tent on a Tent site of ``site``, and the Campsite's rewards."""
+    """One of the player's Tents on a free Tent site of ``site`` (counted in their ``tents``),
+    and the Campsite's rewards. With every Tent site of ``site`` occupied, or no Tent left to
+    the player, nothing is placed or gained: a card may call this verb on any Campsite (the
+    host's own ``offer_tent`` asks only where a Tent fits), and a Tent beyond the sites, or one
+    the player's count missed (the Reward Phase pays for each Tent), broke the board."""
     site = _campsite(g, site)
-    g.board["tents_on"][site].append(c.player.index)
-    g.log("tent", c.player.index, site)
-    g.run(site, "campsite_reward", c.player)
+    player = c.player
+    if free_tent_sites(g, c, site) <= 0:
+        g.log("no_tent", player.index, site, "its Tent sites are all occupied")
+        return
+    if player.counters["tents"] >= param(g, "tents_per_player"):
+        g.log("no_tent", player.index, site, "no Tent left")
+        return
+    g.board["tents_on"][site].append(player.index)
+    g.gain(c, "tents", 1)
+    g.log("tent", player.index, site)
+    g.run(site, "campsite_reward", player)
 
 
 def navigate(g: Game, c: Context, steps: int) -> None:
