@@ -29,10 +29,16 @@ class Problem:
     message: str
 
 
-def suggest(name: str, pool: Sequence[str] | set[str] | dict[str, Any]) -> str:
-    """ "; did you mean 'x'?" for the closest name in ``pool``, else the pool when it is short."""
+def suggest(name: str, pool: Sequence[str] | set[str] | dict[str, Any], most: int = 12) -> str:
+    """ "; did you mean 'x'?" for the closest name in ``pool``, else the pool when it holds at
+    most ``most`` names (else the first few)."""
     names = sorted(str(p) for p in pool)
     close = difflib.get_close_matches(str(name), names, n=1, cutoff=0.6)
+    # A name the guess starts with ('setup' for 'setup_game'), which difflib may rank below a
+    # longer one that shares more letters ('setup_diary').
+    first = [n for n in names if str(name).startswith(n + "_") and n not in close]
+    if close and first:
+        return f"; did you mean '{first[-1]}' or '{close[0]}'?"
     if close:
         return f"; did you mean '{close[0]}'?"
     # An answer written without the prefix its pool gives every name ('wine' for
@@ -42,7 +48,7 @@ def suggest(name: str, pool: Sequence[str] | set[str] | dict[str, Any]) -> str:
         return f"; did you mean '{tagged[0]}'?"
     if not names:
         return ""
-    if len(names) > 12:
+    if len(names) > most:
         return f"; {len(names)} known, for example: {', '.join(names[:6])}"
     return f"; known: {', '.join(names)}"
 

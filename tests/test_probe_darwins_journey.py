@@ -572,3 +572,32 @@ def test_a_tent_pitched_by_a_card_needs_a_free_tent_site_and_counts_as_the_playe
     pitch(game, Context(first, "", "probe"), "montevideo")
     assert game.board["tents_on"]["montevideo"] == []
     assert ("no_tent", 0, "montevideo", "no Tent left") in game.events
+
+
+def test_an_action_named_as_the_rulebook_names_it_is_told_the_step_that_runs_it(
+    tmp_path: Path,
+) -> None:
+    """A tester writes the rule's name as the step ('action: pirate_raid'): it was "not an
+    action; 14 known, for example: activate_tile, explore, final_scoring, navigate, phase,
+    place_worker", six of the fourteen, without reward_phase_end; 'setup_game' was told
+    'setup_diary' only."""
+    head = "scenario: s\ngame: darwins_journey\ndo:\n  - action: "
+    tail = "\nexpect:\n  round: 1\n"
+    assert _run_yaml(tmp_path, head + "pirate_raid" + tail) == (
+        "4:13: 'pirate_raid' is not an action of darwins_journey; to run it, write action: "
+        "phase with args: {name: pirate_raid} (a phase of the flow), or run: "
+        "pirate_raid.reward_phase_end (its 'on reward_phase_end')"
+    )
+    assert _run_yaml(tmp_path, head + "discovering_treasure" + tail).endswith(
+        "write run: discovering_treasure.campsite_reached with event: {campsite: ...} "
+        "(its 'on campsite_reached')"
+    )
+    assert _run_yaml(tmp_path, head + "campsite_reached" + tail).endswith(
+        "write fire: campsite_reached with event: {campsite: ...} (every card in force answers)"
+    )
+    every = _run_yaml(tmp_path, head + "raid" + tail)
+    assert every.startswith("4:13: 'raid' is not an action of darwins_journey; known: ")
+    assert sorted(every.split("known: ")[1].split(", ")) == sorted(dj.ACTIONS)
+    assert _run_yaml(tmp_path, head + "setup_game" + tail).endswith(
+        "did you mean 'setup' or 'setup_diary'?"
+    )
