@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from compiler.suggest import did_you_mean
@@ -103,6 +104,22 @@ class CheckedGame:
     diagnostics: list[Diagnostic]
 
 
+def duplicate_hint(ident: str, first: Span, again: Span) -> str:
+    """The hint of a card declared twice: a variant's card with the id of one of the base
+    game's is most likely meant to replace it, which the variant says with ``remove:``."""
+    if _in_variant(again.file) and not _in_variant(first.file):
+        return (
+            f"to replace the game's card, remove it in the variant too: remove: [{ident}]; "
+            "to add another, give it another title or an explicit 'id' property"
+        )
+    return "give one of them another title, or an explicit 'id' property"
+
+
+def _in_variant(file: str) -> bool:
+    """True for a variant's overlay (its ``add:``) or a card file of its ``add_files``."""
+    return "variants" in Path(file).parts
+
+
 class Checker:
     """Resolves and lowers the cards of one game."""
 
@@ -146,7 +163,7 @@ class Checker:
                     "duplicate-card",
                     f"a card with the id '{ident}' is already declared at {first.span}",
                     decl.span,
-                    "give one of them another title, or an explicit 'id' property",
+                    duplicate_hint(ident, first.span, decl.span),
                 )
                 continue
             self.cards[ident] = decl

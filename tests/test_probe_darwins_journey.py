@@ -22,7 +22,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from probing import diagnostics_with_card_file
+from probing import copy_game, diagnostics_with_card_file
 
 from compiler.pipeline import compile_game
 from dsl.diagnostics import Diagnostic, SourceCache
@@ -601,3 +601,37 @@ def test_an_action_named_as_the_rulebook_names_it_is_told_the_step_that_runs_it(
     assert _run_yaml(tmp_path, head + "setup_game" + tail).endswith(
         "did you mean 'setup' or 'setup_diary'?"
     )
+
+
+def test_a_variant_card_with_a_base_cards_title_is_told_to_remove_the_base_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A house rule rewrites the Pirate Raid in its ``add:`` under the rule's own title: the
+    hint said "give one of them another title", where the designer means to replace it
+    (``remove: [pirate_raid]`` beside the ``add:``); with it the variant checks."""
+    from compiler import filecache
+    from compiler.cli import main
+
+    variant = copy_game(tmp_path, "darwins_journey") / "variants" / "harsh.yaml"
+    monkeypatch.chdir(tmp_path)
+    rule = (
+        'add: |\n  rule "Pirate Raid" {\n    on reward_phase_end {\n'
+        "      for each raided in players where ship_region(raided) == pirate_region() {\n"
+        "        pay coins 3 + 2 * treasure else lose victory_points missing\n"
+        "        return_treasure\n      }\n    }\n  }\n"
+    )
+    variant.write_text(rule, encoding="utf-8")
+    filecache.clear()
+    try:
+        status = main(["check"])
+        out = "".join(capsys.readouterr())
+        assert status == 1
+        assert "harsh.yaml:2:3: error[duplicate-card]" in out
+        assert (
+            "hint: to replace the game's card, remove it in the variant too: remove: "
+            "[pirate_raid]; to add another, give it another title or an explicit 'id' property"
+        ) in out
+        variant.write_text("remove: [pirate_raid]\n" + rule, encoding="utf-8")
+        assert main(["check"]) == 0, capsys.readouterr().out
+    finally:
+        filecache.clear()
