@@ -37,7 +37,7 @@ from typing import Any, Protocol
 
 from engine.flow import FlowGame
 from engine.runtime import Context, Game, Player, Question, RuleError
-from engine.scenario_types import PLAYER, Fields, Id, Many, Maybe, Number, Table
+from engine.scenario_types import PLAYER, Fields, Id, Many, Maybe, Number, Table, Text
 
 from . import board as geometry  # noqa: F401 - for tests: rules_module(...).geometry
 from . import policy
@@ -805,6 +805,23 @@ def _expect_player(get: Callable[[Game, Player], Any]) -> Callable[[Game, Player
     return expect
 
 
+def _play_game(g: Game, player: Player) -> None:
+    """The rest of the game by its flow, from the state the scenario gave (not set up again:
+    ``action: setup`` first sets it up): each round from the current one (its Reward Phase
+    and the Pirate Raid after it), the flow's ``end when`` after every phase, then the final
+    scoring and the winner."""
+    dj = _game(g)
+    dj.set_up = True
+    dj.play()
+
+
+def _winner(g: Game, player: Player | None) -> int | None:
+    """The seat the flow's winner rule names on the scores as they stand (most victory
+    points, then most Coins); None when still tied, or in a game of one."""
+    winner = _game(g).result().winner
+    return None if winner is None else int(winner) + 1
+
+
 EXPECT = {
     "pirate_region": lambda g, player: pirate_region(g, Context(g.players[0], "", "")),
     "ship_region": _expect_player(lambda g, p: ship_region(g, Context(p, "", ""), p)),
@@ -823,6 +840,10 @@ EXPECT = {
     },
     "placed": _expect_player(lambda g, p: list(_game(g).placed(p))),
     "pirate_regions": lambda g, player: ocean_regions(g),
+    # Who wins (a seat; null: tied on victory points and Coins), and why the game ended:
+    # "rounds", "end_when" (a house rule's end condition) or an end_game reason.
+    "winner": _winner,
+    "end_reason": lambda g, player: _game(g).reason,
 }
 
 
@@ -885,6 +906,8 @@ ACTIONS = {
     # Any one phase of the flow by its name, a variant's own phases included (a house rule
     # that inserts a phase is tested by running it).
     "phase": lambda g, player, name: _game(g).run_phase(name, player),
+    # The whole game on from the given state, to its end and its winner.
+    "play_game": _play_game,
 }
 
 
@@ -956,6 +979,8 @@ EXPECT_KINDS = {
     "unlocked_tiles": Many(Id("action_tile", "a Special Action tile")),
     "unlocked_at_start": Many(Id("action_tile", "a Special Action tile")),
     "pirate_regions": Many(_REGION),
+    "winner": Maybe(PLAYER),
+    "end_reason": Maybe(Text()),
 }
 # Card arguments name any card: the flow itself refuses one of the wrong kind (a scenario may
 # expect that refusal), while a name that is no card at all is the scenario's own mistake.
@@ -974,6 +999,7 @@ ACTION_ARGS = {
     "unlock_diary": Fields({}),
     "special_action": Fields({}),
     "phase": Fields({"name": Id("phase", "a phase of the flow")}, ("name",)),
+    "play_game": Fields({}),
 }
 EVENT_KINDS = {"campsite": Id("place", "a place")}
 QUESTIONS: dict[str, tuple[str, tuple[str, ...] | str | None]] = {
