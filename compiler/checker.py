@@ -1284,6 +1284,16 @@ class Checker:
         param = sig.params[slot]
         typ = param.type
         if typ in ("counter", "track", "zone", "target", "card_name", "name", "trigger"):
+            if (
+                param.names
+                and isinstance(expr, Name)
+                and expr.id not in scope.locals
+                and not self.names_fit(expr.id, param.names)
+            ):
+                # `research_specimen ignoring coins`: what the parameter names says more than
+                # "'coins' is not a symbol" with the game's first dozen symbols.
+                self.resolve_named(expr, f"the {param.name.upper()} of '{sig.name}'", param.names)
+                return None
             found = self.reference(typ, expr, scope, sig)
             if (
                 found is not None

@@ -635,3 +635,35 @@ def test_a_variant_card_with_a_base_cards_title_is_told_to_remove_the_base_one(
         assert main(["check"]) == 0, capsys.readouterr().out
     finally:
         filecache.clear()
+
+
+def test_a_name_parameter_says_what_it_names_before_what_the_name_is_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``research_specimen ignoring coins`` (P1's "ignoring any Coin penalties" written as a
+    designer says it) was "'coins' is not a symbol of this game" with the game's first dozen
+    symbols (Crew cards and Campsites among them); the parameter names a cost (``{ names cost
+    }``), and the message says so with the one that is."""
+    found = diagnostics_with_card_file(
+        tmp_path,
+        monkeypatch,
+        "darwins_journey",
+        'crew pirates "Scholar" { code "X1"\n'
+        "  on use { research_specimen ignoring coins; research_specimen ignoring coin_penalty }\n"
+        "}\n",
+    )
+    got = [(d.code, d.span.column, d.message, d.hints) for d in found]
+    assert got == [
+        (
+            "property-names",
+            39,
+            "the IGNORING of 'research_specimen' names a cost; 'coins' is a counter",
+            ("a cost: coin_penalties",),
+        ),
+        (
+            "name-undefined",
+            73,
+            "'coin_penalty' is not declared (the IGNORING of 'research_specimen' names a cost)",
+            ("did you mean 'coin_penalties'?",),
+        ),
+    ]
