@@ -667,3 +667,19 @@ def test_a_name_parameter_says_what_it_names_before_what_the_name_is_not(
             ("did you mean 'coin_penalties'?",),
         ),
     ]
+
+
+@pytest.mark.parametrize("value", [0, -2, 2.5])
+def test_a_simulation_of_no_rounds_is_refused_as_a_variant_of_no_rounds_is(value: Any) -> None:
+    """``cardc sim --param rounds=0`` (and a sweep's ``rounds=0,5``) played games of no round,
+    scored 0 and reported them "1.00 rounds" long; a variant's ``params: {rounds: 0}`` is
+    refused (round-count), and so is the simulation's."""
+    from engine.sim import SimError
+
+    with pytest.raises(
+        SimError,
+        match=f"'rounds' is the game's number of rounds: a game lasts "
+        f"at least 1 round, a whole number, not {value!r}",
+    ):
+        Simulator(GENERATED, {"rounds": value})
+    assert Simulator(GENERATED, {"rounds": 1}).ir["vocabulary"]["params"]["rounds"] == 1
