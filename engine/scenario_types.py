@@ -398,6 +398,9 @@ class Maybe(Kind):
     """A value of a kind, or ``null`` (nothing: no Pirate Ship on the board)."""
 
     inner: Kind
+    #: What null means, said with a wrong value ("the Pirate Ship in the supply"): a tester
+    #: writes the rulebook's word for nothing ('supply'), and is told to write null.
+    none: str = ""
 
     @property
     def what(self) -> str:  # type: ignore[override]
@@ -407,7 +410,11 @@ class Maybe(Kind):
     def check(self, value: Any, vocab: Vocabulary, at: Where) -> Iterator[Problem]:
         """Null, or the inner kind."""
         if value is not None:
-            yield from self.inner.check(value, vocab, at)
+            for problem in self.inner.check(value, vocab, at):
+                if self.none:
+                    said = f"{problem.message}; or null: {self.none}"
+                    problem = Problem(problem.line, problem.column, said)
+                yield problem
 
     def schema(self, vocab: Vocabulary) -> dict[str, Any]:
         """``anyOf`` null and the inner kind."""

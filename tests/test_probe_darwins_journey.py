@@ -683,3 +683,18 @@ def test_a_simulation_of_no_rounds_is_refused_as_a_variant_of_no_rounds_is(value
     ):
         Simulator(GENERATED, {"rounds": value})
     assert Simulator(GENERATED, {"rounds": 1}).ir["vocabulary"]["params"]["rounds"] == 1
+
+
+def test_the_pirate_ship_given_in_the_supply_is_told_to_write_null(tmp_path: Path) -> None:
+    """The rulebook: "Place the Pirate Ship near the main board"; "They take it either from
+    the supply or the board": a tester writes ``pirate_region: supply``, which was "not an area
+    of the Ocean track" with the six sections, and nothing about null."""
+    text = (
+        "scenario: s\ngame: darwins_journey\ngiven:\n  pirate_region: supply\n"
+        "do:\n  - action: reward_phase_end\nexpect:\n  pirate_region: null\n"
+    )
+    assert _run_yaml(tmp_path, text) == (
+        "4:18: 'supply' is not an area of the Ocean track; known: section_1, section_2, "
+        "section_3, section_4, section_5, section_6; or null: the Pirate Ship in the supply, "
+        "near the main board"
+    )

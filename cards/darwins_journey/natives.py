@@ -956,7 +956,7 @@ _REGION = Id("region", "an area of the Ocean track")
 GIVEN_KINDS = {
     # Any area of the Ocean track, the starting one included, so a Pirate Ship given there
     # is the rules' refusal (which a scenario may expect), not a typo.
-    "pirate_region": Maybe(_REGION),
+    "pirate_region": Maybe(_REGION, "the Pirate Ship in the supply, near the main board"),
     "treasure_on": Many(Id("campsite", "a Campsite")),
     "diary": Many(Id("action_tile", "a Special Action tile")),
     "unlocked": Number(0),
