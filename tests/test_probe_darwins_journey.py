@@ -197,7 +197,7 @@ TORTUGA = 'campsite "Tortuga" {{ track {track}; space {space}; tent_sites 1; cos
             None,
             TORTUGA.format(track="ocean", space=13),
             "probe.cards:1:35",
-            "Tortuga: space 13 of the ocean track already holds the Campsite Valparaiso",
+            "Tortuga: space 13 of the ocean track also holds the Campsite Valparaiso",
         ),
         (
             None,
@@ -697,4 +697,31 @@ def test_the_pirate_ship_given_in_the_supply_is_told_to_write_null(tmp_path: Pat
         "4:18: 'supply' is not an area of the Ocean track; known: section_1, section_2, "
         "section_3, section_4, section_5, section_6; or null: the Pirate Ship in the supply, "
         "near the main board"
+    )
+
+
+def test_a_variant_moving_a_campsite_onto_another_is_shown_at_its_own_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``cardc variant set darwins_journey/house cards.bahia.space 16`` was refused at
+    Galapagos' line in board.cards (the later Campsite of the two), which the variant did not
+    touch; each of the two is now told of the other, so the variant's own line is shown."""
+    from compiler import filecache
+    from compiler.cli import main
+
+    variant = copy_game(tmp_path, "darwins_journey") / "variants" / "house.yaml"
+    variant.write_text("cards:\n  bahia:\n    space: 16\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    filecache.clear()
+    try:
+        assert main(["check"]) == 1
+        out = "".join(capsys.readouterr())
+    finally:
+        filecache.clear()
+    assert (
+        "house.yaml:3:5: error[card-data]: Bahia: space 16 of the ocean track also holds the "
+        "Campsite Galapagos (cards/darwins_journey/board.cards:44); a location holds one Campsite"
+    ) in out
+    assert (
+        "board.cards:44:37: error[card-data]: with the variant 'house': Galapagos: space 16" in out
     )
