@@ -725,3 +725,23 @@ def test_a_variant_moving_a_campsite_onto_another_is_shown_at_its_own_line(
     assert (
         "board.cards:44:37: error[card-data]: with the variant 'house': Galapagos: space 16" in out
     )
+
+
+def test_the_crew_cards_hired_and_objectives_kept_are_counted_by_the_per_card_figures() -> None:
+    """``cardc sim``'s per-card figures read ``draw`` and ``play`` events; Darwin's Journey
+    logged neither (``hire``, ``objective``), so a designer's new Crew card or Objective tile
+    had no figures: the table was empty."""
+    from engine.sim import play_one
+    from engine.sim_tally import outcome
+
+    drawn: set[str] = set()
+    played: set[str] = set()
+    for number in range(1, 6):
+        game = play_one(GENERATED, 1, number, "competitive", "random", 2)
+        for cards in outcome(game.game, game.result, "competitive").cards or []:
+            drawn |= cards[0]
+            played |= cards[1]
+    crew = {cid for cid, card in game.game.cards.items() if card["kind"] == "crew"}
+    objectives = {cid for cid, card in game.game.cards.items() if card["kind"] == "objective"}
+    assert drawn & crew and drawn & objectives
+    assert played & crew and played <= crew

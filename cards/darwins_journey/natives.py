@@ -144,6 +144,7 @@ class ModelledHost:
             pile.remove(tile)
             c.player.zones["objectives"].append(tile)
             g.log("take_objective", c.player.index, tile)
+            g.log("draw", c.player.index, "objectives", 1, [tile])
 
     def campsite_rewards(self, g: Game, c: Context) -> None:
         """Any Campsite's rewards: no cost, no Tent, its Tent sites full or not."""
@@ -264,8 +265,10 @@ class DarwinsJourney(FlowGame):
         return self.run(tile_id, "activate", player)
 
     def use_crew(self, player: Player, crew_id: str) -> Context:
-        """The player uses the crew card ``crew_id``."""
+        """The player uses the crew card ``crew_id`` (a ``play`` event, as cardc sim's
+        per-card figures count a card played)."""
         self._expect_kind(crew_id, "crew")
+        self.log("play", player.index, crew_id)
         return self.run(crew_id, "use", player)
 
     def _expect_kind(self, card: str, kind: str) -> None:
@@ -653,6 +656,8 @@ def hire_crew(g: Game, c: Context) -> None:
     display.remove(card)
     c.player.zones["crew_hired"].append(card)
     g.log("hire", c.player.index, card)
+    # As the prelude's draw logs it: cardc sim's per-card figures count the Crew cards hired.
+    g.log("draw", c.player.index, "crew_hired", 1, [card])
     _refill_crew(g)
     _game(g).use_crew(c.player, card)
 
@@ -669,6 +674,7 @@ def draw_objectives(g: Game, c: Context) -> None:
     c.player.zones["objectives"].append(kept)
     g.board["objective_discard"].extend(t for t in drawn if t != kept)
     g.log("objective", c.player.index, kept)
+    g.log("draw", c.player.index, "objectives", 1, [kept])
 
 
 def special_action(g: Game, c: Context) -> None:
