@@ -745,3 +745,26 @@ def test_the_crew_cards_hired_and_objectives_kept_are_counted_by_the_per_card_fi
     objectives = {cid for cid, card in game.game.cards.items() if card["kind"] == "objective"}
     assert drawn & crew and drawn & objectives
     assert played & crew and played <= crew
+
+
+def test_the_greedy_player_hires_a_pirate_crew_card_worth_its_worker() -> None:
+    """The greedy valued the Crew Quarters at 4 whatever the display held, below Navigation
+    and Exploration (6) and the Special Actions (5): with three workers it never hired a Crew
+    card, so the 4 Pirate Crew cards never came into its games (and a house rule about them
+    changed nothing in ``cardc sim --compare``)."""
+    from engine.runtime import Question
+
+    game = _game()
+    me = game.players[0]
+    me.counters["coins"] = 2
+    game.board["diary"], game.board["unlocked"] = ["provisions"], 1
+    options = ("navigation", "exploration", "special_actions", "crew_quarters")
+    ask = Question(dj.geometry.PLACE_WORKER, 0, "Place a worker on which location?", options)
+    greedy = dj.POLICIES["greedy"](game, 0)
+    game.board["crew_display"] = ["p4", "cook", "sailor"]
+    assert greedy.decide(game, ask) == "crew_quarters"
+    game.board["crew_display"] = ["cook", "sailor", "scout"]
+    assert greedy.decide(game, ask) == "navigation"
+    me.counters["coins"] = 0
+    game.board["crew_display"] = ["p4", "cook", "sailor"]
+    assert greedy.decide(game, ask) == "navigation"
