@@ -1606,6 +1606,14 @@ class Checker:
             hints = (f"'{ident}' is a track; mark it with: mark {ident} 1",)
         elif not hints and ident in v.verbs:
             hints = (f"'{ident}' is a verb; use it as a statement",)
+        elif not hints and ident in v.kinds:
+            # `for each site in campsite`: a kind is no list of its cards.
+            some = [cid for cid in self.cards if self.cards[cid].kind == ident][:3]
+            hints = (
+                f"'{ident}' is a kind of card, not a value: name one of its cards"
+                + (f" ({', '.join(some)})" if some else "")
+                + ", or go over a list a native returns (for each x in NATIVE() { ... })",
+            )
         elif not hints and trigger is None:
             hints = ("this rule has no trigger, so trigger names are not in scope",)
         elif not hints and trigger is not None:

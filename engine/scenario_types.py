@@ -38,7 +38,12 @@ def suggest(name: str, pool: Sequence[str] | set[str] | dict[str, Any], most: in
     # longer one that shares more letters ('setup_diary').
     first = [n for n in names if str(name).startswith(n + "_") and n not in close]
     if close and first:
-        return f"; did you mean '{first[-1]}' or '{close[0]}'?"
+        # The nearer first: 'cartographers_prize' for 'cartographer_s_prize' (a near miss of
+        # one letter), 'setup' for 'setup_game' (difflib's 'setup_diary' shares less).
+        pair = [first[-1], close[0]]
+        if difflib.SequenceMatcher(None, str(name), close[0]).ratio() >= 0.8:
+            pair.reverse()
+        return f"; did you mean '{pair[0]}' or '{pair[1]}'?"
     if close:
         return f"; did you mean '{close[0]}'?"
     # An answer written without the prefix its pool gives every name ('wine' for

@@ -768,3 +768,42 @@ def test_the_greedy_player_hires_a_pirate_crew_card_worth_its_worker() -> None:
     me.counters["coins"] = 0
     game.board["crew_display"] = ["p4", "cook", "sailor"]
     assert greedy.decide(game, ask) == "navigation"
+
+
+def test_a_kind_written_where_a_list_goes_is_told_it_is_a_kind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``for each site in campsite`` (every Campsite, as a designer writes it) was "'campsite'
+    is not defined here" with "'on use' gives no names of its own": nothing said that
+    'campsite' is a kind, nor what a loop goes over."""
+    found = diagnostics_with_card_file(
+        tmp_path,
+        monkeypatch,
+        "darwins_journey",
+        'crew pirates "Hunter" { code "X1"\n'
+        "  on use { for each site in campsite { gain coins 1 } }\n}\n",
+    )
+    assert [(d.message, d.hints) for d in found] == [
+        (
+            "'campsite' is not defined here",
+            (
+                "'campsite' is a kind of card, not a value: name one of its cards (bahia, "
+                "montevideo, falklands), or go over a list a native returns (for each x in "
+                "NATIVE() { ... })",
+            ),
+        )
+    ]
+
+
+def test_a_near_miss_is_offered_before_a_name_the_guess_starts_with(tmp_path: Path) -> None:
+    """'letters_to_fitzro' is one letter short of 'letters_to_fitzroy'; 'letters' (a Special
+    Action tile), which it starts with, comes second, where 'setup' comes first for
+    'setup_game' (difflib's 'setup_diary' shares less)."""
+    text = (
+        "scenario: s\ngame: darwins_journey\ngiven:\n  player:\n"
+        "    zones: {objectives: [letters_to_fitzro]}\ndo:\n  - action: final_scoring\n"
+        "expect:\n  round: 1\n"
+    )
+    assert _run_yaml(tmp_path, text).endswith(
+        "'letters_to_fitzro' is not a card; did you mean 'letters_to_fitzroy' or 'letters'?"
+    )
