@@ -226,6 +226,21 @@ class Checker:
                 f"{self.vocab.ir['title']} is for {allowed[0]} to {allowed[-1]} players, "
                 f"not {self.players}",
             )
+        mode, seats = doc.get("mode"), doc.get("players")
+        if isinstance(seats, int) and not isinstance(seats, bool):
+            # 'mode: solo' with 'players: 2' played two seats in a solo game, silently.
+            if mode == "solo" and seats > 1:
+                self.add(
+                    players_at,
+                    f"'mode: solo' is one player, but 'players: {seats}' seats {seats}; "
+                    "drop 'mode: solo' (or write mode: competitive)",
+                )
+            elif mode in ("competitive", "coop") and seats < 2:
+                self.add(
+                    players_at,
+                    f"'mode: {mode}' is 2 players or more, not {seats}; drop 'mode' for a "
+                    "solo game",
+                )
         if isinstance(doc.get("given"), dict):
             self.state(doc["given"], child_where(doc, "given", at), setting=True)
         if isinstance(doc.get("expect"), dict):

@@ -807,3 +807,22 @@ def test_a_near_miss_is_offered_before_a_name_the_guess_starts_with(tmp_path: Pa
     assert _run_yaml(tmp_path, text).endswith(
         "'letters_to_fitzro' is not a card; did you mean 'letters_to_fitzroy' or 'letters'?"
     )
+
+
+@pytest.mark.parametrize(
+    ("head", "said"),
+    [
+        ("mode: solo\nplayers: 2\n", "'mode: solo' is one player, but 'players: 2' seats 2"),
+        ("mode: competitive\nplayers: 1\n", "'mode: competitive' is 2 players or more, not 1"),
+    ],
+)
+def test_a_mode_and_a_player_count_that_disagree_are_named_at_the_count(
+    tmp_path: Path, head: str, said: str
+) -> None:
+    """Solo rules and a player count: 'mode: solo' with 'players: 2' was played as two seats
+    of a solo game, silently."""
+    text = (
+        "scenario: s\ngame: darwins_journey\n" + head + "do:\n  - action: reward_phase_end\n"
+        "expect:\n  round: 1\n"
+    )
+    assert said in _run_yaml(tmp_path, text)
