@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from compiler.suggest import did_you_mean
+from compiler.suggest import did_you_mean, duplicate_hint
 from compiler.vocabulary import (
     UNIVERSAL_PROPERTIES,
     KindDecl,
@@ -102,22 +101,6 @@ class CheckedGame:
     ir: IR
     spans: dict[str, Span]
     diagnostics: list[Diagnostic]
-
-
-def duplicate_hint(ident: str, first: Span, again: Span) -> str:
-    """The hint of a card declared twice: a variant's card with the id of one of the base
-    game's is most likely meant to replace it, which the variant says with ``remove:``."""
-    if _in_variant(again.file) and not _in_variant(first.file):
-        return (
-            f"to replace the game's card, remove it in the variant too: remove: [{ident}]; "
-            "to add another, give it another title or an explicit 'id' property"
-        )
-    return "give one of them another title, or an explicit 'id' property"
-
-
-def _in_variant(file: str) -> bool:
-    """True for a variant's overlay (its ``add:``) or a card file of its ``add_files``."""
-    return "variants" in Path(file).parts
 
 
 class Checker:

@@ -35,6 +35,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from compiler.suggest import duplicate_hint
 from dsl.nodes import Declaration, SourceFile
 from dsl.parser import ParseResult
 
@@ -192,7 +193,7 @@ def check_files(
                     "duplicate-card",
                     f"a card with the id '{ident}' is already declared at {first.span}",
                     decl.span,
-                    _duplicate_hint(ident, first.span, decl.span),
+                    duplicate_hint(ident, first.span, decl.span),
                 )
                 continue
             checker.cards[ident] = decl
@@ -329,10 +330,3 @@ def same_card(text: str, memo: dict[str, Any]) -> dict[str, Any]:
     if not ENABLED:
         return memo
     return _BY_TEXT.setdefault(text, memo)
-
-
-def _duplicate_hint(ident: str, first: Any, again: Any) -> str:
-    """The checker's hint for a card declared twice (:func:`compiler.checker.duplicate_hint`)."""
-    from compiler.checker import duplicate_hint
-
-    return duplicate_hint(ident, first, again)
