@@ -826,3 +826,34 @@ def test_a_mode_and_a_player_count_that_disagree_are_named_at_the_count(
         "expect:\n  round: 1\n"
     )
     assert said in _run_yaml(tmp_path, text)
+
+
+def test_rules_of_one_trigger_answer_in_the_order_their_files_declare_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Simultaneous effects: two rules answer ``campsite_reached``; the one in a file named
+    after ``pirates.cards`` answers after Discovering Treasure (README: the rules answer in the
+    order the game declares them), one in a file named before it, first."""
+    from engine.runtime import Game as RuntimeGame
+
+    fee = (
+        'rule "Finder\'s Fee" {\n'
+        "  on campsite_reached { if treasure_at(campsite) { score 1 } }\n}\n"
+    )
+    folder = copy_game(tmp_path, "darwins_journey")
+    monkeypatch.chdir(tmp_path)
+    order = {}
+    for name in ("bounty.cards", "tailwind.cards"):
+        (folder / name).write_text(fee, encoding="utf-8")
+        result = compile_game(Path("cards/darwins_journey"), SourceCache())
+        assert not [d for d in result.diagnostics if d.severity == "error"]
+        rules = [c["id"] for c in result.ir["cards"] if c["kind"] in RuntimeGame.always_in_force]
+        order[name] = rules
+        (folder / name).unlink()
+    assert order["bounty.cards"][0] == "finders_fee"
+    assert order["tailwind.cards"] == [
+        "pirates_setup",
+        "discovering_treasure",
+        "pirate_raid",
+        "finders_fee",
+    ]
