@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from compiler.suggest import did_you_mean
+from compiler.suggest import did_you_mean, duplicate_hint
 from compiler.vocabulary import (
     UNIVERSAL_PROPERTIES,
     KindDecl,
@@ -146,7 +146,7 @@ class Checker:
                     "duplicate-card",
                     f"a card with the id '{ident}' is already declared at {first.span}",
                     decl.span,
-                    "give one of them another title, or an explicit 'id' property",
+                    duplicate_hint(ident, first.span, decl.span),
                 )
                 continue
             self.cards[ident] = decl
@@ -1284,6 +1284,16 @@ class Checker:
             )
             return None
         if typ in ("counter", "track", "zone", "target", "card_name", "name", "trigger"):
+            if (
+                param.names
+                and isinstance(expr, Name)
+                and expr.id not in scope.locals
+                and not self.names_fit(expr.id, param.names)
+            ):
+                # `research_specimen ignoring coins`: what the parameter names says more than
+                # "'coins' is not a symbol" with the game's first dozen symbols.
+                self.resolve_named(expr, f"the {param.name.upper()} of '{sig.name}'", param.names)
+                return None
             found = self.reference(typ, expr, scope, sig)
             if (
                 found is not None
@@ -1300,6 +1310,13 @@ class Checker:
             if isinstance(expr, Name) and expr.id == "self":
                 return {"kind": "builtin", "name": "self"}
             if isinstance(expr, Name) and expr.id in self.cards:
+                if param.names and not self.names_fit(expr.id, param.names):
+                    # `pitch_tent navigation`: the declaration says what the card must be
+                    # (param site card { names campsite }); it failed only when it ran.
+                    self.resolve_named(
+                        expr, f"the {param.name.upper()} of '{sig.name}'", param.names
+                    )
+                    return None
                 return {"kind": "card", "id": expr.id}
             ir, got = self.expr(expr, scope)
             self.expect_type(got, "card", expr.span, _param_words(sig, slot))
@@ -1589,6 +1606,14 @@ class Checker:
             hints = (f"'{ident}' is a track; mark it with: mark {ident} 1",)
         elif not hints and ident in v.verbs:
             hints = (f"'{ident}' is a verb; use it as a statement",)
+        elif not hints and ident in v.kinds:
+            # `for each site in campsite`: a kind is no list of its cards.
+            some = [cid for cid in self.cards if self.cards[cid].kind == ident][:3]
+            hints = (
+                f"'{ident}' is a kind of card, not a value: name one of its cards"
+                + (f" ({', '.join(some)})" if some else "")
+                + ", or go over a list a native returns (for each x in NATIVE() { ... })",
+            )
         elif not hints and trigger is None:
             hints = ("this rule has no trigger, so trigger names are not in scope",)
         elif not hints and trigger is not None:

@@ -381,6 +381,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         variants = [v.strip() for v in (args.variants or "base").split(",") if v.strip()]
         first = variants[0] if variants else "base"
         args.mode = _mode(args, game_folder(project, args.game, None if first == "base" else first))
+        # --players N as for cardc sim: a house rule of a game for 2 to 4 is swept at 4 too.
+        players = _players(args)
         grid = _params(args.param, many=True)
         names = list(grid)
         points = []
@@ -406,7 +408,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
                 jobs=_jobs(args),
                 cards=False,
                 executor=executor,
-                players=getattr(args, "seated", None),
+                players=players,
             )
         finally:
             if progress is not None:
@@ -463,6 +465,12 @@ def _common(parser: argparse.ArgumentParser) -> None:
         "--report", metavar="FILE.html", help="write an HTML report with plots to FILE.html"
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--players",
+        type=int,
+        metavar="N",
+        help="seat N players (2 or more: the competitive game; default: the mode's count)",
+    )
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -480,12 +488,6 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     _common(parser)
     parser.add_argument("--variant", help="simulate this variant (generated/<game>/<variant>/)")
-    parser.add_argument(
-        "--players",
-        type=int,
-        metavar="N",
-        help="seat N players (2 or more: the competitive game; default: the mode's count)",
-    )
     parser.add_argument(
         "--param",
         action="append",

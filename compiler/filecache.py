@@ -35,6 +35,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from compiler.suggest import duplicate_hint
 from dsl.nodes import Declaration, SourceFile
 from dsl.parser import ParseResult
 
@@ -192,7 +193,7 @@ def check_files(
                     "duplicate-card",
                     f"a card with the id '{ident}' is already declared at {first.span}",
                     decl.span,
-                    "give one of them another title, or an explicit 'id' property",
+                    duplicate_hint(ident, first.span, decl.span),
                 )
                 continue
             checker.cards[ident] = decl

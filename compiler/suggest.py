@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
 
 
 def did_you_mean(name: str, candidates: Iterable[str], cutoff: float = 0.75) -> tuple[str, ...]:
@@ -20,3 +22,19 @@ def did_you_mean(name: str, candidates: Iterable[str], cutoff: float = 0.75) -> 
     if len(close) == 1:
         return (f"did you mean '{close[0]}'?",)
     return ("did you mean " + ", ".join(f"'{c}'" for c in close[:-1]) + f" or '{close[-1]}'?",)
+
+
+def duplicate_hint(ident: str, first: Any, again: Any) -> str:
+    """The hint of a card declared twice: a variant's card with the id of one of the base
+    game's is most likely meant to replace it, which the variant says with ``remove:``."""
+    if _in_variant(again.file) and not _in_variant(first.file):
+        return (
+            f"to replace the game's card, remove it in the variant too: remove: [{ident}]; "
+            "to add another, give it another title or an explicit 'id' property"
+        )
+    return "give one of them another title, or an explicit 'id' property"
+
+
+def _in_variant(file: str) -> bool:
+    """True for a variant's overlay (its ``add:``) or a card file of its ``add_files``."""
+    return "variants" in Path(file).parts

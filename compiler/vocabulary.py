@@ -37,8 +37,9 @@ class Param:
     optional: bool = False
     default: Any = None  # a Python literal (number) or None
     marker: str | None = None  # a word that introduces it: `reduce damage up_to 2`
-    #: What a ``card_name`` or ``name`` parameter's argument names (``param first card_name {
-    #: names location }``), as a property's ``names`` line; empty: any card, any declared name.
+    #: What a ``card``, ``card_name`` or ``name`` parameter's argument names (``param first
+    #: card_name { names location }``, ``param site card { names campsite }``), as a
+    #: property's ``names`` line; empty: any card, any declared name.
     names: tuple[tuple[str, str | None], ...] = ()
 
 
@@ -747,13 +748,13 @@ class _Reader:
             i += 1
         named: list[tuple[str, str | None]] = []
         for line in member.body or ():
-            naming = kind in ("card_name", "name")
+            naming = kind in ("card", "card_name", "name")
             if isinstance(line, Property) and line.name == "names" and naming:
                 named.extend(self.names_line(line, "bad-param"))
                 continue
             self.error(
                 "bad-param",
-                "a parameter's block holds a 'names' line, for a card_name or name parameter",
+                "a parameter's block holds a 'names' line, for a card, card_name or name parameter",
                 line.span,
                 "write: param first card_name { names location }",
             )

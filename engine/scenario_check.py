@@ -234,6 +234,21 @@ class Checker:
                 f"{self.vocab.ir['title']} has no {mode} mode; its modes: {', '.join(modes)}"
                 + "; leave 'mode:' out and seat them with 'players:'",
             )
+        seats = doc.get("players")
+        if isinstance(seats, int) and not isinstance(seats, bool):
+            # 'mode: solo' with 'players: 2' played two seats in a solo game, silently.
+            if mode == "solo" and seats > 1:
+                self.add(
+                    players_at,
+                    f"'mode: solo' is one player, but 'players: {seats}' seats {seats}; "
+                    "drop 'mode: solo' (or write mode: competitive)",
+                )
+            elif mode in ("competitive", "coop") and seats < 2:
+                self.add(
+                    players_at,
+                    f"'mode: {mode}' is 2 players or more, not {seats}; drop 'mode' for a "
+                    "solo game",
+                )
         if isinstance(doc.get("given"), dict):
             self.state(doc["given"], child_where(doc, "given", at), setting=True)
         if isinstance(doc.get("expect"), dict):
@@ -429,7 +444,7 @@ class Checker:
                 self.add(
                     value_at,
                     f"'{action}' is not an action of {self.vocab.ir['game']}"
-                    f"{suggest(action, self.actions)}",
+                    f"{self.action_hint(action)}",
                 )
             else:
                 args = step.get("args") or {}
@@ -480,6 +495,35 @@ class Checker:
                 # An action's quantities are those of the window it ends in: any trigger's.
                 quantities = self.all_quantities()
             self.state(step["expect"], child_where(step, "expect", at), False, quantities)
+
+    def action_hint(self, action: str) -> str:
+        """What to write for an ``action:`` the game does not have: the step that runs it
+        when it names a phase of the flow (``action: phase``), a card's trigger (``run:``) or
+        a trigger (``fire:``), as a tester reading the rulebook names them ("Pirate Raid":
+        'pirate_raid'); else the closest action, or every action (a game has a few)."""
+        ways = []
+        flow = self.vocab.ir.get("flow") or {}
+        phases = {p["name"] for sec in flow.get("sections", []) for p in sec.get("phases", [])}
+        if action in phases and "phase" in self.actions:
+            ways.append(f"action: phase with args: {{name: {action}}} (a phase of the flow)")
+        triggers = self.vocab.ir["vocabulary"]["triggers"]
+
+        def event(trigger: str) -> str:
+            names = list(triggers.get(trigger, {}).get("params") or [])
+            return f" with event: {{{', '.join(f'{n}: ...' for n in names)}}}" if names else ""
+
+        card = next((c for c in self.vocab.ir["cards"] if c["id"] == action), None)
+        if card is not None:
+            for trigger in card["triggers"]:
+                fires_for = triggers.get(trigger, {}).get("fires_for")
+                if not fires_for or card["kind"] in fires_for:
+                    ways.append(f"run: {action}.{trigger}{event(trigger)} (its 'on {trigger}')")
+                    break
+        if action in triggers:
+            ways.append(f"fire: {action}{event(action)} (every card in force answers)")
+        if ways:
+            return "; to run it, write " + ", or ".join(ways)
+        return suggest(action, self.actions, most=40)
 
     def choices(self, choices: Any, at: Where) -> None:
         """Each ``question: answer``: a question the game asks, an answer it can take."""

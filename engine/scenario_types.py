@@ -29,10 +29,21 @@ class Problem:
     message: str
 
 
-def suggest(name: str, pool: Sequence[str] | set[str] | dict[str, Any]) -> str:
-    """ "; did you mean 'x'?" for the closest name in ``pool``, else the pool when it is short."""
+def suggest(name: str, pool: Sequence[str] | set[str] | dict[str, Any], most: int = 12) -> str:
+    """ "; did you mean 'x'?" for the closest name in ``pool``, else the pool when it holds at
+    most ``most`` names (else the first few)."""
     names = sorted(str(p) for p in pool)
     close = difflib.get_close_matches(str(name), names, n=1, cutoff=0.6)
+    # A name the guess starts with ('setup' for 'setup_game'), which difflib may rank below a
+    # longer one that shares more letters ('setup_diary').
+    first = [n for n in names if str(name).startswith(n + "_") and n not in close]
+    if close and first:
+        # The nearer first: 'cartographers_prize' for 'cartographer_s_prize' (a near miss of
+        # one letter), 'setup' for 'setup_game' (difflib's 'setup_diary' shares less).
+        pair = [first[-1], close[0]]
+        if difflib.SequenceMatcher(None, str(name), close[0]).ratio() >= 0.8:
+            pair.reverse()
+        return f"; did you mean '{pair[0]}' or '{pair[1]}'?"
     if close:
         return f"; did you mean '{close[0]}'?"
     # An answer written without the prefix its pool gives every name ('wine' for
@@ -51,7 +62,7 @@ def suggest(name: str, pool: Sequence[str] | set[str] | dict[str, Any]) -> str:
             return "; did you mean " + " or ".join(f"'{n}'" for n in found) + "?"
     if not names:
         return ""
-    if len(names) > 12:
+    if len(names) > most:
         return f"; {len(names)} known, for example: {', '.join(names[:6])}"
     return f"; known: {', '.join(names)}"
 
@@ -517,6 +528,9 @@ class Maybe(Kind):
     """A value of a kind, or ``null`` (nothing: no Pirate Ship on the board)."""
 
     inner: Kind
+    #: What null means, said with a wrong value ("the Pirate Ship in the supply"): a tester
+    #: writes the rulebook's word for nothing ('supply'), and is told to write null.
+    none: str = ""
 
     @property
     def what(self) -> str:  # type: ignore[override]
@@ -526,7 +540,11 @@ class Maybe(Kind):
     def check(self, value: Any, vocab: Vocabulary, at: Where) -> Iterator[Problem]:
         """Null, or the inner kind."""
         if value is not None:
-            yield from self.inner.check(value, vocab, at)
+            for problem in self.inner.check(value, vocab, at):
+                if self.none:
+                    said = f"{problem.message}; or null: {self.none}"
+                    problem = Problem(problem.line, problem.column, said)
+                yield problem
 
     def fits_shape(self, value: Any) -> bool:
         """Null, or the inner kind's shape."""

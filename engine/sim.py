@@ -106,6 +106,17 @@ class SimError(RuleError):
         self.candidates = tuple(candidates)
 
 
+def round_count_params(ir: Mapping[str, Any]) -> set[str]:
+    """The params that count a game's rounds: ``rounds`` (cardc check holds it to 1 or more
+    wherever it is declared) and the one the flow's ``round N`` names."""
+    counted = {"rounds"}
+    for section in (ir.get("flow") or {}).get("sections", []):
+        count = section.get("count") or {}
+        if section.get("section") == "round" and count.get("kind") == "param":
+            counted.add(str(count["name"]))
+    return counted
+
+
 class GameFailed(RuleError):
     """One simulated game raised: which game, with which seed, and why."""
 
@@ -212,6 +223,16 @@ class Simulator:
                         name,
                         tuple(declared),
                     )
+            for name in self.params:
+                if name in round_count_params(self.ir):
+                    value = self.params[name]
+                    if not isinstance(value, (int, float)) or value < 1 or value != int(value):
+                        # As a variant's `params: {rounds: 0}` is (round-count): a game of no
+                        # rounds played nothing and was reported as 1 round long.
+                        raise SimError(
+                            f"'{name}' is the game's number of rounds: a game lasts at least 1 "
+                            f"round, a whole number, not {value!r} (--param {name}=5)"
+                        )
             vocabulary = {**self.ir["vocabulary"], "params": {**declared, **self.params}}
             self.ir = {**self.ir, "vocabulary": vocabulary}
 

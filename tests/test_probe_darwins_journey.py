@@ -22,7 +22,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from probing import diagnostics_with_card_file
+from probing import copy_game, diagnostics_with_card_file
 
 from compiler.pipeline import compile_game
 from dsl.diagnostics import Diagnostic, SourceCache
@@ -197,7 +197,7 @@ TORTUGA = 'campsite "Tortuga" {{ track {track}; space {space}; tent_sites 1; cos
             None,
             TORTUGA.format(track="ocean", space=13),
             "probe.cards:1:35",
-            "Tortuga: space 13 of the ocean track already holds the Campsite Valparaiso",
+            "Tortuga: space 13 of the ocean track also holds the Campsite Valparaiso",
         ),
         (
             None,
@@ -483,3 +483,377 @@ def test_a_scenario_card_naming_tiles_of_the_wrong_sort_is_an_error_at_the_name(
     )
     assert got[(8, 28)][0] == "name-undefined"
     assert got[(8, 28)][2] == ("did you mean 'ocean'?",)
+
+
+# -- the third probe: rule cases at their edges, new cards, house rules ---------------------
+
+
+def test_a_sweep_seats_the_players_asked_for(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``cardc sweep --players N`` seats N players at every point, as ``cardc sim --players``
+    does: a house rule of a game for 1 to 4 could only be swept solo ('unrecognized arguments:
+    --players 3')."""
+    import json
+
+    from compiler.cli import main
+
+    monkeypatch.chdir(ROOT)
+    argv = ["sweep", "darwins_journey", "--variants", "base,no_pirates", "--games", "3"]
+    status = main([*argv, "--players", "3", "--jobs", "1", "--json", "-q"])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    points = json.loads(out)["points"]
+    assert [(p["variant"], p["players"], p["mode"]) for p in points] == [
+        (None, 3, "competitive"),
+        ("no_pirates", 3, "competitive"),
+    ]
+
+
+def test_a_card_argument_of_the_wrong_kind_is_an_error_at_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A verb's or native's ``card`` parameter says what it names (``param site card { names
+    campsite }``): a Tent pitched on an action location, the Treasure of a Crew card, the cost
+    of a Crew card checked, and failed only when a game played the card ('navigation' is not a
+    Campsite)."""
+    found = diagnostics_with_card_file(
+        tmp_path,
+        monkeypatch,
+        "darwins_journey",
+        'crew pirates "Free Camp" { code "X1"\n'
+        "  on use { pitch_tent navigation; take_treasure sailor; gain coins cost_of(p1) }\n"
+        "}\n"
+        'crew pirates "Good Camp" { code "X2"\n'
+        "  on use { pitch_tent bahia; gain coins cost_of(navigation) + cost_of(bahia) }\n"
+        "}\n",
+    )
+    got = [(d.code, d.span.line, d.span.column, d.message) for d in found]
+    assert got == [
+        (
+            "property-names",
+            2,
+            23,
+            "the SITE of 'pitch_tent' names a campsite; 'navigation' is an action_location",
+        ),
+        (
+            "property-names",
+            2,
+            49,
+            "the CAMPSITE of 'take_treasure' names a campsite; 'sailor' is a crew tagged base",
+        ),
+        (
+            "property-names",
+            2,
+            76,
+            "the PLACE of 'cost_of' names a campsite or an action_location; 'p1' is a crew "
+            "tagged pirates",
+        ),
+    ]
+    assert "bahia, montevideo" in found[0].hints[0]
+
+
+def test_a_tent_pitched_by_a_card_needs_a_free_tent_site_and_counts_as_the_players() -> None:
+    """``pitch_tent`` (a designer's "place a Tent on Galapagos" card calls it) placed a Tent on
+    a Campsite whose Tent sites were all occupied, and left the player's ``tents`` (which the
+    Reward Phase pays for) unchanged; ``offer_tent`` raised it apart."""
+    game = _game(2)
+    first, second = game.players
+    game.board["tents_on"]["galapagos"] = [second.index]
+    pitch = dj.VERBS["pitch_tent"]
+    pitch(game, Context(first, "", "probe"), "galapagos")
+    assert game.board["tents_on"]["galapagos"] == [second.index]
+    assert first.counters["tents"] == 0 and first.counters["victory_points"] == 0
+    assert ("no_tent", 0, "galapagos", "its Tent sites are all occupied") in game.events
+    pitch(game, Context(first, "", "probe"), "bahia")
+    assert game.board["tents_on"]["bahia"] == [first.index]
+    assert first.counters["tents"] == 1 and first.counters["victory_points"] == 2
+    first.counters["tents"] = 4  # tents_per_player (provisional): none left
+    pitch(game, Context(first, "", "probe"), "montevideo")
+    assert game.board["tents_on"]["montevideo"] == []
+    assert ("no_tent", 0, "montevideo", "no Tent left") in game.events
+
+
+def test_an_action_named_as_the_rulebook_names_it_is_told_the_step_that_runs_it(
+    tmp_path: Path,
+) -> None:
+    """A tester writes the rule's name as the step ('action: pirate_raid'): it was "not an
+    action; 14 known, for example: activate_tile, explore, final_scoring, navigate, phase,
+    place_worker", six of the fourteen, without reward_phase_end; 'setup_game' was told
+    'setup_diary' only."""
+    head = "scenario: s\ngame: darwins_journey\ndo:\n  - action: "
+    tail = "\nexpect:\n  round: 1\n"
+    assert _run_yaml(tmp_path, head + "pirate_raid" + tail) == (
+        "4:13: 'pirate_raid' is not an action of darwins_journey; to run it, write action: "
+        "phase with args: {name: pirate_raid} (a phase of the flow), or run: "
+        "pirate_raid.reward_phase_end (its 'on reward_phase_end')"
+    )
+    assert _run_yaml(tmp_path, head + "discovering_treasure" + tail).endswith(
+        "write run: discovering_treasure.campsite_reached with event: {campsite: ...} "
+        "(its 'on campsite_reached')"
+    )
+    assert _run_yaml(tmp_path, head + "campsite_reached" + tail).endswith(
+        "write fire: campsite_reached with event: {campsite: ...} (every card in force answers)"
+    )
+    every = _run_yaml(tmp_path, head + "raid" + tail)
+    assert every.startswith("4:13: 'raid' is not an action of darwins_journey; known: ")
+    assert sorted(every.split("known: ")[1].split(", ")) == sorted(dj.ACTIONS)
+    assert _run_yaml(tmp_path, head + "setup_game" + tail).endswith(
+        "did you mean 'setup' or 'setup_diary'?"
+    )
+
+
+def test_a_variant_card_with_a_base_cards_title_is_told_to_remove_the_base_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A house rule rewrites the Pirate Raid in its ``add:`` under the rule's own title: the
+    hint said "give one of them another title", where the designer means to replace it
+    (``remove: [pirate_raid]`` beside the ``add:``); with it the variant checks."""
+    from compiler import filecache
+    from compiler.cli import main
+
+    variant = copy_game(tmp_path, "darwins_journey") / "variants" / "harsh.yaml"
+    monkeypatch.chdir(tmp_path)
+    rule = (
+        'add: |\n  rule "Pirate Raid" {\n    on reward_phase_end {\n'
+        "      for each raided in players where ship_region(raided) == pirate_region() {\n"
+        "        pay coins 3 + 2 * treasure else lose victory_points missing\n"
+        "        return_treasure\n      }\n    }\n  }\n"
+    )
+    variant.write_text(rule, encoding="utf-8")
+    filecache.clear()
+    try:
+        status = main(["check"])
+        out = "".join(capsys.readouterr())
+        assert status == 1
+        assert "harsh.yaml:2:3: error[duplicate-card]" in out
+        assert (
+            "hint: to replace the game's card, remove it in the variant too: remove: "
+            "[pirate_raid]; to add another, give it another title or an explicit 'id' property"
+        ) in out
+        variant.write_text("remove: [pirate_raid]\n" + rule, encoding="utf-8")
+        assert main(["check"]) == 0, capsys.readouterr().out
+    finally:
+        filecache.clear()
+
+
+def test_a_name_parameter_says_what_it_names_before_what_the_name_is_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``research_specimen ignoring coins`` (P1's "ignoring any Coin penalties" written as a
+    designer says it) was "'coins' is not a symbol of this game" with the game's first dozen
+    symbols (Crew cards and Campsites among them); the parameter names a cost (``{ names cost
+    }``), and the message says so with the one that is."""
+    found = diagnostics_with_card_file(
+        tmp_path,
+        monkeypatch,
+        "darwins_journey",
+        'crew pirates "Scholar" { code "X1"\n'
+        "  on use { research_specimen ignoring coins; research_specimen ignoring coin_penalty }\n"
+        "}\n",
+    )
+    got = [(d.code, d.span.column, d.message, d.hints) for d in found]
+    assert got == [
+        (
+            "property-names",
+            39,
+            "the IGNORING of 'research_specimen' names a cost; 'coins' is a counter",
+            ("a cost: coin_penalties",),
+        ),
+        (
+            "name-undefined",
+            73,
+            "'coin_penalty' is not declared (the IGNORING of 'research_specimen' names a cost)",
+            ("did you mean 'coin_penalties'?",),
+        ),
+    ]
+
+
+@pytest.mark.parametrize("value", [0, -2, 2.5])
+def test_a_simulation_of_no_rounds_is_refused_as_a_variant_of_no_rounds_is(value: Any) -> None:
+    """``cardc sim --param rounds=0`` (and a sweep's ``rounds=0,5``) played games of no round,
+    scored 0 and reported them "1.00 rounds" long; a variant's ``params: {rounds: 0}`` is
+    refused (round-count), and so is the simulation's."""
+    from engine.sim import SimError
+
+    with pytest.raises(
+        SimError,
+        match=f"'rounds' is the game's number of rounds: a game lasts "
+        f"at least 1 round, a whole number, not {value!r}",
+    ):
+        Simulator(GENERATED, {"rounds": value})
+    assert Simulator(GENERATED, {"rounds": 1}).ir["vocabulary"]["params"]["rounds"] == 1
+
+
+def test_the_pirate_ship_given_in_the_supply_is_told_to_write_null(tmp_path: Path) -> None:
+    """The rulebook: "Place the Pirate Ship near the main board"; "They take it either from
+    the supply or the board": a tester writes ``pirate_region: supply``, which was "not an area
+    of the Ocean track" with the six sections, and nothing about null."""
+    text = (
+        "scenario: s\ngame: darwins_journey\ngiven:\n  pirate_region: supply\n"
+        "do:\n  - action: reward_phase_end\nexpect:\n  pirate_region: null\n"
+    )
+    assert _run_yaml(tmp_path, text) == (
+        "4:18: 'supply' is not an area of the Ocean track; known: section_1, section_2, "
+        "section_3, section_4, section_5, section_6; or null: the Pirate Ship in the supply, "
+        "near the main board"
+    )
+
+
+def test_a_variant_moving_a_campsite_onto_another_is_shown_at_its_own_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``cardc variant set darwins_journey/house cards.bahia.space 16`` was refused at
+    Galapagos' line in board.cards (the later Campsite of the two), which the variant did not
+    touch; each of the two is now told of the other, so the variant's own line is shown."""
+    from compiler import filecache
+    from compiler.cli import main
+
+    variant = copy_game(tmp_path, "darwins_journey") / "variants" / "house.yaml"
+    variant.write_text("cards:\n  bahia:\n    space: 16\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    filecache.clear()
+    try:
+        assert main(["check"]) == 1
+        out = "".join(capsys.readouterr())
+    finally:
+        filecache.clear()
+    assert (
+        "house.yaml:3:5: error[card-data]: Bahia: space 16 of the ocean track also holds the "
+        "Campsite Galapagos (cards/darwins_journey/board.cards:44); a location holds one Campsite"
+    ) in out
+    assert (
+        "board.cards:44:37: error[card-data]: with the variant 'house': Galapagos: space 16" in out
+    )
+
+
+def test_the_crew_cards_hired_and_objectives_kept_are_counted_by_the_per_card_figures() -> None:
+    """``cardc sim``'s per-card figures read ``draw`` and ``play`` events; Darwin's Journey
+    logged neither (``hire``, ``objective``), so a designer's new Crew card or Objective tile
+    had no figures: the table was empty."""
+    from engine.sim import play_one
+    from engine.sim_tally import outcome
+
+    drawn: set[str] = set()
+    played: set[str] = set()
+    for number in range(1, 6):
+        game = play_one(GENERATED, 1, number, "competitive", "random", 2)
+        for cards in outcome(game.game, game.result, "competitive").cards or []:
+            drawn |= cards[0]
+            played |= cards[1]
+    crew = {cid for cid, card in game.game.cards.items() if card["kind"] == "crew"}
+    objectives = {cid for cid, card in game.game.cards.items() if card["kind"] == "objective"}
+    assert drawn & crew and drawn & objectives
+    assert played & crew and played <= crew
+
+
+def test_the_greedy_player_hires_a_pirate_crew_card_worth_its_worker() -> None:
+    """The greedy valued the Crew Quarters at 4 whatever the display held, below Navigation
+    and Exploration (6) and the Special Actions (5): with three workers it never hired a Crew
+    card, so the 4 Pirate Crew cards never came into its games (and a house rule about them
+    changed nothing in ``cardc sim --compare``)."""
+    from engine.runtime import Question
+
+    game = _game()
+    me = game.players[0]
+    me.counters["coins"] = 2
+    game.board["diary"], game.board["unlocked"] = ["provisions"], 1
+    options = ("navigation", "exploration", "special_actions", "crew_quarters")
+    ask = Question(dj.geometry.PLACE_WORKER, 0, "Place a worker on which location?", options)
+    greedy = dj.POLICIES["greedy"](game, 0)
+    game.board["crew_display"] = ["p4", "cook", "sailor"]
+    assert greedy.decide(game, ask) == "crew_quarters"
+    game.board["crew_display"] = ["cook", "sailor", "scout"]
+    assert greedy.decide(game, ask) == "navigation"
+    me.counters["coins"] = 0
+    game.board["crew_display"] = ["p4", "cook", "sailor"]
+    assert greedy.decide(game, ask) == "navigation"
+
+
+def test_a_kind_written_where_a_list_goes_is_told_it_is_a_kind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``for each site in campsite`` (every Campsite, as a designer writes it) was "'campsite'
+    is not defined here" with "'on use' gives no names of its own": nothing said that
+    'campsite' is a kind, nor what a loop goes over."""
+    found = diagnostics_with_card_file(
+        tmp_path,
+        monkeypatch,
+        "darwins_journey",
+        'crew pirates "Hunter" { code "X1"\n'
+        "  on use { for each site in campsite { gain coins 1 } }\n}\n",
+    )
+    assert [(d.message, d.hints) for d in found] == [
+        (
+            "'campsite' is not defined here",
+            (
+                "'campsite' is a kind of card, not a value: name one of its cards (bahia, "
+                "montevideo, falklands), or go over a list a native returns (for each x in "
+                "NATIVE() { ... })",
+            ),
+        )
+    ]
+
+
+def test_a_near_miss_is_offered_before_a_name_the_guess_starts_with(tmp_path: Path) -> None:
+    """'letters_to_fitzro' is one letter short of 'letters_to_fitzroy'; 'letters' (a Special
+    Action tile), which it starts with, comes second, where 'setup' comes first for
+    'setup_game' (difflib's 'setup_diary' shares less)."""
+    text = (
+        "scenario: s\ngame: darwins_journey\ngiven:\n  player:\n"
+        "    zones: {objectives: [letters_to_fitzro]}\ndo:\n  - action: final_scoring\n"
+        "expect:\n  round: 1\n"
+    )
+    assert _run_yaml(tmp_path, text).endswith(
+        "'letters_to_fitzro' is not a card; did you mean 'letters_to_fitzroy' or 'letters'?"
+    )
+
+
+@pytest.mark.parametrize(
+    ("head", "said"),
+    [
+        ("mode: solo\nplayers: 2\n", "'mode: solo' is one player, but 'players: 2' seats 2"),
+        ("mode: competitive\nplayers: 1\n", "'mode: competitive' is 2 players or more, not 1"),
+    ],
+)
+def test_a_mode_and_a_player_count_that_disagree_are_named_at_the_count(
+    tmp_path: Path, head: str, said: str
+) -> None:
+    """Solo rules and a player count: 'mode: solo' with 'players: 2' was played as two seats
+    of a solo game, silently."""
+    text = (
+        "scenario: s\ngame: darwins_journey\n" + head + "do:\n  - action: reward_phase_end\n"
+        "expect:\n  round: 1\n"
+    )
+    assert said in _run_yaml(tmp_path, text)
+
+
+def test_rules_of_one_trigger_answer_in_the_order_their_files_declare_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Simultaneous effects: two rules answer ``campsite_reached``; the one in a file named
+    after ``pirates.cards`` answers after Discovering Treasure (README: the rules answer in the
+    order the game declares them), one in a file named before it, first."""
+    from engine.runtime import Game as RuntimeGame
+
+    fee = (
+        'rule "Finder\'s Fee" {\n'
+        "  on campsite_reached { if treasure_at(campsite) { score 1 } }\n}\n"
+    )
+    folder = copy_game(tmp_path, "darwins_journey")
+    monkeypatch.chdir(tmp_path)
+    order = {}
+    for name in ("bounty.cards", "tailwind.cards"):
+        (folder / name).write_text(fee, encoding="utf-8")
+        result = compile_game(Path("cards/darwins_journey"), SourceCache())
+        assert not [d for d in result.diagnostics if d.severity == "error"]
+        rules = [c["id"] for c in result.ir["cards"] if c["kind"] in RuntimeGame.always_in_force]
+        order[name] = rules
+        (folder / name).unlink()
+    assert order["bounty.cards"][0] == "finders_fee"
+    assert order["tailwind.cards"] == [
+        "pirates_setup",
+        "discovering_treasure",
+        "pirate_raid",
+        "finders_fee",
+    ]

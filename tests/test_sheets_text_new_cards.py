@@ -379,6 +379,11 @@ crew pirates "T7" { code "T7"
   on use {
     for each rival in players where seat(rival) > 1 { lose coins 1 }
   } }
+crew pirates "T10" { code "T10"
+  on use {
+    for each honest in players where treasure == 0 { gain coins 1 }
+    for each rich in players where seat(rich) > 1 and coins >= 3 { lose coins 1 }
+  } }
 crew pirates "T9" { code "T9"
   on use {
     if 3 < coins { gain victory_points 1 }
@@ -401,6 +406,10 @@ DJ_EXPECTED = {
     "[treasure] Treasure token.",
     "T7": "Every player for whom the seat number of that player is higher than 1: lose 1 "
     "[coins] Coin.",
+    # The loop's player is "they" ("for whom ... you have" mixed the two persons).
+    "T10": "Every player who has no [treasure] Treasure tokens: gain 1 [coins] Coin. Every "
+    "player for whom the seat number of that player is higher than 1 and they have at least 3 "
+    "[coins] Coins: lose 1 [coins] Coin.",
     # The thing tested comes first, whichever side the card wrote it on.
     "T9": "If you have more than 3 [coins] Coins, gain 1 victory point.",
     "T8": "Gain [coins] Coins equal to the larger of 1 and your [treasure] Treasure tokens.",

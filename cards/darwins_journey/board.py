@@ -269,12 +269,17 @@ def check_campsite(
         )
     sites = [other for other in cards.values() if other["kind"] == "campsite"]
     at = [str(site["id"]) for site in sites].index(str(card["id"]))
-    for other in sites[:at]:
+    # Each of two Campsites on one space is told of the other, at its own space: a variant
+    # that moves Bahia onto Galapagos' space is shown at its own line (Bahia's space in the
+    # YAML), not only at Galapagos' untouched line in board.cards.
+    for other in sites:
         there = other["properties"]
+        if other is card or other["id"] == card["id"]:
+            continue
         if str(there.get("track")) == track and int(there.get("space", 0)) == space:
             problems.append(
                 CardError(
-                    f"space {space} of the {track} track already holds the Campsite "
+                    f"space {space} of the {track} track also holds the Campsite "
                     f"{other['title']} ({other.get('source', other['id'])}); a location holds "
                     "one Campsite",
                     "space",

@@ -37,7 +37,7 @@ from typing import Any, Protocol
 
 from engine.flow import FlowGame
 from engine.runtime import Context, Game, Player, Question, RuleError
-from engine.scenario_types import PLAYER, Fields, Id, Many, Maybe, Number, Table
+from engine.scenario_types import PLAYER, Fields, Id, Many, Maybe, Number, Table, Text
 
 from . import board as geometry  # noqa: F401 - for tests: rules_module(...).geometry
 from . import policy
@@ -144,6 +144,7 @@ class ModelledHost:
             pile.remove(tile)
             c.player.zones["objectives"].append(tile)
             g.log("take_objective", c.player.index, tile)
+            g.log("draw", c.player.index, "objectives", 1, [tile])
 
     def campsite_rewards(self, g: Game, c: Context) -> None:
         """Any Campsite's rewards: no cost, no Tent, its Tent sites full or not."""
@@ -264,8 +265,10 @@ class DarwinsJourney(FlowGame):
         return self.run(tile_id, "activate", player)
 
     def use_crew(self, player: Player, crew_id: str) -> Context:
-        """The player uses the crew card ``crew_id``."""
+        """The player uses the crew card ``crew_id`` (a ``play`` event, as cardc sim's
+        per-card figures count a card played)."""
         self._expect_kind(crew_id, "crew")
+        self.log("play", player.index, crew_id)
         return self.run(crew_id, "use", player)
 
     def _expect_kind(self, card: str, kind: str) -> None:
@@ -613,11 +616,23 @@ def refuse_specimen(g: Game, c: Context) -> None:
 
 
 def pitch_tent(g: Game, c: Context, site: str) -> None:
-    """The player's Tent on a Tent site of ``site``, and the Campsite's rewards."""
+    """One of the player's Tents on a free Tent site of ``site`` (counted in their ``tents``),
+    and the Campsite's rewards. With every Tent site of ``site`` occupied, or no Tent left to
+    the player, nothing is placed or gained: a card may call this verb on any Campsite (the
+    host's own ``offer_tent`` asks only where a Tent fits), and a Tent beyond the sites, or one
+    the player's count missed (the Reward Phase pays for each Tent), broke the board."""
     site = _campsite(g, site)
-    g.board["tents_on"][site].append(c.player.index)
-    g.log("tent", c.player.index, site)
-    g.run(site, "campsite_reward", c.player)
+    player = c.player
+    if free_tent_sites(g, c, site) <= 0:
+        g.log("no_tent", player.index, site, "its Tent sites are all occupied")
+        return
+    if player.counters["tents"] >= param(g, "tents_per_player"):
+        g.log("no_tent", player.index, site, "no Tent left")
+        return
+    g.board["tents_on"][site].append(player.index)
+    g.gain(c, "tents", 1)
+    g.log("tent", player.index, site)
+    g.run(site, "campsite_reward", player)
 
 
 def navigate(g: Game, c: Context, steps: int) -> None:
@@ -641,6 +656,8 @@ def hire_crew(g: Game, c: Context) -> None:
     display.remove(card)
     c.player.zones["crew_hired"].append(card)
     g.log("hire", c.player.index, card)
+    # As the prelude's draw logs it: cardc sim's per-card figures count the Crew cards hired.
+    g.log("draw", c.player.index, "crew_hired", 1, [card])
     _refill_crew(g)
     _game(g).use_crew(c.player, card)
 
@@ -657,6 +674,7 @@ def draw_objectives(g: Game, c: Context) -> None:
     c.player.zones["objectives"].append(kept)
     g.board["objective_discard"].extend(t for t in drawn if t != kept)
     g.log("objective", c.player.index, kept)
+    g.log("draw", c.player.index, "objectives", 1, [kept])
 
 
 def special_action(g: Game, c: Context) -> None:
@@ -793,6 +811,23 @@ def _expect_player(get: Callable[[Game, Player], Any]) -> Callable[[Game, Player
     return expect
 
 
+def _play_game(g: Game, player: Player) -> None:
+    """The rest of the game by its flow, from the state the scenario gave (not set up again:
+    ``action: setup`` first sets it up): each round from the current one (its Reward Phase
+    and the Pirate Raid after it), the flow's ``end when`` after every phase, then the final
+    scoring and the winner."""
+    dj = _game(g)
+    dj.set_up = True
+    dj.play()
+
+
+def _winner(g: Game, player: Player | None) -> int | None:
+    """The seat the flow's winner rule names on the scores as they stand (most victory
+    points, then most Coins); None when still tied, or in a game of one."""
+    winner = _game(g).result().winner
+    return None if winner is None else int(winner) + 1
+
+
 EXPECT = {
     "pirate_region": lambda g, player: pirate_region(g, Context(g.players[0], "", "")),
     "ship_region": _expect_player(lambda g, p: ship_region(g, Context(p, "", ""), p)),
@@ -811,6 +846,10 @@ EXPECT = {
     },
     "placed": _expect_player(lambda g, p: list(_game(g).placed(p))),
     "pirate_regions": lambda g, player: ocean_regions(g),
+    # Who wins (a seat; null: tied on victory points and Coins), and why the game ended:
+    # "rounds", "end_when" (a house rule's end condition) or an end_game reason.
+    "winner": _winner,
+    "end_reason": lambda g, player: _game(g).reason,
 }
 
 
@@ -873,6 +912,8 @@ ACTIONS = {
     # Any one phase of the flow by its name, a variant's own phases included (a house rule
     # that inserts a phase is tested by running it).
     "phase": lambda g, player, name: _game(g).run_phase(name, player),
+    # The whole game on from the given state, to its end and its winner.
+    "play_game": _play_game,
 }
 
 
@@ -921,7 +962,7 @@ _REGION = Id("region", "an area of the Ocean track")
 GIVEN_KINDS = {
     # Any area of the Ocean track, the starting one included, so a Pirate Ship given there
     # is the rules' refusal (which a scenario may expect), not a typo.
-    "pirate_region": Maybe(_REGION),
+    "pirate_region": Maybe(_REGION, "the Pirate Ship in the supply, near the main board"),
     "treasure_on": Many(Id("campsite", "a Campsite")),
     "diary": Many(Id("action_tile", "a Special Action tile")),
     "unlocked": Number(0),
@@ -944,6 +985,8 @@ EXPECT_KINDS = {
     "unlocked_tiles": Many(Id("action_tile", "a Special Action tile")),
     "unlocked_at_start": Many(Id("action_tile", "a Special Action tile")),
     "pirate_regions": Many(_REGION),
+    "winner": Maybe(PLAYER),
+    "end_reason": Maybe(Text()),
 }
 # Card arguments name any card: the flow itself refuses one of the wrong kind (a scenario may
 # expect that refusal), while a name that is no card at all is the scenario's own mistake.
@@ -962,6 +1005,7 @@ ACTION_ARGS = {
     "unlock_diary": Fields({}),
     "special_action": Fields({}),
     "phase": Fields({"name": Id("phase", "a phase of the flow")}, ("name",)),
+    "play_game": Fields({}),
 }
 EVENT_KINDS = {"campsite": Id("place", "a place")}
 QUESTIONS: dict[str, tuple[str, tuple[str, ...] | str | None]] = {

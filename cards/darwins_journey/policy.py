@@ -119,6 +119,11 @@ class Greedy(Policy):
             value = 7
         if loc == "special_actions" and not g.board["diary"][: g.board["unlocked"]]:
             value = 0
+        if loc == "crew_quarters":
+            # A Crew card is worth its place when the display holds a good one (the Pirate
+            # Crew cards among them): valued at 4 whatever the display, it was never hired.
+            best = max((_CREW_VALUE.get(card, 2) for card in g.board["crew_display"]), default=0)
+            value = best + 1 if best >= 5 and coins >= 1 else value
         return value
 
 

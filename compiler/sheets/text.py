@@ -359,7 +359,14 @@ class CardWriter:
             if phrase is not None:
                 head = [phrase]
             elif where is not None:
-                head += [" for whom ", *self.expr(where)]
+                # The loop's player is "they", not "you": "every player who has no Treasure
+                # tokens", "... for whom the Ocean Region of their Ship is ... and they have".
+                words = _third_person(self.expr(where))
+                first = words[0] if words else ""
+                if isinstance(first, str) and first.startswith("they have "):
+                    head = ["every player who has " + first[len("they have ") :], *words[1:]]
+                else:
+                    head += [" for whom ", *words]
         elif s["var"] in self.ref.words or not s["var"].endswith(("ed", "ing")):
             # "for each card in your hand": the loop's name is a noun.
             head = ["for each ", *_strip_article(self.named(s["var"])), " in ", *self.expr(over)]
@@ -880,6 +887,29 @@ def _mentions_missing(node: Any) -> bool:
 def _is_missing(expr: Any) -> bool:
     """The shortfall a verb's ``else`` is given (``missing``)."""
     return isinstance(expr, dict) and expr.get("kind") == "local" and expr.get("name") == "missing"
+
+
+#: "you" said of the player a clause is about, and the same said of another player.
+_THIRD_PERSON = (
+    ("you have ", "they have "),
+    ("you are ", "they are "),
+    ("you do not ", "they do not "),
+    ("your ", "their "),
+)
+
+
+def _third_person(text: Text) -> Text:
+    """A clause about the player a loop goes over ("you have no Treasure tokens") said of them
+    ("they have no Treasure tokens"): "every player for whom ... you have" mixed the two."""
+    out: Text = []
+    for seg in text:
+        if isinstance(seg, str):
+            for mine, theirs in _THIRD_PERSON:
+                seg = seg.replace(mine, theirs)
+                if seg.startswith(mine.strip() + " ") or seg == mine.strip():
+                    seg = theirs.strip() + seg[len(mine.strip()) :]
+        out.append(seg)
+    return out
 
 
 def _strip_owner(text: Text) -> Text:
