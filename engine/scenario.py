@@ -35,8 +35,10 @@ from ruamel.yaml.error import YAMLError
 
 from dsl.yaml_load import load_yaml_all, yaml_error_message
 from engine.loader import compiled_folder, game_rules, name_problem, new_game
+from engine.modes import MODE_SPELLINGS, MODES, mode_name
 from engine.runtime import Context, Game, GameEnded, Policy, Question, RuleError
 from engine.scenario_check import check_scenario
+from engine.scenario_types import child_where
 
 SCENARIO_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -49,7 +51,7 @@ SCENARIO_SCHEMA: dict[str, Any] = {
         "scenario": {"type": "string", "minLength": 1},
         "game": {"type": "string"},
         "variant": {"type": ["string", "null"]},
-        "mode": {"enum": ["solo", "competitive", "coop"]},
+        "mode": {"enum": list(MODE_SPELLINGS)},
         "players": {"type": "integer", "minimum": 1, "maximum": 8},
         "seed": {"type": "integer"},
         "rulebook": {"type": "string"},
@@ -193,21 +195,31 @@ def load(path: Path) -> list[tuple[Any, int, str | None]]:
         if errors:
             first = errors[0]
             node, line = document, _line(document)
+            at: tuple[int, int] | None = None
             for part in first.absolute_path:
                 if isinstance(node, (dict, list)):
                     line = _line(node, part) or line
+                    # The value's own column, as every other scenario problem gives it.
+                    at = child_where(node, part, (line, 1))
                     try:
                         node = node[part]
                     except (KeyError, IndexError, TypeError):
                         break
+            place = f"{at[0]}:{at[1]}" if at is not None else f"{line}"
             where = "/".join(str(p) for p in first.absolute_path) or "the scenario"
             unknown = ""
             if first.validator == "additionalProperties" and isinstance(node, dict):
                 extra = sorted(set(node) - set(first.schema.get("properties", {})))
                 if extra:
                     unknown = _suggest(str(extra[0]), first.schema.get("properties", {}))
+            elif first.validator == "enum" and isinstance(first.validator_value, list):
+                # 'mode: compettive': the closest of the few allowed values.
+                close = [str(v) for v in first.validator_value if v is not None]
+                unknown = _suggest(str(first.instance), close)
+                if unknown.startswith("; known"):
+                    unknown = ""
             out.append(
-                (document, _line(document), f"{path}:{line}: {where}: {first.message}{unknown}")
+                (document, _line(document), f"{path}:{place}: {where}: {first.message}{unknown}")
             )
             continue
         out.append((document, _line(document), None))
@@ -337,9 +349,9 @@ class Runner:
 
     def _run(self, path: Path, doc: Any, line: int) -> None:
         folder = self.folder(path, doc)
-        players = int(
-            doc.get("players") or (2 if doc.get("mode") in ("competitive", "coop") else 1)
-        )
+        # "cooperative" and "co-op" are the mode coop, as for 'cardc sim --mode'.
+        mode = mode_name(str(doc.get("mode") or "solo"))
+        players = int(doc.get("players") or MODES.get(mode, 1))
         ir = json.loads((folder / "cards.json").read_text(encoding="utf-8"))
         rules = game_rules(str(ir["game"]), folder)
         problems = check_scenario(doc, ir, rules, players, (line, 1))
@@ -361,7 +373,7 @@ class Runner:
             players=players,
             seed=int(doc.get("seed", 0)),
             policies={-1: policy},
-            mode=str(doc.get("mode") or "solo"),
+            mode=mode,
         )
         game.scripted_dice = [int(d) for d in doc.get("dice") or []]
         dice_given = len(game.scripted_dice)

@@ -368,3 +368,22 @@ def test_the_world_maps_names_are_checked_too(
     code, hints = got[(8, 30)]
     assert code == "property-names"
     assert hints[0].startswith("a space: sea_0_0, ")
+
+
+def test_a_mode_misspelt_is_told_at_its_column_with_the_one_it_means(tmp_path: Path) -> None:
+    """A scenario's 'mode: compettive' was '...yaml:3: mode: 'compettive' is not one of [...]',
+    with no column nor the mode it means; 'mode: cooperative' (the rulebook's "Cooperative
+    Mode", which 'cardc sim --mode' takes) was refused the same way."""
+    result = _one(
+        tmp_path,
+        """\
+        scenario: a mode misspelt
+        game: uncharted_passage
+        mode: compettive
+        expect:
+          round: 1
+        """,
+    )
+    assert not result.passed
+    assert "s.yaml:3:7: mode: 'compettive' is not one of" in result.message, result.message
+    assert result.message.endswith("did you mean 'competitive'?"), result.message
