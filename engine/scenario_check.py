@@ -332,8 +332,25 @@ class Checker:
                 self.add(
                     key_where(spec, key, at),
                     f"'{name}' is not something a scenario can {verb} for a player"
-                    f"{suggest(name, [*self.player, *hooks])}",
+                    f"{self.placed(name) or suggest(name, [*self.player, *hooks])}",
                 )
+
+    def placed(self, name: str) -> str:
+        """Where a player's counter, track or zone goes, when ``name`` is one ('port_cards'
+        under a player: "give it under 'zones'"; a close name of the game's own keys, such as
+        'port_card_pile', would be another thing); '' for any other name."""
+        vocabulary = self.vocab.ir["vocabulary"]
+        for group, what, value in (
+            ("zones", "zone", "[card, ...] or a count"),
+            ("counters", "counter", "a number"),
+            ("tracks", "track", "the boxes marked"),
+        ):
+            if name in vocabulary[group]:
+                return (
+                    f"; '{name}' is a {what} of the game: give it under '{group}' "
+                    f"({group}: {{{name}: {value}}})"
+                )
+        return ""
 
     # -- steps
 

@@ -387,3 +387,34 @@ def test_a_mode_misspelt_is_told_at_its_column_with_the_one_it_means(tmp_path: P
     assert not result.passed
     assert "s.yaml:3:7: mode: 'compettive' is not one of" in result.message, result.message
     assert result.message.endswith("did you mean 'competitive'?"), result.message
+
+
+def test_a_zone_written_under_a_player_is_told_to_go_under_zones(tmp_path: Path) -> None:
+    """'port_cards: [rum]' under a player was "did you mean 'port_card_pile'?" (the pile the
+    cards are drawn from, another thing), and 'specialties: 1' a list of 30 keys; a zone,
+    counter or track of the game is told the key it goes under."""
+    result = _one(
+        tmp_path,
+        """\
+        scenario: a player's zone and counter written bare
+        game: uncharted_passage
+        given:
+          player:
+            port_cards: [rum]
+            specialties: 1
+        do:
+          - action: finish
+        expect:
+          round: 1
+        """,
+    )
+    assert not result.passed
+    assert (
+        "s.yaml:5:5: 'port_cards' is not something a scenario can set for a player; "
+        "'port_cards' is a zone of the game: give it under 'zones' "
+        "(zones: {port_cards: [card, ...] or a count})" in result.message
+    ), result.message
+    assert "s.yaml:6:5: 'specialties' is not something a scenario can set for a player; " in (
+        result.message
+    )
+    assert "give it under 'counters' (counters: {specialties: a number})" in result.message
