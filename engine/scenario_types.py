@@ -32,6 +32,13 @@ class Problem:
 def suggest(name: str, pool: Sequence[str] | set[str] | dict[str, Any]) -> str:
     """ "; did you mean 'x'?" for the closest name in ``pool``, else the pool when it is short."""
     names = sorted(str(p) for p in pool)
+    # A word that begins many names ('sea' of sea_0_0 ... sea_15_7): any one of them would be
+    # as close as the next, so the hint says they are a family rather than pick one at random.
+    family = [n for n in names if n.startswith(f"{name}_")]
+    if len(family) > 1:
+        return (
+            f"; {len(family)} names begin with '{name}_', for example: {', '.join(family[:6])}"
+        )
     close = difflib.get_close_matches(str(name), names, n=1, cutoff=0.6)
     if close:
         return f"; did you mean '{close[0]}'?"

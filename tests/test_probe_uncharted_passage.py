@@ -418,3 +418,25 @@ def test_a_zone_written_under_a_player_is_told_to_go_under_zones(tmp_path: Path)
         result.message
     )
     assert "give it under 'counters' (counters: {specialties: a number})" in result.message
+
+
+def test_a_word_that_begins_many_names_is_told_as_their_family(tmp_path: Path) -> None:
+    """'anchor_at_sea' with 'place: sea' (the rulebook's "anchored at sea") was "did you mean
+    'sea_9_7'?", one sea space of 240 picked by the spelling alone; the hint now says that the
+    sea's spaces are named sea_Q_R and shows some."""
+    result = _one(
+        tmp_path,
+        """\
+        scenario: anchored at sea
+        game: uncharted_passage
+        do:
+          - action: anchor_at_sea
+            args: {place: sea}
+        expect:
+          round: 1
+        """,
+    )
+    assert not result.passed
+    assert "s.yaml:5:19: 'sea' is not a place; " in result.message, result.message
+    assert "names begin with 'sea_', for example: sea_0_0, sea_0_1" in result.message
+    assert "did you mean" not in result.message
