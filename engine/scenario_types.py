@@ -36,9 +36,7 @@ def suggest(name: str, pool: Sequence[str] | set[str] | dict[str, Any]) -> str:
     # as close as the next, so the hint says they are a family rather than pick one at random.
     family = [n for n in names if n.startswith(f"{name}_")]
     if len(family) > 1:
-        return (
-            f"; {len(family)} names begin with '{name}_', for example: {', '.join(family[:6])}"
-        )
+        return f"; {len(family)} names begin with '{name}_', for example: {', '.join(family[:6])}"
     close = difflib.get_close_matches(str(name), names, n=1, cutoff=0.6)
     if close:
         return f"; did you mean '{close[0]}'?"
