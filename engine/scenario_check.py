@@ -469,7 +469,7 @@ class Checker:
                     self.add(
                         key_where(item, question, where),
                         f"'{ident}' is not a question of {self.vocab.ir['game']}"
-                        f"{suggest(ident, self.questions)}",
+                        f"{self.siblings(ident) or suggest(ident, self.questions)}",
                     )
                     continue
                 answers = self.questions.get(ident, ("", None))[1]
@@ -481,6 +481,26 @@ class Checker:
                         child_where(item, question, where),
                         f"'{text}' is not an answer to '{ident}'{suggest(text, answers)}",
                     )
+
+    def siblings(self, ident: str) -> str:
+        """The questions of the same card and trigger, with their answers, when ``ident``
+        names one that is not among them ('hardtack.scurvy.choose' beside 'use' and the
+        'choose one of' named by its options, 'one_or_two': the closest spelling would be
+        'use', another question); '' when there are none."""
+        prefix, _, _ = ident.rpartition(".")
+        if not prefix:
+            return ""
+        found = sorted(q for q in self.questions if q.rpartition(".")[0] == prefix)
+        if len(found) < 2:
+            return ""
+
+        def shown(question: str) -> str:
+            answers = self.questions[question][1]
+            if isinstance(answers, tuple) and answers:
+                return f"'{question}' (answers: {', '.join(answers)})"
+            return f"'{question}'"
+
+        return f"; the questions of {prefix} are {', '.join(shown(q) for q in found)}"
 
 
 def check_scenario(

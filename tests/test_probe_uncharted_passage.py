@@ -440,3 +440,34 @@ def test_a_word_that_begins_many_names_is_told_as_their_family(tmp_path: Path) -
     assert "s.yaml:5:19: 'sea' is not a place; " in result.message, result.message
     assert "names begin with 'sea_', for example: sea_0_0, sea_0_1" in result.message
     assert "did you mean" not in result.message
+
+
+def test_a_question_of_a_card_misnamed_is_told_the_cards_questions(tmp_path: Path) -> None:
+    """A 'choose one of' is named by its options ('take_treasure_or_move_pirate_ship'); a
+    tester's 'discovering_treasure.campsite_reached.choose' was told "did you mean
+    '...move_pirate_ship'?", the card's other question (a 'may'). The hint lists the card's
+    questions of that trigger with their answers. (Darwin's Journey has such a card; a probe's
+    Port Card "Hardtack" with a 'may { choose one of ... }' found it.)"""
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        textwrap.dedent(
+            """\
+            scenario: a choice's question named by its verb
+            game: darwins_journey
+            choices:
+              - discovering_treasure.campsite_reached.choose: take_treasure
+            expect:
+              round: 1
+            """
+        ),
+        encoding="utf-8",
+    )
+    (result,) = Runner(ROOT / "generated").run_file(path)
+    assert not result.passed
+    assert (
+        "s.yaml:4:5: 'discovering_treasure.campsite_reached.choose' is not a question of "
+        "darwins_journey; the questions of discovering_treasure.campsite_reached are "
+        "'discovering_treasure.campsite_reached.move_pirate_ship' (answers: yes, no), "
+        "'discovering_treasure.campsite_reached.take_treasure_or_move_pirate_ship' "
+        "(answers: take_treasure, move_pirate_ship)" in result.message
+    ), result.message
