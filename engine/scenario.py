@@ -156,6 +156,21 @@ def _line(node: Any, key: Any = None) -> int:
         return int(lc.line) + 1
 
 
+def _same(got: Any, want: Any) -> bool:
+    """Whether a game's own expectation holds: equal; a number for a list of cards is how
+    many (as a player's ``zones`` take it); a set is compared in any order."""
+    if isinstance(want, int) and not isinstance(want, bool) and isinstance(got, (list, frozenset)):
+        return len(got) == want
+    if isinstance(got, (set, frozenset)) and isinstance(want, list):
+        return set(got) == set(want)
+    return bool(got == want)
+
+
+def _shown(got: Any) -> Any:
+    """A value a hook returned, as a scenario writes it (a set as a sorted list)."""
+    return sorted(got) if isinstance(got, (set, frozenset)) else got
+
+
 def _plain(node: Any) -> Any:
     """ruamel data as plain dicts and lists (for the schema)."""
     if isinstance(node, dict):
@@ -523,8 +538,8 @@ class Runner:
                 hooks[key](game, player, _plain(value))
             else:
                 got = hooks[key](game, player)
-                if got != _plain(value):
-                    problems.append(f"{path}:{at}: expected {key} {value}, got {got}")
+                if not _same(got, _plain(value)):
+                    problems.append(f"{path}:{at}: expected {key} {value}, got {_shown(got)}")
         return problems
 
     def _apply(self, path: Path, game: Game, rules: Any, given: Any) -> None:
@@ -598,8 +613,8 @@ class Runner:
                 continue
             else:
                 got = hooks[key](game, None)
-                if got != _plain(value):
-                    problems.append(f"{path}:{at}: expected {key} {value}, got {got}")
+                if not _same(got, _plain(value)):
+                    problems.append(f"{path}:{at}: expected {key} {value}, got {_shown(got)}")
         return problems
 
     def _recent(self, game: Game) -> str:

@@ -302,6 +302,14 @@ class Checker:
                 )
             elif name in hooks:
                 self.kind(hooks[name], value, inner)
+            elif not setting and name in self.given_kinds:
+                # A key of the game's 'given' only: the close spelling of another key would be
+                # another thing ('pile' was "did you mean 'titles'?").
+                self.add(
+                    where,
+                    f"'{name}' is something a scenario can set but not check in "
+                    f"{self.vocab.ir['game']}{suggest(name, [*fixed, *hooks])}",
+                )
             else:
                 verb = "set" if setting else "check"
                 self.add(

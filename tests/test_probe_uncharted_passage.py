@@ -471,3 +471,26 @@ def test_a_question_of_a_card_misnamed_is_told_the_cards_questions(tmp_path: Pat
         "'discovering_treasure.campsite_reached.take_treasure_or_move_pirate_ship' "
         "(answers: take_treasure, move_pirate_ship)" in result.message
     ), result.message
+
+
+def test_a_key_a_scenario_may_give_but_not_check_says_so(tmp_path: Path) -> None:
+    """'expect: {pile: 12}' (the setup's "pile of 13 Voyage Cards") was "'pile' is not
+    something a scenario can check; did you mean 'titles'?": the pile, the Public Mission
+    Cards and the Port Card pile may now be checked (a list, or a count), and a key that can
+    only be given is told so, not matched to another key by its spelling."""
+    result = _one(
+        tmp_path,
+        """\
+        scenario: the chart expected
+        game: uncharted_passage
+        given: {chart: stand_in}
+        do: [{action: setup}]
+        expect: {chart: stand_in, pile: 11}
+        """,
+    )
+    assert not result.passed
+    assert (
+        "s.yaml:5:10: 'chart' is something a scenario can set but not check in "
+        "uncharted_passage" in result.message
+    ), result.message
+    assert "pile" not in result.message, result.message

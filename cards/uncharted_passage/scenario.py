@@ -8,7 +8,18 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.runtime import Context, Game, ObjectCache, Player, RuleError
-from engine.scenario_types import Choice, Fields, Flag, Id, Many, Maybe, Number, Table, Text
+from engine.scenario_types import (
+    Choice,
+    Fields,
+    Flag,
+    Id,
+    Many,
+    Maybe,
+    Number,
+    OneOf,
+    Table,
+    Text,
+)
 
 from .game import GameResult, UnchartedPassage, _player
 from .map import Chart, chart_from_ir, stand_in_chart
@@ -233,6 +244,14 @@ EXPECT.update(
         "mid_event": lambda g, who: g.board.get("mid_event"),
         "voyage": lambda g, who: g.board.get("voyage"),
         "over": lambda g, who: bool(g.board.get("over")),
+        # What the setup lays out, as a scenario gives it (a list, or a count of cards): "Make
+        # a pile of 13 Voyage Cards ..." (the Mid-event Card apart), the Public Mission Cards
+        # (in any order), the Port Card pile, the Ship Markers on the map.
+        "pile": lambda g, who: list(g.board.get("pile") or []),
+        "mid_event_card": lambda g, who: g.board.get("mid_event_card"),
+        "public_missions": lambda g, who: frozenset(g.board.get("public_missions") or ()),
+        "port_card_pile": lambda g, who: list(g.board.get("deck:port_cards") or []),
+        "markers": lambda g, who: {k: v for k, v in (g.board.get("markers") or {}).items() if v},
     }
 )
 
@@ -384,6 +403,11 @@ _MISSION = Id("card:mission", "a mission")
 _PLAYER_NO = Number(1, lambda vocab: vocab.players, "a player number")
 
 
+def _cards_or_count(card: Id) -> OneOf:
+    """Cards of a pile or a zone, or how many there are (as a player's zones take them)."""
+    return OneOf((Many(card), Number(0, None, "a count of cards")))
+
+
 def _boxes(track: str) -> Number:
     return Number(
         0, lambda vocab: int(vocab.ir["vocabulary"]["tracks"][track]["length"]), f"{track} boxes"
@@ -451,6 +475,11 @@ EXPECT_KINDS = {
     "mid_event": Maybe(_MID),
     "voyage": Maybe(_VOYAGE),
     "over": Flag(),
+    "pile": _cards_or_count(Id("card:voyage|mid_event", "a voyage or mid-event card")),
+    "mid_event_card": Maybe(_MID),
+    "public_missions": _cards_or_count(_MISSION),
+    "port_card_pile": _cards_or_count(_PORT_CARD),
+    "markers": Table(_SPACE, Number(0)),
 }
 _NONE = Fields({})
 ACTION_ARGS = {
