@@ -494,3 +494,36 @@ def test_a_key_a_scenario_may_give_but_not_check_says_so(tmp_path: Path) -> None
         "uncharted_passage" in result.message
     ), result.message
     assert "pile" not in result.message, result.message
+
+
+def test_diff_of_a_phase_rewritten_names_its_body(tmp_path: Path) -> None:
+    """A house rule replacing the Pirate phase ('none in the first month': its two statements
+    put under one 'if'): 'cardc diff' printed "phase pirate: removed (was roll_pirates)" twice
+    and "phase pirate: added if round > 1 { ... }", which reads as the phase removed; it is one
+    change of the phase's body."""
+    folder = tmp_path / "uncharted_passage"
+    shutil.copytree(ROOT / "cards" / "uncharted_passage", folder)
+    variant = folder / "variants" / "calm_first_month.yaml"
+    variant.write_text(
+        "description: no pirates in the first month\n"
+        "flow:\n"
+        "  - replace: |\n"
+        "      phase pirate {\n"
+        "        if round > 1 {\n"
+        "          roll_pirates\n"
+        "          for each captain in players { face_pirates }\n"
+        "        }\n"
+        "      }\n",
+        encoding="utf-8",
+    )
+    base = compile_game(folder, SourceCache())
+    result, _overlay = compile_variant(folder, variant, SourceCache())
+    assert base.ir is not None and result.ir is not None
+    lines = [c.line() for c in diff_ir(base.ir, result.ir).flow]
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(
+        "phase pirate body: roll_pirates; for each captain in players by "
+    ), lines
+    assert lines[0].endswith(
+        " -> if round > 1 { roll_pirates; for each captain in players { face_pirates } }"
+    ), lines
