@@ -156,6 +156,20 @@ def _line(node: Any, key: Any = None) -> int:
         return int(lc.line) + 1
 
 
+def _removed(folder: Path, ir: dict[str, Any]) -> frozenset[str]:
+    """The base game's cards a variant's ``ir`` (compiled in ``folder``, beside its base's
+    ``cards.json`` one folder up) removes; none for a base game."""
+    base = folder.parent / "cards.json"
+    if not ir.get("variant") or not base.is_file():
+        return frozenset()
+    try:
+        cards = json.loads(base.read_text(encoding="utf-8")).get("cards") or []
+    except (OSError, ValueError):
+        return frozenset()
+    kept = {card["id"] for card in ir["cards"]}
+    return frozenset(str(card["id"]) for card in cards if card.get("id") not in kept)
+
+
 def _same(got: Any, want: Any) -> bool:
     """Whether a game's own expectation holds: equal; a number for a list of cards is how
     many (as a player's ``zones`` take it); a set is compared in any order."""
@@ -369,7 +383,7 @@ class Runner:
         players = int(doc.get("players") or MODES.get(mode, 1))
         ir = json.loads((folder / "cards.json").read_text(encoding="utf-8"))
         rules = game_rules(str(ir["game"]), folder)
-        problems = check_scenario(doc, ir, rules, players, (line, 1))
+        problems = check_scenario(doc, ir, rules, players, (line, 1), _removed(folder, ir))
         if problems:
             raise ScenarioError(
                 "\n".join(f"{path}:{p.line}:{p.column}: {p.message}" for p in problems)

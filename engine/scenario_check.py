@@ -512,7 +512,15 @@ class Checker:
 
 
 def check_scenario(
-    doc: Any, ir: dict[str, Any], rules: Any, players: int, at: Where
+    doc: Any,
+    ir: dict[str, Any],
+    rules: Any,
+    players: int,
+    at: Where,
+    removed: frozenset[str] = frozenset(),
 ) -> list[Problem]:
-    """Every problem of scenario ``doc`` against the game ``ir`` (with its module ``rules``)."""
-    return Checker(ir, rules, players).document(doc, at)
+    """Every problem of scenario ``doc`` against the game ``ir`` (with its module ``rules``);
+    ``removed``: the cards of the base game a variant ``ir`` removes, told as such."""
+    checker = Checker(ir, rules, players)
+    checker.vocab.removed = removed
+    return checker.document(doc, at)

@@ -90,6 +90,8 @@ class Vocabulary:
     ):
         self.ir = ir
         self.players = players
+        #: Cards of the base game that this variant removes (a scenario naming one is told so).
+        self.removed: frozenset[str] = frozenset()
         self._makers = dict(pools or {})
         self._pools: dict[str, tuple[str, ...]] = {}
         #: Pools a schema refers to (``#/$defs/pool_NAME``), written once in its ``$defs``.
@@ -252,6 +254,13 @@ class Id(Kind):
         text = str(value)
         known = vocab.pool(self.pool)
         if (self.normal(text) if self.normal else text) not in known:
+            if self.pool.startswith("card") and text in vocab.removed:
+                yield Problem(
+                    *at,
+                    f"'{text}' is a card of the base game that the variant "
+                    f"'{vocab.ir.get('variant')}' removes",
+                )
+                return
             yield Problem(*at, f"'{text}' is not {self.what}{suggest(text, known)}")
 
     def schema(self, vocab: Vocabulary) -> dict[str, Any]:

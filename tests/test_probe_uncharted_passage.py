@@ -527,3 +527,28 @@ def test_diff_of_a_phase_rewritten_names_its_body(tmp_path: Path) -> None:
     assert lines[0].endswith(
         " -> if round > 1 { roll_pirates; for each captain in players { face_pirates } }"
     ), lines
+
+
+def test_a_card_the_variant_removes_is_told_so_in_a_scenario(tmp_path: Path) -> None:
+    """A scenario of a variant naming a card the variant removes ('no_mid_event' and the
+    Anti-Piracy Mission) was "'anti_piracy_mission' is not a card; 384 known, for example:
+    ...", as if misspelt; it is told that the variant removes it."""
+    result = _one(
+        tmp_path,
+        """\
+        scenario: a mid-event of a variant without them
+        game: uncharted_passage
+        variant: no_mid_event
+        given:
+          mid_event: anti_piracy_mission
+        do:
+          - action: finish
+        expect:
+          round: 1
+        """,
+    )
+    assert not result.passed
+    assert (
+        "s.yaml:5:14: 'anti_piracy_mission' is a card of the base game that the variant "
+        "'no_mid_event' removes" in result.message
+    ), result.message
