@@ -175,9 +175,30 @@ mid_event "Broadside" {
     fire pirate_raid with damage 2 { mark durability damage }
   }
 }
+mid_event "Explorers' Society" {
+  on anchor_at_sea {
+    if place.discovery { gain prestige 1 }
+  }
+}
+mid_event "The Kraken's Lair" {
+  on anchor_at_sea {
+    repeat 2 { gain prestige 1d6 }
+  }
+}
+mid_event "Lucky Sevens" {
+  on reveal {
+    if 2d6 > 7 { gain prestige 1 }
+  }
+}
 """
 
 UP_EXPECTED = {
+    # A tag of a trigger's card: "the place's discovery" before.
+    "Explorers' Society": "When you anchor outside a port, if the place is a discovery space, "
+    "gain 1 prestige.",
+    # A roll inside a sentence is a noun: "equal to roll a die" before.
+    "The Kraken's Lair": "When you anchor outside a port, gain prestige equal to a die roll twice.",
+    "Lucky Sevens": "Immediately, if a roll of two dice is higher than 7, gain 1 prestige.",
     "Broadside": "Immediately the Pirate's Raid event, before damage (Ship Damage 2, which "
     "cards may change), then mark Xs on [durability] the Ship Durability track equal to Ship "
     "Damage.",
