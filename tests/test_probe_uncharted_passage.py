@@ -552,3 +552,51 @@ def test_a_card_the_variant_removes_is_told_so_in_a_scenario(tmp_path: Path) -> 
         "s.yaml:5:14: 'anti_piracy_mission' is a card of the base game that the variant "
         "'no_mid_event' removes" in result.message
     ), result.message
+
+
+def test_names_written_as_a_designer_guesses_are_told_what_they_are(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Four guesses of a designer's first card: 'discard this' (hint was the trigger's
+    quantities), 'gain port_card 1' (a list of counters), 'if docked' (the trigger's names:
+    the native wants brackets) and 'place == discovery' (a tag of the space). Each is told what
+    the name is and how to write it."""
+    found = diagnostics_with_card_file(
+        tmp_path,
+        monkeypatch,
+        "uncharted_passage",
+        """\
+port_card "Charm" {
+  copies 2
+  on pirate_combat {
+    may {
+      reduce pirate_power up_to 1
+      discard this
+    }
+  }
+}
+port_card "Chart" {
+  copies 1
+  on dock {
+    gain port_card 1
+    if docked { gain prestige 1 }
+  }
+}
+mid_event "Gale" {
+  on anchor_at_sea {
+    if place == discovery { mark health 1 }
+  }
+}
+""",
+    )
+    got = [(d.span.line, d.span.column, d.hints[0] if d.hints else "") for d in found]
+    assert got == [
+        (6, 15, "the card itself is 'self' (discard self)"),
+        (
+            13,
+            10,
+            "'port_card' is a kind of card, not a counter: did you mean the verb 'gain_port_card'?",
+        ),
+        (14, 8, "'docked' is a native: call it, docked()"),
+        (19, 17, "'discovery' is a tag of mission, space: test a card for it as place.discovery"),
+    ], got
