@@ -600,3 +600,19 @@ mid_event "Gale" {
         (14, 8, "'docked' is a native: call it, docked()"),
         (19, 17, "'discovery' is a tag of mission, space: test a card for it as place.discovery"),
     ], got
+
+
+def test_a_card_named_by_its_title_in_a_variant_is_told_its_id(tmp_path: Path) -> None:
+    """'remove: [Rum, Smoke Bomb]' (the cards' titles) was "'Rum' is not a card of this game"
+    with no hint at all ('Rum' is too short to be close to 'rum' by spelling); each is told
+    its id."""
+    folder = tmp_path / "uncharted_passage"
+    shutil.copytree(ROOT / "cards" / "uncharted_passage", folder)
+    variant = folder / "variants" / "by_title.yaml"
+    variant.write_text("remove: [Rum, Smoke Bomb]\n", encoding="utf-8")
+    result, _overlay = compile_variant(folder, variant, SourceCache())
+    got = [(d.span.line, d.span.column, d.message, d.hints) for d in result.diagnostics]
+    assert got == [
+        (1, 10, "'Rum' is not a card of this game", ("did you mean 'rum'?",)),
+        (1, 15, "'Smoke Bomb' is not a card of this game", ("did you mean 'smoke_bomb'?",)),
+    ], got
