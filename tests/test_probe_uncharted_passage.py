@@ -616,3 +616,71 @@ def test_a_card_named_by_its_title_in_a_variant_is_told_its_id(tmp_path: Path) -
         (1, 10, "'Rum' is not a card of this game", ("did you mean 'rum'?",)),
         (1, 15, "'Smoke Bomb' is not a card of this game", ("did you mean 'smoke_bomb'?",)),
     ], got
+
+
+CUSTOMS_SEIZURE = """\
+description: Customs Seizure (a house rule) - a voyage card that takes a specialty
+add: |
+  voyage first_half "Customs Seizure" {
+    resources 11 @provisional("a house rule")
+    pirate highest(2d6) @provisional("a house rule")
+    on reveal {
+      if specialties > 0 { lose specialties 1 }
+    }
+  }
+"""
+
+SEIZED = """\
+scenario: a specialty lost by a card is crossed out of the Specialties Book
+rulebook: "Conversely, if you lose specialties in any manner, you mark it with an X over its name."
+game: uncharted_passage
+variant: customs
+given:
+  chart: stand_in
+  missions_dealt: true
+  player:
+    position: london
+    goods: {goods}
+    ports_visited: [lisbon]
+    zones: {missions: [silk_for_lisbon]}
+    counters: {sailing_speed: 1, crew_stamina: 1}
+choices: {choices}
+do:
+  - action: reveal
+    args: {card: customs_seizure}
+  - action: sail_to
+    args: {to: lisbon}
+  - action: anchor
+expect:
+  player:
+    goods: {left}
+    zones: {missions: {missions}}
+"""
+
+
+def test_a_specialty_a_card_loses_is_crossed_out_by_name(
+    tmp_path: Path, built_copy: Callable[[str, dict[str, str]], Path]
+) -> None:
+    """A designer's card 'lose specialties 1' (the README's own abandon_specialty does so)
+    lowered the count and left the name in the Specialties Book: the ship still delivered
+    the silk it had lost for Silk for Lisbon. The name is crossed out, the captain choosing
+    which when the book holds several."""
+    generated = built_copy("uncharted_passage", {"variants/customs.yaml": CUSTOMS_SEIZURE})
+    cases = (
+        ("[silk]", "[]", "[]", "[silk_for_lisbon]"),
+        ("[silk, wool]", "[specialties.lose: specialty:wool]", "[]", "[]"),
+        ("[silk, wool]", "[specialties.lose: specialty:silk]", "[wool]", "[silk_for_lisbon]"),
+    )
+    for index, (goods, choices, left, missions) in enumerate(cases):
+        path = tmp_path / f"seized_{index}.yaml"
+        text = SEIZED
+        for key, value in (
+            ("{goods}", goods),
+            ("{choices}", choices),
+            ("{left}", left),
+            ("{missions}", missions),
+        ):
+            text = text.replace(key, value)
+        path.write_text(text, encoding="utf-8")
+        (result,) = Runner(generated).run_file(path)
+        assert result.passed, (goods, choices, result.message)

@@ -529,4 +529,5 @@ QUESTIONS: dict[str, tuple[str, tuple[str, ...] | str | None]] = {
     "exploration_journal.use": ("Exploration Journal: roll 2 dice and choose one?", _YES_NO),
     "exploration_journal.choose": ("Keep a die", None),
     "critical_damage.abandon": ("Critical damage: abandon a specialty or a Port Card", None),
+    "specialties.lose": ("Mark an X over a specialty you lose: specialty:NAME", "offered_goods"),
 }
