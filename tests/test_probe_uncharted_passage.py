@@ -684,3 +684,34 @@ def test_a_specialty_a_card_loses_is_crossed_out_by_name(
         path.write_text(text, encoding="utf-8")
         (result,) = Runner(generated).run_file(path)
         assert result.passed, (goods, choices, result.message)
+
+
+PROBE_DATA = ROOT / "tests" / "data" / "probe_uncharted_passage"
+
+
+def test_a_designers_cards_and_house_rules_check_play_and_simulate(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    """The probe's new cards (tests/data/probe_uncharted_passage/probe.cards: Port Cards with
+    conditions, choices and windows, voyages with events and a restraint, mid-events,
+    missions) and ten house rules (params, tracks, cards changed, added and removed, flow
+    phases inserted, moved, replaced and removed, verbs and functions redefined, an end
+    condition) build with the game, their scenarios hold, and each plays whole games in every
+    mode without an error."""
+    files = {"probe.cards": (PROBE_DATA / "probe.cards").read_text(encoding="utf-8")}
+    for variant in sorted((PROBE_DATA / "variants").glob("*.yaml")):
+        files[f"variants/{variant.name}"] = variant.read_text(encoding="utf-8")
+    generated = built_copy("uncharted_passage", files)
+    runner = Runner(generated)
+    failed = [
+        f"{result.name}: {result.message}"
+        for path in sorted((PROBE_DATA / "scenarios").glob("*.yaml"))
+        for result in runner.run_file(path)
+        if not result.passed
+    ]
+    assert failed == []
+    folder = generated / "uncharted_passage"
+    for point in [folder, *sorted(p.parent for p in folder.glob("*/cards.json"))]:
+        for mode in ("solo", "competitive", "coop"):
+            report = sim.simulate(point, 4, 7, mode, "greedy", cards=False)
+            assert report.games == 4, (point.name, mode)
