@@ -715,3 +715,35 @@ def test_a_designers_cards_and_house_rules_check_play_and_simulate(
         for mode in ("solo", "competitive", "coop"):
             report = sim.simulate(point, 4, 7, mode, "greedy", cards=False)
             assert report.games == 4, (point.name, mode)
+
+
+def test_a_draw_from_a_zone_no_deck_is_built_for_is_an_error_at_the_draw(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A designer's Mid-event 'New Orders: draw a mission' ('draw missions 1') checked and
+    built, then stopped the first simulated game that revealed it ("'draw missions' takes from
+    the deck 'build_deck missions' makes, and this game built none"): the missions are dealt
+    at the setup, and no deck of them is kept. It is an error at the draw; the Port Card pile,
+    which the game's Python keeps, is named in its natives.py (DECKS)."""
+    found = diagnostics_with_card_file(
+        tmp_path,
+        monkeypatch,
+        "uncharted_passage",
+        """\
+mid_event "New Orders" {
+  on reveal {
+    draw missions 1
+    draw port_cards 1
+  }
+}
+""",
+    )
+    assert [(d.code, d.span.line, d.span.column, d.message) for d in found] == [
+        (
+            "deck-undefined",
+            3,
+            5,
+            "'draw missions' takes from a deck of missions, and nothing in this game builds one",
+        )
+    ]
+    assert "DECKS = ('missions',)" in found[0].hints[0]

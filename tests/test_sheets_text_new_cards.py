@@ -166,7 +166,7 @@ mid_event "Cooperative Bonus" {
 }
 mid_event "Drawn" {
   on dock {
-    draw missions
+    draw port_cards
     draw port_cards 2
   }
 }
@@ -243,7 +243,8 @@ UP_EXPECTED = {
     "1 prestige.",
     "Cooperative Bonus": "When docked in a port, if you are playing the cooperative mode, gain 1 "
     "prestige.",
-    "Drawn": "When docked in a port, draw 1 Mission Card and 2 [port_cards] Port Cards.",
+    # (Was 'draw missions': a zone no deck is built for is an error now, deck-undefined.)
+    "Drawn": "When docked in a port, draw 1 [port_cards] Port Card and 2 [port_cards] Port Cards.",
 }
 
 # -- Incredible Expeditions -------------------------------------------------------------------
@@ -294,7 +295,6 @@ resource "Ledger" {
   values money 1
   to_acquire money 2
   on play {
-    draw hand
     gain money count(hand)
   }
 }
@@ -343,9 +343,10 @@ IE_EXPECTED = {
     "Doctor": "If Undefeated: you may lift the Curse from one of your Cursed Crew.",
     "Purser": "On a Rest Turn, after Refreshing: if you have less than 3 [money] Money "
     "and your ship is not at Port City, gain 2 [money] Money.",
-    # A zone named as a place: the cards go into it; its count is "the number of cards in".
-    "Ledger": "Ability: draw 1 card into your hand and gain [money] Money equal to the number of "
-    "cards in your hand.",
+    # A zone named as a place: its count is "the number of cards in". (It also drew 1 card
+    # into the hand: no deck of hand is built in this game, deck-undefined; the wording "draw
+    # 3 cards into your hand" is pinned by a new game's flow, below.)
+    "Ledger": "Ability: gain [money] Money equal to the number of cards in your hand.",
     # "not" after the clause's own verb; each condition its own sentence.
     "Checklist": "Ability: if the number of your Capable Crew is at least 3 and you are not "
     "Marooned (less than 3 Capable Crew at a Location beyond Port City), gain 1 Temporary "
