@@ -132,3 +132,73 @@ def check_cards(
                     (hint,) if hint else (),
                 )
             )
+
+
+DECK_CODE = "deck-undefined"
+
+
+def _statements(node: Any) -> Iterable[dict[str, Any]]:
+    """Every statement (and expression) of an IR body, nested ones too."""
+    if isinstance(node, list):
+        for item in node:
+            yield from _statements(item)
+    elif isinstance(node, dict):
+        yield node
+        for value in node.values():
+            if isinstance(value, (dict, list)):
+                yield from _statements(value)
+
+
+def _zone_of(stmt: dict[str, Any]) -> str | None:
+    args = stmt.get("args") or []
+    first = args[0] if args else None
+    if isinstance(first, dict) and first.get("kind") == "ref" and first.get("to") == "zone":
+        return str(first.get("name"))
+    return None
+
+
+def check_decks(rules: Any, ir: Mapping[str, Any], diagnostics: list[Diagnostic]) -> None:
+    """``draw ZONE`` takes from the deck of that zone, which a flow's ``build_deck ZONE`` makes
+    or the game's Python keeps (``board["deck:ZONE"]``, named in natives.py's ``DECKS``). A
+    draw from a zone nothing builds a deck for checked and built, then stopped the first game
+    that ran it (Uncharted Passage's missions: "New Orders: draw a mission"); it is an error at
+    the draw."""
+    bodies: list[tuple[str, Any]] = []
+    for card in ir.get("cards", []):
+        source = str(card.get("source", "")).rsplit(":", 1)[0]
+        for block in (card.get("triggers") or {}).values():
+            bodies.append((source, block.get("body")))
+    definitions = ir.get("definitions") or {}
+    for definition in [*definitions.get("verbs", []), *definitions.get("functions", [])]:
+        bodies.append((str(definition.get("source", "")).rsplit(":", 1)[0], definition))
+    for section in (ir.get("flow") or {}).get("sections", []):
+        for phase in section.get("phases", []):
+            bodies.append((str((phase.get("loc") or {}).get("file", "")), phase.get("body")))
+    built = {str(zone) for zone in (getattr(rules, "DECKS", None) or ())}
+    draws: list[tuple[str, str, list[int]]] = []
+    for source, body in bodies:
+        for stmt in _statements(body):
+            if stmt.get("kind") != "verb" or stmt.get("origin") != "prelude":
+                continue
+            zone = _zone_of(stmt)
+            if zone is None:
+                continue
+            if stmt.get("verb") == "build_deck":
+                built.add(zone)
+            elif stmt.get("verb") == "draw":
+                draws.append((source, zone, list(stmt.get("at") or [1, 1])))
+    for source, zone, (line, column) in draws:
+        if zone in built:
+            continue
+        diagnostics.append(
+            Diagnostic(
+                DECK_CODE,
+                f"'draw {zone}' takes from a deck of {zone}, and nothing in this game builds one",
+                Span(source, line, column, line, column + 4),
+                "error",
+                (
+                    f"build it in the flow's setup (build_deck {zone}); a deck the game's Python "
+                    f"keeps in board['deck:{zone}'] is named in natives.py: DECKS = ('{zone}',)",
+                ),
+            )
+        )

@@ -1377,12 +1377,15 @@ class Checker:
                 )
             elif typ == "target" and scope.trigger is not None and not quantities:
                 extra = (f"'on {scope.trigger.name}' has no quantities",)
+            kind_hint = self._kind_as_amount(sig, expr.id)
+            if kind_hint:
+                extra = kind_hint
             self.error(
                 "name-undefined",
                 f"'{expr.id}' is not {with_article(_words(typ))} of this game",
                 expr.span,
                 *(
-                    did_you_mean(expr.id, pool)
+                    (kind_hint or did_you_mean(expr.id, pool))
                     or extra
                     or (f"{_words(typ)}s: {_some(sorted(pool)) or 'none declared'}",)
                 ),
@@ -1601,7 +1604,7 @@ class Checker:
         pool = [*scope.locals, *v.counters, *v.params, *v.builtins, *v.symbols, *self.cards]
         if trigger is not None:
             pool += [*trigger.params, *trigger.quantities]
-        hints = did_you_mean(ident, pool)
+        hints = self._misplaced_name(ident, trigger) or did_you_mean(ident, pool)
         if not hints and ident in v.tracks:
             hints = (f"'{ident}' is a track; mark it with: mark {ident} 1",)
         elif not hints and ident in v.verbs:
@@ -1630,6 +1633,45 @@ class Checker:
             )
         self.error("name-undefined", f"'{ident}' is not defined here", node.span, *hints)
         return {"kind": "num", "value": 0}, "any"
+
+    def _kind_as_amount(self, sig: Signature, ident: str) -> tuple[str, ...]:
+        """A hint for a kind of card given to a verb of counters ('gain port_card 1'): the
+        game's verb of that name ('gain_port_card'), or the zone its cards are drawn into."""
+        v = self.vocab
+        if ident not in v.kinds:
+            return ()
+        verb = f"{sig.name}_{ident}"
+        if verb in v.verbs:
+            return (f"'{ident}' is a kind of card, not a counter: did you mean the verb '{verb}'?",)
+        zones = [z for z in v.zones if z in (ident, f"{ident}s")]
+        if zones:
+            return (
+                f"'{ident}' is a kind of card, not a counter: its cards are drawn into a zone "
+                f"(draw {zones[0]} 1)",
+            )
+        return ()
+
+    def _misplaced_name(self, ident: str, trigger: TriggerDecl | None) -> tuple[str, ...]:
+        """A hint for a name that is something of the game, written where a value goes: a
+        native without its brackets ('if docked' for 'docked()'), a tag of a kind of card
+        ('place == discovery' for 'place.discovery'), "this" for the card itself ('self')."""
+        v = self.vocab
+        native = v.natives.get(ident)
+        if native is not None:
+            args = ", ".join(p.name.upper() for p in native.params)
+            return (f"'{ident}' is a native: call it, {ident}({args})",)
+        kinds = sorted(k.name for k in v.kinds.values() if ident in k.tags)
+        if kinds:
+            params = [
+                p
+                for p, kind in (trigger.param_kinds if trigger is not None else ())
+                if kind in kinds
+            ]
+            test = f"{params[0]}.{ident}" if params else f"CARD.{ident}"
+            return (f"'{ident}' is a tag of {', '.join(kinds)}: test a card for it as {test}",)
+        if ident in ("this", "this_card", "me", "itself"):
+            return ("the card itself is 'self' (discard self)",)
+        return ()
 
     def call(self, node: Call, scope: _Scope) -> tuple[IR, str]:
         sig = self.vocab.natives.get(node.func)

@@ -22,9 +22,7 @@ from typing import Any, TextIO
 
 from compiler.project import Project, find_project
 from compiler.suggest import did_you_mean
-
-#: Other spellings of a mode a player may type (the rulebook says "Cooperative Mode").
-MODE_ALIASES = {"cooperative": "coop", "co-op": "coop", "co-operative": "coop"}
+from engine.modes import MODE_ALIASES
 
 #: Below this many seconds a run shows no progress bar: it would only flicker.
 PROGRESS_AFTER_SECONDS = 0.5

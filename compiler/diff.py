@@ -245,11 +245,18 @@ def _bodies(stmt: IR) -> list[tuple[str, list[IR]]]:
     return [("", stmt.get("body") or [])]
 
 
-def _statement_changes(where: str, before: list[IR], after: list[IR]) -> list[Change]:
+def _statement_changes(
+    where: str, before: list[IR], after: list[IR], top: str | None = None
+) -> list[Change]:
     """The statements that differ between two bodies, each at its place (``on pirate_raid >
     for each raided in players``): a compound statement whose head is the same is compared
-    inside; others are shown from what to what, added or removed."""
+    inside; others are shown from what to what, added or removed, and a run of statements
+    that became another number of others as one change from the ones to the others. ``top``:
+    how the body's own statements are named, where ``where`` alone would name something else
+    (``phase pirate body``: "phase pirate: removed" reads as the phase removed)."""
     import difflib
+
+    here = top or where
     import json
 
     keys_a = [json.dumps(_strip_positions(s), sort_keys=True) for s in before]
@@ -267,10 +274,21 @@ def _statement_changes(where: str, before: list[IR], after: list[IR]) -> list[Ch
                     for (label, a), (_, b) in zip(_bodies(old), _bodies(new), strict=True):
                         changes += _statement_changes(f"{where} > {head}{label}", a, b)
                 else:
-                    changes.append(Change(where, _describe(old), _describe(new)))
+                    changes.append(Change(here, _describe(old), _describe(new)))
             continue
-        changes += [Change(where, _describe(old), None) for old in olds]
-        changes += [Change(where, None, _describe(new)) for new in news]
+        if tag == "replace":
+            # Two statements became one (or the other way): one change, not the old ones
+            # "removed" and the new ones "added" as if unrelated.
+            changes.append(
+                Change(
+                    here,
+                    "; ".join(_describe(old) for old in olds),
+                    "; ".join(_describe(new) for new in news),
+                )
+            )
+            continue
+        changes += [Change(here, _describe(old), None) for old in olds]
+        changes += [Change(here, None, _describe(new)) for new in news]
     return changes
 
 
@@ -408,7 +426,9 @@ def _flow_changes(before: IR | None, after: IR | None) -> list[Change]:
                     f"phase {name} title", a.get("title") or "none", phase.get("title") or "none"
                 )
             )
-        changes += _statement_changes(f"phase {name}", a["body"], phase["body"])
+        changes += _statement_changes(
+            f"phase {name}", a["body"], phase["body"], top=f"phase {name} body"
+        )
 
     def expr(value: Any) -> str | None:
         return None if value is None else describe_expr(value)

@@ -305,6 +305,15 @@ class PythonEmitter:
             return f"(not {self.test(e['operand'], c)})"
         return self.expr(e, c)
 
+    def end_test(self, e: IR, c: str) -> str:
+        """``end when`` as a test: one that reads a player's counters, tracks or zones holds
+        when it holds for any player ("end when prestige >= 40": the first captain to 40 ends
+        the game, whoever's turn or seat it is); any other is tested as it is."""
+        if not _reads_player(e):
+            return self.test(e, c)
+        each = f"[{c}.for_player(p_end) for p_end in g.players]"
+        return f"any({self.test(e, 'c_end')} for c_end in {each})"
+
     def verb_call(self, verb: str, origin: str, args: list[IR | None], c: str) -> str:
         if origin.startswith("stdlib."):
             return f"{self.library(origin, verb)}(g, {c}{self.args(args, c)})"
@@ -796,7 +805,9 @@ class PythonEmitter:
 
         def check(indent: int) -> None:
             if end_when is not None:
-                fn.add(indent, f"if {self.test(end_when, 'c')}:", [end_loc["line"], end_loc["col"]])
+                fn.add(
+                    indent, f"if {self.end_test(end_when, 'c')}:", [end_loc["line"], end_loc["col"]]
+                )
                 fn.add(indent + 1, "g.end_when_held()")
 
         self.inlining, self.looping = True, loop
@@ -917,7 +928,9 @@ class PythonEmitter:
             key,
             loc["file"],
         )
-        fn.add(0, f"return {self.expr(expr, 'c')}", at)
+        each = key == "end_when" and _reads_player(expr)
+        value = self.end_test(expr, "c") if each else self.expr(expr, "c")
+        fn.add(0, f"return {value}", at)
         functions.append(fn)
         return fn.name
 
@@ -931,6 +944,20 @@ _FLOW_SECTIONS = ("setup", "round", "turn", "end")
 #: The sections the engine may play through one generated runner (``FLOW['run']``): ``end``
 #: is played without the end condition, phase by phase.
 _RUN_SECTIONS = ("setup", "round", "turn")
+
+
+def _reads_player(node: Any) -> bool:
+    """Whether an expression IR reads a player's own state: a counter, or a track or zone
+    it names (``count(port_cards)``)."""
+    if isinstance(node, list):
+        return any(_reads_player(item) for item in node)
+    if not isinstance(node, dict):
+        return False
+    if node.get("kind") == "counter":
+        return True
+    if node.get("kind") == "ref" and node.get("to") in ("counter", "track", "zone"):
+        return True
+    return any(_reads_player(value) for value in node.values() if isinstance(value, (dict, list)))
 
 
 def _stdlib_modules(node: Any, found: set[str] | None = None) -> set[str]:

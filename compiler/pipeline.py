@@ -210,7 +210,7 @@ def compile_game(
         diagnostics.extend(problems)
         if not problems and vocab.game.isidentifier():
             # The game's Python checks the card data it reads (CARD_CHECKS, engine.api).
-            from compiler.card_checks import check_cards
+            from compiler.card_checks import check_cards, check_decks
             from engine.loader import NativesError, game_rules
 
             try:
@@ -218,6 +218,7 @@ def compile_game(
             except NativesError:
                 rules = None  # compiler.implementations has said why, at its line
             check_cards(rules, checked.ir, parsed, diagnostics)
+            check_decks(rules, checked.ir, diagnostics)
         has_errors = any(d.severity == "error" for d in diagnostics)
     return GameResult(
         vocab.game or folder.name,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,12 @@ from typing import Any
 def did_you_mean(name: str, candidates: Iterable[str], cutoff: float = 0.75) -> tuple[str, ...]:
     """A hint naming the closest candidates to ``name``, or nothing when none is close."""
     pool = sorted(set(candidates) - {name})
+    # A card's title, or a name in capitals, for its id: "Rum" and "Smoke Bomb" are rum and
+    # smoke_bomb ("'Rum' is not a card of this game" gave no hint: too short to be close).
+    as_id = re.sub(r"[^a-z0-9]+", "_", name.lower().replace("'", "").replace("\u2019", ""))
+    as_id = as_id.strip("_")
+    if as_id != name and as_id in pool:
+        return (f"did you mean '{as_id}'?",)
     close = difflib.get_close_matches(name, pool, n=3, cutoff=cutoff)
     if not close:
         # Short names have low ratios; a shared prefix is still a good sign.

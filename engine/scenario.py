@@ -35,8 +35,10 @@ from ruamel.yaml.error import YAMLError
 
 from dsl.yaml_load import load_yaml_all, yaml_error_message
 from engine.loader import compiled_folder, game_rules, name_problem, new_game
+from engine.modes import MODE_SPELLINGS, MODES, mode_name
 from engine.runtime import Context, Game, GameEnded, Policy, Question, RuleError
 from engine.scenario_check import check_scenario
+from engine.scenario_types import child_where
 
 SCENARIO_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -49,7 +51,7 @@ SCENARIO_SCHEMA: dict[str, Any] = {
         "scenario": {"type": "string", "minLength": 1},
         "game": {"type": "string"},
         "variant": {"type": ["string", "null"]},
-        "mode": {"enum": ["solo", "competitive", "coop"]},
+        "mode": {"enum": list(MODE_SPELLINGS)},
         "players": {"type": "integer", "minimum": 1, "maximum": 8},
         "seed": {"type": "integer"},
         "rulebook": {"type": "string"},
@@ -154,6 +156,35 @@ def _line(node: Any, key: Any = None) -> int:
         return int(lc.line) + 1
 
 
+def _removed(folder: Path, ir: dict[str, Any]) -> frozenset[str]:
+    """The base game's cards a variant's ``ir`` (compiled in ``folder``, beside its base's
+    ``cards.json`` one folder up) removes; none for a base game."""
+    base = folder.parent / "cards.json"
+    if not ir.get("variant") or not base.is_file():
+        return frozenset()
+    try:
+        cards = json.loads(base.read_text(encoding="utf-8")).get("cards") or []
+    except (OSError, ValueError):
+        return frozenset()
+    kept = {card["id"] for card in ir["cards"]}
+    return frozenset(str(card["id"]) for card in cards if card.get("id") not in kept)
+
+
+def _same(got: Any, want: Any) -> bool:
+    """Whether a game's own expectation holds: equal; a number for a list of cards is how
+    many (as a player's ``zones`` take it); a set is compared in any order."""
+    if isinstance(want, int) and not isinstance(want, bool) and isinstance(got, (list, frozenset)):
+        return len(got) == want
+    if isinstance(got, (set, frozenset)) and isinstance(want, list):
+        return set(got) == set(want)
+    return bool(got == want)
+
+
+def _shown(got: Any) -> Any:
+    """A value a hook returned, as a scenario writes it (a set as a sorted list)."""
+    return sorted(got) if isinstance(got, (set, frozenset)) else got
+
+
 def _plain(node: Any) -> Any:
     """ruamel data as plain dicts and lists (for the schema)."""
     if isinstance(node, dict):
@@ -193,21 +224,31 @@ def load(path: Path) -> list[tuple[Any, int, str | None]]:
         if errors:
             first = errors[0]
             node, line = document, _line(document)
+            at: tuple[int, int] | None = None
             for part in first.absolute_path:
                 if isinstance(node, (dict, list)):
                     line = _line(node, part) or line
+                    # The value's own column, as every other scenario problem gives it.
+                    at = child_where(node, part, (line, 1))
                     try:
                         node = node[part]
                     except (KeyError, IndexError, TypeError):
                         break
+            place = f"{at[0]}:{at[1]}" if at is not None else f"{line}"
             where = "/".join(str(p) for p in first.absolute_path) or "the scenario"
             unknown = ""
             if first.validator == "additionalProperties" and isinstance(node, dict):
                 extra = sorted(set(node) - set(first.schema.get("properties", {})))
                 if extra:
                     unknown = _suggest(str(extra[0]), first.schema.get("properties", {}))
+            elif first.validator == "enum" and isinstance(first.validator_value, list):
+                # 'mode: compettive': the closest of the few allowed values.
+                close = [str(v) for v in first.validator_value if v is not None]
+                unknown = _suggest(str(first.instance), close)
+                if unknown.startswith("; known"):
+                    unknown = ""
             out.append(
-                (document, _line(document), f"{path}:{line}: {where}: {first.message}{unknown}")
+                (document, _line(document), f"{path}:{place}: {where}: {first.message}{unknown}")
             )
             continue
         out.append((document, _line(document), None))
@@ -337,12 +378,12 @@ class Runner:
 
     def _run(self, path: Path, doc: Any, line: int) -> None:
         folder = self.folder(path, doc)
-        players = int(
-            doc.get("players") or (2 if doc.get("mode") in ("competitive", "coop") else 1)
-        )
+        # "cooperative" and "co-op" are the mode coop, as for 'cardc sim --mode'.
+        mode = mode_name(str(doc.get("mode") or "solo"))
+        players = int(doc.get("players") or MODES.get(mode, 1))
         ir = json.loads((folder / "cards.json").read_text(encoding="utf-8"))
         rules = game_rules(str(ir["game"]), folder)
-        problems = check_scenario(doc, ir, rules, players, (line, 1))
+        problems = check_scenario(doc, ir, rules, players, (line, 1), _removed(folder, ir))
         if problems:
             raise ScenarioError(
                 "\n".join(f"{path}:{p.line}:{p.column}: {p.message}" for p in problems)
@@ -361,7 +402,7 @@ class Runner:
             players=players,
             seed=int(doc.get("seed", 0)),
             policies={-1: policy},
-            mode=str(doc.get("mode") or "solo"),
+            mode=mode,
         )
         game.scripted_dice = [int(d) for d in doc.get("dice") or []]
         dice_given = len(game.scripted_dice)
@@ -511,8 +552,8 @@ class Runner:
                 hooks[key](game, player, _plain(value))
             else:
                 got = hooks[key](game, player)
-                if got != _plain(value):
-                    problems.append(f"{path}:{at}: expected {key} {value}, got {got}")
+                if not _same(got, _plain(value)):
+                    problems.append(f"{path}:{at}: expected {key} {value}, got {_shown(got)}")
         return problems
 
     def _apply(self, path: Path, game: Game, rules: Any, given: Any) -> None:
@@ -586,8 +627,8 @@ class Runner:
                 continue
             else:
                 got = hooks[key](game, None)
-                if got != _plain(value):
-                    problems.append(f"{path}:{at}: expected {key} {value}, got {got}")
+                if not _same(got, _plain(value)):
+                    problems.append(f"{path}:{at}: expected {key} {value}, got {_shown(got)}")
         return problems
 
     def _recent(self, game: Game) -> str:

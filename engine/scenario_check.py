@@ -332,6 +332,14 @@ class Checker:
                     f"'{name}' is a player's {table[:-1]}: give it under 'player' (or "
                     f"'players'), in its {table}: player: {{{table}: {{{name}: {example}}}}}",
                 )
+            elif not setting and name in self.given_kinds:
+                # A key of the game's 'given' only: the close spelling of another key would be
+                # another thing ('pile' was "did you mean 'titles'?").
+                self.add(
+                    where,
+                    f"'{name}' is something a scenario can set but not check in "
+                    f"{self.vocab.ir['game']}{suggest(name, [*fixed, *hooks])}",
+                )
             else:
                 verb = "set" if setting else "check"
                 self.add(
@@ -539,7 +547,7 @@ class Checker:
                     self.add(
                         key_where(item, question, where),
                         f"'{ident}' is not a question of {self.vocab.ir['game']}"
-                        f"{suggest(ident, self.questions)}",
+                        f"{self.siblings(ident) or suggest(ident, self.questions)}",
                     )
                     continue
                 answers = self.questions.get(ident, ("", None))[1]
@@ -552,9 +560,37 @@ class Checker:
                         f"'{text}' is not an answer to '{ident}'{suggest(text, answers)}",
                     )
 
+    def siblings(self, ident: str) -> str:
+        """The questions of the same card and trigger, with their answers, when ``ident``
+        names one that is not among them ('hardtack.scurvy.choose' beside 'use' and the
+        'choose one of' named by its options, 'one_or_two': the closest spelling would be
+        'use', another question); '' when there are none."""
+        prefix, _, _ = ident.rpartition(".")
+        if not prefix:
+            return ""
+        found = sorted(q for q in self.questions if q.rpartition(".")[0] == prefix)
+        if len(found) < 2:
+            return ""
+
+        def shown(question: str) -> str:
+            answers = self.questions[question][1]
+            if isinstance(answers, tuple) and answers:
+                return f"'{question}' (answers: {', '.join(answers)})"
+            return f"'{question}'"
+
+        return f"; the questions of {prefix} are {', '.join(shown(q) for q in found)}"
+
 
 def check_scenario(
-    doc: Any, ir: dict[str, Any], rules: Any, players: int, at: Where
+    doc: Any,
+    ir: dict[str, Any],
+    rules: Any,
+    players: int,
+    at: Where,
+    removed: frozenset[str] = frozenset(),
 ) -> list[Problem]:
-    """Every problem of scenario ``doc`` against the game ``ir`` (with its module ``rules``)."""
-    return Checker(ir, rules, players).document(doc, at)
+    """Every problem of scenario ``doc`` against the game ``ir`` (with its module ``rules``);
+    ``removed``: the cards of the base game a variant ``ir`` removes, told as such."""
+    checker = Checker(ir, rules, players)
+    checker.vocab.removed = removed
+    return checker.document(doc, at)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.modes import MODE_SPELLINGS
 from engine.scenario_check import EVENT_KEYS, CardMemo, player_kinds, questions, vocabulary
 from engine.scenario_types import Kind, Vocabulary, pool_def
 
@@ -161,7 +162,7 @@ def game_schema(
             "variant": {
                 "enum": [*(variants or ([ir["variant"]] if ir.get("variant") else [])), None]
             },
-            "mode": {"enum": ["solo", "competitive", "coop"]},
+            "mode": {"enum": list(MODE_SPELLINGS)},
             "players": {"type": "integer", "minimum": low, "maximum": high},
             "seed": {"type": "integer"},
             "rulebook": {"type": "string"},

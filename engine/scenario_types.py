@@ -33,6 +33,11 @@ def suggest(name: str, pool: Sequence[str] | set[str] | dict[str, Any], most: in
     """ "; did you mean 'x'?" for the closest name in ``pool``, else the pool when it holds at
     most ``most`` names (else the first few)."""
     names = sorted(str(p) for p in pool)
+    # A word that begins many names ('sea' of sea_0_0 ... sea_15_7): any one of them would be
+    # as close as the next, so the hint says they are a family rather than pick one at random.
+    family = [n for n in names if n.startswith(f"{name}_")]
+    if len(family) > 1:
+        return f"; {len(family)} names begin with '{name}_', for example: {', '.join(family[:6])}"
     close = difflib.get_close_matches(str(name), names, n=1, cutoff=0.6)
     # A name the guess starts with ('setup' for 'setup_game'), which difflib may rank below a
     # longer one that shares more letters ('setup_diary').
@@ -105,6 +110,8 @@ class Vocabulary:
     ):
         self.ir = ir
         self.players = players
+        #: Cards of the base game that this variant removes (a scenario naming one is told so).
+        self.removed: frozenset[str] = frozenset()
         self._makers = dict(pools or {})
         self._pools: dict[str, tuple[str, ...]] = {}
         #: Pools a schema refers to (``#/$defs/pool_NAME``), written once in its ``$defs``.
@@ -334,6 +341,13 @@ class Id(Kind):
         text = str(value)
         known = vocab.pool(self.pool)
         if (self.normal(text) if self.normal else text) not in known:
+            if self.pool.startswith("card") and text in vocab.removed:
+                yield Problem(
+                    *at,
+                    f"'{text}' is a card of the base game that the variant "
+                    f"'{vocab.ir.get('variant')}' removes",
+                )
+                return
             yield Problem(*at, f"'{text}' is not {self.what}{suggest(text, known)}")
 
     def fits_shape(self, value: Any) -> bool:

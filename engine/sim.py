@@ -34,6 +34,7 @@ from typing import Any
 from engine import flow as flow_runtime
 from engine.api import Implementations, implementations
 from engine.loader import game_rules, load_table, source_folder
+from engine.modes import MODES
 from engine.runtime import Game, HandlerTable, Policy, RuleError
 from engine.sim_stats import Moments, histogram_moments, histogram_quantile
 from engine.sim_tally import (
@@ -78,8 +79,6 @@ __all__ = [
     "simulate",
 ]
 
-#: The player modes a game may be simulated in, and how many players each seats.
-MODES: dict[str, int] = {"solo": 1, "competitive": 2, "coop": 2}
 
 #: What a game flow's result must carry.
 RESULT_FIELDS = ("scores", "team_score", "titles", "sunk", "winner", "logbook")

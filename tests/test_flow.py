@@ -753,3 +753,22 @@ def test_cardc_sims_lookahead_weighs_the_games_own_greedy_pick() -> None:
     policy = simulator.factory("lookahead")(game, 0)
     assert isinstance(policy, Lookahead) and policy.guide is not None
     assert type(policy.guide) is type(simulator.factory("greedy")(game, 0))
+
+
+def test_an_end_condition_on_a_players_counter_holds_for_any_player(tmp_path: Path) -> None:
+    """'end when points >= 8' in a game for 2 read seat 1's points alone (the rounds' acting
+    player): a race the second seat won ran on to the last round. A condition that reads a
+    player's counters, tracks or zones holds when it holds for any player; the phase-by-phase
+    loop (the lookahead's) and the section runners agree."""
+    flow = FLOW.replace("  winner highest", "  end when points >= 8\n  winner highest")
+    ir, module, text = build(tmp_path, flow)
+    assert "for p_end in g.players" in text
+    ended_by_second = 0
+    for seed in range(1, 40):
+        game = new_game(ir, module, seed=seed, players=2)
+        result = game.play()
+        first, second = (p.counters["points"] for p in game.players)
+        if result.reason == "end_when":
+            assert max(first, second) >= 8, seed
+            ended_by_second += first < 8 <= second
+    assert ended_by_second > 0

@@ -368,3 +368,382 @@ def test_the_world_maps_names_are_checked_too(
     code, hints = got[(8, 30)]
     assert code == "property-names"
     assert hints[0].startswith("a space: sea_0_0, ")
+
+
+def test_a_mode_misspelt_is_told_at_its_column_with_the_one_it_means(tmp_path: Path) -> None:
+    """A scenario's 'mode: compettive' was '...yaml:3: mode: 'compettive' is not one of [...]',
+    with no column nor the mode it means; 'mode: cooperative' (the rulebook's "Cooperative
+    Mode", which 'cardc sim --mode' takes) was refused the same way."""
+    result = _one(
+        tmp_path,
+        """\
+        scenario: a mode misspelt
+        game: uncharted_passage
+        mode: compettive
+        expect:
+          round: 1
+        """,
+    )
+    assert not result.passed
+    assert "s.yaml:3:7: mode: 'compettive' is not one of" in result.message, result.message
+    assert result.message.endswith("did you mean 'competitive'?"), result.message
+
+
+def test_a_zone_written_under_a_player_is_told_to_go_under_zones(tmp_path: Path) -> None:
+    """'port_cards: [rum]' under a player was "did you mean 'port_card_pile'?" (the pile the
+    cards are drawn from, another thing), and 'specialties: 1' a list of 30 keys; a zone,
+    counter or track of the game is told the key it goes under."""
+    result = _one(
+        tmp_path,
+        """\
+        scenario: a player's zone and counter written bare
+        game: uncharted_passage
+        given:
+          player:
+            port_cards: [rum]
+            specialties: 1
+        do:
+          - action: finish
+        expect:
+          round: 1
+        """,
+    )
+    assert not result.passed
+    assert (
+        "s.yaml:5:5: 'port_cards' is not something a scenario can set for a player; "
+        "'port_cards' is a zone of the game: give it under 'zones' "
+        "(zones: {port_cards: [card, ...] or a count})" in result.message
+    ), result.message
+    assert "s.yaml:6:5: 'specialties' is not something a scenario can set for a player; " in (
+        result.message
+    )
+    assert "give it under 'counters' (counters: {specialties: a number})" in result.message
+
+
+def test_a_word_that_begins_many_names_is_told_as_their_family(tmp_path: Path) -> None:
+    """'anchor_at_sea' with 'place: sea' (the rulebook's "anchored at sea") was "did you mean
+    'sea_9_7'?", one sea space of 240 picked by the spelling alone; the hint now says that the
+    sea's spaces are named sea_Q_R and shows some."""
+    result = _one(
+        tmp_path,
+        """\
+        scenario: anchored at sea
+        game: uncharted_passage
+        do:
+          - action: anchor_at_sea
+            args: {place: sea}
+        expect:
+          round: 1
+        """,
+    )
+    assert not result.passed
+    assert "s.yaml:5:19: 'sea' is not a place; " in result.message, result.message
+    assert "names begin with 'sea_', for example: sea_0_0, sea_0_1" in result.message
+    assert "did you mean" not in result.message
+
+
+def test_a_question_of_a_card_misnamed_is_told_the_cards_questions(tmp_path: Path) -> None:
+    """A 'choose one of' is named by its options ('take_treasure_or_move_pirate_ship'); a
+    tester's 'discovering_treasure.campsite_reached.choose' was told "did you mean
+    '...move_pirate_ship'?", the card's other question (a 'may'). The hint lists the card's
+    questions of that trigger with their answers. (Darwin's Journey has such a card; a probe's
+    Port Card "Hardtack" with a 'may { choose one of ... }' found it.)"""
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        textwrap.dedent(
+            """\
+            scenario: a choice's question named by its verb
+            game: darwins_journey
+            choices:
+              - discovering_treasure.campsite_reached.choose: take_treasure
+            expect:
+              round: 1
+            """
+        ),
+        encoding="utf-8",
+    )
+    (result,) = Runner(ROOT / "generated").run_file(path)
+    assert not result.passed
+    assert (
+        "s.yaml:4:5: 'discovering_treasure.campsite_reached.choose' is not a question of "
+        "darwins_journey; the questions of discovering_treasure.campsite_reached are "
+        "'discovering_treasure.campsite_reached.move_pirate_ship' (answers: yes, no), "
+        "'discovering_treasure.campsite_reached.take_treasure_or_move_pirate_ship' "
+        "(answers: take_treasure, move_pirate_ship)" in result.message
+    ), result.message
+
+
+def test_a_key_a_scenario_may_give_but_not_check_says_so(tmp_path: Path) -> None:
+    """'expect: {pile: 12}' (the setup's "pile of 13 Voyage Cards") was "'pile' is not
+    something a scenario can check; did you mean 'titles'?": the pile, the Public Mission
+    Cards and the Port Card pile may now be checked (a list, or a count), and a key that can
+    only be given is told so, not matched to another key by its spelling."""
+    result = _one(
+        tmp_path,
+        """\
+        scenario: the chart expected
+        game: uncharted_passage
+        given: {chart: stand_in}
+        do: [{action: setup}]
+        expect: {chart: stand_in, pile: 11}
+        """,
+    )
+    assert not result.passed
+    assert (
+        "s.yaml:5:10: 'chart' is something a scenario can set but not check in "
+        "uncharted_passage" in result.message
+    ), result.message
+    assert "pile" not in result.message, result.message
+
+
+def test_diff_of_a_phase_rewritten_names_its_body(tmp_path: Path) -> None:
+    """A house rule replacing the Pirate phase ('none in the first month': its two statements
+    put under one 'if'): 'cardc diff' printed "phase pirate: removed (was roll_pirates)" twice
+    and "phase pirate: added if round > 1 { ... }", which reads as the phase removed; it is one
+    change of the phase's body."""
+    folder = tmp_path / "uncharted_passage"
+    shutil.copytree(ROOT / "cards" / "uncharted_passage", folder)
+    variant = folder / "variants" / "calm_first_month.yaml"
+    variant.write_text(
+        "description: no pirates in the first month\n"
+        "flow:\n"
+        "  - replace: |\n"
+        "      phase pirate {\n"
+        "        if round > 1 {\n"
+        "          roll_pirates\n"
+        "          for each captain in players { face_pirates }\n"
+        "        }\n"
+        "      }\n",
+        encoding="utf-8",
+    )
+    base = compile_game(folder, SourceCache())
+    result, _overlay = compile_variant(folder, variant, SourceCache())
+    assert base.ir is not None and result.ir is not None
+    lines = [c.line() for c in diff_ir(base.ir, result.ir).flow]
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(
+        "phase pirate body: roll_pirates; for each captain in players by "
+    ), lines
+    assert lines[0].endswith(
+        " -> if round > 1 { roll_pirates; for each captain in players { face_pirates } }"
+    ), lines
+
+
+def test_a_card_the_variant_removes_is_told_so_in_a_scenario(tmp_path: Path) -> None:
+    """A scenario of a variant naming a card the variant removes ('no_mid_event' and the
+    Anti-Piracy Mission) was "'anti_piracy_mission' is not a card; 384 known, for example:
+    ...", as if misspelt; it is told that the variant removes it."""
+    result = _one(
+        tmp_path,
+        """\
+        scenario: a mid-event of a variant without them
+        game: uncharted_passage
+        variant: no_mid_event
+        given:
+          mid_event: anti_piracy_mission
+        do:
+          - action: finish
+        expect:
+          round: 1
+        """,
+    )
+    assert not result.passed
+    assert (
+        "s.yaml:5:14: 'anti_piracy_mission' is a card of the base game that the variant "
+        "'no_mid_event' removes" in result.message
+    ), result.message
+
+
+def test_names_written_as_a_designer_guesses_are_told_what_they_are(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Four guesses of a designer's first card: 'discard this' (hint was the trigger's
+    quantities), 'gain port_card 1' (a list of counters), 'if docked' (the trigger's names:
+    the native wants brackets) and 'place == discovery' (a tag of the space). Each is told what
+    the name is and how to write it."""
+    found = diagnostics_with_card_file(
+        tmp_path,
+        monkeypatch,
+        "uncharted_passage",
+        """\
+port_card "Charm" {
+  copies 2
+  on pirate_combat {
+    may {
+      reduce pirate_power up_to 1
+      discard this
+    }
+  }
+}
+port_card "Chart" {
+  copies 1
+  on dock {
+    gain port_card 1
+    if docked { gain prestige 1 }
+  }
+}
+mid_event "Gale" {
+  on anchor_at_sea {
+    if place == discovery { mark health 1 }
+  }
+}
+""",
+    )
+    got = [(d.span.line, d.span.column, d.hints[0] if d.hints else "") for d in found]
+    assert got == [
+        (6, 15, "the card itself is 'self' (discard self)"),
+        (
+            13,
+            10,
+            "'port_card' is a kind of card, not a counter: did you mean the verb 'gain_port_card'?",
+        ),
+        (14, 8, "'docked' is a native: call it, docked()"),
+        (19, 17, "'discovery' is a tag of mission, space: test a card for it as place.discovery"),
+    ], got
+
+
+def test_a_card_named_by_its_title_in_a_variant_is_told_its_id(tmp_path: Path) -> None:
+    """'remove: [Rum, Smoke Bomb]' (the cards' titles) was "'Rum' is not a card of this game"
+    with no hint at all ('Rum' is too short to be close to 'rum' by spelling); each is told
+    its id."""
+    folder = tmp_path / "uncharted_passage"
+    shutil.copytree(ROOT / "cards" / "uncharted_passage", folder)
+    variant = folder / "variants" / "by_title.yaml"
+    variant.write_text("remove: [Rum, Smoke Bomb]\n", encoding="utf-8")
+    result, _overlay = compile_variant(folder, variant, SourceCache())
+    got = [(d.span.line, d.span.column, d.message, d.hints) for d in result.diagnostics]
+    assert got == [
+        (1, 10, "'Rum' is not a card of this game", ("did you mean 'rum'?",)),
+        (1, 15, "'Smoke Bomb' is not a card of this game", ("did you mean 'smoke_bomb'?",)),
+    ], got
+
+
+CUSTOMS_SEIZURE = """\
+description: Customs Seizure (a house rule) - a voyage card that takes a specialty
+add: |
+  voyage first_half "Customs Seizure" {
+    resources 11 @provisional("a house rule")
+    pirate highest(2d6) @provisional("a house rule")
+    on reveal {
+      if specialties > 0 { lose specialties 1 }
+    }
+  }
+"""
+
+SEIZED = """\
+scenario: a specialty lost by a card is crossed out of the Specialties Book
+rulebook: "Conversely, if you lose specialties in any manner, you mark it with an X over its name."
+game: uncharted_passage
+variant: customs
+given:
+  chart: stand_in
+  missions_dealt: true
+  player:
+    position: london
+    goods: {goods}
+    ports_visited: [lisbon]
+    zones: {missions: [silk_for_lisbon]}
+    counters: {sailing_speed: 1, crew_stamina: 1}
+choices: {choices}
+do:
+  - action: reveal
+    args: {card: customs_seizure}
+  - action: sail_to
+    args: {to: lisbon}
+  - action: anchor
+expect:
+  player:
+    goods: {left}
+    zones: {missions: {missions}}
+"""
+
+
+def test_a_specialty_a_card_loses_is_crossed_out_by_name(
+    tmp_path: Path, built_copy: Callable[[str, dict[str, str]], Path]
+) -> None:
+    """A designer's card 'lose specialties 1' (the README's own abandon_specialty does so)
+    lowered the count and left the name in the Specialties Book: the ship still delivered
+    the silk it had lost for Silk for Lisbon. The name is crossed out, the captain choosing
+    which when the book holds several."""
+    generated = built_copy("uncharted_passage", {"variants/customs.yaml": CUSTOMS_SEIZURE})
+    cases = (
+        ("[silk]", "[]", "[]", "[silk_for_lisbon]"),
+        ("[silk, wool]", "[specialties.lose: specialty:wool]", "[]", "[]"),
+        ("[silk, wool]", "[specialties.lose: specialty:silk]", "[wool]", "[silk_for_lisbon]"),
+    )
+    for index, (goods, choices, left, missions) in enumerate(cases):
+        path = tmp_path / f"seized_{index}.yaml"
+        text = SEIZED
+        for key, value in (
+            ("{goods}", goods),
+            ("{choices}", choices),
+            ("{left}", left),
+            ("{missions}", missions),
+        ):
+            text = text.replace(key, value)
+        path.write_text(text, encoding="utf-8")
+        (result,) = Runner(generated).run_file(path)
+        assert result.passed, (goods, choices, result.message)
+
+
+PROBE_DATA = ROOT / "tests" / "data" / "probe_uncharted_passage"
+
+
+def test_a_designers_cards_and_house_rules_check_play_and_simulate(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    """The probe's new cards (tests/data/probe_uncharted_passage/probe.cards: Port Cards with
+    conditions, choices and windows, voyages with events and a restraint, mid-events,
+    missions) and ten house rules (params, tracks, cards changed, added and removed, flow
+    phases inserted, moved, replaced and removed, verbs and functions redefined, an end
+    condition) build with the game, their scenarios hold, and each plays whole games in every
+    mode without an error."""
+    files = {"probe.cards": (PROBE_DATA / "probe.cards").read_text(encoding="utf-8")}
+    for variant in sorted((PROBE_DATA / "variants").glob("*.yaml")):
+        files[f"variants/{variant.name}"] = variant.read_text(encoding="utf-8")
+    generated = built_copy("uncharted_passage", files)
+    runner = Runner(generated)
+    failed = [
+        f"{result.name}: {result.message}"
+        for path in sorted((PROBE_DATA / "scenarios").glob("*.yaml"))
+        for result in runner.run_file(path)
+        if not result.passed
+    ]
+    assert failed == []
+    folder = generated / "uncharted_passage"
+    for point in [folder, *sorted(p.parent for p in folder.glob("*/cards.json"))]:
+        for mode in ("solo", "competitive", "coop"):
+            report = sim.simulate(point, 4, 7, mode, "greedy", cards=False)
+            assert report.games == 4, (point.name, mode)
+
+
+def test_a_draw_from_a_zone_no_deck_is_built_for_is_an_error_at_the_draw(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A designer's Mid-event 'New Orders: draw a mission' ('draw missions 1') checked and
+    built, then stopped the first simulated game that revealed it ("'draw missions' takes from
+    the deck 'build_deck missions' makes, and this game built none"): the missions are dealt
+    at the setup, and no deck of them is kept. It is an error at the draw; the Port Card pile,
+    which the game's Python keeps, is named in its natives.py (DECKS)."""
+    found = diagnostics_with_card_file(
+        tmp_path,
+        monkeypatch,
+        "uncharted_passage",
+        """\
+mid_event "New Orders" {
+  on reveal {
+    draw missions 1
+    draw port_cards 1
+  }
+}
+""",
+    )
+    assert [(d.code, d.span.line, d.span.column, d.message) for d in found] == [
+        (
+            "deck-undefined",
+            3,
+            5,
+            "'draw missions' takes from a deck of missions, and nothing in this game builds one",
+        )
+    ]
+    assert "DECKS = ('missions',)" in found[0].hints[0]

@@ -123,7 +123,14 @@ class Writer:
         self.cards = cards
         self.sorts = sorts or {}
         self.quantities = list(vocab.triggers[trigger].quantities)
-        self.verbs = [s for s in vocab.verbs.values() if _usable(s) and s.name != "play"]
+        self.decks = sorted(_DECKS.get(vocab.game, ()))
+        # 'draw ZONE' only from a zone with a deck (the checker refuses any other:
+        # deck-undefined); none at all when the game keeps no deck.
+        self.verbs = [
+            s
+            for s in vocab.verbs.values()
+            if _usable(s) and s.name != "play" and (s.name != "draw" or self.decks)
+        ]
         self.numbers = [s for s in vocab.natives.values() if _usable(s) and s.returns == "number"]
         self.tests = [s for s in vocab.natives.values() if _usable(s) and s.returns == "bool"]
         self.lists = [s for s in vocab.natives.values() if _usable(s) and s.returns == "list"]
@@ -236,6 +243,8 @@ class Writer:
             parts.append(value.map(lambda text, p=p: f"{p.marker} {text}" if p.marker else text))
         if sig.name == "mark":  # a mark is never negative: the checker refuses a literal one
             parts[1] = st.integers(0, 3).map(str)
+        if sig.name == "draw":
+            parts[0] = st.sampled_from(self.decks)
         return st.tuples(*parts).map(lambda a: " ".join([sig.name, *a]))
 
     def statement(self, depth: int = 1) -> st.SearchStrategy[str]:
@@ -293,6 +302,27 @@ def rules(draw: st.DrawFn, game: str) -> tuple[str, str]:
     return text, trigger
 
 
+def _decks(game: str) -> set[str]:
+    """The zones a game keeps a deck of: its Python's DECKS and its flow's build_deck."""
+    from compiler.card_checks import _statements, _zone_of
+    from engine.loader import game_rules
+
+    folder = _folder(game)
+    try:
+        rules = game_rules(game, source=folder) if (folder / "natives.py").exists() else None
+    except Exception:  # a game without Python of its own keeps no deck there
+        rules = None
+    decks = {str(z) for z in (getattr(rules, "DECKS", None) or ())}
+    with _uncached():
+        result = compile_game(folder, SourceCache())
+    assert result.ir is not None
+    for stmt in _statements(result.ir.get("flow") or {}):
+        if stmt.get("kind") == "verb" and stmt.get("verb") == "build_deck":
+            decks.add(_zone_of(stmt) or "")
+    return decks - {""}
+
+
+_DECKS = {game: _decks(game) for game in GAMES}
 _VOCAB = {game: _vocabulary(game) for game in GAMES}
 
 

@@ -126,6 +126,24 @@ def test_a_replaced_phase_says_what_it_now_does(passage: Project) -> None:
     assert PLANNING not in phases["Planning"]
 
 
+def test_a_variants_end_condition_is_printed_with_its_phases(passage: Project) -> None:
+    """A house rule 'the game ends when a ship reaches 40 prestige' (flow: end_when) played so,
+    but its sheet did not say so anywhere; it is printed after the phases. The base game's own
+    end condition (a ship sunk) is the rulebook's words elsewhere, and is not."""
+    _variant(
+        passage,
+        "race_to_40",
+        'description: a race\nflow:\n  - end_when: "ship_sunk() or prestige >= 40"\n',
+    )
+    phases = _phases(_md(passage, "uncharted_passage", "race_to_40"))
+    assert phases[-1] == (
+        "End of the game",
+        "The game ends as soon as a ship has sunk or you have at least 40 prestige.",
+    )
+    base = [t for t, _ in _phases(_md(passage, "uncharted_passage", None))]
+    assert "End of the game" not in base
+
+
 def test_a_variants_own_entry_for_its_phase_is_printed(passage: Project) -> None:
     _variant(
         passage,

@@ -166,7 +166,7 @@ mid_event "Cooperative Bonus" {
 }
 mid_event "Drawn" {
   on dock {
-    draw missions
+    draw port_cards
     draw port_cards 2
   }
 }
@@ -175,9 +175,30 @@ mid_event "Broadside" {
     fire pirate_raid with damage 2 { mark durability damage }
   }
 }
+mid_event "Explorers' Society" {
+  on anchor_at_sea {
+    if place.discovery { gain prestige 1 }
+  }
+}
+mid_event "The Kraken's Lair" {
+  on anchor_at_sea {
+    repeat 2 { gain prestige 1d6 }
+  }
+}
+mid_event "Lucky Sevens" {
+  on reveal {
+    if 2d6 > 7 { gain prestige 1 }
+  }
+}
 """
 
 UP_EXPECTED = {
+    # A tag of a trigger's card: "the place's discovery" before.
+    "Explorers' Society": "When you anchor outside a port, if the place is a discovery space, "
+    "gain 1 prestige.",
+    # A roll inside a sentence is a noun: "equal to roll a die" before.
+    "The Kraken's Lair": "When you anchor outside a port, gain prestige equal to a die roll twice.",
+    "Lucky Sevens": "Immediately, if a roll of two dice is higher than 7, gain 1 prestige.",
     "Broadside": "Immediately the Pirate's Raid event, before damage (Ship Damage 2, which "
     "cards may change), then mark Xs on [durability] the Ship Durability track equal to Ship "
     "Damage.",
@@ -222,7 +243,8 @@ UP_EXPECTED = {
     "1 prestige.",
     "Cooperative Bonus": "When docked in a port, if you are playing the cooperative mode, gain 1 "
     "prestige.",
-    "Drawn": "When docked in a port, draw 1 Mission Card and 2 [port_cards] Port Cards.",
+    # (Was 'draw missions': a zone no deck is built for is an error now, deck-undefined.)
+    "Drawn": "When docked in a port, draw 1 [port_cards] Port Card and 2 [port_cards] Port Cards.",
 }
 
 # -- Incredible Expeditions -------------------------------------------------------------------
@@ -273,7 +295,6 @@ resource "Ledger" {
   values money 1
   to_acquire money 2
   on play {
-    draw hand
     gain money count(hand)
   }
 }
@@ -322,9 +343,10 @@ IE_EXPECTED = {
     "Doctor": "If Undefeated: you may lift the Curse from one of your Cursed Crew.",
     "Purser": "On a Rest Turn, after Refreshing: if you have less than 3 [money] Money "
     "and your ship is not at Port City, gain 2 [money] Money.",
-    # A zone named as a place: the cards go into it; its count is "the number of cards in".
-    "Ledger": "Ability: draw 1 card into your hand and gain [money] Money equal to the number of "
-    "cards in your hand.",
+    # A zone named as a place: its count is "the number of cards in". (It also drew 1 card
+    # into the hand: no deck of hand is built in this game, deck-undefined; the wording "draw
+    # 3 cards into your hand" is pinned by a new game's flow, below.)
+    "Ledger": "Ability: gain [money] Money equal to the number of cards in your hand.",
     # "not" after the clause's own verb; each condition its own sentence.
     "Checklist": "Ability: if the number of your Capable Crew is at least 3 and you are not "
     "Marooned (less than 3 Capable Crew at a Location beyond Port City), gain 1 Temporary "

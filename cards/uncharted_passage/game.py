@@ -668,6 +668,53 @@ class UnchartedPassage(FlowGame):
             if before < space <= after:
                 self._reach_anchor_space(player, space)
 
+    # "Conversely, if you lose specialties in any manner, you mark it with an X over its name":
+    # a card's 'lose specialties 1' (or pay, reduce, set) crosses a name out of the
+    # Specialties Book too, or the ship would still sell and deliver what it lost.
+
+    def lose(self, c: Context, counter: str, amount: int) -> None:
+        """Lose; specialties lost are crossed out of the Specialties Book by name."""
+        super().lose(c, counter, amount)
+        if counter == "specialties":
+            self.cross_out_specialties(c.player)
+
+    def pay(self, c: Context, counter: str, amount: int) -> int:
+        """Pay; specialties paid are crossed out of the Specialties Book by name."""
+        missing = super().pay(c, counter, amount)
+        if counter == "specialties":
+            self.cross_out_specialties(c.player)
+        return missing
+
+    def reduce(self, c: Context, target: str, amount: int) -> None:
+        """Reduce; specialties reduced are crossed out of the Specialties Book by name."""
+        super().reduce(c, target, amount)
+        if target == "specialties" and target not in c.q:
+            self.cross_out_specialties(c.player)
+
+    def set(self, c: Context, target: str, value: int) -> None:
+        """Set; specialties set lower are crossed out of the Specialties Book by name."""
+        super().set(c, target, value)
+        if target == "specialties" and target not in c.q:
+            self.cross_out_specialties(c.player)
+
+    def cross_out_specialties(self, player: Player) -> None:
+        """Mark an X over the names the Specialties Book holds beyond the player's count of
+        specialties (a rule lowered the count): the captain chooses which, when they differ."""
+        goods = player.flags["goods"]
+        while len(goods) > max(player.counters["specialties"], 0):
+            names = tuple(dict.fromkeys(goods))
+            pick = names[0]
+            if len(names) > 1:
+                question = Question(
+                    "specialties.lose",
+                    player.index,
+                    "Mark an X over a specialty you lose",
+                    tuple(f"specialty:{name}" for name in names),
+                )
+                pick = self.ask(player, question).partition(":")[2] or names[0]
+            goods.remove(pick)
+            self.log("specialty_lost", player.index, pick)
+
     def _reach_anchor_space(self, player: Player, space: int) -> None:
         if len(self.players) > 1:
             claimed = self.board.setdefault("anchor_spaces_claimed", set())

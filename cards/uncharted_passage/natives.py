@@ -274,6 +274,10 @@ NATIVES: dict[str, Callable[..., Any]] = {"difference": stdlib_dice.difference}
 
 GAME_CLASS = UnchartedPassage
 
+#: The decks this Python keeps for 'draw' (board["deck:ZONE"]): the Port Card pile, shuffled in
+#: the setup ("5. Place the pile of Port Cards ... next to the World Map").
+DECKS = ("port_cards",)
+
 # The same natives and verbs as plain tables, for a program that reads those rather than
 # engine.api.implementations.
 NATIVES = implementations(sys.modules[__name__]).natives
@@ -283,6 +287,7 @@ VERBS = implementations(sys.modules[__name__]).verbs
 __all__ = [
     "ACTIONS",
     "ACTION_ARGS",
+    "DECKS",
     "EVENT_KINDS",
     "EXPECT",
     "EXPECT_KINDS",

@@ -571,7 +571,7 @@ class Greedy(Policy):
                 if option != "stop" and option not in keep:
                     return option
             return "stop"
-        if ident in ("east_asia.goods", "critical_damage.abandon"):
+        if ident in ("east_asia.goods", "critical_damage.abandon", "specialties.lose"):
             keep = self._needed_goods(g, player)
             goods = [o for o in options if o.startswith("specialty") and o[10:] not in keep]
             if goods:

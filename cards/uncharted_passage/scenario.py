@@ -8,7 +8,18 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.runtime import Context, Game, ObjectCache, Player, RuleError
-from engine.scenario_types import Choice, Fields, Flag, Id, Many, Maybe, Number, Table, Text
+from engine.scenario_types import (
+    Choice,
+    Fields,
+    Flag,
+    Id,
+    Many,
+    Maybe,
+    Number,
+    OneOf,
+    Table,
+    Text,
+)
 
 from .game import GameResult, UnchartedPassage, _player
 from .map import Chart, chart_from_ir, stand_in_chart
@@ -233,6 +244,14 @@ EXPECT.update(
         "mid_event": lambda g, who: g.board.get("mid_event"),
         "voyage": lambda g, who: g.board.get("voyage"),
         "over": lambda g, who: bool(g.board.get("over")),
+        # What the setup lays out, as a scenario gives it (a list, or a count of cards): "Make
+        # a pile of 13 Voyage Cards ..." (the Mid-event Card apart), the Public Mission Cards
+        # (in any order), the Port Card pile, the Ship Markers on the map.
+        "pile": lambda g, who: list(g.board.get("pile") or []),
+        "mid_event_card": lambda g, who: g.board.get("mid_event_card"),
+        "public_missions": lambda g, who: frozenset(g.board.get("public_missions") or ()),
+        "port_card_pile": lambda g, who: list(g.board.get("deck:port_cards") or []),
+        "markers": lambda g, who: {k: v for k, v in (g.board.get("markers") or {}).items() if v},
     }
 )
 
@@ -384,6 +403,11 @@ _MISSION = Id("card:mission", "a mission")
 _PLAYER_NO = Number(1, lambda vocab: vocab.players, "a player number")
 
 
+def _cards_or_count(card: Id) -> OneOf:
+    """Cards of a pile or a zone, or how many there are (as a player's zones take them)."""
+    return OneOf((Many(card), Number(0, None, "a count of cards")))
+
+
 def _boxes(track: str) -> Number:
     return Number(
         0, lambda vocab: int(vocab.ir["vocabulary"]["tracks"][track]["length"]), f"{track} boxes"
@@ -439,16 +463,23 @@ EXPECT_KINDS = {
     "spots_visited": Many(_SPACE),
     "anchored_at": Many(_SPACE),
     "areas_visited": Many(Id("pirate_area", "a pirate-infested area")),
-    "final_score": Number(0),
-    "scores": Many(Number(0)),
+    # "Subtract 1 prestige point for the number of times you checked ...": the end of the
+    # game's penalties may take a final score below 0, and a scenario may expect it.
+    "final_score": Number(None, what="a final score"),
+    "scores": Many(Number(None, what="a final score")),
     "titles": Many(Text()),
     "winner": Maybe(_PLAYER_NO),
-    "team_score": Maybe(Number(0)),
+    "team_score": Maybe(Number(None, what="a team score")),
     "months_logged": Number(0),
     "east_asia_entries": Number(0),
     "mid_event": Maybe(_MID),
     "voyage": Maybe(_VOYAGE),
     "over": Flag(),
+    "pile": _cards_or_count(Id("card:voyage|mid_event", "a voyage or mid-event card")),
+    "mid_event_card": Maybe(_MID),
+    "public_missions": _cards_or_count(_MISSION),
+    "port_card_pile": _cards_or_count(_PORT_CARD),
+    "markers": Table(_SPACE, Number(0)),
 }
 _NONE = Fields({})
 ACTION_ARGS = {
@@ -498,4 +529,5 @@ QUESTIONS: dict[str, tuple[str, tuple[str, ...] | str | None]] = {
     "exploration_journal.use": ("Exploration Journal: roll 2 dice and choose one?", _YES_NO),
     "exploration_journal.choose": ("Keep a die", None),
     "critical_damage.abandon": ("Critical damage: abandon a specialty or a Port Card", None),
+    "specialties.lose": ("Mark an X over a specialty you lose: specialty:NAME", "offered_goods"),
 }

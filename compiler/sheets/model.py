@@ -403,6 +403,17 @@ def phase_list(
         if not tied and (own or name not in omit):
             out.append(_generated_phase(phase, writer, marks))
         out += [(i.title, [i.text]) for i in groups[name] if i.phase != name or i in tied]
+    if flow.get("end_when") and _declared_by_variant(flow.get("end_when_loc") or {}):
+        # A house rule's end condition ('end_when: "ship_sunk() or prestige >= 40"') is part
+        # of how the variant plays; the base game's is the rulebook's own words elsewhere.
+        writer.card = {
+            "id": "flow",
+            "title": "End of the game",
+            "source": _at(flow["end_when_loc"]),
+        }
+        out.append(
+            ("End of the game", ["The game ends as soon as ", *writer.expr(flow["end_when"]), "."])
+        )
     return out
 
 

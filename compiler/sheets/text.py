@@ -595,11 +595,15 @@ class CardWriter:
             count = _NUMBER_WORDS.get(e["count"], str(e["count"]))
             dice = "die" if e["count"] == 1 else "dice"
             sides = "" if e["sides"] == 6 else f" of {e['sides']} sides"
-            return (
-                [f"roll {count} {dice}{sides}"]
-                if as_statement or kind == "roll"
-                else [f"{count} {dice}{sides}"]
-            )
+            if as_statement:
+                return [f"roll {count} {dice}{sides}"]
+            if kind == "roll":
+                # A roll inside a sentence is a noun: "gain prestige equal to a die roll" (was
+                # "equal to roll a die"), "if a roll of two dice is more than 7".
+                if e["count"] == 1:
+                    return [f"a die roll{sides}" if not sides else f"a roll of a die{sides}"]
+                return [f"a roll of {count} {dice}{sides}"]
+            return [f"{count} {dice}{sides}"]
         if kind == "local":
             if self._is_roll(e["name"]):
                 return ["the result"]
@@ -665,8 +669,24 @@ class CardWriter:
         if kind == "range":
             return [*self.expr(e["low"]), " to ", *self.expr(e["high"])]
         if kind == "attr":
+            if e.get("tag"):
+                # "place.discovery", a tag of the card: "the place is a discovery space" (was
+                # "the place's discovery").
+                value = e["value"]
+                of = self._event_kind(value["name"]) if value["kind"] == "event" else None
+                phrase = e["attr"].replace("_", " ") + (f" {of.replace('_', ' ')}" if of else "")
+                article = "an" if phrase[:1].lower() in "aeiou" else "a"
+                return [*self.expr(value), f" is {article} {phrase}"]
             return [*self.expr(e["value"]), "'s ", self.word(e["attr"])]
         return [kind]
+
+    def _event_kind(self, name: str) -> str | None:
+        """The kind of card a trigger's parameter ``name`` is (``param place space``)."""
+        for trigger in self.vocab["triggers"].values():
+            kind = (trigger.get("param_kinds") or {}).get(name)
+            if kind:
+                return str(kind)
+        return None
 
     def local(self, name: str) -> Text:
         """A value the rule named with ``let``: "the total" (its words, with "the")."""
