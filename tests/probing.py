@@ -1,11 +1,12 @@
 """Helpers the probe tests share (tests/test_probe_*.py): a project holding a copy of a
-shipped game, and that game checked with a designer's extra card file, as `cardc check` would
-see it."""
+shipped game, that game checked with a designer's extra card file, as `cardc check` would
+see it, and scenarios written to a file and run."""
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -35,3 +36,12 @@ def diagnostics_with_card_file(
     monkeypatch.chdir(tmp_path)
     result = compile_game(Path("cards") / game, SourceCache())
     return [d for d in result.diagnostics if d.span.file.endswith("probe.cards")]
+
+
+def run_scenarios(generated: Path, text: str, path: Path) -> list[Any]:
+    """The results of the scenarios ``text``, written to ``path`` and run against the
+    compiled folder ``generated`` (a built copy's, or the repository's)."""
+    from engine.scenario import Runner
+
+    path.write_text(text, encoding="utf-8")
+    return list(Runner(generated).run_file(path))

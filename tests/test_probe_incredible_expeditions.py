@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from probing import copy_game
+from probing import copy_game, run_scenarios
 
 from compiler.cli import main
 from engine.loader import new_game, rules_module
@@ -585,12 +585,8 @@ def test_discard_self_in_a_resources_ability_goes_to_the_discard_pile(
     Ability had put it on the discard pile already, and the prelude's discard removed it from
     there. Played or discarded, a Resource goes to its holder's discard pile (the Draw Phase's
     Sacrifice is the rulebook's only "remove from the game")."""
-    from engine.scenario import Runner
-
     generated = built_copy("incredible_expeditions", {"bottle.cards": BOTTLE})
-    path = tmp_path / "bottle.yaml"
-    path.write_text(BOTTLE_SCENARIOS, encoding="utf-8")
-    results = list(Runner(generated).run_file(path))
+    results = run_scenarios(generated, BOTTLE_SCENARIOS, tmp_path / "bottle.yaml")
     assert len(results) == 3
     assert [r.message for r in results if not r.passed] == []
 
@@ -746,12 +742,8 @@ def test_a_crew_or_encounter_that_discards_itself_goes_to_its_discard_pile(
     held it, so it stayed aboard, capable, and its cabin was never free. A defeated Encounter
     that discarded itself left the game. The Crew now leaves its cabin for the Crew discard
     pile, the Encounter goes to the Encounter discard pile."""
-    from engine.scenario import Runner
-
     generated = built_copy("incredible_expeditions", {"deserter.cards": DESERTER})
-    path = tmp_path / "deserter.yaml"
-    path.write_text(DESERTER_SCENARIOS, encoding="utf-8")
-    results = list(Runner(generated).run_file(path))
+    results = run_scenarios(generated, DESERTER_SCENARIOS, tmp_path / "deserter.yaml")
     assert len(results) == 3
     assert [r.message for r in results if not r.passed] == []
 

@@ -367,11 +367,10 @@ _COUNTED = ("caravan", "ship", "mountain", "coral")
 _ONCE = ("menhir", "bandit", "pirate", "steal")
 
 
-def _check_icon_words(words: Mapping[str, list[Any]], face: str, where: str) -> None:
-    """What may follow an icon that is not counted: nothing after a Menhir, a Bandit, a
-    Pirate or a Steal icon (``menhir 2`` was read as one Menhir), land or sea after ``city``
-    (the section it is drawn in; ``city 2`` drew no City at all) and after ``joined``."""
-    prop = f"face_{face}_icons"
+def _check_once(words: Mapping[str, list[Any]], prop: str, where: str) -> None:
+    """Nothing follows an icon a face shows once or not at all (a Menhir, a Bandit, a Pirate,
+    a Steal icon): ``menhir 2`` was read as one Menhir. A hex tile's face and a special tile's
+    face are checked alike."""
     for icon in _ONCE:
         if words.get(icon):
             raise CardError(
@@ -381,6 +380,14 @@ def _check_icon_words(words: Mapping[str, list[Any]], face: str, where: str) -> 
                 f"write: {prop} {icon}",
                 where,
             )
+
+
+def _check_icon_words(words: Mapping[str, list[Any]], face: str, where: str) -> None:
+    """What may follow an icon that is not counted: nothing after a Menhir, a Bandit, a
+    Pirate or a Steal icon (``menhir 2`` was read as one Menhir), land or sea after ``city``
+    (the section it is drawn in; ``city 2`` drew no City at all) and after ``joined``."""
+    prop = f"face_{face}_icons"
+    _check_once(words, prop, where)
     for icon, fix in (("city", "city (both sections) or city land"), ("joined", "joined land")):
         if icon not in words:
             continue
@@ -461,15 +468,7 @@ def special_tile(card: Mapping[str, Any], face: str) -> Tile:
             f"write: {prop} caravan 2" + ("; city true" if wrong[0] == "city" else ""),
             where,
         )
-    for icon in _ONCE:
-        if words.get(icon):
-            raise CardError(
-                f"a face shows one {icon.capitalize()} or none; '{_words([icon, *words[icon]])}' "
-                "would be read as one",
-                prop,
-                f"write: {prop} {icon}",
-                where,
-            )
+    _check_once(words, prop, where)
     drawn = "mountain" if face == LAND else "coral"
     other = "coral" if face == LAND else "mountain"
     if other in words:
