@@ -410,14 +410,13 @@ def test_a_zone_written_under_a_player_is_told_to_go_under_zones(tmp_path: Path)
     )
     assert not result.passed
     assert (
-        "s.yaml:5:5: 'port_cards' is not something a scenario can set for a player; "
-        "'port_cards' is a zone of the game: give it under 'zones' "
-        "(zones: {port_cards: [card, ...] or a count})" in result.message
+        "s.yaml:5:5: 'port_cards' is a zone: give it in the player's zones: "
+        "zones: {port_cards: [card, ...]}" in result.message
     ), result.message
-    assert "s.yaml:6:5: 'specialties' is not something a scenario can set for a player; " in (
-        result.message
-    )
-    assert "give it under 'counters' (counters: {specialties: a number})" in result.message
+    assert (
+        "s.yaml:6:5: 'specialties' is a counter: give it in the player's counters: "
+        "counters: {specialties: 3}" in result.message
+    ), result.message
 
 
 def test_a_word_that_begins_many_names_is_told_as_their_family(tmp_path: Path) -> None:
