@@ -857,3 +857,39 @@ def test_rules_of_one_trigger_answer_in_the_order_their_files_declare_them(
         "pirate_raid",
         "finders_fee",
     ]
+
+
+def test_a_coop_game_is_refused_by_sim_and_scenarios(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each player is raided and scores for themself: ``cardc sim darwins_journey --mode coop``
+    played "coop games" whose team score summed every seat's victory points, and a scenario's
+    ``mode: coop`` was taken. Solo and competitive games still play."""
+    from compiler.cli import main
+
+    monkeypatch.chdir(ROOT)
+    status = main(["sim", "darwins_journey", "--mode", "coop", "--games", "1", "--jobs", "1"])
+    out, err = capsys.readouterr()
+    assert status != 0
+    assert "'darwins_journey' has no coop mode; its modes: solo, competitive" in out + err
+    assert "team score" not in out
+    path = tmp_path / "coop.yaml"
+    path.write_text(
+        "scenario: a co-op raid\n"
+        'rulebook: "every player whose Ship is in the same Ocean Region as the Pirate Ship"\n'
+        "game: darwins_journey\n"
+        "mode: coop\n"
+        "players: 2\n"
+        "expect:\n"
+        "  round: 1\n",
+        encoding="utf-8",
+    )
+    (result,) = Runner(ROOT / "generated").run_file(path)
+    assert not result.passed
+    assert "coop.yaml:4:7: " in result.message and "has no coop mode" in result.message
+    for mode, players in (("solo", "1"), ("competitive", "2")):
+        status = main(
+            ["sim", "darwins_journey", "--mode", mode, "--players", players, "--games", "1"]
+            + ["--jobs", "1"]
+        )
+        assert status == 0, capsys.readouterr()

@@ -726,6 +726,11 @@ VERBS: dict[str, Callable[..., Any]] = {
 
 GAME_CLASS = DarwinsJourney
 
+#: Each player for themself ("every player whose Ship is in the same Ocean Region as the Pirate
+#: Ship will be raided"; the host's winner is the most victory points), or one player alone:
+#: never a co-op team (cardc sim --mode coop summed every seat's victory points as one team's).
+MODES = ("solo", "competitive")
+
 #: ``cardc sim darwins_journey --policy random|greedy`` (policy.py).
 POLICIES = policy.POLICIES
 
