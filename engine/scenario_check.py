@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from engine.modes import mode_name
 from engine.scenario_types import (
     PLAYER,
     Anything,
@@ -227,8 +228,9 @@ class Checker:
                 f"not {self.players}",
             )
         modes = getattr(self.rules, "MODES", None)
-        mode = doc.get("mode")
-        if modes and mode is not None and str(mode) not in modes:
+        # Its other spellings ('cooperative') are the mode they name, for both checks below.
+        mode = None if doc.get("mode") is None else mode_name(str(doc.get("mode")))
+        if modes and mode is not None and mode not in modes:
             self.add(
                 child_where(doc, "mode", at),
                 f"{self.vocab.ir['title']} has no {mode} mode; its modes: {', '.join(modes)}"

@@ -893,3 +893,24 @@ def test_a_coop_game_is_refused_by_sim_and_scenarios(
             + ["--jobs", "1"]
         )
         assert status == 0, capsys.readouterr()
+
+
+def test_a_mode_is_checked_by_the_mode_its_spelling_names(tmp_path: Path) -> None:
+    """'cooperative' is the mode coop for a scenario's checks too: a game without it is told
+    so, and one seat is told a co-op game takes two (both checks read the spelling as typed,
+    so a game whose MODES held coop would have refused 'cooperative')."""
+    path = tmp_path / "spelled.yaml"
+    path.write_text(
+        "scenario: a co-op game spelled out\n"
+        'rulebook: "every player whose Ship is in the same Ocean Region as the Pirate Ship"\n'
+        "game: darwins_journey\n"
+        "mode: cooperative\n"
+        "players: 1\n"
+        "expect:\n"
+        "  round: 1\n",
+        encoding="utf-8",
+    )
+    (result,) = Runner(ROOT / "generated").run_file(path)
+    assert not result.passed
+    assert "has no coop mode" in result.message
+    assert "'mode: coop' is 2 players or more, not 1" in result.message
