@@ -54,6 +54,8 @@ _TOOL_FILES = [
     Path(__file__).parent / name
     for name in (
         "checker.py",
+        # A card's id from its title.
+        "names.py",
         "vocabulary.py",
         "emit_python.py",
         "ir_schema.py",

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from compiler.names import card_id
 from compiler.suggest import did_you_mean, duplicate_hint
 from compiler.vocabulary import (
     UNIVERSAL_PROPERTIES,
@@ -62,19 +63,8 @@ from engine.words import with_article
 
 IR = dict[str, Any]
 
-_SLUG = re.compile(r"[^a-z0-9]+")
 #: The ``card`` of the scope a flow's phases are checked in (no card id can be empty).
 FLOW_SCOPE = ""
-
-
-def card_id(title: str) -> str:
-    """The id a card's title gives it: ``"Pirate's Raid"`` -> ``pirates_raid``."""
-    slug = _SLUG.sub("_", title.lower().replace("'", "").replace("\u2019", "")).strip("_")
-    if not slug:
-        slug = "card"
-    if slug[0].isdigit():
-        slug = f"card_{slug}"
-    return slug
 
 
 @dataclass

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from compiler.checker import card_id
+from compiler.names import card_id
 from compiler.vocabulary import Signature, Vocabulary
 from dsl.nodes import Declaration, Name, Property, SourceFile, Span, String, Trigger
 

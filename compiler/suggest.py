@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+
+from compiler.names import card_id
 
 
 def did_you_mean(name: str, candidates: Iterable[str], cutoff: float = 0.75) -> tuple[str, ...]:
@@ -14,8 +15,7 @@ def did_you_mean(name: str, candidates: Iterable[str], cutoff: float = 0.75) -> 
     pool = sorted(set(candidates) - {name})
     # A card's title, or a name in capitals, for its id: "Rum" and "Smoke Bomb" are rum and
     # smoke_bomb ("'Rum' is not a card of this game" gave no hint: too short to be close).
-    as_id = re.sub(r"[^a-z0-9]+", "_", name.lower().replace("'", "").replace("\u2019", ""))
-    as_id = as_id.strip("_")
+    as_id = card_id(name)
     if as_id != name and as_id in pool:
         return (f"did you mean '{as_id}'?",)
     close = difflib.get_close_matches(name, pool, n=3, cutoff=cutoff)
