@@ -77,10 +77,17 @@ class _Scope:
     #: Inside ``fire TRIGGER with ... { ... }``: each quantity of the window opened, by name,
     #: and the trigger it belongs to (the innermost window's, when two are nested).
     windows: dict[str, str] = field(default_factory=dict)
+    #: The kind of card a local names, when the checker knows it (``for each site in
+    #: campsite``: ``site`` is a campsite, so ``site.space`` is checked against its kind).
+    card_kinds: dict[str, str] = field(default_factory=dict)
 
     def child(self, **extra: str) -> _Scope:
-        scope = _Scope(self.card, self.trigger, dict(self.locals), self.windows)
+        scope = _Scope(
+            self.card, self.trigger, dict(self.locals), self.windows, dict(self.card_kinds)
+        )
         scope.locals.update(extra)
+        for name in extra:
+            scope.card_kinds.pop(name, None)
         return scope
 
 
@@ -865,7 +872,10 @@ class Checker:
                     stmt.span,
                     "choose another name for the loop",
                 )
+            of_kind = over.get("of_kind")
             inner = scope.child(**{stmt.var: "player" if is_players else "any"})
+            if of_kind is not None:
+                inner.card_kinds[stmt.var] = of_kind
             where = None
             if stmt.where is not None:
                 where, wtyp = self.expr(stmt.where, inner)
@@ -1506,9 +1516,12 @@ class Checker:
 
     def card_kind_of(self, node: Any, scope: _Scope) -> str | None:
         """The kind of card an expression names, when the checker can know it: ``self``, a
-        card's id, or a trigger param declared with its kind (``param port space``)."""
-        if not isinstance(node, Name) or node.id in scope.locals:
+        card's id, a loop's name over a kind (``for each site in campsite``), or a trigger
+        param declared with its kind (``param port space``)."""
+        if not isinstance(node, Name):
             return None
+        if node.id in scope.locals:
+            return scope.card_kinds.get(node.id)
         if node.id == "self" and scope.card in self.cards:
             return self.cards[scope.card].kind
         if scope.trigger is not None and node.id in scope.trigger.params:
@@ -1591,6 +1604,13 @@ class Checker:
             return {"kind": "symbol", "name": ident}, "name"
         if ident in self.cards:
             return {"kind": "card", "id": ident}, "card"
+        if ident in v.kinds:
+            # A kind's name is every card of that kind, in the order of the sources: what a
+            # card that looks over a whole kind goes through (`for each site in campsite`).
+            # (Iterating the names, not .items(): a file's cached check then depends on them all.)
+            ids = [card for card in self.cards if self.cards[card].kind == ident]
+            items = [{"kind": "card", "id": card} for card in ids]
+            return {"kind": "list", "items": items, "of_kind": ident}, "list"
         pool = [*scope.locals, *v.counters, *v.params, *v.builtins, *v.symbols, *self.cards]
         if trigger is not None:
             pool += [*trigger.params, *trigger.quantities]
@@ -1599,14 +1619,6 @@ class Checker:
             hints = (f"'{ident}' is a track; mark it with: mark {ident} 1",)
         elif not hints and ident in v.verbs:
             hints = (f"'{ident}' is a verb; use it as a statement",)
-        elif not hints and ident in v.kinds:
-            # `for each site in campsite`: a kind is no list of its cards.
-            some = [cid for cid in self.cards if self.cards[cid].kind == ident][:3]
-            hints = (
-                f"'{ident}' is a kind of card, not a value: name one of its cards"
-                + (f" ({', '.join(some)})" if some else "")
-                + ", or go over a list a native returns (for each x in NATIVE() { ... })",
-            )
         elif not hints and trigger is None:
             hints = ("this rule has no trigger, so trigger names are not in scope",)
         elif not hints and trigger is not None:
@@ -1834,6 +1846,8 @@ def describe_expr(expr: IR | None) -> str:
     if kind == "verb_test":
         return " ".join([expr["verb"], *(describe_expr(a) for a in expr["args"] if a)])
     if kind == "list":
+        if expr.get("of_kind"):
+            return str(expr["of_kind"])
         return "[" + ", ".join(describe_expr(i) for i in expr["items"]) + "]"
     if kind == "range":
         return f"{describe_expr(expr['low'])}..{describe_expr(expr['high'])}"

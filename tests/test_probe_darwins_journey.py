@@ -770,27 +770,29 @@ def test_the_greedy_player_hires_a_pirate_crew_card_worth_its_worker() -> None:
     assert greedy.decide(game, ask) == "navigation"
 
 
-def test_a_kind_written_where_a_list_goes_is_told_it_is_a_kind(
+def test_a_loop_over_a_kind_goes_over_its_cards_with_their_members_checked(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``for each site in campsite`` (every Campsite, as a designer writes it) was "'campsite'
-    is not defined here" with "'on use' gives no names of its own": nothing said that
-    'campsite' is a kind, nor what a loop goes over."""
+    is not defined here": the language could not go over a kind's cards. A kind's name is now
+    the list of its cards, and the loop's name is one of that kind, so its members are checked
+    against the kind's properties like a card's."""
     found = diagnostics_with_card_file(
         tmp_path,
         monkeypatch,
         "darwins_journey",
         'crew pirates "Hunter" { code "X1"\n'
-        "  on use { for each site in campsite { gain coins 1 } }\n}\n",
+        "  on use { for each site in campsite where site.tent_sites >= 2 { gain coins 1 } }\n"
+        "}\n"
+        'crew pirates "Tracker" { code "X2"\n'
+        "  on use { for each site in campsite { gain coins site.tnet_sites } }\n}\n",
     )
-    assert [(d.message, d.hints) for d in found] == [
+    assert [(str(d.span.line), d.code, d.message, d.hints) for d in found] == [
         (
-            "'campsite' is not defined here",
-            (
-                "'campsite' is a kind of card, not a value: name one of its cards (bahia, "
-                "montevideo, falklands), or go over a list a native returns (for each x in "
-                "NATIVE() { ... })",
-            ),
+            "5",
+            "member-unknown",
+            "a campsite has no property or tag 'tnet_sites'",
+            ("did you mean 'tent_sites'?",),
         )
     ]
 
@@ -914,3 +916,41 @@ def test_a_mode_is_checked_by_the_mode_its_spelling_names(tmp_path: Path) -> Non
     assert not result.passed
     assert "has no coop mode" in result.message
     assert "'mode: coop' is 2 players or more, not 1" in result.message
+
+
+CAMPSITE_PURSE = """rule "Campsite Purse" {
+  on reward_phase_end {
+    for each site in campsite where site.tent_sites >= 2 {
+      gain coins 1
+    }
+  }
+}
+"""
+
+
+def test_a_loop_over_a_kind_runs_once_for_each_of_its_cards(
+    tmp_path: Path, built_copy: Any
+) -> None:
+    """A house rule that goes over every Campsite builds and plays: one Coin for each
+    Campsite with at least 2 Tent sites, as the cards of the compiled game say."""
+    import json
+
+    from probing import run_scenarios
+
+    generated = built_copy("darwins_journey", {"purse.cards": CAMPSITE_PURSE})
+    ir = json.loads((generated / "darwins_journey" / "cards.json").read_text(encoding="utf-8"))
+    roomy = [
+        c["id"]
+        for c in ir["cards"]
+        if c["kind"] == "campsite" and (c.get("properties") or {}).get("tent_sites", 0) >= 2
+    ]
+    assert 0 < len(roomy) < len([c for c in ir["cards"] if c["kind"] == "campsite"])
+    scenario = (
+        "scenario: the purse pays for each roomy Campsite\n"
+        "game: darwins_journey\n"
+        "given:\n  player:\n    counters: {ship_space: 1, coins: 0, treasure: 0}\n"
+        "do:\n  - action: reward_phase_end\n"
+        f"expect:\n  player:\n    counters: {{coins: {len(roomy)}}}\n"
+    )
+    results = run_scenarios(generated, scenario, tmp_path / "purse.yaml")
+    assert [(r.passed, r.message) for r in results] == [(True, "")]

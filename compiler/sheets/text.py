@@ -367,6 +367,11 @@ class CardWriter:
                     head = ["every player who has " + first[len("they have ") :], *words[1:]]
                 else:
                     head += [" for whom ", *words]
+        elif over.get("of_kind"):
+            # `for each site in campsite`: "for each Campsite", every card of the kind.
+            head = ["for each ", *_strip_article([self.word(over["of_kind"])])]
+            if s["where"] is not None:
+                head += [" where ", *self.expr(s["where"])]
         elif s["var"] in self.ref.words or not s["var"].endswith(("ed", "ing")):
             # "for each card in your hand": the loop's name is a noun.
             head = ["for each ", *_strip_article(self.named(s["var"])), " in ", *self.expr(over)]
@@ -661,6 +666,9 @@ class CardWriter:
         if kind == "verb_test":
             return ["you ", *self.verb({**e, "say": e["verb"]})]
         if kind == "list":
+            if e.get("of_kind"):
+                # `for each site in campsite`: "each Campsite", not every card's title.
+                return ["every ", *_strip_article([self.word(e["of_kind"])])]
             items = [self.expr(i) for i in e["items"]]
             if len(items) > 1:
                 # "Europe, Africa and India", as a rulebook lists them.
