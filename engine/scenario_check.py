@@ -40,7 +40,7 @@ from engine.scenario_types import (
     key_where,
     suggest,
 )
-from engine.words import with_article
+from engine.words import and_list, with_article
 
 #: What any scenario may expect of the events: each line happened (``events``), in this order
 #: (``events_in_order``), the whole log is exactly this (``events_exactly``), or never happened.
@@ -387,11 +387,31 @@ class Checker:
                 )
             else:
                 verb = "set" if setting else "check"
+                names_of = self.table_of_names(value)
+                hint = (
+                    f"; {and_list([repr(str(k)) for k in value])} "
+                    + (f"is a {names_of[:-1]}: " if len(value) == 1 else f"are {names_of}: ")
+                    + f"give {'it' if len(value) == 1 else 'them'} in the player's {names_of}: "
+                    + f"{names_of}: {{{', '.join(f'{k}: {value[k]}' for k in value)}}}"
+                    if names_of is not None
+                    else self.key_hint(name, [*self.player, *hooks])
+                )
                 self.add(
                     key_where(spec, key, at),
-                    f"'{name}' is not something a scenario can {verb} for a player"
-                    f"{self.key_hint(name, [*self.player, *hooks])}",
+                    f"'{name}' is not something a scenario can {verb} for a player{hint}",
                 )
+
+    def table_of_names(self, value: Any) -> str | None:
+        """``'counters'`` when ``value`` is a mapping whose keys are all counters of the game
+        (tracks, zones): ``tokens: {coins: 5}`` or ``resources: {...}`` meant ``counters:``,
+        which a spelling hint from the key alone cannot say."""
+        if not isinstance(value, dict) or not value:
+            return None
+        v = self.vocab.ir["vocabulary"]
+        for table in ("counters", "tracks", "zones"):
+            if all(str(k) in (v.get(table) or ()) for k in value):
+                return table
+        return None
 
     def held_by_a_player(self, name: str) -> tuple[str, str] | None:
         """``('counters', '3')`` when ``name`` is one of the game's counters (tracks, zones):

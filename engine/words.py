@@ -40,3 +40,10 @@ def counted(count: int, noun: str, plural: str | None = None) -> str:
     """``count`` and ``noun``, plural unless the count is one: ``counted(1, "warning")`` is
     "1 warning", ``counted(2, "warning")`` "2 warnings"."""
     return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
+def and_list(words: list[str]) -> str:
+    """``['a', 'b', 'c']`` -> ``"a, b and c"``, as a sentence lists things."""
+    if len(words) < 2:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]

@@ -263,6 +263,31 @@ def test_every_problem_of_a_scenario_is_reported_at_once(tmp_path: Path) -> None
     assert lines[3].startswith("s.yaml:10:3: 'pirate_regio' is not something a scenario can")
 
 
+def test_a_player_key_holding_counters_is_pointed_to_counters(tmp_path: Path) -> None:
+    """``tokens: {coins: 5}`` (the rulebook's word for what a player holds) said only "15
+    known, for example: counters, crew_deck, ...": its keys are the game's counters, which
+    the hint now says, with the mapping as it should be written."""
+    result = one(
+        tmp_path,
+        """\
+        scenario: tokens for counters
+        game: darwins_journey
+        given:
+          player:
+            tokens: {coins: 5, treasure: 1}
+        do:
+          - action: reward_phase_end
+        expect:
+          round: 1
+        """,
+    )
+    assert result.message.splitlines()[0].split("/")[-1] == (
+        "s.yaml:5:5: 'tokens' is not something a scenario can set for a player; 'coins' and "
+        "'treasure' are counters: give them in the player's counters: "
+        "counters: {coins: 5, treasure: 1}"
+    )
+
+
 def test_an_exception_inside_a_step_is_that_scenarios_failure_at_its_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
