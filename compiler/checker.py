@@ -1004,6 +1004,26 @@ class Checker:
                     stmt.span,
                     f"say the other way round: {opposite[sig.name]} {counter} {-amount['value']:g}",
                 )
+        elif sig.origin != "prelude" or sig.name not in ("mark", "add", "set"):
+            # Any other verb's amount or count counts things (`lose_crew -1`, `draw hand -2`):
+            # a negative one would do the verb backwards, or nothing, past what it promises.
+            # (`add` adds to a number, so `add reach -1` is a sum; `mark` is checked above.)
+            for param, value in zip(sig.params, bound, strict=False):
+                if (
+                    param.type == "number"
+                    and param.name in ("amount", "count")
+                    and isinstance(value, dict)
+                    and value.get("kind") == "num"
+                    and value["value"] < 0
+                ):
+                    self.error(
+                        "negative-amount",
+                        f"'{sig.name}' takes {with_article(param.name)} of 0 or more, "
+                        f"not {value['value']:g}",
+                        stmt.span,
+                        f"{sig.name} counts what it does: {sig.usage()}, with "
+                        f"{param.name.upper()} 0 or more",
+                    )
         if sig.name == "fire" and sig.origin == "prelude" and bound and bound[0]:
             fired = self.vocab.triggers.get(bound[0].get("name", ""))
             if fired is not None and fired.params:

@@ -180,6 +180,23 @@ def test_a_negative_mark_is_an_error(tmp_path: Path) -> None:
     assert codes(result) == ["negative-mark"]
 
 
+def test_a_negative_amount_to_any_verb_that_counts_is_an_error(tmp_path: Path) -> None:
+    """``lose_crew -1`` passed the checker and failed the sheet check with "'1 times' (one of
+    a plural noun)": a game verb's amount (or count) counts things, as the prelude's do; a
+    sum (``add``) may still be negative."""
+    result = compile_text(
+        tmp_path,
+        'event "E" { on reveal { lose_crew -1 } }\n'
+        'event "F" { on reveal { draw hand -2 } }\n'
+        'event "G" { on combat { add power -1; lose_crew 0 } }\n'
+        'verb lose_crew(amount number) "a Crew is Lost" { lose coins amount }\n',
+    )
+    assert [(d.code, d.span.line, d.message) for d in result.diagnostics] == [
+        ("negative-amount", 1, "'lose_crew' takes an amount of 0 or more, not -1"),
+        ("negative-amount", 2, "'draw' takes an amount of 0 or more, not -2"),
+    ]
+
+
 def test_a_host_verb_the_program_does_not_give_is_refused_at_the_start(tmp_path: Path) -> None:
     game = GAME.replace(
         '  kind event "an event" { }',
