@@ -45,6 +45,23 @@ def _span(decl: Declaration | None, prop: str | None, source: str) -> Span:
     return file_span(source.rsplit(":", 1)[0] or source)
 
 
+def _param_span(parsed: Iterable[SourceFile], param: str) -> Span | None:
+    """Where a variant set the game's parameter ``param`` (its ``params:`` entry, whose span
+    compiler.variants gives the game's ``param`` line), or None when game.cards sets it: a
+    card the game's own files hold is then the one to show (the Campsite one too many)."""
+    for source in parsed:
+        for decl in source.declarations:
+            if decl.kind != "game":
+                continue
+            for member in decl.body:
+                if isinstance(member, Property) and member.name == "param":
+                    words = [w for clause in member.args for w in clause]
+                    if words and getattr(words[0], "id", None) == param:
+                        span = words[-1].span if len(words) > 1 else member.span
+                        return span if span.file.endswith((".yaml", ".yml")) else None
+    return None
+
+
 def _takes_vocabulary(check: Any) -> bool:
     """Whether a card check takes a third argument, the game's vocabulary (engine.api)."""
     try:
@@ -98,7 +115,7 @@ def check_cards(
         check = checks.get(card["kind"])
         if check is None:
             continue
-        problems: list[tuple[str | None, str, str | None]] = []
+        problems: list[tuple[str | None, str, str | None, str | None]] = []
         try:
             # Raising one CardError, or returning every problem of the card as CardErrors.
             if _takes_vocabulary(check):
@@ -108,26 +125,27 @@ def check_cards(
             for error in returned or ():
                 if not isinstance(error, CardError):
                     raise TypeError(f"it returned {error!r}, not a CardError")
-                problems.append((error.prop, error.detail, error.hint))
+                problems.append((error.prop, error.detail, error.hint, error.param))
         except CardError as error:
-            problems.append((error.prop, error.detail, error.hint))
+            problems.append((error.prop, error.detail, error.hint, error.param))
         except RuleError as error:
-            problems.append((None, str(error), None))
+            problems.append((None, str(error), None, None))
         except Exception as error:  # a bug in the game's check, shown without a traceback
             detail = f"{where}: CARD_CHECKS['{card['kind']}'] failed on it: "
             detail += f"{type(error).__name__}: {error}"
-            problems.append((None, detail, "fix the check in the game's Python"))
+            problems.append((None, detail, "fix the check in the game's Python", None))
         if not problems:
             continue
         if declarations is None:
             declarations = _declarations(parsed)
         source = str(card.get("source", ""))
-        for prop, detail, hint in problems:
+        for prop, detail, hint, param in problems:
+            span = _param_span(parsed, param) if param is not None else None
             diagnostics.append(
                 Diagnostic(
                     CODE,
                     f"{card.get('title', card['id'])}: {detail}",
-                    _span(declarations.get(source), prop, source),
+                    span or _span(declarations.get(source), prop, source),
                     "error",
                     (hint,) if hint else (),
                 )

@@ -68,18 +68,27 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 class CardError(RuleError):
     """A card's data the game's Python cannot play: ``detail`` says what is wrong with its
     ``prop`` (a property name, or None for the card as a whole), ``hint`` how to write it.
+    ``param`` names the game's parameter the problem is about, when the card is fine but the
+    parameter is not (more Campsites than ``treasure_tokens``): the error is then shown where
+    the parameter is set, in game.cards or at the variant's line that changed it.
 
     Raised by a ``CARD_CHECKS`` function at ``cardc check`` (shown at that property's line and
     column) and by the same code when a game reads the card (a rule error naming the card).
     """
 
     def __init__(
-        self, detail: str, prop: str | None = None, hint: str | None = None, card: str = ""
+        self,
+        detail: str,
+        prop: str | None = None,
+        hint: str | None = None,
+        card: str = "",
+        param: str | None = None,
     ) -> None:
         super().__init__(f"{card}: {detail}" if card else detail)
         self.detail = detail
         self.prop = prop
         self.hint = hint
+        self.param = param
 
 
 @dataclass(frozen=True)

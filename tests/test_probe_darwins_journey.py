@@ -271,6 +271,31 @@ def test_more_campsites_than_treasure_tokens_set_by_a_simulation_are_refused_at_
     )
 
 
+def test_a_variant_with_too_few_treasure_tokens_is_refused_at_its_params_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A variant lowering ``treasure_tokens`` below the Campsites was reported at Volcano
+    Camp's line in board.cards, a card the designer did not touch; it is the variant's
+    ``params:`` entry that is wrong (CardError's ``param``)."""
+    folder = copy_game(tmp_path, "darwins_journey")
+    (folder / "variants" / "few.yaml").write_text(
+        "description: fewer Treasure tokens\nparams:\n  treasure_tokens: 3\n", encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    from compiler.variants import compile_variant
+
+    result, _ = compile_variant(
+        Path("cards") / "darwins_journey",
+        Path("cards/darwins_journey/variants/few.yaml"),
+        SourceCache(),
+    )
+    found = [(str(d.span), d.code, d.message) for d in result.diagnostics]
+    assert len(found) == 1, found
+    span, code, message = found[0]
+    assert (span, code) == ("cards/darwins_journey/variants/few.yaml:3:20", "card-data")
+    assert "the game has 9 Campsites but 3 Treasure tokens" in message
+
+
 def test_a_phase_the_flow_does_not_have_is_named_at_its_line(tmp_path: Path) -> None:
     # action: phase takes any phase of the flow (a house rule's own too), checked at its line.
     path = tmp_path / "phase.yaml"

@@ -291,7 +291,9 @@ def check_campsite(
     if tokens is not None and at == int(tokens):
         problem = too_few_treasure_tokens(len(sites), int(tokens))
         if problem is not None:
-            problems.append(CardError(problem))
+            # Shown where treasure_tokens is set (a variant's params: line), not at the
+            # Campsite that is one too many.
+            problems.append(CardError(problem, param="treasure_tokens"))
     return problems
 
 
