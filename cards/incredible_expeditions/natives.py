@@ -2118,6 +2118,12 @@ def _greedy(game: Game, player: int) -> Policy:
 
 POLICIES: dict[str, Callable[[Game, int], Policy]] = {"random": _random, "greedy": _greedy}
 
+#: The rulebook's modes: "This is the basic setup for a game for 2-4 players" (never one alone)
+#: and "In the competitive game" (the Marooned and Lost Rule), which says there is another, a
+#: co-operative one (mode coop, where no ship is Marooned: :func:`competitive_game`).
+#: ``cardc sim --mode solo`` and a scenario's ``mode: solo`` are refused, naming these.
+MODES = ("competitive", "coop")
+
 
 # -- scenarios: what a scenario may set, check and do, by the names a designer knows --------
 
