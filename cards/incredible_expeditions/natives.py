@@ -293,6 +293,18 @@ def check_values(card: dict[str, Any], cards: dict[str, Any]) -> list[CardError]
                 )
     if card["kind"] == "encounter":
         kinds = ("heroism", "skullduggery", EITHER)
+        bubbles = props.get("difficulty") or ()
+        if len(bubbles) > 3:
+            # "In the middle of the card, in 1 to 3 bubbles, is the Difficulty of this
+            #  Encounter"; "Each Encounter will have up to three values listed".
+            problems.append(
+                CardError(
+                    f"an Encounter's Difficulty is in 1 to 3 bubbles, and this one has "
+                    f"{len(bubbles)}",
+                    "difficulty",
+                    f"write at most 3: difficulty heroism 2, skullduggery 1, {EITHER} 2",
+                )
+            )
         for clause in props.get("difficulty") or ():
             if len(clause) != 2 or clause[0] not in kinds or not _count(clause[1]):
                 problems.append(
@@ -932,6 +944,7 @@ class IncredibleExpeditions(FlowGame):
         player.zones["lost_crew"].append(crew)
         self.sync_cabins(player)
         self.log("lost", player.index, crew, cabin)
+        self.fire("lost", player, event={"crew": crew})
         return crew
 
     def curse_crew(self, player: Player) -> str | None:
@@ -963,6 +976,39 @@ class IncredibleExpeditions(FlowGame):
         self.board["crew_discard"].append(crew)
         self.sync_cabins(player)
         self.log("discard", player.index, crew, cabin)
+
+    def sacrifice(self, c: Context, card: str) -> None:
+        """ "Sacrifice (remove from the game)" a card of the player's, as a card's text says it
+        (``sacrifice self``): a Resource from the hand, the discard pile or the Resource deck
+        (the one whose Ability is being played is on the discard pile already), a Crew from its
+        cabin, which is available again. It is kept in the player's ``sacrificed`` pile: "Lost
+        or Sacrificed Crew can come back". Any other card is refused: the rulebook Sacrifices
+        only the player's own Resources and Crew."""
+        player = c.player
+        found = self.cards.get(card)
+        kind = found["kind"] if found is not None else None
+        zones = player.zones
+        if kind == "crew" and card in player.flags["cabins"]:
+            cabins = player.flags["cabins"]
+            cabin = cabins.index(card) + 1
+            cabins[cabin - 1] = None
+            player.flags["exhausted"].discard(cabin)
+            player.flags["cursed"].discard(cabin)
+            self.sync_cabins(player)
+        elif kind == "resource":
+            # The card being played for its Ability first, then the hand, then the piles.
+            order = ("discard_pile", "hand") if card in self._playing else ("hand", "discard_pile")
+            held = next((z for z in (*order, "resource_deck") if card in zones[z]), None)
+            if held is None:
+                raise RuleError(f"{player.name} has no {card} to Sacrifice")
+            zones[held].remove(card)
+        else:
+            raise RuleError(
+                f"{player.name} has no {card} to Sacrifice: only a Resource card of the "
+                "player's or a Crew in their cabins is Sacrificed"
+            )
+        zones["sacrificed"].append(card)
+        self.log("sacrifice", player.index, card)
 
     # -- the Marooned and Lost Rule
 
@@ -1224,6 +1270,7 @@ class IncredibleExpeditions(FlowGame):
         else:
             target.zones["discard_pile"].append(card)
         market.remove(card)
+        self.fire("acquired", player, event={"card": card, "for": target.index + 1})
 
     # -- Encounters
 
@@ -1817,6 +1864,7 @@ NATIVES: dict[str, Callable[..., Any]] = {
 
 VERBS: dict[str, Callable[..., Any]] = {
     "exhaust": exhaust,
+    "sacrifice": lambda g, c, card: _game(g).sacrifice(c, card),
     "ignore": ignore,
     "lose_crew": lose_crew,
     "curse_crew": curse_crew,
