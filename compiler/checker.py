@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from compiler.suggest import did_you_mean, duplicate_hint
+from compiler.suggest import did_you_mean, duplicate_hint, named_in_docs
 from compiler.vocabulary import (
     UNIVERSAL_PROPERTIES,
     KindDecl,
@@ -670,6 +670,9 @@ class Checker:
                 trig.span,
                 *(
                     did_you_mean(trig.event, self.events)
+                    or named_in_docs(
+                        trig.event, {t: d.doc for t, d in self.vocab.triggers.items() if d.doc}
+                    )
                     or (f"triggers: {', '.join(sorted(self.events))}",)
                 ),
             )

@@ -63,3 +63,93 @@ def test_a_scenario_in_solo_mode_is_refused_naming_the_modes(tmp_path: Path) -> 
     assert not results[0].passed
     assert "has no solo mode; its modes: competitive, coop" in results[0].message
     assert results[1].passed, results[1].message
+
+
+AUDIT_DATA = ROOT / "tests" / "data" / "incredible_expeditions_audit"
+
+
+def test_new_cards_and_house_rules_in_the_rulebooks_words_check_build_and_play(
+    built_copy: Any, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """Eight new cards answering the rulebook's words ("Upon Facing...", "If defeated", "If
+    Undefeated", "When entering...", an Ability, Acquire, Lost, Sacrifice) and four house rules
+    (params, a card changed, a rule added, a verb redefined) check, build and play their
+    scenarios (tests/data/incredible_expeditions_audit/), and whole games of each variant."""
+    from engine.scenario import Runner
+
+    files = {"audit_cards.cards": (AUDIT_DATA / "audit_cards.cards").read_text(encoding="utf-8")}
+    for variant in sorted((AUDIT_DATA / "variants").glob("*.yaml")):
+        files[f"variants/{variant.name}"] = variant.read_text(encoding="utf-8")
+    assert len(files) == 5
+    generated = built_copy("incredible_expeditions", files)
+    for name, at_least in (("audit_cards.yaml", 9), ("audit_variants.yaml", 7)):
+        results = list(Runner(generated).run_file(AUDIT_DATA / name))
+        assert len(results) >= at_least
+        assert [r.message for r in results if not r.passed] == []
+    monkeypatch.chdir(generated.parent)
+    for variant in ["base", *(name[9:-5] for name in files if name.startswith("variants/"))]:
+        argv = ["sim", "incredible_expeditions", "--games", "2", "--jobs", "1", "--quiet"]
+        argv += ["--policy", "greedy", "--json"]
+        if variant != "base":
+            argv += ["--variant", variant]
+        assert main(argv) == 0, (variant, capsys.readouterr())
+        assert '"games": 2' in capsys.readouterr().out
+
+
+def check_cards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cards: str) -> list[str]:
+    """``cardc check``'s diagnostics of one more card file, as 'line:col: message | hints'."""
+    from probing import diagnostics_with_card_file
+
+    return [
+        f"{d.span.line}:{d.span.column}: {d.message} | {' '.join(d.hints)}"
+        for d in diagnostics_with_card_file(tmp_path, monkeypatch, "incredible_expeditions", cards)
+    ]
+
+
+def test_the_rulebooks_words_for_a_trigger_are_told_the_games_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "Upon Facing..." written ``on upon_facing`` is told 'facing' (its last word), and a
+    Resource's "Ability" written ``on ability`` is told 'play', whose description says Ability;
+    before, each hint only listed the triggers."""
+    found = check_cards(
+        tmp_path,
+        monkeypatch,
+        'crew "Lookout" {\n'
+        "  bubbles heroism 1\n"
+        "  to_acquire money 2\n"
+        "  on upon_facing { gain temporary_heroism 1 }\n"
+        "}\n"
+        'resource "Rum" {\n'
+        "  values money 1\n"
+        "  on ability { refresh_one }\n"
+        "}\n",
+    )
+    assert any(
+        line.startswith("4:3: 'upon_facing' is not a trigger") and "did you mean 'facing'?" in line
+        for line in found
+    ), found
+    assert any(
+        line.startswith("8:3: 'ability' is not a trigger")
+        and "did you mean 'play' (a Resource card is played for its Ability)?" in line
+        for line in found
+    ), found
+
+
+def test_an_encounter_of_more_than_three_bubbles_is_an_error_at_its_difficulty(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "in 1 to 3 bubbles, is the Difficulty of this Encounter": a fourth was summed in."""
+    found = check_cards(
+        tmp_path,
+        monkeypatch,
+        'encounter "Hydra" {\n'
+        "  type creature\n"
+        "  difficulty heroism 1, skullduggery 1, heroism_or_skullduggery 1, "
+        "heroism_or_skullduggery 1\n"
+        "}\n",
+    )
+    assert found == [
+        "3:3: Hydra: an Encounter's Difficulty is in 1 to 3 bubbles, and this one has 4 | "
+        "write at most 3: difficulty heroism 2, skullduggery 1, heroism_or_skullduggery 2"
+    ], found
