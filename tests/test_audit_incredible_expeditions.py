@@ -88,12 +88,13 @@ def test_new_cards_and_house_rules_in_the_rulebooks_words_check_build_and_play(
         assert [r.message for r in results if not r.passed] == []
     monkeypatch.chdir(generated.parent)
     for variant in ["base", *(name[9:-5] for name in files if name.startswith("variants/"))]:
-        argv = ["sim", "incredible_expeditions", "--games", "2", "--jobs", "1", "--quiet"]
-        argv += ["--policy", "greedy", "--json"]
-        if variant != "base":
-            argv += ["--variant", variant]
-        assert main(argv) == 0, (variant, capsys.readouterr())
-        assert '"games": 2' in capsys.readouterr().out
+        for policy in ("greedy", "random"):
+            argv = ["sim", "incredible_expeditions", "--games", "2", "--jobs", "1", "--quiet"]
+            argv += ["--policy", policy, "--json"]
+            if variant != "base":
+                argv += ["--variant", variant]
+            assert main(argv) == 0, (variant, policy, capsys.readouterr())
+            assert '"games": 2' in capsys.readouterr().out
 
 
 def check_cards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cards: str) -> list[str]:
