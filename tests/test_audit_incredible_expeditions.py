@@ -154,3 +154,37 @@ def test_an_encounter_of_more_than_three_bubbles_is_an_error_at_its_difficulty(
         "3:3: Hydra: an Encounter's Difficulty is in 1 to 3 bubbles, and this one has 4 | "
         "write at most 3: difficulty heroism 2, skullduggery 1, heroism_or_skullduggery 2"
     ], found
+
+
+def test_a_flow_edit_naming_a_step_done_inside_a_phase_is_told_that_phase(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """A house rule inserting a phase "before the Rest Turn" (``before: rest_turn``) was told
+    only the list of phases: the Rest Turn is the verb take_rest_turn, which the phase
+    spend_the_turn does; the hint says so (and a near miss is still "did you mean")."""
+    from probing import copy_game
+
+    folder = copy_game(tmp_path, "incredible_expeditions")
+    (folder / "variants" / "toll.yaml").write_text(
+        "description: toll\n"
+        "flow:\n"
+        "  - insert: |\n"
+        '      phase toll "Toll" {\n'
+        "        lose money 1\n"
+        '      } @provisional("a house rule")\n'
+        "    before: rest_turn\n"
+        "  - remove: encounter_turn\n"
+        "  - remove: draw\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["check"]) == 1
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert "toll.yaml:7:13: error[variant-flow]: 'rest_turn' is not a phase" in text
+    assert (
+        "hint: the phase 'spend_the_turn' does it (take_rest_turn): name that phase, or "
+        "redefine the verb 'take_rest_turn' under verbs:" in text
+    )
+    assert "hint: the phase 'spend_the_turn' does it (take_encounter_turn)" in text
+    assert "hint: did you mean 'draw_a_hand' or 'draw_phase'?" in text
