@@ -188,3 +188,17 @@ def test_a_flow_edit_naming_a_step_done_inside_a_phase_is_told_that_phase(
     )
     assert "hint: the phase 'spend_the_turn' does it (take_encounter_turn)" in text
     assert "hint: did you mean 'draw_a_hand' or 'draw_phase'?" in text
+
+
+def test_a_card_of_the_rulebooks_short_kind_is_told_the_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new Expedition Leader written ``leader "Dr. Vance" { ... }`` (the rulebook's "your
+    Leader") was told only to declare the kind; it is told 'expedition_leader'."""
+    found = check_cards(
+        tmp_path, monkeypatch, 'leader "Dr. Vance" {\n  white_cross 1\n  black_skull 1\n}\n'
+    )
+    assert found == [
+        "1:1: 'leader' is not a kind of card this game declares | did you mean "
+        "'expedition_leader'? declare it in game.cards: kind leader \"what it is\" { ... }"
+    ], found
