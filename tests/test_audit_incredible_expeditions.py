@@ -202,3 +202,42 @@ def test_a_card_of_the_rulebooks_short_kind_is_told_the_whole(
         "1:1: 'leader' is not a kind of card this game declares | did you mean "
         "'expedition_leader'? declare it in game.cards: kind leader \"what it is\" { ... }"
     ], found
+
+
+def test_a_shared_pile_under_a_player_and_a_players_key_beside_one_are_refused(
+    tmp_path: Path,
+) -> None:
+    """The Encounter Deck given under a player set the shared deck as if it were theirs,
+    silently; a player's Crew Cabins given beside 'player' failed only when the given ran,
+    without a line (PLAYER_KEYS now names a player's keys for the scenario checker)."""
+    results = run_scenarios(
+        GENERATED,
+        "scenario: shared under a player\n"
+        'rulebook: "1. Flip over the top card of the Encounter Deck."\n'
+        "game: incredible_expeditions\n"
+        "players: 2\n"
+        "given:\n"
+        "  player:\n"
+        "    encounter_deck: [giant_crab]\n"
+        "do:\n"
+        "  - action: face_encounter\n"
+        "expect:\n"
+        "  player:\n"
+        "    zones: {defeated_encounters: [giant_crab]}\n"
+        "---\n"
+        "scenario: a player's beside player\n"
+        'rulebook: "new Crew cards go into the lowest-numbered available Crew Cabin"\n'
+        "game: incredible_expeditions\n"
+        "players: 2\n"
+        "given:\n"
+        "  cabins: [pilot]\n"
+        "do:\n"
+        "  - action: refresh_crew\n"
+        "expect:\n"
+        "  player:\n"
+        "    cabins: [pilot, null, null, null, null, null]\n",
+        tmp_path / "keys.yaml",
+    )
+    assert [r.passed for r in results] == [False, False]
+    assert "'encounter_deck' is shared by every player, not a player's" in results[0].message
+    assert "keys.yaml:19:3: 'cabins' belongs to a player" in results[1].message

@@ -2208,6 +2208,12 @@ def _given_leader(g: Game, player: Player | None, value: Any) -> None:
 
 def _board_list(key: str) -> Callable[[Game, Player | None, Any], None]:
     def given(g: Game, player: Player | None, value: Any) -> None:
+        if player is not None:
+            # Under a player it set the shared pile all the same, as if it were theirs.
+            raise RuleError(
+                f"'{key}' is shared by every player, not a player's: give it beside 'player', "
+                "at the top of 'given'"
+            )
         g.board[key] = [str(v) for v in value]
 
     return given
@@ -2254,6 +2260,13 @@ def _leader(g: Game, player: Player | None) -> str | None:
     held = _need_player(player, "leader").zones["expedition_leader"]
     return held[0] if held else None
 
+
+#: The GIVEN / EXPECT keys of a player's board, given or expected under 'player' only (a
+#: scenario's checker says so at the line of one written beside it).
+PLAYER_KEYS = frozenset(
+    {"cabins", "exhausted", "cursed", "location", "leader", "turns", "hand_size"}
+    | {"capable_crew", "marooned"}
+)
 
 EXPECT: dict[str, Callable[[Game, Player | None], Any]] = {
     "cabins": lambda g, player: list(_need_player(player, "cabins").flags["cabins"]),
