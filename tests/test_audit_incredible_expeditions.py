@@ -95,6 +95,15 @@ def test_new_cards_and_house_rules_in_the_rulebooks_words_check_build_and_play(
                 argv += ["--variant", variant]
             assert main(argv) == 0, (variant, policy, capsys.readouterr())
             assert '"games": 2' in capsys.readouterr().out
+    # The rules reference of a variant prints its own numbers: "Draw up to 6 cards" and "You
+    # may Acquire up to 3 cards" were printed for a Market of 8 and 4 Acquisitions.
+    out = generated.parent / "sheets"
+    argv = ["sheets", "incredible_expeditions", "--variant", "busy_market", "--format", "md"]
+    assert main([*argv, "--out", str(out)]) == 0, capsys.readouterr()
+    sheet = (out / "incredible_expeditions" / "busy_market.md").read_text(encoding="utf-8")
+    assert "draw up to 8 cards of any combination" in sheet
+    assert "You may Acquire up to 4 cards on your turn" in sheet
+    assert "Sacrifice this card \\(remove it from the game\\)" in sheet
 
 
 def check_cards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cards: str) -> list[str]:
