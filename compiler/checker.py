@@ -12,11 +12,12 @@ and a "did you mean" where one helps.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from compiler.names import card_id
-from compiler.suggest import did_you_mean, duplicate_hint
+from compiler.suggest import did_you_mean, duplicate_hint, named_in_docs
 from compiler.vocabulary import (
     UNIVERSAL_PROPERTIES,
     KindDecl,
@@ -218,7 +219,10 @@ class Checker:
                     "kind-undefined",
                     f"'{decl.kind}' is not a kind of card this game declares",
                     decl.span,
-                    *did_you_mean(decl.kind, self.vocab.kinds),
+                    *(
+                        did_you_mean(decl.kind, self.vocab.kinds)
+                        or _whole_last_word(decl.kind, self.vocab.kinds)
+                    ),
                     "declare it in game.cards: kind " + decl.kind + ' "what it is" { ... }',
                 )
             return None
@@ -667,6 +671,9 @@ class Checker:
                 trig.span,
                 *(
                     did_you_mean(trig.event, self.events)
+                    or named_in_docs(
+                        trig.event, {t: d.doc for t, d in self.vocab.triggers.items() if d.doc}
+                    )
                     or (f"triggers: {', '.join(sorted(self.events))}",)
                 ),
             )
@@ -2065,3 +2072,13 @@ def _note_kind(what: str, name: str) -> tuple[str, str]:
     if what.startswith("on "):
         return "trigger", what[3:]
     return "property", what
+
+
+def _whole_last_word(name: str, kinds: Iterable[str]) -> tuple[str, ...]:
+    """A hint naming the kinds whose last words are ``name``: a card written the way a
+    rulebook shortens its kind ("your Leader") is told the whole (``leader``:
+    ``expedition_leader``)."""
+    found = sorted(k for k in kinds if k.endswith("_" + name))
+    if not found:
+        return ()
+    return ("did you mean " + " or ".join(f"'{k}'" for k in found) + "?",)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -20,10 +21,14 @@ def did_you_mean(name: str, candidates: Iterable[str], cutoff: float = 0.75) -> 
         return (f"did you mean '{as_id}'?",)
     close = difflib.get_close_matches(name, pool, n=3, cutoff=cutoff)
     if not close:
-        # Short names have low ratios; a shared prefix is still a good sign.
-        close = [c for c in pool if len(name) >= 3 and (c.startswith(name) or name.startswith(c))][
-            :3
-        ]
+        # Short names have low ratios; a shared prefix is still a good sign, and so is a whole
+        # last word: a rulebook's "Upon Facing..." written upon_facing is the trigger facing.
+        close = [
+            c
+            for c in pool
+            if len(name) >= 3
+            and (c.startswith(name) or name.startswith(c) or name.endswith("_" + c))
+        ][:3]
     if not close:
         return ()
     if len(close) == 1:
@@ -45,3 +50,22 @@ def duplicate_hint(ident: str, first: Any, again: Any) -> str:
 def _in_variant(file: str) -> bool:
     """True for a variant's overlay (its ``add:``) or a card file of its ``add_files``."""
     return "variants" in Path(file).parts
+
+
+def named_in_docs(name: str, docs: dict[str, str]) -> tuple[str, ...]:
+    """A hint naming the declarations whose description has every word of ``name`` (a
+    rulebook's word for a trigger the game names otherwise: ``on ability`` for the trigger
+    ``play``, "a Resource card is played for its Ability"), or nothing when none has."""
+    words = [w for w in name.lower().split("_") if len(w) >= 3]
+    if not words:
+        return ()
+    found = [
+        ident
+        for ident, doc in sorted(docs.items())
+        if ident != name
+        and all(w in re.findall(r"[a-z0-9]+", doc.lower().replace("'", "")) for w in words)
+    ][:3]
+    if not found:
+        return ()
+    described = ", ".join(f"'{ident}' ({docs[ident]})" for ident in found)
+    return (f"did you mean {described}?",)

@@ -30,8 +30,8 @@ YAML, so its own syntax errors and the checker's errors about its body point the
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import TYPE_CHECKING, Any
 
 from compiler.suggest import did_you_mean
@@ -45,7 +45,7 @@ from compiler.variant_spans import (
     remap_spans,
 )
 from compiler.variant_values import move_positions
-from dsl.nodes import Definition, FlowSection, FunctionDef, SourceFile, Span, VerbDef
+from dsl.nodes import Command, Definition, FlowSection, FunctionDef, SourceFile, Span, VerbDef
 from dsl.parser import parse
 
 if TYPE_CHECKING:
@@ -593,6 +593,19 @@ def _lookup(
             else f"it is already removed at line {removed.line}: drop one of the two",
         )
         return None
+    doing = None if did_you_mean(name, state.names()) else _phase_doing(state, name)
+    if doing is not None:
+        # A step the rulebook names ("Rest Turn") that is a verb inside a phase, not a phase
+        # of its own: say which phase does it (the list of phase names did not).
+        phase, verb = doing
+        ctx.error(
+            "variant-flow",
+            f"'{name}' is not a phase of this game's flow",
+            span,
+            f"the phase '{phase}' does it ({verb}): name that phase, or redefine the verb "
+            f"'{verb}' under verbs:",
+        )
+        return None
     _not_found(
         ctx,
         f"'{name}' is not a phase of this game's flow",
@@ -603,6 +616,38 @@ def _lookup(
         code="variant-flow",
     )
     return None
+
+
+def _phase_doing(state: _FlowState, name: str) -> tuple[str, str] | None:
+    """(phase, verb): the phase whose statements call a verb that is ``name`` or ends with it
+    as whole words (``rest_turn``: ``take_rest_turn``), the verb of fewest words first (so
+    ``encounter_turn`` is ``take_encounter_turn``, not ``choose_rest_or_encounter_turn``), or
+    None."""
+    found = [
+        (verb.count("_"), phase.name, verb)
+        for section in state.sections
+        for phase in section.phases
+        for verb in _verbs_called(phase.body)
+        if verb == name or verb.endswith("_" + name)
+    ]
+    if not found:
+        return None
+    _, phase, verb = min(found, key=lambda item: item[0])
+    return phase, verb
+
+
+def _verbs_called(node: Any) -> Iterator[str]:
+    """The verbs the statements under ``node`` call, in order (nested blocks too)."""
+    if isinstance(node, (tuple, list)):
+        for item in node:
+            yield from _verbs_called(item)
+    elif isinstance(node, Command):
+        yield node.verb
+        for item in fields(node):
+            yield from _verbs_called(getattr(node, item.name))
+    elif is_dataclass(node) and not isinstance(node, (type, Span)):
+        for item in fields(node):
+            yield from _verbs_called(getattr(node, item.name))
 
 
 def _clash(ctx: _Context, state: _FlowState, name: str, span: Span) -> bool:

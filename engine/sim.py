@@ -331,10 +331,13 @@ class Simulator:
         vs Sea's sides are always competitive, never a co-op team of every seat)."""
         modes = getattr(self.rules, "MODES", None)
         if modes and mode not in modes:
+            # A mode of another game is no misspelling: "did you mean 'coop'?" for solo (their
+            # letters alike) sent the player the wrong way; the modes it has are named.
+            known = mode in MODES
             raise SimError(
                 f"'{self.name}' has no {mode} mode; its modes: {', '.join(modes)}",
-                mode,
-                tuple(modes),
+                None if known else mode,
+                () if known else tuple(modes),
             )
 
     def new_game(self, seed: int, players: int, mode: str, policy: PolicyFactory) -> Game:

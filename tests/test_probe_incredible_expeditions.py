@@ -463,12 +463,15 @@ def test_sim_of_a_game_for_two_or_more_seats_the_fewest_or_says_how_to_seat_them
     assert main(["sim", "incredible_expeditions", "--games", "2", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert (report["mode"], report["players"]) == ("competitive", 2), report
-    # Asked for solo, it says how to seat them.
+    # Asked for solo, it names the modes it has (MODES: the rulebook's "a game for 2-4
+    # players", competitive or co-op), and no mode that merely looks like solo.
     assert main(["sim", "incredible_expeditions", "--games", "1", "--mode", "solo"]) != 0
-    assert (
-        "'incredible_expeditions' is for 2 to 4 players, not 1; seat them with --players 2 "
-        "(or --mode competitive)" in capsys.readouterr().err
-    )
+    err = capsys.readouterr().err
+    assert "'incredible_expeditions' has no solo mode; its modes: competitive, coop" in err
+    assert "did you mean" not in err
+    # A count of players the game does not take is still told how to seat them.
+    assert main(["sim", "incredible_expeditions", "--games", "1", "--players", "1"]) != 0
+    assert "is for 2 to 4 players, not 1; seat them with --players 2" in capsys.readouterr().err
     assert main(["sim", "incredible_expeditions", "--games", "1", "--players", "5"]) != 0
     assert "not 5; seat at most 4 with --players 4" in capsys.readouterr().err
 

@@ -293,6 +293,18 @@ def check_values(card: dict[str, Any], cards: dict[str, Any]) -> list[CardError]
                 )
     if card["kind"] == "encounter":
         kinds = ("heroism", "skullduggery", EITHER)
+        bubbles = props.get("difficulty") or ()
+        if len(bubbles) > 3:
+            # "In the middle of the card, in 1 to 3 bubbles, is the Difficulty of this
+            #  Encounter"; "Each Encounter will have up to three values listed".
+            problems.append(
+                CardError(
+                    f"an Encounter's Difficulty is in 1 to 3 bubbles, and this one has "
+                    f"{len(bubbles)}",
+                    "difficulty",
+                    f"write at most 3: difficulty heroism 2, skullduggery 1, {EITHER} 2",
+                )
+            )
         for clause in props.get("difficulty") or ():
             if len(clause) != 2 or clause[0] not in kinds or not _count(clause[1]):
                 problems.append(
@@ -932,6 +944,7 @@ class IncredibleExpeditions(FlowGame):
         player.zones["lost_crew"].append(crew)
         self.sync_cabins(player)
         self.log("lost", player.index, crew, cabin)
+        self.fire("lost", player, event={"crew": crew})
         return crew
 
     def curse_crew(self, player: Player) -> str | None:
@@ -963,6 +976,39 @@ class IncredibleExpeditions(FlowGame):
         self.board["crew_discard"].append(crew)
         self.sync_cabins(player)
         self.log("discard", player.index, crew, cabin)
+
+    def sacrifice(self, c: Context, card: str) -> None:
+        """ "Sacrifice (remove from the game)" a card of the player's, as a card's text says it
+        (``sacrifice self``): a Resource from the hand, the discard pile or the Resource deck
+        (the one whose Ability is being played is on the discard pile already), a Crew from its
+        cabin, which is available again. It is kept in the player's ``sacrificed`` pile: "Lost
+        or Sacrificed Crew can come back". Any other card is refused: the rulebook Sacrifices
+        only the player's own Resources and Crew."""
+        player = c.player
+        found = self.cards.get(card)
+        kind = found["kind"] if found is not None else None
+        zones = player.zones
+        if kind == "crew" and card in player.flags["cabins"]:
+            cabins = player.flags["cabins"]
+            cabin = cabins.index(card) + 1
+            cabins[cabin - 1] = None
+            player.flags["exhausted"].discard(cabin)
+            player.flags["cursed"].discard(cabin)
+            self.sync_cabins(player)
+        elif kind == "resource":
+            # The card being played for its Ability first, then the hand, then the piles.
+            order = ("discard_pile", "hand") if card in self._playing else ("hand", "discard_pile")
+            held = next((z for z in (*order, "resource_deck") if card in zones[z]), None)
+            if held is None:
+                raise RuleError(f"{player.name} has no {card} to Sacrifice")
+            zones[held].remove(card)
+        else:
+            raise RuleError(
+                f"{player.name} has no {card} to Sacrifice: only a Resource card of the "
+                "player's or a Crew in their cabins is Sacrificed"
+            )
+        zones["sacrificed"].append(card)
+        self.log("sacrifice", player.index, card)
 
     # -- the Marooned and Lost Rule
 
@@ -1224,6 +1270,7 @@ class IncredibleExpeditions(FlowGame):
         else:
             target.zones["discard_pile"].append(card)
         market.remove(card)
+        self.fire("acquired", player, event={"card": card, "for": target.index + 1})
 
     # -- Encounters
 
@@ -1817,6 +1864,7 @@ NATIVES: dict[str, Callable[..., Any]] = {
 
 VERBS: dict[str, Callable[..., Any]] = {
     "exhaust": exhaust,
+    "sacrifice": lambda g, c, card: _game(g).sacrifice(c, card),
     "ignore": ignore,
     "lose_crew": lose_crew,
     "curse_crew": curse_crew,
@@ -2118,6 +2166,12 @@ def _greedy(game: Game, player: int) -> Policy:
 
 POLICIES: dict[str, Callable[[Game, int], Policy]] = {"random": _random, "greedy": _greedy}
 
+#: The rulebook's modes: "This is the basic setup for a game for 2-4 players" (never one alone)
+#: and "In the competitive game" (the Marooned and Lost Rule), which says there is another, a
+#: co-operative one (mode coop, where no ship is Marooned: :func:`competitive_game`).
+#: ``cardc sim --mode solo`` and a scenario's ``mode: solo`` are refused, naming these.
+MODES = ("competitive", "coop")
+
 
 # -- scenarios: what a scenario may set, check and do, by the names a designer knows --------
 
@@ -2154,6 +2208,12 @@ def _given_leader(g: Game, player: Player | None, value: Any) -> None:
 
 def _board_list(key: str) -> Callable[[Game, Player | None, Any], None]:
     def given(g: Game, player: Player | None, value: Any) -> None:
+        if player is not None:
+            # Under a player it set the shared pile all the same, as if it were theirs.
+            raise RuleError(
+                f"'{key}' is shared by every player, not a player's: give it beside 'player', "
+                "at the top of 'given'"
+            )
         g.board[key] = [str(v) for v in value]
 
     return given
@@ -2200,6 +2260,13 @@ def _leader(g: Game, player: Player | None) -> str | None:
     held = _need_player(player, "leader").zones["expedition_leader"]
     return held[0] if held else None
 
+
+#: The GIVEN / EXPECT keys of a player's board, given or expected under 'player' only (a
+#: scenario's checker says so at the line of one written beside it).
+PLAYER_KEYS = frozenset(
+    {"cabins", "exhausted", "cursed", "location", "leader", "turns", "hand_size"}
+    | {"capable_crew", "marooned"}
+)
 
 EXPECT: dict[str, Callable[[Game, Player | None], Any]] = {
     "cabins": lambda g, player: list(_need_player(player, "cabins").flags["cabins"]),
