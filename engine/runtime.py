@@ -715,6 +715,13 @@ class Game:
         held = [cid for cards in player.zones.values() for cid in cards]
         return rules + held
 
+    def counter_holder(self, player: Player, counter: str) -> Player:
+        """The seat whose counter ``counter`` stands for ``player``'s: the player's own, unless
+        the game's seats share it (Land vs Sea's side keeps one score for its team). A
+        scenario's ``counters`` under a seat give and expect it there."""
+        del counter
+        return player
+
     #: Card kinds whose handlers are always in force (game flows may extend this).
     always_in_force: tuple[str, ...] = ("rule", "layer")
 

@@ -286,6 +286,9 @@ class LandVsSea(FlowGame):
         #: the hole a special tile is being chosen for.
         self.last_hole: Hex | None = None
         self.points_by: dict[str, int] = {}
+        #: a scenario's given side counters: (marker seat, counter) -> (value, the seat given
+        #: it), so two seats of one side given different points are refused (hooks.py).
+        self.given_side: dict[tuple[int, str], tuple[int, int]] = {}
         self._in_force: tuple[tuple[str, ...] | None, list[str]] | None = None
         #: :meth:`fire`'s handlers by trigger, with the cards in force and the handler table
         #: they were read from.
@@ -421,6 +424,17 @@ class LandVsSea(FlowGame):
         """The seat keeping the points of ``player``'s side."""
         found = self.player_for(self.side_of(player))
         return found if found is not None else player
+
+    #: The counters a side keeps once, on its marker (:meth:`scorer`): its points and the
+    #: bonus scoring tokens taken when that marker passes the end of the score track.
+    SIDE_COUNTERS = ("points", "plus_50_tokens", "plus_100_tokens")
+
+    def counter_holder(self, player: Player, counter: str) -> Player:
+        """The seat keeping ``counter`` for ``player``: a side's points and bonus tokens are
+        its team's, on its marker ("score 2 rather than the usual 1 bonus point for the Land
+        team"), so a scenario's team mate reads and is given the team's; any other counter is
+        the seat's own."""
+        return self.scorer(player) if counter in self.SIDE_COUNTERS else player
 
     def rival_side(self, player: Player) -> str:
         """The other side."""
