@@ -36,7 +36,7 @@ from ruamel.yaml.error import YAMLError
 from dsl.yaml_load import load_yaml_all, yaml_error_message
 from engine.loader import compiled_folder, game_rules, name_problem, new_game
 from engine.modes import MODE_SPELLINGS, MODES, mode_name
-from engine.runtime import Context, Game, GameEnded, Player, Policy, Question, RuleError
+from engine.runtime import Context, Game, GameEnded, Policy, Question, RuleError
 from engine.scenario_check import check_scenario
 from engine.scenario_types import child_where
 
@@ -297,9 +297,6 @@ class Runner:
     def __init__(self, generated: Path, variant: str | None = None):
         self.generated = generated
         self.variant = variant
-        #: the counters given so far by the seats that share them: (holder, name) -> (amount,
-        #: the seat that gave it), for :meth:`_give_shared`; reset for each scenario's given.
-        self._shared_given: dict[tuple[int, str], tuple[int, int]] = {}
 
     def run_file(self, path: Path) -> Iterator[ScenarioResult]:
         """Run every scenario in one file; a problem of one never stops the others."""
@@ -521,8 +518,7 @@ class Runner:
                     # A counter the seats of a team share (Game.counter_holder) is the team's.
                     holder = game.counter_holder(player, name)
                     if set_state:
-                        self._give_shared(path, game, holder, index, name, int(amount), value)
-                        holder.counters[name] = int(amount)
+                        game.give_counter(player, name, int(amount))
                     elif holder.counters[name] != int(amount):
                         problems.append(
                             f"{path}:{_line(value, name)}: expected {name} "
@@ -562,31 +558,8 @@ class Runner:
                     problems.append(f"{path}:{at}: expected {key} {value}, got {_shown(got)}")
         return problems
 
-    def _give_shared(
-        self,
-        path: Path,
-        game: Game,
-        holder: Player,
-        index: int,
-        name: str,
-        amount: int,
-        where: Any,
-    ) -> None:
-        """Refuse two seats sharing a counter given it at different values: a team's one
-        score given 10 on a seat and 0 on its team mate would keep whichever came last."""
-        given = self._shared_given
-        seen = given.get((holder.index, name))
-        if seen is not None and seen[0] != amount:
-            raise RuleError(
-                f"{path}:{_line(where, name)}: player {index + 1} shares {name} with player "
-                f"{seen[1] + 1} (one score for their side), given {seen[0]} there and {amount} "
-                "here; give it once"
-            )
-        given[(holder.index, name)] = (amount, index)
-
     def _apply(self, path: Path, game: Game, rules: Any, given: Any) -> None:
         hooks = getattr(rules, "GIVEN", {}) if rules else {}
-        self._shared_given = {}
         for key, value in given.items():
             if key == "round":
                 game.round = int(value)

@@ -151,19 +151,24 @@ def test_a_team_mates_counters_are_the_teams_given_and_expected(
 def test_two_seats_of_a_side_given_different_points_is_refused_naming_both(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Seat 1 given 4 and its team mate 10 kept whichever came last; the README's
+    ``counters:``, the game's own ``points:`` key and the two mixed are each refused."""
     assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
-    given_twice = TEAM.replace(
-        "    - {}\n    - {}\n    - {counters",
-        "    - {counters: {points: 4}}\n    - {}\n    - {counters",
-    )
-    status, out = run(capsys, "test", str(scenario_file(project, given_twice)))
-    assert status == 1
-    assert "players 1 and 3 play one side" not in out  # the counters path words it
-    assert "player 3 shares points with player 1 (one score for their side)" in out
-    assert "given 4 there and 10 here; give it once" in out
-    hooks = TEAM.replace("{counters: {points: 10}}", "{points: 10}").replace(
-        "    - {}\n    - {}\n    - {points: 10}", "    - {points: 4}\n    - {}\n    - {points: 10}"
-    )
-    status, out = run(capsys, "test", str(scenario_file(project, hooks, "hooks.yaml")))
-    assert status == 1
-    assert "players 1 and 3 play one side, which keeps one points: given 4 and 10" in out
+    seat_1 = "    - {}\n    - {}\n    - {counters: {points: 10}}"
+    for first, third in (
+        ("{counters: {points: 4}}", "{counters: {points: 10}}"),
+        ("{points: 4}", "{points: 10}"),
+        ("{points: 4}", "{counters: {points: 10}}"),
+    ):
+        text = TEAM.replace(seat_1, f"    - {first}\n    - {{}}\n    - {third}")
+        assert text != TEAM
+        status, out = run(capsys, "test", str(scenario_file(project, text)))
+        assert status == 1, (first, third)
+        assert (
+            "player 3 shares points with player 1 (one score for their side), given 4 there "
+            "and 10 here; give it once"
+        ) in out
+    # The same points given on both seats of the side are one score, and play on.
+    same = TEAM.replace(seat_1, "    - {points: 10}\n    - {}\n    - {counters: {points: 10}}")
+    status, out = run(capsys, "test", str(scenario_file(project, same)))
+    assert status == 0, out

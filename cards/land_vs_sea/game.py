@@ -288,9 +288,6 @@ class LandVsSea(FlowGame):
         #: the hole a special tile is being chosen for.
         self.last_hole: Hex | None = None
         self.points_by: dict[str, int] = {}
-        #: a scenario's given side counters: (marker seat, counter) -> (value, the seat given
-        #: it), so two seats of one side given different points are refused (hooks.py).
-        self.given_side: dict[tuple[int, str], tuple[int, int]] = {}
         self._in_force: tuple[tuple[str, ...] | None, list[str]] | None = None
         #: :meth:`fire`'s handlers by trigger, with the cards in force and the handler table
         #: they were read from.

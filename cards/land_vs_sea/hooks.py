@@ -109,18 +109,9 @@ def _side_counter(g: Game, who: Any, name: str) -> Player:
 
 def _given_counter(name: str) -> Callable[[Game, Any, Any], None]:
     def given(g: Game, who: Any, value: Any) -> None:
-        player = _player(g, who)
-        holder = _side_counter(g, who, name)
-        # Two seats of one side given different points would keep whichever came last.
-        given_at = _game(g).given_side
-        seen = given_at.get((holder.index, name))
-        if seen is not None and seen[0] != int(value):
-            raise RuleError(
-                f"players {seen[1] + 1} and {player.index + 1} play one side, which keeps one "
-                f"{name}: given {seen[0]} and {value}; give it on one of them"
-            )
-        given_at[(holder.index, name)] = (int(value), player.index)
-        holder.counters[name] = int(value)
+        # The side's one counter; two seats of one side given different amounts are refused
+        # (Game.give_counter), whether given here or as the README's `counters:`.
+        g.give_counter(_player(g, who), name, int(value))
 
     given.__doc__ = f"Set the player's side's {name} (a team's, in the team games)."
     return given
