@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from os.path import commonprefix
 from typing import Any
 
-from compiler.suggest import did_you_mean, duplicate_hint
+from compiler.suggest import did_you_mean, duplicate_hint, sharing_a_word
 from compiler.vocabulary import (
     UNIVERSAL_PROPERTIES,
     KindDecl,
@@ -1708,7 +1708,11 @@ class Checker:
                 hint = (f"'{node.func}' is a verb: write it as a statement, '{node.func} ...'",)
                 if verb.returns == "bool":
                     hint += (f"it answers yes or no as a condition: if {node.func} ... {{ }}",)
-            hint = hint or _library_hint(node.func, "native")
+            hint = (
+                hint
+                or _library_hint(node.func, "native")
+                or sharing_a_word(node.func, self.vocab.natives)
+            )
             self.error(
                 "native-undefined",
                 f"'{node.func}' is not a native of this game",

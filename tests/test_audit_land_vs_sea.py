@@ -172,3 +172,26 @@ def test_two_seats_of_a_side_given_different_points_is_refused_naming_both(
     same = TEAM.replace(seat_1, "    - {points: 10}\n    - {}\n    - {counters: {points: 10}}")
     status, out = run(capsys, "test", str(scenario_file(project, same)))
     assert status == 0, out
+
+
+GUESSED_NATIVES = """\
+rule "Caravan Tax" { on route_joined { score caravan_count(route) } }
+rule "Rich Lands" { on area_completed { score bonus_points(area) } }
+rule "Waypoint Bounty" { on area_completed { if has_waypoint(area) { score 1 } } }
+"""
+
+
+def test_a_native_guessed_from_the_rulebooks_words_is_told_the_natives_about_them(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No native is spelt close to these, so each said only "declare it in game.cards"; the
+    natives sharing their words (caravans, bonus points, Waypoints) are named."""
+    (project / "cards" / GAME / "guess.cards").write_text(GUESSED_NATIVES, encoding="utf-8")
+    status, out = run(capsys, "check")
+    assert status == 1
+    where = f"cards/{GAME}/guess.cards"
+    assert f"{where}:1:46: error[native-undefined]: 'caravan_count' is not a native" in out
+    assert "hint: did you mean 'caravans'?" in out
+    assert "hint: did you mean 'bonus_between', 'bonus_value' or 'area_bonus'?" in out
+    assert "hint: did you mean 'waypoints_in', 'waypoint_value' or 'waypoints_in_play'?" in out
+    assert "declare it in game.cards" not in out
