@@ -14,10 +14,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from os.path import commonprefix
 from typing import Any
 
 from compiler.names import card_id
-from compiler.suggest import did_you_mean, duplicate_hint, named_in_docs
+from compiler.suggest import did_you_mean, duplicate_hint, named_in_docs, sharing_a_word
 from compiler.vocabulary import (
     UNIVERSAL_PROPERTIES,
     KindDecl,
@@ -399,18 +400,23 @@ class Checker:
             }
             self.note_span(f"{path}/formulas/{member.name}", member.span)
             return
-        value = self.property_value(decl.type, member, words, decl)
+        value = self.property_value(decl.type, member, words, decl, tuple(kind.properties))
         if member.name == "copies" and isinstance(value, (int, float)):
             self.check_copies(value, words[0].span)
         if value is not None and decl.clauses:
-            self.check_clause_heads(decl, member)
+            self.check_clause_heads(decl, member, tuple(kind.properties))
         if value is not None:
             if member.name == "id":
                 return
             out["properties"][member.name] = value
 
     def property_value(
-        self, typ: str, member: Property, words: list[Any], decl: PropertyDecl | None = None
+        self,
+        typ: str,
+        member: Property,
+        words: list[Any],
+        decl: PropertyDecl | None = None,
+        siblings: tuple[str, ...] = (),
     ) -> Any:
         named = decl.names if decl is not None else ()
 
@@ -418,6 +424,8 @@ class Checker:
             # A clause's head is read by the clause words (check_clause_heads), not 'names'.
             if named and not head:
                 return self.resolve_named(word, f"'{member.name}'", named)
+            if head and decl is not None and decl.clauses:
+                return self.resolve_clause_head(word, member.name, decl.clauses, siblings)
             return self.resolve_data_name(word)
 
         def one() -> Any:
@@ -526,7 +534,9 @@ class Checker:
                 "write: copies 3 (copies 0 leaves the card out of the deck)",
             )
 
-    def check_clause_heads(self, decl: PropertyDecl, member: Property) -> None:
+    def check_clause_heads(
+        self, decl: PropertyDecl, member: Property, siblings: tuple[str, ...] = ()
+    ) -> None:
         """Each clause of a property whose kind names its clauses (``property reward any {
         clauses stars, die, port_cards }``) begins with one of them: the game's Python reads
         the value by those words, so another declared name would check and fail at run time."""
@@ -543,11 +553,26 @@ class Checker:
                 "property-clause",
                 f"'{said}' is not a clause of '{member.name}', which begins each with {heads}",
                 head.span if head is not None else member.span,
-                *(
-                    did_you_mean(said, decl.clauses)
-                    or (f"write: {member.name} {decl.clauses[0]} ...",)
-                ),
+                *_clause_hint(said, member.name, decl.clauses, siblings),
             )
+
+    def resolve_clause_head(
+        self, name: Name, prop: str, heads: tuple[str, ...], siblings: tuple[str, ...]
+    ) -> bool:
+        """A clause's first word, where the property names its clauses: an undeclared one is
+        told the clauses it may begin with (Land vs Sea's ``face_a_icons waypoint`` was told
+        "did you mean 'waypoints_each'", a parameter, and ``bonus 2`` a bonus token), and a
+        word that is part of another property's name of the kind is pointed there
+        (``face_a_icons bonus 2``: bonus points are ``face_a_bonus``)."""
+        if self.declared_data_name(name.id):
+            return True  # check_clause_heads says whether it is one of the clauses
+        self.error(
+            "property-clause",
+            f"'{name.id}' is not a clause of '{prop}', which begins each with {', '.join(heads)}",
+            name.span,
+            *_clause_hint(name.id, prop, heads, siblings),
+        )
+        return False
 
     def declared_data_name(self, ident: str) -> bool:
         """Whether a property may name ``ident`` as data (declared somewhere)."""
@@ -1712,7 +1737,11 @@ class Checker:
                 hint = (f"'{node.func}' is a verb: write it as a statement, '{node.func} ...'",)
                 if verb.returns == "bool":
                     hint += (f"it answers yes or no as a condition: if {node.func} ... {{ }}",)
-            hint = hint or _library_hint(node.func, "native")
+            hint = (
+                hint
+                or _library_hint(node.func, "native")
+                or sharing_a_word(node.func, self.vocab.natives)
+            )
             self.error(
                 "native-undefined",
                 f"'{node.func}' is not a native of this game",
@@ -2082,3 +2111,22 @@ def _whole_last_word(name: str, kinds: Iterable[str]) -> tuple[str, ...]:
     if not found:
         return ()
     return ("did you mean " + " or ".join(f"'{k}'" for k in found) + "?",)
+
+
+def _clause_hint(
+    said: str, prop: str, heads: tuple[str, ...], siblings: tuple[str, ...]
+) -> tuple[str, ...]:
+    """The hint for a clause that begins with a word its property does not read: the closest
+    of its clauses; else another property of the kind whose name holds the word (Land vs Sea's
+    ``face_b_icons bonus 2``: bonus points are ``face_b_bonus``; ``sea_icons city``: a special
+    tile's City is its ``city`` property), the closest name first; else a clause to write."""
+    close = did_you_mean(said, heads)
+    if close:
+        return close
+    elsewhere = sorted(
+        (other for other in siblings if other != prop and said in other.split("_")),
+        key=lambda other: -len(commonprefix([other, prop])),
+    )
+    if elsewhere:
+        return (f"is it the property '{elsewhere[0]}'? write: {elsewhere[0]} ...",)
+    return (f"write: {prop} {heads[0]} ...",)

@@ -36,6 +36,50 @@ def did_you_mean(name: str, candidates: Iterable[str], cutoff: float = 0.75) -> 
     return ("did you mean " + ", ".join(f"'{c}'" for c in close[:-1]) + f" or '{close[-1]}'?",)
 
 
+#: Words a name is made of that say nothing of what it is about (``has_waypoint``,
+#: ``caravan_count``): left out when names are matched by the words they share.
+_FILLER = frozenset(
+    "a an the of in on to is has have get count number total any all my your".split()
+)
+
+
+def _words(name: str) -> list[str]:
+    """The words of an identifier that say what it is about, in order, plurals as singulars."""
+    words: list[str] = []
+    for word in name.lower().split("_"):
+        if len(word) < 3 or word in _FILLER:
+            continue
+        words.append(word[:-1] if word.endswith("s") and len(word) > 3 else word)
+    return words
+
+
+def sharing_a_word(name: str, candidates: Iterable[str], limit: int = 3) -> tuple[str, ...]:
+    """A hint naming the candidates about the same thing as ``name``, when none is close by
+    spelling: those sharing a word with it, most shared first, its first word (what it is
+    about) before the others and the fewest other words first (Land vs Sea's
+    ``caravan_count(route)`` is ``caravans``; ``bonus_points(area)`` the natives about bonus
+    points, ``area_bonus`` among them, before ``keeps_points``); nothing when none shares
+    one."""
+    wanted = _words(name)
+    if not wanted:
+        return ()
+    scored = []
+    for candidate in set(candidates) - {name}:
+        theirs = set(_words(candidate))
+        common = set(wanted) & theirs
+        # What it is about (its first word) counts more; words it does not share count less.
+        shared = len(common) + (0.5 if wanted[0] in theirs else 0) - 0.1 * len(theirs - common)
+        if common:
+            ratio = difflib.SequenceMatcher(None, name, candidate).ratio()
+            scored.append((-shared, -ratio, candidate))
+    found = [candidate for _shared, _ratio, candidate in sorted(scored)[:limit]]
+    if not found:
+        return ()
+    if len(found) == 1:
+        return (f"did you mean '{found[0]}'?",)
+    return ("did you mean " + ", ".join(f"'{c}'" for c in found[:-1]) + f" or '{found[-1]}'?",)
+
+
 def duplicate_hint(ident: str, first: Any, again: Any) -> str:
     """The hint of a card declared twice: a variant's card with the id of one of the base
     game's is most likely meant to replace it, which the variant says with ``remove:``."""

@@ -322,6 +322,9 @@ class Game:
         vocabulary = self.ir["vocabulary"]
         self.rng = random.Random(self.seed)
         self.params: dict[str, Any] = dict(vocabulary["params"])
+        #: the counters a scenario gave, by the seat holding each: (seat, counter) ->
+        #: (amount, the seat it was given under), for :meth:`give_counter`.
+        self.counters_given: dict[tuple[int, str], tuple[int, int]] = {}
         self.cards: dict[str, dict[str, Any]] = cards_by_id(self.ir)
         self.players = [Player(i, f"player {i + 1}", vocabulary) for i in range(self.player_count)]
         self.round = 1
@@ -714,6 +717,29 @@ class Game:
         rules = [cid for cid, card in self.cards.items() if card["kind"] in self.always_in_force]
         held = [cid for cards in player.zones.values() for cid in cards]
         return rules + held
+
+    def counter_holder(self, player: Player, counter: str) -> Player:
+        """The seat whose counter ``counter`` stands for ``player``'s: the player's own, unless
+        the game's seats share it (Land vs Sea's side keeps one score for its team). A
+        scenario's ``counters`` under a seat give and expect it there."""
+        del counter
+        return player
+
+    def give_counter(self, player: Player, counter: str, amount: int) -> None:
+        """Set ``player``'s ``counter`` as a scenario gives it, on the seat holding it
+        (:meth:`counter_holder`); two seats sharing it given different amounts are refused,
+        naming both (a team's one score given 10 on a seat and 0 on its team mate kept
+        whichever came last)."""
+        holder = self.counter_holder(player, counter)
+        given = self.counters_given
+        seen = given.get((holder.index, counter))
+        if seen is not None and seen[0] != amount:
+            raise RuleError(
+                f"player {player.index + 1} shares {counter} with player {seen[1] + 1} (one "
+                f"score for their side), given {seen[0]} there and {amount} here; give it once"
+            )
+        given[(holder.index, counter)] = (amount, player.index)
+        holder.counters[counter] = amount
 
     #: Card kinds whose handlers are always in force (game flows may extend this).
     always_in_force: tuple[str, ...] = ("rule", "layer")

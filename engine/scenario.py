@@ -515,12 +515,14 @@ class Runner:
             at = _line(spec, key)
             if key == "counters":
                 for name, amount in value.items():
+                    # A counter the seats of a team share (Game.counter_holder) is the team's.
+                    holder = game.counter_holder(player, name)
                     if set_state:
-                        player.counters[name] = int(amount)
-                    elif player.counters[name] != int(amount):
+                        game.give_counter(player, name, int(amount))
+                    elif holder.counters[name] != int(amount):
                         problems.append(
                             f"{path}:{_line(value, name)}: expected {name} "
-                            f"{amount}, got {player.counters[name]}"
+                            f"{amount}, got {holder.counters[name]}"
                         )
             elif key == "tracks":
                 for name, marked in value.items():

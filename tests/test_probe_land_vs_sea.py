@@ -360,7 +360,7 @@ expect:
   players:
     - {points: 3}
     - {points: 0}
-    - {points: 0}
+    - {points: 3}
     - {points: 0}
 """
 

@@ -278,6 +278,8 @@ class LandVsSea(FlowGame):
         #: scoring aids in play: layer -> "front" or "back" (the side for the player count).
         self.aids: dict[str, str] = {}
         self.starting: tuple[str, str] | None = None
+        #: the cells the large starting tile's parts lie on (:meth:`area_tiles`).
+        self.starting_cells: frozenset[Hex] = frozenset()
         self.last: Placement | None = None
         #: the placement of the turn's own tile (not a bonus placement), for Steal tiles.
         self.turn_placement: Placement | None = None
@@ -421,6 +423,17 @@ class LandVsSea(FlowGame):
         """The seat keeping the points of ``player``'s side."""
         found = self.player_for(self.side_of(player))
         return found if found is not None else player
+
+    #: The counters a side keeps once, on its marker (:meth:`scorer`): its points and the
+    #: bonus scoring tokens taken when that marker passes the end of the score track.
+    SIDE_COUNTERS = ("points", "plus_50_tokens", "plus_100_tokens")
+
+    def counter_holder(self, player: Player, counter: str) -> Player:
+        """The seat keeping ``counter`` for ``player``: a side's points and bonus tokens are
+        its team's, on its marker ("score 2 rather than the usual 1 bonus point for the Land
+        team"), so a scenario's team mate reads and is given the team's; any other counter is
+        the seat's own."""
+        return self.scorer(player) if counter in self.SIDE_COUNTERS else player
 
     def rival_side(self, player: Player) -> str:
         """The other side."""
@@ -636,7 +649,22 @@ class LandVsSea(FlowGame):
         for part, cell in zip(parts, cells, strict=True):
             self.put_tile(centre + cell, self.face(part, face))
         self.starting = (card_id, face)
+        self.starting_cells = frozenset(centre + cell for cell in cells)
         self.log("starting_tile", card_id, face)
+
+    def area_tiles(self, area: Area) -> int:
+        """The tiles making up an area, for its side's score: a tile counts once; the large
+        starting tile counts as ``starting_tile_parts`` tiles ("considered as 4 separate
+        'tiles' for scoring purposes"), shared out over its parts, so an area holding some of
+        them counts their share, rounded up (a house rule's ``starting_tile_parts 1``: the
+        whole large tile is one tile, however many of its parts the area holds)."""
+        cells = area.cells
+        parts = len(self.starting_cells)
+        inside = len(cells & self.starting_cells) if parts else 0
+        if not inside:
+            return len(cells)
+        counts_as = int(self.params.get("starting_tile_parts", parts))
+        return len(cells) - inside + -(-inside * counts_as // parts)
 
     # -- the hand and the stacks
 

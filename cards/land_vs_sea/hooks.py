@@ -101,17 +101,28 @@ def _given_side(g: Game, who: Any, value: Any) -> None:
     _player(g, who).flags["side"] = value
 
 
-def _given_points(g: Game, who: Any, value: Any) -> None:
-    """Set the player's points."""
-    _player(g, who).counters["points"] = int(value)
+def _side_counter(g: Game, who: Any, name: str) -> Player:
+    """The seat keeping ``name`` for the player: a side's points and bonus tokens are its
+    team's, kept on its marker (LandVsSea.counter_holder)."""
+    return _game(g).counter_holder(_player(g, who), name)
 
 
 def _given_counter(name: str) -> Callable[[Game, Any, Any], None]:
     def given(g: Game, who: Any, value: Any) -> None:
-        _player(g, who).counters[name] = int(value)
+        # The side's one counter; two seats of one side given different amounts are refused
+        # (Game.give_counter), whether given here or as the README's `counters:`.
+        g.give_counter(_player(g, who), name, int(value))
 
-    given.__doc__ = f"Set the player's {name}."
+    given.__doc__ = f"Set the player's side's {name} (a team's, in the team games)."
     return given
+
+
+def _expect_counter(name: str) -> Callable[[Game, Any], Any]:
+    def expect(g: Game, who: Any) -> Any:
+        return _side_counter(g, who, name).counters[name]
+
+    expect.__doc__ = f"The player's side's {name} (a team's, in the team games)."
+    return expect
 
 
 def _given_waypoints(g: Game, who: Any, value: Any) -> None:
@@ -159,7 +170,7 @@ def _given_token_supply(g: Game, who: Any, value: Any) -> None:
 GIVEN: dict[str, Callable[[Game, Any, Any], None]] = {
     "board": _given_board,
     "side": _given_side,
-    "points": _given_points,
+    "points": _given_counter("points"),
     "plus_50_tokens": _given_counter("plus_50_tokens"),
     "plus_100_tokens": _given_counter("plus_100_tokens"),
     "waypoints": _given_waypoints,
@@ -185,9 +196,9 @@ def _winner(g: Game, who: Any) -> str | None:
 
 
 EXPECT: dict[str, Callable[[Game, Any], Any]] = {
-    "points": lambda g, who: _player(g, who).counters["points"],
-    "plus_50_tokens": lambda g, who: _player(g, who).counters["plus_50_tokens"],
-    "plus_100_tokens": lambda g, who: _player(g, who).counters["plus_100_tokens"],
+    "points": _expect_counter("points"),
+    "plus_50_tokens": _expect_counter("plus_50_tokens"),
+    "plus_100_tokens": _expect_counter("plus_100_tokens"),
     "side": lambda g, who: _player(g, who).flags["side"],
     "tiles": lambda g, who: [[cell.q, cell.r] for cell in sorted(_game(g).tiles)],
     "edges": _tile_at,

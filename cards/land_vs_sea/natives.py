@@ -261,8 +261,9 @@ def areas_completed(g: Game, c: Context) -> list[Area]:
 
 
 def area_tiles(g: Game, c: Context, area: Any) -> int:
-    """The tiles making up the area (a tile counts once)."""
-    return len(_area(g, area).cells)
+    """The tiles making up the area (a tile counts once; the large starting tile as
+    ``starting_tile_parts`` tiles)."""
+    return _game(g).area_tiles(_area(g, area))
 
 
 def area_bonus(g: Game, c: Context, area: Any) -> int:
