@@ -27,7 +27,12 @@ def did_you_mean(name: str, candidates: Iterable[str], cutoff: float = 0.75) -> 
             c
             for c in pool
             if len(name) >= 3
-            and (c.startswith(name) or name.startswith(c) or name.endswith("_" + c))
+            and (
+                c.startswith(name)
+                or name.startswith(c)
+                # (not a word that says nothing of what it is about: caravan_count is no count)
+                or (name.endswith("_" + c) and c not in _FILLER)
+            )
         ][:3]
     if not close:
         return ()
