@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from compiler.suggest import did_you_mean, duplicate_hint
+from compiler.suggest import by_description, did_you_mean, duplicate_hint
 from compiler.vocabulary import (
     UNIVERSAL_PROPERTIES,
     KindDecl,
@@ -221,7 +221,12 @@ class Checker:
                     "kind-undefined",
                     f"'{decl.kind}' is not a kind of card this game declares",
                     decl.span,
-                    *did_you_mean(decl.kind, self.vocab.kinds),
+                    *(
+                        did_you_mean(decl.kind, self.vocab.kinds)
+                        or by_description(
+                            decl.kind, {k: d.doc for k, d in self.vocab.kinds.items()}
+                        )
+                    ),
                     "declare it in game.cards: kind " + decl.kind + ' "what it is" { ... }',
                 )
             return None
@@ -662,6 +667,10 @@ class Checker:
 
     # -- triggers and statements
 
+    def _trigger_docs(self) -> dict[str, str]:
+        """Each declared trigger's description, to find one by the rulebook's words."""
+        return {name: t.doc for name, t in self.vocab.triggers.items()}
+
     def trigger(self, trig: Trigger, ident: str, out: IR, path: str) -> None:
         if trig.event not in self.events:
             self.error(
@@ -670,6 +679,7 @@ class Checker:
                 trig.span,
                 *(
                     did_you_mean(trig.event, self.events)
+                    or by_description(trig.event, self._trigger_docs())
                     or (f"triggers: {', '.join(sorted(self.events))}",)
                 ),
             )
@@ -968,6 +978,7 @@ class Checker:
             else:
                 hint = (
                     did_you_mean(stmt.verb, [*self.vocab.verbs, "let"])
+                    or by_description(stmt.verb, {n: v.doc for n, v in self.vocab.verbs.items()})
                     or _library_hint(stmt.verb, "verb")
                     or (f'declare it in game.cards: verb {stmt.verb} "what it does"',)
                 )
@@ -1052,7 +1063,9 @@ class Checker:
         trig = self.vocab.triggers.get(name.id)
         if trig is None:
             if name.id:  # '' is a trigger the parser found no name for, and said so
-                hints = did_you_mean(name.id, self.vocab.triggers)
+                hints = did_you_mean(name.id, self.vocab.triggers) or by_description(
+                    name.id, self._trigger_docs()
+                )
                 if not hints and name.id in self.vocab.box_triggers:
                     hints = (
                         f"'{name.id}' is set off by marking its box; a window to open is a "
@@ -1676,7 +1689,9 @@ class Checker:
     def call(self, node: Call, scope: _Scope) -> tuple[IR, str]:
         sig = self.vocab.natives.get(node.func)
         if sig is None:
-            hint = did_you_mean(node.func, self.vocab.natives)
+            hint = did_you_mean(node.func, self.vocab.natives) or by_description(
+                node.func, {n: f.doc for n, f in self.vocab.natives.items()}
+            )
             verb = self.vocab.verbs.get(node.func)
             if verb is not None:
                 # A verb of that very name beats a native that is merely close to it.
