@@ -905,6 +905,15 @@ ACTIONS = {
     "final_scoring": _section("end"),
     # "After each Reward Phase": the flow's phase that fires reward_phase_end.
     "reward_phase_end": _phase("pirate_raid"),
+    # The phases by the rulebook's names for them: "Pirate Raid" (its heading) and the Reward
+    # Phase it comes after ("After each Reward Phase").
+    "pirate_raid": _phase("pirate_raid"),
+    "reward_phase": _phase("reward_phase"),
+    # "Moving the Pirate Ship": the active player places it in an Ocean Region of their choice
+    # (move_pirate_ship.region), as Discovering Treasure and the Pirate tile let them.
+    "move_pirate_ship": _verb("move_pirate_ship"),
+    # The Crew Quarters' action: hire a Crew card of the display and use it at once.
+    "hire_crew": _verb("hire_crew"),
     "reach_campsite": lambda g, player, campsite: _game(g).reach_campsite(player, campsite),
     "activate_tile": lambda g, player, tile: _game(g).activate_tile(player, tile),
     "use_crew": lambda g, player, crew: _game(g).use_crew(player, crew),
@@ -1000,6 +1009,10 @@ ACTION_ARGS = {
     "play_round": Fields({}),
     "final_scoring": Fields({}),
     "reward_phase_end": Fields({}),
+    "pirate_raid": Fields({}),
+    "reward_phase": Fields({}),
+    "move_pirate_ship": Fields({}),
+    "hire_crew": Fields({}),
     "reach_campsite": Fields({"campsite": Id("place", "a place")}, ("campsite",)),
     "activate_tile": Fields({"tile": Id("card", "a card")}, ("tile",)),
     "use_crew": Fields({"crew": Id("card", "a card")}, ("crew",)),
