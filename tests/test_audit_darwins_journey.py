@@ -236,3 +236,16 @@ def test_the_rulebooks_names_for_steps_are_steps(tmp_path: Path) -> None:
     results: list[Any] = list(Runner(ROOT / "generated").run_file(path))
     assert [r.message for r in results] == [""]
     assert results[0].passed
+
+
+def test_a_scenario_starts_with_a_treasure_token_on_each_campsite() -> None:
+    """A rule case of Discovering Treasure written without a setup step found no token on the
+    Campsite: the board began empty, so the scenario's 'take_treasure' answer was never asked
+    for. The board now starts as the expansion's setup leaves it; without the expansion's
+    rules (no_pirates) no rule places a token, and none is there."""
+    generated = ROOT / "generated" / "darwins_journey"
+    for variant, tokens in (("", {1}), ("pirate_scenario", {1}), ("no_pirates", {0})):
+        sim = Simulator(generated / variant if variant else generated)
+        game = sim.new_game(1, 2, "competitive", sim.factory("random"))
+        assert len(game.board["treasure"]) == 9
+        assert set(game.board["treasure"].values()) == tokens, variant

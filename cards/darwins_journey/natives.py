@@ -182,8 +182,13 @@ class DarwinsJourney(FlowGame):
         self.host: DarwinHost = ModelledHost()
         validate_board(self)
         sites = campsites(self)
+        # A scenario starts from the board as the expansion's setup leaves it, one Treasure
+        # token on each Campsite ("Place 1 Treasure token onto each Campsite location"), so a
+        # rule case of Discovering Treasure needs no setup first; none where no rule places
+        # them (the no_pirates variant). The flow's setup places them again: the same board.
+        placed = int(self._rules_call("board_setup", "place_treasure_tokens"))
         self.board.update(
-            treasure={site: 0 for site in sites},
+            treasure={site: placed for site in sites},
             pirate_region=None,
             treasure_in_box=0,
             tents_on={site: [] for site in sites},
@@ -203,6 +208,21 @@ class DarwinsJourney(FlowGame):
             player.flags["lane"] = None
         #: Figures a designer compares with and without the Pirates (bench/sim_dj.py).
         self.figures = {"raid_coins": 0, "raid_points": 0, "treasure_taken": 0, "raids": 0}
+
+    def _rules_call(self, trigger: str, verb: str) -> bool:
+        """True when a rule's ``on trigger`` calls ``verb`` (the compiled cards' statements)."""
+
+        def calls(body: Any) -> bool:
+            if isinstance(body, dict):
+                found = body.get("kind") == "verb" and body.get("verb") == verb
+                return found or any(calls(value) for value in body.values())
+            return isinstance(body, list) and any(calls(item) for item in body)
+
+        return any(
+            calls(card["triggers"][trigger].get("body"))
+            for card in self.cards.values()
+            if card["kind"] == "rule" and trigger in card.get("triggers", {})
+        )
 
     # -- what answers triggers
 
