@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from compiler.suggest import by_description, did_you_mean, duplicate_hint
+from compiler.suggest import did_you_mean, duplicate_hint, with_described
 from compiler.vocabulary import (
     UNIVERSAL_PROPERTIES,
     KindDecl,
@@ -222,9 +222,10 @@ class Checker:
                     f"'{decl.kind}' is not a kind of card this game declares",
                     decl.span,
                     *(
-                        did_you_mean(decl.kind, self.vocab.kinds)
-                        or by_description(
-                            decl.kind, {k: d.doc for k, d in self.vocab.kinds.items()}
+                        with_described(
+                            did_you_mean(decl.kind, self.vocab.kinds),
+                            decl.kind,
+                            {k: d.doc for k, d in self.vocab.kinds.items()},
                         )
                     ),
                     "declare it in game.cards: kind " + decl.kind + ' "what it is" { ... }',
@@ -678,8 +679,9 @@ class Checker:
                 f"'{trig.event}' is not a trigger of this game",
                 trig.span,
                 *(
-                    did_you_mean(trig.event, self.events)
-                    or by_description(trig.event, self._trigger_docs())
+                    with_described(
+                        did_you_mean(trig.event, self.events), trig.event, self._trigger_docs()
+                    )
                     or (f"triggers: {', '.join(sorted(self.events))}",)
                 ),
             )
@@ -977,8 +979,11 @@ class Checker:
                 hint = (f"'{stmt.verb}' is a native, used in expressions: {stmt.verb}(...)",)
             else:
                 hint = (
-                    did_you_mean(stmt.verb, [*self.vocab.verbs, "let"])
-                    or by_description(stmt.verb, {n: v.doc for n, v in self.vocab.verbs.items()})
+                    with_described(
+                        did_you_mean(stmt.verb, [*self.vocab.verbs, "let"]),
+                        stmt.verb,
+                        {n: v.doc for n, v in self.vocab.verbs.items()},
+                    )
                     or _library_hint(stmt.verb, "verb")
                     or (f'declare it in game.cards: verb {stmt.verb} "what it does"',)
                 )
@@ -1063,8 +1068,8 @@ class Checker:
         trig = self.vocab.triggers.get(name.id)
         if trig is None:
             if name.id:  # '' is a trigger the parser found no name for, and said so
-                hints = did_you_mean(name.id, self.vocab.triggers) or by_description(
-                    name.id, self._trigger_docs()
+                hints = with_described(
+                    did_you_mean(name.id, self.vocab.triggers), name.id, self._trigger_docs()
                 )
                 if not hints and name.id in self.vocab.box_triggers:
                     hints = (
@@ -1684,13 +1689,22 @@ class Checker:
             return (f"'{ident}' is a tag of {', '.join(kinds)}: test a card for it as {test}",)
         if ident in ("this", "this_card", "me", "itself"):
             return ("the card itself is 'self' (discard self)",)
+        if ident in ("none", "null", "nil", "nothing"):
+            # A native's description may say it gives none ("the Ocean Region of the Pirate
+            # Ship, or none while it is in the supply"); the language has no such value, so
+            # the test is a yes/no native's.
+            tests = sorted(n for n, f in v.natives.items() if f.returns == "bool")
+            listed = f"; yes/no natives: {_some(tests)}" if tests else ""
+            return (f"the language has no '{ident}': test it with a yes/no native{listed}",)
         return ()
 
     def call(self, node: Call, scope: _Scope) -> tuple[IR, str]:
         sig = self.vocab.natives.get(node.func)
         if sig is None:
-            hint = did_you_mean(node.func, self.vocab.natives) or by_description(
-                node.func, {n: f.doc for n, f in self.vocab.natives.items()}
+            hint = with_described(
+                did_you_mean(node.func, self.vocab.natives),
+                node.func,
+                {n: f.doc for n, f in self.vocab.natives.items()},
             )
             verb = self.vocab.verbs.get(node.func)
             if verb is not None:

@@ -76,6 +76,17 @@ def by_description(name: str, described: Mapping[str, str]) -> tuple[str, ...]:
     return ("did you mean " + ", ".join(said[:-1]) + f" or {said[-1]}?",)
 
 
+def with_described(
+    close: tuple[str, ...], name: str, described: Mapping[str, str]
+) -> tuple[str, ...]:
+    """The hints ``close`` (a "did you mean" by spelling) and then :func:`by_description`'s
+    for ``name``, leaving out what ``close`` already names: 'pirate_ship' is spelt like
+    pirate_ship_in_supply and described like pirate_region, and either may be the one meant."""
+    said = " ".join(close)
+    rest = {k: doc for k, doc in described.items() if f"'{k}'" not in said}
+    return close + by_description(name, rest)
+
+
 def duplicate_hint(ident: str, first: Any, again: Any) -> str:
     """The hint of a card declared twice: a variant's card with the id of one of the base
     game's is most likely meant to replace it, which the variant says with ``remove:``."""

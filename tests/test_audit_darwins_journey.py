@@ -61,7 +61,7 @@ def test_a_testers_new_cards_and_house_rules_check_build_and_play(
         results = list(Runner(generated).run_file(DATA / name))
         assert [r.message for r in results if not r.passed] == []
         counts[name] = len(results)
-    assert counts == {"audit_cards.yaml": 7, "audit_variants.yaml": 4}
+    assert counts == {"audit_cards.yaml": 9, "audit_variants.yaml": 4}
 
     # "only draw 5 random Special Action tiles. Then add the Pirate Special Action tile and
     # shuffle all 6 tiles": with a second expansion tile, the Diary still holds 6, so 4 base
@@ -106,7 +106,9 @@ def test_a_testers_new_cards_and_house_rules_check_build_and_play(
             "{ gain coins 1 } } }\n",
             (1, 44),
             "did you mean 'pirate_region' (the Ocean Region of the Pirate Ship, or none while "
-            "it is in the supply) or 'ship_region' (the Ocean Region of a player's ship)?",
+            "it is in the supply), 'pirate_ship_in_supply' (the Pirate Ship is in the supply, "
+            "near the main board (in no Ocean Region)) or 'ship_region' (the Ocean Region of a "
+            "player's ship)?",
         ),
         # "place it onto an Ocean Region": the verb described "place the Pirate Ship ...".
         (
@@ -133,7 +135,25 @@ def test_a_rulebook_word_made_a_name_is_told_the_name_game_cards_describes_so(
     found = diagnostics_with_card_file(tmp_path, monkeypatch, "darwins_journey", cards)
     (error,) = (d for d in found if "undefined" in d.code)
     assert (error.span.line, error.span.column) == line_column
-    assert error.hints[0] == hint
+    # After the hint by spelling, if any ('pirate_ship' is spelt like pirate_ship_in_supply).
+    assert hint in error.hints
+
+
+def test_none_is_told_the_yes_no_natives(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """pirate_region() gives "none while it is in the supply", its description says, and a
+    card comparing it with 'none' was told only that 'on use' gives no names of its own."""
+    found = diagnostics_with_card_file(
+        tmp_path,
+        monkeypatch,
+        "darwins_journey",
+        'crew pirates "P9" { code "P9"; on use { if pirate_region() == none { gain coins 1 } } }\n',
+    )
+    (error,) = found
+    assert (error.code, error.span.column) == ("name-undefined", 63)
+    assert error.hints == (
+        "the language has no 'none': test it with a yes/no native; yes/no natives: "
+        "holds_own_worker, may_place_worker_on, pirate_ship_in_supply, treasure_at",
+    )
 
 
 def test_words_too_common_to_tell_name_nothing(

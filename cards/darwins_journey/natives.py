@@ -304,6 +304,12 @@ class DarwinsJourney(FlowGame):
 # -- natives ------------------------------------------------------------------------------
 
 
+def pirate_ship_in_supply(g: Game, c: Context) -> bool:
+    """True while the Pirate Ship is "near the main board", in the supply: in no Ocean Region
+    (before anyone moves it; pirate_region() then gives none, which a card cannot name)."""
+    return g.board["pirate_region"] is None
+
+
 def ship_section(g: Game, c: Context) -> int:
     """The number of the map section the acting player's Ship is in (1: the starting one)."""
     return section_at(g, c.player.counters["ship_space"]).index
@@ -352,6 +358,7 @@ NATIVES: dict[str, Callable[..., Any]] = {
     "treasure_at": treasure_at,
     "ship_region": ship_region,
     "pirate_region": pirate_region,
+    "pirate_ship_in_supply": pirate_ship_in_supply,
     "ship_section": ship_section,
     "lagging_penalties_behind": lagging_penalties_behind,
     "free_tent_sites": free_tent_sites,
