@@ -18,7 +18,13 @@ from os.path import commonprefix
 from typing import Any
 
 from compiler.names import card_id
-from compiler.suggest import did_you_mean, duplicate_hint, named_in_docs, sharing_a_word
+from compiler.suggest import (
+    did_you_mean,
+    duplicate_hint,
+    named_in_docs,
+    sharing_a_word,
+    with_described,
+)
 from compiler.vocabulary import (
     UNIVERSAL_PROPERTIES,
     KindDecl,
@@ -221,7 +227,11 @@ class Checker:
                     f"'{decl.kind}' is not a kind of card this game declares",
                     decl.span,
                     *(
-                        did_you_mean(decl.kind, self.vocab.kinds)
+                        with_described(
+                            did_you_mean(decl.kind, self.vocab.kinds),
+                            decl.kind,
+                            {k: d.doc for k, d in self.vocab.kinds.items()},
+                        )
                         or _whole_last_word(decl.kind, self.vocab.kinds)
                     ),
                     "declare it in game.cards: kind " + decl.kind + ' "what it is" { ... }',
@@ -688,6 +698,10 @@ class Checker:
 
     # -- triggers and statements
 
+    def _trigger_docs(self) -> dict[str, str]:
+        """Each declared trigger's description, to find one by the rulebook's words."""
+        return {name: t.doc for name, t in self.vocab.triggers.items()}
+
     def trigger(self, trig: Trigger, ident: str, out: IR, path: str) -> None:
         if trig.event not in self.events:
             self.error(
@@ -695,7 +709,9 @@ class Checker:
                 f"'{trig.event}' is not a trigger of this game",
                 trig.span,
                 *(
-                    did_you_mean(trig.event, self.events)
+                    with_described(
+                        did_you_mean(trig.event, self.events), trig.event, self._trigger_docs()
+                    )
                     or named_in_docs(
                         trig.event, {t: d.doc for t, d in self.vocab.triggers.items() if d.doc}
                     )
@@ -999,7 +1015,11 @@ class Checker:
                 hint = (f"'{stmt.verb}' is a native, used in expressions: {stmt.verb}(...)",)
             else:
                 hint = (
-                    did_you_mean(stmt.verb, [*self.vocab.verbs, "let"])
+                    with_described(
+                        did_you_mean(stmt.verb, [*self.vocab.verbs, "let"]),
+                        stmt.verb,
+                        {n: v.doc for n, v in self.vocab.verbs.items()},
+                    )
                     or _library_hint(stmt.verb, "verb")
                     or (f'declare it in game.cards: verb {stmt.verb} "what it does"',)
                 )
@@ -1104,7 +1124,9 @@ class Checker:
         trig = self.vocab.triggers.get(name.id)
         if trig is None:
             if name.id:  # '' is a trigger the parser found no name for, and said so
-                hints = did_you_mean(name.id, self.vocab.triggers)
+                hints = with_described(
+                    did_you_mean(name.id, self.vocab.triggers), name.id, self._trigger_docs()
+                )
                 if not hints and name.id in self.vocab.box_triggers:
                     hints = (
                         f"'{name.id}' is set off by marking its box; a window to open is a "
@@ -1725,12 +1747,23 @@ class Checker:
             return (f"'{ident}' is a tag of {', '.join(kinds)}: test a card for it as {test}",)
         if ident in ("this", "this_card", "me", "itself"):
             return ("the card itself is 'self' (discard self)",)
+        if ident in ("none", "null", "nil", "nothing"):
+            # A native's description may say it gives none ("the Ocean Region of the Pirate
+            # Ship, or none while it is in the supply"); the language has no such value, so
+            # the test is a yes/no native's.
+            tests = sorted(n for n, f in v.natives.items() if f.returns == "bool")
+            listed = f"; yes/no natives: {_some(tests)}" if tests else ""
+            return (f"the language has no '{ident}': test it with a yes/no native{listed}",)
         return ()
 
     def call(self, node: Call, scope: _Scope) -> tuple[IR, str]:
         sig = self.vocab.natives.get(node.func)
         if sig is None:
-            hint = did_you_mean(node.func, self.vocab.natives)
+            hint = with_described(
+                did_you_mean(node.func, self.vocab.natives),
+                node.func,
+                {n: f.doc for n, f in self.vocab.natives.items()},
+            )
             verb = self.vocab.verbs.get(node.func)
             if verb is not None:
                 # A verb of that very name beats a native that is merely close to it.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,9 @@ def did_you_mean(name: str, candidates: Iterable[str], cutoff: float = 0.75) -> 
                 or (name.endswith("_" + c) and c not in _FILLER)
             )
         ][:3]
+    if not close:
+        # An abbreviation by initials, as players write them: 'vp' for victory_points.
+        close = [c for c in pool if len(name) >= 2 and _initials(c) == name.lower()][:3]
     if not close:
         return ()
     if len(close) == 1:
@@ -83,6 +86,66 @@ def sharing_a_word(name: str, candidates: Iterable[str], limit: int = 3) -> tupl
     if len(found) == 1:
         return (f"did you mean '{found[0]}'?",)
     return ("did you mean " + ", ".join(f"'{c}'" for c in found[:-1]) + f" or '{found[-1]}'?",)
+
+
+def _initials(ident: str) -> str:
+    """The first letters of an id's words: 'vp' for victory_points."""
+    words = [w for w in ident.split("_") if w]
+    return "".join(w[0] for w in words) if len(words) >= 2 else ""
+
+
+#: Words a description holds that say nothing of what it names.
+_DOC_FILLER = frozenset({"a", "an", "the", "of", "to", "on", "in", "or", "and", "is", "its", "it"})
+
+
+def _stem(word: str) -> str:
+    """A word without its plural's s ('tiles', 'tile'), for matching words."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+def _words_of(text: str) -> set[str]:
+    return {_stem(w) for w in re.findall(r"[a-z0-9]+", text.lower())} - _DOC_FILLER
+
+
+def by_description(name: str, described: Mapping[str, str]) -> tuple[str, ...]:
+    """A hint naming what ``described`` (name -> its description in game.cards) calls by the
+    words of ``name``: a rulebook's words made an id ('special_action_tile', 'pirate_ship')
+    find the kind described "a Special Action tile" (action_tile) or the native described
+    "the Ocean Region of the Pirate Ship" (pirate_region), too far apart to be spelt alike.
+    Every word of ``name`` (two at least) must be in the name or the description; at most 3
+    are named, else none (the words were too common to tell)."""
+    wanted = _words_of(name.replace("_", " "))
+    if len(wanted) < 2:
+        return ()
+    found = [
+        other
+        for other, doc in sorted(described.items())
+        if other != name and wanted <= _words_of(f"{other.replace('_', ' ')} {doc}")
+    ]
+    if not 1 <= len(found) <= 3:
+        return ()
+    said = [f"'{f}' ({described[f]})" if described[f] else f"'{f}'" for f in found]
+    if len(said) == 1:
+        return (f"did you mean {said[0]}?",)
+    return ("did you mean " + ", ".join(said[:-1]) + f" or {said[-1]}?",)
+
+
+def with_described(
+    close: tuple[str, ...], name: str, described: Mapping[str, str]
+) -> tuple[str, ...]:
+    """The hints ``close`` (a "did you mean" by spelling) and then :func:`by_description`'s
+    for ``name``, leaving out what ``close`` already names: 'pirate_ship' is spelt like
+    pirate_ship_in_supply and described like pirate_region, and either may be the one meant."""
+    said = " ".join(close)
+    whole = by_description(name, described)
+    if whole and {k for k in described if f"'{k}'" in said} == {
+        k for k in described if f"'{k}'" in whole[0]
+    }:
+        # The very names, each with its description: 'special_action_tile' ends with the
+        # kind action_tile's id and has its words ("a Special Action tile").
+        return whole
+    rest = {k: doc for k, doc in described.items() if f"'{k}'" not in said}
+    return close + by_description(name, rest)
 
 
 def duplicate_hint(ident: str, first: Any, again: Any) -> str:

@@ -17,6 +17,7 @@ questions the cards ask come from the IR itself (:func:`card_questions`).
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -394,7 +395,7 @@ class Checker:
                     + f"give {'it' if len(value) == 1 else 'them'} in the player's {names_of}: "
                     + f"{names_of}: {{{', '.join(f'{k}: {value[k]}' for k in value)}}}"
                     if names_of is not None
-                    else self.key_hint(name, [*self.player, *hooks])
+                    else self.held_hint(name) or self.key_hint(name, [*self.player, *hooks])
                 )
                 self.add(
                     key_where(spec, key, at),
@@ -412,6 +413,21 @@ class Checker:
             if all(str(k) in (v.get(table) or ()) for k in value):
                 return table
         return None
+
+    def held_hint(self, name: str) -> str:
+        """For a player's key the game does not have, the counter (track, zone) it is close
+        to and where it goes: 'treasure_tokens' is the counter 'treasure', given in the
+        player's counters (it was "did you mean 'treasure_on'?", the board's key)."""
+        v = self.vocab.ir["vocabulary"]
+        for table, example in (("counters", "3"), ("tracks", "2"), ("zones", "[card, ...]")):
+            close = suggest(name, sorted(v.get(table) or ()), most=0)
+            if close.startswith("; did you mean '") and close.count("'") == 2:
+                found = close.split("'")[1]
+                return (
+                    f"; did you mean the {table[:-1]} '{found}'? give it in the player's "
+                    f"{table}: {{{found}: {example}}}"
+                )
+        return ""
 
     def held_by_a_player(self, name: str) -> tuple[str, str] | None:
         """``('counters', '3')`` when ``name`` is one of the game's counters (tracks, zones):
@@ -551,9 +567,52 @@ class Checker:
                     break
         if action in triggers:
             ways.append(f"fire: {action}{event(action)} (every card in force answers)")
+        if not ways and action in self.vocab.ir["vocabulary"].get("verbs", {}):
+            doing = self.verb_hint(action, event)
+            if doing:
+                # A step of the game close to the name may be what was meant ('use_crew' for
+                # 'hire_crew'): offered after the verb's own ways.
+                close = difflib.get_close_matches(action, list(self.actions), n=1, cutoff=0.75)
+                return "; " + doing + (f"; or did you mean '{close[0]}'?" if close else "")
         if ways:
             return "; to run it, write " + ", or ".join(ways)
         return suggest(action, self.actions, most=40)
+
+    def verb_hint(self, verb: str, event: Callable[[str], str]) -> str:
+        """The steps that do the game's verb ``verb`` (a rulebook's deed, 'move_pirate_ship',
+        is a verb the cards call, not a step of its own): each card's trigger whose effects
+        call it (``run: pirate.activate``), each phase of the flow that calls it, directly or
+        through the DSL verbs that call it; at most 3 named."""
+        # The DSL verbs that reach ``verb``: a phase calling one of them does it too.
+        verbs = {verb}
+        defined = (self.vocab.ir.get("definitions") or {}).get("verbs") or []
+        grew = True
+        while grew:
+            more = {d["name"] for d in defined if any(_calls(d.get("body"), v) for v in verbs)}
+            grew = not more <= verbs
+            verbs |= more
+        ways: list[str] = []
+        triggers = self.vocab.ir["vocabulary"]["triggers"]
+        for card in self.vocab.ir["cards"]:
+            for trigger, handler in card["triggers"].items():
+                fires_for = triggers.get(trigger, {}).get("fires_for")
+                if fires_for and card["kind"] not in fires_for:
+                    continue  # never run, so a scenario may not run it either
+                if any(_calls(handler.get("body"), v) for v in verbs):
+                    ways.append(f"run: {card['id']}.{trigger}{event(trigger)}")
+        flow = self.vocab.ir.get("flow") or {}
+        for section in flow.get("sections", []):
+            for phase in section.get("phases", []):
+                if "phase" in self.actions and any(_calls(phase.get("body"), v) for v in verbs):
+                    ways.append(f"action: phase with args: {{name: {phase['name']}}}")
+        if not ways:
+            return ""
+        rest = f" ({len(ways) - 3} more)" if len(ways) > 3 else ""
+        return (
+            f"'{verb}' is a verb the game's cards do: to do it, write "
+            + ", or ".join(ways[:3])
+            + rest
+        )
 
     def choices(self, choices: Any, at: Where) -> None:
         """Each ``question: answer``: a question the game asks, an answer it can take."""
@@ -616,3 +675,14 @@ def check_scenario(
     checker = Checker(ir, rules, players)
     checker.vocab.removed = removed
     return checker.document(doc, at)
+
+
+def _calls(body: Any, verb: str) -> bool:
+    """True when the IR ``body`` (a handler's or a phase's statements) calls ``verb``."""
+    if isinstance(body, dict):
+        if body.get("kind") == "verb" and body.get("verb") == verb:
+            return True
+        return any(_calls(value, verb) for value in body.values())
+    if isinstance(body, list):
+        return any(_calls(item, verb) for item in body)
+    return False

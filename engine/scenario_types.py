@@ -12,6 +12,7 @@ computed from the game's IR, never from a running game, so the build can enumera
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,6 +39,15 @@ def suggest(name: str, pool: Sequence[str] | set[str] | dict[str, Any], most: in
     family = [n for n in names if n.startswith(f"{name}_")]
     if len(family) > 1:
         return f"; {len(family)} names begin with '{name}_', for example: {', '.join(family[:6])}"
+    # A card's title or code for its id ('P1' for p1, 'Fair Winds' for fair_winds), too short
+    # or too far in its capitals to be close.
+    as_id = re.sub(r"[^a-z0-9]+", "_", str(name).lower().replace("'", "")).strip("_")
+    if as_id != name and as_id in names:
+        return f"; did you mean '{as_id}'?"
+    # An abbreviation by initials, as players write them: 'vp' for victory_points.
+    initials = [n for n in names if len(name) >= 2 and _initials(n) == str(name).lower()]
+    if len(initials) == 1:
+        return f"; did you mean '{initials[0]}'?"
     close = difflib.get_close_matches(str(name), names, n=1, cutoff=0.6)
     # A name the guess starts with ('setup' for 'setup_game'), which difflib may rank below a
     # longer one that shares more letters ('setup_diary').
@@ -62,7 +72,11 @@ def suggest(name: str, pool: Sequence[str] | set[str] | dict[str, Any], most: in
     siblings = [n for n in names if head and n.startswith(head + ".")]
     # A step or key named by one of its words ('face' for 'face_encounter').
     worded = [n for n in names if str(name) in n.replace(".", "_").split("_")]
-    for found in (siblings, worded):
+    # A name the guess holds with words of its own around it ('special_action_diary' for
+    # 'diary', 'the_pirate_region' for 'pirate_region').
+    parts = set(str(name).split("_"))
+    held = [n for n in names if len(parts) > 1 and set(n.split("_")) < parts]
+    for found in (siblings, worded, held):
         if 1 <= len(found) <= 3:
             return "; did you mean " + " or ".join(f"'{n}'" for n in found) + "?"
     if not names:
@@ -70,6 +84,12 @@ def suggest(name: str, pool: Sequence[str] | set[str] | dict[str, Any], most: in
     if len(names) > most:
         return f"; {len(names)} known, for example: {', '.join(names[:6])}"
     return f"; known: {', '.join(names)}"
+
+
+def _initials(ident: str) -> str:
+    """The first letters of an id's words: 'vp' for victory_points ('' for one word)."""
+    words = [w for w in ident.split("_") if w]
+    return "".join(w[0] for w in words) if len(words) >= 2 else ""
 
 
 def child_where(node: Any, key: Any, default: Where) -> Where:

@@ -136,7 +136,9 @@ def test_the_rulebooks_words_for_a_trigger_are_told_the_games_name(
         "}\n",
     )
     assert any(
-        line.startswith("4:3: 'upon_facing' is not a trigger") and "did you mean 'facing'?" in line
+        # (with its description since probe4-dj's hints by the words game.cards gives)
+        line.startswith("4:3: 'upon_facing' is not a trigger")
+        and "did you mean 'facing' (Upon Facing an Encounter)?" in line
         for line in found
     ), found
     assert any(

@@ -191,7 +191,13 @@ def test_a_native_guessed_from_the_rulebooks_words_is_told_the_natives_about_the
     assert status == 1
     where = f"cards/{GAME}/guess.cards"
     assert f"{where}:1:46: error[native-undefined]: 'caravan_count' is not a native" in out
-    assert "hint: did you mean 'caravans'?" in out
-    assert "hint: did you mean 'bonus_between', 'bonus_value' or 'area_bonus'?" in out
+    # (Named with their descriptions in game.cards since probe4-dj's hints by the words of
+    # a description, which find the same natives as the words they share.)
+    assert "hint: did you mean 'caravans' (caravan icons in a trade route" in out
+    assert (
+        "hint: did you mean 'area_bonus' (the bonus points printed in an area's sections), "
+        "'bonus_between' (the bonus points on the tiles between a ley line's two Menhirs) or "
+        "'bonus_value' (" in out
+    )
     assert "hint: did you mean 'waypoints_in', 'waypoint_value' or 'waypoints_in_play'?" in out
     assert "declare it in game.cards" not in out

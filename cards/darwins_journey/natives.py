@@ -182,8 +182,13 @@ class DarwinsJourney(FlowGame):
         self.host: DarwinHost = ModelledHost()
         validate_board(self)
         sites = campsites(self)
+        # A scenario starts from the board as the expansion's setup leaves it, one Treasure
+        # token on each Campsite ("Place 1 Treasure token onto each Campsite location"), so a
+        # rule case of Discovering Treasure needs no setup first; none where no rule places
+        # them (the no_pirates variant). The flow's setup places them again: the same board.
+        placed = int(self._rules_call("board_setup", "place_treasure_tokens"))
         self.board.update(
-            treasure={site: 0 for site in sites},
+            treasure={site: placed for site in sites},
             pirate_region=None,
             treasure_in_box=0,
             tents_on={site: [] for site in sites},
@@ -203,6 +208,21 @@ class DarwinsJourney(FlowGame):
             player.flags["lane"] = None
         #: Figures a designer compares with and without the Pirates (bench/sim_dj.py).
         self.figures = {"raid_coins": 0, "raid_points": 0, "treasure_taken": 0, "raids": 0}
+
+    def _rules_call(self, trigger: str, verb: str) -> bool:
+        """True when a rule's ``on trigger`` calls ``verb`` (the compiled cards' statements)."""
+
+        def calls(body: Any) -> bool:
+            if isinstance(body, dict):
+                found = body.get("kind") == "verb" and body.get("verb") == verb
+                return found or any(calls(value) for value in body.values())
+            return isinstance(body, list) and any(calls(item) for item in body)
+
+        return any(
+            calls(card["triggers"][trigger].get("body"))
+            for card in self.cards.values()
+            if card["kind"] == "rule" and trigger in card.get("triggers", {})
+        )
 
     # -- what answers triggers
 
@@ -284,6 +304,12 @@ class DarwinsJourney(FlowGame):
 # -- natives ------------------------------------------------------------------------------
 
 
+def pirate_ship_in_supply(g: Game, c: Context) -> bool:
+    """True while the Pirate Ship is "near the main board", in the supply: in no Ocean Region
+    (before anyone moves it; pirate_region() then gives none, which a card cannot name)."""
+    return g.board["pirate_region"] is None
+
+
 def ship_section(g: Game, c: Context) -> int:
     """The number of the map section the acting player's Ship is in (1: the starting one)."""
     return section_at(g, c.player.counters["ship_space"]).index
@@ -332,6 +358,7 @@ NATIVES: dict[str, Callable[..., Any]] = {
     "treasure_at": treasure_at,
     "ship_region": ship_region,
     "pirate_region": pirate_region,
+    "pirate_ship_in_supply": pirate_ship_in_supply,
     "ship_section": ship_section,
     "lagging_penalties_behind": lagging_penalties_behind,
     "free_tent_sites": free_tent_sites,
@@ -905,6 +932,15 @@ ACTIONS = {
     "final_scoring": _section("end"),
     # "After each Reward Phase": the flow's phase that fires reward_phase_end.
     "reward_phase_end": _phase("pirate_raid"),
+    # The phases by the rulebook's names for them: "Pirate Raid" (its heading) and the Reward
+    # Phase it comes after ("After each Reward Phase").
+    "pirate_raid": _phase("pirate_raid"),
+    "reward_phase": _phase("reward_phase"),
+    # "Moving the Pirate Ship": the active player places it in an Ocean Region of their choice
+    # (move_pirate_ship.region), as Discovering Treasure and the Pirate tile let them.
+    "move_pirate_ship": _verb("move_pirate_ship"),
+    # The Crew Quarters' action: hire a Crew card of the display and use it at once.
+    "hire_crew": _verb("hire_crew"),
     "reach_campsite": lambda g, player, campsite: _game(g).reach_campsite(player, campsite),
     "activate_tile": lambda g, player, tile: _game(g).activate_tile(player, tile),
     "use_crew": lambda g, player, crew: _game(g).use_crew(player, crew),
@@ -1000,6 +1036,10 @@ ACTION_ARGS = {
     "play_round": Fields({}),
     "final_scoring": Fields({}),
     "reward_phase_end": Fields({}),
+    "pirate_raid": Fields({}),
+    "reward_phase": Fields({}),
+    "move_pirate_ship": Fields({}),
+    "hire_crew": Fields({}),
     "reach_campsite": Fields({"campsite": Id("place", "a place")}, ("campsite",)),
     "activate_tile": Fields({"tile": Id("card", "a card")}, ("tile",)),
     "use_crew": Fields({"crew": Id("card", "a card")}, ("crew",)),
