@@ -967,7 +967,7 @@ class Checker:
                 hint = (f"'{stmt.verb}' is a native, used in expressions: {stmt.verb}(...)",)
             else:
                 hint = (
-                    did_you_mean(stmt.verb, [*self.vocab.verbs, "let"])
+                    did_you_mean(stmt.verb, [*self.vocab.verbs, "let"], loose=True)
                     or _library_hint(stmt.verb, "verb")
                     or (f'declare it in game.cards: verb {stmt.verb} "what it does"',)
                 )
@@ -1676,7 +1676,7 @@ class Checker:
     def call(self, node: Call, scope: _Scope) -> tuple[IR, str]:
         sig = self.vocab.natives.get(node.func)
         if sig is None:
-            hint = did_you_mean(node.func, self.vocab.natives)
+            hint = did_you_mean(node.func, self.vocab.natives, loose=True)
             verb = self.vocab.verbs.get(node.func)
             if verb is not None:
                 # A verb of that very name beats a native that is merely close to it.

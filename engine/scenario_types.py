@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from dsl.wordmatch import word_matches
+
 #: A place in the scenario file: 1-based line and column.
 Where = tuple[int, int]
 
@@ -38,6 +40,12 @@ def suggest(name: str, pool: Sequence[str] | set[str] | dict[str, Any], most: in
     family = [n for n in names if n.startswith(f"{name}_")]
     if len(family) > 1:
         return f"; {len(family)} names begin with '{name}_', for example: {', '.join(family[:6])}"
+    # A name holding every word of the guess, the only one that does ('sailor' for
+    # adventures_of_a_sailor, 'sunken_ship' for discover_the_coordinates_of_the_sunken_ship):
+    # nearer than spelling says ('silver').
+    by_words = word_matches(str(name), names, most=1)
+    if by_words:
+        return f"; did you mean '{by_words[0]}'?"
     close = difflib.get_close_matches(str(name), names, n=1, cutoff=0.6)
     # A name the guess starts with ('setup' for 'setup_game'), which difflib may rank below a
     # longer one that shares more letters ('setup_diary').
