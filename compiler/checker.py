@@ -955,8 +955,9 @@ class Checker:
                 hint = (f"'{stmt.verb}' is a native, used in expressions: {stmt.verb}(...)",)
             else:
                 hint = (
-                    did_you_mean(stmt.verb, [*self.vocab.verbs, "let"], loose=True)
+                    did_you_mean(stmt.verb, [*self.vocab.verbs, "let"])
                     or _library_hint(stmt.verb, "verb")
+                    or did_you_mean(stmt.verb, self.vocab.verbs, loose=True)
                     or (f'declare it in game.cards: verb {stmt.verb} "what it does"',)
                 )
             self.error(
@@ -1677,14 +1678,18 @@ class Checker:
     def call(self, node: Call, scope: _Scope) -> tuple[IR, str]:
         sig = self.vocab.natives.get(node.func)
         if sig is None:
-            hint = did_you_mean(node.func, self.vocab.natives, loose=True)
+            hint = did_you_mean(node.func, self.vocab.natives)
             verb = self.vocab.verbs.get(node.func)
             if verb is not None:
                 # A verb of that very name beats a native that is merely close to it.
                 hint = (f"'{node.func}' is a verb: write it as a statement, '{node.func} ...'",)
                 if verb.returns == "bool":
                     hint += (f"it answers yes or no as a condition: if {node.func} ... {{ }}",)
-            hint = hint or _library_hint(node.func, "native")
+            hint = (
+                hint
+                or _library_hint(node.func, "native")
+                or did_you_mean(node.func, self.vocab.natives, loose=True)
+            )
             self.error(
                 "native-undefined",
                 f"'{node.func}' is not a native of this game",

@@ -16,12 +16,13 @@ def did_you_mean(
     candidates: Iterable[str],
     cutoff: float = 0.75,
     titles: Mapping[str, str] | None = None,
+    words: bool = False,
     loose: bool = False,
 ) -> tuple[str, ...]:
     """A hint naming the closest candidates to ``name``, or nothing when none is close: by
-    spelling, then by words (a candidate, or its title in ``titles``, holding every word of
-    ``name``: 'anchoring' for 'sailing_and_anchoring'; with ``loose``, one sharing a word:
-    'take_damage' for 'ship_damage'; see dsl.wordmatch)."""
+    spelling, then (with ``words``) by words, a candidate or its title in ``titles`` holding
+    every word of ``name`` ('anchoring' for 'sailing_and_anchoring'); with ``loose`` also one
+    sharing a word ('take_damage' for 'ship_damage'; see dsl.wordmatch)."""
     pool = sorted(set(candidates) - {name})
     # A card's title, or a name in capitals, for its id: "Rum" and "Smoke Bomb" are rum and
     # smoke_bomb ("'Rum' is not a card of this game" gave no hint: too short to be close).
@@ -36,7 +37,7 @@ def did_you_mean(
             :3
         ]
     shown = [f"'{c}'" for c in close]
-    if not close:
+    if not close and (words or loose):
         close = word_matches(name, pool, titles, loose=loose)
         # Matched by its words, a name is shown with its title: 'final_scoring' ("End of the
         # Game") for 'end_of_the_game'.
