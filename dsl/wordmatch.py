@@ -32,9 +32,10 @@ def word_matches(
     loose: bool = False,
 ) -> list[str]:
     """The names of ``pool`` (at most ``most``, shortest first) whose words, or their title's
-    in ``titles``, hold every meaningful word of ``name``; with ``loose``, when none does, those
-    sharing one of its words of four letters or more. More matches than ``most`` say nothing
-    (any one of them would be a guess), so none is returned."""
+    in ``titles``, hold every meaningful word of ``name``; when none does, those whose own
+    words are all in ``name`` ('goods' for 'specialty_goods'); with ``loose``, when still none,
+    those sharing one of its words of four letters or more. More matches than ``most`` say
+    nothing (any one of them would be a guess), so none is returned."""
     wanted = words(name) - FILLER
     if not wanted:
         return []
@@ -42,6 +43,8 @@ def word_matches(
     candidates = sorted({str(c) for c in pool} - {name})
     known = {c: words(c) | words(titles.get(c) or "") for c in candidates}
     found = [c for c in candidates if wanted <= known[c]]
+    if not found:
+        found = [c for c in candidates if words(c) - FILLER and words(c) - FILLER <= wanted]
     if not found and loose:
         long = {w for w in wanted if len(w) >= 4}
         found = [c for c in candidates if long & known[c]]

@@ -162,6 +162,24 @@ def test_a_card_named_by_a_part_of_its_title_is_told_its_id(
     assert f"'{guess}' is not a card; did you mean '{meant}'?" in result.message, result.message
 
 
+def test_a_scenario_key_in_the_rulebooks_words_is_told_the_one_it_means(tmp_path: Path) -> None:
+    """'specialty_goods' (the rulebook's "Specialty Goods") listed 30 keys; a key whose words
+    are all in the guess is named ('goods'). 'month' ("each round representing a month") and
+    'final_prestige' ("Record your final prestige points") are keys of their own
+    (audit.yaml)."""
+    (result,) = run_scenarios(
+        ROOT / "generated",
+        "scenario: goods\ngame: uncharted_passage\ngiven:\n  player:\n"
+        "    specialty_goods: [wine]\ndo:\n  - action: finish\nexpect:\n  round: 1\n",
+        tmp_path / "s.yaml",
+    )
+    assert not result.passed
+    assert (
+        "'specialty_goods' is not something a scenario can set for a player; did you mean "
+        "'goods'?" in result.message
+    ), result.message
+
+
 def test_ship_damage_and_discovery_spots_are_named_as_the_rulebook_names_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -199,6 +217,8 @@ def test_word_matches_need_every_word_and_say_nothing_when_many_match() -> None:
     assert word_matches("discover", many) == []
     assert word_matches("take_damage", ["ship_damage", "raid"]) == []
     assert word_matches("take_damage", ["ship_damage", "raid"], loose=True) == ["ship_damage"]
+    # No name holds every word: a name whose words are all in the guess.
+    assert word_matches("specialty_goods", ["goods", "port_cards"]) == ["goods"]
 
 
 # -- the setup's and the end's rules a scenario cannot state (the setup deals at random)
