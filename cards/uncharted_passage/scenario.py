@@ -288,20 +288,25 @@ def _action_allocate(g: Game, player: Player) -> None:
     _flow(g).allocate(player)
 
 
+def _unfolded(g: Game) -> UnchartedPassage:
+    """The game, its World Map unfolded: sailing and docking read what the setup's World Map
+    lays out (the Ship Markers on each space, the ships anchored at each port, East Asia's
+    entries), so a scenario that sails, anchors or plays a phase without '- action: setup'
+    gets that part of it, as a game does, not a missing key."""
+    flow = _flow(g)
+    if "anchored" not in flow.board:
+        flow.set_up_world_map()
+    return flow
+
+
 def _action_sail_to(g: Game, player: Player, to: str | None = None) -> None:
     """Sail to a space (asked of the policy when ``to`` is not given)."""
-    _flow(g).sail_to(player, to)
+    _unfolded(g).sail_to(player, to)
 
 
 def _action_anchor(g: Game, player: Player) -> None:
     """Anchor where the ship is (Anchoring phase)."""
-    flow = _flow(g)
-    if "anchored" not in flow.board:
-        # Docking reads what the setup's World Map lays out (the ships anchored at each port,
-        # East Asia's entries): a scenario that anchors without '- action: setup' gets that
-        # part of it, as a game does, not a missing key.
-        flow.set_up_world_map()
-    flow.anchor(player)
+    _unfolded(g).anchor(player)
 
 
 def _action_pirate_round(g: Game, player: Player, voyage: str) -> None:
@@ -310,8 +315,8 @@ def _action_pirate_round(g: Game, player: Player, voyage: str) -> None:
 
 
 def _action_phase(g: Game, player: Player, name: str) -> None:
-    """Run one phase of the flow (flow.cards), by its name."""
-    _flow(g).run_phase(name)
+    """Run one phase of the flow (flow.cards), by its name (the World Map unfolded)."""
+    _unfolded(g).run_phase(name)
 
 
 def _action_finish(g: Game, player: Player) -> None:
