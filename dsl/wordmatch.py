@@ -30,10 +30,12 @@ def word_matches(
     titles: Mapping[str, str] | None = None,
     most: int = 3,
     loose: bool = False,
+    subset: bool = True,
 ) -> list[str]:
     """The names of ``pool`` (at most ``most``, shortest first) whose words, or their title's
-    in ``titles``, hold every meaningful word of ``name``; when none does, those whose own
-    words are all in ``name`` ('goods' for 'specialty_goods'); with ``loose``, when still none,
+    in ``titles``, hold every meaningful word of ``name``; when none does (and ``subset``),
+    those whose own words are all in ``name`` ('goods' for 'specialty_goods'); with ``loose``,
+    when still none,
     those sharing one of its words of four letters or more. More matches than ``most`` say
     nothing (any one of them would be a guess), so none is returned."""
     wanted = words(name) - FILLER
@@ -43,7 +45,7 @@ def word_matches(
     candidates = sorted({str(c) for c in pool} - {name})
     known = {c: words(c) | words(titles.get(c) or "") for c in candidates}
     found = [c for c in candidates if wanted <= known[c]]
-    if not found:
+    if not found and subset:
         found = [c for c in candidates if words(c) - FILLER and words(c) - FILLER <= wanted]
     if not found and loose:
         long = {w for w in wanted if len(w) >= 4}

@@ -43,7 +43,7 @@ def suggest(name: str, pool: Sequence[str] | set[str] | dict[str, Any], most: in
     # A name holding every word of the guess, the only one that does ('sailor' for
     # adventures_of_a_sailor, 'sunken_ship' for discover_the_coordinates_of_the_sunken_ship):
     # nearer than spelling says ('silver').
-    by_words = word_matches(str(name), names, most=1)
+    by_words = word_matches(str(name), names, most=1, subset=False)
     if by_words:
         return f"; did you mean '{by_words[0]}'?"
     close = difflib.get_close_matches(str(name), names, n=1, cutoff=0.6)
@@ -70,7 +70,9 @@ def suggest(name: str, pool: Sequence[str] | set[str] | dict[str, Any], most: in
     siblings = [n for n in names if head and n.startswith(head + ".")]
     # A step or key named by one of its words ('face' for 'face_encounter').
     worded = [n for n in names if str(name) in n.replace(".", "_").split("_")]
-    for found in (siblings, worded):
+    # A name whose words are all in the guess ('goods' for 'specialty_goods').
+    within = word_matches(str(name), names, most=1)
+    for found in (siblings, worded, within):
         if 1 <= len(found) <= 3:
             return "; did you mean " + " or ".join(f"'{n}'" for n in found) + "?"
     if not names:
@@ -476,7 +478,9 @@ class Fields(Kind):
             yield from self.fields[str(key)].check(item, vocab, child_where(value, key, at))
         missing = [name for name in self.required if name not in value]
         if missing:
-            yield Problem(*at, f"{self.what} needs {', '.join(repr(m) for m in missing)}")
+            # "the arguments need 'card'", "a tile spec needs 'card'".
+            need = "need" if self.what.startswith("the ") and self.what.endswith("s") else "needs"
+            yield Problem(*at, f"{self.what} {need} {', '.join(repr(m) for m in missing)}")
 
     def fits_shape(self, value: Any) -> bool:
         """A mapping."""

@@ -302,3 +302,17 @@ def test_a_new_card_named_like_a_value_elsewhere_does_not_break_that_rule(tmp_pa
     assert [(d.severity, d.message) for d in result.diagnostics] == [
         ("error", "'prestige' is already a counter")
     ]
+
+
+def test_a_step_missing_its_argument_says_the_arguments_need_it(tmp_path: Path) -> None:
+    """A step given the rulebook's word for its argument ('reveal' with 'voyage: plague') was
+    told "the arguments needs 'card'"."""
+    (result,) = run_scenarios(
+        ROOT / "generated",
+        "scenario: reveal\ngame: uncharted_passage\ndo:\n  - action: reveal\n"
+        "    args: {voyage: plague}\nexpect:\n  round: 1\n",
+        tmp_path / "s.yaml",
+    )
+    assert not result.passed
+    assert "s.yaml:5:11: the arguments need 'card'" in result.message, result.message
+    assert "s.yaml:5:12: 'voyage' is not a field of the arguments; known: card" in result.message
