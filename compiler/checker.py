@@ -176,13 +176,7 @@ class Checker:
         what = "function" if is_function else "verb"
         locals_: dict[str, str] = {}
         for param in definition.params:
-            if self.is_declared(param.name):
-                self.error(
-                    "shadowed-name",
-                    f"'{param.name}' is already {self.what_is(param.name, _Scope('', None))}",
-                    param.span,
-                    "choose another name for this parameter",
-                )
+            self.shadowing(param.name, _Scope("", None), param.span, "this parameter")
             locals_[param.name] = param.type
         scope = _Scope(definition.name, None, locals_)
         span = definition.span
@@ -913,13 +907,7 @@ class Checker:
                     "for example: for each rival in players { ... }",
                 )
             is_players = over == {"kind": "builtin", "name": "players"}
-            if stmt.var in scope.locals or stmt.var in scope.windows or self.is_declared(stmt.var):
-                self.error(
-                    "shadowed-name",
-                    f"'{stmt.var}' is already {self.what_is(stmt.var, scope)}",
-                    stmt.span,
-                    "choose another name for the loop",
-                )
+            self.shadowing(stmt.var, scope, stmt.span, "the loop")
             of_kind = over.get("of_kind")
             inner = scope.child(**{stmt.var: "player" if is_players else "any"})
             if of_kind is not None:
@@ -1021,6 +1009,7 @@ class Checker:
                         {n: v.doc for n, v in self.vocab.verbs.items()},
                     )
                     or _library_hint(stmt.verb, "verb")
+                    or did_you_mean(stmt.verb, self.vocab.verbs, loose=True)
                     or (f'declare it in game.cards: verb {stmt.verb} "what it does"',)
                 )
             self.error(
@@ -1224,16 +1213,36 @@ class Checker:
             )
             return None
         name = args[0].id
-        if name in scope.locals or name in scope.windows or self.is_declared(name):
-            self.error(
-                "shadowed-name",
-                f"'{name}' is already {self.what_is(name, scope)}",
-                args[0].span,
-                "choose another name for this value",
-            )
+        self.shadowing(name, scope, args[0].span, "this value")
         value, typ = self.expr(args[1], scope)
         scope.locals[name] = typ
         return {"kind": "let", "at": at, "name": name, "value": value}
+
+    def shadowing(self, name: str, scope: _Scope, span: Span, what: str) -> None:
+        """A value, loop or parameter named ``name``: an error when the name is already the
+        rule's own, a window's quantity or the game's vocabulary (a counter, a track ...); a
+        warning when it is only a card's id. A card is declared anywhere (a designer's new
+        "Storm" beside the storm_season variant's 'let storm 1d6'), and the value, nearer,
+        is what the name means where it is in scope: the card does not break a rule that
+        never named it."""
+        if name in scope.locals or name in scope.windows or self.is_declared(name, cards=False):
+            self.error(
+                "shadowed-name",
+                f"'{name}' is already {self.what_is(name, scope)}",
+                span,
+                f"choose another name for {what}",
+            )
+        elif name in self.cards:
+            where = self.cards[name].span
+            self.diagnostics.append(
+                Diagnostic(
+                    "shadowed-name",
+                    f"'{name}' is also a card ({where.file}:{where.line}); here it names {what}",
+                    span,
+                    "warning",
+                    (f"to name the card here, choose another name for {what}",),
+                )
+            )
 
     def what_is(self, name: str, scope: _Scope) -> str:
         """What ``name`` already means, in words, for shadowing messages."""
@@ -1255,20 +1264,13 @@ class Checker:
                 return what
         return "a name"
 
-    def is_declared(self, name: str) -> bool:
+    def is_declared(self, name: str, cards: bool = True) -> bool:
+        """True when ``name`` is in the game's vocabulary (``cards``: or a card's id)."""
         v = self.vocab
         return any(
             name in table
-            for table in (
-                v.counters,
-                v.tracks,
-                v.zones,
-                v.symbols,
-                v.params,
-                v.builtins,
-                self.cards,
-            )
-        )
+            for table in (v.counters, v.tracks, v.zones, v.symbols, v.params, v.builtins)
+        ) or (cards and name in self.cards)
 
     def bind(self, sig: Signature, args: list[Any], scope: _Scope, span: Span) -> list[IR | None]:
         """Bind a call's arguments to ``sig``'s parameters: markers first, then in order."""
@@ -1774,6 +1776,7 @@ class Checker:
                 hint
                 or _library_hint(node.func, "native")
                 or sharing_a_word(node.func, self.vocab.natives)
+                or did_you_mean(node.func, self.vocab.natives, loose=True)
             )
             self.error(
                 "native-undefined",

@@ -9,10 +9,21 @@ from pathlib import Path
 from typing import Any
 
 from compiler.names import card_id
+from dsl.wordmatch import word_matches
 
 
-def did_you_mean(name: str, candidates: Iterable[str], cutoff: float = 0.75) -> tuple[str, ...]:
-    """A hint naming the closest candidates to ``name``, or nothing when none is close."""
+def did_you_mean(
+    name: str,
+    candidates: Iterable[str],
+    cutoff: float = 0.75,
+    titles: Mapping[str, str] | None = None,
+    words: bool = False,
+    loose: bool = False,
+) -> tuple[str, ...]:
+    """A hint naming the closest candidates to ``name``, or nothing when none is close: by
+    spelling, then (with ``words``) by words, a candidate or its title in ``titles`` holding
+    every word of ``name`` ('anchoring' for 'sailing_and_anchoring'); with ``loose`` also one
+    sharing a word ('take_damage' for 'ship_damage'; see dsl.wordmatch)."""
     pool = sorted(set(candidates) - {name})
     # A card's title, or a name in capitals, for its id: "Rum" and "Smoke Bomb" are rum and
     # smoke_bomb ("'Rum' is not a card of this game" gave no hint: too short to be close).
@@ -37,11 +48,17 @@ def did_you_mean(name: str, candidates: Iterable[str], cutoff: float = 0.75) -> 
     if not close:
         # An abbreviation by initials, as players write them: 'vp' for victory_points.
         close = [c for c in pool if len(name) >= 2 and _initials(c) == name.lower()][:3]
+    shown = [f"'{c}'" for c in close]
+    if not close and (words or loose):
+        close = word_matches(name, pool, titles, loose=loose)
+        # Matched by its words, a name is shown with its title: 'final_scoring' ("End of the
+        # Game") for 'end_of_the_game'.
+        shown = [f"'{c}' (\"{titles[c]}\")" if titles and c in titles else f"'{c}'" for c in close]
     if not close:
         return ()
-    if len(close) == 1:
-        return (f"did you mean '{close[0]}'?",)
-    return ("did you mean " + ", ".join(f"'{c}'" for c in close[:-1]) + f" or '{close[-1]}'?",)
+    if len(shown) == 1:
+        return (f"did you mean {shown[0]}?",)
+    return ("did you mean " + ", ".join(shown[:-1]) + f" or {shown[-1]}?",)
 
 
 #: Words a name is made of that say nothing of what it is about (``has_waypoint``,

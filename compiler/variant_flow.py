@@ -221,6 +221,11 @@ class _FlowState:
     def names(self) -> list[str]:
         return [p.name for s in self.sections for p in s.phases]
 
+    def titles(self) -> dict[str, str]:
+        """Each phase's title by its name ("End of the Game" for final_scoring): a guess from
+        the rulebook's words finds the phase by them."""
+        return {p.name: p.title for s in self.sections for p in s.phases if p.title}
+
     def find(self, name: str) -> tuple[int, int] | None:
         for si, section in enumerate(self.sections):
             for pi, phase in enumerate(section.phases):
@@ -614,6 +619,7 @@ def _lookup(
         state.names(),
         "phases",
         code="variant-flow",
+        titles=state.titles(),
     )
     return None
 

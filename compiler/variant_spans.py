@@ -9,7 +9,7 @@ is applied in (its file, its diagnostics).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -161,11 +161,13 @@ def _not_found(
     known: Iterable[str],
     listing: str | None = None,
     code: str = "variant-path",
+    titles: Mapping[str, str] | None = None,
 ) -> None:
     """A name the overlay gives that the game does not have: the error, a "did you mean" when
-    one is close, else (with ``listing``) every name there is, sorted."""
+    one is close (by spelling, or by words: its own or its title's in ``titles``), else (with
+    ``listing``) every name there is, sorted."""
     names = sorted(known)
-    hints = did_you_mean(str(wanted), names) or (
+    hints = did_you_mean(str(wanted), names, titles=titles, loose=titles is not None) or (
         (f"{listing}: {', '.join(names) or 'none'}",) if listing else ()
     )
     ctx.error(code, message, span, *hints)

@@ -400,15 +400,31 @@ class FlowGame(Game):
             }
             self._phases = phases
         if name not in phases:
-            from difflib import get_close_matches
-
-            close = get_close_matches(name, list(phases), 1)
-            raise RuleError(
-                f"the flow has no phase '{name}'"
-                + (f"; did you mean '{close[0]}'?" if close else f"; phases: {', '.join(phases)}")
-            )
+            raise RuleError(f"the flow has no phase '{name}'{self._phase_hint(name, phases)}")
         who = player or self.turn_player or self.players[0]
         self.call(phases[name][1], self._contexts[who.index])
+
+    def _phase_hint(self, name: str, phases: dict[str, Any]) -> str:
+        """ "; did you mean ..." for a phase named by the rulebook's words ('anchoring' for
+        sailing_and_anchoring, 'end_of_the_game' for the phase titled so) or misspelt; else the
+        phases there are."""
+        from difflib import get_close_matches
+
+        from dsl.wordmatch import word_matches
+
+        titles = {
+            phase["name"]: phase.get("title") or ""
+            for section in (self.ir.get("flow") or {}).get("sections", ())
+            for phase in section.get("phases", ())
+        }
+        # By words first: a guess that is a word of a phase ('anchoring') is nearer it than
+        # spelling says (difflib's 'final_scoring').
+        close = word_matches(name, phases, titles, loose=True)
+        if close:
+            shown = [f"'{c}'" + (f' ("{titles[c]}")' if titles.get(c) else "") for c in close]
+            return f"; did you mean {' or '.join(shown)}?"
+        spelt = get_close_matches(name, list(phases), 1)
+        return f"; did you mean '{spelt[0]}'?" if spelt else f"; phases: {', '.join(phases)}"
 
     # -- the result
 

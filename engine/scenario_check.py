@@ -18,6 +18,7 @@ questions the cards ask come from the IR itself (:func:`card_questions`).
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -395,7 +396,7 @@ class Checker:
                     + f"give {'it' if len(value) == 1 else 'them'} in the player's {names_of}: "
                     + f"{names_of}: {{{', '.join(f'{k}: {value[k]}' for k in value)}}}"
                     if names_of is not None
-                    else self.held_hint(name) or self.key_hint(name, [*self.player, *hooks])
+                    else self.player_key_hint(name, [*self.player, *hooks])
                 )
                 self.add(
                     key_where(spec, key, at),
@@ -413,6 +414,19 @@ class Checker:
             if all(str(k) in (v.get(table) or ()) for k in value):
                 return table
         return None
+
+    def player_key_hint(self, name: str, pool: list[str]) -> str:
+        """The hint for a player's key the game does not have: the counter (track, zone) it
+        names or the player's key it names, whichever is a word of it ('treasure_tokens' is
+        the counter treasure, not the board's treasure_on; 'specialty_goods' the key goods,
+        not the counter specialties), else the counter's, else the key's."""
+        held, key = self.held_hint(name), self.key_hint(name, pool)
+        words = set(name.split("_"))
+        for hint in (held, key):
+            named = re.findall(r"'([A-Za-z0-9_]+)'", hint)
+            if named and set(named[0].split("_")) <= words:
+                return hint
+        return held or key
 
     def held_hint(self, name: str) -> str:
         """For a player's key the game does not have, the counter (track, zone) it is close

@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from dsl.wordmatch import word_matches
+
 #: A place in the scenario file: 1-based line and column.
 Where = tuple[int, int]
 
@@ -48,6 +50,12 @@ def suggest(name: str, pool: Sequence[str] | set[str] | dict[str, Any], most: in
     initials = [n for n in names if len(name) >= 2 and _initials(n) == str(name).lower()]
     if len(initials) == 1:
         return f"; did you mean '{initials[0]}'?"
+    # A name holding every word of the guess, the only one that does ('sailor' for
+    # adventures_of_a_sailor, 'sunken_ship' for discover_the_coordinates_of_the_sunken_ship):
+    # nearer than spelling says ('silver').
+    by_words = word_matches(str(name), names, most=1, subset=False)
+    if by_words:
+        return f"; did you mean '{by_words[0]}'?"
     close = difflib.get_close_matches(str(name), names, n=1, cutoff=0.6)
     # A name the guess starts with ('setup' for 'setup_game'), which difflib may rank below a
     # longer one that shares more letters ('setup_diary').
@@ -76,7 +84,9 @@ def suggest(name: str, pool: Sequence[str] | set[str] | dict[str, Any], most: in
     # 'diary', 'the_pirate_region' for 'pirate_region').
     parts = set(str(name).split("_"))
     held = [n for n in names if len(parts) > 1 and set(n.split("_")) < parts]
-    for found in (siblings, worded, held):
+    # A name whose words are all in the guess ('goods' for 'specialty_goods').
+    within = word_matches(str(name), names, most=1)
+    for found in (siblings, worded, held, within):
         if 1 <= len(found) <= 3:
             return "; did you mean " + " or ".join(f"'{n}'" for n in found) + "?"
     if not names:
@@ -488,7 +498,9 @@ class Fields(Kind):
             yield from self.fields[str(key)].check(item, vocab, child_where(value, key, at))
         missing = [name for name in self.required if name not in value]
         if missing:
-            yield Problem(*at, f"{self.what} needs {', '.join(repr(m) for m in missing)}")
+            # "the arguments need 'card'", "a tile spec needs 'card'".
+            need = "need" if self.what.startswith("the ") and self.what.endswith("s") else "needs"
+            yield Problem(*at, f"{self.what} {need} {', '.join(repr(m) for m in missing)}")
 
     def fits_shape(self, value: Any) -> bool:
         """A mapping."""

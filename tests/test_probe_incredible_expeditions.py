@@ -266,6 +266,7 @@ _NOT_OUTPUTS = {
     "dsl/diagnostics.py",
     "dsl/grammar_cache.py",
     "dsl/nodes.py",
+    "dsl/wordmatch.py",
     "engine/__init__.py",
     "engine/flow.py",
     "engine/hexgrid.py",

@@ -190,9 +190,18 @@ mid_event "Lucky Sevens" {
     if 2d6 > 7 { gain prestige 1 }
   }
 }
+mid_event "Coral Reef" {
+  on anchor_at_sea {
+    if at_discovery_spot() { ship_damage 2 }
+  }
+}
 """
 
 UP_EXPECTED = {
+    # The rulebook's "Ship Damage" (a DSL verb) and "Discovery Spots" (a native), as it words
+    # them.
+    "Coral Reef": "When you anchor outside a port, if the ship is on a Discovery Spot, mark 2 "
+    "Xs on [durability] the Ship Durability track.",
     # A tag of a trigger's card: "the place's discovery" before.
     "Explorers' Society": "When you anchor outside a port, if the place is a discovery space, "
     "gain 1 prestige.",

@@ -1206,7 +1206,9 @@ class UnchartedPassage(FlowGame):
         This means you cannot anchor in a space that already contains 2 markers"."""
         if len(self.players) == 1:
             return True
-        return self.board["markers"].get(space, 0) < MARKERS_PER_SPACE
+        # No marker is placed before the first sail (a scenario may sail without the setup).
+        markers = self.board.get("markers")
+        return markers is None or markers.get(space, 0) < MARKERS_PER_SPACE
 
     def destinations(self, player: Player, reach: int) -> dict[str, int]:
         """Where the ship may end its voyage, with the spaces sailed to get there."""

@@ -56,6 +56,18 @@ def in_pirate_infested_area(g: Game, c: Context) -> bool:
     return position is not None and _place_id(position) in g.board.get("pirate_infested_area", ())
 
 
+@native(returns="bool")
+def at_discovery_spot(g: Game, c: Context) -> bool:
+    """True when the acting player's ship is on a Discovery Spot ("The spaces marked with an
+    exclamation-point icon are Discovery Spots")."""
+    position = c.player.flags.get("position")
+    if position is None:
+        return False
+    chart = getattr(g, "chart", None) or world_map.chart_for(g.ir)
+    space = chart.spaces.get(_place_id(position))
+    return space is not None and space.discovery
+
+
 @native("place any", returns="name")
 def region_of(g: Game, c: Context, place: Any) -> str:
     """The region of a port ("If a region name is listed ... it refers to any port within the

@@ -73,6 +73,8 @@ GIVEN: dict[str, Callable[[Game, Any, Any], None]] = {
     "distance_sailed": _set_number_flag("distance_sailed"),
     "excluded_distance": _set_number_flag("excluded_distance"),
     "round": _set_round,
+    # "The game is played over a total of 12 rounds, with each round representing a month."
+    "month": _set_round,
     "voyage": _set_board("voyage"),
     "mid_event": _set_board("mid_event"),
     "port_card_pile": _set_board("deck:port_cards"),
@@ -99,6 +101,8 @@ EXPECT: dict[str, Callable[[Game, Any], Any]] = {
     "distance_sailed": lambda g, who: _player(g, who).flags.get("distance_sailed", 0),
     "excluded_distance": lambda g, who: _player(g, who).flags.get("excluded_distance", 0),
     "sunk": lambda g, who: bool(_player(g, who).flags.get("sunk")),
+    # "each round representing a month": the round, by the rulebook's other name for it.
+    "month": lambda g, who: g.round,
 }
 
 
@@ -233,6 +237,8 @@ EXPECT.update(
         "anchored_at": lambda g, who: list(_player(g, who).flags.get("anchorages", ())),
         "areas_visited": lambda g, who: sorted(_player(g, who).flags.get("areas", ())),
         "final_score": lambda g, who: _flow(g).final_score(_player(g, who)),
+        # "Record your final prestige points in the logbook": the final score, by those words.
+        "final_prestige": lambda g, who: _flow(g).final_score(_player(g, who)),
         "scores": lambda g, who: _result(g).scores,
         "titles": lambda g, who: _result(g).titles,
         "winner": lambda g, who: (
@@ -282,20 +288,25 @@ def _action_allocate(g: Game, player: Player) -> None:
     _flow(g).allocate(player)
 
 
+def _unfolded(g: Game) -> UnchartedPassage:
+    """The game, its World Map unfolded: sailing and docking read what the setup's World Map
+    lays out (the Ship Markers on each space, the ships anchored at each port, East Asia's
+    entries), so a scenario that sails, anchors or plays a phase without '- action: setup'
+    gets that part of it, as a game does, not a missing key."""
+    flow = _flow(g)
+    if "anchored" not in flow.board:
+        flow.set_up_world_map()
+    return flow
+
+
 def _action_sail_to(g: Game, player: Player, to: str | None = None) -> None:
     """Sail to a space (asked of the policy when ``to`` is not given)."""
-    _flow(g).sail_to(player, to)
+    _unfolded(g).sail_to(player, to)
 
 
 def _action_anchor(g: Game, player: Player) -> None:
     """Anchor where the ship is (Anchoring phase)."""
-    flow = _flow(g)
-    if "anchored" not in flow.board:
-        # Docking reads what the setup's World Map lays out (the ships anchored at each port,
-        # East Asia's entries): a scenario that anchors without '- action: setup' gets that
-        # part of it, as a game does, not a missing key.
-        flow.set_up_world_map()
-    flow.anchor(player)
+    _unfolded(g).anchor(player)
 
 
 def _action_pirate_round(g: Game, player: Player, voyage: str) -> None:
@@ -304,8 +315,8 @@ def _action_pirate_round(g: Game, player: Player, voyage: str) -> None:
 
 
 def _action_phase(g: Game, player: Player, name: str) -> None:
-    """Run one phase of the flow (flow.cards), by its name."""
-    _flow(g).run_phase(name)
+    """Run one phase of the flow (flow.cards), by its name (the World Map unfolded)."""
+    _unfolded(g).run_phase(name)
 
 
 def _action_finish(g: Game, player: Player) -> None:
@@ -421,6 +432,7 @@ GIVEN_KINDS = {
     "distance_sailed": Number(0),
     "excluded_distance": Number(0),
     "round": Number(1),
+    "month": Number(1),
     # Any card: revealing a card that is not a voyage is a refusal a scenario may expect.
     "voyage": Maybe(Id("card", "a card")),
     "mid_event": Maybe(Id("card", "a card")),
@@ -445,6 +457,7 @@ GIVEN_KINDS = {
     "prestige_arrival": Number(0),
 }
 EXPECT_KINDS = {
+    "month": Number(1),
     "prestige": Number(0),
     "specialties": Number(0),
     "durability_marked": _boxes("durability"),
@@ -466,6 +479,7 @@ EXPECT_KINDS = {
     # "Subtract 1 prestige point for the number of times you checked ...": the end of the
     # game's penalties may take a final score below 0, and a scenario may expect it.
     "final_score": Number(None, what="a final score"),
+    "final_prestige": Number(None, what="a final score"),
     "scores": Many(Number(None, what="a final score")),
     "titles": Many(Text()),
     "winner": Maybe(_PLAYER_NO),
