@@ -54,8 +54,6 @@ _TOOL_FILES = [
     Path(__file__).parent / name
     for name in (
         "checker.py",
-        # A card's id from its title.
-        "names.py",
         "vocabulary.py",
         "emit_python.py",
         "ir_schema.py",
@@ -82,7 +80,7 @@ _TOOL_FILES = [
     )
 ] + [
     Path(__file__).parent.parent / "dsl" / name
-    for name in ("grammar.lark", "parser.py", "yaml_load.py")
+    for name in ("grammar.lark", "parser.py", "yaml_load.py", "names.py")
 ]
 # The sheets: their code, fonts and HTML template (compiler/sheets, templates/sheets).
 _TOOL_FILES += sorted(

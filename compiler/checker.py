@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from os.path import commonprefix
 from typing import Any
 
-from compiler.names import card_id
 from compiler.suggest import (
     did_you_mean,
     duplicate_hint,
@@ -34,6 +33,7 @@ from compiler.vocabulary import (
     Vocabulary,
 )
 from dsl.diagnostics import Diagnostic
+from dsl.names import card_id
 from dsl.nodes import (
     Annotation,
     Attribute,

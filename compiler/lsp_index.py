@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from compiler.names import card_id
 from compiler.vocabulary import Signature, Vocabulary
+from dsl.names import card_id
 from dsl.nodes import Declaration, Name, Property, SourceFile, Span, String, Trigger
 
 KEYWORDS = (

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from compiler.names import card_id
+from dsl.names import card_id, initials
 from dsl.wordmatch import word_matches
 
 
@@ -47,7 +47,7 @@ def did_you_mean(
         ][:3]
     if not close:
         # An abbreviation by initials, as players write them: 'vp' for victory_points.
-        close = [c for c in pool if len(name) >= 2 and _initials(c) == name.lower()][:3]
+        close = [c for c in pool if len(name) >= 2 and initials(c) == name.lower()][:3]
     shown = [f"'{c}'" for c in close]
     if not close and (words or loose):
         close = word_matches(name, pool, titles, loose=loose)
@@ -103,12 +103,6 @@ def sharing_a_word(name: str, candidates: Iterable[str], limit: int = 3) -> tupl
     if len(found) == 1:
         return (f"did you mean '{found[0]}'?",)
     return ("did you mean " + ", ".join(f"'{c}'" for c in found[:-1]) + f" or '{found[-1]}'?",)
-
-
-def _initials(ident: str) -> str:
-    """The first letters of an id's words: 'vp' for victory_points."""
-    words = [w for w in ident.split("_") if w]
-    return "".join(w[0] for w in words) if len(words) >= 2 else ""
 
 
 #: Words a description holds that say nothing of what it names.

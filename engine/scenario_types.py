@@ -12,11 +12,11 @@ computed from the game's IR, never from a running game, so the build can enumera
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from dsl.names import card_id, initials
 from dsl.wordmatch import word_matches
 
 #: A place in the scenario file: 1-based line and column.
@@ -43,13 +43,13 @@ def suggest(name: str, pool: Sequence[str] | set[str] | dict[str, Any], most: in
         return f"; {len(family)} names begin with '{name}_', for example: {', '.join(family[:6])}"
     # A card's title or code for its id ('P1' for p1, 'Fair Winds' for fair_winds), too short
     # or too far in its capitals to be close.
-    as_id = re.sub(r"[^a-z0-9]+", "_", str(name).lower().replace("'", "")).strip("_")
+    as_id = card_id(str(name))
     if as_id != name and as_id in names:
         return f"; did you mean '{as_id}'?"
     # An abbreviation by initials, as players write them: 'vp' for victory_points.
-    initials = [n for n in names if len(name) >= 2 and _initials(n) == str(name).lower()]
-    if len(initials) == 1:
-        return f"; did you mean '{initials[0]}'?"
+    by_initials = [n for n in names if len(name) >= 2 and initials(n) == str(name).lower()]
+    if len(by_initials) == 1:
+        return f"; did you mean '{by_initials[0]}'?"
     # A name holding every word of the guess, the only one that does ('sailor' for
     # adventures_of_a_sailor, 'sunken_ship' for discover_the_coordinates_of_the_sunken_ship):
     # nearer than spelling says ('silver').
@@ -94,12 +94,6 @@ def suggest(name: str, pool: Sequence[str] | set[str] | dict[str, Any], most: in
     if len(names) > most:
         return f"; {len(names)} known, for example: {', '.join(names[:6])}"
     return f"; known: {', '.join(names)}"
-
-
-def _initials(ident: str) -> str:
-    """The first letters of an id's words: 'vp' for victory_points ('' for one word)."""
-    words = [w for w in ident.split("_") if w]
-    return "".join(w[0] for w in words) if len(words) >= 2 else ""
 
 
 def child_where(node: Any, key: Any, default: Where) -> Where:
