@@ -8,7 +8,7 @@ them, then review the diff like any other change.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -39,6 +39,20 @@ def update_golden(request: pytest.FixtureRequest) -> bool:
 # Every YAML file under tests/scenarios/ is collected, one item per scenario document, by the
 # plugin cardc installs (compiler/pytest_plugin.py, entry point pytest11), the same one that
 # collects a designer's own project's scenarios.
+
+
+@pytest.fixture
+def fresh_file_cache() -> Iterator[None]:
+    """Compile each test's copies afresh and leave no kept checks behind: compiler.filecache
+    keys a file by its path and text, and a copy of a shipped game shares both with the
+    repository's own, whose kept cards (which carry no spans) other modules' tests must not be
+    handed. A module that copies games uses it for every test:
+    ``pytestmark = pytest.mark.usefixtures("fresh_file_cache")``."""
+    from compiler import filecache
+
+    filecache.clear()
+    yield
+    filecache.clear()
 
 
 # ---- a copy of a shipped game, with a designer's files, built --------------------------------

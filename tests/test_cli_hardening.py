@@ -9,7 +9,6 @@ import datetime
 import errno
 import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -33,16 +32,8 @@ PAYLOAD = "<script>alert(1)</script> <img src=x onerror=alert(2)> **bold** [a](j
 PLAIN_PAYLOAD = "<script>alert</script> <img src=x onerror=alert> **bold** [a]<javascript:x>"
 
 
-@pytest.fixture(autouse=True)
-def _fresh_file_cache() -> Iterator[None]:
-    """Compile each test's copies afresh and leave no kept checks behind: compiler.filecache
-    keys a file by its path and text, and these copies share both with the repository's own
-    games, whose kept cards (which carry no spans) other modules' tests must not be handed."""
-    from compiler import filecache
-
-    filecache.clear()
-    yield
-    filecache.clear()
+# Each test compiles its copies afresh and leaves no kept checks behind (conftest.py).
+pytestmark = pytest.mark.usefixtures("fresh_file_cache")
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:

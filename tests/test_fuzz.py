@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -40,16 +39,8 @@ PROFILE = settings.get_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 LOCATED = re.compile(r"^\S.*:\d+:\d+: (error|warning|note)\[[a-z-]+\]: ", re.M)
 
 
-@pytest.fixture(autouse=True)
-def _fresh_file_cache() -> Iterator[None]:
-    """Compile each test's copies afresh and leave no kept checks behind: compiler.filecache
-    keys a file by its path and text, and these copies share both with the repository's own
-    games, whose kept cards (which carry no spans) other modules' tests must not be handed."""
-    from compiler import filecache
-
-    filecache.clear()
-    yield
-    filecache.clear()
+# Each test compiles its copies afresh and leaves no kept checks behind (conftest.py).
+pytestmark = pytest.mark.usefixtures("fresh_file_cache")
 
 
 @pytest.fixture(scope="module")

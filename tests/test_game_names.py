@@ -13,7 +13,6 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,16 +25,8 @@ GENERATED = REPO / "generated"
 CARDC = [sys.executable, "-m", "compiler.cli"]
 
 
-@pytest.fixture(autouse=True)
-def _fresh_file_cache() -> Iterator[None]:
-    """Compile each test's copies afresh and leave no kept checks behind: compiler.filecache
-    keys a file by its path and text, and these copies share both with the repository's own
-    games, whose kept cards (which carry no spans) other modules' tests must not be handed."""
-    from compiler import filecache
-
-    filecache.clear()
-    yield
-    filecache.clear()
+# Each test compiles its copies afresh and leaves no kept checks behind (conftest.py).
+pytestmark = pytest.mark.usefixtures("fresh_file_cache")
 
 
 def cardc(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

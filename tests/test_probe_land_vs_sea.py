@@ -7,7 +7,6 @@ designer's input on a temporary copy of the game, run through ``cardc`` in proce
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,15 +22,8 @@ REPO = Path(__file__).resolve().parent.parent
 GAME = "land_vs_sea"
 
 
-@pytest.fixture(autouse=True)
-def _fresh_file_cache() -> Iterator[None]:
-    """Each test's copies are compiled afresh (compiler.filecache keys a file by path and text,
-    and these copies share both with the repository's game)."""
-    from compiler import filecache
-
-    filecache.clear()
-    yield
-    filecache.clear()
+# Each test compiles its copies afresh and leaves no kept checks behind (conftest.py).
+pytestmark = pytest.mark.usefixtures("fresh_file_cache")
 
 
 @pytest.fixture

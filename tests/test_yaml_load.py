@@ -13,7 +13,6 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,16 +24,8 @@ CARDC = [sys.executable, "-m", "compiler.cli"]
 PYPROJECT = '[tool.cardc]\ncards = "cards"\ngenerated = "generated"\n'
 
 
-@pytest.fixture(autouse=True)
-def _fresh_file_cache() -> Iterator[None]:
-    """Compile each test's copies afresh and leave no kept checks behind: compiler.filecache
-    keys a file by its path and text, and these copies share both with the repository's own
-    games, whose kept cards (which carry no spans) other modules' tests must not be handed."""
-    from compiler import filecache
-
-    filecache.clear()
-    yield
-    filecache.clear()
+# Each test compiles its copies afresh and leaves no kept checks behind (conftest.py).
+pytestmark = pytest.mark.usefixtures("fresh_file_cache")
 
 
 def billion_laughs(indent: str = "", levels: int = 9) -> str:
