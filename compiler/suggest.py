@@ -56,6 +56,12 @@ def did_you_mean(
         shown = [f"'{c}' (\"{titles[c]}\")" if titles and c in titles else f"'{c}'" for c in close]
     if not close:
         return ()
+    return _asking(shown)
+
+
+def _asking(shown: list[str]) -> tuple[str, ...]:
+    """The hint naming ``shown`` (each already quoted, with its words if any): "did you mean
+    'a'?", "did you mean 'a', 'b' or 'c'?"."""
     if len(shown) == 1:
         return (f"did you mean {shown[0]}?",)
     return ("did you mean " + ", ".join(shown[:-1]) + f" or {shown[-1]}?",)
@@ -98,11 +104,7 @@ def sharing_a_word(name: str, candidates: Iterable[str], limit: int = 3) -> tupl
             ratio = difflib.SequenceMatcher(None, name, candidate).ratio()
             scored.append((-shared, -ratio, candidate))
     found = [candidate for _shared, _ratio, candidate in sorted(scored)[:limit]]
-    if not found:
-        return ()
-    if len(found) == 1:
-        return (f"did you mean '{found[0]}'?",)
-    return ("did you mean " + ", ".join(f"'{c}'" for c in found[:-1]) + f" or '{found[-1]}'?",)
+    return _asking([f"'{c}'" for c in found]) if found else ()
 
 
 #: Words a description holds that say nothing of what it names.
@@ -135,10 +137,7 @@ def by_description(name: str, described: Mapping[str, str]) -> tuple[str, ...]:
     ]
     if not 1 <= len(found) <= 3:
         return ()
-    said = [f"'{f}' ({described[f]})" if described[f] else f"'{f}'" for f in found]
-    if len(said) == 1:
-        return (f"did you mean {said[0]}?",)
-    return ("did you mean " + ", ".join(said[:-1]) + f" or {said[-1]}?",)
+    return _asking([f"'{f}' ({described[f]})" if described[f] else f"'{f}'" for f in found])
 
 
 def with_described(

@@ -693,10 +693,4 @@ def check_scenario(
 
 def _calls(body: Any, verb: str) -> bool:
     """True when the IR ``body`` (a handler's or a phase's statements) calls ``verb``."""
-    if isinstance(body, dict):
-        if body.get("kind") == "verb" and body.get("verb") == verb:
-            return True
-        return any(_calls(value, verb) for value in body.values())
-    if isinstance(body, list):
-        return any(_calls(item, verb) for item in body)
-    return False
+    return any(s.get("kind") == "verb" and s.get("verb") == verb for s in _walk(body or []))
