@@ -93,7 +93,7 @@ _TOOL_FILES += sorted(
 # The scenario schemas (generated/<game>/scenario.schema.json) come from the game modules'
 # declarations of what a scenario may name.
 _ENGINE = Path(__file__).parent.parent / "engine"
-_TOOL_FILES += [_ENGINE / f"scenario_{name}.py" for name in ("types", "check", "schema")]
+_TOOL_FILES += [_ENGINE / f"scenario_{name}.py" for name in ("types", "check", "schema", "flow")]
 _TOOL_FILES += sorted((_ENGINE / "games").glob("*.py"))
 # The standard library's signatures and docstrings are the vocabulary's (cards.json), and the
 # decorators of a game's natives.py (engine/api.py) are read the same way.

@@ -153,7 +153,9 @@ def _install(
         doc = doc or declared.doc
     else:
         vocab.declared[f"callable:{name}"] = (what, definition.span)
-    table[name] = Signature(name, doc, params, returns, definition.span, "dsl")
+    table[name] = Signature(
+        name, doc, params, returns, definition.span, "dsl", call=what == "function"
+    )
     return True
 
 

@@ -62,7 +62,9 @@ def _library_match(sig: Signature, what: str) -> Signature | None:
     mine = [(p.name, p.type) for p in sig.params]
     if mine != [(p.name, p.type) for p in theirs.params] or sig.returns != theirs.returns:
         return None
-    return Signature(sig.name, sig.doc, sig.params, sig.returns, sig.span, theirs.origin)
+    return Signature(
+        sig.name, sig.doc, sig.params, sig.returns, sig.span, theirs.origin, call=sig.call
+    )
 
 
 def _source_folder(vocab: Vocabulary) -> Path | None:

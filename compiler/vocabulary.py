@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from dsl.diagnostics import Diagnostic
-from dsl.nodes import Declaration, Name, Number, Property, Range, Span, String
+from dsl.nodes import Call, Declaration, Name, Number, Property, Range, Span, String
 from dsl.parser import parse_file
 from engine.words import with_article
 
@@ -56,15 +56,20 @@ class Signature:
     #: A native declared ``board_flag KEY``: true while the board's ``KEY`` is set. The
     #: compiler implements it, writing the read in place of a call (no Python).
     board_flag: str | None = None
+    #: Called inside a value, its arguments in parentheses (a native, a built-in name, a
+    #: function): ``most_of(COUNTER)``; a verb is a statement, ``reduce TARGET up_to AMOUNT``.
+    call: bool = False
 
     def usage(self) -> str:
-        """How to call it, for hints: ``reduce TARGET up_to AMOUNT``."""
+        """How to call it, for hints: ``reduce TARGET up_to AMOUNT``, ``most_of(COUNTER)``."""
         parts = []
         for param in self.params:
             word = param.name.upper()
-            if param.marker:
+            if param.marker and not self.call:
                 word = f"{param.marker} {word}"
             parts.append(f"[{word}]" if param.optional or param.default is not None else word)
+        if self.call:
+            return f"{self.name}({', '.join(parts)})"
         return " ".join([self.name, *parts])
 
 
@@ -638,6 +643,21 @@ class _Reader:
                     self.library[key] = name
 
     def _signature(self, prop: Property, allow_shortfall: bool) -> Signature | None:
+        words = self.words(prop)
+        if prop.name == "verb" and words and isinstance(words[0], Call):
+            # `verb sample() "..." { pay coins 1 }` inside the game block: a DSL verb written
+            # where only declarations go (the parser reports the ones with parameters).
+            name = words[0].func
+            self.error(
+                "definition-inside-block",
+                "a verb with a body is written at the top level of a file, not inside a block",
+                prop.span,
+                f"move it after the game block's closing '}}': a verb is defined at the top "
+                f'level of any file of the game (README, "The language, in one tour"); '
+                f'inside the game block one is only declared, as verb {name} "what it does" '
+                "{ param amount number }",
+            )
+            return None
         names, doc = self.doc_and_names(prop)
         if len(names) != 1:
             self.error(
@@ -768,12 +788,12 @@ class _Reader:
     def read_native(self, prop: Property) -> None:
         sig = self._signature(prop, allow_shortfall=False)
         if sig and self.declare(sig.name, "native", sig.span):
-            self.vocab.natives[sig.name] = sig
+            self.vocab.natives[sig.name] = replace(sig, call=True)
 
     def read_builtin(self, prop: Property) -> None:
         sig = self._signature(prop, allow_shortfall=False)
         if sig and self.declare(sig.name, "built-in name", sig.span):
-            self.vocab.builtins[sig.name] = sig
+            self.vocab.builtins[sig.name] = replace(sig, call=True)
 
     def read_kind(self, prop: Property) -> None:
         names, doc = self.doc_and_names(prop)
@@ -960,7 +980,15 @@ def library_signature(spec: Any, span: Span) -> Signature:
     """A standard-library function's signature, as the checker reads it (origin
     ``stdlib.<module>``, which the emitter calls directly)."""
     params = tuple(Param(p.name, p.type, False, p.default) for p in spec.params)
-    return Signature(spec.name, spec.doc, params, spec.returns, span, f"stdlib.{spec.module}")
+    return Signature(
+        spec.name,
+        spec.doc,
+        params,
+        spec.returns,
+        span,
+        f"stdlib.{spec.module}",
+        call=spec.kind == "native",
+    )
 
 
 _PRELUDE_CACHE: tuple[list[Declaration], list[Diagnostic]] | None = None

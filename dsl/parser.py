@@ -1634,6 +1634,28 @@ def _syntax_diagnostic(
     elif mistake is None and tok.type == "CALL" and "IF" in expected:
         # A call where a statement starts, in a state the examples do not reach.
         mistake = _MISTAKE_BY_CODE["verb-call-parens"]
+    inside = _definition_inside_block(tokens, index)
+    if inside is not None:
+        # `verb bet(stake number) { ... }` or `function f() number = ...` written inside the
+        # game block, as a designer who read "declares everything its cards may name" does:
+        # the grammar only takes a definition at the top level of a file.
+        what, head, name = inside
+        declared = (
+            f'verb {name} "what it does" {{ param amount number }}'
+            if what == "verb"
+            else f'native {name} "what it gives" {{ returns number }}'
+        )
+        return Diagnostic(
+            "definition-inside-block",
+            f"a {what} with a body is written at the top level of a file, not inside a block",
+            _tok_span(path, head),
+            "error",
+            (
+                f"move it after the game block's closing '}}': a {what} is defined at the top "
+                'level of any file of the game (README, "The language, in one tour"); '
+                f"inside the game block one is only declared, as {declared}",
+            ),
+        )
     if tok.type == "OR" and _closes_a_choice(tokens, index - 1):
         # `choose one of { ... } or { ... }`, as a designer who read "choose one of" writes
         # it: the options are the statements inside the block.
@@ -1687,6 +1709,37 @@ def _syntax_diagnostic(
         "error",
         (f"expected {_expected(expected)}",) if expected else (),
     )
+
+
+def _definition_inside_block(tokens: list[Token], index: int) -> tuple[str, Token, str] | None:
+    """``("verb" | "function", its first token, its name)`` when the bad token ends the head
+    of a definition (``verb NAME(`` or ``function NAME``) inside a ``{ }`` block."""
+    line = tokens[index].line if index < len(tokens) else None
+    start = index
+    while start > 0 and tokens[start - 1].line == line:
+        start -= 1
+    if index < len(tokens) and tokens[index].type == "FUNCTION":
+        start = index  # `function` itself is what the member's grammar refused
+    if start >= len(tokens):
+        return None
+    head = tokens[start]
+    if head.type == "VERB":
+        if start + 1 >= len(tokens) or tokens[start + 1].type != "CALL":
+            return None
+        what = "verb"
+    elif head.type == "FUNCTION":
+        what = "function"
+    else:
+        return None
+    depth = 0
+    for tok in tokens[:start]:
+        if tok.type == "LBRACE":
+            depth += 1
+        elif tok.type == "RBRACE":
+            depth -= 1
+    after = tokens[start + 1] if start + 1 < len(tokens) else None
+    name = str(after).rstrip("(") if after is not None and after.type in ("CALL", "NAME") else "it"
+    return (what, head, name) if depth > 0 else None
 
 
 def _closes_a_choice(tokens: list[Token], index: int) -> bool:
@@ -1951,6 +2004,15 @@ def parse(text: str, path: str = "<text>") -> ParseResult:
     except UnexpectedInput:
         declarations, recovered = _recover(tokens, path)
         diagnostics.extend(recovered)
+        # A definition written inside a block is one mistake: its '=' (a function's) is not
+        # a second one at the same line.
+        misplaced = {d.span.line for d in recovered if d.code == "definition-inside-block"}
+        if misplaced:
+            diagnostics = [
+                d
+                for d in diagnostics
+                if not (d.code == "invalid-character" and d.span.line in misplaced)
+            ]
     diagnostics.extend(_BUILDER.diagnostics)
     _BUILDER.diagnostics = []
     ordered = tuple(sorted(set(diagnostics), key=Diagnostic.sort_key))

@@ -502,6 +502,22 @@ class FlowGame(Game):
             return sum(int(p.counters.get(counter, 0)) for p in self.players)
         return int(self.players[index].counters.get(counter, 0))
 
+    def holdings(self, index: int) -> int:
+        """What an unguided lookahead weighs when the score ties: the player's other
+        counters (the team's in co-op), so a card that gains coins or gems now and scores
+        later is played rather than passed over (a new game's greedy player would otherwise
+        pass every turn whose plays score nothing yet, and play worse than random)."""
+        counter = self.score_counter or ""
+        seats = (
+            self.players if self.mode == "coop" or len(self.players) == 1 else [self.players[index]]
+        )
+        return sum(
+            int(value)
+            for p in seats
+            for name, value in p.counters.items()
+            if name != counter and isinstance(value, int | float)
+        )
+
 
 class ReplayCut(GameEnded):
     """A lookahead's replay stopped at its budget of answers (the phase still asking): the
@@ -563,7 +579,8 @@ class Lookahead(Policy):
         if not isinstance(game, FlowGame) or state is None or state[0] is None:
             return FirstLegal().decide(game, question)
         start, fn, seat, given = state
-        best, best_value = question.options[0], None
+        best = question.options[0]
+        best_value: tuple[int, int] | None = None
         options = _spread(question.options, self.WIDTH)
         if self.guide is not None:
             # The guide's pick is weighed first, so a tie goes to it: a question whose answers
@@ -583,7 +600,11 @@ class Lookahead(Policy):
                 trial.call(fn, trial._contexts[seat])
             except GameEnded:
                 pass
-            value = trial.heuristic(question.player)
+            value: tuple[int, int] = (trial.heuristic(question.player), 0)
+            if self.guide is None:
+                # Without a game's own player to break ties, the answer that leaves the player
+                # holding the most: still the first option when that ties too.
+                value = (value[0], trial.holdings(question.player))
             if best_value is None or value > best_value:
                 best, best_value = option, value
         return best

@@ -368,13 +368,23 @@ def new_game(
     """A fresh game from a compiled folder, with the game's natives and verbs bound.
 
     The game's own Python (:func:`game_rules`) may provide ``GAME_CLASS`` (its flow) and its
-    natives and verbs (:mod:`engine.api`).
+    natives and verbs (:mod:`engine.api`); without a ``GAME_CLASS``, a game that declares a
+    flow is an :class:`engine.flow.FlowGame`, any other a plain :class:`Game`.
     """
     from engine.api import implementations
 
     ir, table = load_table(folder)
     rules = game_rules(ir["game"], folder)
-    cls = getattr(rules, "GAME_CLASS", Game) if rules else Game
+    cls = getattr(rules, "GAME_CLASS", None) if rules else None
+    if cls is None:
+        # A game with a flow and no class of its own is played by its flow (as cardc sim
+        # plays it), so a scenario may run its phases and sections.
+        if ir.get("flow"):
+            from engine.flow import FlowGame
+
+            cls = FlowGame
+        else:
+            cls = Game
     found = implementations(rules)
     game = cls(
         ir,

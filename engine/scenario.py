@@ -38,6 +38,7 @@ from engine.loader import compiled_folder, game_rules, name_problem, new_game
 from engine.modes import MODE_SPELLINGS, MODES, mode_name
 from engine.runtime import Context, Game, GameEnded, Policy, Question, RuleError
 from engine.scenario_check import check_scenario
+from engine.scenario_flow import scenario_actions
 from engine.scenario_types import child_where
 
 SCENARIO_SCHEMA: dict[str, Any] = {
@@ -659,7 +660,7 @@ class Runner:
             return game.run(card, trigger, player, event=event, quantities=quantities)
         if "fire" in step:
             return game.fire(str(step["fire"]), player, event=event, quantities=quantities)
-        actions = getattr(rules, "ACTIONS", {}) if rules else {}
+        actions = scenario_actions(rules, game.ir)
         result = actions[str(step["action"])](game, player, **_plain(step.get("args") or {}))
         return result if isinstance(result, Context) else None
 

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine.modes import mode_name
+from engine.scenario_flow import scenario_action_args
 from engine.scenario_types import (
     PLAYER,
     Anything,
@@ -199,7 +200,7 @@ class Checker:
         self.problems: list[Problem] = []
         self.given_kinds: dict[str, Kind] = dict(getattr(rules, "GIVEN_KINDS", {}) or {})
         self.expect_kinds: dict[str, Kind] = dict(getattr(rules, "EXPECT_KINDS", {}) or {})
-        self.actions: dict[str, Fields] = dict(getattr(rules, "ACTION_ARGS", {}) or {})
+        self.actions: dict[str, Fields] = scenario_action_args(rules, ir)
         #: A trigger's event parameters by name (``campsite``, ``port``), the same kind in
         #: every trigger that has one.
         self.event_kinds: dict[str, Kind] = dict(getattr(rules, "EVENT_KINDS", {}) or {})

@@ -15,6 +15,7 @@ from typing import Any
 
 from engine.modes import MODE_SPELLINGS
 from engine.scenario_check import EVENT_KEYS, CardMemo, player_kinds, questions, vocabulary
+from engine.scenario_flow import scenario_action_args, scenario_actions
 from engine.scenario_types import Kind, Vocabulary, pool_def
 
 _EVENTS = {"type": "array", "items": {"type": "string"}}
@@ -86,9 +87,10 @@ def _steps(vocab: Vocabulary, rules: Any) -> list[dict[str, Any]]:
             "additionalProperties": False,
         },
     ]
-    actions = getattr(rules, "ACTION_ARGS", {}) if rules else {}
+    actions = scenario_action_args(rules, vocab.ir)
+    performed = scenario_actions(rules, vocab.ir)
     for name, args in sorted(actions.items()):
-        doc = getattr(getattr(rules, "ACTIONS", {}).get(name), "__doc__", None) or ""
+        doc = getattr(performed.get(name), "__doc__", None) or ""
         step: dict[str, Any] = {
             "type": "object",
             "properties": {"action": {"const": name}, "args": args.schema(vocab), **common},

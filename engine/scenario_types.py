@@ -162,6 +162,10 @@ class Vocabulary:
             return [*vocabulary["triggers"], *boxes]
         if name in self._makers:
             return self._makers[name](self.ir)
+        if name in ("phase", "section"):
+            from engine.scenario_flow import flow_pool  # it builds its kinds from this module
+
+            return flow_pool(self.ir, name)
         raise KeyError(f"no pool '{name}'")
 
 

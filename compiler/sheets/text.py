@@ -895,10 +895,40 @@ def _substitute(node: Any, bound: dict[str, Any]) -> Any:
     if isinstance(node, dict):
         if node.get("kind") == "local" and node.get("name") in bound:
             return bound[node["name"]]
-        return {k: _substitute(v, bound) for k, v in node.items()}
+        return _folded({k: _substitute(v, bound) for k, v in node.items()})
     if isinstance(node, list):
         return [_substitute(v, bound) for v in node]
     return node
+
+
+#: Arithmetic on two whole numbers, as the generated code does it ('/' rounds down).
+_FOLD = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": lambda a, b: a // b if b else None,
+    "%": lambda a, b: a % b if b else None,
+}
+
+
+def _folded(node: dict[str, Any]) -> dict[str, Any]:
+    """``node``, or the number it comes to when a verb's values made it arithmetic on two
+    numbers: ``bet 1`` of ``gain coins stake * 2`` reads "gain 2 coins", not "1 times 2"."""
+    if node.get("kind") != "binary":
+        return node
+    left, right, fold = node.get("left"), node.get("right"), _FOLD.get(node.get("op", ""))
+    if (
+        fold is None
+        or not isinstance(left, dict)
+        or not isinstance(right, dict)
+        or left.get("kind") != "num"
+        or right.get("kind") != "num"
+        or not isinstance(left.get("value"), int)
+        or not isinstance(right.get("value"), int)
+    ):
+        return node
+    value = fold(left["value"], right["value"])
+    return node if value is None else {**left, "value": value}
 
 
 def _mentions_missing(node: Any) -> bool:
