@@ -1345,7 +1345,17 @@ class Checker:
         if (
             sig.name == "count"
             and sig.origin == "prelude"
-            and (not isinstance(expr, Name) or scope.locals.get(expr.id) == "list")
+            and (
+                not isinstance(expr, Name)
+                or scope.locals.get(expr.id) == "list"
+                # A kind's name is the list of its cards (README): `count(campsite)` counts
+                # them, where it was told "'campsite' is not a zone of this game".
+                or (
+                    expr.id not in scope.locals
+                    and expr.id in self.vocab.kinds
+                    and expr.id not in self.vocab.zones
+                )
+            )
         ):
             # `count(trade_routes())`: how many items a list holds, as a zone's cards are
             # counted (a native's list had no other way to be counted).

@@ -38,12 +38,13 @@ AUDIT = ROOT / "tests" / "data" / "audit2_uncharted_passage"
 def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
     built_copy: Callable[[str, dict[str, str]], Path],
 ) -> None:
-    """Eight new cards (a Port Card on an Armament equal to the Pirate's, one for even months,
-    a voyage raiding through the Pirate's Raid window, one reading the Ship Durability Track,
-    mid-events with a DSL verb and function and with a loop over the specialties, a mission
-    accomplished by a counter) and six house rules (a phase before the End of the Game, an end
-    condition, a verb, a phase moved with a param, two functions of the final scoring) build,
-    hold their 22 rule cases, and play whole games in every mode."""
+    """Nine new cards (a Port Card on an Armament equal to the Pirate's, one for even months,
+    one counting a kind's cards, a voyage raiding through the Pirate's Raid window, one reading
+    the Ship Durability Track, mid-events with a DSL verb and function and with a loop over the
+    specialties, a mission accomplished by a counter) and seven house rules (a phase before the
+    End of the Game, an end condition, a verb, a phase moved with a param, two functions of the
+    final scoring, a phase asking a question that erases a track's box) build, hold their 25
+    rule cases, and play whole games in every mode."""
     files = {"audit2.cards": (AUDIT / "audit2.cards").read_text(encoding="utf-8")}
     for variant in sorted((AUDIT / "variants").glob("*.yaml")):
         files[f"variants/{variant.name}"] = variant.read_text(encoding="utf-8")
@@ -55,7 +56,7 @@ def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
         for result in runner.run_file(path)
     ]
     assert [f"{r.name}: {r.message}" for r in results if not r.passed] == []
-    assert len(results) == 22
+    assert len(results) == 25
     folder = generated / "uncharted_passage"
     names = {variant.stem for variant in (AUDIT / "variants").glob("*.yaml")}
     for point in [folder, *(folder / name for name in sorted(names))]:
@@ -182,3 +183,17 @@ def test_the_audit_cards_print_in_words_the_lint_accepts(tmp_path: Path) -> None
     assert "the spec's goods are Groceries" in spice, spice
     for text in texts.values():
         assert _problems(re.sub(r"\[[a-z_]+\] ", "", text)) == [], text
+
+
+def test_a_kind_is_counted_as_the_list_of_its_cards(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """README: "A kind's name is the list of its cards"; count(white_border) was refused with
+    "'white_border' is not a zone of this game"."""
+    diagnostics = diagnostics_with_card_file(
+        tmp_path,
+        monkeypatch,
+        "uncharted_passage",
+        'mid_event "Charts" {\n  on reveal {\n    gain prestige count(white_border)\n  }\n}\n',
+    )
+    assert diagnostics == []
