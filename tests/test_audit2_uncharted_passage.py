@@ -5,6 +5,9 @@ written from the rulebook and README.md alone, aimed at what the first audit tes
 - Rule cases: ``tests/scenarios/uncharted_passage/audit2_rules.yaml``; new cards, house rules
   and their rule cases: ``tests/data/audit2_uncharted_passage/`` (built into a copy of the
   game, held to their cases, and simulated in every mode).
+- A house rule's ``end_when`` replaces the flow's ``end when ship_sunk()``: written as README
+  shows it (``end_when: "count(accomplished) >= 4"``), a sunk ship sailed on to the 12th month.
+  The sinking ends a game being played at once, whatever the end condition.
 - A scenario's ``expect`` of the Specialties Book or the places visited compared a sorted list
   with the scenario's: ``given: {goods: [wine, silk]}`` then ``expect: {goods: [wine, silk]}``
   failed with "got ['silk', 'wine']". Those values are in no order: they are compared in any,
@@ -43,7 +46,7 @@ def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
     the Ship Durability Track, mid-events with a DSL verb and function and with a loop over the
     specialties, a mission accomplished by a counter) and seven house rules (a phase before the
     End of the Game, an end condition, a verb, a phase moved with a param, two functions of the
-    final scoring, a phase asking a question that erases a track's box) build, hold their 25
+    final scoring, a phase asking a question that erases a track's box) build, hold their 26
     rule cases, and play whole games in every mode."""
     files = {"audit2.cards": (AUDIT / "audit2.cards").read_text(encoding="utf-8")}
     for variant in sorted((AUDIT / "variants").glob("*.yaml")):
@@ -56,7 +59,7 @@ def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
         for result in runner.run_file(path)
     ]
     assert [f"{r.name}: {r.message}" for r in results if not r.passed] == []
-    assert len(results) == 25
+    assert len(results) == 26
     folder = generated / "uncharted_passage"
     names = {variant.stem for variant in (AUDIT / "variants").glob("*.yaml")}
     for point in [folder, *(folder / name for name in sorted(names))]:

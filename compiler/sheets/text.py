@@ -746,8 +746,8 @@ class CardWriter:
         said = _COMPARE[op]
         if counted and right["kind"] != "num":
             held = self.expr(left)
-            noun = plain_words(held).split(" ")[-1]
-            if _singular(noun) != noun:
+            last = plain_words(held).split(" ")[-1]
+            if _singular(last) != last:
                 # "the number of your Coins is at least the Coins a raid would take", not
                 # "your Coins is at least ..." (a plural noun with 'is', refused by the lint).
                 return ["the number of ", *held, f" {said} ", *self.expr(right)]
