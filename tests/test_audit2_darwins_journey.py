@@ -41,8 +41,9 @@ def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
 ) -> None:
     """Six new cards (two Crew cards, one looping over the Campsites, one with a DSL verb; a
     Special Action tile with a DSL function; two Objectives, one by a modulo; a rule after the
-    Reward Phase) and five house rules (a phase moved, an end condition, a verb redefined, a
-    phase inserted into the end, the final scoring replaced) build, hold their 17 rule cases,
+    Reward Phase) and six house rules (a phase moved, an end condition, a verb redefined, a
+    phase inserted into the end, the final scoring replaced, a phase added to the setup) build,
+    hold their 19 rule cases,
     and play whole games solo and competitive."""
     files = {"audit2.cards": (AUDIT / "audit2.cards").read_text(encoding="utf-8")}
     for variant in sorted((AUDIT / "variants").glob("*.yaml")):
@@ -55,7 +56,7 @@ def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
         for result in runner.run_file(path)
     ]
     assert [f"{r.name}: {r.message}" for r in results if not r.passed] == []
-    assert len(results) == 17
+    assert len(results) == 19
     folder = generated / "darwins_journey"
     names = {variant.stem for variant in (AUDIT / "variants").glob("*.yaml")}
     for point in [folder, *(folder / name for name in sorted(names))]:
