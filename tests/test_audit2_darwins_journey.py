@@ -43,8 +43,7 @@ def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
     Special Action tile with a DSL function; two Objectives, one by a modulo; a rule after the
     Reward Phase) and six house rules (a phase moved, an end condition, a verb redefined, a
     phase inserted into the end, the final scoring replaced, a phase added to the setup) build,
-    hold their 19 rule cases,
-    and play whole games solo and competitive."""
+    hold their 19 rule cases, and play whole games solo and competitive."""
     files = {"audit2.cards": (AUDIT / "audit2.cards").read_text(encoding="utf-8")}
     for variant in sorted((AUDIT / "variants").glob("*.yaml")):
         files[f"variants/{variant.name}"] = variant.read_text(encoding="utf-8")
