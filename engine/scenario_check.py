@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from dsl.names import card_id
 from engine.modes import mode_name
 from engine.scenario_types import (
     PLAYER,
@@ -380,8 +381,26 @@ class Checker:
                 self.kind(self.player[name], value, child_where(spec, key, at))
             elif name in hooks:
                 self.kind(hooks[name], value, child_where(spec, key, at))
+            elif (
+                self.held_by_a_player(name) not in (None, ("zones", "[card, ...]"))
+                and (listed := self.list_key(value, {**self.player, **hooks})) is not None
+            ):
+                # 'specialties: [Wine]': a counter of the game, but a list of names is what
+                # another key holds ('goods'), which "counters: {specialties: 3}" never says.
+                self.add(
+                    key_where(spec, key, at),
+                    f"'{name}' is not something a scenario can "
+                    f"{'set' if setting else 'check'} for a player; a list of "
+                    f"{', '.join(map(str, value))} is given as {listed}: "
+                    f"[{', '.join(self.as_ids(value))}]",
+                )
             elif (held := self.held_by_a_player(name)) is not None:
                 table, example = held
+                if isinstance(value, int) and not isinstance(value, bool) and table != "zones":
+                    # The scenario's own number ('prestige: 5' -> counters: {prestige: 5}).
+                    example = str(value)
+                elif isinstance(value, list) and value and table == "zones":
+                    example = f"[{', '.join(self.as_ids(value))}]"
                 self.add(
                     key_where(spec, key, at),
                     f"'{name}' is a {table[:-1]}: give it in the player's {table}: "
@@ -402,6 +421,42 @@ class Checker:
                     key_where(spec, key, at),
                     f"'{name}' is not something a scenario can {verb} for a player{hint}",
                 )
+
+    def step_taking(self, action: str, args: Any) -> str | None:
+        """Another step of a name sharing a word with ``action`` that takes every one of
+        ``args`` when ``action`` takes some of them not; None when there is no one such."""
+        fields = getattr(self.actions[action], "fields", None)
+        if not isinstance(args, dict) or not args or fields is None:
+            return None
+        if all(str(k) in fields for k in args):
+            return None
+        words = set(action.split("_"))
+        found = [
+            name
+            for name, kind in self.actions.items()
+            if name != action
+            and words & set(name.split("_"))
+            and isinstance(getattr(kind, "fields", None), dict)
+            and all(str(k) in kind.fields for k in args)
+        ]
+        return found[0] if len(found) == 1 else None
+
+    def as_ids(self, value: list[Any]) -> list[str]:
+        """Names as ids ('Wine' -> 'wine', 'Sierra Leone' -> 'sierra_leone')."""
+        return [card_id(str(v)) for v in value]
+
+    def list_key(self, value: Any, keys: dict[str, Kind]) -> str | None:
+        """The player's key that takes a list of these names (every one an id of its pool,
+        in any case), when ``value`` is such a list and exactly one key takes it."""
+        if not isinstance(value, list) or not value:
+            return None
+        wanted = self.as_ids(value)
+        found = []
+        for key, kind in keys.items():
+            item = getattr(kind, "item", None) if isinstance(kind, Many) else None
+            if isinstance(item, Id) and all(w in self.vocab.pool(item.pool) for w in wanted):
+                found.append(key)
+        return found[0] if len(found) == 1 else None
 
     def table_of_names(self, value: Any) -> str | None:
         """``'counters'`` when ``value`` is a mapping whose keys are all counters of the game
@@ -509,6 +564,12 @@ class Checker:
             else:
                 args = step.get("args") or {}
                 self.kind(self.actions[action], args, child_where(step, "args", at))
+                other = self.step_taking(action, args)
+                if other is not None:
+                    # 'action: sail' with 'args: {to: london}': the step of a like name that
+                    # takes those arguments ('sail_to'), which "known: distance" never says.
+                    takes = ", ".join(repr(str(k)) for k in args)
+                    self.add(value_at, f"did you mean the step '{other}', which takes {takes}?")
         spec = self.vocab.ir["vocabulary"]["triggers"].get(trigger or "", {})
         quantities = set(spec.get("quantities") or [])
         if trigger is not None:

@@ -147,3 +147,23 @@ def test_the_tile_named_by_its_tag_is_told_the_tile(tmp_path: Path) -> None:
     )
     assert not result.passed
     assert "'pirates' is not a card; did you mean 'pirate' or 'pirates_setup'?" in result.message
+
+
+def test_a_zone_given_as_a_players_key_is_told_the_zones_line_with_its_cards(
+    tmp_path: Path,
+) -> None:
+    """'objectives: [Reach Patagonia]' is told "zones: {objectives: [reach_patagonia]}", the
+    cards written, not "[card, ...]"."""
+    (result,) = run_scenarios(
+        GENERATED,
+        "scenario: zone\ngame: darwins_journey\n"
+        "given:\n  player:\n    objectives: [Reach Patagonia]\n"
+        "do:\n  - action: final_scoring\n"
+        "expect:\n  player:\n    counters: {victory_points: 4}\n",
+        tmp_path / "s.yaml",
+    )
+    assert not result.passed
+    assert (
+        "'objectives' is a zone: give it in the player's zones: "
+        "zones: {objectives: [reach_patagonia]}" in result.message
+    ), result.message

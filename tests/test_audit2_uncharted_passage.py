@@ -200,3 +200,27 @@ def test_a_kind_is_counted_as_the_list_of_its_cards(
         'mid_event "Charts" {\n  on reveal {\n    gain prestige count(white_border)\n  }\n}\n',
     )
     assert diagnostics == []
+
+
+def test_a_players_guessed_keys_are_told_what_to_write(tmp_path: Path) -> None:
+    """A tester's first guesses: 'prestige: 5' was told "counters: {prestige: 3}" (not the
+    number written), 'specialties: [Wine]' "counters: {specialties: 3}" (the Specialties Book
+    is 'goods'), and 'action: sail' with 'args: {to: london}' "known: distance" (the step
+    that takes 'to' is 'sail_to')."""
+    (result,) = run_scenarios(
+        GENERATED,
+        "scenario: guesses\ngame: uncharted_passage\n"
+        "given:\n  player:\n    prestige: 5\n    specialties: [Wine, Silk]\n"
+        "do:\n  - action: sail\n    args: {to: london}\n"
+        "expect:\n  player:\n    port_cards: [rum]\n",
+        tmp_path / "s.yaml",
+    )
+    assert not result.passed
+    message = result.message
+    assert ":5:5: 'prestige' is a counter: give it in the player's counters: " in message
+    assert "counters: {prestige: 5}" in message
+    assert (
+        ":6:5: 'specialties' is not something a scenario can set for a player; a list of "
+        "Wine, Silk is given as goods: [wine, silk]" in message
+    ), message
+    assert ":8:13: did you mean the step 'sail_to', which takes 'to'?" in message, message
