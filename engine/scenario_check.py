@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from dsl.names import card_id
+from dsl.wordmatch import word_matches
 from engine.modes import mode_name
 from engine.scenario_types import (
     PLAYER,
@@ -642,7 +643,15 @@ class Checker:
                     break
         if action in triggers:
             ways.append(f"fire: {action}{event(action)} (every card in force answers)")
-        if not ways and action in self.vocab.ir["vocabulary"].get("verbs", {}):
+        verbs = self.vocab.ir["vocabulary"].get("verbs", {})
+        if not ways and action not in verbs:
+            # 'take_the_treasure': the game's verb whose words it holds ('take_treasure').
+            worded = word_matches(action, list(verbs), most=1)
+            if len(worded) == 1 and worded[0] not in self.actions:
+                doing = self.verb_hint(worded[0], event)
+                if doing:
+                    return f"; did you mean the verb '{worded[0]}'? " + doing
+        if not ways and action in verbs:
             doing = self.verb_hint(action, event)
             if doing:
                 # A step of the game close to the name may be what was meant ('use_crew' for
@@ -651,7 +660,27 @@ class Checker:
                 return "; " + doing + (f"; or did you mean '{close[0]}'?" if close else "")
         if ways:
             return "; to run it, write " + ", or ".join(ways)
+        near = suggest(action, self.actions, most=0)
+        if near.startswith("; did you mean"):
+            return near
+        # A step named by what it does ('end_game' for 'finish', "End the game: final scores,
+        # titles, the winner"): the steps whose description holds its words, each with it.
+        said = self.step_descriptions()
+        by_words = word_matches(action, list(said), titles=said, most=2, subset=False)
+        if by_words:
+            return "; did you mean " + " or ".join(f"'{n}' ({said[n]})" for n in by_words) + "?"
         return suggest(action, self.actions, most=40)
+
+    def step_descriptions(self) -> dict[str, str]:
+        """Each step's description: the first sentence of its function's docstring in the
+        game's ``ACTIONS`` (the steps without one left out)."""
+        out: dict[str, str] = {}
+        for name, fn in (getattr(self.rules, "ACTIONS", {}) or {}).items():
+            doc = (getattr(fn, "__doc__", None) or "").strip()
+            if name in self.actions and doc:
+                first = " ".join(doc.split("\n\n")[0].split())
+                out[name] = re.split(r"\. | \(|: ", first)[0].rstrip(".")
+        return out
 
     def verb_hint(self, verb: str, event: Callable[[str], str]) -> str:
         """The steps that do the game's verb ``verb`` (a rulebook's deed, 'move_pirate_ship',

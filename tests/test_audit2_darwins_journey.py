@@ -167,3 +167,19 @@ def test_a_zone_given_as_a_players_key_is_told_the_zones_line_with_its_cards(
         "'objectives' is a zone: give it in the player's zones: "
         "zones: {objectives: [reach_patagonia]}" in result.message
     ), result.message
+
+
+def test_a_step_named_with_more_words_than_a_verb_is_told_the_verb(tmp_path: Path) -> None:
+    """'action: take_the_treasure' was told every step: it is told the verb take_treasure and
+    the steps that do it."""
+    (result,) = run_scenarios(
+        GENERATED,
+        "scenario: take\ngame: darwins_journey\ndo:\n  - action: take_the_treasure\n"
+        "expect:\n  round: 1\n",
+        tmp_path / "s.yaml",
+    )
+    assert (
+        "'take_the_treasure' is not an action of darwins_journey; did you mean the verb "
+        "'take_treasure'? 'take_treasure' is a verb the game's cards do: to do it, write run: "
+        "discovering_treasure.campsite_reached with event: {campsite: ...}" in result.message
+    ), result.message

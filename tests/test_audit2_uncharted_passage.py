@@ -41,7 +41,7 @@ AUDIT = ROOT / "tests" / "data" / "audit2_uncharted_passage"
 def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
     built_copy: Callable[[str, dict[str, str]], Path],
 ) -> None:
-    """Nine new cards (a Port Card on an Armament equal to the Pirate's, one for even months,
+    """Eight new cards (a Port Card on an Armament equal to the Pirate's, one for even months,
     one counting a kind's cards, a voyage raiding through the Pirate's Raid window, one reading
     the Ship Durability Track, mid-events with a DSL verb and function and with a loop over the
     specialties, a mission accomplished by a counter) and seven house rules (a phase before the
@@ -224,3 +224,17 @@ def test_a_players_guessed_keys_are_told_what_to_write(tmp_path: Path) -> None:
         "Wine, Silk is given as goods: [wine, silk]" in message
     ), message
     assert ":8:13: did you mean the step 'sail_to', which takes 'to'?" in message, message
+
+
+def test_a_step_named_by_what_it_does_is_told_the_step(tmp_path: Path) -> None:
+    """'action: end_game' was told the fifteen steps: it is told the steps whose description
+    holds its words, with the description."""
+    (result,) = run_scenarios(
+        GENERATED,
+        "scenario: end\ngame: uncharted_passage\ndo:\n  - action: end_game\nexpect:\n  round: 1\n",
+        tmp_path / "s.yaml",
+    )
+    assert (
+        "'end_game' is not an action of uncharted_passage; did you mean 'finish' (End the "
+        "game) or 'play_game' (Play the game to its end)?" in result.message
+    ), result.message
