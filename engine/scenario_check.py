@@ -416,7 +416,7 @@ class Checker:
                     + f"give {'it' if len(value) == 1 else 'them'} in the player's {names_of}: "
                     + f"{names_of}: {{{', '.join(f'{k}: {value[k]}' for k in value)}}}"
                     if names_of is not None
-                    else self.player_key_hint(name, [*self.player, *hooks])
+                    else self.player_key_hint(name, [*self.player, *hooks], value)
                 )
                 self.add(
                     key_where(spec, key, at),
@@ -471,12 +471,12 @@ class Checker:
                 return table
         return None
 
-    def player_key_hint(self, name: str, pool: list[str]) -> str:
+    def player_key_hint(self, name: str, pool: list[str], value: Any = None) -> str:
         """The hint for a player's key the game does not have: the counter (track, zone) it
         names or the player's key it names, whichever is a word of it ('treasure_tokens' is
         the counter treasure, not the board's treasure_on; 'specialty_goods' the key goods,
         not the counter specialties), else the counter's, else the key's."""
-        held, key = self.held_hint(name), self.key_hint(name, pool)
+        held, key = self.held_hint(name, value), self.key_hint(name, pool)
         words = set(name.split("_"))
         for hint in (held, key):
             named = re.findall(r"'([A-Za-z0-9_]+)'", hint)
@@ -484,7 +484,7 @@ class Checker:
                 return hint
         return held or key
 
-    def held_hint(self, name: str) -> str:
+    def held_hint(self, name: str, value: Any = None) -> str:
         """For a player's key the game does not have, the counter (track, zone) it is close
         to and where it goes: 'treasure_tokens' is the counter 'treasure', given in the
         player's counters (it was "did you mean 'treasure_on'?", the board's key)."""
@@ -493,6 +493,10 @@ class Checker:
             close = suggest(name, sorted(v.get(table) or ()), most=0)
             if close.startswith("; did you mean '") and close.count("'") == 2:
                 found = close.split("'")[1]
+                if isinstance(value, int) and not isinstance(value, bool) and table != "zones":
+                    example = str(value)  # the number written ('ship: 7' -> ship_space: 7)
+                elif isinstance(value, list) and value and table == "zones":
+                    example = f"[{', '.join(self.as_ids(value))}]"
                 return (
                     f"; did you mean the {table[:-1]} '{found}'? give it in the player's "
                     f"{table}: {{{found}: {example}}}"

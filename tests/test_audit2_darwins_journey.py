@@ -183,3 +183,17 @@ def test_a_step_named_with_more_words_than_a_verb_is_told_the_verb(tmp_path: Pat
         "'take_treasure'? 'take_treasure' is a verb the game's cards do: to do it, write run: "
         "discovering_treasure.campsite_reached with event: {campsite: ...}" in result.message
     ), result.message
+
+
+def test_a_players_key_near_a_counter_is_told_the_number_written(tmp_path: Path) -> None:
+    """'ship: 7' was told "counters: {ship_space: 3}"; the 7 written is kept."""
+    (result,) = run_scenarios(
+        GENERATED,
+        "scenario: ship\ngame: darwins_journey\ngiven:\n  player:\n    ship: 7\n"
+        "do:\n  - action: pirate_raid\nexpect:\n  round: 1\n",
+        tmp_path / "s.yaml",
+    )
+    assert (
+        "'ship' is not something a scenario can set for a player; did you mean the counter "
+        "'ship_space'? give it in the player's counters: {ship_space: 7}" in result.message
+    ), result.message
