@@ -1345,7 +1345,17 @@ class Checker:
         if (
             sig.name == "count"
             and sig.origin == "prelude"
-            and (not isinstance(expr, Name) or scope.locals.get(expr.id) == "list")
+            and (
+                not isinstance(expr, Name)
+                or scope.locals.get(expr.id) == "list"
+                # A kind's name is the list of its cards (README): `count(campsite)` counts
+                # them, where it was told "'campsite' is not a zone of this game".
+                or (
+                    expr.id not in scope.locals
+                    and expr.id in self.vocab.kinds
+                    and expr.id not in self.vocab.zones
+                )
+            )
         ):
             # `count(trade_routes())`: how many items a list holds, as a zone's cards are
             # counted (a native's list had no other way to be counted).
@@ -1692,7 +1702,7 @@ class Checker:
             pool += [*trigger.params, *trigger.quantities]
         hints = self._misplaced_name(ident, trigger) or did_you_mean(ident, pool)
         if not hints and ident in v.tracks:
-            hints = (f"'{ident}' is a track; mark it with: mark {ident} 1",)
+            hints = self._track_read(ident)
         elif not hints and ident in v.verbs:
             hints = (f"'{ident}' is a verb; use it as a statement",)
         elif not hints and trigger is None:
@@ -1711,6 +1721,19 @@ class Checker:
             )
         self.error("name-undefined", f"'{ident}' is not defined here", node.span, *hints)
         return {"kind": "num", "value": 0}, "any"
+
+    def _track_read(self, ident: str) -> tuple[str, ...]:
+        """The hint for a track read as a value ('if durability >= 3'): a track is boxes, not
+        a number, so what reads it is the counters module's marked() (said with the 'use'
+        that brings it in when the game has not), and what changes it is 'mark'. The hint
+        said only "mark it with: mark durability 1", which reads nothing."""
+        reads = f"marked({ident}) is how many of its boxes are marked"
+        if "marked" not in self.vocab.natives:
+            reads += (
+                " (the standard library's counters module: add 'use counters' to the game"
+                " block in game.cards)"
+            )
+        return (f"'{ident}' is a track: {reads}; mark {ident} 1 marks one",)
 
     def _kind_as_amount(self, sig: Signature, ident: str) -> tuple[str, ...]:
         """A hint for a kind of card given to a verb of counters ('gain port_card 1'): the

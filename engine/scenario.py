@@ -39,7 +39,7 @@ from engine.modes import MODE_SPELLINGS, MODES, mode_name
 from engine.runtime import Context, Game, GameEnded, Policy, Question, RuleError
 from engine.scenario_check import check_scenario
 from engine.scenario_flow import scenario_actions
-from engine.scenario_types import child_where
+from engine.scenario_types import Unordered, child_where
 
 SCENARIO_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -173,16 +173,25 @@ def _removed(folder: Path, ir: dict[str, Any]) -> frozenset[str]:
 
 def _same(got: Any, want: Any) -> bool:
     """Whether a game's own expectation holds: equal; a number for a list of cards is how
-    many (as a player's ``zones`` take it); a set is compared in any order."""
-    if isinstance(want, int) and not isinstance(want, bool) and isinstance(got, (list, frozenset)):
+    many (as a player's ``zones`` take it); a set is compared in any order, and an
+    :class:`~engine.scenario_types.Unordered` in any order with its repeats counted."""
+    if (
+        isinstance(want, int)
+        and not isinstance(want, bool)
+        and isinstance(got, (list, frozenset, Unordered))
+    ):
         return len(got) == want
     if isinstance(got, (set, frozenset)) and isinstance(want, list):
         return set(got) == set(want)
+    if isinstance(got, Unordered) and isinstance(want, list):
+        return sorted(map(repr, got)) == sorted(map(repr, want))
     return bool(got == want)
 
 
 def _shown(got: Any) -> Any:
     """A value a hook returned, as a scenario writes it (a set as a sorted list)."""
+    if isinstance(got, Unordered):
+        return list(got)
     return sorted(got) if isinstance(got, (set, frozenset)) else got
 
 

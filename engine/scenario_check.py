@@ -22,6 +22,8 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from dsl.names import card_id
+from dsl.wordmatch import word_matches
 from engine.modes import mode_name
 from engine.scenario_flow import scenario_action_args
 from engine.scenario_types import (
@@ -381,8 +383,26 @@ class Checker:
                 self.kind(self.player[name], value, child_where(spec, key, at))
             elif name in hooks:
                 self.kind(hooks[name], value, child_where(spec, key, at))
+            elif (
+                self.held_by_a_player(name) not in (None, ("zones", "[card, ...]"))
+                and (listed := self.list_key(value, {**self.player, **hooks})) is not None
+            ):
+                # 'specialties: [Wine]': a counter of the game, but a list of names is what
+                # another key holds ('goods'), which "counters: {specialties: 3}" never says.
+                self.add(
+                    key_where(spec, key, at),
+                    f"'{name}' is not something a scenario can "
+                    f"{'set' if setting else 'check'} for a player; a list of "
+                    f"{', '.join(map(str, value))} is given as {listed}: "
+                    f"[{', '.join(self.as_ids(value))}]",
+                )
             elif (held := self.held_by_a_player(name)) is not None:
                 table, example = held
+                if isinstance(value, int) and not isinstance(value, bool) and table != "zones":
+                    # The scenario's own number ('prestige: 5' -> counters: {prestige: 5}).
+                    example = str(value)
+                elif isinstance(value, list) and value and table == "zones":
+                    example = f"[{', '.join(self.as_ids(value))}]"
                 self.add(
                     key_where(spec, key, at),
                     f"'{name}' is a {table[:-1]}: give it in the player's {table}: "
@@ -397,12 +417,48 @@ class Checker:
                     + f"give {'it' if len(value) == 1 else 'them'} in the player's {names_of}: "
                     + f"{names_of}: {{{', '.join(f'{k}: {value[k]}' for k in value)}}}"
                     if names_of is not None
-                    else self.player_key_hint(name, [*self.player, *hooks])
+                    else self.player_key_hint(name, [*self.player, *hooks], value)
                 )
                 self.add(
                     key_where(spec, key, at),
                     f"'{name}' is not something a scenario can {verb} for a player{hint}",
                 )
+
+    def step_taking(self, action: str, args: Any) -> str | None:
+        """Another step of a name sharing a word with ``action`` that takes every one of
+        ``args`` when ``action`` takes some of them not; None when there is no one such."""
+        fields = getattr(self.actions[action], "fields", None)
+        if not isinstance(args, dict) or not args or fields is None:
+            return None
+        if all(str(k) in fields for k in args):
+            return None
+        words = set(action.split("_"))
+        found = [
+            name
+            for name, kind in self.actions.items()
+            if name != action
+            and words & set(name.split("_"))
+            and isinstance(getattr(kind, "fields", None), dict)
+            and all(str(k) in kind.fields for k in args)
+        ]
+        return found[0] if len(found) == 1 else None
+
+    def as_ids(self, value: list[Any]) -> list[str]:
+        """Names as ids ('Wine' -> 'wine', 'Sierra Leone' -> 'sierra_leone')."""
+        return [card_id(str(v)) for v in value]
+
+    def list_key(self, value: Any, keys: dict[str, Kind]) -> str | None:
+        """The player's key that takes a list of these names (every one an id of its pool,
+        in any case), when ``value`` is such a list and exactly one key takes it."""
+        if not isinstance(value, list) or not value:
+            return None
+        wanted = self.as_ids(value)
+        found = []
+        for key, kind in keys.items():
+            item = getattr(kind, "item", None) if isinstance(kind, Many) else None
+            if isinstance(item, Id) and all(w in self.vocab.pool(item.pool) for w in wanted):
+                found.append(key)
+        return found[0] if len(found) == 1 else None
 
     def table_of_names(self, value: Any) -> str | None:
         """``'counters'`` when ``value`` is a mapping whose keys are all counters of the game
@@ -416,12 +472,12 @@ class Checker:
                 return table
         return None
 
-    def player_key_hint(self, name: str, pool: list[str]) -> str:
+    def player_key_hint(self, name: str, pool: list[str], value: Any = None) -> str:
         """The hint for a player's key the game does not have: the counter (track, zone) it
         names or the player's key it names, whichever is a word of it ('treasure_tokens' is
         the counter treasure, not the board's treasure_on; 'specialty_goods' the key goods,
         not the counter specialties), else the counter's, else the key's."""
-        held, key = self.held_hint(name), self.key_hint(name, pool)
+        held, key = self.held_hint(name, value), self.key_hint(name, pool)
         words = set(name.split("_"))
         for hint in (held, key):
             named = re.findall(r"'([A-Za-z0-9_]+)'", hint)
@@ -429,7 +485,7 @@ class Checker:
                 return hint
         return held or key
 
-    def held_hint(self, name: str) -> str:
+    def held_hint(self, name: str, value: Any = None) -> str:
         """For a player's key the game does not have, the counter (track, zone) it is close
         to and where it goes: 'treasure_tokens' is the counter 'treasure', given in the
         player's counters (it was "did you mean 'treasure_on'?", the board's key)."""
@@ -438,6 +494,10 @@ class Checker:
             close = suggest(name, sorted(v.get(table) or ()), most=0)
             if close.startswith("; did you mean '") and close.count("'") == 2:
                 found = close.split("'")[1]
+                if isinstance(value, int) and not isinstance(value, bool) and table != "zones":
+                    example = str(value)  # the number written ('ship: 7' -> ship_space: 7)
+                elif isinstance(value, list) and value and table == "zones":
+                    example = f"[{', '.join(self.as_ids(value))}]"
                 return (
                     f"; did you mean the {table[:-1]} '{found}'? give it in the player's "
                     f"{table}: {{{found}: {example}}}"
@@ -510,6 +570,12 @@ class Checker:
             else:
                 args = step.get("args") or {}
                 self.kind(self.actions[action], args, child_where(step, "args", at))
+                other = self.step_taking(action, args)
+                if other is not None:
+                    # 'action: sail' with 'args: {to: london}': the step of a like name that
+                    # takes those arguments ('sail_to'), which "known: distance" never says.
+                    takes = ", ".join(repr(str(k)) for k in args)
+                    self.add(value_at, f"did you mean the step '{other}', which takes {takes}?")
         spec = self.vocab.ir["vocabulary"]["triggers"].get(trigger or "", {})
         quantities = set(spec.get("quantities") or [])
         if trigger is not None:
@@ -582,7 +648,15 @@ class Checker:
                     break
         if action in triggers:
             ways.append(f"fire: {action}{event(action)} (every card in force answers)")
-        if not ways and action in self.vocab.ir["vocabulary"].get("verbs", {}):
+        verbs = self.vocab.ir["vocabulary"].get("verbs", {})
+        if not ways and action not in verbs:
+            # 'take_the_treasure': the game's verb whose words it holds ('take_treasure').
+            worded = word_matches(action, list(verbs), most=1)
+            if len(worded) == 1 and worded[0] not in self.actions:
+                doing = self.verb_hint(worded[0], event)
+                if doing:
+                    return f"; did you mean the verb '{worded[0]}'? " + doing
+        if not ways and action in verbs:
             doing = self.verb_hint(action, event)
             if doing:
                 # A step of the game close to the name may be what was meant ('use_crew' for
@@ -591,7 +665,27 @@ class Checker:
                 return "; " + doing + (f"; or did you mean '{close[0]}'?" if close else "")
         if ways:
             return "; to run it, write " + ", or ".join(ways)
+        near = suggest(action, self.actions, most=0)
+        if near.startswith("; did you mean"):
+            return near
+        # A step named by what it does ('end_game' for 'finish', "End the game: final scores,
+        # titles, the winner"): the steps whose description holds its words, each with it.
+        said = self.step_descriptions()
+        by_words = word_matches(action, list(said), titles=said, most=2, subset=False)
+        if by_words:
+            return "; did you mean " + " or ".join(f"'{n}' ({said[n]})" for n in by_words) + "?"
         return suggest(action, self.actions, most=40)
+
+    def step_descriptions(self) -> dict[str, str]:
+        """Each step's description: the first sentence of its function's docstring in the
+        game's ``ACTIONS`` (the steps without one left out)."""
+        out: dict[str, str] = {}
+        for name, fn in (getattr(self.rules, "ACTIONS", {}) or {}).items():
+            doc = (getattr(fn, "__doc__", None) or "").strip()
+            if name in self.actions and doc:
+                first = " ".join(doc.split("\n\n")[0].split())
+                out[name] = re.split(r"\. | \(|: ", first)[0].rstrip(".")
+        return out
 
     def verb_hint(self, verb: str, event: Callable[[str], str]) -> str:
         """The steps that do the game's verb ``verb`` (a rulebook's deed, 'move_pirate_ship',

@@ -23,6 +23,16 @@ from dsl.wordmatch import word_matches
 Where = tuple[int, int]
 
 
+class Unordered(tuple):  # type: ignore[type-arg]
+    """What a game's ``expect`` hook returns for a value whose order means nothing (the
+    specialties a captain holds, the Campsites still holding a Treasure token): a scenario's
+    list is compared with it in any order, each name as many times as it is held. A hook that
+    sorted its list instead made ``given: [wine, silk]`` then ``expect: [wine, silk]`` fail
+    with "got ['silk', 'wine']"."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True)
 class Problem:
     """One wrong value: where it is and what is wrong, with a hint when there is one."""
@@ -55,6 +65,12 @@ def suggest(name: str, pool: Sequence[str] | set[str] | dict[str, Any], most: in
     # nearer than spelling says ('silver').
     by_words = word_matches(str(name), names, most=1, subset=False)
     if by_words:
+        # A near miss of a letter or two ('pirates' for the Pirate tile, 'pirate') is what was
+        # meant more often than a longer name holding the word ('pirates_setup'): both, the
+        # near miss first.
+        near = difflib.get_close_matches(str(name), names, n=1, cutoff=0.85)
+        if near and near[0] != by_words[0]:
+            return f"; did you mean '{near[0]}' or '{by_words[0]}'?"
         return f"; did you mean '{by_words[0]}'?"
     close = difflib.get_close_matches(str(name), names, n=1, cutoff=0.6)
     # A name the guess starts with ('setup' for 'setup_game'), which difflib may rank below a

@@ -206,7 +206,7 @@ def test_a_scenario_key_of_the_rulebooks_words_is_told_the_key(tmp_path: Path) -
     ) in message
     assert (
         "6:5: 'treasure_tokens' is not something a scenario can set for a player; did you mean "
-        "the counter 'treasure'? give it in the player's counters: {treasure: 3}"
+        "the counter 'treasure'? give it in the player's counters: {treasure: 1}"
     ) in message
 
 

@@ -850,7 +850,7 @@ def test_a_counter_or_zone_written_in_the_wrong_place_says_where_it_goes(tmp_pat
         "misplaced.yaml:6:3: 'hand' is a player's zone: give it under 'player' (or 'players'), "
         "in its zones: player: {zones: {hand: [card, ...]}}",
         "misplaced.yaml:8:5: 'hand' is a zone: give it in the player's zones: "
-        "zones: {hand: [card, ...]}",
+        "zones: {hand: [fame]}",
         "misplaced.yaml:9:5: 'money' is a counter: give it in the player's counters: "
         "counters: {money: 3}",
         "misplaced.yaml:10:17: 'pilot' is not a Crew Cabin: a whole number from 1 to 6",

@@ -411,11 +411,11 @@ def test_a_zone_written_under_a_player_is_told_to_go_under_zones(tmp_path: Path)
     assert not result.passed
     assert (
         "s.yaml:5:5: 'port_cards' is a zone: give it in the player's zones: "
-        "zones: {port_cards: [card, ...]}" in result.message
+        "zones: {port_cards: [rum]}" in result.message
     ), result.message
     assert (
         "s.yaml:6:5: 'specialties' is a counter: give it in the player's counters: "
-        "counters: {specialties: 3}" in result.message
+        "counters: {specialties: 1}" in result.message
     ), result.message
 
 

@@ -37,7 +37,7 @@ from typing import Any, Protocol
 
 from engine.flow import FlowGame
 from engine.runtime import Context, Game, Player, Question, RuleError
-from engine.scenario_types import PLAYER, Fields, Id, Many, Maybe, Number, Table, Text
+from engine.scenario_types import PLAYER, Fields, Id, Many, Maybe, Number, Table, Text, Unordered
 
 from . import board as geometry  # noqa: F401 - for tests: rules_module(...).geometry
 from . import policy
@@ -863,15 +863,19 @@ def _winner(g: Game, player: Player | None) -> int | None:
 EXPECT = {
     "pirate_region": lambda g, player: pirate_region(g, Context(g.players[0], "", "")),
     "ship_region": _expect_player(lambda g, p: ship_region(g, Context(p, "", ""), p)),
-    "treasure_on": lambda g, player: sorted(s for s, n in g.board["treasure"].items() if n),
+    # The Campsites holding a token, the Crew deck and the Objective discard pile are compared
+    # in any order: a scenario lists them as it likes.
+    "treasure_on": lambda g, player: Unordered(
+        sorted(s for s, n in g.board["treasure"].items() if n)
+    ),
     "treasure_in_box": lambda g, player: g.board["treasure_in_box"],
     "unlocked_tiles": lambda g, player: _game(g).unlocked_tiles(),
     # The tiles on the Diary's top locations: those unlocked at the start of the game.
     "unlocked_at_start": lambda g, player: g.board["diary"][: param(g, "diary_top_locations")],
     "diary": lambda g, player: list(g.board["diary"]),
-    "crew_deck": lambda g, player: sorted(g.board["crew_deck"]),
+    "crew_deck": lambda g, player: Unordered(sorted(g.board["crew_deck"])),
     "crew_display": lambda g, player: list(g.board["crew_display"]),
-    "objective_discard": lambda g, player: sorted(g.board["objective_discard"]),
+    "objective_discard": lambda g, player: Unordered(sorted(g.board["objective_discard"])),
     "goal_tiles": lambda g, player: list(g.board["goal_tiles"]),
     "tents_on": lambda g, player: {
         site: [s + 1 for s in seats] for site, seats in g.board["tents_on"].items() if seats

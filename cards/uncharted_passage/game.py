@@ -30,6 +30,7 @@ from engine.flow import FlowGame, flow_of
 from engine.runtime import (
     Context,
     Game,
+    GameEnded,
     ObjectCache,
     Player,
     Question,
@@ -1809,6 +1810,11 @@ class UnchartedPassage(FlowGame):
         player.flags["sunk"] = track
         self.board["over"] = True
         self.log("sunk", player.index, track)
+        if self.playing:
+            # "the game ends immediately", whatever the flow's end condition says: a house
+            # rule's own 'end_when' replaces the flow's 'end when ship_sunk()', and a sunk
+            # ship then sailed on to the 12th month.
+            raise GameEnded("the ship sank")
 
     # -- the steps without the map (scenarios of the card layer call them directly)
 

@@ -19,6 +19,7 @@ from engine.scenario_types import (
     OneOf,
     Table,
     Text,
+    Unordered,
 )
 
 from .game import GameResult, UnchartedPassage, _player
@@ -231,11 +232,13 @@ def _result(g: Game) -> GameResult:
 
 EXPECT.update(
     {
-        "goods": lambda g, who: sorted(_player(g, who).flags.get("goods", [])),
-        "ports_visited": lambda g, who: sorted(_player(g, who).flags.get("ports", ())),
-        "spots_visited": lambda g, who: sorted(_player(g, who).flags.get("spots", ())),
+        # The Specialties Book and the places visited are in no order: a scenario lists
+        # them in any (each specialty as many times as it is written).
+        "goods": lambda g, who: Unordered(sorted(_player(g, who).flags.get("goods", []))),
+        "ports_visited": lambda g, who: Unordered(sorted(_player(g, who).flags.get("ports", ()))),
+        "spots_visited": lambda g, who: Unordered(sorted(_player(g, who).flags.get("spots", ()))),
         "anchored_at": lambda g, who: list(_player(g, who).flags.get("anchorages", ())),
-        "areas_visited": lambda g, who: sorted(_player(g, who).flags.get("areas", ())),
+        "areas_visited": lambda g, who: Unordered(sorted(_player(g, who).flags.get("areas", ()))),
         "final_score": lambda g, who: _flow(g).final_score(_player(g, who)),
         # "Record your final prestige points in the logbook": the final score, by those words.
         "final_prestige": lambda g, who: _flow(g).final_score(_player(g, who)),

@@ -743,7 +743,21 @@ class CardWriter:
                 # exactly 1 tent site", not "the Campsite's tent sites is 1".
                 count = right["value"]
                 return [*self.expr(left["value"]), " has ", *_how_many(op, count, things)]
-        return [*self.expr(left), f" {_COMPARE[op]} ", *self.expr(right)]
+        said = _COMPARE[op]
+        if counted and right["kind"] != "num":
+            held = self.expr(left)
+            last = plain_words(held).split(" ")[-1]
+            if _singular(last) != last:
+                # "the number of your Coins is at least the Coins a raid would take", not
+                # "your Coins is at least ..." (a plural noun with 'is', refused by the lint).
+                return ["the number of ", *held, f" {said} ", *self.expr(right)]
+        if left["kind"] == "attr":
+            word = plain_words([self.word(left["attr"])])
+            if _singular(word) != word:
+                # "its goods are groceries": a card's property named by a plural noun
+                # ("spec.goods == groceries" printed "spec's goods is", which the lint refuses).
+                said = "are" + said[2:]
+        return [*self.expr(left), f" {said} ", *self.expr(right)]
 
     def operand(self, e: dict[str, Any], op: str, right: bool = False) -> Text:
         """An operand of an arithmetic operator in words; a sum or difference under a product,
@@ -829,6 +843,19 @@ class CardWriter:
                 return ["the number of cards in ", *args[0]]
             # A zone named as its cards: "the number of your Port Cards".
             return ["the number of your ", *args[0]]
+        if len(args) == 1 and " your track" in doc:
+            # The counters module's "How many boxes of the player's track are marked.":
+            # "the number of boxes of the Ship Durability track that are marked", the track
+            # named in its place (it printed "if How many boxes of your track are marked.
+            # (the Ship Durability track) is at least 3").
+            text = doc.rstrip(".")
+            if text.lower().startswith("how many ") and " are " in text:
+                noun, state = text[len("how many ") :].split(" are ", 1)
+                text = f"the number of {noun} that are {state}"
+            elif text.lower().startswith("true when "):
+                text = text[len("true when ") :]
+            before, after = text.split("your track", 1)
+            return [*lead, before, *args[0], after]
         if len(args) == 1 and "a player's " in doc and e["args"][0]["kind"] in ("local", "builtin"):
             # "seat(rival)": "that player's seat number", the player put in the description.
             before, after = doc.split("a player's ", 1)
