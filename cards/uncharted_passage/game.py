@@ -364,8 +364,8 @@ class UnchartedPassage(FlowGame):
         self.chart: Chart | None = None
         self.logbook: list[list[dict[str, Any]]] = [[] for _ in self.players]
         #: The month being logged (its number, and each ship's tracks and space at its start);
-        #: the number is None once its line is written.
-        self._month: tuple[int | None, list[tuple[int, int, str]]] | None = None
+        #: None once its line is written.
+        self._month: tuple[int, list[tuple[int, int, str]]] | None = None
         self._tick = 0
         static = self._static()
         self._answering: dict[str, frozenset[str]] = static["answering"]
@@ -944,7 +944,7 @@ class UnchartedPassage(FlowGame):
         """The month's line of each logbook, once a month (the flow writes it at the end of the
         month, and at the end of the game for a month a sinking cut short)."""
         month = self._month
-        if month is None or month[0] is None:
+        if month is None:
             return
         voyage = self.board.get("voyage")
         title = self.cards[voyage]["title"] if voyage else ""
@@ -972,7 +972,7 @@ class UnchartedPassage(FlowGame):
                     "note": note,
                 }
             )
-        self._month = (None, month[1])
+        self._month = None
 
     # -- Planning phase
 
