@@ -1724,7 +1724,7 @@ class UnchartedPassage(FlowGame):
         ``titles from`` kind (solo, or the team's in co-op, by the cards' tags), who sank, the
         winner by the flow's ``winner`` and ``tiebreak``, the logbooks."""
         players = self.players
-        flow = flow_of(self)
+        flow = self._flow_table or flow_of(self)
         scores = [
             int(p.flags["final_score"]) if "final_score" in p.flags else self.final_score(p)
             for p in players
