@@ -372,6 +372,8 @@ class UnchartedPassage(FlowGame):
         #: The verbs the game's DSL defines (flow.cards), by name.
         self.dsl_verbs: dict[str, Any] = static["dsl_verbs"]
         self.dsl_functions: dict[str, Any] = static["dsl_functions"]
+        #: The DSL verb gain_port_card (flow.cards), looked up once per compiled game.
+        self._port_card_verb: Any = self.dsl_verbs.get("gain_port_card")
         self._rules: list[str] = static["rules"]
         #: Per trigger: the rules answering it, and whether a voyage or mid-event card, a Port
         #: Card or a mission can (what :meth:`_answering_in_force` needs to look at).
@@ -723,9 +725,20 @@ class UnchartedPassage(FlowGame):
                 return
             claimed.add(space)
         self.log("anchor_space", player.index, space)
-        gain_port_card(self, player)
+        self.gain_port_card(player)
 
     # -- specialties ("Specialties Book")
+
+    def gain_port_card(self, player: Player) -> None:
+        """The player gains a Port Card through the DSL verb ``gain_port_card`` (flow.cards),
+        as :func:`gain_port_card`, with the verb looked up once per compiled game: a Port
+        Card is gained about ten times a game."""
+        verb = self._port_card_verb
+        if verb is not None and self.playing:
+            # Inside play()'s Game.call, which locates a failure here at its DSL line.
+            verb(self, Context(player, "", "gain_port_card"))
+        else:
+            self.run_verb("gain_port_card", player)
 
     def add_specialty(self, player: Player, name: str) -> None:
         """Write a specialty in the Specialties Book."""
@@ -1434,7 +1447,7 @@ class UnchartedPassage(FlowGame):
         row = int(self.ask(player, Question("crew.row", player.index, "Crew Action row", rows)))
         buy, sell, either, card = self.crew_table.get(row, (False, False, False, False))
         if card:
-            gain_port_card(self, player)
+            self.gain_port_card(player)
         if either:
             choices = ["buy"] if space.specialty else []
             if self._sellable(player, space):
