@@ -858,8 +858,9 @@ class PythonEmitter:
         try:
             if loop:
                 fn.add(0, "while number <= limit:")
+                # The rounds played are the last round begun: FlowGame.play reads them from
+                # g.round once the loop returns or an end cuts it short.
                 fn.add(1, "g.round = number")
-                fn.add(1, "g.rounds_played = number")
             for index, phase in enumerate(phases):
                 fn.add(base, f"# phase {phase['name']}")
                 if not loop:

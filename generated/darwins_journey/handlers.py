@@ -551,7 +551,6 @@ def loop__round(g, c, number, limit):
     p_workers = g.params['workers']
     while number <= limit:
         g.round = number
-        g.rounds_played = number
         # phase diary
         # verb unlock_diary
         gv_unlock_diary_locations(g, c, (p_diary_top_locations + ((number - 1) * p_diary_unlocks_per_round)))  # @ cards/darwins_journey/flow.cards:93:3
@@ -814,15 +813,15 @@ LINES = {
     534: ('cards/darwins_journey/flow.cards', 123, 3),
     536: ('cards/darwins_journey/flow.cards', 124, 5),
     537: ('cards/darwins_journey/flow.cards', 125, 5),
-    557: ('cards/darwins_journey/flow.cards', 93, 3),
-    560: ('cards/darwins_journey/flow.cards', 101, 3),
-    561: ('cards/darwins_journey/flow.cards', 102, 5),
-    562: ('cards/darwins_journey/flow.cards', 103, 7),
-    566: ('cards/darwins_journey/flow.cards', 104, 9),
-    569: ('cards/darwins_journey/flow.cards', 117, 3),
-    570: ('cards/darwins_journey/flow.cards', 118, 5),
-    572: ('cards/darwins_journey/flow.cards', 37, 7),
-    575: ('cards/darwins_journey/flow.cards', 123, 3),
-    576: ('cards/darwins_journey/flow.cards', 124, 5),
-    577: ('cards/darwins_journey/flow.cards', 125, 5),
+    556: ('cards/darwins_journey/flow.cards', 93, 3),
+    559: ('cards/darwins_journey/flow.cards', 101, 3),
+    560: ('cards/darwins_journey/flow.cards', 102, 5),
+    561: ('cards/darwins_journey/flow.cards', 103, 7),
+    565: ('cards/darwins_journey/flow.cards', 104, 9),
+    568: ('cards/darwins_journey/flow.cards', 117, 3),
+    569: ('cards/darwins_journey/flow.cards', 118, 5),
+    571: ('cards/darwins_journey/flow.cards', 37, 7),
+    574: ('cards/darwins_journey/flow.cards', 123, 3),
+    575: ('cards/darwins_journey/flow.cards', 124, 5),
+    576: ('cards/darwins_journey/flow.cards', 125, 5),
 }

@@ -490,7 +490,6 @@ def loop__round(g, c, number, limit):
     p_workers = g.params['workers']
     while number <= limit:
         g.round = number
-        g.rounds_played = number
         # phase diary
         # verb unlock_diary
         gv_unlock_diary_locations(g, c, (p_diary_top_locations + ((number - 1) * p_diary_unlocks_per_round)))  # @ cards/darwins_journey/flow.cards:93:3
@@ -722,15 +721,15 @@ LINES = {
     473: ('cards/darwins_journey/flow.cards', 123, 3),
     475: ('cards/darwins_journey/flow.cards', 124, 5),
     476: ('cards/darwins_journey/flow.cards', 125, 5),
-    496: ('cards/darwins_journey/flow.cards', 93, 3),
-    499: ('cards/darwins_journey/flow.cards', 101, 3),
-    500: ('cards/darwins_journey/flow.cards', 102, 5),
-    501: ('cards/darwins_journey/flow.cards', 103, 7),
-    505: ('cards/darwins_journey/flow.cards', 104, 9),
-    508: ('cards/darwins_journey/flow.cards', 117, 3),
-    509: ('cards/darwins_journey/flow.cards', 118, 5),
-    511: ('cards/darwins_journey/flow.cards', 37, 7),
-    514: ('cards/darwins_journey/flow.cards', 123, 3),
-    515: ('cards/darwins_journey/flow.cards', 124, 5),
-    516: ('cards/darwins_journey/flow.cards', 125, 5),
+    495: ('cards/darwins_journey/flow.cards', 93, 3),
+    498: ('cards/darwins_journey/flow.cards', 101, 3),
+    499: ('cards/darwins_journey/flow.cards', 102, 5),
+    500: ('cards/darwins_journey/flow.cards', 103, 7),
+    504: ('cards/darwins_journey/flow.cards', 104, 9),
+    507: ('cards/darwins_journey/flow.cards', 117, 3),
+    508: ('cards/darwins_journey/flow.cards', 118, 5),
+    510: ('cards/darwins_journey/flow.cards', 37, 7),
+    513: ('cards/darwins_journey/flow.cards', 123, 3),
+    514: ('cards/darwins_journey/flow.cards', 124, 5),
+    515: ('cards/darwins_journey/flow.cards', 125, 5),
 }

@@ -552,7 +552,6 @@ def loop__round(g, c, number, limit):
     p_workers = g.params['workers']
     while number <= limit:
         g.round = number
-        g.rounds_played = number
         # phase diary
         # verb unlock_diary
         gv_unlock_diary_locations(g, c, (p_diary_top_locations + ((number - 1) * p_diary_unlocks_per_round)))  # @ cards/darwins_journey/flow.cards:93:3
@@ -815,15 +814,15 @@ LINES = {
     535: ('cards/darwins_journey/flow.cards', 123, 3),
     537: ('cards/darwins_journey/flow.cards', 124, 5),
     538: ('cards/darwins_journey/flow.cards', 125, 5),
-    558: ('cards/darwins_journey/flow.cards', 93, 3),
-    561: ('cards/darwins_journey/flow.cards', 101, 3),
-    562: ('cards/darwins_journey/flow.cards', 102, 5),
-    563: ('cards/darwins_journey/flow.cards', 103, 7),
-    567: ('cards/darwins_journey/flow.cards', 104, 9),
-    570: ('cards/darwins_journey/flow.cards', 117, 3),
-    571: ('cards/darwins_journey/flow.cards', 118, 5),
-    573: ('cards/darwins_journey/flow.cards', 37, 7),
-    576: ('cards/darwins_journey/flow.cards', 123, 3),
-    577: ('cards/darwins_journey/flow.cards', 124, 5),
-    578: ('cards/darwins_journey/flow.cards', 125, 5),
+    557: ('cards/darwins_journey/flow.cards', 93, 3),
+    560: ('cards/darwins_journey/flow.cards', 101, 3),
+    561: ('cards/darwins_journey/flow.cards', 102, 5),
+    562: ('cards/darwins_journey/flow.cards', 103, 7),
+    566: ('cards/darwins_journey/flow.cards', 104, 9),
+    569: ('cards/darwins_journey/flow.cards', 117, 3),
+    570: ('cards/darwins_journey/flow.cards', 118, 5),
+    572: ('cards/darwins_journey/flow.cards', 37, 7),
+    575: ('cards/darwins_journey/flow.cards', 123, 3),
+    576: ('cards/darwins_journey/flow.cards', 124, 5),
+    577: ('cards/darwins_journey/flow.cards', 125, 5),
 }
