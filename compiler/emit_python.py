@@ -467,7 +467,9 @@ class PythonEmitter:
         context never changes once made): no context is looked up or made a loop a round. The
         loop's variable is set from its context only where the loop reads it."""
         self.contexts_used = True
-        named = _reads_local([s["where"], s["body"], [k["key"] for k in s.get("order") or ()]], s["var"])
+        named = _reads_local(
+            [s["where"], s["body"], [k["key"] for k in s.get("order") or ()]], s["var"]
+        )
         over = "contexts"
         if s.get("order"):
             # As s_for_each: the keys of each with two or more players, a stable sort.
@@ -1018,7 +1020,9 @@ def _reads_local(node: Any, name: str) -> bool:
         return False
     if node.get("kind") == "local" and node.get("name") == name:
         return True
-    return any(_reads_local(value, name) for value in node.values() if isinstance(value, (dict, list)))
+    return any(
+        _reads_local(value, name) for value in node.values() if isinstance(value, (dict, list))
+    )
 
 
 def _stdlib_modules(node: Any, found: set[str] | None = None) -> set[str]:
