@@ -147,6 +147,10 @@ class PythonEmitter:
         #: While the round loop is written (:meth:`round_loop`): board flags are read through
         #: its ``board_get``.
         self.looping = False
+        #: The round loop's ``for each`` over the players reads the players' contexts made
+        #: once a game (``contexts``, and ``many``: more than one), not one a loop a round.
+        self.contexts_used = False
+        self.many_used = False
         self.bound: dict[str, tuple[str, int]] | None = None
         self.binding: frozenset[str] = frozenset()
         #: The prefix of the DSL locals being written (an inlined verb's own: ``i3_``), and
@@ -419,6 +423,9 @@ class PythonEmitter:
         var = self.local(s["var"])
         inner = f"c{indent + 2}" if s["as_player"] else c
         over = self.expr(s["over"], c)
+        if self.looping and s["as_player"] and c == "c" and over == "g.players":
+            self.each_context(fn, s, indent, var, inner)
+            return
         if s.get("order"):
             # 'by': the items first; with two or more, every item's keys (as that player over
             # players), a stable sort so ties keep the list's order; then the loop. One item
@@ -449,6 +456,44 @@ class PythonEmitter:
                 indent + 1,
                 f"{inner} = {c} if {var} is {c}.player else {c}.for_player({var})",
             )
+        if s["where"] is not None:
+            fn.add(indent + 1, f"if not {self.expr(s['where'], inner)}:")
+            fn.add(indent + 2, "continue")
+        self.body(fn, s["body"], indent + 1, inner)
+
+    def each_context(self, fn: _Function, s: IR, indent: int, var: str, inner: str) -> None:
+        """``for each p in players`` in the round loop, over the players' contexts made once a
+        game before it (``contexts``; the players are the game's for the whole game, and a
+        context never changes once made): no context is looked up or made a loop a round. The
+        loop's variable is set from its context only where the loop reads it."""
+        self.contexts_used = True
+        named = _reads_local(
+            [s["where"], s["body"], [k["key"] for k in s.get("order") or ()]], s["var"]
+        )
+        over = "contexts"
+        if s.get("order"):
+            # As s_for_each: the keys of each with two or more players, a stable sort.
+            ordered, keyed = f"o{indent}", f"ok{indent}"
+            self.many_used = True
+            fn.add(indent, f"{ordered} = contexts", s["at"])
+            fn.add(indent, "if many:")
+            fn.add(indent + 1, f"{keyed} = []")
+            fn.add(indent + 1, f"for {inner} in {ordered}:")
+            if named:
+                fn.add(indent + 2, f"{var} = {inner}.player")
+            keys = [
+                f"-({self.expr(k['key'], inner)})"
+                if k["descending"]
+                else self.expr(k["key"], inner)
+                for k in s["order"]
+            ]
+            fn.add(indent + 2, f"{keyed}.append((({', '.join(keys)},), {inner}))", s["at"])
+            fn.add(indent + 1, f"{keyed}.sort(key=lambda item: item[0])")
+            fn.add(indent + 1, f"{ordered} = [item[1] for item in {keyed}]")
+            over = ordered
+        fn.add(indent, f"for {inner} in {over}:", s["at"])
+        if named:
+            fn.add(indent + 1, f"{var} = {inner}.player")
         if s["where"] is not None:
             fn.add(indent + 1, f"if not {self.expr(s['where'], inner)}:")
             fn.add(indent + 2, "continue")
@@ -811,11 +856,13 @@ class PythonEmitter:
                 fn.add(indent + 1, "g.end_when_held()")
 
         self.inlining, self.looping = True, loop
+        self.contexts_used = self.many_used = False
         try:
             if loop:
                 fn.add(0, "while number <= limit:")
+                # The rounds played are the last round begun: FlowGame.play reads them from
+                # g.round once the loop returns or an end cuts it short.
                 fn.add(1, "g.round = number")
-                fn.add(1, "g.rounds_played = number")
             for index, phase in enumerate(phases):
                 fn.add(base, f"# phase {phase['name']}")
                 if not loop:
@@ -845,6 +892,11 @@ class PythonEmitter:
         if loop:
             # The board is the game's for the whole game: its get is bound once.
             top = ["board_get = g.board.get"]
+            if self.contexts_used:
+                # So are its players: their contexts are made once (each_context).
+                top.append("contexts = [c.for_player(p) for p in g.players]")
+            if self.many_used:
+                top.append("many = len(contexts) > 1")
         else:
             # Whether each phase is logged, read once (it is the game's, not the round's).
             top = ["logs = g.logs_phases"]
@@ -958,6 +1010,19 @@ def _reads_player(node: Any) -> bool:
     if node.get("kind") == "ref" and node.get("to") in ("counter", "track", "zone"):
         return True
     return any(_reads_player(value) for value in node.values() if isinstance(value, (dict, list)))
+
+
+def _reads_local(node: Any, name: str) -> bool:
+    """Whether an IR (statements, expressions, lists of them) reads the DSL local ``name``."""
+    if isinstance(node, list):
+        return any(_reads_local(item, name) for item in node)
+    if not isinstance(node, dict):
+        return False
+    if node.get("kind") == "local" and node.get("name") == name:
+        return True
+    return any(
+        _reads_local(value, name) for value in node.values() if isinstance(value, (dict, list))
+    )
 
 
 def _stdlib_modules(node: Any, found: set[str] | None = None) -> set[str]:

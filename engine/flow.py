@@ -181,6 +181,9 @@ class FlowGame(Game):
         #: innermost generated frame), so a step the game's Python runs then (a DSL verb it
         #: calls) needs no Game.call of its own.
         self.playing = False
+        #: The ``FLOW`` table once :meth:`play` has read it (:func:`flow_of`), for its end and
+        #: its result.
+        self._flow_table: dict[str, Any] | None = None
 
     # -- the whole game
 
@@ -190,7 +193,7 @@ class FlowGame(Game):
         card instead."""
         if c is not None and card is not None:
             return super().play(c, card)
-        flow = flow_of(self)
+        flow = self._flow_table = flow_of(self)
         self._end_when = flow["end_when"]
         self._looking = not self.replaying and any(
             isinstance(p, Lookahead) for p in self.policies.values()
@@ -202,13 +205,9 @@ class FlowGame(Game):
         self._runners = {} if self._looking else flow.get("run", {})
         self.playing = True
         try:
-            # One Game.call for the setup and one for all the rounds: a failure is still
-            # located at its DSL line (Game.call reads the innermost generated frame).
-            if not self.set_up:
-                self.set_up = True
-                self.call(lambda g, c: self._play_section(flow, "setup", c), first)
-            if flow["round"] or flow["turn"]:
-                self.call(lambda g, c: self._rounds(flow), first)
+            # One Game.call for the setup and all the rounds: a failure is still located at
+            # its DSL line (Game.call reads the innermost generated frame).
+            self.call(lambda g, c: self._set_up_and_play(flow, c), first)
             self.reason = "rounds"
         except GameEnded as ended:
             self.reason = ended.reason
@@ -217,11 +216,20 @@ class FlowGame(Game):
         self.rounds_played = max(self.rounds_played, self.round if flow["round"] else 0)
         return self.finish()
 
+    def _set_up_and_play(self, flow: dict[str, Any], first: Context) -> None:
+        """The setup (unless it was played already) and the rounds, inside :meth:`play`'s
+        Game.call."""
+        if not self.set_up:
+            self.set_up = True
+            self._play_section(flow, "setup", first)
+        if flow["round"] or flow["turn"]:
+            self._rounds(flow)
+
     def finish(self) -> Any:
         """The ``end`` section (final scoring), then the result. There is no end condition
         any more, and an ``end_game`` here only stops it. Run again, it scores again from the
         state as it stands (a scenario that changes the state between two finishes)."""
-        flow = flow_of(self)
+        flow = self._flow_table or flow_of(self)
         self._end_when = None
         try:
             self._run(flow["end"], self._contexts[0])
@@ -231,7 +239,8 @@ class FlowGame(Game):
 
     def _rounds(self, flow: dict[str, Any]) -> None:
         rounds_fn = flow["rounds"]
-        count = None if rounds_fn is None else int(self.call(rounds_fn, self._contexts[0]))
+        # Inside play()'s Game.call, which locates a failure of the count at its DSL line.
+        count = None if rounds_fn is None else int(rounds_fn(self, self._contexts[0]))
         self.round_count = count
         limit = count if count is not None else MAX_ROUNDS_WITHOUT_COUNT
         round_phases = flow["round"]
@@ -430,7 +439,7 @@ class FlowGame(Game):
 
     def result(self) -> FlowResult:
         """Scores from the ``score`` counter, the winner, the titles, how the game ended."""
-        flow = flow_of(self)
+        flow = self._flow_table or flow_of(self)
         counter = self.score_counter or ""
         scores = [int(p.counters.get(counter, 0)) for p in self.players]
         team = flow["winner"] == "team" or self.mode == "coop"
@@ -489,6 +498,8 @@ class FlowGame(Game):
         }
         if self._phases is not None:
             memo[id(self._phases)] = self._phases
+        if self._flow_table is not None:
+            memo[id(self._flow_table)] = self._flow_table
         for name in self.SNAPSHOT_SHARED:
             value = getattr(self, name, None)
             if value is not None:

@@ -442,8 +442,11 @@ def _expected_word(python: str) -> tuple[str, ...]:
         return ("choose",)
     if code.startswith("for _ in range("):
         return ("repeat",)
-    if re.match(r"o\d+ = (?:\[\*|g\.players$)|ok\d+\.append\(", code):
+    if re.match(r"o\d+ = (?:\[\*|g\.players$|contexts$)|ok\d+\.append\(", code):
         return ("for each",)  # an ordered loop's items, and their keys ('by')
+    # The round loop's 'for each' over the players' contexts made once a game.
+    if re.match(r"for c\d+ in (?:contexts|o\d+):$", code):
+        return ("for each",)
     # A loop of a DSL verb written in place in a section runner: its own locals (v_i3_NAME).
     if match := re.match(r"for v_(?:i\d+_)?(\w+) in ", code):
         return (f"for each {match[1]}",)

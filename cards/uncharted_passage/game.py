@@ -365,14 +365,16 @@ class UnchartedPassage(FlowGame):
         self.chart: Chart | None = None
         self.logbook: list[list[dict[str, Any]]] = [[] for _ in self.players]
         #: The month being logged (its number, and each ship's tracks and space at its start);
-        #: the number is None once its line is written.
-        self._month: tuple[int | None, list[tuple[int, int, str]]] | None = None
+        #: None once its line is written.
+        self._month: tuple[int, list[tuple[int, int, str]]] | None = None
         self._tick = 0
         static = self._static()
         self._answering: dict[str, frozenset[str]] = static["answering"]
         #: The verbs the game's DSL defines (flow.cards), by name.
         self.dsl_verbs: dict[str, Any] = static["dsl_verbs"]
         self.dsl_functions: dict[str, Any] = static["dsl_functions"]
+        #: The DSL verb gain_port_card (flow.cards), looked up once per compiled game.
+        self._port_card_verb: Any = self.dsl_verbs.get("gain_port_card")
         self._rules: list[str] = static["rules"]
         #: Per trigger: the rules answering it, and whether a voyage or mid-event card, a Port
         #: Card or a mission can (what :meth:`_answering_in_force` needs to look at).
@@ -724,9 +726,20 @@ class UnchartedPassage(FlowGame):
                 return
             claimed.add(space)
         self.log("anchor_space", player.index, space)
-        gain_port_card(self, player)
+        self.gain_port_card(player)
 
     # -- specialties ("Specialties Book")
+
+    def gain_port_card(self, player: Player) -> None:
+        """The player gains a Port Card through the DSL verb ``gain_port_card`` (flow.cards),
+        as :func:`gain_port_card`, with the verb looked up once per compiled game: a Port
+        Card is gained about ten times a game."""
+        verb = self._port_card_verb
+        if verb is not None and self.playing:
+            # Inside play()'s Game.call, which locates a failure here at its DSL line.
+            verb(self, Context(player, "", "gain_port_card"))
+        else:
+            self.run_verb("gain_port_card", player)
 
     def add_specialty(self, player: Player, name: str) -> None:
         """Write a specialty in the Specialties Book."""
@@ -945,7 +958,7 @@ class UnchartedPassage(FlowGame):
         """The month's line of each logbook, once a month (the flow writes it at the end of the
         month, and at the end of the game for a month a sinking cut short)."""
         month = self._month
-        if month is None or month[0] is None:
+        if month is None:
             return
         voyage = self.board.get("voyage")
         title = self.cards[voyage]["title"] if voyage else ""
@@ -973,7 +986,7 @@ class UnchartedPassage(FlowGame):
                     "note": note,
                 }
             )
-        self._month = (None, month[1])
+        self._month = None
 
     # -- Planning phase
 
@@ -1435,7 +1448,7 @@ class UnchartedPassage(FlowGame):
         row = int(self.ask(player, Question("crew.row", player.index, "Crew Action row", rows)))
         buy, sell, either, card = self.crew_table.get(row, (False, False, False, False))
         if card:
-            gain_port_card(self, player)
+            self.gain_port_card(player)
         if either:
             choices = ["buy"] if space.specialty else []
             if self._sellable(player, space):
@@ -1725,7 +1738,7 @@ class UnchartedPassage(FlowGame):
         ``titles from`` kind (solo, or the team's in co-op, by the cards' tags), who sank, the
         winner by the flow's ``winner`` and ``tiebreak``, the logbooks."""
         players = self.players
-        flow = flow_of(self)
+        flow = self._flow_table or flow_of(self)
         scores = [
             int(p.flags["final_score"]) if "final_score" in p.flags else self.final_score(p)
             for p in players

@@ -540,6 +540,7 @@ def run__round(g, c):
 def loop__round(g, c, number, limit):
     # flow: rounds number to limit, each the round section's phases (cards/darwins_journey/flow.cards:9)
     board_get = g.board.get
+    contexts = [c.for_player(p) for p in g.players]
     gv_place_worker = g.verbs['place_worker']
     gv_take_back_workers = g.verbs['take_back_workers']
     gv_unlock_diary_locations = g.verbs['unlock_diary_locations']
@@ -550,7 +551,6 @@ def loop__round(g, c, number, limit):
     p_workers = g.params['workers']
     while number <= limit:
         g.round = number
-        g.rounds_played = number
         # phase diary
         # verb unlock_diary
         gv_unlock_diary_locations(g, c, (p_diary_top_locations + ((number - 1) * p_diary_unlocks_per_round)))  # @ cards/darwins_journey/flow.cards:93:3
@@ -558,22 +558,20 @@ def loop__round(g, c, number, limit):
         # verb place_workers
         for _ in range((p_workers + 2)):  # @ cards/darwins_journey/flow.cards:101:3
             for v_i18_position in list(range(1, n_player_count(g, c) + 1)):  # @ cards/darwins_journey/flow.cards:102:5
-                for v_i18_placer in g.players:  # @ cards/darwins_journey/flow.cards:103:7
-                    c5 = c if v_i18_placer is c.player else c.for_player(v_i18_placer)
+                for c5 in contexts:  # @ cards/darwins_journey/flow.cards:103:7
+                    v_i18_placer = c5.player
                     if not ((df_turn_position(g, c5, v_i18_placer) == v_i18_position) and (c5.player.counters['workers_ready'] > 0)):
                         continue
                     gv_place_worker(g, c5)  # @ cards/darwins_journey/flow.cards:104:9
         # phase reward_phase
         # verb reward_phase
-        for v_i19_earner in g.players:  # @ cards/darwins_journey/flow.cards:117:3
-            c3 = c if v_i19_earner is c.player else c.for_player(v_i19_earner)
+        for c3 in contexts:  # @ cards/darwins_journey/flow.cards:117:3
             g.gain(c3, 'coins', (p_reward_phase_coins + c3.player.counters['tents']))  # @ cards/darwins_journey/flow.cards:118:5
         # phase pirate_raid
         g.fire_in_force(c, 'reward_phase_end')  # @ cards/darwins_journey/flow.cards:37:7
         # phase workers_return
         # verb collect_workers
-        for v_i20_owner in g.players:  # @ cards/darwins_journey/flow.cards:123:3
-            c3 = c if v_i20_owner is c.player else c.for_player(v_i20_owner)
+        for c3 in contexts:  # @ cards/darwins_journey/flow.cards:123:3
             gv_take_back_workers(g, c3)  # @ cards/darwins_journey/flow.cards:124:5
             g.set(c3, 'workers_ready', p_workers)  # @ cards/darwins_journey/flow.cards:125:5
         number += 1
@@ -821,9 +819,9 @@ LINES = {
     561: ('cards/darwins_journey/flow.cards', 103, 7),
     565: ('cards/darwins_journey/flow.cards', 104, 9),
     568: ('cards/darwins_journey/flow.cards', 117, 3),
-    570: ('cards/darwins_journey/flow.cards', 118, 5),
-    572: ('cards/darwins_journey/flow.cards', 37, 7),
-    575: ('cards/darwins_journey/flow.cards', 123, 3),
-    577: ('cards/darwins_journey/flow.cards', 124, 5),
-    578: ('cards/darwins_journey/flow.cards', 125, 5),
+    569: ('cards/darwins_journey/flow.cards', 118, 5),
+    571: ('cards/darwins_journey/flow.cards', 37, 7),
+    574: ('cards/darwins_journey/flow.cards', 123, 3),
+    575: ('cards/darwins_journey/flow.cards', 124, 5),
+    576: ('cards/darwins_journey/flow.cards', 125, 5),
 }

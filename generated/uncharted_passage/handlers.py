@@ -611,6 +611,8 @@ def run__round(g, c):
 def loop__round(g, c, number, limit):
     # flow: rounds number to limit, each the round section's phases (cards/uncharted_passage/flow.cards:7)
     board_get = g.board.get
+    contexts = [c.for_player(p) for p in g.players]
+    many = len(contexts) > 1
     gv_anchorage_rewards = g.verbs['anchorage_rewards']
     gv_crew_actions = g.verbs['crew_actions']
     gv_drop_anchor = g.verbs['drop_anchor']
@@ -633,7 +635,6 @@ def loop__round(g, c, number, limit):
     p_mid_event_round = g.params['mid_event_round']
     while number <= limit:
         g.round = number
-        g.rounds_played = number
         # phase logbook_line
         gv_new_logbook_line(g, c)  # @ cards/uncharted_passage/flow.cards:37:7
         if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
@@ -646,38 +647,33 @@ def loop__round(g, c, number, limit):
         # phase planning
         gv_reveal_voyage(g, c)  # @ cards/uncharted_passage/flow.cards:47:7
         if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:51:7
-            for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:52:9
-                c4 = c if v_captain is c.player else c.for_player(v_captain)
+            for c4 in contexts:  # @ cards/uncharted_passage/flow.cards:52:9
                 gv_write_numbers(g, c4)  # @ cards/uncharted_passage/flow.cards:53:11
         if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
             g.end_when_held()
         # phase pirate
         gv_roll_pirates(g, c)  # @ cards/uncharted_passage/flow.cards:59:7
-        o1 = g.players  # @ cards/uncharted_passage/flow.cards:62:7
-        if len(o1) > 1:
+        o1 = contexts  # @ cards/uncharted_passage/flow.cards:62:7
+        if many:
             ok1 = []
-            for v_captain in o1:
-                c3 = c.for_player(v_captain)
-                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), v_captain))  # @ cards/uncharted_passage/flow.cards:62:7
+            for c3 in o1:
+                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), c3))  # @ cards/uncharted_passage/flow.cards:62:7
             ok1.sort(key=lambda item: item[0])
             o1 = [item[1] for item in ok1]
-        for v_captain in o1:  # @ cards/uncharted_passage/flow.cards:62:7
-            c3 = c if v_captain is c.player else c.for_player(v_captain)
+        for c3 in o1:  # @ cards/uncharted_passage/flow.cards:62:7
             if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:63:9
                 gv_face_pirates(g, c3)  # @ cards/uncharted_passage/flow.cards:64:11
         if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
             g.end_when_held()
         # phase sailing_and_anchoring
-        o1 = g.players  # @ cards/uncharted_passage/flow.cards:72:7
-        if len(o1) > 1:
+        o1 = contexts  # @ cards/uncharted_passage/flow.cards:72:7
+        if many:
             ok1 = []
-            for v_captain in o1:
-                c3 = c.for_player(v_captain)
-                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), v_captain))  # @ cards/uncharted_passage/flow.cards:72:7
+            for c3 in o1:
+                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), c3))  # @ cards/uncharted_passage/flow.cards:72:7
             ok1.sort(key=lambda item: item[0])
             o1 = [item[1] for item in ok1]
-        for v_captain in o1:  # @ cards/uncharted_passage/flow.cards:72:7
-            c3 = c if v_captain is c.player else c.for_player(v_captain)
+        for c3 in o1:  # @ cards/uncharted_passage/flow.cards:72:7
             if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:73:9
                 gv_sail(g, c3)  # @ cards/uncharted_passage/flow.cards:74:11
                 # verb anchor
@@ -969,40 +965,40 @@ LINES = {
     601: ('cards/uncharted_passage/flow.cards', 93, 3),
     606: ('cards/uncharted_passage/flow.cards', 87, 7),
     607: ('cards/uncharted_passage/flow.cards', 93, 3),
-    638: ('cards/uncharted_passage/flow.cards', 37, 7),
-    639: ('cards/uncharted_passage/flow.cards', 93, 3),
-    642: ('cards/uncharted_passage/flow.cards', 41, 7),
-    643: ('cards/uncharted_passage/flow.cards', 42, 9),
-    644: ('cards/uncharted_passage/flow.cards', 93, 3),
-    647: ('cards/uncharted_passage/flow.cards', 47, 7),
-    648: ('cards/uncharted_passage/flow.cards', 51, 7),
-    649: ('cards/uncharted_passage/flow.cards', 52, 9),
+    639: ('cards/uncharted_passage/flow.cards', 37, 7),
+    640: ('cards/uncharted_passage/flow.cards', 93, 3),
+    643: ('cards/uncharted_passage/flow.cards', 41, 7),
+    644: ('cards/uncharted_passage/flow.cards', 42, 9),
+    645: ('cards/uncharted_passage/flow.cards', 93, 3),
+    648: ('cards/uncharted_passage/flow.cards', 47, 7),
+    649: ('cards/uncharted_passage/flow.cards', 51, 7),
+    650: ('cards/uncharted_passage/flow.cards', 52, 9),
     651: ('cards/uncharted_passage/flow.cards', 53, 11),
     652: ('cards/uncharted_passage/flow.cards', 93, 3),
     655: ('cards/uncharted_passage/flow.cards', 59, 7),
     656: ('cards/uncharted_passage/flow.cards', 62, 7),
-    661: ('cards/uncharted_passage/flow.cards', 62, 7),
-    664: ('cards/uncharted_passage/flow.cards', 62, 7),
-    666: ('cards/uncharted_passage/flow.cards', 63, 9),
-    667: ('cards/uncharted_passage/flow.cards', 64, 11),
-    668: ('cards/uncharted_passage/flow.cards', 93, 3),
-    671: ('cards/uncharted_passage/flow.cards', 72, 7),
+    660: ('cards/uncharted_passage/flow.cards', 62, 7),
+    663: ('cards/uncharted_passage/flow.cards', 62, 7),
+    664: ('cards/uncharted_passage/flow.cards', 63, 9),
+    665: ('cards/uncharted_passage/flow.cards', 64, 11),
+    666: ('cards/uncharted_passage/flow.cards', 93, 3),
+    669: ('cards/uncharted_passage/flow.cards', 72, 7),
+    673: ('cards/uncharted_passage/flow.cards', 72, 7),
     676: ('cards/uncharted_passage/flow.cards', 72, 7),
-    679: ('cards/uncharted_passage/flow.cards', 72, 7),
-    681: ('cards/uncharted_passage/flow.cards', 73, 9),
-    682: ('cards/uncharted_passage/flow.cards', 74, 11),
-    684: ('cards/uncharted_passage/flow.cards', 136, 3),
-    685: ('cards/uncharted_passage/flow.cards', 137, 3),
-    686: ('cards/uncharted_passage/flow.cards', 140, 5),
-    687: ('cards/uncharted_passage/flow.cards', 141, 7),
-    690: ('cards/uncharted_passage/flow.cards', 157, 3),
-    691: ('cards/uncharted_passage/flow.cards', 158, 3),
-    692: ('cards/uncharted_passage/flow.cards', 147, 5),
-    693: ('cards/uncharted_passage/flow.cards', 148, 7),
-    694: ('cards/uncharted_passage/flow.cards', 93, 3),
-    697: ('cards/uncharted_passage/flow.cards', 82, 7),
-    698: ('cards/uncharted_passage/flow.cards', 83, 9),
+    677: ('cards/uncharted_passage/flow.cards', 73, 9),
+    678: ('cards/uncharted_passage/flow.cards', 74, 11),
+    680: ('cards/uncharted_passage/flow.cards', 136, 3),
+    681: ('cards/uncharted_passage/flow.cards', 137, 3),
+    682: ('cards/uncharted_passage/flow.cards', 140, 5),
+    683: ('cards/uncharted_passage/flow.cards', 141, 7),
+    686: ('cards/uncharted_passage/flow.cards', 157, 3),
+    687: ('cards/uncharted_passage/flow.cards', 158, 3),
+    688: ('cards/uncharted_passage/flow.cards', 147, 5),
+    689: ('cards/uncharted_passage/flow.cards', 148, 7),
+    690: ('cards/uncharted_passage/flow.cards', 93, 3),
+    693: ('cards/uncharted_passage/flow.cards', 82, 7),
+    694: ('cards/uncharted_passage/flow.cards', 83, 9),
+    695: ('cards/uncharted_passage/flow.cards', 93, 3),
+    698: ('cards/uncharted_passage/flow.cards', 87, 7),
     699: ('cards/uncharted_passage/flow.cards', 93, 3),
-    702: ('cards/uncharted_passage/flow.cards', 87, 7),
-    703: ('cards/uncharted_passage/flow.cards', 93, 3),
 }

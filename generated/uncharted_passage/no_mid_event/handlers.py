@@ -601,6 +601,8 @@ def run__round(g, c):
 def loop__round(g, c, number, limit):
     # flow: rounds number to limit, each the round section's phases (cards/uncharted_passage/flow.cards:7)
     board_get = g.board.get
+    contexts = [c.for_player(p) for p in g.players]
+    many = len(contexts) > 1
     gv_anchorage_rewards = g.verbs['anchorage_rewards']
     gv_crew_actions = g.verbs['crew_actions']
     gv_drop_anchor = g.verbs['drop_anchor']
@@ -623,7 +625,6 @@ def loop__round(g, c, number, limit):
     p_mid_event_round = g.params['mid_event_round']
     while number <= limit:
         g.round = number
-        g.rounds_played = number
         # phase logbook_line
         gv_new_logbook_line(g, c)  # @ cards/uncharted_passage/flow.cards:37:7
         if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
@@ -636,38 +637,33 @@ def loop__round(g, c, number, limit):
         # phase planning
         gv_reveal_voyage(g, c)  # @ cards/uncharted_passage/flow.cards:47:7
         if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:51:7
-            for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:52:9
-                c4 = c if v_captain is c.player else c.for_player(v_captain)
+            for c4 in contexts:  # @ cards/uncharted_passage/flow.cards:52:9
                 gv_write_numbers(g, c4)  # @ cards/uncharted_passage/flow.cards:53:11
         if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
             g.end_when_held()
         # phase pirate
         gv_roll_pirates(g, c)  # @ cards/uncharted_passage/flow.cards:59:7
-        o1 = g.players  # @ cards/uncharted_passage/flow.cards:62:7
-        if len(o1) > 1:
+        o1 = contexts  # @ cards/uncharted_passage/flow.cards:62:7
+        if many:
             ok1 = []
-            for v_captain in o1:
-                c3 = c.for_player(v_captain)
-                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), v_captain))  # @ cards/uncharted_passage/flow.cards:62:7
+            for c3 in o1:
+                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), c3))  # @ cards/uncharted_passage/flow.cards:62:7
             ok1.sort(key=lambda item: item[0])
             o1 = [item[1] for item in ok1]
-        for v_captain in o1:  # @ cards/uncharted_passage/flow.cards:62:7
-            c3 = c if v_captain is c.player else c.for_player(v_captain)
+        for c3 in o1:  # @ cards/uncharted_passage/flow.cards:62:7
             if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:63:9
                 gv_face_pirates(g, c3)  # @ cards/uncharted_passage/flow.cards:64:11
         if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
             g.end_when_held()
         # phase sailing_and_anchoring
-        o1 = g.players  # @ cards/uncharted_passage/flow.cards:72:7
-        if len(o1) > 1:
+        o1 = contexts  # @ cards/uncharted_passage/flow.cards:72:7
+        if many:
             ok1 = []
-            for v_captain in o1:
-                c3 = c.for_player(v_captain)
-                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), v_captain))  # @ cards/uncharted_passage/flow.cards:72:7
+            for c3 in o1:
+                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), c3))  # @ cards/uncharted_passage/flow.cards:72:7
             ok1.sort(key=lambda item: item[0])
             o1 = [item[1] for item in ok1]
-        for v_captain in o1:  # @ cards/uncharted_passage/flow.cards:72:7
-            c3 = c if v_captain is c.player else c.for_player(v_captain)
+        for c3 in o1:  # @ cards/uncharted_passage/flow.cards:72:7
             if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:73:9
                 gv_sail(g, c3)  # @ cards/uncharted_passage/flow.cards:74:11
                 # verb anchor
@@ -954,40 +950,40 @@ LINES = {
     591: ('cards/uncharted_passage/flow.cards', 93, 3),
     596: ('cards/uncharted_passage/flow.cards', 87, 7),
     597: ('cards/uncharted_passage/flow.cards', 93, 3),
-    628: ('cards/uncharted_passage/flow.cards', 37, 7),
-    629: ('cards/uncharted_passage/flow.cards', 93, 3),
-    632: ('cards/uncharted_passage/flow.cards', 41, 7),
-    633: ('cards/uncharted_passage/flow.cards', 42, 9),
-    634: ('cards/uncharted_passage/flow.cards', 93, 3),
-    637: ('cards/uncharted_passage/flow.cards', 47, 7),
-    638: ('cards/uncharted_passage/flow.cards', 51, 7),
-    639: ('cards/uncharted_passage/flow.cards', 52, 9),
+    629: ('cards/uncharted_passage/flow.cards', 37, 7),
+    630: ('cards/uncharted_passage/flow.cards', 93, 3),
+    633: ('cards/uncharted_passage/flow.cards', 41, 7),
+    634: ('cards/uncharted_passage/flow.cards', 42, 9),
+    635: ('cards/uncharted_passage/flow.cards', 93, 3),
+    638: ('cards/uncharted_passage/flow.cards', 47, 7),
+    639: ('cards/uncharted_passage/flow.cards', 51, 7),
+    640: ('cards/uncharted_passage/flow.cards', 52, 9),
     641: ('cards/uncharted_passage/flow.cards', 53, 11),
     642: ('cards/uncharted_passage/flow.cards', 93, 3),
     645: ('cards/uncharted_passage/flow.cards', 59, 7),
     646: ('cards/uncharted_passage/flow.cards', 62, 7),
-    651: ('cards/uncharted_passage/flow.cards', 62, 7),
-    654: ('cards/uncharted_passage/flow.cards', 62, 7),
-    656: ('cards/uncharted_passage/flow.cards', 63, 9),
-    657: ('cards/uncharted_passage/flow.cards', 64, 11),
-    658: ('cards/uncharted_passage/flow.cards', 93, 3),
-    661: ('cards/uncharted_passage/flow.cards', 72, 7),
+    650: ('cards/uncharted_passage/flow.cards', 62, 7),
+    653: ('cards/uncharted_passage/flow.cards', 62, 7),
+    654: ('cards/uncharted_passage/flow.cards', 63, 9),
+    655: ('cards/uncharted_passage/flow.cards', 64, 11),
+    656: ('cards/uncharted_passage/flow.cards', 93, 3),
+    659: ('cards/uncharted_passage/flow.cards', 72, 7),
+    663: ('cards/uncharted_passage/flow.cards', 72, 7),
     666: ('cards/uncharted_passage/flow.cards', 72, 7),
-    669: ('cards/uncharted_passage/flow.cards', 72, 7),
-    671: ('cards/uncharted_passage/flow.cards', 73, 9),
-    672: ('cards/uncharted_passage/flow.cards', 74, 11),
-    674: ('cards/uncharted_passage/flow.cards', 136, 3),
-    675: ('cards/uncharted_passage/flow.cards', 137, 3),
-    676: ('cards/uncharted_passage/flow.cards', 140, 5),
-    677: ('cards/uncharted_passage/flow.cards', 141, 7),
-    680: ('cards/uncharted_passage/flow.cards', 157, 3),
-    681: ('cards/uncharted_passage/flow.cards', 158, 3),
-    682: ('cards/uncharted_passage/flow.cards', 147, 5),
-    683: ('cards/uncharted_passage/flow.cards', 148, 7),
-    684: ('cards/uncharted_passage/flow.cards', 93, 3),
-    687: ('cards/uncharted_passage/flow.cards', 82, 7),
-    688: ('cards/uncharted_passage/flow.cards', 83, 9),
+    667: ('cards/uncharted_passage/flow.cards', 73, 9),
+    668: ('cards/uncharted_passage/flow.cards', 74, 11),
+    670: ('cards/uncharted_passage/flow.cards', 136, 3),
+    671: ('cards/uncharted_passage/flow.cards', 137, 3),
+    672: ('cards/uncharted_passage/flow.cards', 140, 5),
+    673: ('cards/uncharted_passage/flow.cards', 141, 7),
+    676: ('cards/uncharted_passage/flow.cards', 157, 3),
+    677: ('cards/uncharted_passage/flow.cards', 158, 3),
+    678: ('cards/uncharted_passage/flow.cards', 147, 5),
+    679: ('cards/uncharted_passage/flow.cards', 148, 7),
+    680: ('cards/uncharted_passage/flow.cards', 93, 3),
+    683: ('cards/uncharted_passage/flow.cards', 82, 7),
+    684: ('cards/uncharted_passage/flow.cards', 83, 9),
+    685: ('cards/uncharted_passage/flow.cards', 93, 3),
+    688: ('cards/uncharted_passage/flow.cards', 87, 7),
     689: ('cards/uncharted_passage/flow.cards', 93, 3),
-    692: ('cards/uncharted_passage/flow.cards', 87, 7),
-    693: ('cards/uncharted_passage/flow.cards', 93, 3),
 }

@@ -633,6 +633,8 @@ def run__round(g, c):
 def loop__round(g, c, number, limit):
     # flow: rounds number to limit, each the round section's phases (cards/uncharted_passage/flow.cards:7)
     board_get = g.board.get
+    contexts = [c.for_player(p) for p in g.players]
+    many = len(contexts) > 1
     gv_anchorage_rewards = g.verbs['anchorage_rewards']
     gv_crew_actions = g.verbs['crew_actions']
     gv_drop_anchor = g.verbs['drop_anchor']
@@ -655,7 +657,6 @@ def loop__round(g, c, number, limit):
     p_mid_event_round = g.params['mid_event_round']
     while number <= limit:
         g.round = number
-        g.rounds_played = number
         # phase logbook_line
         gv_new_logbook_line(g, c)  # @ cards/uncharted_passage/flow.cards:37:7
         if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
@@ -667,8 +668,7 @@ def loop__round(g, c, number, limit):
                 g.end_when_held()
         # phase storm_season
         if (number >= 10):  # @ cards/uncharted_passage/variants/storm_season.yaml:11:9
-            for v_captain in g.players:  # @ cards/uncharted_passage/variants/storm_season.yaml:12:11
-                c4 = c if v_captain is c.player else c.for_player(v_captain)
+            for c4 in contexts:  # @ cards/uncharted_passage/variants/storm_season.yaml:12:11
                 v_storm = g.roll(1, 6)  # @ cards/uncharted_passage/variants/storm_season.yaml:13:13
                 if (v_storm > 3):  # @ cards/uncharted_passage/variants/storm_season.yaml:14:13
                     g.mark(c4, 'durability', (v_storm - 3))  # @ cards/uncharted_passage/variants/storm_season.yaml:15:15
@@ -677,38 +677,33 @@ def loop__round(g, c, number, limit):
         # phase planning
         gv_reveal_voyage(g, c)  # @ cards/uncharted_passage/flow.cards:47:7
         if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:51:7
-            for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:52:9
-                c4 = c if v_captain is c.player else c.for_player(v_captain)
+            for c4 in contexts:  # @ cards/uncharted_passage/flow.cards:52:9
                 gv_write_numbers(g, c4)  # @ cards/uncharted_passage/flow.cards:53:11
         if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
             g.end_when_held()
         # phase pirate
         gv_roll_pirates(g, c)  # @ cards/uncharted_passage/flow.cards:59:7
-        o1 = g.players  # @ cards/uncharted_passage/flow.cards:62:7
-        if len(o1) > 1:
+        o1 = contexts  # @ cards/uncharted_passage/flow.cards:62:7
+        if many:
             ok1 = []
-            for v_captain in o1:
-                c3 = c.for_player(v_captain)
-                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), v_captain))  # @ cards/uncharted_passage/flow.cards:62:7
+            for c3 in o1:
+                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), c3))  # @ cards/uncharted_passage/flow.cards:62:7
             ok1.sort(key=lambda item: item[0])
             o1 = [item[1] for item in ok1]
-        for v_captain in o1:  # @ cards/uncharted_passage/flow.cards:62:7
-            c3 = c if v_captain is c.player else c.for_player(v_captain)
+        for c3 in o1:  # @ cards/uncharted_passage/flow.cards:62:7
             if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:63:9
                 gv_face_pirates(g, c3)  # @ cards/uncharted_passage/flow.cards:64:11
         if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
             g.end_when_held()
         # phase sailing_and_anchoring
-        o1 = g.players  # @ cards/uncharted_passage/flow.cards:72:7
-        if len(o1) > 1:
+        o1 = contexts  # @ cards/uncharted_passage/flow.cards:72:7
+        if many:
             ok1 = []
-            for v_captain in o1:
-                c3 = c.for_player(v_captain)
-                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), v_captain))  # @ cards/uncharted_passage/flow.cards:72:7
+            for c3 in o1:
+                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), c3))  # @ cards/uncharted_passage/flow.cards:72:7
             ok1.sort(key=lambda item: item[0])
             o1 = [item[1] for item in ok1]
-        for v_captain in o1:  # @ cards/uncharted_passage/flow.cards:72:7
-            c3 = c if v_captain is c.player else c.for_player(v_captain)
+        for c3 in o1:  # @ cards/uncharted_passage/flow.cards:72:7
             if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:73:9
                 gv_sail(g, c3)  # @ cards/uncharted_passage/flow.cards:74:11
                 # verb anchor
@@ -1011,13 +1006,13 @@ LINES = {
     623: ('cards/uncharted_passage/flow.cards', 93, 3),
     628: ('cards/uncharted_passage/flow.cards', 87, 7),
     629: ('cards/uncharted_passage/flow.cards', 93, 3),
-    660: ('cards/uncharted_passage/flow.cards', 37, 7),
-    661: ('cards/uncharted_passage/flow.cards', 93, 3),
-    664: ('cards/uncharted_passage/flow.cards', 41, 7),
-    665: ('cards/uncharted_passage/flow.cards', 42, 9),
-    666: ('cards/uncharted_passage/flow.cards', 93, 3),
-    669: ('cards/uncharted_passage/variants/storm_season.yaml', 11, 9),
-    670: ('cards/uncharted_passage/variants/storm_season.yaml', 12, 11),
+    661: ('cards/uncharted_passage/flow.cards', 37, 7),
+    662: ('cards/uncharted_passage/flow.cards', 93, 3),
+    665: ('cards/uncharted_passage/flow.cards', 41, 7),
+    666: ('cards/uncharted_passage/flow.cards', 42, 9),
+    667: ('cards/uncharted_passage/flow.cards', 93, 3),
+    670: ('cards/uncharted_passage/variants/storm_season.yaml', 11, 9),
+    671: ('cards/uncharted_passage/variants/storm_season.yaml', 12, 11),
     672: ('cards/uncharted_passage/variants/storm_season.yaml', 13, 13),
     673: ('cards/uncharted_passage/variants/storm_season.yaml', 14, 13),
     674: ('cards/uncharted_passage/variants/storm_season.yaml', 15, 15),
@@ -1025,32 +1020,32 @@ LINES = {
     678: ('cards/uncharted_passage/flow.cards', 47, 7),
     679: ('cards/uncharted_passage/flow.cards', 51, 7),
     680: ('cards/uncharted_passage/flow.cards', 52, 9),
-    682: ('cards/uncharted_passage/flow.cards', 53, 11),
-    683: ('cards/uncharted_passage/flow.cards', 93, 3),
-    686: ('cards/uncharted_passage/flow.cards', 59, 7),
-    687: ('cards/uncharted_passage/flow.cards', 62, 7),
-    692: ('cards/uncharted_passage/flow.cards', 62, 7),
-    695: ('cards/uncharted_passage/flow.cards', 62, 7),
-    697: ('cards/uncharted_passage/flow.cards', 63, 9),
-    698: ('cards/uncharted_passage/flow.cards', 64, 11),
-    699: ('cards/uncharted_passage/flow.cards', 93, 3),
-    702: ('cards/uncharted_passage/flow.cards', 72, 7),
-    707: ('cards/uncharted_passage/flow.cards', 72, 7),
-    710: ('cards/uncharted_passage/flow.cards', 72, 7),
-    712: ('cards/uncharted_passage/flow.cards', 73, 9),
-    713: ('cards/uncharted_passage/flow.cards', 74, 11),
-    715: ('cards/uncharted_passage/flow.cards', 136, 3),
-    716: ('cards/uncharted_passage/flow.cards', 137, 3),
-    717: ('cards/uncharted_passage/flow.cards', 140, 5),
-    718: ('cards/uncharted_passage/flow.cards', 141, 7),
-    721: ('cards/uncharted_passage/flow.cards', 157, 3),
-    722: ('cards/uncharted_passage/flow.cards', 158, 3),
-    723: ('cards/uncharted_passage/flow.cards', 147, 5),
-    724: ('cards/uncharted_passage/flow.cards', 148, 7),
+    681: ('cards/uncharted_passage/flow.cards', 53, 11),
+    682: ('cards/uncharted_passage/flow.cards', 93, 3),
+    685: ('cards/uncharted_passage/flow.cards', 59, 7),
+    686: ('cards/uncharted_passage/flow.cards', 62, 7),
+    690: ('cards/uncharted_passage/flow.cards', 62, 7),
+    693: ('cards/uncharted_passage/flow.cards', 62, 7),
+    694: ('cards/uncharted_passage/flow.cards', 63, 9),
+    695: ('cards/uncharted_passage/flow.cards', 64, 11),
+    696: ('cards/uncharted_passage/flow.cards', 93, 3),
+    699: ('cards/uncharted_passage/flow.cards', 72, 7),
+    703: ('cards/uncharted_passage/flow.cards', 72, 7),
+    706: ('cards/uncharted_passage/flow.cards', 72, 7),
+    707: ('cards/uncharted_passage/flow.cards', 73, 9),
+    708: ('cards/uncharted_passage/flow.cards', 74, 11),
+    710: ('cards/uncharted_passage/flow.cards', 136, 3),
+    711: ('cards/uncharted_passage/flow.cards', 137, 3),
+    712: ('cards/uncharted_passage/flow.cards', 140, 5),
+    713: ('cards/uncharted_passage/flow.cards', 141, 7),
+    716: ('cards/uncharted_passage/flow.cards', 157, 3),
+    717: ('cards/uncharted_passage/flow.cards', 158, 3),
+    718: ('cards/uncharted_passage/flow.cards', 147, 5),
+    719: ('cards/uncharted_passage/flow.cards', 148, 7),
+    720: ('cards/uncharted_passage/flow.cards', 93, 3),
+    723: ('cards/uncharted_passage/flow.cards', 82, 7),
+    724: ('cards/uncharted_passage/flow.cards', 83, 9),
     725: ('cards/uncharted_passage/flow.cards', 93, 3),
-    728: ('cards/uncharted_passage/flow.cards', 82, 7),
-    729: ('cards/uncharted_passage/flow.cards', 83, 9),
-    730: ('cards/uncharted_passage/flow.cards', 93, 3),
-    733: ('cards/uncharted_passage/flow.cards', 87, 7),
-    734: ('cards/uncharted_passage/flow.cards', 93, 3),
+    728: ('cards/uncharted_passage/flow.cards', 87, 7),
+    729: ('cards/uncharted_passage/flow.cards', 93, 3),
 }
