@@ -182,20 +182,11 @@ def _cards_of_project(folder: Path) -> tuple[Path, Path] | None:
     """``(cards, generated)`` of the project at ``folder`` (a ``pyproject.toml`` with a
     ``[tool.cardc]`` table, or a folder holding ``cards/``), or None; as ``cardc`` finds a
     project (compiler.project, which the engine does not import)."""
-    pyproject = folder / "pyproject.toml"
-    if pyproject.is_file():
-        import tomllib
+    from dsl.project_config import read_table
 
-        try:
-            data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
-            data = {}
-        table = data.get("tool", {}).get("cardc") if isinstance(data.get("tool"), dict) else None
-        if isinstance(table, dict):
-            return (
-                folder / str(table.get("cards", "cards")),
-                folder / str(table.get("generated", "generated")),
-            )
+    folders = read_table(folder)
+    if folders is not None:
+        return folders["cards"], folders["generated"]
     if (folder / "cards").is_dir():
         return folder / "cards", folder / "generated"
     return None

@@ -1,0 +1,219 @@
+"""Bad input of every kind a designer writes, through the commands: a clear error that names
+the file, line and column (or the file and its key) with a hint, nothing lost, no traceback.
+
+tests/test_fuzz.py feeds random tokens, YAML and arguments to the commands; this file mutates
+the inputs a designer actually edits, systematically: a project's ``[tool.cardc]`` table (whose
+``generated = "cards"`` once let ``cardc build`` swap the designer's cards out for its output),
+a game's ``natives.py`` (what it registers and what it does at import and at run time), and
+the shipped games' card files, scenarios and variants cut, shuffled and misnamed line by line.
+Examples are derandomized and few, so the file runs in about a minute and every failure
+reproduces.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from compiler.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+
+# Each test compiles its copies afresh and leaves no kept checks behind (conftest.py).
+pytestmark = pytest.mark.usefixtures("fresh_file_cache")
+
+FEW = settings(
+    max_examples=12,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+#: A located diagnostic: ``path:line:col: error[code]: message``.
+LOCATED = re.compile(r"^\S.*:\d+:\d+: error\[[a-z-]+\]: ", re.M)
+#: What a user must never see: a traceback, cardc's last line of defence, or an exception's
+#: bare repr where a sentence should be.
+UNHANDLED = re.compile(
+    r"Traceback|internal error|object has no attribute|object is not (callable|iterable|"
+    r"subscriptable)|^(KeyError|TypeError|AttributeError|ValueError): ",
+    re.M,
+)
+
+
+def run(capsys: pytest.CaptureFixture[str], root: Path, *argv: str) -> tuple[int, str]:
+    """``cardc argv...`` in ``root``, in process: its exit status and everything it printed."""
+    cwd = Path.cwd()
+    os.chdir(root)
+    said = ""
+    try:
+        try:
+            status = main(list(argv))
+        except SystemExit as exited:
+            code = exited.code
+            status, said = (code, "") if isinstance(code, int) else (1, str(code))
+    finally:
+        os.chdir(cwd)
+    out, err = capsys.readouterr()
+    return status, out + err + said
+
+
+def snapshot(root: Path, skip: tuple[str, ...] = (".cardc-cache",)) -> dict[str, str]:
+    """Every file under ``root`` (but ``skip``) by relative path, with a digest of its bytes."""
+    files = {}
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root)
+        if rel.parts[0] in skip or "__pycache__" in rel.parts:
+            continue
+        files[rel.as_posix()] = (
+            hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "dir"
+        )
+    return files
+
+
+def assert_refused(status: int, output: str, where: str) -> None:
+    """A failure (exit 1 or 2) that says where, with a hint, and nothing unhandled."""
+    assert status in (1, 2), output
+    assert not UNHANDLED.search(output), output
+    assert re.search(rf"{re.escape(where)}:\d+:\d+: error\[[a-z-]+\]: ", output), output
+    assert "hint: " in output, output
+
+
+@pytest.fixture(scope="module")
+def starter(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A project made by ``cardc new pebble`` and built once: the designer's starting point."""
+    where = tmp_path_factory.mktemp("starter")
+    cwd = Path.cwd()
+    os.chdir(where)
+    try:
+        assert main(["new", "pebble"]) == 0
+        os.chdir(where / "pebble")
+        assert main(["build", "--no-sheets"]) == 0
+    finally:
+        os.chdir(cwd)
+    return where / "pebble"
+
+
+@pytest.fixture
+def pebble(starter: Path, tmp_path: Path) -> Path:
+    """A fresh copy of the built starter project."""
+    root = tmp_path / "pebble"
+    shutil.copytree(starter, root)
+    return root
+
+
+# -- the project's [tool.cardc] table ---------------------------------------------------------
+
+#: Tables that once made a command write outside its own folder (the first three swapped out
+#: the cards, the whole project and the scenarios for the build's output), or that were read
+#: as a path named after their Python repr (``cards = 3`` made a folder "3").
+BAD_TABLES = {
+    "generated is the cards": 'generated = "cards"',
+    "generated is the project": 'generated = "."',
+    "generated holds the scenarios": 'generated = "tests"',
+    "cards inside generated": 'cards = "generated/cards"',
+    "outside the project": 'generated = "../elsewhere"',
+    "absolute": 'cards = "{outside}"',
+    "empty": 'generated = ""',
+    "a number": "cards = 3",
+    "a list": 'generated = ["generated"]',
+    "a table": "cards = {path = 'cards'}",
+    "a misspelt key": 'generatd = "out"',
+}
+
+
+@pytest.mark.parametrize("setting", BAD_TABLES.values(), ids=list(BAD_TABLES))
+@pytest.mark.parametrize("command", [["build", "--no-sheets"], ["new", "zz"], ["check"]])
+def test_a_bad_tool_cardc_table_is_refused_at_its_line_and_nothing_is_written(
+    capsys: pytest.CaptureFixture[str], pebble: Path, setting: str, command: list[str]
+) -> None:
+    # An absolute path names a folder beside the project, so a write there is seen.
+    setting = setting.replace("{outside}", (pebble.parent / "beside").as_posix())
+    (pebble / "pyproject.toml").write_text(f"[project]\nname = 'x'\n\n[tool.cardc]\n{setting}\n")
+    before = snapshot(pebble.parent)
+    status, output = run(capsys, pebble, *command)
+    assert_refused(status, output, "pyproject.toml")
+    assert "pyproject.toml:5:1: error[project-config]" in output, output
+    assert snapshot(pebble.parent) == before
+
+
+def test_a_broken_pyproject_naming_tool_cardc_is_an_error_at_its_column(
+    capsys: pytest.CaptureFixture[str], pebble: Path
+) -> None:
+    (pebble / "pyproject.toml").write_text('[tool.cardc\ncards = "cards"\n')
+    status, output = run(capsys, pebble, "check")
+    assert_refused(status, output, "pyproject.toml")
+    assert "pyproject.toml:1:12: error[project-config]: not valid TOML" in output, output
+
+
+def test_another_tools_broken_pyproject_is_not_cardcs_business(
+    capsys: pytest.CaptureFixture[str], pebble: Path
+) -> None:
+    # No [tool.cardc] in it: the folder is a project by its cards/, as before.
+    (pebble / "pyproject.toml").write_text("[tool.black\nline-length = \n")
+    status, output = run(capsys, pebble, "check")
+    assert status == 0, output
+
+
+@pytest.mark.parametrize("name", ["pyproject.toml", "notes"])
+def test_a_generated_folder_that_is_not_cardcs_is_never_replaced(
+    capsys: pytest.CaptureFixture[str], pebble: Path, name: str
+) -> None:
+    # A file where the folder goes, or a folder of the designer's own (no manifest.json).
+    (pebble / "notes").mkdir()
+    (pebble / "notes" / "ideas.txt").write_text("a card that steals the moon\n")
+    (pebble / "pyproject.toml").write_text(f'[tool.cardc]\ncards = "cards"\ngenerated = "{name}"\n')
+    before = snapshot(pebble)
+    status, output = run(capsys, pebble, "build", "--no-sheets")
+    assert_refused(status, output, name)
+    assert snapshot(pebble) == before
+
+
+_FOLDER_VALUE = st.one_of(
+    st.sampled_from(["cards", "generated", ".", "..", "tests", "tests/scenarios", "/", "~"]),
+    st.text(alphabet="ab./\\~ -", max_size=8),
+    st.integers(-2, 2),
+    st.booleans(),
+    st.lists(st.just("cards"), max_size=2),
+)
+
+
+@FEW
+@given(cards=_FOLDER_VALUE, generated=_FOLDER_VALUE, scenarios=_FOLDER_VALUE)
+def test_whatever_the_table_says_a_build_never_touches_the_sources(
+    capsys: pytest.CaptureFixture[str],
+    pebble: Path,
+    cards: object,
+    generated: object,
+    scenarios: object,
+) -> None:
+    def toml(value: object) -> str:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, str):
+            return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        if isinstance(value, list):
+            return "[" + ", ".join(toml(v) for v in value) + "]"
+        return str(value)
+
+    (pebble / "pyproject.toml").write_text(
+        f"[tool.cardc]\ncards = {toml(cards)}\ngenerated = {toml(generated)}\n"
+        f"scenarios = {toml(scenarios)}\n"
+    )
+    keep = ("cards", "tests", "pyproject.toml")
+    before = {k: v for k, v in snapshot(pebble).items() if k.split("/")[0] in keep}
+    status, output = run(capsys, pebble, "build", "--no-sheets")
+    assert status in (0, 1, 2), output
+    assert not UNHANDLED.search(output), output
+    if status:
+        assert LOCATED.search(output), output
+    after = {k: v for k, v in snapshot(pebble).items() if k.split("/")[0] in keep}
+    lost = {k for k in before if k not in after or after[k] != before[k]}
+    assert not lost, (lost, output)
