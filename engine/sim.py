@@ -126,6 +126,24 @@ class GameFailed(RuleError):
         self.error = error
 
 
+def _seat(factory: PolicyFactory, game: Game, index: int) -> Policy:
+    """The policy ``factory`` makes for seat ``index``; a failure of the game's own factory
+    (its ``POLICIES``) is a :class:`SimError` naming it and where it failed, not a bug of cardc."""
+    try:
+        return factory(game, index)
+    except Exception as error:  # noqa: BLE001 - the designer's factory, reported with its line
+        import traceback
+
+        frames = traceback.extract_tb(error.__traceback__)
+        where = f"{frames[-1].filename}:{frames[-1].lineno}:1: " if frames else ""
+        name = getattr(factory, "__name__", repr(factory))
+        raise SimError(
+            f"{where}the policy factory {name} failed seating player {index + 1}: "
+            f"{type(error).__name__}: {error} (fix it there: a factory of POLICIES takes "
+            "the game and the seat's index and returns the seat's policy)"
+        ) from error
+
+
 def _game_flow(cls: type) -> Callable[..., Any] | None:
     """The method that plays a whole game: ``play_game`` when the class has one, else a
     ``play`` of its own. ``Game.play(c, card)`` is the prelude's verb (play a held card), not a
@@ -355,7 +373,7 @@ class Simulator:
             verbs=dict(self.implementations.verbs),
             mode=mode,
         )
-        game.policies = {index: policy(game, index) for index in range(players)}
+        game.policies = {index: _seat(policy, game, index) for index in range(players)}
         return game
 
 

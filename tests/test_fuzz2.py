@@ -217,3 +217,176 @@ def test_whatever_the_table_says_a_build_never_touches_the_sources(
     after = {k: v for k, v in snapshot(pebble).items() if k.split("/")[0] in keep}
     lost = {k for k in before if k not in after or after[k] != before[k]}
     assert not lost, (lost, output)
+
+
+# -- a game's natives.py ----------------------------------------------------------------------
+
+#: The starter game with one native and one verb of its own Python, which its card calls.
+NATIVE_DECLARATIONS = (
+    '  zone hand\n  native lucky "luck" { param amount number; returns number }\n'
+    '  verb boom "boom" { param amount number }\n'
+)
+HEADER = "from engine.api import native, verb\n\n"
+GOOD_NATIVE = (
+    '@native("amount number", returns="number")\n'
+    "def lucky(g, c, amount):\n"
+    '    """The luck of an amount."""\n'
+    "    return amount\n\n"
+)
+GOOD_VERB = (
+    '@verb("amount number")\n'
+    "def boom(g, c, amount):\n"
+    '    """Gain coins."""\n'
+    '    g.gain(c, "coins", amount)\n\n'
+)
+
+
+@pytest.fixture
+def native_game(pebble: Path) -> Path:
+    """The starter project whose game declares ``lucky`` and ``boom`` and whose card calls
+    both, with a natives.py implementing them, built."""
+    game = pebble / "cards" / "pebble" / "game.cards"
+    game.write_text(game.read_text().replace("  zone hand\n", NATIVE_DECLARATIONS))
+    card = pebble / "cards" / "pebble" / "cards.cards"
+    card.write_text(card.read_text().replace("gain coins 2", "gain coins lucky(2)\n    boom 1"))
+    (pebble / "cards" / "pebble" / "natives.py").write_text(HEADER + GOOD_NATIVE + GOOD_VERB)
+    scenario = pebble / "tests" / "scenarios" / "pebble" / "lucky_find.yaml"
+    scenario.write_text(
+        scenario.read_text()
+        .replace("coins: 3", "coins: 4")
+        .replace("- gain player 1 coins 2", "- gain player 1 coins 2\n    - gain player 1 coins 1")
+    )
+    return pebble
+
+
+def test_the_native_game_builds_tests_and_simulates(
+    capsys: pytest.CaptureFixture[str], native_game: Path
+) -> None:
+    # The base the cases below break: each failure is the mutation's, not the setup's.
+    for argv in (["build", "--no-sheets"], ["test"], ["sim", "pebble", "--games", "2"]):
+        status, output = run(capsys, native_game, *argv)
+        assert status == 0, (argv, output)
+
+
+#: natives.py texts that cannot be loaded or used, and the line each is to be refused at
+#: (LAST: the file's last line, where the wrong name is set).
+LAST = 0
+BROKEN_NATIVES = {
+    # sys.exit() at import ended cardc: `cardc check` printed nothing and exited 0.
+    "sys.exit(0) at import": ("import sys\nsys.exit(0)\n", 2),
+    "sys.exit('bye') at import": ("import sys\nsys.exit('bye')\n", 2),
+    # The shapes of the names the engine reads: each was a TypeError deep in a command.
+    "NATIVES a list": (HEADER + GOOD_VERB + "NATIVES = [1, 2]\n", LAST),
+    "NATIVES of a number": (HEADER + GOOD_VERB + "NATIVES = {'lucky': 3}\n", LAST),
+    "DECKS a number": (HEADER + GOOD_NATIVE + GOOD_VERB + "DECKS = 3\n", LAST),
+    "GAME_CLASS a number": (HEADER + GOOD_NATIVE + GOOD_VERB + "GAME_CLASS = 5\n", LAST),
+    "GAME_CLASS not a Game": (HEADER + GOOD_NATIVE + GOOD_VERB + "GAME_CLASS = dict\n", LAST),
+    "POLICIES a list": (HEADER + GOOD_NATIVE + GOOD_VERB + "POLICIES = [1]\n", LAST),
+    "POLICIES of a number": (HEADER + GOOD_NATIVE + GOOD_VERB + "POLICIES = {'greedy': 3}\n", LAST),
+    "MODES a string": (HEADER + GOOD_NATIVE + GOOD_VERB + "MODES = 'solo'\n", LAST),
+    "MODES unknown": (HEADER + GOOD_NATIVE + GOOD_VERB + "MODES = ('solitaire',)\n", LAST),
+    "PLAYER_KEYS a number": (HEADER + GOOD_NATIVE + GOOD_VERB + "PLAYER_KEYS = 5\n", LAST),
+    "GIVEN of a number": (HEADER + GOOD_NATIVE + GOOD_VERB + "GIVEN = {'luck': 3}\n", LAST),
+    "a module __getattr__ that raises": (
+        HEADER + GOOD_NATIVE + GOOD_VERB + "def __getattr__(name):\n    raise RuntimeError(name)\n",
+        1,
+    ),
+    # The decorators' own arguments: bare AttributeErrors before.
+    "@native(None)": (HEADER + "@native(None)\ndef lucky(g, c, amount):\n    return 1\n", 3),
+    "@native on len": (HEADER + 'lucky = native("amount number", returns="number")(len)\n', 3),
+    "@native on a number": (HEADER + 'lucky = native("amount number")(3)\n', 3),
+    "a default that is no number": (
+        HEADER + '@native("amount number = x", returns="number")\ndef lucky(g, c, amount):\n'
+        "    return 1\n",
+        3,
+    ),
+    "a parameter twice": (
+        HEADER + '@native("amount number, amount number", returns="number")\n'
+        "def lucky(g, c, a, b):\n    return 1\n",
+        3,
+    ),
+}
+
+
+@pytest.mark.parametrize("text,line", BROKEN_NATIVES.values(), ids=list(BROKEN_NATIVES))
+def test_natives_that_cannot_be_used_are_an_error_at_their_line(
+    capsys: pytest.CaptureFixture[str], native_game: Path, text: str, line: int
+) -> None:
+    natives = native_game / "cards" / "pebble" / "natives.py"
+    natives.write_text(text)
+    line = line or text.count("\n")
+    before = snapshot(native_game / "generated")
+    status, output = run(capsys, native_game, "check")
+    assert_refused(status, output, "cards/pebble/natives.py")
+    assert f"cards/pebble/natives.py:{line}:1: error[natives-broken]" in output, output
+    status, output = run(capsys, native_game, "build", "--no-sheets")
+    assert_refused(status, output, "cards/pebble/natives.py")
+    assert snapshot(native_game / "generated") == before
+    # cardc sim loads the natives beside the last build: the same error, at the same line.
+    status, output = run(capsys, native_game, "sim", "pebble", "--games", "2")
+    assert status in (1, 2), output
+    assert not UNHANDLED.search(output), output
+    assert f"natives.py:{line}:1: " in output, output
+
+
+#: natives.py texts that load and check, then fail while a game runs: each failure is to be
+#: reported at the card's DSL line and at the line of the game's Python that raised.
+FAILING_AT_RUN_TIME = {
+    "a native raising": (
+        HEADER + '@native("amount number", returns="number")\ndef lucky(g, c, amount):\n'
+        '    raise KeyError("x")\n\n' + GOOD_VERB,
+        ("cards/pebble/cards.cards:5:5: KeyError: 'x'", "natives.py:5, in lucky"),
+    ),
+    "a verb gaining a counter the game lacks": (
+        HEADER + GOOD_NATIVE + '@verb("amount number")\ndef boom(g, c, amount):\n'
+        '    g.gain(c, "nothing", amount)\n',
+        ("cards/pebble/cards.cards:6:5: KeyError: 'nothing'", "natives.py:10, in boom"),
+    ),
+    # sys.exit() inside a verb ended the whole run without a word.
+    "a verb calling sys.exit": (
+        "import sys\n" + HEADER + GOOD_NATIVE + '@verb("amount number")\n'
+        "def boom(g, c, amount):\n    sys.exit(0)\n",
+        ("cards/pebble/cards.cards:6:5: SystemExit: 0", "natives.py:11, in boom"),
+    ),
+}
+
+
+@pytest.mark.parametrize("text,said", FAILING_AT_RUN_TIME.values(), ids=list(FAILING_AT_RUN_TIME))
+def test_the_game_s_python_failing_mid_game_is_reported_at_the_card_and_the_python(
+    capsys: pytest.CaptureFixture[str], native_game: Path, text: str, said: tuple[str, str]
+) -> None:
+    (native_game / "cards" / "pebble" / "natives.py").write_text(text)
+    status, output = run(capsys, native_game, "build", "--no-sheets")
+    assert status == 0, output
+    status, output = run(capsys, native_game, "test")
+    assert status == 1, output
+    assert "tests/scenarios/pebble/lucky_find.yaml:11: the engine failed inside this step" in output
+    for words in said:
+        assert words in output, output
+    status, output = run(capsys, native_game, "sim", "pebble", "--games", "2")
+    assert status == 1, output
+    assert "hint: replay it with" in output, output
+    for words in said:
+        assert words in output, output
+
+
+def test_a_policy_factory_that_raises_is_named_with_its_line(
+    capsys: pytest.CaptureFixture[str], native_game: Path
+) -> None:
+    (native_game / "cards" / "pebble" / "natives.py").write_text(
+        HEADER
+        + GOOD_NATIVE
+        + GOOD_VERB
+        + "def careful(game, seat):\n    raise ValueError('no seat for me')\n\n"
+        + "POLICIES = {'careful': careful}\n"
+    )
+    status, output = run(
+        capsys, native_game, "sim", "pebble", "--games", "2", "--policy", "careful"
+    )
+    assert status in (1, 2), output
+    assert not UNHANDLED.search(output), output
+    assert re.search(
+        r"natives\.py:14:1: the policy factory careful failed seating player 1: "
+        r"ValueError: no seat for me",
+        output,
+    ), output
