@@ -313,8 +313,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
             "no project here: no folder at or above this one holds cards/",
             ("cd into your project",),
         )
-    if args.games < 1:
-        return _die(f"--games must be at least 1, not {args.games}")
+    if sim.games_problem(args.games):
+        return _die(str(sim.games_problem(args.games)))
 
     def body() -> int:
         folder = game_folder(project, args.game, args.variant)
@@ -371,8 +371,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             "no project here: no folder at or above this one holds cards/",
             ("cd into your project",),
         )
-    if args.games < 1:
-        return _die(f"--games must be at least 1, not {args.games}")
+    if sim.games_problem(args.games):
+        return _die(str(sim.games_problem(args.games)))
     args.variant = None
 
     def body() -> int:

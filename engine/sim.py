@@ -567,6 +567,21 @@ def run_chunk(chunk: Chunk) -> ChunkResult:
     return ChunkResult(tallies, pairs)
 
 
+#: The most games one run plays: a billion take days on one core (bench/sim.py's goal is a
+#: thousand a second), and a run's chunks are listed before the first is played, so a number
+#: past any run's length (--games 99999999999999999999) ran out of memory instead.
+MAX_GAMES = 10**9
+
+
+def games_problem(games: int) -> str | None:
+    """Why ``games`` is no run's number of games (below 1, or past :data:`MAX_GAMES`)."""
+    if games < 1:
+        return f"--games must be at least 1, not {games}"
+    if games > MAX_GAMES:
+        return f"--games is at most {MAX_GAMES:,} (a billion games take days), not {games:,}"
+    return None
+
+
 def chunks_of(games: int, size: int = CHUNK) -> list[tuple[int, int]]:
     """The (first, last) games of each chunk of a run of ``games`` games."""
     return [(start, min(start + size - 1, games)) for start in range(1, games + 1, size)]
@@ -647,8 +662,9 @@ def run_points(
     process, or ``jobs`` processes) and merged in chunk order; the result does not depend on
     who played which chunk. ``progress(done, total)`` is called after each chunk.
     """
-    if games < 1:
-        raise SimError(f"--games must be at least 1, not {games}")
+    problem = games_problem(games)
+    if problem:
+        raise SimError(problem)
     if not points:
         raise SimError("nothing to simulate")
     seats = players_for(mode) if players is None else players

@@ -390,3 +390,30 @@ def test_a_policy_factory_that_raises_is_named_with_its_line(
         r"ValueError: no seat for me",
         output,
     ), output
+
+
+# -- command-line numbers ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["sim", "sweep"])
+@pytest.mark.parametrize("games", ["0", "-3", "1000000001", "99999999999999999999"])
+def test_a_number_of_games_no_run_can_play_is_refused_before_playing(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    pebble: Path,
+    command: str,
+    games: str,
+) -> None:
+    # 99999999999999999999 listed its chunks first and ran out of memory (an internal error).
+    # Should the refusal go, the run must not start here (a billion games, or all the memory).
+    from engine import sim
+
+    def no_run(games: int, size: int = 0) -> list[tuple[int, int]]:
+        raise AssertionError(f"a run of {games} games was started")
+
+    monkeypatch.setattr(sim, "chunks_of", no_run)
+    extra = ["--param", "rounds=2,3"] if command == "sweep" else []
+    status, output = run(capsys, pebble, command, "pebble", "--games", games, *extra)
+    assert status == 2, output
+    assert not UNHANDLED.search(output), output
+    assert "--games must be at least 1" in output or "--games is at most 1,000,000,000" in output
