@@ -417,3 +417,21 @@ def test_a_number_of_games_no_run_can_play_is_refused_before_playing(
     assert status == 2, output
     assert not UNHANDLED.search(output), output
     assert "--games must be at least 1" in output or "--games is at most 1,000,000,000" in output
+
+
+# (Not 99999999999999999999, refused the same way: should the refusal go, that many rounds
+# would be played.)
+@pytest.mark.parametrize("value", ["nan", "1e309", "-inf"])
+def test_a_param_no_game_can_count_with_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], pebble: Path, value: str
+) -> None:
+    # nan and 1e309 were an internal error (a float made an int) once the game read them.
+    for argv in (
+        ["sim", "pebble", "--games", "2", "--param", f"rounds={value}"],
+        ["sweep", "pebble", "--games", "2", "--param", f"rounds=2,{value}"],
+    ):
+        status, output = run(capsys, pebble, *argv)
+        assert status == 2, output
+        assert not UNHANDLED.search(output), output
+        assert "is not a number a game can count with" in output, output
+        assert "hint: give a whole or decimal number" in output, output
