@@ -133,8 +133,10 @@ def _params(pairs: list[str] | None, many: bool = False) -> dict[str, list[Any]]
         for number in values:
             # A number a game can count with, as in a .cards file or a variant (README,
             # "Untrusted input"): nan and 1e309 were an internal error when the game read them.
-            if isinstance(number, float) and not math.isfinite(number) or (
-                isinstance(number, (int, float)) and abs(number) > LARGEST_NUMBER
+            if (
+                isinstance(number, float)
+                and not math.isfinite(number)
+                or (isinstance(number, (int, float)) and abs(number) > LARGEST_NUMBER)
             ):
                 raise SimUsageError(
                     f"--param '{pair}': {number} is not a number a game can count with",
