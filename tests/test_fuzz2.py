@@ -435,3 +435,180 @@ def test_a_param_no_game_can_count_with_is_a_usage_error(
         assert not UNHANDLED.search(output), output
         assert "is not a number a game can count with" in output, output
         assert "hint: give a whole or decimal number" in output, output
+
+
+# -- the shipped games' sources, cut and misnamed ---------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def shipped(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A project holding a copy of the four shipped games and their scenarios, built once."""
+    root = tmp_path_factory.mktemp("shipped")
+    shutil.copytree(REPO / "cards", root / "cards")
+    shutil.copytree(REPO / "tests" / "scenarios", root / "tests" / "scenarios")
+    (root / "pyproject.toml").write_text('[tool.cardc]\ncards = "cards"\ngenerated = "generated"\n')
+    cwd = Path.cwd()
+    os.chdir(root)
+    try:
+        assert main(["build", "--no-sheets"]) == 0
+    finally:
+        os.chdir(cwd)
+    return root
+
+
+_WORD = re.compile(r"\b[a-z_][a-z0-9_]{2,}\b")
+
+
+def mutations(text: str, seed: int, count: int) -> list[tuple[str, str]]:
+    """``count`` edits of ``text`` a designer makes by mistake, chosen by ``seed``: a line
+    deleted, duplicated or swapped with the next, the file cut short, a name replaced by
+    another name of the file (a counter where a verb goes, a card where a zone goes) or by
+    itself less its last letter."""
+    import random
+
+    rng = random.Random(seed)
+    lines = text.splitlines(keepends=True)
+    names = sorted(set(_WORD.findall(text)))
+    words = list(_WORD.finditer(text))
+    out = []
+    for _ in range(count):
+        kind = rng.choice(["delete", "duplicate", "swap", "cut", "rename", "misspell"])
+        i = rng.randrange(len(lines) - 1)
+        if kind == "delete":
+            edited = "".join(lines[:i] + lines[i + 1 :])
+        elif kind == "duplicate":
+            edited = "".join(lines[: i + 1] + lines[i:])
+        elif kind == "swap":
+            edited = "".join(lines[:i] + [lines[i + 1], lines[i]] + lines[i + 2 :])
+        elif kind == "cut":
+            edited = text[: rng.randrange(len(text))]
+        else:
+            word = rng.choice(words)
+            other = rng.choice(names) if kind == "rename" else word.group()[:-1]
+            edited = text[: word.start()] + other + text[word.end() :]
+        out.append((f"{kind} {i}", edited))
+    return out
+
+
+def assert_reported(status: int, output: str) -> None:
+    """Exit 0 (the edit still checks) or 1 with located errors; never anything unhandled."""
+    assert status in (0, 1), output
+    assert not UNHANDLED.search(output), output
+    if status:
+        assert LOCATED.search(output), output
+
+
+GAME_FILES = [
+    f"{game}/{name}"
+    for game in ("uncharted_passage", "darwins_journey", "land_vs_sea", "incredible_expeditions")
+    for name in ("game.cards", "flow.cards")
+]
+
+
+@pytest.mark.parametrize("source", GAME_FILES)
+def test_a_shipped_game_file_cut_or_misnamed_is_reported_at_its_line(
+    capsys: pytest.CaptureFixture[str], shipped: Path, source: str
+) -> None:
+    path = shipped / "cards" / source
+    text = path.read_text()
+    game = source.split("/")[0]
+    try:
+        for what, edited in mutations(text, GAME_FILES.index(source), 6):
+            path.write_text(edited)
+            status, output = run(capsys, shipped, "check", f"cards/{game}")
+            assert_reported(status, f"{what}:\n{output}")
+    finally:
+        path.write_text(text)
+
+
+def test_a_failed_build_leaves_generated_byte_for_byte(
+    capsys: pytest.CaptureFixture[str], shipped: Path
+) -> None:
+    path = shipped / "cards" / "uncharted_passage" / "flow.cards"
+    text = path.read_text()
+    failed = 0
+    try:
+        for what, edited in mutations(text, 7, 4):
+            path.write_text(edited)
+            before = snapshot(shipped / "generated")
+            status, output = run(capsys, shipped, "build", "--no-sheets")
+            assert_reported(status, output)
+            if status:
+                failed += 1
+                assert snapshot(shipped / "generated") == before, what
+    finally:
+        path.write_text(text)
+        status, output = run(capsys, shipped, "build", "--no-sheets")
+        assert status == 0, output
+    assert failed, "no edit made the build fail: choose another seed"
+
+
+#: Wrong YAML of every type, for any value of a scenario or a variant.
+WRONG_VALUES = [None, True, -1, 10**30, 1.5, "ünï\tcode", [], {}, [[[[1]]]], {"a": {"b": 1}}]
+
+
+def _yaml_paths(node: object, at: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    found = [at] if at else []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            found += _yaml_paths(value, (*at, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += _yaml_paths(value, (*at, index))
+    return found
+
+
+def _with(node: object, at: tuple[object, ...], value: object) -> object:
+    import copy
+
+    node = copy.deepcopy(node)
+    inner = node
+    for key in at[:-1]:
+        inner = inner[key]  # type: ignore[index]
+    inner[at[-1]] = value  # type: ignore[index]
+    return node
+
+
+@FEW
+@given(data=st.data())
+def test_a_scenario_with_any_value_of_the_wrong_type_is_reported_at_its_line(
+    capsys: pytest.CaptureFixture[str], shipped: Path, data: st.DataObject
+) -> None:
+    import yaml
+
+    files = sorted((shipped / "tests" / "scenarios").rglob("*.yaml"))
+    path = data.draw(st.sampled_from(files))
+    text = path.read_text()
+    document = next(d for d in yaml.safe_load_all(text) if d)
+    at = data.draw(st.sampled_from(_yaml_paths(document)))
+    value = data.draw(st.sampled_from(WRONG_VALUES))
+    try:
+        path.write_text(yaml.safe_dump(_with(document, at, value), allow_unicode=True))
+        status, output = run(capsys, shipped, "test", str(path.relative_to(shipped)))
+    finally:
+        path.write_text(text)
+    assert status in (0, 1), output
+    assert not UNHANDLED.search(output), output
+    if status:
+        assert re.search(r"\.yaml:\d+", output), output
+
+
+@FEW
+@given(data=st.data())
+def test_a_variant_with_any_value_of_the_wrong_type_is_reported_at_its_line(
+    capsys: pytest.CaptureFixture[str], shipped: Path, data: st.DataObject
+) -> None:
+    import yaml
+
+    files = sorted((shipped / "cards").glob("*/variants/*.yaml"))
+    path = data.draw(st.sampled_from(files))
+    text = path.read_text()
+    document = yaml.safe_load(text)
+    at = data.draw(st.sampled_from(_yaml_paths(document)))
+    value = data.draw(st.sampled_from(WRONG_VALUES))
+    try:
+        path.write_text(yaml.safe_dump(_with(document, at, value), allow_unicode=True))
+        status, output = run(capsys, shipped, "check", str(path.parent.parent.relative_to(shipped)))
+    finally:
+        path.write_text(text)
+    assert_reported(status, output)
