@@ -612,3 +612,23 @@ def test_a_variant_with_any_value_of_the_wrong_type_is_reported_at_its_line(
     finally:
         path.write_text(text)
     assert_reported(status, output)
+
+
+def test_pytest_in_a_project_with_a_bad_table_says_where_in_one_line(pebble: Path) -> None:
+    # cardc's pytest plugin found the project while collecting the first YAML file: the
+    # refusal came out as a collection error with pluggy's traceback.
+    import subprocess
+    import sys
+
+    (pebble / "pyproject.toml").write_text("[tool.cardc]\ngenerated = 'cards'\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+        cwd=pebble,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    output = done.stdout + done.stderr
+    assert done.returncode == 4, output  # pytest's usage error
+    assert "pyproject.toml:2:1: generated = 'cards' and cards = 'cards' overlap" in output
+    assert "hint: " in output and "Traceback" not in output and "pluggy" not in output, output
