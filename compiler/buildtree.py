@@ -138,8 +138,23 @@ def unwritable(generated: Path) -> TreeWriteError | None:
             f"cardc build writes {generated.name}/ beside a new copy and swaps them: make "
             f"{parent} writable, or build a copy of the project",
         )
+    if generated.exists() and not generated.is_dir():
+        return TreeWriteError(
+            f"{generated} is a file, not the folder cardc build writes",
+            f"cardc build would replace it with a folder: name another folder in "
+            f'[tool.cardc] (generated = "generated") or move {generated.name} away',
+        )
     if not generated.is_dir():
         return None
+    if not (generated / "manifest.json").is_file() and any(generated.iterdir()):
+        # A folder cardc did not write (no manifest): the build would swap it out and delete
+        # it, sources and all (a project whose [tool.cardc] said generated = "cards").
+        return TreeWriteError(
+            f"{generated}/ holds files cardc build did not write (it has no manifest.json), "
+            "and a build replaces the folder whole",
+            f"point generated at a folder of its own in [tool.cardc], or, if {generated.name}/ "
+            "holds only an old build's output, remove it and build again",
+        )
     for folder, dirs, _files in os.walk(generated):
         # Swapping the tree out needs none of this, but removing the old tree afterwards needs
         # every folder in it writable; finding out half-way would leave the old tree behind.

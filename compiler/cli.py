@@ -16,7 +16,9 @@ from pathlib import Path
 
 from compiler import __version__
 from compiler.project import Project, card_files, find_project
-from dsl.diagnostics import Diagnostic, SourceCache, file_span, render_all
+from dsl.diagnostics import Diagnostic, SourceCache, file_span, render, render_all
+from dsl.nodes import Span
+from dsl.project_config import ProjectConfigError
 
 
 def _project_or_die() -> Project:
@@ -303,6 +305,10 @@ def _run(args: argparse.Namespace) -> int:
         raise
     except BrokenPipeError:
         return 1
+    except ProjectConfigError as error:
+        # The project's [tool.cardc] table: shown at its line, before anything was written.
+        print(_config_problem(error), file=sys.stderr)
+        return 2
     except OSError as error:
         # A read-only folder, a full disk, a file where a folder should be: the user's
         # system, not a bug; say which file and what the system said.
@@ -320,6 +326,19 @@ def _run(args: argparse.Namespace) -> int:
         if os.environ.get("CARDC_DEBUG"):
             raise
         return 3
+
+
+def _config_problem(error: ProjectConfigError) -> str:
+    """The project's ``[tool.cardc]`` problem as a diagnostic, with its line of the file."""
+    from compiler.project import display_path
+
+    shown = str(display_path(Path(error.file)))
+    span = Span(shown, error.line, error.column, error.line, error.column + 1)
+    try:
+        lines: list[str] | None = Path(error.file).read_text(encoding="utf-8-sig").splitlines()
+    except (OSError, UnicodeDecodeError):
+        lines = None
+    return render(Diagnostic("project-config", error.reason, span, "error", (error.hint,)), lines)
 
 
 def _os_problem(error: OSError) -> str:

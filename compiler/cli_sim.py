@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -117,6 +118,7 @@ def _die(message: str, hints: tuple[str, ...] = (), status: int = 2) -> int:
 
 def _params(pairs: list[str] | None, many: bool = False) -> dict[str, list[Any]]:
     """``NAME=VALUE`` (``NAME=V1,V2,...`` when ``many``) options as name -> values."""
+    from dsl.parser import LARGEST_NUMBER
     from engine.sim import parse_value
 
     out: dict[str, list[Any]] = {}
@@ -127,8 +129,20 @@ def _params(pairs: list[str] | None, many: bool = False) -> dict[str, list[Any]]
                 f"--param '{pair}' is not NAME=VALUE",
                 ("for example --param rounds=10" + (",11,12" if many else ""),),
             )
-        values = value.split(",") if many else [value]
-        out[name.strip()] = [parse_value(v.strip()) for v in values]
+        values = [parse_value(v.strip()) for v in (value.split(",") if many else [value])]
+        for number in values:
+            # A number a game can count with, as in a .cards file or a variant (README,
+            # "Untrusted input"): nan and 1e309 were an internal error when the game read them.
+            if (
+                isinstance(number, float)
+                and not math.isfinite(number)
+                or (isinstance(number, (int, float)) and abs(number) > LARGEST_NUMBER)
+            ):
+                raise SimUsageError(
+                    f"--param '{pair}': {number} is not a number a game can count with",
+                    (f"give a whole or decimal number up to {LARGEST_NUMBER:,}",),
+                )
+        out[name.strip()] = values
     return out
 
 
@@ -313,8 +327,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
             "no project here: no folder at or above this one holds cards/",
             ("cd into your project",),
         )
-    if args.games < 1:
-        return _die(f"--games must be at least 1, not {args.games}")
+    if sim.games_problem(args.games):
+        return _die(str(sim.games_problem(args.games)))
 
     def body() -> int:
         folder = game_folder(project, args.game, args.variant)
@@ -371,8 +385,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             "no project here: no folder at or above this one holds cards/",
             ("cd into your project",),
         )
-    if args.games < 1:
-        return _die(f"--games must be at least 1, not {args.games}")
+    if sim.games_problem(args.games):
+        return _die(str(sim.games_problem(args.games)))
     args.variant = None
 
     def body() -> int:

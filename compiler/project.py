@@ -8,7 +8,6 @@ own repository and never touches the games shipped with cardc.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,21 +46,14 @@ class Project:
 
 
 def _from_pyproject(folder: Path) -> Project | None:
-    pyproject = folder / "pyproject.toml"
-    if not pyproject.is_file():
+    # One reader for cardc and the engine; a table it cannot use safely raises
+    # dsl.project_config.ProjectConfigError, at its line, before any command writes.
+    from dsl.project_config import read_table
+
+    folders = read_table(folder)
+    if folders is None:
         return None
-    try:
-        table = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {}).get("cardc")
-    except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
-        return None
-    if not isinstance(table, dict):
-        return None
-    return Project(
-        root=folder,
-        cards=folder / str(table.get("cards", "cards")),
-        generated=folder / str(table.get("generated", "generated")),
-        scenarios=folder / str(table.get("scenarios", "tests/scenarios")),
-    )
+    return Project(folder, folders["cards"], folders["generated"], folders["scenarios"])
 
 
 def find_project(start: Path | None = None) -> Project | None:

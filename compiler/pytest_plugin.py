@@ -22,12 +22,24 @@ class ScenarioFailure(Exception):
 
 def _project(config: pytest.Config) -> Any:
     from compiler.project import find_project
+    from dsl.project_config import ProjectConfigError
 
     cached = getattr(config, "_cardc_project", False)
     if cached is False:
-        cached = find_project(Path(str(config.rootpath)))
+        try:
+            cached = find_project(Path(str(config.rootpath)))
+        except ProjectConfigError as error:
+            # The project's [tool.cardc] cannot be used: said once, at its line, not as a
+            # traceback for every YAML file pytest collects.
+            raise pytest.UsageError(f"{error}\n  hint: {error.hint}") from None
         config._cardc_project = cached  # type: ignore[attr-defined]
     return cached
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Find the project before collecting: a ``[tool.cardc]`` table that cannot be used is a
+    usage error pytest prints as one line, not a traceback under the first YAML file."""
+    _project(config)
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:

@@ -103,16 +103,26 @@ class GameSpec:
 
 
 def _declare(kind: str, params: str, returns: str | None, name: str | None) -> Callable[[_F], _F]:
-    if returns is not None and returns not in RETURN_TYPES:
+    if returns is not None and (not isinstance(returns, str) or returns not in RETURN_TYPES):
         raise ValueError(
-            f"'{returns}' is not a DSL type; a native returns one of "
+            f"{returns!r} is not a DSL type; a native returns one of "
             + ", ".join(sorted(RETURN_TYPES))
         )
     parsed = parse_params(params)  # ValueError at import: the module cannot load wrong
+    if name is not None and not (isinstance(name, str) and name.isidentifier()):
+        raise ValueError(f"@{kind}(name=...) is the DSL name, a word, not {name!r}")
 
     def wrap(function: _F) -> _F:
-        spec = GameSpec(name or function.__name__, kind, parsed, returns, function)
-        function.__cardc_spec__ = spec  # type: ignore[attr-defined]
+        if not callable(function) or isinstance(function, type):
+            raise TypeError(f"@{kind} marks a function (def ...(g, c, ...)), not {function!r}")
+        try:
+            spec = GameSpec(name or function.__name__, kind, parsed, returns, function)
+            function.__cardc_spec__ = spec  # type: ignore[attr-defined]
+        except AttributeError:
+            # A built-in or a C function takes no attributes: a def must stand for it.
+            raise TypeError(
+                f"@{kind} cannot mark {function!r}: wrap it in a def taking (g, c, ...)"
+            ) from None
         return function
 
     return wrap

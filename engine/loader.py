@@ -182,20 +182,11 @@ def _cards_of_project(folder: Path) -> tuple[Path, Path] | None:
     """``(cards, generated)`` of the project at ``folder`` (a ``pyproject.toml`` with a
     ``[tool.cardc]`` table, or a folder holding ``cards/``), or None; as ``cardc`` finds a
     project (compiler.project, which the engine does not import)."""
-    pyproject = folder / "pyproject.toml"
-    if pyproject.is_file():
-        import tomllib
+    from dsl.project_config import read_table
 
-        try:
-            data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
-            data = {}
-        table = data.get("tool", {}).get("cardc") if isinstance(data.get("tool"), dict) else None
-        if isinstance(table, dict):
-            return (
-                folder / str(table.get("cards", "cards")),
-                folder / str(table.get("generated", "generated")),
-            )
+    folders = read_table(folder)
+    if folders is not None:
+        return folders["cards"], folders["generated"]
     if (folder / "cards").is_dir():
         return folder / "cards", folder / "generated"
     return None
@@ -261,7 +252,8 @@ def load_natives(source: Path) -> ModuleType | None:
     name = f"{package}.natives"
     fingerprint = _fingerprint(folder)
     module = sys.modules.get(name)
-    if module is not None and getattr(module, "__cardc_fingerprint__", None) == fingerprint:
+    # vars(), not getattr(): a module __getattr__ of the designer's is not asked
+    if module is not None and vars(module).get("__cardc_fingerprint__") == fingerprint:
         return module
     for stale in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
         del sys.modules[stale]
@@ -283,6 +275,17 @@ def load_natives(source: Path) -> ModuleType | None:
             error.lineno or 1,
             error.offset or 1,
         ) from error
+    except SystemExit as error:
+        # sys.exit() at import would end cardc itself: `cardc check` said nothing and exited 0.
+        del sys.modules[package]
+        file, line = _failing_line(error, folder) or (str(natives), 1)
+        raise NativesError(
+            f"cannot be loaded: it calls sys.exit({error.code!r}) when imported, which would "
+            "end cardc",
+            file,
+            line,
+            1,
+        ) from error
     except Exception as error:  # noqa: BLE001 - any error of the designer's code says where
         del sys.modules[package]
         file, line = _failing_line(error, folder) or (str(natives), 1)
@@ -291,8 +294,133 @@ def load_natives(source: Path) -> ModuleType | None:
         ) from error
     finally:
         sys.dont_write_bytecode = dont_write
+    try:
+        _check_names(module, natives)
+    except NativesError:
+        for loaded in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
+            del sys.modules[loaded]
+        raise
     module.__cardc_fingerprint__ = fingerprint  # type: ignore[attr-defined]
     return module
+
+
+def _mapping_of_functions(value: Any) -> str | None:
+    if not isinstance(value, dict):
+        return "a dict"
+    for key, function in value.items():
+        if not isinstance(key, str):
+            return f"a dict keyed by names (strings), and {key!r} is not one"
+        if not callable(function):
+            return f"a dict of names to functions, and {key!r} maps to {function!r}"
+    return None
+
+
+def _names(value: Any) -> str | None:
+    if not isinstance(value, (list, tuple, set, frozenset)):
+        return "a tuple of names"
+    wrong = [item for item in value if not isinstance(item, str)]
+    return f"a tuple of names, and {wrong[0]!r} is not one" if wrong else None
+
+
+def _game_class(value: Any) -> str | None:
+    if not isinstance(value, type) or not issubclass(value, Game):
+        return "a subclass of engine.runtime.Game (engine.flow.FlowGame for a flow's game)"
+    return None
+
+
+def _modes(value: Any) -> str | None:
+    from engine.modes import MODES
+
+    problem = _names(value)
+    if problem is None and isinstance(value, (list, tuple, set, frozenset)):
+        wrong = [mode for mode in value if mode not in MODES]
+        if wrong:
+            return f"a tuple of modes ({', '.join(MODES)}), and {wrong[0]!r} is not one"
+    return problem
+
+
+def _keyed_by_names(value: Any) -> str | None:
+    if not isinstance(value, dict):
+        return "a dict"
+    wrong = [key for key in value if not isinstance(key, str)]
+    return f"a dict keyed by names, and {wrong[0]!r} is not one" if wrong else None
+
+
+#: What each name the engine reads from a game's module must be (engine.api; README, "A
+#: game's own Python"): a wrong one was a TypeError deep in a command ("internal error").
+_SHAPES: dict[str, tuple[Any, str]] = {
+    "NATIVES": (_mapping_of_functions, "NATIVES = {'region_of': region_of}"),
+    "VERBS": (_mapping_of_functions, "VERBS = {'damage': damage}"),
+    "GAME_CLASS": (_game_class, "class MyGame(FlowGame): ...; GAME_CLASS = MyGame"),
+    "POLICIES": (_mapping_of_functions, "POLICIES = {'greedy': make_greedy}"),
+    "MODES": (_modes, 'MODES = ("solo", "competitive")'),
+    "DECKS": (_names, 'DECKS = ("port_cards",)'),
+    "PLAYER_KEYS": (_names, 'PLAYER_KEYS = ("hand",)'),
+    "GIVEN": (_mapping_of_functions, "GIVEN = {'board': given_board}"),
+    "EXPECT": (_mapping_of_functions, "EXPECT = {'board': expect_board}"),
+    "ACTIONS": (_mapping_of_functions, "ACTIONS = {'sail': do_sail}"),
+    "GIVEN_KINDS": (_keyed_by_names, "GIVEN_KINDS = {'board': ...}"),
+    "EXPECT_KINDS": (_keyed_by_names, "EXPECT_KINDS = {'board': ...}"),
+    "ACTION_ARGS": (_keyed_by_names, "ACTION_ARGS = {'sail': ...}"),
+    "EVENT_KINDS": (_keyed_by_names, "EVENT_KINDS = {'port': ...}"),
+}
+
+
+def _assigned_line(natives: Path, name: str) -> int:
+    """The line of ``natives.py`` that assigns ``name`` at the top level (1 when none does)."""
+    import ast
+
+    try:
+        tree = ast.parse(natives.read_text(encoding="utf-8-sig"))
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return 1
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            targets = [node.target]
+        elif isinstance(node, (ast.ClassDef, ast.FunctionDef)) and node.name == name:
+            return node.lineno
+        else:
+            continue
+        for target in targets:
+            if isinstance(target, ast.Name) and target.id == name:
+                return node.lineno
+    return 1
+
+
+def _check_names(module: ModuleType, natives: Path) -> None:
+    """Hold the names the engine reads from a game's module to their shapes; a
+    :class:`NativesError` at the line that sets a wrong one."""
+    for name, (problem_of, example) in _SHAPES.items():
+        try:
+            value = getattr(module, name, None)
+        except Exception as error:  # noqa: BLE001 - a module __getattr__ of the designer's
+            raise NativesError(
+                f"cannot be used: reading {name} from it raised {type(error).__name__}: "
+                f"{error} (a module __getattr__ must raise AttributeError for a name it does "
+                "not have)",
+                str(natives),
+                1,
+                1,
+            ) from error
+        if value is None:
+            continue
+        problem = problem_of(value)
+        if problem is not None:
+            raise NativesError(
+                f"cannot be used: {name} is {problem}"
+                + ("" if ", and " in problem else f", not {_short(value)}")
+                + f"; for example: {example}",
+                str(natives),
+                _assigned_line(natives, name),
+                1,
+            )
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _failing_line(error: BaseException, folder: Path) -> tuple[str, int] | None:

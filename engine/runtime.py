@@ -18,6 +18,7 @@ import traceback
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import ModuleType
 from typing import Any, NamedTuple
 
@@ -770,18 +771,27 @@ class Game:
                 raise
             located = self._locate(error, sys.exc_info()[2])
             raise located from error
-        except Exception as error:  # noqa: BLE001 - every failure is reported at its rule
+        except (Exception, SystemExit) as error:  # noqa: BLE001 - reported at its rule
+            # (a game's Python calling sys.exit() mid-game would end cardc without a word)
             if getattr(error, "passthrough", False):
                 raise
             raise self._locate(error, sys.exc_info()[2]) from error
 
-    def _locate(self, error: Exception, tb: Any) -> RuleError:
+    def _locate(self, error: BaseException, tb: Any) -> RuleError:
         where = None
+        python = None
         if self.table is not None:
             for frame, lineno in traceback.walk_tb(tb):
                 if frame.f_code.co_filename == self.table.filename:
                     where = self.table.position(lineno)
+                elif str(frame.f_globals.get("__name__", "")).startswith("cardc_game_"):
+                    # A frame of the game's own Python (engine.loader.load_natives names its
+                    # package so): the designer's bug is there, not in the card.
+                    python = (frame.f_code.co_filename, lineno, frame.f_code.co_name)
         detail = str(error) if isinstance(error, RuleError) else f"{type(error).__name__}: {error}"
+        if python is not None and not isinstance(error, RuleError):
+            file, line, function = python
+            detail += f" (raised in the game's Python, {_shown_path(file)}:{line}, in {function})"
         if where is None:
             located = RuleError(detail)
         else:
@@ -796,3 +806,11 @@ class Game:
         if isinstance(error, IllegalDecision):
             located.__class__ = IllegalDecision
         return located
+
+
+def _shown_path(file: str) -> str:
+    """``file`` relative to the current directory when below it, as diagnostics show paths."""
+    try:
+        return Path(file).resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except (ValueError, OSError):
+        return file

@@ -126,6 +126,24 @@ class GameFailed(RuleError):
         self.error = error
 
 
+def _seat(factory: PolicyFactory, game: Game, index: int) -> Policy:
+    """The policy ``factory`` makes for seat ``index``; a failure of the game's own factory
+    (its ``POLICIES``) is a :class:`SimError` naming it and where it failed, not a bug of cardc."""
+    try:
+        return factory(game, index)
+    except Exception as error:  # noqa: BLE001 - the designer's factory, reported with its line
+        import traceback
+
+        frames = traceback.extract_tb(error.__traceback__)
+        where = f"{frames[-1].filename}:{frames[-1].lineno}:1: " if frames else ""
+        name = getattr(factory, "__name__", repr(factory))
+        raise SimError(
+            f"{where}the policy factory {name} failed seating player {index + 1}: "
+            f"{type(error).__name__}: {error} (fix it there: a factory of POLICIES takes "
+            "the game and the seat's index and returns the seat's policy)"
+        ) from error
+
+
 def _game_flow(cls: type) -> Callable[..., Any] | None:
     """The method that plays a whole game: ``play_game`` when the class has one, else a
     ``play`` of its own. ``Game.play(c, card)`` is the prelude's verb (play a held card), not a
@@ -355,7 +373,7 @@ class Simulator:
             verbs=dict(self.implementations.verbs),
             mode=mode,
         )
-        game.policies = {index: policy(game, index) for index in range(players)}
+        game.policies = {index: _seat(policy, game, index) for index in range(players)}
         return game
 
 
@@ -549,6 +567,21 @@ def run_chunk(chunk: Chunk) -> ChunkResult:
     return ChunkResult(tallies, pairs)
 
 
+#: The most games one run plays: a billion take days on one core (bench/sim.py's goal is a
+#: thousand a second), and a run's chunks are listed before the first is played, so a number
+#: past any run's length (--games 99999999999999999999) ran out of memory instead.
+MAX_GAMES = 10**9
+
+
+def games_problem(games: int) -> str | None:
+    """Why ``games`` is no run's number of games (below 1, or past :data:`MAX_GAMES`)."""
+    if games < 1:
+        return f"--games must be at least 1, not {games}"
+    if games > MAX_GAMES:
+        return f"--games is at most {MAX_GAMES:,} (a billion games take days), not {games:,}"
+    return None
+
+
 def chunks_of(games: int, size: int = CHUNK) -> list[tuple[int, int]]:
     """The (first, last) games of each chunk of a run of ``games`` games."""
     return [(start, min(start + size - 1, games)) for start in range(1, games + 1, size)]
@@ -629,8 +662,9 @@ def run_points(
     process, or ``jobs`` processes) and merged in chunk order; the result does not depend on
     who played which chunk. ``progress(done, total)`` is called after each chunk.
     """
-    if games < 1:
-        raise SimError(f"--games must be at least 1, not {games}")
+    problem = games_problem(games)
+    if problem:
+        raise SimError(problem)
     if not points:
         raise SimError("nothing to simulate")
     seats = players_for(mode) if players is None else players

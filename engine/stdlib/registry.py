@@ -54,15 +54,34 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 def parse_params(text: str) -> tuple[Param, ...]:
     """``"deck zone, amount number = 1"`` as parameters; ``ValueError`` when malformed."""
+    if not isinstance(text, str):
+        raise ValueError(
+            f"the parameters are one string of DSL words ('amount number, deck zone'), not {text!r}"
+        )
     params: list[Param] = []
     for part in filter(None, (p.strip() for p in text.split(","))):
         head, _, default = part.partition("=")
         words = head.split()
-        if len(words) != 2 or words[1] not in PARAM_TYPES:
-            raise ValueError(f"a parameter is 'NAME TYPE', not {part!r}")
+        if len(words) != 2 or not words[0].isidentifier():
+            raise ValueError(f"a parameter is 'NAME TYPE' ('amount number'), not {part!r}")
+        if words[1] not in PARAM_TYPES:
+            raise ValueError(
+                f"{words[1]!r} in {part!r} is not a DSL type; a parameter's type is one of "
+                + ", ".join(sorted(PARAM_TYPES))
+            )
+        if words[0] in (p.name for p in params):
+            raise ValueError(f"two parameters are named {words[0]!r}")
         value: int | float | None = None
         if default.strip():
-            number = float(default)
+            try:
+                number = float(default)
+            except ValueError:
+                raise ValueError(
+                    f"the default of {words[0]!r} is a number ('{words[0]} {words[1]} = 1'), "
+                    f"not {default.strip()!r}"
+                ) from None
+            if number != number or number in (float("inf"), float("-inf")):
+                raise ValueError(f"the default of {words[0]!r} is a finite number")
             value = int(number) if number.is_integer() else number
         params.append(Param(words[0], words[1], value))
     return tuple(params)
