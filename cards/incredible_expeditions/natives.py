@@ -500,8 +500,10 @@ class IncredibleExpeditions(FlowGame):
         board["facing"] = None
         board["paying"] = None
         self.winner: Player | None = None
-        #: The Resources whose Ability is being played (play_for_ability), innermost last.
-        self._playing: list[str] = []
+        #: The Resources whose Ability is being played (play_for_ability), innermost last: in
+        #: play, in no pile until the Ability is done. An entry's card is set to None once its
+        #: Ability has Sacrificed it.
+        self._playing: list[str | None] = []
         cabins = int(self.params["cabins"])
         for player in self.players:
             flags = player.flags
@@ -979,8 +981,8 @@ class IncredibleExpeditions(FlowGame):
 
     def sacrifice(self, c: Context, card: str) -> None:
         """ "Sacrifice (remove from the game)" a card of the player's, as a card's text says it
-        (``sacrifice self``): a Resource from the hand, the discard pile or the Resource deck
-        (the one whose Ability is being played is on the discard pile already), a Crew from its
+        (``sacrifice self``): the Resource whose Ability is being played, or else one from the
+        hand, the discard pile or the Resource deck, a Crew from its
         cabin, which is available again. It is kept in the player's ``sacrificed`` pile: "Lost
         or Sacrificed Crew can come back". Any other card is refused: the rulebook Sacrifices
         only the player's own Resources and Crew."""
@@ -995,10 +997,14 @@ class IncredibleExpeditions(FlowGame):
             player.flags["exhausted"].discard(cabin)
             player.flags["cursed"].discard(cabin)
             self.sync_cabins(player)
+        elif kind == "resource" and card in self._playing:
+            # The card being played for its Ability first: it never reaches the discard pile.
+            index = len(self._playing) - 1 - self._playing[::-1].index(card)
+            self._playing[index] = None
         elif kind == "resource":
-            # The card being played for its Ability first, then the hand, then the piles.
-            order = ("discard_pile", "hand") if card in self._playing else ("hand", "discard_pile")
-            held = next((z for z in (*order, "resource_deck") if card in zones[z]), None)
+            held = next(
+                (z for z in ("hand", "discard_pile", "resource_deck") if card in zones[z]), None
+            )
             if held is None:
                 raise RuleError(f"{player.name} has no {card} to Sacrifice")
             zones[held].remove(card)
@@ -1043,30 +1049,35 @@ class IncredibleExpeditions(FlowGame):
     def play_for_ability(self, player: Player, card: str) -> None:
         """ "You can, instead, play the card to do the Ability text on the card, but may not use
         both": the card's values are not added. It goes to the discard pile as a card played
-        for its values does; an Ability that says ``discard self`` leaves it there
-        (:meth:`discard`)."""
+        for its values does, once its Ability is done: while the Ability is played the card is
+        in play, so an Ability that shuffles the discard pile into the deck does not shuffle
+        in the card being played, and one that draws does not draw it again. ``discard self``
+        leaves it to go there (:meth:`discard`); ``sacrifice self`` removes it from the game
+        instead (:meth:`sacrifice`)."""
         hand = player.zones["hand"]
         if card not in hand or card not in self.cat.abilities:
             raise RuleError(f"{player.name} holds no {card} with an Ability to play")
         hand.remove(card)
-        player.zones["discard_pile"].append(card)
         self.log("ability", player.index, card)
         self._playing.append(card)
         try:
             self.run(card, "play", player)
         finally:
-            self._playing.pop()
+            played = self._playing.pop()
+        if played is not None:
+            player.zones["discard_pile"].append(card)
 
     def discard(self, c: Context, card: str) -> None:
         """The prelude's ``discard``: a Resource goes to its holder's discard pile, "the pile
         the Draw Phase reshuffles", never out of the game (the rulebook's only removal is the
         Draw Phase's "Sacrifice (remove from the game)"). The card whose Ability is being
-        played (:meth:`play_for_ability`) is on the discard pile already, so its ``discard
-        self`` leaves it there, and a copy in the hand stays in the hand. Any other card is
-        discarded as the engine does."""
+        played (:meth:`play_for_ability`) goes to the discard pile once its Ability is done, so
+        its ``discard self`` leaves it to go there, and a copy in the hand stays in the hand.
+        Any other card is discarded as the engine does."""
         zones = c.player.zones
         pile = zones["discard_pile"]
-        if card in self._playing and card in pile:
+        if card in self._playing:
+            # In play: it goes to the discard pile once its Ability is done.
             self.log("discard", c.player.index, card)
             return
         found = self.cards.get(card)
@@ -1807,8 +1818,10 @@ def competitive_game(g: Game, c: Context) -> bool:
 
 
 def turns_taken(g: Game, c: Context) -> int:
-    """The turns taken so far, all players together (this one counted)."""
-    return int(_game(g).turns)
+    """The turns taken so far, all players together: each player's count of turns
+    (:func:`turn_taken`, once the turn is spent), so the turns a scenario gives each player
+    count too (the game's own count of turns begun started at 0 in a scenario)."""
+    return sum(int(player.flags.get("turns", 0)) for player in g.players)
 
 
 def winner_found(g: Game, c: Context) -> bool:
