@@ -225,3 +225,25 @@ def test_a_scenario_without_steps_expects_what_its_given_state_reads(tmp_path: P
     )
     assert not failed[0].passed
     assert "expected marooned False, got True" in failed[0].message
+
+
+def test_a_flow_edit_without_one_place_is_told_a_place_of_its_own_game(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The hint was "for example: - insert: ... then, on the next line, after: pirate", a
+    phase of Uncharted Passage, whatever the game; and given two places it did not say which
+    were given."""
+    variants = project / "cards" / GAME / "variants"
+    (variants / "both.yaml").write_text(
+        "description: both\nflow:\n  - move: marooned\n    after: draw_phase\n"
+        "    before: end_of_the_turn\n",
+        encoding="utf-8",
+    )
+    (variants / "neither.yaml").write_text(
+        "description: neither\nflow:\n  - move: marooned\n", encoding="utf-8"
+    )
+    status, out = run(capsys, "check")
+    assert status == 1
+    assert "hint: keep one of them: after: draw_phase or before: end_of_the_turn" in out
+    assert "hint: for example: - move: ... then, on the next line, after: draw_phase" in out
+    assert "pirate" not in out

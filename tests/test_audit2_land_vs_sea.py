@@ -174,3 +174,16 @@ def test_words_naming_no_parameter_are_refused_when_declared() -> None:
         def misnamed(g: object, c: object, cell: object) -> list[object]:
             """Cells."""
             return []
+
+
+def test_a_game_never_built_is_not_said_to_have_changed(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With a second game beside it built by no one, `cardc test` said "generated/ is stale:
+    incredible_expeditions (or cardc itself) changed since the last 'cardc build'"."""
+    copy_game(project, "incredible_expeditions")
+    assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
+    status, out = run(capsys, "test", str(scenario_file(project, DATA / "cards.yaml")))
+    assert status == 2
+    assert "generated/ is stale: incredible_expeditions never built" in out
+    assert "changed since" not in out
