@@ -247,3 +247,23 @@ def test_a_flow_edit_without_one_place_is_told_a_place_of_its_own_game(
     assert "hint: keep one of them: after: draw_phase or before: end_of_the_turn" in out
     assert "hint: for example: - move: ... then, on the next line, after: draw_phase" in out
     assert "pirate" not in out
+
+
+@pytest.mark.parametrize(
+    "value, least",
+    [("die_sides: 0", 2), ("cabins: 0", 1), ("hand_size: -1", 0), ("turn_limit: 0", 1)],
+)
+def test_a_counting_param_out_of_its_range_is_an_error_at_the_variants_line(
+    project: Path, capsys: pytest.CaptureFixture[str], value: str, least: int
+) -> None:
+    """A house rule's ``params: {die_sides: 0}`` checked, then failed the first roll-off of a
+    game; ``cabins: 0`` played every game to the turn limit, no Crew ever hired."""
+    (project / "cards" / GAME / "variants" / "odd.yaml").write_text(
+        f"description: odd\nparams: {{{value}}}\n", encoding="utf-8"
+    )
+    status, out = run(capsys, "check")
+    assert status == 1
+    name = value.split(":")[0]
+    assert f"cards/{GAME}/variants/odd.yaml:2:" in out
+    assert f"param {name} is {value.split(': ')[1]}, but it counts" in out
+    assert f"hint: set {name} to {least} or more" in out
