@@ -187,3 +187,26 @@ def test_a_game_never_built_is_not_said_to_have_changed(
     assert status == 2
     assert "generated/ is stale: incredible_expeditions never built" in out
     assert "changed since" not in out
+
+
+@pytest.mark.parametrize(
+    "value, hint",
+    [
+        ("stacks: 0", "set stacks to 1 or more"),
+        ("hand_size: -2", "set hand_size to 1 or more"),
+        ("uncharted_tiles: 5", "set uncharted_tiles to 1 or 0"),
+    ],
+)
+def test_a_counting_param_out_of_its_range_is_an_error_at_the_variants_line(
+    project: Path, capsys: pytest.CaptureFixture[str], value: str, hint: str
+) -> None:
+    """A house rule's ``params: {stacks: 0}`` or ``{hand_size: -2}`` checked and played on
+    without a word (a game of no placement)."""
+    (project / "cards" / GAME / "variants" / "odd.yaml").write_text(
+        f"description: odd\nparams: {{{value}}}\n", encoding="utf-8"
+    )
+    status, out = run(capsys, "check")
+    assert status == 1
+    assert f"cards/{GAME}/variants/odd.yaml:2:" in out
+    assert f"param {value.split(':')[0]} is {value.split(': ')[1]}, but it" in out
+    assert f"hint: {hint}" in out
