@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from probing import copy_game
+from probing import copy_game, run_scenarios
 from test_variant_hardening import run
 
 DATA = Path(__file__).resolve().parent / "data" / "audit2_land_vs_sea"
@@ -210,3 +211,60 @@ def test_a_counting_param_out_of_its_range_is_an_error_at_the_variants_line(
     assert f"cards/{GAME}/variants/odd.yaml:2:" in out
     assert f"param {value.split(':')[0]} is {value.split(': ')[1]}, but it" in out
     assert f"hint: {hint}" in out
+
+
+LAP_BONUS = """\
+rule "Lap Bonus" {
+  on passed_score_track_end {
+    score 5
+  }
+}
+"""
+
+LAPS = """\
+scenario: on the rulebook's track the Lap Bonus scores 5 once for the pass
+rulebook: "When you pass the end of the score track, take a +50 points token"
+game: land_vs_sea
+players: 2
+given:
+  players:
+    - {points: 45}
+    - {}
+do:
+  - action: score
+    player: 1
+    args: {amount: 6}
+expect:
+  players:
+    - {points: 56, plus_50_tokens: 1}
+    - {}
+---
+scenario: on a 5-space track each Lap Bonus passes the end again, without end
+rulebook: "When you pass the end of the score track, take a +50 points token"
+game: land_vs_sea
+variant: lap
+players: 2
+do:
+  - action: score
+    player: 1
+    args: {amount: 6}
+expect:
+  refused: "'on passed_score_track_end' sets itself off again while it runs"
+"""
+
+
+def test_a_rule_setting_itself_off_without_end_is_a_rule_error_at_its_line(
+    built_copy: Callable[[str, dict[str, str]], Path], tmp_path: Path
+) -> None:
+    """A rule scoring 5 each time the end of a 5-space score track is passed passes it again
+    each time: it failed with Python's RecursionError."""
+    generated = built_copy(
+        GAME,
+        {
+            "lap.cards": LAP_BONUS,
+            "variants/lap.yaml": "description: a short track\nparams: {score_track: 5}\n",
+        },
+    )
+    results = run_scenarios(generated, LAPS, tmp_path / "laps.yaml")
+    assert [r.message for r in results if not r.passed] == []
+    assert len(results) == 2
