@@ -267,3 +267,57 @@ def test_a_counting_param_out_of_its_range_is_an_error_at_the_variants_line(
     assert f"cards/{GAME}/variants/odd.yaml:2:" in out
     assert f"param {name} is {value.split(': ')[1]}, but it counts" in out
     assert f"hint: set {name} to {least} or more" in out
+
+
+RICHEST = """\
+description: the richest crew takes heart
+use: [majorities, decks]
+add: |
+  rule "Richest" {
+    on rest {
+      if has_majority(money) {
+        gain heroism 1
+      }
+    }
+  }
+"""
+
+RICHEST_PLAYED = """\
+scenario: on a Rest Turn the player alone with the most Money takes a Heroism token
+rulebook: "First thing to do on a Rest Turn is to Refresh your Exhausted crew"
+game: incredible_expeditions
+variant: richest
+mode: competitive
+given:
+  players:
+    - {counters: {money: 4, heroism: 0}}
+    - {counters: {money: 2}}
+do:
+  - action: rest_turn
+    player: 1
+expect:
+  players:
+    - {counters: {heroism: 1}}
+    - {}
+"""
+
+
+def test_a_variant_uses_a_library_module_the_game_does_not(
+    built_copy: Callable[[str, dict[str, str]], Path],
+    tmp_path: Path,
+    project: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A house rule calling ``has_majority`` was told to add ``use majorities`` to game.cards:
+    a variant could not say it. (``decks``, which the game uses already, is taken once.)"""
+    generated = built_copy(GAME, {"variants/richest.yaml": RICHEST})
+    results = run_scenarios(generated, RICHEST_PLAYED, tmp_path / "richest.yaml")
+    assert [r.message for r in results if not r.passed] == []
+    # A module that is none: an error at its YAML line, with the module meant.
+    (project / "cards" / GAME / "variants" / "typo.yaml").write_text(
+        "description: typo\nuse: [majoritys]\n", encoding="utf-8"
+    )
+    status, out = run(capsys, "check")
+    assert status == 1
+    assert f"cards/{GAME}/variants/typo.yaml:2:7: error[library-unknown]" in out
+    assert "did you mean 'majorities'?" in out
