@@ -317,7 +317,15 @@ def test_a_variant_uses_a_library_module_the_game_does_not(
     (project / "cards" / GAME / "variants" / "typo.yaml").write_text(
         "description: typo\nuse: [majoritys]\n", encoding="utf-8"
     )
+    # A house rule calling a library native its game does not use is told both ways.
+    (project / "cards" / GAME / "variants" / "unused.yaml").write_text(
+        RICHEST.replace("use: [majorities, decks]\n", ""), encoding="utf-8"
+    )
     status, out = run(capsys, "check")
     assert status == 1
     assert f"cards/{GAME}/variants/typo.yaml:2:7: error[library-unknown]" in out
     assert "did you mean 'majorities'?" in out
+    assert (
+        "add 'use majorities' to the game block in game.cards (a variant: use: [majorities])"
+        in out
+    )
