@@ -326,6 +326,5 @@ def test_a_variant_uses_a_library_module_the_game_does_not(
     assert f"cards/{GAME}/variants/typo.yaml:2:7: error[library-unknown]" in out
     assert "did you mean 'majorities'?" in out
     assert (
-        "add 'use majorities' to the game block in game.cards (a variant: use: [majorities])"
-        in out
+        "add 'use majorities' to the game block in game.cards (a variant: use: [majorities])" in out
     )
