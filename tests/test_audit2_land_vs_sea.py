@@ -268,3 +268,15 @@ def test_a_rule_setting_itself_off_without_end_is_a_rule_error_at_its_line(
     results = run_scenarios(generated, LAPS, tmp_path / "laps.yaml")
     assert [r.message for r in results if not r.passed] == []
     assert len(results) == 2
+
+
+def test_sim_holds_a_param_it_overrides_to_the_games_checks(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``cardc sim --param stacks=0`` played its games without a word, where a variant's
+    ``params: {stacks: 0}`` is an error at ``cardc check``."""
+    status, out = run(capsys, "sim", GAME, "--param", "stacks=0", "--games", "1")
+    assert status != 0
+    assert "--param stacks=0: param stacks is 0, but it counts the stacks" in out
+    status, out = run(capsys, "sim", GAME, "--param", "stacks=2", "--games", "1", "--no-cards")
+    assert status == 0, out
