@@ -1995,7 +1995,7 @@ def _library_hint(name: str, kind: str) -> tuple[str, ...]:
         return ()
     return (
         f"'{name}' is in the standard library's {found.module} module: add 'use "
-        f"{found.module}' to the game block in game.cards",
+        f"{found.module}' to the game block in game.cards (a variant: use: [{found.module}])",
     )
 
 

@@ -19,15 +19,26 @@ def _stale(project: Project, args: argparse.Namespace) -> int | None:
     on its own, because generated/ is committed and reviewed, and a build can take seconds and
     fail with diagnostics of its own; ``--build`` asks for it.
     """
-    from compiler.build import build, stale_games
+    from compiler.build import build, read_manifest, stale_games
 
     stale = stale_games(project)
     if not stale:
         return None
     if not args.build:
+        # A game never built is not one that "changed since the last build".
+        built = read_manifest(project.generated).get("games", {})
+        changed = [g for g in stale if g in built]
+        never = [g for g in stale if g not in built]
+        said = []
+        if changed:
+            said.append(
+                f"{', '.join(changed)} (or cardc itself) changed since the last 'cardc build', "
+                "so scenarios would test the old rules"
+            )
+        if never:
+            said.append(f"{', '.join(never)} never built")
         print(
-            f"cardc test: generated/ is stale: {', '.join(stale)} (or cardc itself) changed "
-            "since the last 'cardc build', so scenarios would test the old rules\n"
+            f"cardc test: generated/ is stale: {'; '.join(said)}\n"
             "  hint: run 'cardc build' first, or 'cardc test --build'",
             file=sys.stderr,
         )

@@ -18,8 +18,8 @@ from dsl.diagnostics import Diagnostic, SourceCache, render_all
 
 _TEMPLATE = """\
 # {title}: what this variant changes from the {base}, and why.
-# Keys (all optional): extends, description, params, tracks, cards, remove, remove_kinds,
-# add, add_files, verbs, flow.
+# Keys (all optional): extends, description, use, params, tracks, cards, remove,
+# remove_kinds, add, add_files, verbs, flow.
 # See `cardc variant --help`; every value is checked like the base game's cards.
 description: {name}
 """

@@ -488,12 +488,23 @@ def _apply_edit(
     action = actions[0]
     moves = action in ("insert", "move")
     if moves and len(places) != 1:
+        if places:
+            # Two places given: keep one, as written.
+            hint = "keep one of them: " + " or ".join(f"{p}: {edit[p]}" for p in places)
+        else:
+            # A phase of this game's flow, not another game's ('after: pirate' was told to
+            # every game).
+            names = [n for n in state.names() if n != edit.get("move")]
+            hint = (
+                f"for example: - {action}: ... then, on the next line, "
+                f"after: {names[-1] if names else 'PHASE'}"
+            )
         ctx.error(
             "variant-shape",
             f"say where the phase goes: one of before:, after: or into:, not "
             f"{' and '.join(places) if places else 'none'}",
             _key_span(where, edit, places[1] if len(places) > 1 else action),
-            f"for example: - {action}: ... then, on the next line, after: pirate",
+            hint,
         )
         return
     if not moves and places:

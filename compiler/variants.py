@@ -66,6 +66,7 @@ VARIANTS_DIR = "variants"
 KEYS = (
     "extends",
     "description",
+    "use",
     "params",
     "tracks",
     "cards",
@@ -303,6 +304,44 @@ def _mapping(ctx: _Context, node: Any, key: Any, what: str) -> Any:
     return value
 
 
+def _apply_use(ctx: _Context, game: Declaration, data: Any) -> Declaration:
+    """``use: [majorities]``: standard-library modules for the variant's cards, phases and
+    verbs, as ``use`` in the game block gives them (a house rule calling ``most_of`` no longer
+    needs game.cards edited). A module the game already uses is left as it is."""
+    node = data["use"]
+    items = node if isinstance(node, list) else [node]
+    used = {
+        name.id
+        for member in game.body
+        if isinstance(member, Property) and member.name == "use"
+        for clause in member.args
+        for name in clause
+        if isinstance(name, Name)
+    }
+    args: list[tuple[Name]] = []
+    for position, item in enumerate(items):
+        span = (
+            _value_span(ctx.where, node, position)
+            if isinstance(node, list)
+            else _value_span(ctx.where, data, "use")
+        )
+        if not isinstance(item, str) or not _NAME.match(item):
+            ctx.error(
+                "variant-shape",
+                f"'use' names standard-library modules, not {item!r}",
+                span,
+                "write: use: [majorities] (or a module's name alone: use: hexes)",
+            )
+            continue
+        if item not in used:
+            used.add(item)
+            args.append((Name(span, item),))
+    if not args:
+        return game
+    use = Property(_key_span(ctx.where, data, "use"), "use", tuple(args), None)
+    return dataclasses.replace(game, body=(*game.body, use))
+
+
 def _apply_params(ctx: _Context, game: Declaration, node: Any) -> Declaration:
     body = list(game.body)
     index = _game_members(game, "param")
@@ -510,6 +549,8 @@ def apply_overlay(
         files[gi] = dataclasses.replace(source, declarations=tuple(decls))
 
     game = files[gi].declarations[gj]
+    if "use" in data:
+        game = _apply_use(ctx, game, data)
     if "params" in data:
         params = _mapping(ctx, data, "params", "parameter names and numbers: {rounds: 13}")
         if params is not None:

@@ -763,7 +763,10 @@ class Game:
         return self.call(fn, c or Context(self.players[0], card, name))
 
     def call(self, handler: Callable[..., Any], c: Context) -> Any:
-        """Call a generated function; map a failure inside it to its DSL position."""
+        """Call a generated function; map a failure inside it to its DSL position. A card's
+        answer that sets its own trigger off again without end (a rule scoring 5 each time
+        the end of a 5-space score track is passed) is refused as such, not Python's
+        RecursionError."""
         try:
             return handler(self, c)
         except RuleError as error:
@@ -771,11 +774,38 @@ class Game:
                 raise
             located = self._locate(error, sys.exc_info()[2])
             raise located from error
+        except RecursionError as error:
+            # Caught where the stack has room again (an inner call() short of it passes the
+            # new RecursionError out): nothing is counted on the way in.
+            raise self._endless(c, error) from None
         except (Exception, SystemExit) as error:  # noqa: BLE001 - reported at its rule
             # (a game's Python calling sys.exit() mid-game would end cardc without a word)
             if getattr(error, "passthrough", False):
                 raise
             raise self._locate(error, sys.exc_info()[2]) from error
+
+    def _endless(self, c: Context, error: RecursionError) -> RuleError:
+        """The rule error for a RecursionError inside ``c``'s answer: when the answer of the
+        same card to the same trigger runs inside it, the rule sets itself off without end;
+        any other recursion is located as a failure like any other."""
+        tb = error.__traceback__
+        nested = sum(
+            1
+            for frame, _ in traceback.walk_tb(tb)
+            if frame.f_code is Game.call.__code__
+            and getattr(frame.f_locals.get("c"), "card", None) == c.card
+            and getattr(frame.f_locals.get("c"), "trigger", None) == c.trigger
+        )
+        if not c.trigger or nested < 1:
+            return self._locate(error, tb)
+        title = self.cards.get(c.card, {}).get("title", c.card) if c.card else "a phase"
+        return self._locate(
+            RuleError(
+                f"{title}'s 'on {c.trigger}' sets itself off again while it runs: what it does "
+                f"fires '{c.trigger}' again, and again, which would never end"
+            ),
+            tb,
+        )
 
     def _locate(self, error: BaseException, tb: Any) -> RuleError:
         where = None

@@ -273,8 +273,6 @@ class Checker:
                 "this scenario expects nothing, so it can never fail; add 'expect:' "
                 "(state, events or 'refused') after the steps or under a step",
             )
-        if doc.get("given") and not doc.get("do") and not (doc.get("expect") or {}).get("refused"):
-            self.add(at, "a scenario without steps ('do:') can only expect its 'given' refused")
         return sorted(self.problems, key=lambda p: (p.line, p.column))
 
     # -- given / expect

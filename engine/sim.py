@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import inspect
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -103,6 +104,16 @@ class SimError(RuleError):
         #: "did you mean" (the engine does not depend on the compiler's hints).
         self.wrong = wrong
         self.candidates = tuple(candidates)
+
+
+def _takes_three(check: Callable[..., Any]) -> bool:
+    """Whether a card check takes the game's vocabulary as a third argument (engine.api)."""
+    try:
+        params = list(inspect.signature(check).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return len(positional) >= 3 or any(p.kind == p.VAR_POSITIONAL for p in params)
 
 
 def round_count_params(ir: Mapping[str, Any]) -> set[str]:
@@ -252,6 +263,34 @@ class Simulator:
                         )
             vocabulary = {**self.ir["vocabulary"], "params": {**declared, **self.params}}
             self.ir = {**self.ir, "vocabulary": vocabulary}
+            self._check_params()
+
+    def _check_params(self) -> None:
+        """Hold the parameters a run overrides to the game's own checks (``CARD_CHECKS``),
+        as ``cardc check`` holds a variant's ``params:`` to them: ``--param stacks=0`` played
+        Land vs Sea's games without a word, ``--param die_sides=0`` failed the first roll-off."""
+        from engine.api import CardError
+
+        checks = getattr(self.rules, "CARD_CHECKS", None) or {}
+        cards = {str(card["id"]): card for card in self.ir["cards"]}
+        vocabulary = self.ir["vocabulary"]
+        for card in cards.values():
+            check = checks.get(card["kind"])
+            if check is None:
+                continue
+            try:
+                returned = (
+                    check(card, cards, vocabulary) if _takes_three(check) else check(card, cards)
+                )
+            except CardError as raised:
+                returned = [raised]
+            except Exception:  # noqa: BLE001 - a card's own problem is cardc check's to say
+                continue
+            for problem in returned or ():
+                name = getattr(problem, "param", None)
+                if isinstance(problem, CardError) and name is not None and name in self.params:
+                    hint = f" ({problem.hint})" if problem.hint else ""
+                    raise SimError(f"--param {name}={self.params[name]}: {problem.detail}{hint}")
 
     @property
     def name(self) -> str:

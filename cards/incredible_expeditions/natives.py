@@ -382,6 +382,8 @@ def check_location(
     ):
         # No Leader card to report it at: the first Location, which every game lays out.
         problems += _too_few_leaders(cards, vocabulary)
+    if _first_of(card, cards):
+        problems += _check_counts(vocabulary)
     wanted = _param(vocabulary, "locations_between")
     if wanted is not None and _first_of(card, cards):
         between = sum(1 for other in cards.values() if other["kind"] == "location") - 2
@@ -395,6 +397,46 @@ def check_location(
                     f"add Locations, or set param locations_between {max(between, 0)} or less",
                 )
             )
+    return problems
+
+
+#: The parameters that count something, and the least each can be: a die rolls 1 to its
+#: sides, so it needs 2 ("Roll a die", "roll off using the dice"); a board has a Crew Cabin
+#: at least (with none, no Crew is ever hired and no ship can win); the rest count cards,
+#: tokens, Crew or turns.
+_COUNTS = {
+    "die_sides": (2, "a die's sides, and a die has 2 at least"),
+    "cabins": (1, "a board's Crew Cabins, and with none no Crew is ever hired"),
+    "hand_size": (0, "the cards of a full hand"),
+    "market_size": (0, "the Market's cards"),
+    "acquisitions_per_turn": (0, "the cards Acquired on a turn"),
+    "capable_crew": (0, "Capable Crew"),
+    "starting_money": (0, "Money tokens"),
+    "starting_deck_size": (0, "the cards of a Starting Resource deck"),
+    "locations_between": (0, "Locations"),
+    "turn_limit": (1, "the turns a game lasts"),
+}
+
+
+def _check_counts(vocabulary: dict[str, Any] | None) -> list[CardError]:
+    """Each counting parameter is a whole number, at least its least: a variant's ``params:
+    {die_sides: 0}`` failed the first roll-off of a game, ``cabins: 0`` played 100 rounds no
+    ship could win, a negative ``hand_size`` drew nothing without a word."""
+    problems = []
+    for name, (least, what) in _COUNTS.items():
+        value = (vocabulary or {}).get("params", {}).get(name)
+        if value is None or (
+            isinstance(value, int) and not isinstance(value, bool) and value >= least
+        ):
+            continue
+        problems.append(
+            CardError(
+                f"param {name} is {value!r}, but it counts {what}: a whole number, {least} or more",
+                None,
+                f"set {name} to {least} or more",
+                param=name,
+            )
+        )
     return problems
 
 
@@ -500,8 +542,10 @@ class IncredibleExpeditions(FlowGame):
         board["facing"] = None
         board["paying"] = None
         self.winner: Player | None = None
-        #: The Resources whose Ability is being played (play_for_ability), innermost last.
-        self._playing: list[str] = []
+        #: The Resources whose Ability is being played (play_for_ability), innermost last: in
+        #: play, in no pile until the Ability is done. An entry's card is set to None once its
+        #: Ability has Sacrificed it.
+        self._playing: list[str | None] = []
         cabins = int(self.params["cabins"])
         for player in self.players:
             flags = player.flags
@@ -979,8 +1023,8 @@ class IncredibleExpeditions(FlowGame):
 
     def sacrifice(self, c: Context, card: str) -> None:
         """ "Sacrifice (remove from the game)" a card of the player's, as a card's text says it
-        (``sacrifice self``): a Resource from the hand, the discard pile or the Resource deck
-        (the one whose Ability is being played is on the discard pile already), a Crew from its
+        (``sacrifice self``): the Resource whose Ability is being played, or else one from the
+        hand, the discard pile or the Resource deck, a Crew from its
         cabin, which is available again. It is kept in the player's ``sacrificed`` pile: "Lost
         or Sacrificed Crew can come back". Any other card is refused: the rulebook Sacrifices
         only the player's own Resources and Crew."""
@@ -995,10 +1039,14 @@ class IncredibleExpeditions(FlowGame):
             player.flags["exhausted"].discard(cabin)
             player.flags["cursed"].discard(cabin)
             self.sync_cabins(player)
+        elif kind == "resource" and card in self._playing:
+            # The card being played for its Ability first: it never reaches the discard pile.
+            index = len(self._playing) - 1 - self._playing[::-1].index(card)
+            self._playing[index] = None
         elif kind == "resource":
-            # The card being played for its Ability first, then the hand, then the piles.
-            order = ("discard_pile", "hand") if card in self._playing else ("hand", "discard_pile")
-            held = next((z for z in (*order, "resource_deck") if card in zones[z]), None)
+            held = next(
+                (z for z in ("hand", "discard_pile", "resource_deck") if card in zones[z]), None
+            )
             if held is None:
                 raise RuleError(f"{player.name} has no {card} to Sacrifice")
             zones[held].remove(card)
@@ -1043,30 +1091,35 @@ class IncredibleExpeditions(FlowGame):
     def play_for_ability(self, player: Player, card: str) -> None:
         """ "You can, instead, play the card to do the Ability text on the card, but may not use
         both": the card's values are not added. It goes to the discard pile as a card played
-        for its values does; an Ability that says ``discard self`` leaves it there
-        (:meth:`discard`)."""
+        for its values does, once its Ability is done: while the Ability is played the card is
+        in play, so an Ability that shuffles the discard pile into the deck does not shuffle
+        in the card being played, and one that draws does not draw it again. ``discard self``
+        leaves it to go there (:meth:`discard`); ``sacrifice self`` removes it from the game
+        instead (:meth:`sacrifice`)."""
         hand = player.zones["hand"]
         if card not in hand or card not in self.cat.abilities:
             raise RuleError(f"{player.name} holds no {card} with an Ability to play")
         hand.remove(card)
-        player.zones["discard_pile"].append(card)
         self.log("ability", player.index, card)
         self._playing.append(card)
         try:
             self.run(card, "play", player)
         finally:
-            self._playing.pop()
+            played = self._playing.pop()
+        if played is not None:
+            player.zones["discard_pile"].append(card)
 
     def discard(self, c: Context, card: str) -> None:
         """The prelude's ``discard``: a Resource goes to its holder's discard pile, "the pile
         the Draw Phase reshuffles", never out of the game (the rulebook's only removal is the
         Draw Phase's "Sacrifice (remove from the game)"). The card whose Ability is being
-        played (:meth:`play_for_ability`) is on the discard pile already, so its ``discard
-        self`` leaves it there, and a copy in the hand stays in the hand. Any other card is
-        discarded as the engine does."""
+        played (:meth:`play_for_ability`) goes to the discard pile once its Ability is done, so
+        its ``discard self`` leaves it to go there, and a copy in the hand stays in the hand.
+        Any other card is discarded as the engine does."""
         zones = c.player.zones
         pile = zones["discard_pile"]
-        if card in self._playing and card in pile:
+        if card in self._playing:
+            # In play: it goes to the discard pile once its Ability is done.
             self.log("discard", c.player.index, card)
             return
         found = self.cards.get(card)
@@ -1807,8 +1860,10 @@ def competitive_game(g: Game, c: Context) -> bool:
 
 
 def turns_taken(g: Game, c: Context) -> int:
-    """The turns taken so far, all players together (this one counted)."""
-    return int(_game(g).turns)
+    """The turns taken so far, all players together: each player's count of turns
+    (:func:`turn_taken`, once the turn is spent), so the turns a scenario gives each player
+    count too (the game's own count of turns begun started at 0 in a scenario)."""
+    return sum(int(player.flags.get("turns", 0)) for player in g.players)
 
 
 def winner_found(g: Game, c: Context) -> bool:

@@ -457,10 +457,43 @@ class CardWriter:
         if name in self.ref.words:
             # The rulebook's words for the verb before the vocabulary's own description.
             doc = self.ref.words[name]
+        elif name not in self.ref.icons:
+            said = self.library_words(name, self.vocab["verbs"].get(name), args)
+            if said is not None:
+                return said
         out: Text = self.named(name) if name in self.ref.icons else [doc]
         shown = [self.expr(a) for a in args if a is not None]
         if shown:
             out += [" (", *_join(shown, ", "), ")"]
+        return out
+
+    def library_words(self, name: str, sig: dict[str, Any] | None, args: list[Any]) -> Text | None:
+        """A standard-library call in its own words, the values in their places ("the six
+        cells around the placed tile"), or None for a function of the game's own: a library
+        docstring speaks to the designer ("The six cells around a cell, in direction
+        order.") and read on a card as a sentence dropped into another."""
+        origin = str((sig or {}).get("origin", ""))
+        if not origin.startswith("stdlib."):
+            return None
+        from engine.stdlib.registry import LIBRARY
+
+        spec = LIBRARY.get(origin.split(".", 1)[1], {}).get(name)
+        if spec is None or spec.words is None:
+            return None
+        values: dict[str, Text] = {}
+        for index, param in enumerate(spec.params):
+            arg = args[index] if index < len(args) else None
+            if arg is not None and param.type == "counter":
+                # A counter is said as what is held: "the most points", not "the most point".
+                values[param.name] = _number_of(self.expr(arg), 2)
+            elif arg is not None:
+                values[param.name] = self.expr(arg)
+            elif param.default is not None:
+                values[param.name] = [str(param.default)]
+        out: Text = []
+        for piece in re.split(r"(\{\w+\})", spec.words):
+            slot = piece[1:-1] if piece.startswith("{") else None
+            out += values.get(slot, [slot]) if slot is not None else [piece] if piece else []
         return out
 
     def fill(self, phrase: str, target: Any, amount: Any) -> Text:
@@ -831,6 +864,9 @@ class CardWriter:
             if args and words.split()[-1] in _PREPOSITIONS:
                 return [*lead, words, " ", *_join(args, " and ")]
             return [*lead, words]
+        said = self.library_words(name, self.vocab["natives"].get(name), e["args"])
+        if said is not None:
+            return [*lead, *said]
         doc = _yours(self.vocab["natives"].get(name, {}).get("doc", name))
         if name in ("min", "max") and len(args) == 2:
             return [f"the {'smaller' if name == 'min' else 'larger'} of ", *_join(args, " and ")]

@@ -41,40 +41,46 @@ def reshuffle_into(g: Game, player: Player, discard: str, deck: str) -> None:
     g.log("reshuffle", player.index, discard, deck)
 
 
-@verb("deck zone")
+@verb("deck zone", words="shuffle {deck}")
 def shuffle(g: Game, c: Context, deck: str) -> None:
     """Shuffle one of the player's zones."""
     g.shuffle(c.player.zones[deck])
     g.log("shuffle", c.player.index, deck)
 
 
-@verb("deck zone, into zone, amount number = 1")
+@verb("deck zone, into zone, amount number = 1", words="draw {amount} from {deck} into {into}")
 def draw_from(g: Game, c: Context, deck: str, into: str, amount: int) -> None:
     """Draw cards from the top of one of the player's zones into another (fewer if it runs
     out)."""
     draw_cards(g, c.player, deck, into, amount)
 
 
-@verb("deck zone, discard zone, into zone, amount number = 1")
+@verb(
+    "deck zone, discard zone, into zone, amount number = 1",
+    words=(
+        "draw {amount} from {deck} into {into}, shuffling {discard} in as the new deck "
+        "whenever it runs out"
+    ),
+)
 def draw_or_reshuffle(g: Game, c: Context, deck: str, discard: str, into: str, amount: int) -> None:
     """Draw cards from a deck into a zone; when the deck runs out, shuffle the discard pile
     in as the new deck and go on."""
     draw_cards(g, c.player, deck, into, amount, discard)
 
 
-@verb("discard zone, deck zone")
+@verb("discard zone, deck zone", words="shuffle {discard} in as {deck}")
 def reshuffle(g: Game, c: Context, discard: str, deck: str) -> None:
     """Shuffle the discard pile back into the deck."""
     reshuffle_into(g, c.player, discard, deck)
 
 
-@native("deck zone, amount number = 1", returns="list")
+@native("deck zone, amount number = 1", returns="list", words="the top {amount} of {deck}")
 def look_at(g: Game, c: Context, deck: str, amount: int) -> list[str]:
     """The top cards of a zone, without moving them (fewer when it holds fewer)."""
     return list(c.player.zones[deck][: max(int(amount), 0)])
 
 
-@native("deck zone", returns="bool")
+@native("deck zone", returns="bool", words="{deck} holds no card")
 def is_empty(g: Game, c: Context, deck: str) -> bool:
     """True when the player's zone holds no card."""
     return not c.player.zones[deck]

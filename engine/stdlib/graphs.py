@@ -58,7 +58,11 @@ def _space(graph: Graph, space: Any, native: str) -> Any:
     raise RuleError(f"{native}: {space!r} is not a space of the map (board['graph'])")
 
 
-@native("start any, steps number", returns="list")
+@native(
+    "start any, steps number",
+    returns="list",
+    words="the spaces {steps} moves or fewer from {start}",
+)
 def reachable_from(g: Game, c: Context, start: Any, steps: int) -> list[Any]:
     """The spaces of the map within that many moves of a space (itself included), nearest
     first."""
@@ -67,7 +71,7 @@ def reachable_from(g: Game, c: Context, start: Any, steps: int) -> list[Any]:
     return sorted(found, key=lambda space: found[space])
 
 
-@native("a any, b any", returns="number")
+@native("a any, b any", returns="number", words="the moves between {a} and {b}")
 def moves_between(g: Game, c: Context, a: Any, b: Any) -> int:
     """The fewest moves between two spaces of the map (-1 when there is no way)."""
     graph = _graph(g)

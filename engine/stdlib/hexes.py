@@ -14,19 +14,19 @@ from engine.runtime import Context, Game
 from engine.stdlib.registry import native
 
 
-@native("a any, b any", returns="number")
+@native("a any, b any", returns="number", words="the steps between {a} and {b}")
 def hex_distance(g: Game, c: Context, a: Any, b: Any) -> int:
     """The number of steps between two cells."""
     return hexgrid.distance(as_hex(a), as_hex(b))
 
 
-@native("cell any", returns="list")
+@native("cell any", returns="list", words="the six cells around {cell}")
 def hex_neighbours(g: Game, c: Context, cell: Any) -> list[hexgrid.Hex]:
     """The six cells around a cell, in direction order."""
     return list(hexgrid.neighbours(as_hex(cell)))
 
 
-@native("a any, b any", returns="list")
+@native("a any, b any", returns="list", words="the cells in a row from {a} to {b}")
 def hex_line(g: Game, c: Context, a: Any, b: Any) -> list[hexgrid.Hex]:
     """The straight row of cells from one cell to another, both included (none when the two
     are not on one row)."""
@@ -36,19 +36,27 @@ def hex_line(g: Game, c: Context, a: Any, b: Any) -> list[hexgrid.Hex]:
         return []
 
 
-@native("centre any, radius number", returns="list")
+@native(
+    "centre any, radius number",
+    returns="list",
+    words="the cells {radius} steps from {centre}",
+)
 def hex_ring(g: Game, c: Context, centre: Any, radius: int) -> list[hexgrid.Hex]:
     """The cells at exactly that many steps from a cell."""
     return list(hexgrid.ring(as_hex(centre), max(int(radius), 0)))
 
 
-@native("centre any, radius number", returns="list")
+@native(
+    "centre any, radius number",
+    returns="list",
+    words="the cells {radius} steps or fewer from {centre}",
+)
 def hex_within(g: Game, c: Context, centre: Any, radius: int) -> list[hexgrid.Hex]:
     """Every cell at most that many steps from a cell, nearest first."""
     return list(hexgrid.within(as_hex(centre), max(int(radius), 0)))
 
 
-@native("cells list", returns="list")
+@native("cells list", returns="list", words="the groups of {cells} joined edge to edge")
 def hex_areas(g: Game, c: Context, cells: list[Any]) -> list[list[hexgrid.Hex]]:
     """The groups of the given cells joined edge to edge, each sorted."""
     if not isinstance(cells, (list, tuple, set, frozenset)):

@@ -25,13 +25,13 @@ def majority(counts: Mapping[K, int]) -> K | None:
     return top[0] if len(top) == 1 else None
 
 
-@native("counter counter", returns="list")
+@native("counter counter", returns="list", words="the players with the most {counter}")
 def most_of(g: Game, c: Context, counter: str) -> list[Player]:
     """The players with the most of a counter (several on a tie), in turn order."""
     return leaders({player: player.counters[counter] for player in g.players})
 
 
-@native("counter counter", returns="bool")
+@native("counter counter", returns="bool", words="you have more {counter} than any other player")
 def has_majority(g: Game, c: Context, counter: str) -> bool:
     """True when the acting player alone has the most of a counter."""
     return majority({player: player.counters[counter] for player in g.players}) is c.player

@@ -32,13 +32,13 @@ def refill(g: Game, market: str, size: int) -> int:
     return dealt
 
 
-@verb("market zone, size number")
+@verb("market zone, size number", words="refill {market} up to {size} cards")
 def refill_market(g: Game, c: Context, market: str, size: int) -> None:
     """Fill a market's face-up row up to a size from its deck."""
     refill(g, market, int(size))
 
 
-@verb("market zone, card card_name, into zone")
+@verb("market zone, card card_name, into zone", words="take {card} from {market} into {into}")
 def take_from_market(g: Game, c: Context, market: str, card: str, into: str) -> None:
     """Take a face-up card from a market into one of the player's zones."""
     row = market_row(g, market)
@@ -49,13 +49,13 @@ def take_from_market(g: Game, c: Context, market: str, card: str, into: str) -> 
     g.log("market_take", c.player.index, market, card)
 
 
-@native("market zone", returns="list")
+@native("market zone", returns="list", words="the cards in {market}")
 def market_cards(g: Game, c: Context, market: str) -> list[Any]:
     """The cards face up in a market, in order."""
     return list(market_row(g, market))
 
 
-@native("market zone, card card_name", returns="bool")
+@native("market zone, card card_name", returns="bool", words="{card} is in {market}")
 def in_market(g: Game, c: Context, market: str, card: str) -> bool:
     """True when that card lies face up in the market."""
     return card in market_row(g, market)

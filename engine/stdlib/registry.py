@@ -9,6 +9,7 @@ DSL name is its Python name, so generated code calls ``stdlib_<module>.<name>(g,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -44,6 +45,9 @@ class Spec:
     doc: str
     module: str  # the module's short name: "dice", "decks" ...
     function: Callable[..., Any]
+    #: How a card's text says a call, its parameters in braces ("the six cells around
+    #: {cell}"): the docstring describes the function to a designer and reads wrong on a card.
+    words: str | None = None
 
 
 #: module short name -> function name -> spec, filled as the modules are imported.
@@ -87,16 +91,20 @@ def parse_params(text: str) -> tuple[Param, ...]:
     return tuple(params)
 
 
-def _register(kind: str, params: str, returns: str | None) -> Callable[[_F], _F]:
+def _register(kind: str, params: str, returns: str | None, words: str | None) -> Callable[[_F], _F]:
     if returns is not None and returns not in RETURN_TYPES:
         raise ValueError(f"'{returns}' is not a DSL type")
+    parsed = parse_params(params)
+    for slot in re.findall(r"\{(\w+)\}", words or ""):
+        if slot not in {p.name for p in parsed}:
+            raise ValueError(f"the words {words!r} name {{{slot}}}, which is no parameter")
 
     def wrap(function: _F) -> _F:
         module = function.__module__.rsplit(".", 1)[-1]
         doc = " ".join((function.__doc__ or "").strip().split("\n\n")[0].split())
         if not doc:
             raise ValueError(f"{function.__name__} needs a docstring: it is the DSL's doc")
-        spec = Spec(function.__name__, kind, parse_params(params), returns, doc, module, function)
+        spec = Spec(function.__name__, kind, parsed, returns, doc, module, function, words)
         for other in LIBRARY.values():
             if spec.name in other and other[spec.name].function is not function:
                 raise ValueError(f"two library functions are named {spec.name}")
@@ -107,11 +115,12 @@ def _register(kind: str, params: str, returns: str | None) -> Callable[[_F], _F]
     return wrap
 
 
-def native(params: str = "", returns: str = "any") -> Callable[[_F], _F]:
-    """Declare a library native: its parameters in DSL words and what it gives."""
-    return _register("native", params, returns)
+def native(params: str = "", returns: str = "any", words: str | None = None) -> Callable[[_F], _F]:
+    """Declare a library native: its parameters in DSL words, what it gives, and how a card's
+    text says a call (``words``, each parameter in braces)."""
+    return _register("native", params, returns, words)
 
 
-def verb(params: str = "") -> Callable[[_F], _F]:
-    """Declare a library verb: its parameters in DSL words."""
-    return _register("verb", params, None)
+def verb(params: str = "", words: str | None = None) -> Callable[[_F], _F]:
+    """Declare a library verb: its parameters in DSL words, and how a card's text says it."""
+    return _register("verb", params, None, words)

@@ -6,25 +6,25 @@ from engine.runtime import Context, Game, RuleError
 from engine.stdlib.registry import native, verb
 
 
-@native("zone zone, card card_name", returns="bool")
+@native("zone zone, card card_name", returns="bool", words="{zone} holds {card}")
 def holds(g: Game, c: Context, zone: str, card: str) -> bool:
     """True when the player's zone holds a copy of that card."""
     return card in c.player.zones[zone]
 
 
-@native("zone zone, card card_name", returns="number")
+@native("zone zone, card card_name", returns="number", words="the copies of {card} in {zone}")
 def copies_in(g: Game, c: Context, zone: str, card: str) -> int:
     """How many copies of a card the player's zone holds."""
     return c.player.zones[zone].count(card)
 
 
-@native("zone zone", returns="list")
+@native("zone zone", returns="list", words="the cards in {zone}")
 def cards_in(g: Game, c: Context, zone: str) -> list[str]:
     """The cards a player's zone holds, in order."""
     return list(c.player.zones[zone])
 
 
-@verb("card card_name, source zone, target zone")
+@verb("card card_name, source zone, target zone", words="move {card} from {source} to {target}")
 def move_card(g: Game, c: Context, card: str, source: str, target: str) -> None:
     """Move one copy of a card from one of the player's zones to another."""
     zones = c.player.zones
@@ -35,7 +35,7 @@ def move_card(g: Game, c: Context, card: str, source: str, target: str) -> None:
     g.log("move_card", c.player.index, card, source, target)
 
 
-@verb("source zone, target zone")
+@verb("source zone, target zone", words="move every card from {source} to {target}")
 def move_all(g: Game, c: Context, source: str, target: str) -> None:
     """Move every card of one of the player's zones to the end of another."""
     zones = c.player.zones
