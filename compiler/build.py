@@ -94,6 +94,9 @@ _TOOL_FILES += sorted(
 # declarations of what a scenario may name.
 _ENGINE = Path(__file__).parent.parent / "engine"
 _TOOL_FILES += [_ENGINE / f"scenario_{name}.py" for name in ("types", "check", "schema", "flow")]
+# The modes a game may be played in: the scenario schemas' `mode` and a natives.py's MODES,
+# which cardc check holds to them.
+_TOOL_FILES += [_ENGINE / "modes.py"]
 _TOOL_FILES += sorted((_ENGINE / "games").glob("*.py"))
 # The standard library's signatures and docstrings are the vocabulary's (cards.json), and the
 # decorators of a game's natives.py (engine/api.py) are read the same way.

@@ -6,13 +6,15 @@ from engine.runtime import Context, Game
 from engine.stdlib.registry import native, verb
 
 
-@native("track track", returns="number", words="the boxes marked on {track}")
+@native("track track", returns="number", words="the number of boxes of {track} that are marked")
 def marked(g: Game, c: Context, track: str) -> int:
     """How many boxes of the player's track are marked."""
     return c.player.tracks[track].marked
 
 
-@native("track track", returns="number", words="the boxes left unmarked on {track}")
+@native(
+    "track track", returns="number", words="the number of boxes of {track} that are still empty"
+)
 def boxes_left(g: Game, c: Context, track: str) -> int:
     """How many boxes of the player's track are still empty."""
     tracked = c.player.tracks[track]
