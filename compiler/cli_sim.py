@@ -312,6 +312,22 @@ def _output(args: argparse.Namespace, reports: list[Any], pairs: list[Any], kind
         print(f"\nreport written to {args.report}")
 
 
+def _warn_if_stale(project: Project, game: str) -> None:
+    """Say so on stderr when ``game``'s sources (or cardc) changed since the last build: the
+    simulation plays generated/, the last build's rules, not the cards as they are now. A
+    warning, not a refusal as in cardc test: a designer may well compare the last build's
+    game on purpose, but should not take its figures for the edited cards'."""
+    from compiler.build import stale_games
+
+    if game in stale_games(project):
+        print(
+            f"cardc sim: warning: generated/ is stale: {game} (or cardc itself) changed since "
+            "the last 'cardc build', so these games play the last build's rules\n"
+            "  hint: run 'cardc build' first",
+            file=sys.stderr,
+        )
+
+
 def cmd_sim(args: argparse.Namespace) -> int:
     """``cardc sim``: simulate games (``--compare`` a second point on the same seeds), print
     one game's logbook with ``--log``, or merge runs with ``--merge``."""
@@ -332,6 +348,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
     def body() -> int:
         folder = game_folder(project, args.game, args.variant)
+        _warn_if_stale(project, args.game)
         args.mode = _mode(args, folder)
         players = _players(args)
         params = {name: values[0] for name, values in _params(args.param).items()}

@@ -227,3 +227,19 @@ expect:
     assert "wrong.yaml:5:18: 'gem' is not a phase of the flow; did you mean 'gems'?" in out
     assert "wrong.yaml:7:18: 'ending' is not a section of the flow" in out
     assert "did you mean 'end'?" in out
+
+
+def test_cardc_sim_says_when_it_plays_the_last_builds_rules(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A designer edits a card and simulates: the figures are the last build's, so sim says so.
+    assert main(["build"]) == 0
+    capsys.readouterr()
+    assert main(["sim", "dice_duel", "--games", "4", "--jobs", "1", "-q"]) == 0
+    assert "stale" not in capsys.readouterr().err
+    cards = project / "cards" / "dice_duel" / "cards.cards"
+    cards.write_text(cards.read_text().replace("gain gems 1", "gain gems 2"))
+    assert main(["sim", "dice_duel", "--games", "4", "--jobs", "1", "-q"]) == 0
+    err = capsys.readouterr().err
+    assert "cardc sim: warning: generated/ is stale: dice_duel" in err
+    assert "run 'cardc build' first" in err
