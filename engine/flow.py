@@ -509,9 +509,14 @@ class FlowGame(Game):
     def heuristic(self, index: int) -> int:
         """What the lookahead maximises: the player's score counter (the team's in co-op)."""
         counter = self.score_counter or ""
+        return sum(int(p.counters.get(counter, 0)) for p in self._scored_seats(index))
+
+    def _scored_seats(self, index: int) -> list[Player]:
+        """Whose counters the lookahead weighs for seat ``index``: the team's in co-op (and
+        solo), else the seat's own."""
         if self.mode == "coop" or len(self.players) == 1:
-            return sum(int(p.counters.get(counter, 0)) for p in self.players)
-        return int(self.players[index].counters.get(counter, 0))
+            return self.players
+        return [self.players[index]]
 
     def holdings(self, index: int) -> int:
         """What an unguided lookahead weighs when the score ties: the player's other
@@ -519,12 +524,9 @@ class FlowGame(Game):
         later is played rather than passed over (a new game's greedy player would otherwise
         pass every turn whose plays score nothing yet, and play worse than random)."""
         counter = self.score_counter or ""
-        seats = (
-            self.players if self.mode == "coop" or len(self.players) == 1 else [self.players[index]]
-        )
         return sum(
             int(value)
-            for p in seats
+            for p in self._scored_seats(index)
             for name, value in p.counters.items()
             if name != counter and isinstance(value, int | float)
         )
