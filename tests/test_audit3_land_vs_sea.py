@@ -8,10 +8,14 @@ cases are tests/scenarios/land_vs_sea/audit3_rules.yaml.)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from probing import diagnostics_with_card_file
+
+from engine import sim
+from engine.scenario import Runner
 
 GAME = "land_vs_sea"
 DATA = Path(__file__).resolve().parent / "data" / "audit3_land_vs_sea"
@@ -55,3 +59,48 @@ def test_a_member_nothing_asks_keeps_the_declaration_hint(
         "say which kind of card 'placed' is in game.cards: "
         "trigger tile_placed { param placed KIND }",
     )
+
+
+VARIANTS = ("aids_last", "corsairs", "sea_head_start")
+
+
+def audit_files() -> dict[str, str]:
+    """The new cards and the house rules, by their path in the game's folder."""
+    files = {"audit3.cards": (DATA / "cards.cards").read_text(encoding="utf-8")}
+    for name in VARIANTS:
+        path = DATA / "variants" / f"{name}.yaml"
+        files[f"variants/{name}.yaml"] = path.read_text(encoding="utf-8")
+    return files
+
+
+def test_the_new_cards_and_house_rules_hold_their_cases(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    runner = Runner(built_copy(GAME, audit_files()))
+    results = [
+        result
+        for path in sorted((DATA / "scenarios").glob("*.yaml"))
+        for result in runner.run_file(path)
+    ]
+    assert [f"{r.name}: {r.message}" for r in results if not r.passed] == []
+    assert len(results) == 7
+
+
+def test_the_new_layers_score_in_whole_games_and_the_house_rules_simulate(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    folder = built_copy(GAME, audit_files()) / GAME
+    base = sim.simulate(folder, 3, 2, "competitive", "greedy", cards=False)
+    again = sim.simulate(folder, 3, 2, "competitive", "greedy", cards=False)
+    # Seeded: the same seed plays the same games.
+    assert base.tally.scores == again.tally.scores
+    # Both new layers are in play and score in whole games (the triangulation only when a
+    # placement forms 2 Ley lines, the capitals at the end game).
+    assert base.tally.points_by.get("triangulation_scoring", 0) > 0
+    assert base.tally.points_by.get("capital_scoring", 0) > 0
+    for name in VARIANTS:
+        report = sim.simulate(folder / name, 3, 2, "competitive", "greedy", cards=False)
+        assert report.games == 3, name
+    corsairs = sim.simulate(folder / "corsairs", 3, 2, "competitive", "greedy", cards=False)
+    assert "bandit_and_pirate_scoring" not in corsairs.tally.points_by
+    assert corsairs.tally.points_by.get("corsair_scoring", 0) > 0
