@@ -11,6 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+from probing import diagnostics_with_card_file
+
 from engine import sim
 from engine.scenario import Runner
 
@@ -57,3 +60,22 @@ def test_the_house_rules_simulate_whole_games_seeded(
     # Calm first rounds spares the first two raids: never a lower mean than the base game on
     # the same seeds, which deal the same games until the first raid is skipped.
     assert means["calm_first_rounds", "solo"] >= means["darwins_journey", "solo"]
+
+
+def test_a_member_of_a_player_points_at_the_native_that_asks_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "every player whose Ship is in the same Ocean Region as the Pirate Ship": a designer
+    # writes `raided.ship_region`; a player has no members, and the game asks it by a native.
+    cards = (
+        'rule "Probe" {\n  on reward_phase_end {\n'
+        "    for each raided in players where raided.ship_region == pirate_region() {\n"
+        "      lose victory_points 1\n    }\n  }\n}\n"
+    )
+    (problem,) = diagnostics_with_card_file(tmp_path, monkeypatch, "darwins_journey", cards)
+    assert problem.code == "member-unknown"
+    assert (problem.span.line, problem.span.column) == (3, 38)
+    assert problem.hints == (
+        "'raided' is not a card of a kind; ask the game: ship_region(raided) "
+        "(the Ocean Region of a player's ship)",
+    )
