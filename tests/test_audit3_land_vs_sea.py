@@ -8,12 +8,19 @@ cases are tests/scenarios/land_vs_sea/audit3_rules.yaml.)
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from probing import diagnostics_with_card_file
+from probing import copy_game, diagnostics_with_card_file
 
+from compiler.pipeline import compile_game
+from compiler.sheets.lint import _problems
+from compiler.sheets.model import build_model
+from compiler.sheets.reference import reference_for, resolve
+from compiler.sheets.text import plain
+from dsl.diagnostics import SourceCache
 from engine import sim
 from engine.scenario import Runner
 
@@ -104,3 +111,22 @@ def test_the_new_layers_score_in_whole_games_and_the_house_rules_simulate(
     corsairs = sim.simulate(folder / "corsairs", 3, 2, "competitive", "greedy", cards=False)
     assert "bandit_and_pirate_scoring" not in corsairs.tally.points_by
     assert corsairs.tally.points_by.get("corsair_scoring", 0) > 0
+
+
+def test_a_loop_over_every_trade_route_reads_for_every_trade_route(tmp_path: Path) -> None:
+    # The end game layer's card said "for each trade route in every trade route on the board":
+    # a list the reference words as "every ..." is the loop itself.
+    folder = copy_game(tmp_path, GAME)
+    shutil.copy(DATA / "cards.cards", folder / "audit3.cards")
+    result = compile_game(folder, SourceCache())
+    assert result.ir is not None, [d.message for d in result.diagnostics]
+    ids = {c["id"] for c in result.ir["cards"]}
+    model = build_model(
+        result.ir, resolve(reference_for(folder, None), result.ir, ids), variant=None, folder=folder
+    )
+    (card,) = [c for c in model.cards if c.title == "Capital scoring"]
+    text = " ".join(plain(p) for p in card.paragraphs)
+    assert "for every trade route on the board where" in text
+    assert "in every trade route" not in text
+    sentence = "for every trade route on the board where"
+    assert _problems(text[text.index(sentence) :].split(" [")[0]) == []
