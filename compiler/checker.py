@@ -1629,11 +1629,14 @@ class Checker:
             words = name.split("_")
             exact = name in (attr, f"{attr}s", f"has_{attr}", f"is_{attr}")
             if exact or attr in words or f"{attr}s" in words:
-                found.append((0 if exact else 1, name, sig.doc))
+                # Of several, the one about the value first: `line.bonus` is bonus_between
+                # ("... a ley line's two Menhirs") before area_bonus ("... an area's sections").
+                about = what in words or what in re.findall(r"[a-z]+", sig.doc.lower())
+                found.append((0 if exact else 1, 0 if about else 1, name, sig.doc))
         found.sort()
         return tuple(
             f"'{what}' is not a card of a kind; ask the game: {name}({what}) ({doc})"
-            for _rank, name, doc in found[:3]
+            for _rank, _about, name, doc in found[:3]
         )
 
     def member(self, node: Attribute, scope: _Scope) -> tuple[IR, str]:

@@ -130,3 +130,20 @@ def test_a_loop_over_every_trade_route_reads_for_every_trade_route(tmp_path: Pat
     assert "in every trade route" not in text
     sentence = "for every trade route on the board where"
     assert _problems(text[text.index(sentence) :].split(" [")[0]) == []
+
+
+def test_of_several_natives_the_one_about_the_value_is_named_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "score all the bonus points on the tiles in-between": `line.bonus` of a Ley line is
+    # bonus_between(line), whose words are about a ley line, before area_bonus(line).
+    cards = (
+        'rule "Probe" {\n  on tile_placed {\n'
+        "    for each line in new_ley_lines(placed) {\n      score line.bonus\n    }\n  }\n}\n"
+    )
+    (problem,) = diagnostics_with_card_file(tmp_path, monkeypatch, GAME, cards)
+    assert (problem.span.line, problem.span.column) == (4, 13)
+    assert [hint.split(" (")[0] for hint in problem.hints] == [
+        "'line' is not a card of a kind; ask the game: bonus_between(line)",
+        "'line' is not a card of a kind; ask the game: area_bonus(line)",
+    ]
