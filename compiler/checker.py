@@ -1616,6 +1616,29 @@ class Checker:
             return self.cards[node.id].kind
         return None
 
+    def natives_asking(self, attr: str, what: str) -> tuple[str, ...]:
+        """Hints naming the natives (or DSL functions) of one argument that ask what
+        ``what.attr`` seems to: ``attr`` itself, ``has_attr``, ``is_attr`` or a name with
+        ``attr`` as one of its words, plurals too (Land vs Sea's ``placed.menhir`` is
+        ``has_menhir(placed)``, ``route.ship`` ``ships(route)``); nothing when none does."""
+        found = []
+        for name, sig in self.vocab.natives.items():
+            required = [p for p in sig.params if not p.optional and p.default is None]
+            if not sig.params or len(required) > 1:
+                continue
+            words = name.split("_")
+            exact = name in (attr, f"{attr}s", f"has_{attr}", f"is_{attr}")
+            if exact or attr in words or f"{attr}s" in words:
+                # Of several, the one about the value first: `line.bonus` is bonus_between
+                # ("... a ley line's two Menhirs") before area_bonus ("... an area's sections").
+                about = what in words or what in re.findall(r"[a-z]+", sig.doc.lower())
+                found.append((0 if exact else 1, 0 if about else 1, name, sig.doc))
+        found.sort()
+        return tuple(
+            f"'{what}' is not a card of a kind; ask the game: {name}({what}) ({doc})"
+            for _rank, _about, name, doc in found[:3]
+        )
+
     def member(self, node: Attribute, scope: _Scope) -> tuple[IR, str]:
         """``place.stars`` (a property of the card's kind) or ``place.discovery`` (one of its
         tags, true or false): typed, so a misspelt or missing member is an error here rather
@@ -1625,14 +1648,20 @@ class Checker:
         fallback = ({"kind": "attr", "value": value, "attr": node.attr}, "any")
         if kind_name is None or kind_name not in self.vocab.kinds:
             what = describe_expr(value)
-            hint = "only a card has members: its properties and tags"
+            hints: tuple[str, ...] = ("only a card has members: its properties and tags",)
             if scope.trigger is not None and what in scope.trigger.params:
-                hint = (
+                hints = (
                     f"say which kind of card '{what}' is in game.cards: "
-                    f"trigger {scope.trigger.name} {{ param {what} KIND }}"
+                    f"trigger {scope.trigger.name} {{ param {what} KIND }}",
                 )
+            asking = self.natives_asking(node.attr, what)
+            if asking:
+                # Land vs Sea's `placed.menhir`: 'placed' is a place on the board, not a card
+                # of a kind, and the game already has the question as a native
+                # (`has_menhir(placed)`); a `param placed KIND` would be the wrong fix.
+                hints = asking
             self.error(
-                "member-unknown", f"'{what}' has no members the checker knows", node.span, hint
+                "member-unknown", f"'{what}' has no members the checker knows", node.span, *hints
             )
             return fallback
         kind = self.vocab.kinds[kind_name]

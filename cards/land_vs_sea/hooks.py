@@ -126,11 +126,21 @@ def _expect_counter(name: str) -> Callable[[Game, Any], Any]:
 
 
 def _given_waypoints(g: Game, who: Any, value: Any) -> None:
-    """Put Waypoints on open edges: ``{cell: [q, r], direction: d, owner: n}`` (owner from 1)."""
+    """Put Waypoints on open edges: ``{cell: [q, r], direction: d, owner: n}`` (owner from 1).
+
+    Each is one of its owner's own Waypoints (``waypoints_each``), placed from their supply as
+    the game places one: "They return that Waypoint to its owner" gives back a Waypoint the
+    owner had, so a given one is not an extra one, and a player given more Waypoints than they
+    have is refused, not handed a third."""
     game = _game(g)
     for spec in value:
         owner = g.players[int(spec.get("owner", 1)) - 1]
-        owner.flags["waypoints"] = int(owner.flags.get("waypoints", 0)) + 1
+        if int(owner.flags.get("waypoints", 0)) <= 0:
+            each = int(game.params.get("waypoints_each", 0))
+            raise RuleError(
+                f"player {owner.index + 1} has no Waypoint left to put on the board: each "
+                f"player has {each} (waypoints_each); a given Waypoint is one of its owner's"
+            )
         game.place_waypoint(owner, spec["cell"], int(spec["direction"]))
 
 

@@ -374,7 +374,13 @@ class CardWriter:
                 head += [" where ", *self.expr(s["where"])]
         elif s["var"] in self.ref.words or not s["var"].endswith(("ed", "ing")):
             # "for each card in your hand": the loop's name is a noun.
-            head = ["for each ", *_strip_article(self.named(s["var"])), " in ", *self.expr(over)]
+            listed = self.expr(over)
+            if listed and isinstance(listed[0], str) and listed[0].startswith("every "):
+                # A list said "every trade route on the board" is the loop itself: "for every
+                # trade route on the board", not "for each trade route in every trade route".
+                head = ["for ", *listed]
+            else:
+                head = ["for each ", *_strip_article(self.named(s["var"])), " in ", *listed]
             if s["where"] is not None:
                 head += [" where ", *self.expr(s["where"])]
         else:
