@@ -130,7 +130,7 @@ def _action_pirate_phase(
 
 
 def _action_sail(g: Game, player: Player, distance: int) -> None:
-    """Sail ``distance`` spaces."""
+    """Sail a distance (``distance`` spaces, the destination asked of the policy)."""
     _flow(g).sail(player, int(distance))
 
 
