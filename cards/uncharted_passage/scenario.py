@@ -272,11 +272,13 @@ def _action_setup(g: Game, player: Player) -> None:
 
 def _action_play_round(g: Game, player: Player) -> None:
     """Play one month (the flow's round section; set up first if not yet), then move to the
-    next."""
+    next. The flow's end condition is checked after each phase, as in a whole game: when it
+    holds (a sinking, a house rule's ``end_when``), the rest of the month is skipped and the
+    game has ended (``- action: finish`` scores it)."""
     flow = _flow(g)
     if not flow.set_up:
         flow.run_section("setup")
-    flow.run_section("round")
+    flow.run_section("round", ends=True)
     if not flow.board.get("over"):
         flow.round += 1
 
