@@ -1569,6 +1569,9 @@ class Checker:
             self.expect_type(rt, "number", node.right.span, f"'{node.op}'")
             return {"kind": "binary", "op": node.op, "left": left, "right": right}, "number"
         if isinstance(node, Compare):
+            absent = self.none_test(node, scope)
+            if absent is not None:
+                return absent, "bool"
             left, lt = self.expr(node.left, scope)
             right, rt = self.expr(node.right, scope)
             if node.op not in ("==", "!="):
@@ -1599,6 +1602,70 @@ class Checker:
         if isinstance(node, Attribute):
             return self.member(node, scope)
         raise AssertionError(f"unknown expression {type(node).__name__}")  # pragma: no cover
+
+    def is_none(self, node: Any, scope: _Scope) -> bool:
+        """True when ``node`` is the word ``none`` and the game gives it no meaning of its own
+        (a symbol, a card, a local ... named ``none`` stays that)."""
+        if not isinstance(node, Name) or node.id != "none":
+            return False
+        v = self.vocab
+        named = (
+            scope.locals,
+            scope.windows,
+            v.counters,
+            v.params,
+            v.builtins,
+            v.symbols,
+            self.cards,
+            v.kinds,
+        )
+        trigger = scope.trigger
+        if trigger is not None:
+            named = (*named, trigger.params, trigger.quantities)
+        return not any("none" in names for names in named)
+
+    def none_test(self, node: Compare, scope: _Scope) -> IR | None:
+        """``card.bonus == none`` (or ``!= none``): whether a card lacks an optional property,
+        which otherwise reads as its type's zero (0, false, ""), so that a card that says
+        nothing and one that says 0 can be told apart. None when neither side is ``none``."""
+        if self.is_none(node.right, scope):
+            other, word = node.left, node.right
+        elif self.is_none(node.left, scope):
+            other, word = node.right, node.left
+        else:
+            return None
+        if not isinstance(other, Attribute):
+            return None  # 'none' beside anything else: the name's own error, as before
+        value, typ = self.member(other, scope)
+        if node.op not in ("==", "!="):
+            self.error(
+                "type-mismatch",
+                f"'{node.op}' cannot compare with 'none'",
+                word.span,
+                f"test whether the card has it: {describe_expr(value)} != none",
+            )
+            return {"kind": "bool", "value": False}
+        if value.get("kind") != "attr" or value.get("tag") or "type" not in value:
+            if value.get("tag"):
+                self.error(
+                    "type-mismatch",
+                    f"'{other.attr}' is a tag, true or false, never none",
+                    word.span,
+                    f"test the tag itself: if {describe_expr(value)} {{ ... }}",
+                )
+            return {"kind": "bool", "value": False}
+        kind_name = self.card_kind_of(other.value, scope)
+        prop = self.vocab.kinds[kind_name].properties[other.attr] if kind_name else None
+        if prop is not None and not prop.optional:
+            self.error(
+                "type-mismatch",
+                f"every {kind_name} has '{other.attr}' (it is not optional), so it is never none",
+                word.span,
+                f"declare it 'property {other.attr} {prop.type} optional' in game.cards "
+                "for cards to leave it out",
+            )
+        bare = {"kind": "attr", "value": value["value"], "attr": value["attr"], "absent": True}
+        return {"kind": "compare", "op": node.op, "left": bare, "right": {"kind": "none"}}
 
     def card_kind_of(self, node: Any, scope: _Scope) -> str | None:
         """The kind of card an expression names, when the checker can know it: ``self``, a
@@ -1968,6 +2035,8 @@ def describe_expr(expr: IR | None) -> str:
         return f"{describe_expr(expr['low'])}..{describe_expr(expr['high'])}"
     if kind == "attr":
         return f"{describe_expr(expr['value'])}.{expr['attr']}"
+    if kind == "none":
+        return "none"
     return kind
 
 
