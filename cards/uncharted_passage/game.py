@@ -340,6 +340,18 @@ def parse_allocation(label: str) -> tuple[int, int, int]:
 # -- the game's flow
 
 
+def excluded_distance(distance: int, speed: int, reach: int, unscurvied: int) -> int:
+    """The spaces sailed that the Scurvy Check leaves out, from the ``sailing`` window's
+    ``reach`` and ``unscurvied_distance``. Reinforced Rope: "The extra sailing distance from it
+    does not count toward the Scurvy Check": as much of the unscurvied distance as the window
+    added reach counts only for the spaces actually sailed beyond the Sailing Speed; the rest
+    (a card that takes spaces out of the check without adding any) counts whatever was sailed,
+    up to the distance."""
+    extra = min(unscurvied, max(reach - speed, 0))
+    used = min(extra, max(distance - speed, 0))
+    return min(used + unscurvied - extra, distance)
+
+
 class UnchartedPassage(FlowGame):
     """Uncharted Passage's rules around the cards, played by its flow (flow.cards: the setup,
     the months' phases, the end, the winner's tiebreak and the titles, run by
@@ -1278,7 +1290,7 @@ class UnchartedPassage(FlowGame):
             )
         distance = options[destination]
         player.flags["distance_sailed"] = distance
-        player.flags["excluded_distance"] = min(unscurvied, max(distance - speed, 0))
+        player.flags["excluded_distance"] = excluded_distance(distance, speed, reach, unscurvied)
         player.flags["position"] = destination
         player.flags["anchorages"].append(destination)
         markers = self.board.setdefault("markers", {})
@@ -1540,9 +1552,13 @@ class UnchartedPassage(FlowGame):
             # Spot": only a mission of this spot takes the die's place, not one that merely
             # finished here (A Study on Pirate Infested Area at an infested spot).
             finished = player.zones["accomplished"][before:]
+            # A Discovery mission finished here by its own rule (an `on anchor_at_sea` with no
+            # `spot` in its data) was accomplished by arriving at the spot too.
             accomplished = bool(finished) and any(
-                space.id in info.spot or space.id in info.spots
-                for info in map(self.mission_info, finished)
+                space.id in self.mission_info(m).spot
+                or space.id in self.mission_info(m).spots
+                or "discovery" in (self.cards.get(m) or {}).get("tags", ())
+                for m in finished
             )
             if space.discovery:
                 if not accomplished and not flags.get("spot_seen"):
@@ -1853,7 +1869,7 @@ class UnchartedPassage(FlowGame):
                 "Sailing Speed, and one more space with Reinforced Rope"
             )
         player.flags["distance_sailed"] = distance
-        player.flags["excluded_distance"] = min(unscurvied, max(distance - speed, 0))
+        player.flags["excluded_distance"] = excluded_distance(distance, speed, reach, unscurvied)
         self.log("sail", player.index, distance)
 
     def dock(self, player: Player, port: str) -> Context:
