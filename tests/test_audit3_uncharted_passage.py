@@ -6,16 +6,135 @@ the rough edges the earlier audits left.
 
 - ``action: sailing`` (the rulebook's "Sailing phase") was told ``fire: sailing``, which only
   lets the cards answer the trigger and sails nothing: it is told the flow's phase first.
+- ``play_round`` under a house rule's ``end_when`` played the whole month and went on to the
+  next: it ends where a game ends.
+- A card could not tell an optional property left out from one given as 0: ``card.bonus ==
+  none`` (``!= none``) says it.
+- Card text: the same step twice read "mark an X ... and mark an X ..." (now "twice"); a DSL
+  verb written out with fixed values read "if 0 is higher than 0, gain 0 prestige; ... 0
+  times; ... once" (now what those values play).
+- A Port Card taking spaces out of the Scurvy Check without adding reach (``add
+  unscurvied_distance 2``) was capped at the spaces beyond the Sailing Speed: only Reinforced
+  Rope's extra distance is ("The extra sailing distance from it does not count").
+- A Discovery mission accomplished at its spot by its own ``on anchor_at_sea`` also rolled
+  the spot's die ("If you arrive at a Discovery Spot without a mission card, you only gain
+  prestige equal to the number of a die").
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
-from probing import run_scenarios
+import pytest
+from probing import copy_game, diagnostics_with_card_file, run_scenarios
+
+from compiler.pipeline import compile_game
+from compiler.sheets.model import build_model
+from compiler.sheets.reference import reference_for, resolve
+from compiler.sheets.text import plain
+from dsl.diagnostics import SourceCache
+from engine import sim
+from engine.scenario import Runner
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated"
+AUDIT = ROOT / "tests" / "data" / "audit3_uncharted_passage"
+
+
+def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    """Five new cards (a Port Card that changes the Scurvy Check, an event past the
+    Armament's cap, a mission reading the logbook, two mid-events testing an optional
+    property with 'none') and two house rules (an end condition, a setup bonus) build, hold
+    their 11 rule cases, and play whole games in every mode."""
+    files = {"audit3.cards": (AUDIT / "audit3.cards").read_text(encoding="utf-8")}
+    for variant in sorted((AUDIT / "variants").glob("*.yaml")):
+        files[f"variants/{variant.name}"] = variant.read_text(encoding="utf-8")
+    generated = built_copy("uncharted_passage", files)
+    runner = Runner(generated)
+    results = [
+        result
+        for path in sorted((AUDIT / "scenarios").glob("*.yaml"))
+        for result in runner.run_file(path)
+    ]
+    assert [f"{r.name}: {r.message}" for r in results if not r.passed] == []
+    assert len(results) == 11
+    folder = generated / "uncharted_passage"
+    for point in [folder, folder / "early_harbour", folder / "head_start"]:
+        for mode in ("solo", "competitive", "coop"):
+            report = sim.simulate(point, 2, 7, mode, "greedy", cards=False)
+            assert report.games == 2, (point.name, mode)
+
+
+@pytest.mark.parametrize(
+    ("test", "message", "hint"),
+    [
+        (
+            "port.stars > none",
+            "'>' cannot compare with 'none'",
+            "test whether the card has it: port.stars != none",
+        ),
+        (
+            "port.port == none",
+            "'port' is a tag, true or false, never none",
+            "test the tag itself: if port.port { ... }",
+        ),
+        (
+            "port.q == none",
+            "every space has 'q' (it is not optional), so it is never none",
+            "declare it 'property q number optional' in game.cards for cards to leave it out",
+        ),
+    ],
+)
+def test_none_is_told_where_it_cannot_hold(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, test: str, message: str, hint: str
+) -> None:
+    """'none' compares only with ==/!= and only with an optional property: anything else is
+    an error at the word, with what to write."""
+    (error,) = diagnostics_with_card_file(
+        tmp_path,
+        monkeypatch,
+        "uncharted_passage",
+        f'mid_event "M" {{\n  on dock {{\n    if {test} {{ gain prestige 1 }}\n  }}\n}}\n',
+    )
+    assert (error.message, error.hints, error.span.line) == (message, (hint,), 3)
+    assert error.span.column == len("    if ") + 1 + test.index("none")
+
+
+def _texts(tmp_path: Path, cards: str) -> dict[str, str]:
+    """Card title -> printed text, for ``cards`` added to a copy of the game."""
+    folder = copy_game(tmp_path, "uncharted_passage")
+    (folder / "probe.cards").write_text(cards, encoding="utf-8")
+    result = compile_game(folder, SourceCache())
+    assert result.ir is not None, [d.message for d in result.diagnostics]
+    ref = resolve(reference_for(folder, None), result.ir, {c["id"] for c in result.ir["cards"]})
+    model = build_model(result.ir, ref, variant=None, folder=folder)
+    return {
+        card.title: " ".join(plain(p) for p in card.paragraphs)
+        for card in model.cards
+        if "probe" in card.source
+    }
+
+
+def test_card_text_says_a_step_twice_and_fixed_values_as_they_play(tmp_path: Path) -> None:
+    """The same step done twice is said once with "twice"; the flow's verb 'reward' written
+    out with fixed values says what they play, not "if 0 is higher than 0"; 'none' reads
+    "has no"."""
+    texts = _texts(
+        tmp_path,
+        'mid_event "A" { on reveal { mark health 1\n mark health 1 } }\n'
+        'mid_event "B" { on reveal { gain_port_card\n gain_port_card\n gain_port_card } }\n'
+        'mid_event "C" { on reveal { reward 0, 0, 1 } }\n'
+        'mid_event "D" { on anchor_at_sea { if place.region == none { gain prestige 1 } } }\n',
+    )
+    assert texts["A"] == ("Immediately mark an X on [health] the Health track twice."), texts["A"]
+    assert texts["B"] == "Immediately gain one Port Card 3 times.", texts["B"]
+    assert texts["C"] == "Immediately gain one Port Card.", texts["C"]
+    assert texts["D"] == (
+        "When you anchor outside a port, if the place has no region, gain 1 prestige."
+    ), texts["D"]
 
 
 def test_a_step_named_after_a_rulebook_phase_is_told_the_flows_phase_first(
