@@ -1500,11 +1500,19 @@ class Checker:
                 "args": self.bind(sig, words[1:], scope, span),
             }
         if len(words) != 1:
+            hint = "join tests with 'and' / 'or'"
+            if len(words) > 2 and isinstance(words[1], Name) and words[1].id == "is":
+                # 'if card.bonus is none': the language compares with == and !=.
+                negated = isinstance(words[2], Not)
+                target = words[2].operand if negated else words[2]
+                said = target.id if isinstance(target, Name) else "..."
+                left = _dotted(words[0])
+                hint = f"compare with == or !=: {left} {'!=' if negated else '=='} {said}"
             self.error(
                 "bad-condition",
                 "a condition is one expression or a yes/no verb",
                 words[1].span if len(words) > 1 else span,
-                "join tests with 'and' / 'or'",
+                hint,
             )
             return {"kind": "bool", "value": False}
         if isinstance(words[0], Name) and words[0].id in self.vocab.verbs:
@@ -1996,6 +2004,15 @@ def _operand(expr: IR, rank: int | None, right: bool) -> str:
     if own < rank or (same and (right or rank == _COMPARE_RANK)):
         return f"({text})"
     return text
+
+
+def _dotted(node: Any) -> str:
+    """A name or a member access as written (``card.bonus``); "..." for anything else."""
+    if isinstance(node, Name):
+        return node.id
+    if isinstance(node, Attribute):
+        return f"{_dotted(node.value)}.{node.attr}"
+    return "..."
 
 
 def describe_expr(expr: IR | None) -> str:

@@ -161,3 +161,29 @@ def test_a_step_named_after_a_rulebook_phase_is_told_the_flows_phase_first(
         "phase with args: {name: sailing_and_anchoring} (the flow's phase 'Sailing & "
         "Anchoring'), or action: anchor (Anchor where the ship is)" in result.message
     ), result.message
+
+
+@pytest.mark.parametrize(
+    ("test", "hint"),
+    [
+        ("place.region is none", "compare with == or !=: place.region == none"),
+        ("place.region is not none", "compare with == or !=: place.region != none"),
+    ],
+)
+def test_is_none_is_told_the_comparison_to_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, test: str, hint: str
+) -> None:
+    """'if place.region is none' (a designer's first guess) was told to "join tests with
+    'and' / 'or'": it is told '== none'."""
+    (error,) = diagnostics_with_card_file(
+        tmp_path,
+        monkeypatch,
+        "uncharted_passage",
+        f'mid_event "M" {{\n  on anchor_at_sea {{\n    if {test} {{ gain prestige 1 }}\n  }}\n}}\n',
+    )
+    assert (error.code, error.hints, error.span.line, error.span.column) == (
+        "bad-condition",
+        (hint,),
+        3,
+        len("    if place.region ") + 1,
+    )
