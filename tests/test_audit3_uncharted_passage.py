@@ -16,6 +16,8 @@ the rough edges the earlier audits left.
 - A Port Card taking spaces out of the Scurvy Check without adding reach (``add
   unscurvied_distance 2``) was capped at the spaces beyond the Sailing Speed: only Reinforced
   Rope's extra distance is ("The extra sailing distance from it does not count").
+- ``expect: final_score`` of a sunk ship said 0 where a house rule's End of the Game recorded
+  its score (the scores said the recorded one): it reads the score the logbook records.
 - A Discovery mission accomplished at its spot by its own ``on anchor_at_sea`` also rolled
   the spot's die ("If you arrive at a Discovery Spot without a mission card, you only gain
   prestige equal to the number of a die").
@@ -47,8 +49,8 @@ def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
 ) -> None:
     """Five new cards (a Port Card that changes the Scurvy Check, an event past the
     Armament's cap, a mission reading the logbook, two mid-events testing an optional
-    property with 'none') and two house rules (an end condition, a setup bonus) build, hold
-    their 11 rule cases, and play whole games in every mode."""
+    property with 'none') and three house rules (an end condition, a setup bonus, a sunk
+    ship scored) build, hold their 12 rule cases, and play whole games in every mode."""
     files = {"audit3.cards": (AUDIT / "audit3.cards").read_text(encoding="utf-8")}
     for variant in sorted((AUDIT / "variants").glob("*.yaml")):
         files[f"variants/{variant.name}"] = variant.read_text(encoding="utf-8")
@@ -60,9 +62,9 @@ def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
         for result in runner.run_file(path)
     ]
     assert [f"{r.name}: {r.message}" for r in results if not r.passed] == []
-    assert len(results) == 11
+    assert len(results) == 12
     folder = generated / "uncharted_passage"
-    for point in [folder, folder / "early_harbour", folder / "head_start"]:
+    for point in [folder, *(folder / name for name in ("early_harbour", "head_start", "salvage"))]:
         for mode in ("solo", "competitive", "coop"):
             report = sim.simulate(point, 2, 7, mode, "greedy", cards=False)
             assert report.games == 2, (point.name, mode)
