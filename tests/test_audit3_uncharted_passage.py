@@ -18,6 +18,9 @@ the rough edges the earlier audits left.
   Rope's extra distance is ("The extra sailing distance from it does not count").
 - ``expect: final_score`` of a sunk ship said 0 where a house rule's End of the Game recorded
   its score (the scores said the recorded one): it reads the score the logbook records.
+- A house rule's setup phase (a setup bonus) or end phase was printed as one more phase of
+  "each round representing a month": it says "Once, at the setup:" / "Once, after the last
+  round:".
 - A Discovery mission accomplished at its spot by its own ``on anchor_at_sea`` also rolled
   the spot's die ("If you arrive at a Discovery Spot without a mission card, you only gain
   prestige equal to the number of a die").
@@ -35,6 +38,7 @@ from compiler.pipeline import compile_game
 from compiler.sheets.model import build_model
 from compiler.sheets.reference import reference_for, resolve
 from compiler.sheets.text import plain
+from compiler.variants import compile_variant
 from dsl.diagnostics import SourceCache
 from engine import sim
 from engine.scenario import Runner
@@ -49,8 +53,10 @@ def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
 ) -> None:
     """Five new cards (a Port Card that changes the Scurvy Check, an event past the
     Armament's cap, a mission reading the logbook, two mid-events testing an optional
-    property with 'none') and three house rules (an end condition, a setup bonus, a sunk
-    ship scored) build, hold their 12 rule cases, and play whole games in every mode."""
+    property with 'none', a mid-event on the scurvy window) and five house rules (an end
+    condition, a setup bonus, a sunk ship scored, the Critical Damage rule replaced, the
+    Pirate phase moved) build, hold their 15 rule cases, and play whole games in every
+    mode."""
     files = {"audit3.cards": (AUDIT / "audit3.cards").read_text(encoding="utf-8")}
     for variant in sorted((AUDIT / "variants").glob("*.yaml")):
         files[f"variants/{variant.name}"] = variant.read_text(encoding="utf-8")
@@ -62,9 +68,11 @@ def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
         for result in runner.run_file(path)
     ]
     assert [f"{r.name}: {r.message}" for r in results if not r.passed] == []
-    assert len(results) == 12
+    assert len(results) == 15
     folder = generated / "uncharted_passage"
-    for point in [folder, *(folder / name for name in ("early_harbour", "head_start", "salvage"))]:
+    names = sorted(variant.stem for variant in (AUDIT / "variants").glob("*.yaml"))
+    assert len(names) == 5
+    for point in [folder, *(folder / name for name in names)]:
         for mode in ("solo", "competitive", "coop"):
             report = sim.simulate(point, 2, 7, mode, "greedy", cards=False)
             assert report.games == 2, (point.name, mode)
@@ -189,3 +197,21 @@ def test_is_none_is_told_the_comparison_to_write(
         3,
         len("    if place.region ") + 1,
     )
+
+
+def test_a_house_rules_setup_and_end_phases_say_when_they_are_played(tmp_path: Path) -> None:
+    """Head start's setup phase and Salvage's End of the Game are printed among the month's
+    phases, saying that they are played once, at the setup and after the last round."""
+    folder = copy_game(tmp_path, "uncharted_passage")
+    texts = {}
+    for name in ("head_start", "salvage"):
+        result, _overlay = compile_variant(
+            folder, AUDIT / "variants" / f"{name}.yaml", SourceCache()
+        )
+        assert result.ir is not None, [d.message for d in result.diagnostics]
+        ref = resolve(reference_for(folder, name), result.ir, {c["id"] for c in result.ir["cards"]})
+        model = build_model(result.ir, ref, variant=name, folder=folder)
+        texts.update({title: plain(text) for title, text in model.phases})
+    assert texts["Head start"].startswith("Once, at the setup: every player: gain one Port Card")
+    assert texts["End of the Game"].startswith("Once, after the last round: write the month's")
+    assert texts["Planning phase"].startswith("Reveal one card")
