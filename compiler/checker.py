@@ -1695,9 +1695,14 @@ class Checker:
         """``place.stars`` (a property of the card's kind) or ``place.discovery`` (one of its
         tags, true or false): typed, so a misspelt or missing member is an error here rather
         than an AttributeError in play."""
+        errors = len(self.diagnostics)
         value, _typ = self.expr(node.value, scope)
         kind_name = self.card_kind_of(node.value, scope)
         fallback = ({"kind": "attr", "value": value, "attr": node.attr}, "any")
+        if len(self.diagnostics) > errors and kind_name is None:
+            # 'plce.region': the name is the error already told, not its members ("'0' has
+            # no members the checker knows").
+            return fallback
         if kind_name is None or kind_name not in self.vocab.kinds:
             what = describe_expr(value)
             hint = "only a card has members: its properties and tags"

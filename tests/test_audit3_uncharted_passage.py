@@ -215,3 +215,22 @@ def test_a_house_rules_setup_and_end_phases_say_when_they_are_played(tmp_path: P
     assert texts["Head start"].startswith("Once, at the setup: every player: gain one Port Card")
     assert texts["End of the Game"].startswith("Once, after the last round: write the month's")
     assert texts["Planning phase"].startswith("Reveal one card")
+
+
+def test_a_where_with_is_none_and_a_misspelt_cards_member_are_told_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """'where m.spot is none' was told to write 'by' ("for each captain in players by
+    prestige ..."): it is told '== none'. 'plce.region' was told twice: the name, then "'0'
+    has no members the checker knows"."""
+    found = diagnostics_with_card_file(
+        tmp_path,
+        monkeypatch,
+        "uncharted_passage",
+        'mid_event "M" {\n  on anchor_at_sea {\n'
+        "    for each m in mission where m.spot is none { gain prestige 1 }\n"
+        "    if plce.region == none { gain prestige 1 }\n  }\n}\n",
+    )
+    got = [(d.span.line, d.code, d.hints[0] if d.hints else "") for d in found]
+    assert got[0] == (3, "for-each", "compare with == or !=: where ... == none"), got
+    assert [(line, code) for line, code, _ in got[1:]] == [(4, "name-undefined")], got
