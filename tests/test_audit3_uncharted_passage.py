@@ -137,8 +137,16 @@ def test_card_text_says_a_step_twice_and_fixed_values_as_they_play(tmp_path: Pat
         'mid_event "A" { on reveal { mark health 1\n mark health 1 } }\n'
         'mid_event "B" { on reveal { gain_port_card\n gain_port_card\n gain_port_card } }\n'
         'mid_event "C" { on reveal { reward 0, 0, 1 } }\n'
-        'mid_event "D" { on anchor_at_sea { if place.region == none { gain prestige 1 } } }\n',
+        'mid_event "D" { on anchor_at_sea { if place.region == none { gain prestige 1 } } }\n'
+        'port_card "E" { copies 1\n on sailing { may { add unscurvied_distance 2\n'
+        " discard self } } }\n",
     )
+    # Reinforced Rope's bracketed gloss, done twice, read "you may (the extra sailing distance
+    # ...) twice": the step is said in its own words.
+    assert texts["E"] == (
+        "In the Sailing phase, you may add 2 to the spaces sailed that do not count toward "
+        "the Scurvy Check and discard this card."
+    ), texts["E"]
     assert texts["A"] == ("Immediately mark an X on [health] the Health track twice."), texts["A"]
     assert texts["B"] == "Immediately gain one Port Card 3 times.", texts["B"]
     assert texts["C"] == "Immediately gain one Port Card.", texts["C"]

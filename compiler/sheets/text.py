@@ -435,6 +435,18 @@ class CardWriter:
             phrase = self.ref.phrases.get(name)
             if phrase is not None and "{target}" not in phrase and "{n}" in phrase:
                 amount = first
+        if (
+            phrase is not None
+            and phrase.startswith("(")
+            and "{n}" not in phrase
+            and isinstance(amount, dict)
+            and amount.get("kind") == "num"
+            and amount["value"] != 1
+        ):
+            # A phrase in brackets glosses the step before it, once ("sail 1 additional space
+            # (the extra sailing distance ... does not count toward the Scurvy Check)"): done
+            # N times it is no gloss ("(...) twice"), so the verb is said in its own words.
+            phrase = None
         if phrase is not None:
             lead: Text = [IconRef(name), " "] if name in self.ref.icons else []
             said = lead + self.fill(phrase, first, amount)
