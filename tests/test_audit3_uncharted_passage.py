@@ -21,6 +21,9 @@ the rough edges the earlier audits left.
 - A house rule's setup phase (a setup bonus) or end phase was printed as one more phase of
   "each round representing a month": it says "Once, at the setup:" / "Once, after the last
   round:".
+- A logbook line refused by a voyage card's restraint said "does not meet Dead Calm's
+  restraint" without the restraint: it says it as the rulebook writes one ("Sailing speed < 3
+  and Armament >= 3").
 - A Discovery mission accomplished at its spot by its own ``on anchor_at_sea`` also rolled
   the spot's die ("If you arrive at a Discovery Spot without a mission card, you only gain
   prestige equal to the number of a die").
@@ -53,10 +56,10 @@ def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
 ) -> None:
     """Five new cards (a Port Card that changes the Scurvy Check, an event past the
     Armament's cap, a mission reading the logbook, two mid-events testing an optional
-    property with 'none', a mid-event on the scurvy window) and five house rules (an end
-    condition, a setup bonus, a sunk ship scored, the Critical Damage rule replaced, the
-    Pirate phase moved) build, hold their 15 rule cases, and play whole games in every
-    mode."""
+    property with 'none', a mid-event on the scurvy window, a voyage of two restraints that
+    takes a space off the reach) and five house rules (an end condition, a setup bonus, a sunk
+    ship scored, the Critical Damage rule replaced, the Pirate phase moved) build, hold their
+    18 rule cases, and play whole games in every mode."""
     files = {"audit3.cards": (AUDIT / "audit3.cards").read_text(encoding="utf-8")}
     for variant in sorted((AUDIT / "variants").glob("*.yaml")):
         files[f"variants/{variant.name}"] = variant.read_text(encoding="utf-8")
@@ -68,7 +71,7 @@ def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
         for result in runner.run_file(path)
     ]
     assert [f"{r.name}: {r.message}" for r in results if not r.passed] == []
-    assert len(results) == 15
+    assert len(results) == 18
     folder = generated / "uncharted_passage"
     names = sorted(variant.stem for variant in (AUDIT / "variants").glob("*.yaml"))
     assert len(names) == 5

@@ -340,6 +340,25 @@ def parse_allocation(label: str) -> tuple[int, int, int]:
 # -- the game's flow
 
 
+def _restraint_words(expr: Any) -> str:
+    """A voyage card's number restraint as the rulebook writes one ("Crew stamina < 4"), so a
+    refused line names the restraint it breaks; "" for a form this does not spell out."""
+    if not isinstance(expr, dict):
+        return ""
+    kind = expr.get("kind")
+    if kind == "counter":
+        return str(expr["name"]).replace("_", " ").capitalize()
+    if kind == "num":
+        return str(expr["value"])
+    if kind in ("compare", "logic"):
+        left, right = _restraint_words(expr["left"]), _restraint_words(expr["right"])
+        return f"{left} {expr['op']} {right}" if left and right else ""
+    if kind == "not":
+        inner = _restraint_words(expr["operand"])
+        return f"not ({inner})" if inner else ""
+    return ""
+
+
 def excluded_distance(distance: int, speed: int, reach: int, unscurvied: int) -> int:
     """The spaces sailed that the Scurvy Check leaves out, from the ``sailing`` window's
     ``reach`` and ``unscurvied_distance``. Reinforced Rope: "The extra sailing distance from it
@@ -1078,7 +1097,8 @@ class UnchartedPassage(FlowGame):
                 f"the sum of the three numbers cannot exceed the resources: "
                 f"{'+'.join(map(str, numbers))} is {sum(numbers)}; {card['title']} gives {total}"
             )
-        return f"the line does not meet {card['title']}'s restraint"
+        said = _restraint_words((card.get("formulas") or {}).get("restraint", {}).get("expr"))
+        return f"the line does not meet {card['title']}'s restraint" + (f": {said}" if said else "")
 
     def allocate(self, player: Player) -> tuple[int, int, int]:
         """Write this month's Sailing Speed, Crew Stamina and Armament (a scenario's step:
