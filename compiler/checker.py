@@ -1617,7 +1617,7 @@ class Checker:
         if not isinstance(node, Name) or node.id != "none":
             return False
         v = self.vocab
-        named = (
+        named: list[Any] = [
             scope.locals,
             scope.windows,
             v.counters,
@@ -1626,10 +1626,10 @@ class Checker:
             v.symbols,
             self.cards,
             v.kinds,
-        )
+        ]
         trigger = scope.trigger
         if trigger is not None:
-            named = (*named, trigger.params, trigger.quantities)
+            named += [trigger.params, trigger.quantities]
         return not any("none" in names for names in named)
 
     def none_test(self, node: Compare, scope: _Scope) -> IR | None:

@@ -573,7 +573,7 @@ class _Builder:
                 first = clauses[0][0] if clauses[0] else None
                 negated = isinstance(first, Not)
                 said = "none"
-                inner = first.operand if negated else first
+                inner = first.operand if isinstance(first, Not) else first
                 if isinstance(inner, Name):
                     said = inner.id
                 usage = f"compare with == or !=: where ... {'!=' if negated else '=='} {said}"

@@ -683,8 +683,8 @@ class Checker:
             close = difflib.get_close_matches(action, list(self.actions), n=1, cutoff=0.7)
             if close and phase_by_words:
                 # 'anchoring': the step 'anchor' plays one piece of that phase.
-                said = self.step_descriptions().get(close[0])
-                ways.append(f"action: {close[0]}" + (f" ({said})" if said else ""))
+                does = self.step_descriptions().get(close[0])
+                ways.append(f"action: {close[0]}" + (f" ({does})" if does else ""))
             return "; to run it, write " + ", or ".join(ways)
         near = suggest(action, self.actions, most=0)
         if near.startswith("; did you mean"):

@@ -780,9 +780,9 @@ class CardWriter:
         if right["kind"] == "none":
             # "card.bonus == none": "the card has no bonus" / "the card has a bonus".
             phrase = self.word(left["attr"])
-            noun = plain_words([phrase])
-            article = "no " if op == "==" else ("an " if noun[:1].lower() in "aeiou" else "a ")
-            if op != "==" and _singular(noun) != noun:
+            vowel = phrase[:1].lower() in ("a", "e", "i", "o", "u")
+            article = "no " if op == "==" else ("an " if vowel else "a ")
+            if op != "==" and _singular(phrase) != phrase:
                 article = "some "
             return [*self.expr(left["value"]), " has ", article, phrase]
         if right["kind"] == "bool" and op in ("==", "!="):
