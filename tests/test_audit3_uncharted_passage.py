@@ -12,7 +12,10 @@ the rough edges the earlier audits left.
   none`` (``!= none``) says it.
 - Card text: the same step twice read "mark an X ... and mark an X ..." (now "twice"); a DSL
   verb written out with fixed values read "if 0 is higher than 0, gain 0 prestige; ... 0
-  times; ... once" (now what those values play).
+  times; ... once" (now what those values play); Reinforced Rope's bracketed gloss done
+  twice read "you may (the extra sailing distance ...) twice" (now the verb's own words).
+- ``is none`` (in an ``if`` or a ``where``) is told to write ``== none``; a member of a
+  misspelt name is told once, at the name.
 - A Port Card taking spaces out of the Scurvy Check without adding reach (``add
   unscurvied_distance 2``) was capped at the spaces beyond the Sailing Speed: only Reinforced
   Rope's extra distance is ("The extra sailing distance from it does not count").
