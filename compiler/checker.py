@@ -1500,11 +1500,19 @@ class Checker:
                 "args": self.bind(sig, words[1:], scope, span),
             }
         if len(words) != 1:
+            hint = "join tests with 'and' / 'or'"
+            if len(words) > 2 and isinstance(words[1], Name) and words[1].id == "is":
+                # 'if card.bonus is none': the language compares with == and !=.
+                negated = isinstance(words[2], Not)
+                target = words[2].operand if negated else words[2]
+                said = target.id if isinstance(target, Name) else "..."
+                left = _dotted(words[0])
+                hint = f"compare with == or !=: {left} {'!=' if negated else '=='} {said}"
             self.error(
                 "bad-condition",
                 "a condition is one expression or a yes/no verb",
                 words[1].span if len(words) > 1 else span,
-                "join tests with 'and' / 'or'",
+                hint,
             )
             return {"kind": "bool", "value": False}
         if isinstance(words[0], Name) and words[0].id in self.vocab.verbs:
@@ -1569,6 +1577,9 @@ class Checker:
             self.expect_type(rt, "number", node.right.span, f"'{node.op}'")
             return {"kind": "binary", "op": node.op, "left": left, "right": right}, "number"
         if isinstance(node, Compare):
+            absent = self.none_test(node, scope)
+            if absent is not None:
+                return absent, "bool"
             left, lt = self.expr(node.left, scope)
             right, rt = self.expr(node.right, scope)
             if node.op not in ("==", "!="):
@@ -1599,6 +1610,70 @@ class Checker:
         if isinstance(node, Attribute):
             return self.member(node, scope)
         raise AssertionError(f"unknown expression {type(node).__name__}")  # pragma: no cover
+
+    def is_none(self, node: Any, scope: _Scope) -> bool:
+        """True when ``node`` is the word ``none`` and the game gives it no meaning of its own
+        (a symbol, a card, a local ... named ``none`` stays that)."""
+        if not isinstance(node, Name) or node.id != "none":
+            return False
+        v = self.vocab
+        named: list[Any] = [
+            scope.locals,
+            scope.windows,
+            v.counters,
+            v.params,
+            v.builtins,
+            v.symbols,
+            self.cards,
+            v.kinds,
+        ]
+        trigger = scope.trigger
+        if trigger is not None:
+            named += [trigger.params, trigger.quantities]
+        return not any("none" in names for names in named)
+
+    def none_test(self, node: Compare, scope: _Scope) -> IR | None:
+        """``card.bonus == none`` (or ``!= none``): whether a card lacks an optional property,
+        which otherwise reads as its type's zero (0, false, ""), so that a card that says
+        nothing and one that says 0 can be told apart. None when neither side is ``none``."""
+        if self.is_none(node.right, scope):
+            other, word = node.left, node.right
+        elif self.is_none(node.left, scope):
+            other, word = node.right, node.left
+        else:
+            return None
+        if not isinstance(other, Attribute):
+            return None  # 'none' beside anything else: the name's own error, as before
+        value, typ = self.member(other, scope)
+        if node.op not in ("==", "!="):
+            self.error(
+                "type-mismatch",
+                f"'{node.op}' cannot compare with 'none'",
+                word.span,
+                f"test whether the card has it: {describe_expr(value)} != none",
+            )
+            return {"kind": "bool", "value": False}
+        if value.get("kind") != "attr" or value.get("tag") or "type" not in value:
+            if value.get("tag"):
+                self.error(
+                    "type-mismatch",
+                    f"'{other.attr}' is a tag, true or false, never none",
+                    word.span,
+                    f"test the tag itself: if {describe_expr(value)} {{ ... }}",
+                )
+            return {"kind": "bool", "value": False}
+        kind_name = self.card_kind_of(other.value, scope)
+        prop = self.vocab.kinds[kind_name].properties[other.attr] if kind_name else None
+        if prop is not None and not prop.optional:
+            self.error(
+                "type-mismatch",
+                f"every {kind_name} has '{other.attr}' (it is not optional), so it is never none",
+                word.span,
+                f"declare it 'property {other.attr} {prop.type} optional' in game.cards "
+                "for cards to leave it out",
+            )
+        bare = {"kind": "attr", "value": value["value"], "attr": value["attr"], "absent": True}
+        return {"kind": "compare", "op": node.op, "left": bare, "right": {"kind": "none"}}
 
     def card_kind_of(self, node: Any, scope: _Scope) -> str | None:
         """The kind of card an expression names, when the checker can know it: ``self``, a
@@ -1643,9 +1718,14 @@ class Checker:
         """``place.stars`` (a property of the card's kind) or ``place.discovery`` (one of its
         tags, true or false): typed, so a misspelt or missing member is an error here rather
         than an AttributeError in play."""
+        errors = len(self.diagnostics)
         value, _typ = self.expr(node.value, scope)
         kind_name = self.card_kind_of(node.value, scope)
         fallback = ({"kind": "attr", "value": value, "attr": node.attr}, "any")
+        if len(self.diagnostics) > errors and kind_name is None:
+            # 'plce.region': the name is the error already told, not its members ("'0' has
+            # no members the checker knows").
+            return fallback
         if kind_name is None or kind_name not in self.vocab.kinds:
             what = describe_expr(value)
             hints: tuple[str, ...] = ("only a card has members: its properties and tags",)
@@ -1960,6 +2040,15 @@ def _operand(expr: IR, rank: int | None, right: bool) -> str:
     return text
 
 
+def _dotted(node: Any) -> str:
+    """A name or a member access as written (``card.bonus``); "..." for anything else."""
+    if isinstance(node, Name):
+        return node.id
+    if isinstance(node, Attribute):
+        return f"{_dotted(node.value)}.{node.attr}"
+    return "..."
+
+
 def describe_expr(expr: IR | None) -> str:
     """An expression in the DSL's own words (used in questions a policy is asked)."""
     if expr is None:
@@ -1997,6 +2086,8 @@ def describe_expr(expr: IR | None) -> str:
         return f"{describe_expr(expr['low'])}..{describe_expr(expr['high'])}"
     if kind == "attr":
         return f"{describe_expr(expr['value'])}.{expr['attr']}"
+    if kind == "none":
+        return "none"
     return kind
 
 

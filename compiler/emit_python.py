@@ -174,6 +174,7 @@ class PythonEmitter:
         self.exprs: dict[str, Callable[[IR, str], str]] = {
             "num": lambda e, c: repr(e["value"]),
             "bool": lambda e, c: repr(bool(e["value"])),
+            "none": lambda e, c: "None",
             "text": lambda e, c: literal(e["value"]),
             "roll": lambda e, c: f"g.roll({int(e['count'])}, {int(e['sides'])})",
             "dice": lambda e, c: f"({int(e['count'])}, {int(e['sides'])})",
@@ -189,9 +190,7 @@ class PythonEmitter:
             "card": lambda e, c: literal(e["id"]),
             "ref": lambda e, c: literal(e["name"]),
             "binary": self.e_binary,
-            "compare": lambda e, c: (
-                f"({self.expr(e['left'], c)} {e['op']} {self.expr(e['right'], c)})"
-            ),
+            "compare": self.e_compare,
             "logic": lambda e, c: (
                 f"({self.expr(e['left'], c)} {e['op']} {self.expr(e['right'], c)})"
             ),
@@ -234,9 +233,19 @@ class PythonEmitter:
         value = self.expr(e["value"], c)
         if e.get("tag"):
             return f"g.has_tag({value}, {literal(e['attr'])})"
-        # An optional property a card lacks reads as its type's zero, never None.
+        # An optional property a card lacks reads as its type's zero, never None; but
+        # `card.bonus == none` reads it bare ("absent"), None when the card lacks it.
         default = {"number": 0, "bool": False, "text": "", "name": ""}.get(e.get("type", ""))
+        if e.get("absent"):
+            default = None
         return f"g.attr({value}, {literal(e['attr'])}, {literal(default)})"
+
+    def e_compare(self, e: IR, c: str) -> str:
+        op = e["op"]
+        if e["right"].get("kind") == "none":
+            # `card.bonus == none`: the card lacks the optional property.
+            op = "is" if op == "==" else "is not"
+        return f"({self.expr(e['left'], c)} {op} {self.expr(e['right'], c)})"
 
     def e_param(self, e: IR, c: str) -> str:
         # A parameter is the variant's, the same all game: a runner reads it once.

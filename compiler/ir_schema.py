@@ -50,6 +50,7 @@ _EXPR_KINDS = [
     "list",
     "range",
     "attr",
+    "none",
 ]
 _STMT_KINDS = ["verb", "let", "if", "for_each", "may", "choose", "repeat", "group", "window"]
 

@@ -568,6 +568,15 @@ class _Builder:
             "write: for each captain in players by prestige, marker_arrival() descending { ... }"
         )
         if str(word) != "by":
+            if str(word) == "is" and clauses:
+                # 'where m.spot is none': the 'where' test compares with == or != instead.
+                first = clauses[0][0] if clauses[0] else None
+                negated = isinstance(first, Not)
+                said = "none"
+                inner = first.operand if isinstance(first, Not) else first
+                if isinstance(inner, Name):
+                    said = inner.id
+                usage = f"compare with == or !=: where ... {'!=' if negated else '=='} {said}"
             self._error(
                 "for-each",
                 f"expected 'by' or '{{' after the list, found '{word}'",

@@ -385,17 +385,23 @@ class FlowGame(Game):
 
     # -- pieces, for scenarios
 
-    def run_section(self, name: str, player: Player | None = None) -> None:
+    def run_section(self, name: str, player: Player | None = None, ends: bool = False) -> None:
         """Run one section's phases once (``round``: one round's phases, for the current
-        ``g.round``; ``turn``: one turn of ``player``, seat 1 by default)."""
+        ``g.round``; ``turn``: one turn of ``player``, seat 1 by default). With ``ends``, the
+        flow's ``end when`` is checked after each phase as :meth:`play` checks it: when it
+        holds, the rest of the section is skipped and :class:`GameEnded` raised (a scenario's
+        month played under a house rule's end condition ends where a game would)."""
         flow = flow_of(self)
         if name not in ("setup", "round", "turn", "end"):
             raise RuleError(f"'{name}' is not a section; sections: setup, round, turn, end")
-        self._end_when = None
+        self._end_when = flow["end_when"] if ends and name != "end" else None
         if name == "setup":
             self.set_up = True
         who = player or self.turn_player or self.players[0]
-        self._run(flow[name], self._contexts[who.index])
+        try:
+            self._run(flow[name], self._contexts[who.index])
+        finally:
+            self._end_when = None
 
     def run_phase(self, name: str, player: Player | None = None) -> None:
         """Run the phase named ``name`` once (for ``player``, seat 1 by default)."""

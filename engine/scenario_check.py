@@ -627,10 +627,28 @@ class Checker:
         a trigger (``fire:``), as a tester reading the rulebook names them ("Pirate Raid":
         'pirate_raid'); else the closest action, or every action (a game has a few)."""
         ways = []
+        phase_by_words = False
         flow = self.vocab.ir.get("flow") or {}
         phases = {p["name"] for sec in flow.get("sections", []) for p in sec.get("phases", [])}
         if action in phases and "phase" in self.actions:
             ways.append(f"action: phase with args: {{name: {action}}} (a phase of the flow)")
+        elif "phase" in self.actions and not word_matches(
+            action, list(self.actions), titles=self.step_descriptions(), subset=False
+        ):
+            # The rulebook's "Sailing phase" is Uncharted Passage's 'sailing_and_anchoring':
+            # a phase whose name or title holds the words is what 'action: sailing' meant,
+            # before the trigger of that name (which opens a window and sails nothing).
+            titles = {
+                p["name"]: str(p.get("title") or "")
+                for sec in flow.get("sections", [])
+                for p in sec.get("phases", [])
+            }
+            for name in word_matches(action, list(phases), titles=titles, most=2, subset=False):
+                phase_by_words = True
+                ways.append(
+                    f"action: phase with args: {{name: {name}}} (the flow's phase "
+                    f"'{titles.get(name) or name}')"
+                )
         triggers = self.vocab.ir["vocabulary"]["triggers"]
 
         def event(trigger: str) -> str:
@@ -662,6 +680,11 @@ class Checker:
                 close = difflib.get_close_matches(action, list(self.actions), n=1, cutoff=0.75)
                 return "; " + doing + (f"; or did you mean '{close[0]}'?" if close else "")
         if ways:
+            close = difflib.get_close_matches(action, list(self.actions), n=1, cutoff=0.7)
+            if close and phase_by_words:
+                # 'anchoring': the step 'anchor' plays one piece of that phase.
+                does = self.step_descriptions().get(close[0])
+                ways.append(f"action: {close[0]}" + (f" ({does})" if does else ""))
             return "; to run it, write " + ", or ".join(ways)
         near = suggest(action, self.actions, most=0)
         if near.startswith("; did you mean"):

@@ -340,6 +340,37 @@ def parse_allocation(label: str) -> tuple[int, int, int]:
 # -- the game's flow
 
 
+def _restraint_words(expr: Any) -> str:
+    """A voyage card's number restraint as the rulebook writes one ("Crew stamina < 4"), so a
+    refused line names the restraint it breaks; "" for a form this does not spell out."""
+    if not isinstance(expr, dict):
+        return ""
+    kind = expr.get("kind")
+    if kind == "counter":
+        return str(expr["name"]).replace("_", " ").capitalize()
+    if kind == "num":
+        return str(expr["value"])
+    if kind in ("compare", "logic"):
+        left, right = _restraint_words(expr["left"]), _restraint_words(expr["right"])
+        return f"{left} {expr['op']} {right}" if left and right else ""
+    if kind == "not":
+        inner = _restraint_words(expr["operand"])
+        return f"not ({inner})" if inner else ""
+    return ""
+
+
+def excluded_distance(distance: int, speed: int, reach: int, unscurvied: int) -> int:
+    """The spaces sailed that the Scurvy Check leaves out, from the ``sailing`` window's
+    ``reach`` and ``unscurvied_distance``. Reinforced Rope: "The extra sailing distance from it
+    does not count toward the Scurvy Check": as much of the unscurvied distance as the window
+    added reach counts only for the spaces actually sailed beyond the Sailing Speed; the rest
+    (a card that takes spaces out of the check without adding any) counts whatever was sailed,
+    up to the distance."""
+    extra = min(unscurvied, max(reach - speed, 0))
+    used = min(extra, max(distance - speed, 0))
+    return min(used + unscurvied - extra, distance)
+
+
 class UnchartedPassage(FlowGame):
     """Uncharted Passage's rules around the cards, played by its flow (flow.cards: the setup,
     the months' phases, the end, the winner's tiebreak and the titles, run by
@@ -1066,7 +1097,8 @@ class UnchartedPassage(FlowGame):
                 f"the sum of the three numbers cannot exceed the resources: "
                 f"{'+'.join(map(str, numbers))} is {sum(numbers)}; {card['title']} gives {total}"
             )
-        return f"the line does not meet {card['title']}'s restraint"
+        said = _restraint_words((card.get("formulas") or {}).get("restraint", {}).get("expr"))
+        return f"the line does not meet {card['title']}'s restraint" + (f": {said}" if said else "")
 
     def allocate(self, player: Player) -> tuple[int, int, int]:
         """Write this month's Sailing Speed, Crew Stamina and Armament (a scenario's step:
@@ -1278,7 +1310,7 @@ class UnchartedPassage(FlowGame):
             )
         distance = options[destination]
         player.flags["distance_sailed"] = distance
-        player.flags["excluded_distance"] = min(unscurvied, max(distance - speed, 0))
+        player.flags["excluded_distance"] = excluded_distance(distance, speed, reach, unscurvied)
         player.flags["position"] = destination
         player.flags["anchorages"].append(destination)
         markers = self.board.setdefault("markers", {})
@@ -1540,9 +1572,13 @@ class UnchartedPassage(FlowGame):
             # Spot": only a mission of this spot takes the die's place, not one that merely
             # finished here (A Study on Pirate Infested Area at an infested spot).
             finished = player.zones["accomplished"][before:]
+            # A Discovery mission finished here by its own rule (an `on anchor_at_sea` with no
+            # `spot` in its data) was accomplished by arriving at the spot too.
             accomplished = bool(finished) and any(
-                space.id in info.spot or space.id in info.spots
-                for info in map(self.mission_info, finished)
+                space.id in self.mission_info(m).spot
+                or space.id in self.mission_info(m).spots
+                or "discovery" in (self.cards.get(m) or {}).get("tags", ())
+                for m in finished
             )
             if space.discovery:
                 if not accomplished and not flags.get("spot_seen"):
@@ -1853,7 +1889,7 @@ class UnchartedPassage(FlowGame):
                 "Sailing Speed, and one more space with Reinforced Rope"
             )
         player.flags["distance_sailed"] = distance
-        player.flags["excluded_distance"] = min(unscurvied, max(distance - speed, 0))
+        player.flags["excluded_distance"] = excluded_distance(distance, speed, reach, unscurvied)
         self.log("sail", player.index, distance)
 
     def dock(self, player: Player, port: str) -> Context:

@@ -130,7 +130,7 @@ def _action_pirate_phase(
 
 
 def _action_sail(g: Game, player: Player, distance: int) -> None:
-    """Sail ``distance`` spaces."""
+    """Sail a distance (``distance`` spaces, the destination asked of the policy)."""
     _flow(g).sail(player, int(distance))
 
 
@@ -223,6 +223,15 @@ GIVEN.update(
 )
 
 
+def _final(g: Game, who: Any) -> int:
+    """The final score: the one the End of the Game recorded in the logbook (a house rule's
+    final scoring may score a sunk ship), else the one it would record now."""
+    player = _player(g, who)
+    if "final_score" in player.flags:
+        return int(player.flags["final_score"])
+    return _flow(g).final_score(player)
+
+
 def _result(g: Game) -> GameResult:
     result = g.board.get("result")
     if not isinstance(result, GameResult):
@@ -239,9 +248,9 @@ EXPECT.update(
         "spots_visited": lambda g, who: Unordered(sorted(_player(g, who).flags.get("spots", ()))),
         "anchored_at": lambda g, who: list(_player(g, who).flags.get("anchorages", ())),
         "areas_visited": lambda g, who: Unordered(sorted(_player(g, who).flags.get("areas", ()))),
-        "final_score": lambda g, who: _flow(g).final_score(_player(g, who)),
+        "final_score": lambda g, who: _final(g, who),
         # "Record your final prestige points in the logbook": the final score, by those words.
-        "final_prestige": lambda g, who: _flow(g).final_score(_player(g, who)),
+        "final_prestige": lambda g, who: _final(g, who),
         "scores": lambda g, who: _result(g).scores,
         "titles": lambda g, who: _result(g).titles,
         "winner": lambda g, who: (
@@ -272,11 +281,13 @@ def _action_setup(g: Game, player: Player) -> None:
 
 def _action_play_round(g: Game, player: Player) -> None:
     """Play one month (the flow's round section; set up first if not yet), then move to the
-    next."""
+    next. The flow's end condition is checked after each phase, as in a whole game: when it
+    holds (a sinking, a house rule's ``end_when``), the rest of the month is skipped and the
+    game has ended (``- action: finish`` scores it)."""
     flow = _flow(g)
     if not flow.set_up:
         flow.run_section("setup")
-    flow.run_section("round")
+    flow.run_section("round", ends=True)
     if not flow.board.get("over"):
         flow.round += 1
 

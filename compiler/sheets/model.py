@@ -376,6 +376,13 @@ def phase_list(
     """
     flow = ir.get("flow") or {}
     phases = [p for section in flow.get("sections", []) for p in section["phases"]]
+    # The section each phase is played in: a setup's or an end's phase is not one of the
+    # round's, though the list prints it among them (a house rule's setup bonus).
+    section_of = {
+        p["name"]: str(section.get("section") or "")
+        for section in flow.get("sections", [])
+        for p in section["phases"]
+    }
     if not phases:
         return [(item.title, [item.text]) for item in ref.phases]
     names = [p["name"] for p in phases]
@@ -401,7 +408,7 @@ def phase_list(
         if own and not any(i.variant for i in tied):
             tied = []  # the variant's phase: the base game's words no longer say what it does
         if not tied and (own or name not in omit):
-            out.append(_generated_phase(phase, writer, marks))
+            out.append(_generated_phase(phase, writer, marks, section_of.get(name, "")))
         out += [(i.title, [i.text]) for i in groups[name] if i.phase != name or i in tied]
     if flow.get("end_when") and _declared_by_variant(flow.get("end_when_loc") or {}):
         # A house rule's end condition ('end_when: "ship_sunk() or prestige >= 40"') is part
@@ -417,12 +424,22 @@ def phase_list(
     return out
 
 
-def _generated_phase(phase: dict[str, Any], writer: CardWriter, marks: Marks) -> tuple[str, Text]:
-    """A phase the reference has no words for: its DSL title, its statements in words."""
+#: When a phase of a section other than the round's is played, said before its statements.
+_SECTION_WHEN = {"setup": "Once, at the setup: ", "end": "Once, after the last round: "}
+
+
+def _generated_phase(
+    phase: dict[str, Any], writer: CardWriter, marks: Marks, section: str = ""
+) -> tuple[str, Text]:
+    """A phase the reference has no words for: its DSL title, its statements in words (a
+    setup's or an end's phase says when it is played)."""
     title = str(phase.get("title") or phase["name"].replace("_", " "))
     title = title[0].upper() + title[1:]
     writer.card = {"id": "flow", "title": title, "source": _at(phase.get("loc") or {})}
     text = _sentence(writer.block(phase["body"]))
+    when = _SECTION_WHEN.get(section)
+    if when and text and isinstance(text[0], str):
+        text = [when + text[0][:1].lower() + text[0][1:], *text[1:]]
     number = marks("phase", phase["name"])
     if number is not None:
         text = [*text, Provisional(number)]

@@ -191,6 +191,7 @@ class CardWriter:
         """Statements as one clause: plain steps as a list ("A, B and C"); with a condition,
         loop or choice among them, or a step that has its own "and" or comma, ``joiner``."""
         parts: list[Text] = []
+        body = _played_as_fixed(body)
         for part in self.merged(body):
             if parts and plain_words(part).startswith("("):
                 # A phrase in brackets explains the step before it: "sail 1 additional space
@@ -219,6 +220,24 @@ class CardWriter:
         index = 0
         while index < len(body):
             stmt = body[index]
+            if not _compound(stmt):
+                # The same step again: "mark an X on the Health track twice", not "mark an X
+                # on the Health track and mark an X on the Health track".
+                said = self.stmt(stmt)
+                same = 1
+                while (
+                    index + same < len(body)
+                    and not _compound(body[index + same])
+                    and self.stmt(body[index + same]) == said
+                ):
+                    same += 1
+                if same > 1 and said:
+                    times = {2: "twice"}.get(same, f"{same} times")
+                    out.append(
+                        [*said, f" ({times})" if plain_words(said).startswith("(") else f" {times}"]
+                    )
+                    index += same
+                    continue
             verb = stmt.get("verb") if stmt["kind"] == "verb" else None
             if (
                 verb in ("gain", "lose", "draw")
@@ -422,6 +441,18 @@ class CardWriter:
             phrase = self.ref.phrases.get(name)
             if phrase is not None and "{target}" not in phrase and "{n}" in phrase:
                 amount = first
+        if (
+            phrase is not None
+            and phrase.startswith("(")
+            and "{n}" not in phrase
+            and isinstance(amount, dict)
+            and amount.get("kind") == "num"
+            and amount["value"] != 1
+        ):
+            # A phrase in brackets glosses the step before it, once ("sail 1 additional space
+            # (the extra sailing distance ... does not count toward the Scurvy Check)"): done
+            # N times it is no gloss ("(...) twice"), so the verb is said in its own words.
+            phrase = None
         if phrase is not None:
             lead: Text = [IconRef(name), " "] if name in self.ref.icons else []
             said = lead + self.fill(phrase, first, amount)
@@ -752,6 +783,14 @@ class CardWriter:
             # "3 < coins" reads "you have more than 3 coins": the thing tested comes first.
             turned = {">": "<", "<": ">", ">=": "<=", "<=": ">=", "==": "==", "!=": "!="}
             left, right, op = right, left, turned[op]
+        if right["kind"] == "none":
+            # "card.bonus == none": "the card has no bonus" / "the card has a bonus".
+            phrase = self.word(left["attr"])
+            vowel = phrase[:1].lower() in ("a", "e", "i", "o", "u")
+            article = "no " if op == "==" else ("an " if vowel else "a ")
+            if op != "==" and _singular(phrase) != phrase:
+                article = "some "
+            return [*self.expr(left["value"]), " has ", article, phrase]
         if right["kind"] == "bool" and op in ("==", "!="):
             # "cooperative() == true" is the condition itself.
             holds = right["value"] == (op == "==")
@@ -945,6 +984,58 @@ def _when(doc: str) -> str:
 _CLAUSE_WORDS = frozenset({"if", "unless", "for", "every", "choose", "repeat", "you"})
 #: An auxiliary verb a negation goes after: "a ship has not sunk", "there is not".
 _AUXILIARY = re.compile(r"\b(?:is|are|was|were|has|have|had|can|could|does|do|did|will|must)\b")
+
+
+def _known(e: dict[str, Any]) -> Any:
+    """An expression's value when the card itself fixes it (numbers and true/false, compared
+    or joined: a DSL verb written out with the values a card gives it, ``reward 0, 0, 1``'s
+    ``star_count > 0``); None when play decides it."""
+    kind = e.get("kind")
+    if kind in ("num", "bool"):
+        return e["value"]
+    if kind == "not":
+        inner = _known(e["operand"])
+        return None if inner is None else not inner
+    if kind in ("compare", "logic"):
+        left, right = _known(e["left"]), _known(e["right"])
+        if left is None or right is None:
+            return None
+        op = e["op"]
+        if op == "and":
+            return bool(left and right)
+        if op == "or":
+            return bool(left or right)
+        return {
+            "<": left < right,
+            "<=": left <= right,
+            ">": left > right,
+            ">=": left >= right,
+            "==": left == right,
+            "!=": left != right,
+        }[op]
+    return None
+
+
+def _played_as_fixed(body: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The statements as a card with fixed values plays them: an ``if`` whose condition the
+    card fixes is its branch ("if 0 is higher than 0, gain 0 prestige" is nothing), a
+    ``repeat`` of a fixed 0 is nothing and of 1 is its body ("gain one Port Card once")."""
+    out: list[dict[str, Any]] = []
+    for stmt in body:
+        kind = stmt["kind"]
+        if kind == "if":
+            known = _known(stmt["cond"]) if isinstance(stmt.get("cond"), dict) else None
+            if known is not None:
+                out += _played_as_fixed(stmt["then"] if known else (stmt.get("else") or []))
+                continue
+        if kind == "repeat" and stmt["count"].get("kind") == "num":
+            if stmt["count"]["value"] == 0:
+                continue
+            if stmt["count"]["value"] == 1:
+                out += _played_as_fixed(stmt["body"])
+                continue
+        out.append(stmt)
+    return out
 
 
 def _compound(stmt: dict[str, Any]) -> bool:
