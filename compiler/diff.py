@@ -846,10 +846,12 @@ def rule_words(project: Any, diff: IRDiff) -> dict[str, list[str]]:
     for change in diff.flow:
         if change.what.startswith("phases ") and change.what.endswith(" swapped"):
             pair = change.what.removeprefix("phases ").removesuffix(" swapped").split(" and ")
-            first = min(pair, key=lambda n: [p["name"] for _s, p in new.order].index(n))
+            # Told of the one now first, in the words of a move: "now played ... (it traded
+            # places with ...)", not "A and B trade places" (a phase's name may hold "and").
+            first, other = sorted(pair, key=[p["name"] for _s, p in new.order].index)
             flow.append(
-                f"{_capital(old.phase(pair[0]))} and {old.phase(pair[1])} trade places: "
-                f"{new.phase(first)} is now played {new.place(first)}."
+                f"{_capital(new.phase(first))}: now played {new.place(first)} "
+                f"(it traded places with {old.phase(other)})."
             )
         name = change.what.removeprefix("phase ")
         if change.what.startswith("phase ") and name in old.by_name and name in new.by_name:

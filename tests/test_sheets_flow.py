@@ -266,7 +266,7 @@ def test_the_errata_says_the_flows_changes_in_the_rulebooks_words(
     assert "- Co-op: sharing on one space: no longer played." in words
     assert (
         "- The Sailing phase and the Anchoring phase: now played in each round, before the "
-        "Pirate phase \\(it was played in each round, before Co-op: sharing on one space\\)."
+        "Pirate phase \\(it traded places with the Pirate phase\\)."
     ) in words
     assert "- The Planning phase: now reveal the top card of the voyage pile" in words
     assert "- The game now ends when the round is 10 \\(it ended when a ship has sunk" in words

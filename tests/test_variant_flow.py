@@ -490,7 +490,7 @@ def test_two_phases_that_trade_places_are_one_swap_however_it_was_written(
         "phases earn and spend swapped: round, earn then spend -> round, spend then earn"
     ]
     words = rule_words(_Project(tmp_path), diff)["Flow"]
-    assert words == ["Earn and Spend trade places: Spend is now played in each round, before Earn."]
+    assert words == ["Spend: now played in each round, before Earn (it traded places with Earn)."]
 
 
 def test_a_swap_of_two_phases_apart_names_the_stretch_between(tmp_path: Path) -> None:
