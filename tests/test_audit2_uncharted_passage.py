@@ -179,7 +179,7 @@ def test_the_audit_cards_print_in_words_the_lint_accepts(tmp_path: Path) -> None
     texts = _texts(tmp_path)
     leaking = texts["Leaking Hull"]
     assert (
-        "if the number of boxes of [durability] the Ship Durability track that are marked is "
+        "if the number of boxes of the Ship Durability track that are marked is "
         "at least 3" in leaking
     ), leaking
     spice = texts["Spice Fever"]

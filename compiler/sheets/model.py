@@ -200,7 +200,7 @@ class _ModelBuilder:
             if value not in self.ref.words and value not in self.ref.icons:
                 self.unworded.append((*self.where, value))
                 return [value.replace("_", " ")]
-            return self.writer.named(value)
+            return self.writer.named(value, icon=True)
         if isinstance(value, list):
             if all(isinstance(v, list) for v in value):
                 parts = [self.value(v) for v in value]
