@@ -285,6 +285,8 @@ BROKEN_NATIVES = {
     "POLICIES of a number": (HEADER + GOOD_NATIVE + GOOD_VERB + "POLICIES = {'greedy': 3}\n", LAST),
     "MODES a string": (HEADER + GOOD_NATIVE + GOOD_VERB + "MODES = 'solo'\n", LAST),
     "MODES unknown": (HEADER + GOOD_NATIVE + GOOD_VERB + "MODES = ('solitaire',)\n", LAST),
+    # An empty tuple was read as no MODES at all: every mode, the opposite of what it says.
+    "MODES empty": (HEADER + GOOD_NATIVE + GOOD_VERB + "MODES = ()\n", LAST),
     "PLAYER_KEYS a number": (HEADER + GOOD_NATIVE + GOOD_VERB + "PLAYER_KEYS = 5\n", LAST),
     "GIVEN of a number": (HEADER + GOOD_NATIVE + GOOD_VERB + "GIVEN = {'luck': 3}\n", LAST),
     "a module __getattr__ that raises": (
@@ -327,6 +329,25 @@ def test_natives_that_cannot_be_used_are_an_error_at_their_line(
     assert status in (1, 2), output
     assert not UNHANDLED.search(output), output
     assert f"natives.py:{line}:1: " in output, output
+
+
+def test_empty_modes_are_refused_with_what_to_write(
+    capsys: pytest.CaptureFixture[str], native_game: Path
+) -> None:
+    natives = native_game / "cards" / "pebble" / "natives.py"
+    text = HEADER + GOOD_NATIVE + GOOD_VERB + "MODES = ()\n"
+    natives.write_text(text)
+    status, output = run(capsys, native_game, "check")
+    assert status == 1, output
+    line = text.count("\n")
+    assert (
+        f"cards/pebble/natives.py:{line}:1: error[natives-broken]: the game's natives cannot be "
+        "used: MODES is empty, and a game is played in at least one mode"
+    ) in output, output
+    assert (
+        'hint: write MODES as: MODES = ("solo", "competitive"); or leave MODES out, and every '
+        "mode is played"
+    ) in output, output
 
 
 #: natives.py texts that load and check, then fail while a game runs: each failure is to be
