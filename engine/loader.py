@@ -24,7 +24,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from engine.runtime import Game, HandlerTable, Policy, RuleError
+from engine.runtime import Game, HandlerTable, Policy, RuleError, checked_natives
 
 #: A game's or variant's name: the DSL's own names (game ids and variant files are named so).
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -530,7 +530,7 @@ def new_game(
         policies=dict(policies or {}),
         seed=seed,
         player_count=players,
-        natives=dict(found.natives),
+        natives=checked_natives(found.natives, ir["vocabulary"]),
         verbs=dict(found.verbs),
         **options,
     )

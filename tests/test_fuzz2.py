@@ -391,6 +391,31 @@ def test_the_game_s_python_failing_mid_game_is_reported_at_the_card_and_the_pyth
         assert words in output, output
 
 
+@pytest.mark.parametrize(
+    ("returned", "shown"),
+    [("None", "None (NoneType)"), ("'3'", "'3' (str)"), ("True", "True (bool)")],
+)
+def test_a_native_returning_what_it_does_not_declare_is_a_rule_error_naming_it(
+    capsys: pytest.CaptureFixture[str], native_game: Path, returned: str, shown: str
+) -> None:
+    # `gain coins lucky(2)` with lucky() giving None failed inside the engine's arithmetic
+    # with a TypeError that named neither the native nor what it had declared.
+    (native_game / "cards" / "pebble" / "natives.py").write_text(
+        HEADER
+        + '@native("amount number", returns="number")\n'
+        + f"def lucky(g, c, amount):\n    return {returned}\n\n"
+        + GOOD_VERB
+    )
+    assert run(capsys, native_game, "build", "--no-sheets")[0] == 0
+    status, output = run(capsys, native_game, "test")
+    assert status == 1, output
+    assert not UNHANDLED.search(output), output
+    assert (
+        "cards/pebble/cards.cards:5:5: the native 'lucky' is declared to return a number "
+        f"(returns number), and returned {shown}; its Python: cards/pebble/natives.py:3"
+    ) in output, output
+
+
 def test_a_policy_factory_that_raises_is_named_with_its_line(
     capsys: pytest.CaptureFixture[str], native_game: Path
 ) -> None:
