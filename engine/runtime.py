@@ -881,13 +881,6 @@ def checked_natives(
 def _checked_native(
     name: str, function: Callable[..., Any], returns: str, types: tuple[type, ...], words: str
 ) -> Callable[..., Any]:
-    code = getattr(function, "__code__", None)
-    where = (
-        f"{_shown_path(code.co_filename)}:{code.co_firstlineno}"
-        if code is not None
-        else repr(function)
-    )
-
     def checked(g: Any, c: Any, *args: Any) -> Any:
         value = function(g, c, *args)
         kind = type(value)
@@ -897,6 +890,13 @@ def _checked_native(
             return value  # a subclass (an IntEnum, a named tuple)
         if value is None and returns in _MAY_BE_NONE:
             return value  # no such thing: "the Pirate Ship's region: none, in the supply"
+        # Where its def is, worked out only now: a game makes its natives once a game.
+        code = getattr(function, "__code__", None)
+        where = (
+            f"{_shown_path(code.co_filename)}:{code.co_firstlineno}"
+            if code is not None
+            else repr(function)
+        )
         error = RuleError(
             f"the native '{name}' is declared to return {words} (returns {returns}), and "
             f"returned {_short_value(value)} ({kind.__name__}); its Python: {where}"
