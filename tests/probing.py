@@ -1,6 +1,7 @@
-"""Helpers the probe tests share (tests/test_probe_*.py): a project holding a copy of a
-shipped game, that game checked with a designer's extra card file, as `cardc check` would
-see it, and scenarios written to a file and run."""
+"""Helpers the probe and audit tests share (tests/test_probe_*.py, tests/test_audit2_*.py): a
+project holding a copy of a shipped game, that game checked with a designer's extra card file,
+as `cardc check` would see it, scenarios written to a file and run, and an audit's new cards
+and house rules built, held to their cases, simulated and printed."""
 
 from __future__ import annotations
 
