@@ -175,9 +175,14 @@ def _zone_of(stmt: dict[str, Any]) -> str | None:
     return None
 
 
+#: The origin of the markets module's statements in the IR.
+MARKETS = "stdlib.markets"
+
+
 def check_decks(rules: Any, ir: Mapping[str, Any], diagnostics: list[Diagnostic]) -> None:
-    """``draw ZONE`` takes from the deck of that zone, which a flow's ``build_deck ZONE`` makes
-    or the game's Python keeps (``board["deck:ZONE"]``, named in natives.py's ``DECKS``). A
+    """``draw ZONE`` (and the markets module's ``refill_market ZONE``) takes from the deck of
+    that zone, which a flow's ``build_deck ZONE`` (or ``stock_market ZONE KIND``) makes or the
+    game's Python keeps (``board["deck:ZONE"]``, named in natives.py's ``DECKS``). A
     draw from a zone nothing builds a deck for checked and built, then stopped the first game
     that ran it (Uncharted Passage's missions: "New Orders: draw a mission"); it is an error at
     the draw."""
@@ -193,30 +198,39 @@ def check_decks(rules: Any, ir: Mapping[str, Any], diagnostics: list[Diagnostic]
         for phase in section.get("phases", []):
             bodies.append((str((phase.get("loc") or {}).get("file", "")), phase.get("body")))
     built = {str(zone) for zone in (getattr(rules, "DECKS", None) or ())}
-    draws: list[tuple[str, str, list[int]]] = []
+    draws: list[tuple[str, str, str, list[int]]] = []
     for source, body in bodies:
         for stmt in _statements(body):
-            if stmt.get("kind") != "verb" or stmt.get("origin") != "prelude":
+            if stmt.get("kind") != "verb":
                 continue
             zone = _zone_of(stmt)
             if zone is None:
                 continue
-            if stmt.get("verb") == "build_deck":
+            which = (stmt.get("origin"), stmt.get("verb"))
+            if which in (("prelude", "build_deck"), (MARKETS, "stock_market")):
                 built.add(zone)
-            elif stmt.get("verb") == "draw":
-                draws.append((source, zone, list(stmt.get("at") or [1, 1])))
-    for source, zone, (line, column) in draws:
+            elif which in (("prelude", "draw"), (MARKETS, "refill_market")):
+                draws.append((source, str(which[1]), zone, list(stmt.get("at") or [1, 1])))
+    for source, verb, zone, (line, column) in draws:
         if zone in built:
             continue
+        if verb == "refill_market":
+            # A market's deck is its own cards, rarely every card with copies (build_deck's).
+            hint = (
+                f"stock its deck in the flow's setup from the kind of card it sells "
+                f"(stock_market {zone} KIND), or build_deck {zone} for every card with copies"
+            )
+        else:
+            hint = f"build it in the flow's setup (build_deck {zone})"
         diagnostics.append(
             Diagnostic(
                 DECK_CODE,
-                f"'draw {zone}' takes from a deck of {zone}, and nothing in this game builds one",
-                Span(source, line, column, line, column + 4),
+                f"'{verb} {zone}' takes from a deck of {zone}, and nothing in this game builds one",
+                Span(source, line, column, line, column + len(verb)),
                 "error",
                 (
-                    f"build it in the flow's setup (build_deck {zone}); a deck the game's Python "
-                    f"keeps in board['deck:{zone}'] is named in natives.py: DECKS = ('{zone}',)",
+                    f"{hint}; a deck the game's Python keeps in board['deck:{zone}'] is named "
+                    f"in natives.py: DECKS = ('{zone}',)",
                 ),
             )
         )

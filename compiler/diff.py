@@ -365,6 +365,60 @@ def _place(order: list[tuple[str, IR]], name: str) -> str:
     return f"{section}, after {before[1]['name']}"
 
 
+def _common_order(first: list[str], second: list[str]) -> list[str]:
+    """A longest common subsequence of two orders, the same one every time: where two are
+    as long, the one keeping the earlier items of ``first`` (so of two phases that cannot
+    both keep their places, the later one is told as moved). difflib's SequenceMatcher
+    matches the longest contiguous run first, which can leave more phases "moved" than need
+    be (``a b c d`` -> ``b d c a``: three, where two moves do it)."""
+    n, m = len(first), len(second)
+    # longest[i][j]: the length of a longest common subsequence of first[i:] and second[j:].
+    longest = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            if first[i] == second[j]:
+                longest[i][j] = longest[i + 1][j + 1] + 1
+            else:
+                longest[i][j] = max(longest[i + 1][j], longest[i][j + 1])
+    common: list[str] = []
+    i = j = 0
+    while i < n and j < m:
+        if first[i] == second[j]:
+            common.append(first[i])
+            i, j = i + 1, j + 1
+        elif longest[i][j + 1] >= longest[i + 1][j]:
+            j += 1  # keep first[i] if a longest order can
+        else:
+            i += 1
+    return common
+
+
+def _swap(first: list[str], second: list[str]) -> tuple[str, str] | None:
+    """The two items that traded places, when that is all that differs between the orders
+    (same items, same sections), else None."""
+    if sorted(first) != sorted(second):
+        return None
+    differ = [k for k, (a, b) in enumerate(zip(first, second, strict=True)) if a != b]
+    if len(differ) != 2:
+        return None
+    i, j = differ
+    if first[i] != second[j] or first[j] != second[i]:
+        return None
+    return first[i].split("/", 1)[1], first[j].split("/", 1)[1]
+
+
+def _swap_change(old: list[tuple[str, IR]], new: list[tuple[str, IR]], a: str, b: str) -> Change:
+    """``phases earn and spend swapped: round, earn then spend -> round, spend then earn``:
+    the stretch of the order from one to the other, before and after."""
+
+    def stretch(order: list[tuple[str, IR]]) -> str:
+        names = [p["name"] for _s, p in order]
+        i, j = sorted((names.index(a), names.index(b)))
+        return f"{order[i][0]}, " + " then ".join(names[i : j + 1])
+
+    return Change(f"phases {a} and {b} swapped", stretch(old), stretch(new))
+
+
 def _phase_text(phase: IR) -> str:
     title = f' "{phase["title"]}"' if phase.get("title") else ""
     return f"phase {phase['name']}{title} {{ {_describe_body(phase['body'])} }}"
@@ -374,8 +428,6 @@ def _flow_changes(before: IR | None, after: IR | None) -> list[Change]:
     """What a variant does to the flow: phases added, removed, moved (a phase whose place
     among the others changed) and changed (title or statements), the end condition, the
     round count and how the winner is found."""
-    import difflib
-
     if before is None or after is None:
         if before is after:
             return []
@@ -402,19 +454,19 @@ def _flow_changes(before: IR | None, after: IR | None) -> list[Change]:
     for _section, phase in old:
         if phase["name"] not in new_by:
             changes.append(Change(f"phase {phase['name']}", _place(old, phase["name"]), None))
-    # Moved: the phases both flows have, outside their longest common order.
+    # Moved: the phases both flows have, outside their longest common order; two phases that
+    # only traded places are one swap (either could be named as the one moved).
     both_old = [f"{s}/{p['name']}" for s, p in old if p["name"] in new_by]
     both_new = [f"{s}/{p['name']}" for s, p in new if p["name"] in old_by]
-    matcher = difflib.SequenceMatcher(None, both_old, both_new, autojunk=False)
-    kept = {
-        both_new[block.b + k].split("/", 1)[1]
-        for block in matcher.get_matching_blocks()
-        for k in range(block.size)
-    }
-    for _section, phase in new:
-        name = phase["name"]
-        if name in old_by and name not in kept:
-            changes.append(Change(f"phase {name}", _place(old, name), _place(new, name)))
+    swapped = _swap(both_old, both_new)
+    if swapped is not None:
+        changes.append(_swap_change(old, new, *swapped))
+    else:
+        kept = {key.split("/", 1)[1] for key in _common_order(both_old, both_new)}
+        for _section, phase in new:
+            name = phase["name"]
+            if name in old_by and name not in kept:
+                changes.append(Change(f"phase {name}", _place(old, name), _place(new, name)))
     for _section, phase in new:
         name = phase["name"]
         if name not in old_by:
@@ -792,6 +844,15 @@ def rule_words(project: Any, diff: IRDiff) -> dict[str, list[str]]:
         if name not in new.by_name:
             flow.append(f"{_capital(old.phase(name))}: no longer played.")
     for change in diff.flow:
+        if change.what.startswith("phases ") and change.what.endswith(" swapped"):
+            pair = change.what.removeprefix("phases ").removesuffix(" swapped").split(" and ")
+            # Told of the one now first, in the words of a move: "now played ... (it traded
+            # places with ...)", not "A and B trade places" (a phase's name may hold "and").
+            first, other = sorted(pair, key=[p["name"] for _s, p in new.order].index)
+            flow.append(
+                f"{_capital(new.phase(first))}: now played {new.place(first)} "
+                f"(it traded places with {old.phase(other)})."
+            )
         name = change.what.removeprefix("phase ")
         if change.what.startswith("phase ") and name in old.by_name and name in new.by_name:
             if change.before == _place(old.order, name) and change.after == _place(new.order, name):

@@ -116,7 +116,7 @@ def prove(vocab: Vocabulary, diagnostics: list[Diagnostic]) -> None:
                     error.column + 1,
                 ),
                 "error",
-                ("fix the Python there; cardc loads it to check what it implements",),
+                (error.hint or "fix the Python there; cardc loads it to check what it implements",),
             )
         )
         return

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from dsl.names import card_id, initials
-from dsl.wordmatch import word_matches
+from dsl.wordmatch import split_words, word_matches
 
 
 def did_you_mean(
@@ -76,12 +75,7 @@ _FILLER = frozenset(
 
 def _words(name: str) -> list[str]:
     """The words of an identifier that say what it is about, in order, plurals as singulars."""
-    words: list[str] = []
-    for word in name.lower().split("_"):
-        if len(word) < 3 or word in _FILLER:
-            continue
-        words.append(word[:-1] if word.endswith("s") and len(word) > 3 else word)
-    return words
+    return split_words(name, shortest=3, drop=_FILLER, stem=True)
 
 
 def sharing_a_word(name: str, candidates: Iterable[str], limit: int = 3) -> tuple[str, ...]:
@@ -111,13 +105,10 @@ def sharing_a_word(name: str, candidates: Iterable[str], limit: int = 3) -> tupl
 _DOC_FILLER = frozenset({"a", "an", "the", "of", "to", "on", "in", "or", "and", "is", "its", "it"})
 
 
-def _stem(word: str) -> str:
-    """A word without its plural's s ('tiles', 'tile'), for matching words."""
-    return word[:-1] if len(word) > 3 and word.endswith("s") else word
-
-
 def _words_of(text: str) -> set[str]:
-    return {_stem(w) for w in re.findall(r"[a-z0-9]+", text.lower())} - _DOC_FILLER
+    """The words of a name or a description that say what it is about, plurals as
+    singulars."""
+    return set(split_words(text, stem=True)) - _DOC_FILLER
 
 
 def by_description(name: str, described: Mapping[str, str]) -> tuple[str, ...]:
@@ -178,14 +169,13 @@ def named_in_docs(name: str, docs: dict[str, str]) -> tuple[str, ...]:
     """A hint naming the declarations whose description has every word of ``name`` (a
     rulebook's word for a trigger the game names otherwise: ``on ability`` for the trigger
     ``play``, "a Resource card is played for its Ability"), or nothing when none has."""
-    words = [w for w in name.lower().split("_") if len(w) >= 3]
+    words = split_words(name, shortest=3)
     if not words:
         return ()
     found = [
         ident
         for ident, doc in sorted(docs.items())
-        if ident != name
-        and all(w in re.findall(r"[a-z0-9]+", doc.lower().replace("'", "")) for w in words)
+        if ident != name and set(words) <= set(split_words(doc))
     ][:3]
     if not found:
         return ()

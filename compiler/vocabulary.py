@@ -13,7 +13,7 @@ from typing import Any
 
 from dsl.diagnostics import Diagnostic
 from dsl.nodes import Call, Declaration, Name, Number, Property, Range, Span, String
-from dsl.parser import parse_file
+from dsl.parser import definition_inside_block, parse_file
 from engine.words import with_article
 
 PRELUDE_PATH = Path(__file__).with_name("prelude.cards")
@@ -647,16 +647,8 @@ class _Reader:
         if prop.name == "verb" and words and isinstance(words[0], Call):
             # `verb sample() "..." { pay coins 1 }` inside the game block: a DSL verb written
             # where only declarations go (the parser reports the ones with parameters).
-            name = words[0].func
-            self.error(
-                "definition-inside-block",
-                "a verb with a body is written at the top level of a file, not inside a block",
-                prop.span,
-                f"move it after the game block's closing '}}': a verb is defined at the top "
-                f'level of any file of the game (README, "The language, in one tour"); '
-                f'inside the game block one is only declared, as verb {name} "what it does" '
-                "{ param amount number }",
-            )
+            message, hints = definition_inside_block("verb", words[0].func)
+            self.error("definition-inside-block", message, prop.span, *hints)
             return None
         names, doc = self.doc_and_names(prop)
         if len(names) != 1:

@@ -1649,22 +1649,8 @@ def _syntax_diagnostic(
         # game block, as a designer who read "declares everything its cards may name" does:
         # the grammar only takes a definition at the top level of a file.
         what, head, name = inside
-        declared = (
-            f'verb {name} "what it does" {{ param amount number }}'
-            if what == "verb"
-            else f'native {name} "what it gives" {{ returns number }}'
-        )
-        return Diagnostic(
-            "definition-inside-block",
-            f"a {what} with a body is written at the top level of a file, not inside a block",
-            _tok_span(path, head),
-            "error",
-            (
-                f"move it after the game block's closing '}}': a {what} is defined at the top "
-                'level of any file of the game (README, "The language, in one tour"); '
-                f"inside the game block one is only declared, as {declared}",
-            ),
-        )
+        message, hints = definition_inside_block(what, name)
+        return Diagnostic("definition-inside-block", message, _tok_span(path, head), "error", hints)
     if tok.type == "OR" and _closes_a_choice(tokens, index - 1):
         # `choose one of { ... } or { ... }`, as a designer who read "choose one of" writes
         # it: the options are the statements inside the block.
@@ -1717,6 +1703,26 @@ def _syntax_diagnostic(
         span,
         "error",
         (f"expected {_expected(expected)}",) if expected else (),
+    )
+
+
+def definition_inside_block(what: str, name: str) -> tuple[str, tuple[str, ...]]:
+    """The message and hint of ``definition-inside-block``: a ``verb`` or ``function`` with a
+    body written inside the game block. The one wording, for the parser (a definition with
+    parameters, which the grammar cannot take there) and the vocabulary (``verb name() "..."
+    { ... }``, which it reads as a declaration)."""
+    declared = (
+        f'verb {name} "what it does" {{ param amount number }}'
+        if what == "verb"
+        else f'native {name} "what it gives" {{ returns number }}'
+    )
+    return (
+        f"a {what} with a body is written at the top level of a file, not inside a block",
+        (
+            f"move it after the game block's closing '}}': a {what} is defined at the top "
+            'level of any file of the game (README, "The language, in one tour"); '
+            f"inside the game block one is only declared, as {declared}",
+        ),
     )
 
 

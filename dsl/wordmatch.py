@@ -19,9 +19,29 @@ FILLER = frozenset(
 )
 
 
+_NOT_A_WORD = re.compile(r"[^a-z0-9]+")
+
+
+def split_words(
+    text: str, *, shortest: int = 1, drop: frozenset[str] = frozenset(), stem: bool = False
+) -> list[str]:
+    """The lower-case words of an id, a title or a description, in order: cut wherever a
+    letter or digit is not ('sailing_and_anchoring', "Pirate's Raid" -> pirates, raid: an
+    apostrophe joins, as in a card's id). The one way every hint splits names into words
+    (:func:`words`, compiler.suggest). ``shortest``: shorter words left out; ``drop``: words
+    left out (filler); ``stem``: a plural's s taken off a word of four letters or more
+    ('tiles' -> 'tile'), after ``drop`` is applied."""
+    out = []
+    for word in _NOT_A_WORD.split(text.lower().replace("'", "")):
+        if len(word) < max(shortest, 1) or word in drop:
+            continue
+        out.append(word[:-1] if stem and len(word) > 3 and word.endswith("s") else word)
+    return out
+
+
 def words(name: str) -> frozenset[str]:
     """The lower-case words of an id or a title ('sailing_and_anchoring', "Pirate's Raid")."""
-    return frozenset(w for w in re.split(r"[^a-z0-9]+", name.lower().replace("'", "")) if w)
+    return frozenset(split_words(name))
 
 
 def word_matches(

@@ -24,7 +24,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from engine.runtime import Game, HandlerTable, Policy, RuleError
+from engine.runtime import Game, HandlerTable, Policy, RuleError, checked_natives
 
 #: A game's or variant's name: the DSL's own names (game ids and variant files are named so).
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -333,6 +333,10 @@ def _modes(value: Any) -> str | None:
 
     problem = _names(value)
     if problem is None and isinstance(value, (list, tuple, set, frozenset)):
+        if not value:
+            # Read as "no MODES" it allowed every mode, the opposite of what it says; read as
+            # written, no game could be played. Neither is what a designer means by it.
+            return "empty, and a game is played in at least one mode (without MODES, in every one)"
         wrong = [mode for mode in value if mode not in MODES]
         if wrong:
             return f"a tuple of modes ({', '.join(MODES)}), and {wrong[0]!r} is not one"
@@ -415,6 +419,8 @@ def _check_names(module: ModuleType, natives: Path) -> None:
                 str(natives),
                 _assigned_line(natives, name),
                 1,
+                hint=f"write {name} as: {example}"
+                + ("; or leave MODES out, and every mode is played" if name == "MODES" else ""),
             )
 
 
@@ -437,12 +443,16 @@ def _failing_line(error: BaseException, folder: Path) -> tuple[str, int] | None:
 class NativesError(RuleError):
     """A game's natives cannot be loaded: where (file, line, column) and why."""
 
-    def __init__(self, message: str, file: str, line: int, column: int) -> None:
+    def __init__(
+        self, message: str, file: str, line: int, column: int, hint: str | None = None
+    ) -> None:
         super().__init__(f"{file}:{line}:{column}: {message}")
         self.reason = message
         self.file = file
         self.line = line
         self.column = column
+        #: What to write instead, when the error knows (else cardc check's general hint).
+        self.hint = hint
 
 
 def game_rules(game: str, compiled: Path | None = None, *, source: Path | None = None) -> Any:
@@ -520,7 +530,7 @@ def new_game(
         policies=dict(policies or {}),
         seed=seed,
         player_count=players,
-        natives=dict(found.natives),
+        natives=checked_natives(found.natives, ir["vocabulary"]),
         verbs=dict(found.verbs),
         **options,
     )

@@ -15,20 +15,13 @@ house rules written from the rulebook and README.md alone.
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-from probing import run_scenarios
+from probing import assert_simulates, audit_cases, audit_texts, rounds_played, run_scenarios
 
-from compiler.pipeline import compile_game
 from compiler.sheets.lint import _problems
-from compiler.sheets.model import build_model
-from compiler.sheets.reference import reference_for, resolve
-from compiler.sheets.text import plain
-from dsl.diagnostics import SourceCache
 from engine import sim
-from engine.scenario import Runner
 from engine.scenario_types import suggest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,24 +37,10 @@ def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
     Reward Phase) and six house rules (a phase moved, an end condition, a verb redefined, a
     phase inserted into the end, the final scoring replaced, a phase added to the setup) build,
     hold their 19 rule cases, and play whole games solo and competitive."""
-    files = {"audit2.cards": (AUDIT / "audit2.cards").read_text(encoding="utf-8")}
-    for variant in sorted((AUDIT / "variants").glob("*.yaml")):
-        files[f"variants/{variant.name}"] = variant.read_text(encoding="utf-8")
-    generated = built_copy("darwins_journey", files)
-    runner = Runner(generated)
-    results = [
-        result
-        for path in sorted((AUDIT / "scenarios").glob("*.yaml"))
-        for result in runner.run_file(path)
-    ]
+    results, points = audit_cases(built_copy, "darwins_journey", AUDIT)
     assert [f"{r.name}: {r.message}" for r in results if not r.passed] == []
     assert len(results) == 19
-    folder = generated / "darwins_journey"
-    names = {variant.stem for variant in (AUDIT / "variants").glob("*.yaml")}
-    for point in [folder, *(folder / name for name in sorted(names))]:
-        for mode in ("solo", "competitive"):
-            report = sim.simulate(point, 3, 5, mode, "greedy", cards=False)
-            assert report.games == 3, (point.name, mode)
+    assert_simulates(points, ("solo", "competitive"))
 
 
 def test_the_race_ends_simulated_games_early(
@@ -73,10 +52,7 @@ def test_the_race_ends_simulated_games_early(
     folder = generated / "darwins_journey"
     raced = sim.simulate(folder / "race_to_fifteen", 30, 3, "competitive", "greedy", cards=False)
     base = sim.simulate(folder, 30, 3, "competitive", "greedy", cards=False)
-    rounds = {
-        name: sum(length * n for length, n in report.tally.lengths.items())
-        for name, report in (("race", raced), ("base", base))
-    }
+    rounds = {"race": rounds_played(raced), "base": rounds_played(base)}
     assert rounds["race"] < rounds["base"], rounds
     assert raced.tally.ends != base.tally.ends, (raced.tally.ends, base.tally.ends)
 
@@ -86,22 +62,9 @@ def test_a_counter_compared_with_a_function_prints_in_words_the_lint_accepts(
 ) -> None:
     """'if coins >= raid_owed()' printed "your Coins is at least ...", a plural with 'is' the
     lint refused, so the card failed the build."""
-    folder = tmp_path / "cards" / "darwins_journey"
-    shutil.copytree(
-        ROOT / "cards" / "darwins_journey", folder, ignore=shutil.ignore_patterns("variants")
-    )
-    shutil.copy(AUDIT / "audit2.cards", folder / "audit2.cards")
-    result = compile_game(folder, SourceCache())
-    assert result.ir is not None, [d.message for d in result.diagnostics]
-    ref = resolve(reference_for(folder, None), result.ir, {c["id"] for c in result.ir["cards"]})
-    model = build_model(result.ir, ref, variant=None, folder=folder)
-    texts = {
-        card.title: " ".join(plain(p) for p in card.paragraphs)
-        for card in [*model.cards, *model.rules]
-        if "audit2" in card.source
-    }
+    texts = audit_texts(tmp_path, "darwins_journey", AUDIT)
     cove = texts["Smugglers' Cove"]
-    assert "if the number of your [coins] Coins is at least the Coins a raid would take" in cove
+    assert "if the number of your Coins is at least the Coins a raid would take" in cove
     for text in texts.values():
         assert _problems(re.sub(r"\[[a-z_]+\] ", "", text)) == [], text
 

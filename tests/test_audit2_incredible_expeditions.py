@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from probing import copy_game, run_scenarios
+from probing import check_build_test, copied_project, run_scenarios
 from test_variant_hardening import run
 
 DATA = Path(__file__).resolve().parent / "data" / "audit2_incredible_expeditions"
@@ -28,29 +28,15 @@ pytestmark = pytest.mark.usefixtures("fresh_file_cache")
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A temporary project with a copy of Incredible Expeditions, the current directory."""
-    copy_game(tmp_path, GAME)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
-def scenario_file(project: Path, source: Path) -> Path:
-    """A copy of a data file of scenarios among the copied project's scenarios."""
-    folder = project / "tests" / "scenarios" / GAME
-    folder.mkdir(parents=True, exist_ok=True)
-    return Path(shutil.copy(source, folder / source.name))
+    """A temporary project with a copy of the game, the current directory."""
+    return copied_project(tmp_path, monkeypatch, GAME)
 
 
 def test_new_cards_check_build_and_play_as_the_rulebook_says(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     shutil.copy(DATA / "cards.cards", project / "cards" / GAME / "audit2.cards")
-    status, out = run(capsys, "check")
-    assert status == 0, out
-    assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
-    status, out = run(capsys, "test", str(scenario_file(project, DATA / "cards.yaml")))
-    assert status == 0, out
-    assert "9 of 9 scenarios passed" in out
+    check_build_test(capsys, project, GAME, DATA / "cards.yaml", 9)
 
 
 def test_house_rules_check_build_play_their_difference_and_simulate(
@@ -58,12 +44,7 @@ def test_house_rules_check_build_play_their_difference_and_simulate(
 ) -> None:
     for name in VARIANTS:
         shutil.copy(DATA / "variants" / f"{name}.yaml", project / "cards" / GAME / "variants")
-    status, out = run(capsys, "check")
-    assert status == 0, out
-    assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
-    status, out = run(capsys, "test", str(scenario_file(project, DATA / "variants.yaml")))
-    assert status == 0, out
-    assert "9 of 9 scenarios passed" in out
+    check_build_test(capsys, project, GAME, DATA / "variants.yaml", 9)
     for name in VARIANTS:
         mode = "coop" if name == "coop_marooned" else "competitive"
         status, out = run(

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from probing import copy_game, run_scenarios
+from probing import check_build_test, copied_project, copy_game, run_scenarios, scenario_copy
 from test_variant_hardening import run
 
 DATA = Path(__file__).resolve().parent / "data" / "audit2_land_vs_sea"
@@ -28,10 +28,8 @@ pytestmark = pytest.mark.usefixtures("fresh_file_cache")
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A temporary project with a copy of Land vs Sea, the current directory."""
-    copy_game(tmp_path, GAME)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+    """A temporary project with a copy of the game, the current directory."""
+    return copied_project(tmp_path, monkeypatch, GAME)
 
 
 def with_library(project: Path) -> Path:
@@ -49,21 +47,14 @@ def with_library(project: Path) -> Path:
 
 def scenario_file(project: Path, source: Path) -> Path:
     """A copy of a data file of scenarios among the copied project's scenarios."""
-    folder = project / "tests" / "scenarios" / GAME
-    folder.mkdir(parents=True, exist_ok=True)
-    return Path(shutil.copy(source, folder / source.name))
+    return scenario_copy(project, GAME, source)
 
 
 def test_new_cards_over_the_library_check_build_and_play(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with_library(project)
-    status, out = run(capsys, "check")
-    assert status == 0, out
-    assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
-    status, out = run(capsys, "test", str(scenario_file(project, DATA / "cards.yaml")))
-    assert status == 0, out
-    assert "7 of 7 scenarios passed" in out
+    check_build_test(capsys, project, GAME, DATA / "cards.yaml", 7)
 
 
 def test_house_rules_check_build_play_their_difference_and_simulate(
@@ -71,12 +62,7 @@ def test_house_rules_check_build_play_their_difference_and_simulate(
 ) -> None:
     for name in VARIANTS:
         shutil.copy(DATA / "variants" / f"{name}.yaml", project / "cards" / GAME / "variants")
-    status, out = run(capsys, "check")
-    assert status == 0, out
-    assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
-    status, out = run(capsys, "test", str(scenario_file(project, DATA / "variants.yaml")))
-    assert status == 0, out
-    assert "7 of 7 scenarios passed" in out
+    check_build_test(capsys, project, GAME, DATA / "variants.yaml", 7)
     lengths = {}
     for name in (None, *VARIANTS):
         extra = ["--variant", name] if name else []

@@ -22,16 +22,19 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from probing import diagnostics_with_card_file, run_scenarios
+from probing import (
+    assert_simulates,
+    audit_cases,
+    audit_texts,
+    diagnostics_with_card_file,
+    rounds_played,
+    run_scenarios,
+)
 
 from compiler.pipeline import compile_game
 from compiler.sheets.lint import _problems
-from compiler.sheets.model import build_model
-from compiler.sheets.reference import reference_for, resolve
-from compiler.sheets.text import plain
 from dsl.diagnostics import SourceCache
 from engine import sim
-from engine.scenario import Runner
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated"
@@ -48,24 +51,10 @@ def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
     End of the Game, an end condition, a verb, a phase moved with a param, two functions of the
     final scoring, a phase asking a question that erases a track's box) build, hold their 26
     rule cases, and play whole games in every mode."""
-    files = {"audit2.cards": (AUDIT / "audit2.cards").read_text(encoding="utf-8")}
-    for variant in sorted((AUDIT / "variants").glob("*.yaml")):
-        files[f"variants/{variant.name}"] = variant.read_text(encoding="utf-8")
-    generated = built_copy("uncharted_passage", files)
-    runner = Runner(generated)
-    results = [
-        result
-        for path in sorted((AUDIT / "scenarios").glob("*.yaml"))
-        for result in runner.run_file(path)
-    ]
+    results, points = audit_cases(built_copy, "uncharted_passage", AUDIT)
     assert [f"{r.name}: {r.message}" for r in results if not r.passed] == []
     assert len(results) == 26
-    folder = generated / "uncharted_passage"
-    names = {variant.stem for variant in (AUDIT / "variants").glob("*.yaml")}
-    for point in [folder, *(folder / name for name in sorted(names))]:
-        for mode in ("solo", "competitive", "coop"):
-            report = sim.simulate(point, 3, 5, mode, "greedy", cards=False)
-            assert report.games == 3, (point.name, mode)
+    assert_simulates(points, ("solo", "competitive", "coop"))
 
 
 def test_a_house_rule_that_ends_the_game_early_ends_simulated_games(
@@ -80,10 +69,7 @@ def test_a_house_rule_that_ends_the_game_early_ends_simulated_games(
     fleet = sim.simulate(folder / "treasure_fleet", 40, 3, "solo", "greedy", cards=False)
     base = sim.simulate(folder, 40, 3, "solo", "greedy", cards=False)
     assert fleet.games == base.games == 40
-    months = {
-        name: sum(length * n for length, n in report.tally.lengths.items())
-        for name, report in (("fleet", fleet), ("base", base))
-    }
+    months = {"fleet": rounds_played(fleet), "base": rounds_played(base)}
     assert months["fleet"] < months["base"], months
     assert any("end" in reason for reason in fleet.tally.ends), fleet.tally.ends
 
@@ -156,20 +142,7 @@ def test_a_track_read_in_a_game_without_the_counters_module_is_told_the_use(
 
 def _texts(tmp_path: Path) -> dict[str, str]:
     """The audit cards' printed text (title -> paragraphs), beside a copy of the game."""
-    folder = tmp_path / "cards" / "uncharted_passage"
-    shutil.copytree(
-        ROOT / "cards" / "uncharted_passage", folder, ignore=shutil.ignore_patterns("variants")
-    )
-    shutil.copy(AUDIT / "audit2.cards", folder / "audit2.cards")
-    result = compile_game(folder, SourceCache())
-    assert result.ir is not None, [d.message for d in result.diagnostics]
-    ref = resolve(reference_for(folder, None), result.ir, {c["id"] for c in result.ir["cards"]})
-    model = build_model(result.ir, ref, variant=None, folder=folder)
-    return {
-        card.title: " ".join(plain(p) for p in card.paragraphs)
-        for card in [*model.cards, *model.rules]
-        if "audit2" in card.source
-    }
+    return audit_texts(tmp_path, "uncharted_passage", AUDIT)
 
 
 def test_the_audit_cards_print_in_words_the_lint_accepts(tmp_path: Path) -> None:
@@ -179,7 +152,7 @@ def test_the_audit_cards_print_in_words_the_lint_accepts(tmp_path: Path) -> None
     texts = _texts(tmp_path)
     leaking = texts["Leaking Hull"]
     assert (
-        "if the number of boxes of [durability] the Ship Durability track that are marked is "
+        "if the number of boxes of the Ship Durability track that are marked is "
         "at least 3" in leaking
     ), leaking
     spice = texts["Spice Fever"]

@@ -285,6 +285,8 @@ BROKEN_NATIVES = {
     "POLICIES of a number": (HEADER + GOOD_NATIVE + GOOD_VERB + "POLICIES = {'greedy': 3}\n", LAST),
     "MODES a string": (HEADER + GOOD_NATIVE + GOOD_VERB + "MODES = 'solo'\n", LAST),
     "MODES unknown": (HEADER + GOOD_NATIVE + GOOD_VERB + "MODES = ('solitaire',)\n", LAST),
+    # An empty tuple was read as no MODES at all: every mode, the opposite of what it says.
+    "MODES empty": (HEADER + GOOD_NATIVE + GOOD_VERB + "MODES = ()\n", LAST),
     "PLAYER_KEYS a number": (HEADER + GOOD_NATIVE + GOOD_VERB + "PLAYER_KEYS = 5\n", LAST),
     "GIVEN of a number": (HEADER + GOOD_NATIVE + GOOD_VERB + "GIVEN = {'luck': 3}\n", LAST),
     "a module __getattr__ that raises": (
@@ -329,6 +331,25 @@ def test_natives_that_cannot_be_used_are_an_error_at_their_line(
     assert f"natives.py:{line}:1: " in output, output
 
 
+def test_empty_modes_are_refused_with_what_to_write(
+    capsys: pytest.CaptureFixture[str], native_game: Path
+) -> None:
+    natives = native_game / "cards" / "pebble" / "natives.py"
+    text = HEADER + GOOD_NATIVE + GOOD_VERB + "MODES = ()\n"
+    natives.write_text(text)
+    status, output = run(capsys, native_game, "check")
+    assert status == 1, output
+    line = text.count("\n")
+    assert (
+        f"cards/pebble/natives.py:{line}:1: error[natives-broken]: the game's natives cannot be "
+        "used: MODES is empty, and a game is played in at least one mode"
+    ) in output, output
+    assert (
+        'hint: write MODES as: MODES = ("solo", "competitive"); or leave MODES out, and every '
+        "mode is played"
+    ) in output, output
+
+
 #: natives.py texts that load and check, then fail while a game runs: each failure is to be
 #: reported at the card's DSL line and at the line of the game's Python that raised.
 FAILING_AT_RUN_TIME = {
@@ -368,6 +389,31 @@ def test_the_game_s_python_failing_mid_game_is_reported_at_the_card_and_the_pyth
     assert "hint: replay it with" in output, output
     for words in said:
         assert words in output, output
+
+
+@pytest.mark.parametrize(
+    ("returned", "shown"),
+    [("None", "None (NoneType)"), ("'3'", "'3' (str)"), ("True", "True (bool)")],
+)
+def test_a_native_returning_what_it_does_not_declare_is_a_rule_error_naming_it(
+    capsys: pytest.CaptureFixture[str], native_game: Path, returned: str, shown: str
+) -> None:
+    # `gain coins lucky(2)` with lucky() giving None failed inside the engine's arithmetic
+    # with a TypeError that named neither the native nor what it had declared.
+    (native_game / "cards" / "pebble" / "natives.py").write_text(
+        HEADER
+        + '@native("amount number", returns="number")\n'
+        + f"def lucky(g, c, amount):\n    return {returned}\n\n"
+        + GOOD_VERB
+    )
+    assert run(capsys, native_game, "build", "--no-sheets")[0] == 0
+    status, output = run(capsys, native_game, "test")
+    assert status == 1, output
+    assert not UNHANDLED.search(output), output
+    assert (
+        "cards/pebble/cards.cards:5:5: the native 'lucky' is declared to return a number "
+        f"(returns number), and returned {shown}; its Python: cards/pebble/natives.py:3"
+    ) in output, output
 
 
 def test_a_policy_factory_that_raises_is_named_with_its_line(

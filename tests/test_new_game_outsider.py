@@ -243,3 +243,26 @@ def test_cardc_sim_says_when_it_plays_the_last_builds_rules(
     err = capsys.readouterr().err
     assert "cardc sim: warning: generated/ is stale: dice_duel" in err
     assert "run 'cardc build' first" in err
+
+
+def test_both_definitions_inside_the_game_block_are_worded_in_one_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The parser (a verb with parameters) and the vocabulary (one without, read as a
+    declaration) say the same thing, from dsl.parser.definition_inside_block."""
+    from dsl.parser import definition_inside_block
+
+    text = (
+        'game g "G" {\n  counter coins\n  verb bet(stake number) "bet" {\n'
+        "    pay coins stake\n  }\n}\n"
+    )
+    (parsed,) = parse(text, "g.cards").diagnostics
+    assert (parsed.message, parsed.hints) == definition_inside_block("verb", "bet")
+    game = GAME.replace("  zone hand\n", '  zone hand\n  verb sample() "x" { pay coins 1 }\n')
+    _project(tmp_path, game=game)
+    monkeypatch.chdir(tmp_path)
+    assert main(["check"]) == 1
+    out = capsys.readouterr()
+    message, (hint,) = definition_inside_block("verb", "sample")
+    assert f"error[definition-inside-block]: {message}" in out.out + out.err
+    assert hint in " ".join((out.out + out.err).split())

@@ -266,7 +266,7 @@ def test_the_errata_says_the_flows_changes_in_the_rulebooks_words(
     assert "- Co-op: sharing on one space: no longer played." in words
     assert (
         "- The Sailing phase and the Anchoring phase: now played in each round, before the "
-        "Pirate phase \\(it was played in each round, before Co-op: sharing on one space\\)."
+        "Pirate phase \\(it traded places with the Pirate phase\\)."
     ) in words
     assert "- The Planning phase: now reveal the top card of the voyage pile" in words
     assert "- The game now ends when the round is 10 \\(it ended when a ship has sunk" in words
@@ -325,3 +325,30 @@ def test_a_variants_table_without_rows_keeps_the_games_rows_under_its_citation(
     with pytest.raises(ReferenceError, match="a table needs 'columns'"):
         load_reference(path)
     assert load_reference(path, variant=True).tables[0].keeps_rows
+
+
+def _rules(md: str) -> list[str]:
+    """Each entry of the reference's "Rules": ``**Title.** text``."""
+    if "### Rules" not in md:
+        return []
+    section = md.split("### Rules", 1)[1].split("\n### ", 1)[0]
+    return re.findall(r"^\*\*.+?\*\* .*$", section, re.MULTILINE)
+
+
+def test_a_verb_a_variant_redefines_is_printed_in_the_rules(passage: Project) -> None:
+    """A house rule redefining a verb of the game ('verbs:') played so, but the rules
+    reference said nothing of it, as it says a house rule's end condition."""
+    _variant(
+        passage,
+        "triple_port",
+        "description: three\nverbs: |\n"
+        '  verb gain_port_card() "gain three Port Cards" { draw port_cards 3 }\n',
+    )
+    rules = _rules(_md(passage, "uncharted_passage", "triple_port"))
+    assert (
+        "**Gain three Port Cards.** Whenever the rules say to gain three Port Cards, draw 3 "
+        "\\[Anchor with card icon\\] Port Cards."
+    ) in rules
+    # The game's own verbs are the rulebook's: printed nowhere as a rule of their own.
+    base = _rules(_md(passage, "uncharted_passage", None))
+    assert not [r for r in base if "Port Card" in r.split("**")[1]]

@@ -169,3 +169,19 @@ def test_a_rule_is_printed_as_a_rule_never_as_a_card(game: str, rule: str) -> No
     assert rule in {r.id for r in model.rules}
     assert rule not in {c.id for c in model.cards}
     assert [p for r in model.rules if r.id == rule for p in r.paragraphs]
+
+
+def test_an_icon_marks_the_effect_that_changes_its_name_not_every_mention() -> None:
+    """Smoke Bomb's "Pirate: -2" icon is on the effect that reduces the Pirate's Combat
+    Power; a rule that only compares with it (Anti-Piracy Mission) does not show it, nor does
+    a Coins count read in a condition (Darwin's Journey) where gaining Coins shows it."""
+    import re
+
+    passage = _text("uncharted_passage")
+    assert "reduce [pirate_power] the Pirate's Combat Power by up to 2" in passage
+    assert "if your Armament is higher than the Pirate's Combat Power" in passage
+    before = [m.group(1) for m in re.finditer(r"(\w+) \[pirate_power\]", passage)]
+    assert before and set(before) == {"reduce"}, before
+    journey = _text("darwins_journey")
+    assert "if you have at least 6 Coins, gain 3 victory points" in journey
+    assert "gain 3 victory points and 1 [coins] Coin" in journey

@@ -243,7 +243,7 @@ UP_EXPECTED = {
     "the Health track.",
     "Careful Repairs": "When docked in a port, if your Armament is higher than 1, you may lose 1 "
     "Armament and gain 2 prestige.",
-    "Not Docked": "In the Pirate phase, if your Armament is at least [pirate_power] the Pirate's "
+    "Not Docked": "In the Pirate phase, if your Armament is at least the Pirate's "
     "Combat Power and you have not docked at a port this month, gain 2 prestige.",
     "Early": "When docked in a port, if it is before round 4, gain 2 prestige.",
     "Armed": "When docked in a port, gain 2 prestige for each Armament.",
@@ -350,7 +350,7 @@ IE_EXPECTED = {
     "Golem": "If defeated: gain 2 [money] Money and 1 [heroism] Heroism.",
     "Galley Cook": "On a Rest Turn, after Refreshing: Refresh one of your Exhausted Crew twice.",
     "Doctor": "If Undefeated: you may lift the Curse from one of your Cursed Crew.",
-    "Purser": "On a Rest Turn, after Refreshing: if you have less than 3 [money] Money "
+    "Purser": "On a Rest Turn, after Refreshing: if you have less than 3 Money "
     "and your ship is not at Port City, gain 2 [money] Money.",
     # A zone named as a place: its count is "the number of cards in". (It also drew 1 card
     # into the hand: no deck of hand is built in this game, deck-undefined; the wording "draw
@@ -364,7 +364,7 @@ IE_EXPECTED = {
     "Favourable Current": "Ability: move your ship to the adjacent Location closer to Atlantis.",
     "Whistle": "Ability: Acquire up to 1 card and Refresh your Exhausted Crew.",
     # 'else lose_crew 1' loses one Crew, however much Money is short.
-    "Whirlpool": "When entering...: if you have at least 2 [money] Money, pay 2 [money] Money; "
+    "Whirlpool": "When entering...: if you have at least 2 Money, pay 2 [money] Money; "
     "if you cannot pay it all, roll a die: the Crew in the number cabin you rolled is Lost.",
 }
 
@@ -425,25 +425,24 @@ crew pirates "T8" { code "T8"
 
 DJ_EXPECTED = {
     "T1": "Gain 1 [coins] Coin, 2 victory points and 1 [treasure] Treasure token.",
-    "T2": "If you have any [treasure] Treasure tokens, gain 2 victory points for each "
-    "[treasure] Treasure token.",
+    "T2": "If you have any Treasure tokens, gain 2 victory points for each Treasure token.",
     # The raid's minimum of 0 is said wherever victory points are lost.
     "T3": "Pay 3 [coins] Coins; for each Coin you cannot pay, lose 1 victory point (to a minimum "
     "of 0 victory points on the victory point track).",
     "T4": "Gain up to 1 Objective tile from anywhere in the Objective discard pile.",
-    "T5": "If you have at least 5 [coins] Coins or you have no Tents, gain 1 Tent.",
+    "T5": "If you have at least 5 Coins or you have no Tents, gain 1 Tent.",
     "T6": "You may do the following: pay 2 [coins] Coins; for each Coin you cannot pay, lose 1 "
     "victory point (to a minimum of 0 victory points on the victory point track); then gain 1 "
     "[treasure] Treasure token.",
     "T7": "Every player for whom the seat number of that player is higher than 1: lose 1 "
     "[coins] Coin.",
     # The loop's player is "they" ("for whom ... you have" mixed the two persons).
-    "T10": "Every player who has no [treasure] Treasure tokens: gain 1 [coins] Coin. Every "
+    "T10": "Every player who has no Treasure tokens: gain 1 [coins] Coin. Every "
     "player for whom the seat number of that player is higher than 1 and they have at least 3 "
-    "[coins] Coins: lose 1 [coins] Coin.",
+    "Coins: lose 1 [coins] Coin.",
     # The thing tested comes first, whichever side the card wrote it on.
-    "T9": "If you have more than 3 [coins] Coins, gain 1 victory point.",
-    "T8": "Gain [coins] Coins equal to the larger of 1 and your [treasure] Treasure tokens.",
+    "T9": "If you have more than 3 Coins, gain 1 victory point.",
+    "T8": "Gain [coins] Coins equal to the larger of 1 and your Treasure tokens.",
     # A card's number of things: not "if the Campsite's tent sites is 1".
     "Small Camp": "When a Ship or Explorer lands on or passes a Campsite location, if the "
     "Campsite has exactly 1 tent site, gain 1 [coins] Coin.",

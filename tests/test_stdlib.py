@@ -302,3 +302,66 @@ def test_the_library_covers_what_games_reach_for() -> None:
     }
     for module, names in wanted.items():
         assert names <= set(LIBRARY[module]), (module, names - set(LIBRARY[module]))
+
+
+MARKET_GAME = """\
+game tiny "Tiny" {
+  use markets
+  counter coins
+  zone hand, deck, shop
+  trigger reveal "a card is revealed"
+  kind event "an event" { property copies number optional }
+  kind art "an artwork" { property copies number optional }
+}
+"""
+
+#: Two kinds with copies: build_deck would deal both into the market; stock_market deals the
+#: artworks alone.
+MARKET_CARDS = """\
+event "Opening" {
+  on reveal {
+    stock_market shop art
+    refill_market shop 2
+  }
+}
+event "Storm" { copies 3 }
+art "Vase" { copies 2 }
+art "Bowl" { }
+"""
+
+
+def test_a_market_is_stocked_from_a_kind_not_every_card_with_copies(tmp_path: Path) -> None:
+    from test_definitions import build, new_game
+
+    ir, module = build(tmp_path, MARKET_CARDS, MARKET_GAME)
+    g = new_game(ir, module)
+    g.run("opening", "reveal")
+    c = Context(g.players[0], "", "test")
+    dealt = markets.market_cards(g, c, "shop") + g.board["deck:shop"]
+    assert sorted(dealt) == ["bowl", "vase", "vase"]
+    assert len(markets.market_cards(g, c, "shop")) == 2
+    with pytest.raises(RuleError, match="'storm!' is not a card of this game"):
+        markets.stock_market(g, c, "shop", ["vase", "storm!"])
+
+
+def test_a_market_refilled_from_a_deck_nothing_stocks_is_an_error_at_the_refill(
+    tmp_path: Path,
+) -> None:
+    from test_definitions import compile_text
+
+    result = compile_text(
+        tmp_path, MARKET_CARDS.replace("    stock_market shop art\n", ""), MARKET_GAME
+    )
+    errors = [d for d in result.diagnostics if d.severity == "error"]
+    assert [(d.code, d.span.line, d.span.column) for d in errors] == [("deck-undefined", 3, 5)]
+    assert errors[0].message == (
+        "'refill_market shop' takes from a deck of shop, and nothing in this game builds one"
+    )
+    assert (
+        errors[0]
+        .hints[0]
+        .startswith(
+            "stock its deck in the flow's setup from the kind of card it sells "
+            "(stock_market shop KIND), or build_deck shop for every card with copies"
+        )
+    )

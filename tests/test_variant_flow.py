@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from test_flow import import_handlers
 
-from compiler.diff import diff_ir
+from compiler.diff import diff_ir, rule_words
 from compiler.emit_python import emit_handlers
 from compiler.pipeline import compile_game
 from compiler.variants import compile_variant
@@ -474,3 +474,64 @@ def test_into_a_setup_or_end_section_the_game_lacks_creates_it(tmp_path: Path) -
     # 4 coins; round 1: 6, a point, 3, tax 2; round 2: 4, a point, 1, 0; round 3: 2, 1.
     # Cashed in at the end: 2 points and 1 coin.
     assert _play(tmp_path, result.ir).players[0].counters["points"] == 3
+
+
+@pytest.mark.parametrize(
+    "edit",
+    ["  - move: spend\n    before: earn\n", "  - move: earn\n    after: spend\n"],
+)
+def test_two_phases_that_trade_places_are_one_swap_however_it_was_written(
+    tmp_path: Path, edit: str
+) -> None:
+    # Either move gives the same order: the diff says the same thing of both, a swap, not
+    # one of the two (whichever the alignment kept) as "the one moved".
+    diff = diff_ir(_base(tmp_path), _ir(tmp_path, "flow:\n" + edit))
+    assert [c.line() for c in diff.flow] == [
+        "phases earn and spend swapped: round, earn then spend -> round, spend then earn"
+    ]
+    words = rule_words(_Project(tmp_path), diff)["Flow"]
+    assert words == ["Spend: now played in each round, before Earn (it traded places with Earn)."]
+
+
+def test_a_swap_of_two_phases_apart_names_the_stretch_between(tmp_path: Path) -> None:
+    diff = diff_ir(
+        _base(tmp_path),
+        _ir(tmp_path, "flow:\n  - move: tax\n    before: earn\n  - move: earn\n    after: spend\n"),
+    )
+    assert [c.line() for c in diff.flow] == [
+        "phases earn and tax swapped: round, earn then spend then tax"
+        " -> round, tax then spend then earn"
+    ]
+
+
+def test_moved_phases_are_the_fewest_that_explain_the_new_order(tmp_path: Path) -> None:
+    # a b c d -> b d c a: two phases moved (d and a, the two the variant moves), where
+    # difflib's SequenceMatcher (longest run first) kept one and told three as moved.
+    flow = FLOW.replace(
+        'phase tax "Tax" { for each p in players { lose coins 1 } }',
+        'phase tax "Tax" { for each p in players { lose coins 1 } }\n'
+        "    phase rest { for each p in players { gain coins 1 } }",
+    )
+    before = compile_game(_folder(tmp_path, None, flow), SourceCache()).ir
+    result, errors = _compile(
+        tmp_path,
+        "flow:\n  - move: rest\n    after: spend\n  - move: earn\n    after: tax\n",
+        flow,
+    )
+    assert errors == [] and before is not None and result.ir is not None
+    assert _order(result.ir)[1:5] == ["round.spend", "round.rest", "round.tax", "round.earn"]
+    lines = [c.line() for c in diff_ir(before, result.ir).flow]
+    assert lines == [
+        "phase rest: round, after tax -> round, after spend",
+        "phase earn: round, first -> round, after tax",
+    ]
+
+
+class _Project:
+    """The one thing rule_words asks of a project: where a game's folder is."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.tmp_path = tmp_path
+
+    def game_dir(self, game: str) -> Path:
+        return self.tmp_path / game

@@ -200,7 +200,7 @@ class _ModelBuilder:
             if value not in self.ref.words and value not in self.ref.icons:
                 self.unworded.append((*self.where, value))
                 return [value.replace("_", " ")]
-            return self.writer.named(value)
+            return self.writer.named(value, icon=True)
         if isinstance(value, list):
             if all(isinstance(v, list) for v in value):
                 parts = [self.value(v) for v in value]
@@ -424,6 +424,44 @@ def phase_list(
     return out
 
 
+def variant_verbs(
+    ir: dict[str, Any], writer: CardWriter, marks: dict[tuple[str, str, str], int]
+) -> list[CardView]:
+    """The verbs a variant defines (a house rule's ``verbs:``, a redefinition of the game's
+    own included), as rules of the reference: a card that calls one reads its words ("gain two
+    Port Cards"), and the reference says what they now do, as it says a house rule's end
+    condition: "Gain two Port Cards. Whenever the rules say to gain two Port Cards, draw 2
+    Port Cards." A verb of the game's own files is the rulebook's, printed nowhere else."""
+    views: list[CardView] = []
+    docs = ir["vocabulary"].get("verbs", {})
+    for verb in (ir.get("definitions") or {}).get("verbs", []):
+        source = str(verb.get("source", ""))
+        if not _declared_by_variant({"file": source.rsplit(":", 1)[0]}):
+            continue
+        name = verb["name"]
+        doc = str((docs.get(name) or {}).get("doc") or name.replace("_", " "))
+        title = doc[:1].upper() + doc[1:]
+        writer.card = {"id": "flow", "title": title, "source": source}
+        text = _sentence([f"whenever the rules say to {doc}, ", *writer.block(verb["body"])])
+        number = marks.get((name, "verb", name))
+        views.append(
+            CardView(
+                id=f"verb-{name}",
+                title=title,
+                kind="verb",
+                tags=[],
+                source=source,
+                count=1,
+                count_provisional=False,
+                count_mark=[],
+                properties=[],
+                paragraphs=[text + ([Provisional(number)] if number is not None else [])],
+                provisional=number is not None,
+            )
+        )
+    return views
+
+
 #: When a phase of a section other than the round's is played, said before its statements.
 _SECTION_WHEN = {"setup": "Once, at the setup: ", "end": "Once, after the last round: "}
 
@@ -484,6 +522,8 @@ def build_model(
             rules.append(view)
         else:
             cards.append(view)
+    if only_cards is None:
+        rules += variant_verbs(ir, builder.writer, builder.by_item)
     phases = phase_list(
         ir, ref, builder.writer, lambda kind, name: builder.by_item.get(("flow", kind, name))
     )

@@ -87,6 +87,10 @@ class CardWriter:
         #: How deep a DSL verb's text is being written inside another's (a verb calling itself
         #: stops at its description).
         self.inlining = 0
+        #: True while the thing a statement changes is written ("reduce the Pirate's Combat
+        #: Power"): a name's icon goes there, on the effect, not wherever the name is read
+        #: ("if your Armament is higher than the Pirate's Combat Power").
+        self.effect = False
 
     # -- names
 
@@ -104,10 +108,11 @@ class CardWriter:
             return f"your {name.replace('_', ' ')}"
         return name.replace("_", " ")
 
-    def named(self, name: str) -> Text:
-        """``name`` in words, after its icon when the Icon Reference has one."""
+    def named(self, name: str, icon: bool | None = None) -> Text:
+        """``name`` in words, after its icon when the Icon Reference has one and the name is
+        what an effect changes (``icon``; by default, while :attr:`effect` is set)."""
         out: Text = []
-        if name in self.ref.icons:
+        if name in self.ref.icons and (self.effect if icon is None else icon):
             out += [IconRef(name), " "]
         out.append(self.word(name))
         return out
@@ -277,10 +282,9 @@ class CardWriter:
         return bool(first and self.ref.floors.get(first.get("name", "")))
 
     def counter(self, target: Any) -> Text:
-        """A counter as the noun of an amount: "Armament", never "your Armament"."""
-        if target is None:
-            return []
-        return _strip_owner(self.expr(target))
+        """A counter as the noun of an amount a statement gains or loses: "Armament", never
+        "your Armament" (with its icon: it is what the effect changes)."""
+        return _strip_owner(self.effect_target(target))
 
     def mark(self, stmt: dict[str, Any]) -> Text:
         at = stmt.get("at")
@@ -498,7 +502,7 @@ class CardWriter:
             said = self.library_words(name, self.vocab["verbs"].get(name), args)
             if said is not None:
                 return said
-        out: Text = self.named(name) if name in self.ref.icons else [doc]
+        out: Text = self.named(name, icon=True) if name in self.ref.icons else [doc]
         shown = [self.expr(a) for a in args if a is not None]
         if shown:
             out += [" (", *_join(shown, ", "), ")"]
@@ -538,7 +542,7 @@ class CardWriter:
         pieces = re.split(r"(\{target\}|\{n\})", phrase)
         for index, piece in enumerate(pieces):
             if piece == "{target}":
-                out += self.expr(target) if target is not None else []
+                out += self.effect_target(target)
             elif piece == "{n}":
                 number = 1 if amount is None or _is_missing(amount) else amount
                 after = pieces[index + 1] if index + 1 < len(pieces) else ""
@@ -563,9 +567,19 @@ class CardWriter:
                 out.append(piece)
         return out
 
+    def effect_target(self, target: Any) -> Text:
+        """What a statement changes, in words, with its icon (:attr:`effect`)."""
+        if target is None:
+            return []
+        was, self.effect = self.effect, True
+        try:
+            return self.expr(target)
+        finally:
+            self.effect = was
+
     def prelude_verb(self, s: dict[str, Any]) -> Text:
         name, args = s["verb"], s["args"]
-        target = self.expr(args[0]) if args and args[0] is not None else []
+        target = self.effect_target(args[0]) if args else []
         amount = args[1] if len(args) > 1 else None
         if name in ("gain", "lose"):
             noun = _strip_owner(target)
@@ -601,10 +615,10 @@ class CardWriter:
             # "score 2 points": the amount in the game's own score.
             points = self.vocab.get("score")
             if points and args and args[0] is not None and args[0]["kind"] == "num":
-                noun = _strip_owner(self.named(points))
+                noun = _strip_owner(self.named(points, icon=True))
                 return ["score ", *self.amount_of(args[0], noun)]
             if points and "point" not in plain_words(target).lower():
-                noun = _strip_owner(self.named(points))
+                noun = _strip_owner(self.named(points, icon=True))
                 return ["score ", *_number_of(noun, 2), " equal to ", *target]
             return ["score ", *target]
         if name == "discard":

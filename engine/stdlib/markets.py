@@ -1,8 +1,11 @@
 """Markets: a face-up row of cards shared by the players, refilled from its own deck.
 
 A market named ``m`` keeps its row in ``g.board["market:m"]`` and its deck in
-``g.board["deck:m"]`` (the deck the prelude's ``draw`` reads too); a game's setup fills the
-deck. Taking a card moves it into the acting player's zone.
+``g.board["deck:m"]`` (the deck the prelude's ``draw`` reads too). The game's setup fills the
+deck from the cards it is made of: ``stock_market shop artwork`` (every card of the kind
+``artwork``, as many times as its ``copies``, shuffled), where the prelude's ``build_deck
+shop`` takes every card of every kind with ``copies``, rarely the market a designer means.
+Taking a card moves it into the acting player's zone.
 """
 
 from __future__ import annotations
@@ -30,6 +33,29 @@ def refill(g: Game, market: str, size: int) -> int:
         dealt += 1
     g.log("market_refill", market, dealt)
     return dealt
+
+
+@verb(
+    "market zone, cards list",
+    words="shuffle {cards} into a deck for {market}, each card as many times as its copies",
+)
+def stock_market(g: Game, c: Context, market: str, cards: list[Any]) -> None:
+    """Make a market's deck from a kind's cards (``stock_market shop artwork``): each as many
+    times as its ``copies`` (once without), shuffled; what the deck held before is replaced."""
+    if not isinstance(cards, (list, tuple)):
+        raise RuleError(
+            f"stock_market takes the cards of a kind (stock_market {market} KIND), not {cards!r}"
+        )
+    deck: list[Any] = []
+    for card in cards:
+        data = g.cards.get(card) if isinstance(card, str) else None
+        if data is None:
+            raise RuleError(f"stock_market {market}: {card!r} is not a card of this game")
+        copies = data["properties"].get("copies", 1)
+        deck.extend([card] * max(int(copies) if isinstance(copies, (int, float)) else 1, 0))
+    g.shuffle(deck)
+    g.board[f"deck:{market}"] = deck
+    g.log("market_stock", market, len(deck))
 
 
 @verb("market zone, size number", words="refill {market} up to {size} cards")
