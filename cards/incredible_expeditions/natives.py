@@ -2459,6 +2459,20 @@ EXPECT_KINDS = {
     "deck_sizes": Many(_COUNT),
     "end_reason": Choice(("", "a ship reached Atlantis", "turn limit"), "an end reason"),
 }
+#: The cards each of a player's zones holds: a card of another kind there is a scenario's mistake
+#: at its line (an Encounter given in the hand met the Market's arithmetic as a card with no
+#: values, a KeyError mid-step).
+ZONE_KINDS = {
+    "hand": Id("card:resource", "a Resource"),
+    "resource_deck": Id("card:resource", "a Resource"),
+    "discard_pile": Id("card:resource", "a Resource"),
+    "crew_cabins": Id("card:crew", "a Crew"),
+    "defeated_encounters": Id("card:encounter", "an Encounter"),
+    "lost_crew": Id("card:crew", "a Crew"),
+    # "Lost or Sacrificed Crew can come back": a Crew or a Resource is Sacrificed.
+    "sacrificed": Id("card:crew|resource", "a Crew or Resource"),
+    "expedition_leader": Id("card:expedition_leader", "an Expedition Leader"),
+}
 # Card arguments name any card: the flow refuses one of the wrong kind (expectable), while a
 # name that is no card at all is the scenario's own mistake.
 _NONE: Fields = Fields({})
