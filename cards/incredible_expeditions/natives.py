@@ -2457,7 +2457,9 @@ EXPECT_KINDS = {
     "crew_discard": Many(Id("card:crew", "a Crew")),
     "resource_discard": Many(Id("card:resource", "a Resource")),
     "deck_sizes": Many(_COUNT),
-    "end_reason": Choice(("", "a ship reached Atlantis", "turn limit"), "an end reason"),
+    # The reasons the game's own end_game statements give: a house rule's new way to end the
+    # game (a phase that ends it "landfall at Atlantis") is expectable as the base game's are.
+    "end_reason": Id("end_reason", "an end reason"),
 }
 #: The cards each of a player's zones holds: a card of another kind there is a scenario's mistake
 #: at its line (an Encounter given in the hand met the Market's arithmetic as a card with no
@@ -2473,6 +2475,25 @@ ZONE_KINDS = {
     "sacrificed": Id("card:crew|resource", "a Crew or Resource"),
     "expedition_leader": Id("card:expedition_leader", "an Expedition Leader"),
 }
+def _end_reasons(ir: dict[str, Any]) -> list[str]:
+    """Every reason an ``end_game "..."`` of the compiled game (its flow, verbs, cards, a
+    variant's phases) gives, and "" for a game not ended."""
+    found = [""]
+    stack: list[Any] = [ir.get("flow"), ir.get("definitions"), ir.get("cards")]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if node.get("kind") == "verb" and node.get("verb") == "end_game":
+                found += [a["value"] for a in node.get("args") or () if a.get("kind") == "text"]
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return found
+
+
+#: Named lists of ids a scenario's values are checked against (engine.scenario_check).
+POOLS: dict[str, Callable[[dict[str, Any]], list[str]]] = {"end_reason": _end_reasons}
+
 # Card arguments name any card: the flow refuses one of the wrong kind (expectable), while a
 # name that is no card at all is the scenario's own mistake.
 _NONE: Fields = Fields({})
