@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import inspect
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from engine.api import CardError
@@ -251,6 +251,8 @@ class Catalogue:
             if card["kind"] == "resource" and "play" in card["triggers"]
         }
         self.rules = [c["id"] for c in cards if c["kind"] in ("rule", "layer")]
+        #: The Crew cards: in force only while aboard and not Cursed.
+        self.crew_ids = frozenset(self.by_kind.get("crew", ()))
         #: trigger -> the cards with a handler for it.
         self.answering: dict[str, set[str]] = {}
         for card in cards:
@@ -603,7 +605,24 @@ class IncredibleExpeditions(FlowGame):
             if not answering:
                 return Context(player, "", trigger, event, quantities)
             cards = [card for card in self.cards_in_force(player) if card in answering]
+            if any(card in self.cat.crew_ids for card in cards):
+                # A Crew Lost or Cursed by a card that answered first is no longer in force
+                # when its turn comes: "The Crew in the number cabin you rolled is Lost. ...
+                # Place that Crew under your Expedition Leader card" (its box with it).
+                cards = self._still_in_force(player, cards)
         return super().fire(trigger, player, cards, event, quantities)
+
+    def _still_in_force(self, player: Player, cards: list[str]) -> Iterator[str]:
+        """``cards``, each Crew among them only if it is still aboard, in a cabin that is not
+        Cursed, as the one before it has answered (read lazily by the engine's fire)."""
+        flags = player.flags
+        crew_ids = self.cat.crew_ids
+        for card in cards:
+            if card not in crew_ids or any(
+                crew == card and index not in flags["cursed"]
+                for index, crew in enumerate(flags["cabins"], 1)
+            ):
+                yield card
 
     def fire_in_force(self, c: Context, trigger: str) -> None:
         """``fire TRIGGER`` from the flow, as the engine does; nothing to do (and no guard to
