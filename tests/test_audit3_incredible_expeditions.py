@@ -1,10 +1,11 @@
 """A third, independent tester's Incredible Expeditions: Quest for Atlantis, written from the
 rulebook (/work/shared/rulebooks/incredible-expeditions-atlantis.txt) and the README alone:
-four new cards (a Crew that looks at a deck, an Encounter that makes the next ones harder, a
-Resource that looks at a deck, a Crew answering If Undefeated), four house rules (the hand
-size, the Draw Phase moved first, a new winning condition, a Market variant), each played by a
-scenario and simulated; the turn order after the bid and whole games at every player count,
-seeded and deterministic; and what they found. The rule cases are
+six new cards (a Crew that looks at a deck, an Encounter that makes the next ones harder, a
+Resource that looks at a deck, a Crew answering If Undefeated, an Encounter whose difficulty
+grows Upon Facing and a Crew that lowers a Creature's), four house rules (the hand size, the
+Draw Phase moved first, a new winning condition, a Market variant), each played by a scenario
+and simulated; the turn order after the bid and whole games at every player count, seeded and
+deterministic; and what they found. The rule cases are
 tests/scenarios/incredible_expeditions/audit3_rules.yaml.
 """
 
@@ -62,7 +63,7 @@ def test_new_cards_check_build_and_play_as_their_text_says(
     assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
     status, out = run(capsys, "test", str(scenarios(project, "cards.yaml")))
     assert status == 0, out
-    assert "7 of 7 scenarios passed" in out
+    assert "12 of 12 scenarios passed" in out
     # The new cards are dealt into simulated games, at 4 players too.
     report = sim(capsys, "--players", "4", "--games", "3", "--seed", "5")
     assert report["games"] == 3
