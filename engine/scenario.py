@@ -756,12 +756,18 @@ class Runner:
     def _do_step(self, game: Game, rules: Any, step: Any) -> Context | None:
         player = game.players[int(step.get("player", 1)) - 1]
         event = _plain(step.get("event") or {})
-        quantities = {str(k): int(v) for k, v in (step.get("quantities") or {}).items()}
-        if "run" in step:
-            card, _, trigger = str(step["run"]).partition(".")
-            return game.run(card, trigger, player, event=event, quantities=quantities)
-        if "fire" in step:
-            return game.fire(str(step["fire"]), player, event=event, quantities=quantities)
+        given = {str(k): int(v) for k, v in (step.get("quantities") or {}).items()}
+        if "run" in step or "fire" in step:
+            card, _, trigger = str(step.get("run") or "").partition(".")
+            trigger = trigger if "run" in step else str(step["fire"])
+            # Every quantity the trigger declares starts at 0, as a plain 'fire TRIGGER' of the
+            # flow starts it, unless the step gives it: a card reading one the step left out
+            # ('add heroism_difficulty 1') met no quantity at all, an internal KeyError.
+            declared = game.ir["vocabulary"]["triggers"].get(trigger) or {}
+            quantities = {**dict.fromkeys(declared.get("quantities") or (), 0), **given}
+            if "run" in step:
+                return game.run(card, trigger, player, event=event, quantities=quantities)
+            return game.fire(trigger, player, event=event, quantities=quantities)
         actions = scenario_actions(rules, game.ir)
         result = actions[str(step["action"])](game, player, **_plain(step.get("args") or {}))
         return result if isinstance(result, Context) else None

@@ -63,7 +63,7 @@ def test_new_cards_check_build_and_play_as_their_text_says(
     assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
     status, out = run(capsys, "test", str(scenarios(project, "cards.yaml")))
     assert status == 0, out
-    assert "12 of 12 scenarios passed" in out
+    assert "13 of 13 scenarios passed" in out
     # The new cards are dealt into simulated games, at 4 players too.
     report = sim(capsys, "--players", "4", "--games", "3", "--seed", "5")
     assert report["games"] == 3
