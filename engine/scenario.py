@@ -233,6 +233,12 @@ def load(path: Path) -> list[tuple[Any, int, str | None]]:
         errors = sorted(_VALIDATOR.iter_errors(_plain(document)), key=lambda e: list(e.path))
         if errors:
             first = errors[0]
+            if first.validator == "anyOf" and first.context:
+                # A list that is neither shape: point at the item that spoils it (a zone's
+                # [fame, 9]: the 9), not at the whole list.
+                deepest = max(first.context, key=lambda e: len(e.absolute_path))
+                if len(deepest.absolute_path) > len(first.absolute_path):
+                    first = deepest
             node, line = document, _line(document)
             at: tuple[int, int] | None = None
             for part in first.absolute_path:
@@ -257,12 +263,99 @@ def load(path: Path) -> list[tuple[Any, int, str | None]]:
                 unknown = _suggest(str(first.instance), close)
                 if unknown.startswith("; known"):
                     unknown = ""
-            out.append(
-                (document, _line(document), f"{path}:{place}: {where}: {first.message}{unknown}")
-            )
+            message = first.message
+            if first.validator == "anyOf":
+                # "is not valid under any of the given schemas" names no schema: say the shapes.
+                message = f"{_show_value(first.instance)} is not one of the shapes allowed here"
+            if not unknown:
+                unknown = _shape_hint(tuple(first.absolute_path))
+            out.append((document, _line(document), f"{path}:{place}: {where}: {message}{unknown}"))
             continue
         out.append((document, _line(document), None))
     return out
+
+
+#: What a value of the scenario looks like, by the key holding it (the last name of its path):
+#: the hint of a shape error, which JSON Schema words as "is not of type 'object'".
+_SHAPES = {
+    "do": (
+        "'do' is a list of steps, each '- action: NAME' (with 'args: {...}'), "
+        "'- run: card.trigger' or '- fire: trigger'"
+    ),
+    "step": (
+        "a step is a mapping: '{action: NAME, args: {...}}', '{run: card.trigger}' or "
+        "'{fire: trigger}'"
+    ),
+    "choices": "'choices' is a list of answers, each 'question: answer' or a bare answer",
+    "choice": "a choice is 'question: answer' (one key) or a bare answer",
+    "dice": "'dice' is a list of the results in order: [3, 5]",
+    "zones": (
+        "a player's zones map each zone to a list of card ids ([fame, pistol]) or a count of "
+        "cards (3)"
+    ),
+    "zone": "a zone is a list of card ids ([fame, pistol]) or a count of cards (3)",
+    "counters": "counters map each counter to a whole number: {money: 3}",
+    "tracks": "tracks map each track to the boxes marked: {health: 2}",
+    "quantities": "quantities map each quantity to a whole number",
+    "player": "a player's state is a mapping: {counters: {...}, zones: {...}, ...}",
+    "players": "'players' is a list of players' states, the first player's first",
+    "given": "'given' is a mapping of the state: {player: {...}, ...}",
+    "expect": "'expect' is a mapping of what must hold: {player: {...}, events: [...]}",
+    "events": "event checks are a list of lines as the log writes them: 'gain player 1 money 1'",
+    "scenario": "'scenario' is the case's name, a line of text",
+    "rulebook": "'rulebook' quotes the rulebook's sentence, as text",
+    "game": "'game' names a compiled game of the project (see generated/), never a path",
+    "variant": "'variant' names a variant of the game (cards/GAME/variants/NAME.yaml)",
+    "seed": "'seed' is a whole number",
+    "allow_unused": "'allow_unused' is true or false",
+    "round": "'round' is a round number: 1 or more",
+    "action": "'action' names a step of the game's: 'action: NAME'",
+    "run": "'run' names a card's trigger: 'run: card.trigger'",
+    "fire": "'fire' names a trigger: 'fire: trigger'",
+    "args": "'args' maps each argument to its value: 'args: {name: value}'",
+    "event": "'event' maps each of the trigger's parameters to its value",
+    "refused": "'refused' is words of the refusal expected, as text",
+    "error": "'error' is words of the refusal expected, as text",
+    "die": "a die's result is a whole number: 1 or more",
+    "step_player": "a step's 'player' is a player number: 'player: 2'",
+}
+#: The keys of the scenario itself whose shape differs from a key of the same name deeper down.
+_TOP_SHAPES = {"players": "'players' is the number of players: 'players: 3'"}
+
+
+def _shape_hint(at: tuple[Any, ...]) -> str:
+    """The hint for a shape error at path ``at`` ('' when there is none to give)."""
+    if not at:
+        return ""
+    last, parent = at[-1], at[-2] if len(at) > 1 else None
+    if len(at) == 1 and last in _TOP_SHAPES:
+        return f"; {_TOP_SHAPES[str(last)]}"
+    if last == "player" and isinstance(parent, int):
+        key = "step_player"
+    elif isinstance(last, int):
+        key = {"do": "step", "choices": "choice", "players": "player", "dice": "die"}.get(
+            str(parent), ""
+        )
+        if parent in ("events", "events_in_order", "events_exactly", "no_events"):
+            key = "events"
+        elif len(at) > 2 and at[-3] == "zones":
+            key = "zone"
+    elif parent == "zones":
+        key = "zone"
+    elif parent in ("counters", "tracks", "quantities"):
+        key = str(parent)
+    elif last in ("events_in_order", "events_exactly", "no_events"):
+        key = "events"
+    else:
+        key = str(last)
+    hint = _SHAPES.get(key, "")
+    return f"; {hint}" if hint else ""
+
+
+def _show_value(value: Any) -> str:
+    """A value as the scenario wrote it, short."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class _ScriptedChoices(Policy):
@@ -663,12 +756,18 @@ class Runner:
     def _do_step(self, game: Game, rules: Any, step: Any) -> Context | None:
         player = game.players[int(step.get("player", 1)) - 1]
         event = _plain(step.get("event") or {})
-        quantities = {str(k): int(v) for k, v in (step.get("quantities") or {}).items()}
-        if "run" in step:
-            card, _, trigger = str(step["run"]).partition(".")
-            return game.run(card, trigger, player, event=event, quantities=quantities)
-        if "fire" in step:
-            return game.fire(str(step["fire"]), player, event=event, quantities=quantities)
+        given = {str(k): int(v) for k, v in (step.get("quantities") or {}).items()}
+        if "run" in step or "fire" in step:
+            card, _, trigger = str(step.get("run") or "").partition(".")
+            trigger = trigger if "run" in step else str(step["fire"])
+            # Every quantity the trigger declares starts at 0, as a plain 'fire TRIGGER' of the
+            # flow starts it, unless the step gives it: a card reading one the step left out
+            # ('add heroism_difficulty 1') met no quantity at all, an internal KeyError.
+            declared = game.ir["vocabulary"]["triggers"].get(trigger) or {}
+            quantities = {**dict.fromkeys(declared.get("quantities") or (), 0), **given}
+            if "run" in step:
+                return game.run(card, trigger, player, event=event, quantities=quantities)
+            return game.fire(trigger, player, event=event, quantities=quantities)
         actions = scenario_actions(rules, game.ir)
         result = actions[str(step["action"])](game, player, **_plain(step.get("args") or {}))
         return result if isinstance(result, Context) else None

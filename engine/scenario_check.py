@@ -10,7 +10,8 @@ What a game adds to a scenario is declared in its own Python (``cards/<game>/nat
 ``GIVEN_KINDS`` / ``EXPECT_KINDS`` (the value of each ``GIVEN`` / ``EXPECT`` key),
 ``ACTION_ARGS`` (each action's arguments, a :class:`Fields`), ``EVENT_KINDS`` (a step's
 ``event:`` parameters by name), ``PLAYER_KEYS`` (the ``GIVEN`` / ``EXPECT`` keys that are a
-player's, so never at the top), ``POOLS`` (named lists of ids
+player's, so never at the top), ``ZONE_KINDS`` (the cards a player's zone may hold, by zone:
+Incredible Expeditions' hand holds Resources only), ``POOLS`` (named lists of ids
 computed from the IR) and ``QUESTIONS`` (the flow's own questions and their answers). The
 questions the cards ask come from the IR itself (:func:`card_questions`).
 """
@@ -170,9 +171,11 @@ def questions(
     return out
 
 
-def player_kinds(vocab: Vocabulary) -> dict[str, Kind]:
-    """``counters``, ``tracks`` and ``zones`` of a player, bounded by the game's vocabulary."""
+def player_kinds(vocab: Vocabulary, rules: Any = None) -> dict[str, Kind]:
+    """``counters``, ``tracks`` and ``zones`` of a player, bounded by the game's vocabulary; a
+    zone's cards of the kind the game's ``ZONE_KINDS`` names for it (any card otherwise)."""
     v = vocab.ir["vocabulary"]
+    zone_kinds: dict[str, Kind] = dict(getattr(rules, "ZONE_KINDS", {}) or {}) if rules else {}
 
     def counter(name: str) -> Kind:
         bounds = v["counters"].get(name, {})
@@ -183,7 +186,10 @@ def player_kinds(vocab: Vocabulary) -> dict[str, Kind]:
         return Number(0, length, f"the boxes of {name} ({length} boxes)")
 
     def zone(name: str) -> Kind:
-        return OneOf((Many(Id("card", "a card")), Number(0, None, "a count of cards")))
+        # A card of the wrong kind in a zone (an Encounter in a hand) is the scenario's mistake,
+        # at its line; the game's Python would meet it mid-step as a card it cannot play.
+        card = zone_kinds.get(name) or Id("card", "a card")
+        return OneOf((Many(card), Number(0, None, "a count of cards")))
 
     return {
         "counters": Table(Id("counter", "a counter"), counter),
@@ -207,7 +213,7 @@ class Checker:
         #: every trigger that has one.
         self.event_kinds: dict[str, Kind] = dict(getattr(rules, "EVENT_KINDS", {}) or {})
         self.questions = questions(ir, rules)
-        self.player = player_kinds(self.vocab)
+        self.player = player_kinds(self.vocab, rules)
         #: The game's keys that are a player's (a worker's place, a Ship's lane): given or
         #: expected under ``player`` / ``players`` only (``PLAYER_KEYS`` in its Python).
         self.player_keys: frozenset[str] = frozenset(getattr(rules, "PLAYER_KEYS", ()) or ())

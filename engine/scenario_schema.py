@@ -25,8 +25,8 @@ def _kinds(kinds: dict[str, Kind], vocab: Vocabulary) -> dict[str, Any]:
     return {name: kind.schema(vocab) for name, kind in sorted(kinds.items())}
 
 
-def _player(vocab: Vocabulary, hooks: dict[str, Kind]) -> dict[str, Any]:
-    properties = _kinds(player_kinds(vocab), vocab)
+def _player(vocab: Vocabulary, hooks: dict[str, Kind], rules: Any) -> dict[str, Any]:
+    properties = _kinds(player_kinds(vocab, rules), vocab)
     properties.update(_kinds(hooks, vocab))
     return {"type": "object", "properties": properties, "additionalProperties": False}
 
@@ -142,8 +142,8 @@ def game_schema(
     low, high = min(ir["vocabulary"]["players"] or [1]), max(ir["vocabulary"]["players"] or [1])
     name = ir["game"] + (f" (variant {ir['variant']})" if ir.get("variant") else "")
     defs: dict[str, Any] = {
-        "player_given": _player(vocab, given),
-        "player_expect": _player(vocab, expect),
+        "player_given": _player(vocab, given, rules),
+        "player_expect": _player(vocab, expect, rules),
         "given": _state(vocab, given, expect=False),
         "expect": _state(vocab, expect, expect=True),
         "step": {"anyOf": _steps(vocab, rules)},

@@ -452,6 +452,9 @@ def _expected_word(python: str) -> tuple[str, ...]:
         return (f"for each {match[1]}",)
     if code.startswith("return "):
         return ("",)  # a formula: the property line, checked apart
+    # A window a 'fire TRIGGER with ... { }' opens (Incredible Expeditions' 'facing').
+    if re.match(r"w\d+ = g\.open_window\(", code):
+        return ("fire",)
     if match := re.match(r"v_(\w+) = ", code):
         if match[1] == "missing" and verb:
             return (_dsl_verb(verb[1] or verb[2]),)

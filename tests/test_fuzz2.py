@@ -678,3 +678,91 @@ def test_pytest_in_a_project_with_a_bad_table_says_where_in_one_line(pebble: Pat
     assert done.returncode == 4, output  # pytest's usage error
     assert "pyproject.toml:2:1: generated = 'cards' and cards = 'cards' overlap" in output
     assert "hint: " in output and "Traceback" not in output and "pluggy" not in output, output
+
+
+# -- Incredible Expeditions' scenarios, every file, with its own names in the wrong places -----
+# The sampled fuzz above draws 12 files from all four games' scenarios and never drew one of
+# Incredible Expeditions'. This one mutates every document of every file of that game, seeded,
+# with the wrong YAML types above and the game's own names where they do not belong (an
+# Encounter in a hand, a Location as a Crew, cabin 9 of 6, a raise answer as a Market one).
+
+IE_VALUES = [
+    *WRONG_VALUES,
+    "sea_serpent",
+    "pilot",
+    "misty_strait",
+    "drowned_city_of_atlantis",
+    "exhaust 9",
+    "token gold",
+    "deckhand for 5",
+    9,
+    0,
+    ["sea_serpent"],
+    ["pilot"] * 7,
+    [9],
+    {"hand": 3},
+    {"heroism": -1},
+]
+#: A shape error as JSON Schema words it: it must come with the shape wanted.
+_SHAPE = re.compile(r"is not of type|shapes allowed here")
+
+
+@pytest.fixture(scope="module")
+def expeditions(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A project holding a copy of Incredible Expeditions and its scenarios, built once."""
+    root = tmp_path_factory.mktemp("expeditions")
+    shutil.copytree(
+        REPO / "cards" / "incredible_expeditions", root / "cards" / "incredible_expeditions"
+    )
+    (root / "pyproject.toml").write_text('[tool.cardc]\ncards = "cards"\ngenerated = "generated"\n')
+    cwd = Path.cwd()
+    os.chdir(root)
+    try:
+        assert main(["build", "incredible_expeditions", "--no-sheets"]) == 0
+    finally:
+        os.chdir(cwd)
+    return root
+
+
+@pytest.mark.parametrize(
+    "source",
+    sorted(
+        p.name for p in (REPO / "tests" / "scenarios" / "incredible_expeditions").glob("*.yaml")
+    ),
+)
+def test_an_incredible_expeditions_scenario_mutated_is_reported_at_its_line(
+    capsys: pytest.CaptureFixture[str], expeditions: Path, source: str
+) -> None:
+    import json
+    import random
+
+    import yaml
+
+    text = (REPO / "tests" / "scenarios" / "incredible_expeditions" / source).read_text()
+    rng = random.Random(source)
+    folder = expeditions / "mutated" / source.removesuffix(".yaml")
+    folder.mkdir(parents=True)
+    made = 0
+    for document in (d for d in yaml.safe_load_all(text) if d):
+        places = _yaml_paths(document)
+        for _ in range(6):
+            at, value = rng.choice(places), rng.choice(IE_VALUES)
+            mutated = yaml.safe_dump(_with(document, at, value), allow_unicode=True)
+            (folder / f"m{made:04d}.yaml").write_text(f"# {at!r} = {value!r}\n{mutated}")
+            made += 1
+    status, output = run(
+        capsys, expeditions, "test", str(folder.relative_to(expeditions)), "--format", "json"
+    )
+    assert status in (0, 1), output
+    report = json.loads(output)
+    assert report["passed"] + report["failed"] == made
+    for scenario in report["scenarios"]:
+        message = scenario["message"] or ""
+        assert not UNHANDLED.search(message), message
+        if scenario["passed"]:
+            continue
+        assert re.search(r"\.yaml:\d+", message), message
+        for line in message.splitlines():
+            if _SHAPE.search(line):
+                # Located at the value (line and column), with the shape it should have.
+                assert re.match(r"\S+\.yaml:\d+:\d+: .*; ", line), line

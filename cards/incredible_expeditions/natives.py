@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import inspect
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from engine.api import CardError
@@ -251,6 +251,8 @@ class Catalogue:
             if card["kind"] == "resource" and "play" in card["triggers"]
         }
         self.rules = [c["id"] for c in cards if c["kind"] in ("rule", "layer")]
+        #: The Crew cards: in force only while aboard and not Cursed.
+        self.crew_ids = frozenset(self.by_kind.get("crew", ()))
         #: trigger -> the cards with a handler for it.
         self.answering: dict[str, set[str]] = {}
         for card in cards:
@@ -540,6 +542,10 @@ class IncredibleExpeditions(FlowGame):
         # The seat (1-based) that takes the first turn: the flow's turns start there.
         board["first_player"] = 1
         board["facing"] = None
+        #: The difficulty of the Encounter being Faced and its ways of being met, when an Upon
+        #: Facing text changed them (add_to_difficulty); None: the card's own.
+        board["facing_difficulty"] = None
+        board["facing_ways"] = None
         board["paying"] = None
         self.winner: Player | None = None
         #: The Resources whose Ability is being played (play_for_ability), innermost last: in
@@ -603,7 +609,24 @@ class IncredibleExpeditions(FlowGame):
             if not answering:
                 return Context(player, "", trigger, event, quantities)
             cards = [card for card in self.cards_in_force(player) if card in answering]
+            if any(card in self.cat.crew_ids for card in cards):
+                # A Crew Lost or Cursed by a card that answered first is no longer in force
+                # when its turn comes: "The Crew in the number cabin you rolled is Lost. ...
+                # Place that Crew under your Expedition Leader card" (its box with it).
+                cards = self._still_in_force(player, cards)
         return super().fire(trigger, player, cards, event, quantities)
+
+    def _still_in_force(self, player: Player, cards: list[str]) -> Iterator[str]:
+        """``cards``, each Crew among them only if it is still aboard, in a cabin that is not
+        Cursed, as the one before it has answered (read lazily by the engine's fire)."""
+        flags = player.flags
+        crew_ids = self.cat.crew_ids
+        for card in cards:
+            if card not in crew_ids or any(
+                crew == card and index not in flags["cursed"]
+                for index, crew in enumerate(flags["cabins"], 1)
+            ):
+                yield card
 
     def fire_in_force(self, c: Context, trigger: str) -> None:
         """``fire TRIGGER`` from the flow, as the engine does; nothing to do (and no guard to
@@ -1342,6 +1365,7 @@ class IncredibleExpeditions(FlowGame):
             return None
         self._kind(encounter, "encounter")
         self.board["facing"] = encounter
+        self.board["facing_difficulty"] = self.board["facing_ways"] = None
         self.log("face", player.index, encounter)
         return encounter
 
@@ -1352,11 +1376,36 @@ class IncredibleExpeditions(FlowGame):
             raise RuleError("no Encounter is being Faced")
         return str(encounter)
 
+    def facing_difficulty(self) -> Difficulty:
+        """The difficulty of the Encounter being Faced: its card's, with what its Upon Facing
+        text added."""
+        changed: Difficulty | None = self.board["facing_difficulty"]
+        return changed if changed is not None else self.cat.difficulty[self.facing()]
+
+    def facing_ways(self) -> tuple[tuple[int, int, str], ...]:
+        """The ways of meeting :meth:`facing_difficulty` (:func:`combinations`)."""
+        changed = self.board["facing_ways"]
+        return changed if changed is not None else self.cat.ways[self.facing()]
+
+    def set_difficulty(self, player: Player, heroism: int, skullduggery: int) -> None:
+        """The Heroism and Skullduggery difficulty the Upon Facing text left (the ``facing``
+        trigger's quantities, from the card's own): the Encounter being Faced asks that (never
+        below 0) until it has been Faced; its Half-Heroism/Half-Skullduggery bubbles stay."""
+        base = self.cat.difficulty[self.facing()]
+        heroism, skullduggery = max(int(heroism), 0), max(int(skullduggery), 0)
+        if (heroism, skullduggery) == (base.heroism, base.skullduggery):
+            self.board["facing_difficulty"] = self.board["facing_ways"] = None
+            return
+        changed = Difficulty(heroism, skullduggery, base.either)
+        self.board["facing_difficulty"] = changed
+        self.board["facing_ways"] = combinations(changed)
+        self.log("difficulty", player.index, self.facing(), heroism, skullduggery)
+
     def raise_against_encounter(self, player: Player) -> None:
         """Steps 3 and 4: the player raises Heroism and Skullduggery, one play, Exhaust or token
         at a time, until the Temporary totals meet the difficulty or the player Faces it with
         what is raised (the tokens left make up the rest in :meth:`defeat_encounter`)."""
-        ways = self.cat.ways[self.facing()]
+        ways = self.facing_ways()
         counters = player.counters
         while True:
             # Met by the Temporary totals alone: there is nothing more to raise.
@@ -1388,9 +1437,7 @@ class IncredibleExpeditions(FlowGame):
         counters = player.counters
         heroism = counters["temporary_heroism"] + counters["heroism"]
         skullduggery = counters["temporary_skullduggery"] + counters["skullduggery"]
-        return [
-            way for h, s, way in self.cat.ways[self.facing()] if h <= heroism and s <= skullduggery
-        ]
+        return [way for h, s, way in self.facing_ways() if h <= heroism and s <= skullduggery]
 
     def defeat_encounter(self, player: Player) -> None:
         """The difficulty is met: the tokens cover what the Temporary totals lack (removing no
@@ -1413,7 +1460,7 @@ class IncredibleExpeditions(FlowGame):
                 ),
             )
         counters = player.counters
-        need_h, need_s = needs(self.cat.difficulty[encounter], way)
+        need_h, need_s = needs(self.facing_difficulty(), way)
         counters["heroism"] -= max(need_h - counters["temporary_heroism"], 0)
         counters["skullduggery"] -= max(need_s - counters["temporary_skullduggery"], 0)
         player.zones["defeated_encounters"].append(encounter)
@@ -1662,6 +1709,8 @@ def narrate(game: IncredibleExpeditions) -> list[str]:
             line.append("ignore its text")
         elif kind == "face":
             line.append(f"Face {name(event[2])}")
+        elif kind == "difficulty":
+            line.append(f"its difficulty is now Heroism {event[3]}, Skullduggery {event[4]}")
         elif kind == "defeated":
             line.append(f"defeated ({event[3].replace('+', ' and ')})")
         elif kind == "undefeated":
@@ -1892,9 +1941,30 @@ def difficulty_met(g: Game, c: Context) -> bool:
     return bool(_game(g).ways_now(c.player))
 
 
+def facing_type(g: Game, c: Context) -> str:
+    """ "what Type of encounter this is (Mechanical, Supernatural, or Creature for example)":
+    the Type of the Encounter being Faced."""
+    game = _game(g)
+    return str(game.cards[game.facing()]["properties"]["type"])
+
+
+def printed_heroism_difficulty(g: Game, c: Context) -> int:
+    """The Heroism difficulty printed on the Encounter being Faced."""
+    game = _game(g)
+    return game.cat.difficulty[game.facing()].heroism
+
+
+def printed_skullduggery_difficulty(g: Game, c: Context) -> int:
+    """The Skullduggery difficulty printed on the Encounter being Faced."""
+    game = _game(g)
+    return game.cat.difficulty[game.facing()].skullduggery
+
+
 def stop_facing(g: Game, c: Context) -> None:
-    """The Encounter has been Faced."""
+    """The Encounter has been Faced: what its Upon Facing text added to its difficulty ends."""
     g.board["facing"] = None
+    g.board["facing_difficulty"] = None
+    g.board["facing_ways"] = None
 
 
 NATIVES: dict[str, Callable[..., Any]] = {
@@ -1912,6 +1982,9 @@ NATIVES: dict[str, Callable[..., Any]] = {
     "ignoring": ignoring,
     "facing_an_encounter": facing_an_encounter,
     "difficulty_met": difficulty_met,
+    "facing_type": facing_type,
+    "printed_heroism_difficulty": printed_heroism_difficulty,
+    "printed_skullduggery_difficulty": printed_skullduggery_difficulty,
     "full_hand": _each_player("hand_size"),
     "leader_shows": _each_player("leader_shows"),
     "leader_prints": _each_player("leader_prints"),
@@ -1946,6 +2019,7 @@ VERBS: dict[str, Callable[..., Any]] = {
     "skip_location_text": skip_location_text,
     "follow_location_text": _each_player("follow_location_text"),
     "flip_encounter": _each_player("flip_encounter"),
+    "set_difficulty": _each_player("set_difficulty"),
     "raise_against_encounter": _each_player("raise_against_encounter"),
     "defeat_encounter": _each_player("defeat_encounter"),
     "leave_undefeated": _each_player("leave_undefeated"),
@@ -2159,13 +2233,12 @@ class Greedy(Policy):
     ) -> str:
         """Raise what the cheapest way of meeting the difficulty still lacks; Face at once when
         it is met, or when it cannot be met (no card is wasted on a lost cause)."""
-        encounter = g.board["facing"]
         counters = me.counters
         have_h, have_s = counters["temporary_heroism"], counters["temporary_skullduggery"]
         _, pot_h, pot_s = g.potential(me)
         best_need: tuple[int, int] | None = None
         best_sum = 0
-        for need_h, need_s, _way in g.cat.ways[encounter]:
+        for need_h, need_s, _way in g.facing_ways():
             if need_h > pot_h or need_s > pot_s:
                 continue
             short = (max(need_h - have_h, 0), max(need_s - have_s, 0))
@@ -2457,8 +2530,45 @@ EXPECT_KINDS = {
     "crew_discard": Many(Id("card:crew", "a Crew")),
     "resource_discard": Many(Id("card:resource", "a Resource")),
     "deck_sizes": Many(_COUNT),
-    "end_reason": Choice(("", "a ship reached Atlantis", "turn limit"), "an end reason"),
+    # The reasons the game's own end_game statements give: a house rule's new way to end the
+    # game (a phase that ends it "landfall at Atlantis") is expectable as the base game's are.
+    "end_reason": Id("end_reason", "an end reason"),
 }
+#: The cards each of a player's zones holds: a card of another kind there is a scenario's mistake
+#: at its line (an Encounter given in the hand met the Market's arithmetic as a card with no
+#: values, a KeyError mid-step).
+ZONE_KINDS = {
+    "hand": Id("card:resource", "a Resource"),
+    "resource_deck": Id("card:resource", "a Resource"),
+    "discard_pile": Id("card:resource", "a Resource"),
+    "crew_cabins": Id("card:crew", "a Crew"),
+    "defeated_encounters": Id("card:encounter", "an Encounter"),
+    "lost_crew": Id("card:crew", "a Crew"),
+    # "Lost or Sacrificed Crew can come back": a Crew or a Resource is Sacrificed.
+    "sacrificed": Id("card:crew|resource", "a Crew or Resource"),
+    "expedition_leader": Id("card:expedition_leader", "an Expedition Leader"),
+}
+
+
+def _end_reasons(ir: dict[str, Any]) -> list[str]:
+    """Every reason an ``end_game "..."`` of the compiled game (its flow, verbs, cards, a
+    variant's phases) gives, and "" for a game not ended."""
+    found = [""]
+    stack: list[Any] = [ir.get("flow"), ir.get("definitions"), ir.get("cards")]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if node.get("kind") == "verb" and node.get("verb") == "end_game":
+                found += [a["value"] for a in node.get("args") or () if a.get("kind") == "text"]
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return found
+
+
+#: Named lists of ids a scenario's values are checked against (engine.scenario_check).
+POOLS: dict[str, Callable[[dict[str, Any]], list[str]]] = {"end_reason": _end_reasons}
+
 # Card arguments name any card: the flow refuses one of the wrong kind (expectable), while a
 # name that is no card at all is the scenario's own mistake.
 _NONE: Fields = Fields({})

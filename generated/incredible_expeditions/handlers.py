@@ -94,42 +94,43 @@ def dv_face_encounter(g, c):
     # verb face_encounter (cards/incredible_expeditions/flow.cards:204)
     g.verbs['flip_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:206:3
     if g.natives['facing_an_encounter'](g, c):  # @ cards/incredible_expeditions/flow.cards:207:3
-        g.fire_in_force(c, 'facing')  # @ cards/incredible_expeditions/flow.cards:210:5
-        g.verbs['raise_against_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:215:5
-        if g.natives['difficulty_met'](g, c):  # @ cards/incredible_expeditions/flow.cards:216:5
-            g.verbs['defeat_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:217:7
-            g.fire_in_force(c, 'defeated')  # @ cards/incredible_expeditions/flow.cards:220:7
-            if ((g.natives['at_the_last_location'](g, c) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c))) and (not g.natives['winner_found'](g, c))):  # @ cards/incredible_expeditions/flow.cards:223:7
-                g.gain(c, 'victory', 1)  # @ cards/incredible_expeditions/flow.cards:224:9
-                g.verbs['declare_winner'](g, c)  # @ cards/incredible_expeditions/flow.cards:225:9
+        w1 = g.open_window(c, 'facing', {'heroism_difficulty': g.natives['printed_heroism_difficulty'](g, c), 'skullduggery_difficulty': g.natives['printed_skullduggery_difficulty'](g, c)})  # @ cards/incredible_expeditions/flow.cards:211:5
+        g.verbs['set_difficulty'](g, c, w1.q['heroism_difficulty'], w1.q['skullduggery_difficulty'])  # @ cards/incredible_expeditions/flow.cards:212:7
+        g.verbs['raise_against_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:218:5
+        if g.natives['difficulty_met'](g, c):  # @ cards/incredible_expeditions/flow.cards:219:5
+            g.verbs['defeat_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:220:7
+            g.fire_in_force(c, 'defeated')  # @ cards/incredible_expeditions/flow.cards:223:7
+            if ((g.natives['at_the_last_location'](g, c) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c))) and (not g.natives['winner_found'](g, c))):  # @ cards/incredible_expeditions/flow.cards:226:7
+                g.gain(c, 'victory', 1)  # @ cards/incredible_expeditions/flow.cards:227:9
+                g.verbs['declare_winner'](g, c)  # @ cards/incredible_expeditions/flow.cards:228:9
         else:
-            g.verbs['leave_undefeated'](g, c)  # @ cards/incredible_expeditions/flow.cards:231:7
-            g.fire_in_force(c, 'undefeated')  # @ cards/incredible_expeditions/flow.cards:232:7
-            g.verbs['discard_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:233:7
-        g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:236:5
-        dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:237:5
+            g.verbs['leave_undefeated'](g, c)  # @ cards/incredible_expeditions/flow.cards:234:7
+            g.fire_in_force(c, 'undefeated')  # @ cards/incredible_expeditions/flow.cards:235:7
+            g.verbs['discard_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:236:7
+        g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:239:5
+        dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:240:5
 
 
 def dv_reset_temporary_totals(g, c):
-    # verb reset_temporary_totals (cards/incredible_expeditions/flow.cards:243)
-    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:244:3
-    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:245:3
-    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:246:3
+    # verb reset_temporary_totals (cards/incredible_expeditions/flow.cards:246)
+    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:247:3
+    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:248:3
+    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:249:3
 
 
 def dv_draw_phase(g, c):
-    # verb draw_phase (cards/incredible_expeditions/flow.cards:251)
-    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:253:3
-    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:255:3
-    dv_draw_to_hand_size(g, c)  # @ cards/incredible_expeditions/flow.cards:257:3
+    # verb draw_phase (cards/incredible_expeditions/flow.cards:254)
+    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:256:3
+    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:258:3
+    dv_draw_to_hand_size(g, c)  # @ cards/incredible_expeditions/flow.cards:260:3
 
 
 def dv_draw_to_hand_size(g, c):
-    # verb draw_to_hand_size (cards/incredible_expeditions/flow.cards:260)
-    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:263:3
-        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:264:5
+    # verb draw_to_hand_size (cards/incredible_expeditions/flow.cards:263)
+    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:266:3
+        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:267:5
     else:
-        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:266:5
+        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:269:5
 
 
 def df_marooned(g, c):
@@ -380,10 +381,10 @@ def run__setup(g, c):
     for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:36:7
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
         # verb draw_to_hand_size
-        if g.natives['at_port_city'](g, c2):  # @ cards/incredible_expeditions/flow.cards:263:3
-            stdlib_decks.draw_from(g, c2, 'resource_deck', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:264:5
+        if g.natives['at_port_city'](g, c2):  # @ cards/incredible_expeditions/flow.cards:266:3
+            stdlib_decks.draw_from(g, c2, 'resource_deck', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:267:5
         else:
-            stdlib_decks.draw_or_reshuffle(g, c2, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:266:5
+            stdlib_decks.draw_or_reshuffle(g, c2, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:269:5
 
 
 def run__turn(g, c):
@@ -437,20 +438,20 @@ def run__turn(g, c):
     if logs:
         g.events.append(('phase', c.player.index, 'end_of_the_turn'))
     # verb reset_temporary_totals
-    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:244:3
-    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:245:3
-    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:246:3
+    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:247:3
+    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:248:3
+    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:249:3
     # phase draw_phase
     if logs:
         g.events.append(('phase', c.player.index, 'draw_phase'))
     # verb draw_phase
-    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:253:3
-    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:255:3
+    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:256:3
+    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:258:3
     # verb draw_to_hand_size
-    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:263:3
-        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:264:5
+    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:266:3
+        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:267:5
     else:
-        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:266:5
+        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:269:5
     if (g.natives['turns_taken'](g, c) >= g.params['turn_limit']):  # @ cards/incredible_expeditions/flow.cards:81:7
         g.end_game(c, 'turn limit')  # @ cards/incredible_expeditions/flow.cards:82:9
 
@@ -535,138 +536,139 @@ LINES = {
     90: ('cards/incredible_expeditions/flow.cards', 199, 3),
     95: ('cards/incredible_expeditions/flow.cards', 206, 3),
     96: ('cards/incredible_expeditions/flow.cards', 207, 3),
-    97: ('cards/incredible_expeditions/flow.cards', 210, 5),
-    98: ('cards/incredible_expeditions/flow.cards', 215, 5),
-    99: ('cards/incredible_expeditions/flow.cards', 216, 5),
-    100: ('cards/incredible_expeditions/flow.cards', 217, 7),
+    97: ('cards/incredible_expeditions/flow.cards', 211, 5),
+    98: ('cards/incredible_expeditions/flow.cards', 212, 7),
+    99: ('cards/incredible_expeditions/flow.cards', 218, 5),
+    100: ('cards/incredible_expeditions/flow.cards', 219, 5),
     101: ('cards/incredible_expeditions/flow.cards', 220, 7),
     102: ('cards/incredible_expeditions/flow.cards', 223, 7),
-    103: ('cards/incredible_expeditions/flow.cards', 224, 9),
-    104: ('cards/incredible_expeditions/flow.cards', 225, 9),
-    106: ('cards/incredible_expeditions/flow.cards', 231, 7),
-    107: ('cards/incredible_expeditions/flow.cards', 232, 7),
-    108: ('cards/incredible_expeditions/flow.cards', 233, 7),
-    109: ('cards/incredible_expeditions/flow.cards', 236, 5),
-    110: ('cards/incredible_expeditions/flow.cards', 237, 5),
-    115: ('cards/incredible_expeditions/flow.cards', 244, 3),
-    116: ('cards/incredible_expeditions/flow.cards', 245, 3),
-    117: ('cards/incredible_expeditions/flow.cards', 246, 3),
-    122: ('cards/incredible_expeditions/flow.cards', 253, 3),
-    123: ('cards/incredible_expeditions/flow.cards', 255, 3),
-    124: ('cards/incredible_expeditions/flow.cards', 257, 3),
-    129: ('cards/incredible_expeditions/flow.cards', 263, 3),
-    130: ('cards/incredible_expeditions/flow.cards', 264, 5),
-    132: ('cards/incredible_expeditions/flow.cards', 266, 5),
-    137: ('cards/incredible_expeditions/flow.cards', 96, 1),
-    142: ('cards/incredible_expeditions/flow.cards', 164, 1),
-    147: ('cards/incredible_expeditions/flow.cards', 169, 1),
-    152: ('cards/incredible_expeditions/crew.cards', 17, 5),
-    153: ('cards/incredible_expeditions/crew.cards', 18, 7),
-    154: ('cards/incredible_expeditions/crew.cards', 19, 9),
-    155: ('cards/incredible_expeditions/crew.cards', 20, 9),
-    160: ('cards/incredible_expeditions/crew.cards', 35, 5),
-    165: ('cards/incredible_expeditions/crew.cards', 88, 5),
-    166: ('cards/incredible_expeditions/crew.cards', 89, 7),
-    167: ('cards/incredible_expeditions/crew.cards', 90, 9),
-    168: ('cards/incredible_expeditions/crew.cards', 91, 9),
-    173: ('cards/incredible_expeditions/encounters.cards', 13, 5),
-    178: ('cards/incredible_expeditions/encounters.cards', 44, 5),
-    183: ('cards/incredible_expeditions/encounters.cards', 53, 5),
-    188: ('cards/incredible_expeditions/encounters.cards', 76, 5),
-    193: ('cards/incredible_expeditions/encounters.cards', 91, 5),
-    198: ('cards/incredible_expeditions/encounters.cards', 103, 5),
-    203: ('cards/incredible_expeditions/encounters.cards', 112, 5),
-    208: ('cards/incredible_expeditions/encounters.cards', 121, 5),
-    213: ('cards/incredible_expeditions/encounters.cards', 130, 5),
-    218: ('cards/incredible_expeditions/encounters.cards', 145, 5),
-    223: ('cards/incredible_expeditions/leaders.cards', 25, 5),
-    228: ('cards/incredible_expeditions/leaders.cards', 35, 5),
-    233: ('cards/incredible_expeditions/leaders.cards', 45, 5),
-    238: ('cards/incredible_expeditions/locations.cards', 25, 5),
-    243: ('cards/incredible_expeditions/locations.cards', 33, 5),
-    248: ('cards/incredible_expeditions/locations.cards', 46, 5),
-    253: ('cards/incredible_expeditions/locations.cards', 54, 5),
-    258: ('cards/incredible_expeditions/resources.cards', 26, 5),
-    263: ('cards/incredible_expeditions/resources.cards', 36, 5),
-    268: ('cards/incredible_expeditions/resources.cards', 87, 5),
-    273: ('cards/incredible_expeditions/resources.cards', 111, 5),
-    278: ('cards/incredible_expeditions/resources.cards', 121, 5),
-    283: ('cards/incredible_expeditions/flow.cards', 12, 7),
-    284: ('cards/incredible_expeditions/flow.cards', 14, 7),
-    285: ('cards/incredible_expeditions/flow.cards', 18, 7),
-    290: ('cards/incredible_expeditions/flow.cards', 21, 7),
-    292: ('cards/incredible_expeditions/flow.cards', 24, 9),
-    293: ('cards/incredible_expeditions/flow.cards', 27, 9),
-    298: ('cards/incredible_expeditions/flow.cards', 31, 7),
-    303: ('cards/incredible_expeditions/flow.cards', 36, 7),
-    305: ('cards/incredible_expeditions/flow.cards', 37, 9),
-    310: ('cards/incredible_expeditions/flow.cards', 47, 7),
-    311: ('cards/incredible_expeditions/flow.cards', 48, 9),
-    312: ('cards/incredible_expeditions/flow.cards', 49, 11),
-    317: ('cards/incredible_expeditions/flow.cards', 55, 7),
-    318: ('cards/incredible_expeditions/flow.cards', 56, 9),
-    320: ('cards/incredible_expeditions/flow.cards', 58, 9),
-    321: ('cards/incredible_expeditions/flow.cards', 59, 9),
-    322: ('cards/incredible_expeditions/flow.cards', 60, 11),
-    324: ('cards/incredible_expeditions/flow.cards', 62, 11),
-    325: ('cards/incredible_expeditions/flow.cards', 65, 7),
-    326: ('cards/incredible_expeditions/flow.cards', 68, 7),
-    327: ('cards/incredible_expeditions/flow.cards', 69, 9),
-    332: ('cards/incredible_expeditions/flow.cards', 75, 7),
-    337: ('cards/incredible_expeditions/flow.cards', 79, 7),
-    338: ('cards/incredible_expeditions/flow.cards', 81, 7),
-    339: ('cards/incredible_expeditions/flow.cards', 82, 9),
-    350: ('cards/incredible_expeditions/flow.cards', 12, 7),
-    351: ('cards/incredible_expeditions/flow.cards', 14, 7),
-    352: ('cards/incredible_expeditions/flow.cards', 18, 7),
-    356: ('cards/incredible_expeditions/flow.cards', 21, 7),
-    358: ('cards/incredible_expeditions/flow.cards', 24, 9),
-    360: ('cards/incredible_expeditions/flow.cards', 103, 3),
-    361: ('cards/incredible_expeditions/flow.cards', 104, 5),
-    363: ('cards/incredible_expeditions/flow.cards', 106, 5),
-    364: ('cards/incredible_expeditions/flow.cards', 108, 3),
-    365: ('cards/incredible_expeditions/flow.cards', 109, 3),
-    370: ('cards/incredible_expeditions/flow.cards', 115, 3),
-    372: ('cards/incredible_expeditions/flow.cards', 116, 5),
-    373: ('cards/incredible_expeditions/flow.cards', 119, 3),
-    375: ('cards/incredible_expeditions/flow.cards', 120, 5),
-    376: ('cards/incredible_expeditions/flow.cards', 124, 3),
-    380: ('cards/incredible_expeditions/flow.cards', 36, 7),
-    383: ('cards/incredible_expeditions/flow.cards', 263, 3),
-    384: ('cards/incredible_expeditions/flow.cards', 264, 5),
-    386: ('cards/incredible_expeditions/flow.cards', 266, 5),
-    403: ('cards/incredible_expeditions/flow.cards', 47, 7),
-    404: ('cards/incredible_expeditions/flow.cards', 48, 9),
-    406: ('cards/incredible_expeditions/flow.cards', 131, 3),
-    407: ('cards/incredible_expeditions/flow.cards', 132, 5),
-    411: ('cards/incredible_expeditions/flow.cards', 55, 7),
-    413: ('cards/incredible_expeditions/flow.cards', 139, 3),
-    414: ('cards/incredible_expeditions/flow.cards', 142, 3),
-    415: ('cards/incredible_expeditions/flow.cards', 143, 3),
-    416: ('cards/incredible_expeditions/flow.cards', 146, 3),
-    417: ('cards/incredible_expeditions/flow.cards', 148, 3),
-    418: ('cards/incredible_expeditions/flow.cards', 149, 3),
-    420: ('cards/incredible_expeditions/flow.cards', 58, 9),
-    421: ('cards/incredible_expeditions/flow.cards', 59, 9),
-    423: ('cards/incredible_expeditions/flow.cards', 139, 3),
-    424: ('cards/incredible_expeditions/flow.cards', 142, 3),
-    425: ('cards/incredible_expeditions/flow.cards', 143, 3),
-    426: ('cards/incredible_expeditions/flow.cards', 146, 3),
-    427: ('cards/incredible_expeditions/flow.cards', 148, 3),
-    428: ('cards/incredible_expeditions/flow.cards', 149, 3),
-    431: ('cards/incredible_expeditions/flow.cards', 155, 3),
-    432: ('cards/incredible_expeditions/flow.cards', 158, 3),
-    433: ('cards/incredible_expeditions/flow.cards', 65, 7),
-    434: ('cards/incredible_expeditions/flow.cards', 68, 7),
-    435: ('cards/incredible_expeditions/flow.cards', 69, 9),
-    440: ('cards/incredible_expeditions/flow.cards', 244, 3),
-    441: ('cards/incredible_expeditions/flow.cards', 245, 3),
-    442: ('cards/incredible_expeditions/flow.cards', 246, 3),
-    447: ('cards/incredible_expeditions/flow.cards', 253, 3),
-    448: ('cards/incredible_expeditions/flow.cards', 255, 3),
-    450: ('cards/incredible_expeditions/flow.cards', 263, 3),
-    451: ('cards/incredible_expeditions/flow.cards', 264, 5),
-    453: ('cards/incredible_expeditions/flow.cards', 266, 5),
-    454: ('cards/incredible_expeditions/flow.cards', 81, 7),
-    455: ('cards/incredible_expeditions/flow.cards', 82, 9),
+    103: ('cards/incredible_expeditions/flow.cards', 226, 7),
+    104: ('cards/incredible_expeditions/flow.cards', 227, 9),
+    105: ('cards/incredible_expeditions/flow.cards', 228, 9),
+    107: ('cards/incredible_expeditions/flow.cards', 234, 7),
+    108: ('cards/incredible_expeditions/flow.cards', 235, 7),
+    109: ('cards/incredible_expeditions/flow.cards', 236, 7),
+    110: ('cards/incredible_expeditions/flow.cards', 239, 5),
+    111: ('cards/incredible_expeditions/flow.cards', 240, 5),
+    116: ('cards/incredible_expeditions/flow.cards', 247, 3),
+    117: ('cards/incredible_expeditions/flow.cards', 248, 3),
+    118: ('cards/incredible_expeditions/flow.cards', 249, 3),
+    123: ('cards/incredible_expeditions/flow.cards', 256, 3),
+    124: ('cards/incredible_expeditions/flow.cards', 258, 3),
+    125: ('cards/incredible_expeditions/flow.cards', 260, 3),
+    130: ('cards/incredible_expeditions/flow.cards', 266, 3),
+    131: ('cards/incredible_expeditions/flow.cards', 267, 5),
+    133: ('cards/incredible_expeditions/flow.cards', 269, 5),
+    138: ('cards/incredible_expeditions/flow.cards', 96, 1),
+    143: ('cards/incredible_expeditions/flow.cards', 164, 1),
+    148: ('cards/incredible_expeditions/flow.cards', 169, 1),
+    153: ('cards/incredible_expeditions/crew.cards', 17, 5),
+    154: ('cards/incredible_expeditions/crew.cards', 18, 7),
+    155: ('cards/incredible_expeditions/crew.cards', 19, 9),
+    156: ('cards/incredible_expeditions/crew.cards', 20, 9),
+    161: ('cards/incredible_expeditions/crew.cards', 35, 5),
+    166: ('cards/incredible_expeditions/crew.cards', 88, 5),
+    167: ('cards/incredible_expeditions/crew.cards', 89, 7),
+    168: ('cards/incredible_expeditions/crew.cards', 90, 9),
+    169: ('cards/incredible_expeditions/crew.cards', 91, 9),
+    174: ('cards/incredible_expeditions/encounters.cards', 13, 5),
+    179: ('cards/incredible_expeditions/encounters.cards', 44, 5),
+    184: ('cards/incredible_expeditions/encounters.cards', 53, 5),
+    189: ('cards/incredible_expeditions/encounters.cards', 76, 5),
+    194: ('cards/incredible_expeditions/encounters.cards', 91, 5),
+    199: ('cards/incredible_expeditions/encounters.cards', 103, 5),
+    204: ('cards/incredible_expeditions/encounters.cards', 112, 5),
+    209: ('cards/incredible_expeditions/encounters.cards', 121, 5),
+    214: ('cards/incredible_expeditions/encounters.cards', 130, 5),
+    219: ('cards/incredible_expeditions/encounters.cards', 145, 5),
+    224: ('cards/incredible_expeditions/leaders.cards', 25, 5),
+    229: ('cards/incredible_expeditions/leaders.cards', 35, 5),
+    234: ('cards/incredible_expeditions/leaders.cards', 45, 5),
+    239: ('cards/incredible_expeditions/locations.cards', 25, 5),
+    244: ('cards/incredible_expeditions/locations.cards', 33, 5),
+    249: ('cards/incredible_expeditions/locations.cards', 46, 5),
+    254: ('cards/incredible_expeditions/locations.cards', 54, 5),
+    259: ('cards/incredible_expeditions/resources.cards', 26, 5),
+    264: ('cards/incredible_expeditions/resources.cards', 36, 5),
+    269: ('cards/incredible_expeditions/resources.cards', 87, 5),
+    274: ('cards/incredible_expeditions/resources.cards', 111, 5),
+    279: ('cards/incredible_expeditions/resources.cards', 121, 5),
+    284: ('cards/incredible_expeditions/flow.cards', 12, 7),
+    285: ('cards/incredible_expeditions/flow.cards', 14, 7),
+    286: ('cards/incredible_expeditions/flow.cards', 18, 7),
+    291: ('cards/incredible_expeditions/flow.cards', 21, 7),
+    293: ('cards/incredible_expeditions/flow.cards', 24, 9),
+    294: ('cards/incredible_expeditions/flow.cards', 27, 9),
+    299: ('cards/incredible_expeditions/flow.cards', 31, 7),
+    304: ('cards/incredible_expeditions/flow.cards', 36, 7),
+    306: ('cards/incredible_expeditions/flow.cards', 37, 9),
+    311: ('cards/incredible_expeditions/flow.cards', 47, 7),
+    312: ('cards/incredible_expeditions/flow.cards', 48, 9),
+    313: ('cards/incredible_expeditions/flow.cards', 49, 11),
+    318: ('cards/incredible_expeditions/flow.cards', 55, 7),
+    319: ('cards/incredible_expeditions/flow.cards', 56, 9),
+    321: ('cards/incredible_expeditions/flow.cards', 58, 9),
+    322: ('cards/incredible_expeditions/flow.cards', 59, 9),
+    323: ('cards/incredible_expeditions/flow.cards', 60, 11),
+    325: ('cards/incredible_expeditions/flow.cards', 62, 11),
+    326: ('cards/incredible_expeditions/flow.cards', 65, 7),
+    327: ('cards/incredible_expeditions/flow.cards', 68, 7),
+    328: ('cards/incredible_expeditions/flow.cards', 69, 9),
+    333: ('cards/incredible_expeditions/flow.cards', 75, 7),
+    338: ('cards/incredible_expeditions/flow.cards', 79, 7),
+    339: ('cards/incredible_expeditions/flow.cards', 81, 7),
+    340: ('cards/incredible_expeditions/flow.cards', 82, 9),
+    351: ('cards/incredible_expeditions/flow.cards', 12, 7),
+    352: ('cards/incredible_expeditions/flow.cards', 14, 7),
+    353: ('cards/incredible_expeditions/flow.cards', 18, 7),
+    357: ('cards/incredible_expeditions/flow.cards', 21, 7),
+    359: ('cards/incredible_expeditions/flow.cards', 24, 9),
+    361: ('cards/incredible_expeditions/flow.cards', 103, 3),
+    362: ('cards/incredible_expeditions/flow.cards', 104, 5),
+    364: ('cards/incredible_expeditions/flow.cards', 106, 5),
+    365: ('cards/incredible_expeditions/flow.cards', 108, 3),
+    366: ('cards/incredible_expeditions/flow.cards', 109, 3),
+    371: ('cards/incredible_expeditions/flow.cards', 115, 3),
+    373: ('cards/incredible_expeditions/flow.cards', 116, 5),
+    374: ('cards/incredible_expeditions/flow.cards', 119, 3),
+    376: ('cards/incredible_expeditions/flow.cards', 120, 5),
+    377: ('cards/incredible_expeditions/flow.cards', 124, 3),
+    381: ('cards/incredible_expeditions/flow.cards', 36, 7),
+    384: ('cards/incredible_expeditions/flow.cards', 266, 3),
+    385: ('cards/incredible_expeditions/flow.cards', 267, 5),
+    387: ('cards/incredible_expeditions/flow.cards', 269, 5),
+    404: ('cards/incredible_expeditions/flow.cards', 47, 7),
+    405: ('cards/incredible_expeditions/flow.cards', 48, 9),
+    407: ('cards/incredible_expeditions/flow.cards', 131, 3),
+    408: ('cards/incredible_expeditions/flow.cards', 132, 5),
+    412: ('cards/incredible_expeditions/flow.cards', 55, 7),
+    414: ('cards/incredible_expeditions/flow.cards', 139, 3),
+    415: ('cards/incredible_expeditions/flow.cards', 142, 3),
+    416: ('cards/incredible_expeditions/flow.cards', 143, 3),
+    417: ('cards/incredible_expeditions/flow.cards', 146, 3),
+    418: ('cards/incredible_expeditions/flow.cards', 148, 3),
+    419: ('cards/incredible_expeditions/flow.cards', 149, 3),
+    421: ('cards/incredible_expeditions/flow.cards', 58, 9),
+    422: ('cards/incredible_expeditions/flow.cards', 59, 9),
+    424: ('cards/incredible_expeditions/flow.cards', 139, 3),
+    425: ('cards/incredible_expeditions/flow.cards', 142, 3),
+    426: ('cards/incredible_expeditions/flow.cards', 143, 3),
+    427: ('cards/incredible_expeditions/flow.cards', 146, 3),
+    428: ('cards/incredible_expeditions/flow.cards', 148, 3),
+    429: ('cards/incredible_expeditions/flow.cards', 149, 3),
+    432: ('cards/incredible_expeditions/flow.cards', 155, 3),
+    433: ('cards/incredible_expeditions/flow.cards', 158, 3),
+    434: ('cards/incredible_expeditions/flow.cards', 65, 7),
+    435: ('cards/incredible_expeditions/flow.cards', 68, 7),
+    436: ('cards/incredible_expeditions/flow.cards', 69, 9),
+    441: ('cards/incredible_expeditions/flow.cards', 247, 3),
+    442: ('cards/incredible_expeditions/flow.cards', 248, 3),
+    443: ('cards/incredible_expeditions/flow.cards', 249, 3),
+    448: ('cards/incredible_expeditions/flow.cards', 256, 3),
+    449: ('cards/incredible_expeditions/flow.cards', 258, 3),
+    451: ('cards/incredible_expeditions/flow.cards', 266, 3),
+    452: ('cards/incredible_expeditions/flow.cards', 267, 5),
+    454: ('cards/incredible_expeditions/flow.cards', 269, 5),
+    455: ('cards/incredible_expeditions/flow.cards', 81, 7),
+    456: ('cards/incredible_expeditions/flow.cards', 82, 9),
 }

@@ -96,42 +96,43 @@ def dv_face_encounter(g, c):
     # verb face_encounter (cards/incredible_expeditions/flow.cards:204)
     g.verbs['flip_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:206:3
     if g.natives['facing_an_encounter'](g, c):  # @ cards/incredible_expeditions/flow.cards:207:3
-        g.fire_in_force(c, 'facing')  # @ cards/incredible_expeditions/flow.cards:210:5
-        g.verbs['raise_against_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:215:5
-        if g.natives['difficulty_met'](g, c):  # @ cards/incredible_expeditions/flow.cards:216:5
-            g.verbs['defeat_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:217:7
-            g.fire_in_force(c, 'defeated')  # @ cards/incredible_expeditions/flow.cards:220:7
-            if ((g.natives['at_the_last_location'](g, c) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c))) and (not g.natives['winner_found'](g, c))):  # @ cards/incredible_expeditions/flow.cards:223:7
-                g.gain(c, 'victory', 1)  # @ cards/incredible_expeditions/flow.cards:224:9
-                g.verbs['declare_winner'](g, c)  # @ cards/incredible_expeditions/flow.cards:225:9
+        w1 = g.open_window(c, 'facing', {'heroism_difficulty': g.natives['printed_heroism_difficulty'](g, c), 'skullduggery_difficulty': g.natives['printed_skullduggery_difficulty'](g, c)})  # @ cards/incredible_expeditions/flow.cards:211:5
+        g.verbs['set_difficulty'](g, c, w1.q['heroism_difficulty'], w1.q['skullduggery_difficulty'])  # @ cards/incredible_expeditions/flow.cards:212:7
+        g.verbs['raise_against_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:218:5
+        if g.natives['difficulty_met'](g, c):  # @ cards/incredible_expeditions/flow.cards:219:5
+            g.verbs['defeat_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:220:7
+            g.fire_in_force(c, 'defeated')  # @ cards/incredible_expeditions/flow.cards:223:7
+            if ((g.natives['at_the_last_location'](g, c) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c))) and (not g.natives['winner_found'](g, c))):  # @ cards/incredible_expeditions/flow.cards:226:7
+                g.gain(c, 'victory', 1)  # @ cards/incredible_expeditions/flow.cards:227:9
+                g.verbs['declare_winner'](g, c)  # @ cards/incredible_expeditions/flow.cards:228:9
         else:
-            g.verbs['leave_undefeated'](g, c)  # @ cards/incredible_expeditions/flow.cards:231:7
-            g.fire_in_force(c, 'undefeated')  # @ cards/incredible_expeditions/flow.cards:232:7
-            g.verbs['discard_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:233:7
-        g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:236:5
-        dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:237:5
+            g.verbs['leave_undefeated'](g, c)  # @ cards/incredible_expeditions/flow.cards:234:7
+            g.fire_in_force(c, 'undefeated')  # @ cards/incredible_expeditions/flow.cards:235:7
+            g.verbs['discard_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:236:7
+        g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:239:5
+        dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:240:5
 
 
 def dv_reset_temporary_totals(g, c):
-    # verb reset_temporary_totals (cards/incredible_expeditions/flow.cards:243)
-    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:244:3
-    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:245:3
-    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:246:3
+    # verb reset_temporary_totals (cards/incredible_expeditions/flow.cards:246)
+    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:247:3
+    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:248:3
+    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:249:3
 
 
 def dv_draw_phase(g, c):
-    # verb draw_phase (cards/incredible_expeditions/flow.cards:251)
-    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:253:3
-    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:255:3
-    dv_draw_to_hand_size(g, c)  # @ cards/incredible_expeditions/flow.cards:257:3
+    # verb draw_phase (cards/incredible_expeditions/flow.cards:254)
+    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:256:3
+    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:258:3
+    dv_draw_to_hand_size(g, c)  # @ cards/incredible_expeditions/flow.cards:260:3
 
 
 def dv_draw_to_hand_size(g, c):
-    # verb draw_to_hand_size (cards/incredible_expeditions/flow.cards:260)
-    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:263:3
-        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:264:5
+    # verb draw_to_hand_size (cards/incredible_expeditions/flow.cards:263)
+    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:266:3
+        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:267:5
     else:
-        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:266:5
+        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:269:5
 
 
 def df_marooned(g, c):
@@ -387,10 +388,10 @@ def run__setup(g, c):
     for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:36:7
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
         # verb draw_to_hand_size
-        if g.natives['at_port_city'](g, c2):  # @ cards/incredible_expeditions/flow.cards:263:3
-            stdlib_decks.draw_from(g, c2, 'resource_deck', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:264:5
+        if g.natives['at_port_city'](g, c2):  # @ cards/incredible_expeditions/flow.cards:266:3
+            stdlib_decks.draw_from(g, c2, 'resource_deck', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:267:5
         else:
-            stdlib_decks.draw_or_reshuffle(g, c2, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:266:5
+            stdlib_decks.draw_or_reshuffle(g, c2, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:269:5
 
 
 def run__turn(g, c):
@@ -444,20 +445,20 @@ def run__turn(g, c):
     if logs:
         g.events.append(('phase', c.player.index, 'end_of_the_turn'))
     # verb reset_temporary_totals
-    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:244:3
-    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:245:3
-    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:246:3
+    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:247:3
+    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:248:3
+    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:249:3
     # phase draw_phase
     if logs:
         g.events.append(('phase', c.player.index, 'draw_phase'))
     # verb draw_phase
-    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:253:3
-    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:255:3
+    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:256:3
+    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:258:3
     # verb draw_to_hand_size
-    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:263:3
-        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:264:5
+    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:266:3
+        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:267:5
     else:
-        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:266:5
+        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:269:5
     if (g.natives['turns_taken'](g, c) >= g.params['turn_limit']):  # @ cards/incredible_expeditions/flow.cards:81:7
         g.end_game(c, 'turn limit')  # @ cards/incredible_expeditions/flow.cards:82:9
 
@@ -543,139 +544,140 @@ LINES = {
     92: ('cards/incredible_expeditions/flow.cards', 199, 3),
     97: ('cards/incredible_expeditions/flow.cards', 206, 3),
     98: ('cards/incredible_expeditions/flow.cards', 207, 3),
-    99: ('cards/incredible_expeditions/flow.cards', 210, 5),
-    100: ('cards/incredible_expeditions/flow.cards', 215, 5),
-    101: ('cards/incredible_expeditions/flow.cards', 216, 5),
-    102: ('cards/incredible_expeditions/flow.cards', 217, 7),
+    99: ('cards/incredible_expeditions/flow.cards', 211, 5),
+    100: ('cards/incredible_expeditions/flow.cards', 212, 7),
+    101: ('cards/incredible_expeditions/flow.cards', 218, 5),
+    102: ('cards/incredible_expeditions/flow.cards', 219, 5),
     103: ('cards/incredible_expeditions/flow.cards', 220, 7),
     104: ('cards/incredible_expeditions/flow.cards', 223, 7),
-    105: ('cards/incredible_expeditions/flow.cards', 224, 9),
-    106: ('cards/incredible_expeditions/flow.cards', 225, 9),
-    108: ('cards/incredible_expeditions/flow.cards', 231, 7),
-    109: ('cards/incredible_expeditions/flow.cards', 232, 7),
-    110: ('cards/incredible_expeditions/flow.cards', 233, 7),
-    111: ('cards/incredible_expeditions/flow.cards', 236, 5),
-    112: ('cards/incredible_expeditions/flow.cards', 237, 5),
-    117: ('cards/incredible_expeditions/flow.cards', 244, 3),
-    118: ('cards/incredible_expeditions/flow.cards', 245, 3),
-    119: ('cards/incredible_expeditions/flow.cards', 246, 3),
-    124: ('cards/incredible_expeditions/flow.cards', 253, 3),
-    125: ('cards/incredible_expeditions/flow.cards', 255, 3),
-    126: ('cards/incredible_expeditions/flow.cards', 257, 3),
-    131: ('cards/incredible_expeditions/flow.cards', 263, 3),
-    132: ('cards/incredible_expeditions/flow.cards', 264, 5),
-    134: ('cards/incredible_expeditions/flow.cards', 266, 5),
-    139: ('cards/incredible_expeditions/flow.cards', 96, 1),
-    144: ('cards/incredible_expeditions/flow.cards', 164, 1),
-    149: ('cards/incredible_expeditions/flow.cards', 169, 1),
-    154: ('cards/incredible_expeditions/crew.cards', 17, 5),
-    155: ('cards/incredible_expeditions/crew.cards', 18, 7),
-    156: ('cards/incredible_expeditions/crew.cards', 19, 9),
-    157: ('cards/incredible_expeditions/crew.cards', 20, 9),
-    162: ('cards/incredible_expeditions/crew.cards', 35, 5),
-    167: ('cards/incredible_expeditions/crew.cards', 88, 5),
-    168: ('cards/incredible_expeditions/crew.cards', 89, 7),
-    169: ('cards/incredible_expeditions/crew.cards', 90, 9),
-    170: ('cards/incredible_expeditions/crew.cards', 91, 9),
-    175: ('cards/incredible_expeditions/encounters.cards', 13, 5),
-    180: ('cards/incredible_expeditions/encounters.cards', 44, 5),
-    185: ('cards/incredible_expeditions/encounters.cards', 53, 5),
-    190: ('cards/incredible_expeditions/encounters.cards', 76, 5),
-    195: ('cards/incredible_expeditions/encounters.cards', 91, 5),
-    200: ('cards/incredible_expeditions/encounters.cards', 103, 5),
-    205: ('cards/incredible_expeditions/encounters.cards', 112, 5),
-    210: ('cards/incredible_expeditions/encounters.cards', 121, 5),
-    215: ('cards/incredible_expeditions/encounters.cards', 130, 5),
-    220: ('cards/incredible_expeditions/encounters.cards', 145, 5),
-    225: ('cards/incredible_expeditions/leaders.cards', 25, 5),
-    230: ('cards/incredible_expeditions/leaders.cards', 35, 5),
-    235: ('cards/incredible_expeditions/leaders.cards', 45, 5),
-    240: ('cards/incredible_expeditions/locations.cards', 25, 5),
-    245: ('cards/incredible_expeditions/locations.cards', 33, 5),
-    250: ('cards/incredible_expeditions/locations.cards', 46, 5),
-    255: ('cards/incredible_expeditions/locations.cards', 54, 5),
-    260: ('cards/incredible_expeditions/resources.cards', 26, 5),
-    265: ('cards/incredible_expeditions/resources.cards', 36, 5),
-    270: ('cards/incredible_expeditions/resources.cards', 87, 5),
-    275: ('cards/incredible_expeditions/resources.cards', 111, 5),
-    280: ('cards/incredible_expeditions/resources.cards', 121, 5),
-    285: ('cards/incredible_expeditions/variants/more_locations.cards', 14, 5),
-    290: ('cards/incredible_expeditions/flow.cards', 12, 7),
-    291: ('cards/incredible_expeditions/flow.cards', 14, 7),
-    292: ('cards/incredible_expeditions/flow.cards', 18, 7),
-    297: ('cards/incredible_expeditions/flow.cards', 21, 7),
-    299: ('cards/incredible_expeditions/flow.cards', 24, 9),
-    300: ('cards/incredible_expeditions/flow.cards', 27, 9),
-    305: ('cards/incredible_expeditions/flow.cards', 31, 7),
-    310: ('cards/incredible_expeditions/flow.cards', 36, 7),
-    312: ('cards/incredible_expeditions/flow.cards', 37, 9),
-    317: ('cards/incredible_expeditions/flow.cards', 47, 7),
-    318: ('cards/incredible_expeditions/flow.cards', 48, 9),
-    319: ('cards/incredible_expeditions/flow.cards', 49, 11),
-    324: ('cards/incredible_expeditions/flow.cards', 55, 7),
-    325: ('cards/incredible_expeditions/flow.cards', 56, 9),
-    327: ('cards/incredible_expeditions/flow.cards', 58, 9),
-    328: ('cards/incredible_expeditions/flow.cards', 59, 9),
-    329: ('cards/incredible_expeditions/flow.cards', 60, 11),
-    331: ('cards/incredible_expeditions/flow.cards', 62, 11),
-    332: ('cards/incredible_expeditions/flow.cards', 65, 7),
-    333: ('cards/incredible_expeditions/flow.cards', 68, 7),
-    334: ('cards/incredible_expeditions/flow.cards', 69, 9),
-    339: ('cards/incredible_expeditions/flow.cards', 75, 7),
-    344: ('cards/incredible_expeditions/flow.cards', 79, 7),
-    345: ('cards/incredible_expeditions/flow.cards', 81, 7),
-    346: ('cards/incredible_expeditions/flow.cards', 82, 9),
-    357: ('cards/incredible_expeditions/flow.cards', 12, 7),
-    358: ('cards/incredible_expeditions/flow.cards', 14, 7),
-    359: ('cards/incredible_expeditions/flow.cards', 18, 7),
-    363: ('cards/incredible_expeditions/flow.cards', 21, 7),
-    365: ('cards/incredible_expeditions/flow.cards', 24, 9),
-    367: ('cards/incredible_expeditions/flow.cards', 103, 3),
-    368: ('cards/incredible_expeditions/flow.cards', 104, 5),
-    370: ('cards/incredible_expeditions/flow.cards', 106, 5),
-    371: ('cards/incredible_expeditions/flow.cards', 108, 3),
-    372: ('cards/incredible_expeditions/flow.cards', 109, 3),
-    377: ('cards/incredible_expeditions/flow.cards', 115, 3),
-    379: ('cards/incredible_expeditions/flow.cards', 116, 5),
-    380: ('cards/incredible_expeditions/flow.cards', 119, 3),
-    382: ('cards/incredible_expeditions/flow.cards', 120, 5),
-    383: ('cards/incredible_expeditions/flow.cards', 124, 3),
-    387: ('cards/incredible_expeditions/flow.cards', 36, 7),
-    390: ('cards/incredible_expeditions/flow.cards', 263, 3),
-    391: ('cards/incredible_expeditions/flow.cards', 264, 5),
-    393: ('cards/incredible_expeditions/flow.cards', 266, 5),
-    410: ('cards/incredible_expeditions/flow.cards', 47, 7),
-    411: ('cards/incredible_expeditions/flow.cards', 48, 9),
-    413: ('cards/incredible_expeditions/flow.cards', 131, 3),
-    414: ('cards/incredible_expeditions/flow.cards', 132, 5),
-    418: ('cards/incredible_expeditions/flow.cards', 55, 7),
-    420: ('cards/incredible_expeditions/flow.cards', 139, 3),
-    421: ('cards/incredible_expeditions/flow.cards', 142, 3),
-    422: ('cards/incredible_expeditions/flow.cards', 143, 3),
-    423: ('cards/incredible_expeditions/flow.cards', 146, 3),
-    424: ('cards/incredible_expeditions/flow.cards', 148, 3),
-    425: ('cards/incredible_expeditions/flow.cards', 149, 3),
-    427: ('cards/incredible_expeditions/flow.cards', 58, 9),
-    428: ('cards/incredible_expeditions/flow.cards', 59, 9),
-    430: ('cards/incredible_expeditions/flow.cards', 139, 3),
-    431: ('cards/incredible_expeditions/flow.cards', 142, 3),
-    432: ('cards/incredible_expeditions/flow.cards', 143, 3),
-    433: ('cards/incredible_expeditions/flow.cards', 146, 3),
-    434: ('cards/incredible_expeditions/flow.cards', 148, 3),
-    435: ('cards/incredible_expeditions/flow.cards', 149, 3),
-    438: ('cards/incredible_expeditions/flow.cards', 155, 3),
-    439: ('cards/incredible_expeditions/flow.cards', 158, 3),
-    440: ('cards/incredible_expeditions/flow.cards', 65, 7),
-    441: ('cards/incredible_expeditions/flow.cards', 68, 7),
-    442: ('cards/incredible_expeditions/flow.cards', 69, 9),
-    447: ('cards/incredible_expeditions/flow.cards', 244, 3),
-    448: ('cards/incredible_expeditions/flow.cards', 245, 3),
-    449: ('cards/incredible_expeditions/flow.cards', 246, 3),
-    454: ('cards/incredible_expeditions/flow.cards', 253, 3),
-    455: ('cards/incredible_expeditions/flow.cards', 255, 3),
-    457: ('cards/incredible_expeditions/flow.cards', 263, 3),
-    458: ('cards/incredible_expeditions/flow.cards', 264, 5),
-    460: ('cards/incredible_expeditions/flow.cards', 266, 5),
-    461: ('cards/incredible_expeditions/flow.cards', 81, 7),
-    462: ('cards/incredible_expeditions/flow.cards', 82, 9),
+    105: ('cards/incredible_expeditions/flow.cards', 226, 7),
+    106: ('cards/incredible_expeditions/flow.cards', 227, 9),
+    107: ('cards/incredible_expeditions/flow.cards', 228, 9),
+    109: ('cards/incredible_expeditions/flow.cards', 234, 7),
+    110: ('cards/incredible_expeditions/flow.cards', 235, 7),
+    111: ('cards/incredible_expeditions/flow.cards', 236, 7),
+    112: ('cards/incredible_expeditions/flow.cards', 239, 5),
+    113: ('cards/incredible_expeditions/flow.cards', 240, 5),
+    118: ('cards/incredible_expeditions/flow.cards', 247, 3),
+    119: ('cards/incredible_expeditions/flow.cards', 248, 3),
+    120: ('cards/incredible_expeditions/flow.cards', 249, 3),
+    125: ('cards/incredible_expeditions/flow.cards', 256, 3),
+    126: ('cards/incredible_expeditions/flow.cards', 258, 3),
+    127: ('cards/incredible_expeditions/flow.cards', 260, 3),
+    132: ('cards/incredible_expeditions/flow.cards', 266, 3),
+    133: ('cards/incredible_expeditions/flow.cards', 267, 5),
+    135: ('cards/incredible_expeditions/flow.cards', 269, 5),
+    140: ('cards/incredible_expeditions/flow.cards', 96, 1),
+    145: ('cards/incredible_expeditions/flow.cards', 164, 1),
+    150: ('cards/incredible_expeditions/flow.cards', 169, 1),
+    155: ('cards/incredible_expeditions/crew.cards', 17, 5),
+    156: ('cards/incredible_expeditions/crew.cards', 18, 7),
+    157: ('cards/incredible_expeditions/crew.cards', 19, 9),
+    158: ('cards/incredible_expeditions/crew.cards', 20, 9),
+    163: ('cards/incredible_expeditions/crew.cards', 35, 5),
+    168: ('cards/incredible_expeditions/crew.cards', 88, 5),
+    169: ('cards/incredible_expeditions/crew.cards', 89, 7),
+    170: ('cards/incredible_expeditions/crew.cards', 90, 9),
+    171: ('cards/incredible_expeditions/crew.cards', 91, 9),
+    176: ('cards/incredible_expeditions/encounters.cards', 13, 5),
+    181: ('cards/incredible_expeditions/encounters.cards', 44, 5),
+    186: ('cards/incredible_expeditions/encounters.cards', 53, 5),
+    191: ('cards/incredible_expeditions/encounters.cards', 76, 5),
+    196: ('cards/incredible_expeditions/encounters.cards', 91, 5),
+    201: ('cards/incredible_expeditions/encounters.cards', 103, 5),
+    206: ('cards/incredible_expeditions/encounters.cards', 112, 5),
+    211: ('cards/incredible_expeditions/encounters.cards', 121, 5),
+    216: ('cards/incredible_expeditions/encounters.cards', 130, 5),
+    221: ('cards/incredible_expeditions/encounters.cards', 145, 5),
+    226: ('cards/incredible_expeditions/leaders.cards', 25, 5),
+    231: ('cards/incredible_expeditions/leaders.cards', 35, 5),
+    236: ('cards/incredible_expeditions/leaders.cards', 45, 5),
+    241: ('cards/incredible_expeditions/locations.cards', 25, 5),
+    246: ('cards/incredible_expeditions/locations.cards', 33, 5),
+    251: ('cards/incredible_expeditions/locations.cards', 46, 5),
+    256: ('cards/incredible_expeditions/locations.cards', 54, 5),
+    261: ('cards/incredible_expeditions/resources.cards', 26, 5),
+    266: ('cards/incredible_expeditions/resources.cards', 36, 5),
+    271: ('cards/incredible_expeditions/resources.cards', 87, 5),
+    276: ('cards/incredible_expeditions/resources.cards', 111, 5),
+    281: ('cards/incredible_expeditions/resources.cards', 121, 5),
+    286: ('cards/incredible_expeditions/variants/more_locations.cards', 14, 5),
+    291: ('cards/incredible_expeditions/flow.cards', 12, 7),
+    292: ('cards/incredible_expeditions/flow.cards', 14, 7),
+    293: ('cards/incredible_expeditions/flow.cards', 18, 7),
+    298: ('cards/incredible_expeditions/flow.cards', 21, 7),
+    300: ('cards/incredible_expeditions/flow.cards', 24, 9),
+    301: ('cards/incredible_expeditions/flow.cards', 27, 9),
+    306: ('cards/incredible_expeditions/flow.cards', 31, 7),
+    311: ('cards/incredible_expeditions/flow.cards', 36, 7),
+    313: ('cards/incredible_expeditions/flow.cards', 37, 9),
+    318: ('cards/incredible_expeditions/flow.cards', 47, 7),
+    319: ('cards/incredible_expeditions/flow.cards', 48, 9),
+    320: ('cards/incredible_expeditions/flow.cards', 49, 11),
+    325: ('cards/incredible_expeditions/flow.cards', 55, 7),
+    326: ('cards/incredible_expeditions/flow.cards', 56, 9),
+    328: ('cards/incredible_expeditions/flow.cards', 58, 9),
+    329: ('cards/incredible_expeditions/flow.cards', 59, 9),
+    330: ('cards/incredible_expeditions/flow.cards', 60, 11),
+    332: ('cards/incredible_expeditions/flow.cards', 62, 11),
+    333: ('cards/incredible_expeditions/flow.cards', 65, 7),
+    334: ('cards/incredible_expeditions/flow.cards', 68, 7),
+    335: ('cards/incredible_expeditions/flow.cards', 69, 9),
+    340: ('cards/incredible_expeditions/flow.cards', 75, 7),
+    345: ('cards/incredible_expeditions/flow.cards', 79, 7),
+    346: ('cards/incredible_expeditions/flow.cards', 81, 7),
+    347: ('cards/incredible_expeditions/flow.cards', 82, 9),
+    358: ('cards/incredible_expeditions/flow.cards', 12, 7),
+    359: ('cards/incredible_expeditions/flow.cards', 14, 7),
+    360: ('cards/incredible_expeditions/flow.cards', 18, 7),
+    364: ('cards/incredible_expeditions/flow.cards', 21, 7),
+    366: ('cards/incredible_expeditions/flow.cards', 24, 9),
+    368: ('cards/incredible_expeditions/flow.cards', 103, 3),
+    369: ('cards/incredible_expeditions/flow.cards', 104, 5),
+    371: ('cards/incredible_expeditions/flow.cards', 106, 5),
+    372: ('cards/incredible_expeditions/flow.cards', 108, 3),
+    373: ('cards/incredible_expeditions/flow.cards', 109, 3),
+    378: ('cards/incredible_expeditions/flow.cards', 115, 3),
+    380: ('cards/incredible_expeditions/flow.cards', 116, 5),
+    381: ('cards/incredible_expeditions/flow.cards', 119, 3),
+    383: ('cards/incredible_expeditions/flow.cards', 120, 5),
+    384: ('cards/incredible_expeditions/flow.cards', 124, 3),
+    388: ('cards/incredible_expeditions/flow.cards', 36, 7),
+    391: ('cards/incredible_expeditions/flow.cards', 266, 3),
+    392: ('cards/incredible_expeditions/flow.cards', 267, 5),
+    394: ('cards/incredible_expeditions/flow.cards', 269, 5),
+    411: ('cards/incredible_expeditions/flow.cards', 47, 7),
+    412: ('cards/incredible_expeditions/flow.cards', 48, 9),
+    414: ('cards/incredible_expeditions/flow.cards', 131, 3),
+    415: ('cards/incredible_expeditions/flow.cards', 132, 5),
+    419: ('cards/incredible_expeditions/flow.cards', 55, 7),
+    421: ('cards/incredible_expeditions/flow.cards', 139, 3),
+    422: ('cards/incredible_expeditions/flow.cards', 142, 3),
+    423: ('cards/incredible_expeditions/flow.cards', 143, 3),
+    424: ('cards/incredible_expeditions/flow.cards', 146, 3),
+    425: ('cards/incredible_expeditions/flow.cards', 148, 3),
+    426: ('cards/incredible_expeditions/flow.cards', 149, 3),
+    428: ('cards/incredible_expeditions/flow.cards', 58, 9),
+    429: ('cards/incredible_expeditions/flow.cards', 59, 9),
+    431: ('cards/incredible_expeditions/flow.cards', 139, 3),
+    432: ('cards/incredible_expeditions/flow.cards', 142, 3),
+    433: ('cards/incredible_expeditions/flow.cards', 143, 3),
+    434: ('cards/incredible_expeditions/flow.cards', 146, 3),
+    435: ('cards/incredible_expeditions/flow.cards', 148, 3),
+    436: ('cards/incredible_expeditions/flow.cards', 149, 3),
+    439: ('cards/incredible_expeditions/flow.cards', 155, 3),
+    440: ('cards/incredible_expeditions/flow.cards', 158, 3),
+    441: ('cards/incredible_expeditions/flow.cards', 65, 7),
+    442: ('cards/incredible_expeditions/flow.cards', 68, 7),
+    443: ('cards/incredible_expeditions/flow.cards', 69, 9),
+    448: ('cards/incredible_expeditions/flow.cards', 247, 3),
+    449: ('cards/incredible_expeditions/flow.cards', 248, 3),
+    450: ('cards/incredible_expeditions/flow.cards', 249, 3),
+    455: ('cards/incredible_expeditions/flow.cards', 256, 3),
+    456: ('cards/incredible_expeditions/flow.cards', 258, 3),
+    458: ('cards/incredible_expeditions/flow.cards', 266, 3),
+    459: ('cards/incredible_expeditions/flow.cards', 267, 5),
+    461: ('cards/incredible_expeditions/flow.cards', 269, 5),
+    462: ('cards/incredible_expeditions/flow.cards', 81, 7),
+    463: ('cards/incredible_expeditions/flow.cards', 82, 9),
 }
