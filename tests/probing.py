@@ -1,4 +1,4 @@
-"""Helpers the probe and audit tests share (tests/test_probe_*.py, tests/test_audit2_*.py): a
+"""Helpers the probe and audit tests share (tests/test_probe_*.py, tests/test_audit*_*.py): a
 project holding a copy of a shipped game, that game checked with a designer's extra card file,
 as `cardc check` would see it, scenarios written to a file and run, and an audit's new cards
 and house rules built, held to their cases, simulated and printed."""
@@ -49,13 +49,14 @@ def run_scenarios(generated: Path, text: str, path: Path) -> list[Any]:
     return list(Runner(generated).run_file(path))
 
 
-# -- what the audits' tests share (tests/test_audit2_*.py)
+# -- what the audits' tests share (tests/test_audit2_*.py, tests/test_audit3_*.py)
 
 
 def audit_files(audit: Path) -> dict[str, str]:
-    """An audit's new cards (``audit2.cards``) and house rules (``variants/*.yaml``), as paths
-    under the game's folder -> text, for the ``built_copy`` fixture."""
-    files = {"audit2.cards": (audit / "audit2.cards").read_text(encoding="utf-8")}
+    """An audit's new cards (its ``*.cards``: ``audit2.cards``, ``audit3.cards``) and house
+    rules (``variants/*.yaml``), as paths under the game's folder -> text, for the
+    ``built_copy`` fixture."""
+    files = {path.name: path.read_text(encoding="utf-8") for path in sorted(audit.glob("*.cards"))}
     for variant in sorted((audit / "variants").glob("*.yaml")):
         files[f"variants/{variant.name}"] = variant.read_text(encoding="utf-8")
     return files
@@ -105,7 +106,10 @@ def audit_texts(tmp_path: Path, game: str, audit: Path) -> dict[str, str]:
 
     folder = tmp_path / "cards" / game
     shutil.copytree(ROOT / "cards" / game, folder, ignore=shutil.ignore_patterns("variants"))
-    shutil.copy(audit / "audit2.cards", folder / "audit2.cards")
+    names = set()
+    for path in audit.glob("*.cards"):
+        shutil.copy(path, folder / path.name)
+        names.add(path.name)
     result = compile_game(folder, SourceCache())
     assert result.ir is not None, [d.message for d in result.diagnostics]
     ref = resolve(reference_for(folder, None), result.ir, {c["id"] for c in result.ir["cards"]})
@@ -113,7 +117,7 @@ def audit_texts(tmp_path: Path, game: str, audit: Path) -> dict[str, str]:
     return {
         card.title: " ".join(plain(p) for p in card.paragraphs)
         for card in [*model.cards, *model.rules]
-        if "audit2" in card.source
+        if card.source.split("/")[-1].split(":")[0] in names
     }
 
 

@@ -12,34 +12,19 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from probing import diagnostics_with_card_file
+from probing import audit_cases, audit_files, diagnostics_with_card_file
 
 from engine import sim
-from engine.scenario import Runner
 
 AUDIT = Path(__file__).resolve().parent / "data" / "audit3_darwins_journey"
 VARIANTS = ("calm_first_rounds", "open_diary", "pirates_at_sea")
 
 
-def audit_files() -> dict[str, str]:
-    """The new cards and the house rules, by their path in the game's folder."""
-    files = {"audit3.cards": (AUDIT / "audit3.cards").read_text(encoding="utf-8")}
-    for name in VARIANTS:
-        path = AUDIT / "variants" / f"{name}.yaml"
-        files[f"variants/{name}.yaml"] = path.read_text(encoding="utf-8")
-    return files
-
-
 def test_the_new_cards_and_house_rules_hold_their_cases(
     built_copy: Callable[[str, dict[str, str]], Path],
 ) -> None:
-    generated = built_copy("darwins_journey", audit_files())
-    runner = Runner(generated)
-    results = [
-        result
-        for path in sorted((AUDIT / "scenarios").glob("*.yaml"))
-        for result in runner.run_file(path)
-    ]
+    results, points = audit_cases(built_copy, "darwins_journey", AUDIT)
+    assert [point.name for point in points[1:]] == list(VARIANTS)
     assert [f"{r.name}: {r.message}" for r in results if not r.passed] == []
     assert len(results) == 9
 
@@ -47,7 +32,7 @@ def test_the_new_cards_and_house_rules_hold_their_cases(
 def test_the_house_rules_simulate_whole_games_seeded(
     built_copy: Callable[[str, dict[str, str]], Path],
 ) -> None:
-    folder = built_copy("darwins_journey", audit_files()) / "darwins_journey"
+    folder = built_copy("darwins_journey", audit_files(AUDIT)) / "darwins_journey"
     means = {}
     for point in [folder, *(folder / name for name in VARIANTS)]:
         for mode in ("solo", "competitive"):

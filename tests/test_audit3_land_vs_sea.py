@@ -1,7 +1,7 @@
 """A third, independent tester's Land vs Sea: Uncharted, written from the rulebook
 (/work/shared/rulebooks/land-vs-sea-uncharted.txt) and the README alone: the hint a designer
 gets for a member of a placement (``placed.menhir``), new tiles and a scoring layer
-(tests/data/audit3_land_vs_sea/cards.cards) and house rules (its variants/), each built into a
+(tests/data/audit3_land_vs_sea/audit3.cards) and house rules (its variants/), each built into a
 copy of the game, played by scenarios that show their difference, and simulated. (The rule
 cases are tests/scenarios/land_vs_sea/audit3_rules.yaml.)
 """
@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from probing import copy_game, diagnostics_with_card_file
+from probing import audit_cases, audit_files, copy_game, diagnostics_with_card_file
 
 from compiler.pipeline import compile_game
 from compiler.sheets.lint import _problems
@@ -22,7 +22,6 @@ from compiler.sheets.reference import reference_for, resolve
 from compiler.sheets.text import plain
 from dsl.diagnostics import SourceCache
 from engine import sim
-from engine.scenario import Runner
 
 GAME = "land_vs_sea"
 DATA = Path(__file__).resolve().parent / "data" / "audit3_land_vs_sea"
@@ -71,24 +70,11 @@ def test_a_member_nothing_asks_keeps_the_declaration_hint(
 VARIANTS = ("aids_last", "corsairs", "sea_head_start")
 
 
-def audit_files() -> dict[str, str]:
-    """The new cards and the house rules, by their path in the game's folder."""
-    files = {"audit3.cards": (DATA / "cards.cards").read_text(encoding="utf-8")}
-    for name in VARIANTS:
-        path = DATA / "variants" / f"{name}.yaml"
-        files[f"variants/{name}.yaml"] = path.read_text(encoding="utf-8")
-    return files
-
-
 def test_the_new_cards_and_house_rules_hold_their_cases(
     built_copy: Callable[[str, dict[str, str]], Path],
 ) -> None:
-    runner = Runner(built_copy(GAME, audit_files()))
-    results = [
-        result
-        for path in sorted((DATA / "scenarios").glob("*.yaml"))
-        for result in runner.run_file(path)
-    ]
+    results, points = audit_cases(built_copy, GAME, DATA)
+    assert [point.name for point in points[1:]] == list(VARIANTS)
     assert [f"{r.name}: {r.message}" for r in results if not r.passed] == []
     assert len(results) == 7
 
@@ -96,7 +82,7 @@ def test_the_new_cards_and_house_rules_hold_their_cases(
 def test_the_new_layers_score_in_whole_games_and_the_house_rules_simulate(
     built_copy: Callable[[str, dict[str, str]], Path],
 ) -> None:
-    folder = built_copy(GAME, audit_files()) / GAME
+    folder = built_copy(GAME, audit_files(DATA)) / GAME
     base = sim.simulate(folder, 3, 2, "competitive", "greedy", cards=False)
     again = sim.simulate(folder, 3, 2, "competitive", "greedy", cards=False)
     # Seeded: the same seed plays the same games.
@@ -117,7 +103,7 @@ def test_a_loop_over_every_trade_route_reads_for_every_trade_route(tmp_path: Pat
     # The end game layer's card said "for each trade route in every trade route on the board":
     # a list the reference words as "every ..." is the loop itself.
     folder = copy_game(tmp_path, GAME)
-    shutil.copy(DATA / "cards.cards", folder / "audit3.cards")
+    shutil.copy(DATA / "audit3.cards", folder / "audit3.cards")
     result = compile_game(folder, SourceCache())
     assert result.ir is not None, [d.message for d in result.diagnostics]
     ids = {c["id"] for c in result.ir["cards"]}

@@ -38,7 +38,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from probing import copy_game, diagnostics_with_card_file, run_scenarios
+from probing import (
+    assert_simulates,
+    audit_cases,
+    copy_game,
+    diagnostics_with_card_file,
+    run_scenarios,
+)
 
 from compiler.pipeline import compile_game
 from compiler.sheets.model import build_model
@@ -46,8 +52,6 @@ from compiler.sheets.reference import reference_for, resolve
 from compiler.sheets.text import plain
 from compiler.variants import compile_variant
 from dsl.diagnostics import SourceCache
-from engine import sim
-from engine.scenario import Runner
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated"
@@ -63,25 +67,11 @@ def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
     takes a space off the reach) and five house rules (an end condition, a setup bonus, a sunk
     ship scored, the Critical Damage rule replaced, the Pirate phase moved) build, hold their
     18 rule cases, and play whole games in every mode."""
-    files = {"audit3.cards": (AUDIT / "audit3.cards").read_text(encoding="utf-8")}
-    for variant in sorted((AUDIT / "variants").glob("*.yaml")):
-        files[f"variants/{variant.name}"] = variant.read_text(encoding="utf-8")
-    generated = built_copy("uncharted_passage", files)
-    runner = Runner(generated)
-    results = [
-        result
-        for path in sorted((AUDIT / "scenarios").glob("*.yaml"))
-        for result in runner.run_file(path)
-    ]
+    results, points = audit_cases(built_copy, "uncharted_passage", AUDIT)
     assert [f"{r.name}: {r.message}" for r in results if not r.passed] == []
     assert len(results) == 18
-    folder = generated / "uncharted_passage"
-    names = sorted(variant.stem for variant in (AUDIT / "variants").glob("*.yaml"))
-    assert len(names) == 5
-    for point in [folder, *(folder / name for name in names)]:
-        for mode in ("solo", "competitive", "coop"):
-            report = sim.simulate(point, 2, 7, mode, "greedy", cards=False)
-            assert report.games == 2, (point.name, mode)
+    assert len(points) == 1 + 5
+    assert_simulates(points, ("solo", "competitive", "coop"))
 
 
 @pytest.mark.parametrize(
