@@ -17,7 +17,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from probing import copy_game
+from probing import check_build_test, copied_project, scenario_copy
 from test_variant_hardening import run
 
 DATA = Path(__file__).resolve().parent / "data" / "audit3_incredible_expeditions"
@@ -30,9 +30,7 @@ pytestmark = pytest.mark.usefixtures("fresh_file_cache")
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A temporary project with a copy of Incredible Expeditions, the current directory."""
-    copy_game(tmp_path, GAME)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+    return copied_project(tmp_path, monkeypatch, GAME)
 
 
 def scenarios(project: Path, name: str, text: str | None = None) -> Path:
@@ -40,7 +38,7 @@ def scenarios(project: Path, name: str, text: str | None = None) -> Path:
     folder = project / "tests" / "scenarios" / GAME
     folder.mkdir(parents=True, exist_ok=True)
     if text is None:
-        return Path(shutil.copy(DATA / name, folder / name))
+        return scenario_copy(project, GAME, DATA / name)
     path = folder / name
     path.write_text(text, encoding="utf-8")
     return path
@@ -58,12 +56,7 @@ def test_new_cards_check_build_and_play_as_their_text_says(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     shutil.copy(DATA / "cards.cards", project / "cards" / GAME / "audit3.cards")
-    status, out = run(capsys, "check")
-    assert status == 0, out
-    assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
-    status, out = run(capsys, "test", str(scenarios(project, "cards.yaml")))
-    assert status == 0, out
-    assert "13 of 13 scenarios passed" in out
+    check_build_test(capsys, project, GAME, DATA / "cards.yaml", 13)
     # The new cards are dealt into simulated games, at 4 players too.
     report = sim(capsys, "--players", "4", "--games", "3", "--seed", "5")
     assert report["games"] == 3
@@ -74,12 +67,7 @@ def test_house_rules_play_their_difference_and_simulate(
 ) -> None:
     for name in VARIANTS:
         shutil.copy(DATA / "variants" / f"{name}.yaml", project / "cards" / GAME / "variants")
-    status, out = run(capsys, "check")
-    assert status == 0, out
-    assert run(capsys, "build", GAME, "--no-sheets")[0] == 0
-    status, out = run(capsys, "test", str(scenarios(project, "variants.yaml")))
-    assert status == 0, out
-    assert "4 of 4 scenarios passed" in out
+    check_build_test(capsys, project, GAME, DATA / "variants.yaml", 4)
     for name in VARIANTS:
         report = sim(capsys, "--variant", name, "--games", "4", "--seed", "2")
         assert (report["variant"], report["games"]) == (name, 4)
