@@ -1882,12 +1882,16 @@ class Checker:
         if ident in ("this", "this_card", "me", "itself"):
             return ("the card itself is 'self' (discard self)",)
         if ident in ("none", "null", "nil", "nothing"):
+            # 'none' is a value only beside a card's optional property ('card.bonus == none').
             # A native's description may say it gives none ("the Ocean Region of the Pirate
-            # Ship, or none while it is in the supply"); the language has no such value, so
-            # the test is a yes/no native's.
+            # Ship, or none while it is in the supply"): that test is a yes/no native's.
             tests = sorted(n for n, f in v.natives.items() if f.returns == "bool")
             listed = f"; yes/no natives: {_some(tests)}" if tests else ""
-            return (f"the language has no '{ident}': test it with a yes/no native{listed}",)
+            return (
+                f"'{ident}' is no value here: 'none' is compared only with a card's optional "
+                f"property (card.bonus == none); anything else, test it with a yes/no "
+                f"native{listed}",
+            )
         return ()
 
     def call(self, node: Call, scope: _Scope) -> tuple[IR, str]:

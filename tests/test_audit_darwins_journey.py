@@ -151,7 +151,8 @@ def test_none_is_told_the_yes_no_natives(tmp_path: Path, monkeypatch: pytest.Mon
     (error,) = found
     assert (error.code, error.span.column) == ("name-undefined", 63)
     assert error.hints == (
-        "the language has no 'none': test it with a yes/no native; yes/no natives: "
+        "'none' is no value here: 'none' is compared only with a card's optional property "
+        "(card.bonus == none); anything else, test it with a yes/no native; yes/no natives: "
         "holds_own_worker, may_place_worker_on, pirate_ship_in_supply, treasure_at",
     )
 
