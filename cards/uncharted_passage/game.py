@@ -1310,7 +1310,10 @@ class UnchartedPassage(FlowGame):
             )
         distance = options[destination]
         player.flags["distance_sailed"] = distance
-        player.flags["excluded_distance"] = excluded_distance(distance, speed, reach, unscurvied)
+        # Nothing excluded unless a card took spaces out (most months): no call for it.
+        player.flags["excluded_distance"] = (
+            excluded_distance(distance, speed, reach, unscurvied) if unscurvied else 0
+        )
         player.flags["position"] = destination
         player.flags["anchorages"].append(destination)
         markers = self.board.setdefault("markers", {})
@@ -1889,7 +1892,10 @@ class UnchartedPassage(FlowGame):
                 "Sailing Speed, and one more space with Reinforced Rope"
             )
         player.flags["distance_sailed"] = distance
-        player.flags["excluded_distance"] = excluded_distance(distance, speed, reach, unscurvied)
+        # Nothing excluded unless a card took spaces out (most months): no call for it.
+        player.flags["excluded_distance"] = (
+            excluded_distance(distance, speed, reach, unscurvied) if unscurvied else 0
+        )
         self.log("sail", player.index, distance)
 
     def dock(self, player: Player, port: str) -> Context:
