@@ -97,19 +97,13 @@ def rounds_played(report: Any) -> int:
     return sum(length * n for length, n in report.tally.lengths.items())
 
 
-def audit_texts(tmp_path: Path, game: str, audit: Path) -> dict[str, str]:
-    """The audit cards' printed text (title -> paragraphs), beside a copy of the game without
-    its variants."""
+def printed_texts(folder: Path, files: set[str]) -> dict[str, str]:
+    """The printed text (title -> paragraphs) of the cards and rules of ``files`` (file names
+    in the game's folder ``folder``), as the reference of ``folder``'s game prints them."""
     from compiler.sheets.model import build_model
     from compiler.sheets.reference import reference_for, resolve
     from compiler.sheets.text import plain
 
-    folder = tmp_path / "cards" / game
-    shutil.copytree(ROOT / "cards" / game, folder, ignore=shutil.ignore_patterns("variants"))
-    names = set()
-    for path in audit.glob("*.cards"):
-        shutil.copy(path, folder / path.name)
-        names.add(path.name)
     result = compile_game(folder, SourceCache())
     assert result.ir is not None, [d.message for d in result.diagnostics]
     ref = resolve(reference_for(folder, None), result.ir, {c["id"] for c in result.ir["cards"]})
@@ -117,8 +111,20 @@ def audit_texts(tmp_path: Path, game: str, audit: Path) -> dict[str, str]:
     return {
         card.title: " ".join(plain(p) for p in card.paragraphs)
         for card in [*model.cards, *model.rules]
-        if card.source.split("/")[-1].split(":")[0] in names
+        if card.source.split("/")[-1].split(":")[0] in files
     }
+
+
+def audit_texts(tmp_path: Path, game: str, audit: Path) -> dict[str, str]:
+    """The audit cards' printed text (title -> paragraphs), beside a copy of the game without
+    its variants."""
+    folder = tmp_path / "cards" / game
+    shutil.copytree(ROOT / "cards" / game, folder, ignore=shutil.ignore_patterns("variants"))
+    names = set()
+    for path in audit.glob("*.cards"):
+        shutil.copy(path, folder / path.name)
+        names.add(path.name)
+    return printed_texts(folder, names)
 
 
 def copied_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game: str) -> Path:

@@ -15,7 +15,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from probing import check_build_test, copied_project, copy_game, run_scenarios, scenario_copy
+from probing import (
+    check_build_test,
+    copied_project,
+    copy_game,
+    printed_texts,
+    run_scenarios,
+    scenario_copy,
+)
 from test_variant_hardening import run
 
 DATA = Path(__file__).resolve().parent / "data" / "audit2_land_vs_sea"
@@ -106,23 +113,9 @@ def test_a_library_call_is_said_in_words_on_the_printed_card(tmp_path: Path) -> 
     included, with the values in brackets after it: "for each cell in The six cells around a
     cell, in direction order. (the placed tile)", "every player for whom True when the acting
     player alone has the most of a counter. (point)"."""
-    from compiler.pipeline import compile_game
-    from compiler.sheets.model import build_model
-    from compiler.sheets.reference import reference_for, resolve
-    from compiler.sheets.text import plain
-    from dsl.diagnostics import SourceCache
-
     folder = with_library(copy_game(tmp_path, GAME).parent.parent)
     (folder / "audit2.cards").write_text(LIBRARY_CARDS, encoding="utf-8")
-    result = compile_game(folder, SourceCache())
-    assert result.ir is not None, [d.message for d in result.diagnostics]
-    ref = resolve(reference_for(folder, None), result.ir, {c["id"] for c in result.ir["cards"]})
-    model = build_model(result.ir, ref, variant=None, folder=folder)
-    said = {
-        card.title: " ".join(plain(p) for p in card.paragraphs)
-        for card in model.cards
-        if "audit2" in card.source
-    }
+    said = printed_texts(folder, {"audit2.cards"})
     assert (
         "for each cell in the six cells around the placed tile where"
         in (said["Stone Circle scoring"])

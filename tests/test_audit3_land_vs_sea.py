@@ -13,14 +13,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from probing import audit_cases, audit_files, copy_game, diagnostics_with_card_file
+from probing import (
+    audit_cases,
+    audit_files,
+    copy_game,
+    diagnostics_with_card_file,
+    printed_texts,
+)
 
-from compiler.pipeline import compile_game
 from compiler.sheets.lint import _problems
-from compiler.sheets.model import build_model
-from compiler.sheets.reference import reference_for, resolve
-from compiler.sheets.text import plain
-from dsl.diagnostics import SourceCache
 from engine import sim
 
 GAME = "land_vs_sea"
@@ -104,14 +105,7 @@ def test_a_loop_over_every_trade_route_reads_for_every_trade_route(tmp_path: Pat
     # a list the reference words as "every ..." is the loop itself.
     folder = copy_game(tmp_path, GAME)
     shutil.copy(DATA / "audit3.cards", folder / "audit3.cards")
-    result = compile_game(folder, SourceCache())
-    assert result.ir is not None, [d.message for d in result.diagnostics]
-    ids = {c["id"] for c in result.ir["cards"]}
-    model = build_model(
-        result.ir, resolve(reference_for(folder, None), result.ir, ids), variant=None, folder=folder
-    )
-    (card,) = [c for c in model.cards if c.title == "Capital scoring"]
-    text = " ".join(plain(p) for p in card.paragraphs)
+    text = printed_texts(folder, {"audit3.cards"})["Capital scoring"]
     assert "for every trade route on the board where" in text
     assert "in every trade route" not in text
     sentence = "for every trade route on the board where"

@@ -43,10 +43,10 @@ from probing import (
     audit_cases,
     copy_game,
     diagnostics_with_card_file,
+    printed_texts,
     run_scenarios,
 )
 
-from compiler.pipeline import compile_game
 from compiler.sheets.model import build_model
 from compiler.sheets.reference import reference_for, resolve
 from compiler.sheets.text import plain
@@ -113,15 +113,7 @@ def _texts(tmp_path: Path, cards: str) -> dict[str, str]:
     """Card title -> printed text, for ``cards`` added to a copy of the game."""
     folder = copy_game(tmp_path, "uncharted_passage")
     (folder / "probe.cards").write_text(cards, encoding="utf-8")
-    result = compile_game(folder, SourceCache())
-    assert result.ir is not None, [d.message for d in result.diagnostics]
-    ref = resolve(reference_for(folder, None), result.ir, {c["id"] for c in result.ir["cards"]})
-    model = build_model(result.ir, ref, variant=None, folder=folder)
-    return {
-        card.title: " ".join(plain(p) for p in card.paragraphs)
-        for card in model.cards
-        if "probe" in card.source
-    }
+    return printed_texts(folder, {"probe.cards"})
 
 
 def test_card_text_says_a_step_twice_and_fixed_values_as_they_play(tmp_path: Path) -> None:
