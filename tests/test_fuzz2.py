@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_fuzz import run
 
 from compiler.cli import main
 
@@ -46,23 +47,6 @@ UNHANDLED = re.compile(
     r"subscriptable)|^(KeyError|TypeError|AttributeError|ValueError): ",
     re.M,
 )
-
-
-def run(capsys: pytest.CaptureFixture[str], root: Path, *argv: str) -> tuple[int, str]:
-    """``cardc argv...`` in ``root``, in process: its exit status and everything it printed."""
-    cwd = Path.cwd()
-    os.chdir(root)
-    said = ""
-    try:
-        try:
-            status = main(list(argv))
-        except SystemExit as exited:
-            code = exited.code
-            status, said = (code, "") if isinstance(code, int) else (1, str(code))
-    finally:
-        os.chdir(cwd)
-    out, err = capsys.readouterr()
-    return status, out + err + said
 
 
 def snapshot(root: Path, skip: tuple[str, ...] = (".cardc-cache",)) -> dict[str, str]:
