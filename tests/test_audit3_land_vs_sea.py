@@ -8,9 +8,12 @@ cases are tests/scenarios/land_vs_sea/audit3_rules.yaml.)
 
 from __future__ import annotations
 
+import importlib
 import shutil
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from probing import (
@@ -23,6 +26,7 @@ from probing import (
 
 from compiler.sheets.lint import _problems
 from engine import sim
+from engine.hexgrid import Hex
 
 GAME = "land_vs_sea"
 DATA = Path(__file__).resolve().parent / "data" / "audit3_land_vs_sea"
@@ -127,3 +131,146 @@ def test_of_several_natives_the_one_about_the_value_is_named_first(
         "'line' is not a card of a kind; ask the game: bonus_between(line)",
         "'line' is not a card of a kind; ask the game: area_bonus(line)",
     ]
+
+
+# -- the greedy weighs a designer's layer (cards/land_vs_sea/policy.py: Trials) ----------------
+
+
+def _policy_of(game: object) -> Any:
+    """The copy's own policy module (the game's Python loaded from the built copy)."""
+    package = type(game).__module__.rsplit(".", 1)[0]
+    return importlib.import_module(f"{package}.policy")
+
+
+def _play(folder: Path, games: int, blind: bool = False) -> Counter[str]:
+    """Points per layer over ``games`` seeded 2-player greedy games; ``blind``: a greedy
+    weighing the shipped layers only, as before it tried the others (no trials)."""
+    simulator = sim.Simulator(folder)
+    points: Counter[str] = Counter()
+    for number in range(1, games + 1):
+        game = simulator.new_game(
+            sim.game_seed(1, number), 2, "competitive", simulator.factory("greedy")
+        )
+        if blind:
+            game.map.notes["trials"] = None  # type: ignore[attr-defined]
+        game.play_game()  # type: ignore[attr-defined]
+        points.update(game.points_by)  # type: ignore[attr-defined]
+    return points
+
+
+def test_the_greedy_aims_for_a_house_rules_new_layer(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    # The Corsairs house rule takes Bandit and Pirate scoring out and adds a layer scoring
+    # every Caravan and Ship of the route a Bandit or Pirate joins. The greedy knew only the
+    # shipped layers by name: it scored the new one by chance (5.3 points a game against 22.0
+    # for the layer it replaces, bench/sim_lvs.py). Weighed by a trial, it is aimed for.
+    text = (DATA / "variants" / "corsairs.yaml").read_text(encoding="utf-8")
+    folder = built_copy(GAME, {"variants/corsairs.yaml": text}) / GAME
+    games = 12
+    aimed = _play(folder / "corsairs", games)["corsair_scoring"]
+    blind = _play(folder / "corsairs", games, blind=True)["corsair_scoring"]
+    shipped = _play(folder, games)["bandit_and_pirate_scoring"]
+    assert blind > 0  # (the blind greedy scores it now and then: a fair comparison)
+    assert aimed >= 3 * blind, (aimed, blind)
+    # Raids that take every icon of the route score at least what raids taking one kind do,
+    # when aimed for alike.
+    assert aimed >= shipped, (aimed, shipped)
+
+
+@pytest.mark.parametrize(
+    ("variant", "tried"),
+    [
+        # Triangulation scoring answers tile_placed; the Corsairs' layer route_joined.
+        ("", {"triangulation_scoring"}),
+        ("corsairs", {"triangulation_scoring", "corsair_scoring"}),
+    ],
+)
+def test_a_trial_reads_what_the_new_layers_score_and_changes_nothing(
+    built_copy: Callable[[str, dict[str, str]], Path], variant: str, tried: set[str]
+) -> None:
+    folder = built_copy(GAME, audit_files(DATA)) / GAME
+    simulator = sim.Simulator(folder / variant if variant else folder)
+    game: Any = simulator.new_game(
+        sim.game_seed(2, 1), 2, "competitive", simulator.factory("greedy")
+    )
+    policy = _policy_of(game)
+    game.run_section("setup")
+    trials = policy.Trials.of(game)
+    assert {card for card, _ in trials.placed + trials.joined} == tried
+    # The shipped layers are weighed by name, never tried.
+    assert not {card for card, _ in trials.placed + trials.joined} & policy.SHIPPED
+    scoring = checked = 0
+    for turn in range(200):
+        player = game.players[turn % 2]
+        found = game.options(player)
+        if not found:
+            break
+        game.offered = found
+        side = game.side_of(player)
+        answer = policy.Greedy.placement(game, side, found)
+        if turn % 4 == 0:
+            # The turn's weighing (sets of cells) picks what weighing each placement does.
+            options = tuple(found)
+            values = [policy.placement_value(game, side, *found.lookup(o)[2:]) for o in options]
+            assert answer == options[values.index(max(values))]
+            checked += 1
+        index, _face, cell, tile = found.lookup(answer)
+        tiles, last, events = dict(game.tiles), game.last, len(game.events)
+        points = [p.counters["points"] for p in game.players]
+        predicted = trials.points(game, player, cell, tile)
+        # A trial changes nothing of the game.
+        assert (dict(game.tiles), game.last, len(game.events)) == (tiles, last, events)
+        assert [p.counters["points"] for p in game.players] == points
+        assert list(game.tiles) == list(tiles)  # (nor the order the tiles went down in)
+        before = sum(game.points_by.get(card, 0) for card in tried)
+        game.hand(player).pop(index)
+        game.put_placed(player, cell, tile)
+        game.score_placement(player)
+        game.draw_tiles(player)
+        scored = sum(game.points_by.get(card, 0) for card in tried) - before
+        assert predicted == scored, (turn, cell)
+        scoring += scored > 0
+    assert scoring >= 3 and checked >= 10, (scoring, checked)
+
+
+def test_a_handler_that_does_more_than_score_is_not_tried() -> None:
+    from engine.loader import rules_module
+
+    policy = importlib.import_module(f"{rules_module(GAME).__package__}.policy")
+    score = {"kind": "verb", "verb": "score", "origin": "prelude", "args": [1]}
+    gain = {"kind": "verb", "verb": "gain", "origin": "prelude", "args": ["points", 1]}
+    assert policy._scores_only([{"kind": "if", "cond": True, "then": [score], "else": []}])
+    # A counter gained, or a question asked, would change the game or wait for an answer.
+    assert not policy._scores_only([{"kind": "if", "cond": True, "then": [gain], "else": []}])
+    assert not policy._scores_only([{"kind": "may", "body": [score]}])
+
+
+def test_a_raider_joining_two_routes_is_tried_on_each(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    # Two trade routes, a Caravan each, on either side of an empty cell: a Bandit there joins
+    # both, and the Corsairs' layer scores each route's icons (route_joined fires per route).
+    text = (DATA / "variants" / "corsairs.yaml").read_text(encoding="utf-8")
+    folder = built_copy(GAME, {"variants/corsairs.yaml": text}) / GAME / "corsairs"
+    simulator = sim.Simulator(folder)
+    game: Any = simulator.new_game(
+        sim.game_seed(1, 1), 2, "competitive", simulator.factory("greedy")
+    )
+    policy = _policy_of(game)
+    board = importlib.import_module(f"{policy.__package__}.board")
+    game.put_tile((1, 0), board.Tile.land(caravans=1))
+    game.put_tile((-1, 0), board.Tile.land(caravans=2, ships=1))
+    bandit = board.Tile.land(bandit=True)
+    land = game.player_for("land")
+    trials = policy.Trials.of(game)
+    assert trials.points(game, land, Hex(0, 0), bandit) == 1 + 3
+    # Placed by the other side, the points are that side's (a trial scores for the placer).
+    assert trials.points(game, game.player_for("sea"), Hex(0, 0), bandit) == 4
+    plain = board.Tile.land()
+    assert policy.placement_value(game, "land", Hex(0, 0), bandit) == (
+        policy.placement_value(game, "land", Hex(0, 0), plain) + policy.POINT_WEIGHT * 4
+    )
+    game.put_placed(land, Hex(0, 0), bandit)
+    game.score_placement(land)
+    assert game.points_by["corsair_scoring"] == 4

@@ -8,6 +8,14 @@ grows (edges of its side matched). It reads :meth:`MapState.preview`, so weighin
 never changes the game. Its other answers: a special tile into every hole (the one worth
 most), the rival tile with the most bonus points to steal, the first open edge for a Waypoint,
 the first stack to draw from.
+
+The shipped layers it knows by name (:data:`SHIPPED`), worked out from the map's own indexes:
+that is what keeps a turn to a few look-ups. Any other card in force that answers a
+placement's ``tile_placed`` or ``route_joined`` (a designer's layer, a house rule replacing a
+shipped one) it weighs by a trial (:class:`Trials`): its handler runs on the placement put
+down for a moment, and the points it would score now count as the shipped layers' do. Without
+that, simulating a house rule showed a greedy that never aimed for it (the Corsairs house rule
+scored 4.5 points a game, against 19.0 for the Bandit and Pirate scoring it replaces).
 """
 
 from __future__ import annotations
@@ -18,10 +26,10 @@ from itertools import islice
 from typing import Any
 
 from engine.hexgrid import AXES, DIRECTIONS, Hex
-from engine.runtime import Game, Policy, Question, RandomLegal
+from engine.runtime import Context, Game, Player, Policy, Question, RandomLegal
 
-from .board import LAND, Tile, ley_lines_formed, line_bonus
-from .game import LandVsSea, Placements
+from .board import LAND, Tile, ley_lines_formed, line_bonus, may_align
+from .game import LandVsSea, Placement, Placements
 from .state import _BITS, Preview
 
 #: How much a point now weighs against one matched edge of the player's side.
@@ -59,6 +67,164 @@ class Weights:
             game.in_play("menhir_scoring") and bool(game.map.menhirs),
             int(game.params.get("route_connection_points", 0)),
         )
+
+
+#: The layers whose points at a placement :class:`Weights` and :class:`_Weigher` work out
+#: themselves, by name, from the map's indexes (the cheap way, and a turn's most weighings).
+SHIPPED = frozenset(
+    {
+        "city_scoring",
+        "mountain_and_coral_scoring",
+        "caravan_and_ship_scoring",
+        "bandit_and_pirate_scoring",
+        "menhir_scoring",
+    }
+)
+
+#: The triggers a placement fires whose answers a trial runs (flow.cards' score_placement):
+#: the tile placed, each trade route it joined. (``area_completed`` and
+#: ``waypoint_surrounded`` are not tried: an area completed is the shipped weighing's.)
+TRIED = ("tile_placed", "route_joined")
+
+
+class Trials:
+    """The cards in force, other than :data:`SHIPPED`, that answer a placement's triggers
+    (:data:`TRIED`): their handlers, run on a trial placement to read the points they would
+    score now (:meth:`points`). Worked out once a game from the IR; None when there are none,
+    so the shipped game pays nothing for them.
+
+    A trial puts the tile in the map's tiles for a moment (what the game's natives read), with
+    :attr:`LandVsSea.last` a :class:`Placement` of it (its Ley lines and the routes it joins;
+    no area completed), and catches what the handlers score (:meth:`LandVsSea.award`) instead
+    of scoring it: nothing of the game changes. Only handlers that do nothing but score are
+    tried (:func:`_scores_only`): one that gains a counter, moves a card or asks a question
+    would change the game or wait for an answer, so it is weighed as before, at nothing."""
+
+    __slots__ = ("placed", "joined", "side", "scored")
+
+    def __init__(
+        self, placed: tuple[tuple[str, Any], ...], joined: tuple[tuple[str, Any], ...]
+    ) -> None:
+        #: (card, handler) answering ``tile_placed``; and ``route_joined``.
+        self.placed = placed
+        self.joined = joined
+        #: while a trial runs: the side it is for, and the points caught so far.
+        self.side = ""
+        self.scored = 0
+
+    @classmethod
+    def of(cls, game: LandVsSea) -> Trials | None:
+        """The trials of ``game``'s cards in force, kept on its map."""
+        notes = game.map.notes
+        if "trials" not in notes:
+            notes["trials"] = cls._of(game)
+        found: Trials | None = notes["trials"]
+        return found
+
+    @classmethod
+    def _of(cls, game: LandVsSea) -> Trials | None:
+        table = game.table
+        if table is None or not game.players:
+            return None
+        handlers = table.handlers
+        answers: dict[str, list[tuple[str, Any]]] = {trigger: [] for trigger in TRIED}
+        for card in dict.fromkeys(game.cards_in_force(game.players[0])):
+            if card in SHIPPED:
+                continue
+            for trigger in TRIED:
+                handler = handlers.get((card, trigger))
+                body = game.cards.get(card, {}).get("triggers", {}).get(trigger, {}).get("body")
+                if handler is not None and _scores_only(body):
+                    answers[trigger].append((card, handler))
+        if not any(answers.values()):
+            return None
+        return cls(tuple(answers["tile_placed"]), tuple(answers["route_joined"]))
+
+    def points(
+        self,
+        game: LandVsSea,
+        player: Player | None,
+        cell: Hex,
+        tile: Tile,
+        aligned: bool | None = None,
+    ) -> int:
+        """The points the tried handlers would score now for ``player``'s side less those for
+        the other, were ``tile`` placed at ``cell`` by ``player`` (in the flow's order: the
+        tile placed, then each trade route it joins, the first marked ``first``).
+        ``aligned``: whether a tile there may form Ley lines (:func:`may_align`), when the
+        caller knows it."""
+        if player is None:
+            return 0
+        board = game.map
+        joined: tuple[Any, ...] = ()
+        if self.joined and tile.trades:
+            joined = tuple(state.route() for state in board.routes_next_to(cell))
+        if not (self.placed or joined):
+            return 0
+        tiles = board.tiles
+        last = game.last
+        self.side = game.side_of(player)
+        self.scored = 0
+        tiles[cell] = tile
+        try:
+            if aligned is None:
+                aligned = bool(board.menhirs) and may_align(board.menhirs, cell, tile.menhir)
+            lines = tuple(ley_lines_formed(tiles, cell)) if aligned else ()
+            game.last = Placement(player.index, cell, tile, (), joined, False, lines)
+            game.award = self._record  # type: ignore[method-assign]
+            if self.placed:
+                c = Context(player, "", "tile_placed", {"placed": cell})
+                for card, handler in self.placed:
+                    c.card = card
+                    game.call(handler, c)
+            for number, route in enumerate(joined):
+                c = Context(player, "", "route_joined", {"placed": cell, "route": route})
+                c.e["first"] = number == 0
+                for card, handler in self.joined:
+                    c.card = card
+                    game.call(handler, c)
+        finally:
+            del game.award  # type: ignore[attr-defined]
+            game.last = last
+            del tiles[cell]
+        return self.scored
+
+    def _record(self, to: Player, amount: int, why: str, layer: str = "") -> None:
+        """:meth:`LandVsSea.award` during a trial: the points counted, not scored."""
+        if amount:
+            self.scored += amount if to.flags["side"] == self.side else -amount
+
+
+def _drawn(tile: Tile) -> tuple[Any, ...]:
+    """What is drawn on a face, apart from where its edges lie: all a trial's handler may read
+    of the tile placed whichever way it is turned (the greedy keeps a trial's worth at a cell
+    by this, as it keeps the shipped layers' by the icons and points they read)."""
+    return (
+        tile.menhir,
+        tile.caravans,
+        tile.ships,
+        tile.bandit,
+        tile.pirate,
+        tile.steal,
+        tile.special,
+        tuple((s.side, s.bonus, s.city, s.mountains) for s in tile.sections),
+    )
+
+
+def _scores_only(body: Any) -> bool:
+    """Whether a handler's IR does nothing but ``score`` (under ifs, loops and lets): what a
+    trial may run without changing the game (:class:`Trials`). A question (``may``,
+    ``choose``) or any other verb is not run."""
+    if isinstance(body, list):
+        return all(_scores_only(item) for item in body)
+    if not isinstance(body, dict):
+        return True
+    kind = body.get("kind")
+    if kind in ("may", "choose"):
+        return False
+    if kind == "verb" and (body.get("verb"), body.get("origin")) != ("score", "prelude"):
+        return False
+    return all(_scores_only(value) for value in body.values())
 
 
 def placement_value(
@@ -102,6 +268,9 @@ def placement_value(
                 mine += sum(line_bonus(tiles, line) for line in ley_lines_formed(tiles, cell))
             finally:
                 del tiles[cell]
+    trials = Trials.of(game)
+    if trials is not None:
+        mine += trials.points(game, game.player_for(side), cell, tile)
     return POINT_WEIGHT * (mine - theirs) + preview.matched.get(side, 0)
 
 
@@ -172,7 +341,12 @@ class Greedy(Policy):
         laying a tile takes, of the cells it fits (:class:`Placements`), the first with the
         most such edges among those where it cannot score, as a set of cells; only where it
         may score (a cell where an area can close, next to a trade route for a tile that
-        joins one, on a Menhir's row) is each placement weighed as above."""
+        joins one, on a Menhir's row) is each placement weighed as above. A layer tried on
+        ``tile_placed`` (:class:`Trials`) may score anywhere: then every cell a tile fits is
+        weighed, once per cell and what the face shows (:func:`_drawn`), which costs a game
+        about 4 times the time (Triangulation scoring, tests/data/audit3_land_vs_sea); one
+        tried on ``route_joined`` only the cells next to a route, about 1.2 times (the
+        Corsairs house rule)."""
         board = game.map
         if not isinstance(options, Placements) or options is not game.offered or not board.tiles:
             return Greedy._each(game, side, options)
@@ -200,6 +374,9 @@ class Greedy(Policy):
             plain_rows, menhir_rows = board.notes["menhir_rows"][4:6]
             lines = _ley_table(game)
         weigh = _Weigher(game, side, w, land, flags, lines)
+        trials = weigh.trials
+        # A tile_placed handler may score at any cell: every cell a tile fits is weighed.
+        everywhere = trials is not None and bool(trials.placed)
         weigh.blocks = blocks
         weigh.open = 63  # no area can close at the other cells (MapState.closable)
         points = weigh.points
@@ -219,7 +396,7 @@ class Greedy(Policy):
         face = ""
         worths: dict[int, int] = {}
         # By what a face's worth apart from closing areas reads of it (Weigher.points).
-        kinds: dict[tuple[bool, bool, bool, bool, int], dict[int, int]] = {}
+        kinds: dict[tuple[Any, ...], dict[int, int]] = {}
         scoring = closes = 0
         for lying, (fits, entry) in enumerate(zip(options.fits, options.lyings, strict=True)):
             if not fits:
@@ -230,11 +407,24 @@ class Greedy(Policy):
                 # its worth at a cell is the same whichever way it is turned, and the same
                 # as any face's with those icons and points.
                 held, face = entry[0], entry[1]
-                kind = (tile.trades, tile.bandit, tile.pirate, tile.menhir, tile.points)
+                kind: tuple[Any, ...] = (
+                    tile.trades,
+                    tile.bandit,
+                    tile.pirate,
+                    tile.menhir,
+                    tile.points,
+                )
+                if trials is not None:
+                    # A trial's handler may read anything drawn on the face: kept by that
+                    # (its turns, and faces drawn alike, still share it where it cannot
+                    # close an area).
+                    kind = _drawn(tile)
                 worths = kinds.setdefault(kind, {})
                 scoring = menhir_rows if tile.menhir else plain_rows
                 if tile.trades:
                     scoring |= near_routes
+                if everywhere:
+                    scoring = -1
             if fits & closable:
                 closes = 0
                 for through, cells in closing.items():
@@ -330,6 +520,9 @@ class _Weigher:
         rows = self.board.notes.get("menhir_rows") if w.menhirs else None
         self.rows: Rows | None = rows[1] if rows is not None else None
         self.groups: dict[tuple[Hex, tuple[int, ...]], list[Any]] = {}
+        #: the other layers' handlers a trial runs (None: only shipped layers in play).
+        self.trials = Trials.of(game)
+        self.player = game.player_for(side) if self.trials is not None else None
 
     def __call__(self, number: int, tile: Tile) -> int:
         """The worth of ``tile`` at the frontier's cell ``number``."""
@@ -403,9 +596,11 @@ class _Weigher:
 
     def points(self, cell: Hex, tile: Tile) -> int:
         """The points ``tile`` at ``cell`` scores now other than by closing areas: a trade
-        route joined (by a route tile, a Bandit or a Pirate), Ley lines formed. It reads only
-        the tile's ``trades``, ``bandit``, ``pirate``, ``menhir`` and ``points`` (the greedy
-        keeps it by those)."""
+        route joined (by a route tile, a Bandit or a Pirate), Ley lines formed, and what the
+        other layers' handlers would score (:class:`Trials`, less what they would score for
+        the other side). The shipped layers read only the tile's ``trades``, ``bandit``,
+        ``pirate``, ``menhir`` and ``points`` (the greedy keeps it by those; with trials, by
+        the face, as a handler may read anything of it)."""
         mine = 0
         w = self.w
         if tile.trades:
@@ -436,6 +631,12 @@ class _Weigher:
                 for gap in ends:
                     watch.setdefault(gap, []).append(row)
             mine += line[0] + line[1] * tile.points
+        if self.trials is not None:
+            # The Menhirs' rows, when read above, say whether Ley lines may form here.
+            aligned = None
+            if w.menhirs:
+                aligned = self.flags.get(cell, _NO_ROWS)[tile.menhir]
+            mine += self.trials.points(self.game, self.player, cell, tile, aligned)
         return mine
 
 
