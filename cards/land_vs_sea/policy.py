@@ -11,11 +11,12 @@ the first stack to draw from.
 
 The shipped layers it knows by name (:data:`SHIPPED`), worked out from the map's own indexes:
 that is what keeps a turn to a few look-ups. Any other card in force that answers a
-placement's ``tile_placed`` or ``route_joined`` (a designer's layer, a house rule replacing a
-shipped one) it weighs by a trial (:class:`Trials`): its handler runs on the placement put
-down for a moment, and the points it would score now count as the shipped layers' do. Without
-that, simulating a house rule showed a greedy that never aimed for it (the Corsairs house rule
-scored 4.5 points a game, against 19.0 for the Bandit and Pirate scoring it replaces).
+placement's ``tile_placed``, ``area_completed`` or ``route_joined`` by scoring (a designer's
+layer, a house rule replacing a shipped one) it weighs by a trial (:class:`Trials`): its
+handler runs on the placement put down for a moment, and the points it would score now count
+as the shipped layers' do. Without that, simulating a house rule showed a greedy that never
+aimed for it: the Corsairs house rule (tests/data/audit3_land_vs_sea) scored 4.8 points a game
+(``cardc sim land_vs_sea --variant corsairs``, 1,000 games), 41.8 with the trial.
 """
 
 from __future__ import annotations
@@ -28,7 +29,17 @@ from typing import Any
 from engine.hexgrid import AXES, DIRECTIONS, Hex
 from engine.runtime import Context, Game, Player, Policy, Question, RandomLegal
 
-from .board import LAND, Tile, ley_lines_formed, line_bonus, may_align
+from .board import (
+    LAND,
+    Area,
+    Tile,
+    area_at,
+    areas_at,
+    is_complete,
+    ley_lines_formed,
+    line_bonus,
+    may_align,
+)
 from .game import LandVsSea, Placement, Placements
 from .state import _BITS, Preview
 
@@ -82,9 +93,9 @@ SHIPPED = frozenset(
 )
 
 #: The triggers a placement fires whose answers a trial runs (flow.cards' score_placement):
-#: the tile placed, each trade route it joined. (``area_completed`` and
-#: ``waypoint_surrounded`` are not tried: an area completed is the shipped weighing's.)
-TRIED = ("tile_placed", "route_joined")
+#: the tile placed, each area it completed, each trade route it joined. (Not
+#: ``waypoint_surrounded``: Waypoints are not weighed by the greedy at all.)
+TRIED = ("tile_placed", "area_completed", "route_joined")
 
 
 class Trials:
@@ -94,19 +105,27 @@ class Trials:
     so the shipped game pays nothing for them.
 
     A trial puts the tile in the map's tiles for a moment (what the game's natives read), with
-    :attr:`LandVsSea.last` a :class:`Placement` of it (its Ley lines and the routes it joins;
-    no area completed), and catches what the handlers score (:meth:`LandVsSea.award`) instead
-    of scoring it: nothing of the game changes. Only handlers that do nothing but score are
-    tried (:func:`_scores_only`): one that gains a counter, moves a card or asks a question
-    would change the game or wait for an answer, so it is weighed as before, at nothing."""
+    :attr:`LandVsSea.last` a :class:`Placement` of it (the routes it joins, its Ley lines, and
+    the areas it completes when a tried card answers ``area_completed``), and catches what the
+    handlers score (:meth:`LandVsSea.award`) instead of scoring it: nothing of the game
+    changes. What the map works out as a tile goes down (its areas and routes as kept,
+    ``trade_routes()``, ``holes_made()``) is read as it was before the trial: the tiles are
+    what most natives read, and putting a tile down for real costs more than the trial. Only
+    handlers that do nothing but score are tried (:func:`_scores_only`): one that gains a
+    counter, moves a card or asks a question would change the game or wait for an answer, so
+    it is weighed as before, at nothing."""
 
-    __slots__ = ("placed", "joined", "side", "scored")
+    __slots__ = ("placed", "completed", "joined", "side", "scored")
 
     def __init__(
-        self, placed: tuple[tuple[str, Any], ...], joined: tuple[tuple[str, Any], ...]
+        self,
+        placed: tuple[tuple[str, Any], ...],
+        completed: tuple[tuple[str, Any], ...] = (),
+        joined: tuple[tuple[str, Any], ...] = (),
     ) -> None:
-        #: (card, handler) answering ``tile_placed``; and ``route_joined``.
+        #: (card, handler) answering ``tile_placed``; ``area_completed``; ``route_joined``.
         self.placed = placed
+        self.completed = completed
         self.joined = joined
         #: while a trial runs: the side it is for, and the points caught so far.
         self.side = ""
@@ -138,7 +157,7 @@ class Trials:
                     answers[trigger].append((card, handler))
         if not any(answers.values()):
             return None
-        return cls(tuple(answers["tile_placed"]), tuple(answers["route_joined"]))
+        return cls(*(tuple(answers[trigger]) for trigger in TRIED))
 
     def points(
         self,
@@ -147,19 +166,22 @@ class Trials:
         cell: Hex,
         tile: Tile,
         aligned: bool | None = None,
+        closes: Sequence[int] | None = None,
     ) -> int:
         """The points the tried handlers would score now for ``player``'s side less those for
         the other, were ``tile`` placed at ``cell`` by ``player`` (in the flow's order: the
-        tile placed, then each trade route it joins, the first marked ``first``).
-        ``aligned``: whether a tile there may form Ley lines (:func:`may_align`), when the
-        caller knows it."""
+        tile placed, each area it completes, then each trade route it joins, the first marked
+        ``first``). ``aligned``: whether a tile there may form Ley lines (:func:`may_align`),
+        when the caller knows it; ``closes``: a section of the tile in each area it completes,
+        when the caller knows them (MapState.groups), so that only those areas are walked (an
+        area left open may be half the map), else the tile's areas are walked to find them."""
         if player is None:
             return 0
         board = game.map
         joined: tuple[Any, ...] = ()
         if self.joined and tile.trades:
             joined = tuple(state.route() for state in board.routes_next_to(cell))
-        if not (self.placed or joined):
+        if not (self.placed or joined or (self.completed and closes != ())):
             return 0
         tiles = board.tiles
         last = game.last
@@ -170,11 +192,23 @@ class Trials:
             if aligned is None:
                 aligned = bool(board.menhirs) and may_align(board.menhirs, cell, tile.menhir)
             lines = tuple(ley_lines_formed(tiles, cell)) if aligned else ()
-            game.last = Placement(player.index, cell, tile, (), joined, False, lines)
+            areas: tuple[Area, ...] = ()
+            if self.completed:
+                if closes is None:
+                    areas = tuple(a for a in areas_at(tiles, cell) if is_complete(tiles, a))
+                else:
+                    areas = tuple(area_at(tiles, cell, section) for section in sorted(closes))
+            game.last = Placement(player.index, cell, tile, areas, joined, False, lines)
             game.award = self._record  # type: ignore[method-assign]
             if self.placed:
                 c = Context(player, "", "tile_placed", {"placed": cell})
                 for card, handler in self.placed:
+                    c.card = card
+                    game.call(handler, c)
+            for area in areas if self.completed else ():
+                q = {"bonus_value": 1, "waypoint_value": 1}
+                c = Context(player, "", "area_completed", {"area": area}, q)
+                for card, handler in self.completed:
                     c.card = card
                     game.call(handler, c)
             for number, route in enumerate(joined):
@@ -375,8 +409,11 @@ class Greedy(Policy):
             lines = _ley_table(game)
         weigh = _Weigher(game, side, w, land, flags, lines)
         trials = weigh.trials
-        # A tile_placed handler may score at any cell: every cell a tile fits is weighed.
+        # A tile_placed handler may score at any cell: every cell a tile fits is weighed. A
+        # route_joined one scores where the shipped layers may (next to a route), and an
+        # area_completed one where an area closes (weighed placement by placement).
         everywhere = trials is not None and bool(trials.placed)
+        faces = trials is not None and bool(trials.placed or trials.joined)
         weigh.blocks = blocks
         weigh.open = 63  # no area can close at the other cells (MapState.closable)
         points = weigh.points
@@ -414,7 +451,7 @@ class Greedy(Policy):
                     tile.menhir,
                     tile.points,
                 )
-                if trials is not None:
+                if faces:
                     # A trial's handler may read anything drawn on the face: kept by that
                     # (its turns, and faces drawn alike, still share it where it cannot
                     # close an area).
@@ -523,6 +560,8 @@ class _Weigher:
         #: the other layers' handlers a trial runs (None: only shipped layers in play).
         self.trials = Trials.of(game)
         self.player = game.player_for(side) if self.trials is not None else None
+        #: a tried card answers area_completed: :meth:`at` notes the areas a tile completes.
+        self.completing = self.trials is not None and bool(self.trials.completed)
 
     def __call__(self, number: int, tile: Tile) -> int:
         """The worth of ``tile`` at the frontier's cell ``number``."""
@@ -550,6 +589,7 @@ class _Weigher:
             gaps = ~mask & 63
             value = _BITS[need] if self.land else _BITS[mask & ~need & 63]
         mine = theirs = 0
+        closed: tuple[int, ...] = ()
         sections_bits = tile.section_bits
         for section_bits in sections_bits if tile.closes >> mask & 1 else ():
             if section_bits & gaps:
@@ -566,6 +606,8 @@ class _Weigher:
             found = self.groups.get(key)
             if found is None:
                 found = self.groups[key] = board.groups(cell, sections_bits)
+            if found and self.completing:
+                closed = tuple(min(members) for members, *_ in found)
             sections = tile.sections
             for members, size, bonus, city, drawn in found:
                 gained = size
@@ -589,18 +631,20 @@ class _Weigher:
                     theirs += gained
                 mine += bonus * (2 if doubled else 1)
             break
-        mine += self.points(cell, tile)
+        mine += self.points(cell, tile, closed)
         if mine or theirs:
             value += POINT_WEIGHT * (mine - theirs)
         return value
 
-    def points(self, cell: Hex, tile: Tile) -> int:
-        """The points ``tile`` at ``cell`` scores now other than by closing areas: a trade
-        route joined (by a route tile, a Bandit or a Pirate), Ley lines formed, and what the
-        other layers' handlers would score (:class:`Trials`, less what they would score for
-        the other side). The shipped layers read only the tile's ``trades``, ``bandit``,
-        ``pirate``, ``menhir`` and ``points`` (the greedy keeps it by those; with trials, by
-        the face, as a handler may read anything of it)."""
+    def points(self, cell: Hex, tile: Tile, closes: tuple[int, ...] = ()) -> int:
+        """The points ``tile`` at ``cell`` scores now other than by closing areas as the
+        shipped layers score them: a trade route joined (by a route tile, a Bandit or a
+        Pirate), Ley lines formed, and what the other layers' handlers would score
+        (:class:`Trials`, less what they would score for the other side; ``closes``: a section
+        of the tile in each area it completes there, for a card answering ``area_completed``). The
+        shipped layers read only the tile's ``trades``, ``bandit``, ``pirate``, ``menhir`` and
+        ``points`` (the greedy keeps it by those; with trials, by what the face shows, as a
+        handler may read anything of it)."""
         mine = 0
         w = self.w
         if tile.trades:
@@ -636,7 +680,7 @@ class _Weigher:
             aligned = None
             if w.menhirs:
                 aligned = self.flags.get(cell, _NO_ROWS)[tile.menhir]
-            mine += self.trials.points(self.game, self.player, cell, tile, aligned)
+            mine += self.trials.points(self.game, self.player, cell, tile, aligned, closes)
         return mine
 
 
