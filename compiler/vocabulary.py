@@ -582,6 +582,7 @@ class _Reader:
                 seen.get("max", prop.span),
                 "make max at least min",
             )
+            return None  # no value keeps them: said once, here, not again at the value
         return bounds
 
     def read_counter(self, prop: Property) -> None:

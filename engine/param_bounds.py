@@ -49,14 +49,14 @@ def to_write(name: str, bounds: Mapping[str, Any]) -> str:
     if bounds.get("switch") is not None:
         return f"set {name} to 1 or 0"
     low, high = bounds.get("min"), bounds.get("max")
-    whole = "a whole number " if bounds.get("whole") else ""
+    kind = "a whole number" if bounds.get("whole") else "a number"
     if low is not None and high is not None:
-        return f"set {name} to {whole}from {_shown(low)} to {_shown(high)}"
+        return f"set {name} to {kind} from {_shown(low)} to {_shown(high)}"
     if low is not None:
         return f"set {name} to {_shown(low)} or more"
     if high is not None:
         return f"set {name} to {_shown(high)} or less"
-    return f"set {name} to {whole.strip() or 'a number'}"
+    return f"set {name} to {kind}"
 
 
 def bound_problem(name: str, value: Any, bounds: Mapping[str, Any]) -> tuple[str, str] | None:
@@ -78,16 +78,17 @@ def bound_problem(name: str, value: Any, bounds: Mapping[str, Any]) -> tuple[str
         why = bounds.get("max_why")
     else:
         return None
+    shown = f"param {name} is {_shown(value)}"
     if bounds.get("switch") is not None:
-        said = f"it says {bounds['switch']}"
+        said = f"{shown}, but it says {bounds['switch']}"
     elif bounds.get("counts") is not None:
-        said = f"it counts {bounds['counts']}"
-    else:
-        said = "it is"
+        said = f"{shown}, but it counts {bounds['counts']}"
+    else:  # nothing said of what it is: the values first, the bound's reason after
+        tail = f" ({why})" if why else ""
+        return f"{shown}, but it must be {allowed(bounds)}{tail}", to_write(name, bounds)
     if why:
         said += f", and {why}"
-    joint = " " if said == "it is" else ": "
     return (
-        f"param {name} is {_shown(value)}, but {said}{joint}{allowed(bounds)}",
+        f"{said}: {allowed(bounds)}",
         to_write(name, bounds),
     )
