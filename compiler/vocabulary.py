@@ -484,7 +484,7 @@ class _Reader:
             problem = bound_problem(name, value, bounds)
             if problem is not None:
                 # At the value: game.cards' own, or the variant's `params:` entry (whose span
-                # compiler.variants gives this line), or a test's --param (engine.sim).
+                # compiler.variants gives this line). A --param is engine.sim's, in these words.
                 self.error("param-bounds", problem[0], words[1].span, problem[1])
         if self.declare(name, "parameter", words[0].span):
             self.vocab.params[name] = value
@@ -560,7 +560,11 @@ class _Reader:
                     others[0],
                     'keep the switch, or make it a count: { counts "..."; min 0; max 1 }',
                 )
-            return {**bounds, "whole": True, "min": 0, "max": 1, "counts": None}
+            return {
+                **bounds,
+                **{"whole": True, "min": 0, "max": 1, "counts": None},
+                **{"min_why": None, "max_why": None},
+            }
         if bounds["counts"] is not None:
             bounds["whole"] = True
             if bounds["min"] is None:

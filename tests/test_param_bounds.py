@@ -324,3 +324,26 @@ def test_a_simulator_keeps_a_param_in_its_bounds() -> None:
     assert simulator.ir["vocabulary"]["params"]["die_sides"] == 2
     with pytest.raises(SimError, match="param die_sides is 1, but it counts a die's sides"):
         Simulator(GENERATED / "incredible_expeditions", {"die_sides": 1})
+
+
+def test_a_params_hover_says_what_it_counts_and_the_values_it_takes() -> None:
+    """The editor's hover over a parameter's name says its bounds as cardc check does."""
+    from compiler.lsp_index import GameIndex
+    from compiler.vocabulary import Vocabulary
+
+    vocab = Vocabulary(game="g")
+    vocab.params.update({"die_sides": 6, "storms": 0, "rounds": 12})
+    vocab.param_bounds["die_sides"] = {"whole": True, "min": 2, "counts": "a die's sides"}
+    vocab.param_bounds["storms"] = {
+        "whole": True,
+        "min": 0,
+        "max": 1,
+        "switch": "whether it storms",
+    }
+    index = GameIndex(vocab, [], None)
+    hovers = {name: index.lookup(name) for name in ("die_sides", "storms", "rounds")}
+    assert {name: (e.doc, e.signature) for name, e in hovers.items() if e} == {
+        "die_sides": ("counts a die's sides: a whole number, 2 or more", "param die_sides 6"),
+        "storms": ("says whether it storms: 1 (yes) or 0 (no)", "param storms 0"),
+        "rounds": ("", "param rounds 12"),
+    }
