@@ -103,6 +103,8 @@ _TOOL_FILES += sorted((_ENGINE / "games").glob("*.py"))
 _TOOL_FILES += sorted((_ENGINE / "stdlib").glob("*.py")) + [_ENGINE / "api.py"]
 # The English helpers (a/an, plurals) word the checker's refusals and the sheets' text.
 _TOOL_FILES += [_ENGINE / "words.py"]
+# A parameter's bounds refuse a build (param-bounds), in that module's words.
+_TOOL_FILES += [_ENGINE / "param_bounds.py"]
 
 #: Emitters beyond the handlers register here (sheets): game -> {relative path: bytes}.
 EXTRA_OUTPUTS: list[Callable[[Project, str, dict[str, Any]], dict[str, bytes]]] = []

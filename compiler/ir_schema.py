@@ -81,7 +81,17 @@ SCHEMA: dict[str, Any] = {
         "game": _NAME,
         "title": {"type": "string"},
         "variant": {"type": ["string", "null"]},
-        "vocabulary": {"type": "object"},
+        # The game's declared names; only the parameters' bounds are spelled out here, as
+        # the simulator reads them to hold a --param to them (engine.param_bounds).
+        "vocabulary": {
+            "type": "object",
+            "properties": {
+                "param_bounds": {
+                    "type": "object",
+                    "additionalProperties": {"$ref": "#/$defs/param_bounds"},
+                }
+            },
+        },
         "cards": {"type": "array", "items": {"$ref": "#/$defs/card"}},
         "provisional": {"type": "array", "items": {"$ref": "#/$defs/provisional"}},
         "copies": {"type": "object"},
@@ -134,6 +144,22 @@ SCHEMA: dict[str, Any] = {
         },
     },
     "$defs": {
+        # `param die_sides 6 { counts "a die's sides"; min 2 "a die has 2 at least" }`: null
+        # where the declaration says nothing (engine.param_bounds reads them).
+        "param_bounds": {
+            "type": "object",
+            "required": ["whole", "min", "max", "counts", "switch", "min_why", "max_why"],
+            "additionalProperties": False,
+            "properties": {
+                "whole": {"type": "boolean"},
+                "min": {"type": ["number", "null"]},
+                "max": {"type": ["number", "null"]},
+                "counts": {"type": ["string", "null"]},
+                "switch": {"type": ["string", "null"]},
+                "min_why": {"type": ["string", "null"]},
+                "max_why": {"type": ["string", "null"]},
+            },
+        },
         "loc": {
             "type": "object",
             "required": ["file", "line", "col"],

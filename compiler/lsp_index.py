@@ -16,6 +16,7 @@ from typing import Any
 from compiler.vocabulary import Signature, Vocabulary
 from dsl.names import card_id
 from dsl.nodes import Declaration, Name, Property, SourceFile, Span, String, Trigger
+from engine.param_bounds import allowed
 
 KEYWORDS = (
     "on if unless else for each in where may choose one of repeat let and or not true false fire"
@@ -56,6 +57,20 @@ def _signature(sig: Signature, what: str) -> str:
     else:
         head = f"{sig.name}({', '.join(params)})"
     return head + (f" -> {sig.returns}" if sig.returns else "")
+
+
+def _param_doc(bounds: dict[str, Any] | None) -> str:
+    """A parameter's hover text: what it counts (or switches) and the values it takes, as
+    ``cardc check`` says them (engine.param_bounds); empty when it declares no bounds."""
+    if bounds is None:
+        return ""
+    if bounds.get("switch") is not None:
+        said = f"says {bounds['switch']}: "
+    elif bounds.get("counts") is not None:
+        said = f"counts {bounds['counts']}: "
+    else:
+        said = ""
+    return said + allowed(bounds)
 
 
 def card_head(decl: Declaration) -> tuple[str, str] | None:
@@ -202,7 +217,11 @@ class GameIndex:
             add(
                 name,
                 Entry(
-                    name, "param", "", f"param {name} {value}", where[1] if where else vocab.span
+                    name,
+                    "param",
+                    _param_doc(vocab.param_bounds.get(name)),
+                    f"param {name} {value}",
+                    where[1] if where else vocab.span,
                 ),
             )
         for name, doc in vocab.symbols.items():

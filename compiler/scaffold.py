@@ -21,7 +21,9 @@ _GAME_CARDS = """# {title}: what its cards may name. See README.md, "The languag
 game {name} "{title}" {{
   players 1..4
   score victory_points
-  param rounds 10 @provisional("a starting point; set your game's length")
+  # A param says what it counts and its bounds: a house rule's params: out of them is refused.
+  @provisional("a starting point; set your game's length")
+  param rounds 10 {{ counts "the rounds of a game"; min 1 }}
   counter victory_points
   counter coins
   zone hand

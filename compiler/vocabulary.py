@@ -14,6 +14,7 @@ from typing import Any
 from dsl.diagnostics import Diagnostic
 from dsl.nodes import Call, Declaration, Name, Number, Property, Range, Span, String
 from dsl.parser import definition_inside_block, parse_file
+from engine.param_bounds import bound_problem
 from engine.words import with_article
 
 PRELUDE_PATH = Path(__file__).with_name("prelude.cards")
@@ -156,6 +157,9 @@ class Vocabulary:
     players: tuple[int, int] = (1, 1)
     score: str | None = None
     params: dict[str, int | float] = field(default_factory=dict)
+    #: A parameter's declared bounds (``param die_sides 6 { counts "a die's sides"; min 2 }``),
+    #: as engine.param_bounds reads them; only the parameters that declare some.
+    param_bounds: dict[str, dict[str, Any]] = field(default_factory=dict)
     counters: dict[str, CounterDecl] = field(default_factory=dict)
     tracks: dict[str, TrackDecl] = field(default_factory=dict)
     zones: dict[str, Span] = field(default_factory=dict)
@@ -201,6 +205,7 @@ class Vocabulary:
             "players": list(self.players),
             "score": self.score,
             "params": dict(sorted(self.params.items())),
+            "param_bounds": dict(sorted(self.param_bounds.items())),
             "counters": {
                 n: {"start": c.start, "min": c.min, "max": c.max}
                 for n, c in sorted(self.counters.items())
@@ -235,6 +240,15 @@ def _trigger_ir(t: TriggerDecl) -> dict[str, Any]:
     if t.param_kinds:
         out["param_kinds"] = dict(t.param_kinds)
     return out
+
+
+#: What a ``param`` line's block may hold, with how each is written.
+_PARAM_BOUNDS = {
+    "counts": 'write: counts "a die\'s sides"',
+    "switch": 'write: switch "whether the Uncharted tiles are shuffled in"',
+    "min": 'write: min 2 (or with why: min 2 "a die has 2 sides at least")',
+    "max": "write: max 6",
+}
 
 
 _NAMESPACES = {
@@ -454,18 +468,126 @@ class _Reader:
                 "write: param rounds 12",
             )
             return
-        value = words[1].value
-        if words[0].id == "rounds" and (value < 1 or value != int(value)):
+        name, value = words[0].id, words[1].value
+        bounds = self.param_bounds(prop, name)
+        if name == "rounds" and (value < 1 or value != int(value)):
             # The game's length (the flow's `round rounds`, the games' Python): a game of no
-            # rounds plays nothing, and a fraction of a round is not a game's length.
+            # rounds plays nothing, and a fraction of a round is not a game's length. Said
+            # for any game, bounds declared or not (cardc new's games declare none).
             self.error(
                 "round-count",
                 f"a game lasts at least 1 round, a whole number: 'rounds' cannot be {value:g}",
                 words[1].span,
                 "write: param rounds 12 (in a variant: params: {rounds: 12})",
             )
-        if self.declare(words[0].id, "parameter", words[0].span):
-            self.vocab.params[words[0].id] = value
+        elif bounds is not None:
+            problem = bound_problem(name, value, bounds)
+            if problem is not None:
+                # At the value: game.cards' own, or the variant's `params:` entry (whose span
+                # compiler.variants gives this line). A --param is engine.sim's, in these words.
+                self.error("param-bounds", problem[0], words[1].span, problem[1])
+        if self.declare(name, "parameter", words[0].span):
+            self.vocab.params[name] = value
+            if bounds is not None:
+                self.vocab.param_bounds[name] = bounds
+
+    def param_bounds(self, prop: Property, name: str) -> dict[str, Any] | None:
+        """The bounds a ``param`` line's block declares (engine.param_bounds), or None when it
+        has no block: ``{ counts "a die's sides"; min 2 "a die has 2 at least" }``, ``{ switch
+        "whether ..." }``, ``{ min 0.5; max 2 }``. A count is a whole number, 0 or more unless
+        its ``min`` says otherwise: no one counts fewer than none."""
+        if prop.body is None:
+            return None
+        bounds: dict[str, Any] = dict.fromkeys(
+            ("whole", "min", "max", "counts", "switch", "min_why", "max_why")
+        )
+        bounds["whole"] = False
+        seen: dict[str, Span] = {}
+        for member in prop.body:
+            if not isinstance(member, Property) or member.name not in _PARAM_BOUNDS:
+                self.error(
+                    "bad-param",
+                    "a parameter's block holds counts, switch, min and max",
+                    member.span,
+                    'write: param die_sides 6 { counts "a die\'s sides"; min 2 }',
+                    "or, for a rule turned on and off: param uncharted_tiles 1 { switch "
+                    '"whether the Uncharted tiles are shuffled in" }',
+                )
+                continue
+            if member.name in seen:
+                self.error(
+                    "bad-param",
+                    f"'{member.name}' is said twice in '{name}''s block (first at "
+                    f"{seen[member.name]})",
+                    member.span,
+                    f"keep one '{member.name}'",
+                )
+                continue
+            seen[member.name] = member.span
+            said = self.words(member)
+            if member.name in ("counts", "switch"):
+                if len(said) != 1 or not isinstance(said[0], String):
+                    self.error(
+                        "bad-param",
+                        f"'{member.name}' says in words what "
+                        + ("the parameter counts" if member.name == "counts" else "a 1 turns on"),
+                        member.span,
+                        _PARAM_BOUNDS[member.name],
+                    )
+                    continue
+                bounds[member.name] = said[0].value
+                continue
+            if (
+                not 1 <= len(said) <= 2
+                or not isinstance(said[0], Number)
+                or (len(said) == 2 and not isinstance(said[1], String))
+            ):
+                self.error(
+                    "bad-param",
+                    f"'{member.name}' is a number, then (if you like) why, in words",
+                    member.span,
+                    _PARAM_BOUNDS[member.name],
+                )
+                continue
+            bounds[member.name] = said[0].value
+            bounds[f"{member.name}_why"] = said[1].value if len(said) == 2 else None
+        if bounds["switch"] is not None:
+            others = [seen[k] for k in ("counts", "min", "max") if k in seen]
+            if others:
+                self.error(
+                    "bad-param",
+                    "a switch is 0 or 1: it takes no counts, min or max",
+                    others[0],
+                    'keep the switch, or make it a count: { counts "..."; min 0; max 1 }',
+                )
+            return {
+                **bounds,
+                **{"whole": True, "min": 0, "max": 1, "counts": None},
+                **{"min_why": None, "max_why": None},
+            }
+        if bounds["counts"] is not None:
+            bounds["whole"] = True
+            if bounds["min"] is None:
+                bounds["min"] = 0
+            for side in ("min", "max"):
+                if bounds[side] is not None and not isinstance(bounds[side], int):
+                    self.error(
+                        "bad-param",
+                        f"a count's {side} is a whole number, not {bounds[side]:g}",
+                        seen[side],
+                        f"write: {side} {int(bounds[side])}",
+                    )
+                    bounds[side] = None
+        low, high = bounds["min"], bounds["max"]
+        if low is not None and high is not None and low > high:
+            self.error(
+                "bad-param",
+                f"'{name}' can be no less than {low:g} and no more than {high:g}: no value is both",
+                seen.get("max", prop.span),
+                "make max at least min",
+            )
+            return None  # no value keeps them: said once, here, not again at the value
+        return bounds
 
     def read_counter(self, prop: Property) -> None:
         start, low, high = 0, 0, None

@@ -36,6 +36,7 @@ from engine import flow as flow_runtime
 from engine.api import Implementations, implementations
 from engine.loader import game_rules, load_table, source_folder
 from engine.modes import MODES
+from engine.param_bounds import bound_problem
 from engine.runtime import Game, HandlerTable, Policy, RuleError
 from engine.sim_stats import Moments, histogram_moments, histogram_quantile
 from engine.sim_tally import (
@@ -261,6 +262,13 @@ class Simulator:
                             f"'{name}' is the game's number of rounds: a game lasts at least 1 "
                             f"round, a whole number, not {value!r} (--param {name}=5)"
                         )
+                bounds = self.ir["vocabulary"].get("param_bounds", {}).get(name)
+                problem = bound_problem(name, self.params[name], bounds) if bounds else None
+                if problem is not None:
+                    # As a variant's `params: {die_sides: 0}` is (param-bounds): the bounds
+                    # game.cards declares, in the same words.
+                    detail, hint = problem
+                    raise SimError(f"--param {name}={self.params[name]}: {detail} ({hint})")
             vocabulary = {**self.ir["vocabulary"], "params": {**declared, **self.params}}
             self.ir = {**self.ir, "vocabulary": vocabulary}
             self._check_params()

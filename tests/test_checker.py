@@ -35,7 +35,7 @@ REQUIRED_CODES = frozenset(
     duplicate-trigger duplicate-name arity type-mismatch else-on-verb shadowed-name
     provisional-reason annotation-unknown game-name no-game property-clause bad-property
     quantity-unknown quantity-missing quantity-twice window-in-itself copies-count round-count
-    property-names names-undefined bad-symbol
+    property-names names-undefined bad-symbol param-bounds bad-param
     """.split()
 )
 
@@ -161,6 +161,21 @@ POINTS = [
     ("copies_count", "copies-count", "cards.cards:2:33", "a whole number, 0 or more, not 2.5"),
     ("round_count", "round-count", "game.cards:7:16", "'rounds' cannot be 0"),
     ("round_count", "round-count", "cards.cards:2:9", "'extra_rounds' is -2"),
+    (
+        "param_bounds",
+        "param-bounds",
+        "game.cards:7:19",
+        "param die_sides is 1, but it counts a die's sides, and a die has 2 at least: "
+        "a whole number, 2 or more set die_sides to 2 or more",
+    ),
+    ("param_bounds", "param-bounds", "game.cards:8:19", "a whole number, 0 or more"),
+    ("param_bounds", "param-bounds", "game.cards:9:16", "1 (yes) or 0 (no) set storms to 1 or 0"),
+    ("param_bounds", "param-bounds", "game.cards:10:15", "a number from 0.5 to 6"),
+    ("param_bounds", "bad-param", "game.cards:11:37", "a count's min is a whole number"),
+    ("param_bounds", "bad-param", "game.cards:12:51", "a switch is 0 or 1"),
+    ("param_bounds", "bad-param", "game.cards:13:25", "no less than 4 and no more than 2"),
+    ("param_bounds", "bad-param", "game.cards:14:18", "holds counts, switch, min and max"),
+    ("param_bounds", "bad-param", "game.cards:15:17", "in words what the parameter counts"),
 ]
 
 

@@ -384,8 +384,6 @@ def check_location(
     ):
         # No Leader card to report it at: the first Location, which every game lays out.
         problems += _too_few_leaders(cards, vocabulary)
-    if _first_of(card, cards):
-        problems += _check_counts(vocabulary)
     wanted = _param(vocabulary, "locations_between")
     if wanted is not None and _first_of(card, cards):
         between = sum(1 for other in cards.values() if other["kind"] == "location") - 2
@@ -399,46 +397,6 @@ def check_location(
                     f"add Locations, or set param locations_between {max(between, 0)} or less",
                 )
             )
-    return problems
-
-
-#: The parameters that count something, and the least each can be: a die rolls 1 to its
-#: sides, so it needs 2 ("Roll a die", "roll off using the dice"); a board has a Crew Cabin
-#: at least (with none, no Crew is ever hired and no ship can win); the rest count cards,
-#: tokens, Crew or turns.
-_COUNTS = {
-    "die_sides": (2, "a die's sides, and a die has 2 at least"),
-    "cabins": (1, "a board's Crew Cabins, and with none no Crew is ever hired"),
-    "hand_size": (0, "the cards of a full hand"),
-    "market_size": (0, "the Market's cards"),
-    "acquisitions_per_turn": (0, "the cards Acquired on a turn"),
-    "capable_crew": (0, "Capable Crew"),
-    "starting_money": (0, "Money tokens"),
-    "starting_deck_size": (0, "the cards of a Starting Resource deck"),
-    "locations_between": (0, "Locations"),
-    "turn_limit": (1, "the turns a game lasts"),
-}
-
-
-def _check_counts(vocabulary: dict[str, Any] | None) -> list[CardError]:
-    """Each counting parameter is a whole number, at least its least: a variant's ``params:
-    {die_sides: 0}`` failed the first roll-off of a game, ``cabins: 0`` played 100 rounds no
-    ship could win, a negative ``hand_size`` drew nothing without a word."""
-    problems = []
-    for name, (least, what) in _COUNTS.items():
-        value = (vocabulary or {}).get("params", {}).get(name)
-        if value is None or (
-            isinstance(value, int) and not isinstance(value, bool) and value >= least
-        ):
-            continue
-        problems.append(
-            CardError(
-                f"param {name} is {value!r}, but it counts {what}: a whole number, {least} or more",
-                None,
-                f"set {name} to {least} or more",
-                param=name,
-            )
-        )
     return problems
 
 

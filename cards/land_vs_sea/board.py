@@ -502,63 +502,12 @@ def special_tile(card: Mapping[str, Any], face: str) -> Tile:
 # -- the card data's checks, run by cardc check (natives.py's CARD_CHECKS, engine.api)
 
 
-#: The parameters that count something, the least each can be and what it counts.
-_COUNTS = {
-    "stacks": (1, "the stacks the tiles are split into"),
-    "hand_size": (1, "the tiles a player holds, and with none no tile is ever placed"),
-    "score_track": (0, "the score track's spaces (0: no +50 tokens)"),
-    "starting_tile_parts": (1, "the tiles a large starting tile counts as"),
-    "waypoints_each": (0, "each player's Waypoints"),
-    "route_connection_points": (0, "the points of a first connection to a trade route"),
-}
-
-
-def _check_counts(vocabulary: Mapping[str, Any] | None) -> list[CardError]:
-    """Each counting parameter a whole number, at least its least, and ``uncharted_tiles`` 0
-    or 1: a variant's ``stacks: 0`` or ``hand_size: -2`` played on without a word (a game of
-    no placement)."""
-    params = (vocabulary or {}).get("params", {})
-    problems = []
-    for name, (least, what) in _COUNTS.items():
-        value = params.get(name)
-        if value is None or (
-            isinstance(value, int) and not isinstance(value, bool) and value >= least
-        ):
-            continue
-        problems.append(
-            CardError(
-                f"param {name} is {value!r}, but it counts {what}: a whole number, {least} or more",
-                None,
-                f"set {name} to {least} or more",
-                param=name,
-            )
-        )
-    switch = params.get("uncharted_tiles")
-    if switch is not None and switch not in (0, 1):
-        problems.append(
-            CardError(
-                f"param uncharted_tiles is {switch!r}, but it says whether the 24 Uncharted "
-                "tiles are shuffled in: 1 (yes) or 0 (no)",
-                None,
-                "set uncharted_tiles to 1 or 0",
-                param="uncharted_tiles",
-            )
-        )
-    return problems
-
-
-def check_hex_tile(
-    card: Mapping[str, Any], cards: Mapping[str, Any], vocabulary: Mapping[str, Any] | None = None
-) -> list[CardError]:
+def check_hex_tile(card: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
     """Both faces of a hex tile read as tiles: six L/S edges, bonus points for the sections
-    the face has, icon counts that are numbers; and, at the first hex tile (every game has
-    them), the game's counting parameters (:func:`_check_counts`)."""
+    the face has, icon counts that are numbers. (The game's counting parameters are held to
+    the bounds game.cards declares: ``param stacks 3 { counts "..."; min 1 }``.)"""
     for face in ("a", "b"):
         face_tile(card, face)
-    first = next((c for c in cards.values() if c.get("kind") == "hex_tile"), None)
-    if first is not None and first.get("id") == card.get("id"):
-        return _check_counts(vocabulary)
-    return []
 
 
 def check_special_tile(card: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
