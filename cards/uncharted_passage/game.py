@@ -1294,7 +1294,8 @@ class UnchartedPassage(FlowGame):
             question = Question(
                 "sailing.destination",
                 player.index,
-                f"Sail from {player.flags['position']} within {reach} spaces to",
+                f"Sail from {player.flags['position']} within {reach} "
+                f"{'space' if reach == 1 else 'spaces'} to",
                 _keys(options),
             )
             destination = self.ask(player, question)
@@ -1303,9 +1304,19 @@ class UnchartedPassage(FlowGame):
             # answer to the question is already one of the options' ids.
             destination = _place_id(destination)
         if destination not in options:
+            spaces = "space" if reach == 1 else "spaces"
+            if destination in (self.chart or chart_for(self.ir)).reach(
+                player.flags["position"], reach
+            ):
+                # In reach, but full: the refusal names the rule that applies, not the reach.
+                raise RuleError(
+                    f"cannot anchor at {destination}: it already holds {MARKERS_PER_SPACE} "
+                    "Ship Markers (a single space can hold a maximum of 2 Ship Markers, "
+                    "regardless of color; a ship may sail through it, not anchor there)"
+                )
             raise RuleError(
                 f"cannot sail from {player.flags['position']} to {destination} within {reach} "
-                "spaces: a ship sails up to its Sailing Speed; it cannot pass or land on a "
+                f"{spaces}: a ship sails up to its Sailing Speed; it cannot pass or land on a "
                 "pirate space, and white borders cannot be crossed"
             )
         distance = options[destination]

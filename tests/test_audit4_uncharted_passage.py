@@ -1,0 +1,48 @@
+"""A fourth outside audit of Uncharted Passage (audit4), written from the rulebook's sentences
+and README.md alone, at the rules' edges: a track reaching exactly its last box, a counter at
+its cap, an empty pile, two things at the same moment, the last month, solo against the two
+2-player modes and a choice that cannot be made. The rule cases are
+``tests/scenarios/uncharted_passage/audit4_rules.yaml``; the new cards and house rules
+``tests/data/audit4_uncharted_passage/``.
+
+- A 2-player captain sailing to (or staying on) a space two Ship Markers fill was refused with
+  "cannot sail from sea_2_2 to sea_2_2 within 1 spaces: a ship sails up to its Sailing Speed
+  ...", the wrong rule (the space is in reach): it is told the 2-marker limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from probing import assert_simulates, audit_cases, run_scenarios
+
+ROOT = Path(__file__).resolve().parent.parent
+GENERATED = ROOT / "generated"
+AUDIT = ROOT / "tests" / "data" / "audit4_uncharted_passage"
+
+
+def test_a_full_space_in_reach_is_refused_by_the_two_marker_rule(tmp_path: Path) -> None:
+    """The refusal names the rule that applies: the space is in reach, and full."""
+    text = (
+        "scenario: full\ngame: uncharted_passage\nmode: competitive\n"
+        "given:\n  chart: stand_in\n  missions_dealt: true\n  markers: {sea_2_2: 2}\n"
+        "  player:\n    position: sea_3_2\n    counters: {sailing_speed: 1}\n"
+        "do:\n  - action: sail_to\n    args: {to: sea_2_2}\n"
+        "expect:\n  refused: cannot anchor\n"
+    )
+    (result,) = run_scenarios(GENERATED, text, tmp_path / "s.yaml")
+    assert result.passed, result.message
+
+
+def test_out_of_reach_is_still_told_the_reach_in_the_singular(tmp_path: Path) -> None:
+    """A space out of reach is refused by the reach, "1 space", not "1 spaces"."""
+    text = (
+        "scenario: far\ngame: uncharted_passage\n"
+        "given:\n  chart: stand_in\n  missions_dealt: true\n"
+        "  player:\n    position: sea_2_2\n    counters: {sailing_speed: 1}\n"
+        "do:\n  - action: sail_to\n    args: {to: zanzibar}\n"
+        "expect:\n  refused: \"cannot sail from sea_2_2 to zanzibar within 1 space:\"\n"
+    )
+    (result,) = run_scenarios(GENERATED, text, tmp_path / "s.yaml")
+    assert result.passed, result.message
