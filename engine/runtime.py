@@ -539,6 +539,13 @@ class Game:
         nothing."""
         deck = self.board.get(f"deck:{zone}")
         if deck is None:
+            if getattr(self, "set_up", True) is False:
+                # A scenario that draws before the setup ran: the deck is the setup's to make.
+                raise RuleError(
+                    f"'draw {zone}' found no deck for {zone}: the game's setup, which makes "
+                    "its decks, has not run; in a scenario, set it up first (- action: section "
+                    "with args: {name: setup}) or give the deck in 'given'"
+                )
             raise RuleError(
                 f"'draw {zone}' takes from the deck 'build_deck {zone}' makes, and this game "
                 f"built none for {zone}: build it in the flow's setup, or draw from a zone of "

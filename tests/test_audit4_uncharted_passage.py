@@ -46,3 +46,42 @@ def test_out_of_reach_is_still_told_the_reach_in_the_singular(tmp_path: Path) ->
     )
     (result,) = run_scenarios(GENERATED, text, tmp_path / "s.yaml")
     assert result.passed, result.message
+
+
+def test_a_draw_before_the_setup_is_told_to_set_up_or_give_the_deck(tmp_path: Path) -> None:
+    """A scenario that gains a Port Card without the setup (no pile given) was told to "build
+    it in the flow's setup, or draw from a zone ... with draw_from", a designer's fix for a
+    game that builds no deck: it is told that the setup, which makes the pile, has not run."""
+    text = (
+        "scenario: no pile\ngame: uncharted_passage\n"
+        "given:\n  chart: stand_in\n  missions_dealt: true\n"
+        "  player:\n    position: sea_4_5\n    counters: {sailing_speed: 1, crew_stamina: 2}\n"
+        "choices:\n  - crew.row: 2\n"
+        "do:\n  - action: sail_to\n    args: {to: zanzibar}\n  - action: anchor\n"
+        "expect:\n  refused: \"found no deck for port_cards: the game's setup, which makes its "
+        "decks, has not run; in a scenario, set it up first\"\n"
+    )
+    (result,) = run_scenarios(GENERATED, text, tmp_path / "s.yaml")
+    assert result.passed, result.message
+
+
+def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    """Seven new cards (boxes_left, unless, choose one of, a window's quantity raised, let and
+    %, at_max, a voyage's triple and restraint) and six house rules (a verb redefined so the
+    Scurvy Check moves to ports too, a param, a phase scoring at the end, a setup bonus, a
+    phase moved, a card in a variant) build, hold their cases (each house rule beside the
+    base game's), and play whole games in every mode."""
+    results, points = audit_cases(built_copy, "uncharted_passage", AUDIT)
+    assert [f"{r.name}: {r.message}" for r in results if not r.passed] == []
+    assert len(results) == 20
+    assert [p.name for p in points[1:]] == [
+        "early_mid_event",
+        "fair_start",
+        "pirates_first",
+        "sailors_reunion",
+        "salvage_crew",
+        "scurvy_everywhere",
+    ]
+    assert_simulates(points, ("solo", "competitive", "coop"))
