@@ -42,7 +42,7 @@ def test_out_of_reach_is_still_told_the_reach_in_the_singular(tmp_path: Path) ->
         "given:\n  chart: stand_in\n  missions_dealt: true\n"
         "  player:\n    position: sea_2_2\n    counters: {sailing_speed: 1}\n"
         "do:\n  - action: sail_to\n    args: {to: zanzibar}\n"
-        "expect:\n  refused: \"cannot sail from sea_2_2 to zanzibar within 1 space:\"\n"
+        'expect:\n  refused: "cannot sail from sea_2_2 to zanzibar within 1 space:"\n'
     )
     (result,) = run_scenarios(GENERATED, text, tmp_path / "s.yaml")
     assert result.passed, result.message
@@ -59,7 +59,7 @@ def test_a_draw_before_the_setup_is_told_to_set_up_or_give_the_deck(tmp_path: Pa
         "choices:\n  - crew.row: 2\n"
         "do:\n  - action: sail_to\n    args: {to: zanzibar}\n  - action: anchor\n"
         "expect:\n  refused: \"found no deck for port_cards: the game's setup, which makes its "
-        "decks, has not run; in a scenario, set it up first\"\n"
+        'decks, has not run; in a scenario, set it up first"\n'
     )
     (result,) = run_scenarios(GENERATED, text, tmp_path / "s.yaml")
     assert result.passed, result.message

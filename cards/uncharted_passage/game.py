@@ -1431,7 +1431,11 @@ class UnchartedPassage(FlowGame):
         when the ship entered."""
         board = self.board
         offer = board["east_asia_entries"] + 1
-        closed = space.id in player.flags["east_asia"] or space.id in board["east_asia_ships"]
+        # "Only 1 ship marker (regardless of color) may enter an East Asian port": a port any
+        # ship entered (a scenario may give the rival's entries: east_asia_entered) is closed.
+        closed = space.id in board["east_asia_ships"] or any(
+            space.id in other.flags.get("east_asia", ()) for other in self.players
+        )
         if not closed and player.counters["specialties"] >= offer:
             question = Question(
                 "east_asia.offer",

@@ -308,7 +308,9 @@ def _unfolded(g: Game) -> UnchartedPassage:
     entries), so a scenario that sails, anchors or plays a phase without '- action: setup'
     gets that part of it, as a game does, not a missing key."""
     flow = _flow(g)
-    if "anchored" not in flow.board:
+    # Not "anchored": a scenario may give that (and the markers, East Asia's entries), and the
+    # rest of the World Map was then never laid out. The unfolding keeps what is given.
+    if "east_asia_ships" not in flow.board:
         flow.set_up_world_map()
     return flow
 
