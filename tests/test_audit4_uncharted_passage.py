@@ -5,6 +5,12 @@ its cap, an empty pile, two things at the same moment, the last month, solo agai
 ``tests/scenarios/uncharted_passage/audit4_rules.yaml``; the new cards and house rules
 ``tests/data/audit4_uncharted_passage/``.
 
+- A voyage card whose resources allow no logbook line (``resources 2``: "you can't write down
+  zeros"; a triple no space can take; two numbers) built, and its Planning phase asked a
+  question with no answer: ``cardc check`` refuses it at the property (CARD_CHECKS).
+- An East Asian port a rival's ship entered (given by a scenario) stayed open to the other
+  ship, and a scenario giving ``anchored:`` without the setup failed with a KeyError.
+- A ``draw`` before the setup ran told a scenario writer to "build it in the flow's setup".
 - A 2-player captain sailing to (or staying on) a space two Ship Markers fill was refused with
   "cannot sail from sea_2_2 to sea_2_2 within 1 spaces: a ship sails up to its Sailing Speed
   ...", the wrong rule (the space is in reach): it is told the 2-marker limit.
@@ -15,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from probing import assert_simulates, audit_cases, run_scenarios
+import pytest
+from probing import assert_simulates, audit_cases, diagnostics_with_card_file, run_scenarios
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated"
@@ -85,3 +92,41 @@ def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
         "scurvy_everywhere",
     ]
     assert_simulates(points, ("solo", "competitive", "coop"))
+
+
+@pytest.mark.parametrize(
+    ("line", "message", "hint"),
+    [
+        (
+            "resources 2",
+            "resources 2 are fewer than 3, the least a logbook line can be",
+            "give at least 3",
+        ),
+        (
+            "resource_triple 7 1 1",
+            "resource_triple 7 1 1 cannot be written one in each space",
+            "give three numbers each space can take",
+        ),
+        (
+            "resource_triple 1 3",
+            "resource_triple gives 2 numbers",
+            "write three numbers, like: resource_triple 1 3 5",
+        ),
+    ],
+)
+def test_a_voyage_card_that_allows_no_logbook_line_is_refused_at_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, line: str, message: str, hint: str
+) -> None:
+    """ "The sum of the three numbers cannot exceed the amount of resources, and you can't write
+    down zeros or leave blanks": resources below 3, or a triple no space can take, leave no
+    line to write; the card is refused at its property, not asked of a captain with no
+    answer."""
+    (error,) = diagnostics_with_card_file(
+        tmp_path,
+        monkeypatch,
+        "uncharted_passage",
+        f'voyage first_half "Windless" {{\n  {line}\n  pirate highest(2d6)\n}}\n',
+    )
+    assert message in error.message, error.message
+    assert error.hints == (hint,)
+    assert (error.span.line, error.span.column) == (2, 3)

@@ -1059,6 +1059,13 @@ class UnchartedPassage(FlowGame):
                 for ar in values
                 if s + st + ar <= total
             ]
+        if not candidates:
+            # cardc check refuses such a card (natives.py, check_voyage); a card changed past
+            # it is still told here, not asked a question with no answer.
+            raise RuleError(
+                f"{voyage}: its resources allow no Sailing Speed/Crew Stamina/Armament line "
+                f"(each between {low} and {high}); give at least {3 * low}"
+            )
         if self.table is not None and (voyage, "restraint") in self.table.formulas:
             scratch = Player(-1, "restraint", self.ir["vocabulary"])
             context = Context(scratch, voyage, "restraint")
