@@ -11,8 +11,8 @@ captains), ``map.py`` (the World Map's geometry), ``policy.py`` (the captains) a
 from __future__ import annotations
 
 import sys
-from itertools import permutations
 from collections.abc import Callable
+from itertools import permutations
 from typing import Any
 
 from engine.api import CardError, implementations, native, verb
@@ -317,11 +317,16 @@ def check_voyage(
                 )
             ]
         fits = any(
-            all(low <= n and (high is None or n <= high) for n, (low, high) in zip(p, bounds))
+            all(
+                low <= n and (high is None or n <= high)
+                for n, (low, high) in zip(p, bounds, strict=True)
+            )
             for p in set(permutations(triple))
         )
         if not fits:
-            said = ", ".join(f"{n} {low} to {high}" for n, (low, high) in zip(_LINE, bounds))
+            said = ", ".join(
+                f"{n} {low} to {high}" for n, (low, high) in zip(_LINE, bounds, strict=True)
+            )
             return [
                 CardError(
                     f"resource_triple {' '.join(map(str, triple))} cannot be written one in "
@@ -346,7 +351,7 @@ def check_voyage(
             CardError(
                 f"resources {total} are fewer than {least}, the least a logbook line can be "
                 f"({' + '.join(str(low) for low, _ in bounds)}: \"you can't write down zeros or "
-                "leave blanks\"), so no line could be written",
+                'leave blanks"), so no line could be written',
                 "resources",
                 f"give at least {least}",
             )
