@@ -4,6 +4,11 @@ exactly one Coin, a Ship one space either side of the first Ocean Region, every 
 taken, an empty Crew deck, the Pirate Scenario's setup, the last round's raid deciding a tie
 (``tests/scenarios/darwins_journey/audit4_rules.yaml``); and new cards and house rules
 (``tests/data/audit4_darwins_journey/``), each house rule's case beside the base game's.
+
+- ``expect: objective_pile`` (or ``unlocked``, a Ship's ``lane``) passed the scenario's check,
+  its kind being in ``EXPECT_KINDS``, then failed with "internal error: KeyError" when it
+  ran: ``EXPECT`` had no hook for it. The three hooks are added, and the loader refuses a
+  ``GIVEN_KINDS`` / ``EXPECT_KINDS`` key with no hook, at the table's line, for any game.
 """
 
 from __future__ import annotations
@@ -11,7 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from probing import assert_simulates, audit_cases
+import pytest
+from probing import assert_simulates, audit_cases, copied_project
+from test_variant_hardening import run
 
 AUDIT = Path(__file__).resolve().parent / "data" / "audit4_darwins_journey"
 VARIANTS = [
@@ -37,3 +44,24 @@ def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
     assert [f"{r.name}: {r.message}" for r in results if not r.passed] == []
     assert len(results) == 19
     assert_simulates(points, ("solo", "competitive"))
+
+
+def test_an_expect_kind_without_its_hook_is_refused_at_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A key of EXPECT_KINDS that EXPECT does not read is an error of the natives, at the
+    line of EXPECT_KINDS, naming the key and what to add."""
+    project = copied_project(tmp_path, monkeypatch, "darwins_journey")
+    natives = project / "cards" / "darwins_journey" / "natives.py"
+    text = natives.read_text(encoding="utf-8")
+    hook = '    "unlocked": lambda g, player: g.board["unlocked"],\n'
+    assert hook in text
+    natives.write_text(text.replace(hook, ""), encoding="utf-8")
+    line = 1 + text.replace(hook, "").split("\nEXPECT_KINDS = {")[0].count("\n") + 1
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert (
+        f"cards/darwins_journey/natives.py:{line}:1: error[natives-broken]: the game's natives "
+        "cannot be used: EXPECT_KINDS names 'unlocked', which EXPECT does not have" in out
+    ), out
+    assert "hint: add EXPECT['unlocked'] (the function that reads it)" in out, out
