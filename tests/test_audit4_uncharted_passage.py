@@ -11,6 +11,9 @@ its cap, an empty pile, two things at the same moment, the last month, solo agai
 - An East Asian port a rival's ship entered (given by a scenario) stayed open to the other
   ship, and a scenario giving ``anchored:`` without the setup failed with a KeyError.
 - A ``draw`` before the setup ran told a scenario writer to "build it in the flow's setup".
+- ``given: month: 13`` (the rulebook's other name for a round) was taken in a 12-month game,
+  where ``round: 13`` is refused: it is held to the game's months (13 in
+  ``thirteen_months``). The ``sail`` step said it asks a destination; it sails no space.
 - A 2-player captain sailing to (or staying on) a space two Ship Markers fill was refused with
   "cannot sail from sea_2_2 to sea_2_2 within 1 spaces: a ship sails up to its Sailing Speed
   ...", the wrong rule (the space is in reach): it is told the 2-marker limit.
@@ -130,3 +133,17 @@ def test_a_voyage_card_that_allows_no_logbook_line_is_refused_at_check(
     assert message in error.message, error.message
     assert error.hints == (hint,)
     assert (error.span.line, error.span.column) == (2, 3)
+
+
+def test_a_given_month_is_held_to_the_months_the_game_plays(tmp_path: Path) -> None:
+    """ "The game is played over a total of 12 rounds, with each round representing a month":
+    month 13 is refused as round 13 is, and taken under thirteen_months."""
+    text = (
+        "scenario: base\ngame: uncharted_passage\ngiven:\n  month: 13\nexpect:\n  month: 13\n"
+        "---\nscenario: thirteen\ngame: uncharted_passage\nvariant: thirteen_months\n"
+        "given:\n  month: 13\nexpect:\n  month: 13\n"
+    )
+    base, thirteen = run_scenarios(GENERATED, text, tmp_path / "s.yaml")
+    assert not base.passed
+    assert ":4:10: 13 is more than 12, the most a month can be" in base.message, base.message
+    assert thirteen.passed, thirteen.message
