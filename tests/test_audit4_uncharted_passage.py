@@ -14,6 +14,10 @@ its cap, an empty pile, two things at the same moment, the last month, solo agai
 - ``given: month: 13`` (the rulebook's other name for a round) was taken in a 12-month game,
   where ``round: 13`` is refused: it is held to the game's months (13 in
   ``thirteen_months``). The ``sail`` step said it asks a destination; it sails no space.
+- Card text: ``at_max(sailing_speed)`` read "if your Sailing Speeds is at its most" (and
+  ``at_max(prestige)`` "if prestige is ..."): the counter is the player's, the verb agreeing;
+  ``(margin - margin % 3) / 3`` read "the result of the margin minus the remainder of the
+  margin divided by 3 divided by 3": "the difference between ..., divided by 3".
 - A 2-player captain sailing to (or staying on) a space two Ship Markers fill was refused with
   "cannot sail from sea_2_2 to sea_2_2 within 1 spaces: a ship sails up to its Sailing Speed
   ...", the wrong rule (the space is in reach): it is told the 2-marker limit.
@@ -25,7 +29,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from probing import assert_simulates, audit_cases, diagnostics_with_card_file, run_scenarios
+from probing import (
+    assert_simulates,
+    audit_cases,
+    copy_game,
+    diagnostics_with_card_file,
+    printed_texts,
+    run_scenarios,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated"
@@ -147,3 +158,27 @@ def test_a_given_month_is_held_to_the_months_the_game_plays(tmp_path: Path) -> N
     assert not base.passed
     assert ":4:10: 13 is more than 12, the most a month can be" in base.message, base.message
     assert thirteen.passed, thirteen.message
+
+
+def test_card_text_says_a_counters_most_and_a_grouped_division(tmp_path: Path) -> None:
+    """The standard library's "{counter} is at its most" with the counter as the player's own
+    and the verb agreeing; a difference divided said as one value, before a comma."""
+    folder = copy_game(tmp_path, "uncharted_passage")
+    (folder / "probe.cards").write_text(
+        'mid_event "A" { on sailing { if at_max(sailing_speed) { add reach 1 } } }\n'
+        'mid_event "B" { on sailing { if at_max(prestige) { add reach 1 } } }\n'
+        'mid_event "C" { on sailing { if at_max(specialties) { add reach 1 } } }\n'
+        'mid_event "D" { on pirate_resolved {\n  let margin armament - pirate_power\n'
+        "  gain prestige (margin - margin % 3) / 3\n} }\n"
+        'mid_event "E" { on sailing { if (prestige + 2) % 3 > 1 { add reach 1 } } }\n',
+        encoding="utf-8",
+    )
+    texts = printed_texts(folder, {"probe.cards"})
+    assert "if your Sailing Speed is at its most," in texts["A"], texts["A"]
+    assert "if your prestige is at its most," in texts["B"], texts["B"]
+    assert "if your specialties are at their most," in texts["C"], texts["C"]
+    assert (
+        "gain prestige equal to the difference between the margin and the remainder of the "
+        "margin divided by 3, divided by 3 (rounded down)" in texts["D"]
+    ), texts["D"]
+    assert "the remainder of the sum of your prestige and 2, divided by 3" in texts["E"], texts["E"]
