@@ -525,8 +525,10 @@ class CardWriter:
         template = spec.words
         for index, param in enumerate(spec.params):
             arg = args[index] if index < len(args) else None
-            if arg is not None and param.type == "counter" and template.startswith(
-                f"{{{param.name}}} "
+            if (
+                arg is not None
+                and param.type == "counter"
+                and template.startswith(f"{{{param.name}}} ")
             ):
                 # The counter is the sentence's subject ("{counter} is at its most"): the
                 # player's own, as its words say it, the verb agreeing ("your Sailing Speed is
