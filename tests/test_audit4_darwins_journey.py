@@ -9,6 +9,10 @@ taken, an empty Crew deck, the Pirate Scenario's setup, the last round's raid de
   its kind being in ``EXPECT_KINDS``, then failed with "internal error: KeyError" when it
   ran: ``EXPECT`` had no hook for it. The three hooks are added, and the loader refuses a
   ``GIVEN_KINDS`` / ``EXPECT_KINDS`` key with no hook, at the table's line, for any game.
+- README said a rule in ``bounty.cards`` answering ``campsite_reached`` sees the Treasure
+  token ``pirates.cards``' rule let the player take; files answer by path, alphabetically, so
+  ``bounty.cards`` answers first. The README names a file after ``pirates.cards`` and says
+  where a rule that must come "after" goes; the audit's Pirate Bounty is such a file.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from probing import assert_simulates, audit_cases, copied_project
+from probing import assert_simulates, audit_cases, copied_project, run_scenarios
 from test_variant_hardening import run
 
 AUDIT = Path(__file__).resolve().parent / "data" / "audit4_darwins_journey"
@@ -65,3 +69,26 @@ def test_an_expect_kind_without_its_hook_is_refused_at_its_line(
         "cannot be used: EXPECT_KINDS names 'unlocked', which EXPECT does not have" in out
     ), out
     assert "hint: add EXPECT['unlocked'] (the function that reads it)" in out, out
+
+
+def test_a_rule_in_a_file_before_pirates_cards_answers_before_the_raid(
+    built_copy: Callable[[str, dict[str, str]], Path], tmp_path: Path
+) -> None:
+    """The audit's Pirate Bounty in ``bounty.cards`` (before ``pirates.cards``) answers before
+    the Pirate Raid: the raided player still holds their token and gains the point too, where
+    ``raid_bounty.cards`` pays the unraided holder only (scenarios/cards.yaml)."""
+    rule = (AUDIT / "raid_bounty.cards").read_text(encoding="utf-8")
+    generated = built_copy("darwins_journey", {"bounty.cards": rule})
+    text = (
+        "scenario: before\ngame: darwins_journey\nplayers: 2\ngiven:\n"
+        "  pirate_region: section_2\n  players:\n"
+        "    - counters: {ship_space: 4, coins: 4, treasure: 1}\n"
+        "    - counters: {ship_space: 9, coins: 0, treasure: 1}\n"
+        "do:\n  - action: pirate_raid\nexpect:\n  players:\n"
+        "    - counters: {coins: 0, treasure: 0, victory_points: 1}\n"
+        "    - counters: {treasure: 1, victory_points: 1}\n"
+        "  events_in_order:\n    - gain player 1 victory_points 1\n"
+        "    - return_treasure player 1\n"
+    )
+    (result,) = run_scenarios(generated, text, tmp_path / "s.yaml")
+    assert result.passed, result.message
