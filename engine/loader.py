@@ -565,4 +565,5 @@ def new_game(
         verbs=dict(found.verbs),
         **options,
     )
+    game.kept_decks = tuple(str(zone) for zone in (getattr(rules, "DECKS", None) or ()))
     return game

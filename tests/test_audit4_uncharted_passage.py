@@ -182,3 +182,27 @@ def test_card_text_says_a_counters_most_and_a_grouped_division(tmp_path: Path) -
         "margin divided by 3, divided by 3 (rounded down)" in texts["D"]
     ), texts["D"]
     assert "the remainder of the sum of your prestige and 2, divided by 3" in texts["E"], texts["E"]
+
+
+def test_a_draw_before_a_flows_build_deck_is_told_the_setup_has_not_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same for a deck the flow's setup builds (``build_deck hand``, a ``cardc new``
+    game): a turn's draw before the setup is told to set it up; a deck nothing builds keeps
+    the designer's message (tests/test_probe_incredible_expeditions.py)."""
+    from test_variant_hardening import run
+
+    monkeypatch.chdir(tmp_path)
+    assert run(capsys, "new", "pebble")[0] == 0
+    monkeypatch.chdir(tmp_path / "pebble")
+    assert run(capsys, "build", "--no-sheets")[0] == 0
+    scenario = tmp_path / "pebble" / "tests" / "scenarios" / "pebble" / "early.yaml"
+    scenario.write_text(
+        "scenario: a turn's draw before the setup\ngame: pebble\n"
+        "do:\n  - action: phase\n    args: {name: draw}\n"
+        "expect:\n  refused: \"found no deck for hand: the game's setup, which makes its "
+        'decks, has not run"\n',
+        encoding="utf-8",
+    )
+    status, out = run(capsys, "test", str(scenario))
+    assert status == 0, out
