@@ -296,6 +296,7 @@ def load_natives(source: Path) -> ModuleType | None:
         sys.dont_write_bytecode = dont_write
     try:
         _check_names(module, natives)
+        _check_hooks(module, natives)
     except NativesError:
         for loaded in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
             del sys.modules[loaded]
@@ -424,6 +425,36 @@ def _check_names(module: ModuleType, natives: Path) -> None:
             )
 
 
+#: Each table of the kinds a scenario's values take, and the table of the hooks that set or
+#: read them: a key with a kind and no hook passed the scenario's check, then failed with a
+#: KeyError ("internal error") when the scenario ran.
+_HOOKED = (("GIVEN_KINDS", "GIVEN"), ("EXPECT_KINDS", "EXPECT"))
+
+
+def _check_hooks(module: ModuleType, natives: Path) -> None:
+    """Every key of ``GIVEN_KINDS`` / ``EXPECT_KINDS`` has its hook in ``GIVEN`` / ``EXPECT``;
+    a :class:`NativesError` at the kinds' line names the first that has none."""
+    for kinds_name, hooks_name in _HOOKED:
+        kinds = getattr(module, kinds_name, None)
+        if not isinstance(kinds, dict):
+            continue
+        hooks = getattr(module, hooks_name, None)
+        hooks = hooks if isinstance(hooks, dict) else {}
+        missing = [key for key in kinds if key not in hooks]
+        if missing:
+            names = ", ".join(repr(key) for key in missing)
+            raise NativesError(
+                f"cannot be used: {kinds_name} names {names}, which {hooks_name} does not "
+                f"have, so a scenario's {names} would be accepted and then fail when it runs",
+                str(natives),
+                _assigned_line(natives, kinds_name),
+                1,
+                hint=f"add {hooks_name}[{missing[0]!r}] (the function that "
+                + ("sets it" if hooks_name == "GIVEN" else "reads it")
+                + f"), or take {missing[0]!r} out of {kinds_name}",
+            )
+
+
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
@@ -534,4 +565,5 @@ def new_game(
         verbs=dict(found.verbs),
         **options,
     )
+    game.kept_decks = tuple(str(zone) for zone in (getattr(rules, "DECKS", None) or ()))
     return game

@@ -335,6 +335,9 @@ class Game:
         }
         self.events: list[tuple[Any, ...]] = []
         self.board: dict[str, Any] = {}
+        #: The zones whose deck the game's Python keeps (natives.py's DECKS, set by the
+        #: loader): its setup makes them, as a flow's build_deck makes its own.
+        self.kept_decks: tuple[str, ...] = ()
         self.counter_bounds = {n: (c["min"], c["max"]) for n, c in vocabulary["counters"].items()}
         self.question_count = 0
         #: Where :meth:`ask` also keeps each answer, while a flow's lookahead records a phase
@@ -539,6 +542,13 @@ class Game:
         nothing."""
         deck = self.board.get(f"deck:{zone}")
         if deck is None:
+            if getattr(self, "set_up", True) is False and self._setup_makes(zone):
+                # A scenario that draws before the setup ran: the deck is the setup's to make.
+                raise RuleError(
+                    f"'draw {zone}' found no deck for {zone}: the game's setup, which makes "
+                    "its decks, has not run; in a scenario, set it up first (- action: section "
+                    "with args: {name: setup}) or give the deck in 'given'"
+                )
             raise RuleError(
                 f"'draw {zone}' takes from the deck 'build_deck {zone}' makes, and this game "
                 f"built none for {zone}: build it in the flow's setup, or draw from a zone of "
@@ -552,6 +562,30 @@ class Game:
         c.player.zones[zone].extend(drawn)
         # The cards drawn, last: what the simulator's per-card figures count.
         self.log("draw", c.player.index, zone, amount, drawn)
+
+    def _setup_makes(self, zone: str) -> bool:
+        """The game's setup makes the deck of ``zone``: its Python keeps it (DECKS) or the
+        flow's setup builds it (``build_deck ZONE``, ``stock_market ZONE KIND``)."""
+        if zone in self.kept_decks:
+            return True
+        for section in (self.ir.get("flow") or {}).get("sections", []):
+            if section.get("section") != "setup":
+                continue
+            stack: list[Any] = [section]
+            while stack:
+                node = stack.pop()
+                if isinstance(node, list):
+                    stack.extend(node)
+                elif isinstance(node, dict):
+                    if node.get("kind") == "verb" and node.get("verb") in (
+                        "build_deck",
+                        "stock_market",
+                    ):
+                        first = (node.get("args") or [None])[0]
+                        if isinstance(first, dict) and first.get("name") == zone:
+                            return True
+                    stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
+        return False
 
     def discard(self, c: Context, card: str) -> None:
         """Discard a card the player holds, from whichever zone holds it."""

@@ -160,7 +160,7 @@ def test_a_step_named_after_a_rulebook_phase_is_told_the_flows_phase_first(
         ":4:13: 'sailing' is not an action of uncharted_passage; to run it, write action: "
         "phase with args: {name: sailing_and_anchoring} (the flow's phase 'Sailing & "
         "Anchoring'), or fire: sailing (every card in force answers), or action: sail (Sail "
-        "a distance)" in result.message
+        "a distance without the map)" in result.message
     ), result.message
     assert (
         ":5:13: 'anchoring' is not an action of uncharted_passage; to run it, write action: "

@@ -797,7 +797,7 @@ def test_two_markers_fill_a_space() -> None:
     write(g, me(g), 2, 2, 1)
     assert "a1" not in g.destinations(me(g), 2)
     g.sail_to(me(g), "a2")
-    with pytest.raises(RuleError, match="cannot sail"):
+    with pytest.raises(RuleError, match="cannot anchor at a1: it already holds 2 Ship Markers"):
         g.sail_to(me(g, 1), "a1")
 
 

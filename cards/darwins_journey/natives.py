@@ -873,6 +873,11 @@ EXPECT = {
     # The tiles on the Diary's top locations: those unlocked at the start of the game.
     "unlocked_at_start": lambda g, player: g.board["diary"][: param(g, "diary_top_locations")],
     "diary": lambda g, player: list(g.board["diary"]),
+    # The Diary's locations unlocked so far, the Objective pile (top first) and a Ship's
+    # lane: given and expected alike (EXPECT_KINDS takes every GIVEN_KINDS key).
+    "unlocked": lambda g, player: g.board["unlocked"],
+    "objective_pile": lambda g, player: list(g.board["objective_pile"]),
+    "lane": _expect_player(lambda g, p: p.flags.get("lane")),
     "crew_deck": lambda g, player: Unordered(sorted(g.board["crew_deck"])),
     "crew_display": lambda g, player: list(g.board["crew_display"]),
     "objective_discard": lambda g, player: Unordered(sorted(g.board["objective_discard"])),

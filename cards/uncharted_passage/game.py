@@ -1059,6 +1059,13 @@ class UnchartedPassage(FlowGame):
                 for ar in values
                 if s + st + ar <= total
             ]
+        if not candidates:
+            # cardc check refuses such a card (natives.py, check_voyage); a card changed past
+            # it is still told here, not asked a question with no answer.
+            raise RuleError(
+                f"{voyage}: its resources allow no Sailing Speed/Crew Stamina/Armament line "
+                f"(each between {low} and {high}); give at least {3 * low}"
+            )
         if self.table is not None and (voyage, "restraint") in self.table.formulas:
             scratch = Player(-1, "restraint", self.ir["vocabulary"])
             context = Context(scratch, voyage, "restraint")
@@ -1294,7 +1301,8 @@ class UnchartedPassage(FlowGame):
             question = Question(
                 "sailing.destination",
                 player.index,
-                f"Sail from {player.flags['position']} within {reach} spaces to",
+                f"Sail from {player.flags['position']} within {reach} "
+                f"{'space' if reach == 1 else 'spaces'} to",
                 _keys(options),
             )
             destination = self.ask(player, question)
@@ -1303,9 +1311,19 @@ class UnchartedPassage(FlowGame):
             # answer to the question is already one of the options' ids.
             destination = _place_id(destination)
         if destination not in options:
+            spaces = "space" if reach == 1 else "spaces"
+            if destination in (self.chart or chart_for(self.ir)).reach(
+                player.flags["position"], reach
+            ):
+                # In reach, but full: the refusal names the rule that applies, not the reach.
+                raise RuleError(
+                    f"cannot anchor at {destination}: it already holds {MARKERS_PER_SPACE} "
+                    "Ship Markers (a single space can hold a maximum of 2 Ship Markers, "
+                    "regardless of color; a ship may sail through it, not anchor there)"
+                )
             raise RuleError(
                 f"cannot sail from {player.flags['position']} to {destination} within {reach} "
-                "spaces: a ship sails up to its Sailing Speed; it cannot pass or land on a "
+                f"{spaces}: a ship sails up to its Sailing Speed; it cannot pass or land on a "
                 "pirate space, and white borders cannot be crossed"
             )
         distance = options[destination]
@@ -1420,7 +1438,11 @@ class UnchartedPassage(FlowGame):
         when the ship entered."""
         board = self.board
         offer = board["east_asia_entries"] + 1
-        closed = space.id in player.flags["east_asia"] or space.id in board["east_asia_ships"]
+        # "Only 1 ship marker (regardless of color) may enter an East Asian port": a port any
+        # ship entered (a scenario may give the rival's entries: east_asia_entered) is closed.
+        closed = space.id in board["east_asia_ships"] or any(
+            space.id in other.flags.get("east_asia", ()) for other in self.players
+        )
         if not closed and player.counters["specialties"] >= offer:
             question = Question(
                 "east_asia.offer",

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from itertools import permutations
 from typing import Any
 
-from engine.api import implementations, native, verb
+from engine.api import CardError, implementations, native, verb
 from engine.runtime import Context, Game, Question, RuleError
 from engine.stdlib import dice as stdlib_dice
 
@@ -286,6 +287,81 @@ NATIVES: dict[str, Callable[..., Any]] = {"difference": stdlib_dice.difference}
 
 GAME_CLASS = UnchartedPassage
 
+#: The logbook's three numbers, in the order a line writes them.
+_LINE = ("sailing_speed", "crew_stamina", "armament")
+
+
+def check_voyage(
+    card: dict[str, Any], cards: dict[str, Any], vocabulary: dict[str, Any]
+) -> list[CardError]:
+    """A voyage card must allow a logbook line: "write a number between 1 and 6 in the
+    Sailing Speed, Crew Stamina, and Armament spaces ... The sum of the three numbers cannot
+    exceed the amount of resources", or each number of a "1 3 5" card in a space. Resources
+    below 3 (1 in each space) or a triple no space can take left the Planning phase asking a
+    question with no answer."""
+    counters = vocabulary.get("counters", {})
+    bounds = [
+        (int((counters.get(n) or {}).get("min") or 0), (counters.get(n) or {}).get("max"))
+        for n in _LINE
+    ]
+    props = card.get("properties") or {}
+    if props.get("resource_triple") is not None:
+        triple = game._numbers(props["resource_triple"])
+        if len(triple) != 3:
+            return [
+                CardError(
+                    f"resource_triple gives {len(triple)} numbers; a voyage card's fixed "
+                    "resources are three, one for each space",
+                    "resource_triple",
+                    "write three numbers, like: resource_triple 1 3 5",
+                )
+            ]
+        fits = any(
+            all(
+                low <= n and (high is None or n <= high)
+                for n, (low, high) in zip(p, bounds, strict=True)
+            )
+            for p in set(permutations(triple))
+        )
+        if not fits:
+            said = ", ".join(
+                f"{n} {low} to {high}" for n, (low, high) in zip(_LINE, bounds, strict=True)
+            )
+            return [
+                CardError(
+                    f"resource_triple {' '.join(map(str, triple))} cannot be written one in "
+                    f"each space: {said}",
+                    "resource_triple",
+                    "give three numbers each space can take",
+                )
+            ]
+        return []
+    if props.get("resources") is None:
+        return [
+            CardError(
+                "a voyage card gives its resources: 'resources 12' or 'resource_triple 1 3 5'",
+                None,
+                "add one of them",
+            )
+        ]
+    least = sum(low for low, _ in bounds)
+    total = game._number(props["resources"], least)
+    if total < least:
+        return [
+            CardError(
+                f"resources {total} are fewer than {least}, the least a logbook line can be "
+                f"({' + '.join(str(low) for low, _ in bounds)}: \"you can't write down zeros or "
+                'leave blanks"), so no line could be written',
+                "resources",
+                f"give at least {least}",
+            )
+        ]
+    return []
+
+
+#: cardc check runs these on each card of the kind (engine.api).
+CARD_CHECKS = {"voyage": check_voyage}
+
 #: The decks this Python keeps for 'draw' (board["deck:ZONE"]): the Port Card pile, shuffled in
 #: the setup ("5. Place the pile of Port Cards ... next to the World Map").
 DECKS = ("port_cards",)
@@ -299,6 +375,7 @@ VERBS = implementations(sys.modules[__name__]).verbs
 __all__ = [
     "ACTIONS",
     "ACTION_ARGS",
+    "CARD_CHECKS",
     "DECKS",
     "EVENT_KINDS",
     "EXPECT",

@@ -130,7 +130,8 @@ def _action_pirate_phase(
 
 
 def _action_sail(g: Game, player: Player, distance: int) -> None:
-    """Sail a distance (``distance`` spaces, the destination asked of the policy)."""
+    """Sail a distance without the map: the spaces sailed this month, for the Scurvy Check
+    (the ship does not move; ``sail_to`` sails to a space)."""
     _flow(g).sail(player, int(distance))
 
 
@@ -308,7 +309,9 @@ def _unfolded(g: Game) -> UnchartedPassage:
     entries), so a scenario that sails, anchors or plays a phase without '- action: setup'
     gets that part of it, as a game does, not a missing key."""
     flow = _flow(g)
-    if "anchored" not in flow.board:
+    # Not "anchored": a scenario may give that (and the markers, East Asia's entries), and the
+    # rest of the World Map was then never laid out. The unfolding keeps what is given.
+    if "east_asia_ships" not in flow.board:
         flow.set_up_world_map()
     return flow
 
@@ -439,14 +442,21 @@ def _boxes(track: str) -> Number:
     )
 
 
+def _rounds(vocab: Any) -> int | None:
+    """The months the game (or variant) plays: a given month past them is refused, as a given
+    'round' is."""
+    rounds = vocab.ir["vocabulary"]["params"].get("rounds")
+    return rounds if isinstance(rounds, int) else None
+
+
 GIVEN_KINDS = {
     "position": Id("place", "a place", _place_id),
     "region": Id("region", "a region"),
     "in_pirate_infested_area": Flag(),
     "distance_sailed": Number(0),
     "excluded_distance": Number(0),
-    "round": Number(1),
-    "month": Number(1),
+    "round": Number(1, _rounds, "a round"),
+    "month": Number(1, _rounds, "a month"),
     # Any card: revealing a card that is not a voyage is a refusal a scenario may expect.
     "voyage": Maybe(Id("card", "a card")),
     "mid_event": Maybe(Id("card", "a card")),

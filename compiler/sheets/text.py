@@ -522,9 +522,27 @@ class CardWriter:
         if spec is None or spec.words is None:
             return None
         values: dict[str, Text] = {}
+        template = spec.words
         for index, param in enumerate(spec.params):
             arg = args[index] if index < len(args) else None
-            if arg is not None and param.type == "counter":
+            if (
+                arg is not None
+                and param.type == "counter"
+                and template.startswith(f"{{{param.name}}} ")
+            ):
+                # The counter is the sentence's subject ("{counter} is at its most"): the
+                # player's own, as its words say it, the verb agreeing ("your Sailing Speed is
+                # at its most", "your specialties are at their most"; it read "your Sailing
+                # Speeds is", "prestige is").
+                said = self.expr(arg)
+                first = plain_words(said).split(" ", 1)[0].lower()
+                if first not in ("the", "your", "a", "an", "each", "their"):
+                    said = ["your ", *said]
+                last = plain_words(said).rsplit(" ", 1)[-1]
+                if _singular(last) != last:
+                    template = template.replace(" is ", " are ", 1).replace(" its ", " their ", 1)
+                values[param.name] = said
+            elif arg is not None and param.type == "counter":
                 # A counter is said as what is held: "the most points", not "the most point".
                 values[param.name] = _number_of(self.expr(arg), 2)
             elif arg is not None:
@@ -532,7 +550,7 @@ class CardWriter:
             elif param.default is not None:
                 values[param.name] = [str(param.default)]
         out: Text = []
-        for piece in re.split(r"(\{\w+\})", spec.words):
+        for piece in re.split(r"(\{\w+\})", template):
             slot = piece[1:-1] if piece.startswith("{") else None
             out += values.get(slot, [slot]) if slot is not None else [piece] if piece else []
         return out
@@ -721,11 +739,14 @@ class CardWriter:
                 return [*self.expr(e["left"]), " for each ", *each]
             left_words = self.operand(e["left"], e["op"])
             right_words = self.operand(right, e["op"], right=True)
+            # A compound left operand ends before a comma: "the difference between A and the
+            # remainder of B divided by 3, divided by 3", not "... divided by 3 divided by 3".
+            by = ", divided by " if e["left"]["kind"] == "binary" else " divided by "
             if e["op"] == "%":
-                return ["the remainder of ", *left_words, " divided by ", *right_words]
+                return ["the remainder of ", *left_words, by, *right_words]
             if e["op"] == "/":
                 # Whole numbers on a board: the division rounds down (emit_python).
-                return [*left_words, " divided by ", *right_words, " (rounded down)"]
+                return [*left_words, by, *right_words, " (rounded down)"]
             return [*left_words, f" {_BINARY[e['op']]} ", *right_words]
         if kind == "compare":
             return self.compare(e)
@@ -859,6 +880,15 @@ class CardWriter:
         if inner in ("+", "-") and (op in ("*", "/", "%") or (op == "-" and right)):
             if inner == "+":
                 return ["the sum of ", *self.expr(e["left"]), " and ", *self.expr(e["right"])]
+            if op != "-":
+                # "(A - B) / 3": "the difference between A and B, divided by 3"; "the result
+                # of A minus B divided by 3" read as A minus a third of B.
+                return [
+                    "the difference between ",
+                    *self.expr(e["left"]),
+                    " and ",
+                    *self.expr(e["right"]),
+                ]
             return ["the result of ", *self.expr(e)]
         return self.expr(e)
 
