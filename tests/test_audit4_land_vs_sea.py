@@ -76,4 +76,10 @@ def test_the_new_tiles_print_their_icons(tmp_path: Path) -> None:
     )
     texts = printed_texts(folder, {"audit4.cards"})
     assert {"Mountain Henge", "Coral Atoll", "Thieves' Market", "Land Bridge"} <= set(texts)
-    assert "Lighthouse scoring" in texts and "Pilgrims" in texts
+    assert "Lighthouse scoring" in texts
+    # `add waypoint_value 1` printed "add 1 to each Waypoint", as if a token went on every
+    # Waypoint; it is said as `set` says it ("each Waypoint becomes 2").
+    assert texts["Pilgrims"].startswith(
+        "When a Waypoint is surrounded by 6 tiles, each Waypoint becomes 1 more."
+    )
+    assert "add 1 to" not in texts["Pilgrims"]

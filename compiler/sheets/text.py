@@ -608,7 +608,13 @@ class CardWriter:
         if name == "reduce":
             return ["reduce ", *target, " by up to ", *self.expr(amount)] if amount else []
         if name == "add":
-            return ["add ", *(self.expr(amount) if amount else ["1"]), " to ", *target]
+            more = self.expr(amount) if amount else ["1"]
+            if plain_words(target).startswith("each "):
+                # A value each of a kind scores (Land vs Sea's waypoint_value, "each
+                # Waypoint"), said as `set` says it ("each Waypoint becomes 2"): "add 1 to
+                # each Waypoint" read as a token put on every Waypoint.
+                return [*target, " becomes ", *more, " more"]
+            return ["add ", *more, " to ", *target]
         if name == "set":
             return [*target, " becomes ", *(self.expr(amount) if amount else [])]
         if name == "score":

@@ -1,0 +1,108 @@
+"""A fourth, independent tester's Incredible Expeditions: Quest for Atlantis, written from the
+rulebook (/work/shared/rulebooks/incredible-expeditions-atlantis.txt) and the README alone: rule
+cases at the edges (tests/scenarios/incredible_expeditions/audit4_rules.yaml), six new cards
+(tests/data/audit4_incredible_expeditions/audit4.cards: a Crew lowering a Supernatural
+Encounter's difficulty, an Encounter harder for every Lost Crew, a Location lifting a Curse, a
+Resource Sacrificed for its Ability, a Leader with a coin pile, an Encounter of 0 copies) and
+six house rules of different kinds (its variants/: a function, a verb and a param redefined, a
+rule added, a setup phase inserted, an end section created), each played by scenarios beside
+the base game's answer and simulated; and the scenario's `winner`, which read the player who
+reached Atlantis whatever the scores said.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from probing import assert_simulates, audit_cases, copy_game, printed_texts, run_scenarios
+
+GAME = "incredible_expeditions"
+DATA = Path(__file__).resolve().parent / "data" / "audit4_incredible_expeditions"
+GENERATED = Path(__file__).resolve().parent.parent / "generated"
+VARIANTS = (
+    "bounty",
+    "fortune",
+    "hardy_crews",
+    "heroic_start",
+    "light_rest",
+    "seasoned_crews",
+)
+
+# Each test compiles its copies afresh and leaves no kept checks behind (conftest.py).
+pytestmark = pytest.mark.usefixtures("fresh_file_cache")
+
+
+def test_the_new_cards_and_house_rules_hold_their_cases(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    results, points = audit_cases(built_copy, GAME, DATA)
+    assert [point.name for point in points[1:]] == list(VARIANTS)
+    assert [f"{r.name}: {r.message}" for r in results if not r.passed] == []
+    assert len(results) == 23
+
+
+def test_the_house_rules_play_whole_games(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    _, points = audit_cases(built_copy, GAME, DATA)
+    assert_simulates(points, ("competitive", "coop"))
+
+
+WINNER = """\
+scenario: the winner is the one the scores name
+rulebook: "The winner of Incredible Expeditions is the first player to defeat both Encounters at the last Location, the Drowned City of Atlantis."
+game: incredible_expeditions
+players: {players}
+mode: {mode}
+given:
+  players:
+{given}
+expect:
+  winner: {winner}
+"""
+
+
+@pytest.mark.parametrize(
+    ("players", "mode", "victories", "winner"),
+    [
+        (2, "competitive", [0, 1], 2),
+        (3, "competitive", [0, 0, 1], 3),
+        (2, "competitive", [1, 1], "null"),
+        (2, "competitive", [0, 0], "null"),
+        # Co-operative: the result names no seat, and no ship has reached Atlantis.
+        (2, "coop", [0, 1], "null"),
+    ],
+)
+def test_the_scenario_winner_is_the_results(
+    tmp_path: Path, players: int, mode: str, victories: list[int], winner: object
+) -> None:
+    # The bug: `winner` read the player declared at Atlantis only, so a victory scored any
+    # other way (a house rule's end phase) was never a win to a scenario, though `cardc sim`
+    # counts it. In the base game the two agree (the Atlantis winner scores the 1 victory).
+    given = "\n".join(f"    - counters: {{victory: {v}}}" for v in victories)
+    text = WINNER.format(players=players, mode=mode, given=given, winner=winner)
+    (result,) = run_scenarios(GENERATED, text, tmp_path / "winner.yaml")
+    assert result.passed, result.message
+
+
+def test_the_new_cards_print_their_text(tmp_path: Path) -> None:
+    folder = copy_game(tmp_path, GAME)
+    (folder / "audit4.cards").write_text(
+        (DATA / "audit4.cards").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    texts = printed_texts(folder, {"audit4.cards"})
+    assert {"Exorcist", "Sunken Bell", "Coral Gardens", "Rope Ladder"} <= set(texts)
+    assert "Captain Ishmael Reed" in texts
+    # facing_type() printed its description's "(mechanical, supernatural, creature ...)", and
+    # the difficulties their bare names ("reduce skullduggery difficulty"): reference.yaml
+    # gives them words.
+    assert texts["Exorcist"].startswith(
+        "Upon Facing...: if the Type of the Encounter being Faced is Supernatural and this Crew"
+        " is Refreshed, you may Exhaust this Crew and reduce the Skullduggery difficulty by up"
+        " to 2."
+    )
+    assert texts["Sunken Bell"].startswith(
+        "Upon Facing...: add the number of cards in your Lost Crew to the Skullduggery difficulty."
+    )
