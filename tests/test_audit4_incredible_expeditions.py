@@ -50,9 +50,11 @@ def test_the_house_rules_play_whole_games(
     assert_simulates(points, ("competitive", "coop"))
 
 
+#: "The winner of Incredible Expeditions is the first player to defeat both Encounters at the
+#: last Location, the Drowned City of Atlantis."
 WINNER = """\
 scenario: the winner is the one the scores name
-rulebook: "The winner of Incredible Expeditions is the first player to defeat both Encounters at the last Location, the Drowned City of Atlantis."
+rulebook: "The winner of Incredible Expeditions is the first player"
 game: incredible_expeditions
 players: {players}
 mode: {mode}

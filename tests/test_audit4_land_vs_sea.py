@@ -39,7 +39,7 @@ def test_the_new_cards_and_house_rules_hold_their_cases(
     results, points = audit_cases(built_copy, GAME, DATA)
     assert [point.name for point in points[1:]] == list(VARIANTS)
     assert [f"{r.name}: {r.message}" for r in results if not r.passed] == []
-    assert len(results) == 21
+    assert len(results) == 23
 
 
 def test_the_house_rules_play_whole_games(
