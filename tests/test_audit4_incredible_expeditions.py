@@ -108,3 +108,22 @@ def test_the_new_cards_print_their_text(tmp_path: Path) -> None:
     assert texts["Sunken Bell"].startswith(
         "Upon Facing...: add the number of cards in your Lost Crew to the Skullduggery difficulty."
     )
+
+
+def test_a_misspelt_variant_is_told_at_its_value(tmp_path: Path) -> None:
+    # It was told at the `game:` line, without a column, and the hint did not say a variant
+    # is compiled from its YAML by `cardc build` (a new house rule not yet built reads so too).
+    text = (
+        "scenario: a house rule\n"
+        'rulebook: "Whoever bets the most gets the first turn."\n'
+        "game: incredible_expeditions\n"
+        "variant: more_locatons\n"
+        "expect:\n  first_player: 1\n"
+    )
+    (result,) = run_scenarios(GENERATED, text, tmp_path / "typo.yaml")
+    assert not result.passed
+    assert result.message == (
+        f"{tmp_path / 'typo.yaml'}:4:10: the game 'incredible_expeditions' has no variant "
+        "'more_locatons'; did you mean 'more_locations'? (a variant is compiled from "
+        "cards/incredible_expeditions/variants/NAME.yaml by 'cardc build')"
+    )
