@@ -161,6 +161,8 @@ def _value_at(node: Any, key: str) -> str:
     """``LINE:COLUMN`` (1-based) of the value under ``key`` of a ruamel mapping; ``LINE`` of
     the mapping when the file gives no position (a mapping built in Python)."""
     lc = getattr(node, "lc", None)
+    if lc is None:
+        return str(_line(node, key))
     try:
         line, column = lc.value(key)
         return f"{int(line) + 1}:{int(column) + 1}"
