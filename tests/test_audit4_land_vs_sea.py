@@ -83,3 +83,22 @@ def test_the_new_tiles_print_their_icons(tmp_path: Path) -> None:
         "When a Waypoint is surrounded by 6 tiles, each Waypoint becomes 1 more."
     )
     assert "add 1 to" not in texts["Pilgrims"]
+
+
+def test_the_scenario_schema_describes_the_games_own_keys() -> None:
+    # The README points a scenario's author to the game's schema for the game's own keys
+    # ("and the game's own names (for example ... board)"), which gave their values' shapes
+    # and no word of what they are: Land vs Sea's `board` said nothing of how a tile is
+    # written. Each key now carries its hook's docstring.
+    import json
+
+    root = Path(__file__).resolve().parent.parent / "generated" / GAME
+    schema = json.loads((root / "scenario.schema.json").read_text(encoding="utf-8"))
+    given = schema["$defs"]["given"]["properties"]
+    assert given["board"]["description"].startswith("Put tiles on the board")
+    assert "``land: [0, 1]``" in given["board"]["description"]
+    assert given["stacks"]["description"].startswith("The stacks, top first")
+    expect = schema["$defs"]["expect"]["properties"]
+    assert expect["winner"]["description"].startswith("The side the flow's winner rule names")
+    # A hook written as a lambda has no words, and gets none.
+    assert "description" not in expect["tiles"]
