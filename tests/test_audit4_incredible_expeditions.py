@@ -4,8 +4,8 @@ cases at the edges (tests/scenarios/incredible_expeditions/audit4_rules.yaml), s
 (tests/data/audit4_incredible_expeditions/audit4.cards: a Crew lowering a Supernatural
 Encounter's difficulty, an Encounter harder for every Lost Crew, a Location lifting a Curse, a
 Resource Sacrificed for its Ability, a Leader with a coin pile, an Encounter of 0 copies) and
-six house rules of different kinds (its variants/: a function, a verb and a param redefined, a
-rule added, a setup phase inserted, an end section created), each played by scenarios beside
+seven house rules of different kinds (its variants/: a function, a verb and a param redefined,
+a rule added, a setup phase inserted, an end section created, the end condition moved), each played by scenarios beside
 the base game's answer and simulated; and the scenario's `winner`, which read the player who
 reached Atlantis whatever the scores said.
 """
@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from probing import assert_simulates, audit_cases, copy_game, printed_texts, run_scenarios
 
+from engine import sim
+
 GAME = "incredible_expeditions"
 DATA = Path(__file__).resolve().parent / "data" / "audit4_incredible_expeditions"
 GENERATED = Path(__file__).resolve().parent.parent / "generated"
@@ -28,6 +30,7 @@ VARIANTS = (
     "heroic_start",
     "light_rest",
     "seasoned_crews",
+    "short_expedition",
 )
 
 # Each test compiles its copies afresh and leaves no kept checks behind (conftest.py).
@@ -48,6 +51,13 @@ def test_the_house_rules_play_whole_games(
 ) -> None:
     _, points = audit_cases(built_copy, GAME, DATA)
     assert_simulates(points, ("competitive", "coop"))
+    # The end condition moved (`end_when`): every game stops once the table has taken 10
+    # turns, before a greedy ship reaches Atlantis (12 to 17 turns in the base game).
+    short = sim.simulate(points[0] / "short_expedition", 6, 3, "competitive", "greedy", cards=False)
+    assert dict(short.tally.turns) == {10: 6}
+    assert not any("Atlantis" in str(reason) for reason in short.tally.ends)
+    base = sim.simulate(points[0], 6, 3, "competitive", "greedy", cards=False)
+    assert min(base.tally.turns) > 10
 
 
 #: "The winner of Incredible Expeditions is the first player to defeat both Encounters at the
