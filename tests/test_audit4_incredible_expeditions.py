@@ -5,9 +5,9 @@ cases at the edges (tests/scenarios/incredible_expeditions/audit4_rules.yaml), s
 Encounter's difficulty, an Encounter harder for every Lost Crew, a Location lifting a Curse, a
 Resource Sacrificed for its Ability, a Leader with a coin pile, an Encounter of 0 copies) and
 seven house rules of different kinds (its variants/: a function, a verb and a param redefined,
-a rule added, a setup phase inserted, an end section created, the end condition moved), each played by scenarios beside
-the base game's answer and simulated; and the scenario's `winner`, which read the player who
-reached Atlantis whatever the scores said.
+a rule added, a setup phase inserted, an end section created, the end condition moved), each
+played by scenarios beside the base game's answer and simulated; and the scenario's `winner`,
+which read the player who reached Atlantis whatever the scores said.
 """
 
 from __future__ import annotations
