@@ -49,9 +49,9 @@ def hook_docs(rules: Any, table: str) -> dict[str, str]:
 
 
 def _player(
-    vocab: Vocabulary, hooks: dict[str, Kind], rules: Any, docs: dict[str, str]
+    vocab: Vocabulary, hooks: dict[str, Kind], rules: Any, docs: dict[str, str], given: bool
 ) -> dict[str, Any]:
-    properties = _kinds(player_kinds(vocab, rules), vocab)
+    properties = _kinds(player_kinds(vocab, rules, given), vocab)
     properties.update(_kinds(hooks, vocab, docs))
     return {"type": "object", "properties": properties, "additionalProperties": False}
 
@@ -170,8 +170,8 @@ def game_schema(
     name = ir["game"] + (f" (variant {ir['variant']})" if ir.get("variant") else "")
     given_docs, expect_docs = hook_docs(rules, "GIVEN"), hook_docs(rules, "EXPECT")
     defs: dict[str, Any] = {
-        "player_given": _player(vocab, given, rules, given_docs),
-        "player_expect": _player(vocab, expect, rules, expect_docs),
+        "player_given": _player(vocab, given, rules, given_docs, True),
+        "player_expect": _player(vocab, expect, rules, expect_docs, False),
         "given": _state(vocab, given, False, given_docs),
         "expect": _state(vocab, expect, True, expect_docs),
         "step": {"anyOf": _steps(vocab, rules)},

@@ -137,3 +137,32 @@ def test_a_misspelt_variant_is_told_at_its_value(tmp_path: Path) -> None:
         "'more_locatons'; did you mean 'more_locations'? (a variant is compiled from "
         "cards/incredible_expeditions/variants/NAME.yaml by 'cardc build')"
     )
+
+
+def test_a_zone_given_as_a_count_is_told_to_list_its_cards(tmp_path: Path) -> None:
+    # The README's "zones (card ids, or a count)" read as both ways for a given: a count was
+    # accepted and set the zone empty, so the Resource deck below drew nothing, silently.
+    text = (
+        "scenario: a deck of 7\n"
+        'rulebook: "Draw new Resource cards until you have a full hand of cards"\n'
+        "game: incredible_expeditions\n"
+        "players: 2\n"
+        "given:\n"
+        "  player:\n"
+        "    zones: {resource_deck: 7, hand: 0}\n"
+        "do:\n  - action: draw_to_hand_size\n"
+        "expect:\n  player:\n    zones: {hand: 5, resource_deck: 2}\n"
+    )
+    (result,) = run_scenarios(GENERATED, text, tmp_path / "count.yaml")
+    assert not result.passed
+    assert result.message == (
+        f"{tmp_path / 'count.yaml'}:7:28: a given zone lists its cards (resource_deck: "
+        "[card, card, ...]); 7 says only how many, which an expectation may check, not which "
+        "cards to put there"
+    )
+    # Listed, the same scenario passes: a count is an expectation's, and a given 0 is empty.
+    listed = text.replace(
+        "resource_deck: 7", "resource_deck: [" + ", ".join(["marks_of_credit"] * 7) + "]"
+    )
+    (result,) = run_scenarios(GENERATED, listed, tmp_path / "listed.yaml")
+    assert result.passed, result.message
