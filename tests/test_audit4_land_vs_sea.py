@@ -76,7 +76,12 @@ def test_the_new_tiles_print_their_icons(tmp_path: Path) -> None:
     )
     texts = printed_texts(folder, {"audit4.cards"})
     assert {"Mountain Henge", "Coral Atoll", "Thieves' Market", "Land Bridge"} <= set(texts)
-    assert "Lighthouse scoring" in texts
+    # ships(placed) counts the route the placed tile is now part of: "1 point per ship icon in
+    # the placed tile" said another rule (reference.yaml's phrase "ships placed").
+    assert texts["Lighthouse scoring"].endswith(
+        "score 1 point per ship icon in the trade route the placed tile is part of."
+        " *9 this card is provisional"
+    )
     # `add waypoint_value 1` printed "add 1 to each Waypoint", as if a token went on every
     # Waypoint; it is said as `set` says it ("each Waypoint becomes 2").
     assert texts["Pilgrims"].startswith(
