@@ -166,3 +166,21 @@ def test_a_zone_given_as_a_count_is_told_to_list_its_cards(tmp_path: Path) -> No
     )
     (result,) = run_scenarios(GENERATED, listed, tmp_path / "listed.yaml")
     assert result.passed, result.message
+
+
+def test_a_section_the_flow_lacks_is_told_so(tmp_path: Path) -> None:
+    # The base game has no end section (the Fortune house rule makes one): the message read
+    # "'end' is not a section of the flow (setup, round, turn or end); known: setup, turn",
+    # naming end among the sections in the same breath.
+    text = (
+        "scenario: the end\n"
+        'rulebook: "The winner of Incredible Expeditions is the first player"\n'
+        "game: incredible_expeditions\n"
+        "players: 2\n"
+        "do:\n  - action: section\n    args: {name: end}\n"
+        "expect:\n  winner: null\n"
+    )
+    (result,) = run_scenarios(GENERATED, text, tmp_path / "end.yaml")
+    assert result.message == (
+        f"{tmp_path / 'end.yaml'}:7:18: 'end' is not a section this flow has; known: setup, turn"
+    )
