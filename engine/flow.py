@@ -221,9 +221,16 @@ class FlowGame(Game):
         Game.call."""
         if not self.set_up:
             self.set_up = True
+            self.before_setup()
             self._play_section(flow, "setup", first)
         if flow["round"] or flow["turn"]:
             self._rounds(flow)
+
+    def before_setup(self) -> None:
+        """Called as the setup section begins (by :meth:`play` or ``run_section("setup")``):
+        a game whose Python starts with components out on the table, for scenarios that give
+        a state without a setup, puts back in the box here what its setup phases set out, so
+        that a variant removing such a phase leaves them in the box. Nothing by default."""
 
     def finish(self) -> Any:
         """The ``end`` section (final scoring), then the result. There is no end condition
@@ -397,6 +404,7 @@ class FlowGame(Game):
         self._end_when = flow["end_when"] if ends and name != "end" else None
         if name == "setup":
             self.set_up = True
+            self.before_setup()
         who = player or self.turn_player or self.players[0]
         try:
             self._run(flow[name], self._contexts[who.index])

@@ -157,6 +157,19 @@ def _line(node: Any, key: Any = None) -> int:
         return int(lc.line) + 1
 
 
+def _value_at(node: Any, key: str) -> str:
+    """``LINE:COLUMN`` (1-based) of the value under ``key`` of a ruamel mapping; ``LINE`` of
+    the mapping when the file gives no position (a mapping built in Python)."""
+    lc = getattr(node, "lc", None)
+    if lc is None:
+        return str(_line(node, key))
+    try:
+        line, column = lc.value(key)
+        return f"{int(line) + 1}:{int(column) + 1}"
+    except (KeyError, IndexError, TypeError, AttributeError):
+        return str(_line(node, key))
+
+
 def _removed(folder: Path, ir: dict[str, Any]) -> frozenset[str]:
     """The base game's cards a variant's ``ir`` (compiled in ``folder``, beside its base's
     ``cards.json`` one folder up) removes; none for a base game."""
@@ -447,10 +460,12 @@ class Runner:
         game_name = str(doc["game"])
         variant = self.variant or doc.get("variant")
         # By name only, inside generated/: a path here would load and run a module elsewhere.
+        # The variant named by `cardc test --variant` is no line of the file: its game's.
+        variant_key = "variant" if not self.variant and doc.get("variant") else "game"
         for what, value in (("game", game_name), ("variant", variant)):
             problem = name_problem(value, what) if value else None
             if problem:
-                at = _line(doc, what) or _line(doc, "game")
+                at = _value_at(doc, variant_key if what == "variant" else "game")
                 raise ScenarioError(f"{path}:{at}: {problem}")
         folder = compiled_folder(self.generated, game_name, str(variant) if variant else None)
         if (
@@ -463,9 +478,12 @@ class Runner:
                 for p in (self.generated / game_name).iterdir()
                 if (p / "handlers.py").is_file()
             )
+            given = " (cardc test --variant)" if variant_key == "game" else ""
             raise ScenarioError(
-                f"{path}:{_line(doc, 'game')}: the game '{game_name}' has no variant "
-                f"'{variant}'{_suggest(str(variant), known) or '; it has no variants'}"
+                f"{path}:{_value_at(doc, variant_key)}: the game '{game_name}' has no variant "
+                f"'{variant}'{given}{_suggest(str(variant), known) or '; it has no variants'}"
+                f" (a variant is compiled from cards/{game_name}/variants/NAME.yaml by "
+                "'cardc build')"
             )
         if not (folder / "handlers.py").is_file():
             known = (
@@ -474,7 +492,7 @@ class Runner:
                 else []
             )
             raise ScenarioError(
-                f"{path}:{_line(doc, 'game')}: no compiled game '{game_name}' in "
+                f"{path}:{_value_at(doc, 'game')}: no compiled game '{game_name}' in "
                 f"{self.generated}{_suggest(game_name, known)} (run 'cardc build')"
             )
         return folder

@@ -171,9 +171,11 @@ def questions(
     return out
 
 
-def player_kinds(vocab: Vocabulary, rules: Any = None) -> dict[str, Kind]:
+def player_kinds(vocab: Vocabulary, rules: Any = None, given: bool = False) -> dict[str, Kind]:
     """``counters``, ``tracks`` and ``zones`` of a player, bounded by the game's vocabulary; a
-    zone's cards of the kind the game's ``ZONE_KINDS`` names for it (any card otherwise)."""
+    zone's cards of the kind the game's ``ZONE_KINDS`` names for it (any card otherwise). A
+    zone is its cards, or a count of them when expected; given, only 0 (a count says not which
+    cards, and a given one was set empty)."""
     v = vocab.ir["vocabulary"]
     zone_kinds: dict[str, Kind] = dict(getattr(rules, "ZONE_KINDS", {}) or {}) if rules else {}
 
@@ -189,6 +191,8 @@ def player_kinds(vocab: Vocabulary, rules: Any = None) -> dict[str, Kind]:
         # A card of the wrong kind in a zone (an Encounter in a hand) is the scenario's mistake,
         # at its line; the game's Python would meet it mid-step as a card it cannot play.
         card = zone_kinds.get(name) or Id("card", "a card")
+        if given:
+            return OneOf((Many(card), Number(0, 0, "0 (an empty zone)")))
         return OneOf((Many(card), Number(0, None, "a count of cards")))
 
     return {
@@ -214,6 +218,7 @@ class Checker:
         self.event_kinds: dict[str, Kind] = dict(getattr(rules, "EVENT_KINDS", {}) or {})
         self.questions = questions(ir, rules)
         self.player = player_kinds(self.vocab, rules)
+        self.given_player = player_kinds(self.vocab, rules, given=True)
         #: The game's keys that are a player's (a worker's place, a Ship's lane): given or
         #: expected under ``player`` / ``players`` only (``PLAYER_KEYS`` in its Python).
         self.player_keys: frozenset[str] = frozenset(getattr(rules, "PLAYER_KEYS", ()) or ())
@@ -375,6 +380,25 @@ class Checker:
         triggers = self.vocab.ir["vocabulary"]["triggers"].values()
         return {q for t in triggers for q in t.get("quantities") or []}
 
+    def given_zones(self, zones: dict[Any, Any], at: Where) -> None:
+        """A player's given ``zones``: each a list of its cards. A count (``resource_deck:
+        7``), which an expectation may give, is told to list the cards: the zone was set
+        empty, and a draw from it drew nothing, with no word."""
+        for zone, cards in zones.items():
+            if isinstance(cards, int) and not isinstance(cards, bool) and cards > 0:
+                self.add(
+                    child_where(zones, zone, at),
+                    f"a given zone lists its cards ({zone}: [card, card, ...]); {cards} says "
+                    "only how many, which an expectation may check, not which cards to put "
+                    "there",
+                )
+        listed = {
+            k: v
+            for k, v in zones.items()
+            if not isinstance(v, int) or isinstance(v, bool) or v <= 0
+        }
+        self.kind(self.given_player["zones"], listed, at)
+
     def player_state(self, spec: Any, at: Where, setting: bool) -> None:
         """One player's ``counters``, ``tracks``, ``zones`` and the game's player keys."""
         if not isinstance(spec, dict):
@@ -383,7 +407,9 @@ class Checker:
         hooks = self.given_kinds if setting else self.expect_kinds
         for key, value in spec.items():
             name = str(key)
-            if name in self.player:
+            if name == "zones" and setting and isinstance(value, dict):
+                self.given_zones(value, child_where(spec, key, at))
+            elif name in self.player:
                 self.kind(self.player[name], value, child_where(spec, key, at))
             elif name in hooks:
                 self.kind(hooks[name], value, child_where(spec, key, at))

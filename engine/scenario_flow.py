@@ -36,7 +36,10 @@ _ACTIONS: dict[str, Callable[..., Any]] = {"phase": _phase, "section": _section}
 _ARGS = {
     "phase": Fields({"name": Id("phase", "a phase of the flow")}, ("name",)),
     "section": Fields(
-        {"name": Id("section", "a section of the flow (setup, round, turn or end)")}, ("name",)
+        # "'end' is not a section this flow has; known: setup, turn": a game without final
+        # scoring has no end section (a variant's `into: end` makes one).
+        {"name": Id("section", "a section this flow has")},
+        ("name",),
     ),
 }
 

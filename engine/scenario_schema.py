@@ -21,17 +21,44 @@ from engine.scenario_types import Kind, Vocabulary, pool_def
 _EVENTS = {"type": "array", "items": {"type": "string"}}
 
 
-def _kinds(kinds: dict[str, Kind], vocab: Vocabulary) -> dict[str, Any]:
-    return {name: kind.schema(vocab) for name, kind in sorted(kinds.items())}
+def _kinds(
+    kinds: dict[str, Kind], vocab: Vocabulary, docs: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """Each key's schema, with the description its hook's docstring gives (``docs``)."""
+    found: dict[str, Any] = {}
+    for name, kind in sorted(kinds.items()):
+        schema = kind.schema(vocab)
+        if docs and docs.get(name):
+            schema = {**schema, "description": docs[name]}
+        found[name] = schema
+    return found
 
 
-def _player(vocab: Vocabulary, hooks: dict[str, Kind], rules: Any) -> dict[str, Any]:
-    properties = _kinds(player_kinds(vocab, rules), vocab)
-    properties.update(_kinds(hooks, vocab))
+def hook_docs(rules: Any, table: str) -> dict[str, str]:
+    """The first paragraph of the docstring of each hook of the game's ``GIVEN`` or ``EXPECT``
+    (``table``), on one line: what an editor shows for a game's own key (Land vs Sea's
+    ``board``: how a tile is written), which the README can only point to."""
+    hooks = getattr(rules, table, None) if rules else None
+    docs: dict[str, str] = {}
+    for name, hook in (hooks or {}).items():
+        doc = getattr(hook, "__doc__", None) or ""
+        if not doc.strip() or getattr(hook, "__name__", "") == "<lambda>":
+            continue
+        docs[str(name)] = " ".join(doc.strip().split("\n\n")[0].split())
+    return docs
+
+
+def _player(
+    vocab: Vocabulary, hooks: dict[str, Kind], rules: Any, docs: dict[str, str], given: bool
+) -> dict[str, Any]:
+    properties = _kinds(player_kinds(vocab, rules, given), vocab)
+    properties.update(_kinds(hooks, vocab, docs))
     return {"type": "object", "properties": properties, "additionalProperties": False}
 
 
-def _state(vocab: Vocabulary, hooks: dict[str, Kind], expect: bool) -> dict[str, Any]:
+def _state(
+    vocab: Vocabulary, hooks: dict[str, Kind], expect: bool, docs: dict[str, str]
+) -> dict[str, Any]:
     rounds = vocab.ir["vocabulary"]["params"].get("rounds")
     round_schema: dict[str, Any] = {"type": "integer", "minimum": 1}
     if isinstance(rounds, int):
@@ -42,7 +69,7 @@ def _state(vocab: Vocabulary, hooks: dict[str, Kind], expect: bool) -> dict[str,
         "player": {"$ref": f"#/$defs/player_{which}"},
         "players": {"type": "array", "items": {"$ref": f"#/$defs/player_{which}"}},
     }
-    properties.update(_kinds(hooks, vocab))
+    properties.update(_kinds(hooks, vocab, docs))
     if expect:
         triggers = vocab.ir["vocabulary"]["triggers"].values()
         names = sorted({q for t in triggers for q in t.get("quantities") or []})
@@ -141,11 +168,12 @@ def game_schema(
     expect = dict(getattr(rules, "EXPECT_KINDS", {}) or {}) if rules else {}
     low, high = min(ir["vocabulary"]["players"] or [1]), max(ir["vocabulary"]["players"] or [1])
     name = ir["game"] + (f" (variant {ir['variant']})" if ir.get("variant") else "")
+    given_docs, expect_docs = hook_docs(rules, "GIVEN"), hook_docs(rules, "EXPECT")
     defs: dict[str, Any] = {
-        "player_given": _player(vocab, given, rules),
-        "player_expect": _player(vocab, expect, rules),
-        "given": _state(vocab, given, expect=False),
-        "expect": _state(vocab, expect, expect=True),
+        "player_given": _player(vocab, given, rules, given_docs, True),
+        "player_expect": _player(vocab, expect, rules, expect_docs, False),
+        "given": _state(vocab, given, False, given_docs),
+        "expect": _state(vocab, expect, True, expect_docs),
         "step": {"anyOf": _steps(vocab, rules)},
         "choice": _choice(vocab, rules, memo),
     }

@@ -68,8 +68,9 @@ def test_a_scenario_cannot_name_a_game_by_path(
     run = cardc("test", str(scenario), cwd=REPO)
     assert not marker.exists(), "the planted handlers ran"
     assert run.returncode == 1, run.stdout + run.stderr
-    line = 2 if key == "game" else 3
-    assert f"{scenario}:{line}: '{up[:20]}" in run.stdout
+    # At the value: "game: " and "variant: " are 6 and 9 characters.
+    line, column = (2, 7) if key == "game" else (3, 10)
+    assert f"{scenario}:{line}:{column}: '{up[:20]}" in run.stdout
     assert f"is not a {key} name" in run.stdout
     assert "internal error" not in run.stdout + run.stderr
 

@@ -225,7 +225,7 @@ expect:
     assert main(["test"]) == 1
     out = capsys.readouterr().out
     assert "wrong.yaml:5:18: 'gem' is not a phase of the flow; did you mean 'gems'?" in out
-    assert "wrong.yaml:7:18: 'ending' is not a section of the flow" in out
+    assert "wrong.yaml:7:18: 'ending' is not a section this flow has" in out
     assert "did you mean 'end'?" in out
 
 

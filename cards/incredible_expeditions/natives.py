@@ -2338,8 +2338,16 @@ GIVEN: dict[str, Callable[..., Any]] = {
 
 
 def _winner_number(g: Game) -> int | None:
-    winner = _game(g).winner
-    return None if winner is None else winner.index + 1
+    """The winner as the game's result names it: the flow's ``winner highest`` on victory (the
+    first to defeat both Encounters at Atlantis scores 1), so a house rule that scores victory
+    otherwise (an end phase's) is judged as ``cardc sim`` judges the game; it read the player
+    who reached Atlantis, whatever the scores said. In the co-operative game, whose result
+    names no seat, the player whose ship reached Atlantis for the team."""
+    game = _game(g)
+    result = game.result()
+    if result.team_score is None:
+        return None if result.winner is None else int(result.winner) + 1
+    return None if game.winner is None else game.winner.index + 1
 
 
 def _leader(g: Game, player: Player | None) -> str | None:

@@ -572,6 +572,13 @@ class LandVsSea(FlowGame):
 
     # -- setup (the @host verbs of game.cards)
 
+    def before_setup(self) -> None:
+        """The special tiles start in the box when the setup is played: its
+        ``special_tiles`` phase sets them out, so a variant that removes that phase plays
+        without them. (A scenario that gives a state without a setup keeps them beside the
+        stacks, as ``__post_init__`` puts them.)"""
+        self.specials = []
+
     def set_out_special_tiles(self) -> None:
         """ "place them with the base game's Volcano/Whirlpool tiles, next to the tile stacks"."""
         self.specials = [c for c, card in self.cards.items() if card["kind"] == "tile"]

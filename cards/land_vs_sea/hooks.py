@@ -89,7 +89,13 @@ def _held(spec: Any) -> Held:
 
 def _given_board(g: Game, who: Any, value: Any) -> None:
     """Put tiles on the board: a list of tile specs, each with its ``cell: [q, r]`` (the spec
-    beside it, or under ``tile:`` as ``place_tile``'s arguments write it)."""
+    beside it, or under ``tile:`` as ``place_tile``'s arguments write it). A tile is ``side:
+    land`` (or sea: all six edges, ``bonus``, ``city``); ``land: [0, 1]`` (those edges land,
+    the rest sea; ``land_bonus``, ``sea_bonus``); ``sections: [{side, edges, bonus}]``;
+    ``card: <hex tile>, face: a, turn: 0..5``; or ``special: lost_city, face: land``; the
+    first three may add ``menhir: true``, ``caravans: 1``, ``ships: 1``, ``bandit``,
+    ``pirate``, ``steal``. Edges count from 0 towards (q+1, r), round by (q+1, r-1), (q, r-1)
+    ..., and every edge meets the same kind on the tile beside it."""
     for spec in value:
         _game(g).put_tile(as_hex(spec["cell"]), tile_from_spec(g, spec.get("tile", spec)))
 

@@ -2,7 +2,8 @@
 
 Each trigger of a card becomes one sentence: the rulebook's words for when it applies (from
 ``reference.yaml``'s ``when``), then its statements. Names are written in the rulebook's words
-(``words``), whole phrases where it has them (``phrases``: ``"verb target"`` or ``"verb"`` ->
+(``words``), whole phrases where it has them (``phrases``: ``"verb target"`` or ``"verb"``,
+or ``"native argument"`` for a native asked of one named value ->
 text with ``{n}`` for the amount and ``{target}`` for the target), and otherwise from the
 vocabulary's own descriptions. A name with an entry in the Icon Reference is preceded by its
 icon. So the printed text and the generated handler come from the same IR and cannot drift.
@@ -626,7 +627,13 @@ class CardWriter:
         if name == "reduce":
             return ["reduce ", *target, " by up to ", *self.expr(amount)] if amount else []
         if name == "add":
-            return ["add ", *(self.expr(amount) if amount else ["1"]), " to ", *target]
+            more = self.expr(amount) if amount else ["1"]
+            if plain_words(target).startswith("each "):
+                # A value each of a kind scores (Land vs Sea's waypoint_value, "each
+                # Waypoint"), said as `set` says it ("each Waypoint becomes 2"): "add 1 to
+                # each Waypoint" read as a token put on every Waypoint.
+                return [*target, " becomes ", *more, " more"]
+            return ["add ", *more, " to ", *target]
         if name == "set":
             return [*target, " becomes ", *(self.expr(amount) if amount else [])]
         if name == "score":
@@ -943,8 +950,16 @@ class CardWriter:
 
     def call(self, e: dict[str, Any]) -> Text:
         name = e["native"]
-        args = [self.expr(a) for a in e["args"]]
         lead: Text = [IconRef(name), " "] if name in self.ref.icons else []
+        # A native whose words depend on what it is asked of, as a verb's phrase does ("verb
+        # target"): Land vs Sea's ships(placed) counts the route the placed tile is part of,
+        # and "1 point per ship icon in the placed tile" said another thing.
+        only = e["args"][0] if len(e["args"]) == 1 else None
+        named = only.get("name") if isinstance(only, dict) else None
+        phrase = self.ref.phrases.get(f"{name} {named}") if named else None
+        if phrase is not None:
+            return [*lead, phrase]
+        args = [self.expr(a) for a in e["args"]]
         if name in self.ref.words:
             words = self.ref.words[name]
             # An argument the words already name is not said twice ("the placed tile is the
