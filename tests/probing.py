@@ -82,6 +82,22 @@ def audit_cases(
     return results, [folder, *(folder / name for name in names)]
 
 
+def assert_cases_hold(
+    built_copy: Callable[[str, dict[str, str]], Path],
+    game: str,
+    audit: Path,
+    variants: tuple[str, ...],
+    cases: int,
+) -> list[Path]:
+    """Every scenario of the audit passes, there are ``cases`` of them, and its house rules
+    are ``variants`` (by name, sorted); the compiled folders, as :func:`audit_cases` gives."""
+    results, points = audit_cases(built_copy, game, audit)
+    assert [point.name for point in points[1:]] == list(variants)
+    assert [f"{r.name}: {r.message}" for r in results if not r.passed] == []
+    assert len(results) == cases
+    return points
+
+
 def assert_simulates(points: list[Path], modes: tuple[str, ...]) -> None:
     """Each compiled folder plays 3 whole greedy games (seed 5) in each mode."""
     from engine import sim
