@@ -73,9 +73,15 @@ def _takes_vocabulary(check: Any) -> bool:
 
 
 def check_cards(
-    rules: Any, ir: Mapping[str, Any], parsed: Iterable[SourceFile], diagnostics: list[Diagnostic]
+    rules: Any,
+    ir: Mapping[str, Any],
+    parsed: Iterable[SourceFile],
+    diagnostics: list[Diagnostic],
+    removed: Mapping[str, Span] | None = None,
 ) -> None:
-    """Run the game module's ``CARD_CHECKS`` over the IR's cards; each problem a diagnostic."""
+    """Run the game module's ``CARD_CHECKS`` over the IR's cards; each problem a diagnostic.
+    ``removed``: the kinds of card a variant removes some of, at its ``remove:`` entry, where
+    a problem of a kind's number (a ``CardError`` with ``kind``) is shown."""
     from engine.api import CardError
     from engine.runtime import RuleError
 
@@ -115,7 +121,7 @@ def check_cards(
         check = checks.get(card["kind"])
         if check is None:
             continue
-        problems: list[tuple[str | None, str, str | None, str | None]] = []
+        problems: list[tuple[str | None, str, str | None, str | None, str | None]] = []
         try:
             # Raising one CardError, or returning every problem of the card as CardErrors.
             if _takes_vocabulary(check):
@@ -125,22 +131,26 @@ def check_cards(
             for error in returned or ():
                 if not isinstance(error, CardError):
                     raise TypeError(f"it returned {error!r}, not a CardError")
-                problems.append((error.prop, error.detail, error.hint, error.param))
+                problems.append((error.prop, error.detail, error.hint, error.param, error.kind))
         except CardError as error:
-            problems.append((error.prop, error.detail, error.hint, error.param))
+            problems.append((error.prop, error.detail, error.hint, error.param, error.kind))
         except RuleError as error:
-            problems.append((None, str(error), None, None))
+            problems.append((None, str(error), None, None, None))
         except Exception as error:  # a bug in the game's check, shown without a traceback
             detail = f"{where}: CARD_CHECKS['{card['kind']}'] failed on it: "
             detail += f"{type(error).__name__}: {error}"
-            problems.append((None, detail, "fix the check in the game's Python", None))
+            problems.append((None, detail, "fix the check in the game's Python", None, None))
         if not problems:
             continue
         if declarations is None:
             declarations = _declarations(parsed)
         source = str(card.get("source", ""))
-        for prop, detail, hint, param in problems:
-            span = _param_span(parsed, param) if param is not None else None
+        for prop, detail, hint, param, kind in problems:
+            # The line that made the game short: the variant's removal of cards of the kind,
+            # else the variant's change of the parameter, else the card (game.cards' own).
+            span = (removed or {}).get(kind) if kind is not None else None
+            if span is None and param is not None:
+                span = _param_span(parsed, param)
             diagnostics.append(
                 Diagnostic(
                     CODE,

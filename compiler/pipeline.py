@@ -7,7 +7,7 @@ its files), so checking one file checks its game.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -138,9 +138,12 @@ def compile_game(
     files: list[Path] | None = None,
     overlay: Overlay | None = None,
     parser: FileParser | None = None,
+    removed: Mapping[str, Span] | None = None,
 ) -> GameResult:
     """Parse, check, lower and validate the game in ``folder`` (with ``overlay`` applied to
-    its parsed sources, for a variant; ``parser`` in place of reading the files from disk)."""
+    its parsed sources, for a variant; ``parser`` in place of reading the files from disk).
+    ``removed``: the kinds of card the variant removes some of, each at its ``remove:`` entry
+    (filled as the overlay applies), where the game's checks of a kind's number are shown."""
     from compiler import filecache
 
     filecache.prune()
@@ -217,7 +220,7 @@ def compile_game(
                 rules = game_rules(vocab.game, source=folder)
             except NativesError:
                 rules = None  # compiler.implementations has said why, at its line
-            check_cards(rules, checked.ir, parsed, diagnostics)
+            check_cards(rules, checked.ir, parsed, diagnostics, removed)
             check_decks(rules, checked.ir, diagnostics)
         has_errors = any(d.severity == "error" for d in diagnostics)
     return GameResult(

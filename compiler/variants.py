@@ -120,6 +120,10 @@ class Overlay:
     files: list[Path] = field(default_factory=list)
     #: The cards it removes (``remove``, ``remove_kinds``, its parents'), by id: where it says so.
     removed: dict[str, Span] = field(default_factory=dict)
+    #: The kinds of card it removes some of, each at its first ``remove``/``remove_kinds``
+    #: entry: where a game-wide check of a kind's number (engine.api.CardError's ``kind``) is
+    #: shown.
+    removed_kinds: dict[str, Span] = field(default_factory=dict)
 
 
 def load_overlay(
@@ -586,6 +590,7 @@ def apply_overlay(
                 continue
             removed.add(ids[str(ident)][0])
             overlay.removed[str(ident)] = span
+            overlay.removed_kinds.setdefault(ids[str(ident)][1], span)
     if "remove_kinds" in data:
         kinds = data["remove_kinds"]
         node = kinds if isinstance(kinds, list) else None
@@ -607,6 +612,7 @@ def apply_overlay(
                 continue
             removed.update(n for n, k in ids.values() if k == str(kind_name))
             overlay.removed.update((i, span) for i, (_n, k) in ids.items() if k == str(kind_name))
+            overlay.removed_kinds.setdefault(str(kind_name), span)
     if "cards" in data:
         cards = _mapping(ctx, data, "cards", "card ids, each with its changed properties")
         for ident in cards or {}:
@@ -779,7 +785,7 @@ def compile_variant(
         found.extend(diagnostics)
         return apply_overlay(parsed, overlay, found, sources)
 
-    result = compile_game(folder, sources, files, overlay=apply)
+    result = compile_game(folder, sources, files, overlay=apply, removed=overlay.removed_kinds)
     if result.ir is not None:
         result.ir["variant"] = name
     return result, overlay

@@ -70,7 +70,11 @@ class CardError(RuleError):
     ``prop`` (a property name, or None for the card as a whole), ``hint`` how to write it.
     ``param`` names the game's parameter the problem is about, when the card is fine but the
     parameter is not (more Campsites than ``treasure_tokens``): the error is then shown where
-    the parameter is set, in game.cards or at the variant's line that changed it.
+    the parameter is set, in game.cards or at the variant's line that changed it. ``kind``
+    names the kind of card whose number the problem is about (too few Expedition Leaders for
+    the players): when a variant removed cards of that kind, the error is shown at its
+    ``remove:`` entry, the line that made the game short, rather than at whichever card of the
+    kind comes first.
 
     Raised by a ``CARD_CHECKS`` function at ``cardc check`` (shown at that property's line and
     column) and by the same code when a game reads the card (a rule error naming the card).
@@ -83,12 +87,14 @@ class CardError(RuleError):
         hint: str | None = None,
         card: str = "",
         param: str | None = None,
+        kind: str | None = None,
     ) -> None:
         super().__init__(f"{card}: {detail}" if card else detail)
         self.detail = detail
         self.prop = prop
         self.hint = hint
         self.param = param
+        self.kind = kind
 
 
 @dataclass(frozen=True)

@@ -780,12 +780,40 @@ def test_setup_the_card_data_cannot_play_is_an_error_at_cardc_check(
     )
     status, out = check(tmp_path / "variant_project", monkeypatch, capsys)
     assert status == 1
+    # Each at the variant's line that made it: the removal of Bribery, the Locations param.
     assert (
-        "with the variant 'no_bribes': Marks of Credit: the Resources' starting_copies add up "
-        "to 14, but a Starting Resource deck has 15 cards" in out
+        "no_bribes.yaml:2:10: error[card-data]: Marks of Credit: the Resources' starting_copies "
+        "add up to 14, but a Starting Resource deck has 15 cards" in out
     )
     assert "set param starting_deck_size 14 (in a variant: params: {starting_deck_size: 14})" in out
-    assert "setup places 7 Locations" in out and "the game has 6 Locations besides" in out
+    assert "no_bribes.yaml:4:22: error[card-data]: Port City: setup places 7 Locations" in out
+    assert "the game has 6 Locations besides" in out
+    assert "Traceback" not in out
+
+
+def test_a_variant_that_leaves_too_few_cards_of_a_kind_is_told_at_its_remove_entry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """A variant removing Locations, Leaders or a starting Resource was told at whichever card
+    of the kind came first in the game's files (a base file the variant never touched); the
+    error is now at the variant's ``remove:`` entry that left the game short."""
+    folder = project(tmp_path / "short")
+    (folder / "variants" / "short.yaml").write_text(
+        "description: a shorter sea\n"
+        "remove:\n  - misty_strait\n  - pirate_haven\n  - volcanic_isle\n  - bribery\n"
+        "remove_kinds: [expedition_leader]\n",
+        encoding="utf-8",
+    )
+    status, out = check(tmp_path / "short", monkeypatch, capsys)
+    assert status == 1
+    lines = [line for line in out.splitlines() if "error[card-data]" in line]
+    where = {line.split(": error")[0].rsplit("/", 1)[-1] for line in lines}
+    assert any("setup places 4 Locations" in line for line in lines), out
+    assert any("0 Expedition Leaders" in line for line in lines), out
+    assert any("starting_copies add up to 14" in line for line in lines), out
+    # The Locations at the first Location removed (line 3), the starting deck at bribery (line
+    # 6), the Leaders at remove_kinds (line 7): each at its YAML value, none in a .cards file.
+    assert where == {"short.yaml:3:5", "short.yaml:6:5", "short.yaml:7:16"}, out
     assert "Traceback" not in out
 
 
@@ -979,10 +1007,10 @@ def test_too_few_leaders_for_the_most_players_is_an_error_at_cardc_check(
     """A house rule removing an Expedition Leader (or all of them) checked and built, and a
     game of 4 (or any game) failed at Step 2: "no Expedition Leader is left to deal". Each
     player begins with a Leader of their own, so the game needs one for each of its most
-    players, checked by cardc check at the first Leader (or, with none, the first Location)."""
+    players, checked by cardc check, and told at the variant's entry that removed them."""
     for name, overlay, where in (
-        ("three", "remove: [madame_zora]\n", "leaders.cards:11:1"),
-        ("none", "remove_kinds: [expedition_leader]\n", "locations.cards:9:1"),
+        ("three", "remove: [madame_zora]\n", "three.yaml:2:10"),
+        ("none", "remove_kinds: [expedition_leader]\n", "none.yaml:2:16"),
     ):
         folder = project(tmp_path / name)
         (folder / "variants" / f"{name}.yaml").write_text(
@@ -991,5 +1019,5 @@ def test_too_few_leaders_for_the_most_players_is_an_error_at_cardc_check(
         status, out = check(tmp_path / name, monkeypatch, capsys)
         assert status == 1, out
         count = "3 Expedition Leaders" if name == "three" else "0 Expedition Leaders"
-        assert f"{where}: error[card-data]: with the variant '{name}': " in out, out
+        assert f"{where}: error[card-data]: " in out, out
         assert f"the game has {count}, but each of up to 4 players begins" in out

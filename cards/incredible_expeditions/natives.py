@@ -357,6 +357,7 @@ def check_resource(
                     "starting_copies",
                     f"set param starting_deck_size {total} (in a variant: params: "
                     f"{{starting_deck_size: {total}}}), or change the starting_copies",
+                    kind="resource",
                 )
             )
     return problems
@@ -395,6 +396,8 @@ def check_location(
                     "those two",
                     None,
                     f"add Locations, or set param locations_between {max(between, 0)} or less",
+                    param="locations_between",
+                    kind="location",
                 )
             )
     return problems
@@ -440,6 +443,7 @@ def _too_few_leaders(cards: dict[str, Any], vocabulary: dict[str, Any] | None) -
             f"of up to {most} players begins the game with one of their own",
             None,
             "add expedition_leader cards, or keep the ones a variant removes",
+            kind="expedition_leader",
         )
     ]
 
