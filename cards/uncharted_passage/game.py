@@ -36,7 +36,7 @@ from engine.runtime import (
     Question,
     RuleError,
 )
-from engine.words import with_article
+from engine.words import counted, with_article
 
 from .map import Chart, Space, chart_for
 from .map import place_id as _place_id
@@ -1301,6 +1301,8 @@ class UnchartedPassage(FlowGame):
             question = Question(
                 "sailing.destination",
                 player.index,
+                # Inline, not engine.words.counted: this prompt is built every month a ship
+                # sails (the simulator's hot path); the refusal below is said once.
                 f"Sail from {player.flags['position']} within {reach} "
                 f"{'space' if reach == 1 else 'spaces'} to",
                 _keys(options),
@@ -1311,7 +1313,6 @@ class UnchartedPassage(FlowGame):
             # answer to the question is already one of the options' ids.
             destination = _place_id(destination)
         if destination not in options:
-            spaces = "space" if reach == 1 else "spaces"
             if destination in (self.chart or chart_for(self.ir)).reach(
                 player.flags["position"], reach
             ):
@@ -1322,8 +1323,9 @@ class UnchartedPassage(FlowGame):
                     "regardless of color; a ship may sail through it, not anchor there)"
                 )
             raise RuleError(
-                f"cannot sail from {player.flags['position']} to {destination} within {reach} "
-                f"{spaces}: a ship sails up to its Sailing Speed; it cannot pass or land on a "
+                f"cannot sail from {player.flags['position']} to {destination} within "
+                f"{counted(reach, 'space')}: a ship sails up to its Sailing Speed; it cannot pass "
+                "or land on a "
                 "pirate space, and white borders cannot be crossed"
             )
         distance = options[destination]
