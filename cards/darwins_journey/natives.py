@@ -537,6 +537,8 @@ def setup_crew_deck(g: Game, c: Context) -> None:
 
 def _refill_crew(g: Game) -> None:
     display, deck = g.board["crew_display"], g.board["crew_deck"]
+    # Provisional: the Pirates rulebook is silent on a Crew deck used up (the base game's
+    # rule is not in it); the display is left short, nothing reshuffled.
     while len(display) < param(g, "crew_display") and deck:
         display.append(deck.pop(0))
 
@@ -693,6 +695,8 @@ def draw_objectives(g: Game, c: Context) -> None:
     """Draw Objective tiles, keep one, put the others on the Objective discard pile."""
     pile = g.board["objective_pile"]
     drawn = [pile.pop(0) for _ in range(min(param(g, "objectives_drawn"), len(pile)))]
+    # Provisional: the Pirates rulebook is silent on an Objective pile used up; it is not
+    # refilled from the discard pile, and the action draws none.
     if not drawn:
         g.log("objectives", c.player.index, "none left")
         return
