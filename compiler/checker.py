@@ -1953,6 +1953,8 @@ class Checker:
         call: IR = {"kind": "call", "native": sig.name, "origin": sig.origin, "args": args}
         if sig.board_flag is not None:
             call["board_flag"] = sig.board_flag
+        if sig.player_flag is not None:
+            call["player_flag"] = sig.player_flag
         return call, sig.returns or "any"
 
 

@@ -229,18 +229,6 @@ def share(g: UnchartedPassage, c: Context) -> None:
     g.share()
 
 
-@native(returns="bool")
-def docked(g: UnchartedPassage, c: Context) -> bool:
-    """The acting captain's ship docked at a port this month."""
-    return True if c.player.flags.get("docked") else False
-
-
-@native(returns="bool")
-def sank(g: UnchartedPassage, c: Context) -> bool:
-    """The acting captain's ship sank."""
-    return bool(c.player.flags.get("sunk"))
-
-
 @native(returns="number", name="sailor_points")
 def sailor_points_held(g: UnchartedPassage, c: Context) -> int:
     """Adventures of a Sailor's points for the cards the acting captain holds."""
