@@ -1,18 +1,16 @@
 """A native declared ``player_flag KEY`` (compiler/vocabulary.py): true while the acting
 player's flag ``KEY`` is set, read in place by the generated code, implemented by no Python;
 the player's counterpart of ``board_flag`` (Uncharted Passage's ``docked()`` and ``sank()``).
+Its declaration's errors are test_flow_runner.py's, beside ``board_flag``'s; that no Python may
+implement it, test_natives_by_path.py's.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from test_flow import FLOW, GAME, _phase_by_phase, compile_text, errors, import_handlers
 from test_flow_runner import RULES_TAIL, QuietGame, _game, _runner
-from test_natives_by_path import GAME as HUNT_GAME
-from test_natives_by_path import NATIVES as HUNT_NATIVES
-from test_natives_by_path import _check, _project
 
 from compiler.emit_python import emit_handlers
 
@@ -69,57 +67,3 @@ def test_an_end_condition_on_a_player_flag_holds_for_any_player(tmp_path: Path) 
         played = game.play()
         assert played.reason == ("end_when" if resting else "rounds"), resting
         assert played.rounds == (1 if resting else 5), resting
-
-
-@pytest.mark.parametrize(
-    ("declaration", "message"),
-    [
-        (
-            "{ param n number; returns bool; player_flag resting }",
-            "'resting' reads a flag of the acting player: it takes no parameters and returns bool",
-        ),
-        (
-            "{ returns number; player_flag resting }",
-            "'resting' reads a flag of the acting player: it takes no parameters and returns bool",
-        ),
-        ("{ returns bool; player_flag }", "'player_flag' names one key of the acting player"),
-        (
-            "{ returns bool; board_flag over; player_flag resting }",
-            "'resting' already reads the board's 'over' (board_flag over): a native reads one flag",
-        ),
-    ],
-)
-def test_a_player_flag_native_is_a_bool_of_no_parameters_reading_one_flag(
-    tmp_path: Path, declaration: str, message: str
-) -> None:
-    game = RESTING_GAME.replace("{ returns bool; player_flag resting }", declaration)
-    result = compile_text(tmp_path, RESTING_FLOW, RULES_TAIL, game=game)
-    found = [e for e in errors(result) if e.startswith("bad-board-flag")]
-    assert len(found) == 1 and message in found[0], errors(result)
-    # At the declaration's line in game.cards, with a hint to write it right.
-    line = game.split("\n").index(next(x for x in game.split("\n") if "native resting" in x))
-    assert f"game.cards:{line + 1}:" in found[0], found[0]
-    assert "|" in found[0] and found[0].split("|", 1)[1].strip(), found[0]
-
-
-def test_a_player_flag_native_is_the_compilers_not_pythons(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    declared = HUNT_GAME.replace(
-        "  verb find_treasure",
-        '  native rich "the player struck gold" { returns bool; player_flag rich }\n'
-        "  verb find_treasure",
-    )
-    folder = _project(tmp_path / "alone")
-    (folder / "game.cards").write_text(declared, encoding="utf-8")
-    # Nothing in natives.py implements it, and nothing need: the compiler reads the flag.
-    assert _check(folder.parent.parent, monkeypatch) == []
-    twice = _project(
-        tmp_path / "twice",
-        HUNT_NATIVES + '\n\n@native(returns="bool")\ndef rich(g, c):\n    return True\n',
-    )
-    (twice / "game.cards").write_text(declared, encoding="utf-8")
-    ((code, message, line),) = _check(twice.parent.parent, monkeypatch)
-    assert (code, line) == ("signature-mismatch", 10)  # the declaration in game.cards
-    assert "declared 'player_flag rich'" in message and "implements it too" in message
-    assert "the acting player's 'rich'" in message
