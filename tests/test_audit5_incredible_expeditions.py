@@ -1,0 +1,164 @@
+"""A fifth, independent tester's Incredible Expeditions: Quest for Atlantis, written from the
+rulebook (/work/shared/rulebooks/incredible-expeditions-atlantis.txt) and the README alone: rule
+cases at the edges (tests/scenarios/incredible_expeditions/audit5_rules.yaml, and the turn order
+and player counts below), eight new cards (tests/data/audit5_incredible_expeditions/audit5.cards:
+a Crew that deserts on an Undefeated Encounter, a Crew lowering a Creature's Heroism difficulty,
+a Resource drawing cards, a Resource Sacrificed for a burst of Heroism, an Encounter one may pay
+to soften, an Encounter lifting a Curse, a Location of total 0, a Leader with a hand of 4) and
+eight house rules of different kinds (its variants/: a setup phase removed, a turn phase inserted
+that pays or loses Crew, a phase replaced, a function and two verbs redefined, one of them
+opening the Upon Facing window itself, params changed, a card changed with a rule added), each
+played by scenarios beside the base game's answer and simulated; and the refusal of a Venture
+Forth that a house rule forbids, which said the base game's reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from probing import assert_cases_hold, assert_simulates, audit_cases, run_scenarios
+
+from engine.loader import new_game
+from engine.runtime import RandomLegal
+
+GAME = "incredible_expeditions"
+DATA = Path(__file__).resolve().parent / "data" / "audit5_incredible_expeditions"
+GENERATED = Path(__file__).resolve().parent.parent / "generated"
+VARIANTS = (
+    "deep_atlantis",
+    "no_bidding",
+    "no_turning_back",
+    "perilous_waters",
+    "port_resupply",
+    "port_upkeep",
+    "savings",
+    "small_ships",
+)
+
+# Each test compiles its copies afresh and leaves no kept checks behind (conftest.py).
+pytestmark = pytest.mark.usefixtures("fresh_file_cache")
+
+
+def test_the_new_cards_and_house_rules_hold_their_cases(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    assert_cases_hold(built_copy, GAME, DATA, VARIANTS, 34)
+
+
+def test_the_house_rules_play_whole_games(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    _, points = audit_cases(built_copy, GAME, DATA)
+    assert_simulates(points, ("competitive", "coop"))
+
+
+def _turn_order(folder: Path, players: int, seed: int) -> tuple[int, list[int]]:
+    """The first player (a seat, 1-based) and the seats of the first turns of a whole game of
+    ``players`` played by random policies."""
+    game = new_game(
+        folder,
+        players=players,
+        seed=seed,
+        policies={-1: RandomLegal()},
+    )
+    game.play()
+    ways = ("rest_turn", "encounter_turn")
+    seats = [int(event[1]) + 1 for event in game.events if event[0] in ways]
+    return int(game.board["first_player"]), seats
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_highest_bet_takes_the_first_turn_and_the_turns_go_round_the_table(
+    players: int, seed: int
+) -> None:
+    # "Whoever bets the most gets the first turn"; "Go around the table taking Rest Turns".
+    first, seats = _turn_order(GENERATED / GAME, players, seed)
+    assert len(seats) >= players
+    expected = [(first - 1 + i) % players + 1 for i in range(len(seats))]
+    assert seats == expected
+
+
+def test_without_bidding_seat_one_always_goes_first(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    _, points = audit_cases(built_copy, GAME, DATA)
+    for seed in (1, 2, 3, 4):
+        first, seats = _turn_order(points[0] / "no_bidding", 3, seed)
+        assert first == 1
+        assert seats[:3] == [1, 2, 3]
+
+
+#: "This is the basic setup for a game for 2-4 players."
+PLAYERS = """\
+scenario: a game of {players}
+rulebook: "This is the basic setup for a game for 2-4 players."
+game: incredible_expeditions
+players: {players}
+expect:
+  first_player: 1
+"""
+
+
+@pytest.mark.parametrize(("players", "passes"), [(1, False), (2, True), (4, True), (5, False)])
+def test_a_game_seats_2_to_4_players(tmp_path: Path, players: int, passes: bool) -> None:
+    path = tmp_path / "players.yaml"
+    (result,) = run_scenarios(GENERATED, PLAYERS.format(players=players), path)
+    assert result.passed is passes, result.message
+    if not passes:
+        assert result.message == (
+            f"{path}:4:1: Incredible Expeditions: Quest for Atlantis is for 2 to 4 players, "
+            f"not {players}"
+        )
+
+
+#: A house rule asking one more defeated Encounter than the total to go closer.
+WARY = """\
+description: Wary crews
+verbs: |
+  @provisional("a house rule")
+  function may_venture_closer() bool "one more than the total" =
+    not at_the_last_location() and count(defeated_encounters) > encounters_here()
+"""
+
+REFUSED_CLOSER = """\
+scenario: the house rule's refusal
+rulebook: "If you have enough defeated Encounters to meet the total on your current Location card"
+game: incredible_expeditions
+variant: wary
+players: 2
+given:
+  locations: [misty_strait]
+  player:
+    location: misty_strait
+    zones: {{defeated_encounters: [giant_crab]}}
+do:
+  - action: venture_forth
+expect:
+  refused: "{words}"
+"""
+
+
+def test_a_venture_forth_a_house_rule_forbids_is_refused_in_its_words(
+    built_copy: Callable[[str, dict[str, str]], Path], tmp_path: Path
+) -> None:
+    # The bug: a refusal said the base game's reason whatever the house rule. Here the Misty
+    # Strait's total of 1 is met, and it read "player 1 has 1 defeated Encounters at Misty
+    # Strait, which needs 1 to Venture Forth closer"; no_turning_back's refusal of Venturing
+    # back read "player 1 has enough defeated Encounters to Venture Forth closer", with none.
+    generated = built_copy(GAME, {"variants/wary.yaml": WARY})
+    words = (
+        "player 1 may not Venture Forth closer to Atlantis from Misty Strait: this game's "
+        "may_venture_closer() is false, with 1 defeated Encounters there (the card's total is 1)"
+    )
+    (result,) = run_scenarios(generated, REFUSED_CLOSER.format(words=words), tmp_path / "wary.yaml")
+    assert result.passed, result.message
+    # The base game's reason is still given where it is the reason.
+    base = REFUSED_CLOSER.replace("variant: wary\n", "").replace(
+        "zones: {{defeated_encounters: [giant_crab]}}", "zones: {{defeated_encounters: []}}"
+    )
+    words = "player 1 has 0 defeated Encounters at Misty Strait, which needs 1"
+    (result,) = run_scenarios(generated, base.format(words=words), tmp_path / "base.yaml")
+    assert result.passed, result.message
