@@ -162,3 +162,48 @@ def test_a_venture_forth_a_house_rule_forbids_is_refused_in_its_words(
     words = "player 1 has 0 defeated Encounters at Misty Strait, which needs 1"
     (result,) = run_scenarios(generated, base.format(words=words), tmp_path / "base.yaml")
     assert result.passed, result.message
+
+
+#: Two house rules that take the Draw Phase out of the turn, as a designer writes them.
+NO_DRAW = """\
+description: No Draw Phase - the starting hand is all a player gets
+flow:
+  - remove: draw_phase
+"""
+DRAW_SIX = """\
+description: Draw six - the Draw Phase draws to 6, whatever the Leader
+flow:
+  - replace: |
+      phase draw_phase {
+        sacrifice_resource
+        discard_cards
+        draw_from resource_deck, hand, 6 - count(hand)
+      } @provisional("a house rule")
+"""
+
+
+def test_a_house_rule_without_the_draw_phase_still_stops_at_the_turn_limit(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    # The bug: the provisional turn limit was checked inside the Draw Phase, so a house rule
+    # that removed or replaced it lost the limit, and `cardc sim` failed the first game no ship
+    # won: "the game went round the table 10000 times and its 'end when' never held".
+    from engine import sim
+
+    generated = built_copy(
+        GAME, {"variants/no_draw.yaml": NO_DRAW, "variants/draw_six.yaml": DRAW_SIX}
+    )
+    for variant in ("no_draw", "draw_six"):
+        report = sim.simulate(
+            generated / GAME / variant,
+            4,
+            7,
+            "competitive",
+            "random",
+            players=2,
+            params={"turn_limit": 30},
+            cards=False,
+        )
+        assert report.games == 4
+        assert set(report.tally.ends) == {"turn limit"}, (variant, report.tally.ends)
+        assert dict(report.tally.turns) == {30: 4}
