@@ -207,3 +207,88 @@ def test_a_house_rule_without_the_draw_phase_still_stops_at_the_turn_limit(
         assert report.games == 4
         assert set(report.tally.ends) == {"turn limit"}, (variant, report.tally.ends)
         assert dict(report.tally.turns) == {30: 4}
+
+
+def _lint_variant(tmp_path: Path, variant: str, text: str) -> tuple[list[str], list[str]]:
+    """The sheet of a copy of the game with the house rule ``variant`` (its YAML ``text``),
+    linted as ``cardc build`` lints it: the problems, and the Rules' paragraphs in words."""
+    from probing import copy_game
+
+    from compiler.sheets.lint import LintError, lint_model, plain_words
+    from compiler.sheets.model import build_model
+    from compiler.sheets.reference import reference_for, resolve
+    from compiler.variants import compile_variant
+    from dsl.diagnostics import SourceCache
+
+    folder = copy_game(tmp_path, GAME)
+    path = folder / "variants" / f"{variant}.yaml"
+    path.write_text(text, encoding="utf-8")
+    result, _ = compile_variant(folder, path, SourceCache())
+    assert result.ir is not None, [str(d) for d in result.diagnostics]
+    ref = resolve(reference_for(folder, variant), result.ir, {c["id"] for c in result.ir["cards"]})
+    model = build_model(result.ir, ref, variant=variant, folder=folder)
+    rules = [plain_words(p) for card in model.rules for p in card.paragraphs]
+    try:
+        lint_model(model, result.ir)
+    except LintError as error:
+        return [str(error)], rules
+    return [], rules
+
+
+#: A house rule redefining "To Face an Encounter" (flow.cards), keeping its description.
+FACE_AGAIN = """\
+description: Every Encounter is Faced twice over
+verbs: |
+  verb face_encounter() "To Face an Encounter" {
+    flip_encounter
+    if facing_an_encounter() {
+      raise_against_encounter
+      if difficulty_met() {
+        defeat_encounter
+        fire defeated
+      } else {
+        leave_undefeated
+        fire undefeated
+        discard_encounter
+      }
+      stop_facing
+      reset_temporary_totals
+    }
+  } @provisional("a house rule")
+"""
+
+
+def test_a_verb_described_as_to_do_something_is_printed_once_with_to(tmp_path: Path) -> None:
+    # The bug: the Rules said "Whenever the rules say to To Face an Encounter, ...", and the
+    # lint failed `cardc build` ("the doubled word 'to To'") for a house rule redefining the
+    # game's own verb under its own description (flow.cards: verb face_encounter() "To Face
+    # an Encounter").
+    problems, rules = _lint_variant(tmp_path, "face_again", FACE_AGAIN)
+    assert problems == []
+    (said,) = [r for r in rules if "To Face" in r or "to Face" in r]
+    assert said.startswith("Whenever the rules say to Face an Encounter, ")
+
+
+#: A house rule whose rule counts a pile of the player's ("your defeated Encounters").
+RESPITE = """\
+description: Respite
+add: |
+  @provisional("a house rule")
+  rule "Respite" {
+    on rest {
+      if count(defeated_encounters) >= 2 {
+        gain heroism 1
+      }
+    }
+  }
+"""
+
+
+def test_a_zone_of_plural_words_counted_and_compared_reads_as_one_number(tmp_path: Path) -> None:
+    # The bug: "the number of cards in your defeated Encounters is at least 2" was refused by
+    # the lint as a plural noun with 'is' ("your defeated Encounters is"): its subject is "the
+    # number", as in "the number of your Port Cards is", which it let pass.
+    problems, rules = _lint_variant(tmp_path, "respite", RESPITE)
+    assert problems == []
+    said = "if the number of cards in your defeated Encounters is at least 2"
+    assert any(said in r for r in rules)
