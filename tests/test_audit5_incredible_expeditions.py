@@ -292,3 +292,12 @@ def test_a_zone_of_plural_words_counted_and_compared_reads_as_one_number(tmp_pat
     assert problems == []
     said = "if the number of cards in your defeated Encounters is at least 2"
     assert any(said in r for r in rules)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_each_house_rule_prints_as_a_rulebook_reads(tmp_path: Path, variant: str) -> None:
+    # `cardc build` lints every variant's sheet: perilous_waters (face_encounter redefined, "To
+    # Face an Encounter") failed it on "to To Face" and "your defeated Encounters is".
+    text = (DATA / "variants" / f"{variant}.yaml").read_text(encoding="utf-8")
+    problems, _ = _lint_variant(tmp_path, variant, text)
+    assert problems == []
