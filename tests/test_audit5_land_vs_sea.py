@@ -7,9 +7,17 @@ game's lone player completing a sea area); new tiles, a layer and a rule
 (tests/data/audit5_land_vs_sea/audit5.cards) and house rules of five kinds (its variants/: one
 extending a shipped mix with a standard-library module, one rolling a die each turn, a tile's
 printed values changed with a layer added, a special tile removed, a function of the end game
-scoring redefined), each played by scenarios beside the base game's answer, and simulated.
+scoring redefined, a rule reading the side's points), each played by scenarios beside the base
+game's answer, and simulated.
 
 Bugs found:
+
+- In the team games a side's points are kept on its first seat, and a team mate's own
+  `points` counter stayed 0: a card or phase reading `points` for a team mate (`if points <
+  20 { score 1 }` when seat 3 places) read 0, not the team's score, though every write went to
+  the team ("score 2 rather than the usual 1 bonus point for the Land team"). A team mate's
+  side counters (points, bonus tokens) now mirror the marker's, and the flow's winner is among
+  the seats keeping the sides' points.
 
 - README: "There is no 'this card' (`self` is an error)" in a flow phase. A phase giving
   `self` to a verb's card parameter (`phase x { discard self }`) passed `cardc check` and
@@ -35,9 +43,18 @@ from probing import (
 )
 from test_variant_hardening import run
 
+from engine.runtime import RandomLegal
+
 GAME = "land_vs_sea"
 DATA = Path(__file__).resolve().parent / "data" / "audit5_land_vs_sea"
-VARIANTS = ("city_ties", "harbour_masters", "no_lost_city", "rich_stones", "storm_tiles")
+VARIANTS = (
+    "city_ties",
+    "comeback",
+    "harbour_masters",
+    "no_lost_city",
+    "rich_stones",
+    "storm_tiles",
+)
 
 # Each test compiles its copies afresh and leaves no kept checks behind (conftest.py).
 pytestmark = pytest.mark.usefixtures("fresh_file_cache")
@@ -47,8 +64,8 @@ def test_the_new_cards_and_house_rules_hold_their_cases(
     built_copy: Callable[[str, dict[str, str]], Path],
 ) -> None:
     """Two tiles (a hex tile with a City, a Ship and a Menhir; a special tile with a City, a
-    Bandit and a Pirate), a layer, a rule and five house rules build and hold their 18 cases."""
-    assert_cases_hold(built_copy, GAME, DATA, VARIANTS, 18)
+    Bandit and a Pirate), a layer, a rule and six house rules build and hold their 21 cases."""
+    assert_cases_hold(built_copy, GAME, DATA, VARIANTS, 21)
 
 
 def test_the_house_rules_play_whole_games(
@@ -56,6 +73,25 @@ def test_the_house_rules_play_whole_games(
 ) -> None:
     _, points = audit_cases(built_copy, GAME, DATA)
     assert_simulates(points, ("competitive",))
+
+
+def test_a_team_game_names_the_winning_side_once_its_mates_read_the_teams_points() -> None:
+    # With the team mates' counters mirroring the marker's, `winner highest` over the seats
+    # would tie seat 1 and seat 3 of the Land team; the winner is the side's first seat.
+    from engine.loader import new_game
+
+    folder = Path(__file__).resolve().parent.parent / "generated" / GAME
+    game = new_game(folder, players=4, seed=1, policies={-1: RandomLegal()})
+    game.give_counter(game.players[2], "points", 30)
+    game.give_counter(game.players[3], "points", 12)
+    assert [p.counters["points"] for p in game.players] == [30, 12, 30, 12]
+    found = game.result()
+    assert found.winner == 0
+    assert found.scores == [30, 12, 30, 12]
+    # The Sea team mate scores 18: the team's marker and the mate both read 30, a tie.
+    game.award(game.players[3], 18, "a test")
+    assert [p.counters["points"] for p in game.players] == [30, 30, 30, 30]
+    assert game.result().winner is None
 
 
 def test_self_given_to_a_card_parameter_in_a_flow_phase_is_refused_at_its_line(
