@@ -1394,7 +1394,10 @@ class Checker:
             return found
         if typ == "card":
             if isinstance(expr, Name) and expr.id == "self":
-                return {"kind": "builtin", "name": "self"}
+                # A card parameter given `self` (`discard self`) is checked as any other
+                # `self`: in a flow phase there is no card ("self is an error"), where it
+                # had compiled to a discard of nothing.
+                return self.expr(expr, scope)[0]
             if isinstance(expr, Name) and expr.id in self.cards:
                 if param.names and not self.names_fit(expr.id, param.names):
                     # `pitch_tent navigation`: the declaration says what the card must be
