@@ -684,52 +684,97 @@ class UnchartedPassage(FlowGame):
         return rolled
 
     def gain(self, c: Context, counter: str, amount: int) -> None:
-        """Gain; prestige moves the marker on the Prestige Track, where an anchor space gives a
-        Port Card ("When you reach a space with the anchor icon on the Prestige Track, you get
-        one Port Card immediately"; 2-player: "only the first player to enter a space with the
-        anchor icon receives a Port Card")."""
+        """Gain; prestige moves the marker on the Prestige Track (:meth:`marker_moved`)."""
         if counter != "prestige" or amount <= 0:
             super().gain(c, counter, amount)
             return
-        player = c.player
-        before = player.counters["prestige"]
+        before = c.player.counters["prestige"]
         super().gain(c, counter, amount)
+        self.marker_moved(c.player, before)
+
+    def add(self, c: Context, target: str, amount: int) -> None:
+        """Add; prestige added (``add prestige 1``, not a window's quantity) moves the marker
+        as a gain does, anchor spaces and all."""
+        if target != "prestige" or target in c.q:
+            super().add(c, target, amount)
+            return
+        before = c.player.counters["prestige"]
+        super().add(c, target, amount)
+        self.marker_moved(c.player, before)
+
+    def marker_moved(self, player: Player, before: int) -> None:
+        """The player's Prestige marker moved from ``before`` to their prestige now, up or down
+        the track (a gain, or a card's ``lose``, ``pay``, ``reduce``, ``set`` or ``add``).
+
+        "When moving your marker on the Prestige track, if it stops on a space already occupied
+        by another player, stack it on top": the marker that moved last is on top
+        (``marker_arrival``), above any a scenario gives. Moving up, "When you reach a space
+        with the anchor icon on the Prestige Track, you get one Port Card immediately"
+        (:meth:`_reach_anchor_space`)."""
         after = player.counters["prestige"]
-        self._tick += 1
-        # "if it stops on a space already occupied by another player, stack it on top".
+        if after == before:
+            return
+        players = self.players
+        # Above every marker's arrival, a scenario's given ones included.
+        tick = self._tick
+        for other in players:
+            arrived = other.flags["arrived"]
+            if arrived > tick:
+                tick = arrived
+        self._tick = tick + 1
         player.flags["arrived"] = self._tick
-        for space in self.anchor_spaces:
-            if before < space <= after:
-                self._reach_anchor_space(player, space)
+        if after > before:
+            for space in self.anchor_spaces:
+                if before < space <= after:
+                    self._reach_anchor_space(player, space)
 
     # "Conversely, if you lose specialties in any manner, you mark it with an X over its name":
     # a card's 'lose specialties 1' (or pay, reduce, set) crosses a name out of the
-    # Specialties Book too, or the ship would still sell and deliver what it lost.
+    # Specialties Book too, or the ship would still sell and deliver what it lost. Prestige
+    # lost moves the marker back (marker_moved).
 
     def lose(self, c: Context, counter: str, amount: int) -> None:
-        """Lose; specialties lost are crossed out of the Specialties Book by name."""
+        """Lose; specialties lost are crossed out of the Specialties Book by name, and prestige
+        lost moves the marker."""
+        before = c.player.counters[counter] if counter == "prestige" else 0
         super().lose(c, counter, amount)
         if counter == "specialties":
             self.cross_out_specialties(c.player)
+        elif counter == "prestige":
+            self.marker_moved(c.player, before)
 
     def pay(self, c: Context, counter: str, amount: int) -> int:
-        """Pay; specialties paid are crossed out of the Specialties Book by name."""
+        """Pay; specialties paid are crossed out of the Specialties Book by name, and prestige
+        paid moves the marker."""
+        before = c.player.counters[counter] if counter == "prestige" else 0
         missing = super().pay(c, counter, amount)
         if counter == "specialties":
             self.cross_out_specialties(c.player)
+        elif counter == "prestige":
+            self.marker_moved(c.player, before)
         return missing
 
     def reduce(self, c: Context, target: str, amount: int) -> None:
-        """Reduce; specialties reduced are crossed out of the Specialties Book by name."""
+        """Reduce; specialties reduced are crossed out of the Specialties Book by name, and
+        prestige reduced moves the marker."""
+        counted = target in ("specialties", "prestige") and target not in c.q
+        before = c.player.counters[target] if counted else 0
         super().reduce(c, target, amount)
-        if target == "specialties" and target not in c.q:
+        if counted and target == "specialties":
             self.cross_out_specialties(c.player)
+        elif counted:
+            self.marker_moved(c.player, before)
 
     def set(self, c: Context, target: str, value: int) -> None:
-        """Set; specialties set lower are crossed out of the Specialties Book by name."""
+        """Set; specialties set lower are crossed out of the Specialties Book by name, and
+        prestige set moves the marker (up to an anchor space too)."""
+        counted = target in ("specialties", "prestige") and target not in c.q
+        before = c.player.counters[target] if counted else 0
         super().set(c, target, value)
-        if target == "specialties" and target not in c.q:
+        if counted and target == "specialties":
             self.cross_out_specialties(c.player)
+        elif counted:
+            self.marker_moved(c.player, before)
 
     def cross_out_specialties(self, player: Player) -> None:
         """Mark an X over the names the Specialties Book holds beyond the player's count of
@@ -750,12 +795,16 @@ class UnchartedPassage(FlowGame):
             self.log("specialty_lost", player.index, pick)
 
     def _reach_anchor_space(self, player: Player, space: int) -> None:
-        if len(self.players) > 1:
-            claimed = self.board.setdefault("anchor_spaces_claimed", set())
-            if space in claimed:
-                self.log("anchor_space_taken", player.index, space)
-                return
-            claimed.add(space)
+        """An anchor space reached: its Port Card, once a game. 2-player: "During the game,
+        only the first player to enter a space with the anchor icon receives a Port Card. The
+        second player does not receive one." Solo the same: a space reached again after
+        prestige was lost gives none (logbook.cards: "the flow gives each anchor space's Port
+        Card once, when prestige first reaches it")."""
+        claimed = self.board.setdefault("anchor_spaces_claimed", set())
+        if space in claimed:
+            self.log("anchor_space_taken", player.index, space)
+            return
+        claimed.add(space)
         self.log("anchor_space", player.index, space)
         self.gain_port_card(player)
 
