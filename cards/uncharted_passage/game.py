@@ -1845,16 +1845,26 @@ class UnchartedPassage(FlowGame):
             return 0
         return int(self.run_function("final_score", player))
 
+    def recorded_score(self, player: Player) -> int:
+        """The final score the End of the Game recorded ("Record your final prestige points in
+        the logbook"), moved by any prestige a phase after it gained or lost (a house rule's
+        phase inserted ``into: end`` counts, as a flow's score counter does at the end of any
+        game); before it is recorded, the one it would record now."""
+        flags = player.flags
+        if "final_score" not in flags:
+            return self.final_score(player)
+        since = player.counters["prestige"] - flags.get(
+            "final_score_prestige", player.counters["prestige"]
+        )
+        return int(flags["final_score"]) + since
+
     def result(self) -> GameResult:  # type: ignore[override]
         """The result: the final scores the flow's end recorded, the titles of the flow's
         ``titles from`` kind (solo, or the team's in co-op, by the cards' tags), who sank, the
         winner by the flow's ``winner`` and ``tiebreak``, the logbooks."""
         players = self.players
         flow = self._flow_table or flow_of(self)
-        scores = [
-            int(p.flags["final_score"]) if "final_score" in p.flags else self.final_score(p)
-            for p in players
-        ]
+        scores = [self.recorded_score(p) for p in players]
         sunk = [bool(p.flags.get("sunk")) for p in players]
         winner: int | None = None
         team: int | None = None
