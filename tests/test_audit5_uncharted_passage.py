@@ -29,7 +29,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from probing import assert_cases_hold, assert_simulates, audit_texts, run_scenarios
+from probing import (
+    assert_cases_hold,
+    assert_simulates,
+    audit_texts,
+    diagnostics_with_card_file,
+    run_scenarios,
+)
 
 from engine.loader import new_game
 from engine.runtime import Context, Player, Scripted
@@ -277,3 +283,46 @@ expect:
     results = run_scenarios(generated, text, tmp_path / "s.yaml")
     assert [r.message for r in results if not r.passed] == []
     assert len(results) == 2
+
+
+def test_a_definition_with_one_parameter_too_many_is_told_in_the_singular(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A DSL body for the declared ``crew_actions`` (no parameters) taking one was told "it
+    takes 1 parameters": now "1 parameter", at the definition, with the declaration's usage."""
+    (diagnostic,) = diagnostics_with_card_file(
+        tmp_path,
+        monkeypatch,
+        "uncharted_passage",
+        'verb crew_actions(extra number) "a crew ashore" {\n  gain prestige extra\n}\n',
+    )
+    assert diagnostic.code == "signature-mismatch"
+    assert diagnostic.message.endswith("it takes 1 parameter, the declaration 0")
+    assert (diagnostic.span.line, diagnostic.span.column) == (1, 1)
+    assert diagnostic.hints == ("the declaration reads: crew_actions",)
+
+
+#: A house rule removing the setup's phase that puts every ship in Lisbon.
+NO_MAP = """\
+description: No World Map (a house rule that cannot be played)
+flow:
+  - remove: world_map
+"""
+
+
+@pytest.mark.parametrize("mode", ["solo", "competitive"])
+def test_a_game_without_the_world_map_is_told_so_by_the_greedy_captain(
+    built_copy: Callable[[str, dict[str, str]], Path], mode: str
+) -> None:
+    """Without the ``world_map`` phase no ship is anywhere: the greedy captain planning the
+    month (solo) or redrawing a mission (2-player) failed with ``KeyError: 'position'`` in
+    policy.py; it is told the rule error the Sailing phase gives, at the flow's line."""
+    from engine import sim
+
+    generated = built_copy("uncharted_passage", {"variants/no_map.yaml": NO_MAP})
+    with pytest.raises(sim.GameFailed) as failed:
+        sim.simulate(generated / "uncharted_passage" / "no_map", 1, 5, mode, "greedy", cards=False)
+    message = str(failed.value)
+    assert "KeyError" not in message
+    assert "the ship is at 'None', which is not a space of the map" in message
+    assert "cards/uncharted_passage/flow.cards:" in message

@@ -1312,15 +1312,21 @@ class UnchartedPassage(FlowGame):
         markers = self.board.get("markers")
         return markers is None or markers.get(space, 0) < MARKERS_PER_SPACE
 
-    def destinations(self, player: Player, reach: int) -> dict[str, int]:
-        """Where the ship may end its voyage, with the spaces sailed to get there."""
-        chart = self.chart or chart_for(self.ir)
+    def ship_position(self, player: Player, chart: Chart) -> str:
+        """The space of ``chart`` the ship is on; a rule error when it is on none (a house rule
+        removed the setup's ``world_map`` phase, which puts every ship in Lisbon)."""
         position = player.flags.get("position")
         if position not in chart.spaces:
             raise RuleError(
                 f"the ship is at '{position}', which is not a space of the map (the game "
                 "begins in Lisbon once the setup has unfolded the World Map)"
             )
+        return str(position)
+
+    def destinations(self, player: Player, reach: int) -> dict[str, int]:
+        """Where the ship may end its voyage, with the spaces sailed to get there."""
+        chart = self.chart or chart_for(self.ir)
+        position = self.ship_position(player, chart)
         found = chart.reach(position, reach)
         if len(self.players) == 1:
             return found
