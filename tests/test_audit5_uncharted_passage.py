@@ -170,16 +170,17 @@ def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
 ) -> None:
     """Six new cards (a prestige loss and an ``add prestige`` moving 2-player markers, a co-op
     window, a restraint and a specialty crossed out by name, a Port Card on the resolved pirate,
-    a three-region route) and seven house rules (a phase ``into: end``, a Python verb given a DSL
-    body, a co-op phase inserted, the Pirate phase replaced, params and a track, a library
-    module, a variant extending another) build, hold their cases (each house rule beside the
-    base game's), and play whole games in every mode."""
+    a three-region route) and eight house rules (a phase ``into: end``, a Python verb and a
+    Python native given DSL bodies, a co-op phase inserted, the Pirate phase replaced, params
+    and a track, a library module, a variant extending another) build, hold their cases (each
+    house rule beside the base game's), and play whole games in every mode."""
     points = assert_cases_hold(
         built_copy,
         "uncharted_passage",
         AUDIT,
         (
             "dawn_council",
+            "gentlemens_agreement",
             "long_haul",
             "pension",
             "pirate_season",
@@ -187,7 +188,7 @@ def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
             "shore_crews",
             "short_pension",
         ),
-        31,
+        33,
     )
     assert_simulates(points, ("solo", "competitive", "coop"))
 
