@@ -33,6 +33,7 @@ from probing import (
     assert_cases_hold,
     assert_simulates,
     audit_texts,
+    copy_game,
     diagnostics_with_card_file,
     run_scenarios,
 )
@@ -327,3 +328,63 @@ def test_a_game_without_the_world_map_is_told_so_by_the_greedy_captain(
     assert "KeyError" not in message
     assert "the ship is at 'None', which is not a space of the map" in message
     assert "cards/uncharted_passage/flow.cards:" in message
+
+
+def _variant_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, text: str) -> str:
+    """The "Rules" section of the rules reference of a house rule ``text`` (Markdown)."""
+    from compiler.project import find_project
+    from compiler.sheets import render_sheet_files
+    from compiler.variants import compile_variant
+    from dsl.diagnostics import SourceCache
+
+    folder = copy_game(tmp_path, "uncharted_passage")
+    (folder / "variants" / f"{name}.yaml").write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    project = find_project(tmp_path)
+    assert project is not None
+    result, _ = compile_variant(folder, folder / "variants" / f"{name}.yaml", SourceCache())
+    assert result.ir is not None, [d.message for d in result.diagnostics]
+    files = render_sheet_files(
+        project, "uncharted_passage", result.ir, variant=name, formats=("md",)
+    )
+    md = files[f"sheets/uncharted_passage/{name}.md"].decode()
+    return md.split("### Rules", 1)[1].split("\n### ", 1)[0]
+
+
+@pytest.mark.parametrize(
+    ("function", "printed"),
+    [
+        (
+            'function cooperative() bool "rivals on one space share as partners do" = true',
+            '**Rivals on one space share as partners do.** Every "you are playing the '
+            'cooperative mode" of the rules now reads "yes".',
+        ),
+        (
+            'function final_score() number "the prestige and twice the sailors" = prestige'
+            " + 2 * sailor_points()",
+            '**The prestige and twice the sailors.** Every "your final score" of the rules now '
+            'reads "your prestige plus 2 times your points from Adventures of a Sailor".',
+        ),
+        (
+            'function tie_break() number "port cards first" = 10 * count(port_cards)'
+            " + count(accomplished)",
+            '**Port cards first.** Every "your completed Mission Cards, owned specialties and '
+            'Port Cards added up" of the rules now reads "10 times the number of your Port Cards '
+            'plus the number of your accomplished missions".',
+        ),
+    ],
+)
+def test_a_function_a_house_rule_redefines_is_printed_in_the_rules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, function: str, printed: str
+) -> None:
+    """README: "Variants are printed as they play". A house rule redefining only a function
+    (the mode, the final score, the tie-break) printed the base game's rules reference, its
+    change nowhere: it says what the function now reads, as a redefined verb says what it now
+    does."""
+    rules = _variant_rules(
+        tmp_path,
+        monkeypatch,
+        "house",
+        f"description: a house rule\nverbs: |\n  {function}\n",
+    )
+    assert printed in rules
