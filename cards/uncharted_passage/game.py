@@ -683,6 +683,19 @@ class UnchartedPassage(FlowGame):
                 rolled[index] = self.die(sides)
         return rolled
 
+    def roll(self, count: int, sides: int, c: Context | None = None) -> int:
+        """A roll a card or a phase makes (``let storm 1d6``) for the acting captain is their
+        own: Figurehead, "You may reroll any one die" ("only affects your own dice results"),
+        may reroll it. A roll already owned (a Discovery Spot's, the Kraken's) or made once for
+        both ships (the 2-player pirate) keeps its owner, or has none."""
+        if c is None or self.dice_owner is not None or self._recording is not None:
+            return sum(self.dice(count, sides))
+        self.dice_owner, self.dice_purpose = c.player, "roll"
+        try:
+            return sum(self.dice(count, sides))
+        finally:
+            self.dice_owner = None
+
     def gain(self, c: Context, counter: str, amount: int) -> None:
         """Gain; prestige moves the marker on the Prestige Track (:meth:`marker_moved`)."""
         if counter != "prestige" or amount <= 0:
