@@ -388,3 +388,27 @@ def test_a_function_a_house_rule_redefines_is_printed_in_the_rules(
         f"description: a house rule\nverbs: |\n  {function}\n",
     )
     assert printed in rules
+
+
+def test_one_unused_die_and_one_unused_choice_are_told_in_the_singular(tmp_path: Path) -> None:
+    """A scenario left one die and one choice unused: "1 scripted choices were not asked for;
+    remove them": now "1 scripted choice was not asked for; remove it"."""
+    text = """\
+scenario: leftovers
+game: uncharted_passage
+given:
+  chart: stand_in
+  missions_dealt: true
+dice: [3]
+choices:
+  - planning.allocate: 1/1/1
+do:
+  - action: reveal
+    args: {card: pirates_raid}
+expect:
+  over: false
+"""
+    (result,) = run_scenarios(GENERATED, text, tmp_path / "s.yaml")
+    assert not result.passed
+    assert "1 of 1 scripted dice was not rolled ([3]); remove it or set" in result.message
+    assert "1 scripted choice was not asked for; remove it or set allow_unused" in result.message
