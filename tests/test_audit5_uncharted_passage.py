@@ -169,9 +169,10 @@ expect:
 def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
     built_copy: Callable[[str, dict[str, str]], Path],
 ) -> None:
-    """Six new cards (a prestige loss and an ``add prestige`` moving 2-player markers, a co-op
+    """Eight new cards (a prestige loss and an ``add prestige`` moving 2-player markers, a co-op
     window, a restraint and a specialty crossed out by name, a Port Card on the resolved pirate,
-    a three-region route) and eight house rules (a phase ``into: end``, a Python verb and a
+    a three-region route, a ``choose one of`` behind a function of the designer's, a window
+    raised by ``repeat``) and eight house rules (a phase ``into: end``, a Python verb and a
     Python native given DSL bodies, a co-op phase inserted, the Pirate phase replaced, params
     and a track, a library module, a variant extending another) build, hold their cases (each
     house rule beside the base game's), and play whole games in every mode."""
@@ -189,7 +190,7 @@ def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
             "shore_crews",
             "short_pension",
         ),
-        33,
+        37,
     )
     assert_simulates(points, ("solo", "competitive", "coop"))
 
@@ -211,6 +212,16 @@ def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
             "Letter of Marque",
             "In the Pirate phase, if your Armament is higher than the Pirate's Combat Power, you "
             "may gain 2 prestige and discard this card.",
+        ),
+        (
+            "Rival Cartographers",
+            "When you anchor outside a port, if the ship is on a Discovery Spot and the month is "
+            "even, choose one: gain 1 prestige",
+        ),
+        (
+            "Spare Sails",
+            "In the Sailing phase, you may do the following: sail 1 additional space twice; then "
+            "discard this card.",
         ),
     ],
 )
