@@ -734,6 +734,10 @@ class Greedy(Policy):
             return f"die{worst + 1}" if values[worst] >= 5 else "keep"
         if purpose == "raid":
             return "keep" if len(values) < 2 or abs(values[0] - values[1]) < 3 else "die1"
+        if purpose == "roll":
+            # A die a card or a house rule's phase rolls (Storm Season's): whether high or low
+            # is better is the designer's, unknown here; the card is kept for the known dice.
+            return "keep"
         low = min(range(len(values)), key=lambda i: values[i])
         return f"die{low + 1}" if values[low] <= 2 else "keep"
 
