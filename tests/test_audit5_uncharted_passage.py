@@ -423,3 +423,83 @@ expect:
     assert not result.passed
     assert "1 of 1 scripted dice was not rolled ([3]); remove it or set" in result.message
     assert "1 scripted choice was not asked for; remove it or set allow_unused" in result.message
+
+
+#: Two rules of a designer's reading the space of the trigger: its stars, and its tag.
+SPACE_READERS = """\
+rule "Rich Harbours" {
+  on dock {
+    if port.stars >= 3 {
+      gain prestige 1 @provisional("a probe")
+    }
+  }
+}
+
+rule "Open Sea" {
+  on anchor_at_sea {
+    if place.sea {
+      gain prestige 5 @provisional("a probe")
+    }
+  }
+}
+"""
+
+
+def test_cards_read_the_spaces_of_the_chart_in_play(
+    built_copy: Callable[[str, dict[str, str]], Path], tmp_path: Path
+) -> None:
+    """README: "``port.stars`` is the space's ``stars`` property". On the scenarios' stand-in
+    chart the cards read map.cards instead: docking at the stand-in's Zanzibar (2 stars: the
+    ship gains 2) read 3 stars, and a sea space of the stand-in alone (sea_6_1) was "not a card,
+    so it has no tag 'sea'". They read the space the ship is on; on the data's map, its cards."""
+    generated = built_copy("uncharted_passage", {"probe.cards": SPACE_READERS})
+    text = """\
+scenario: the stand-in's Zanzibar has 2 stars
+game: uncharted_passage
+given:
+  chart: stand_in
+  missions_dealt: true
+  player:
+    position: sea_4_5
+    counters: {sailing_speed: 1, crew_stamina: 1}
+do:
+  - action: sail_to
+    args: {to: zanzibar}
+  - action: anchor
+expect:
+  player:
+    prestige: 2
+---
+scenario: a sea space of the stand-in alone is a sea space
+game: uncharted_passage
+given:
+  chart: stand_in
+  missions_dealt: true
+  player:
+    position: sea_6_2
+    counters: {sailing_speed: 1, crew_stamina: 1}
+do:
+  - action: sail_to
+    args: {to: sea_6_1}
+  - action: anchor
+expect:
+  player:
+    prestige: 5
+---
+scenario: the map's Calicut has 3 stars
+game: uncharted_passage
+given:
+  chart: map
+  missions_dealt: true
+  player:
+    position: calicut
+    counters: {sailing_speed: 1, crew_stamina: 1}
+do:
+  - action: anchor
+expect:
+  player:
+    prestige: 4
+"""
+    results = run_scenarios(generated, text, tmp_path / "s.yaml")
+    assert [r.message for r in results if not r.passed] == []
+    assert len(results) == 3

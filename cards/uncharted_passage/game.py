@@ -38,7 +38,7 @@ from engine.runtime import (
 )
 from engine.words import counted, with_article
 
-from .map import Chart, Space, chart_for
+from .map import MAP_SOURCE, Chart, Space, chart_for
 from .map import place_id as _place_id
 
 #: The Crew Action reference table's numbered spaces 1 to 6, when the data has no table (the
@@ -682,6 +682,39 @@ class UnchartedPassage(FlowGame):
                 index = int(answer[3:]) - 1
                 rolled[index] = self.die(sides)
         return rolled
+
+    # -- a space of the chart in play, read by the cards ("port.stars", "place.discovery")
+
+    def _chart_space(self, value: Any) -> Space | None:
+        """The space ``value`` names on the chart the game is played on, when that chart is
+        not the data's map (the scenarios' stand-in chart, a test's): the cards then read the
+        space the ship is on, not the map card of the same name (the stand-in's Zanzibar has 2
+        stars, map.cards' 3) nor nothing (a stand-in sea space is no card). On the data's map
+        the space cards say the same, and are read as they are."""
+        chart = self.chart
+        if chart is None or chart.source == MAP_SOURCE or not isinstance(value, str):
+            return None
+        return chart.spaces.get(value)
+
+    def attr(self, value: Any, name: str, default: Any = None) -> Any:
+        """``port.stars``: a card's property, or the property of a space of the chart in play
+        (:meth:`_chart_space`): its ``stars`` (0 when it has none, as a space card's),
+        ``specialty`` and ``region``."""
+        space = self._chart_space(value)
+        if space is not None and name in _SPACE_PROPERTIES:
+            found = getattr(space, name)
+            return default if found is None else found
+        return super().attr(value, name, default)
+
+    def has_tag(self, value: Any, tag: str) -> bool:
+        """``place.discovery``: a card's tag, or a tag of a space of the chart in play
+        (:meth:`_chart_space`): ``port``, ``discovery``, ``pirate``, or ``sea`` for the rest."""
+        space = self._chart_space(value)
+        if space is not None and tag in _SPACE_TAGS:
+            if tag == "sea":
+                return not (space.port or space.discovery or space.pirate)
+            return bool(getattr(space, tag))
+        return super().has_tag(value, tag)
 
     def roll(self, count: int, sides: int, c: Context | None = None) -> int:
         """A roll a card or a phase makes (``let storm 1d6``) for the acting captain is their
@@ -2061,6 +2094,11 @@ def _keys(places: dict[str, int]) -> tuple[str, ...]:
 
 #: The Crew Action rows a Crew Stamina may take, top first ("6", "5", ... "1").
 _ROWS: dict[int, tuple[str, ...]] = {}
+
+#: The space card's properties and tags (game.cards: ``kind space``) a space of a chart that is
+#: not the data's map answers (:meth:`UnchartedPassage.attr`, :meth:`UnchartedPassage.has_tag`).
+_SPACE_PROPERTIES = frozenset({"stars", "specialty", "region"})
+_SPACE_TAGS = frozenset({"sea", "port", "discovery", "pirate"})
 
 #: The zones :meth:`UnchartedPassage.cards_in_force` reads by their rules; any other zone's
 #: cards are simply in force.
