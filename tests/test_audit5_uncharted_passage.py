@@ -215,7 +215,7 @@ def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
         ),
         (
             "Rival Cartographers",
-            "When you anchor outside a port, if the ship is on a Discovery Spot and the month is "
+            "When you anchor outside a port, if the place is a discovery space and the month is "
             "even, choose one: gain 1 prestige",
         ),
         (
