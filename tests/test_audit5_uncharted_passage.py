@@ -20,6 +20,16 @@ What it found:
   that then moved onto its space (the game's own count of moves started below it).
 - A house rule's phase inserted ``into: end`` (README: "at its end"), after the End of the
   Game recorded the final score, changed the prestige and not the result: its gain was lost.
+- A house rule redefining only a function (the final score, the tie-break, ``cooperative()``)
+  printed the base game's rules reference: a redefined function is printed nowhere.
+- A die a house rule's phase rolls for a captain (Storm Season's storm) could not be rerolled
+  with Figurehead ("You may reroll any one die").
+- On the scenarios' stand-in chart, a card's ``port.stars`` read map.cards' card of the same
+  name (3 stars at the stand-in's 2-star Zanzibar), and ``place.sea`` failed on a space the
+  stand-in alone has.
+- A house rule removing the ``world_map`` phase failed under the greedy captain with
+  ``KeyError: 'position'``; a definition with one parameter too many was told "1
+  parameters"; one leftover scripted choice "1 scripted choices were not asked for".
 """
 
 from __future__ import annotations
