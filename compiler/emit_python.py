@@ -176,7 +176,8 @@ class PythonEmitter:
             "bool": lambda e, c: repr(bool(e["value"])),
             "none": lambda e, c: "None",
             "text": lambda e, c: literal(e["value"]),
-            "roll": lambda e, c: f"g.roll({int(e['count'])}, {int(e['sides'])})",
+            # The context too: whose roll it is (a game may let its owner reroll a die).
+            "roll": lambda e, c: f"g.roll({int(e['count'])}, {int(e['sides'])}, {c})",
             "dice": lambda e, c: f"({int(e['count'])}, {int(e['sides'])})",
             "local": lambda e, c: self.local(e["name"]),
             "event": lambda e, c: f"{c}.e[{literal(e['name'])}]",

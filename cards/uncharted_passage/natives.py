@@ -250,8 +250,11 @@ def declining_health_checked(g: UnchartedPassage, c: Context) -> int:
 
 @verb("amount number")
 def record_final_score(g: UnchartedPassage, c: Context, amount: int) -> None:
-    """ "Record your final prestige points in the logbook." """
-    c.player.flags["final_score"] = int(amount)
+    """ "Record your final prestige points in the logbook", with the prestige they were worked
+    out from: prestige a later phase of the end moves counts too (``recorded_score``)."""
+    flags = c.player.flags
+    flags["final_score"] = int(amount)
+    flags["final_score_prestige"] = int(c.player.counters["prestige"])
 
 
 @native(returns="bool")

@@ -103,7 +103,7 @@ def h_legend_of_kraken__anchor_at_sea(g, c):
 
 def h_legend_of_kraken__accomplish(g, c):
     # Legend of Kraken: on accomplish (cards/uncharted_passage/missions.cards:182)
-    v_result = g.roll(1, 6)  # @ cards/uncharted_passage/missions.cards:183:5
+    v_result = g.roll(1, 6, c)  # @ cards/uncharted_passage/missions.cards:183:5
     g.gain(c, 'prestige', v_result)  # @ cards/uncharted_passage/missions.cards:184:5
     g.mark(c, 'durability', v_result)  # @ cards/uncharted_passage/missions.cards:185:5
 
@@ -116,7 +116,7 @@ def h_discover_galapagos_islands__anchor_at_sea(g, c):
 
 def h_discover_galapagos_islands__accomplish(g, c):
     # Discover Galapagos Islands: on accomplish (cards/uncharted_passage/missions.cards:199)
-    v_result = g.roll(1, 6)  # @ cards/uncharted_passage/missions.cards:200:5
+    v_result = g.roll(1, 6, c)  # @ cards/uncharted_passage/missions.cards:200:5
     g.gain(c, 'prestige', v_result)  # @ cards/uncharted_passage/missions.cards:201:5
     if g.play(c, 'lime_juice'):  # @ cards/uncharted_passage/missions.cards:202:5
         g.mark(c, 'health', max(g, c, (v_result - 2), 0))  # @ cards/uncharted_passage/missions.cards:203:7

@@ -103,7 +103,7 @@ def h_legend_of_kraken__anchor_at_sea(g, c):
 
 def h_legend_of_kraken__accomplish(g, c):
     # Legend of Kraken: on accomplish (cards/uncharted_passage/missions.cards:182)
-    v_result = g.roll(1, 6)  # @ cards/uncharted_passage/missions.cards:183:5
+    v_result = g.roll(1, 6, c)  # @ cards/uncharted_passage/missions.cards:183:5
     g.gain(c, 'prestige', v_result)  # @ cards/uncharted_passage/missions.cards:184:5
     g.mark(c, 'durability', v_result)  # @ cards/uncharted_passage/missions.cards:185:5
 
@@ -116,7 +116,7 @@ def h_discover_galapagos_islands__anchor_at_sea(g, c):
 
 def h_discover_galapagos_islands__accomplish(g, c):
     # Discover Galapagos Islands: on accomplish (cards/uncharted_passage/missions.cards:199)
-    v_result = g.roll(1, 6)  # @ cards/uncharted_passage/missions.cards:200:5
+    v_result = g.roll(1, 6, c)  # @ cards/uncharted_passage/missions.cards:200:5
     g.gain(c, 'prestige', v_result)  # @ cards/uncharted_passage/missions.cards:201:5
     if g.play(c, 'lime_juice'):  # @ cards/uncharted_passage/missions.cards:202:5
         g.mark(c, 'health', max(g, c, (v_result - 2), 0))  # @ cards/uncharted_passage/missions.cards:203:7
@@ -417,7 +417,7 @@ def p_round__storm_season(g, c):
     if (g.round >= 10):  # @ cards/uncharted_passage/variants/storm_season.yaml:11:9
         for v_captain in g.players:  # @ cards/uncharted_passage/variants/storm_season.yaml:12:11
             c3 = c if v_captain is c.player else c.for_player(v_captain)
-            v_storm = g.roll(1, 6)  # @ cards/uncharted_passage/variants/storm_season.yaml:13:13
+            v_storm = g.roll(1, 6, c3)  # @ cards/uncharted_passage/variants/storm_season.yaml:13:13
             if (v_storm > 3):  # @ cards/uncharted_passage/variants/storm_season.yaml:14:13
                 g.mark(c3, 'durability', (v_storm - 3))  # @ cards/uncharted_passage/variants/storm_season.yaml:15:15
 
@@ -554,7 +554,7 @@ def run__round(g, c):
     if (g.round >= 10):  # @ cards/uncharted_passage/variants/storm_season.yaml:11:9
         for v_captain in g.players:  # @ cards/uncharted_passage/variants/storm_season.yaml:12:11
             c3 = c if v_captain is c.player else c.for_player(v_captain)
-            v_storm = g.roll(1, 6)  # @ cards/uncharted_passage/variants/storm_season.yaml:13:13
+            v_storm = g.roll(1, 6, c3)  # @ cards/uncharted_passage/variants/storm_season.yaml:13:13
             if (v_storm > 3):  # @ cards/uncharted_passage/variants/storm_season.yaml:14:13
                 g.mark(c3, 'durability', (v_storm - 3))  # @ cards/uncharted_passage/variants/storm_season.yaml:15:15
         if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
@@ -668,7 +668,7 @@ def loop__round(g, c, number, limit):
         # phase storm_season
         if (number >= 10):  # @ cards/uncharted_passage/variants/storm_season.yaml:11:9
             for c4 in contexts:  # @ cards/uncharted_passage/variants/storm_season.yaml:12:11
-                v_storm = g.roll(1, 6)  # @ cards/uncharted_passage/variants/storm_season.yaml:13:13
+                v_storm = g.roll(1, 6, c4)  # @ cards/uncharted_passage/variants/storm_season.yaml:13:13
                 if (v_storm > 3):  # @ cards/uncharted_passage/variants/storm_season.yaml:14:13
                     g.mark(c4, 'durability', (v_storm - 3))  # @ cards/uncharted_passage/variants/storm_season.yaml:15:15
             if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
