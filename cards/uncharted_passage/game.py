@@ -845,7 +845,8 @@ class UnchartedPassage(FlowGame):
         only the first player to enter a space with the anchor icon receives a Port Card. The
         second player does not receive one." Solo the same: a space reached again after
         prestige was lost gives none (logbook.cards: "the flow gives each anchor space's Port
-        Card once, when prestige first reaches it")."""
+        Card once, when prestige first reaches it"). Provisional: the rulebook is silent on
+        a solo marker that reaches an anchor space a second time."""
         claimed = self.board.setdefault("anchor_spaces_claimed", set())
         if space in claimed:
             self.log("anchor_space_taken", player.index, space)
