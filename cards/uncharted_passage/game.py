@@ -760,14 +760,9 @@ class UnchartedPassage(FlowGame):
         after = player.counters["prestige"]
         if after == before:
             return
-        players = self.players
-        # Above every marker's arrival, a scenario's given ones included.
-        tick = self._tick
-        for other in players:
-            arrived = other.flags["arrived"]
-            if arrived > tick:
-                tick = arrived
-        self._tick = tick + 1
+        # Above every marker's arrival, a scenario's given ones included (its
+        # prestige_arrival raises the tick too: scenario.py).
+        self._tick += 1
         player.flags["arrived"] = self._tick
         if after > before:
             for space in self.anchor_spaces:
@@ -1373,7 +1368,9 @@ class UnchartedPassage(FlowGame):
     def destinations(self, player: Player, reach: int) -> dict[str, int]:
         """Where the ship may end its voyage, with the spaces sailed to get there."""
         chart = self.chart or chart_for(self.ir)
-        position = self.ship_position(player, chart)
+        position = player.flags.get("position")
+        if position not in chart.spaces:
+            position = self.ship_position(player, chart)  # the rule error
         found = chart.reach(position, reach)
         if len(self.players) == 1:
             return found

@@ -288,7 +288,9 @@ class Greedy(Policy):
             parsed = _PARSED.put(options, (lines, max(sum(t) for _, t in lines), by_triple, fits))
         lines, top, by_triple, fitted = parsed
         chart = g.chart or chart_for(g.ir)
-        pos = g.ship_position(player, chart)
+        pos = player.flags.get("position")
+        if pos not in chart.spaces:
+            pos = g.ship_position(player, chart)  # the rule error: a flow without the map
         voyage = g.board["voyage"]
         famine = (voyage, "dock") in (g.table.handlers if g.table else {})
         voyage_card = g.cards[voyage]
@@ -657,7 +659,9 @@ class Greedy(Policy):
         than it, for the sailing (the captain knows the cards, not the order of the pile), when
         that gain is worth a redraw's risk (``REDRAW_MARGIN``)."""
         chart = g.chart or chart_for(g.ir)
-        origin = g.ship_position(player, chart)
+        origin = player.flags.get("position")
+        if origin not in chart.spaces:
+            origin = g.ship_position(player, chart)  # the rule error: a flow without the map
         held = [o for o in options if o != "keep"]
         seen = {m for p in g.players for m in (*p.zones["missions"], *p.zones["accomplished"])}
         seen.update(g.board.get("public_missions") or ())

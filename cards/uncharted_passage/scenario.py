@@ -189,6 +189,16 @@ def _set_pile(g: Game, who: Any, value: Any) -> None:
     g.board["pile"] = [str(v) for v in value]
 
 
+def _given_arrival(g: Any, who: Any, value: Any) -> None:
+    """A scenario's ``prestige_arrival``: when the player's marker arrived on its space. The
+    game's count of arrivals is raised past it, so a marker that moves later is stacked on
+    top of it ("if it stops on a space already occupied by another player, stack it on
+    top")."""
+    arrived = int(value)
+    _player(g, who).flags["arrived"] = arrived
+    g._tick = max(g._tick, arrived)
+
+
 def _set_missions_dealt(g: Game, who: Any, value: Any) -> None:
     """Missions are already dealt (``true``): setup leaves the zones as given."""
     g.board["missions_dealt"] = bool(value)
@@ -217,9 +227,7 @@ GIVEN.update(
             "public_missions", [str(v) for v in value]
         ),
         "missions_dealt": _set_missions_dealt,
-        "prestige_arrival": lambda g, who, value: _player(g, who).flags.__setitem__(
-            "arrived", int(value)
-        ),
+        "prestige_arrival": _given_arrival,
     }
 )
 
