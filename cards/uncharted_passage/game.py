@@ -1925,6 +1925,10 @@ class UnchartedPassage(FlowGame):
             bands = self.title_bands(kind, coop=True)
             titles = [NO_RECORD if any(sunk) else title_for(team, bands)]
         else:
+            # Competitive: the rulebook gives titles for solo and co-op only ("apply additional
+            # bonus and penalty points, exactly as in Solo Mode. The player with the higher
+            # total Prestige wins"); each captain is given solo's title of their own score.
+            # Provisional: the rulebook is silent on titles in the competitive game.
             bands = self.title_bands(kind, coop=False)
             titles = [
                 NO_RECORD if s else title_for(v, bands) for v, s in zip(scores, sunk, strict=True)
