@@ -100,6 +100,17 @@ def cmd_test(args: argparse.Namespace) -> int:
     if missing:
         print(f"cardc test: no such file or folder: {missing[0]}", file=sys.stderr)
         return 2
+    from engine.scenario import SCENARIO_SUFFIXES
+
+    # A card file named by mistake: read as YAML, it failed at its first '@' or '{'.
+    other = [p for p in paths if p.is_file() and p.suffix not in SCENARIO_SUFFIXES]
+    if other:
+        print(
+            f"cardc test: {other[0]} is not a scenario file: a scenario is a .yaml (or .yml) "
+            f"file\n  hint: cardc check {other[0]} checks a card file",
+            file=sys.stderr,
+        )
+        return 2
     stale = _stale(project, args)
     if stale is not None:
         return stale
@@ -111,9 +122,9 @@ def cmd_test(args: argparse.Namespace) -> int:
             display_path(project.scenarios)
         )
         print(
-            f"cardc test: no scenarios in {where}: a scenario is a .yaml file there (one or "
-            "more documents)\n  hint: 'cardc new GAME' writes a starter scenario; see README, "
-            '"Scenarios"',
+            f"cardc test: no scenarios in {where}: a scenario is a .yaml (or .yml) file there "
+            "(one or more documents)\n  hint: 'cardc new GAME' writes a starter scenario; see "
+            'README, "Scenarios"',
             file=sys.stderr,
         )
         if args.format == "json":
