@@ -43,6 +43,14 @@ def _expand(paths: Sequence[str], project: Project | None) -> tuple[list[Path], 
     files: list[Path] = []
     for raw in paths:
         path = Path(raw)
+        if path.suffix in (".yaml", ".yml") and path.is_file():
+            from compiler.pipeline import game_folder
+
+            if game_folder(path) is None:
+                # A scenario named by mistake: read as card text, it gave a screen of syntax
+                # errors. A variant is inside its game's folder and is checked with the game.
+                problems.append(yaml_named(raw, "cardc check"))
+                continue
         if path.is_dir():
             found = card_files(path)
             if not found:
@@ -60,6 +68,21 @@ def _expand(paths: Sequence[str], project: Project | None) -> tuple[list[Path], 
         else:
             files.append(path)
     return files, problems
+
+
+def yaml_named(raw: str, command: str) -> Diagnostic:
+    """A YAML file named where card files are wanted (``cardc check`` or ``cardc fmt``)."""
+    return Diagnostic(
+        "not-card-file",
+        f"'{raw}' is a YAML file, not a card file: {command} reads .cards files",
+        file_span(raw),
+        "error",
+        (
+            f"a scenario runs with: cardc test {raw}; a variant is checked with its game "
+            "(cardc check, in the project)",
+        ),
+        show_source=False,
+    )
 
 
 def _emit(diagnostics: list[Diagnostic], sources: SourceCache, fmt: str) -> int:

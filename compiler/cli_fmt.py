@@ -14,7 +14,7 @@ from dsl.diagnostics import Diagnostic, SourceCache, file_span, render_all
 def fmt_files(paths: list[str]) -> tuple[list[Path], list[Diagnostic]]:
     """The ``.cards`` files to format: those named, those under named folders, or (with no
     path) every one under the project's ``cards/``, variants' card files included."""
-    from compiler.cli import _project_or_die
+    from compiler.cli import _project_or_die, yaml_named
     from compiler.project import display_path
 
     problems: list[Diagnostic] = []
@@ -26,6 +26,8 @@ def fmt_files(paths: list[str]) -> tuple[list[Path], list[Diagnostic]]:
         path = Path(raw)
         if path.is_dir():
             files.extend(sorted(p for p in path.rglob("*.cards") if p.is_file()))
+        elif path.suffix in (".yaml", ".yml") and path.is_file():
+            problems.append(yaml_named(raw, "cardc fmt"))
         elif path.is_file():
             files.append(path)
         else:

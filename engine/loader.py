@@ -270,7 +270,7 @@ def load_natives(source: Path) -> ModuleType | None:
     except SyntaxError as error:
         del sys.modules[package]
         raise NativesError(
-            f"{error.msg} (a game's natives must be valid Python)",
+            f"cannot be loaded: {error.msg} (a game's natives must be valid Python)",
             str(error.filename or natives),
             error.lineno or 1,
             error.offset or 1,
