@@ -1,0 +1,337 @@
+"""Bad input, as a designer who read only the README gives it, in a ``cardc new`` project:
+each case a defect found by the fifth bad-input hunt, told now at its file, line and column
+with what to do.
+
+- scripted dice that run out, or a die the roll cannot show, are the scenario's mistake,
+  never a rule's refusal a scenario could expect ("Running out of dice or choices fails at
+  once"), and are told at the step or at the die;
+- a question with no scripted answer left is told at the step that asks it (it was line 1);
+- YAML that does not parse (a tab, a key given twice, ``a: b: c``) says how to fix it, and a
+  scenario's says its column too; the language server put a scenario's problem at the line
+  its column named;
+- a variant, scenario or reference.yaml that is not UTF-8 names the byte's line and column,
+  as a card file does (a reference.yaml was an internal error of ``cardc sheets``), and
+  ``cardc build``/``sheets`` tell a reference.yaml's problem at its line, not at ``cards:1:1``;
+- an empty scenario file fails saying so; a ``.yml`` scenario runs under ``cardc test`` as
+  pytest runs it, and a ``.yml`` variant is named rather than skipped;
+- a natives.py with a syntax error reads "cannot be loaded: ..."; ``cardc sweep`` heads its
+  messages ``cardc sweep``;
+- a DSL verb or function named as the prelude's or a ``use``d module's is told to take
+  another name (the hint said to declare it as a native, and named cardc's own file);
+- a scenario named to ``cardc check`` or ``cardc fmt``, or a card file to ``cardc test``, is
+  told which command reads it, not parsed as the other language.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from compiler.cli import main
+
+MORE = """\
+card "Gamble" {
+  copies 1
+  on play {
+    may { gain coins 1d6 } @label("bet")
+    choose one of { gain coins 1; score 1 } @label("pick")
+  }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A ``cardc new`` project with a card that rolls and asks, built without sheets."""
+    root = tmp_path_factory.mktemp("built")
+    here = Path.cwd()
+    try:
+        import os
+
+        os.chdir(root)
+        assert main(["new", "pebble"]) == 0
+        project = root / "pebble"
+        (project / "cards" / "pebble" / "more.cards").write_text(MORE)
+        os.chdir(project)
+        assert main(["build", "--no-sheets"]) == 0
+    finally:
+        os.chdir(here)
+    return project
+
+
+@pytest.fixture
+def project(
+    built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> Path:
+    """A fresh copy of the built project, the current folder."""
+    copy = tmp_path / "pebble"
+    shutil.copytree(built, copy)
+    monkeypatch.chdir(copy)
+    capsys.readouterr()
+    return copy
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    """``cardc ARGS`` in this process: its exit status and everything it printed."""
+    status = main(list(args))
+    out = capsys.readouterr()
+    return status, out.out + out.err
+
+
+SCENARIO = "tests/scenarios/pebble/bad.yaml"
+
+
+def scenario(capsys: pytest.CaptureFixture[str], text: str | bytes) -> tuple[int, str]:
+    """Write the scenario file and run it alone."""
+    path = Path(SCENARIO)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text)
+    return run(capsys, "test", SCENARIO)
+
+
+# -- scripted dice and choices
+
+
+def test_dice_that_run_out_cannot_be_expected_as_a_refusal(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Every die used up is the scenario's mistake: it passed as the refusal "die".
+    text = (
+        "scenario: x\ngame: pebble\nchoices:\n  - gamble.play.bet: yes\ndo:\n"
+        '  - run: gamble.play\nexpect: {refused: "die"}\n'
+    )
+    status, out = scenario(capsys, text)
+    assert status == 1, out
+    assert "0 of 1 scenarios passed" in out
+    assert f"{SCENARIO}:6: this step rolls a d6 at cards/pebble/more.cards:4:" in out
+    assert "scripted dice are used up (0 given)" in out
+    assert "add the roll's result, 1 to 6, to 'dice:'" in out
+    assert "a rule refused" not in out
+
+
+def test_a_die_the_roll_cannot_show_is_told_at_the_die(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (
+        "scenario: x\ngame: pebble\ndice: [3, 7]\nchoices:\n  - gamble.play.bet: yes\n"
+        "  - gamble.play.pick: gain\n  - gamble.play.bet: yes\ndo:\n  - run: gamble.play\n"
+        '  - run: gamble.play\n    expect: {refused: "d6"}\n'
+    )
+    status, out = scenario(capsys, text)
+    assert status == 1, out
+    # The 7 is line 3, column 11; the step rolling it is line 10.
+    assert (
+        f"{SCENARIO}:3:11: the scripted die 7 (number 2 of 'dice:') cannot come up on the d6 "
+        "that the step at line 10 rolls" in out
+    )
+    assert "give a number from 1 to 6" in out
+
+
+def test_a_question_with_no_answer_left_is_told_at_the_step_asking_it(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (
+        "scenario: x\ngame: pebble\ndo:\n  - run: lucky_find.play\n  - run: gamble.play\n"
+        "expect: {player: {counters: {coins: 2}}}\n"
+    )
+    status, out = scenario(capsys, text)
+    assert status == 1, out
+    # It said line 1 (the scenario's first line) whatever asked.
+    assert f"{SCENARIO}:5: the scenario has no choice left, but the engine asks" in out
+    assert "add its answer to 'choices:' (- gamble.play.bet: ANSWER)" in out
+
+
+# -- YAML that does not parse, or is not UTF-8
+
+
+@pytest.mark.parametrize(
+    "text, where, hint",
+    [
+        ("scenario: x\ngame: pebble\ngiven:\n\tplayer: {}\n", "4:1", "indent with spaces"),
+        ("scenario: x\ngame: pebble\ngame: pebble\n", "3:1", "give each key once"),
+        ("scenario: x: y\ngame: pebble\n", "1:12", "quote a value that holds ': '"),
+    ],
+)
+def test_a_scenario_that_is_not_yaml_is_told_at_its_column_with_the_fix(
+    project: Path, capsys: pytest.CaptureFixture[str], text: str, where: str, hint: str
+) -> None:
+    status, out = scenario(capsys, text)
+    assert status == 1, out
+    assert f"{SCENARIO}:{where}: this is not valid YAML" in out
+    assert hint in out
+
+
+@pytest.mark.parametrize(
+    "text, where, hint",
+    [
+        ("params:\n\trounds: 3\n", "2:1", "indent with spaces"),
+        ("params: {rounds: 3}\nparams: {rounds: 4}\n", "2:1", "give each key once"),
+        ("description: a: b\n", "1:15", "quote a value that holds ': '"),
+    ],
+)
+def test_a_variant_that_is_not_yaml_says_how_to_fix_it(
+    project: Path, capsys: pytest.CaptureFixture[str], text: str, where: str, hint: str
+) -> None:
+    variant = project / "cards" / "pebble" / "variants" / "h.yaml"
+    variant.parent.mkdir(exist_ok=True)
+    variant.write_text(text)
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert f"cards/pebble/variants/h.yaml:{where}: error[variant-yaml]" in out
+    assert f"hint: {hint}" in out
+
+
+def test_files_that_are_not_utf8_are_told_at_the_byte(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    variants = project / "cards" / "pebble" / "variants"
+    variants.mkdir(exist_ok=True)
+    (variants / "h.yaml").write_bytes(b"description: ok\n# caf\xe9\n")
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert (
+        "cards/pebble/variants/h.yaml:2:6: error[not-utf8]: this file is not valid UTF-8: "
+        "byte 0xe9 at line 2, column 6" in out
+    )
+    assert "hint: save the file as UTF-8" in out
+    (variants / "h.yaml").unlink()
+
+    status, out = scenario(capsys, b"scenario: x\n# caf\xe9\ngame: pebble\n")
+    assert status == 1, out
+    assert f"{SCENARIO}:2:6: this file is not valid UTF-8: byte 0xe9" in out
+    assert "save the file as UTF-8" in out
+    Path(SCENARIO).unlink()
+
+    (project / "cards" / "pebble" / "reference.yaml").write_bytes(b"x: 1\n# \xff\n")
+    status, out = run(capsys, "sheets", "pebble", "--format", "md", "--out", "print")
+    assert status != 0
+    assert "internal error" not in out
+    assert "cards/pebble/reference.yaml:2:3: error[reference-shape]: this file is not" in out
+
+
+def test_a_reference_problem_in_a_build_is_told_at_its_line(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    reference = project / "cards" / "pebble" / "reference.yaml"
+    reference.write_text("tables:\n  - title: [1]\n")
+    status, out = run(capsys, "build")
+    assert status == 1, out
+    # It was "cards:1:1: error[sheet]: /the/absolute/path/reference.yaml:2:5: ...".
+    assert "cards/pebble/reference.yaml:2:5: error[reference-shape]: a table needs" in out
+    assert "cards:1:1" not in out
+    reference.write_text("phases:\n  items:\n    - phase: nope\n      item: [a, b]\n")
+    status, out = run(capsys, "sheets", "pebble", "--format", "md", "--out", "print")
+    assert status != 0
+    assert "cards/pebble/reference.yaml:3:14: error[reference-shape]: phases.items: 'nope'" in out
+
+
+def test_the_language_server_puts_a_scenario_problem_at_its_line_and_column() -> None:
+    pytest.importorskip("pygls")
+    from compiler.lsp import scenario_diagnostics
+
+    text = "scenario: x\ngame: pebble\nplayers: 'two'\nexpect: {}\n"
+    (found,) = scenario_diagnostics(Path("s.yaml"), text)
+    # The problem is at 3:10; the column was read as the line (line 10).
+    assert (found.span.line, found.span.column) == (3, 10)
+
+
+# -- scenario and variant files the commands did not see
+
+
+def test_an_empty_scenario_file_fails_saying_so(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out = scenario(capsys, "# to write\n")
+    assert status == 1, out
+    assert f"{SCENARIO}:1: this file holds no scenario" in out
+    assert "0 of 1 scenarios passed, 1 failed" in out
+
+
+def test_a_yml_scenario_runs_and_a_yml_variant_is_named(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # pytest collects a .yml scenario; cardc test left it out and passed.
+    Path("tests/scenarios/pebble/more.yml").write_text(
+        "scenario: yml\ngame: pebble\nexpect: {player: {counters: {coins: 5}}}\n"
+    )
+    status, out = run(capsys, "test")
+    assert status == 1, out
+    assert "tests/scenarios/pebble/more.yml:3: expected coins 5, got 0" in out
+    Path("tests/scenarios/pebble/more.yml").unlink()
+
+    variants = project / "cards" / "pebble" / "variants"
+    variants.mkdir(exist_ok=True)
+    (variants / "short.yml").write_text("params: {rounds: 0}\n")
+    for command in (("check",), ("build", "--no-sheets")):
+        status, out = run(capsys, *command)
+        assert status == 1, out
+        assert "cards/pebble/variants/short.yml:1:1: error[variant-name]" in out
+        assert "hint: rename it short.yaml" in out
+
+
+# -- the game's Python, the commands' names
+
+
+def test_natives_with_a_syntax_error_cannot_be_loaded(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "cards" / "pebble" / "natives.py").write_text("def f(:\n")
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    # It read "the game's natives invalid syntax".
+    assert "natives.py:1:7: error[natives-broken]: the game's natives cannot be loaded: " in out
+
+
+def test_sweep_messages_are_headed_by_sweep(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out = run(capsys, "sweep", "pebble", "--games", "2", "--param", "rounds=3,,4")
+    assert status == 2
+    assert out.startswith("cardc sweep: 'rounds' is the game's number of rounds"), out
+    status, out = run(capsys, "sweep", "pebble", "--games", "0")
+    assert out.startswith("cardc sweep: --games must be at least 1"), out
+
+
+def test_a_definition_named_as_a_prelude_or_module_verb_takes_another_name(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = project / "cards" / "pebble" / "game.cards"
+    game.write_text(game.read_text().replace("  players 1..4\n", "  players 1..4\n  use decks\n"))
+    (project / "cards" / "pebble" / "mine.cards").write_text(
+        'function shuffle() number "x" = 1\nfunction build_deck() number "x" = 1\n'
+    )
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert (
+        "mine.cards:1:1: error[duplicate-name]: 'shuffle' is a verb of the decks module "
+        "(use decks, at cards/pebble/game.cards:4:" in out
+    )
+    assert (
+        "mine.cards:2:1: error[duplicate-name]: 'build_deck' is a verb of the prelude: a "
+        "function of the game cannot take its name" in out
+    )
+    assert "hint: give yours another name, such as my_build_deck" in out
+    assert "declare it as a native" not in out
+    assert "prelude.cards" not in out  # cardc's own file is no place of the designer's
+
+
+def test_a_file_of_the_other_language_is_told_which_command_reads_it(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lucky = "tests/scenarios/pebble/lucky_find.yaml"
+    before = Path(lucky).read_bytes()
+    for command in ("check", "fmt"):
+        status, out = run(capsys, command, lucky)
+        assert status == 1, out
+        assert f"{lucky}:1:1: error[not-card-file]: '{lucky}' is a YAML file" in out
+        assert f"a scenario runs with: cardc test {lucky}" in out
+        assert "trigger-outside" not in out  # not 25 errors of card syntax
+    assert Path(lucky).read_bytes() == before
+    status, out = run(capsys, "test", "cards/pebble/game.cards")
+    assert status == 2
+    assert "cards/pebble/game.cards is not a scenario file" in out
+    assert "cannot start any token" not in out
