@@ -335,3 +335,42 @@ def test_a_file_of_the_other_language_is_told_which_command_reads_it(
     assert status == 2
     assert "cards/pebble/game.cards is not a scenario file" in out
     assert "cannot start any token" not in out
+
+
+# -- game names the project cannot hold
+
+
+@pytest.mark.parametrize("name", ["if", "on", "true", "flow", "schema", "sheets"])
+def test_cardc_new_refuses_a_name_its_starter_game_could_not_use(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+) -> None:
+    # 'cardc new if' wrote 'game if "If" {', which does not parse; a game 'schema' wrote its
+    # scenario schema over generated/schema/scenario.schema.json, the game-independent one.
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as stop:
+        main(["new", name])
+    assert f"cardc new: '{name}' cannot name a game: " in str(stop.value)
+    assert f"hint: choose another name, such as my_{name}" in str(stop.value)
+    assert not (tmp_path / name).exists()
+
+
+def test_a_game_named_as_a_folder_of_generated_is_refused_at_its_name(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = project / "cards" / "schema"
+    folder.mkdir()
+    game = (project / "cards" / "pebble" / "game.cards").read_text()
+    (folder / "game.cards").write_text(game.replace("game pebble", "game schema"))
+    before = Path("generated/manifest.json").read_bytes()
+    for command in ("check", "build"):
+        status, out = run(capsys, command)
+        assert status == 1, out
+        assert (
+            "cards/schema/game.cards:2:6: error[game-name]: 'schema' cannot name a game: "
+            "generated/schema/ holds the JSON Schemas" in out
+        )
+    assert not Path("generated/schema/handlers.py").exists()
+    assert Path("generated/manifest.json").read_bytes() == before
