@@ -13,6 +13,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from compiler import __version__
 from compiler.project import Project, card_files, find_project
@@ -106,7 +107,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     result = check_paths(files, project, sources)
     diagnostics = problems + result.diagnostics
     if project is not None and not args.paths:
-        diagnostics += _reference_problems(project)
+        compiled = {game.folder.name: game.ir for game in result.games if game.ir is not None}
+        diagnostics += _reference_problems(project, compiled)
     status = _emit(diagnostics, sources, args.format)
     if args.format == "text":
         if args.provenance:
@@ -121,8 +123,12 @@ def cmd_check(args: argparse.Namespace) -> int:
 REFERENCE_FILE = "reference.yaml"
 
 
-def _reference_problems(project: Project) -> list[Diagnostic]:
-    """Each game's reference.yaml, checked for the shape the sheets read it as."""
+def _reference_problems(
+    project: Project, compiled: dict[str, Any] | None = None
+) -> list[Diagnostic]:
+    """Each game's reference.yaml, checked for the shape the sheets read it as, and (for a
+    game in ``compiled``, its IR) for the phases it names, as ``cardc build`` checks them: a
+    phase its flow lacks passed ``cardc check`` and failed the build."""
     found = []
     for game in project.games():
         path = project.game_dir(game) / REFERENCE_FILE
@@ -134,6 +140,7 @@ def _reference_problems(project: Project) -> list[Diagnostic]:
             check_reference_file(path, project.relative(path))
         except ReferenceShapeError as error:
             found.append(error.diagnostic())
+            continue
         except (OSError, UnicodeDecodeError) as error:
             shown = project.relative(path)
             found.append(
@@ -141,6 +148,18 @@ def _reference_problems(project: Project) -> list[Diagnostic]:
                     "reference-unreadable", f"cannot read {shown}: {error}", file_span(shown)
                 )
             )
+            continue
+        ir = (compiled or {}).get(game)
+        if ir is not None and ir.get("flow"):
+            from compiler.sheets.reference import ReferenceError, check_phase_names, load_reference
+
+            try:
+                check_phase_names(load_reference(path), ir)
+            except ReferenceError as error:
+                found.append(
+                    error.diagnostic
+                    or Diagnostic("reference-shape", str(error), file_span(str(path)))
+                )
     return found
 
 

@@ -374,3 +374,18 @@ def test_a_game_named_as_a_folder_of_generated_is_refused_at_its_name(
         )
     assert not Path("generated/schema/handlers.py").exists()
     assert Path("generated/manifest.json").read_bytes() == before
+
+
+def test_cardc_check_refuses_a_reference_phase_the_flow_lacks_as_the_build_does(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    reference = project / "cards" / "pebble" / "reference.yaml"
+    reference.write_text("phases:\n  items:\n    - phase: drw\n      item: [Draw, a card]\n")
+    # cardc check said "no errors", and the build then failed on it.
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert "cards/pebble/reference.yaml:3:14: error[reference-shape]: phases.items: 'drw'" in out
+    assert "did you mean 'draw'?" in out
+    reference.write_text("phases:\n  items:\n    - phase: draw\n      item: [Draw, a card]\n")
+    status, out = run(capsys, "check")
+    assert status == 0, out

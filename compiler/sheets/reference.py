@@ -412,7 +412,7 @@ def flow_phase_names(ir: dict[str, Any]) -> list[str]:
     return [p["name"] for section in flow.get("sections", []) for p in section["phases"]]
 
 
-def _check_phase_names(ref: Reference, ir: dict[str, Any]) -> None:
+def check_phase_names(ref: Reference, ir: dict[str, Any]) -> None:
     """Every phase the base game's reference names is a phase of its flow (a variant's flow
     may have removed one: its entries are then not printed)."""
     from compiler.suggest import did_you_mean
@@ -447,7 +447,7 @@ def resolve(ref: Reference, ir: dict[str, Any], card_ids: set[str]) -> Reference
     scoring layer). Phase entries are put in the flow's order by ``compiler.sheets.model``."""
     from dataclasses import replace
 
-    _check_phase_names(ref, ir)
+    check_phase_names(ref, ir)
     params = {k: v for k, v in ir["vocabulary"].get("params", {}).items()}
 
     def fill(text: str) -> str:
