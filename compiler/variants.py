@@ -332,11 +332,23 @@ def _game_members(game: Declaration, what: str) -> dict[str, int]:
     return found
 
 
+def _as_written(value: Any) -> str:
+    """A YAML value as the file spells it (``true``, not Python's ``True``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "an empty value"
+    return repr(value)
+
+
 def _number(ctx: _Context, node: Any, key: Any, what: str) -> int | float | None:
     value = node[key]
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         ctx.error(
-            "variant-value", f"{what} is a number, not {value!r}", _value_span(ctx.where, node, key)
+            "variant-value",
+            f"{what} is a number, not {_as_written(value)}",
+            _value_span(ctx.where, node, key),
+            f"write a number, such as {key}: 3",
         )
         return None
     problem = number_problem(value)

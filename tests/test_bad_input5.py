@@ -389,3 +389,27 @@ def test_cardc_check_refuses_a_reference_phase_the_flow_lacks_as_the_build_does(
     reference.write_text("phases:\n  items:\n    - phase: draw\n      item: [Draw, a card]\n")
     status, out = run(capsys, "check")
     assert status == 0, out
+
+
+def test_a_variant_number_of_another_type_is_told_as_yaml_spells_it(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    variant = project / "cards" / "pebble" / "variants" / "h.yaml"
+    variant.parent.mkdir(exist_ok=True)
+    variant.write_text("params: {rounds: true}\n")
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    # It read "not True", Python's word, with no hint.
+    assert "error[variant-value]: the parameter 'rounds' is a number, not true\n" in out
+    assert "hint: write a number, such as rounds: 3" in out
+
+
+def test_too_many_players_is_told_at_the_number(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out = scenario(capsys, "scenario: x\ngame: pebble\nplayers: 7\nexpect: {round: 1}\n")
+    assert status == 1, out
+    assert (
+        f"{SCENARIO}:3:10: Pebble is for 1 to 4 players, not 7; give 'players:' a number "
+        "from 1 to 4" in out
+    )
