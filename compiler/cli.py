@@ -398,6 +398,7 @@ def _os_problem(error: OSError) -> str:
         errno.ENAMETOOLONG: "the name is too long for the file system: choose a shorter one",
         errno.EISDIR: "a folder is there: give a file name",
         errno.ENOTDIR: "a file is where a folder should be",
+        errno.ENOENT: "check the path, and that its folder exists",
     }
     hint = hints.get(error.errno or 0)
     return f"cannot use {name}: {reason}" + (f"\n  hint: {hint}" if hint else "")

@@ -19,11 +19,19 @@ with what to do.
 - a DSL verb or function named as the prelude's or a ``use``d module's is told to take
   another name (the hint said to declare it as a native, and named cardc's own file);
 - a scenario named to ``cardc check`` or ``cardc fmt``, or a card file to ``cardc test``, is
-  told which command reads it, not parsed as the other language.
+  told which command reads it, not parsed as the other language;
+- ``cardc new`` refuses a keyword as a game's name, and no game may be named ``schema`` or
+  ``sheets`` (folders of ``generated/``); ``cardc check`` refuses a reference phase the flow
+  lacks, as the build does;
+- a variant's value of another type is told as YAML spells it; too many ``players:`` at the
+  number; ``cardc sheets --variant`` of no such variant fails rather than claim its sheets; an
+  errata sheet in a missing folder names the file, not cardc's temporary one.
 """
 
 from __future__ import annotations
 
+import errno
+import os
 import shutil
 from pathlib import Path
 
@@ -48,8 +56,6 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("built")
     here = Path.cwd()
     try:
-        import os
-
         os.chdir(root)
         assert main(["new", "pebble"]) == 0
         project = root / "pebble"
@@ -413,3 +419,29 @@ def test_too_many_players_is_told_at_the_number(
         f"{SCENARIO}:3:10: Pebble is for 1 to 4 players, not 7; give 'players:' a number "
         "from 1 to 4" in out
     )
+
+
+def test_sheets_of_a_variant_the_game_lacks_is_an_error_not_a_claim(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It built, printed "sheets: generated/sheets/pebble/nope.*" (no such files) and exited 0.
+    status, out = run(capsys, "sheets", "pebble", "--variant", "nope")
+    assert status == 2, out
+    assert "cardc sheets: error: 'nope' is not a variant of pebble" in out
+    assert "generated/sheets/pebble/nope" not in out
+    assert not list(Path("generated/sheets").glob("pebble/nope.*"))
+
+
+def test_an_errata_sheet_in_a_missing_folder_names_it_not_a_temporary_file(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    variants = project / "cards" / "pebble" / "variants"
+    variants.mkdir(exist_ok=True)
+    (variants / "h.yaml").write_text("params: {rounds: 5}\n")
+    target = project / "missing" / "errata.md"
+    status, out = run(capsys, "diff", "pebble", "pebble/h", "--errata", str(target))
+    assert status == 1, out
+    # It said "cannot use .../missing/.errata.md.gmfenj7z.tmp".
+    assert f"cardc: cannot use {target}: {os.strerror(errno.ENOENT)}" in out
+    assert "hint: check the path, and that its folder exists" in out
+    assert ".tmp" not in out
