@@ -45,6 +45,7 @@ from engine.runtime import (
     Question,
     RuleError,
     ScriptedDiceError,
+    _shown_path,
 )
 from engine.scenario_check import check_scenario
 from engine.scenario_flow import scenario_actions
@@ -453,6 +454,36 @@ class _ScriptedChoices(Policy):
         return answer
 
 
+def _hook(path: Path, at: int, table: str, key: str, hooks: Any, *args: Any) -> Any:
+    """Call the game's ``GIVEN``/``EXPECT`` hook for ``key``; a failure inside it is the
+    game's Python's, told at the scenario's line with the hook's ``def`` (it was "internal
+    error ... (a bug in cardc or the game's flow)"). A rule refusing passes through."""
+    hook = hooks[key]
+    try:
+        return hook(*args)
+    except (RuleError, ScenarioError):
+        raise
+    except Exception as error:  # noqa: BLE001 - the game's own Python, said where it is
+        import traceback
+
+        # The line that raised, in the hook's own file (else its def).
+        code = getattr(hook, "__code__", None)
+        lines = [
+            frame.lineno
+            for frame in traceback.extract_tb(error.__traceback__)
+            if code is not None and frame.filename == code.co_filename
+        ]
+        where = (
+            f", {_shown_path(code.co_filename)}:{lines[-1] if lines else code.co_firstlineno}"
+            if code
+            else ""
+        )
+        raise ScenarioError(
+            f"{path}:{at}: the game's Python failed in {table}[{key!r}]{where}: "
+            f"{type(error).__name__}: {error}"
+        ) from error
+
+
 def _answer(value: Any) -> str:
     if value is True:
         return "yes"
@@ -735,9 +766,13 @@ class Runner:
                                 f"{path}:{_line(value, name)}: expected {name} {cards}, got {held}"
                             )
             elif set_state:
-                hooks[key](game, player, _plain(value))
+                _hook(path, at, "GIVEN", key, hooks, game, player, _plain(value))
             else:
-                got = hooks[key](game, player)
+                try:
+                    got = _hook(path, at, "EXPECT", key, hooks, game, player)
+                except ScenarioError as error:  # the other expectations are still checked
+                    problems.append(str(error))
+                    continue
                 if not _same(got, _plain(value)):
                     problems.append(f"{path}:{at}: expected {key} {value}, got {_shown(got)}")
         return problems
@@ -753,7 +788,7 @@ class Runner:
                 for index, spec in enumerate(value):
                     self._player_state(path, game, rules, spec, index, True)
             else:
-                hooks[key](game, None, _plain(value))
+                _hook(path, _line(given, key), "GIVEN", key, hooks, game, None, _plain(value))
 
     def _check(
         self,
@@ -812,7 +847,11 @@ class Runner:
             elif key in ("refused", "error"):
                 continue
             else:
-                got = hooks[key](game, None)
+                try:
+                    got = _hook(path, at, "EXPECT", key, hooks, game, None)
+                except ScenarioError as error:  # the other expectations are still checked
+                    problems.append(str(error))
+                    continue
                 if not _same(got, _plain(value)):
                     problems.append(f"{path}:{at}: expected {key} {value}, got {_shown(got)}")
         return problems

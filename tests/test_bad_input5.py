@@ -25,7 +25,9 @@ with what to do.
   lacks, as the build does;
 - a variant's value of another type is told as YAML spells it; too many ``players:`` at the
   number; ``cardc sheets --variant`` of no such variant fails rather than claim its sheets; an
-  errata sheet in a missing folder names the file, not cardc's temporary one.
+  errata sheet in a missing folder names the file, not cardc's temporary one;
+- a game's scenario hooks are held to their shape at ``cardc check``, and one that raises is
+  told as the game's Python at the line that raised.
 """
 
 from __future__ import annotations
@@ -445,3 +447,88 @@ def test_an_errata_sheet_in_a_missing_folder_names_it_not_a_temporary_file(
     assert f"cardc: cannot use {target}: {os.strerror(errno.ENOENT)}" in out
     assert "hint: check the path, and that its folder exists" in out
     assert ".tmp" not in out
+
+
+# -- a game's scenario hooks in its Python
+
+HOOKS = """\
+from engine.scenario_types import Number
+
+
+def given_lucky(g, player, value):
+    \"\"\"How lucky the table is.\"\"\"
+    raise ValueError("bad luck")
+
+
+def expect_lucky(g, player):
+    \"\"\"How lucky the table is.\"\"\"
+    return 1 / 0
+
+
+GIVEN = {"lucky": given_lucky}
+EXPECT = {"lucky": expect_lucky}
+GIVEN_KINDS = {"lucky": Number()}
+EXPECT_KINDS = {"lucky": Number()}
+"""
+
+
+@pytest.mark.parametrize(
+    "old, new, where, words",
+    [
+        # 'cardc check' passed, then 'cardc build' stopped: internal error, AttributeError.
+        (
+            'GIVEN_KINDS = {"lucky": Number()}',
+            'GIVEN_KINDS = {"lucky": "number"}',
+            16,
+            "GIVEN_KINDS is a dict of names to kinds of engine.scenario_types, and 'lucky' is "
+            "'number', which is no kind",
+        ),
+        # Passed 'cardc check', then every scenario naming it was an "internal error".
+        (
+            "def given_lucky(g, player, value):",
+            "def given_lucky(g, value):",
+            4,
+            "GIVEN['lucky'] is called as hook(g, player, value), and given_lucky cannot take that",
+        ),
+    ],
+)
+def test_scenario_hooks_that_cannot_be_used_are_an_error_at_their_line(
+    project: Path,
+    capsys: pytest.CaptureFixture[str],
+    old: str,
+    new: str,
+    where: int,
+    words: str,
+) -> None:
+    natives = project / "cards" / "pebble" / "natives.py"
+    natives.write_text(HOOKS.replace(old, new))
+    for command in ("check", "build"):
+        status, out = run(capsys, command)
+        assert status == 1, out
+        assert f"cards/pebble/natives.py:{where}:1: error[natives-broken]: " in out
+        assert words in out
+        assert "internal error" not in out
+
+
+def test_a_scenario_hook_that_fails_is_the_games_python_at_the_line_that_raised(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "cards" / "pebble" / "natives.py").write_text(HOOKS)
+    assert run(capsys, "build", "--no-sheets")[0] == 0
+    status, out = scenario(
+        capsys, "scenario: x\ngame: pebble\ngiven: {lucky: 3}\nexpect: {round: 1}\n"
+    )
+    assert status == 1, out
+    assert (
+        f"{SCENARIO}:3: the game's Python failed in GIVEN['lucky'], cards/pebble/natives.py:6: "
+        "ValueError: bad luck" in out
+    )
+    status, out = scenario(capsys, "scenario: x\ngame: pebble\nexpect:\n  lucky: 3\n  round: 2\n")
+    assert status == 1, out
+    assert (
+        f"{SCENARIO}:4: the game's Python failed in EXPECT['lucky'], cards/pebble/natives.py:11: "
+        "ZeroDivisionError" in out
+    )
+    # Every other expectation is still checked.
+    assert f"{SCENARIO}:5: expected round 2, got 1" in out
+    assert "internal error" not in out
