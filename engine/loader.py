@@ -395,6 +395,7 @@ _SHAPES: dict[str, tuple[Any, str]] = {
         _kinds_by_names,
         "ACTION_ARGS = {'sail': Fields({'to': Id('space', 'a space')})}",
     ),
+    "ZONE_KINDS": (_kinds_by_names, "ZONE_KINDS = {'hand': Id('card:card', 'a card of the deck')}"),
     "EVENT_KINDS": (_kinds_by_names, "EVENT_KINDS = {'port': Id('place', 'a place')}"),
 }
 

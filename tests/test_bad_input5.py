@@ -532,3 +532,28 @@ def test_a_scenario_hook_that_fails_is_the_games_python_at_the_line_that_raised(
     # Every other expectation is still checked.
     assert f"{SCENARIO}:5: expected round 2, got 1" in out
     assert "internal error" not in out
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        # An internal error ('str' object has no attribute 'check') of every scenario
+        # giving the hand.
+        ('ZONE_KINDS = {"hand": "card"}\n', "ZONE_KINDS is a dict of names to kinds"),
+        # Never read, without a word: any card went into the hand.
+        (
+            'ZONE_KINDS = {"hnd": Id("card:card", "a card")}\n',
+            "ZONE_KINDS names 'hnd', which is not a zone of this game",
+        ),
+        ('DECKS = ("hnd",)\n', "DECKS names 'hnd', which is not a zone of this game"),
+    ],
+)
+def test_the_zones_a_games_python_names_are_the_games(
+    project: Path, capsys: pytest.CaptureFixture[str], text: str, words: str
+) -> None:
+    natives = project / "cards" / "pebble" / "natives.py"
+    natives.write_text("from engine.scenario_types import Id\n" + text)
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert "cards/pebble/natives.py:2:1: error[natives-broken]: " in out
+    assert words in out
