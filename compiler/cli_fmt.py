@@ -8,7 +8,15 @@ import sys
 import tempfile
 from pathlib import Path
 
-from dsl.diagnostics import Diagnostic, SourceCache, file_span, render_all
+from dsl.diagnostics import (
+    NOT_UTF8_HINT,
+    Diagnostic,
+    SourceCache,
+    file_span,
+    not_utf8,
+    render_all,
+)
+from dsl.nodes import Span
 
 
 def fmt_files(paths: list[str]) -> tuple[list[Path], list[Diagnostic]]:
@@ -64,7 +72,17 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     from dsl.parser import read_source
 
     if args.paths == ["-"]:  # editors: stdin to stdout
-        text = sys.stdin.read()
+        # Bytes, decoded here: a byte that is not UTF-8 is told at its line and column, as in
+        # a file (stdin's own decoding passed it through, or stopped with an internal error).
+        data = sys.stdin.buffer.read()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            line, column, message = not_utf8(data, error)
+            span = Span("<stdin>", line, column, line, column + 1)
+            problem = Diagnostic("not-utf8", message, span, "error", (NOT_UTF8_HINT,), False)
+            print(render_all([problem], SourceCache()), file=sys.stderr)
+            return 1
         result = format_text(text, "<stdin>")
         if result.text is None:
             sources = SourceCache()

@@ -557,3 +557,23 @@ def test_the_zones_a_games_python_names_are_the_games(
     assert status == 1, out
     assert "cards/pebble/natives.py:2:1: error[natives-broken]: " in out
     assert words in out
+
+
+def test_cardc_fmt_of_stdin_that_is_not_utf8_is_told_at_the_byte(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
+    run_ = subprocess.run(
+        [sys.executable, "-m", "compiler.cli", "fmt", "-"],
+        input=b'card "A" { copies 1 }  # caf\xe9\n',
+        capture_output=True,
+        cwd=tmp_path,
+        env=env,
+        check=False,
+    )
+    err = run_.stderr.decode()
+    # It was "cardc: internal error: UnicodeDecodeError" (exit 3) where stdin decodes strictly.
+    assert run_.returncode == 1, err
+    assert "<stdin>:1:29: error[not-utf8]: this file is not valid UTF-8: byte 0xe9" in err
+    assert run_.stdout == b""
