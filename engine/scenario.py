@@ -35,7 +35,7 @@ from ruamel.yaml.error import YAMLError
 
 from dsl.diagnostics import NOT_UTF8_HINT, not_utf8
 from dsl.yaml_load import load_yaml_all, yaml_error_hint, yaml_error_message, yaml_error_position
-from engine.loader import compiled_folder, game_rules, name_problem, new_game
+from engine.loader import compiled_folder, game_rules, name_problem, new_game, validate_ir
 from engine.modes import MODE_SPELLINGS, MODES, mode_name
 from engine.runtime import (
     Context,
@@ -587,7 +587,14 @@ class Runner:
         # "cooperative" and "co-op" are the mode coop, as for 'cardc sim --mode'.
         mode = mode_name(str(doc.get("mode") or "solo"))
         players = int(doc.get("players") or MODES.get(mode, 1))
-        ir = json.loads((folder / "cards.json").read_text(encoding="utf-8"))
+        try:
+            # Checked as the engine checks it before running: a damaged cards.json was an
+            # "internal error ... JSONDecodeError (a bug in cardc or the game's flow)".
+            ir = validate_ir(folder, (folder / "cards.json").read_bytes())
+        except (OSError, RuleError) as error:
+            raise ScenarioError(
+                f"{path}:{line}: the compiled game cannot be used: {error}"
+            ) from error
         rules = game_rules(str(ir["game"]), folder)
         problems = check_scenario(doc, ir, rules, players, (line, 1), _removed(folder, ir))
         if problems:

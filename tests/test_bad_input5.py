@@ -577,3 +577,14 @@ def test_cardc_fmt_of_stdin_that_is_not_utf8_is_told_at_the_byte(tmp_path: Path)
     assert run_.returncode == 1, err
     assert "<stdin>:1:29: error[not-utf8]: this file is not valid UTF-8: byte 0xe9" in err
     assert run_.stdout == b""
+
+
+def test_a_damaged_compiled_game_is_said_so_not_an_internal_error(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    Path("generated/pebble/cards.json").write_text("{\n")
+    status, out = run(capsys, "test", "tests/scenarios/pebble/lucky_find.yaml")
+    assert status == 1, out
+    assert "lucky_find.yaml:4: the compiled game cannot be used: " in out
+    assert "cannot be read as JSON" in out and "run 'cardc build'" in out
+    assert "internal error" not in out
