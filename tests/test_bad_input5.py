@@ -588,3 +588,75 @@ def test_a_damaged_compiled_game_is_said_so_not_an_internal_error(
     assert "lucky_find.yaml:4: the compiled game cannot be used: " in out
     assert "cannot be read as JSON" in out and "run 'cardc build'" in out
     assert "internal error" not in out
+
+
+# -- game.cards declarations no game can hold
+
+
+@pytest.mark.parametrize(
+    "old, new, where, words",
+    [
+        # Accepted: the game then held coins to both.
+        (
+            "  counter coins\n",
+            "  counter coins { min 5; max 1 }\n",
+            "9:26: error[bad-counter]",
+            "a counter can be no less than 5 and no more than 1: no value is both",
+        ),
+        (
+            "  counter coins\n",
+            "  counter coins { start 9; max 5 }\n",
+            "9:19: error[bad-counter]",
+            "a counter cannot start at 9, above its max 5",
+        ),
+        # Left out without a word: each use then said 't' is no track.
+        (
+            "  counter coins\n",
+            "  counter coins\n  track t 0\n",
+            "10:11: error[bad-track]",
+            "a track has 1 box or more, not 0",
+        ),
+        # "players must be a range like 1..4", of a range, with no hint.
+        (
+            "  players 1..4\n",
+            "  players 4..2\n",
+            "3:3: error[bad-players]",
+            "players 4..2: the fewest come first",
+        ),
+        (
+            "  players 1..4\n",
+            "  players 0\n",
+            "3:11: error[bad-players]",
+            "a game is played by 1 player or more, not 0",
+        ),
+    ],
+)
+def test_a_declaration_no_game_can_hold_is_one_error_at_its_line(
+    project: Path,
+    capsys: pytest.CaptureFixture[str],
+    old: str,
+    new: str,
+    where: str,
+    words: str,
+) -> None:
+    game = project / "cards" / "pebble" / "game.cards"
+    game.write_text(game.read_text().replace(old, new))
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert f"cards/pebble/game.cards:{where}: {words}" in out
+    assert "1 error, 0 warnings" in out  # no echo at each use of the name
+
+
+def test_a_variant_track_of_no_boxes_is_an_error_at_its_value(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = project / "cards" / "pebble" / "game.cards"
+    game.write_text(game.read_text().replace("  counter coins\n", "  counter coins\n  track t 5\n"))
+    variant = project / "cards" / "pebble" / "variants" / "h.yaml"
+    variant.parent.mkdir(exist_ok=True)
+    variant.write_text("tracks: {t: 0}\n")
+    # It passed 'cardc check', the track dropped from the variant.
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert "cards/pebble/variants/h.yaml:1:13: error[bad-track]: a track has 1 box or more" in out
+    assert "in a variant: tracks: {t: 10}" in out
