@@ -1814,6 +1814,13 @@ class Checker:
             hints = self._track_read(ident)
         elif not hints and ident in v.verbs:
             hints = (f"'{ident}' is a verb; use it as a statement",)
+        elif not hints and ident in v.zones:
+            # `tiebreak hand`, `gain coins hand`: the hint spoke of triggers' names.
+            hints = (
+                f"'{ident}' is a zone, not a number: count({ident}) is how many cards it holds",
+            )
+        elif not hints and trigger is None and scope.card == FLOW_SCOPE:
+            hints = ("the flow reads counters, params and its loops' names; no trigger's",)
         elif not hints and trigger is None:
             hints = ("this rule has no trigger, so trigger names are not in scope",)
         elif not hints and trigger is not None:

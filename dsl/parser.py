@@ -1507,7 +1507,13 @@ _MISTAKES: list[tuple[_Mistake, list[str]]] = [
             "a flow section holds phases, each with a name and a block",
             "write: setup { phase deal { draw hand 3 } }",
         ),
-        ["flow { setup { deal } }", "flow { setup { deal 1 } }", "flow { round 3 { x\n y { } } }"],
+        [
+            "flow { setup { deal } }",
+            "flow { setup { deal 1 } }",
+            "flow { round 3 { x\n y { } } }",
+            # A statement straight in a section: it read "a phase needs a block of statements".
+            "flow { turn { draw hand 1 } }",
+        ],
     ),
     (
         _Mistake(

@@ -660,3 +660,41 @@ def test_a_variant_track_of_no_boxes_is_an_error_at_its_value(
     assert status == 1, out
     assert "cards/pebble/variants/h.yaml:1:13: error[bad-track]: a track has 1 box or more" in out
     assert "in a variant: tracks: {t: 10}" in out
+
+
+@pytest.mark.parametrize(
+    "old, new, where, message, hint",
+    [
+        # The hint spoke of a rule without a trigger.
+        (
+            "  winner highest\n",
+            "  winner highest\n  tiebreak hand\n",
+            "flow.cards:17:12: error[name-undefined]",
+            "'hand' is not defined here",
+            "'hand' is a zone, not a number: count(hand) is how many cards it holds",
+        ),
+        # It said "a phase needs a block of statements" of a statement with no phase.
+        (
+            "    phase draw { draw hand 1 }\n",
+            "    draw hand 1\n",
+            "flow.cards:13:15: error[flow-phase]",
+            "a flow section holds phases, each with a name and a block",
+            "write: setup { phase deal { draw hand 3 } }",
+        ),
+    ],
+)
+def test_a_flow_mistake_is_told_in_the_flows_words(
+    project: Path,
+    capsys: pytest.CaptureFixture[str],
+    old: str,
+    new: str,
+    where: str,
+    message: str,
+    hint: str,
+) -> None:
+    flow = project / "cards" / "pebble" / "flow.cards"
+    flow.write_text(flow.read_text().replace(old, new))
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert f"cards/pebble/{where}: {message}" in out
+    assert f"hint: {hint}" in out
