@@ -70,6 +70,14 @@ def game_folder(project: Project, game: str, variant: str | None) -> Path:
         return folder
     variants = sorted(p.name for p in folder.iterdir() if p.is_dir() and _compiled(p))
     if not _compiled(folder / variant):
+        source = project.game_dir(game) / "variants" / f"{variant}.yaml"
+        if source.is_file():
+            # Its YAML is there: "it has no variants" was untrue.
+            raise SimUsageError(
+                f"'{game}' has no compiled variant '{variant}': {project.relative(source)} "
+                "is not compiled",
+                ("run 'cardc build' (it says what keeps the variant from compiling)",),
+            )
         listing = f"; variants: {', '.join(variants)}" if variants else "; it has no variants"
         hints = did_you_mean(variant, variants) or (
             ("variants are compiled by 'cardc build' into generated/<game>/<variant>/",)

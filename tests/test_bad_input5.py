@@ -698,3 +698,19 @@ def test_a_flow_mistake_is_told_in_the_flows_words(
     assert status == 1, out
     assert f"cards/pebble/{where}: {message}" in out
     assert f"hint: {hint}" in out
+
+
+def test_sim_of_a_variant_that_did_not_compile_says_so(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    variants = project / "cards" / "pebble" / "variants"
+    variants.mkdir(exist_ok=True)
+    (variants / "h.yaml").write_text("params: {roundz: 3}\n")
+    status, out = run(capsys, "sim", "pebble", "--variant", "h", "--games", "2")
+    assert status == 2, out
+    # It said "it has no variants", beside cards/pebble/variants/h.yaml.
+    assert (
+        "cardc sim: 'pebble' has no compiled variant 'h': cards/pebble/variants/h.yaml is not "
+        "compiled" in out
+    )
+    assert "it has no variants" not in out
