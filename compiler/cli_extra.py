@@ -102,9 +102,17 @@ def cmd_test(args: argparse.Namespace) -> int:
         return 2
     from engine.scenario import SCENARIO_SUFFIXES
 
+    if not args.paths and project.scenarios.is_file():
+        shown = project.relative(project.scenarios)
+        print(
+            f"cardc test: {shown} is a file, where the project's scenarios folder goes\n"
+            f"  hint: move it away, or name another folder in [tool.cardc] (scenarios = ...)",
+            file=sys.stderr,
+        )
+        return 2
     # A card file named by mistake: read as YAML, it failed at its first '@' or '{'.
     other = [p for p in paths if p.is_file() and p.suffix not in SCENARIO_SUFFIXES]
-    if other:
+    if other and args.paths:
         print(
             f"cardc test: {other[0]} is not a scenario file: a scenario is a .yaml (or .yml) "
             f"file\n  hint: cardc check {other[0]} checks a card file",

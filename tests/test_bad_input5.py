@@ -714,3 +714,14 @@ def test_sim_of_a_variant_that_did_not_compile_says_so(
         "compiled" in out
     )
     assert "it has no variants" not in out
+
+
+def test_a_file_where_the_scenarios_folder_goes_is_said_so(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.rmtree("tests/scenarios")
+    Path("tests/scenarios").write_text("scenario: x\n")
+    status, out = run(capsys, "test")
+    assert status == 2, out
+    assert "cardc test: tests/scenarios is a file, where the project's scenarios folder goes" in out
+    assert "not a scenario file" not in out
