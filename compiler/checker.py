@@ -261,6 +261,16 @@ class Checker:
                 value = member.args[0][0] if member.args and member.args[0] else None
                 if isinstance(value, Name):
                     ident = value.id
+        if not title.strip():
+            # `card "" { }`: the IR's schema refused it as "a bug in cardc's lowering".
+            string = next((w for w in words if isinstance(w, String)), None)
+            self.error(
+                "missing-title",
+                f"this {decl.kind}'s title is empty",
+                string.span if string is not None else decl.span,
+                f'write: {decl.kind} "Title" {{ ... }}',
+            )
+            return None
         tags = []
         for name in names:
             if name.id not in kind.tags:
@@ -974,6 +984,16 @@ class Checker:
         if isinstance(stmt, Repeat):
             count, typ = self.expr(stmt.count, scope)
             self.expect_type(typ, "number", stmt.count.span, "'repeat'")
+            literal = count.get("value") if count.get("kind") == "num" else None
+            if isinstance(literal, (int, float)) and (literal < 0 or literal != int(literal)):
+                # `repeat -1 { ... }` ran nothing, and `repeat 1.5` once or twice: as 'draw
+                # hand -2', a count the rule cannot mean.
+                self.error(
+                    "negative-amount",
+                    f"'repeat' takes a whole number of times, 0 or more, not {literal:g}",
+                    stmt.count.span,
+                    "write: repeat 2 { ... }",
+                )
             return {
                 "kind": "repeat",
                 "at": at,

@@ -725,3 +725,26 @@ def test_a_file_where_the_scenarios_folder_goes_is_said_so(
     assert status == 2, out
     assert "cardc test: tests/scenarios is a file, where the project's scenarios folder goes" in out
     assert "not a scenario file" not in out
+
+
+@pytest.mark.parametrize(
+    "text, where, words",
+    [
+        # The IR's schema refused it, "a bug in cardc's lowering, not in your cards".
+        ('card "" { }\n', "1:6: error[missing-title]", "this card's title is empty"),
+        # Accepted: it ran nothing.
+        (
+            'card "Z" { on play { repeat -1 { score 1 } } }\n',
+            "1:29: error[negative-amount]",
+            "'repeat' takes a whole number of times, 0 or more, not -1",
+        ),
+    ],
+)
+def test_a_card_that_cannot_mean_anything_is_the_designers_error(
+    project: Path, capsys: pytest.CaptureFixture[str], text: str, where: str, words: str
+) -> None:
+    (project / "cards" / "pebble" / "z.cards").write_text(text)
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert f"cards/pebble/z.cards:{where}: {words}" in out
+    assert "bug in cardc" not in out
