@@ -1595,6 +1595,14 @@ class Checker:
             right, rt = self.expr(node.right, scope)
             self.expect_type(lt, "number", node.left.span, f"'{node.op}'")
             self.expect_type(rt, "number", node.right.span, f"'{node.op}'")
+            if node.op in ("/", "%") and right.get("kind") == "num" and right["value"] == 0:
+                # It passed, and the first game to play it stopped with ZeroDivisionError.
+                self.error(
+                    "division-by-zero",
+                    f"'{node.op}' by 0 has no value",
+                    node.right.span,
+                    f"divide by a number other than 0, such as coins {node.op} 2",
+                )
             return {"kind": "binary", "op": node.op, "left": left, "right": right}, "number"
         if isinstance(node, Compare):
             absent = self.none_test(node, scope)

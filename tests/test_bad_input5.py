@@ -738,6 +738,12 @@ def test_a_file_where_the_scenarios_folder_goes_is_said_so(
             "1:29: error[negative-amount]",
             "'repeat' takes a whole number of times, 0 or more, not -1",
         ),
+        # Accepted: the first game to play it stopped with ZeroDivisionError.
+        (
+            'card "Z" { on play { score coins / 0 } }\n',
+            "1:36: error[division-by-zero]",
+            "'/' by 0 has no value",
+        ),
     ],
 )
 def test_a_card_that_cannot_mean_anything_is_the_designers_error(
