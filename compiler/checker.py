@@ -1414,7 +1414,10 @@ class Checker:
             return found
         if typ == "card":
             if isinstance(expr, Name) and expr.id == "self":
-                return {"kind": "builtin", "name": "self"}
+                # A card parameter given `self` (`discard self`) is checked as any other
+                # `self`: in a flow phase there is no card ("self is an error"), where it
+                # had compiled to a discard of nothing.
+                return self.expr(expr, scope)[0]
             if isinstance(expr, Name) and expr.id in self.cards:
                 if param.names and not self.names_fit(expr.id, param.names):
                     # `pitch_tent navigation`: the declaration says what the card must be
@@ -1988,6 +1991,8 @@ class Checker:
         call: IR = {"kind": "call", "native": sig.name, "origin": sig.origin, "args": args}
         if sig.board_flag is not None:
             call["board_flag"] = sig.board_flag
+        if sig.player_flag is not None:
+            call["player_flag"] = sig.player_flag
         return call, sig.returns or "any"
 
 

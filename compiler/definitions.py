@@ -20,6 +20,7 @@ from compiler.suggest import did_you_mean
 from compiler.vocabulary import PARAM_TYPES, RETURN_TYPES, Param, Signature, Vocabulary
 from dsl.diagnostics import Diagnostic
 from dsl.nodes import Definition, FunctionDef, Number, SourceFile, Span, VerbDef
+from engine.words import counted
 
 if TYPE_CHECKING:
     from compiler.checker import Checker
@@ -181,7 +182,8 @@ def _mismatch(
 ) -> str:
     """How a definition's signature differs from the declaration it implements ('' if not)."""
     if len(declared.params) != len(params):
-        return f"it takes {len(params)} parameters, the declaration {len(declared.params)}"
+        takes = counted(len(params), "parameter")
+        return f"it takes {takes}, the declaration {len(declared.params)}"
     for mine, theirs in zip(params, declared.params, strict=True):
         if (mine.name, mine.type) != (theirs.name, theirs.type):
             return f"parameter '{mine.name} {mine.type}' is '{theirs.name} {theirs.type}' there"

@@ -176,7 +176,8 @@ class PythonEmitter:
             "bool": lambda e, c: repr(bool(e["value"])),
             "none": lambda e, c: "None",
             "text": lambda e, c: literal(e["value"]),
-            "roll": lambda e, c: f"g.roll({int(e['count'])}, {int(e['sides'])})",
+            # The context too: whose roll it is (a game may let its owner reroll a die).
+            "roll": lambda e, c: f"g.roll({int(e['count'])}, {int(e['sides'])}, {c})",
             "dice": lambda e, c: f"({int(e['count'])}, {int(e['sides'])})",
             "local": lambda e, c: self.local(e["name"]),
             "event": lambda e, c: f"{c}.e[{literal(e['name'])}]",
@@ -297,6 +298,9 @@ class PythonEmitter:
             # A native declared ``board_flag KEY``: the board's flag read in place, no call
             # (an end condition is tested after each phase; a call a test added up).
             return f"(True if {self.board_flag(e)} else False)"
+        if e.get("player_flag"):
+            # ``player_flag KEY``: the acting player's flag, read in place the same way.
+            return f"(True if {c}.player.flags.get({literal(e['player_flag'])}) else False)"
         bound = self.bind("natives", e["native"])
         if bound is not None:
             return f"{bound}(g, {c}{self.args(e['args'], c)})"
@@ -314,6 +318,8 @@ class PythonEmitter:
         test takes any value's truth; the end condition is tested after every phase)."""
         if e["kind"] == "call" and e.get("board_flag"):
             return self.board_flag(e)
+        if e["kind"] == "call" and e.get("player_flag"):
+            return f"{c}.player.flags.get({literal(e['player_flag'])})"
         if e["kind"] == "not":
             return f"(not {self.test(e['operand'], c)})"
         return self.expr(e, c)
@@ -1008,13 +1014,15 @@ _RUN_SECTIONS = ("setup", "round", "turn")
 
 
 def _reads_player(node: Any) -> bool:
-    """Whether an expression IR reads a player's own state: a counter, or a track or zone
-    it names (``count(port_cards)``)."""
+    """Whether an expression IR reads a player's own state: a counter, a track or zone it
+    names (``count(port_cards)``), or a flag through a ``player_flag`` native (``sank()``)."""
     if isinstance(node, list):
         return any(_reads_player(item) for item in node)
     if not isinstance(node, dict):
         return False
     if node.get("kind") == "counter":
+        return True
+    if node.get("kind") == "call" and node.get("player_flag"):
         return True
     if node.get("kind") == "ref" and node.get("to") in ("counter", "track", "zone"):
         return True

@@ -135,19 +135,26 @@ def prove(vocab: Vocabulary, diagnostics: list[Diagnostic]) -> None:
             if sig.origin != "game" or name in vocab.refused:
                 continue  # the prelude, the library and DSL definitions carry their own
             function = python.get(name)
-            if sig.board_flag is not None:
-                # The compiler reads the board's flag in place: a Python body could only
-                # disagree with it.
+            flag = (
+                ("board_flag", sig.board_flag, "the board's")
+                if sig.board_flag is not None
+                else ("player_flag", sig.player_flag, "the acting player's")
+                if sig.player_flag is not None
+                else None
+            )
+            if flag is not None:
+                # The compiler reads the flag in place: a Python body could only disagree
+                # with it.
+                line, key, whose = flag
                 if function is not None:
                     diagnostics.append(
                         Diagnostic(
                             "signature-mismatch",
-                            f"'{name}' is declared 'board_flag {sig.board_flag}': the compiler "
-                            f"reads the board's '{sig.board_flag}' in its place, but {where} "
-                            "implements it too",
+                            f"'{name}' is declared '{line} {key}': the compiler reads {whose} "
+                            f"'{key}' in its place, but {where} implements it too",
                             sig.span,
                             "error",
-                            (f"remove {name} from {where}, or the 'board_flag' line",),
+                            (f"remove {name} from {where}, or the '{line}' line",),
                         )
                     )
                 continue

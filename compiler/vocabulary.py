@@ -27,6 +27,10 @@ PARAM_TYPES = frozenset(
 )
 RETURN_TYPES = frozenset("number bool text name card player list any shortfall".split())
 PROPERTY_TYPES = frozenset("number bool text name list any condition formula".split())
+#: A native's line saying it only tells whether a flag is set, and whose flag it reads: the
+#: compiler writes the read in place of a call, and no Python implements it.
+_FLAG_LINES = {"board_flag": "the board", "player_flag": "the acting player"}
+_FLAG_EXAMPLES = {"board_flag": "over", "player_flag": "docked"}
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,9 @@ class Signature:
     #: A native declared ``board_flag KEY``: true while the board's ``KEY`` is set. The
     #: compiler implements it, writing the read in place of a call (no Python).
     board_flag: str | None = None
+    #: A native declared ``player_flag KEY``: true while the acting player's ``KEY`` flag is
+    #: set (``docked``, ``sunk``); the compiler implements it the same way.
+    player_flag: str | None = None
     #: Called inside a value, its arguments in parentheses (a native, a built-in name, a
     #: function): ``most_of(COUNTER)``; a verb is a statement, ``reduce TARGET up_to AMOUNT``.
     call: bool = False
@@ -830,21 +837,31 @@ class _Reader:
             return None
         params: list[Param] = []
         returns: str | None = None
-        board_flag: str | None = None
+        # A native that tells whether a flag is set: ("board_flag" or "player_flag", KEY).
+        flag: tuple[str, str] | None = None
         for member in prop.body or ():
             if not isinstance(member, Property):
                 self.error(f"bad-{prop.name}", "expected 'param' or 'returns' lines", member.span)
                 continue
-            if member.name == "board_flag" and prop.name == "native":
+            if member.name in _FLAG_LINES and prop.name == "native":
                 words = self.names(member)
-                if len(words) == 1:
-                    board_flag = words[0].id
+                whose = _FLAG_LINES[member.name]
+                if flag is not None:
+                    self.error(
+                        "bad-board-flag",
+                        f"'{names[0].id}' already reads {_FLAG_LINES[flag[0]]}'s '{flag[1]}' "
+                        f"({flag[0]} {flag[1]}): a native reads one flag",
+                        member.span,
+                        f"keep one of the '{flag[0]}' and '{member.name}' lines",
+                    )
+                elif len(words) == 1:
+                    flag = (member.name, words[0].id)
                 else:
                     self.error(
                         "bad-board-flag",
-                        "'board_flag' names one key of the board",
+                        f"'{member.name}' names one key of {whose}",
                         member.span,
-                        "write: board_flag over",
+                        f"write: {member.name} {_FLAG_EXAMPLES[member.name]}",
                     )
                 continue
             if member.name == "returns":
@@ -872,17 +889,25 @@ class _Reader:
             param = self._param(member)
             if param is not None:
                 params.append(param)
-        if board_flag is not None and (params or returns != "bool"):
+        if flag is not None and (params or returns != "bool"):
+            whose = "a board flag" if flag[0] == "board_flag" else "a flag of the acting player"
             self.error(
                 "bad-board-flag",
-                f"'{names[0].id}' reads a board flag: it takes no parameters and returns bool",
+                f"'{names[0].id}' reads {whose}: it takes no parameters and returns bool",
                 prop.span,
-                f'write: native {names[0].id} "what it tells" {{ returns bool; board_flag '
-                f"{board_flag} }}",
+                f'write: native {names[0].id} "what it tells" {{ returns bool; {flag[0]} '
+                f"{flag[1]} }}",
             )
-            board_flag = None
+            flag = None
         return Signature(
-            names[0].id, doc, tuple(params), returns, names[0].span, self.origin, board_flag
+            names[0].id,
+            doc,
+            tuple(params),
+            returns,
+            names[0].span,
+            self.origin,
+            board_flag=flag[1] if flag is not None and flag[0] == "board_flag" else None,
+            player_flag=flag[1] if flag is not None and flag[0] == "player_flag" else None,
         )
 
     def _param(self, member: Property) -> Param | None:

@@ -394,8 +394,10 @@ class Game:
         """Roll ``count`` dice; each result."""
         return [self.die(sides) for _ in range(count)]
 
-    def roll(self, count: int, sides: int) -> int:
-        """Roll ``count`` dice; their sum."""
+    def roll(self, count: int, sides: int, c: Context | None = None) -> int:
+        """Roll ``count`` dice; their sum. ``c`` is the context of the card or phase that rolls
+        (a ``let storm 1d6`` for each captain): whose roll it is, for a game that lets a
+        player change their own dice (Uncharted Passage's Figurehead)."""
         return sum(self.dice(count, sides))
 
     def shuffle(self, cards: list[Any]) -> None:

@@ -50,6 +50,7 @@ from engine.runtime import (
 from engine.scenario_check import check_scenario
 from engine.scenario_flow import scenario_actions
 from engine.scenario_types import Unordered, child_where
+from engine.words import counted
 
 SCENARIO_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -701,16 +702,19 @@ class Runner:
         failures += self._check(path, game, rules, expect, last, game.events)
         if refused is None and not doc.get("allow_unused"):
             if game.scripted_dice:
+                left = len(game.scripted_dice)
                 failures.append(
-                    f"{path}:{_line(doc, 'dice')}: {len(game.scripted_dice)} of {dice_given} "
-                    f"scripted dice were not rolled ({game.scripted_dice}); remove them or set "
-                    "allow_unused: true"
+                    f"{path}:{_line(doc, 'dice')}: {left} of {dice_given} scripted dice "
+                    f"{'was' if left == 1 else 'were'} not rolled ({game.scripted_dice}); remove "
+                    f"{'it' if left == 1 else 'them'} or set allow_unused: true"
                 )
             if policy.used < len(choices):
                 _q, _a, at = choices[policy.used]
+                left = len(choices) - policy.used
                 failures.append(
-                    f"{path}:{at}: {len(choices) - policy.used} scripted choices were not asked "
-                    "for; remove them or set allow_unused: true"
+                    f"{path}:{at}: {counted(left, 'scripted choice')} "
+                    f"{'was' if left == 1 else 'were'} not asked for; remove "
+                    f"{'it' if left == 1 else 'them'} or set allow_unused: true"
                 )
         if failures:
             raise ScenarioError("\n".join(failures) + self._recent(game))

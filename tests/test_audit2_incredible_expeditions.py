@@ -226,7 +226,8 @@ def test_a_flow_edit_without_one_place_is_told_a_place_of_its_own_game(
     status, out = run(capsys, "check")
     assert status == 1
     assert "hint: keep one of them: after: draw_phase or before: end_of_the_turn" in out
-    assert "hint: for example: - move: ... then, on the next line, after: draw_phase" in out
+    # The example names the flow's last phase (the turn limit, since it left the Draw Phase).
+    assert "hint: for example: - move: ... then, on the next line, after: turn_limit" in out
     assert "pirate" not in out
 
 

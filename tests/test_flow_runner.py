@@ -315,6 +315,18 @@ def test_a_board_flag_native_is_read_in_place_and_ends_the_game(tmp_path: Path) 
             "'race_over' reads a board flag: it takes no parameters and returns bool",
         ),
         ("{ returns bool; board_flag }", "'board_flag' names one key of the board"),
+        # Its player's counterpart (test_player_flag.py), and the two at once.
+        (
+            "{ returns number; player_flag tired }",
+            "'race_over' reads a flag of the acting player: it takes no parameters and returns "
+            "bool",
+        ),
+        ("{ returns bool; player_flag }", "'player_flag' names one key of the acting player"),
+        (
+            "{ returns bool; board_flag over; player_flag tired }",
+            "'race_over' already reads the board's 'over' (board_flag over): a native reads "
+            "one flag",
+        ),
     ],
 )
 def test_a_board_flag_native_is_a_bool_of_no_parameters(

@@ -120,22 +120,23 @@ def test_cards_are_conserved_through_a_whole_game() -> None:
 
 
 def test_the_flow_plays_the_game_turn_by_turn_in_its_phases() -> None:
-    # flow.cards: every turn is Marooned, a Rest or an Encounter Turn, the end of the turn and
-    # the Draw Phase, in seat order from the first player, until a ship reaches Atlantis.
+    # flow.cards: every turn is Marooned, a Rest or an Encounter Turn, the end of the turn, the
+    # Draw Phase and the (provisional) turn limit, in seat order from the first player, until a
+    # ship reaches Atlantis.
     g = game(2, 3, "greedy")
     assert isinstance(g, FlowGame)
     result = play_game(g)
     phases = [(e[1], e[2]) for e in g.events if e[0] == "phase"]
     setup = ["set_up_the_world", "get_ready", "pay_to_be_first", "draw_a_hand"]
     assert [name for _, name in phases[:4]] == setup
-    turn = ["marooned", "spend_the_turn", "end_of_the_turn", "draw_phase"]
+    turn = ["marooned", "spend_the_turn", "end_of_the_turn", "draw_phase", "turn_limit"]
     turns = phases[4:]
     first = g.board["first_player"] - 1
-    # Every turn but the winning one has all four phases; the win ends the game in the second.
-    assert len(turns) == 4 * (result.turns - 1) + 2
+    # Every turn but the winning one has all five phases; the win ends the game in the second.
+    assert len(turns) == 5 * (result.turns - 1) + 2
     for number in range(result.turns - 1):
         seat = (first + number) % 2
-        assert turns[4 * number : 4 * number + 4] == [(seat, name) for name in turn]
+        assert turns[5 * number : 5 * number + 5] == [(seat, name) for name in turn]
     assert result.reason == "a ship reached Atlantis"
     assert turns[-1] == ((first + result.turns - 1) % 2, "spend_the_turn")
 
@@ -165,9 +166,17 @@ RULEBOOK_HEADINGS = (
 
 
 def test_every_phase_is_titled_in_the_rulebooks_words() -> None:
-    # The log of a game is read against the rulebook: each phase's title is its phrase.
+    # The log of a game is read against the rulebook: each phase's title is its phrase. A
+    # provisional phase (the turn limit, which stops a simulated game no ship wins) is not the
+    # rulebook's, and says so in its @provisional.
+    ir = game().ir
+    provisional = {p["name"] for p in ir["provisional"] if p["kind"] == "phase"}
+    assert provisional == {"turn_limit"}
     titles = [
-        phase["title"] for section in game().ir["flow"]["sections"] for phase in section["phases"]
+        phase["title"]
+        for section in ir["flow"]["sections"]
+        for phase in section["phases"]
+        if phase["name"] not in provisional
     ]
     assert tuple(titles) == RULEBOOK_HEADINGS
     if RULEBOOK.is_file():

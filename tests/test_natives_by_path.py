@@ -338,23 +338,27 @@ def test_a_cardc_new_game_in_an_unrelated_folder_adds_natives_and_is_simulated(
     assert _package_files() == before
 
 
-def test_a_board_flag_native_is_the_compilers_not_pythons(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("line", "whose"), [("board_flag", "the board's"), ("player_flag", "the acting player's")]
+)
+def test_a_flag_native_is_the_compilers_not_pythons(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, line: str, whose: str
 ) -> None:
     declared = GAME.replace(
         "  verb find_treasure",
-        '  native found "the treasure is found" { returns bool; board_flag found }\n'
+        f'  native found "the treasure is found" {{ returns bool; {line} found }}\n'
         "  verb find_treasure",
     )
     folder = _project(tmp_path / "alone")
     (folder / "game.cards").write_text(declared, encoding="utf-8")
-    # Nothing in natives.py implements it, and nothing need: the compiler reads the board.
+    # Nothing in natives.py implements it, and nothing need: the compiler reads the flag.
     assert _check(folder.parent.parent, monkeypatch) == []
     twice = _project(
         tmp_path / "twice",
         NATIVES + '\n\n@native(returns="bool")\ndef found(g, c):\n    return True\n',
     )
     (twice / "game.cards").write_text(declared, encoding="utf-8")
-    ((code, message, line),) = _check(twice.parent.parent, monkeypatch)
-    assert (code, line) == ("signature-mismatch", 10)  # the declaration in game.cards
-    assert "declared 'board_flag found'" in message and "implements it too" in message
+    ((code, message, at),) = _check(twice.parent.parent, monkeypatch)
+    assert (code, at) == ("signature-mismatch", 10)  # the declaration in game.cards
+    assert f"declared '{line} found'" in message and "implements it too" in message
+    assert f"reads {whose} 'found'" in message

@@ -11,7 +11,7 @@ import pytest
 from compiler.vocabulary import PARAM_TYPES, RETURN_TYPES
 from engine import hexgrid
 from engine.hexgrid import Hex
-from engine.runtime import Context, Game, RuleError
+from engine.runtime import Context, Game, Player, RuleError
 from engine.stdlib import (
     LIBRARY,
     counters,
@@ -156,6 +156,30 @@ def test_majorities_and_ties() -> None:
     assert majorities.most_of(g, c, "points") == [g.players[1]]
     assert not majorities.has_majority(g, c, "points")
     assert majorities.has_majority(g, c.for_player(g.players[1]), "points")
+
+
+class _Teams(Game):
+    """Seats 1 and 3 one team whose points seat 1 keeps (as Land vs Sea's sides do)."""
+
+    def counter_holder(self, player: Player, counter: str) -> Player:
+        return self.players[0] if counter == "points" and player.index == 2 else player
+
+
+def test_a_shared_counter_is_one_teams_majority_and_each_team_mates() -> None:
+    g = _Teams({"vocabulary": VOCABULARY, "cards": []}, player_count=3, seed=7)
+    first, rival, mate = g.players
+    first.counters["points"] = mate.counters["points"] = 5  # the mate mirrors its team's
+    rival.counters["points"] = 3
+    c = Context(first, "", "test")
+    # The team is not tied with itself: its holder leads alone, and its majority is the
+    # holder's and the team mate's, never the rival's.
+    assert majorities.most_of(g, c, "points") == [first]
+    assert majorities.has_majority(g, c, "points")
+    assert majorities.has_majority(g, c.for_player(mate), "points")
+    assert not majorities.has_majority(g, c.for_player(rival), "points")
+    rival.counters["points"] = 5
+    assert majorities.most_of(g, c, "points") == [first, rival]
+    assert not majorities.has_majority(g, c.for_player(mate), "points")
 
 
 def test_hexes_reuse_the_grid() -> None:

@@ -804,12 +804,23 @@ class IncredibleExpeditions(FlowGame):
     def refuse_venture(self, player: Player, closer: bool) -> None:
         """Say why the player may not Venture Forth that way (a scenario asking it anyway)."""
         here = player.flags["location"]
+        where = self.location_of(player)
+        defeated = len(player.zones["defeated_encounters"])
         if closer:
             if here >= len(self.board["locations"]) - 1:
                 raise RuleError("nothing lies beyond the Drowned City of Atlantis")
-            where = self.location_of(player)
+            if defeated >= self.encounters_needed(where):
+                # The rulebook's "enough defeated Encounters to meet the total" holds, so a
+                # house rule's may_venture_closer() refused it: saying "has 1, which needs 1"
+                # contradicted itself.
+                raise RuleError(
+                    f"{player.name} may not Venture Forth closer to Atlantis from "
+                    f"{self.cards[where]['title']}: this game's may_venture_closer() is false, "
+                    f"with {defeated} defeated Encounters there (the card's total is "
+                    f"{self.encounters_needed(where)})"
+                )
             raise RuleError(
-                f"{player.name} has {len(player.zones['defeated_encounters'])} defeated "
+                f"{player.name} has {defeated} defeated "
                 f"Encounters at {self.cards[where]['title']}, which needs "
                 f"{self.encounters_needed(where)} to Venture Forth closer to Atlantis (without "
                 "enough defeated Encounters you may only Venture Forth to an adjacent Location "
@@ -817,8 +828,15 @@ class IncredibleExpeditions(FlowGame):
             )
         if here == 0:
             raise RuleError("no Location lies behind Port City")
+        if self.may_venture(player, True):
+            raise RuleError(
+                f"{player.name} has enough defeated Encounters to Venture Forth closer to Atlantis"
+            )
+        # Neither way is open: a house rule's may_venture_back() refused it (it said "has
+        # enough defeated Encounters", which was not so).
         raise RuleError(
-            f"{player.name} has enough defeated Encounters to Venture Forth closer to Atlantis"
+            f"{player.name} may not Venture Forth back from {self.cards[where]['title']}: this "
+            "game's may_venture_back() is false"
         )
 
     def discard_defeated_encounters(self, player: Player) -> None:

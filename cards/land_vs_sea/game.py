@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, overload
 
-from engine.flow import FlowGame, FlowResult
+from engine.flow import FlowGame, FlowResult, flow_of
 from engine.hexgrid import CellLike, Hex, as_hex, neighbour, neighbours
 from engine.runtime import Context, Game, ObjectCache, Player, Question, RuleError
 
@@ -447,6 +447,7 @@ class LandVsSea(FlowGame):
         marker = self.scorer(player)
         before = marker.counters["points"]
         marker.counters["points"] = before + amount
+        self._mirror(marker)
         self.points_by[layer] = self.points_by.get(layer, 0) + amount
         self.log("scored", player.index, why, amount)
         track = int(self.params.get("score_track", 0))
@@ -463,43 +464,75 @@ class LandVsSea(FlowGame):
 
     # A side's points are one score, kept on its marker: a card that writes ``gain points 2``
     # (or ``lose``, ``set``, ``add``, ``reduce``, ``pay``) for a team mate changes the side's
-    # points, as ``score`` does, not a counter of that seat the result never reads.
+    # points, as ``score`` does, not a counter of that seat the result never reads. So do its
+    # bonus scoring tokens. Each team mate's own counters mirror the marker's, so a card or a
+    # phase reading ``points`` (``for each seat in players where points < 10``) for a team
+    # mate reads the team's score ("score 2 rather than the usual 1 bonus point for the Land
+    # team"), where it read a seat's 0.
 
     def _marker(self, c: Context, counter: str) -> Context:
-        """``c`` acting for the seat that keeps the side's points, for the score counter."""
-        if counter != self.score_counter:
+        """``c`` acting for the seat that keeps the side's points and tokens, for those."""
+        if counter not in self.SIDE_COUNTERS:
             return c
         return c.for_player(self.scorer(c.player))
+
+    def _mirror(self, marker: Player) -> None:
+        """The side's counters of ``marker``'s side copied onto its team mates' seats."""
+        side = self.side_of(marker)
+        for mate in self.players:
+            if mate is not marker and self.side_of(mate) == side:
+                for name in self.SIDE_COUNTERS:
+                    mate.counters[name] = marker.counters.get(name, 0)
+
+    def _side_changed(self, c: Context, counter: str) -> None:
+        """Mirror the side's counters after ``counter`` changed for ``c``'s side."""
+        if counter in self.SIDE_COUNTERS:
+            self._mirror(self.scorer(c.player))
+
+    def give_counter(self, player: Player, counter: str, amount: int) -> None:
+        """A scenario's counter, given on the seat keeping it and mirrored on its team mates."""
+        super().give_counter(player, counter, amount)
+        self._side_changed(Context(player, "", ""), counter)
 
     def gain(self, c: Context, counter: str, amount: int) -> None:
         """Gain a counter; points are scored for the side (its marker, the score track)."""
         if counter == self.score_counter:
             self.score(c, amount)
         else:
-            super().gain(c, counter, amount)
+            super().gain(self._marker(c, counter), counter, amount)
+            self._side_changed(c, counter)
 
     def lose(self, c: Context, counter: str, amount: int) -> None:
         """Lose a counter; points are the side's."""
         super().lose(self._marker(c, counter), counter, amount)
+        self._side_changed(c, counter)
 
     def pay(self, c: Context, counter: str, amount: int) -> int:
         """Spend a counter; points are the side's."""
-        return super().pay(self._marker(c, counter), counter, amount)
+        missing = super().pay(self._marker(c, counter), counter, amount)
+        self._side_changed(c, counter)
+        return missing
 
     def set(self, c: Context, target: str, value: int) -> None:
         """Set a quantity or a counter; points are the side's."""
         self._value_by(c, target)
         super().set(c if target in c.q else self._marker(c, target), target, value)
+        if target not in c.q:
+            self._side_changed(c, target)
 
     def add(self, c: Context, target: str, amount: int) -> None:
         """Add to a quantity or a counter; points are the side's."""
         self._value_by(c, target)
         super().add(c if target in c.q else self._marker(c, target), target, amount)
+        if target not in c.q:
+            self._side_changed(c, target)
 
     def reduce(self, c: Context, target: str, amount: int) -> None:
         """Reduce a quantity or a counter; points are the side's."""
         self._value_by(c, target)
         super().reduce(c if target in c.q else self._marker(c, target), target, amount)
+        if target not in c.q:
+            self._side_changed(c, target)
 
     def _value_by(self, c: Context, target: str) -> None:
         """Note the layer changing a value the flow scores by (``bonus_value`` ...)."""
@@ -1063,6 +1096,15 @@ class LandVsSea(FlowGame):
             if (p := self.player_for(side)) or True
         }
         found.scores = [sides[self.side_of(p)] for p in self.players]
+        # Team mates read their side's points too (_mirror): the winner is among the seats
+        # keeping the sides' points, not a tie of two seats of one side.
+        flow = self._flow_table or flow_of(self)
+        if len(self.players) > 1 and flow["winner"] in ("highest", "lowest"):
+            markers = {self.scorer(p).index for p in self.players}
+            low = flow["winner"] == "lowest"
+            beyond = (max if low else min)(found.scores) + (1 if low else -1)
+            masked = [s if i in markers else beyond for i, s in enumerate(found.scores)]
+            found.winner = self.leader(masked, low, flow["tiebreak"])
         return found
 
     def play_game(self) -> dict[str, Any]:

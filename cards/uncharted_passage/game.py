@@ -38,7 +38,7 @@ from engine.runtime import (
 )
 from engine.words import counted, with_article
 
-from .map import Chart, Space, chart_for
+from .map import MAP_SOURCE, Chart, Space, chart_for
 from .map import place_id as _place_id
 
 #: The Crew Action reference table's numbered spaces 1 to 6, when the data has no table (the
@@ -683,53 +683,144 @@ class UnchartedPassage(FlowGame):
                 rolled[index] = self.die(sides)
         return rolled
 
+    # -- a space of the chart in play, read by the cards ("port.stars", "place.discovery")
+
+    def _chart_space(self, value: Any) -> Space | None:
+        """The space ``value`` names on the chart the game is played on, when that chart is
+        not the data's map (the scenarios' stand-in chart, a test's): the cards then read the
+        space the ship is on, not the map card of the same name (the stand-in's Zanzibar has 2
+        stars, map.cards' 3) nor nothing (a stand-in sea space is no card). On the data's map
+        the space cards say the same, and are read as they are."""
+        chart = self.chart
+        if chart is None or chart.source == MAP_SOURCE or not isinstance(value, str):
+            return None
+        return chart.spaces.get(value)
+
+    def attr(self, value: Any, name: str, default: Any = None) -> Any:
+        """``port.stars``: a card's property, or the property of a space of the chart in play
+        (:meth:`_chart_space`): its ``stars`` (0 when it has none, as a space card's),
+        ``specialty`` and ``region``."""
+        space = self._chart_space(value)
+        if space is not None and name in _SPACE_PROPERTIES:
+            found = getattr(space, name)
+            return default if found is None else found
+        return super().attr(value, name, default)
+
+    def has_tag(self, value: Any, tag: str) -> bool:
+        """``place.discovery``: a card's tag, or a tag of a space of the chart in play
+        (:meth:`_chart_space`): ``port``, ``discovery``, ``pirate``, or ``sea`` for the rest."""
+        space = self._chart_space(value)
+        if space is not None and tag in _SPACE_TAGS:
+            if tag == "sea":
+                return not (space.port or space.discovery or space.pirate)
+            return bool(getattr(space, tag))
+        return super().has_tag(value, tag)
+
+    def roll(self, count: int, sides: int, c: Context | None = None) -> int:
+        """A roll a card or a phase makes (``let storm 1d6``) for the acting captain is their
+        own: Figurehead, "You may reroll any one die" ("only affects your own dice results"),
+        may reroll it. A roll already owned (a Discovery Spot's, the Kraken's) or made once for
+        both ships (the 2-player pirate) keeps its owner, or has none."""
+        if c is None or self.dice_owner is not None or self._recording is not None:
+            return sum(self.dice(count, sides))
+        self.dice_owner, self.dice_purpose = c.player, "roll"
+        try:
+            return sum(self.dice(count, sides))
+        finally:
+            self.dice_owner = None
+
     def gain(self, c: Context, counter: str, amount: int) -> None:
-        """Gain; prestige moves the marker on the Prestige Track, where an anchor space gives a
-        Port Card ("When you reach a space with the anchor icon on the Prestige Track, you get
-        one Port Card immediately"; 2-player: "only the first player to enter a space with the
-        anchor icon receives a Port Card")."""
+        """Gain; prestige moves the marker on the Prestige Track (:meth:`marker_moved`)."""
         if counter != "prestige" or amount <= 0:
             super().gain(c, counter, amount)
             return
-        player = c.player
-        before = player.counters["prestige"]
+        before = c.player.counters["prestige"]
         super().gain(c, counter, amount)
+        self.marker_moved(c.player, before)
+
+    def add(self, c: Context, target: str, amount: int) -> None:
+        """Add; prestige added (``add prestige 1``, not a window's quantity) moves the marker
+        as a gain does, anchor spaces and all."""
+        if target != "prestige" or target in c.q:
+            super().add(c, target, amount)
+            return
+        before = c.player.counters["prestige"]
+        super().add(c, target, amount)
+        self.marker_moved(c.player, before)
+
+    def marker_moved(self, player: Player, before: int) -> None:
+        """The player's Prestige marker moved from ``before`` to their prestige now, up or down
+        the track (a gain, or a card's ``lose``, ``pay``, ``reduce``, ``set`` or ``add``).
+
+        "When moving your marker on the Prestige track, if it stops on a space already occupied
+        by another player, stack it on top": the marker that moved last is on top
+        (``marker_arrival``), above any a scenario gives. Moving up, "When you reach a space
+        with the anchor icon on the Prestige Track, you get one Port Card immediately"
+        (:meth:`_reach_anchor_space`)."""
         after = player.counters["prestige"]
-        self._tick += 1
-        # "if it stops on a space already occupied by another player, stack it on top".
+        if after == before:
+            return
+        players = self.players
+        # Above every marker's arrival, a scenario's given ones included.
+        tick = self._tick
+        for other in players:
+            arrived = other.flags["arrived"]
+            if arrived > tick:
+                tick = arrived
+        self._tick = tick + 1
         player.flags["arrived"] = self._tick
-        for space in self.anchor_spaces:
-            if before < space <= after:
-                self._reach_anchor_space(player, space)
+        if after > before:
+            for space in self.anchor_spaces:
+                if before < space <= after:
+                    self._reach_anchor_space(player, space)
 
     # "Conversely, if you lose specialties in any manner, you mark it with an X over its name":
     # a card's 'lose specialties 1' (or pay, reduce, set) crosses a name out of the
-    # Specialties Book too, or the ship would still sell and deliver what it lost.
+    # Specialties Book too, or the ship would still sell and deliver what it lost. Prestige
+    # lost moves the marker back (marker_moved).
 
     def lose(self, c: Context, counter: str, amount: int) -> None:
-        """Lose; specialties lost are crossed out of the Specialties Book by name."""
+        """Lose; specialties lost are crossed out of the Specialties Book by name, and prestige
+        lost moves the marker."""
+        before = c.player.counters[counter] if counter == "prestige" else 0
         super().lose(c, counter, amount)
         if counter == "specialties":
             self.cross_out_specialties(c.player)
+        elif counter == "prestige":
+            self.marker_moved(c.player, before)
 
     def pay(self, c: Context, counter: str, amount: int) -> int:
-        """Pay; specialties paid are crossed out of the Specialties Book by name."""
+        """Pay; specialties paid are crossed out of the Specialties Book by name, and prestige
+        paid moves the marker."""
+        before = c.player.counters[counter] if counter == "prestige" else 0
         missing = super().pay(c, counter, amount)
         if counter == "specialties":
             self.cross_out_specialties(c.player)
+        elif counter == "prestige":
+            self.marker_moved(c.player, before)
         return missing
 
     def reduce(self, c: Context, target: str, amount: int) -> None:
-        """Reduce; specialties reduced are crossed out of the Specialties Book by name."""
+        """Reduce; specialties reduced are crossed out of the Specialties Book by name, and
+        prestige reduced moves the marker."""
+        counted = target in ("specialties", "prestige") and target not in c.q
+        before = c.player.counters[target] if counted else 0
         super().reduce(c, target, amount)
-        if target == "specialties" and target not in c.q:
+        if counted and target == "specialties":
             self.cross_out_specialties(c.player)
+        elif counted:
+            self.marker_moved(c.player, before)
 
     def set(self, c: Context, target: str, value: int) -> None:
-        """Set; specialties set lower are crossed out of the Specialties Book by name."""
+        """Set; specialties set lower are crossed out of the Specialties Book by name, and
+        prestige set moves the marker (up to an anchor space too)."""
+        counted = target in ("specialties", "prestige") and target not in c.q
+        before = c.player.counters[target] if counted else 0
         super().set(c, target, value)
-        if target == "specialties" and target not in c.q:
+        if counted and target == "specialties":
             self.cross_out_specialties(c.player)
+        elif counted:
+            self.marker_moved(c.player, before)
 
     def cross_out_specialties(self, player: Player) -> None:
         """Mark an X over the names the Specialties Book holds beyond the player's count of
@@ -750,12 +841,17 @@ class UnchartedPassage(FlowGame):
             self.log("specialty_lost", player.index, pick)
 
     def _reach_anchor_space(self, player: Player, space: int) -> None:
-        if len(self.players) > 1:
-            claimed = self.board.setdefault("anchor_spaces_claimed", set())
-            if space in claimed:
-                self.log("anchor_space_taken", player.index, space)
-                return
-            claimed.add(space)
+        """An anchor space reached: its Port Card, once a game. 2-player: "During the game,
+        only the first player to enter a space with the anchor icon receives a Port Card. The
+        second player does not receive one." Solo the same: a space reached again after
+        prestige was lost gives none (logbook.cards: "the flow gives each anchor space's Port
+        Card once, when prestige first reaches it"). Provisional: the rulebook is silent on
+        a solo marker that reaches an anchor space a second time."""
+        claimed = self.board.setdefault("anchor_spaces_claimed", set())
+        if space in claimed:
+            self.log("anchor_space_taken", player.index, space)
+            return
+        claimed.add(space)
         self.log("anchor_space", player.index, space)
         self.gain_port_card(player)
 
@@ -1263,15 +1359,21 @@ class UnchartedPassage(FlowGame):
         markers = self.board.get("markers")
         return markers is None or markers.get(space, 0) < MARKERS_PER_SPACE
 
-    def destinations(self, player: Player, reach: int) -> dict[str, int]:
-        """Where the ship may end its voyage, with the spaces sailed to get there."""
-        chart = self.chart or chart_for(self.ir)
+    def ship_position(self, player: Player, chart: Chart) -> str:
+        """The space of ``chart`` the ship is on; a rule error when it is on none (a house rule
+        removed the setup's ``world_map`` phase, which puts every ship in Lisbon)."""
         position = player.flags.get("position")
         if position not in chart.spaces:
             raise RuleError(
                 f"the ship is at '{position}', which is not a space of the map (the game "
                 "begins in Lisbon once the setup has unfolded the World Map)"
             )
+        return str(position)
+
+    def destinations(self, player: Player, reach: int) -> dict[str, int]:
+        """Where the ship may end its voyage, with the spaces sailed to get there."""
+        chart = self.chart or chart_for(self.ir)
+        position = self.ship_position(player, chart)
         found = chart.reach(position, reach)
         if len(self.players) == 1:
             return found
@@ -1796,16 +1898,26 @@ class UnchartedPassage(FlowGame):
             return 0
         return int(self.run_function("final_score", player))
 
+    def recorded_score(self, player: Player) -> int:
+        """The final score the End of the Game recorded ("Record your final prestige points in
+        the logbook"), moved by any prestige a phase after it gained or lost (a house rule's
+        phase inserted ``into: end`` counts, as a flow's score counter does at the end of any
+        game); before it is recorded, the one it would record now."""
+        flags = player.flags
+        if "final_score" not in flags:
+            return self.final_score(player)
+        since = player.counters["prestige"] - flags.get(
+            "final_score_prestige", player.counters["prestige"]
+        )
+        return int(flags["final_score"]) + since
+
     def result(self) -> GameResult:  # type: ignore[override]
         """The result: the final scores the flow's end recorded, the titles of the flow's
         ``titles from`` kind (solo, or the team's in co-op, by the cards' tags), who sank, the
         winner by the flow's ``winner`` and ``tiebreak``, the logbooks."""
         players = self.players
         flow = self._flow_table or flow_of(self)
-        scores = [
-            int(p.flags["final_score"]) if "final_score" in p.flags else self.final_score(p)
-            for p in players
-        ]
+        scores = [self.recorded_score(p) for p in players]
         sunk = [bool(p.flags.get("sunk")) for p in players]
         winner: int | None = None
         team: int | None = None
@@ -1983,6 +2095,11 @@ def _keys(places: dict[str, int]) -> tuple[str, ...]:
 
 #: The Crew Action rows a Crew Stamina may take, top first ("6", "5", ... "1").
 _ROWS: dict[int, tuple[str, ...]] = {}
+
+#: The space card's properties and tags (game.cards: ``kind space``) a space of a chart that is
+#: not the data's map answers (:meth:`UnchartedPassage.attr`, :meth:`UnchartedPassage.has_tag`).
+_SPACE_PROPERTIES = frozenset({"stars", "specialty", "region"})
+_SPACE_TAGS = frozenset({"sea", "port", "discovery", "pirate"})
 
 #: The zones :meth:`UnchartedPassage.cards_in_force` reads by their rules; any other zone's
 #: cards are simply in force.

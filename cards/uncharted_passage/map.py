@@ -808,6 +808,10 @@ def specialty_goods(ir: dict[str, Any]) -> dict[str, str]:
     }
 
 
+#: The ``source`` of the chart read from the data's map (:func:`chart_from_world`): its spaces
+#: are the ``space`` cards.
+MAP_SOURCE = "map.cards"
+
 #: The card kinds that make the World Map.
 _MAP_KINDS = frozenset({"space", "white_border", "world_map"})
 
@@ -837,7 +841,7 @@ def chart_from_world(world: WorldMap, categories: dict[str, str] | None = None) 
         for ident in world.infested_area(pirate.id):
             infested.setdefault(ident, set()).add(pirate.id)
     start = place_id(world.start or "lisbon")
-    chart = Chart._linked(spaces, links, start, categories, "map.cards", infested)
+    chart = Chart._linked(spaces, links, start, categories, MAP_SOURCE, infested)
     return chart
 
 

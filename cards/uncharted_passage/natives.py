@@ -229,18 +229,6 @@ def share(g: UnchartedPassage, c: Context) -> None:
     g.share()
 
 
-@native(returns="bool")
-def docked(g: UnchartedPassage, c: Context) -> bool:
-    """The acting captain's ship docked at a port this month."""
-    return True if c.player.flags.get("docked") else False
-
-
-@native(returns="bool")
-def sank(g: UnchartedPassage, c: Context) -> bool:
-    """The acting captain's ship sank."""
-    return bool(c.player.flags.get("sunk"))
-
-
 @native(returns="number", name="sailor_points")
 def sailor_points_held(g: UnchartedPassage, c: Context) -> int:
     """Adventures of a Sailor's points for the cards the acting captain holds."""
@@ -262,8 +250,11 @@ def declining_health_checked(g: UnchartedPassage, c: Context) -> int:
 
 @verb("amount number")
 def record_final_score(g: UnchartedPassage, c: Context, amount: int) -> None:
-    """ "Record your final prestige points in the logbook." """
-    c.player.flags["final_score"] = int(amount)
+    """ "Record your final prestige points in the logbook", with the prestige they were worked
+    out from: prestige a later phase of the end moves counts too (``recorded_score``)."""
+    flags = c.player.flags
+    flags["final_score"] = int(amount)
+    flags["final_score_prestige"] = int(c.player.counters["prestige"])
 
 
 @native(returns="bool")

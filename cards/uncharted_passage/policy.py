@@ -288,7 +288,7 @@ class Greedy(Policy):
             parsed = _PARSED.put(options, (lines, max(sum(t) for _, t in lines), by_triple, fits))
         lines, top, by_triple, fitted = parsed
         chart = g.chart or chart_for(g.ir)
-        pos = player.flags["position"]
+        pos = g.ship_position(player, chart)
         voyage = g.board["voyage"]
         famine = (voyage, "dock") in (g.table.handlers if g.table else {})
         voyage_card = g.cards[voyage]
@@ -657,7 +657,7 @@ class Greedy(Policy):
         than it, for the sailing (the captain knows the cards, not the order of the pile), when
         that gain is worth a redraw's risk (``REDRAW_MARGIN``)."""
         chart = g.chart or chart_for(g.ir)
-        origin = player.flags["position"]
+        origin = g.ship_position(player, chart)
         held = [o for o in options if o != "keep"]
         seen = {m for p in g.players for m in (*p.zones["missions"], *p.zones["accomplished"])}
         seen.update(g.board.get("public_missions") or ())
@@ -734,6 +734,10 @@ class Greedy(Policy):
             return f"die{worst + 1}" if values[worst] >= 5 else "keep"
         if purpose == "raid":
             return "keep" if len(values) < 2 or abs(values[0] - values[1]) < 3 else "die1"
+        if purpose == "roll":
+            # A die a card or a house rule's phase rolls (Storm Season's): whether high or low
+            # is better is the designer's, unknown here; the card is kept for the known dice.
+            return "keep"
         low = min(range(len(values)), key=lambda i: values[i])
         return f"die{low + 1}" if values[low] <= 2 else "keep"
 

@@ -226,11 +226,9 @@ GIVEN.update(
 
 def _final(g: Game, who: Any) -> int:
     """The final score: the one the End of the Game recorded in the logbook (a house rule's
-    final scoring may score a sunk ship), else the one it would record now."""
-    player = _player(g, who)
-    if "final_score" in player.flags:
-        return int(player.flags["final_score"])
-    return _flow(g).final_score(player)
+    final scoring may score a sunk ship; a phase after it may move it), else the one it would
+    record now."""
+    return _flow(g).recorded_score(_player(g, who))
 
 
 def _result(g: Game) -> GameResult:

@@ -98,8 +98,10 @@ def _problems(words: str) -> list[str]:
     for match in _BARE_NOT.finditer(words):
         found.append(f"'{match.group(0)}' (a clause negated with a bare 'not')")
     for match in _PLURAL_IS.finditer(words):
-        # "the number of your Port Cards is": the subject is "the number".
-        of_before = words[: match.start()].rstrip().endswith(" of")
+        # "the number of your Port Cards is", "the number of cards in your defeated Encounters
+        # is" (a zone counted: text.py's count): the subject is "the number".
+        before = words[: match.start()].rstrip()
+        of_before = before.endswith(" of") or before.endswith("the number of cards in")
         if _plural_noun(match.group(1)) and not of_before:
             found.append(f"'{match.group(0)}' (a plural noun with 'is')")
     for match in _JARGON.finditer(words):

@@ -427,11 +427,13 @@ def phase_list(
 def variant_verbs(
     ir: dict[str, Any], writer: CardWriter, marks: dict[tuple[str, str, str], int]
 ) -> list[CardView]:
-    """The verbs a variant defines (a house rule's ``verbs:``, a redefinition of the game's
-    own included), as rules of the reference: a card that calls one reads its words ("gain two
-    Port Cards"), and the reference says what they now do, as it says a house rule's end
-    condition: "Gain two Port Cards. Whenever the rules say to gain two Port Cards, draw 2
-    Port Cards." A verb of the game's own files is the rulebook's, printed nowhere else."""
+    """The verbs and functions a variant defines (a house rule's ``verbs:``, a redefinition of
+    the game's own included), as rules of the reference: a card that calls one reads its words
+    ("gain two Port Cards"), and the reference says what they now do, as it says a house rule's
+    end condition: "Gain two Port Cards. Whenever the rules say to gain two Port Cards, draw 2
+    Port Cards."; a function what it now reads: 'Every "your final score" of the rules now reads
+    "..."'. A verb or function of the game's own files is the rulebook's, printed nowhere
+    else."""
     views: list[CardView] = []
     docs = ir["vocabulary"].get("verbs", {})
     for verb in (ir.get("definitions") or {}).get("verbs", []):
@@ -442,11 +444,53 @@ def variant_verbs(
         doc = str((docs.get(name) or {}).get("doc") or name.replace("_", " "))
         title = doc[:1].upper() + doc[1:]
         writer.card = {"id": "flow", "title": title, "source": source}
-        text = _sentence([f"whenever the rules say to {doc}, ", *writer.block(verb["body"])])
+        # A description that is itself an infinitive, as a rulebook's heading ("To Face an
+        # Encounter"), says its "to" once: "to To Face" failed the lint's doubled word.
+        said = doc[3:] if doc[:3].lower() == "to " else doc
+        text = _sentence([f"whenever the rules say to {said}, ", *writer.block(verb["body"])])
         number = marks.get((name, "verb", name))
         views.append(
             CardView(
                 id=f"verb-{name}",
+                title=title,
+                kind="verb",
+                tags=[],
+                source=source,
+                count=1,
+                count_provisional=False,
+                count_mark=[],
+                properties=[],
+                paragraphs=[text + ([Provisional(number)] if number is not None else [])],
+                provisional=number is not None,
+            )
+        )
+    # "Variants are printed as they play": a function a variant defines or redefines (a house
+    # rule's final score, tie-break or mode) says what it now reads, as a verb says what it now
+    # does; it was printed nowhere, so a house rule redefining only a function printed the base
+    # game's sheet.
+    natives = ir["vocabulary"].get("natives", {})
+    for function in (ir.get("definitions") or {}).get("functions", []):
+        source = str(function.get("source", ""))
+        if not _declared_by_variant({"file": source.rsplit(":", 1)[0]}):
+            continue
+        name = function["name"]
+        doc = str((natives.get(name) or {}).get("doc") or name.replace("_", " "))
+        title = doc[:1].upper() + doc[1:]
+        writer.card = {"id": "flow", "title": title, "source": source}
+        call = {
+            "kind": "call",
+            "native": name,
+            "args": [{"kind": "local", "name": p["name"]} for p in function.get("params", [])],
+        }
+        # As the errata sheet says a changed verb: 'Every "..." of the rules now reads "..."'.
+        text = _sentence(
+            ['every "', *writer.expr(call), '" of the rules now reads "']
+            + [*writer.expr(function["expr"]), '"']
+        )
+        number = marks.get((name, "function", name))
+        views.append(
+            CardView(
+                id=f"function-{name}",
                 title=title,
                 kind="verb",
                 tags=[],

@@ -877,7 +877,12 @@ class CardWriter:
                 # "its goods are groceries": a card's property named by a plural noun
                 # ("spec.goods == groceries" printed "spec's goods is", which the lint refuses).
                 said = "are" + said[2:]
-        return [*self.expr(left), f" {said} ", *self.expr(right)]
+        told = self.expr(left)
+        if left["kind"] == "call" and _plural_head(plain_words(told)):
+            # A native whose words name a plural: "the bonus points on the tiles in-between
+            # are at least 4", "the free Tent sites of the site are 0" (both printed "is").
+            said = "are" + said[2:]
+        return [*told, f" {said} ", *self.expr(right)]
 
     def operand(self, e: dict[str, Any], op: str, right: bool = False) -> Text:
         """An operand of an arithmetic operator in words; a sum or difference under a product,
@@ -1272,6 +1277,21 @@ def _how_many(op: str, count: Any, noun: Text) -> Text:
         "!=": "other than ",
     }[op]
     return [how, str(count), " ", *_number_of(noun, count)]
+
+
+def _plural_head(words: str) -> bool:
+    """Whether a phrase's head noun (its last word before a preposition) is a plural: "the
+    bonus points on the tiles" (points), not "1 point per caravan icon in the route" (icon),
+    "the Ocean Region of the Pirate Ship" (Region) or "the bonus" (a singular in -s)."""
+    head = words
+    for preposition in _PREPOSITIONS:
+        head = head.split(f" {preposition} ", 1)[0]
+    last = head.split(" ")[-1] if head else ""
+    return _singular(last) != last and last.lower() not in _NOT_PLURAL
+
+
+#: Words in -s that are no plural noun (``_singular`` already keeps -ss, -us and -is).
+_NOT_PLURAL = frozenset("its has was does always less plus minus perhaps thus yes news".split())
 
 
 def _singular(words: str) -> str:

@@ -25,13 +25,27 @@ def majority(counts: Mapping[K, int]) -> K | None:
     return top[0] if len(top) == 1 else None
 
 
+def _held(g: Game, counter: str) -> dict[Player, int]:
+    """Each seat holding ``counter`` once, with its count: seats that share one (Land vs
+    Sea's team mates, whose side keeps one score: ``Game.counter_holder``) count as the seat
+    that holds it, so a team is not tied with itself."""
+    counts: dict[Player, int] = {}
+    for player in g.players:
+        holder = g.counter_holder(player, counter)
+        counts[holder] = holder.counters[counter]
+    return counts
+
+
 @native("counter counter", returns="list", words="the players with the most {counter}")
 def most_of(g: Game, c: Context, counter: str) -> list[Player]:
-    """The players with the most of a counter (several on a tie), in turn order."""
-    return leaders({player: player.counters[counter] for player in g.players})
+    """The players with the most of a counter (several on a tie), in turn order; of seats
+    sharing the counter, the one holding it."""
+    return leaders(_held(g, counter))
 
 
 @native("counter counter", returns="bool", words="you have more {counter} than any other player")
 def has_majority(g: Game, c: Context, counter: str) -> bool:
-    """True when the acting player alone has the most of a counter."""
-    return majority({player: player.counters[counter] for player in g.players}) is c.player
+    """True when the acting player alone has the most of a counter; of seats sharing the
+    counter, the one holding it (so a team's majority is counted once, on its marker, and
+    is each team mate's)."""
+    return majority(_held(g, counter)) is g.counter_holder(c.player, counter)

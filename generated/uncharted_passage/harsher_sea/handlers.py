@@ -27,7 +27,7 @@ VARIANT = 'harsher_sea'
 def dv_anchor(g, c):
     # verb anchor (cards/uncharted_passage/flow.cards:135)
     g.verbs['drop_anchor'](g, c)  # @ cards/uncharted_passage/flow.cards:136:3
-    if g.natives['docked'](g, c):  # @ cards/uncharted_passage/flow.cards:137:3
+    if c.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:137:3
         if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:140:5
             g.verbs['crew_actions'](g, c)  # @ cards/uncharted_passage/flow.cards:141:7
     else:
@@ -103,7 +103,7 @@ def h_legend_of_kraken__anchor_at_sea(g, c):
 
 def h_legend_of_kraken__accomplish(g, c):
     # Legend of Kraken: on accomplish (cards/uncharted_passage/missions.cards:182)
-    v_result = g.roll(1, 6)  # @ cards/uncharted_passage/missions.cards:183:5
+    v_result = g.roll(1, 6, c)  # @ cards/uncharted_passage/missions.cards:183:5
     g.gain(c, 'prestige', v_result)  # @ cards/uncharted_passage/missions.cards:184:5
     g.mark(c, 'durability', v_result)  # @ cards/uncharted_passage/missions.cards:185:5
 
@@ -116,7 +116,7 @@ def h_discover_galapagos_islands__anchor_at_sea(g, c):
 
 def h_discover_galapagos_islands__accomplish(g, c):
     # Discover Galapagos Islands: on accomplish (cards/uncharted_passage/missions.cards:199)
-    v_result = g.roll(1, 6)  # @ cards/uncharted_passage/missions.cards:200:5
+    v_result = g.roll(1, 6, c)  # @ cards/uncharted_passage/missions.cards:200:5
     g.gain(c, 'prestige', v_result)  # @ cards/uncharted_passage/missions.cards:201:5
     if g.play(c, 'lime_juice'):  # @ cards/uncharted_passage/missions.cards:202:5
         g.mark(c, 'health', max(g, c, (v_result - 2), 0))  # @ cards/uncharted_passage/missions.cards:203:7
@@ -476,7 +476,7 @@ def p_end__final_scoring(g, c):
     g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:100:7
     for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:101:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if g.natives['sank'](g, c2):  # @ cards/uncharted_passage/flow.cards:104:9
+        if c2.player.flags.get('sunk'):  # @ cards/uncharted_passage/flow.cards:104:9
             g.verbs['record_final_score'](g, c2, 0)  # @ cards/uncharted_passage/flow.cards:105:11
         else:
             g.verbs['record_final_score'](g, c2, df_final_score(g, c2))  # @ cards/uncharted_passage/flow.cards:107:11
@@ -583,7 +583,7 @@ def run__round(g, c):
             g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
             # verb anchor
             g.verbs['drop_anchor'](g, c2)  # @ cards/uncharted_passage/flow.cards:136:3
-            if g.natives['docked'](g, c2):  # @ cards/uncharted_passage/flow.cards:137:3
+            if c2.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:137:3
                 if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:140:5
                     g.verbs['crew_actions'](g, c2)  # @ cards/uncharted_passage/flow.cards:141:7
             else:
@@ -629,7 +629,6 @@ def loop__round(g, c, number, limit):
     gv_write_logbook = g.verbs['write_logbook']
     gv_write_numbers = g.verbs['write_numbers']
     n_cooperative = g.natives['cooperative']
-    n_docked = g.natives['docked']
     n_marker_arrival = g.natives['marker_arrival']
     n_scurvy_distance = g.natives['scurvy_distance']
     n_scurvy_stamina = g.natives['scurvy_stamina']
@@ -679,7 +678,7 @@ def loop__round(g, c, number, limit):
                 gv_sail(g, c3)  # @ cards/uncharted_passage/flow.cards:74:11
                 # verb anchor
                 gv_drop_anchor(g, c3)  # @ cards/uncharted_passage/flow.cards:136:3
-                if n_docked(g, c3):  # @ cards/uncharted_passage/flow.cards:137:3
+                if c3.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:137:3
                     if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:140:5
                         gv_crew_actions(g, c3)  # @ cards/uncharted_passage/flow.cards:141:7
                 else:
@@ -966,40 +965,40 @@ LINES = {
     602: ('cards/uncharted_passage/flow.cards', 93, 3),
     607: ('cards/uncharted_passage/flow.cards', 87, 7),
     608: ('cards/uncharted_passage/flow.cards', 93, 3),
-    640: ('cards/uncharted_passage/flow.cards', 37, 7),
-    641: ('cards/uncharted_passage/flow.cards', 93, 3),
-    644: ('cards/uncharted_passage/flow.cards', 41, 7),
-    645: ('cards/uncharted_passage/flow.cards', 42, 9),
-    646: ('cards/uncharted_passage/flow.cards', 93, 3),
-    649: ('cards/uncharted_passage/flow.cards', 47, 7),
-    650: ('cards/uncharted_passage/flow.cards', 51, 7),
-    651: ('cards/uncharted_passage/flow.cards', 52, 9),
-    652: ('cards/uncharted_passage/flow.cards', 53, 11),
-    653: ('cards/uncharted_passage/flow.cards', 93, 3),
-    656: ('cards/uncharted_passage/flow.cards', 59, 7),
-    657: ('cards/uncharted_passage/flow.cards', 62, 7),
-    661: ('cards/uncharted_passage/flow.cards', 62, 7),
-    664: ('cards/uncharted_passage/flow.cards', 62, 7),
-    665: ('cards/uncharted_passage/flow.cards', 63, 9),
-    666: ('cards/uncharted_passage/flow.cards', 64, 11),
-    667: ('cards/uncharted_passage/flow.cards', 93, 3),
-    670: ('cards/uncharted_passage/flow.cards', 72, 7),
-    674: ('cards/uncharted_passage/flow.cards', 72, 7),
-    677: ('cards/uncharted_passage/flow.cards', 72, 7),
-    678: ('cards/uncharted_passage/flow.cards', 73, 9),
-    679: ('cards/uncharted_passage/flow.cards', 74, 11),
-    681: ('cards/uncharted_passage/flow.cards', 136, 3),
-    682: ('cards/uncharted_passage/flow.cards', 137, 3),
-    683: ('cards/uncharted_passage/flow.cards', 140, 5),
-    684: ('cards/uncharted_passage/flow.cards', 141, 7),
-    687: ('cards/uncharted_passage/flow.cards', 157, 3),
-    688: ('cards/uncharted_passage/flow.cards', 158, 3),
-    689: ('cards/uncharted_passage/flow.cards', 147, 5),
-    690: ('cards/uncharted_passage/flow.cards', 148, 7),
-    691: ('cards/uncharted_passage/flow.cards', 93, 3),
-    694: ('cards/uncharted_passage/flow.cards', 82, 7),
-    695: ('cards/uncharted_passage/flow.cards', 83, 9),
-    696: ('cards/uncharted_passage/flow.cards', 93, 3),
-    699: ('cards/uncharted_passage/flow.cards', 87, 7),
-    700: ('cards/uncharted_passage/flow.cards', 93, 3),
+    639: ('cards/uncharted_passage/flow.cards', 37, 7),
+    640: ('cards/uncharted_passage/flow.cards', 93, 3),
+    643: ('cards/uncharted_passage/flow.cards', 41, 7),
+    644: ('cards/uncharted_passage/flow.cards', 42, 9),
+    645: ('cards/uncharted_passage/flow.cards', 93, 3),
+    648: ('cards/uncharted_passage/flow.cards', 47, 7),
+    649: ('cards/uncharted_passage/flow.cards', 51, 7),
+    650: ('cards/uncharted_passage/flow.cards', 52, 9),
+    651: ('cards/uncharted_passage/flow.cards', 53, 11),
+    652: ('cards/uncharted_passage/flow.cards', 93, 3),
+    655: ('cards/uncharted_passage/flow.cards', 59, 7),
+    656: ('cards/uncharted_passage/flow.cards', 62, 7),
+    660: ('cards/uncharted_passage/flow.cards', 62, 7),
+    663: ('cards/uncharted_passage/flow.cards', 62, 7),
+    664: ('cards/uncharted_passage/flow.cards', 63, 9),
+    665: ('cards/uncharted_passage/flow.cards', 64, 11),
+    666: ('cards/uncharted_passage/flow.cards', 93, 3),
+    669: ('cards/uncharted_passage/flow.cards', 72, 7),
+    673: ('cards/uncharted_passage/flow.cards', 72, 7),
+    676: ('cards/uncharted_passage/flow.cards', 72, 7),
+    677: ('cards/uncharted_passage/flow.cards', 73, 9),
+    678: ('cards/uncharted_passage/flow.cards', 74, 11),
+    680: ('cards/uncharted_passage/flow.cards', 136, 3),
+    681: ('cards/uncharted_passage/flow.cards', 137, 3),
+    682: ('cards/uncharted_passage/flow.cards', 140, 5),
+    683: ('cards/uncharted_passage/flow.cards', 141, 7),
+    686: ('cards/uncharted_passage/flow.cards', 157, 3),
+    687: ('cards/uncharted_passage/flow.cards', 158, 3),
+    688: ('cards/uncharted_passage/flow.cards', 147, 5),
+    689: ('cards/uncharted_passage/flow.cards', 148, 7),
+    690: ('cards/uncharted_passage/flow.cards', 93, 3),
+    693: ('cards/uncharted_passage/flow.cards', 82, 7),
+    694: ('cards/uncharted_passage/flow.cards', 83, 9),
+    695: ('cards/uncharted_passage/flow.cards', 93, 3),
+    698: ('cards/uncharted_passage/flow.cards', 87, 7),
+    699: ('cards/uncharted_passage/flow.cards', 93, 3),
 }

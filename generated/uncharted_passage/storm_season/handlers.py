@@ -27,7 +27,7 @@ VARIANT = 'storm_season'
 def dv_anchor(g, c):
     # verb anchor (cards/uncharted_passage/flow.cards:135)
     g.verbs['drop_anchor'](g, c)  # @ cards/uncharted_passage/flow.cards:136:3
-    if g.natives['docked'](g, c):  # @ cards/uncharted_passage/flow.cards:137:3
+    if c.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:137:3
         if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:140:5
             g.verbs['crew_actions'](g, c)  # @ cards/uncharted_passage/flow.cards:141:7
     else:
@@ -103,7 +103,7 @@ def h_legend_of_kraken__anchor_at_sea(g, c):
 
 def h_legend_of_kraken__accomplish(g, c):
     # Legend of Kraken: on accomplish (cards/uncharted_passage/missions.cards:182)
-    v_result = g.roll(1, 6)  # @ cards/uncharted_passage/missions.cards:183:5
+    v_result = g.roll(1, 6, c)  # @ cards/uncharted_passage/missions.cards:183:5
     g.gain(c, 'prestige', v_result)  # @ cards/uncharted_passage/missions.cards:184:5
     g.mark(c, 'durability', v_result)  # @ cards/uncharted_passage/missions.cards:185:5
 
@@ -116,7 +116,7 @@ def h_discover_galapagos_islands__anchor_at_sea(g, c):
 
 def h_discover_galapagos_islands__accomplish(g, c):
     # Discover Galapagos Islands: on accomplish (cards/uncharted_passage/missions.cards:199)
-    v_result = g.roll(1, 6)  # @ cards/uncharted_passage/missions.cards:200:5
+    v_result = g.roll(1, 6, c)  # @ cards/uncharted_passage/missions.cards:200:5
     g.gain(c, 'prestige', v_result)  # @ cards/uncharted_passage/missions.cards:201:5
     if g.play(c, 'lime_juice'):  # @ cards/uncharted_passage/missions.cards:202:5
         g.mark(c, 'health', max(g, c, (v_result - 2), 0))  # @ cards/uncharted_passage/missions.cards:203:7
@@ -417,7 +417,7 @@ def p_round__storm_season(g, c):
     if (g.round >= 10):  # @ cards/uncharted_passage/variants/storm_season.yaml:11:9
         for v_captain in g.players:  # @ cards/uncharted_passage/variants/storm_season.yaml:12:11
             c3 = c if v_captain is c.player else c.for_player(v_captain)
-            v_storm = g.roll(1, 6)  # @ cards/uncharted_passage/variants/storm_season.yaml:13:13
+            v_storm = g.roll(1, 6, c3)  # @ cards/uncharted_passage/variants/storm_season.yaml:13:13
             if (v_storm > 3):  # @ cards/uncharted_passage/variants/storm_season.yaml:14:13
                 g.mark(c3, 'durability', (v_storm - 3))  # @ cards/uncharted_passage/variants/storm_season.yaml:15:15
 
@@ -486,7 +486,7 @@ def p_end__final_scoring(g, c):
     g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:100:7
     for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:101:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if g.natives['sank'](g, c2):  # @ cards/uncharted_passage/flow.cards:104:9
+        if c2.player.flags.get('sunk'):  # @ cards/uncharted_passage/flow.cards:104:9
             g.verbs['record_final_score'](g, c2, 0)  # @ cards/uncharted_passage/flow.cards:105:11
         else:
             g.verbs['record_final_score'](g, c2, df_final_score(g, c2))  # @ cards/uncharted_passage/flow.cards:107:11
@@ -554,7 +554,7 @@ def run__round(g, c):
     if (g.round >= 10):  # @ cards/uncharted_passage/variants/storm_season.yaml:11:9
         for v_captain in g.players:  # @ cards/uncharted_passage/variants/storm_season.yaml:12:11
             c3 = c if v_captain is c.player else c.for_player(v_captain)
-            v_storm = g.roll(1, 6)  # @ cards/uncharted_passage/variants/storm_season.yaml:13:13
+            v_storm = g.roll(1, 6, c3)  # @ cards/uncharted_passage/variants/storm_season.yaml:13:13
             if (v_storm > 3):  # @ cards/uncharted_passage/variants/storm_season.yaml:14:13
                 g.mark(c3, 'durability', (v_storm - 3))  # @ cards/uncharted_passage/variants/storm_season.yaml:15:15
         if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
@@ -604,7 +604,7 @@ def run__round(g, c):
             g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
             # verb anchor
             g.verbs['drop_anchor'](g, c2)  # @ cards/uncharted_passage/flow.cards:136:3
-            if g.natives['docked'](g, c2):  # @ cards/uncharted_passage/flow.cards:137:3
+            if c2.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:137:3
                 if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:140:5
                     g.verbs['crew_actions'](g, c2)  # @ cards/uncharted_passage/flow.cards:141:7
             else:
@@ -650,7 +650,6 @@ def loop__round(g, c, number, limit):
     gv_write_logbook = g.verbs['write_logbook']
     gv_write_numbers = g.verbs['write_numbers']
     n_cooperative = g.natives['cooperative']
-    n_docked = g.natives['docked']
     n_marker_arrival = g.natives['marker_arrival']
     n_scurvy_distance = g.natives['scurvy_distance']
     n_scurvy_stamina = g.natives['scurvy_stamina']
@@ -669,7 +668,7 @@ def loop__round(g, c, number, limit):
         # phase storm_season
         if (number >= 10):  # @ cards/uncharted_passage/variants/storm_season.yaml:11:9
             for c4 in contexts:  # @ cards/uncharted_passage/variants/storm_season.yaml:12:11
-                v_storm = g.roll(1, 6)  # @ cards/uncharted_passage/variants/storm_season.yaml:13:13
+                v_storm = g.roll(1, 6, c4)  # @ cards/uncharted_passage/variants/storm_season.yaml:13:13
                 if (v_storm > 3):  # @ cards/uncharted_passage/variants/storm_season.yaml:14:13
                     g.mark(c4, 'durability', (v_storm - 3))  # @ cards/uncharted_passage/variants/storm_season.yaml:15:15
             if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
@@ -708,7 +707,7 @@ def loop__round(g, c, number, limit):
                 gv_sail(g, c3)  # @ cards/uncharted_passage/flow.cards:74:11
                 # verb anchor
                 gv_drop_anchor(g, c3)  # @ cards/uncharted_passage/flow.cards:136:3
-                if n_docked(g, c3):  # @ cards/uncharted_passage/flow.cards:137:3
+                if c3.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:137:3
                     if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:140:5
                         gv_crew_actions(g, c3)  # @ cards/uncharted_passage/flow.cards:141:7
                 else:
@@ -1006,46 +1005,46 @@ LINES = {
     623: ('cards/uncharted_passage/flow.cards', 93, 3),
     628: ('cards/uncharted_passage/flow.cards', 87, 7),
     629: ('cards/uncharted_passage/flow.cards', 93, 3),
-    661: ('cards/uncharted_passage/flow.cards', 37, 7),
-    662: ('cards/uncharted_passage/flow.cards', 93, 3),
-    665: ('cards/uncharted_passage/flow.cards', 41, 7),
-    666: ('cards/uncharted_passage/flow.cards', 42, 9),
-    667: ('cards/uncharted_passage/flow.cards', 93, 3),
-    670: ('cards/uncharted_passage/variants/storm_season.yaml', 11, 9),
-    671: ('cards/uncharted_passage/variants/storm_season.yaml', 12, 11),
-    672: ('cards/uncharted_passage/variants/storm_season.yaml', 13, 13),
-    673: ('cards/uncharted_passage/variants/storm_season.yaml', 14, 13),
-    674: ('cards/uncharted_passage/variants/storm_season.yaml', 15, 15),
-    675: ('cards/uncharted_passage/flow.cards', 93, 3),
-    678: ('cards/uncharted_passage/flow.cards', 47, 7),
-    679: ('cards/uncharted_passage/flow.cards', 51, 7),
-    680: ('cards/uncharted_passage/flow.cards', 52, 9),
-    681: ('cards/uncharted_passage/flow.cards', 53, 11),
-    682: ('cards/uncharted_passage/flow.cards', 93, 3),
-    685: ('cards/uncharted_passage/flow.cards', 59, 7),
-    686: ('cards/uncharted_passage/flow.cards', 62, 7),
-    690: ('cards/uncharted_passage/flow.cards', 62, 7),
-    693: ('cards/uncharted_passage/flow.cards', 62, 7),
-    694: ('cards/uncharted_passage/flow.cards', 63, 9),
-    695: ('cards/uncharted_passage/flow.cards', 64, 11),
-    696: ('cards/uncharted_passage/flow.cards', 93, 3),
-    699: ('cards/uncharted_passage/flow.cards', 72, 7),
-    703: ('cards/uncharted_passage/flow.cards', 72, 7),
-    706: ('cards/uncharted_passage/flow.cards', 72, 7),
-    707: ('cards/uncharted_passage/flow.cards', 73, 9),
-    708: ('cards/uncharted_passage/flow.cards', 74, 11),
-    710: ('cards/uncharted_passage/flow.cards', 136, 3),
-    711: ('cards/uncharted_passage/flow.cards', 137, 3),
-    712: ('cards/uncharted_passage/flow.cards', 140, 5),
-    713: ('cards/uncharted_passage/flow.cards', 141, 7),
-    716: ('cards/uncharted_passage/flow.cards', 157, 3),
-    717: ('cards/uncharted_passage/flow.cards', 158, 3),
-    718: ('cards/uncharted_passage/flow.cards', 147, 5),
-    719: ('cards/uncharted_passage/flow.cards', 148, 7),
-    720: ('cards/uncharted_passage/flow.cards', 93, 3),
-    723: ('cards/uncharted_passage/flow.cards', 82, 7),
-    724: ('cards/uncharted_passage/flow.cards', 83, 9),
-    725: ('cards/uncharted_passage/flow.cards', 93, 3),
-    728: ('cards/uncharted_passage/flow.cards', 87, 7),
-    729: ('cards/uncharted_passage/flow.cards', 93, 3),
+    660: ('cards/uncharted_passage/flow.cards', 37, 7),
+    661: ('cards/uncharted_passage/flow.cards', 93, 3),
+    664: ('cards/uncharted_passage/flow.cards', 41, 7),
+    665: ('cards/uncharted_passage/flow.cards', 42, 9),
+    666: ('cards/uncharted_passage/flow.cards', 93, 3),
+    669: ('cards/uncharted_passage/variants/storm_season.yaml', 11, 9),
+    670: ('cards/uncharted_passage/variants/storm_season.yaml', 12, 11),
+    671: ('cards/uncharted_passage/variants/storm_season.yaml', 13, 13),
+    672: ('cards/uncharted_passage/variants/storm_season.yaml', 14, 13),
+    673: ('cards/uncharted_passage/variants/storm_season.yaml', 15, 15),
+    674: ('cards/uncharted_passage/flow.cards', 93, 3),
+    677: ('cards/uncharted_passage/flow.cards', 47, 7),
+    678: ('cards/uncharted_passage/flow.cards', 51, 7),
+    679: ('cards/uncharted_passage/flow.cards', 52, 9),
+    680: ('cards/uncharted_passage/flow.cards', 53, 11),
+    681: ('cards/uncharted_passage/flow.cards', 93, 3),
+    684: ('cards/uncharted_passage/flow.cards', 59, 7),
+    685: ('cards/uncharted_passage/flow.cards', 62, 7),
+    689: ('cards/uncharted_passage/flow.cards', 62, 7),
+    692: ('cards/uncharted_passage/flow.cards', 62, 7),
+    693: ('cards/uncharted_passage/flow.cards', 63, 9),
+    694: ('cards/uncharted_passage/flow.cards', 64, 11),
+    695: ('cards/uncharted_passage/flow.cards', 93, 3),
+    698: ('cards/uncharted_passage/flow.cards', 72, 7),
+    702: ('cards/uncharted_passage/flow.cards', 72, 7),
+    705: ('cards/uncharted_passage/flow.cards', 72, 7),
+    706: ('cards/uncharted_passage/flow.cards', 73, 9),
+    707: ('cards/uncharted_passage/flow.cards', 74, 11),
+    709: ('cards/uncharted_passage/flow.cards', 136, 3),
+    710: ('cards/uncharted_passage/flow.cards', 137, 3),
+    711: ('cards/uncharted_passage/flow.cards', 140, 5),
+    712: ('cards/uncharted_passage/flow.cards', 141, 7),
+    715: ('cards/uncharted_passage/flow.cards', 157, 3),
+    716: ('cards/uncharted_passage/flow.cards', 158, 3),
+    717: ('cards/uncharted_passage/flow.cards', 147, 5),
+    718: ('cards/uncharted_passage/flow.cards', 148, 7),
+    719: ('cards/uncharted_passage/flow.cards', 93, 3),
+    722: ('cards/uncharted_passage/flow.cards', 82, 7),
+    723: ('cards/uncharted_passage/flow.cards', 83, 9),
+    724: ('cards/uncharted_passage/flow.cards', 93, 3),
+    727: ('cards/uncharted_passage/flow.cards', 87, 7),
+    728: ('cards/uncharted_passage/flow.cards', 93, 3),
 }
