@@ -261,6 +261,16 @@ class Checker:
                 value = member.args[0][0] if member.args and member.args[0] else None
                 if isinstance(value, Name):
                     ident = value.id
+        if not title.strip():
+            # `card "" { }`: the IR's schema refused it as "a bug in cardc's lowering".
+            string = next((w for w in words if isinstance(w, String)), None)
+            self.error(
+                "missing-title",
+                f"this {decl.kind}'s title is empty",
+                string.span if string is not None else decl.span,
+                f'write: {decl.kind} "Title" {{ ... }}',
+            )
+            return None
         tags = []
         for name in names:
             if name.id not in kind.tags:
@@ -974,6 +984,16 @@ class Checker:
         if isinstance(stmt, Repeat):
             count, typ = self.expr(stmt.count, scope)
             self.expect_type(typ, "number", stmt.count.span, "'repeat'")
+            literal = count.get("value") if count.get("kind") == "num" else None
+            if isinstance(literal, (int, float)) and (literal < 0 or literal != int(literal)):
+                # `repeat -1 { ... }` ran nothing, and `repeat 1.5` once or twice: as 'draw
+                # hand -2', a count the rule cannot mean.
+                self.error(
+                    "negative-amount",
+                    f"'repeat' takes a whole number of times, 0 or more, not {literal:g}",
+                    stmt.count.span,
+                    "write: repeat 2 { ... }",
+                )
             return {
                 "kind": "repeat",
                 "at": at,
@@ -1578,6 +1598,14 @@ class Checker:
             right, rt = self.expr(node.right, scope)
             self.expect_type(lt, "number", node.left.span, f"'{node.op}'")
             self.expect_type(rt, "number", node.right.span, f"'{node.op}'")
+            if node.op in ("/", "%") and right.get("kind") == "num" and right["value"] == 0:
+                # It passed, and the first game to play it stopped with ZeroDivisionError.
+                self.error(
+                    "division-by-zero",
+                    f"'{node.op}' by 0 has no value",
+                    node.right.span,
+                    f"divide by a number other than 0, such as coins {node.op} 2",
+                )
             return {"kind": "binary", "op": node.op, "left": left, "right": right}, "number"
         if isinstance(node, Compare):
             absent = self.none_test(node, scope)
@@ -1817,6 +1845,13 @@ class Checker:
             hints = self._track_read(ident)
         elif not hints and ident in v.verbs:
             hints = (f"'{ident}' is a verb; use it as a statement",)
+        elif not hints and ident in v.zones:
+            # `tiebreak hand`, `gain coins hand`: the hint spoke of triggers' names.
+            hints = (
+                f"'{ident}' is a zone, not a number: count({ident}) is how many cards it holds",
+            )
+        elif not hints and trigger is None and scope.card == FLOW_SCOPE:
+            hints = ("the flow reads counters, params and its loops' names; no trigger's",)
         elif not hints and trigger is None:
             hints = ("this rule has no trigger, so trigger names are not in scope",)
         elif not hints and trigger is not None:

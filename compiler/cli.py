@@ -13,6 +13,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from compiler import __version__
 from compiler.project import Project, card_files, find_project
@@ -43,6 +44,14 @@ def _expand(paths: Sequence[str], project: Project | None) -> tuple[list[Path], 
     files: list[Path] = []
     for raw in paths:
         path = Path(raw)
+        if path.suffix in (".yaml", ".yml") and path.is_file():
+            from compiler.pipeline import game_folder
+
+            if game_folder(path) is None:
+                # A scenario named by mistake: read as card text, it gave a screen of syntax
+                # errors. A variant is inside its game's folder and is checked with the game.
+                problems.append(yaml_named(raw, "cardc check"))
+                continue
         if path.is_dir():
             found = card_files(path)
             if not found:
@@ -60,6 +69,21 @@ def _expand(paths: Sequence[str], project: Project | None) -> tuple[list[Path], 
         else:
             files.append(path)
     return files, problems
+
+
+def yaml_named(raw: str, command: str) -> Diagnostic:
+    """A YAML file named where card files are wanted (``cardc check`` or ``cardc fmt``)."""
+    return Diagnostic(
+        "not-card-file",
+        f"'{raw}' is a YAML file, not a card file: {command} reads .cards files",
+        file_span(raw),
+        "error",
+        (
+            f"a scenario runs with: cardc test {raw}; a variant is checked with its game "
+            "(cardc check, in the project)",
+        ),
+        show_source=False,
+    )
 
 
 def _emit(diagnostics: list[Diagnostic], sources: SourceCache, fmt: str) -> int:
@@ -83,7 +107,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     result = check_paths(files, project, sources)
     diagnostics = problems + result.diagnostics
     if project is not None and not args.paths:
-        diagnostics += _reference_problems(project)
+        compiled = {game.folder.name: game.ir for game in result.games if game.ir is not None}
+        diagnostics += _reference_problems(project, compiled)
     status = _emit(diagnostics, sources, args.format)
     if args.format == "text":
         if args.provenance:
@@ -98,8 +123,12 @@ def cmd_check(args: argparse.Namespace) -> int:
 REFERENCE_FILE = "reference.yaml"
 
 
-def _reference_problems(project: Project) -> list[Diagnostic]:
-    """Each game's reference.yaml, checked for the shape the sheets read it as."""
+def _reference_problems(
+    project: Project, compiled: dict[str, Any] | None = None
+) -> list[Diagnostic]:
+    """Each game's reference.yaml, checked for the shape the sheets read it as, and (for a
+    game in ``compiled``, its IR) for the phases it names, as ``cardc build`` checks them: a
+    phase its flow lacks passed ``cardc check`` and failed the build."""
     found = []
     for game in project.games():
         path = project.game_dir(game) / REFERENCE_FILE
@@ -111,6 +140,7 @@ def _reference_problems(project: Project) -> list[Diagnostic]:
             check_reference_file(path, project.relative(path))
         except ReferenceShapeError as error:
             found.append(error.diagnostic())
+            continue
         except (OSError, UnicodeDecodeError) as error:
             shown = project.relative(path)
             found.append(
@@ -118,6 +148,18 @@ def _reference_problems(project: Project) -> list[Diagnostic]:
                     "reference-unreadable", f"cannot read {shown}: {error}", file_span(shown)
                 )
             )
+            continue
+        ir = (compiled or {}).get(game)
+        if ir is not None and ir.get("flow"):
+            from compiler.sheets.reference import ReferenceError, check_phase_names, load_reference
+
+            try:
+                check_phase_names(load_reference(path), ir)
+            except ReferenceError as error:
+                found.append(
+                    error.diagnostic
+                    or Diagnostic("reference-shape", str(error), file_span(str(path)))
+                )
     return found
 
 
@@ -356,6 +398,7 @@ def _os_problem(error: OSError) -> str:
         errno.ENAMETOOLONG: "the name is too long for the file system: choose a shorter one",
         errno.EISDIR: "a folder is there: give a file name",
         errno.ENOTDIR: "a file is where a folder should be",
+        errno.ENOENT: "check the path, and that its folder exists",
     }
     hint = hints.get(error.errno or 0)
     return f"cannot use {name}: {reason}" + (f"\n  hint: {hint}" if hint else "")

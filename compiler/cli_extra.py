@@ -100,6 +100,25 @@ def cmd_test(args: argparse.Namespace) -> int:
     if missing:
         print(f"cardc test: no such file or folder: {missing[0]}", file=sys.stderr)
         return 2
+    from engine.scenario import SCENARIO_SUFFIXES
+
+    if not args.paths and project.scenarios.is_file():
+        shown = project.relative(project.scenarios)
+        print(
+            f"cardc test: {shown} is a file, where the project's scenarios folder goes\n"
+            f"  hint: move it away, or name another folder in [tool.cardc] (scenarios = ...)",
+            file=sys.stderr,
+        )
+        return 2
+    # A card file named by mistake: read as YAML, it failed at its first '@' or '{'.
+    other = [p for p in paths if p.is_file() and p.suffix not in SCENARIO_SUFFIXES]
+    if other and args.paths:
+        print(
+            f"cardc test: {other[0]} is not a scenario file: a scenario is a .yaml (or .yml) "
+            f"file\n  hint: cardc check {other[0]} checks a card file",
+            file=sys.stderr,
+        )
+        return 2
     stale = _stale(project, args)
     if stale is not None:
         return stale
@@ -111,9 +130,9 @@ def cmd_test(args: argparse.Namespace) -> int:
             display_path(project.scenarios)
         )
         print(
-            f"cardc test: no scenarios in {where}: a scenario is a .yaml file there (one or "
-            "more documents)\n  hint: 'cardc new GAME' writes a starter scenario; see README, "
-            '"Scenarios"',
+            f"cardc test: no scenarios in {where}: a scenario is a .yaml (or .yml) file there "
+            "(one or more documents)\n  hint: 'cardc new GAME' writes a starter scenario; see "
+            'README, "Scenarios"',
             file=sys.stderr,
         )
         if args.format == "json":

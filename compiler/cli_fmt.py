@@ -8,13 +8,21 @@ import sys
 import tempfile
 from pathlib import Path
 
-from dsl.diagnostics import Diagnostic, SourceCache, file_span, render_all
+from dsl.diagnostics import (
+    NOT_UTF8_HINT,
+    Diagnostic,
+    SourceCache,
+    file_span,
+    not_utf8,
+    render_all,
+)
+from dsl.nodes import Span
 
 
 def fmt_files(paths: list[str]) -> tuple[list[Path], list[Diagnostic]]:
     """The ``.cards`` files to format: those named, those under named folders, or (with no
     path) every one under the project's ``cards/``, variants' card files included."""
-    from compiler.cli import _project_or_die
+    from compiler.cli import _project_or_die, yaml_named
     from compiler.project import display_path
 
     problems: list[Diagnostic] = []
@@ -26,6 +34,8 @@ def fmt_files(paths: list[str]) -> tuple[list[Path], list[Diagnostic]]:
         path = Path(raw)
         if path.is_dir():
             files.extend(sorted(p for p in path.rglob("*.cards") if p.is_file()))
+        elif path.suffix in (".yaml", ".yml") and path.is_file():
+            problems.append(yaml_named(raw, "cardc fmt"))
         elif path.is_file():
             files.append(path)
         else:
@@ -62,7 +72,17 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     from dsl.parser import read_source
 
     if args.paths == ["-"]:  # editors: stdin to stdout
-        text = sys.stdin.read()
+        # Bytes, decoded here: a byte that is not UTF-8 is told at its line and column, as in
+        # a file (stdin's own decoding passed it through, or stopped with an internal error).
+        data = sys.stdin.buffer.read()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            line, column, message = not_utf8(data, error)
+            span = Span("<stdin>", line, column, line, column + 1)
+            problem = Diagnostic("not-utf8", message, span, "error", (NOT_UTF8_HINT,), False)
+            print(render_all([problem], SourceCache()), file=sys.stderr)
+            return 1
         result = format_text(text, "<stdin>")
         if result.text is None:
             sources = SourceCache()

@@ -129,6 +129,23 @@ def cmd_sheets(args: argparse.Namespace) -> int:
                 or (f"games: {', '.join(project.games())}",)
             ),
         )
+    if args.variant:
+        from compiler.suggest import did_you_mean
+        from compiler.terminal import safe_text
+        from compiler.variants import variant_names
+
+        for game in games:
+            names = variant_names(project.game_dir(game))
+            if args.variant not in names:
+                # The build's path below printed "sheets: generated/sheets/GAME/V.*" for a
+                # variant the game does not have, and exited 0.
+                return _fail(
+                    f"'{safe_text(args.variant)}' is not a variant of {game}",
+                    *(
+                        did_you_mean(args.variant, names)
+                        or (f"variants: {', '.join(names) or 'none'}",)
+                    ),
+                )
     sources = SourceCache()
     if options.is_default() and set(formats) == set(FORMATS) and not args.out:
         # The build's own sheets: build the games (a game whose sources did not change is

@@ -70,6 +70,14 @@ def game_folder(project: Project, game: str, variant: str | None) -> Path:
         return folder
     variants = sorted(p.name for p in folder.iterdir() if p.is_dir() and _compiled(p))
     if not _compiled(folder / variant):
+        source = project.game_dir(game) / "variants" / f"{variant}.yaml"
+        if source.is_file():
+            # Its YAML is there: "it has no variants" was untrue.
+            raise SimUsageError(
+                f"'{game}' has no compiled variant '{variant}': {project.relative(source)} "
+                "is not compiled",
+                ("run 'cardc build' (it says what keeps the variant from compiling)",),
+            )
         listing = f"; variants: {', '.join(variants)}" if variants else "; it has no variants"
         hints = did_you_mean(variant, variants) or (
             ("variants are compiled by 'cardc build' into generated/<game>/<variant>/",)
@@ -109,8 +117,12 @@ class ProgressBar:
             self.stream.flush()
 
 
-def _die(message: str, hints: tuple[str, ...] = (), status: int = 2) -> int:
-    print(f"cardc sim: {message}", file=sys.stderr)
+def _die(
+    message: str, hints: tuple[str, ...] = (), status: int = 2, program: str = "cardc sim"
+) -> int:
+    """Say what went wrong on stderr, headed by the command the user typed (``cardc sweep``
+    shares these messages with ``cardc sim``); the exit status."""
+    print(f"{program}: {message}", file=sys.stderr)
     for hint in hints:
         print(f"  hint: {hint}", file=sys.stderr)
     return status
@@ -192,10 +204,11 @@ def _run_guarded(args: argparse.Namespace, body: Any) -> int:
     from engine import sim
     from engine.runtime import RuleError
 
+    program = getattr(args, "program", "cardc sim")
     try:
         return int(body())
     except SimUsageError as error:
-        return _die(str(error), error.hints)
+        return _die(str(error), error.hints, program=program)
     except sim.GameFailed as error:
         variant = f" --variant {args.variant}" if getattr(args, "variant", None) else ""
         return _die(
@@ -205,18 +218,23 @@ def _run_guarded(args: argparse.Namespace, body: Any) -> int:
                 f"{args.mode} --policy {args.policy} --log-game {error.number}",
             ),
             status=1,
+            program=program,
         )
     except sim.SimError as error:
         hints: tuple[str, ...] = ()
         if error.wrong is not None:
             hints = did_you_mean(error.wrong, error.candidates, 0.5)
-        return _die(str(error), hints)
+        return _die(str(error), hints, program=program)
     except RuleError as error:
-        return _die(str(error), status=1)
+        return _die(str(error), status=1, program=program)
     except BrokenPipeError:
         raise  # cardc's main says nothing when a reader such as head stops reading
     except OSError as error:
-        return _die(f"{error.filename or ''}: {error.strerror or error}".lstrip(": "), status=1)
+        return _die(
+            f"{error.filename or ''}: {error.strerror or error}".lstrip(": "),
+            status=1,
+            program=program,
+        )
 
 
 def _progress(args: argparse.Namespace) -> ProgressBar | None:
@@ -396,14 +414,16 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
     from engine import sim
 
+    args.program = "cardc sweep"
     project = find_project()
     if project is None:
         return _die(
             "no project here: no folder at or above this one holds cards/",
             ("cd into your project",),
+            program=args.program,
         )
     if sim.games_problem(args.games):
-        return _die(str(sim.games_problem(args.games)))
+        return _die(str(sim.games_problem(args.games)), program=args.program)
     args.variant = None
 
     def body() -> int:

@@ -111,6 +111,23 @@ def _install(
     name = definition.name
     if name in other:
         found = other[name]
+        kind = "native" if what == "verb" else "verb"
+        if found.origin == "prelude" or found.origin.startswith("stdlib."):
+            # Not the game's own declaration, which it could make a native instead: a name
+            # cardc or a `use`d module already gives (`build_deck`, decks' `shuffle`).
+            module = found.origin.removeprefix("stdlib.")
+            owner = (
+                "the prelude"
+                if found.origin == "prelude"
+                else f"the {module} module (use {module}, at {found.span})"
+            )
+            error(
+                "duplicate-name",
+                f"'{name}' is a {kind} of {owner}: a {what} of the game cannot take its name",
+                definition.span,
+                f"give yours another name, such as my_{name}",
+            )
+            return False
         error(
             "duplicate-name",
             f"'{name}' is already a {'native' if what == 'verb' else 'verb'} ({found.origin}) "

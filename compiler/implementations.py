@@ -227,6 +227,33 @@ def prove(vocab: Vocabulary, diagnostics: list[Diagnostic]) -> None:
                     ),
                 )
             )
+    if rules is not None and getattr(rules, "__file__", None):
+        diagnostics.extend(_zone_names(vocab, rules, Path(rules.__file__)))
+
+
+def _zone_names(vocab: Vocabulary, rules: Any, natives: Path) -> list[Diagnostic]:
+    """``DECKS`` and ``ZONE_KINDS`` name zones of the game: one the game lacks (a misspelt
+    one) was never read, silently (``ZONE_KINDS = {"hnd": ...}`` let any card in the hand)."""
+    from compiler.suggest import did_you_mean
+    from engine.loader import _assigned_line
+
+    found = []
+    for table in ("DECKS", "ZONE_KINDS"):
+        for zone in getattr(rules, table, None) or ():
+            if not isinstance(zone, str) or zone in vocab.zones:
+                continue
+            line = _assigned_line(natives, table)
+            found.append(
+                Diagnostic(
+                    "natives-broken",
+                    f"{table} names '{zone}', which is not a zone of this game",
+                    Span(str(display_path(natives)), line, 1, line, 2),
+                    "error",
+                    did_you_mean(zone, sorted(vocab.zones))
+                    or (f"zones: {', '.join(sorted(vocab.zones)) or 'none'}",),
+                )
+            )
+    return found
 
 
 def _takes(arity: tuple[int, int | None] | None) -> str:

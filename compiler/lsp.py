@@ -220,9 +220,14 @@ def scenario_diagnostics(path: Path, text: str | None) -> list[Diagnostic]:
             temporary.unlink()
     out = []
     for problem in found:
-        match = re.match(r"(.*?):(\d+): (.*)", problem, re.S)
-        line, message = (int(match.group(2)), match.group(3)) if match else (1, problem)
-        span = Span(str(path), line, 1, line, 1)
+        # PATH:LINE: or PATH:LINE:COLUMN: (the column was once read as the line)
+        match = re.match(r"(.*?):(\d+)(?::(\d+))?: (.*)", problem, re.S)
+        line, column, message = (
+            (int(match.group(2)), int(match.group(3) or 1), match.group(4))
+            if match
+            else (1, 1, problem)
+        )
+        span = Span(str(path), line, column, line, column)
         out.append(Diagnostic("scenario", message, span, "error"))
     return out
 

@@ -49,7 +49,12 @@ def check_output(path: Path, force: bool, ours: bool = False) -> None:
 def write_atomic(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` in one rename: a reader sees the old file or the new."""
     folder = path.parent if str(path.parent) else Path(".")
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as error:
+        # The temporary file's name is cardc's own ('.x.md.gmfenj7z.tmp'): say the file the
+        # user named, whose folder is missing or refuses the write.
+        raise type(error)(error.errno, error.strerror, str(path)) from error
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)

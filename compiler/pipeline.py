@@ -14,7 +14,7 @@ from typing import Any
 
 from compiler.checker import check_game
 from compiler.ir_schema import validate
-from compiler.project import GAME_FILE, card_files
+from compiler.project import GAME_FILE, RESERVED_GAMES, card_files
 from compiler.vocabulary import Vocabulary, read_vocabulary
 from dsl.diagnostics import Diagnostic, SourceCache, file_span
 from dsl.nodes import Declaration, Name, SourceFile, Span
@@ -118,6 +118,11 @@ def _parse_kept(path: Path) -> ParseResult:
     return result
 
 
+def _game_name_span(game: Declaration) -> Span:
+    """The game's name in its declaration, the word to change, not the whole declaration."""
+    return next((w.span for clause in game.args for w in clause if isinstance(w, Name)), game.span)
+
+
 def game_folder(path: Path) -> Path | None:
     """The game folder a file belongs to: the nearest folder above it holding game.cards."""
     for folder in (path.parent, *path.parent.parents):
@@ -184,17 +189,24 @@ def compile_game(
             )
         )
     vocab = read_vocabulary(game_decls[0], diagnostics)
-    if vocab.game and vocab.game != folder.name:
-        # Underline the name itself, the word to change, not the whole declaration.
-        name_span = next(
-            (w.span for clause in game_decls[0].args for w in clause if isinstance(w, Name)),
-            game_decls[0].span,
+    reserved = RESERVED_GAMES.get(vocab.game) or RESERVED_GAMES.get(folder.name)
+    if reserved:
+        diagnostics.append(
+            Diagnostic(
+                "game-name",
+                f"'{vocab.game if vocab.game in RESERVED_GAMES else folder.name}' cannot name "
+                f"a game: {reserved}",
+                _game_name_span(game_decls[0]),
+                "error",
+                ("rename the game and its folder, such as my_game (cards/my_game/)",),
+            )
         )
+    elif vocab.game and vocab.game != folder.name:
         diagnostics.append(
             Diagnostic(
                 "game-name",
                 f"the game is named '{vocab.game}' but its folder is '{folder.name}'",
-                name_span,
+                _game_name_span(game_decls[0]),
                 "error",
                 (f"rename one of them; cardc finds games by folder (cards/{vocab.game}/)",),
             )

@@ -13,6 +13,15 @@ from pathlib import Path
 
 GAME_FILE = "game.cards"
 
+#: Names no game may take: ``cardc build`` writes these folders of ``generated/`` beside the
+#: games' (``generated/<game>/``), and a game of the name would be written into them (a game
+#: named ``schema`` and the game-independent ``generated/schema/scenario.schema.json``
+#: overwrote each other).
+RESERVED_GAMES = {
+    "schema": "generated/schema/ holds the JSON Schemas",
+    "sheets": "generated/sheets/ holds every game's printable sheets",
+}
+
 
 @dataclass(frozen=True)
 class Project:

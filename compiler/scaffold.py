@@ -101,6 +101,19 @@ def scaffold(game: str, project: Project | None, cwd: Path) -> list[str]:
             f"cardc new: '{_shown(game)}' is not a game name\n"
             "  hint: use lower_snake_case letters, digits and '_', starting with a letter"
         )
+    from compiler.project import RESERVED_GAMES
+    from dsl.parser import KEYWORDS
+
+    # 'flow' opens a flow declaration wherever a declaration may start.
+    keywords = KEYWORDS | {"flow"}
+    if game in keywords or game in RESERVED_GAMES:
+        # 'game if "If" {' does not parse, and a game 'sheets' is written into
+        # generated/sheets/: the starter project would not check.
+        why = f"'{game}' is a keyword of the language" if game in keywords else RESERVED_GAMES[game]
+        raise SystemExit(
+            f"cardc new: '{game}' cannot name a game: {why}\n"
+            f"  hint: choose another name, such as my_{game}"
+        )
     if len(game) > MAX_NAME:
         # It names a folder and a Python module: file systems stop at 255 bytes.
         raise SystemExit(

@@ -106,7 +106,8 @@ def _indent_candidates() -> list[tuple[int, int, int]]:
 
 def read_document(path: Path) -> Document:
     """Read ``path`` for an edit; :class:`EditRefused` when it cannot be edited faithfully."""
-    from dsl.yaml_load import YamlLimitError, yaml_error_position
+    from dsl.diagnostics import NOT_UTF8_HINT, not_utf8
+    from dsl.yaml_load import YamlLimitError, yaml_error_hint, yaml_error_position
 
     try:
         raw = path.read_bytes()
@@ -115,9 +116,9 @@ def read_document(path: Path) -> Document:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
+        line, column, message = not_utf8(raw, error)
         raise EditRefused(
-            f"{path}: byte {error.start + 1} is not UTF-8, so cardc cannot edit the file",
-            "save it as UTF-8",
+            f"{path}:{line}:{column}: {message}, so cardc cannot edit it", NOT_UTF8_HINT
         ) from error
     shape = Shape()
     if text.startswith(BOM):
@@ -143,7 +144,8 @@ def read_document(path: Path) -> Document:
         problem = getattr(error, "problem", None) or str(error).split("\n")[0]
         raise EditRefused(
             f"{where}: this is not valid YAML: {problem}",
-            "fix the file (cardc check shows the problem), then edit again",
+            (yaml_error_hint(error) or "fix the file (cardc check shows the problem)")
+            + ", then edit again",
         ) from error
     prefix = ""
     if data is None:

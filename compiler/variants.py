@@ -54,10 +54,16 @@ from compiler.variant_spans import (
     remap_spans,
 )
 from compiler.variant_values import dsl_string, move_positions, number_problem
-from dsl.diagnostics import Diagnostic, SourceCache, file_span
+from dsl.diagnostics import NOT_UTF8_HINT, Diagnostic, SourceCache, file_span, not_utf8
 from dsl.nodes import Declaration, Name, Number, Property, SourceFile, Span
 from dsl.parser import parse, parse_file
-from dsl.yaml_load import YamlLimitError, bounded, yaml_error_message, yaml_error_position
+from dsl.yaml_load import (
+    YamlLimitError,
+    bounded,
+    yaml_error_hint,
+    yaml_error_message,
+    yaml_error_position,
+)
 from engine.words import with_article
 
 VARIANTS_DIR = "variants"
@@ -87,6 +93,28 @@ def variant_paths(folder: Path) -> list[Path]:
     if not directory.is_dir():
         return []
     return sorted(p for p in directory.glob("*.yaml") if p.is_file())
+
+
+def _misnamed(folder: Path) -> list[Diagnostic]:
+    """A ``.yml`` file among the variants: never read as one (a variant is ``NAME.yaml``),
+    so said rather than left out of every check and build without a word."""
+    from compiler.project import display_path
+
+    directory = folder / VARIANTS_DIR
+    if not directory.is_dir():
+        return []
+    return [
+        Diagnostic(
+            "variant-name",
+            f"'{path.name}' is not read as a variant: a variant's file ends in .yaml",
+            file_span(str(display_path(path))),
+            "error",
+            (f"rename it {path.stem}.yaml",),
+            show_source=False,
+        )
+        for path in sorted(directory.glob("*.yml"))
+        if path.is_file()
+    ]
 
 
 def variant_names(folder: Path) -> list[str]:
@@ -133,14 +161,29 @@ def load_overlay(
     where = str(path)
     if text is None:
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
+            raw = path.read_bytes()
+            text = raw.decode("utf-8")
+        except OSError as error:
             diagnostics.append(
                 Diagnostic(
                     "variant-unreadable",
-                    f"cannot read {where}: {error}",
+                    f"cannot read {where}: {error.strerror or error}",
                     file_span(where),
                     "error",
+                    ("check the file's permissions",),
+                    show_source=False,
+                )
+            )
+            return None
+        except UnicodeDecodeError as error:
+            line, column, message = not_utf8(raw, error)
+            diagnostics.append(
+                Diagnostic(
+                    "not-utf8",
+                    message,
+                    Span(where, line, column, line, column + 1),
+                    "error",
+                    (NOT_UTF8_HINT,),
                     show_source=False,
                 )
             )
@@ -157,7 +200,12 @@ def load_overlay(
     except YAMLError as error:
         line, column = yaml_error_position(error, text)
         span = _span(where, line - 1, column - 1)
-        diagnostics.append(Diagnostic("variant-yaml", yaml_error_message(error), span, "error"))
+        hint = yaml_error_hint(error)
+        diagnostics.append(
+            Diagnostic(
+                "variant-yaml", yaml_error_message(error), span, "error", (hint,) if hint else ()
+            )
+        )
         return None
     if data is None:
         data = {}
@@ -284,11 +332,23 @@ def _game_members(game: Declaration, what: str) -> dict[str, int]:
     return found
 
 
+def _as_written(value: Any) -> str:
+    """A YAML value as the file spells it (``true``, not Python's ``True``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "an empty value"
+    return repr(value)
+
+
 def _number(ctx: _Context, node: Any, key: Any, what: str) -> int | float | None:
     value = node[key]
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         ctx.error(
-            "variant-value", f"{what} is a number, not {value!r}", _value_span(ctx.where, node, key)
+            "variant-value",
+            f"{what} is a number, not {_as_written(value)}",
+            _value_span(ctx.where, node, key),
+            f"write a number, such as {key}: 3",
         )
         return None
     problem = number_problem(value)
@@ -848,7 +908,7 @@ def check_variants(
     added to ``provisional`` when given, so ``cardc check --provenance`` lists them too."""
     from compiler.project import display_path
 
-    diagnostics: list[Diagnostic] = []
+    diagnostics: list[Diagnostic] = _misnamed(folder)
     for path in variant_paths(folder):
         result, overlay = compile_variant(folder, display_path(path), sources, files=files)
         own = str(display_path(path))
@@ -877,7 +937,7 @@ def render_variants(
     from compiler.project import display_path
 
     outputs: dict[str, bytes] = {}
-    diagnostics: list[Diagnostic] = []
+    diagnostics: list[Diagnostic] = _misnamed(folder)
     for path in variant_paths(folder):
         result, overlay = compile_variant(folder, display_path(path), sources, files=files)
         own = str(display_path(path))

@@ -439,13 +439,32 @@ class _Reader:
             low = self.number(words[0].low, "the fewest players")
             high = self.number(words[0].high, "the most players")
             if low is not None and high is not None:
-                if not 1 <= low <= high:
-                    self.error("bad-players", "players must be a range like 1..4", prop.span)
+                if low < 1:
+                    self.error(
+                        "bad-players",
+                        f"a game is played by 1 player or more, not {low}",
+                        words[0].low.span,
+                        f"write: players 1..{max(high, 1)}",
+                    )
+                elif low > high:
+                    self.error(
+                        "bad-players",
+                        f"players {low}..{high}: the fewest come first",
+                        prop.span,
+                        f"write: players {high}..{low}",
+                    )
                 self.vocab.players = (low, high)
             return
         if len(words) == 1:
             count = self.number(words[0], "the number of players")
-            if count is not None:
+            if count is not None and count < 1:
+                self.error(
+                    "bad-players",
+                    f"a game is played by 1 player or more, not {count}",
+                    words[0].span,
+                    "write: players 2 (or a range: players 1..4)",
+                )
+            elif count is not None:
                 self.vocab.players = (count, count)
             return
         self.error(
@@ -598,12 +617,14 @@ class _Reader:
 
     def read_counter(self, prop: Property) -> None:
         start, low, high = 0, 0, None
+        given: dict[str, Property] = {}
         for member in prop.body or ():
             if isinstance(member, Property) and member.name in ("start", "min", "max"):
                 words = self.words(member)
                 value = self.number(words[0], f"'{member.name}'") if len(words) == 1 else None
                 if value is None:
                     continue
+                given[member.name] = member
                 if member.name == "start":
                     start = value
                 elif member.name == "min":
@@ -617,6 +638,23 @@ class _Reader:
                     member.span,
                     "write: counter coins { start 5; min 0 }",
                 )
+        # A counter no value can satisfy was accepted, and the game then held it to both.
+        if high is not None and low > high:
+            self.error(
+                "bad-counter",
+                f"a counter can be no less than {low} and no more than {high}: no value is both",
+                given["max"].span,
+                "make max at least min",
+            )
+            high = None  # still declared: its uses are not errors besides
+        elif high is not None and start > high:
+            self.error(
+                "bad-counter",
+                f"a counter cannot start at {start}, above its max {high}",
+                given["start"].span,
+                f"start it at {high} or less, or raise its max",
+            )
+            start = high
         for name in self.names(prop):
             if self.declare(name.id, "counter", name.span):
                 self.vocab.counters[name.id] = CounterDecl(
@@ -634,7 +672,16 @@ class _Reader:
             )
             return
         length = self.number(words[1], "a track's length")
-        if length is None or length < 1:
+        if length is None:
+            return
+        if length < 1:
+            # It was left out without a word: every use of it then said it is no track.
+            self.error(
+                "bad-track",
+                f"a track has 1 box or more, not {length}",
+                words[1].span,
+                f"write: track {words[0].id} 10 (in a variant: tracks: {{{words[0].id}: 10}})",
+            )
             return
         boxes: dict[str, tuple[int, ...]] = {}
         for member in prop.body or ():

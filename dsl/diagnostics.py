@@ -23,6 +23,26 @@ def file_span(path: str) -> Span:
     return Span(path, 1, 1, 1, 1)
 
 
+def not_utf8(data: bytes, error: UnicodeDecodeError) -> tuple[int, int, str]:
+    """Where ``data`` stops being UTF-8 (1-based line and column, counted in bytes on its
+    line) and the sentence that says so: every file cardc reads (card files, variants,
+    scenarios, reference tables) names the byte the same way, with the hint
+    :data:`NOT_UTF8_HINT`."""
+    before = data[: error.start]
+    line = before.count(b"\n") + 1
+    column = len(before) - (before.rfind(b"\n") + 1) + 1
+    return (
+        line,
+        column,
+        f"this file is not valid UTF-8: byte 0x{data[error.start]:02x} at line {line}, "
+        f"column {column}",
+    )
+
+
+#: What to do about a file that is not UTF-8.
+NOT_UTF8_HINT = "save the file as UTF-8"
+
+
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     """One problem found in the sources, with where it is and how to fix it."""

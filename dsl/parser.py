@@ -29,7 +29,7 @@ from lark.lexer import LexerThread
 from lark.parsers.lalr_analysis import Shift
 from lark.parsers.lalr_parser_state import ParseConf, ParserState
 
-from dsl.diagnostics import Diagnostic, file_span
+from dsl.diagnostics import NOT_UTF8_HINT, Diagnostic, file_span, not_utf8
 from dsl.grammar_cache import load_lark
 from dsl.nodes import (
     Annotation,
@@ -1507,7 +1507,13 @@ _MISTAKES: list[tuple[_Mistake, list[str]]] = [
             "a flow section holds phases, each with a name and a block",
             "write: setup { phase deal { draw hand 3 } }",
         ),
-        ["flow { setup { deal } }", "flow { setup { deal 1 } }", "flow { round 3 { x\n y { } } }"],
+        [
+            "flow { setup { deal } }",
+            "flow { setup { deal 1 } }",
+            "flow { round 3 { x\n y { } } }",
+            # A statement straight in a section: it read "a phase needs a block of statements".
+            "flow { turn { draw hand 1 } }",
+        ],
     ),
     (
         _Mistake(
@@ -2092,17 +2098,14 @@ def read_source(path: str | Path) -> tuple[str | None, list[Diagnostic]]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        before = data[: error.start]
-        line = before.count(b"\n") + 1
-        column = len(before) - (before.rfind(b"\n") + 1) + 1
+        line, column, message = not_utf8(data, error)
         return None, [
             Diagnostic(
                 "not-utf8",
-                f"this file is not valid UTF-8: byte 0x{data[error.start]:02x} "
-                f"at line {line}, column {column}",
+                message,
                 Span(name, line, column, line, column + 1),
                 "error",
-                ("save the file as UTF-8",),
+                (NOT_UTF8_HINT,),
                 show_source=False,
             )
         ]

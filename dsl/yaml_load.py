@@ -27,6 +27,7 @@ __all__ = [
     "bounded",
     "load_yaml",
     "load_yaml_all",
+    "yaml_error_hint",
     "yaml_error_message",
     "yaml_error_position",
 ]
@@ -206,3 +207,26 @@ def yaml_error_message(error: YAMLError) -> str:
         code = error.character if isinstance(error.character, int) else ord(error.character[0])
         problem = f"the character U+{code:04X} is not allowed in YAML"
     return f"this is not valid YAML: {problem or str(error)}"
+
+
+def yaml_error_hint(error: YAMLError) -> str | None:
+    """How to fix a load error a designer commonly makes (a tab, a key given twice, a
+    character YAML does not take), or None when the message says all there is (a
+    :class:`YamlLimitError`'s :func:`yaml_error_message` holds its hint)."""
+    if isinstance(error, YamlLimitError):
+        return None
+    problem = str(getattr(error, "problem", None) or "")
+    if "'\\t'" in problem:
+        return "indent with spaces: YAML does not take a tab there"
+    if problem.startswith("found duplicate key"):
+        first = getattr(error, "context_mark", None)
+        where = f" (this mapping starts at line {first.line + 1})" if first is not None else ""
+        return f"give each key once in a mapping{where}: keep one of the two, or merge them"
+    if problem.startswith("mapping values are not allowed"):
+        return (
+            "quote a value that holds ': ' (name: \"a: b\"), or put a nested key on a line "
+            "of its own"
+        )
+    if hasattr(error, "character"):  # a reader error: a character no YAML file may hold
+        return "remove the character: a YAML file is text (is this the right file?)"
+    return None

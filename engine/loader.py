@@ -270,7 +270,7 @@ def load_natives(source: Path) -> ModuleType | None:
     except SyntaxError as error:
         del sys.modules[package]
         raise NativesError(
-            f"{error.msg} (a game's natives must be valid Python)",
+            f"cannot be loaded: {error.msg} (a game's natives must be valid Python)",
             str(error.filename or natives),
             error.lineno or 1,
             error.offset or 1,
@@ -351,6 +351,25 @@ def _keyed_by_names(value: Any) -> str | None:
     return f"a dict keyed by names, and {wrong[0]!r} is not one" if wrong else None
 
 
+def _kinds_by_names(value: Any) -> str | None:
+    """A table of the kinds a scenario's values take: names to ``engine.scenario_types``
+    kinds (``Number()``, ``Id(...)``, ``Fields(...)``); a string such as ``"number"`` was an
+    internal error of ``cardc build`` (``'str' object has no attribute 'schema'``)."""
+    problem = _keyed_by_names(value)
+    if problem is not None:
+        return problem
+    from engine.scenario_types import Kind
+
+    wrong = [(key, kind) for key, kind in value.items() if not isinstance(kind, Kind)]
+    if wrong:
+        key, kind = wrong[0]
+        return (
+            f"a dict of names to kinds of engine.scenario_types, and {key!r} is "
+            f"{_short(kind)}, which is no kind"
+        )
+    return None
+
+
 #: What each name the engine reads from a game's module must be (engine.api; README, "A
 #: game's own Python"): a wrong one was a TypeError deep in a command ("internal error").
 _SHAPES: dict[str, tuple[Any, str]] = {
@@ -364,10 +383,20 @@ _SHAPES: dict[str, tuple[Any, str]] = {
     "GIVEN": (_mapping_of_functions, "GIVEN = {'board': given_board}"),
     "EXPECT": (_mapping_of_functions, "EXPECT = {'board': expect_board}"),
     "ACTIONS": (_mapping_of_functions, "ACTIONS = {'sail': do_sail}"),
-    "GIVEN_KINDS": (_keyed_by_names, "GIVEN_KINDS = {'board': ...}"),
-    "EXPECT_KINDS": (_keyed_by_names, "EXPECT_KINDS = {'board': ...}"),
-    "ACTION_ARGS": (_keyed_by_names, "ACTION_ARGS = {'sail': ...}"),
-    "EVENT_KINDS": (_keyed_by_names, "EVENT_KINDS = {'port': ...}"),
+    "GIVEN_KINDS": (
+        _kinds_by_names,
+        "GIVEN_KINDS = {'lucky': Number()}  (from engine.scenario_types import Number)",
+    ),
+    "EXPECT_KINDS": (
+        _kinds_by_names,
+        "EXPECT_KINDS = {'lucky': Number()}  (from engine.scenario_types import Number)",
+    ),
+    "ACTION_ARGS": (
+        _kinds_by_names,
+        "ACTION_ARGS = {'sail': Fields({'to': Id('space', 'a space')})}",
+    ),
+    "ZONE_KINDS": (_kinds_by_names, "ZONE_KINDS = {'hand': Id('card:card', 'a card of the deck')}"),
+    "EVENT_KINDS": (_kinds_by_names, "EVENT_KINDS = {'port': Id('place', 'a place')}"),
 }
 
 
@@ -431,9 +460,45 @@ def _check_names(module: ModuleType, natives: Path) -> None:
 _HOOKED = (("GIVEN_KINDS", "GIVEN"), ("EXPECT_KINDS", "EXPECT"))
 
 
+#: How a scenario calls each hook of a game's module (engine.scenario): a hook that cannot
+#: take these arguments failed only when a scenario ran it, as "internal error ... (a bug in
+#: cardc or the game's flow)".
+_HOOK_CALLS = {
+    "GIVEN": ("hook(g, player, value)", 3, "sets the value; player is None for a key of the game"),
+    "EXPECT": ("hook(g, player)", 2, "returns the value; player is None for a key of the game"),
+}
+
+
+def _check_hook_arity(module: ModuleType, natives: Path) -> None:
+    """Each ``GIVEN`` / ``EXPECT`` function takes the arguments a scenario passes it; a
+    :class:`NativesError` at its ``def`` when one cannot."""
+    import inspect
+
+    for table, (call, count, what) in _HOOK_CALLS.items():
+        hooks = getattr(module, table, None)
+        if not isinstance(hooks, dict):
+            continue
+        for key, function in hooks.items():
+            try:
+                inspect.signature(function).bind(*([None] * count))
+            except TypeError:
+                code = getattr(function, "__code__", None)
+                raise NativesError(
+                    f"cannot be used: {table}[{key!r}] is called as {call}, and "
+                    f"{getattr(function, '__name__', repr(function))} cannot take that",
+                    code.co_filename if code is not None else str(natives),
+                    code.co_firstlineno if code is not None else _assigned_line(natives, table),
+                    1,
+                    hint=f"write it as def {key}_hook{call[4:]}: it {what}",
+                ) from None
+            except ValueError:  # a builtin without a signature: taken as it is
+                continue
+
+
 def _check_hooks(module: ModuleType, natives: Path) -> None:
     """Every key of ``GIVEN_KINDS`` / ``EXPECT_KINDS`` has its hook in ``GIVEN`` / ``EXPECT``;
     a :class:`NativesError` at the kinds' line names the first that has none."""
+    _check_hook_arity(module, natives)
     for kinds_name, hooks_name in _HOOKED:
         kinds = getattr(module, kinds_name, None)
         if not isinstance(kinds, dict):

@@ -44,6 +44,18 @@ class IllegalDecision(RuleError):
     """A policy answered a question with something that is not one of its legal answers."""
 
 
+class ScriptedDiceError(RuleError):
+    """A scenario's scripted dice cannot give the roll a rule asks for (none is left, or the
+    next is a number the die does not have). The scenario's own mistake, not a rule refusing:
+    no scenario may expect it as a refusal ("Running out of dice or choices fails at once")."""
+
+    def __init__(self, message: str, sides: int, value: int | None = None) -> None:
+        super().__init__(message)
+        #: The die rolled, and the scripted number it could not show (None: none was left).
+        self.sides = sides
+        self.value = value
+
+
 class Question(NamedTuple):
     """A decision the engine needs: who decides, about what, and the legal answers.
 
@@ -365,10 +377,12 @@ class Game:
         """One die: scripted when a script is set, else from the seeded generator."""
         if self.scripted_dice is not None:
             if not self.scripted_dice:
-                raise RuleError(f"no scripted die left for a d{sides} roll")
+                raise ScriptedDiceError(f"no scripted die left for a d{sides} roll", sides)
             value = self.scripted_dice.pop(0)
             if not 1 <= value <= sides:
-                raise RuleError(f"scripted die {value} cannot come up on a d{sides}")
+                raise ScriptedDiceError(
+                    f"scripted die {value} cannot come up on a d{sides}", sides, value
+                )
         else:
             # One C call per die (randint is three Python frames deep); floor(u * n) + 1 is
             # uniform on 1..n for any die a game rolls (n far below 2**53).
@@ -869,8 +883,10 @@ class Game:
         located.internal = not isinstance(error, RuleError) or getattr(  # type: ignore[attr-defined]
             error, "internal", False
         )
-        if isinstance(error, IllegalDecision):
-            located.__class__ = IllegalDecision
+        if isinstance(error, (IllegalDecision, ScriptedDiceError)):
+            located.__class__ = type(error)
+            if isinstance(error, ScriptedDiceError):
+                located.sides, located.value = error.sides, error.value  # type: ignore[attr-defined]
         return located
 
 

@@ -33,10 +33,20 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from ruamel.yaml.error import YAMLError
 
-from dsl.yaml_load import load_yaml_all, yaml_error_message
-from engine.loader import compiled_folder, game_rules, name_problem, new_game
+from dsl.diagnostics import NOT_UTF8_HINT, not_utf8
+from dsl.yaml_load import load_yaml_all, yaml_error_hint, yaml_error_message, yaml_error_position
+from engine.loader import compiled_folder, game_rules, name_problem, new_game, validate_ir
 from engine.modes import MODE_SPELLINGS, MODES, mode_name
-from engine.runtime import Context, Game, GameEnded, Policy, Question, RuleError
+from engine.runtime import (
+    Context,
+    Game,
+    GameEnded,
+    Policy,
+    Question,
+    RuleError,
+    ScriptedDiceError,
+    _shown_path,
+)
 from engine.scenario_check import check_scenario
 from engine.scenario_flow import scenario_actions
 from engine.scenario_types import Unordered, child_where
@@ -230,15 +240,28 @@ def _suggest(name: str, pool: Any) -> str:
 def load(path: Path) -> list[tuple[Any, int, str | None]]:
     """The scenario documents of a file: each with its line and its schema error, if any."""
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
+        text = data.decode("utf-8")
         # Bounded: an alias bomb or deep nesting is a located error, not a hang.
         documents = [d for d in load_yaml_all(text, source=str(path)) if d is not None]
-    except (OSError, UnicodeDecodeError) as error:
-        raise ScenarioError(f"{path}:1: cannot read the scenario: {error}") from error
+    except OSError as error:
+        raise ScenarioError(
+            f"{path}:1: cannot read the scenario: {error.strerror or error}"
+        ) from error
+    except UnicodeDecodeError as error:
+        line, column, message = not_utf8(data, error)
+        raise ScenarioError(f"{path}:{line}:{column}: {message}; {NOT_UTF8_HINT}") from error
     except YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else 1
-        raise ScenarioError(f"{path}:{line}: {yaml_error_message(error)}") from error
+        line, column = yaml_error_position(error, text)
+        hint = yaml_error_hint(error)
+        raise ScenarioError(
+            f"{path}:{line}:{column}: {yaml_error_message(error)}" + (f"; {hint}" if hint else "")
+        ) from error
+    if not documents:
+        raise ScenarioError(
+            f"{path}:1: this file holds no scenario; write one (scenario:, game:, given:, do:, "
+            'expect:, as README\'s "Scenarios" shows), or delete the file'
+        )
     out: list[tuple[Any, int, str | None]] = []
     for document in documents:
         if not isinstance(document, dict):
@@ -372,6 +395,37 @@ def _show_value(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _dice_problem(
+    path: Path, doc: Any, game: Game, given: int, error: ScriptedDiceError, step: int
+) -> str:
+    """The scenario's dice could not give a roll of the step at line ``step``: said at the
+    die that cannot come up, or at the step that ran out of them, with what to write."""
+    sides = getattr(error, "sides", 6)
+    value = getattr(error, "value", None)
+    # The rule that rolled, when the engine knows it ("cards/x.cards:4:11: no scripted ...").
+    rolled_at = str(error).rpartition(": ")[0]
+    by = f" at {rolled_at}" if rolled_at else ""
+    if value is None:
+        where = f" (line {_line(doc, 'dice')})" if "dice" in doc else ""
+        return (
+            f"{path}:{step}: this step rolls a d{sides}{by}, but the scenario's scripted dice "
+            f"are used up ({given} given); add the roll's result, 1 to {sides}, to "
+            f"'dice:'{where}"
+        )
+    index = given - len(game.scripted_dice or []) - 1
+    lc = getattr(doc.get("dice"), "lc", None)
+    try:
+        line, column = lc.item(index)  # type: ignore[union-attr]
+        at = f"{int(line) + 1}:{int(column) + 1}"
+    except (KeyError, IndexError, TypeError, AttributeError):
+        at = str(_line(doc, "dice"))
+    return (
+        f"{path}:{at}: the scripted die {value} (number {index + 1} of 'dice:') cannot come "
+        f"up on the d{sides} that the step at line {step} rolls{by}; give a number from 1 to "
+        f"{sides}"
+    )
+
+
 class _ScriptedChoices(Policy):
     """Answers from the scenario, each matched against the question asked."""
 
@@ -379,14 +433,15 @@ class _ScriptedChoices(Policy):
         self.path = path
         self.choices = choices
         self.used = 0
-        self.line = line  # where more choices would go
+        self.line = line  # where a question with no answer left is told
 
     def decide(self, game: Game, question: Question) -> str:
         """The next scripted answer, or a clear failure."""
         if self.used >= len(self.choices):
             raise ScenarioError(
                 f"{self.path}:{self.line}: the scenario has no choice left, but the engine asks "
-                f"'{question.id}': {question.describe()}"
+                f"'{question.id}': {question.describe()}; add its answer to 'choices:' "
+                f"(- {question.id}: ANSWER)"
             )
         expected, answer, line = self.choices[self.used]
         self.used += 1
@@ -398,6 +453,36 @@ class _ScriptedChoices(Policy):
         # An answer the question does not allow goes to the engine as it is: the engine's
         # refusal (naming its rule) is what a scenario expecting it checks.
         return answer
+
+
+def _hook(path: Path, at: int, table: str, key: str, hooks: Any, *args: Any) -> Any:
+    """Call the game's ``GIVEN``/``EXPECT`` hook for ``key``; a failure inside it is the
+    game's Python's, told at the scenario's line with the hook's ``def`` (it was "internal
+    error ... (a bug in cardc or the game's flow)"). A rule refusing passes through."""
+    hook = hooks[key]
+    try:
+        return hook(*args)
+    except (RuleError, ScenarioError):
+        raise
+    except Exception as error:  # noqa: BLE001 - the game's own Python, said where it is
+        import traceback
+
+        # The line that raised, in the hook's own file (else its def).
+        code = getattr(hook, "__code__", None)
+        lines = [
+            frame.lineno
+            for frame in traceback.extract_tb(error.__traceback__)
+            if code is not None and frame.filename == code.co_filename
+        ]
+        where = (
+            f", {_shown_path(code.co_filename)}:{lines[-1] if lines else code.co_firstlineno}"
+            if code
+            else ""
+        )
+        raise ScenarioError(
+            f"{path}:{at}: the game's Python failed in {table}[{key!r}]{where}: "
+            f"{type(error).__name__}: {error}"
+        ) from error
 
 
 def _answer(value: Any) -> str:
@@ -503,7 +588,14 @@ class Runner:
         # "cooperative" and "co-op" are the mode coop, as for 'cardc sim --mode'.
         mode = mode_name(str(doc.get("mode") or "solo"))
         players = int(doc.get("players") or MODES.get(mode, 1))
-        ir = json.loads((folder / "cards.json").read_text(encoding="utf-8"))
+        try:
+            # Checked as the engine checks it before running: a damaged cards.json was an
+            # "internal error ... JSONDecodeError (a bug in cardc or the game's flow)".
+            ir = validate_ir(folder, (folder / "cards.json").read_bytes())
+        except (OSError, RuleError) as error:
+            raise ScenarioError(
+                f"{path}:{line}: the compiled game cannot be used: {error}"
+            ) from error
         rules = game_rules(str(ir["game"]), folder)
         problems = check_scenario(doc, ir, rules, players, (line, 1), _removed(folder, ir))
         if problems:
@@ -518,7 +610,11 @@ class Runner:
                 choices.append((str(question), _answer(value), at))
             else:
                 choices.append((None, _answer(item), at))
-        policy = _ScriptedChoices(path, choices, _line(doc, "choices") or _line(doc, "do"))
+        # Where a question with no answer left is told: the step asking it (set below), else
+        # the choices (a 'given' that asks).
+        policy = _ScriptedChoices(
+            path, choices, _line(doc, "choices" if "choices" in doc else None)
+        )
         game = new_game(
             folder,
             players=players,
@@ -550,10 +646,15 @@ class Runner:
         steps = [] if refused is not None else list(doc.get("do") or [])
         for index, step in enumerate(steps):
             at = _line(doc["do"], index)
+            policy.line = at
             here = step.get("expect") or {}
             mark = len(game.events)
             try:
                 context = self._step(path, game, rules, step, at)
+            except ScriptedDiceError as error:
+                raise ScenarioError(
+                    _dice_problem(path, doc, game, dice_given, error, at) + self._recent(game)
+                ) from error
             except RuleError as error:
                 if _internal(error):
                     raise ScenarioError(
@@ -676,9 +777,13 @@ class Runner:
                                 f"{path}:{_line(value, name)}: expected {name} {cards}, got {held}"
                             )
             elif set_state:
-                hooks[key](game, player, _plain(value))
+                _hook(path, at, "GIVEN", key, hooks, game, player, _plain(value))
             else:
-                got = hooks[key](game, player)
+                try:
+                    got = _hook(path, at, "EXPECT", key, hooks, game, player)
+                except ScenarioError as error:  # the other expectations are still checked
+                    problems.append(str(error))
+                    continue
                 if not _same(got, _plain(value)):
                     problems.append(f"{path}:{at}: expected {key} {value}, got {_shown(got)}")
         return problems
@@ -694,7 +799,7 @@ class Runner:
                 for index, spec in enumerate(value):
                     self._player_state(path, game, rules, spec, index, True)
             else:
-                hooks[key](game, None, _plain(value))
+                _hook(path, _line(given, key), "GIVEN", key, hooks, game, None, _plain(value))
 
     def _check(
         self,
@@ -753,7 +858,11 @@ class Runner:
             elif key in ("refused", "error"):
                 continue
             else:
-                got = hooks[key](game, None)
+                try:
+                    got = _hook(path, at, "EXPECT", key, hooks, game, None)
+                except ScenarioError as error:  # the other expectations are still checked
+                    problems.append(str(error))
+                    continue
                 if not _same(got, _plain(value)):
                     problems.append(f"{path}:{at}: expected {key} {value}, got {_shown(got)}")
         return problems
@@ -842,12 +951,18 @@ def describe_event(event: tuple[Any, ...]) -> str:
     return " ".join(parts)
 
 
+#: What a scenario file's name ends in: both YAML spellings, as cardc's pytest plugin collects.
+SCENARIO_SUFFIXES = (".yaml", ".yml")
+
+
 def scenario_files(paths: list[Path]) -> list[Path]:
     """Every scenario file under ``paths``, sorted."""
     files: list[Path] = []
     for path in paths:
         if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*.yaml") if p.is_file()))
+            files.extend(
+                sorted(p for p in path.rglob("*") if p.suffix in SCENARIO_SUFFIXES and p.is_file())
+            )
         else:
             files.append(path)
     return files

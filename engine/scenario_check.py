@@ -239,9 +239,10 @@ class Checker:
         allowed = self.vocab.ir["vocabulary"].get("players") or []
         if allowed and not allowed[0] <= self.players <= allowed[-1]:
             self.add(
-                players_at,
+                # At the number when the scenario gives one (it was told at the key).
+                child_where(doc, "players", at) if "players" in doc else players_at,
                 f"{self.vocab.ir['title']} is for {allowed[0]} to {allowed[-1]} players, "
-                f"not {self.players}",
+                f"not {self.players}; give 'players:' a number from {allowed[0]} to {allowed[-1]}",
             )
         modes = getattr(self.rules, "MODES", None)
         # Its other spellings ('cooperative') are the mode they name, for both checks below.

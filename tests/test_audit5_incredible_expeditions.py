@@ -108,9 +108,10 @@ def test_a_game_seats_2_to_4_players(tmp_path: Path, players: int, passes: bool)
     (result,) = run_scenarios(GENERATED, PLAYERS.format(players=players), path)
     assert result.passed is passes, result.message
     if not passes:
+        # At the number, with the numbers it takes (badinput5).
         assert result.message == (
-            f"{path}:4:1: Incredible Expeditions: Quest for Atlantis is for 2 to 4 players, "
-            f"not {players}"
+            f"{path}:4:10: Incredible Expeditions: Quest for Atlantis is for 2 to 4 players, "
+            f"not {players}; give 'players:' a number from 2 to 4"
         )
 
 

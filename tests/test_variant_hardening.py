@@ -98,7 +98,7 @@ def test_positions_inside_an_add_block_s_messages_are_the_yaml_s(
     [
         ("- a\n- b\n", "a variant is a mapping of keys"),
         ("a: [\n", "this is not valid YAML"),
-        (b"description: x\n\xff\n", "cannot read"),
+        (b"description: x\n\xff\n", "2:1: error[not-utf8]: this file is not valid UTF-8"),
         ("description: \x01\n", "not valid YAML: the character U+0001"),
         # Found by tests/test_fuzz.py: a tagged scalar has no position (it crashed).
         ("!!python/object:os.system\n", "a variant is a mapping of keys"),
@@ -135,7 +135,7 @@ def test_a_path_that_is_no_path_is_a_usage_error(
             "a variant is a mapping of keys (description, params, cards, ...), not a list",
         ),
         ("a: [\n", "house.yaml:2:1: this is not valid YAML"),
-        (b"\xff\xfe", "is not UTF-8"),
+        (b"\xff\xfe", "house.yaml:1:1: this file is not valid UTF-8"),
         ("a: 1\r\nb: 2\n", "mixes line ends"),
     ],
 )

@@ -36,14 +36,19 @@ class SheetError(ValueError):
     ``source`` is ``file:line`` of the card at fault when there is one.
     """
 
-    def __init__(self, message: str, source: str = ""):
+    def __init__(self, message: str, source: str = "", located: Diagnostic | None = None):
         super().__init__(message)
         self.source = source
+        #: The problem at its file, line and column, when it is known (a reference.yaml's).
+        self.located = located
 
     def diagnostic(self) -> Diagnostic:
         """This error as a cardc diagnostic, at the card's source line."""
         from dsl.diagnostics import Diagnostic
         from dsl.nodes import Span
+
+        if self.located is not None:
+            return self.located
 
         path, _, line = self.source.rpartition(":")
         if path and line.isdigit():
@@ -106,7 +111,11 @@ def render_sheet_files(
         except LintError as error:
             raise SheetError(str(error), error.source) from error
         except (ReferenceError, TextError, LayoutError) as error:
-            raise SheetError(str(error), getattr(error, "source", "")) from error
+            raise SheetError(
+                str(error),
+                getattr(error, "source", ""),
+                error.diagnostic if isinstance(error, ReferenceError) else None,
+            ) from error
         result = dict(sorted(out.items()))
         if store is not None:
             store.put_sheet(key, result)

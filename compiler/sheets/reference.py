@@ -15,13 +15,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from dsl.diagnostics import Diagnostic
 
 REFERENCE_FILE = "reference.yaml"
 
 
 class ReferenceError(ValueError):
-    """A reference.yaml that cannot be read, with the file and line of the problem."""
+    """A reference.yaml that cannot be read, with the file and line of the problem.
+
+    ``diagnostic`` is the problem at its line and column, when the file's shape check found
+    it: what ``cardc build`` and ``cardc sheets`` show, as ``cardc check`` does."""
+
+    diagnostic: Diagnostic | None = None
 
 
 @dataclass(frozen=True)
@@ -180,6 +188,7 @@ def load_reference(path: Path, variant: bool = False) -> Reference:
 
     if not path.is_file():
         return Reference()
+    from compiler.project import display_path
     from compiler.sheets.reference_shape import (
         ReferenceShapeError,
         check_reference_file,
@@ -187,9 +196,12 @@ def load_reference(path: Path, variant: bool = False) -> Reference:
     )
 
     try:  # every value read below has the shape it is read as, or the error says where not
-        places = phase_places(check_reference_file(path, variant=variant), str(path))
+        shown = str(display_path(path))
+        places = phase_places(check_reference_file(path, shown, variant=variant), shown)
     except ReferenceShapeError as error:
-        raise ReferenceError(str(error)) from error
+        problem = ReferenceError(str(error))
+        problem.diagnostic = error.diagnostic()
+        raise problem from error
     try:
         data = load_yaml(path.read_text(encoding="utf-8"), "safe", source=str(path)) or {}
     except YamlLimitError as error:
@@ -400,7 +412,7 @@ def flow_phase_names(ir: dict[str, Any]) -> list[str]:
     return [p["name"] for section in flow.get("sections", []) for p in section["phases"]]
 
 
-def _check_phase_names(ref: Reference, ir: dict[str, Any]) -> None:
+def check_phase_names(ref: Reference, ir: dict[str, Any]) -> None:
     """Every phase the base game's reference names is a phase of its flow (a variant's flow
     may have removed one: its entries are then not printed)."""
     from compiler.suggest import did_you_mean
@@ -414,9 +426,18 @@ def _check_phase_names(ref: Reference, ir: dict[str, Any]) -> None:
         if name not in names:
             hint = did_you_mean(name, names) or (f"its phases: {', '.join(names)}",)
             at = ref.phase_places.get(name, REFERENCE_FILE)
-            raise ReferenceError(
-                f"{at}: {where}: '{name}' is not a phase of {ir['game']}'s flow\n  hint: {hint[0]}"
-            )
+            message = f"{where}: '{name}' is not a phase of {ir['game']}'s flow"
+            problem = ReferenceError(f"{at}: {message}\n  hint: {hint[0]}")
+            file, line, column = (at.rsplit(":", 2) + ["", ""])[:3]
+            if line.isdigit() and column.isdigit():
+                from dsl.diagnostics import Diagnostic
+                from dsl.nodes import Span
+
+                span = Span(file, int(line), int(column), int(line), int(column) + len(name))
+                problem.diagnostic = Diagnostic(
+                    "reference-shape", message, span, "error", (hint[0],)
+                )
+            raise problem
 
 
 def resolve(ref: Reference, ir: dict[str, Any], card_ids: set[str]) -> Reference:
@@ -426,7 +447,7 @@ def resolve(ref: Reference, ir: dict[str, Any], card_ids: set[str]) -> Reference
     scoring layer). Phase entries are put in the flow's order by ``compiler.sheets.model``."""
     from dataclasses import replace
 
-    _check_phase_names(ref, ir)
+    check_phase_names(ref, ir)
     params = {k: v for k, v in ir["vocabulary"].get("params", {}).items()}
 
     def fill(text: str) -> str:

@@ -217,12 +217,24 @@ def check_reference_file(path: Path, shown: str | None = None, variant: bool = F
     from ruamel.yaml.error import YAMLError
 
     from compiler.sheets.icons import SHAPES
-    from dsl.yaml_load import YamlLimitError, load_yaml, yaml_error_message, yaml_error_position
+    from dsl.diagnostics import NOT_UTF8_HINT, not_utf8
+    from dsl.yaml_load import (
+        YamlLimitError,
+        load_yaml,
+        yaml_error_hint,
+        yaml_error_message,
+        yaml_error_position,
+    )
 
     if not path.is_file():
         return None
-    text = path.read_text(encoding="utf-8")
+    data = path.read_bytes()
     where = shown or str(path)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line, column, message = not_utf8(data, error)
+        raise ReferenceShapeError(where, line, column, message, NOT_UTF8_HINT) from error
     try:
         data = load_yaml(text, "rt", source=where)
     except YamlLimitError as error:
@@ -232,7 +244,7 @@ def check_reference_file(path: Path, shown: str | None = None, variant: bool = F
     except YAMLError as error:
         line, column = yaml_error_position(error, text)
         raise ReferenceShapeError(
-            where, line, column, yaml_error_message(error), "fix the YAML"
+            where, line, column, yaml_error_message(error), yaml_error_hint(error) or "fix the YAML"
         ) from error
     check_reference(data, where, lambda: set(SHAPES), variant)
     return data
