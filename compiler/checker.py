@@ -67,6 +67,7 @@ from dsl.nodes import (
     Unless,
     Window,
 )
+from engine.budget import WORK_BUDGET
 from engine.words import with_article
 
 IR = dict[str, Any]
@@ -994,6 +995,8 @@ class Checker:
                     stmt.count.span,
                     "write: repeat 2 { ... }",
                 )
+            elif isinstance(literal, (int, float)):
+                self.too_much(literal, "times to repeat", stmt.count.span)
             return {
                 "kind": "repeat",
                 "at": at,
@@ -1432,6 +1435,7 @@ class Checker:
             return ir
         if typ == "dice":
             if isinstance(expr, Dice):
+                self.too_much(expr.count, "dice in one roll", expr.span)
                 return {"kind": "dice", "count": expr.count, "sides": expr.sides}
             if isinstance(expr, Name) and scope.locals.get(expr.id) == "dice":
                 return {"kind": "local", "name": expr.id}
@@ -1590,6 +1594,7 @@ class Checker:
         if isinstance(node, Percent):
             return {"kind": "num", "value": node.value / 100}, "number"
         if isinstance(node, Dice):
+            self.too_much(node.count, "dice in one roll", node.span)
             return {"kind": "roll", "count": node.count, "sides": node.sides}, "number"
         if isinstance(node, Name):
             return self.name(node, scope)
@@ -1637,10 +1642,25 @@ class Checker:
             high, ht = self.expr(node.high, scope)
             self.expect_type(lt, "number", node.low.span, "a range")
             self.expect_type(ht, "number", node.high.span, "a range")
+            if low.get("kind") == "num" and high.get("kind") == "num":
+                self.too_much(high["value"] - low["value"] + 1, "numbers in a range", node.span)
             return {"kind": "range", "low": low, "high": high}, "list"
         if isinstance(node, Attribute):
             return self.member(node, scope)
         raise AssertionError(f"unknown expression {type(node).__name__}")  # pragma: no cover
+
+    def too_much(self, count: float, what: str, span: Span) -> None:
+        """A literal count beyond what a whole game may do (:data:`WORK_BUDGET`): an error
+        here, not a game that runs for hours (README, "Untrusted input")."""
+        if count > WORK_BUDGET:
+            shown = f"{int(count):,}" if count == int(count) else f"{count:g}"
+            self.error(
+                "too-much",
+                f"{shown} {what}: a game repeats, rolls and lays out at most "
+                f"{WORK_BUDGET:,} in all, which no table comes near",
+                span,
+                "give a count a table could play",
+            )
 
     def is_none(self, node: Any, scope: _Scope) -> bool:
         """True when ``node`` is the word ``none`` and the game gives it no meaning of its own

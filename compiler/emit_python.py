@@ -199,9 +199,7 @@ class PythonEmitter:
             "call": self.e_call,
             "verb_test": self.e_verb_test,
             "list": lambda e, c: "[" + ", ".join(self.expr(i, c) for i in e["items"]) + "]",
-            "range": lambda e, c: (
-                f"list(range({self.expr(e['low'], c)}, {self.expr(e['high'], c)} + 1))"
-            ),
+            "range": lambda e, c: f"g.span({self.expr(e['low'], c)}, {self.expr(e['high'], c)})",
             "attr": self.e_attr,
         }
 
@@ -535,7 +533,10 @@ class PythonEmitter:
             self.body(fn, option, indent + 1, c)
 
     def s_repeat(self, fn: _Function, s: IR, indent: int, c: str) -> None:
-        fn.add(indent, f"for _ in range({self.expr(s['count'], c)}):", s["at"])
+        # Counted against the game's work budget (Game.spend): 'repeat 100000000000' is an
+        # error at its line, not a hang; a repeat inside a repeat counts each time it starts.
+        count = self.expr(s["count"], c)
+        fn.add(indent, f"for _ in range(g.spend({count}, 'repeats')):", s["at"])
         self.body(fn, s["body"], indent + 1, c)
 
     def s_group(self, fn: _Function, s: IR, indent: int, c: str) -> None:

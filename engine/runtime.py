@@ -22,6 +22,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, NamedTuple
 
+from engine.budget import WORK_BUDGET
 from engine.words import with_article
 
 
@@ -334,6 +335,8 @@ class Game:
     def __post_init__(self) -> None:
         vocabulary = self.ir["vocabulary"]
         self.rng = random.Random(self.seed)
+        #: What :meth:`spend` counted: the repeats, dice and laid-out cells of the game so far.
+        self.work_done = 0
         self.params: dict[str, Any] = dict(vocabulary["params"])
         #: the counters a scenario gave, by the seat holding each: (seat, counter) ->
         #: (amount, the seat it was given under), for :meth:`give_counter`.
@@ -392,7 +395,30 @@ class Game:
 
     def dice(self, count: int, sides: int) -> list[int]:
         """Roll ``count`` dice; each result."""
+        if count > 1:
+            self.spend(count, "dice rolled")
         return [self.die(sides) for _ in range(count)]
+
+    def spend(self, count: Any, what: str) -> Any:
+        """``count`` (returned as it is) counted against the game's :data:`WORK_BUDGET`: what
+        a card makes the engine do over and over (``repeat N``, ``Nd6``, ``1..N``, a hex ring)
+        stops with a rule error at the card's line once the game has done too much, instead
+        of running for hours."""
+        if isinstance(count, (int, float)) and count > 0:
+            self.work_done += count
+            if self.work_done > WORK_BUDGET:
+                raise RuleError(
+                    f"{count:,} {what}: this game has now repeated, rolled and laid out more "
+                    f"than {WORK_BUDGET:,} times in all, which no table plays; lower the count "
+                    "(a computed one: bound it with min(..., N))"
+                )
+        return count
+
+    def span(self, low: Any, high: Any) -> list[Any]:
+        """The numbers ``low..high`` (a DSL range), counted by :meth:`spend`."""
+        if isinstance(low, (int, float)) and isinstance(high, (int, float)):
+            self.spend(high - low + 1, "numbers in a range")
+        return list(range(low, high + 1))
 
     def roll(self, count: int, sides: int, c: Context | None = None) -> int:
         """Roll ``count`` dice; their sum. ``c`` is the context of the card or phase that rolls

@@ -517,7 +517,7 @@ def test_lines_map_statements_to_their_dsl_file_line_and_column(
         )
     )
     by_code = {darwin[n - 1].split("  # @ ")[0].strip(): where for n, where in table.items()}
-    assert by_code["for _ in range(2):"] == (
+    assert by_code["for _ in range(g.spend(2, 'repeats')):"] == (
         "cards/darwins_journey/crew.cards",
         *_find(crew, "repeat 2"),
     )

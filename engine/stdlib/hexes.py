@@ -31,7 +31,9 @@ def hex_line(g: Game, c: Context, a: Any, b: Any) -> list[hexgrid.Hex]:
     """The straight row of cells from one cell to another, both included (none when the two
     are not on one row)."""
     try:
-        return list(hexgrid.line(as_hex(a), as_hex(b)))
+        start, end = as_hex(a), as_hex(b)
+        g.spend(hexgrid.distance(start, end), "cells in a row of hexes")
+        return list(hexgrid.line(start, end))
     except ValueError:
         return []
 
@@ -43,7 +45,9 @@ def hex_line(g: Game, c: Context, a: Any, b: Any) -> list[hexgrid.Hex]:
 )
 def hex_ring(g: Game, c: Context, centre: Any, radius: int) -> list[hexgrid.Hex]:
     """The cells at exactly that many steps from a cell."""
-    return list(hexgrid.ring(as_hex(centre), max(int(radius), 0)))
+    radius = max(int(radius), 0)
+    g.spend(6 * radius, "cells of a hex ring")  # a card's radius 10**9: an error, not a hang
+    return list(hexgrid.ring(as_hex(centre), radius))
 
 
 @native(
@@ -53,7 +57,9 @@ def hex_ring(g: Game, c: Context, centre: Any, radius: int) -> list[hexgrid.Hex]
 )
 def hex_within(g: Game, c: Context, centre: Any, radius: int) -> list[hexgrid.Hex]:
     """Every cell at most that many steps from a cell, nearest first."""
-    return list(hexgrid.within(as_hex(centre), max(int(radius), 0)))
+    radius = max(int(radius), 0)
+    g.spend(3 * radius * (radius + 1) + 1, "cells within a hex radius")
+    return list(hexgrid.within(as_hex(centre), radius))
 
 
 @native("cells list", returns="list", words="the groups of {cells} joined edge to edge")

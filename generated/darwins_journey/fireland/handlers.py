@@ -48,8 +48,8 @@ def dv_unlock_diary(g, c):
 
 def dv_place_workers(g, c):
     # verb place_workers (cards/darwins_journey/flow.cards:100)
-    for _ in range((g.params['workers'] + 2)):  # @ cards/darwins_journey/flow.cards:101:3
-        for v_position in list(range(1, g.natives['player_count'](g, c) + 1)):  # @ cards/darwins_journey/flow.cards:102:5
+    for _ in range(g.spend((g.params['workers'] + 2), 'repeats')):  # @ cards/darwins_journey/flow.cards:101:3
+        for v_position in g.span(1, g.natives['player_count'](g, c)):  # @ cards/darwins_journey/flow.cards:102:5
             for v_placer in g.players:  # @ cards/darwins_journey/flow.cards:103:7
                 c4 = c if v_placer is c.player else c.for_player(v_placer)
                 if not ((df_turn_position(g, c4, v_placer) == v_position) and (c4.player.counters['workers_ready'] > 0)):
@@ -294,7 +294,7 @@ def h_letters_to_lyell__final_scoring(g, c):
 
 def h_p1__use(g, c):
     # P1: on use (cards/darwins_journey/crew.cards:9)
-    for _ in range(2):  # @ cards/darwins_journey/crew.cards:10:5
+    for _ in range(g.spend(2, 'repeats')):  # @ cards/darwins_journey/crew.cards:10:5
         if g.may(c, 'p1.use.research_specimen', 'research specimen ignoring coin penalties'):  # @ cards/darwins_journey/crew.cards:11:7
             g.verbs['research_specimen'](g, c, 'coin_penalties')  # @ cards/darwins_journey/crew.cards:11:11
 
@@ -510,8 +510,8 @@ def run__round(g, c):
     if logs:
         g.events.append(('phase', c.player.index, 'worker_placement'))
     # verb place_workers
-    for _ in range((p_workers + 2)):  # @ cards/darwins_journey/flow.cards:101:3
-        for v_i10_position in list(range(1, g.natives['player_count'](g, c) + 1)):  # @ cards/darwins_journey/flow.cards:102:5
+    for _ in range(g.spend((p_workers + 2), 'repeats')):  # @ cards/darwins_journey/flow.cards:101:3
+        for v_i10_position in g.span(1, g.natives['player_count'](g, c)):  # @ cards/darwins_journey/flow.cards:102:5
             for v_i10_placer in g.players:  # @ cards/darwins_journey/flow.cards:103:7
                 c4 = c if v_i10_placer is c.player else c.for_player(v_i10_placer)
                 if not ((df_turn_position(g, c4, v_i10_placer) == v_i10_position) and (c4.player.counters['workers_ready'] > 0)):
@@ -557,8 +557,8 @@ def loop__round(g, c, number, limit):
         gv_unlock_diary_locations(g, c, (p_diary_top_locations + ((number - 1) * p_diary_unlocks_per_round)))  # @ cards/darwins_journey/flow.cards:93:3
         # phase worker_placement
         # verb place_workers
-        for _ in range((p_workers + 2)):  # @ cards/darwins_journey/flow.cards:101:3
-            for v_i18_position in list(range(1, n_player_count(g, c) + 1)):  # @ cards/darwins_journey/flow.cards:102:5
+        for _ in range(g.spend((p_workers + 2), 'repeats')):  # @ cards/darwins_journey/flow.cards:101:3
+            for v_i18_position in g.span(1, n_player_count(g, c)):  # @ cards/darwins_journey/flow.cards:102:5
                 for c5 in contexts:  # @ cards/darwins_journey/flow.cards:103:7
                     v_i18_placer = c5.player
                     if not ((df_turn_position(g, c5, v_i18_placer) == v_i18_position) and (c5.player.counters['workers_ready'] > 0)):

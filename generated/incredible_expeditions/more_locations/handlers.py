@@ -47,7 +47,7 @@ def dv_first_player_bid(g, c):
 
 def dv_rescue_crew(g, c):
     # verb rescue_crew (cards/incredible_expeditions/flow.cards:135)
-    for _ in range((g.params['capable_crew'] - g.natives['capable_crew_count'](g, c))):  # @ cards/incredible_expeditions/flow.cards:136:3
+    for _ in range(g.spend((g.params['capable_crew'] - g.natives['capable_crew_count'](g, c)), 'repeats')):  # @ cards/incredible_expeditions/flow.cards:136:3
         g.verbs['draw_random_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:137:5
 
 
@@ -415,7 +415,7 @@ def run__turn(g, c):
     if df_marooned(g, c):  # @ cards/incredible_expeditions/flow.cards:47:7
         if g.may(c, 'flow.marooned.rescue_crew', 'draw random Crew from the discard pile until you have a total of 3 Capable Crew'):  # @ cards/incredible_expeditions/flow.cards:48:9
             # verb rescue_crew
-            for _ in range((g.params['capable_crew'] - g.natives['capable_crew_count'](g, c))):  # @ cards/incredible_expeditions/flow.cards:136:3
+            for _ in range(g.spend((g.params['capable_crew'] - g.natives['capable_crew_count'](g, c)), 'repeats')):  # @ cards/incredible_expeditions/flow.cards:136:3
                 g.verbs['draw_random_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:137:5
     # phase spend_the_turn
     if logs:

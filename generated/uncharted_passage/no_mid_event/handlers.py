@@ -46,9 +46,9 @@ def dv_reward(g, c, v_star_count, v_dice_shown, v_anchors):
     # verb reward (cards/uncharted_passage/flow.cards:164)
     if (v_star_count > 0):  # @ cards/uncharted_passage/flow.cards:165:3
         g.gain(c, 'prestige', v_star_count)  # @ cards/uncharted_passage/flow.cards:166:5
-    for _ in range(v_dice_shown):  # @ cards/uncharted_passage/flow.cards:168:3
+    for _ in range(g.spend(v_dice_shown, 'repeats')):  # @ cards/uncharted_passage/flow.cards:168:3
         g.gain(c, 'prestige', g.natives['reward_die'](g, c))  # @ cards/uncharted_passage/flow.cards:169:5
-    for _ in range(v_anchors):  # @ cards/uncharted_passage/flow.cards:171:3
+    for _ in range(g.spend(v_anchors, 'repeats')):  # @ cards/uncharted_passage/flow.cards:171:3
         dv_gain_port_card(g, c)  # @ cards/uncharted_passage/flow.cards:172:5
 
 
