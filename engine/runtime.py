@@ -336,7 +336,7 @@ class Game:
         vocabulary = self.ir["vocabulary"]
         self.rng = random.Random(self.seed)
         #: What :meth:`spend` counted: the repeats, dice and laid-out cells of the game so far.
-        self.work_done = 0
+        self.work_done: float = 0
         self.params: dict[str, Any] = dict(vocabulary["params"])
         #: the counters a scenario gave, by the seat holding each: (seat, counter) ->
         #: (amount, the seat it was given under), for :meth:`give_counter`.
