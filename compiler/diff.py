@@ -1,9 +1,10 @@
 """A semantic diff of two IRs: what a variant changes, in the game's own words.
 
-Not a text diff of ``cards.json``: two IRs are compared by meaning. Parameters, tracks and
-counters are compared by name; cards by id, and within a card its title, tags, properties,
-formulas and triggers (a trigger's statements are compared without their source positions, so
-a card that only moved is unchanged). Each change says from what to what, in DSL words.
+Not a text diff of ``cards.json``: two IRs are compared by meaning. Parameters, tracks,
+counters and the standard-library modules used are compared by name; cards by id, and within
+a card its title, tags, properties, formulas and triggers (a trigger's statements are compared
+without their source positions, so a card that only moved is unchanged). Each change says from
+what to what, in DSL words.
 """
 
 from __future__ import annotations
@@ -170,6 +171,20 @@ def _track(track: dict[str, Any]) -> str:
 def _counter(counter: dict[str, Any]) -> str:
     top = "" if counter["max"] is None else f", max {counter['max']}"
     return f"start {counter['start']}, min {counter['min']}{top}"
+
+
+def _modules(vocabulary: IR) -> str | None:
+    """The standard-library modules a game uses (``use dice, decks``, a variant's ``use:``),
+    read from the verbs and natives they bring in (origin ``stdlib.MODULE``): ``"decks,
+    dice"``; None for none. A module whose every name the game declares itself brings in
+    nothing, and means nothing to compare."""
+    modules = {
+        str(entry.get("origin"))[len("stdlib.") :]
+        for table in ("verbs", "natives")
+        for entry in (vocabulary.get(table) or {}).values()
+        if str(entry.get("origin") or "").startswith("stdlib.")
+    }
+    return ", ".join(sorted(modules)) or None
 
 
 def _card_changes(before: IR, after: IR) -> list[Change]:
@@ -523,6 +538,10 @@ def diff_ir(before: IR, after: IR) -> IRDiff:
     result.vocabulary += _compare_maps("param ", vb["params"], va["params"])
     result.vocabulary += _compare_maps("track ", vb["tracks"], va["tracks"], show=_track)
     result.vocabulary += _compare_maps("counter ", vb["counters"], va["counters"], show=_counter)
+    used = _modules(vb), _modules(va)
+    if used[0] != used[1]:
+        # A variant's `use: [dice]`: the library modules its cards, phases and verbs may call.
+        result.vocabulary.append(Change("use", *used))
     if vb["players"] != va["players"]:
         result.vocabulary.append(
             Change(

@@ -1,0 +1,66 @@
+"""Rough edges of the tooling that this morning's testers found (edges5):
+
+- ``cardc diff`` left out a variant's ``use:`` list (the library modules it switches on, as
+  ``use: [dice]``): it now shows the modules used before and after, with the game's values.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from probing import copied_project
+from test_variant_hardening import run
+
+pytestmark = pytest.mark.usefixtures("fresh_file_cache")
+
+UP = "uncharted_passage"
+IE = "incredible_expeditions"
+
+#: A house rule switching on the dice module (Uncharted Passage declares its own `difference`).
+ROGUE_WAVES = """\
+description: Rogue waves (a house rule)
+use: [dice]
+flow:
+  - insert: |
+      phase rogue_waves "Rogue waves" {
+        for each captain in players {
+          if doubles(2d6) { ship_damage 1 }
+        }
+      } @provisional("a house rule")
+    after: sailing_and_anchoring
+"""
+
+
+def _variant(project: Path, game: str, name: str, text: str) -> Path:
+    path = project / "cards" / game / "variants" / f"{name}.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# -- 1. cardc diff shows a variant's use:
+
+
+def test_diff_shows_the_library_modules_a_variant_uses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = copied_project(tmp_path, monkeypatch, UP)
+    _variant(project, UP, "rogue_waves", ROGUE_WAVES)
+    errata = project / "errata.md"
+    status, out = run(capsys, "diff", UP, f"{UP}/rogue_waves", "--errata", str(errata))
+    assert status == 0, out
+    # The game block's `use counters`, and the variant's dice beside it.
+    assert "game:\n  use: counters -> counters, dice\n" in out, out
+    assert "1 game value changed;" in out, out
+    assert "| use | counters | counters, dice |" in errata.read_text(encoding="utf-8")
+    # Two versions using the same modules differ in none.
+    status, out = run(capsys, "diff", f"{UP}/rogue_waves", f"{UP}/rogue_waves")
+    assert status == 0, out
+    assert "use:" not in out, out
+
+
+def test_readme_lists_the_modules_used_among_what_diff_compares() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    start = readme.index("`cardc diff GAME[/A] GAME/B` compares")
+    said = " ".join(readme[start : readme.index(";", start)].split())
+    assert "the standard-library modules used" in said, said
