@@ -336,12 +336,7 @@ def _definition_changes(before: IR, after: IR, declared: IR | None = None) -> li
             label = f"{what} {name}"
             if a is None and b is not None and name in python:
                 doc = python[name].get("doc") or name
-                origin = str(python[name].get("origin") or "")
-                where = (
-                    f"the standard library's {origin.removeprefix('stdlib.')}"
-                    if origin.startswith("stdlib.")
-                    else "the game's Python"
-                )
+                where = _implemented_by(python[name])
                 changes.append(Change(label, f"{where} ({doc})", _definition_text(what, b)))
                 continue
             if a is None or b is None:
@@ -363,6 +358,17 @@ def _definition_changes(before: IR, after: IR, declared: IR | None = None) -> li
             else:
                 changes += _statement_changes(label, a["body"], b["body"])
     return changes
+
+
+def _implemented_by(declared: IR) -> str:
+    """What implemented a declared verb or native before a DSL body was given to it: "the
+    game's Python", "the standard library's dice.roll"."""
+    origin = str(declared.get("origin") or "")
+    if origin.startswith("stdlib."):
+        return f"the standard library's {origin.removeprefix('stdlib.')}"
+    if origin == "host":
+        return "the program embedding the engine"
+    return "the game's Python"
 
 
 def _phases(flow: IR) -> list[tuple[str, IR]]:
@@ -912,11 +918,26 @@ def rule_words(project: Any, diff: IRDiff) -> dict[str, list[str]]:
     for what in ("verb", "function"):
         befores = {d["name"]: d for d in (old.ir.get("definitions") or {}).get(f"{what}s", [])}
         afters = {d["name"]: d for d in (new.ir.get("definitions") or {}).get(f"{what}s", [])}
+        python = old.ir["vocabulary"].get("verbs" if what == "verb" else "natives") or {}
         for name in sorted(set(befores) | set(afters)):
             a, b = befores.get(name), afters.get(name)
             if a is not None and b is not None and _meaning(a) == _meaning(b):
                 continue  # the same rule, written elsewhere
-            if a is None:
+            if a is None and b is not None and name in python:
+                # A verb or native of game.cards that Python implemented, given a DSL body:
+                # the base's rule changed, as the table above says, not a new one.
+                said = (
+                    f'Every "{old.doc(name)}" of the rules now reads "{new.doc(name)}"'
+                    if old.doc(name) != new.doc(name)
+                    else f'"{_capital(new.doc(name))}" changes'
+                )
+                by = _implemented_by(python[name])
+                if what == "verb":
+                    said += f": {new.body(b['body'])} (it was done by {by})"
+                else:
+                    said += f": {new.expr(b['expr'])} (it was worked out by {by})"
+                verbs.append(said + ".")
+            elif a is None:
                 verbs.append(f"New rule: {new.doc(name)}.")
             elif b is None:
                 verbs.append(f"No longer a rule: {old.doc(name)}.")

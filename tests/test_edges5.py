@@ -2,6 +2,9 @@
 
 - ``cardc diff`` left out a variant's ``use:`` list (the library modules it switches on, as
   ``use: [dice]``): it now shows the modules used before and after, with the game's values.
+- The errata sheet said "New rule: ..." of a verb or native that ``game.cards`` declares and
+  Python implements when a variant gives it a DSL body: it is that rule changed, as the table
+  above it says, and now reads so ('Every "..." of the rules now reads "...": ...').
 """
 
 from __future__ import annotations
@@ -64,3 +67,79 @@ def test_readme_lists_the_modules_used_among_what_diff_compares() -> None:
     start = readme.index("`cardc diff GAME[/A] GAME/B` compares")
     said = " ".join(readme[start : readme.index(";", start)].split())
     assert "the standard-library modules used" in said, said
+
+
+# -- 2. the errata says a Python verb or native given a DSL body is changed, not new
+
+
+def test_errata_says_a_python_native_given_a_dsl_body_is_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = copied_project(tmp_path, monkeypatch, UP)
+    _variant(
+        project,
+        UP,
+        "agreement",
+        "description: rivals on one space share\n"
+        "verbs: |\n"
+        '  function cooperative() bool "rivals on one space share as partners do" = true\n',
+    )
+    errata = project / "errata.md"
+    status, out = run(capsys, "diff", UP, f"{UP}/agreement", "--errata", str(errata))
+    assert status == 0, out
+    text = errata.read_text(encoding="utf-8")
+    assert "New rule" not in text, text
+    assert (
+        '- Every "the 2-player cooperative mode" of the rules now reads "rivals on one space '
+        'share as partners do": yes \\(it was worked out by the game\'s Python\\).' in text
+    ), text
+
+
+def test_errata_says_a_python_verb_given_a_dsl_body_is_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = copied_project(tmp_path, monkeypatch, UP)
+    # README's own example: Uncharted Passage's `raid` (game.cards, its Python) redefined.
+    _variant(
+        project,
+        UP,
+        "raid",
+        "description: a Pirate's Raid deals 1 more damage\n"
+        "verbs: |\n"
+        '  verb raid(damage number) "the difference of two dice and one more" {\n'
+        "    fire pirate_raid with damage damage + 1 { mark durability damage }\n"
+        "  }\n",
+    )
+    errata = project / "errata.md"
+    status, out = run(capsys, "diff", UP, f"{UP}/raid", "--errata", str(errata))
+    assert status == 0, out
+    lines = [
+        line
+        for line in errata.read_text(encoding="utf-8").splitlines()
+        if line.startswith("- ")
+    ]
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(
+        '- Every "roll two dice and take Ship Damage equal to the difference, through the '
+        'pirate\\_raid window" of the rules now reads "the difference of two dice and one '
+        'more": '
+    ), lines
+    assert lines[0].endswith("\\(it was done by the game's Python\\)."), lines
+
+
+def test_errata_still_says_a_verb_new_to_the_variant_is_a_new_rule(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = copied_project(tmp_path, monkeypatch, UP)
+    _variant(
+        project,
+        UP,
+        "new_verb",
+        "description: a new verb\n"
+        "verbs: |\n"
+        '  verb splice_rope() "splice a rope" { gain prestige 1 }\n',
+    )
+    errata = project / "errata.md"
+    status, out = run(capsys, "diff", UP, f"{UP}/new_verb", "--errata", str(errata))
+    assert status == 0, out
+    assert "- New rule: splice a rope." in errata.read_text(encoding="utf-8")
