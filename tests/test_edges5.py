@@ -5,6 +5,11 @@
 - The errata sheet said "New rule: ..." of a verb or native that ``game.cards`` declares and
   Python implements when a variant gives it a DSL body: it is that rule changed, as the table
   above it says, and now reads so ('Every "..." of the rules now reads "...": ...').
+- A variant's ``use: [dice]`` in a game that declares its own ``difference`` warned
+  ``library-hidden`` at game.cards' ``native difference``, which the variant's author cannot
+  rename; the variant's cards call the game's ``difference`` as every card of the game does
+  (and a call is checked against it), so the variant is told nothing. The game's own ``use``
+  still warns at its declaration.
 """
 
 from __future__ import annotations
@@ -143,3 +148,36 @@ def test_errata_still_says_a_verb_new_to_the_variant_is_a_new_rule(
     status, out = run(capsys, "diff", UP, f"{UP}/new_verb", "--errata", str(errata))
     assert status == 0, out
     assert "- New rule: splice a rope." in errata.read_text(encoding="utf-8")
+
+
+# -- 3. a variant's use: of a module whose name the game declares warns no one
+
+
+def test_a_variants_module_hidden_by_the_games_own_native_gives_no_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = copied_project(tmp_path, monkeypatch, UP)
+    _variant(project, UP, "rogue_waves", ROGUE_WAVES)
+    status, out = run(capsys, "check")
+    assert status == 0, out
+    # Was: game.cards:106:10: warning[library-hidden]: with the variant 'rogue_waves': the
+    # game's own native 'difference' hides the standard library's 'difference' ...
+    assert "library-hidden" not in out, out
+    assert "warning" not in out, out
+
+
+def test_the_games_own_use_still_warns_at_the_native_it_hides(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = copied_project(tmp_path, monkeypatch, UP)
+    game = project / "cards" / UP / "game.cards"
+    text = game.read_text(encoding="utf-8")
+    assert "  use counters\n" in text
+    game.write_text(text.replace("  use counters\n", "  use counters, dice\n"), encoding="utf-8")
+    status, out = run(capsys, "check")
+    assert status == 0, out
+    assert (
+        f"cards/{UP}/game.cards:106:10: warning[library-hidden]: the game's own native "
+        "'difference' hides the standard library's 'difference' of 'use dice' "
+        f"(cards/{UP}/game.cards:8:17)" in out
+    ), out
