@@ -10,6 +10,8 @@
   rename; the variant's cards call the game's ``difference`` as every card of the game does
   (and a call is checked against it), so the variant is told nothing. The game's own ``use``
   still warns at its declaration.
+- ``play self`` in a flow phase was "'self' is not a card of this game"; it is
+  ``self-in-flow``, as ``discard self`` is.
 """
 
 from __future__ import annotations
@@ -181,3 +183,48 @@ def test_the_games_own_use_still_warns_at_the_native_it_hides(
         "'difference' hides the standard library's 'difference' of 'use dice' "
         f"(cards/{UP}/game.cards:8:17)" in out
     ), out
+
+
+# -- 4. play self in a flow phase is self-in-flow
+
+
+def test_play_self_in_a_flow_phase_is_self_in_flow(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = copied_project(tmp_path, monkeypatch, UP)
+    _variant(
+        project,
+        UP,
+        "house",
+        "description: a phase playing itself\n"
+        "flow:\n"
+        "  - insert: |\n"
+        "      phase tidy { play self }\n"
+        "    before: planning\n",
+    )
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert (
+        f"cards/{UP}/variants/house.yaml:4:25: error[self-in-flow]: the flow is no card, so "
+        "'self' means nothing here" in out
+    ), out
+    assert "is not a card of this game" not in out, out
+    assert "1 error" in out, out
+
+
+def test_play_of_a_card_by_name_in_a_flow_phase_still_checks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = copied_project(tmp_path, monkeypatch, UP)
+    _variant(
+        project,
+        UP,
+        "house",
+        "description: a phase offering Rum\n"
+        "flow:\n"
+        "  - insert: |\n"
+        "      phase tidy { play rum }\n"
+        "    before: planning\n",
+    )
+    status, out = run(capsys, "check")
+    assert status == 0, out
