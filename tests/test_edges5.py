@@ -12,14 +12,18 @@
   still warns at its declaration.
 - ``play self`` in a flow phase was "'self' is not a card of this game"; it is
   ``self-in-flow``, as ``discard self`` is.
+- Incredible Expeditions: a card that Faces an Encounter while one is Faced was refused at
+  the flow's ``fire facing`` (flow.cards, inside ``face_encounter``); it is refused at the
+  card's own line, the window named after it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from probing import copied_project
+from probing import copied_project, run_scenarios
 from test_variant_hardening import run
 
 pytestmark = pytest.mark.usefixtures("fresh_file_cache")
@@ -228,3 +232,52 @@ def test_play_of_a_card_by_name_in_a_flow_phase_still_checks(
     )
     status, out = run(capsys, "check")
     assert status == 0, out
+
+
+# -- 5. a card Facing an Encounter while one is Faced is refused at its own line
+
+DOUBLE_TROUBLE = """\
+@provisional("a test card")
+encounter "Double Trouble" {
+  type mechanical
+  difficulty heroism 1
+  on facing {
+    face_encounter
+  }
+}
+"""
+
+NESTED_FACE = """\
+scenario: an Encounter that Faces another while it is Faced
+game: incredible_expeditions
+mode: competitive
+given:
+  player:
+    counters: {heroism: 3}
+do:
+  - action: face_encounter
+    args: {encounter: double_trouble}
+expect:
+  player:
+    counters: {heroism: 2}
+"""
+
+
+def test_a_card_facing_an_encounter_while_one_is_faced_is_refused_at_its_line(
+    built_copy: Callable[[str, dict[str, str]], Path], tmp_path: Path
+) -> None:
+    generated = built_copy(IE, {"double_trouble.cards": DOUBLE_TROUBLE})
+    flow = (generated.parent / "cards" / IE / "flow.cards").read_text(encoding="utf-8")
+    window = next(
+        f"{number}:{line.index('fire facing') + 1}"
+        for number, line in enumerate(flow.splitlines(), start=1)
+        if "fire facing with" in line
+    )
+    [result] = run_scenarios(generated, NESTED_FACE, tmp_path / "nested.yaml")
+    assert not result.passed
+    # Was: cards/incredible_expeditions/flow.cards:216:5: 'facing' fires itself ...
+    assert (
+        f"a rule refused this step: cards/{IE}/double_trouble.cards:6:5: 'facing' fires itself "
+        "while it runs, which would never end: Double Trouble's 'on facing' opens it again "
+        f"(the window at cards/{IE}/flow.cards:{window})" in result.message
+    ), result.message
