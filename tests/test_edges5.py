@@ -102,7 +102,7 @@ def test_errata_says_a_python_native_given_a_dsl_body_is_changed(
     assert "New rule" not in text, text
     assert (
         '- Every "the 2-player cooperative mode" of the rules now reads "rivals on one space '
-        'share as partners do": yes \\(it was worked out by the game\'s Python\\).' in text
+        "share as partners do\": yes \\(it was worked out by the game's Python\\)." in text
     ), text
 
 
@@ -125,9 +125,7 @@ def test_errata_says_a_python_verb_given_a_dsl_body_is_changed(
     status, out = run(capsys, "diff", UP, f"{UP}/raid", "--errata", str(errata))
     assert status == 0, out
     lines = [
-        line
-        for line in errata.read_text(encoding="utf-8").splitlines()
-        if line.startswith("- ")
+        line for line in errata.read_text(encoding="utf-8").splitlines() if line.startswith("- ")
     ]
     assert len(lines) == 1, lines
     assert lines[0].startswith(
