@@ -1394,6 +1394,16 @@ class Checker:
             return None
         if typ in ("counter", "track", "zone", "target", "card_name", "name", "trigger"):
             if (
+                isinstance(expr, Name)
+                and expr.id == "self"
+                and scope.card == FLOW_SCOPE
+                and "self" not in scope.locals
+            ):
+                # `play self` in a phase: there is no card, as for `discard self` (a card
+                # parameter); it was told "'self' is not a card of this game".
+                self.expr(expr, scope)
+                return None
+            if (
                 param.names
                 and isinstance(expr, Name)
                 and expr.id not in scope.locals

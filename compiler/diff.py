@@ -1,9 +1,10 @@
 """A semantic diff of two IRs: what a variant changes, in the game's own words.
 
-Not a text diff of ``cards.json``: two IRs are compared by meaning. Parameters, tracks and
-counters are compared by name; cards by id, and within a card its title, tags, properties,
-formulas and triggers (a trigger's statements are compared without their source positions, so
-a card that only moved is unchanged). Each change says from what to what, in DSL words.
+Not a text diff of ``cards.json``: two IRs are compared by meaning. Parameters, tracks,
+counters and the standard-library modules used are compared by name; cards by id, and within
+a card its title, tags, properties, formulas and triggers (a trigger's statements are compared
+without their source positions, so a card that only moved is unchanged). Each change says from
+what to what, in DSL words.
 """
 
 from __future__ import annotations
@@ -172,6 +173,20 @@ def _counter(counter: dict[str, Any]) -> str:
     return f"start {counter['start']}, min {counter['min']}{top}"
 
 
+def _modules(vocabulary: IR) -> str | None:
+    """The standard-library modules a game uses (``use dice, decks``, a variant's ``use:``),
+    read from the verbs and natives they bring in (origin ``stdlib.MODULE``): ``"decks,
+    dice"``; None for none. A module whose every name the game declares itself brings in
+    nothing, and means nothing to compare."""
+    modules = {
+        str(entry.get("origin"))[len("stdlib.") :]
+        for table in ("verbs", "natives")
+        for entry in (vocabulary.get(table) or {}).values()
+        if str(entry.get("origin") or "").startswith("stdlib.")
+    }
+    return ", ".join(sorted(modules)) or None
+
+
 def _card_changes(before: IR, after: IR) -> list[Change]:
     changes: list[Change] = []
     for key in ("kind", "title"):
@@ -321,12 +336,7 @@ def _definition_changes(before: IR, after: IR, declared: IR | None = None) -> li
             label = f"{what} {name}"
             if a is None and b is not None and name in python:
                 doc = python[name].get("doc") or name
-                origin = str(python[name].get("origin") or "")
-                where = (
-                    f"the standard library's {origin.removeprefix('stdlib.')}"
-                    if origin.startswith("stdlib.")
-                    else "the game's Python"
-                )
+                where = _implemented_by(python[name])
                 changes.append(Change(label, f"{where} ({doc})", _definition_text(what, b)))
                 continue
             if a is None or b is None:
@@ -348,6 +358,17 @@ def _definition_changes(before: IR, after: IR, declared: IR | None = None) -> li
             else:
                 changes += _statement_changes(label, a["body"], b["body"])
     return changes
+
+
+def _implemented_by(declared: IR) -> str:
+    """What implemented a declared verb or native before a DSL body was given to it: "the
+    game's Python", "the standard library's dice.roll"."""
+    origin = str(declared.get("origin") or "")
+    if origin.startswith("stdlib."):
+        return f"the standard library's {origin.removeprefix('stdlib.')}"
+    if origin == "host":
+        return "the program embedding the engine"
+    return "the game's Python"
 
 
 def _phases(flow: IR) -> list[tuple[str, IR]]:
@@ -523,6 +544,10 @@ def diff_ir(before: IR, after: IR) -> IRDiff:
     result.vocabulary += _compare_maps("param ", vb["params"], va["params"])
     result.vocabulary += _compare_maps("track ", vb["tracks"], va["tracks"], show=_track)
     result.vocabulary += _compare_maps("counter ", vb["counters"], va["counters"], show=_counter)
+    used = _modules(vb), _modules(va)
+    if used[0] != used[1]:
+        # A variant's `use: [dice]`: the library modules its cards, phases and verbs may call.
+        result.vocabulary.append(Change("use", *used))
     if vb["players"] != va["players"]:
         result.vocabulary.append(
             Change(
@@ -893,11 +918,26 @@ def rule_words(project: Any, diff: IRDiff) -> dict[str, list[str]]:
     for what in ("verb", "function"):
         befores = {d["name"]: d for d in (old.ir.get("definitions") or {}).get(f"{what}s", [])}
         afters = {d["name"]: d for d in (new.ir.get("definitions") or {}).get(f"{what}s", [])}
+        python = old.ir["vocabulary"].get("verbs" if what == "verb" else "natives") or {}
         for name in sorted(set(befores) | set(afters)):
             a, b = befores.get(name), afters.get(name)
             if a is not None and b is not None and _meaning(a) == _meaning(b):
                 continue  # the same rule, written elsewhere
-            if a is None:
+            if a is None and b is not None and name in python:
+                # A verb or native of game.cards that Python implemented, given a DSL body:
+                # the base's rule changed, as the table above says, not a new one.
+                said = (
+                    f'Every "{old.doc(name)}" of the rules now reads "{new.doc(name)}"'
+                    if old.doc(name) != new.doc(name)
+                    else f'"{_capital(new.doc(name))}" changes'
+                )
+                by = _implemented_by(python[name])
+                if what == "verb":
+                    said += f": {new.body(b['body'])} (it was done by {by})"
+                else:
+                    said += f": {new.expr(b['expr'])} (it was worked out by {by})"
+                verbs.append(said + ".")
+            elif a is None:
                 verbs.append(f"New rule: {new.doc(name)}.")
             elif b is None:
                 verbs.append(f"No longer a rule: {old.doc(name)}.")

@@ -811,8 +811,13 @@ class _Reader:
                 own = self.vocab.declared.get(key)
                 mine = self.vocab.verbs.get(spec.name) or self.vocab.natives.get(spec.name)
                 if own is not None and mine is not None and mine.origin in ("game", "host"):
-                    # Declared by the game above this line: its own wins, as below it.
-                    self._hides(spec.name, own[0], own[1], name)
+                    # Declared by the game above this line: its own wins, as below it. Said
+                    # to the game's author only: a variant's `use: [dice]` (its span in the
+                    # YAML) cannot rename game.cards' `difference`, and loses nothing by it:
+                    # the name means in the variant what it means in every card of the game.
+                    game = self.vocab.span
+                    if game is None or name.span.file == game.file:
+                        self._hides(spec.name, own[0], own[1], name)
                     continue
                 if self.declare(spec.name, spec.kind, name.span):
                     table[spec.name] = sig

@@ -653,7 +653,9 @@ class Game:
         itself while it runs is refused: it would never end."""
         firing: set[str] = self.__dict__.setdefault("_firing", set())
         if trigger in firing:
-            raise RuleError(f"'{trigger}' fires itself while it runs, which would never end")
+            error = RuleError(f"'{trigger}' fires itself while it runs, which would never end")
+            error.window = trigger  # type: ignore[attr-defined]  # located at the card (_locate)
+            raise error
         firing.add(trigger)
         try:
             return self.fire(trigger, c.player, quantities=quantities)
@@ -886,15 +888,31 @@ class Game:
     def _locate(self, error: BaseException, tb: Any) -> RuleError:
         where = None
         python = None
+        #: A window opened again while it runs: the card whose answer opened it (its line and
+        #: context), where the verb it called opens the window is the innermost line.
+        window = getattr(error, "window", None)
+        answer: tuple[tuple[str, int, int] | None, Any] | None = None
         if self.table is not None:
+            cards = {fn.__code__ for fn in self.table.handlers.values()} if window else set()
             for frame, lineno in traceback.walk_tb(tb):
                 if frame.f_code.co_filename == self.table.filename:
                     where = self.table.position(lineno)
+                    if frame.f_code in cards:
+                        answer = (where, frame.f_locals.get("c"))
                 elif str(frame.f_globals.get("__name__", "")).startswith("cardc_game_"):
                     # A frame of the game's own Python (engine.loader.load_natives names its
                     # package so): the designer's bug is there, not in the card.
                     python = (frame.f_code.co_filename, lineno, frame.f_code.co_name)
         detail = str(error) if isinstance(error, RuleError) else f"{type(error).__name__}: {error}"
+        if answer is not None and answer[0] is not None and isinstance(answer[1], Context):
+            # Incredible Expeditions' card that Faces an Encounter while one is Faced: at the
+            # card's own line, not at the flow's `fire facing` inside face_encounter.
+            card, c = answer
+            title = self.cards.get(c.card, {}).get("title", c.card)
+            detail += f": {title}'s 'on {c.trigger}' opens it again"
+            if where is not None and where != card:
+                detail += " (the window at {}:{}:{})".format(*where)
+            where = card
         if python is not None and not isinstance(error, RuleError):
             file, line, function = python
             detail += f" (raised in the game's Python, {_shown_path(file)}:{line}, in {function})"
