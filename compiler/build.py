@@ -105,6 +105,8 @@ _TOOL_FILES += sorted((_ENGINE / "stdlib").glob("*.py")) + [_ENGINE / "api.py"]
 _TOOL_FILES += [_ENGINE / "words.py"]
 # A parameter's bounds refuse a build (param-bounds), in that module's words.
 _TOOL_FILES += [_ENGINE / "param_bounds.py"]
+# The work budget refuses a literal count past it (too-much).
+_TOOL_FILES += [_ENGINE / "budget.py"]
 
 #: Emitters beyond the handlers register here (sheets): game -> {relative path: bytes}.
 EXTRA_OUTPUTS: list[Callable[[Project, str, dict[str, Any]], dict[str, bytes]]] = []

@@ -46,6 +46,6 @@ def most_of(g: Game, c: Context, counter: str) -> list[Player]:
 @native("counter counter", returns="bool", words="you have more {counter} than any other player")
 def has_majority(g: Game, c: Context, counter: str) -> bool:
     """True when the acting player alone has the most of a counter; of seats sharing the
-    counter, the one holding it (so a team's majority is counted once, on its marker, and
-    is each team mate's)."""
-    return majority(_held(g, counter)) is g.counter_holder(c.player, counter)
+    counter, the one holding it: a team's majority is counted once, on its marker's seat, so
+    ``for each seat in players where has_majority(points) { score 5 }`` scores once a side."""
+    return majority(_held(g, counter)) is c.player
