@@ -120,7 +120,7 @@ def test_the_new_cards_print_their_text(tmp_path: Path) -> None:
         " to 2."
     )
     assert texts["Sunken Bell"].startswith(
-        "Upon Facing...: add the number of cards in your Lost Crew to the Skullduggery difficulty."
+        "Upon Facing...: add the number of your Lost Crew to the Skullduggery difficulty."
     )
 
 

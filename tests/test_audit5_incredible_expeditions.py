@@ -288,10 +288,11 @@ add: |
 def test_a_zone_of_plural_words_counted_and_compared_reads_as_one_number(tmp_path: Path) -> None:
     # The bug: "the number of cards in your defeated Encounters is at least 2" was refused by
     # the lint as a plural noun with 'is' ("your defeated Encounters is"): its subject is "the
-    # number", as in "the number of your Port Cards is", which it let pass.
+    # number", as in "the number of your Port Cards is", which it let pass. (A zone named as
+    # its cards is now counted as them: "the number of your defeated Encounters".)
     problems, rules = _lint_variant(tmp_path, "respite", RESPITE)
     assert problems == []
-    said = "if the number of cards in your defeated Encounters is at least 2"
+    said = "if the number of your defeated Encounters is at least 2"
     assert any(said in r for r in rules)
 
 

@@ -225,7 +225,7 @@ def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
         ),
         (
             "Rival Cartographers",
-            "When you anchor outside a port, if the place is a discovery space and the month is "
+            "When you anchor outside a port, if the place is a Discovery Spot and the month is "
             "even, choose one: gain 1 prestige",
         ),
         (
@@ -378,7 +378,7 @@ def _variant_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, t
         (
             'function cooperative() bool "rivals on one space share as partners do" = true',
             '**Rivals on one space share as partners do.** Every "you are playing the '
-            'cooperative mode" of the rules now reads "yes".',
+            'cooperative mode" of the rules now always holds.',
         ),
         (
             'function final_score() number "the prestige and twice the sailors" = prestige'

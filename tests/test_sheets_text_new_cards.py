@@ -202,8 +202,9 @@ UP_EXPECTED = {
     # them.
     "Coral Reef": "When you anchor outside a port, if the ship is on a Discovery Spot, mark 2 "
     "Xs on [durability] the Ship Durability track.",
-    # A tag of a trigger's card: "the place's discovery" before.
-    "Explorers' Society": "When you anchor outside a port, if the place is a discovery space, "
+    # A tag of a trigger's card, in reference.yaml's tags: "the place's discovery", then "a
+    # discovery space" before.
+    "Explorers' Society": "When you anchor outside a port, if the place is a Discovery Spot, "
     "gain 1 prestige.",
     # A roll inside a sentence is a noun: "equal to roll a die" before.
     "The Kraken's Lair": "When you anchor outside a port, gain prestige equal to a die roll twice.",

@@ -137,6 +137,9 @@ def lint_model(model: SheetModel, ir: dict[str, Any]) -> None:
             texts.append((card.source, f"{card.title}: {label}", value))
         for paragraph in [] if card.own_text else card.paragraphs:
             texts.append((card.source, card.title, paragraph))
+    # A phase written from the flow's statements (a house rule's, or one the reference has no
+    # words for) is cardc's text as a rule is: "the tiles left ... is 0" passed unread.
+    texts += [(source, f"Phase: {title}", text) for source, title, text in model.written_phases]
     problems = lint_texts(texts, model, ir)
     for source, where, name in model.unworded:
         problems.append(

@@ -8,6 +8,7 @@ the output is the same bytes for the same sources.
 from __future__ import annotations
 
 import base64
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import Any
 
 from compiler.sheets.reference import HexSpec, Reference
 from compiler.sheets.text import CardWriter, IconRef, Provisional, Text, TextError
+from engine.words import with_article
 
 #: Properties that count a card's copies, in the order they are looked for.
 _COUNT_PROPERTIES = ("copies", "starting_copies", "count")
@@ -107,6 +109,9 @@ class SheetModel:
     kinds: list[str] = field(default_factory=list)
     #: "Phases, in order" as this game (or variant) plays: (title, text), in its flow's order.
     phases: list[tuple[str, Text]] = field(default_factory=list)
+    #: (source, title, text) of the phases (and a house rule's end) written from the flow's
+    #: statements, not quoted from reference.yaml: the text lint reads them as it reads rules.
+    written_phases: list[tuple[str, str, Text]] = field(default_factory=list)
 
     def card_list(self) -> list[tuple[str, str, int, bool]]:
         """(title, kind, count, count is provisional) of every card, in source order."""
@@ -358,7 +363,11 @@ Marks = Callable[[str, str], "int | None"]
 
 
 def phase_list(
-    ir: dict[str, Any], ref: Reference, writer: CardWriter, marks: Marks
+    ir: dict[str, Any],
+    ref: Reference,
+    writer: CardWriter,
+    marks: Marks,
+    written: list[tuple[str, str, Text]] | None = None,
 ) -> list[tuple[str, Text]]:
     """The sheet's phases ("Phases, in order") as ``ir`` plays: from its compiled flow and
     the reference's entries.
@@ -369,7 +378,8 @@ def phase_list(
     phase the variant replaced prints what it now does (its own title and statements), not the
     base game's entry, unless the variant's reference gives one. A phase the flow no longer
     has prints nothing. An entry tied to no phase stays after the entry above it in
-    reference.yaml. ``marks(kind, name)`` is the provisional note number of a phase, or None.
+    reference.yaml. ``marks(kind, name)`` is the provisional note number of a phase, or None;
+    ``written``, when given, gets (source, title, text) of each phase written from the DSL.
     A game without a flow prints the entries as written; a game whose reference has no
     phases prints every phase of its flow from the DSL (a new game's sheet, and a phase its
     variant inserts, are printed too).
@@ -409,6 +419,8 @@ def phase_list(
             tied = []  # the variant's phase: the base game's words no longer say what it does
         if not tied and (own or name not in omit):
             out.append(_generated_phase(phase, writer, marks, section_of.get(name, "")))
+            if written is not None:
+                written.append((str(writer.card.get("source", "")), *out[-1]))
         out += [(i.title, [i.text]) for i in groups[name] if i.phase != name or i in tied]
     if flow.get("end_when") and _declared_by_variant(flow.get("end_when_loc") or {}):
         # A house rule's end condition ('end_when: "ship_sunk() or prestige >= 40"') is part
@@ -421,6 +433,8 @@ def phase_list(
         out.append(
             ("End of the game", ["The game ends as soon as ", *writer.expr(flow["end_when"]), "."])
         )
+        if written is not None:
+            written.append((str(writer.card["source"]), *out[-1]))
     return out
 
 
@@ -444,10 +458,7 @@ def variant_verbs(
         doc = str((docs.get(name) or {}).get("doc") or name.replace("_", " "))
         title = doc[:1].upper() + doc[1:]
         writer.card = {"id": "flow", "title": title, "source": source}
-        # A description that is itself an infinitive, as a rulebook's heading ("To Face an
-        # Encounter"), says its "to" once: "to To Face" failed the lint's doubled word.
-        said = doc[3:] if doc[:3].lower() == "to " else doc
-        text = _sentence([f"whenever the rules say to {said}, ", *writer.block(verb["body"])])
+        text = _sentence([f"whenever the rules {_called_for(doc)}, ", *writer.block(verb["body"])])
         number = marks.get((name, "verb", name))
         views.append(
             CardView(
@@ -483,10 +494,17 @@ def variant_verbs(
             "args": [{"kind": "local", "name": p["name"]} for p in function.get("params", [])],
         }
         # As the errata sheet says a changed verb: 'Every "..." of the rules now reads "..."'.
-        text = _sentence(
-            ['every "', *writer.expr(call), '" of the rules now reads "']
-            + [*writer.expr(function["expr"]), '"']
-        )
+        body = function["expr"]
+        if body.get("kind") == "bool":
+            # A condition made always or never so ("a ship never turns back" = false): it
+            # read 'now reads "no"'.
+            held = "always" if body["value"] else "never"
+            text = _sentence(['every "', *writer.expr(call), f'" of the rules now {held} holds'])
+        else:
+            text = _sentence(
+                ['every "', *writer.expr(call), '" of the rules now reads "']
+                + [*writer.expr(body), '"']
+            )
         number = marks.get((name, "function", name))
         views.append(
             CardView(
@@ -504,6 +522,43 @@ def variant_verbs(
             )
         )
     return views
+
+
+#: Words a verb's description may start with that make it a thing done or a state, not a
+#: command: "the Reward Phase: ...", "every Special Action Diary location is unlocked".
+_NOUN_STARTS = frozenset("the a an every each all this that your their its one no".split())
+#: A finite verb: a description that has one is a statement ("... is unlocked").
+_FINITE = re.compile(r"\b(?:is|are|was|were|has|have|gets|get|becomes|become)\b")
+
+
+def _called_for(doc: str) -> str:
+    """What the rules ask for when they call a verb described by ``doc``, after "whenever
+    the rules": a command "say to gain two Port Cards"; an infinitive heading ("To Face an
+    Encounter") says its "to" once; a heading with its summary after a colon ("Rest Turn:
+    Refresh the Crew, ...") is called for by its heading, "call for a Rest Turn"; a thing done
+    "call for the Anchoring phase, ..."; a state "say that every Special Action Diary location
+    is unlocked". Each read "say to Rest Turn: ...", "say to the Reward Phase: ...", "say to
+    every ... is unlocked"."""
+    said = doc.strip().rstrip(".")
+    if ":" in said:
+        said = said.split(":", 1)[0].strip()
+    if said[:3].lower() == "to ":
+        return f"say to {said[3:]}"
+    words = said.split()
+    first = words[0].lower() if words else ""
+    if first in _NOUN_STARTS:
+        if _FINITE.search(said):
+            return f"say that {said}"
+        return f"call for {said[0].lower() + said[1:] if first in ('the', 'a', 'an') else said}"
+    if len(words) > 1 and all(w[:1].isupper() or w in _SMALL_WORDS for w in words):
+        # A heading, named in capitals ("Rest Turn", "Encounter Turn"): a thing the rules
+        # call for, as one of its kind.
+        return f"call for {with_article(said)}"
+    return f"say to {said}"
+
+
+#: Words a heading leaves in lower case ("Face an Encounter", "Port of Call").
+_SMALL_WORDS = frozenset("a an the of in on at to for and or with by from".split())
 
 
 #: When a phase of a section other than the round's is played, said before its statements.
@@ -568,13 +623,19 @@ def build_model(
             cards.append(view)
     if only_cards is None:
         rules += variant_verbs(ir, builder.writer, builder.by_item)
+    written: list[tuple[str, str, Text]] = []
     phases = phase_list(
-        ir, ref, builder.writer, lambda kind, name: builder.by_item.get(("flow", kind, name))
+        ir,
+        ref,
+        builder.writer,
+        lambda kind, name: builder.by_item.get(("flow", kind, name)),
+        written,
     )
     return SheetModel(
         game=ir["game"],
-        # A variant is named in the game's words when its reference gives them (``words``).
-        title=title or ir["title"] + (f" ({ref.words.get(variant, variant)})" if variant else ""),
+        # A variant is named in the game's words when its reference gives them (``words``),
+        # else by its name in words ("Harsher sea", not "harsher_sea").
+        title=title or ir["title"] + (f" ({_variant_words(ref, variant)})" if variant else ""),
         variant=variant,
         cards=cards,
         notes=builder.notes,
@@ -585,7 +646,18 @@ def build_model(
         + [(source, "its rules", name) for source, name in builder.writer.unworded],
         kinds=sorted(ir["vocabulary"].get("kinds", {})),
         phases=phases,
+        written_phases=written,
     )
+
+
+def _variant_words(ref: Reference, variant: str) -> str:
+    """A variant's name on its sheet: the reference's words for it, else its file's name as
+    words ("port_cards_two_at_a_time" -> "Port cards two at a time")."""
+    said = ref.words.get(variant)
+    if said is not None:
+        return said
+    words = variant.replace("_", " ").strip()
+    return words[:1].upper() + words[1:]
 
 
 def used_icons(model: SheetModel) -> list[str]:

@@ -13,6 +13,7 @@ is in the game (:func:`resolve`, and ``compiler.sheets.model`` for the flow's or
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -135,6 +136,9 @@ class Reference:
     words: dict[str, str] = field(default_factory=dict)
     phrases: dict[str, str] = field(default_factory=dict)
     when: dict[str, str] = field(default_factory=dict)
+    #: A tag of a kind's cards -> what a card carrying it is, in the rulebook's words, as said
+    #: after "is" ("discovery: a Discovery Spot"; "space discovery" for one kind's tag alone).
+    tags: dict[str, str] = field(default_factory=dict)
     #: Card property -> its label on the card, in the rulebook's words ("To Acquire").
     labels: dict[str, str] = field(default_factory=dict)
     #: Card kind -> its name on the sheet, in the rulebook's words ("Expedition Leader"); a
@@ -248,7 +252,7 @@ def load_reference(path: Path, variant: bool = False) -> Reference:
         raw = data["hex_tiles"]
         ref.hex_specs = [_hexes(one, path) for one in (raw if isinstance(raw, list) else [raw])]
         ref.hexes = ref.hex_specs[0] if ref.hex_specs else None
-    for key in ("words", "phrases", "when", "floors", "labels", "kinds"):
+    for key in ("words", "phrases", "when", "tags", "floors", "labels", "kinds"):
         values = data.get(key) or {}
         if not isinstance(values, dict):
             raise ReferenceError(f"{path}: '{key}' is a mapping of name -> text")
@@ -405,6 +409,21 @@ def _merge_phases(base: list[PhaseItem], override: list[PhaseItem]) -> list[Phas
     return out + [m for m in mine if m.phase not in placed]
 
 
+#: A parameter in reference text and the word after it: "{acquisitions_per_turn} cards".
+_ONE_OF = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(\s+)([A-Za-z]+)")
+
+
+def _singular_word(word: str) -> str:
+    """A plural noun after a count of 1 in the singular ("cards" -> "card"); other words as
+    they are (a mass noun, "Money"; a verb, "is")."""
+    from compiler.sheets.text import _singular
+
+    low = word.lower()
+    if len(word) < 3 or not low.endswith("s") or low in ("is", "was", "has", "does", "its"):
+        return word
+    return _singular(word)
+
+
 def flow_phase_names(ir: dict[str, Any]) -> list[str]:
     """The names of the phases of ``ir``'s flow, in the order it runs them (none without a
     flow)."""
@@ -453,6 +472,16 @@ def resolve(ref: Reference, ir: dict[str, Any], card_ids: set[str]) -> Reference
     def fill(text: str) -> str:
         if "{" not in text:
             return text
+        # "You may Acquire up to {acquisitions_per_turn} cards" with a value of 1: "up to 1
+        # card" (it printed "1 cards").
+        text = _ONE_OF.sub(
+            lambda m: (
+                m.group(0)
+                if params.get(m.group(1)) != 1
+                else f"{{{m.group(1)}}}{m.group(2)}{_singular_word(m.group(3))}"
+            ),
+            text,
+        )
         try:
             return text.format_map(params)
         except (KeyError, ValueError, IndexError) as error:

@@ -201,7 +201,7 @@ def check_reference(
         )
         for index in range(len(kinds)):
             check.text(kinds, index, "a card kind")
-    for key in ("words", "phrases", "when", "labels", "kinds"):
+    for key in ("words", "phrases", "when", "tags", "labels", "kinds"):
         if key in data:
             values = check.want(
                 data, key, dict, "a mapping of name -> text", f"{key}: {{name: text}}"

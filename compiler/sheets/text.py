@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from compiler.sheets.reference import Reference
+from engine.words import article, with_article
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,9 @@ class CardWriter:
         self.player_vars: set[str] = set()
         #: Names of the other loops without words of their own: each is "it".
         self.item_vars: set[str] = set()
+        #: Names of the loops over a kind's cards, by kind (``for each s in space``): a tag
+        #: tested of one is said in the words of that kind's tag.
+        self.loop_kinds: dict[str, str] = {}
         #: The verbs written in the DSL, by name (their parameters and statements).
         self.definitions: dict[str, dict[str, Any]] = {
             d["name"]: d for d in (ir.get("definitions") or {}).get("verbs", [])
@@ -88,6 +92,13 @@ class CardWriter:
         #: How deep a DSL verb's text is being written inside another's (a verb calling itself
         #: stops at its description).
         self.inlining = 0
+        #: The game's parameters with a whole-number value and no words in the reference, as
+        #: the numbers they stand for (:meth:`valued`).
+        self.unworded_params: dict[str, Any] = {
+            name: {"kind": "num", "value": value}
+            for name, value in (self.vocab.get("params") or {}).items()
+            if name not in ref.words and isinstance(value, int) and not isinstance(value, bool)
+        }
         #: True while the thing a statement changes is written ("reduce the Pirate's Combat
         #: Power"): a name's icon goes there, on the effect, not wherever the name is read
         #: ("if your Armament is higher than the Pirate's Combat Power").
@@ -128,9 +139,7 @@ class CardWriter:
             return [self.parse_override(p) for p in override.split("\n\n") if p.strip()]
         paragraphs = []
         for trigger, block in card["triggers"].items():
-            when = self.ref.when.get(trigger)
-            if when is None:
-                when = _when(self.vocab["triggers"].get(trigger, {}).get("doc", trigger))
+            when = self.when(trigger)
             sentences = self.sentences(block["body"])
             if not sentences:
                 continue
@@ -147,6 +156,26 @@ class CardWriter:
                 )
             paragraphs.append(paragraph)
         return paragraphs
+
+    def when(self, trigger: str) -> str:
+        """The words a card's effect on ``trigger`` begins with: the rulebook's (``when``),
+        else the trigger's description as a lead ("When a land or sea area is completed,"); a
+        track's special box, which no declaration describes, is said as marking it ("When an
+        X is marked in a declining-health space of the Health track,": it printed "When
+        declining_health,")."""
+        when = self.ref.when.get(trigger)
+        if when is not None:
+            return when
+        declared = self.vocab["triggers"].get(trigger)
+        if declared is None:
+            for track, spec in (self.vocab.get("tracks") or {}).items():
+                if trigger in (spec.get("boxes") or {}):
+                    box = trigger.replace("_", "-")
+                    named = self.word(track)
+                    if plain_words([named]).split(" ", 1)[0].lower() not in _DETERMINERS:
+                        named = f"the {named} track"
+                    return _when(f"an X is marked in a {box} space of {named}")
+        return _when((declared or {}).get("doc", trigger))
 
     def parse_override(self, text: str) -> Text:
         """A ``text`` property: words with ``{icon:NAME}`` icons."""
@@ -197,7 +226,7 @@ class CardWriter:
         """Statements as one clause: plain steps as a list ("A, B and C"); with a condition,
         loop or choice among them, or a step that has its own "and" or comma, ``joiner``."""
         parts: list[Text] = []
-        body = _played_as_fixed(body)
+        body = _played_as_fixed(self.valued(body))
         for part in self.merged(body):
             if parts and plain_words(part).startswith("("):
                 # A phrase in brackets explains the step before it: "sail 1 additional space
@@ -295,6 +324,7 @@ class CardWriter:
         return [Provisional(number)] if number is not None else []
 
     def stmt(self, s: dict[str, Any]) -> Text:
+        s = self.valued(s)
         kind = s["kind"]
         if kind == "verb":
             return self.verb(s) + self.mark(s)
@@ -340,7 +370,7 @@ class CardWriter:
             # then mark ...": the window by its description, its quantities in brackets, then
             # what reads them back.
             doc = _yours(self.vocab["triggers"].get(s["trigger"], {}).get("doc", s["trigger"]))
-            given = [[*self.named(q["name"]), " ", *self.expr(q["value"])] for q in s["quantities"]]
+            given = [self.quantity_given(q["name"], q["value"]) for q in s["quantities"]]
             out: Text = [doc]
             if given:
                 out += [" (", *_join(given, ", "), ", which cards may change)"]
@@ -348,6 +378,17 @@ class CardWriter:
                 out += [", then ", *self.block(s["body"])]
             return out
         return [s.get("say", kind)]
+
+    def quantity_given(self, name: str, value: dict[str, Any]) -> Text:
+        """A quantity a window opens with: "Ship Damage 2"; a value whose words already name
+        the quantity is said once ("the Heroism difficulty printed on the Encounter being
+        Faced plus 1", not "the Heroism difficulty the Heroism difficulty printed on ...")."""
+        quantity = self.named(name)
+        said = self.expr(value)
+        words, own = plain_words(said).lower(), plain_words(quantity).lower()
+        if own and (words == own or words.startswith(own + " ")):
+            return said
+        return [*quantity, " ", *said]
 
     def if_(self, s: dict[str, Any]) -> Text:
         cond = s["cond"]
@@ -393,6 +434,7 @@ class CardWriter:
                     head += [" for whom ", *words]
         elif over.get("of_kind"):
             # `for each site in campsite`: "for each Campsite", every card of the kind.
+            self.loop_kinds[s["var"]] = over["of_kind"]
             head = ["for each ", *_strip_article([self.word(over["of_kind"])])]
             if s["where"] is not None:
                 head += [" where ", *self.expr(s["where"])]
@@ -503,11 +545,44 @@ class CardWriter:
             said = self.library_words(name, self.vocab["verbs"].get(name), args)
             if said is not None:
                 return said
-        out: Text = self.named(name, icon=True) if name in self.ref.icons else [doc]
-        shown = [self.expr(a) for a in args if a is not None]
-        if shown:
-            out += [" (", *_join(shown, ", "), ")"]
-        return out
+        if name in self.ref.icons:
+            out: Text = self.named(name, icon=True)
+            rest = [a for a in args if a is not None]
+        else:
+            params = self.vocab["verbs"].get(name, {}).get("params") or []
+            out, rest = self.placed(doc, params, args)
+        return _bracketed(out, [self.expr(a) for a in rest])
+
+    def placed(
+        self, doc: str, params: list[dict[str, Any]], args: list[Any]
+    ) -> tuple[Text, list[Any]]:
+        """A description that names its parameters ("the acting player scores amount at value
+        each") with each value in its place ("scores the number of tiles in the area at 1
+        each"); the values it does not name, to be said after it. A name after a determiner
+        ("an area", "that hole") is the value when the value is said as that noun ("the tiles
+        making up the area", not "the tiles making up an area (the area)"), else the
+        description's own noun ("which way the player spends the turn (a Rest Turn)")."""
+        out: Text = [doc]
+        rest: list[Any] = []
+        for param, arg in zip(params, args, strict=False):
+            if arg is None:
+                continue
+            last = out[-1]
+            name = param["name"]
+            said = self.expr(arg)
+            match = (
+                re.search(_NAMED.format(re.escape(name)), last) if isinstance(last, str) else None
+            )
+            if match is None and isinstance(last, str):
+                noun = plain_words(said).rsplit(" ", 1)[-1].lower()
+                if noun in (name.lower(), name.replace("_", " ").lower()):
+                    match = re.search(_NAMED_AFTER.format(re.escape(name)), last)
+            if match is None or not isinstance(last, str):
+                rest.append(arg)
+                continue
+            out[-1:] = [last[: match.start()], *said, last[match.end() :]]
+        rest += [a for a in args[len(params) :] if a is not None]
+        return [seg for seg in out if seg != ""], rest
 
     def library_words(self, name: str, sig: dict[str, Any] | None, args: list[Any]) -> Text | None:
         """A standard-library call in its own words, the values in their places ("the six
@@ -568,7 +643,13 @@ class CardWriter:
                 noun, rest = _noun_after(after)
                 if noun and isinstance(number, dict) and number["kind"] != "num":
                     # "sail additional spaces equal to your Sailing Speed": the noun first.
-                    out += [_plural(noun.strip()), " equal to ", *self.expr(number)]
+                    before = out[-1] if out and isinstance(out[-1], str) else ""
+                    if before.rstrip().endswith("up to"):
+                        # "Acquire up to as many cards as your Heroism" (it read "Acquire up
+                        # to cards equal to ...").
+                        out += ["as many ", _plural(noun.strip()), " as ", *self.expr(number)]
+                    else:
+                        out += [_plural(noun.strip()), " equal to ", *self.expr(number)]
                     pieces[index + 1] = rest
                     continue
                 if isinstance(number, dict) and number["kind"] != "num":
@@ -662,6 +743,18 @@ class CardWriter:
             why: Text = [" (", *self.expr(reason), ")"] if reason else []
             return ["the game ends at once", *why]
         if name == "fire":
+            # The effects by the words the cards print them under ('resolve every "After each
+            # Reward Phase" effect in force'; it said "every reward phase end effect").
+            fired = args[0] if args else None
+            trigger = str(fired.get("name") or "") if isinstance(fired, dict) else ""
+            lead = self.when(trigger) if trigger else ""
+            if trigger and not lead.strip():
+                # A trigger whose effects print with no lead (Darwin's Journey's "use").
+                doc = self.vocab["triggers"].get(trigger, {}).get("doc", trigger)
+                lead = _when(doc)
+            lead = lead.strip().rstrip(",:;.").strip()
+            if lead:
+                return [f'resolve every "{lead}" effect in force']
             return ["resolve every ", *target, " effect in force"] if target else []
         if name == "build_deck":
             return ["shuffle the deck ", *target, " draws from"]
@@ -697,7 +790,18 @@ class CardWriter:
 
     # -- expressions
 
+    def valued(self, node: Any) -> Any:
+        """``node`` (IR) with each parameter of the game that has no words of its own given
+        its value, as this game (or variant) plays it, arithmetic on numbers worked out: "Acquire
+        up to 3 cards", "lower than 3", as the rulebook prints them (a house rule's sheet said
+        "Acquire up to cards equal to acquisitions per turn", "lower than capable crew");
+        ``{rounds}`` in reference.yaml's text is the same value."""
+        if not self.unworded_params:
+            return node
+        return _substitute(node, self.unworded_params, kind="param")
+
     def expr(self, e: dict[str, Any], as_statement: bool = False) -> Text:
+        e = self.valued(e)
         kind = e["kind"]
         if kind == "num":
             return [str(e["value"])]
@@ -782,6 +886,10 @@ class CardWriter:
                 # `for each site in campsite`: "each Campsite", not every card's title.
                 return ["every ", *_strip_article([self.word(e["of_kind"])])]
             items = [self.expr(i) for i in e["items"]]
+            if len(items) > 1 and all(i.get("kind") == "num" for i in e["items"]):
+                # Numbers together are a position ("hex_distance(placed, [0, 0])"): "the steps
+                # between the placed tile and (0, 0)", not "... and 0 and 0".
+                return ["(", *_join(items, ", "), ")"]
             if len(items) > 1:
                 # "Europe, Africa and India", as a rulebook lists them.
                 return _join(items[:-1], ", ") + [" and "] + items[-1]
@@ -790,13 +898,25 @@ class CardWriter:
             return [*self.expr(e["low"]), " to ", *self.expr(e["high"])]
         if kind == "attr":
             if e.get("tag"):
-                # "place.discovery", a tag of the card: "the place is a discovery space" (was
-                # "the place's discovery").
+                # "place.discovery", a tag of the card: "the place is a Discovery Spot", in the
+                # words reference.yaml's ``tags`` gives ("space discovery", else "discovery");
+                # without them, "a discovery space" (it was "the place's discovery").
                 value = e["value"]
-                of = self._event_kind(value["name"]) if value["kind"] == "event" else None
-                phrase = e["attr"].replace("_", " ") + (f" {of.replace('_', ' ')}" if of else "")
-                article = "an" if phrase[:1].lower() in "aeiou" else "a"
-                return [*self.expr(value), f" is {article} {phrase}"]
+                of = (
+                    self._event_kind(value["name"])
+                    if value["kind"] == "event"
+                    else self.loop_kinds.get(value.get("name", ""))
+                    if value["kind"] == "local"
+                    else None
+                )
+                tag = e["attr"]
+                said = self.ref.tags.get(f"{of} {tag}") if of else None
+                if said is None:
+                    said = self.ref.tags.get(tag)
+                if said is None:
+                    phrase = tag.replace("_", " ") + (f" {of.replace('_', ' ')}" if of else "")
+                    said = with_article(phrase)
+                return [*self.expr(value), f" is {said}"]
             return [*self.expr(e["value"]), "'s ", self.word(e["attr"])]
         return [kind]
 
@@ -828,11 +948,11 @@ class CardWriter:
         if right["kind"] == "none":
             # "card.bonus == none": "the card has no bonus" / "the card has a bonus".
             phrase = self.word(left["attr"])
-            vowel = phrase[:1].lower() in ("a", "e", "i", "o", "u")
-            article = "no " if op == "==" else ("an " if vowel else "a ")
+            # "a unique bonus", "an hour", as engine.words says them.
+            said = "no " if op == "==" else f"{article(phrase)} "
             if op != "==" and _singular(phrase) != phrase:
-                article = "some "
-            return [*self.expr(left["value"]), " has ", article, phrase]
+                said = "some "
+            return [*self.expr(left["value"]), " has ", said, phrase]
         if right["kind"] == "bool" and op in ("==", "!="):
             # "cooperative() == true" is the condition itself.
             holds = right["value"] == (op == "==")
@@ -983,9 +1103,14 @@ class CardWriter:
             # A list counted (count(trade_routes())): "the number of every trade route ...".
             return ["the number of ", *args[0]]
         if name == "count" and args:
-            first = plain_words(args[0]).split(" ", 1)[0].lower()
+            words = plain_words(args[0])
+            first = words.split(" ", 1)[0].lower()
             if first in ("your", "the", "a", "an", "their"):
-                return ["the number of cards in ", *args[0]]
+                if _singular(words.rsplit(" ", 1)[-1].lower()) in _PLACES:
+                    return ["the number of cards in ", *args[0]]
+                # A zone named as the cards it holds: "the number of your defeated
+                # Encounters", not "the number of cards in your defeated Encounters".
+                return ["the number of ", *args[0]]
             # A zone named as its cards: "the number of your Port Cards".
             return ["the number of your ", *args[0]]
         if len(args) == 1 and " your track" in doc:
@@ -1005,7 +1130,9 @@ class CardWriter:
             # "seat(rival)": "that player's seat number", the player put in the description.
             before, after = doc.split("a player's ", 1)
             return [*lead, before, *args[0], "'s ", after]
-        return [*lead, doc] + ([" (", *_join(args, ", "), ")"] if args else [])
+        params = self.vocab["natives"].get(name, {}).get("params") or []
+        said, rest = self.placed(doc, params, e["args"])
+        return [*lead, *_bracketed(said, [self.expr(a) for a in rest])]
 
 
 #: Words a trigger's description may start with that already say when ("when a card is
@@ -1044,6 +1171,8 @@ def _when(doc: str) -> str:
     return f"When {text},"
 
 
+#: Words a noun phrase may start with that make it definite already ("the Health track").
+_DETERMINERS = frozenset({"the", "your", "a", "an", "their", "each", "every"})
 #: The first words of a clause that needs a comma after a lead like "Immediately".
 _CLAUSE_WORDS = frozenset({"if", "unless", "for", "every", "choose", "repeat", "you"})
 #: An auxiliary verb a negation goes after: "a ship has not sunk", "there is not".
@@ -1080,6 +1209,32 @@ def _known(e: dict[str, Any]) -> Any:
     return None
 
 
+#: A parameter's name in a description, as a word of its own and not after a determiner ("an
+#: area", "which way" are the description's nouns): ``_NAMED.format(name)``.
+_NAMED = (
+    r"(?<![A-Za-z_'-])"
+    + "".join(
+        rf"(?<!\b{word} )"
+        for word in "a an the which what this that each every its their your one any no".split()
+    )
+    + r"{}(?![A-Za-z_'-])"
+)
+#: The same name after an article or "that" ("an area", "that hole"), with it.
+_NAMED_AFTER = r"(?<![A-Za-z_'-])(?:an?|the|that|this) {}(?![A-Za-z_'-])"
+
+
+def _bracketed(said: Text, shown: list[Text]) -> Text:
+    """``said`` with values in brackets after it: inside its own closing bracket when it ends
+    with one ("(its Upon Facing text said so; the Heroism difficulty, ...)"), not a second pair
+    beside it."""
+    if not shown:
+        return said
+    tail = said[-1] if said else None
+    if isinstance(tail, str) and tail.rstrip().endswith(")"):
+        return [*said[:-1], tail.rstrip()[:-1], "; ", *_join(shown, ", "), ")"]
+    return [*said, " (", *_join(shown, ", "), ")"]
+
+
 def _played_as_fixed(body: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The statements as a card with fixed values plays them: an ``if`` whose condition the
     card fixes is its branch ("if 0 is higher than 0, gain 0 prestige" is nothing), a
@@ -1114,14 +1269,15 @@ def _compound(stmt: dict[str, Any]) -> bool:
     return stmt["kind"] == "verb" and bool(stmt.get("else"))
 
 
-def _substitute(node: Any, bound: dict[str, Any]) -> Any:
-    """``node`` (IR) with each of ``bound``'s parameters (a ``local``) replaced by its value."""
+def _substitute(node: Any, bound: dict[str, Any], kind: str = "local") -> Any:
+    """``node`` (IR) with each of ``bound``'s names (a ``local``, or of ``kind``) replaced by
+    its value."""
     if isinstance(node, dict):
-        if node.get("kind") == "local" and node.get("name") in bound:
+        if node.get("kind") == kind and node.get("name") in bound:
             return bound[node["name"]]
-        return _folded({k: _substitute(v, bound) for k, v in node.items()})
+        return _folded({k: _substitute(v, bound, kind) for k, v in node.items()})
     if isinstance(node, list):
-        return [_substitute(v, bound) for v in node]
+        return [_substitute(v, bound, kind) for v in node]
     return node
 
 
@@ -1286,9 +1442,32 @@ def _plural_head(words: str) -> bool:
     head = words
     for preposition in _PREPOSITIONS:
         head = head.split(f" {preposition} ", 1)[0]
-    last = head.split(" ")[-1] if head else ""
+    # A noun phrase also ends before what describes it after the noun: a participle ("the
+    # tiles left in the stacks", "the turns taken so far", "the spaces marked") or a clause
+    # of its own ("the holes the placement made"); each read "is".
+    kept: list[str] = []
+    for index, word in enumerate(head.split(" ")):
+        low = word.lower()
+        if index and (low in _AFTER_NOUN or low in ("the", "a", "an", "your", "their")):
+            break
+        if index > 1 and low.endswith("ed") and not kept[-1].lower().endswith("ed"):
+            break
+        kept.append(word)
+    last = kept[-1] if kept else ""
     return _singular(last) != last and last.lower() not in _NOT_PLURAL
 
+
+#: Words that end a noun phrase's head: a participle or adverb after the noun ("left",
+#: "taken", "so far", "per player").
+_AFTER_NOUN = frozenset("left taken made held given won lost per so that which who".split())
+
+
+#: Nouns of a place cards are kept in ("your hand", "your Crew cabins"): a zone named so is
+#: counted as "the number of cards in" it.
+_PLACES = frozenset(
+    "hand deck pile cabin board market supply display box area tableau row column bag "
+    "reserve stack tray slot space".split()
+)
 
 #: Words in -s that are no plural noun (``_singular`` already keeps -ss, -us and -is).
 _NOT_PLURAL = frozenset("its has was does always less plus minus perhaps thus yes news".split())
