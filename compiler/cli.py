@@ -108,7 +108,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     diagnostics = problems + result.diagnostics
     if project is not None and not args.paths:
         compiled = {game.folder.name: game.ir for game in result.games if game.ir is not None}
-        diagnostics += _reference_problems(project, compiled)
+        diagnostics += _reference_problems(project, compiled, result.variant_irs)
     status = _emit(diagnostics, sources, args.format)
     if args.format == "text":
         if args.provenance:
@@ -124,12 +124,16 @@ REFERENCE_FILE = "reference.yaml"
 
 
 def _reference_problems(
-    project: Project, compiled: dict[str, Any] | None = None
+    project: Project,
+    compiled: dict[str, Any] | None = None,
+    variants: dict[tuple[str, str], Any] | None = None,
 ) -> list[Diagnostic]:
     """Each game's reference.yaml, checked for the shape the sheets read it as, and (for a
     game in ``compiled``, its IR) for the phases it names, as ``cardc build`` checks them: a
-    phase its flow lacks passed ``cardc check`` and failed the build."""
-    found = []
+    phase its flow lacks passed ``cardc check`` and failed the build. The same for each
+    variant in ``variants`` (game and variant name -> its IR, or None) with a reference of its
+    own, ``sheets/<variant>.reference.yaml``, against the variant's flow."""
+    found = _variant_reference_problems(project, variants or {})
     for game in project.games():
         path = project.game_dir(game) / REFERENCE_FILE
         if not path.is_file():  # nothing to check (check_reference_file would return too)
@@ -160,6 +164,38 @@ def _reference_problems(
                     error.diagnostic
                     or Diagnostic("reference-shape", str(error), file_span(str(path)))
                 )
+    return found
+
+
+def _variant_reference_problems(
+    project: Project, variants: dict[tuple[str, str], Any]
+) -> list[Diagnostic]:
+    """The problems of each variant's own ``sheets/<variant>.reference.yaml`` (its shape, and
+    the phases it names, against the variant's flow when it compiled), as ``cardc build``
+    finds them when it prints the variant's sheets."""
+    found: list[Diagnostic] = []
+    for (game, variant), ir in sorted(variants.items()):
+        path = project.game_dir(game) / "sheets" / f"{variant}.reference.yaml"
+        if not path.is_file():
+            continue
+        from compiler.sheets.reference import ReferenceError, check_phase_names, load_reference
+
+        try:
+            own = load_reference(path, variant=True)
+            if ir is not None:
+                check_phase_names(own, ir)
+        except ReferenceError as error:
+            found.append(
+                error.diagnostic
+                or Diagnostic("reference-shape", str(error), file_span(project.relative(path)))
+            )
+        except (OSError, UnicodeDecodeError) as error:
+            shown = project.relative(path)
+            found.append(
+                Diagnostic(
+                    "reference-unreadable", f"cannot read {shown}: {error}", file_span(shown)
+                )
+            )
     return found
 
 

@@ -927,10 +927,12 @@ def check_variants(
     files: list[Path],
     base: list[Diagnostic] | None = None,
     provisional: list[dict[str, str]] | None = None,
+    irs: dict[str, Any] | None = None,
 ) -> list[Diagnostic]:
     """Compile every variant of the game in ``folder``; the diagnostics they add. The
     @provisional values written in a variant's own files (its YAML, its ``add_files``) are
-    added to ``provisional`` when given, so ``cardc check --provenance`` lists them too."""
+    added to ``provisional`` when given, so ``cardc check --provenance`` lists them too; each
+    variant's IR (None when it does not compile) to ``irs``, by its name, when given."""
     from compiler.project import display_path
 
     diagnostics: list[Diagnostic] = _misnamed(folder)
@@ -938,6 +940,8 @@ def check_variants(
         result, overlay = compile_variant(folder, display_path(path), sources, files=files)
         own = str(display_path(path))
         diagnostics.extend(_own(result.diagnostics, base or [], overlay, path.stem, own))
+        if irs is not None:
+            irs[path.stem] = result.ir
         if provisional is not None and result.ir is not None:
             mine = {own, *(str(p) for p in overlay.files)} if overlay is not None else {own}
             provisional.extend(

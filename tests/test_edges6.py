@@ -3,6 +3,10 @@
 - A variant's ``remove: [rum, rum]`` (or ``remove_kinds: [mid_event, mid_event]``) was taken
   without a word; a name given twice is an error at the second, as a flow phase removed twice
   is.
+- ``cardc check`` did not read a variant's own ``sheets/<variant>.reference.yaml``: its shape
+  was first checked by ``cardc build``, and a phase it names that the variant's flow lacks was
+  never printed, with no error anywhere. Both ``cardc check`` and ``cardc build`` now refuse
+  it at its line, as they do the game's reference.yaml.
 """
 
 from __future__ import annotations
@@ -72,6 +76,89 @@ def test_a_card_removed_and_its_kind_removed_is_no_duplicate(
         UP,
         "calm",
         "description: calm\nremove: [anti_piracy_mission]\nremove_kinds: [mid_event]\n",
+    )
+    status, out = run(capsys, "check")
+    assert status == 0, out
+
+
+# -- 2. a variant's own sheets/<variant>.reference.yaml is checked by cardc check
+
+TWO_AT_A_TIME = f"cards/{UP}/sheets/port_cards_two_at_a_time.reference.yaml"
+
+
+def _own_reference(project: Path, text: str) -> str:
+    """The Port Cards house rule's own reference with ``text`` added at its end; the line
+    number of the first added line."""
+    path = project / TWO_AT_A_TIME
+    before = path.read_text(encoding="utf-8")
+    path.write_text(before + text, encoding="utf-8")
+    return str(before.count("\n") + 1)
+
+
+def test_check_refuses_a_phase_the_variants_flow_lacks_in_its_own_reference(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = copied_project(tmp_path, monkeypatch, UP)
+    first = int(
+        _own_reference(
+            project, "phases:\n  items:\n    - phase: planing\n      item: [Planning, text]\n"
+        )
+    )
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert (
+        f"{TWO_AT_A_TIME}:{first + 2}:14: error[reference-shape]: phases.items: 'planing' is "
+        f"not a phase of the flow of {UP} with the variant port_cards_two_at_a_time" in out
+    ), out
+    assert "hint: did you mean 'planning'?" in out, out
+    # cardc build says the same (it printed the sheet without the entry).
+    status, out = run(capsys, "build", UP)
+    assert status == 1, out
+    assert f"{TWO_AT_A_TIME}:{first + 2}:14: error[reference-shape]" in out, out
+
+
+def test_check_refuses_an_omitted_phase_a_variant_removes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The game's flow has logbook_line; a variant without it cannot omit it from its sheet.
+    project = copied_project(tmp_path, monkeypatch, UP)
+    variant = project / f"cards/{UP}/variants/port_cards_two_at_a_time.yaml"
+    variant.write_text(
+        variant.read_text(encoding="utf-8") + "flow:\n  - remove: logbook_line\n",
+        encoding="utf-8",
+    )
+    first = int(_own_reference(project, "phases:\n  omit: [logbook_line]\n"))
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert (
+        f"{TWO_AT_A_TIME}:{first + 1}:10: error[reference-shape]: phases.omit: 'logbook_line' "
+        f"is not a phase of the flow of {UP} with the variant port_cards_two_at_a_time" in out
+    ), out
+
+
+def test_check_reads_the_shape_of_a_variants_own_reference(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = copied_project(tmp_path, monkeypatch, UP)
+    first = _own_reference(project, "phases: 3\n")
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert (
+        f"{TWO_AT_A_TIME}:{first}:9: error[reference-shape]: 'phases' holds intro, from, items "
+        "and omit" in out
+    ), out
+
+
+def test_a_variants_own_reference_naming_its_phases_checks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A phase the variant inserts is one its own reference may describe; the game's own
+    # reference is not held to the variant's flow.
+    project = copied_project(tmp_path, monkeypatch, UP)
+    reference = project / f"cards/{UP}/sheets/storm_season.reference.yaml"
+    reference.write_text(
+        "phases:\n  items:\n    - phase: storm_season\n      item: [Storm Season, a house rule]\n",
+        encoding="utf-8",
     )
     status, out = run(capsys, "check")
     assert status == 0, out
