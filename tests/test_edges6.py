@@ -7,6 +7,12 @@
   was first checked by ``cardc build``, and a phase it names that the variant's flow lacks was
   never printed, with no error anywhere. Both ``cardc check`` and ``cardc build`` now refuse
   it at its line, as they do the game's reference.yaml.
+- ``function prestige() number = ...`` beside ``counter prestige`` was accepted: ``prestige``
+  read the counter and ``prestige()`` called the function, so a call that lost its brackets
+  read the counter unseen (a function alone is told "call it, prestige()"). A function, or a
+  native ``game.cards`` declares, with a counter's, track's, zone's, symbol's or parameter's
+  name is ``duplicate-name`` at its line; a verb may still share one (a statement never meets
+  a value: Uncharted Passage's verb and symbol ``gain_port_card``).
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from probing import copied_project
+from probing import copied_project, diagnostics_with_card_file
 from test_variant_hardening import run
 
 pytestmark = pytest.mark.usefixtures("fresh_file_cache")
@@ -162,3 +168,99 @@ def test_a_variants_own_reference_naming_its_phases_checks(
     )
     status, out = run(capsys, "check")
     assert status == 0, out
+
+
+# -- 3. a function or native with a value's name
+
+
+def test_a_function_named_as_a_counter_is_refused_at_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    found = diagnostics_with_card_file(
+        tmp_path,
+        monkeypatch,
+        UP,
+        'rule "Fame" {\n  on critical_damage { score prestige }\n}\n'
+        'function prestige() number "twice the prestige" = 2 * prestige\n',
+    )
+    assert [(d.code, d.span.line, d.span.column) for d in found] == [("duplicate-name", 4, 1)]
+    [problem] = found
+    assert problem.message == (
+        f"'prestige' is already a counter of this game (declared at cards/{UP}/game.cards:15:11): "
+        "a function cannot take its name"
+    ), problem.message
+    assert problem.hints == (
+        "give the function a name of its own, such as prestige_value: in an expression "
+        "'prestige' is the counter, and 'prestige()' would be the function",
+    ), problem.hints
+
+
+@pytest.mark.parametrize(
+    "name, what", [("durability", "track"), ("rounds", "parameter"), ("missions", "zone")]
+)
+def test_a_function_named_as_a_track_param_or_zone_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, what: str
+) -> None:
+    found = diagnostics_with_card_file(
+        tmp_path, monkeypatch, UP, f'function {name}() number "a number" = 1\n'
+    )
+    assert [(d.code, d.span.line) for d in found] == [("duplicate-name", 1)], found
+    assert found[0].message.startswith(f"'{name}' is already a {what} of this game"), found
+
+
+def test_a_variants_function_named_as_a_counter_is_refused_in_its_yaml(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = copied_project(tmp_path, monkeypatch, UP)
+    _variant(
+        project,
+        UP,
+        "house",
+        'description: a house rule\nverbs: |\n  function armament() number "the guns" = 6\n',
+    )
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert (
+        f"cards/{UP}/variants/house.yaml:3:3: error[duplicate-name]: 'armament' is already a "
+        "counter of this game" in out
+    ), out
+
+
+def test_a_native_named_as_a_counter_is_refused_at_its_declaration(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = copied_project(tmp_path, monkeypatch, UP)
+    game = project / "cards" / UP / "game.cards"
+    text = game.read_text(encoding="utf-8")
+    assert "  counter specialties\n" in text
+    game.write_text(
+        text.replace(
+            "  counter specialties\n",
+            '  counter specialties\n  native armament "the guns" { returns number }\n',
+        ),
+        encoding="utf-8",
+    )
+    (project / "cards" / UP / "guns.cards").write_text(
+        'function armament() number "the guns" = 6\n', encoding="utf-8"
+    )
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert (
+        f"cards/{UP}/game.cards:19:10: error[duplicate-name]: 'armament' is already a counter "
+        f"of this game (declared at cards/{UP}/game.cards:17:40): a native cannot take its name"
+        in out
+    ), out
+    # Said once, at the declaration: the function implementing it is not blamed again.
+    assert "1 error" in out, out
+
+
+def test_a_verb_may_share_a_counters_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A verb is a statement, where no value goes (the shipped verb and symbol gain_port_card).
+    found = diagnostics_with_card_file(
+        tmp_path,
+        monkeypatch,
+        UP,
+        'verb prestige() "gain a prestige" { gain prestige 1 }\n'
+        'rule "Fame" {\n  on critical_damage { prestige }\n}\n',
+    )
+    assert found == [], found
