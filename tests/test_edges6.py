@@ -13,6 +13,10 @@
   native ``game.cards`` declares, with a counter's, track's, zone's, symbol's or parameter's
   name is ``duplicate-name`` at its line; a verb may still share one (a statement never meets
   a value: Uncharted Passage's verb and symbol ``gain_port_card``).
+- ``play self`` in a card was "'self' is not a card of this game". README: "``play X`` runs
+  X's own ``on play``", and ``self`` in a card is the card (``discard self``): it now offers
+  the card itself, as ``play lime_juice`` offers Lime Juice (held, asked, discarded, its
+  ``on play`` run), printed "play this card". In a flow phase it stays ``self-in-flow``.
 """
 
 from __future__ import annotations
@@ -264,3 +268,94 @@ def test_a_verb_may_share_a_counters_name(tmp_path: Path, monkeypatch: pytest.Mo
         'rule "Fame" {\n  on critical_damage { prestige }\n}\n',
     )
     assert found == [], found
+
+
+# -- 4. play self in a card is the card itself
+
+ECHO = """\
+card "Echo" {
+  copies 1 @provisional("a test card")
+  on market { play self }
+  on play { gain coins 2 }
+}
+"""
+
+ECHO_PLAYED = """\
+scenario: a card that plays itself when the market opens
+game: pebble
+given:
+  player:
+    zones: {hand: [echo, lucky_find]}
+choices:
+  - play.echo: yes
+do:
+  - run: echo.market
+expect:
+  player:
+    counters: {coins: 2}
+    zones: {hand: [lucky_find]}
+  events: [play player 1 echo]
+"""
+
+
+def test_play_self_in_a_card_offers_the_card_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert run(capsys, "new", "pebble")[0] == 0
+    project = tmp_path / "pebble"
+    monkeypatch.chdir(project)
+    game = project / "cards" / "pebble" / "game.cards"
+    text = game.read_text(encoding="utf-8")
+    assert "  zone hand\n" in text
+    game.write_text(
+        text.replace("  zone hand\n", '  zone hand\n  trigger market "when the market opens"\n'),
+        encoding="utf-8",
+    )
+    (project / "cards" / "pebble" / "echo.cards").write_text(ECHO, encoding="utf-8")
+    status, out = run(capsys, "check")
+    # Was: echo.cards:3:18: error[name-undefined]: 'self' is not a card of this game
+    assert status == 0, out
+    status, out = run(capsys, "build")
+    assert status == 0, out
+    sheet = (project / "generated" / "sheets" / "pebble" / "pebble.md").read_text("utf-8")
+    assert "When the market opens, play this card." in sheet, sheet
+    scenario = project / "tests" / "scenarios" / "pebble" / "echo.yaml"
+    scenario.write_text(ECHO_PLAYED, encoding="utf-8")
+    status, out = run(capsys, "test", str(scenario))
+    assert status == 0, out
+    assert "1 of 1 scenarios passed" in out, out
+
+
+def test_play_self_in_a_flow_phase_is_still_self_in_flow(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = copied_project(tmp_path, monkeypatch, UP)
+    _variant(
+        project,
+        UP,
+        "house",
+        "description: a phase playing itself\nflow:\n"
+        "  - insert: |\n      phase tidy { play self }\n    before: planning\n",
+    )
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert "error[self-in-flow]" in out, out
+
+
+def test_play_self_in_a_dsl_verb_says_the_verb_is_no_card(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    found = diagnostics_with_card_file(
+        tmp_path, monkeypatch, UP, 'verb toast() "raise a glass" {\n  play self\n}\n'
+    )
+    assert [(d.code, d.span.line, d.span.column) for d in found] == [
+        ("self-in-definition", 2, 8)
+    ], found
+    assert found[0].message == (
+        "'toast' is a verb or function, no card: 'play self' in it would play whichever card "
+        "called it"
+    ), found[0].message
+    assert found[0].hints == (
+        "name the card (play lime_juice), or write play self in the card's own trigger",
+    )
