@@ -17,6 +17,8 @@
   X's own ``on play``", and ``self`` in a card is the card (``discard self``): it now offers
   the card itself, as ``play lime_juice`` offers Lime Juice (held, asked, discarded, its
   ``on play`` run), printed "play this card". In a flow phase it stays ``self-in-flow``.
+- ``cardc test --variant nope`` failed every scenario with the same message; a variant no
+  compiled game has is a usage error, said once (exit 2) with the variants there are.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from test_variant_hardening import run
 pytestmark = pytest.mark.usefixtures("fresh_file_cache")
 
 UP = "uncharted_passage"
+REPO = Path(__file__).resolve().parent.parent
 
 
 def _variant(project: Path, game: str, name: str, text: str) -> Path:
@@ -359,3 +362,43 @@ def test_play_self_in_a_dsl_verb_says_the_verb_is_no_card(
     assert found[0].hints == (
         "name the card (play lime_juice), or write play self in the card's own trigger",
     )
+
+
+# -- 5. cardc test --variant of no game is a usage error, said once
+
+
+def test_test_with_a_variant_no_game_has_is_one_usage_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(REPO)
+    logbook = f"tests/scenarios/{UP}/logbook.yaml"
+    status, out = run(capsys, "test", "--variant", "harsher_se", logbook)
+    assert status == 2, out
+    assert out.count("harsher_se'") == 1, out
+    assert out.startswith(
+        "cardc test: no game has a variant 'harsher_se' (--variant); the variants there are: "
+    ), out
+    assert f"; {UP}: harsher_sea, no_mid_event, port_cards_two_at_a_time," in out, out
+    assert "  hint: did you mean 'harsher_sea'?" in out, out
+    assert "FAIL" not in out and "scenarios passed" not in out, out
+
+
+def test_test_with_a_variant_of_no_name_is_a_usage_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(REPO)
+    status, out = run(capsys, "test", "--variant", "../up", f"tests/scenarios/{UP}/logbook.yaml")
+    assert status == 2, out
+    assert out.startswith("cardc test: --variant '../up' is not a variant name"), out
+
+
+def test_test_with_a_variant_a_game_has_still_runs(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # README's own example: harsher_sea changes what three of logbook.yaml's scenarios see.
+    monkeypatch.chdir(REPO)
+    status, out = run(
+        capsys, "test", "--variant", "harsher_sea", f"tests/scenarios/{UP}/logbook.yaml"
+    )
+    assert status == 1, out
+    assert "9 scenarios passed" in out, out
