@@ -19,6 +19,10 @@
   ``on play`` run), printed "play this card". In a flow phase it stays ``self-in-flow``.
 - ``cardc test --variant nope`` failed every scenario with the same message; a variant no
   compiled game has is a usage error, said once (exit 2) with the variants there are.
+- ``cardc diff --errata ""`` wrote nothing and said nothing (exit 0); it is a usage error
+  asking for a .md or .html file. ``cardc sim --log --json`` printed the logbook and no JSON;
+  ``--log`` (or ``--log-game``) with ``--json``, ``--report``, ``--compare`` or ``--merge`` is
+  a usage error, since a logbook is no run's figures.
 """
 
 from __future__ import annotations
@@ -402,3 +406,55 @@ def test_test_with_a_variant_a_game_has_still_runs(
     )
     assert status == 1, out
     assert "9 scenarios passed" in out, out
+
+
+# -- 6. cardc diff --errata "" and cardc sim --log --json are usage errors
+
+
+def test_diff_with_an_empty_errata_name_is_a_usage_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(REPO)
+    status, out = run(capsys, "diff", UP, f"{UP}/harsher_sea", "--errata", "")
+    assert status == 2, out
+    assert out == (
+        "cardc: --errata needs a file name: name a .md or .html file (--errata errata.md)\n"
+    ), out
+
+
+@pytest.mark.parametrize(
+    "extra, option",
+    [
+        (["--log", "--json"], "--json"),
+        (["--log", "--report", "run.html"], "--report"),
+        (["--log-game", "2", "--compare", "harsher_sea"], "--compare"),
+    ],
+)
+def test_sim_log_with_what_asks_for_a_runs_figures_is_a_usage_error(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    extra: list[str],
+    option: str,
+) -> None:
+    monkeypatch.chdir(REPO)
+    report = tmp_path / "run.html"
+    extra = [str(report) if e == "run.html" else e for e in extra]
+    status, out = run(capsys, "sim", UP, *extra)
+    assert status == 2, out
+    logbook = extra[0]
+    assert out == (
+        f"cardc sim: {logbook} prints one game's logbook, not a run's figures, so {option} "
+        f"cannot go with it\n  hint: leave out {logbook} for the run's figures ({option}), "
+        f"or {option} for the logbook\n"
+    ), out
+    assert not report.exists()
+
+
+def test_sim_log_alone_still_prints_the_logbook(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(REPO)
+    status, out = run(capsys, "sim", UP, "--seed", "1", "--log", "--quiet")
+    assert status == 0, out
+    assert out.startswith("Uncharted Passage: Remastered: logbook of game 1"), out
