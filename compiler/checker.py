@@ -1422,8 +1422,7 @@ class Checker:
                     f"'{scope.card}' is a verb or function, no card: 'play self' in it would "
                     "play whichever card called it",
                     expr.span,
-                    "name the card (play lime_juice), or write play self in the card's own "
-                    "trigger",
+                    "name the card (play lime_juice), or write play self in the card's own trigger",
                 )
                 return None
             if (
