@@ -52,6 +52,17 @@ def _expand(paths: Sequence[str], project: Project | None) -> tuple[list[Path], 
                 # errors. A variant is inside its game's folder and is checked with the game.
                 problems.append(yaml_named(raw, "cardc check"))
                 continue
+        elif path.is_file() and path.suffix != ".cards":
+            # notes.txt, natives.py: read as card text, a screen of syntax errors (or, inside
+            # a game's folder, "no errors" for a file that was never read).
+            problems.append(
+                other_named(
+                    raw,
+                    "cardc check reads .cards files, folders of them and a game's variants (.yaml)",
+                    check=True,
+                )
+            )
+            continue
         if path.is_dir():
             found = card_files(path)
             if not found:
@@ -82,6 +93,28 @@ def yaml_named(raw: str, command: str) -> Diagnostic:
             f"a scenario runs with: cardc test {raw}; a variant is checked with its game "
             "(cardc check, in the project)",
         ),
+        show_source=False,
+    )
+
+
+def other_named(raw: str, takes: str, check: bool = False) -> Diagnostic:
+    """A file named where card files are wanted that is neither a card file nor YAML
+    (``notes.txt``, ``natives.py``): ``takes`` says what the command reads; for ``cardc
+    check`` (``check``), a file of a game's folder is told to check the game."""
+    from compiler.pipeline import game_folder
+
+    folder = game_folder(Path(raw)) if check else None
+    hint = (
+        f"a game's other files are checked with its cards: cardc check {folder.as_posix()}"
+        if folder is not None
+        else "card files end in .cards; name one, or a folder holding some"
+    )
+    return Diagnostic(
+        "not-card-file",
+        f"'{raw}' is not a card file: {takes}",
+        file_span(raw),
+        "error",
+        (hint,),
         show_source=False,
     )
 
@@ -226,6 +259,8 @@ def cmd_parse(args: argparse.Namespace) -> int:
     from dsl.parser import parse_file
 
     sources = SourceCache()
+    if Path(args.file).is_file() and Path(args.file).suffix != ".cards":
+        return _emit([other_named(args.file, "cardc parse reads a .cards file")], sources, "text")
     result = parse_file(args.file)
     if result.text is not None:
         sources.put(args.file, result.text)

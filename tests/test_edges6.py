@@ -23,6 +23,10 @@
   asking for a .md or .html file. ``cardc sim --log --json`` printed the logbook and no JSON;
   ``--log`` (or ``--log-game``) with ``--json``, ``--report``, ``--compare`` or ``--merge`` is
   a usage error, since a logbook is no run's figures.
+- ``cardc check notes.txt`` (and ``cardc fmt``, ``cardc parse``) read any file named as card
+  text: a screen of syntax errors, or, for a file of a game's folder such as ``natives.py``,
+  "no errors" for a file never read. A named file that is neither ``.cards`` nor YAML is
+  ``not-card-file``, saying which files the command takes.
 """
 
 from __future__ import annotations
@@ -458,3 +462,65 @@ def test_sim_log_alone_still_prints_the_logbook(
     status, out = run(capsys, "sim", UP, "--seed", "1", "--log", "--quiet")
     assert status == 0, out
     assert out.startswith("Uncharted Passage: Remastered: logbook of game 1"), out
+
+
+# -- 7. a named file that is no card file is refused, saying what the command takes
+
+
+def test_check_refuses_a_named_file_that_is_no_card_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = copied_project(tmp_path, monkeypatch, UP)
+    (project / "notes.txt").write_text("remember the lime juice\n", encoding="utf-8")
+    status, out = run(capsys, "check", "notes.txt")
+    assert status == 1, out
+    # Was: notes.txt:1:24: error[missing-body]: a declaration needs a body in braces
+    assert out == (
+        "notes.txt:1:1: error[not-card-file]: 'notes.txt' is not a card file: cardc check reads "
+        ".cards files, folders of them and a game's variants (.yaml)\n"
+        "  hint: card files end in .cards; name one, or a folder holding some\n\n"
+        "1 error, 0 warnings\n"
+    ), out
+
+
+def test_check_of_a_games_python_says_to_check_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    copied_project(tmp_path, monkeypatch, UP)
+    natives = f"cards/{UP}/natives.py"
+    status, out = run(capsys, "check", natives)
+    # Was: "checked 1 game ...: no errors", natives.py never read as what it was named as.
+    assert status == 1, out
+    assert f"{natives}:1:1: error[not-card-file]: '{natives}' is not a card file" in out, out
+    assert f"  hint: a game's other files are checked with its cards: cardc check cards/{UP}\n" in (
+        out
+    ), out
+    # Card files and a game's variant are still read as before.
+    assert run(capsys, "check", f"cards/{UP}/voyages.cards")[0] == 0
+    assert run(capsys, "check", f"cards/{UP}/variants/harsher_sea.yaml")[0] == 0
+
+
+@pytest.mark.parametrize(
+    "argv, takes",
+    [
+        (["fmt", "--check"], "cardc fmt formats .cards files and folders of them"),
+        (["parse", "--json"], "cardc parse reads a .cards file"),
+    ],
+)
+def test_fmt_and_parse_refuse_a_named_file_that_is_no_card_file(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    takes: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("remember the lime juice\n", encoding="utf-8")
+    status, out = run(capsys, *argv, "notes.txt")
+    assert status == 1, out
+    assert f"notes.txt:1:1: error[not-card-file]: 'notes.txt' is not a card file: {takes}\n" in (
+        out
+    ), out
+    assert "missing-body" not in out, out
+    assert notes.read_text(encoding="utf-8") == "remember the lime juice\n"
