@@ -1404,6 +1404,28 @@ class Checker:
                 self.expr(expr, scope)
                 return None
             if (
+                typ == "card_name"
+                and isinstance(expr, Name)
+                and expr.id == "self"
+                and "self" not in scope.locals
+            ):
+                if scope.card in self.cards:
+                    # `play self` in a card: this card, as `discard self` discards it ("play
+                    # X runs X's own on play", README): offered when the player holds it, as
+                    # `play lime_juice` is, and asked as play.<its id>. It was "'self' is not
+                    # a card of this game".
+                    return self.expr(expr, scope)[0]
+                # In a DSL verb `self` is whichever card calls it: its question could not be
+                # named, so no scenario could answer it.
+                self.error(
+                    "self-in-definition",
+                    f"'{scope.card}' is a verb or function, no card: 'play self' in it would "
+                    "play whichever card called it",
+                    expr.span,
+                    "name the card (play lime_juice), or write play self in the card's own trigger",
+                )
+                return None
+            if (
                 param.names
                 and isinstance(expr, Name)
                 and expr.id not in scope.locals

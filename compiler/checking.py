@@ -8,6 +8,7 @@ it, so this, which needs both, sits over them (the import graph stays acyclic).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from compiler.pipeline import CheckResult, compile_game, game_folder, parse_all
 from compiler.project import Project
@@ -43,9 +44,11 @@ def check_paths(paths: list[Path], project: Project | None, sources: SourceCache
             # compiler.variants is imported only for a game that has some (a fast start).
             from compiler.variants import check_variants
 
+            irs: dict[str, Any] = {}
             result.diagnostics.extend(
                 check_variants(
-                    folder, sources, game.files, game.diagnostics, result.variant_provisional
+                    folder, sources, game.files, game.diagnostics, result.variant_provisional, irs
                 )
             )
+            result.variant_irs.update(((folder.name, name), ir) for name, ir in irs.items())
     return result

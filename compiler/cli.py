@@ -52,6 +52,17 @@ def _expand(paths: Sequence[str], project: Project | None) -> tuple[list[Path], 
                 # errors. A variant is inside its game's folder and is checked with the game.
                 problems.append(yaml_named(raw, "cardc check"))
                 continue
+        elif path.is_file() and path.suffix != ".cards":
+            # notes.txt, natives.py: read as card text, a screen of syntax errors (or, inside
+            # a game's folder, "no errors" for a file that was never read).
+            problems.append(
+                other_named(
+                    raw,
+                    "cardc check reads .cards files, folders of them and a game's variants (.yaml)",
+                    check=True,
+                )
+            )
+            continue
         if path.is_dir():
             found = card_files(path)
             if not found:
@@ -86,6 +97,28 @@ def yaml_named(raw: str, command: str) -> Diagnostic:
     )
 
 
+def other_named(raw: str, takes: str, check: bool = False) -> Diagnostic:
+    """A file named where card files are wanted that is neither a card file nor YAML
+    (``notes.txt``, ``natives.py``): ``takes`` says what the command reads; for ``cardc
+    check`` (``check``), a file of a game's folder is told to check the game."""
+    from compiler.pipeline import game_folder
+
+    folder = game_folder(Path(raw)) if check else None
+    hint = (
+        f"a game's other files are checked with its cards: cardc check {folder.as_posix()}"
+        if folder is not None
+        else "card files end in .cards; name one, or a folder holding some"
+    )
+    return Diagnostic(
+        "not-card-file",
+        f"'{raw}' is not a card file: {takes}",
+        file_span(raw),
+        "error",
+        (hint,),
+        show_source=False,
+    )
+
+
 def _emit(diagnostics: list[Diagnostic], sources: SourceCache, fmt: str) -> int:
     """Print diagnostics; return the exit status they call for."""
     text = render_all(diagnostics, sources, fmt)
@@ -108,7 +141,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     diagnostics = problems + result.diagnostics
     if project is not None and not args.paths:
         compiled = {game.folder.name: game.ir for game in result.games if game.ir is not None}
-        diagnostics += _reference_problems(project, compiled)
+        diagnostics += _reference_problems(project, compiled, result.variant_irs)
     status = _emit(diagnostics, sources, args.format)
     if args.format == "text":
         if args.provenance:
@@ -124,12 +157,16 @@ REFERENCE_FILE = "reference.yaml"
 
 
 def _reference_problems(
-    project: Project, compiled: dict[str, Any] | None = None
+    project: Project,
+    compiled: dict[str, Any] | None = None,
+    variants: dict[tuple[str, str], Any] | None = None,
 ) -> list[Diagnostic]:
     """Each game's reference.yaml, checked for the shape the sheets read it as, and (for a
     game in ``compiled``, its IR) for the phases it names, as ``cardc build`` checks them: a
-    phase its flow lacks passed ``cardc check`` and failed the build."""
-    found = []
+    phase its flow lacks passed ``cardc check`` and failed the build. The same for each
+    variant in ``variants`` (game and variant name -> its IR, or None) with a reference of its
+    own, ``sheets/<variant>.reference.yaml``, against the variant's flow."""
+    found = _variant_reference_problems(project, variants or {})
     for game in project.games():
         path = project.game_dir(game) / REFERENCE_FILE
         if not path.is_file():  # nothing to check (check_reference_file would return too)
@@ -163,6 +200,38 @@ def _reference_problems(
     return found
 
 
+def _variant_reference_problems(
+    project: Project, variants: dict[tuple[str, str], Any]
+) -> list[Diagnostic]:
+    """The problems of each variant's own ``sheets/<variant>.reference.yaml`` (its shape, and
+    the phases it names, against the variant's flow when it compiled), as ``cardc build``
+    finds them when it prints the variant's sheets."""
+    found: list[Diagnostic] = []
+    for (game, variant), ir in sorted(variants.items()):
+        path = project.game_dir(game) / "sheets" / f"{variant}.reference.yaml"
+        if not path.is_file():
+            continue
+        from compiler.sheets.reference import ReferenceError, check_phase_names, load_reference
+
+        try:
+            own = load_reference(path, variant=True)
+            if ir is not None:
+                check_phase_names(own, ir)
+        except ReferenceError as error:
+            found.append(
+                error.diagnostic
+                or Diagnostic("reference-shape", str(error), file_span(project.relative(path)))
+            )
+        except (OSError, UnicodeDecodeError) as error:
+            shown = project.relative(path)
+            found.append(
+                Diagnostic(
+                    "reference-unreadable", f"cannot read {shown}: {error}", file_span(shown)
+                )
+            )
+    return found
+
+
 def cmd_build(args: argparse.Namespace) -> int:
     """``cardc build``: compile every game to ``generated/`` (or verify it with --check)."""
     from compiler.build import build
@@ -190,6 +259,8 @@ def cmd_parse(args: argparse.Namespace) -> int:
     from dsl.parser import parse_file
 
     sources = SourceCache()
+    if Path(args.file).is_file() and Path(args.file).suffix != ".cards":
+        return _emit([other_named(args.file, "cardc parse reads a .cards file")], sources, "text")
     result = parse_file(args.file)
     if result.text is not None:
         sources.put(args.file, result.text)

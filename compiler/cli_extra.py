@@ -84,6 +84,43 @@ def _junit(results: list[Any], target: Path) -> None:
     target.write_bytes(ET.tostring(suites, encoding="utf-8", xml_declaration=True) + b"\n")
 
 
+def _unknown_variant(project: Project, variant: str) -> str | None:
+    """Why ``cardc test --variant V`` cannot run (V names no compiled variant of any game, or is
+    no name), said once with the variants there are; None when some game has it. A game of
+    the scenarios that lacks a variant another game has is still that scenario's failure."""
+    from compiler.suggest import did_you_mean
+    from engine.loader import name_problem
+
+    problem = name_problem(variant, "variant")
+    if problem is not None:
+        return f"cardc test: --variant {problem}"
+    compiled: dict[str, list[str]] = {}
+    if project.generated.is_dir():
+        for game in sorted(project.generated.iterdir()):
+            if (game / "handlers.py").is_file():
+                compiled[game.name] = sorted(
+                    v.name for v in game.iterdir() if (v / "handlers.py").is_file()
+                )
+    if any(variant in names for names in compiled.values()):
+        return None
+    there = "; ".join(f"{game}: {', '.join(names)}" for game, names in compiled.items() if names)
+    sources = [
+        project.relative(path)
+        for game in compiled
+        if (path := project.game_dir(game) / "variants" / f"{variant}.yaml").is_file()
+    ]
+    hints = (
+        (f"{sources[0]} is not compiled: run 'cardc build' (it says what keeps it from compiling)",)
+        if sources
+        else did_you_mean(variant, sorted({n for names in compiled.values() for n in names}))
+    )
+    return (
+        f"cardc test: no game has a variant '{variant}' (--variant); "
+        + (f"the variants there are: {there}" if there else "no game here has variants")
+        + "".join(f"\n  hint: {hint}" for hint in hints)
+    )
+
+
 def cmd_test(args: argparse.Namespace) -> int:
     """``cardc test``: run scenario files against the compiled games."""
     from engine.scenario import Runner, scenario_files
@@ -122,6 +159,11 @@ def cmd_test(args: argparse.Namespace) -> int:
     stale = _stale(project, args)
     if stale is not None:
         return stale
+    if args.variant is not None:
+        unknown = _unknown_variant(project, args.variant)
+        if unknown is not None:
+            print(unknown, file=sys.stderr)
+            return 2
     from compiler.project import display_path
 
     files = scenario_files(paths)

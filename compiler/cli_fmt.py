@@ -22,7 +22,7 @@ from dsl.nodes import Span
 def fmt_files(paths: list[str]) -> tuple[list[Path], list[Diagnostic]]:
     """The ``.cards`` files to format: those named, those under named folders, or (with no
     path) every one under the project's ``cards/``, variants' card files included."""
-    from compiler.cli import _project_or_die, yaml_named
+    from compiler.cli import _project_or_die, other_named, yaml_named
     from compiler.project import display_path
 
     problems: list[Diagnostic] = []
@@ -36,6 +36,8 @@ def fmt_files(paths: list[str]) -> tuple[list[Path], list[Diagnostic]]:
             files.extend(sorted(p for p in path.rglob("*.cards") if p.is_file()))
         elif path.suffix in (".yaml", ".yml") and path.is_file():
             problems.append(yaml_named(raw, "cardc fmt"))
+        elif path.is_file() and path.suffix != ".cards":
+            problems.append(other_named(raw, "cardc fmt formats .cards files and folders of them"))
         elif path.is_file():
             files.append(path)
         else:

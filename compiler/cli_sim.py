@@ -351,6 +351,29 @@ def cmd_sim(args: argparse.Namespace) -> int:
     one game's logbook with ``--log``, or merge runs with ``--merge``."""
     from engine import sim
 
+    if args.log or args.log_game is not None:
+        # The logbook is one game's, in the paper logbook's words: what asks for a run's
+        # figures was left unsaid (`--log --json` printed the logbook, no JSON).
+        logbook = "--log" if args.log else "--log-game"
+        asked = [
+            option
+            for option, given in (
+                ("--json", args.json),
+                ("--report", args.report),
+                ("--compare", args.compare is not None),
+                ("--merge", args.merge),
+            )
+            if given
+        ]
+        if asked:
+            return _die(
+                f"{logbook} prints one game's logbook, not a run's figures, so {asked[0]} "
+                "cannot go with it",
+                (
+                    f"leave out {logbook} for the run's figures ({asked[0]}), or {asked[0]} for "
+                    "the logbook",
+                ),
+            )
     if args.merge:
         return _run_guarded(args, lambda: _merge(args))
     if not args.game:

@@ -258,6 +258,13 @@ def cmd_diff(args: argparse.Namespace) -> int:
     if first[0] != second[0]:
         print("cardc: a diff compares two versions of one game", file=sys.stderr)
         return 2
+    if args.errata is not None and not args.errata.strip():
+        # `--errata ""` (an unset shell variable): it wrote nothing and said nothing.
+        print(
+            "cardc: --errata needs a file name: name a .md or .html file (--errata errata.md)",
+            file=sys.stderr,
+        )
+        return 2
     errata = Path(args.errata) if args.errata else None
     if errata is not None:
         from compiler.outputs import OutputRefused, check_output

@@ -138,6 +138,21 @@ def _install(
         )
         return False
     declared = table.get(name) or vocab.builtins.get(name)
+    value = vocab.declared.get(f"value:{name}")
+    if what == "function" and declared is None and value is not None:
+        # A verb is a statement and never meets a value (Uncharted Passage's verb and symbol
+        # gain_port_card); a function is read where values are, so two brackets apart `coins`
+        # would read the counter and `coins()` call the function, and a call forgotten its
+        # brackets would pass unseen (a function alone gets "call it, coins()").
+        error(
+            "duplicate-name",
+            f"'{name}' is already a {value[0]} of this game (declared at {value[1]}): a "
+            "function cannot take its name",
+            definition.span,
+            f"give the function a name of its own, such as {name}_value: in an expression "
+            f"'{name}' is the {value[0]}, and '{name}()' would be the function",
+        )
+        return False
     doc = definition.doc or ""
     if declared is not None:
         if declared.origin == "prelude":

@@ -51,6 +51,9 @@ class CheckResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     #: The @provisional values written in the variants' own files (YAML and added cards).
     variant_provisional: list[dict[str, str]] = field(default_factory=list)
+    #: Each checked variant's IR (None: it did not compile), by game folder name and variant
+    #: name: what its own ``sheets/<variant>.reference.yaml`` is checked against.
+    variant_irs: dict[tuple[str, str], dict[str, Any] | None] = field(default_factory=dict)
 
     @property
     def provisional(self) -> list[dict[str, str]]:

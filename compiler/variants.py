@@ -368,6 +368,25 @@ def _mapping(ctx: _Context, node: Any, key: Any, what: str) -> Any:
     return value
 
 
+def _named_twice(ctx: _Context, named: dict[str, Span], key: str, name: str, span: Span) -> bool:
+    """True (after an error at ``span``) when ``name`` was already named in the list ``key``
+    (``remove``, ``remove_kinds``); else it is noted as named at ``span``. A name given twice
+    is an error, as a flow phase removed twice is: one of the two is a slip (most likely for
+    another name), and nothing would say so."""
+    first = named.setdefault(name, span)
+    if first is span:
+        return False
+    ctx.error(
+        "variant-path",
+        f"'{name}' is named twice in {key}: it is already there at line {first.line}, "
+        f"column {first.column}",
+        span,
+        f"drop one of the two (or name the other {'kind' if key == 'remove_kinds' else 'card'} "
+        "you meant)",
+    )
+    return True
+
+
 def _apply_use(ctx: _Context, game: Declaration, data: Any) -> Declaration:
     """``use: [majorities]``: standard-library modules for the variant's cards, phases and
     verbs, as ``use`` in the game block gives them (a house rule calling ``most_of`` no longer
@@ -639,12 +658,15 @@ def apply_overlay(
         wanted = data["remove"]
         wanted = wanted if isinstance(wanted, list) else [wanted]
         node = data["remove"] if isinstance(data["remove"], list) else None
+        named_ids: dict[str, Span] = {}
         for position, ident in enumerate(wanted):
             span = (
                 _value_span(ctx.where, node, position)
                 if node is not None
                 else _value_span(ctx.where, data, "remove")
             )
+            if _named_twice(ctx, named_ids, "remove", str(ident), span):
+                continue
             if str(ident) not in ids:
                 _not_found(ctx, f"'{ident}' is not a card of this game", span, ident, ids)
                 continue
@@ -654,12 +676,15 @@ def apply_overlay(
     if "remove_kinds" in data:
         kinds = data["remove_kinds"]
         node = kinds if isinstance(kinds, list) else None
+        named_kinds: dict[str, Span] = {}
         for position, kind_name in enumerate(kinds if isinstance(kinds, list) else [kinds]):
             span = (
                 _value_span(ctx.where, node, position)
                 if node is not None
                 else _value_span(ctx.where, data, "remove_kinds")
             )
+            if _named_twice(ctx, named_kinds, "remove_kinds", str(kind_name), span):
+                continue
             if str(kind_name) not in vocab.kinds:
                 _not_found(
                     ctx,
@@ -902,10 +927,12 @@ def check_variants(
     files: list[Path],
     base: list[Diagnostic] | None = None,
     provisional: list[dict[str, str]] | None = None,
+    irs: dict[str, Any] | None = None,
 ) -> list[Diagnostic]:
     """Compile every variant of the game in ``folder``; the diagnostics they add. The
     @provisional values written in a variant's own files (its YAML, its ``add_files``) are
-    added to ``provisional`` when given, so ``cardc check --provenance`` lists them too."""
+    added to ``provisional`` when given, so ``cardc check --provenance`` lists them too; each
+    variant's IR (None when it does not compile) to ``irs``, by its name, when given."""
     from compiler.project import display_path
 
     diagnostics: list[Diagnostic] = _misnamed(folder)
@@ -913,6 +940,8 @@ def check_variants(
         result, overlay = compile_variant(folder, display_path(path), sources, files=files)
         own = str(display_path(path))
         diagnostics.extend(_own(result.diagnostics, base or [], overlay, path.stem, own))
+        if irs is not None:
+            irs[path.stem] = result.ir
         if provisional is not None and result.ir is not None:
             mine = {own, *(str(p) for p in overlay.files)} if overlay is not None else {own}
             provisional.extend(

@@ -1105,6 +1105,25 @@ class _Reader:
             named.append((words[0].id, tag.id if tag is not None else None))
         return named
 
+    def check_natives_apart(self) -> None:
+        """A native the game declares has no counter's, track's, zone's, symbol's or
+        parameter's name: both are read where values go, ``coins`` the counter and ``coins()``
+        the native, so a call that lost its brackets would read the other unseen (alone, a
+        native's name gets "call it"), as a DSL function of that name is refused
+        (compiler.definitions). A verb may share a value's name: a statement never meets one."""
+        for name, sig in self.vocab.natives.items():
+            value = self.vocab.declared.get(f"value:{name}")
+            if sig.origin not in ("game", "host") or value is None:
+                continue
+            self.error(
+                "duplicate-name",
+                f"'{name}' is already a {value[0]} of this game (declared at {value[1]}): a "
+                "native cannot take its name",
+                sig.span,
+                f"give the native a name of its own, such as {name}_value: in an expression "
+                f"'{name}' is the {value[0]}, and '{name}()' would be the native",
+            )
+
     def check_names_refs(self) -> None:
         """Each ``names`` clause of a property declaration names a kind of card (and one of
         its tags) or a group of symbols, known once the whole game is read."""
@@ -1223,6 +1242,7 @@ def read_vocabulary(game_decl: Declaration | None, diagnostics: list[Diagnostic]
     for member in game_decl.body:
         reader.member(member)
     reader.check_names_refs()
+    reader.check_natives_apart()
     for ref in reader.kind_refs:
         if ref.id not in vocab.kinds:
             from compiler.suggest import did_you_mean

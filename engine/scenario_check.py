@@ -71,19 +71,25 @@ def _walk(stmts: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
             yield from _walk(option)
 
 
-def _played(node: Any) -> Iterator[str]:
-    """The cards a ``play`` verb names anywhere in a handler (a statement or a condition)."""
+def _played(node: Any, me: str = "") -> Iterator[str]:
+    """The cards a ``play`` verb names anywhere in a handler (a statement or a condition);
+    ``play self`` names ``me``, the card whose handler it is."""
     if isinstance(node, list):
         for item in node:
-            yield from _played(item)
+            yield from _played(item, me)
     elif isinstance(node, dict):
         if node.get("verb") == "play":
             for arg in node.get("args") or []:
-                if isinstance(arg, dict) and (arg.get("id") or arg.get("name")):
+                if not isinstance(arg, dict):
+                    continue
+                if arg.get("kind") == "builtin" and arg.get("name") == "self":
+                    if me:
+                        yield me
+                elif arg.get("id") or arg.get("name"):
                     yield str(arg.get("id") or arg.get("name"))
         for value in node.values():
             if isinstance(value, (list, dict)):
-                yield from _played(value)
+                yield from _played(value, me)
 
 
 Question = tuple[str, tuple[str, ...] | str | None]
@@ -101,7 +107,7 @@ def card_asks(card: dict[str, Any]) -> CardAsks:
     out = []
     for trigger, handler in card["triggers"].items():
         own = _body_asks(f"{card['id']}.{trigger}", card["title"], handler["body"])
-        out.append((own, tuple(_played(handler["body"]))))
+        out.append((own, tuple(_played(handler["body"], card["id"]))))
     return tuple(out)
 
 

@@ -157,6 +157,10 @@ class Reference:
     given: set[str] = field(default_factory=set)
     #: Phase name -> ``file:line:column`` where the file names it (for an unknown name).
     phase_places: dict[str, str] = field(default_factory=dict)
+    #: The phase names a variant's own reference (``sheets/<variant>.reference.yaml``) gives,
+    #: each as (its key, the name, ``file:line:column``): checked against the variant's flow,
+    #: where the game's own names are not (the variant may have removed their phase).
+    own_phases: list[tuple[str, str, str]] = field(default_factory=list)
 
     def kind_name(self, kind: str, default: str) -> str:
         """``kind``'s name on the sheet: the game's ``kinds`` word for it, else ``default``."""
@@ -225,6 +229,11 @@ def load_reference(path: Path, variant: bool = False) -> Reference:
         for (title, text), ties in _tied_pairs(phases.get("items"), f"{path}: phases.items", "item")
     ]
     ref.phases_omit = [str(name) for name in phases.get("omit") or []]
+    if variant:
+        ref.own_phases = [
+            (where, name, places.get(name, shown))
+            for where, name in _phase_names(ref.phases, ref.phases_omit)
+        ]
     ref.tables = _tables(data.get("tables"), path, variant)
     notes = _tied_pairs(data.get("notes"), f"{path}: notes", "note")
     ref.notes = [pair for pair, _ties in notes]
@@ -376,6 +385,7 @@ def apply_override(base: Reference, override: Reference, raw_keys: set[str]) -> 
         base,
         tables=[t for t in tables.values() if t.rows],
         icons={**base.icons, **override.icons},
+        own_phases=override.own_phases,
     )
     if "phases" in raw_keys:
         for key, attr in (("intro", "phases_intro"), ("from", "phases_source")):
@@ -431,21 +441,36 @@ def flow_phase_names(ir: dict[str, Any]) -> list[str]:
     return [p["name"] for section in flow.get("sections", []) for p in section["phases"]]
 
 
+def _phase_names(items: list[PhaseItem], omit: list[str]) -> list[tuple[str, str]]:
+    """The phase names of a reference's ``phases``, each with its key."""
+    return [("phases.items", i.phase) for i in items if i.phase] + [
+        ("phases.omit", n) for n in omit
+    ]
+
+
 def check_phase_names(ref: Reference, ir: dict[str, Any]) -> None:
     """Every phase the base game's reference names is a phase of its flow (a variant's flow
-    may have removed one: its entries are then not printed)."""
+    may have removed one: its entries are then not printed); of a variant's IR, every phase
+    the variant's own reference names is a phase of the variant's flow (an entry for any
+    other would never be printed)."""
     from compiler.suggest import did_you_mean
 
-    if ir.get("variant") or not ir.get("flow"):
+    if not ir.get("flow"):
         return
+    if ir.get("variant"):
+        named = ref.own_phases
+        whose = f"the flow of {ir['game']} with the variant {ir['variant']}"
+    else:
+        named = [
+            (where, name, ref.phase_places.get(name, REFERENCE_FILE))
+            for where, name in _phase_names(ref.phases, ref.phases_omit)
+        ]
+        whose = f"{ir['game']}'s flow"
     names = flow_phase_names(ir)
-    for where, name in [("phases.items", i.phase) for i in ref.phases if i.phase] + [
-        ("phases.omit", n) for n in ref.phases_omit
-    ]:
+    for where, name, at in named:
         if name not in names:
             hint = did_you_mean(name, names) or (f"its phases: {', '.join(names)}",)
-            at = ref.phase_places.get(name, REFERENCE_FILE)
-            message = f"{where}: '{name}' is not a phase of {ir['game']}'s flow"
+            message = f"{where}: '{name}' is not a phase of {whose}"
             problem = ReferenceError(f"{at}: {message}\n  hint: {hint[0]}")
             file, line, column = (at.rsplit(":", 2) + ["", ""])[:3]
             if line.isdigit() and column.isdigit():
