@@ -20,6 +20,9 @@ variants (one editing the flow, one redefining a verb) and scenarios.
 - The lint took "gain 1 Hills influence" (a counter ``hills_hold`` the designer had worded
   "Hills influence", as its hint asked) for a count of a plural, "1 Hills", and failed the
   build; a plural followed by the noun it qualifies is no such count.
+- The standard library's words count in the plural ("the cells {radius} steps from
+  {centre}"), so a card calling ``hex_ring(cell, 1)`` read "the cells 1 steps from", which the
+  lint refused, failing the build; a count of one now takes the noun in the singular.
 - ``cardc check --provenance`` ended "1 provisional values".
 - ``cardc diff`` listed a verb that calls a redefined verb as changed from a text to the very
   same text ("verb place_worker: choose one of {...} -> choose one of {...}").
@@ -76,7 +79,7 @@ def test_hexhold_checks_builds_and_passes_its_scenarios(
     _built(tmp_path, monkeypatch, capsys)
     status, out = run(capsys, "test")
     assert status == 0, out
-    assert "19 of 19 scenarios passed" in out, out
+    assert "21 of 21 scenarios passed" in out, out
 
 
 def test_a_cards_one_cell_property_is_that_hex_cell() -> None:
@@ -211,6 +214,11 @@ def test_the_hexhold_sheets_build_with_its_words(
     assert status == 0, out
     printed = (project / "print" / GAME / f"{GAME}.md").read_text(encoding="utf-8")
     assert "gain 1 Hills influence" in printed, printed
+    # The hexes module's words count in the plural; one step is "1 step" (the lint refused
+    # "the cells 1 steps from", failing the build of any card calling hex_ring(cell, 1)).
+    assert "for each c in the cells 1 step from 0 and 0 where" in printed, printed
+    assert "the cells 1 step or fewer from" in printed, printed
+    assert "1 steps" not in printed, printed
 
 
 # -- messages -----------------------------------------------------------------------------------
