@@ -23,6 +23,10 @@ variants (one editing the flow, one redefining a verb) and scenarios.
 - The standard library's words count in the plural ("the cells {radius} steps from
   {centre}"), so a card calling ``hex_ring(cell, 1)`` read "the cells 1 steps from", which the
   lint refused, failing the build; a count of one now takes the noun in the singular.
+- A scenario's ``event:`` for a trigger whose param names its kind (``param land land``) was
+  not checked before running: ``{land: oakwod}`` failed inside the card's handler ("'oakwod'
+  is not a card, so it has no 'district'"); it is now "'oakwod' is not a land; did you mean
+  'oakwood'?" at its line and column, as every card of a scenario is.
 - ``cardc check --provenance`` ended "1 provisional values".
 - ``cardc diff`` listed a verb that calls a redefined verb as changed from a text to the very
   same text ("verb place_worker: choose one of {...} -> choose one of {...}").
@@ -130,6 +134,32 @@ def test_a_scenario_of_a_game_for_two_or_more_is_seated_as_sim_seats_it(
     status, out = run(capsys, "test", str(scenario))
     assert status == 1, out
     assert "3 players given, but the scenario has 2" in out, out
+
+
+def test_a_scenario_event_naming_a_card_of_the_params_kind_is_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = _built(tmp_path, monkeypatch, capsys)
+    scenario = project / "event.yaml"
+    fired = (
+        "scenario: {title}\ngame: hexhold\nplayers: 2\n"
+        "do:\n  - fire: claimed\n    event: {{land: {land}}}\n"
+        "expect:\n  player:\n    counters: {{forest_hold: 1, coins: 2}}\n"
+    )
+    scenario.write_text(
+        fired.format(title="a misspelt land", land="oakwod")
+        + "---\n"
+        + fired.format(title="a card of another kind", land="granary"),
+        encoding="utf-8",
+    )
+    status, out = run(capsys, "test", str(scenario))
+    assert status == 1, out
+    assert "event.yaml:6:19: 'oakwod' is not a land; did you mean 'oakwood'?" in out, out
+    assert "event.yaml:16:19: 'granary' is not a land" in out, out
+    assert "so it has no" not in out, out
+    scenario.write_text(fired.format(title="Oakwood", land="oakwood"), encoding="utf-8")
+    status, out = run(capsys, "test", str(scenario))
+    assert status == 0, out
 
 
 # -- a flow phase's `choose one of` is headed by the phase's title ------------------------------
