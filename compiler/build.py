@@ -197,7 +197,7 @@ def render_game(
             project, folder, sources, files, result.diagnostics, sheets=sheets
         )
     except SheetError as error:  # text that does not fit a card: at the card's line
-        return {}, [*result.diagnostics, error.diagnostic()]
+        return {}, [*result.diagnostics, *error.diagnostics()]
     if any(d.severity == "error" for d in problems):
         return {}, result.diagnostics + problems
     outputs.update(variants)

@@ -1817,6 +1817,24 @@ class Checker:
                     f"say which kind of card '{what}' is in game.cards: "
                     f"trigger {scope.trigger.name} {{ param {what} KIND }}",
                 )
+            elif scope.locals.get(what) == "any" and self.vocab.kinds:
+                # `for each b in market_cards(shop) { ... b.cost ... }`: b may well be a card,
+                # but of no kind the checker knows; "only a card has members" said it was none.
+                having = sorted(
+                    name
+                    for name, kind in self.vocab.kinds.items()
+                    if node.attr in kind.properties or node.attr in kind.tags
+                )
+                kinds = (
+                    f"the kinds with a {node.attr}: {', '.join(having)}"
+                    if having
+                    else f"this game's kinds: {', '.join(sorted(self.vocab.kinds))}"
+                )
+                hints = (
+                    f"'{what}' is an item of a list, of no kind the checker knows; to read a "
+                    f"card's {node.attr}, go over its kind: for each {what} in KIND where ... "
+                    f"({kinds})",
+                )
             asking = self.natives_asking(node.attr, what)
             if asking:
                 # Land vs Sea's `placed.menhir`: 'placed' is a place on the board, not a card

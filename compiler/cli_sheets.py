@@ -270,7 +270,7 @@ def _print_game(
             project, game, ir, variant=variant, formats=formats, options=options
         )
     except SheetError as error:
-        return _emit([error.diagnostic()], sources, "text")
+        return _emit(error.diagnostics(), sources, "text")
     from compiler.outputs import OutputRefused, check_output, write_atomic
 
     recorded = stamp.get("files", {}) if isinstance(stamp.get("files"), dict) else {}

@@ -288,7 +288,10 @@ def _statement_changes(
                 if head is not None and head == _head(new) and old["kind"] == new["kind"]:
                     for (label, a), (_, b) in zip(_bodies(old), _bodies(new), strict=True):
                         changes += _statement_changes(f"{where} > {head}{label}", a, b)
-                else:
+                elif _describe(old) != _describe(new):
+                    # Equal in the DSL, the IR differs only in words it carries from elsewhere
+                    # (a `choose` option's prompt, a called verb's redefined description): that
+                    # verb's change is told, this one read "X -> X".
                     changes.append(Change(here, _describe(old), _describe(new)))
             continue
         if tag == "replace":

@@ -78,7 +78,7 @@ class CheckResult:
         """Every @provisional value, where it is and why it was chosen."""
         rows = sorted(self.provisional, key=lambda p: _at_key(p["at"]))
         lines = [f"{p['at']}: {p['what']}: {p['why']}" for p in rows]
-        lines.append(f"{len(rows)} provisional values")
+        lines.append(counted(len(rows), "provisional value"))
         return "\n".join(lines)
 
 

@@ -986,10 +986,10 @@ def render_variants(
         try:
             outputs.update(_variant_sheets(project, folder.name, result.ir, overlay.name))
         except ValueError as error:  # compiler.sheets.SheetError: text that cannot fit
-            report = getattr(error, "diagnostic", None)
+            report = getattr(error, "diagnostics", None)
             if report is None:
                 raise
-            diagnostics.append(report())
+            diagnostics.extend(report())
     return outputs, diagnostics
 
 

@@ -80,14 +80,21 @@ class NotACell(RuleError, TypeError):
 
 
 def as_hex(cell: CellLike) -> Hex:
-    """A cell from a :class:`Hex` or a ``(q, r)`` pair; anything else is :class:`NotACell`."""
+    """A cell from a :class:`Hex`, a ``(q, r)`` pair, or a card's property giving one cell
+    (``cell 1 -1``: one clause of two numbers, ``[[1, -1]]`` in the IR, as each clause of Land
+    vs Sea's ``cells 0 0, 1 0`` is a cell); anything else is :class:`NotACell`."""
     if isinstance(cell, Hex):
         return cell
     if isinstance(cell, (tuple, list)) and len(cell) == 2:
         q, r = cell
         if isinstance(q, int) and isinstance(r, int):
             return Hex(q, r)
-    raise NotACell(f"{cell!r} is not a hex cell (q, r)")
+    if isinstance(cell, list) and len(cell) == 1 and isinstance(cell[0], list):
+        return as_hex(cell[0])
+    raise NotACell(
+        f"{cell!r} is not a hex cell (q, r); a card gives one as a property of two numbers, "
+        "cell 1 -1"
+    )
 
 
 def opposite(direction: int) -> int:

@@ -472,7 +472,10 @@ class Game:
     ) -> int:
         """``choose one of``: the index of the option the acting player picks. The answers are
         the options' names (``take_treasure``), the prompt says what each one does."""
-        title = self.cards.get(c.card, {}).get("title", c.card)
+        # Headed as a `may` is: by the card, else by the flow phase that asks it ("flow:
+        # choose one" said nothing of which phase).
+        card = self.cards.get(c.card)
+        title = card.get("title", c.card) if card is not None else self.asker_title(ident)
         said = "; ".join(f"{n}: {t}" for n, t in zip(names, labels, strict=False))
         prompt = f"{title}: choose one" + (f" ({said})" if said else "")
         question = Question(ident, c.player.index, prompt, tuple(names))

@@ -596,6 +596,13 @@ class Runner:
             raise ScenarioError(
                 f"{path}:{line}: the compiled game cannot be used: {error}"
             ) from error
+        if not doc.get("mode") and not doc.get("players"):
+            # Neither given: as 'cardc sim' seats it, solo for a game one can play alone, else
+            # competitive with the fewest players the game takes (`players 2..4`); it was
+            # always solo, "Hexhold is for 2 to 4 players, not 1", in every such scenario.
+            declared = ir["vocabulary"].get("players") or [1]
+            if int(declared[0]) > 1:
+                mode, players = "competitive", int(declared[0])
         rules = game_rules(str(ir["game"]), folder)
         problems = check_scenario(doc, ir, rules, players, (line, 1), _removed(folder, ir))
         if problems:

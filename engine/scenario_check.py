@@ -633,7 +633,20 @@ class Checker:
             names = list(spec.get("params") or [])
             if "event" in step:
                 events = self.event_kinds
-                params: dict[str, Kind] = {p: events.get(p, Anything()) for p in names}
+                kinds_of = spec.get("param_kinds") or {}
+                card_kinds = self.vocab.ir["vocabulary"].get("kinds") or {}
+                params: dict[str, Kind] = {
+                    # A param that names its kind (`param land land`) takes a card of it,
+                    # checked with "did you mean" (a misspelt card was "'oakwod' is not a
+                    # card, so it has no 'district'" from inside the card's handler).
+                    p: events.get(p)
+                    or (
+                        Id(f"card:{kinds_of[p]}", f"a {kinds_of[p]}")
+                        if kinds_of.get(p) in card_kinds
+                        else Anything()
+                    )
+                    for p in names
+                }
                 # Every parameter: a card reads it as the trigger gives it (a missing one was a
                 # KeyError inside the card's handler).
                 self.kind(

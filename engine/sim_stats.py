@@ -234,6 +234,10 @@ def verdict(what: str, difference: Difference, unit: str = "", digits: int = 2) 
             f"{what}: {signed(difference.value, digits)}{unit} from {games}: too few for an "
             "interval; these games cannot tell the two apart (play more games)."
         )
+    if difference.paired and difference.value == 0 and difference.half_width == 0:
+        # Game for game the same at both: "play more games to narrow the interval" of an
+        # interval that is already none sent the designer to play more for nothing.
+        return f"{what}: the same in every game at both (paired on the same seeds)."
     interval = (
         f"{signed(difference.value, digits)}{unit} "
         f"(95% CI {signed(difference.low, digits)} to {signed(difference.high, digits)}{unit})"

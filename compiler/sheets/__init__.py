@@ -30,17 +30,58 @@ FORMATS = ("html", "md", "pdf")
 __all__ = ["FORMATS", "SheetError", "SheetOptions", "render_sheet_files", "sheet_outputs"]
 
 
+#: What to do about card text the lint refuses (compiler.sheets.lint).
+LINT_HINT = (
+    "give the name its rulebook words in reference.yaml's words/phrases/when, or the card a "
+    "'text' property"
+)
+
+
 class SheetError(ValueError):
     """A sheet that cannot be made: text that does not fit, a bad reference.yaml or option.
 
     ``source`` is ``file:line`` of the card at fault when there is one.
     """
 
-    def __init__(self, message: str, source: str = "", located: Diagnostic | None = None):
+    def __init__(
+        self,
+        message: str,
+        source: str = "",
+        located: Diagnostic | None = None,
+        problems: list[tuple[str, str]] | None = None,
+    ):
         super().__init__(message)
         self.source = source
         #: The problem at its file, line and column, when it is known (a reference.yaml's).
         self.located = located
+        #: The text lint's problems, each (its card's ``file:line``, what reads wrong).
+        self.problems = list(problems or [])
+
+    def diagnostics(self) -> list[Diagnostic]:
+        """This error as cardc diagnostics: each problem of the text lint at its own card's
+        line (they were one error at the first card's line, naming cards of other files in
+        its message), anything else as :meth:`diagnostic`."""
+        if not self.problems:
+            return [self.diagnostic()]
+        from dsl.diagnostics import Diagnostic, file_span
+        from dsl.nodes import Span
+
+        found = []
+        for source, problem in self.problems:
+            path, _, line = source.rpartition(":")
+            located = bool(path) and line.isdigit()
+            span = Span(path, int(line), 1, int(line), 1) if located else file_span(source)
+            found.append(
+                Diagnostic(
+                    "sheet-text",
+                    f"card text does not read as a rulebook: {problem}",
+                    span,
+                    "error",
+                    (LINT_HINT,),
+                    show_source=located,
+                )
+            )
+        return found
 
     def diagnostic(self) -> Diagnostic:
         """This error as a cardc diagnostic, at the card's source line."""
@@ -109,7 +150,7 @@ def render_sheet_files(
         except CardOverflowError as error:
             raise SheetError(str(error), error.cards[0][1]) from error
         except LintError as error:
-            raise SheetError(str(error), error.source) from error
+            raise SheetError(str(error), error.source, problems=error.problems) from error
         except (ReferenceError, TextError, LayoutError) as error:
             raise SheetError(
                 str(error),

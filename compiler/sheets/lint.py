@@ -21,17 +21,25 @@ from compiler.sheets.text import IconRef, Provisional, Text
 
 
 class LintError(ValueError):
-    """Card text that reads wrong; ``source`` is the card's ``file:line``."""
+    """Card text that reads wrong; ``source`` is the first card's ``file:line``, ``problems``
+    every problem as (its card's ``file:line``, what reads wrong), each told at its card."""
 
-    def __init__(self, message: str, source: str):
+    def __init__(self, message: str, source: str, problems: list[tuple[str, str]] | None = None):
         super().__init__(message)
         self.source = source
+        self.problems = list(problems or [])
 
 
 _DOUBLED = re.compile(r"\b([A-Za-z]+)\s+\1\b", re.IGNORECASE)
 _SNAKE = re.compile(r"\b[a-z]+_[a-z0-9_]+\b")
 _OPERATOR = re.compile(r"\|\||\||==|!=|>=|<=|->|&&|[{}]|\b[a-z_]+\((?=[a-z0-9_, ]*\))")
-_ONE_PLURAL = re.compile(r"\b(?:1|one|a)\s+([A-Za-z]+s)\b")
+#: "1 curses", "gain 1 Coins and": one, then a plural that ends the noun phrase; a plural
+#: followed by the noun it qualifies ("gain 1 Hills influence") is no count of it.
+_ONE_PLURAL = re.compile(
+    r"\b(?:1|one|a)\s+([A-Za-z]+s)\b(?!\s+(?!(?:of|in|on|to|at|per|or|and|for|from|is|are|was"
+    r"|were|by|with|as|each|than|if|unless|when|then|you|your|that|which|who|it|this|there"
+    r"|instead|equal|but|so|until|while)\b)[A-Za-z])"
+)
 #: "up to 1 Objective tiles": one, a word, then a plural that ends the noun phrase (before
 #: punctuation, the end or a preposition: "1 side scores 2 points" is a verb, not a plural).
 _ONE_WORD_PLURAL = re.compile(
@@ -130,7 +138,7 @@ def lint_texts(
 
 def lint_model(model: SheetModel, ir: dict[str, Any]) -> None:
     """Raise :class:`LintError` at the first card (in source order) whose text reads wrong,
-    listing every problem of every card."""
+    listing every problem of every card (``problems``: each with its own card's line)."""
     texts: list[tuple[str, str, Text]] = []
     for card in [*model.cards, *model.rules]:
         for label, value in card.properties:
@@ -152,4 +160,5 @@ def lint_model(model: SheetModel, ir: dict[str, Any]) -> None:
             f"card text does not read as a rulebook: {listed}{more} (give the name its "
             "rulebook words in reference.yaml's words/phrases/when, or a 'text' property)",
             problems[0][0],
+            problems,
         )

@@ -626,9 +626,18 @@ class CardWriter:
             elif param.default is not None:
                 values[param.name] = [str(param.default)]
         out: Text = []
-        for piece in re.split(r"(\{\w+\})", template):
+        pieces = re.split(r"(\{\w+\})", template)
+        for index, piece in enumerate(pieces):
             slot = piece[1:-1] if piece.startswith("{") else None
-            out += values.get(slot, [slot]) if slot is not None else [piece] if piece else []
+            filled = values.get(slot, [slot]) if slot is not None else [piece] if piece else []
+            out += filled
+            if slot is not None and plain_words(filled) == "1" and index + 1 < len(pieces):
+                # The library's words count in the plural ("the cells {radius} steps from"):
+                # one is "the cells 1 step from", not "1 steps", which the lint refuses.
+                noun, rest = _noun_after(pieces[index + 1])
+                if noun:
+                    lead = noun[: len(noun) - len(noun.lstrip())]
+                    pieces[index + 1] = lead + _singular(noun.strip()) + rest
         return out
 
     def fill(self, phrase: str, target: Any, amount: Any) -> Text:
