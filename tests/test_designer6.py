@@ -246,7 +246,8 @@ def test_the_hexhold_sheets_build_with_its_words(
     assert "gain 1 Hills influence" in printed, printed
     # The hexes module's words count in the plural; one step is "1 step" (the lint refused
     # "the cells 1 steps from", failing the build of any card calling hex_ring(cell, 1)).
-    assert "for each c in the cells 1 step from 0 and 0 where" in printed, printed
+    # (A list of numbers prints as "(0, 0)", its brackets escaped in Markdown: wording5.)
+    assert "for each c in the cells 1 step from \\(0, 0\\) where" in printed, printed
     assert "the cells 1 step or fewer from" in printed, printed
     assert "1 steps" not in printed, printed
 
