@@ -47,3 +47,14 @@ def and_list(words: list[str]) -> str:
     if len(words) < 2:
         return "".join(words)
     return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def singular(words: str) -> str:
+    """ "Coins" -> "Coin", "victory points" -> "victory point"; other words as they are."""
+    if words.endswith("ies") and len(words) > 4:
+        return words[:-3] + "y"
+    if words.endswith(("xes", "ches", "shes")):
+        return words[:-2]
+    if words.endswith("s") and not words.endswith(("ss", "us", "is")):
+        return words[:-1]
+    return words

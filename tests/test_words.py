@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.words import article, counted, with_article
+from engine.words import article, counted, singular, with_article
 
 
 @pytest.mark.parametrize(
@@ -40,3 +40,20 @@ def test_a_count_of_one_is_singular() -> None:
     assert counted(0, "error") == "0 errors"
     assert counted(1, "provisional value") == "1 provisional value"
     assert counted(3, "copy", "copies") == "3 copies"
+
+
+@pytest.mark.parametrize(
+    ("words", "one"),
+    [
+        ("Coins", "Coin"),
+        ("victory points", "victory point"),
+        ("Discovery Spots", "Discovery Spot"),
+        ("bounties", "bounty"),
+        ("boxes", "box"),
+        ("beaches", "beach"),
+        ("compass", "compass"),
+        ("Money", "Money"),
+    ],
+)
+def test_a_plural_is_made_singular(words: str, one: str) -> None:
+    assert singular(words) == one

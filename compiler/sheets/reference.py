@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine.words import singular
+
 if TYPE_CHECKING:
     from dsl.diagnostics import Diagnostic
 
@@ -426,12 +428,10 @@ _ONE_OF = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(\s+)([A-Za-z]+)")
 def _singular_word(word: str) -> str:
     """A plural noun after a count of 1 in the singular ("cards" -> "card"); other words as
     they are (a mass noun, "Money"; a verb, "is")."""
-    from compiler.sheets.text import _singular
-
     low = word.lower()
     if len(word) < 3 or not low.endswith("s") or low in ("is", "was", "has", "does", "its"):
         return word
-    return _singular(word)
+    return singular(word)
 
 
 def flow_phase_names(ir: dict[str, Any]) -> list[str]:

@@ -21,6 +21,7 @@ from typing import Any
 
 from compiler.sheets.reference import Reference
 from engine.words import article, with_article
+from engine.words import singular as _singular
 
 
 @dataclass(frozen=True)
@@ -1480,17 +1481,6 @@ _PLACES = frozenset(
 
 #: Words in -s that are no plural noun (``_singular`` already keeps -ss, -us and -is).
 _NOT_PLURAL = frozenset("its has was does always less plus minus perhaps thus yes news".split())
-
-
-def _singular(words: str) -> str:
-    """ "Coins" -> "Coin", "victory points" -> "victory point"; other words as they are."""
-    if words.endswith("ies") and len(words) > 4:
-        return words[:-3] + "y"
-    if words.endswith(("xes", "ches", "shes")):
-        return words[:-2]
-    if words.endswith("s") and not words.endswith(("ss", "us", "is")):
-        return words[:-1]
-    return words
 
 
 def _plural(words: str) -> str:
