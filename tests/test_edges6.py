@@ -35,18 +35,13 @@ from pathlib import Path
 
 import pytest
 from probing import copied_project, diagnostics_with_card_file
+from test_edges5 import _variant
 from test_variant_hardening import run
 
 pytestmark = pytest.mark.usefixtures("fresh_file_cache")
 
 UP = "uncharted_passage"
 REPO = Path(__file__).resolve().parent.parent
-
-
-def _variant(project: Path, game: str, name: str, text: str) -> Path:
-    path = project / "cards" / game / "variants" / f"{name}.yaml"
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 # -- 1. a card or kind named twice in remove / remove_kinds

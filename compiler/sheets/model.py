@@ -459,21 +459,8 @@ def variant_verbs(
         title = doc[:1].upper() + doc[1:]
         writer.card = {"id": "flow", "title": title, "source": source}
         text = _sentence([f"whenever the rules {_called_for(doc)}, ", *writer.block(verb["body"])])
-        number = marks.get((name, "verb", name))
         views.append(
-            CardView(
-                id=f"verb-{name}",
-                title=title,
-                kind="verb",
-                tags=[],
-                source=source,
-                count=1,
-                count_provisional=False,
-                count_mark=[],
-                properties=[],
-                paragraphs=[text + ([Provisional(number)] if number is not None else [])],
-                provisional=number is not None,
-            )
+            _changed_view(f"verb-{name}", title, source, text, marks.get((name, "verb", name)))
         )
     # "Variants are printed as they play": a function a variant defines or redefines (a house
     # rule's final score, tie-break or mode) says what it now reads, as a verb says what it now
@@ -506,22 +493,28 @@ def variant_verbs(
                 + [*writer.expr(body), '"']
             )
         number = marks.get((name, "function", name))
-        views.append(
-            CardView(
-                id=f"function-{name}",
-                title=title,
-                kind="verb",
-                tags=[],
-                source=source,
-                count=1,
-                count_provisional=False,
-                count_mark=[],
-                properties=[],
-                paragraphs=[text + ([Provisional(number)] if number is not None else [])],
-                provisional=number is not None,
-            )
-        )
+        views.append(_changed_view(f"function-{name}", title, source, text, number))
     return views
+
+
+def _changed_view(
+    ident: str, title: str, source: str, text: list[Any], number: int | None
+) -> CardView:
+    """The sheet's entry for a verb or function a variant defines or changes: its sentence,
+    with its provisional mark when the definition has one."""
+    return CardView(
+        id=ident,
+        title=title,
+        kind="verb",
+        tags=[],
+        source=source,
+        count=1,
+        count_provisional=False,
+        count_mark=[],
+        properties=[],
+        paragraphs=[text + ([Provisional(number)] if number is not None else [])],
+        provisional=number is not None,
+    )
 
 
 #: Words a verb's description may start with that make it a thing done or a state, not a
