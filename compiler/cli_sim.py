@@ -346,6 +346,20 @@ def _warn_if_stale(project: Project, game: str) -> None:
         )
 
 
+def _variant_of(game: str, variant: str | None) -> tuple[str, str | None] | str:
+    """``GAME/VARIANT`` read as ``GAME --variant VARIANT``, as ``cardc diff`` and ``cardc
+    variant`` name a variant; the game and variant, or why the two disagree. Anything else
+    with a '/' stays a path, which :func:`game_folder` refuses by name."""
+    from engine.loader import NAME
+
+    base, slash, named = game.partition("/")
+    if not slash or not NAME.fullmatch(base) or not NAME.fullmatch(named):
+        return game, variant
+    if variant is not None and variant != named:
+        return f"two variants named: '{game}' and --variant {variant}"
+    return base, named
+
+
 def cmd_sim(args: argparse.Namespace) -> int:
     """``cardc sim``: simulate games (``--compare`` a second point on the same seeds), print
     one game's logbook with ``--log``, or merge runs with ``--merge``."""
@@ -378,6 +392,10 @@ def cmd_sim(args: argparse.Namespace) -> int:
         return _run_guarded(args, lambda: _merge(args))
     if not args.game:
         return _die("name the game to simulate", ("cardc sim GAME, or cardc sim --merge A B",))
+    split = _variant_of(args.game, args.variant)
+    if isinstance(split, str):
+        return _die(split, ("name it once: cardc sim GAME --variant VARIANT",))
+    args.game, args.variant = split
     project = find_project()
     if project is None:
         return _die(
@@ -556,7 +574,10 @@ def register(commands: argparse._SubParsersAction) -> None:
         "figures. The same seed always plays the same games.",
     )
     parser.add_argument(
-        "game", metavar="GAME", nargs="?", help="a game of this project (see generated/)"
+        "game",
+        metavar="GAME",
+        nargs="?",
+        help="a game of this project (see generated/); GAME/VARIANT is GAME --variant VARIANT",
     )
     _common(parser)
     parser.add_argument("--variant", help="simulate this variant (generated/<game>/<variant>/)")
