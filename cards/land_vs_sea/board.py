@@ -433,9 +433,10 @@ def special_tile(card: Mapping[str, Any], face: str) -> Tile:
     """A special tile from its card (the IR's card dict), on its land or its sea face.
 
     "2 new special all land / all sea edged Lost City and Lost Trader tiles": the face chosen
-    is one section reaching all six edges. ``city`` puts the City in it ("These only increase
-    bonus point and Waypoint scores in the matching land OR sea area they are part of");
-    ``land_icons`` / ``sea_icons`` give the icons that face shows.
+    is one section reaching all six edges. ``city true`` puts a City in it on both faces ("These
+    only increase bonus point and Waypoint scores in the matching land OR sea area they are
+    part of"), ``city`` among one face's icons on that face alone; ``land_icons`` /
+    ``sea_icons`` give the icons that face shows.
     """
     if face not in SIDES:
         raise RuleError(f"a special tile is placed land or sea face up, not '{face}'")
@@ -455,20 +456,34 @@ def special_tile(card: Mapping[str, Any], face: str) -> Tile:
     words = {str(clause[0]): clause[1:] for clause in _clauses(icons) if clause}
     prop = f"{face}_icons"
     # The icons a face can show, as a hex tile's: a Menhir, a Bandit or a Pirate placed into a
-    # hole plays as on any tile (was silently nothing); a City is the 'city' property.
-    # Not a Steal icon: a Steal tile steals when it is the turn's own placement, never a
-    # bonus tile placement.
-    wrong = sorted(set(words) - {*_COUNTED, "menhir", "bandit", "pirate"})
+    # hole plays as on any tile (was silently nothing). Not a Steal icon: a Steal tile steals
+    # when it is the turn's own placement, never a bonus tile placement.
+    # A City: `city true` draws it on both faces, as the Lost City's "entirely land and sea
+    # bound sides containing a City"; `city` in one face's icons draws it on that face alone.
+    # The rulebook does not ask a special tile's two faces to show the same icons (the Lost
+    # Traders' faces differ), and a City on a special tile "only increase[s] bonus point and
+    # Waypoint scores in the matching land OR sea area they are part of": each face stands
+    # alone, so a City on one face was refused for no rule's sake.
+    wrong = sorted(set(words) - {*_COUNTED, "menhir", "bandit", "pirate", "city"})
     if wrong:
         raise CardError(
             f"a special tile's face shows caravans, ships, Mountains, Corals, a Menhir, a "
-            f"Bandit or a Pirate; not '{wrong[0]}'"
-            + (" (a City is the tile's 'city true')" if wrong[0] == "city" else ""),
+            f"Bandit, a Pirate or a City; not '{wrong[0]}'",
             prop,
-            f"write: {prop} caravan 2" + ("; city true" if wrong[0] == "city" else ""),
+            f"write: {prop} caravan 2",
             where,
         )
     _check_once(words, prop, where)
+    if words.get("city"):
+        # A hex tile's `city land` names the section the City is drawn in; a special tile's
+        # face is one section, all land or all sea, so nothing follows.
+        raise CardError(
+            f"a special tile's {face} face is one {face} section, so its City needs no section "
+            f"named; not '{_words(['city', *words['city']])}'",
+            prop,
+            f"write: {prop} city",
+            where,
+        )
     drawn = "mountain" if face == LAND else "coral"
     other = "coral" if face == LAND else "mountain"
     if other in words:
@@ -485,7 +500,7 @@ def special_tile(card: Mapping[str, Any], face: str) -> Tile:
                 face,
                 frozenset(range(6)),
                 0,
-                bool(properties.get("city")),
+                bool(properties.get("city")) or "city" in words,
                 _icon_count(icons, drawn),
             ),
         ),
