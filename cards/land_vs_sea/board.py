@@ -296,6 +296,7 @@ def face_tile(card: Mapping[str, Any], face: str) -> Tile:
             where,
         )
     icons = _clauses(props.get(f"face_{face}_icons"))
+    _check_repeats(icons, f"face_{face}_icons", where)
     words = {str(clause[0]): clause[1:] for clause in icons if clause}
     _check_icon_words(words, face, where)
     runs = _runs(letters)
@@ -305,8 +306,22 @@ def face_tile(card: Mapping[str, Any], face: str) -> Tile:
             runs = [(s, run) for s, run in runs if s != side] + [(side, edges)]
     runs.sort(key=lambda run: min(run[1]))
     bonus = {side: [0] * sum(1 for s, _ in runs if s == side) for side in SIDES}
+    given: dict[str, Any] = {}
     for clause in _clauses(props.get(f"face_{face}_bonus")):
         side, points = str(clause[0]), clause[1:]
+        if side in given:
+            # `land 1, land 2` gave the first land section 2 and the second none: each side's
+            # sections are one clause, in the order of their first edge (`land 1 2`).
+            raise CardError(
+                f"face_{face}_bonus gives {side} twice ('{_words(given[side])}' and "
+                f"'{_words(clause)}'): a side's sections take one clause, a number for each "
+                "in the order of their first edge",
+                f"face_{face}_bonus",
+                f"write: face_{face}_bonus {side} "
+                + " ".join(str(w) for w in (*given[side][1:], *points)),
+                where,
+            )
+        given[side] = clause
         if (
             side not in SIDES
             or not points
@@ -365,6 +380,37 @@ _COUNTED = ("caravan", "ship", "mountain", "coral")
 
 #: The icons a face shows once, with nothing after them.
 _ONCE = ("menhir", "bandit", "pirate", "steal")
+
+
+def _check_repeats(clauses: list[Any], prop: str, where: str) -> None:
+    """Each icon is named once in a face's icons. A second clause of one icon was read as if
+    the first were not there on a hex tile (``caravan 1, caravan 2`` showed 2 caravans, ``city
+    land, city sea`` a City in the sea alone) and added to it on a special tile: the face's
+    count, or the sections a City straddles, go in one clause."""
+    seen: dict[str, Any] = {}
+    for clause in clauses:
+        if not clause:
+            continue
+        name = str(clause[0])
+        if name in seen:
+            words = [str(w) for w in (*seen[name][1:], *clause[1:])]
+            fix = f"{prop} {name}"
+            if name in _COUNTED:
+                counts = [c[1] if len(c) > 1 else 1 for c in (seen[name], clause)]
+                if all(isinstance(n, int) and not isinstance(n, bool) for n in counts):
+                    fix = f"{prop} {name} {sum(counts)} (how many the face shows)"
+            elif name == "city" and words:
+                fix = f"{prop} city (a City straddles both sections when none is named)"
+            elif name == "joined":
+                fix = f"{prop} joined " + " ".join(dict.fromkeys(words))
+            raise CardError(
+                f"'{name}' is named twice in {prop} ('{_words(seen[name])}' and "
+                f"'{_words(clause)}'): a face's icon is one clause",
+                prop,
+                f"write: {fix}",
+                where,
+            )
+        seen[name] = clause
 
 
 def _check_once(words: Mapping[str, list[Any]], prop: str, where: str) -> None:
@@ -453,8 +499,9 @@ def special_tile(card: Mapping[str, Any], face: str) -> Tile:
         )
     icons = properties.get(f"{face}_icons")
     where = f"{card.get('source', '?')}: {card.get('title', card.get('id'))}"
-    words = {str(clause[0]): clause[1:] for clause in _clauses(icons) if clause}
     prop = f"{face}_icons"
+    _check_repeats(_clauses(icons), prop, where)
+    words = {str(clause[0]): clause[1:] for clause in _clauses(icons) if clause}
     # The icons a face can show, as a hex tile's: a Menhir, a Bandit or a Pirate placed into a
     # hole plays as on any tile (was silently nothing). Not a Steal icon: a Steal tile steals
     # when it is the turn's own placement, never a bonus tile placement.
