@@ -235,3 +235,22 @@ def test_a_hex_tiles_city_in_a_named_section_is_printed_in_that_sections_area() 
     # `joined` is no icon the reference draws: it stays off the tile.
     assert face_a.icons == (("city", 1, "sea"), ("ship", 2, "sea"))
     assert face_b.icons == (("city", 1, "land"),)
+
+
+def test_a_special_tiles_icon_count_set_by_a_variant_is_an_error_at_the_variants_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The bug: the message named 'face_land_icons' (a hex tile's property), which no special
+    # tile has, so the error fell back to the Lost Traders' title in tiles.cards.
+    project = copied_project(tmp_path, monkeypatch, LAND_VS_SEA)
+    (project / "cards" / LAND_VS_SEA / "variants" / "poor_traders.yaml").write_text(
+        'description: the Lost Traders show no caravan\ncards:\n  lost_traders: {land_icons: "caravan 0"}\n',
+        encoding="utf-8",
+    )
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert (
+        "cards/land_vs_sea/variants/poor_traders.yaml:3:18: error[card-data]: Lost Traders: "
+        "'caravan' in land_icons takes how many the face shows, a number from 1; not caravan 0"
+    ) in out, out
+    assert "hint: write: land_icons caravan 2" in out, out

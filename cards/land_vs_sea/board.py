@@ -338,7 +338,11 @@ def face_tile(card: Mapping[str, Any], face: str) -> Tile:
                 where,
             )
         bonus[side][: len(points)] = [int(p) for p in points]
-    counts = {icon: _icon_number(words, icon, face, where) for icon in _COUNTED if icon in words}
+    counts = {
+        icon: _icon_number(words, icon, f"face_{face}_icons", where)
+        for icon in _COUNTED
+        if icon in words
+    }
     for icon, side in (("mountain", LAND), ("coral", SEA)):
         if icon in words and not bonus[side]:
             raise CardError(
@@ -449,17 +453,18 @@ def _check_icon_words(words: Mapping[str, list[Any]], face: str, where: str) -> 
             )
 
 
-def _icon_number(words: Mapping[str, list[Any]], icon: str, face: str, where: str) -> int:
-    """How many of ``icon`` a face's icons list (``caravan 2``), checked: a whole number, at
-    least 1."""
+def _icon_number(words: Mapping[str, list[Any]], icon: str, prop: str, where: str) -> int:
+    """How many of ``icon`` a face's icons (the property ``prop``: a hex tile's
+    ``face_a_icons``, a special tile's ``land_icons``) list (``caravan 2``), checked: a whole
+    number, at least 1."""
     given = words.get(icon) or [1]
     number = given[0]
     if len(given) > 1 or not isinstance(number, int) or isinstance(number, bool) or number < 1:
         raise CardError(
-            f"'{icon}' in face_{face}_icons takes how many the face shows, a number from 1; "
+            f"'{icon}' in {prop} takes how many the face shows, a number from 1; "
             f"not {_words([icon, *given])}",
-            f"face_{face}_icons",
-            f"write: face_{face}_icons {icon} 2",
+            prop,
+            f"write: {prop} {icon} 2",
             where,
         )
     return number
@@ -580,7 +585,9 @@ def check_special_tile(card: Mapping[str, Any], cards: Mapping[str, Any]) -> Non
         prop = f"{side}_icons"
         for clause in _clauses(card.get("properties", {}).get(prop)):
             if clause and str(clause[0]) in _COUNTED:
-                _icon_number({str(clause[0]): clause[1:]}, str(clause[0]), side, where)
+                # Named by its own property (land_icons), so the error is at its line: the
+                # hex tiles' 'face_land_icons' named none, and fell back to the card's title.
+                _icon_number({str(clause[0]): clause[1:]}, str(clause[0]), prop, where)
 
 
 def check_starting_tile(card: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
