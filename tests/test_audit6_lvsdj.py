@@ -244,7 +244,8 @@ def test_a_special_tiles_icon_count_set_by_a_variant_is_an_error_at_the_variants
     # tile has, so the error fell back to the Lost Traders' title in tiles.cards.
     project = copied_project(tmp_path, monkeypatch, LAND_VS_SEA)
     (project / "cards" / LAND_VS_SEA / "variants" / "poor_traders.yaml").write_text(
-        'description: the Lost Traders show no caravan\ncards:\n  lost_traders: {land_icons: "caravan 0"}\n',
+        "description: the Lost Traders show no caravan\n"
+        'cards:\n  lost_traders: {land_icons: "caravan 0"}\n',
         encoding="utf-8",
     )
     status, out = run(capsys, "check")
