@@ -19,6 +19,15 @@ Bugs found:
   special tile; a side given twice in a face's bonus points (`land 1, land 2`) gave the first
   land section 2 and the second none. Both are now errors at the property, with the one clause
   to write.
+- Darwin's Journey: a designer's second module Special Action tile (any tile not tagged base,
+  always added to the Diary as the Pirate tile is) with `diary_size 1` drew -1 base tiles,
+  which Python's slice read as all but one: a Diary of 9 tiles. Two tiles unlocked at the
+  start were put together at a random top location, so the second could land below the top
+  ones, locked. Both are refused at `cardc check` where the parameter is set (and by `cardc sim
+  --param`), and the tiles unlocked at the start all lie on top locations.
+- Land vs Sea: a special tile's icon count checked by the hex tiles' words named
+  `face_land_icons`, a property no special tile has, so a variant's `caravan 0` was shown at the
+  card's title in tiles.cards, not at the variant's line.
 """
 
 from __future__ import annotations
@@ -65,14 +74,14 @@ def test_the_darwins_journey_cards_and_house_rules_hold_their_cases(
     built_copy: Callable[[str, dict[str, str]], Path],
 ) -> None:
     """A Crew card digging up Treasure, an action tile's broadside, a Treasure objective and
-    three house rules (the Pirate Ship drifting after each raid, heavier raids, a short
-    voyage) build and hold their 8 cases."""
+    four house rules (the Pirate Ship drifting after each raid, heavier raids, a short voyage,
+    both pirate tiles unlocked at the start) build and hold their 10 cases."""
     assert_cases_hold(
         built_copy,
         DARWINS_JOURNEY,
         DJ_DATA,
-        ("heavy_raids", "pirate_drift", "short_voyage"),
-        8,
+        ("heavy_raids", "pirate_drift", "short_voyage", "two_flags"),
+        10,
     )
 
 
@@ -255,3 +264,54 @@ def test_a_special_tiles_icon_count_set_by_a_variant_is_an_error_at_the_variants
         "'caravan' in land_icons takes how many the face shows, a number from 1; not caravan 0"
     ) in out, out
     assert "hint: write: land_icons caravan 2" in out, out
+
+
+# -- the Special Action Diary and the modules' tiles
+
+
+BROADSIDE = """\
+action_tile pirates "Broadside" {
+  code "P2"
+  on activate { move_pirate_ship }
+} @provisional("a designer's second pirate tile")
+"""
+
+
+def test_a_diary_too_small_for_the_modules_tiles_is_refused_where_its_size_is_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The bug: the base tiles drawn were diary_size less the modules' tiles, -1 here, and
+    # base[:-1] drew all but one of them: a Diary of 9 tiles for a diary_size of 1.
+    project = copied_project(tmp_path, monkeypatch, DARWINS_JOURNEY)
+    folder = project / "cards" / DARWINS_JOURNEY
+    (folder / "probe.cards").write_text(BROADSIDE, encoding="utf-8")
+    (folder / "variants" / "tiny_diary.yaml").write_text(
+        "description: a Diary of one tile\nparams:\n  diary_size: 1\n", encoding="utf-8"
+    )
+    (folder / "variants" / "two_flags.yaml").write_text(
+        "description: two tiles unlocked at the start\nparams:\n  diary_top_locations: 1\n"
+        "cards:\n  pirate: {unlocked_at_start: true}\n  broadside: {unlocked_at_start: true}\n",
+        encoding="utf-8",
+    )
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert (
+        "cards/darwins_journey/variants/tiny_diary.yaml:3:15: error[card-data]: Broadside: the "
+        "Special Action Diary holds 1 tile (param diary_size), fewer than the 2 Special Action "
+        "tiles the modules always add (pirate, broadside): raise diary_size to 2 or more"
+    ) in out, out
+    assert (
+        "cards/darwins_journey/variants/two_flags.yaml:3:24: error[card-data]: Broadside: 2 "
+        "Special Action tiles are unlocked at the start (pirate, broadside), each on a top "
+        "location of the Special Action Diary, which has 1 (param diary_top_locations)"
+    ) in out, out
+    assert "2 errors" in out, out
+    # A simulation's --param is held to the same rule when the Diary is set up.
+    (folder / "variants" / "tiny_diary.yaml").unlink()
+    (folder / "variants" / "two_flags.yaml").unlink()
+    assert run(capsys, "build", DARWINS_JOURNEY, "--no-sheets")[0] == 0
+    status, out = run(
+        capsys, "sim", DARWINS_JOURNEY, "--games", "1", "--jobs", "1", "--param", "diary_size=1"
+    )
+    assert status != 0, out
+    assert "fewer than the 2 Special Action tiles the modules always add" in out, out
