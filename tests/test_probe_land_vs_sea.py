@@ -907,5 +907,5 @@ def test_a_special_tiles_icons_play_or_are_refused_at_check(
     assert status == 1
     assert (
         "probe.cards:5:3: error[card-data]: Lost Temple: a special tile's face shows caravans, "
-        "ships, Mountains, Corals, a Menhir, a Bandit or a Pirate; not 'steal'"
+        "ships, Mountains, Corals, a Menhir, a Bandit, a Pirate or a City; not 'steal'"
     ) in out

@@ -322,11 +322,65 @@ def check_scenario_card(
     ]
 
 
+def diary_problem(modules: list[str], first: list[str], size: int, top: int) -> str | None:
+    """Why a Special Action Diary of ``size`` tiles with ``top`` top locations cannot hold the
+    modules' own tiles (``modules``: every tile not of the base game, each always added; of
+    them ``first``, those unlocked at the start, each on a top location), or None.
+
+    "only draw 5 random Special Action tiles. Then add the Pirate Special Action tile and
+    shuffle all 6 tiles": the base tiles drawn are the Diary's size less the modules' tiles,
+    which the Diary must hold (a designer's second module tile with ``diary_size 1`` drew -1
+    base tiles, that is all but one of them: a Diary of 9). "place the Pirate Special Action
+    tile on one of the top locations of the Special Action Diary so that the Pirate action is
+    unlocked at the start of the game": each such tile needs a top location of its own."""
+    if len(modules) > size:
+        return (
+            f"the Special Action Diary holds {size} tile{'' if size == 1 else 's'} (param "
+            "diary_size), fewer than the "
+            f"{len(modules)} Special Action tiles the modules always add "
+            f"({', '.join(modules)}): raise diary_size to {len(modules)} or more"
+        )
+    if len(first) > top:
+        return (
+            f"{len(first)} Special Action tiles are unlocked at the start "
+            f"({', '.join(first)}), each on a top location of the Special Action Diary, "
+            f"which has {top} (param diary_top_locations): raise diary_top_locations to "
+            f"{len(first)} or more"
+        )
+    return None
+
+
+def check_action_tile(
+    card: Mapping[str, Any], cards: Mapping[str, Any], vocabulary: Mapping[str, Any]
+) -> list[CardError]:
+    """The Diary holds the modules' own Special Action tiles (:func:`diary_problem`): said
+    once, at the last module tile, or where the variant sets the parameter."""
+    tiles = [c for c in cards.values() if c["kind"] == "action_tile"]
+    modules = [str(c["id"]) for c in tiles if "base" not in c.get("tags", ())]
+    if not modules or str(card["id"]) != modules[-1]:
+        return []
+    first = [
+        str(c["id"])
+        for c in tiles
+        if str(c["id"]) in modules and c["properties"].get("unlocked_at_start") is True
+    ]
+    params = vocabulary.get("params", {})
+    size, top = params.get("diary_size"), params.get("diary_top_locations")
+    if size is None or top is None:
+        return []
+    problem = diary_problem(modules, first, int(size), int(top))
+    if problem is None:
+        return []
+    name = "diary_size" if len(modules) > int(size) else "diary_top_locations"
+    return [CardError(problem, param=name)]
+
+
 #: The kinds whose data the checks above read (natives.py's CARD_CHECKS, engine.api).
 CARD_CHECKS = {
     "map_section": check_map_section,
     "campsite": check_campsite,
     "scenario_card": check_scenario_card,
+    "action_tile": check_action_tile,
 }
 
 

@@ -59,6 +59,7 @@ from .board import (
     campsite_on,
     campsites,
     cards_of,
+    diary_problem,
     names,
     ocean_regions,
     param,
@@ -513,13 +514,20 @@ def draw_diary_tiles(g: Game, c: Context, size: int) -> None:
     tiles = cards_of(g, "action_tile")
     modules = [t for t in tiles if "base" not in g.cards[t]["tags"]]
     base = [t for t in tiles if t not in modules]
+    first = [t for t in modules if prop(g, t, "unlocked_at_start")]
+    top = param(g, "diary_top_locations")
+    # cardc check refuses this of the cards; a simulation's --param diary_size is checked here.
+    problem = diary_problem(modules, first, int(size), top)
+    if problem is not None:
+        raise RuleError(problem)
     g.shuffle(base)
     drawn = base[: int(size) - len(modules)]
-    first = [t for t in modules if prop(g, t, "unlocked_at_start")]
     rest = [*drawn, *(t for t in modules if t not in first)]
     g.shuffle(rest)
     if first:
-        slot = int(g.rng.random() * param(g, "diary_top_locations"))
+        # Every tile unlocked at the start lies on a top location: they go together at a
+        # random place among the top locations where all of them fit.
+        slot = int(g.rng.random() * (top - len(first) + 1))
         rest = rest[:slot] + first + rest[slot:]
     _place_diary(g, rest)
 

@@ -296,6 +296,7 @@ def face_tile(card: Mapping[str, Any], face: str) -> Tile:
             where,
         )
     icons = _clauses(props.get(f"face_{face}_icons"))
+    _check_repeats(icons, f"face_{face}_icons", where)
     words = {str(clause[0]): clause[1:] for clause in icons if clause}
     _check_icon_words(words, face, where)
     runs = _runs(letters)
@@ -305,8 +306,22 @@ def face_tile(card: Mapping[str, Any], face: str) -> Tile:
             runs = [(s, run) for s, run in runs if s != side] + [(side, edges)]
     runs.sort(key=lambda run: min(run[1]))
     bonus = {side: [0] * sum(1 for s, _ in runs if s == side) for side in SIDES}
+    given: dict[str, Any] = {}
     for clause in _clauses(props.get(f"face_{face}_bonus")):
         side, points = str(clause[0]), clause[1:]
+        if side in given:
+            # `land 1, land 2` gave the first land section 2 and the second none: each side's
+            # sections are one clause, in the order of their first edge (`land 1 2`).
+            raise CardError(
+                f"face_{face}_bonus gives {side} twice ('{_words(given[side])}' and "
+                f"'{_words(clause)}'): a side's sections take one clause, a number for each "
+                "in the order of their first edge",
+                f"face_{face}_bonus",
+                f"write: face_{face}_bonus {side} "
+                + " ".join(str(w) for w in (*given[side][1:], *points)),
+                where,
+            )
+        given[side] = clause
         if (
             side not in SIDES
             or not points
@@ -323,7 +338,11 @@ def face_tile(card: Mapping[str, Any], face: str) -> Tile:
                 where,
             )
         bonus[side][: len(points)] = [int(p) for p in points]
-    counts = {icon: _icon_number(words, icon, face, where) for icon in _COUNTED if icon in words}
+    counts = {
+        icon: _icon_number(words, icon, f"face_{face}_icons", where)
+        for icon in _COUNTED
+        if icon in words
+    }
     for icon, side in (("mountain", LAND), ("coral", SEA)):
         if icon in words and not bonus[side]:
             raise CardError(
@@ -367,6 +386,37 @@ _COUNTED = ("caravan", "ship", "mountain", "coral")
 _ONCE = ("menhir", "bandit", "pirate", "steal")
 
 
+def _check_repeats(clauses: list[Any], prop: str, where: str) -> None:
+    """Each icon is named once in a face's icons. A second clause of one icon was read as if
+    the first were not there on a hex tile (``caravan 1, caravan 2`` showed 2 caravans, ``city
+    land, city sea`` a City in the sea alone) and added to it on a special tile: the face's
+    count, or the sections a City straddles, go in one clause."""
+    seen: dict[str, Any] = {}
+    for clause in clauses:
+        if not clause:
+            continue
+        name = str(clause[0])
+        if name in seen:
+            words = [str(w) for w in (*seen[name][1:], *clause[1:])]
+            fix = f"{prop} {name}"
+            if name in _COUNTED:
+                counts = [c[1] if len(c) > 1 else 1 for c in (seen[name], clause)]
+                if all(isinstance(n, int) and not isinstance(n, bool) for n in counts):
+                    fix = f"{prop} {name} {sum(counts)} (how many the face shows)"
+            elif name == "city" and words:
+                fix = f"{prop} city (a City straddles both sections when none is named)"
+            elif name == "joined":
+                fix = f"{prop} joined " + " ".join(dict.fromkeys(words))
+            raise CardError(
+                f"'{name}' is named twice in {prop} ('{_words(seen[name])}' and "
+                f"'{_words(clause)}'): a face's icon is one clause",
+                prop,
+                f"write: {fix}",
+                where,
+            )
+        seen[name] = clause
+
+
 def _check_once(words: Mapping[str, list[Any]], prop: str, where: str) -> None:
     """Nothing follows an icon a face shows once or not at all (a Menhir, a Bandit, a Pirate,
     a Steal icon): ``menhir 2`` was read as one Menhir. A hex tile's face and a special tile's
@@ -403,17 +453,18 @@ def _check_icon_words(words: Mapping[str, list[Any]], face: str, where: str) -> 
             )
 
 
-def _icon_number(words: Mapping[str, list[Any]], icon: str, face: str, where: str) -> int:
-    """How many of ``icon`` a face's icons list (``caravan 2``), checked: a whole number, at
-    least 1."""
+def _icon_number(words: Mapping[str, list[Any]], icon: str, prop: str, where: str) -> int:
+    """How many of ``icon`` a face's icons (the property ``prop``: a hex tile's
+    ``face_a_icons``, a special tile's ``land_icons``) list (``caravan 2``), checked: a whole
+    number, at least 1."""
     given = words.get(icon) or [1]
     number = given[0]
     if len(given) > 1 or not isinstance(number, int) or isinstance(number, bool) or number < 1:
         raise CardError(
-            f"'{icon}' in face_{face}_icons takes how many the face shows, a number from 1; "
+            f"'{icon}' in {prop} takes how many the face shows, a number from 1; "
             f"not {_words([icon, *given])}",
-            f"face_{face}_icons",
-            f"write: face_{face}_icons {icon} 2",
+            prop,
+            f"write: {prop} {icon} 2",
             where,
         )
     return number
@@ -433,9 +484,10 @@ def special_tile(card: Mapping[str, Any], face: str) -> Tile:
     """A special tile from its card (the IR's card dict), on its land or its sea face.
 
     "2 new special all land / all sea edged Lost City and Lost Trader tiles": the face chosen
-    is one section reaching all six edges. ``city`` puts the City in it ("These only increase
-    bonus point and Waypoint scores in the matching land OR sea area they are part of");
-    ``land_icons`` / ``sea_icons`` give the icons that face shows.
+    is one section reaching all six edges. ``city true`` puts a City in it on both faces ("These
+    only increase bonus point and Waypoint scores in the matching land OR sea area they are
+    part of"), ``city`` among one face's icons on that face alone; ``land_icons`` /
+    ``sea_icons`` give the icons that face shows.
     """
     if face not in SIDES:
         raise RuleError(f"a special tile is placed land or sea face up, not '{face}'")
@@ -452,23 +504,38 @@ def special_tile(card: Mapping[str, Any], face: str) -> Tile:
         )
     icons = properties.get(f"{face}_icons")
     where = f"{card.get('source', '?')}: {card.get('title', card.get('id'))}"
-    words = {str(clause[0]): clause[1:] for clause in _clauses(icons) if clause}
     prop = f"{face}_icons"
+    _check_repeats(_clauses(icons), prop, where)
+    words = {str(clause[0]): clause[1:] for clause in _clauses(icons) if clause}
     # The icons a face can show, as a hex tile's: a Menhir, a Bandit or a Pirate placed into a
-    # hole plays as on any tile (was silently nothing); a City is the 'city' property.
-    # Not a Steal icon: a Steal tile steals when it is the turn's own placement, never a
-    # bonus tile placement.
-    wrong = sorted(set(words) - {*_COUNTED, "menhir", "bandit", "pirate"})
+    # hole plays as on any tile (was silently nothing). Not a Steal icon: a Steal tile steals
+    # when it is the turn's own placement, never a bonus tile placement.
+    # A City: `city true` draws it on both faces, as the Lost City's "entirely land and sea
+    # bound sides containing a City"; `city` in one face's icons draws it on that face alone.
+    # The rulebook does not ask a special tile's two faces to show the same icons (the Lost
+    # Traders' faces differ), and a City on a special tile "only increase[s] bonus point and
+    # Waypoint scores in the matching land OR sea area they are part of": each face stands
+    # alone, so a City on one face was refused for no rule's sake.
+    wrong = sorted(set(words) - {*_COUNTED, "menhir", "bandit", "pirate", "city"})
     if wrong:
         raise CardError(
             f"a special tile's face shows caravans, ships, Mountains, Corals, a Menhir, a "
-            f"Bandit or a Pirate; not '{wrong[0]}'"
-            + (" (a City is the tile's 'city true')" if wrong[0] == "city" else ""),
+            f"Bandit, a Pirate or a City; not '{wrong[0]}'",
             prop,
-            f"write: {prop} caravan 2" + ("; city true" if wrong[0] == "city" else ""),
+            f"write: {prop} caravan 2",
             where,
         )
     _check_once(words, prop, where)
+    if words.get("city"):
+        # A hex tile's `city land` names the section the City is drawn in; a special tile's
+        # face is one section, all land or all sea, so nothing follows.
+        raise CardError(
+            f"a special tile's {face} face is one {face} section, so its City needs no section "
+            f"named; not '{_words(['city', *words['city']])}'",
+            prop,
+            f"write: {prop} city",
+            where,
+        )
     drawn = "mountain" if face == LAND else "coral"
     other = "coral" if face == LAND else "mountain"
     if other in words:
@@ -485,7 +552,7 @@ def special_tile(card: Mapping[str, Any], face: str) -> Tile:
                 face,
                 frozenset(range(6)),
                 0,
-                bool(properties.get("city")),
+                bool(properties.get("city")) or "city" in words,
                 _icon_count(icons, drawn),
             ),
         ),
@@ -518,7 +585,9 @@ def check_special_tile(card: Mapping[str, Any], cards: Mapping[str, Any]) -> Non
         prop = f"{side}_icons"
         for clause in _clauses(card.get("properties", {}).get(prop)):
             if clause and str(clause[0]) in _COUNTED:
-                _icon_number({str(clause[0]): clause[1:]}, str(clause[0]), side, where)
+                # Named by its own property (land_icons), so the error is at its line: the
+                # hex tiles' 'face_land_icons' named none, and fell back to the card's title.
+                _icon_number({str(clause[0]): clause[1:]}, str(clause[0]), prop, where)
 
 
 def check_starting_tile(card: Mapping[str, Any], cards: Mapping[str, Any]) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import base64
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -296,10 +296,17 @@ class _ModelBuilder:
         spec = next((s for s in self.ref.hex_specs if s.kind == card["kind"]), None)
         if spec is None:
             return []
-        return _hex_faces(spec, card)
+        return _hex_faces(spec, card, self.ref.icons)
 
 
-def _hex_faces(spec: HexSpec, card: dict[str, Any]) -> list[HexFace]:
+def _hex_faces(
+    spec: HexSpec, card: dict[str, Any], icon_names: Collection[str] = ()
+) -> list[HexFace]:
+    """The faces of ``card`` as ``spec`` reads them. An icon clause is ``NAME`` or ``NAME N``
+    (how many); ``NAME SIDE`` (Land vs Sea's ``city sea``: the section a City is drawn in) is
+    one icon in that side's area, when ``NAME`` is an icon of the reference (``icon_names``) and
+    ``SIDE`` one of the face's edge kinds, so a tile's City drawn in its sea was left off the
+    printed tile."""
     props = card["properties"]
     edges_value = props.get(spec.edges, "")
     faces = []
@@ -321,6 +328,8 @@ def _hex_faces(spec: HexSpec, card: dict[str, Any]) -> list[HexFace]:
             name, count = clause[0], clause[1] if len(clause) > 1 else 1
             if isinstance(name, str) and isinstance(count, int):
                 icons.append((name, count, spec.icon_areas.get(name, face.area)))
+            elif isinstance(name, str) and name in icon_names and count in edges:
+                icons.append((name, 1, str(count)))
         centre = tuple(icon for prop, icon in spec.centre.items() if props.get(prop) is True)
         bonus = props.get(face.bonus) if face.bonus else 0
         if isinstance(bonus, list):
