@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import inspect
+import re
 from pathlib import Path
 
 import pytest
@@ -101,3 +103,61 @@ def test_check_reports_the_text_lint_of_a_variants_sheet_once(
         "cards/keep/variants/moor.yaml:3:1: error[sheet-text]: card text does not read as a "
         "rulebook: Moor: District: the internal word 'forest'" in out
     ), out
+
+
+# -- 2. the README shows reference.yaml's format, with an example that works
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def _readme_reference() -> str:
+    """The README's example reference.yaml: the YAML block starting '# cards/harvest/...'."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split("### A game's `reference.yaml`")[1].split("\n## ")[0]
+    found = re.findall(r"```yaml\n(# cards/harvest/reference\.yaml:.*?)```", section, re.S)
+    assert len(found) == 1, section
+    return found[0]
+
+
+def test_the_readme_reference_example_checks_and_prints_its_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from test_flow_readme import _files
+
+    folder = tmp_path / "cards" / "harvest"
+    folder.mkdir(parents=True)
+    for name, text in _files().items():
+        (folder / name).write_text(text, encoding="utf-8")
+    (folder / "reference.yaml").write_text(_readme_reference(), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    status, out = run(capsys, "check")
+    assert status == 0 and "no errors" in out, out
+    status, out = run(capsys, "sheets", "harvest", "--format", "md", "--out", "print")
+    assert status == 0, out
+    sheet = (tmp_path / "print" / "harvest" / "harvest.md").read_text(encoding="utf-8")
+    # What the README says the cards then print, word for word.
+    said = " ".join(README.read_text(encoding="utf-8").split())
+    for printed in (
+        "When you play this card, gain 2 Grain tokens and score 1 Victory Point.",
+        "When you play this card, discard 1 Grain token.",
+    ):
+        assert printed in sheet, sheet
+        assert f'"{printed}"' in said
+    assert "discard 3 Grain tokens" in sheet, sheet  # the phrase, said for one, counts
+    assert "*Harvest card*" in sheet and "**Final score up to**: 6" in sheet, sheet
+    assert "**Market Day**: Each farmer with 3 Grain tokens or more" in sheet, sheet
+    assert "**Draw**" not in sheet, sheet  # omitted
+    assert "| 7 or more | Landowner |" in sheet, sheet
+
+
+def test_the_readme_names_every_key_reference_yaml_has() -> None:
+    from compiler.sheets import reference
+
+    source = inspect.getsource(reference._read_reference)
+    keys = set(re.findall(r'data\.get\("(\w+)"\)', source))
+    keys |= set(re.findall(r'"(\w+)"', re.search(r"for key in \((.*?)\):", source)[1]))
+    assert {"words", "phrases", "when", "tags", "phases", "tables"} <= keys, keys
+    section = README.read_text(encoding="utf-8").split("### A game's `reference.yaml`")[1]
+    section = section.split("\n## ")[0]
+    missing = sorted(k for k in keys if f"`{k}`" not in section and f"\n{k}:" not in section)
+    assert missing == [], missing
