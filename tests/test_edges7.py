@@ -4,6 +4,12 @@
   which only ``build`` and ``sheets`` ran. ``cardc check`` now reads each game's and
   variant's sheet as the build prints it (its model, not laid out) and reports the lint's
   problems at the same file, line and column, with the same hint.
+- The README did not show the format of a game's ``reference.yaml``, which the lint's hint
+  points to: a section does now, with an example for its own small game that is checked and
+  printed here.
+- A variant's ``use: [dice, dice]`` was taken; a name given twice is an error at the second,
+  as in ``remove:``. A ``sheets/NAME.reference.yaml`` naming no variant was read by nothing,
+  without a word; it is an error naming the file, with the variant meant.
 """
 
 from __future__ import annotations
@@ -13,6 +19,8 @@ import re
 from pathlib import Path
 
 import pytest
+from probing import copied_project
+from test_edges5 import _variant
 from test_variant_hardening import run
 
 pytestmark = pytest.mark.usefixtures("fresh_file_cache")
@@ -161,3 +169,61 @@ def test_the_readme_names_every_key_reference_yaml_has() -> None:
     section = section.split("\n## ")[0]
     missing = sorted(k for k in keys if f"`{k}`" not in section and f"\n{k}:" not in section)
     assert missing == [], missing
+
+
+# -- 4. use: [dice, dice]; a variant's reference naming no variant
+
+UP = "uncharted_passage"
+
+
+def test_a_module_used_twice_is_an_error_at_the_second(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = copied_project(tmp_path, monkeypatch, UP)
+    _variant(project, UP, "majors", "description: majorities\nuse: [majorities, majorities]\n")
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert (
+        f"cards/{UP}/variants/majors.yaml:2:19: error[variant-path]: 'majorities' is named "
+        "twice in use: it is already there at line 2, column 7" in out
+    ), out
+    assert "hint: drop one of the two (or name the other module you meant)" in out, out
+    assert "1 error" in out, out
+
+
+def test_a_variant_reference_naming_no_variant_is_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = copied_project(tmp_path, monkeypatch, UP)
+    sheets = project / "cards" / UP / "sheets"
+    (sheets / "harsher_see.reference.yaml").write_text(
+        "notes:\n  - [Harsher sea, The track is shorter.]\n", encoding="utf-8"
+    )
+    said = (
+        f"cards/{UP}/sheets/harsher_see.reference.yaml:1:1: error[variant-name]: "
+        "'harsher_see.reference.yaml' is the reference of no variant: uncharted_passage has no "
+        "variant 'harsher_see', so no sheet reads it"
+    )
+    hint = (
+        "hint: did you mean 'harsher_sea'? (a variant's own reference is "
+        "sheets/VARIANT.reference.yaml)"
+    )
+    status, out = run(capsys, "check")
+    assert status == 1 and said in out and hint in out, out
+    status, out = run(capsys, "build", UP, "--no-sheets")
+    assert status == 1 and said in out, out
+
+
+def test_a_variant_reference_in_a_game_without_variants_is_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = _keep(tmp_path, monkeypatch)
+    (folder / "reference.yaml").write_text(
+        "words:\n  plains: Plains\n  forest: Forest\n", encoding="utf-8"
+    )
+    (folder / "sheets").mkdir()
+    (folder / "sheets" / "keep.reference.yaml").write_text("notes: []\n", encoding="utf-8")
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert "'keep.reference.yaml' is the reference of no variant: keep has no variant" in out
+    assert "hint: the game has no variants (cards/keep/variants/NAME.yaml); the game's own " in out
