@@ -10,6 +10,9 @@
 - A variant's ``use: [dice, dice]`` was taken; a name given twice is an error at the second,
   as in ``remove:``. A ``sheets/NAME.reference.yaml`` naming no variant was read by nothing,
   without a word; it is an error naming the file, with the variant meant.
+- A DSL verb's questions were headed by its name as the cards write it ("place_worker: choose
+  one"); they are headed by its description, as a phase's are by its title ("Tend one field
+  of the farm: choose one"), else by its name in words ("Rest a while: may ...").
 """
 
 from __future__ import annotations
@@ -227,3 +230,65 @@ def test_a_variant_reference_in_a_game_without_variants_is_an_error(
     assert status == 1, out
     assert "'keep.reference.yaml' is the reference of no variant: keep has no variant" in out
     assert "hint: the game has no variants (cards/keep/variants/NAME.yaml); the game's own " in out
+
+
+# -- 5. a DSL verb's questions are headed by the verb in words
+
+FARM_GAME = 'game farm "Farm" {\n  players 1\n  score coins\n  counter coins, grain\n}\n'
+FARM_FLOW = """\
+verb tend_field() "tend one field of the farm" {
+  choose one of {
+    @label("sow") gain grain 1
+    @label("sell") gain coins 1
+  }
+}
+verb rest_a_while() {
+  may { gain coins 1 } @label("nap")
+}
+flow "A day" {
+  round 1 {
+    phase work "The working day" { tend_field; rest_a_while }
+  }
+  winner highest
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "choices, asked",
+    [
+        (
+            "",
+            "the engine asks 'tend_field.verb.sow_or_sell': Tend one field of the farm: choose "
+            "one (sow: gain grain 1; sell: gain coins 1) [sow, sell]",
+        ),
+        (
+            "choices:\n  - tend_field.verb.sow_or_sell: sow\n",
+            "the engine asks 'rest_a_while.verb.nap': Rest a while: may gain coins 1? [yes, no]",
+        ),
+    ],
+)
+def test_a_verbs_questions_are_headed_by_the_verb_in_words(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    choices: str,
+    asked: str,
+) -> None:
+    folder = tmp_path / "cards" / "farm"
+    folder.mkdir(parents=True)
+    (folder / "game.cards").write_text(FARM_GAME, encoding="utf-8")
+    (folder / "flow.cards").write_text(FARM_FLOW, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    status, out = run(capsys, "build", "--no-sheets")
+    assert status == 0, out
+    scenario = tmp_path / "ask.yaml"
+    scenario.write_text(
+        f"scenario: unanswered\ngame: farm\n{choices}do:\n  - action: phase\n"
+        "    args: {name: work}\nexpect:\n  player:\n    counters: {coins: 0}\n",
+        encoding="utf-8",
+    )
+    status, out = run(capsys, "test", str(scenario))
+    assert status == 1, out
+    assert asked in out, out
+    assert "tend_field: " not in out and "rest_a_while: " not in out, out
