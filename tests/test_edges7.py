@@ -10,6 +10,10 @@
 - A variant's ``use: [dice, dice]`` was taken; a name given twice is an error at the second,
   as in ``remove:``. A ``sheets/NAME.reference.yaml`` naming no variant was read by nothing,
   without a word; it is an error naming the file, with the variant meant.
+- ``cell 0, 0`` (two clauses of one number) passed ``cardc check`` and stopped the first game
+  that read it as a hex cell ("[[0], [0]] is not a hex cell"). A property passed where the
+  standard library takes a cell (or a list of cells), directly or through a DSL function, is
+  held to that shape on every card of its kind, at the property's line and column.
 - A DSL verb's questions were headed by its name as the cards write it ("place_worker: choose
   one"); they are headed by its description, as a phase's are by its title ("Tend one field
   of the farm: choose one"), else by its name in words ("Rest a while: may ...").
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -292,3 +297,107 @@ def test_a_verbs_questions_are_headed_by_the_verb_in_words(
     assert status == 1, out
     assert asked in out, out
     assert "tend_field: " not in out and "rest_a_while: " not in out, out
+
+
+# -- 3. cell 0, 0 is no hex cell
+
+HEXHOLD = Path(__file__).resolve().parent / "data" / "designer6" / "cards" / "hexhold"
+
+
+def _hexhold(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of designer6's Hexhold, made the current project."""
+    folder = tmp_path / "cards" / "hexhold"
+    shutil.copytree(HEXHOLD, folder)
+    monkeypatch.chdir(tmp_path)
+    return folder
+
+
+def test_a_cell_of_two_clauses_is_refused_at_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = _hexhold(tmp_path, monkeypatch)
+    assert run(capsys, "check")[0] == 0
+    lands = folder / "map.cards"
+    text = lands.read_text(encoding="utf-8")
+    assert 'land "The Keep" { cell 0 0;' in text
+    lands.write_text(text.replace("cell 0 0;", "cell 0, 0;"), encoding="utf-8")
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert (
+        "cards/hexhold/map.cards:2:19: error[not-a-cell]: The Keep: 'cell 0, 0' is read as a "
+        "hex cell (by hex_distance), but it is not one cell" in out
+    ), out
+    assert (
+        "hint: a card gives one as a property of two numbers, one clause (no comma): cell 0 0"
+        in (out)
+    )
+    assert "1 error" in out, out
+
+
+def test_a_cell_a_variant_sets_is_refused_in_its_yaml(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = _hexhold(tmp_path, monkeypatch)
+    (folder / "variants" / "moved.yaml").write_text(
+        "description: the keep moved\ncards:\n  oakwood: {cell: '2, -1'}\n", encoding="utf-8"
+    )
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert "cards/hexhold/variants/moved.yaml:3:" in out and "error[not-a-cell]" in out, out
+    assert "Oakwood: 'cell 2, -1' is read as a hex cell" in out, out
+    assert "(no comma): cell 2 -1" in out, out
+
+
+SITES_GAME = """\
+game sites "Sites" {
+  players 1
+  score coins
+  counter coins
+  use hexes
+  trigger play "the card is played"
+  kind site "a site" {
+    property cell list
+    property cells list optional
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "card, said",
+    [
+        # self.cell, read by a card's own trigger.
+        (
+            'site "Camp" {\n  cell 1, 1\n  on play { if hex_distance(self.cell, [0, 0]) < 2 '
+            "{ gain coins 1 } }\n}\n",
+            "cards/sites/sites.cards:2:3: error[not-a-cell]: Camp: 'cell 1, 1' is read as a hex "
+            "cell (by hex_distance)",
+        ),
+        # A list of cells, one of whose clauses is one number.
+        (
+            'site "Camp" {\n  cell 1 1\n  cells 0 0, 1\n  on play { for each s in site { '
+            "gain coins count(hex_areas(s.cells)) } }\n}\n",
+            "cards/sites/sites.cards:3:3: error[not-a-cell]: Camp: 'cells 0 0, 1' is read as a "
+            "list of hex cells (by hex_areas), but not every clause is a cell",
+        ),
+    ],
+)
+def test_a_property_read_as_a_cell_is_held_to_one(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    card: str,
+    said: str,
+) -> None:
+    folder = tmp_path / "cards" / "sites"
+    folder.mkdir(parents=True)
+    (folder / "game.cards").write_text(SITES_GAME, encoding="utf-8")
+    (folder / "sites.cards").write_text(card, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    status, out = run(capsys, "check")
+    assert status == 1 and said in out, out
+    # Given as the README says, the same card checks.
+    fixed = card.replace("cell 1, 1", "cell 1 1").replace("cells 0 0, 1", "cells 0 0, 1 0")
+    (folder / "sites.cards").write_text(fixed, encoding="utf-8")
+    status, out = run(capsys, "check")
+    assert status == 0, out
