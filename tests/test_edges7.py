@@ -14,6 +14,12 @@
   that read it as a hex cell ("[[0], [0]] is not a hex cell"). A property passed where the
   standard library takes a cell (or a list of cells), directly or through a DSL function, is
   held to that shape on every card of its kind, at the property's line and column.
+- A scenario's ``action: sail`` opened the ``sailing`` window only for a voyage beyond the
+  Sailing Speed, so a card answering it (a calm taking a space off the reach, a card keeping
+  spaces out of the Scurvy Check) was passed over on any shorter voyage, though the map's
+  Sailing phase asks it every month ("the Sailing phase, before the ship moves"). The window
+  opens on every voyage; Reinforced Rope's own condition (``unless voyage_within_speed()``)
+  keeps it unoffered within the Sailing Speed, as the shipped scenario says.
 - A DSL verb's questions were headed by its name as the cards write it ("place_worker: choose
   one"); they are headed by its description, as a phase's are by its title ("Tend one field
   of the farm: choose one"), else by its name in words ("Rest a while: may ...").
@@ -401,3 +407,63 @@ def test_a_property_read_as_a_cell_is_held_to_one(
     (folder / "sites.cards").write_text(fixed, encoding="utf-8")
     status, out = run(capsys, "check")
     assert status == 0, out
+
+
+# -- 6. action: sail opens the sailing window on every voyage
+
+SAILING_CARDS = """\
+rule "Dead Calm" {
+  # A house rule: the calm takes a space off every ship's reach.
+  on sailing { reduce reach up_to 1 }
+}
+port_card "Ship's Cook" {
+  copies 1 @provisional("a test card")
+  on sailing {
+    may {
+      add unscurvied_distance 2
+      discard self
+    } @label("use")
+  }
+}
+"""
+SAILING_SCENARIOS = """\
+scenario: a calm's reach counts on a voyage within the Sailing Speed
+game: uncharted_passage
+given:
+  player:
+    counters: {sailing_speed: 4}
+do:
+  - action: sail
+    args: {distance: 4}
+expect:
+  refused: "cannot sail 4 spaces with a reach of 3"
+---
+scenario: a card answering the sailing window is offered within the Sailing Speed
+game: uncharted_passage
+given:
+  player:
+    counters: {sailing_speed: 5}
+    zones: {port_cards: [ships_cook, reinforced_rope]}
+choices:
+  - ships_cook.sailing.use: yes
+do:
+  - action: sail
+    args: {distance: 3}
+expect:
+  player:
+    zones: {port_cards: [reinforced_rope]}
+    distance_sailed: 3
+"""
+
+
+def test_action_sail_opens_the_sailing_window_on_every_voyage(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = copied_project(tmp_path, monkeypatch, UP)
+    (project / "cards" / UP / "edges7.cards").write_text(SAILING_CARDS, encoding="utf-8")
+    status, out = run(capsys, "build", UP, "--no-sheets")
+    assert status == 0, out
+    scenarios = project / "sailing.yaml"
+    scenarios.write_text(SAILING_SCENARIOS, encoding="utf-8")
+    status, out = run(capsys, "test", str(scenarios))
+    assert status == 0 and "2 of 2 scenarios passed" in out, out
