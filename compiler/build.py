@@ -75,8 +75,10 @@ _TOOL_FILES = [
         "implementations.py",
         "variant_flow.py",
         "diff.py",
-        # A game's CARD_CHECKS refuse a build: which cards pass is the checker's.
+        # A game's CARD_CHECKS refuse a build: which cards pass is the checker's; so does a
+        # card's property read as a hex cell that is none.
         "card_checks.py",
+        "cell_checks.py",
     )
 ] + [
     Path(__file__).parent.parent / "dsl" / name

@@ -51,4 +51,11 @@ def check_paths(paths: list[Path], project: Project | None, sources: SourceCache
                 )
             )
             result.variant_irs.update(((folder.name, name), ir) for name, ir in irs.items())
+        elif not (folder / VARIANTS_DIR).is_dir() and any(
+            (folder / "sheets").glob("*.reference.yaml")
+        ):
+            # A variant's reference in a game without variants: no sheet reads it.
+            from compiler.variants import unread_references
+
+            result.diagnostics.extend(unread_references(folder))
     return result

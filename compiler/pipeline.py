@@ -226,6 +226,11 @@ def compile_game(
             checked = check_game(vocab, parsed, diagnostics)
             problems = validate(checked.ir, checked.spans, game_decls[0].span)
         diagnostics.extend(problems)
+        if not problems:
+            # A card's property read as a hex cell is one (`cell 0, 0` is two clauses).
+            from compiler.cell_checks import check_cells
+
+            diagnostics.extend(check_cells(checked.ir, parsed))
         if not problems and vocab.game.isidentifier():
             # The game's Python checks the card data it reads (CARD_CHECKS, engine.api).
             from compiler.card_checks import check_cards, check_decks

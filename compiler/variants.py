@@ -95,15 +95,58 @@ def variant_paths(folder: Path) -> list[Path]:
     return sorted(p for p in directory.glob("*.yaml") if p.is_file())
 
 
+def unread_references(folder: Path) -> list[Diagnostic]:
+    """A ``sheets/NAME.reference.yaml`` of the game in ``folder`` that names no variant of it
+    (a slip in either name): no sheet reads it, so said, with the variant meant, rather than
+    left out of every sheet without a word."""
+    from compiler.project import display_path
+    from compiler.suggest import did_you_mean
+
+    names = variant_names(folder)
+    found = []
+    for path in sorted((folder / "sheets").glob(f"*{REFERENCE_SUFFIX}")):
+        name = path.name[: -len(REFERENCE_SUFFIX)]
+        if not path.is_file() or name in names:
+            continue
+        meant = did_you_mean(name, names)
+        if meant:
+            hint = f"{meant[0]} (a variant's own reference is sheets/VARIANT{REFERENCE_SUFFIX})"
+        elif names:
+            hint = f"name it after one of the game's variants: {', '.join(names)}"
+        else:
+            hint = (
+                f"the game has no variants (cards/{folder.name}/{VARIANTS_DIR}/NAME.yaml); the "
+                "game's own reference is reference.yaml, beside game.cards"
+            )
+        found.append(
+            Diagnostic(
+                "variant-name",
+                f"'{path.name}' is the reference of no variant: {folder.name} has no variant "
+                f"'{name}', so no sheet reads it",
+                file_span(str(display_path(path))),
+                "error",
+                (hint,),
+                show_source=False,
+            )
+        )
+    return found
+
+
+#: A variant's own changes to the sheets' reference: ``sheets/<variant>.reference.yaml``
+#: (compiler.sheets.reference.variant_reference reads it).
+REFERENCE_SUFFIX = ".reference.yaml"
+
+
 def _misnamed(folder: Path) -> list[Diagnostic]:
     """A ``.yml`` file among the variants: never read as one (a variant is ``NAME.yaml``),
-    so said rather than left out of every check and build without a word."""
+    so said rather than left out of every check and build without a word; and a variant's
+    reference naming no variant (:func:`unread_references`)."""
     from compiler.project import display_path
 
     directory = folder / VARIANTS_DIR
     if not directory.is_dir():
-        return []
-    return [
+        return unread_references(folder)
+    return unread_references(folder) + [
         Diagnostic(
             "variant-name",
             f"'{path.name}' is not read as a variant: a variant's file ends in .yaml",
@@ -368,11 +411,15 @@ def _mapping(ctx: _Context, node: Any, key: Any, what: str) -> Any:
     return value
 
 
+#: What each list of names a variant gives names (the hint of a name given twice).
+_NAMED_IN = {"remove": "card", "remove_kinds": "kind", "use": "module"}
+
+
 def _named_twice(ctx: _Context, named: dict[str, Span], key: str, name: str, span: Span) -> bool:
     """True (after an error at ``span``) when ``name`` was already named in the list ``key``
-    (``remove``, ``remove_kinds``); else it is noted as named at ``span``. A name given twice
-    is an error, as a flow phase removed twice is: one of the two is a slip (most likely for
-    another name), and nothing would say so."""
+    (``remove``, ``remove_kinds``, ``use``); else it is noted as named at ``span``. A name
+    given twice is an error, as a flow phase removed twice is: one of the two is a slip (most
+    likely for another name), and nothing would say so."""
     first = named.setdefault(name, span)
     if first is span:
         return False
@@ -381,8 +428,7 @@ def _named_twice(ctx: _Context, named: dict[str, Span], key: str, name: str, spa
         f"'{name}' is named twice in {key}: it is already there at line {first.line}, "
         f"column {first.column}",
         span,
-        f"drop one of the two (or name the other {'kind' if key == 'remove_kinds' else 'card'} "
-        "you meant)",
+        f"drop one of the two (or name the other {_NAMED_IN[key]} you meant)",
     )
     return True
 
@@ -402,6 +448,7 @@ def _apply_use(ctx: _Context, game: Declaration, data: Any) -> Declaration:
         if isinstance(name, Name)
     }
     args: list[tuple[Name]] = []
+    named: dict[str, Span] = {}
     for position, item in enumerate(items):
         span = (
             _value_span(ctx.where, node, position)
@@ -415,6 +462,8 @@ def _apply_use(ctx: _Context, game: Declaration, data: Any) -> Declaration:
                 span,
                 "write: use: [majorities] (or a module's name alone: use: hexes)",
             )
+            continue
+        if _named_twice(ctx, named, "use", item, span):
             continue
         if item not in used:
             used.add(item)

@@ -458,13 +458,21 @@ class Game:
     def asker_title(self, ident: str) -> str:
         """The title of what asks ``ident`` when it is no card: a flow phase's question
         (``flow.marooned.rescue_crew``) is headed by its phase's title ("The Marooned and Lost
-        Rule"), not by the word "flow"."""
+        Rule"), not by the word "flow"; a DSL verb's (``place_worker.verb.gather``) by its
+        description ("Place one worker on an action space"), else its name in words ("Place
+        worker"), not by its name as the cards write it (``place_worker``)."""
         holder, _, rest = ident.partition(".")
-        phase = rest.partition(".")[0]
-        for section in (self.ir.get("flow") or {}).get("sections", ()):
-            for each in section.get("phases", ()):
-                if each.get("name") == phase and each.get("title"):
-                    return str(each["title"])
+        inner = rest.partition(".")[0]
+        if holder == "flow":
+            for section in (self.ir.get("flow") or {}).get("sections", ()):
+                for each in section.get("phases", ()):
+                    if each.get("name") == inner and each.get("title"):
+                        return str(each["title"])
+            return holder
+        if inner == "verb":
+            verb = self.ir.get("vocabulary", {}).get("verbs", {}).get(holder) or {}
+            said = str(verb.get("doc") or "") or holder.replace("_", " ")
+            return said[:1].upper() + said[1:]
         return holder
 
     def choose(

@@ -184,8 +184,13 @@ def test_a_choose_in_a_flow_phase_is_headed_by_the_phase_title(
     scenario = project / "ask.yaml"
     for phase, worker, asked in (
         ("tithe", 0, "The tithe: choose one (pay: pay coins 1; lose: lose victory points 1)"),
-        # A DSL verb's question is headed as its `may` is, by the verb.
-        ("placement", 1, "place_worker: choose one (gather: gain coins 2;"),
+        # A DSL verb's question is headed as its `may` is, by the verb's description (edges7:
+        # it was headed by its name, place_worker).
+        (
+            "placement",
+            1,
+            "Place one worker on an action space: choose one (gather: gain coins 2;",
+        ),
     ):
         scenario.write_text(
             f"scenario: no answer\ngame: hexhold\nvariant: tithe\n"

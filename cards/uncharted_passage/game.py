@@ -2010,19 +2010,27 @@ class UnchartedPassage(FlowGame):
     def sail(self, player: Player, distance: int) -> None:
         """Sailing phase, without the map: sail ``distance`` spaces "within your Sailing Speed".
 
-        Only a voyage beyond the Sailing Speed opens the ``sailing`` window, where Reinforced
-        Rope ("You may sail 1 additional space") may add reach; the spaces beyond the Sailing
-        Speed that it paid for are excluded from the Scurvy Check.
+        The ``sailing`` window opens on every voyage, as on the map ("the Sailing phase,
+        before the ship moves"): a card may change the reach or the spaces the Scurvy Check
+        counts whatever the distance. The distance is known here before the window, so
+        ``voyage_within_speed()`` is true while it opens for a voyage within the Sailing
+        Speed: Reinforced Rope ("You may sail 1 additional space") is not offered then, and
+        the spaces beyond the Sailing Speed that it paid for are excluded from the Scurvy
+        Check.
         """
         if distance < 0:
             raise RuleError(f"cannot sail {distance} spaces")
         speed = player.counters["sailing_speed"]
-        reach, unscurvied = speed, 0
-        if distance > speed:
+        # Only while this window is open: elsewhere (the map, a card run alone) the voyage's
+        # length is not known.
+        player.flags["within_speed"] = distance <= speed
+        try:
             window = self.fire(
                 "sailing", player, quantities={"reach": speed, "unscurvied_distance": 0}
             )
-            reach, unscurvied = window.q["reach"], window.q["unscurvied_distance"]
+        finally:
+            player.flags["within_speed"] = False
+        reach, unscurvied = window.q["reach"], window.q["unscurvied_distance"]
         if distance > reach:
             raise RuleError(
                 f"cannot sail {distance} spaces with a reach of {reach}: a ship sails up to its "

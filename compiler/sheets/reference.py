@@ -188,22 +188,41 @@ def _tied_pairs(raw: Any, where: str, key: str) -> list[tuple[tuple[str, str], d
     return out
 
 
+#: References read in this process, by path, kind and bytes: ``cardc check`` reads a game's
+#: reference.yaml for its phase names and again for the text lint of the game and of each
+#: variant (a YAML read with positions is most of the lint's time).
+_LOADED: dict[tuple[str, bool, bytes], Reference] = {}
+
+
 def load_reference(path: Path, variant: bool = False) -> Reference:
     """Read ``path`` (a missing file is an empty reference); ``variant`` for a variant's
     ``sheets/<variant>.reference.yaml``, whose tables may leave out their rows (the game's
     table's rows are kept)."""
-    from ruamel.yaml.error import YAMLError
-
-    from dsl.yaml_load import YamlLimitError, load_yaml
+    import copy
+    import os
 
     if not path.is_file():
         return Reference()
+    # The working folder too: the positions its errors give are relative to it.
+    key = (f"{os.getcwd()}\0{path.resolve()}", variant, path.read_bytes())
+    if key not in _LOADED:
+        if len(_LOADED) >= 32:
+            _LOADED.pop(next(iter(_LOADED)))
+        _LOADED[key] = _read_reference(path, variant)
+    # A copy: the caller may change what it is given (apply_override, resolve).
+    return copy.deepcopy(_LOADED[key])
+
+
+def _read_reference(path: Path, variant: bool) -> Reference:
+    from ruamel.yaml.error import YAMLError
+
     from compiler.project import display_path
     from compiler.sheets.reference_shape import (
         ReferenceShapeError,
         check_reference_file,
         phase_places,
     )
+    from dsl.yaml_load import YamlLimitError, load_yaml
 
     try:  # every value read below has the shape it is read as, or the error says where not
         shown = str(display_path(path))

@@ -14,19 +14,29 @@ from engine.runtime import Context, Game
 from engine.stdlib.registry import native
 
 
-@native("a any, b any", returns="number", words="the steps between {a} and {b}")
+@native(
+    "a any, b any",
+    returns="number",
+    words="the steps between {a} and {b}",
+    cells=("a", "b"),
+)
 def hex_distance(g: Game, c: Context, a: Any, b: Any) -> int:
     """The number of steps between two cells."""
     return hexgrid.distance(as_hex(a), as_hex(b))
 
 
-@native("cell any", returns="list", words="the six cells around {cell}")
+@native("cell any", returns="list", words="the six cells around {cell}", cells=("cell",))
 def hex_neighbours(g: Game, c: Context, cell: Any) -> list[hexgrid.Hex]:
     """The six cells around a cell, in direction order."""
     return list(hexgrid.neighbours(as_hex(cell)))
 
 
-@native("a any, b any", returns="list", words="the cells in a row from {a} to {b}")
+@native(
+    "a any, b any",
+    returns="list",
+    words="the cells in a row from {a} to {b}",
+    cells=("a", "b"),
+)
 def hex_line(g: Game, c: Context, a: Any, b: Any) -> list[hexgrid.Hex]:
     """The straight row of cells from one cell to another, both included (none when the two
     are not on one row)."""
@@ -42,6 +52,7 @@ def hex_line(g: Game, c: Context, a: Any, b: Any) -> list[hexgrid.Hex]:
     "centre any, radius number",
     returns="list",
     words="the cells {radius} steps from {centre}",
+    cells=("centre",),
 )
 def hex_ring(g: Game, c: Context, centre: Any, radius: int) -> list[hexgrid.Hex]:
     """The cells at exactly that many steps from a cell."""
@@ -54,6 +65,7 @@ def hex_ring(g: Game, c: Context, centre: Any, radius: int) -> list[hexgrid.Hex]
     "centre any, radius number",
     returns="list",
     words="the cells {radius} steps or fewer from {centre}",
+    cells=("centre",),
 )
 def hex_within(g: Game, c: Context, centre: Any, radius: int) -> list[hexgrid.Hex]:
     """Every cell at most that many steps from a cell, nearest first."""
@@ -62,7 +74,12 @@ def hex_within(g: Game, c: Context, centre: Any, radius: int) -> list[hexgrid.He
     return list(hexgrid.within(as_hex(centre), radius))
 
 
-@native("cells list", returns="list", words="the groups of {cells} joined edge to edge")
+@native(
+    "cells list",
+    returns="list",
+    words="the groups of {cells} joined edge to edge",
+    cell_lists=("cells",),
+)
 def hex_areas(g: Game, c: Context, cells: list[Any]) -> list[list[hexgrid.Hex]]:
     """The groups of the given cells joined edge to edge, each sorted."""
     if not isinstance(cells, (list, tuple, set, frozenset)):

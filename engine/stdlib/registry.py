@@ -48,6 +48,11 @@ class Spec:
     #: How a card's text says a call, its parameters in braces ("the six cells around
     #: {cell}"): the docstring describes the function to a designer and reads wrong on a card.
     words: str | None = None
+    #: The parameters that take one hex cell, and those that take a list of cells: where a
+    #: card's property is passed to one, ``cardc check`` holds every card's value to a cell
+    #: (``cell 0, 0``, two clauses of one number, is none: compiler.cell_checks).
+    cells: tuple[str, ...] = ()
+    cell_lists: tuple[str, ...] = ()
 
 
 #: module short name -> function name -> spec, filled as the modules are imported.
@@ -91,20 +96,41 @@ def parse_params(text: str) -> tuple[Param, ...]:
     return tuple(params)
 
 
-def _register(kind: str, params: str, returns: str | None, words: str | None) -> Callable[[_F], _F]:
+def _register(
+    kind: str,
+    params: str,
+    returns: str | None,
+    words: str | None,
+    cells: tuple[str, ...] = (),
+    cell_lists: tuple[str, ...] = (),
+) -> Callable[[_F], _F]:
     if returns is not None and returns not in RETURN_TYPES:
         raise ValueError(f"'{returns}' is not a DSL type")
     parsed = parse_params(params)
     for slot in re.findall(r"\{(\w+)\}", words or ""):
         if slot not in {p.name for p in parsed}:
             raise ValueError(f"the words {words!r} name {{{slot}}}, which is no parameter")
+    for name in (*cells, *cell_lists):
+        if name not in {p.name for p in parsed}:
+            raise ValueError(f"the cell parameter {name!r} is no parameter")
 
     def wrap(function: _F) -> _F:
         module = function.__module__.rsplit(".", 1)[-1]
         doc = " ".join((function.__doc__ or "").strip().split("\n\n")[0].split())
         if not doc:
             raise ValueError(f"{function.__name__} needs a docstring: it is the DSL's doc")
-        spec = Spec(function.__name__, kind, parsed, returns, doc, module, function, words)
+        spec = Spec(
+            function.__name__,
+            kind,
+            parsed,
+            returns,
+            doc,
+            module,
+            function,
+            words,
+            cells,
+            cell_lists,
+        )
         for other in LIBRARY.values():
             if spec.name in other and other[spec.name].function is not function:
                 raise ValueError(f"two library functions are named {spec.name}")
@@ -115,12 +141,22 @@ def _register(kind: str, params: str, returns: str | None, words: str | None) ->
     return wrap
 
 
-def native(params: str = "", returns: str = "any", words: str | None = None) -> Callable[[_F], _F]:
-    """Declare a library native: its parameters in DSL words, what it gives, and how a card's
-    text says a call (``words``, each parameter in braces)."""
-    return _register("native", params, returns, words)
+def native(
+    params: str = "",
+    returns: str = "any",
+    words: str | None = None,
+    cells: tuple[str, ...] = (),
+    cell_lists: tuple[str, ...] = (),
+) -> Callable[[_F], _F]:
+    """Declare a library native: its parameters in DSL words, what it gives, how a card's
+    text says a call (``words``, each parameter in braces), and which parameters take a hex
+    cell (``cells``) or a list of them (``cell_lists``)."""
+    return _register("native", params, returns, words, cells, cell_lists)
 
 
-def verb(params: str = "", words: str | None = None) -> Callable[[_F], _F]:
-    """Declare a library verb: its parameters in DSL words, and how a card's text says it."""
-    return _register("verb", params, None, words)
+def verb(
+    params: str = "", words: str | None = None, cells: tuple[str, ...] = ()
+) -> Callable[[_F], _F]:
+    """Declare a library verb: its parameters in DSL words, how a card's text says it, and
+    which parameters take a hex cell (``cells``)."""
+    return _register("verb", params, None, words, cells)

@@ -137,7 +137,7 @@ def _turned(value: Any, turns: Any, native: str) -> tuple[str, ...]:
     return rotated(_tile(value, native), int(turns))
 
 
-@native("cell any, tile any", returns="bool", words="{tile} fits at {cell}")
+@native("cell any, tile any", returns="bool", words="{tile} fits at {cell}", cells=("cell",))
 def tile_fits(g: Game, c: Context, cell: Any, tile: Any) -> bool:
     """True when the tile, as it lies, may be placed on the empty cell: next to a placed
     tile (or first) and every edge matching its neighbour's."""
@@ -150,7 +150,11 @@ def tile_placements(g: Game, c: Context, tile: Any) -> list[tuple[Hex, int]]:
     return placements(_board(g, "tile_placements"), _tile(tile, "tile_placements"))
 
 
-@verb("cell any, tile any, turns number = 0", words="place {tile} at {cell}, turned by {turns}")
+@verb(
+    "cell any, tile any, turns number = 0",
+    words="place {tile} at {cell}, turned by {turns}",
+    cells=("cell",),
+)
 def place_tile(g: Game, c: Context, cell: Any, tile: Any, turns: int) -> None:
     """Place a tile, turned that many sixths round, on an empty cell it fits (an error when it
     does not)."""
@@ -163,7 +167,12 @@ def place_tile(g: Game, c: Context, cell: Any, tile: Any, turns: int) -> None:
     g.log("place_tile", c.player.index, (at.q, at.r), turns)
 
 
-@native("cell any, label name", returns="list", words="the cells of the {label} area at {cell}")
+@native(
+    "cell any, label name",
+    returns="list",
+    words="the cells of the {label} area at {cell}",
+    cells=("cell",),
+)
 def area_cells(g: Game, c: Context, cell: Any, label: str) -> list[Hex]:
     """The placed cells joined to a cell across shared edges of that label, sorted."""
     board = _board(g, "area_cells")
@@ -173,7 +182,12 @@ def area_cells(g: Game, c: Context, cell: Any, label: str) -> list[Hex]:
     return sorted(area(board, at, str(label)))
 
 
-@native("cell any, label name", returns="bool", words="the {label} area at {cell} is complete")
+@native(
+    "cell any, label name",
+    returns="bool",
+    words="the {label} area at {cell} is complete",
+    cells=("cell",),
+)
 def area_complete(g: Game, c: Context, cell: Any, label: str) -> bool:
     """True when the area of that label through the cell's tile has no edge facing an empty
     cell (false for a tile without that label)."""
