@@ -292,6 +292,14 @@ SAILOR_FIRST_CARDS = 3
 NO_RECORD = ""
 
 
+class ShipSank(GameEnded):
+    """A ship sank: "your ship sinks and the game ends immediately". What applies to both
+    ships at once ("The contents of this card apply equally to both players"; "The Pirate
+    Combat Strength rolled on the dice applies equally to both players") is applied to both
+    before the game ends (:meth:`UnchartedPassage.reveal`, :meth:`UnchartedPassage.face_pirates`),
+    so two ships that sink together both sink, and neither is "the other player"."""
+
+
 def _titles_from_data(
     ir: dict[str, Any], coop: bool, kind: str = "title"
 ) -> tuple[tuple[int, str], ...]:
@@ -1246,14 +1254,23 @@ class UnchartedPassage(FlowGame):
         else:
             raise RuleError(f"'{card}' is {with_article(kind)}, not a voyage or mid-event card")
         self.log("reveal", card)
+        # 2-player: "The contents of this card apply equally to both players": the event is
+        # applied to each ship, in seat order, and a ship it sinks ends the game only once both
+        # had it (Rocks or Plague with a box left on both tracks sinks both; seat order made
+        # player 1 sink alone and player 2 "the other player ... declared the winner").
+        sank: ShipSank | None = None
         for player in self.players:
+            if player.flags.get("sunk"):
+                continue
             self.dice_owner, self.dice_purpose = player, "raid"
             try:
                 self.fire("reveal", player, cards=[card])
+            except ShipSank as ended:
+                sank = sank or ended
             finally:
                 self.dice_owner = None
-            if self.board.get("over"):
-                break
+        if sank is not None:
+            raise sank
 
     # -- Pirate phase
 
@@ -1281,6 +1298,9 @@ class UnchartedPassage(FlowGame):
         finally:
             shared, self._recording = self._recording, None
         self.board["pirate_roll"] = (voyage, power, shared)
+        # The ships still to face this roll: a ship it sinks ends the game once all have faced
+        # it (face_pirates).
+        self.board["pirates_to_face"] = {p.index for p in self.players if not p.flags.get("sunk")}
 
     def face_pirates(self, c: Context) -> None:
         """The acting captain's Pirate phase against this month's voyage card (none: nothing):
@@ -1301,14 +1321,28 @@ class UnchartedPassage(FlowGame):
                 self.dice_owner = None
             return
         _, own, shared = roll
-        if shared and "figurehead" in player.zones["port_cards"]:
-            self.dice_owner, self.dice_purpose = player, "pirate"
-            self._replay = list(shared)
-            try:
-                own = int(self.formula(voyage, "pirate", Context(player, voyage, "pirate")))
-            finally:
-                self.dice_owner, self._replay = None, None
-        self.pirate_phase(player, voyage, pirate_power=own)
+        # "The Pirate Combat Strength rolled on the dice applies equally to both players", at
+        # once (the turn order only says whose Anti-Piracy prestige "moves first"): a ship
+        # sunk by it ends the game after the other ship has faced it too, so both may sink.
+        to_face: set[int] = board.get("pirates_to_face") or set()
+        to_face.discard(player.index)
+        try:
+            if shared and "figurehead" in player.zones["port_cards"]:
+                self.dice_owner, self.dice_purpose = player, "pirate"
+                self._replay = list(shared)
+                try:
+                    own = int(self.formula(voyage, "pirate", Context(player, voyage, "pirate")))
+                finally:
+                    self.dice_owner, self._replay = None, None
+            self.pirate_phase(player, voyage, pirate_power=own)
+        except ShipSank:
+            if not to_face:
+                board.pop("sinking", None)
+                raise
+            board["sinking"] = True
+            return
+        if not to_face and board.pop("sinking", False):
+            raise ShipSank("the ship sank")
 
     def pirate_phase(
         self,
@@ -2003,7 +2037,7 @@ class UnchartedPassage(FlowGame):
             # "the game ends immediately", whatever the flow's end condition says: a house
             # rule's own 'end_when' replaces the flow's 'end when ship_sunk()', and a sunk
             # ship then sailed on to the 12th month.
-            raise GameEnded("the ship sank")
+            raise ShipSank("the ship sank")
 
     # -- the steps without the map (scenarios of the card layer call them directly)
 

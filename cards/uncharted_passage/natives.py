@@ -54,7 +54,16 @@ def in_pirate_infested_area(g: Game, c: Context) -> bool:
     if "in_pirate_infested_area" in flags:
         return bool(flags["in_pirate_infested_area"])
     position = flags.get("position")
-    return position is not None and _place_id(position) in g.board.get("pirate_infested_area", ())
+    if position is None:
+        return False
+    infested = g.board.get("pirate_infested_area")
+    if infested is None:
+        # The World Map not unfolded yet (a scenario that reveals Pirate's Raid without the
+        # setup): the chart in play says which spaces are infested, as at_discovery_spot reads
+        # it, or a ship next to a pirate icon would ignore the event.
+        chart = getattr(g, "chart", None) or world_map.chart_for(g.ir)
+        infested = chart.infested_spaces
+    return _place_id(position) in infested
 
 
 @native(returns="bool")

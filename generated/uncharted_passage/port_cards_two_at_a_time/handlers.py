@@ -25,36 +25,36 @@ VARIANT = 'port_cards_two_at_a_time'
 
 
 def dv_anchor(g, c):
-    # verb anchor (cards/uncharted_passage/flow.cards:135)
-    g.verbs['drop_anchor'](g, c)  # @ cards/uncharted_passage/flow.cards:136:3
-    if c.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:137:3
-        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:140:5
-            g.verbs['crew_actions'](g, c)  # @ cards/uncharted_passage/flow.cards:141:7
+    # verb anchor (cards/uncharted_passage/flow.cards:137)
+    g.verbs['drop_anchor'](g, c)  # @ cards/uncharted_passage/flow.cards:138:3
+    if c.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:139:3
+        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:142:5
+            g.verbs['crew_actions'](g, c)  # @ cards/uncharted_passage/flow.cards:143:7
     else:
-        dv_scurvy_check(g, c)  # @ cards/uncharted_passage/flow.cards:146:5
-        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:147:5
-            g.verbs['anchorage_rewards'](g, c)  # @ cards/uncharted_passage/flow.cards:148:7
+        dv_scurvy_check(g, c)  # @ cards/uncharted_passage/flow.cards:148:5
+        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:149:5
+            g.verbs['anchorage_rewards'](g, c)  # @ cards/uncharted_passage/flow.cards:150:7
 
 
 def dv_scurvy_check(g, c):
-    # verb scurvy_check (cards/uncharted_passage/flow.cards:155)
-    g.verbs['offer_rum'](g, c)  # @ cards/uncharted_passage/flow.cards:157:3
-    g.verbs['scurvy'](g, c, max(g, c, (g.natives['scurvy_distance'](g, c) - g.natives['scurvy_stamina'](g, c)), 0))  # @ cards/uncharted_passage/flow.cards:158:3
+    # verb scurvy_check (cards/uncharted_passage/flow.cards:157)
+    g.verbs['offer_rum'](g, c)  # @ cards/uncharted_passage/flow.cards:159:3
+    g.verbs['scurvy'](g, c, max(g, c, (g.natives['scurvy_distance'](g, c) - g.natives['scurvy_stamina'](g, c)), 0))  # @ cards/uncharted_passage/flow.cards:160:3
 
 
 def dv_reward(g, c, v_star_count, v_dice_shown, v_anchors):
-    # verb reward (cards/uncharted_passage/flow.cards:164)
-    if (v_star_count > 0):  # @ cards/uncharted_passage/flow.cards:165:3
-        g.gain(c, 'prestige', v_star_count)  # @ cards/uncharted_passage/flow.cards:166:5
-    for _ in range(g.spend(v_dice_shown, 'repeats')):  # @ cards/uncharted_passage/flow.cards:168:3
-        g.gain(c, 'prestige', g.natives['reward_die'](g, c))  # @ cards/uncharted_passage/flow.cards:169:5
-    for _ in range(g.spend(v_anchors, 'repeats')):  # @ cards/uncharted_passage/flow.cards:171:3
-        dv_gain_port_card(g, c)  # @ cards/uncharted_passage/flow.cards:172:5
+    # verb reward (cards/uncharted_passage/flow.cards:166)
+    if (v_star_count > 0):  # @ cards/uncharted_passage/flow.cards:167:3
+        g.gain(c, 'prestige', v_star_count)  # @ cards/uncharted_passage/flow.cards:168:5
+    for _ in range(g.spend(v_dice_shown, 'repeats')):  # @ cards/uncharted_passage/flow.cards:170:3
+        g.gain(c, 'prestige', g.natives['reward_die'](g, c))  # @ cards/uncharted_passage/flow.cards:171:5
+    for _ in range(g.spend(v_anchors, 'repeats')):  # @ cards/uncharted_passage/flow.cards:173:3
+        dv_gain_port_card(g, c)  # @ cards/uncharted_passage/flow.cards:174:5
 
 
 def dv_ship_damage(g, c, v_amount):
-    # verb ship_damage (cards/uncharted_passage/flow.cards:179)
-    g.mark(c, 'durability', v_amount)  # @ cards/uncharted_passage/flow.cards:180:3
+    # verb ship_damage (cards/uncharted_passage/flow.cards:181)
+    g.mark(c, 'durability', v_amount)  # @ cards/uncharted_passage/flow.cards:182:3
 
 
 def dv_gain_port_card(g, c):
@@ -63,19 +63,19 @@ def dv_gain_port_card(g, c):
 
 
 def df_final_score(g, c):
-    # function final_score (cards/uncharted_passage/flow.cards:127)
-    return (((c.player.counters['prestige'] + g.natives['sailor_points'](g, c)) - g.natives['critical_damage_checked'](g, c)) - g.natives['declining_health_checked'](g, c))  # @ cards/uncharted_passage/flow.cards:127:1
+    # function final_score (cards/uncharted_passage/flow.cards:129)
+    return (((c.player.counters['prestige'] + g.natives['sailor_points'](g, c)) - g.natives['critical_damage_checked'](g, c)) - g.natives['declining_health_checked'](g, c))  # @ cards/uncharted_passage/flow.cards:129:1
 
 
 def df_tie_break(g, c):
-    # function tie_break (cards/uncharted_passage/flow.cards:131)
-    return ((count(g, c, 'accomplished') + c.player.counters['specialties']) + count(g, c, 'port_cards'))  # @ cards/uncharted_passage/flow.cards:131:1
+    # function tie_break (cards/uncharted_passage/flow.cards:133)
+    return ((count(g, c, 'accomplished') + c.player.counters['specialties']) + count(g, c, 'port_cards'))  # @ cards/uncharted_passage/flow.cards:133:1
 
 
 def h_critical_damage__critical_damage(g, c):
-    # Critical Damage: on critical_damage (cards/uncharted_passage/flow.cards:193)
-    if not g.verbs['abandon_one'](g, c):  # @ cards/uncharted_passage/flow.cards:194:5
-        g.mark(c, 'durability', 1)  # @ cards/uncharted_passage/flow.cards:194:22
+    # Critical Damage: on critical_damage (cards/uncharted_passage/flow.cards:195)
+    if not g.verbs['abandon_one'](g, c):  # @ cards/uncharted_passage/flow.cards:196:5
+        g.mark(c, 'durability', 1)  # @ cards/uncharted_passage/flow.cards:196:22
 
 
 def h_anti_piracy_mission__pirate_resolved(g, c):
@@ -424,46 +424,46 @@ def p_round__planning(g, c):
 def p_round__pirate(g, c):
     # phase pirate "Pirate" (cards/uncharted_passage/flow.cards:57)
     g.verbs['roll_pirates'](g, c)  # @ cards/uncharted_passage/flow.cards:59:7
-    o0 = g.players  # @ cards/uncharted_passage/flow.cards:62:7
+    o0 = g.players  # @ cards/uncharted_passage/flow.cards:64:7
     if len(o0) > 1:
         ok0 = []
         for v_captain in o0:
             c2 = c.for_player(v_captain)
-            ok0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:62:7
+            ok0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:64:7
         ok0.sort(key=lambda item: item[0])
         o0 = [item[1] for item in ok0]
-    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:62:7
+    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:64:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:63:9
-            g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
+        if (not c2.player.flags.get('sunk')):  # @ cards/uncharted_passage/flow.cards:65:9
+            g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:66:11
 
 
 def p_round__sailing_and_anchoring(g, c):
-    # phase sailing_and_anchoring "Sailing & Anchoring" (cards/uncharted_passage/flow.cards:69)
-    o0 = g.players  # @ cards/uncharted_passage/flow.cards:72:7
+    # phase sailing_and_anchoring "Sailing & Anchoring" (cards/uncharted_passage/flow.cards:71)
+    o0 = g.players  # @ cards/uncharted_passage/flow.cards:74:7
     if len(o0) > 1:
         ok0 = []
         for v_captain in o0:
             c2 = c.for_player(v_captain)
-            ok0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:72:7
+            ok0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:74:7
         ok0.sort(key=lambda item: item[0])
         o0 = [item[1] for item in ok0]
-    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:72:7
+    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:74:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:73:9
-            g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
-            dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:75:11
+        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:75:9
+            g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:76:11
+            dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:77:11
 
 
 def p_round__sharing(g, c):
-    # phase sharing "Co-op: sharing on one space" (cards/uncharted_passage/flow.cards:79)
-    if g.natives['cooperative'](g, c):  # @ cards/uncharted_passage/flow.cards:82:7
-        g.verbs['share'](g, c)  # @ cards/uncharted_passage/flow.cards:83:9
+    # phase sharing "Co-op: sharing on one space" (cards/uncharted_passage/flow.cards:81)
+    if g.natives['cooperative'](g, c):  # @ cards/uncharted_passage/flow.cards:84:7
+        g.verbs['share'](g, c)  # @ cards/uncharted_passage/flow.cards:85:9
 
 
 def p_round__logbook(g, c):
-    # phase logbook "the month's line of the logbook" (cards/uncharted_passage/flow.cards:86)
-    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:87:7
+    # phase logbook "the month's line of the logbook" (cards/uncharted_passage/flow.cards:88)
+    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:89:7
 
 
 def flow__rounds(g, c):
@@ -472,19 +472,19 @@ def flow__rounds(g, c):
 
 
 def p_end__final_scoring(g, c):
-    # phase final_scoring "End of the Game" (cards/uncharted_passage/flow.cards:98)
-    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:100:7
-    for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:101:7
+    # phase final_scoring "End of the Game" (cards/uncharted_passage/flow.cards:100)
+    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:102:7
+    for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:103:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if c2.player.flags.get('sunk'):  # @ cards/uncharted_passage/flow.cards:104:9
-            g.verbs['record_final_score'](g, c2, 0)  # @ cards/uncharted_passage/flow.cards:105:11
+        if c2.player.flags.get('sunk'):  # @ cards/uncharted_passage/flow.cards:106:9
+            g.verbs['record_final_score'](g, c2, 0)  # @ cards/uncharted_passage/flow.cards:107:11
         else:
-            g.verbs['record_final_score'](g, c2, df_final_score(g, c2))  # @ cards/uncharted_passage/flow.cards:107:11
+            g.verbs['record_final_score'](g, c2, df_final_score(g, c2))  # @ cards/uncharted_passage/flow.cards:109:11
 
 
 def flow__end_when(g, c):
-    # flow: end_when (cards/uncharted_passage/flow.cards:93)
-    return (True if g.board.get('over') else False)  # @ cards/uncharted_passage/flow.cards:93:3
+    # flow: end_when (cards/uncharted_passage/flow.cards:95)
+    return (True if g.board.get('over') else False)  # @ cards/uncharted_passage/flow.cards:95:3
 
 
 def flow__tiebreak(g, c):
@@ -499,25 +499,25 @@ def run__setup(g, c):
     if logs:
         g.events.append(('phase', c.player.index, 'world_map'))
     g.verbs['unfold_world_map'](g, c)  # @ cards/uncharted_passage/flow.cards:12:7
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase voyage_pile
     if logs:
         g.events.append(('phase', c.player.index, 'voyage_pile'))
     g.verbs['make_voyage_pile'](g, c)  # @ cards/uncharted_passage/flow.cards:18:7
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase port_card_pile
     if logs:
         g.events.append(('phase', c.player.index, 'port_card_pile'))
     g.verbs['shuffle_port_cards'](g, c)  # @ cards/uncharted_passage/flow.cards:22:7
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase missions
     if logs:
         g.events.append(('phase', c.player.index, 'missions'))
     g.verbs['draw_missions'](g, c)  # @ cards/uncharted_passage/flow.cards:27:7
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
 
 
@@ -529,14 +529,14 @@ def run__round(g, c):
     if logs:
         g.events.append(('phase', c.player.index, 'logbook_line'))
     g.verbs['new_logbook_line'](g, c)  # @ cards/uncharted_passage/flow.cards:37:7
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase mid_event
     if logs:
         g.events.append(('phase', c.player.index, 'mid_event'))
     if (g.round == g.params['mid_event_round']):  # @ cards/uncharted_passage/flow.cards:41:7
         g.verbs['reveal_mid_event'](g, c)  # @ cards/uncharted_passage/flow.cards:42:9
-        if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
     # phase planning
     if logs:
@@ -546,66 +546,66 @@ def run__round(g, c):
         for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:52:9
             c3 = c if v_captain is c.player else c.for_player(v_captain)
             g.verbs['write_numbers'](g, c3)  # @ cards/uncharted_passage/flow.cards:53:11
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase pirate
     if logs:
         g.events.append(('phase', c.player.index, 'pirate'))
     g.verbs['roll_pirates'](g, c)  # @ cards/uncharted_passage/flow.cards:59:7
-    o0 = g.players  # @ cards/uncharted_passage/flow.cards:62:7
+    o0 = g.players  # @ cards/uncharted_passage/flow.cards:64:7
     if len(o0) > 1:
         ok0 = []
         for v_captain in o0:
             c2 = c.for_player(v_captain)
-            ok0.append(((c2.player.counters['prestige'], -(n_marker_arrival(g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:62:7
+            ok0.append(((c2.player.counters['prestige'], -(n_marker_arrival(g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:64:7
         ok0.sort(key=lambda item: item[0])
         o0 = [item[1] for item in ok0]
-    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:62:7
+    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:64:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:63:9
-            g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        if (not c2.player.flags.get('sunk')):  # @ cards/uncharted_passage/flow.cards:65:9
+            g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:66:11
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase sailing_and_anchoring
     if logs:
         g.events.append(('phase', c.player.index, 'sailing_and_anchoring'))
-    o0 = g.players  # @ cards/uncharted_passage/flow.cards:72:7
+    o0 = g.players  # @ cards/uncharted_passage/flow.cards:74:7
     if len(o0) > 1:
         ok0 = []
         for v_captain in o0:
             c2 = c.for_player(v_captain)
-            ok0.append(((c2.player.counters['prestige'], -(n_marker_arrival(g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:72:7
+            ok0.append(((c2.player.counters['prestige'], -(n_marker_arrival(g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:74:7
         ok0.sort(key=lambda item: item[0])
         o0 = [item[1] for item in ok0]
-    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:72:7
+    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:74:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:73:9
-            g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
+        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:75:9
+            g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:76:11
             # verb anchor
-            g.verbs['drop_anchor'](g, c2)  # @ cards/uncharted_passage/flow.cards:136:3
-            if c2.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:137:3
-                if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:140:5
-                    g.verbs['crew_actions'](g, c2)  # @ cards/uncharted_passage/flow.cards:141:7
+            g.verbs['drop_anchor'](g, c2)  # @ cards/uncharted_passage/flow.cards:138:3
+            if c2.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:139:3
+                if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:142:5
+                    g.verbs['crew_actions'](g, c2)  # @ cards/uncharted_passage/flow.cards:143:7
             else:
                 # verb scurvy_check
-                g.verbs['offer_rum'](g, c2)  # @ cards/uncharted_passage/flow.cards:157:3
-                g.verbs['scurvy'](g, c2, max(g, c2, (g.natives['scurvy_distance'](g, c2) - g.natives['scurvy_stamina'](g, c2)), 0))  # @ cards/uncharted_passage/flow.cards:158:3
-                if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:147:5
-                    g.verbs['anchorage_rewards'](g, c2)  # @ cards/uncharted_passage/flow.cards:148:7
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+                g.verbs['offer_rum'](g, c2)  # @ cards/uncharted_passage/flow.cards:159:3
+                g.verbs['scurvy'](g, c2, max(g, c2, (g.natives['scurvy_distance'](g, c2) - g.natives['scurvy_stamina'](g, c2)), 0))  # @ cards/uncharted_passage/flow.cards:160:3
+                if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:149:5
+                    g.verbs['anchorage_rewards'](g, c2)  # @ cards/uncharted_passage/flow.cards:150:7
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase sharing
     if logs:
         g.events.append(('phase', c.player.index, 'sharing'))
-    if g.natives['cooperative'](g, c):  # @ cards/uncharted_passage/flow.cards:82:7
-        g.verbs['share'](g, c)  # @ cards/uncharted_passage/flow.cards:83:9
-        if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.natives['cooperative'](g, c):  # @ cards/uncharted_passage/flow.cards:84:7
+        g.verbs['share'](g, c)  # @ cards/uncharted_passage/flow.cards:85:9
+        if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
     # phase logbook
     if logs:
         g.events.append(('phase', c.player.index, 'logbook'))
-    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:87:7
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:89:7
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
 
 
@@ -637,66 +637,66 @@ def loop__round(g, c, number, limit):
         g.round = number
         # phase logbook_line
         gv_new_logbook_line(g, c)  # @ cards/uncharted_passage/flow.cards:37:7
-        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
         # phase mid_event
         if (number == p_mid_event_round):  # @ cards/uncharted_passage/flow.cards:41:7
             gv_reveal_mid_event(g, c)  # @ cards/uncharted_passage/flow.cards:42:9
-            if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+            if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
                 g.end_when_held()
         # phase planning
         gv_reveal_voyage(g, c)  # @ cards/uncharted_passage/flow.cards:47:7
         if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:51:7
             for c4 in contexts:  # @ cards/uncharted_passage/flow.cards:52:9
                 gv_write_numbers(g, c4)  # @ cards/uncharted_passage/flow.cards:53:11
-        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
         # phase pirate
         gv_roll_pirates(g, c)  # @ cards/uncharted_passage/flow.cards:59:7
-        o1 = contexts  # @ cards/uncharted_passage/flow.cards:62:7
+        o1 = contexts  # @ cards/uncharted_passage/flow.cards:64:7
         if many:
             ok1 = []
             for c3 in o1:
-                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), c3))  # @ cards/uncharted_passage/flow.cards:62:7
+                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), c3))  # @ cards/uncharted_passage/flow.cards:64:7
             ok1.sort(key=lambda item: item[0])
             o1 = [item[1] for item in ok1]
-        for c3 in o1:  # @ cards/uncharted_passage/flow.cards:62:7
-            if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:63:9
-                gv_face_pirates(g, c3)  # @ cards/uncharted_passage/flow.cards:64:11
-        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        for c3 in o1:  # @ cards/uncharted_passage/flow.cards:64:7
+            if (not c3.player.flags.get('sunk')):  # @ cards/uncharted_passage/flow.cards:65:9
+                gv_face_pirates(g, c3)  # @ cards/uncharted_passage/flow.cards:66:11
+        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
         # phase sailing_and_anchoring
-        o1 = contexts  # @ cards/uncharted_passage/flow.cards:72:7
+        o1 = contexts  # @ cards/uncharted_passage/flow.cards:74:7
         if many:
             ok1 = []
             for c3 in o1:
-                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), c3))  # @ cards/uncharted_passage/flow.cards:72:7
+                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), c3))  # @ cards/uncharted_passage/flow.cards:74:7
             ok1.sort(key=lambda item: item[0])
             o1 = [item[1] for item in ok1]
-        for c3 in o1:  # @ cards/uncharted_passage/flow.cards:72:7
-            if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:73:9
-                gv_sail(g, c3)  # @ cards/uncharted_passage/flow.cards:74:11
+        for c3 in o1:  # @ cards/uncharted_passage/flow.cards:74:7
+            if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:75:9
+                gv_sail(g, c3)  # @ cards/uncharted_passage/flow.cards:76:11
                 # verb anchor
-                gv_drop_anchor(g, c3)  # @ cards/uncharted_passage/flow.cards:136:3
-                if c3.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:137:3
-                    if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:140:5
-                        gv_crew_actions(g, c3)  # @ cards/uncharted_passage/flow.cards:141:7
+                gv_drop_anchor(g, c3)  # @ cards/uncharted_passage/flow.cards:138:3
+                if c3.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:139:3
+                    if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:142:5
+                        gv_crew_actions(g, c3)  # @ cards/uncharted_passage/flow.cards:143:7
                 else:
                     # verb scurvy_check
-                    gv_offer_rum(g, c3)  # @ cards/uncharted_passage/flow.cards:157:3
-                    gv_scurvy(g, c3, max(g, c3, (n_scurvy_distance(g, c3) - n_scurvy_stamina(g, c3)), 0))  # @ cards/uncharted_passage/flow.cards:158:3
-                    if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:147:5
-                        gv_anchorage_rewards(g, c3)  # @ cards/uncharted_passage/flow.cards:148:7
-        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+                    gv_offer_rum(g, c3)  # @ cards/uncharted_passage/flow.cards:159:3
+                    gv_scurvy(g, c3, max(g, c3, (n_scurvy_distance(g, c3) - n_scurvy_stamina(g, c3)), 0))  # @ cards/uncharted_passage/flow.cards:160:3
+                    if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:149:5
+                        gv_anchorage_rewards(g, c3)  # @ cards/uncharted_passage/flow.cards:150:7
+        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
         # phase sharing
-        if n_cooperative(g, c):  # @ cards/uncharted_passage/flow.cards:82:7
-            gv_share(g, c)  # @ cards/uncharted_passage/flow.cards:83:9
-            if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        if n_cooperative(g, c):  # @ cards/uncharted_passage/flow.cards:84:7
+            gv_share(g, c)  # @ cards/uncharted_passage/flow.cards:85:9
+            if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
                 g.end_when_held()
         # phase logbook
-        gv_write_logbook(g, c)  # @ cards/uncharted_passage/flow.cards:87:7
-        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        gv_write_logbook(g, c)  # @ cards/uncharted_passage/flow.cards:89:7
+        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
         number += 1
 
@@ -776,27 +776,27 @@ FLOW = {
 }
 
 LINES = {
-    29: ('cards/uncharted_passage/flow.cards', 136, 3),
-    30: ('cards/uncharted_passage/flow.cards', 137, 3),
-    31: ('cards/uncharted_passage/flow.cards', 140, 5),
-    32: ('cards/uncharted_passage/flow.cards', 141, 7),
-    34: ('cards/uncharted_passage/flow.cards', 146, 5),
-    35: ('cards/uncharted_passage/flow.cards', 147, 5),
-    36: ('cards/uncharted_passage/flow.cards', 148, 7),
-    41: ('cards/uncharted_passage/flow.cards', 157, 3),
-    42: ('cards/uncharted_passage/flow.cards', 158, 3),
-    47: ('cards/uncharted_passage/flow.cards', 165, 3),
-    48: ('cards/uncharted_passage/flow.cards', 166, 5),
-    49: ('cards/uncharted_passage/flow.cards', 168, 3),
-    50: ('cards/uncharted_passage/flow.cards', 169, 5),
-    51: ('cards/uncharted_passage/flow.cards', 171, 3),
-    52: ('cards/uncharted_passage/flow.cards', 172, 5),
-    57: ('cards/uncharted_passage/flow.cards', 180, 3),
+    29: ('cards/uncharted_passage/flow.cards', 138, 3),
+    30: ('cards/uncharted_passage/flow.cards', 139, 3),
+    31: ('cards/uncharted_passage/flow.cards', 142, 5),
+    32: ('cards/uncharted_passage/flow.cards', 143, 7),
+    34: ('cards/uncharted_passage/flow.cards', 148, 5),
+    35: ('cards/uncharted_passage/flow.cards', 149, 5),
+    36: ('cards/uncharted_passage/flow.cards', 150, 7),
+    41: ('cards/uncharted_passage/flow.cards', 159, 3),
+    42: ('cards/uncharted_passage/flow.cards', 160, 3),
+    47: ('cards/uncharted_passage/flow.cards', 167, 3),
+    48: ('cards/uncharted_passage/flow.cards', 168, 5),
+    49: ('cards/uncharted_passage/flow.cards', 170, 3),
+    50: ('cards/uncharted_passage/flow.cards', 171, 5),
+    51: ('cards/uncharted_passage/flow.cards', 173, 3),
+    52: ('cards/uncharted_passage/flow.cards', 174, 5),
+    57: ('cards/uncharted_passage/flow.cards', 182, 3),
     62: ('cards/uncharted_passage/variants/port_cards_two_at_a_time.yaml', 9, 5),
-    67: ('cards/uncharted_passage/flow.cards', 127, 1),
-    72: ('cards/uncharted_passage/flow.cards', 131, 1),
-    77: ('cards/uncharted_passage/flow.cards', 194, 5),
-    78: ('cards/uncharted_passage/flow.cards', 194, 22),
+    67: ('cards/uncharted_passage/flow.cards', 129, 1),
+    72: ('cards/uncharted_passage/flow.cards', 133, 1),
+    77: ('cards/uncharted_passage/flow.cards', 196, 5),
+    78: ('cards/uncharted_passage/flow.cards', 196, 22),
     83: ('cards/uncharted_passage/mid_events.cards', 7, 5),
     84: ('cards/uncharted_passage/mid_events.cards', 8, 7),
     89: ('cards/uncharted_passage/mid_events.cards', 24, 3),
@@ -899,106 +899,106 @@ LINES = {
     419: ('cards/uncharted_passage/flow.cards', 52, 9),
     421: ('cards/uncharted_passage/flow.cards', 53, 11),
     426: ('cards/uncharted_passage/flow.cards', 59, 7),
-    427: ('cards/uncharted_passage/flow.cards', 62, 7),
-    432: ('cards/uncharted_passage/flow.cards', 62, 7),
-    435: ('cards/uncharted_passage/flow.cards', 62, 7),
-    437: ('cards/uncharted_passage/flow.cards', 63, 9),
-    438: ('cards/uncharted_passage/flow.cards', 64, 11),
-    443: ('cards/uncharted_passage/flow.cards', 72, 7),
-    448: ('cards/uncharted_passage/flow.cards', 72, 7),
-    451: ('cards/uncharted_passage/flow.cards', 72, 7),
-    453: ('cards/uncharted_passage/flow.cards', 73, 9),
-    454: ('cards/uncharted_passage/flow.cards', 74, 11),
-    455: ('cards/uncharted_passage/flow.cards', 75, 11),
-    460: ('cards/uncharted_passage/flow.cards', 82, 7),
-    461: ('cards/uncharted_passage/flow.cards', 83, 9),
-    466: ('cards/uncharted_passage/flow.cards', 87, 7),
+    427: ('cards/uncharted_passage/flow.cards', 64, 7),
+    432: ('cards/uncharted_passage/flow.cards', 64, 7),
+    435: ('cards/uncharted_passage/flow.cards', 64, 7),
+    437: ('cards/uncharted_passage/flow.cards', 65, 9),
+    438: ('cards/uncharted_passage/flow.cards', 66, 11),
+    443: ('cards/uncharted_passage/flow.cards', 74, 7),
+    448: ('cards/uncharted_passage/flow.cards', 74, 7),
+    451: ('cards/uncharted_passage/flow.cards', 74, 7),
+    453: ('cards/uncharted_passage/flow.cards', 75, 9),
+    454: ('cards/uncharted_passage/flow.cards', 76, 11),
+    455: ('cards/uncharted_passage/flow.cards', 77, 11),
+    460: ('cards/uncharted_passage/flow.cards', 84, 7),
+    461: ('cards/uncharted_passage/flow.cards', 85, 9),
+    466: ('cards/uncharted_passage/flow.cards', 89, 7),
     471: ('cards/uncharted_passage/flow.cards', 33, 3),
-    476: ('cards/uncharted_passage/flow.cards', 100, 7),
-    477: ('cards/uncharted_passage/flow.cards', 101, 7),
-    479: ('cards/uncharted_passage/flow.cards', 104, 9),
-    480: ('cards/uncharted_passage/flow.cards', 105, 11),
-    482: ('cards/uncharted_passage/flow.cards', 107, 11),
-    487: ('cards/uncharted_passage/flow.cards', 93, 3),
+    476: ('cards/uncharted_passage/flow.cards', 102, 7),
+    477: ('cards/uncharted_passage/flow.cards', 103, 7),
+    479: ('cards/uncharted_passage/flow.cards', 106, 9),
+    480: ('cards/uncharted_passage/flow.cards', 107, 11),
+    482: ('cards/uncharted_passage/flow.cards', 109, 11),
+    487: ('cards/uncharted_passage/flow.cards', 95, 3),
     492: ('cards/uncharted_passage/flow.cards', 7, 1),
     501: ('cards/uncharted_passage/flow.cards', 12, 7),
-    502: ('cards/uncharted_passage/flow.cards', 93, 3),
+    502: ('cards/uncharted_passage/flow.cards', 95, 3),
     507: ('cards/uncharted_passage/flow.cards', 18, 7),
-    508: ('cards/uncharted_passage/flow.cards', 93, 3),
+    508: ('cards/uncharted_passage/flow.cards', 95, 3),
     513: ('cards/uncharted_passage/flow.cards', 22, 7),
-    514: ('cards/uncharted_passage/flow.cards', 93, 3),
+    514: ('cards/uncharted_passage/flow.cards', 95, 3),
     519: ('cards/uncharted_passage/flow.cards', 27, 7),
-    520: ('cards/uncharted_passage/flow.cards', 93, 3),
+    520: ('cards/uncharted_passage/flow.cards', 95, 3),
     531: ('cards/uncharted_passage/flow.cards', 37, 7),
-    532: ('cards/uncharted_passage/flow.cards', 93, 3),
+    532: ('cards/uncharted_passage/flow.cards', 95, 3),
     537: ('cards/uncharted_passage/flow.cards', 41, 7),
     538: ('cards/uncharted_passage/flow.cards', 42, 9),
-    539: ('cards/uncharted_passage/flow.cards', 93, 3),
+    539: ('cards/uncharted_passage/flow.cards', 95, 3),
     544: ('cards/uncharted_passage/flow.cards', 47, 7),
     545: ('cards/uncharted_passage/flow.cards', 51, 7),
     546: ('cards/uncharted_passage/flow.cards', 52, 9),
     548: ('cards/uncharted_passage/flow.cards', 53, 11),
-    549: ('cards/uncharted_passage/flow.cards', 93, 3),
+    549: ('cards/uncharted_passage/flow.cards', 95, 3),
     554: ('cards/uncharted_passage/flow.cards', 59, 7),
-    555: ('cards/uncharted_passage/flow.cards', 62, 7),
-    560: ('cards/uncharted_passage/flow.cards', 62, 7),
-    563: ('cards/uncharted_passage/flow.cards', 62, 7),
-    565: ('cards/uncharted_passage/flow.cards', 63, 9),
-    566: ('cards/uncharted_passage/flow.cards', 64, 11),
-    567: ('cards/uncharted_passage/flow.cards', 93, 3),
-    572: ('cards/uncharted_passage/flow.cards', 72, 7),
-    577: ('cards/uncharted_passage/flow.cards', 72, 7),
-    580: ('cards/uncharted_passage/flow.cards', 72, 7),
-    582: ('cards/uncharted_passage/flow.cards', 73, 9),
-    583: ('cards/uncharted_passage/flow.cards', 74, 11),
-    585: ('cards/uncharted_passage/flow.cards', 136, 3),
-    586: ('cards/uncharted_passage/flow.cards', 137, 3),
-    587: ('cards/uncharted_passage/flow.cards', 140, 5),
-    588: ('cards/uncharted_passage/flow.cards', 141, 7),
-    591: ('cards/uncharted_passage/flow.cards', 157, 3),
-    592: ('cards/uncharted_passage/flow.cards', 158, 3),
-    593: ('cards/uncharted_passage/flow.cards', 147, 5),
-    594: ('cards/uncharted_passage/flow.cards', 148, 7),
-    595: ('cards/uncharted_passage/flow.cards', 93, 3),
-    600: ('cards/uncharted_passage/flow.cards', 82, 7),
-    601: ('cards/uncharted_passage/flow.cards', 83, 9),
-    602: ('cards/uncharted_passage/flow.cards', 93, 3),
-    607: ('cards/uncharted_passage/flow.cards', 87, 7),
-    608: ('cards/uncharted_passage/flow.cards', 93, 3),
+    555: ('cards/uncharted_passage/flow.cards', 64, 7),
+    560: ('cards/uncharted_passage/flow.cards', 64, 7),
+    563: ('cards/uncharted_passage/flow.cards', 64, 7),
+    565: ('cards/uncharted_passage/flow.cards', 65, 9),
+    566: ('cards/uncharted_passage/flow.cards', 66, 11),
+    567: ('cards/uncharted_passage/flow.cards', 95, 3),
+    572: ('cards/uncharted_passage/flow.cards', 74, 7),
+    577: ('cards/uncharted_passage/flow.cards', 74, 7),
+    580: ('cards/uncharted_passage/flow.cards', 74, 7),
+    582: ('cards/uncharted_passage/flow.cards', 75, 9),
+    583: ('cards/uncharted_passage/flow.cards', 76, 11),
+    585: ('cards/uncharted_passage/flow.cards', 138, 3),
+    586: ('cards/uncharted_passage/flow.cards', 139, 3),
+    587: ('cards/uncharted_passage/flow.cards', 142, 5),
+    588: ('cards/uncharted_passage/flow.cards', 143, 7),
+    591: ('cards/uncharted_passage/flow.cards', 159, 3),
+    592: ('cards/uncharted_passage/flow.cards', 160, 3),
+    593: ('cards/uncharted_passage/flow.cards', 149, 5),
+    594: ('cards/uncharted_passage/flow.cards', 150, 7),
+    595: ('cards/uncharted_passage/flow.cards', 95, 3),
+    600: ('cards/uncharted_passage/flow.cards', 84, 7),
+    601: ('cards/uncharted_passage/flow.cards', 85, 9),
+    602: ('cards/uncharted_passage/flow.cards', 95, 3),
+    607: ('cards/uncharted_passage/flow.cards', 89, 7),
+    608: ('cards/uncharted_passage/flow.cards', 95, 3),
     639: ('cards/uncharted_passage/flow.cards', 37, 7),
-    640: ('cards/uncharted_passage/flow.cards', 93, 3),
+    640: ('cards/uncharted_passage/flow.cards', 95, 3),
     643: ('cards/uncharted_passage/flow.cards', 41, 7),
     644: ('cards/uncharted_passage/flow.cards', 42, 9),
-    645: ('cards/uncharted_passage/flow.cards', 93, 3),
+    645: ('cards/uncharted_passage/flow.cards', 95, 3),
     648: ('cards/uncharted_passage/flow.cards', 47, 7),
     649: ('cards/uncharted_passage/flow.cards', 51, 7),
     650: ('cards/uncharted_passage/flow.cards', 52, 9),
     651: ('cards/uncharted_passage/flow.cards', 53, 11),
-    652: ('cards/uncharted_passage/flow.cards', 93, 3),
+    652: ('cards/uncharted_passage/flow.cards', 95, 3),
     655: ('cards/uncharted_passage/flow.cards', 59, 7),
-    656: ('cards/uncharted_passage/flow.cards', 62, 7),
-    660: ('cards/uncharted_passage/flow.cards', 62, 7),
-    663: ('cards/uncharted_passage/flow.cards', 62, 7),
-    664: ('cards/uncharted_passage/flow.cards', 63, 9),
-    665: ('cards/uncharted_passage/flow.cards', 64, 11),
-    666: ('cards/uncharted_passage/flow.cards', 93, 3),
-    669: ('cards/uncharted_passage/flow.cards', 72, 7),
-    673: ('cards/uncharted_passage/flow.cards', 72, 7),
-    676: ('cards/uncharted_passage/flow.cards', 72, 7),
-    677: ('cards/uncharted_passage/flow.cards', 73, 9),
-    678: ('cards/uncharted_passage/flow.cards', 74, 11),
-    680: ('cards/uncharted_passage/flow.cards', 136, 3),
-    681: ('cards/uncharted_passage/flow.cards', 137, 3),
-    682: ('cards/uncharted_passage/flow.cards', 140, 5),
-    683: ('cards/uncharted_passage/flow.cards', 141, 7),
-    686: ('cards/uncharted_passage/flow.cards', 157, 3),
-    687: ('cards/uncharted_passage/flow.cards', 158, 3),
-    688: ('cards/uncharted_passage/flow.cards', 147, 5),
-    689: ('cards/uncharted_passage/flow.cards', 148, 7),
-    690: ('cards/uncharted_passage/flow.cards', 93, 3),
-    693: ('cards/uncharted_passage/flow.cards', 82, 7),
-    694: ('cards/uncharted_passage/flow.cards', 83, 9),
-    695: ('cards/uncharted_passage/flow.cards', 93, 3),
-    698: ('cards/uncharted_passage/flow.cards', 87, 7),
-    699: ('cards/uncharted_passage/flow.cards', 93, 3),
+    656: ('cards/uncharted_passage/flow.cards', 64, 7),
+    660: ('cards/uncharted_passage/flow.cards', 64, 7),
+    663: ('cards/uncharted_passage/flow.cards', 64, 7),
+    664: ('cards/uncharted_passage/flow.cards', 65, 9),
+    665: ('cards/uncharted_passage/flow.cards', 66, 11),
+    666: ('cards/uncharted_passage/flow.cards', 95, 3),
+    669: ('cards/uncharted_passage/flow.cards', 74, 7),
+    673: ('cards/uncharted_passage/flow.cards', 74, 7),
+    676: ('cards/uncharted_passage/flow.cards', 74, 7),
+    677: ('cards/uncharted_passage/flow.cards', 75, 9),
+    678: ('cards/uncharted_passage/flow.cards', 76, 11),
+    680: ('cards/uncharted_passage/flow.cards', 138, 3),
+    681: ('cards/uncharted_passage/flow.cards', 139, 3),
+    682: ('cards/uncharted_passage/flow.cards', 142, 5),
+    683: ('cards/uncharted_passage/flow.cards', 143, 7),
+    686: ('cards/uncharted_passage/flow.cards', 159, 3),
+    687: ('cards/uncharted_passage/flow.cards', 160, 3),
+    688: ('cards/uncharted_passage/flow.cards', 149, 5),
+    689: ('cards/uncharted_passage/flow.cards', 150, 7),
+    690: ('cards/uncharted_passage/flow.cards', 95, 3),
+    693: ('cards/uncharted_passage/flow.cards', 84, 7),
+    694: ('cards/uncharted_passage/flow.cards', 85, 9),
+    695: ('cards/uncharted_passage/flow.cards', 95, 3),
+    698: ('cards/uncharted_passage/flow.cards', 89, 7),
+    699: ('cards/uncharted_passage/flow.cards', 95, 3),
 }

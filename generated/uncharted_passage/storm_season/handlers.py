@@ -25,57 +25,57 @@ VARIANT = 'storm_season'
 
 
 def dv_anchor(g, c):
-    # verb anchor (cards/uncharted_passage/flow.cards:135)
-    g.verbs['drop_anchor'](g, c)  # @ cards/uncharted_passage/flow.cards:136:3
-    if c.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:137:3
-        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:140:5
-            g.verbs['crew_actions'](g, c)  # @ cards/uncharted_passage/flow.cards:141:7
+    # verb anchor (cards/uncharted_passage/flow.cards:137)
+    g.verbs['drop_anchor'](g, c)  # @ cards/uncharted_passage/flow.cards:138:3
+    if c.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:139:3
+        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:142:5
+            g.verbs['crew_actions'](g, c)  # @ cards/uncharted_passage/flow.cards:143:7
     else:
-        dv_scurvy_check(g, c)  # @ cards/uncharted_passage/flow.cards:146:5
-        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:147:5
-            g.verbs['anchorage_rewards'](g, c)  # @ cards/uncharted_passage/flow.cards:148:7
+        dv_scurvy_check(g, c)  # @ cards/uncharted_passage/flow.cards:148:5
+        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:149:5
+            g.verbs['anchorage_rewards'](g, c)  # @ cards/uncharted_passage/flow.cards:150:7
 
 
 def dv_scurvy_check(g, c):
-    # verb scurvy_check (cards/uncharted_passage/flow.cards:155)
-    g.verbs['offer_rum'](g, c)  # @ cards/uncharted_passage/flow.cards:157:3
-    g.verbs['scurvy'](g, c, max(g, c, (g.natives['scurvy_distance'](g, c) - g.natives['scurvy_stamina'](g, c)), 0))  # @ cards/uncharted_passage/flow.cards:158:3
+    # verb scurvy_check (cards/uncharted_passage/flow.cards:157)
+    g.verbs['offer_rum'](g, c)  # @ cards/uncharted_passage/flow.cards:159:3
+    g.verbs['scurvy'](g, c, max(g, c, (g.natives['scurvy_distance'](g, c) - g.natives['scurvy_stamina'](g, c)), 0))  # @ cards/uncharted_passage/flow.cards:160:3
 
 
 def dv_reward(g, c, v_star_count, v_dice_shown, v_anchors):
-    # verb reward (cards/uncharted_passage/flow.cards:164)
-    if (v_star_count > 0):  # @ cards/uncharted_passage/flow.cards:165:3
-        g.gain(c, 'prestige', v_star_count)  # @ cards/uncharted_passage/flow.cards:166:5
-    for _ in range(g.spend(v_dice_shown, 'repeats')):  # @ cards/uncharted_passage/flow.cards:168:3
-        g.gain(c, 'prestige', g.natives['reward_die'](g, c))  # @ cards/uncharted_passage/flow.cards:169:5
-    for _ in range(g.spend(v_anchors, 'repeats')):  # @ cards/uncharted_passage/flow.cards:171:3
-        dv_gain_port_card(g, c)  # @ cards/uncharted_passage/flow.cards:172:5
+    # verb reward (cards/uncharted_passage/flow.cards:166)
+    if (v_star_count > 0):  # @ cards/uncharted_passage/flow.cards:167:3
+        g.gain(c, 'prestige', v_star_count)  # @ cards/uncharted_passage/flow.cards:168:5
+    for _ in range(g.spend(v_dice_shown, 'repeats')):  # @ cards/uncharted_passage/flow.cards:170:3
+        g.gain(c, 'prestige', g.natives['reward_die'](g, c))  # @ cards/uncharted_passage/flow.cards:171:5
+    for _ in range(g.spend(v_anchors, 'repeats')):  # @ cards/uncharted_passage/flow.cards:173:3
+        dv_gain_port_card(g, c)  # @ cards/uncharted_passage/flow.cards:174:5
 
 
 def dv_ship_damage(g, c, v_amount):
-    # verb ship_damage (cards/uncharted_passage/flow.cards:179)
-    g.mark(c, 'durability', v_amount)  # @ cards/uncharted_passage/flow.cards:180:3
+    # verb ship_damage (cards/uncharted_passage/flow.cards:181)
+    g.mark(c, 'durability', v_amount)  # @ cards/uncharted_passage/flow.cards:182:3
 
 
 def dv_gain_port_card(g, c):
-    # verb gain_port_card (cards/uncharted_passage/flow.cards:185)
-    g.draw(c, 'port_cards', 1)  # @ cards/uncharted_passage/flow.cards:186:3
+    # verb gain_port_card (cards/uncharted_passage/flow.cards:187)
+    g.draw(c, 'port_cards', 1)  # @ cards/uncharted_passage/flow.cards:188:3
 
 
 def df_final_score(g, c):
-    # function final_score (cards/uncharted_passage/flow.cards:127)
-    return (((c.player.counters['prestige'] + g.natives['sailor_points'](g, c)) - g.natives['critical_damage_checked'](g, c)) - g.natives['declining_health_checked'](g, c))  # @ cards/uncharted_passage/flow.cards:127:1
+    # function final_score (cards/uncharted_passage/flow.cards:129)
+    return (((c.player.counters['prestige'] + g.natives['sailor_points'](g, c)) - g.natives['critical_damage_checked'](g, c)) - g.natives['declining_health_checked'](g, c))  # @ cards/uncharted_passage/flow.cards:129:1
 
 
 def df_tie_break(g, c):
-    # function tie_break (cards/uncharted_passage/flow.cards:131)
-    return ((count(g, c, 'accomplished') + c.player.counters['specialties']) + count(g, c, 'port_cards'))  # @ cards/uncharted_passage/flow.cards:131:1
+    # function tie_break (cards/uncharted_passage/flow.cards:133)
+    return ((count(g, c, 'accomplished') + c.player.counters['specialties']) + count(g, c, 'port_cards'))  # @ cards/uncharted_passage/flow.cards:133:1
 
 
 def h_critical_damage__critical_damage(g, c):
-    # Critical Damage: on critical_damage (cards/uncharted_passage/flow.cards:193)
-    if not g.verbs['abandon_one'](g, c):  # @ cards/uncharted_passage/flow.cards:194:5
-        g.mark(c, 'durability', 1)  # @ cards/uncharted_passage/flow.cards:194:22
+    # Critical Damage: on critical_damage (cards/uncharted_passage/flow.cards:195)
+    if not g.verbs['abandon_one'](g, c):  # @ cards/uncharted_passage/flow.cards:196:5
+        g.mark(c, 'durability', 1)  # @ cards/uncharted_passage/flow.cards:196:22
 
 
 def h_anti_piracy_mission__pirate_resolved(g, c):
@@ -434,46 +434,46 @@ def p_round__planning(g, c):
 def p_round__pirate(g, c):
     # phase pirate "Pirate" (cards/uncharted_passage/flow.cards:57)
     g.verbs['roll_pirates'](g, c)  # @ cards/uncharted_passage/flow.cards:59:7
-    o0 = g.players  # @ cards/uncharted_passage/flow.cards:62:7
+    o0 = g.players  # @ cards/uncharted_passage/flow.cards:64:7
     if len(o0) > 1:
         ok0 = []
         for v_captain in o0:
             c2 = c.for_player(v_captain)
-            ok0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:62:7
+            ok0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:64:7
         ok0.sort(key=lambda item: item[0])
         o0 = [item[1] for item in ok0]
-    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:62:7
+    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:64:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:63:9
-            g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
+        if (not c2.player.flags.get('sunk')):  # @ cards/uncharted_passage/flow.cards:65:9
+            g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:66:11
 
 
 def p_round__sailing_and_anchoring(g, c):
-    # phase sailing_and_anchoring "Sailing & Anchoring" (cards/uncharted_passage/flow.cards:69)
-    o0 = g.players  # @ cards/uncharted_passage/flow.cards:72:7
+    # phase sailing_and_anchoring "Sailing & Anchoring" (cards/uncharted_passage/flow.cards:71)
+    o0 = g.players  # @ cards/uncharted_passage/flow.cards:74:7
     if len(o0) > 1:
         ok0 = []
         for v_captain in o0:
             c2 = c.for_player(v_captain)
-            ok0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:72:7
+            ok0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:74:7
         ok0.sort(key=lambda item: item[0])
         o0 = [item[1] for item in ok0]
-    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:72:7
+    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:74:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:73:9
-            g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
-            dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:75:11
+        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:75:9
+            g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:76:11
+            dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:77:11
 
 
 def p_round__sharing(g, c):
-    # phase sharing "Co-op: sharing on one space" (cards/uncharted_passage/flow.cards:79)
-    if g.natives['cooperative'](g, c):  # @ cards/uncharted_passage/flow.cards:82:7
-        g.verbs['share'](g, c)  # @ cards/uncharted_passage/flow.cards:83:9
+    # phase sharing "Co-op: sharing on one space" (cards/uncharted_passage/flow.cards:81)
+    if g.natives['cooperative'](g, c):  # @ cards/uncharted_passage/flow.cards:84:7
+        g.verbs['share'](g, c)  # @ cards/uncharted_passage/flow.cards:85:9
 
 
 def p_round__logbook(g, c):
-    # phase logbook "the month's line of the logbook" (cards/uncharted_passage/flow.cards:86)
-    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:87:7
+    # phase logbook "the month's line of the logbook" (cards/uncharted_passage/flow.cards:88)
+    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:89:7
 
 
 def flow__rounds(g, c):
@@ -482,19 +482,19 @@ def flow__rounds(g, c):
 
 
 def p_end__final_scoring(g, c):
-    # phase final_scoring "End of the Game" (cards/uncharted_passage/flow.cards:98)
-    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:100:7
-    for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:101:7
+    # phase final_scoring "End of the Game" (cards/uncharted_passage/flow.cards:100)
+    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:102:7
+    for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:103:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if c2.player.flags.get('sunk'):  # @ cards/uncharted_passage/flow.cards:104:9
-            g.verbs['record_final_score'](g, c2, 0)  # @ cards/uncharted_passage/flow.cards:105:11
+        if c2.player.flags.get('sunk'):  # @ cards/uncharted_passage/flow.cards:106:9
+            g.verbs['record_final_score'](g, c2, 0)  # @ cards/uncharted_passage/flow.cards:107:11
         else:
-            g.verbs['record_final_score'](g, c2, df_final_score(g, c2))  # @ cards/uncharted_passage/flow.cards:107:11
+            g.verbs['record_final_score'](g, c2, df_final_score(g, c2))  # @ cards/uncharted_passage/flow.cards:109:11
 
 
 def flow__end_when(g, c):
-    # flow: end_when (cards/uncharted_passage/flow.cards:93)
-    return (True if g.board.get('over') else False)  # @ cards/uncharted_passage/flow.cards:93:3
+    # flow: end_when (cards/uncharted_passage/flow.cards:95)
+    return (True if g.board.get('over') else False)  # @ cards/uncharted_passage/flow.cards:95:3
 
 
 def flow__tiebreak(g, c):
@@ -509,25 +509,25 @@ def run__setup(g, c):
     if logs:
         g.events.append(('phase', c.player.index, 'world_map'))
     g.verbs['unfold_world_map'](g, c)  # @ cards/uncharted_passage/flow.cards:12:7
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase voyage_pile
     if logs:
         g.events.append(('phase', c.player.index, 'voyage_pile'))
     g.verbs['make_voyage_pile'](g, c)  # @ cards/uncharted_passage/flow.cards:18:7
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase port_card_pile
     if logs:
         g.events.append(('phase', c.player.index, 'port_card_pile'))
     g.verbs['shuffle_port_cards'](g, c)  # @ cards/uncharted_passage/flow.cards:22:7
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase missions
     if logs:
         g.events.append(('phase', c.player.index, 'missions'))
     g.verbs['draw_missions'](g, c)  # @ cards/uncharted_passage/flow.cards:27:7
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
 
 
@@ -539,14 +539,14 @@ def run__round(g, c):
     if logs:
         g.events.append(('phase', c.player.index, 'logbook_line'))
     g.verbs['new_logbook_line'](g, c)  # @ cards/uncharted_passage/flow.cards:37:7
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase mid_event
     if logs:
         g.events.append(('phase', c.player.index, 'mid_event'))
     if (g.round == g.params['mid_event_round']):  # @ cards/uncharted_passage/flow.cards:41:7
         g.verbs['reveal_mid_event'](g, c)  # @ cards/uncharted_passage/flow.cards:42:9
-        if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
     # phase storm_season
     if logs:
@@ -557,7 +557,7 @@ def run__round(g, c):
             v_storm = g.roll(1, 6, c3)  # @ cards/uncharted_passage/variants/storm_season.yaml:13:13
             if (v_storm > 3):  # @ cards/uncharted_passage/variants/storm_season.yaml:14:13
                 g.mark(c3, 'durability', (v_storm - 3))  # @ cards/uncharted_passage/variants/storm_season.yaml:15:15
-        if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
     # phase planning
     if logs:
@@ -567,66 +567,66 @@ def run__round(g, c):
         for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:52:9
             c3 = c if v_captain is c.player else c.for_player(v_captain)
             g.verbs['write_numbers'](g, c3)  # @ cards/uncharted_passage/flow.cards:53:11
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase pirate
     if logs:
         g.events.append(('phase', c.player.index, 'pirate'))
     g.verbs['roll_pirates'](g, c)  # @ cards/uncharted_passage/flow.cards:59:7
-    o0 = g.players  # @ cards/uncharted_passage/flow.cards:62:7
+    o0 = g.players  # @ cards/uncharted_passage/flow.cards:64:7
     if len(o0) > 1:
         ok0 = []
         for v_captain in o0:
             c2 = c.for_player(v_captain)
-            ok0.append(((c2.player.counters['prestige'], -(n_marker_arrival(g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:62:7
+            ok0.append(((c2.player.counters['prestige'], -(n_marker_arrival(g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:64:7
         ok0.sort(key=lambda item: item[0])
         o0 = [item[1] for item in ok0]
-    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:62:7
+    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:64:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:63:9
-            g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        if (not c2.player.flags.get('sunk')):  # @ cards/uncharted_passage/flow.cards:65:9
+            g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:66:11
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase sailing_and_anchoring
     if logs:
         g.events.append(('phase', c.player.index, 'sailing_and_anchoring'))
-    o0 = g.players  # @ cards/uncharted_passage/flow.cards:72:7
+    o0 = g.players  # @ cards/uncharted_passage/flow.cards:74:7
     if len(o0) > 1:
         ok0 = []
         for v_captain in o0:
             c2 = c.for_player(v_captain)
-            ok0.append(((c2.player.counters['prestige'], -(n_marker_arrival(g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:72:7
+            ok0.append(((c2.player.counters['prestige'], -(n_marker_arrival(g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:74:7
         ok0.sort(key=lambda item: item[0])
         o0 = [item[1] for item in ok0]
-    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:72:7
+    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:74:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:73:9
-            g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
+        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:75:9
+            g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:76:11
             # verb anchor
-            g.verbs['drop_anchor'](g, c2)  # @ cards/uncharted_passage/flow.cards:136:3
-            if c2.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:137:3
-                if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:140:5
-                    g.verbs['crew_actions'](g, c2)  # @ cards/uncharted_passage/flow.cards:141:7
+            g.verbs['drop_anchor'](g, c2)  # @ cards/uncharted_passage/flow.cards:138:3
+            if c2.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:139:3
+                if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:142:5
+                    g.verbs['crew_actions'](g, c2)  # @ cards/uncharted_passage/flow.cards:143:7
             else:
                 # verb scurvy_check
-                g.verbs['offer_rum'](g, c2)  # @ cards/uncharted_passage/flow.cards:157:3
-                g.verbs['scurvy'](g, c2, max(g, c2, (g.natives['scurvy_distance'](g, c2) - g.natives['scurvy_stamina'](g, c2)), 0))  # @ cards/uncharted_passage/flow.cards:158:3
-                if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:147:5
-                    g.verbs['anchorage_rewards'](g, c2)  # @ cards/uncharted_passage/flow.cards:148:7
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+                g.verbs['offer_rum'](g, c2)  # @ cards/uncharted_passage/flow.cards:159:3
+                g.verbs['scurvy'](g, c2, max(g, c2, (g.natives['scurvy_distance'](g, c2) - g.natives['scurvy_stamina'](g, c2)), 0))  # @ cards/uncharted_passage/flow.cards:160:3
+                if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:149:5
+                    g.verbs['anchorage_rewards'](g, c2)  # @ cards/uncharted_passage/flow.cards:150:7
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase sharing
     if logs:
         g.events.append(('phase', c.player.index, 'sharing'))
-    if g.natives['cooperative'](g, c):  # @ cards/uncharted_passage/flow.cards:82:7
-        g.verbs['share'](g, c)  # @ cards/uncharted_passage/flow.cards:83:9
-        if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.natives['cooperative'](g, c):  # @ cards/uncharted_passage/flow.cards:84:7
+        g.verbs['share'](g, c)  # @ cards/uncharted_passage/flow.cards:85:9
+        if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
     # phase logbook
     if logs:
         g.events.append(('phase', c.player.index, 'logbook'))
-    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:87:7
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:89:7
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
 
 
@@ -658,12 +658,12 @@ def loop__round(g, c, number, limit):
         g.round = number
         # phase logbook_line
         gv_new_logbook_line(g, c)  # @ cards/uncharted_passage/flow.cards:37:7
-        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
         # phase mid_event
         if (number == p_mid_event_round):  # @ cards/uncharted_passage/flow.cards:41:7
             gv_reveal_mid_event(g, c)  # @ cards/uncharted_passage/flow.cards:42:9
-            if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+            if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
                 g.end_when_held()
         # phase storm_season
         if (number >= 10):  # @ cards/uncharted_passage/variants/storm_season.yaml:11:9
@@ -671,61 +671,61 @@ def loop__round(g, c, number, limit):
                 v_storm = g.roll(1, 6, c4)  # @ cards/uncharted_passage/variants/storm_season.yaml:13:13
                 if (v_storm > 3):  # @ cards/uncharted_passage/variants/storm_season.yaml:14:13
                     g.mark(c4, 'durability', (v_storm - 3))  # @ cards/uncharted_passage/variants/storm_season.yaml:15:15
-            if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+            if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
                 g.end_when_held()
         # phase planning
         gv_reveal_voyage(g, c)  # @ cards/uncharted_passage/flow.cards:47:7
         if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:51:7
             for c4 in contexts:  # @ cards/uncharted_passage/flow.cards:52:9
                 gv_write_numbers(g, c4)  # @ cards/uncharted_passage/flow.cards:53:11
-        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
         # phase pirate
         gv_roll_pirates(g, c)  # @ cards/uncharted_passage/flow.cards:59:7
-        o1 = contexts  # @ cards/uncharted_passage/flow.cards:62:7
+        o1 = contexts  # @ cards/uncharted_passage/flow.cards:64:7
         if many:
             ok1 = []
             for c3 in o1:
-                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), c3))  # @ cards/uncharted_passage/flow.cards:62:7
+                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), c3))  # @ cards/uncharted_passage/flow.cards:64:7
             ok1.sort(key=lambda item: item[0])
             o1 = [item[1] for item in ok1]
-        for c3 in o1:  # @ cards/uncharted_passage/flow.cards:62:7
-            if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:63:9
-                gv_face_pirates(g, c3)  # @ cards/uncharted_passage/flow.cards:64:11
-        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        for c3 in o1:  # @ cards/uncharted_passage/flow.cards:64:7
+            if (not c3.player.flags.get('sunk')):  # @ cards/uncharted_passage/flow.cards:65:9
+                gv_face_pirates(g, c3)  # @ cards/uncharted_passage/flow.cards:66:11
+        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
         # phase sailing_and_anchoring
-        o1 = contexts  # @ cards/uncharted_passage/flow.cards:72:7
+        o1 = contexts  # @ cards/uncharted_passage/flow.cards:74:7
         if many:
             ok1 = []
             for c3 in o1:
-                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), c3))  # @ cards/uncharted_passage/flow.cards:72:7
+                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), c3))  # @ cards/uncharted_passage/flow.cards:74:7
             ok1.sort(key=lambda item: item[0])
             o1 = [item[1] for item in ok1]
-        for c3 in o1:  # @ cards/uncharted_passage/flow.cards:72:7
-            if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:73:9
-                gv_sail(g, c3)  # @ cards/uncharted_passage/flow.cards:74:11
+        for c3 in o1:  # @ cards/uncharted_passage/flow.cards:74:7
+            if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:75:9
+                gv_sail(g, c3)  # @ cards/uncharted_passage/flow.cards:76:11
                 # verb anchor
-                gv_drop_anchor(g, c3)  # @ cards/uncharted_passage/flow.cards:136:3
-                if c3.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:137:3
-                    if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:140:5
-                        gv_crew_actions(g, c3)  # @ cards/uncharted_passage/flow.cards:141:7
+                gv_drop_anchor(g, c3)  # @ cards/uncharted_passage/flow.cards:138:3
+                if c3.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:139:3
+                    if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:142:5
+                        gv_crew_actions(g, c3)  # @ cards/uncharted_passage/flow.cards:143:7
                 else:
                     # verb scurvy_check
-                    gv_offer_rum(g, c3)  # @ cards/uncharted_passage/flow.cards:157:3
-                    gv_scurvy(g, c3, max(g, c3, (n_scurvy_distance(g, c3) - n_scurvy_stamina(g, c3)), 0))  # @ cards/uncharted_passage/flow.cards:158:3
-                    if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:147:5
-                        gv_anchorage_rewards(g, c3)  # @ cards/uncharted_passage/flow.cards:148:7
-        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+                    gv_offer_rum(g, c3)  # @ cards/uncharted_passage/flow.cards:159:3
+                    gv_scurvy(g, c3, max(g, c3, (n_scurvy_distance(g, c3) - n_scurvy_stamina(g, c3)), 0))  # @ cards/uncharted_passage/flow.cards:160:3
+                    if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:149:5
+                        gv_anchorage_rewards(g, c3)  # @ cards/uncharted_passage/flow.cards:150:7
+        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
         # phase sharing
-        if n_cooperative(g, c):  # @ cards/uncharted_passage/flow.cards:82:7
-            gv_share(g, c)  # @ cards/uncharted_passage/flow.cards:83:9
-            if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        if n_cooperative(g, c):  # @ cards/uncharted_passage/flow.cards:84:7
+            gv_share(g, c)  # @ cards/uncharted_passage/flow.cards:85:9
+            if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
                 g.end_when_held()
         # phase logbook
-        gv_write_logbook(g, c)  # @ cards/uncharted_passage/flow.cards:87:7
-        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        gv_write_logbook(g, c)  # @ cards/uncharted_passage/flow.cards:89:7
+        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
         number += 1
 
@@ -805,27 +805,27 @@ FLOW = {
 }
 
 LINES = {
-    29: ('cards/uncharted_passage/flow.cards', 136, 3),
-    30: ('cards/uncharted_passage/flow.cards', 137, 3),
-    31: ('cards/uncharted_passage/flow.cards', 140, 5),
-    32: ('cards/uncharted_passage/flow.cards', 141, 7),
-    34: ('cards/uncharted_passage/flow.cards', 146, 5),
-    35: ('cards/uncharted_passage/flow.cards', 147, 5),
-    36: ('cards/uncharted_passage/flow.cards', 148, 7),
-    41: ('cards/uncharted_passage/flow.cards', 157, 3),
-    42: ('cards/uncharted_passage/flow.cards', 158, 3),
-    47: ('cards/uncharted_passage/flow.cards', 165, 3),
-    48: ('cards/uncharted_passage/flow.cards', 166, 5),
-    49: ('cards/uncharted_passage/flow.cards', 168, 3),
-    50: ('cards/uncharted_passage/flow.cards', 169, 5),
-    51: ('cards/uncharted_passage/flow.cards', 171, 3),
-    52: ('cards/uncharted_passage/flow.cards', 172, 5),
-    57: ('cards/uncharted_passage/flow.cards', 180, 3),
-    62: ('cards/uncharted_passage/flow.cards', 186, 3),
-    67: ('cards/uncharted_passage/flow.cards', 127, 1),
-    72: ('cards/uncharted_passage/flow.cards', 131, 1),
-    77: ('cards/uncharted_passage/flow.cards', 194, 5),
-    78: ('cards/uncharted_passage/flow.cards', 194, 22),
+    29: ('cards/uncharted_passage/flow.cards', 138, 3),
+    30: ('cards/uncharted_passage/flow.cards', 139, 3),
+    31: ('cards/uncharted_passage/flow.cards', 142, 5),
+    32: ('cards/uncharted_passage/flow.cards', 143, 7),
+    34: ('cards/uncharted_passage/flow.cards', 148, 5),
+    35: ('cards/uncharted_passage/flow.cards', 149, 5),
+    36: ('cards/uncharted_passage/flow.cards', 150, 7),
+    41: ('cards/uncharted_passage/flow.cards', 159, 3),
+    42: ('cards/uncharted_passage/flow.cards', 160, 3),
+    47: ('cards/uncharted_passage/flow.cards', 167, 3),
+    48: ('cards/uncharted_passage/flow.cards', 168, 5),
+    49: ('cards/uncharted_passage/flow.cards', 170, 3),
+    50: ('cards/uncharted_passage/flow.cards', 171, 5),
+    51: ('cards/uncharted_passage/flow.cards', 173, 3),
+    52: ('cards/uncharted_passage/flow.cards', 174, 5),
+    57: ('cards/uncharted_passage/flow.cards', 182, 3),
+    62: ('cards/uncharted_passage/flow.cards', 188, 3),
+    67: ('cards/uncharted_passage/flow.cards', 129, 1),
+    72: ('cards/uncharted_passage/flow.cards', 133, 1),
+    77: ('cards/uncharted_passage/flow.cards', 196, 5),
+    78: ('cards/uncharted_passage/flow.cards', 196, 22),
     83: ('cards/uncharted_passage/mid_events.cards', 7, 5),
     84: ('cards/uncharted_passage/mid_events.cards', 8, 7),
     89: ('cards/uncharted_passage/mid_events.cards', 24, 3),
@@ -933,118 +933,118 @@ LINES = {
     429: ('cards/uncharted_passage/flow.cards', 52, 9),
     431: ('cards/uncharted_passage/flow.cards', 53, 11),
     436: ('cards/uncharted_passage/flow.cards', 59, 7),
-    437: ('cards/uncharted_passage/flow.cards', 62, 7),
-    442: ('cards/uncharted_passage/flow.cards', 62, 7),
-    445: ('cards/uncharted_passage/flow.cards', 62, 7),
-    447: ('cards/uncharted_passage/flow.cards', 63, 9),
-    448: ('cards/uncharted_passage/flow.cards', 64, 11),
-    453: ('cards/uncharted_passage/flow.cards', 72, 7),
-    458: ('cards/uncharted_passage/flow.cards', 72, 7),
-    461: ('cards/uncharted_passage/flow.cards', 72, 7),
-    463: ('cards/uncharted_passage/flow.cards', 73, 9),
-    464: ('cards/uncharted_passage/flow.cards', 74, 11),
-    465: ('cards/uncharted_passage/flow.cards', 75, 11),
-    470: ('cards/uncharted_passage/flow.cards', 82, 7),
-    471: ('cards/uncharted_passage/flow.cards', 83, 9),
-    476: ('cards/uncharted_passage/flow.cards', 87, 7),
+    437: ('cards/uncharted_passage/flow.cards', 64, 7),
+    442: ('cards/uncharted_passage/flow.cards', 64, 7),
+    445: ('cards/uncharted_passage/flow.cards', 64, 7),
+    447: ('cards/uncharted_passage/flow.cards', 65, 9),
+    448: ('cards/uncharted_passage/flow.cards', 66, 11),
+    453: ('cards/uncharted_passage/flow.cards', 74, 7),
+    458: ('cards/uncharted_passage/flow.cards', 74, 7),
+    461: ('cards/uncharted_passage/flow.cards', 74, 7),
+    463: ('cards/uncharted_passage/flow.cards', 75, 9),
+    464: ('cards/uncharted_passage/flow.cards', 76, 11),
+    465: ('cards/uncharted_passage/flow.cards', 77, 11),
+    470: ('cards/uncharted_passage/flow.cards', 84, 7),
+    471: ('cards/uncharted_passage/flow.cards', 85, 9),
+    476: ('cards/uncharted_passage/flow.cards', 89, 7),
     481: ('cards/uncharted_passage/flow.cards', 33, 3),
-    486: ('cards/uncharted_passage/flow.cards', 100, 7),
-    487: ('cards/uncharted_passage/flow.cards', 101, 7),
-    489: ('cards/uncharted_passage/flow.cards', 104, 9),
-    490: ('cards/uncharted_passage/flow.cards', 105, 11),
-    492: ('cards/uncharted_passage/flow.cards', 107, 11),
-    497: ('cards/uncharted_passage/flow.cards', 93, 3),
+    486: ('cards/uncharted_passage/flow.cards', 102, 7),
+    487: ('cards/uncharted_passage/flow.cards', 103, 7),
+    489: ('cards/uncharted_passage/flow.cards', 106, 9),
+    490: ('cards/uncharted_passage/flow.cards', 107, 11),
+    492: ('cards/uncharted_passage/flow.cards', 109, 11),
+    497: ('cards/uncharted_passage/flow.cards', 95, 3),
     502: ('cards/uncharted_passage/flow.cards', 7, 1),
     511: ('cards/uncharted_passage/flow.cards', 12, 7),
-    512: ('cards/uncharted_passage/flow.cards', 93, 3),
+    512: ('cards/uncharted_passage/flow.cards', 95, 3),
     517: ('cards/uncharted_passage/flow.cards', 18, 7),
-    518: ('cards/uncharted_passage/flow.cards', 93, 3),
+    518: ('cards/uncharted_passage/flow.cards', 95, 3),
     523: ('cards/uncharted_passage/flow.cards', 22, 7),
-    524: ('cards/uncharted_passage/flow.cards', 93, 3),
+    524: ('cards/uncharted_passage/flow.cards', 95, 3),
     529: ('cards/uncharted_passage/flow.cards', 27, 7),
-    530: ('cards/uncharted_passage/flow.cards', 93, 3),
+    530: ('cards/uncharted_passage/flow.cards', 95, 3),
     541: ('cards/uncharted_passage/flow.cards', 37, 7),
-    542: ('cards/uncharted_passage/flow.cards', 93, 3),
+    542: ('cards/uncharted_passage/flow.cards', 95, 3),
     547: ('cards/uncharted_passage/flow.cards', 41, 7),
     548: ('cards/uncharted_passage/flow.cards', 42, 9),
-    549: ('cards/uncharted_passage/flow.cards', 93, 3),
+    549: ('cards/uncharted_passage/flow.cards', 95, 3),
     554: ('cards/uncharted_passage/variants/storm_season.yaml', 11, 9),
     555: ('cards/uncharted_passage/variants/storm_season.yaml', 12, 11),
     557: ('cards/uncharted_passage/variants/storm_season.yaml', 13, 13),
     558: ('cards/uncharted_passage/variants/storm_season.yaml', 14, 13),
     559: ('cards/uncharted_passage/variants/storm_season.yaml', 15, 15),
-    560: ('cards/uncharted_passage/flow.cards', 93, 3),
+    560: ('cards/uncharted_passage/flow.cards', 95, 3),
     565: ('cards/uncharted_passage/flow.cards', 47, 7),
     566: ('cards/uncharted_passage/flow.cards', 51, 7),
     567: ('cards/uncharted_passage/flow.cards', 52, 9),
     569: ('cards/uncharted_passage/flow.cards', 53, 11),
-    570: ('cards/uncharted_passage/flow.cards', 93, 3),
+    570: ('cards/uncharted_passage/flow.cards', 95, 3),
     575: ('cards/uncharted_passage/flow.cards', 59, 7),
-    576: ('cards/uncharted_passage/flow.cards', 62, 7),
-    581: ('cards/uncharted_passage/flow.cards', 62, 7),
-    584: ('cards/uncharted_passage/flow.cards', 62, 7),
-    586: ('cards/uncharted_passage/flow.cards', 63, 9),
-    587: ('cards/uncharted_passage/flow.cards', 64, 11),
-    588: ('cards/uncharted_passage/flow.cards', 93, 3),
-    593: ('cards/uncharted_passage/flow.cards', 72, 7),
-    598: ('cards/uncharted_passage/flow.cards', 72, 7),
-    601: ('cards/uncharted_passage/flow.cards', 72, 7),
-    603: ('cards/uncharted_passage/flow.cards', 73, 9),
-    604: ('cards/uncharted_passage/flow.cards', 74, 11),
-    606: ('cards/uncharted_passage/flow.cards', 136, 3),
-    607: ('cards/uncharted_passage/flow.cards', 137, 3),
-    608: ('cards/uncharted_passage/flow.cards', 140, 5),
-    609: ('cards/uncharted_passage/flow.cards', 141, 7),
-    612: ('cards/uncharted_passage/flow.cards', 157, 3),
-    613: ('cards/uncharted_passage/flow.cards', 158, 3),
-    614: ('cards/uncharted_passage/flow.cards', 147, 5),
-    615: ('cards/uncharted_passage/flow.cards', 148, 7),
-    616: ('cards/uncharted_passage/flow.cards', 93, 3),
-    621: ('cards/uncharted_passage/flow.cards', 82, 7),
-    622: ('cards/uncharted_passage/flow.cards', 83, 9),
-    623: ('cards/uncharted_passage/flow.cards', 93, 3),
-    628: ('cards/uncharted_passage/flow.cards', 87, 7),
-    629: ('cards/uncharted_passage/flow.cards', 93, 3),
+    576: ('cards/uncharted_passage/flow.cards', 64, 7),
+    581: ('cards/uncharted_passage/flow.cards', 64, 7),
+    584: ('cards/uncharted_passage/flow.cards', 64, 7),
+    586: ('cards/uncharted_passage/flow.cards', 65, 9),
+    587: ('cards/uncharted_passage/flow.cards', 66, 11),
+    588: ('cards/uncharted_passage/flow.cards', 95, 3),
+    593: ('cards/uncharted_passage/flow.cards', 74, 7),
+    598: ('cards/uncharted_passage/flow.cards', 74, 7),
+    601: ('cards/uncharted_passage/flow.cards', 74, 7),
+    603: ('cards/uncharted_passage/flow.cards', 75, 9),
+    604: ('cards/uncharted_passage/flow.cards', 76, 11),
+    606: ('cards/uncharted_passage/flow.cards', 138, 3),
+    607: ('cards/uncharted_passage/flow.cards', 139, 3),
+    608: ('cards/uncharted_passage/flow.cards', 142, 5),
+    609: ('cards/uncharted_passage/flow.cards', 143, 7),
+    612: ('cards/uncharted_passage/flow.cards', 159, 3),
+    613: ('cards/uncharted_passage/flow.cards', 160, 3),
+    614: ('cards/uncharted_passage/flow.cards', 149, 5),
+    615: ('cards/uncharted_passage/flow.cards', 150, 7),
+    616: ('cards/uncharted_passage/flow.cards', 95, 3),
+    621: ('cards/uncharted_passage/flow.cards', 84, 7),
+    622: ('cards/uncharted_passage/flow.cards', 85, 9),
+    623: ('cards/uncharted_passage/flow.cards', 95, 3),
+    628: ('cards/uncharted_passage/flow.cards', 89, 7),
+    629: ('cards/uncharted_passage/flow.cards', 95, 3),
     660: ('cards/uncharted_passage/flow.cards', 37, 7),
-    661: ('cards/uncharted_passage/flow.cards', 93, 3),
+    661: ('cards/uncharted_passage/flow.cards', 95, 3),
     664: ('cards/uncharted_passage/flow.cards', 41, 7),
     665: ('cards/uncharted_passage/flow.cards', 42, 9),
-    666: ('cards/uncharted_passage/flow.cards', 93, 3),
+    666: ('cards/uncharted_passage/flow.cards', 95, 3),
     669: ('cards/uncharted_passage/variants/storm_season.yaml', 11, 9),
     670: ('cards/uncharted_passage/variants/storm_season.yaml', 12, 11),
     671: ('cards/uncharted_passage/variants/storm_season.yaml', 13, 13),
     672: ('cards/uncharted_passage/variants/storm_season.yaml', 14, 13),
     673: ('cards/uncharted_passage/variants/storm_season.yaml', 15, 15),
-    674: ('cards/uncharted_passage/flow.cards', 93, 3),
+    674: ('cards/uncharted_passage/flow.cards', 95, 3),
     677: ('cards/uncharted_passage/flow.cards', 47, 7),
     678: ('cards/uncharted_passage/flow.cards', 51, 7),
     679: ('cards/uncharted_passage/flow.cards', 52, 9),
     680: ('cards/uncharted_passage/flow.cards', 53, 11),
-    681: ('cards/uncharted_passage/flow.cards', 93, 3),
+    681: ('cards/uncharted_passage/flow.cards', 95, 3),
     684: ('cards/uncharted_passage/flow.cards', 59, 7),
-    685: ('cards/uncharted_passage/flow.cards', 62, 7),
-    689: ('cards/uncharted_passage/flow.cards', 62, 7),
-    692: ('cards/uncharted_passage/flow.cards', 62, 7),
-    693: ('cards/uncharted_passage/flow.cards', 63, 9),
-    694: ('cards/uncharted_passage/flow.cards', 64, 11),
-    695: ('cards/uncharted_passage/flow.cards', 93, 3),
-    698: ('cards/uncharted_passage/flow.cards', 72, 7),
-    702: ('cards/uncharted_passage/flow.cards', 72, 7),
-    705: ('cards/uncharted_passage/flow.cards', 72, 7),
-    706: ('cards/uncharted_passage/flow.cards', 73, 9),
-    707: ('cards/uncharted_passage/flow.cards', 74, 11),
-    709: ('cards/uncharted_passage/flow.cards', 136, 3),
-    710: ('cards/uncharted_passage/flow.cards', 137, 3),
-    711: ('cards/uncharted_passage/flow.cards', 140, 5),
-    712: ('cards/uncharted_passage/flow.cards', 141, 7),
-    715: ('cards/uncharted_passage/flow.cards', 157, 3),
-    716: ('cards/uncharted_passage/flow.cards', 158, 3),
-    717: ('cards/uncharted_passage/flow.cards', 147, 5),
-    718: ('cards/uncharted_passage/flow.cards', 148, 7),
-    719: ('cards/uncharted_passage/flow.cards', 93, 3),
-    722: ('cards/uncharted_passage/flow.cards', 82, 7),
-    723: ('cards/uncharted_passage/flow.cards', 83, 9),
-    724: ('cards/uncharted_passage/flow.cards', 93, 3),
-    727: ('cards/uncharted_passage/flow.cards', 87, 7),
-    728: ('cards/uncharted_passage/flow.cards', 93, 3),
+    685: ('cards/uncharted_passage/flow.cards', 64, 7),
+    689: ('cards/uncharted_passage/flow.cards', 64, 7),
+    692: ('cards/uncharted_passage/flow.cards', 64, 7),
+    693: ('cards/uncharted_passage/flow.cards', 65, 9),
+    694: ('cards/uncharted_passage/flow.cards', 66, 11),
+    695: ('cards/uncharted_passage/flow.cards', 95, 3),
+    698: ('cards/uncharted_passage/flow.cards', 74, 7),
+    702: ('cards/uncharted_passage/flow.cards', 74, 7),
+    705: ('cards/uncharted_passage/flow.cards', 74, 7),
+    706: ('cards/uncharted_passage/flow.cards', 75, 9),
+    707: ('cards/uncharted_passage/flow.cards', 76, 11),
+    709: ('cards/uncharted_passage/flow.cards', 138, 3),
+    710: ('cards/uncharted_passage/flow.cards', 139, 3),
+    711: ('cards/uncharted_passage/flow.cards', 142, 5),
+    712: ('cards/uncharted_passage/flow.cards', 143, 7),
+    715: ('cards/uncharted_passage/flow.cards', 159, 3),
+    716: ('cards/uncharted_passage/flow.cards', 160, 3),
+    717: ('cards/uncharted_passage/flow.cards', 149, 5),
+    718: ('cards/uncharted_passage/flow.cards', 150, 7),
+    719: ('cards/uncharted_passage/flow.cards', 95, 3),
+    722: ('cards/uncharted_passage/flow.cards', 84, 7),
+    723: ('cards/uncharted_passage/flow.cards', 85, 9),
+    724: ('cards/uncharted_passage/flow.cards', 95, 3),
+    727: ('cards/uncharted_passage/flow.cards', 89, 7),
+    728: ('cards/uncharted_passage/flow.cards', 95, 3),
 }
