@@ -738,23 +738,34 @@ class UnchartedPassage(FlowGame):
             self.dice_owner = None
 
     def gain(self, c: Context, counter: str, amount: int) -> None:
-        """Gain; prestige moves the marker on the Prestige Track (:meth:`marker_moved`)."""
-        if counter != "prestige" or amount <= 0:
+        """Gain; prestige moves the marker on the Prestige Track (:meth:`marker_moved`), and
+        specialties gained are written in the Specialties Book by name
+        (:meth:`write_specialties`)."""
+        if counter not in ("prestige", "specialties") or amount <= 0:
             super().gain(c, counter, amount)
             return
-        before = c.player.counters["prestige"]
+        before = c.player.counters[counter]
         super().gain(c, counter, amount)
-        self.marker_moved(c.player, before)
+        if counter == "prestige":
+            self.marker_moved(c.player, before)
+        else:
+            self.write_specialties(c.player, c.player.counters[counter] - before)
 
     def add(self, c: Context, target: str, amount: int) -> None:
         """Add; prestige added (``add prestige 1``, not a window's quantity) moves the marker
-        as a gain does, anchor spaces and all."""
-        if target != "prestige" or target in c.q:
+        as a gain does, anchor spaces and all; specialties added are written in (or, a
+        negative amount, crossed out of) the Specialties Book by name."""
+        if target not in ("prestige", "specialties") or target in c.q:
             super().add(c, target, amount)
             return
-        before = c.player.counters["prestige"]
+        before = c.player.counters[target]
         super().add(c, target, amount)
-        self.marker_moved(c.player, before)
+        if target == "prestige":
+            self.marker_moved(c.player, before)
+        elif c.player.counters[target] > before:
+            self.write_specialties(c.player, c.player.counters[target] - before)
+        else:
+            self.cross_out_specialties(c.player)
 
     def marker_moved(self, player: Player, before: int) -> None:
         """The player's Prestige marker moved from ``before`` to their prestige now, up or down
@@ -815,13 +826,18 @@ class UnchartedPassage(FlowGame):
             self.marker_moved(c.player, before)
 
     def set(self, c: Context, target: str, value: int) -> None:
-        """Set; specialties set lower are crossed out of the Specialties Book by name, and
-        prestige set moves the marker (up to an anchor space too)."""
+        """Set; specialties set lower are crossed out of the Specialties Book by name (set
+        higher, written in by name), and prestige set moves the marker (up to an anchor space
+        too)."""
         counted = target in ("specialties", "prestige") and target not in c.q
         before = c.player.counters[target] if counted else 0
         super().set(c, target, value)
         if counted and target == "specialties":
-            self.cross_out_specialties(c.player)
+            after = c.player.counters[target]
+            if after > before:
+                self.write_specialties(c.player, after - before)
+            else:
+                self.cross_out_specialties(c.player)
         elif counted:
             self.marker_moved(c.player, before)
 
@@ -842,6 +858,48 @@ class UnchartedPassage(FlowGame):
                 pick = self.ask(player, question).partition(":")[2] or names[0]
             goods.remove(pick)
             self.log("specialty_lost", player.index, pick)
+
+    # "When you gain specialties, you mark it by writing the name of the specialties in the
+    # Specialties Book in the logbook": a card's 'gain specialties 1' (or add, or set higher)
+    # writes a name, which the captain chooses, or the specialty could never be sold,
+    # delivered to a trade mission, given in co-op, nor told apart when offered or abandoned.
+
+    def write_specialties(self, player: Player, amount: int) -> None:
+        """Write ``amount`` specialties gained by a card (not purchased at a port, which writes
+        the port's) in the Specialties Book: the captain chooses each one's name among the
+        specialties the map's ports sell (``specialties.gain``); a card naming one writes it
+        with ``gain_specialty``."""
+        names = self.specialty_names()
+        for _ in range(max(amount, 0)):
+            if not names:
+                raise RuleError(
+                    "a specialty gained is written in the Specialties Book by name, and no port "
+                    "of the map sells one (the map's ports give 'specialty NAME')"
+                )
+            pick = names[0]
+            if len(names) > 1:
+                question = Question(
+                    "specialties.gain",
+                    player.index,
+                    "Write a specialty you gain in the Specialties Book",
+                    tuple(f"specialty:{name}" for name in names),
+                )
+                pick = self.ask(player, question).partition(":")[2] or names[0]
+            player.flags["goods"].append(pick)
+            self.log("specialty", player.index, pick)
+
+    def specialty_names(self) -> tuple[str, ...]:
+        """The specialties the ports of the map in play sell, in the map's order (else the
+        game's ``specialty`` cards): what a specialty gained by a card may be written as."""
+        chart = self.chart or chart_for(self.ir)
+        key = ("specialty_names", id(chart))
+        cached = self._static_cache.get(key)
+        if cached is None or cached[0] is not chart:
+            names = tuple(
+                dict.fromkeys(s.specialty for s in chart.spaces.values() if s.specialty)
+            ) or tuple(self._by_kind.get("specialty", ()))
+            cached = self._static_cache[key] = (chart, names)
+        return cached[1]
 
     def _reach_anchor_space(self, player: Player, space: int) -> None:
         """An anchor space reached: its Port Card, once a game. 2-player: "During the game,
@@ -1054,9 +1112,19 @@ class UnchartedPassage(FlowGame):
     # Each step takes the acting player's context, so natives.py registers the method itself
     # as the flow's verb (engine.api: one call, no wrapper).
 
+    def settle_sinking(self) -> None:
+        """A ship the shared Pirate roll sank while the other ship was still to face it
+        (:meth:`face_pirates`) ends the game here, at the next step of the month, when a house
+        rule's Pirate phase never had the other ship face it (a loop that skips every ship once
+        one sank) and its own ``end_when`` did not end the game: "the game ends immediately"."""
+        if self.board.pop("sinking", False) and self.playing:
+            raise ShipSank("the ship sank")
+
     def begin_month(self, c: Context | None = None) -> None:
         """A new line of the logbook: where the month starts, and nothing sailed yet (the
         verb ``new_logbook_line``)."""
+        if "sinking" in self.board:
+            self.settle_sinking()
         starts = []
         for p in self.players:
             flags = p.flags
@@ -1087,6 +1155,8 @@ class UnchartedPassage(FlowGame):
     def write_logbook(self, c: Context | None = None) -> None:
         """The month's line of each logbook, once a month (the flow writes it at the end of the
         month, and at the end of the game for a month a sinking cut short)."""
+        if "sinking" in self.board:
+            self.settle_sinking()
         month = self._month
         if month is None:
             return
@@ -1425,6 +1495,8 @@ class UnchartedPassage(FlowGame):
         The ``sailing`` window opens first (Reinforced Rope: "You may sail 1 additional
         space"); the spaces it adds beyond the Sailing Speed are kept out of the Scurvy Check.
         """
+        if "sinking" in self.board:
+            self.settle_sinking()
         player = c.player
         speed = player.counters["sailing_speed"]
         window = self.fire("sailing", player, quantities={"reach": speed, "unscurvied_distance": 0})

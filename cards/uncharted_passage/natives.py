@@ -232,6 +232,13 @@ def abandon_one(g: UnchartedPassage, c: Context) -> bool:
     return g.abandon_one(c.player)
 
 
+@verb("specialty name")
+def gain_specialty(g: UnchartedPassage, c: Context, specialty: str) -> None:
+    """ "When you gain specialties, you mark it by writing the name of the specialties in the
+    Specialties Book": the specialty a card names (``gain_specialty silk``)."""
+    g.add_specialty(c.player, str(specialty))
+
+
 @verb()
 def share(g: UnchartedPassage, c: Context) -> None:
     """Co-op sharing on a shared space."""
