@@ -29,7 +29,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from probing import assert_cases_hold, assert_simulates, audit_texts, run_scenarios
+from probing import (
+    assert_cases_hold,
+    assert_simulates,
+    audit_texts,
+    diagnostics_with_card_file,
+    run_scenarios,
+)
 
 from engine.loader import new_game, rules_module
 from engine.runtime import Context, Question, Scripted
@@ -254,3 +260,40 @@ def test_a_named_specialty_prints_as_the_card_gives_it(tmp_path: Path) -> None:
     assert texts["Merchant's Letter"].startswith(
         "When docked in a port, you may gain 1 specialty and discard this card."
     )
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        ("resources 9\n  restraint sailing_speed > 6", "the restraint (Sailing speed > 6)"),
+        ("resource_triple 1 3 5\n  restraint sailing_speed + crew_stamina > 8", "1 3 5"),
+    ],
+)
+def test_a_restraint_no_logbook_line_meets_is_refused_at_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, data: str, said: str
+) -> None:
+    """ "Follow any number restraints imposed by events": a voyage whose restraint no line of
+    its resources meets is an error at the restraint's line (as resources 2 are); it passed
+    cardc check and stopped the first game that drew it."""
+    cards = (
+        '@provisional("probe")\nvoyage first_half "Dead Calm" {\n'
+        f"  {data}\n  pirate highest(2d6)\n}}\n"
+    )
+    found = diagnostics_with_card_file(tmp_path, monkeypatch, "uncharted_passage", cards)
+    assert [(d.code, d.span.line) for d in found] == [("card-data", 4)]
+    assert "no logbook line meets the restraint" in found[0].message
+    assert said in found[0].message
+
+
+def test_a_restraint_some_line_meets_or_that_reads_more_is_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A restraint met by some line, or one reading more than the line's three numbers (a
+    track), is not refused."""
+    cards = (
+        '@provisional("probe")\nvoyage first_half "Fine" {\n  resources 9\n'
+        "  pirate highest(2d6)\n  restraint sailing_speed >= 3 and not (armament > 4)\n}\n"
+        '@provisional("probe")\nvoyage first_half "Unjudged" {\n  resources 9\n'
+        "  pirate highest(2d6)\n  restraint marked(durability) > 20\n}\n"
+    )
+    assert diagnostics_with_card_file(tmp_path, monkeypatch, "uncharted_passage", cards) == []
