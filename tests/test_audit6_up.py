@@ -17,6 +17,12 @@ What it found:
   specialty could not be sold, delivered to a trade mission nor given in co-op. The captain now
   chooses its name (``specialties.gain``, the greedy captain a specialty its trade missions
   want), and ``gain_specialty silk`` writes a named one.
+- A house rule redefining the DSL verb ``ship_damage`` (an armoured hull taking 1 less) changed
+  only a designer's card: the Pirate phase's damage, the Pirate's Raid ("apply Ship Damage"),
+  the Kraken ("take Ship Damage") and Critical Damage's "one additional damage" marked the
+  track themselves. They all take Ship Damage through the verb now.
+- A voyage whose number restraint no logbook line can meet passed ``cardc check`` and stopped
+  the first game that drew it.
 - A scenario revealing Pirate's Raid for a ship on a Pirate Infested Area of the chart, before
   the setup unfolded the World Map, ignored the event (the native read only the unfolded
   map's list).
@@ -228,15 +234,16 @@ def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
 ) -> None:
     """Six new cards (a Port Card gaining a specialty of the captain's choice, a Mid-event
     writing a named one, a voyage reading a track, a trade mission to a region with a Port Card
-    reward, a ``choose one of`` on accomplishing, a second scurvy card) and seven house rules
+    reward, a ``choose one of`` on accomplishing, a second scurvy card) and eight house rules
     (a phase replaced, removed, inserted into the round and into the setup, moved; a verb
-    redefined with params and a track; the Crew Action table and a title changed, a voyage
-    removed) build, hold their cases, and play whole greedy games in every mode."""
+    redefined with params and a track; Ship Damage redefined, which every Ship Damage takes;
+    the Crew Action table and a title changed, a voyage removed) build, hold their cases, and play whole greedy games in every mode."""
     points = assert_cases_hold(
         built_copy,
         "uncharted_passage",
         AUDIT,
         (
+            "armoured_hull",
             "early_rumours",
             "fewer_rocks",
             "generous_ports",
@@ -245,7 +252,7 @@ def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
             "pirates_at_anchor",
             "trade_winds_rising",
         ),
-        18,
+        22,
     )
     assert_simulates(points, ("solo", "competitive", "coop"))
 

@@ -414,6 +414,8 @@ class UnchartedPassage(FlowGame):
         self.dsl_functions: dict[str, Any] = static["dsl_functions"]
         #: The DSL verb gain_port_card (flow.cards), looked up once per compiled game.
         self._port_card_verb: Any = self.dsl_verbs.get("gain_port_card")
+        #: The DSL verb ship_damage (flow.cards): every Ship Damage goes through it.
+        self._ship_damage_verb: Any = self.dsl_verbs.get("ship_damage")
         self._rules: list[str] = static["rules"]
         #: Per trigger: the rules answering it, and whether a voyage or mid-event card, a Port
         #: Card or a mission can (what :meth:`_answering_in_force` needs to look at).
@@ -1444,8 +1446,23 @@ class UnchartedPassage(FlowGame):
         self.fire("pirate_resolved", player, quantities={"pirate_power": power, "armament": armed})
         damage = max(power - armed, 0)
         if damage > 0:
-            self.mark(Context(player, voyage_card_id, "pirate_combat"), "durability", damage)
+            self.ship_damage(player, damage, voyage_card_id)
         return combat
+
+    def ship_damage(self, player: Player, amount: int, card: str = "") -> None:
+        """The ship takes ``amount`` Ship Damage ("your ship takes damage equal to the
+        difference. Mark an X on the Ship Durability Track in the logbook equal to the amount of
+        damage"), through the DSL verb ``ship_damage`` (flow.cards), as the Pirate's Raid, the
+        Kraken and Critical Damage's "one additional damage" do: a house rule redefining it
+        (an armoured hull taking 1 less) changes every Ship Damage, not only a card's."""
+        verb = self._ship_damage_verb
+        if verb is None:
+            self.mark(Context(player, card, "ship_damage"), "durability", amount)
+        elif self.playing:
+            # Inside play()'s Game.call, which locates a failure here at its DSL line.
+            verb(self, Context(player, card, "ship_damage"), amount)
+        else:
+            self.run_verb("ship_damage", player, amount)
 
     # -- Sailing phase
 

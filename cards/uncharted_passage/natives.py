@@ -120,7 +120,11 @@ def raid(g: Game, c: Context, damage: int) -> None:
         damage = window.q["damage"]
     g.log("raid", c.player.index, damage)
     if damage > 0:
-        g.mark(c, "durability", damage)
+        # "apply Ship Damage equal to the difference": the DSL verb ship_damage (flow.cards).
+        if isinstance(g, UnchartedPassage):
+            g.ship_damage(c.player, damage, c.card)
+        else:
+            g.mark(c, "durability", damage)
 
 
 # -- the Scurvy Check's steps (the check itself is the DSL verb scurvy_check of flow.cards)
@@ -445,7 +449,7 @@ def _check_restraint(
     bounds: list[tuple[int, Any]],
     vocabulary: dict[str, Any],
 ) -> list[CardError]:
-    """"Follow any number restraints imposed by events": a restraint that no line the card's
+    """ "Follow any number restraints imposed by events": a restraint that no line the card's
     resources allow can meet leaves the Planning phase no line to write (the game stopped with
     a rule error in the month that drew the card). A restraint reading more than the line's
     numbers and the params is not judged here."""

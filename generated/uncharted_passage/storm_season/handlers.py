@@ -53,13 +53,13 @@ def dv_reward(g, c, v_star_count, v_dice_shown, v_anchors):
 
 
 def dv_ship_damage(g, c, v_amount):
-    # verb ship_damage (cards/uncharted_passage/flow.cards:181)
-    g.mark(c, 'durability', v_amount)  # @ cards/uncharted_passage/flow.cards:182:3
+    # verb ship_damage (cards/uncharted_passage/flow.cards:184)
+    g.mark(c, 'durability', v_amount)  # @ cards/uncharted_passage/flow.cards:185:3
 
 
 def dv_gain_port_card(g, c):
-    # verb gain_port_card (cards/uncharted_passage/flow.cards:187)
-    g.draw(c, 'port_cards', 1)  # @ cards/uncharted_passage/flow.cards:188:3
+    # verb gain_port_card (cards/uncharted_passage/flow.cards:190)
+    g.draw(c, 'port_cards', 1)  # @ cards/uncharted_passage/flow.cards:191:3
 
 
 def df_final_score(g, c):
@@ -73,9 +73,9 @@ def df_tie_break(g, c):
 
 
 def h_critical_damage__critical_damage(g, c):
-    # Critical Damage: on critical_damage (cards/uncharted_passage/flow.cards:195)
-    if not g.verbs['abandon_one'](g, c):  # @ cards/uncharted_passage/flow.cards:196:5
-        g.mark(c, 'durability', 1)  # @ cards/uncharted_passage/flow.cards:196:22
+    # Critical Damage: on critical_damage (cards/uncharted_passage/flow.cards:198)
+    if not g.verbs['abandon_one'](g, c):  # @ cards/uncharted_passage/flow.cards:199:5
+        dv_ship_damage(g, c, 1)  # @ cards/uncharted_passage/flow.cards:199:22
 
 
 def h_anti_piracy_mission__pirate_resolved(g, c):
@@ -105,7 +105,7 @@ def h_legend_of_kraken__accomplish(g, c):
     # Legend of Kraken: on accomplish (cards/uncharted_passage/missions.cards:182)
     v_result = g.roll(1, 6, c)  # @ cards/uncharted_passage/missions.cards:183:5
     g.gain(c, 'prestige', v_result)  # @ cards/uncharted_passage/missions.cards:184:5
-    g.mark(c, 'durability', v_result)  # @ cards/uncharted_passage/missions.cards:185:5
+    dv_ship_damage(g, c, v_result)  # @ cards/uncharted_passage/missions.cards:185:5
 
 
 def h_discover_galapagos_islands__anchor_at_sea(g, c):
@@ -820,12 +820,12 @@ LINES = {
     50: ('cards/uncharted_passage/flow.cards', 171, 5),
     51: ('cards/uncharted_passage/flow.cards', 173, 3),
     52: ('cards/uncharted_passage/flow.cards', 174, 5),
-    57: ('cards/uncharted_passage/flow.cards', 182, 3),
-    62: ('cards/uncharted_passage/flow.cards', 188, 3),
+    57: ('cards/uncharted_passage/flow.cards', 185, 3),
+    62: ('cards/uncharted_passage/flow.cards', 191, 3),
     67: ('cards/uncharted_passage/flow.cards', 129, 1),
     72: ('cards/uncharted_passage/flow.cards', 133, 1),
-    77: ('cards/uncharted_passage/flow.cards', 196, 5),
-    78: ('cards/uncharted_passage/flow.cards', 196, 22),
+    77: ('cards/uncharted_passage/flow.cards', 199, 5),
+    78: ('cards/uncharted_passage/flow.cards', 199, 22),
     83: ('cards/uncharted_passage/mid_events.cards', 7, 5),
     84: ('cards/uncharted_passage/mid_events.cards', 8, 7),
     89: ('cards/uncharted_passage/mid_events.cards', 24, 3),
