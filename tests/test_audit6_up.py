@@ -237,7 +237,8 @@ def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
     reward, a ``choose one of`` on accomplishing, a second scurvy card) and eight house rules
     (a phase replaced, removed, inserted into the round and into the setup, moved; a verb
     redefined with params and a track; Ship Damage redefined, which every Ship Damage takes;
-    the Crew Action table and a title changed, a voyage removed) build, hold their cases, and play whole greedy games in every mode."""
+    the Crew Action table and a title changed, a voyage removed) build, hold their cases, and
+    play whole greedy games in every mode."""
     points = assert_cases_hold(
         built_copy,
         "uncharted_passage",
