@@ -21,6 +21,9 @@ What it found:
   only a designer's card: the Pirate phase's damage, the Pirate's Raid ("apply Ship Damage"),
   the Kraken ("take Ship Damage") and Critical Damage's "one additional damage" marked the
   track themselves. They all take Ship Damage through the verb now.
+- The Galapagos' "suffer Scurvy equal to the die result" played Lime Juice by name and marked
+  the Health Track itself: a designer's card answering Scurvy (Ship's Surgeon) could not reduce
+  it. It goes through the ``scurvy`` window (``suffer_scurvy``), as a Scurvy Check's does.
 - A voyage whose number restraint no logbook line can meet passed ``cardc check`` and stopped
   the first game that drew it.
 - A scenario revealing Pirate's Raid for a ship on a Pirate Infested Area of the chart, before
@@ -253,7 +256,7 @@ def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
             "pirates_at_anchor",
             "trade_winds_rising",
         ),
-        22,
+        23,
     )
     assert_simulates(points, ("solo", "competitive", "coop"))
 

@@ -24,8 +24,8 @@ from . import map as world_map
 from .game import (
     UnchartedPassage,
     crew_stamina_for_scurvy,
-    suffer_scurvy,
 )
+from .game import suffer_scurvy as scurvy_suffered
 from .game import (
     sailor_points as game_sailor_points,
 )
@@ -175,10 +175,19 @@ def offer_rum(g: Game, c: Context) -> None:
 @verb("amount number")
 def scurvy(g: Game, c: Context, shortfall: int) -> None:
     """What a Scurvy Check found (the DSL verb ``scurvy_check`` works it out): logged, then
-    suffered (:func:`suffer_scurvy`)."""
+    suffered (:func:`game.suffer_scurvy`)."""
     g.log("scurvy_check", c.player.index, scurvy_distance(g, c), scurvy_stamina(g, c), shortfall)
     c.player.flags["rum_for_scurvy"] = False
-    suffer_scurvy(g, c, shortfall)
+    scurvy_suffered(g, c, shortfall)
+
+
+@verb("amount number")
+def suffer_scurvy(g: Game, c: Context, amount: int) -> None:
+    """Scurvy that no Scurvy Check found ("Discover Galapagos Islands": "suffer Scurvy equal to
+    the die result. You may use Lime Juice to reduce the amount of Scurvy damage"): the
+    ``scurvy`` window, where Lime Juice and any card answering Scurvy may reduce it, then the
+    marks (:func:`game.suffer_scurvy`)."""
+    scurvy_suffered(g, c, int(amount))
 
 
 # -- the rules' steps the cards call, kept beside the board they change (game.py)

@@ -114,97 +114,94 @@ def h_discover_galapagos_islands__anchor_at_sea(g, c):
 
 
 def h_discover_galapagos_islands__accomplish(g, c):
-    # Discover Galapagos Islands: on accomplish (cards/uncharted_passage/missions.cards:199)
-    v_result = g.roll(1, 6, c)  # @ cards/uncharted_passage/missions.cards:200:5
-    g.gain(c, 'prestige', v_result)  # @ cards/uncharted_passage/missions.cards:201:5
-    if g.play(c, 'lime_juice'):  # @ cards/uncharted_passage/missions.cards:202:5
-        g.mark(c, 'health', max(g, c, (v_result - 2), 0))  # @ cards/uncharted_passage/missions.cards:203:7
-    else:
-        g.mark(c, 'health', v_result)  # @ cards/uncharted_passage/missions.cards:205:7
+    # Discover Galapagos Islands: on accomplish (cards/uncharted_passage/missions.cards:201)
+    v_result = g.roll(1, 6, c)  # @ cards/uncharted_passage/missions.cards:202:5
+    g.gain(c, 'prestige', v_result)  # @ cards/uncharted_passage/missions.cards:203:5
+    g.verbs['suffer_scurvy'](g, c, v_result)  # @ cards/uncharted_passage/missions.cards:204:5
 
 
 def h_discover_hudson_bay__anchor_at_sea(g, c):
-    # Discover Hudson Bay: on anchor_at_sea (cards/uncharted_passage/missions.cards:214)
-    if (c.e['place'] == 'hudson_bay'):  # @ cards/uncharted_passage/missions.cards:215:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:216:7
+    # Discover Hudson Bay: on anchor_at_sea (cards/uncharted_passage/missions.cards:212)
+    if (c.e['place'] == 'hudson_bay'):  # @ cards/uncharted_passage/missions.cards:213:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:214:7
 
 
 def h_discover_svalbard__anchor_at_sea(g, c):
-    # Discover Svalbard: on anchor_at_sea (cards/uncharted_passage/missions.cards:225)
-    if (c.e['place'] == 'svalbard'):  # @ cards/uncharted_passage/missions.cards:226:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:227:7
+    # Discover Svalbard: on anchor_at_sea (cards/uncharted_passage/missions.cards:223)
+    if (c.e['place'] == 'svalbard'):  # @ cards/uncharted_passage/missions.cards:224:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:225:7
 
 
 def h_discover_hawaii__anchor_at_sea(g, c):
-    # Discover Hawaii: on anchor_at_sea (cards/uncharted_passage/missions.cards:236)
-    if (c.e['place'] == 'hawaii'):  # @ cards/uncharted_passage/missions.cards:237:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:238:7
+    # Discover Hawaii: on anchor_at_sea (cards/uncharted_passage/missions.cards:234)
+    if (c.e['place'] == 'hawaii'):  # @ cards/uncharted_passage/missions.cards:235:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:236:7
 
 
 def h_discover_tahiti__anchor_at_sea(g, c):
-    # Discover Tahiti: on anchor_at_sea (cards/uncharted_passage/missions.cards:247)
-    if (c.e['place'] == 'tahiti'):  # @ cards/uncharted_passage/missions.cards:248:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:249:7
+    # Discover Tahiti: on anchor_at_sea (cards/uncharted_passage/missions.cards:245)
+    if (c.e['place'] == 'tahiti'):  # @ cards/uncharted_passage/missions.cards:246:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:247:7
 
 
 def h_discover_easter_island__anchor_at_sea(g, c):
-    # Discover Easter Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:258)
-    if (c.e['place'] == 'easter_island'):  # @ cards/uncharted_passage/missions.cards:259:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:260:7
+    # Discover Easter Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:256)
+    if (c.e['place'] == 'easter_island'):  # @ cards/uncharted_passage/missions.cards:257:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:258:7
 
 
 def h_discover_ascension_island__anchor_at_sea(g, c):
-    # Discover Ascension Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:269)
-    if (c.e['place'] == 'ascension_island'):  # @ cards/uncharted_passage/missions.cards:270:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:271:7
+    # Discover Ascension Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:267)
+    if (c.e['place'] == 'ascension_island'):  # @ cards/uncharted_passage/missions.cards:268:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:269:7
 
 
 def h_discover_saint_helena__anchor_at_sea(g, c):
-    # Discover Saint Helena: on anchor_at_sea (cards/uncharted_passage/missions.cards:280)
-    if (c.e['place'] == 'saint_helena'):  # @ cards/uncharted_passage/missions.cards:281:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:282:7
+    # Discover Saint Helena: on anchor_at_sea (cards/uncharted_passage/missions.cards:278)
+    if (c.e['place'] == 'saint_helena'):  # @ cards/uncharted_passage/missions.cards:279:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:280:7
 
 
 def h_discover_tristan_da_cunha__anchor_at_sea(g, c):
-    # Discover Tristan da Cunha: on anchor_at_sea (cards/uncharted_passage/missions.cards:291)
-    if (c.e['place'] == 'tristan_da_cunha'):  # @ cards/uncharted_passage/missions.cards:292:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:293:7
+    # Discover Tristan da Cunha: on anchor_at_sea (cards/uncharted_passage/missions.cards:289)
+    if (c.e['place'] == 'tristan_da_cunha'):  # @ cards/uncharted_passage/missions.cards:290:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:291:7
 
 
 def h_discover_the_falkland_islands__anchor_at_sea(g, c):
-    # Discover the Falkland Islands: on anchor_at_sea (cards/uncharted_passage/missions.cards:302)
-    if (c.e['place'] == 'falkland_islands'):  # @ cards/uncharted_passage/missions.cards:303:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:304:7
+    # Discover the Falkland Islands: on anchor_at_sea (cards/uncharted_passage/missions.cards:300)
+    if (c.e['place'] == 'falkland_islands'):  # @ cards/uncharted_passage/missions.cards:301:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:302:7
 
 
 def h_discover_kerguelen__anchor_at_sea(g, c):
-    # Discover Kerguelen: on anchor_at_sea (cards/uncharted_passage/missions.cards:313)
-    if (c.e['place'] == 'kerguelen'):  # @ cards/uncharted_passage/missions.cards:314:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:315:7
+    # Discover Kerguelen: on anchor_at_sea (cards/uncharted_passage/missions.cards:311)
+    if (c.e['place'] == 'kerguelen'):  # @ cards/uncharted_passage/missions.cards:312:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:313:7
 
 
 def h_discover_komodo_island__anchor_at_sea(g, c):
-    # Discover Komodo Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:324)
-    if (c.e['place'] == 'komodo_island'):  # @ cards/uncharted_passage/missions.cards:325:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:326:7
+    # Discover Komodo Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:322)
+    if (c.e['place'] == 'komodo_island'):  # @ cards/uncharted_passage/missions.cards:323:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:324:7
 
 
 def h_discover_tasmania__anchor_at_sea(g, c):
-    # Discover Tasmania: on anchor_at_sea (cards/uncharted_passage/missions.cards:335)
-    if (c.e['place'] == 'tasmania'):  # @ cards/uncharted_passage/missions.cards:336:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:337:7
+    # Discover Tasmania: on anchor_at_sea (cards/uncharted_passage/missions.cards:333)
+    if (c.e['place'] == 'tasmania'):  # @ cards/uncharted_passage/missions.cards:334:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:335:7
 
 
 def h_discover_new_zealand__anchor_at_sea(g, c):
-    # Discover New Zealand: on anchor_at_sea (cards/uncharted_passage/missions.cards:346)
-    if (c.e['place'] == 'new_zealand'):  # @ cards/uncharted_passage/missions.cards:347:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:348:7
+    # Discover New Zealand: on anchor_at_sea (cards/uncharted_passage/missions.cards:344)
+    if (c.e['place'] == 'new_zealand'):  # @ cards/uncharted_passage/missions.cards:345:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:346:7
 
 
 def h_discover_the_antarctic_peninsula__anchor_at_sea(g, c):
-    # Discover the Antarctic Peninsula: on anchor_at_sea (cards/uncharted_passage/missions.cards:357)
-    if (c.e['place'] == 'antarctic_peninsula'):  # @ cards/uncharted_passage/missions.cards:358:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:359:7
+    # Discover the Antarctic Peninsula: on anchor_at_sea (cards/uncharted_passage/missions.cards:355)
+    if (c.e['place'] == 'antarctic_peninsula'):  # @ cards/uncharted_passage/missions.cards:356:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:357:7
 
 
 def h_smoke_bomb__pirate_combat(g, c):
@@ -808,196 +805,194 @@ LINES = {
     107: ('cards/uncharted_passage/missions.cards', 185, 5),
     112: ('cards/uncharted_passage/missions.cards', 193, 5),
     113: ('cards/uncharted_passage/missions.cards', 194, 7),
-    118: ('cards/uncharted_passage/missions.cards', 200, 5),
-    119: ('cards/uncharted_passage/missions.cards', 201, 5),
-    120: ('cards/uncharted_passage/missions.cards', 202, 5),
-    121: ('cards/uncharted_passage/missions.cards', 203, 7),
-    123: ('cards/uncharted_passage/missions.cards', 205, 7),
-    128: ('cards/uncharted_passage/missions.cards', 215, 5),
-    129: ('cards/uncharted_passage/missions.cards', 216, 7),
-    134: ('cards/uncharted_passage/missions.cards', 226, 5),
-    135: ('cards/uncharted_passage/missions.cards', 227, 7),
-    140: ('cards/uncharted_passage/missions.cards', 237, 5),
-    141: ('cards/uncharted_passage/missions.cards', 238, 7),
-    146: ('cards/uncharted_passage/missions.cards', 248, 5),
-    147: ('cards/uncharted_passage/missions.cards', 249, 7),
-    152: ('cards/uncharted_passage/missions.cards', 259, 5),
-    153: ('cards/uncharted_passage/missions.cards', 260, 7),
-    158: ('cards/uncharted_passage/missions.cards', 270, 5),
-    159: ('cards/uncharted_passage/missions.cards', 271, 7),
-    164: ('cards/uncharted_passage/missions.cards', 281, 5),
-    165: ('cards/uncharted_passage/missions.cards', 282, 7),
-    170: ('cards/uncharted_passage/missions.cards', 292, 5),
-    171: ('cards/uncharted_passage/missions.cards', 293, 7),
-    176: ('cards/uncharted_passage/missions.cards', 303, 5),
-    177: ('cards/uncharted_passage/missions.cards', 304, 7),
-    182: ('cards/uncharted_passage/missions.cards', 314, 5),
-    183: ('cards/uncharted_passage/missions.cards', 315, 7),
-    188: ('cards/uncharted_passage/missions.cards', 325, 5),
-    189: ('cards/uncharted_passage/missions.cards', 326, 7),
-    194: ('cards/uncharted_passage/missions.cards', 336, 5),
-    195: ('cards/uncharted_passage/missions.cards', 337, 7),
-    200: ('cards/uncharted_passage/missions.cards', 347, 5),
-    201: ('cards/uncharted_passage/missions.cards', 348, 7),
-    206: ('cards/uncharted_passage/missions.cards', 358, 5),
-    207: ('cards/uncharted_passage/missions.cards', 359, 7),
-    212: ('cards/uncharted_passage/port_cards.cards', 8, 5),
-    213: ('cards/uncharted_passage/port_cards.cards', 9, 7),
-    214: ('cards/uncharted_passage/port_cards.cards', 10, 7),
-    219: ('cards/uncharted_passage/port_cards.cards', 15, 5),
-    220: ('cards/uncharted_passage/port_cards.cards', 16, 7),
-    221: ('cards/uncharted_passage/port_cards.cards', 17, 7),
-    226: ('cards/uncharted_passage/port_cards.cards', 27, 5),
-    227: ('cards/uncharted_passage/port_cards.cards', 28, 7),
-    228: ('cards/uncharted_passage/port_cards.cards', 29, 7),
-    229: ('cards/uncharted_passage/port_cards.cards', 30, 7),
-    234: ('cards/uncharted_passage/port_cards.cards', 40, 5),
-    235: ('cards/uncharted_passage/port_cards.cards', 41, 7),
-    236: ('cards/uncharted_passage/port_cards.cards', 42, 7),
-    241: ('cards/uncharted_passage/port_cards.cards', 51, 5),
-    242: ('cards/uncharted_passage/port_cards.cards', 52, 7),
-    243: ('cards/uncharted_passage/port_cards.cards', 53, 7),
-    248: ('cards/uncharted_passage/voyages.cards', 11, 5),
-    249: ('cards/uncharted_passage/voyages.cards', 12, 7),
-    254: ('cards/uncharted_passage/voyages.cards', 8, 3),
-    259: ('cards/uncharted_passage/voyages.cards', 24, 5),
-    260: ('cards/uncharted_passage/voyages.cards', 25, 7),
-    265: ('cards/uncharted_passage/voyages.cards', 20, 3),
-    270: ('cards/uncharted_passage/voyages.cards', 39, 5),
-    275: ('cards/uncharted_passage/voyages.cards', 33, 3),
-    280: ('cards/uncharted_passage/voyages.cards', 49, 5),
-    285: ('cards/uncharted_passage/voyages.cards', 46, 3),
-    290: ('cards/uncharted_passage/voyages.cards', 68, 3),
-    295: ('cards/uncharted_passage/voyages.cards', 74, 3),
-    300: ('cards/uncharted_passage/voyages.cards', 81, 3),
-    305: ('cards/uncharted_passage/voyages.cards', 87, 3),
-    310: ('cards/uncharted_passage/voyages.cards', 89, 3),
-    315: ('cards/uncharted_passage/voyages.cards', 95, 3),
-    320: ('cards/uncharted_passage/voyages.cards', 97, 3),
-    325: ('cards/uncharted_passage/voyages.cards', 103, 3),
-    330: ('cards/uncharted_passage/voyages.cards', 109, 3),
-    335: ('cards/uncharted_passage/voyages.cards', 118, 3),
-    340: ('cards/uncharted_passage/voyages.cards', 124, 3),
-    345: ('cards/uncharted_passage/voyages.cards', 130, 3),
-    350: ('cards/uncharted_passage/voyages.cards', 132, 3),
-    355: ('cards/uncharted_passage/voyages.cards', 138, 3),
-    360: ('cards/uncharted_passage/voyages.cards', 140, 3),
-    365: ('cards/uncharted_passage/voyages.cards', 146, 3),
-    370: ('cards/uncharted_passage/voyages.cards', 148, 3),
-    375: ('cards/uncharted_passage/voyages.cards', 154, 3),
-    380: ('cards/uncharted_passage/voyages.cards', 160, 3),
-    385: ('cards/uncharted_passage/flow.cards', 12, 7),
-    390: ('cards/uncharted_passage/flow.cards', 18, 7),
-    395: ('cards/uncharted_passage/flow.cards', 22, 7),
-    400: ('cards/uncharted_passage/flow.cards', 27, 7),
-    405: ('cards/uncharted_passage/flow.cards', 37, 7),
-    410: ('cards/uncharted_passage/flow.cards', 41, 7),
-    411: ('cards/uncharted_passage/flow.cards', 42, 9),
-    416: ('cards/uncharted_passage/flow.cards', 47, 7),
-    417: ('cards/uncharted_passage/flow.cards', 51, 7),
-    418: ('cards/uncharted_passage/flow.cards', 52, 9),
-    420: ('cards/uncharted_passage/flow.cards', 53, 11),
-    425: ('cards/uncharted_passage/flow.cards', 59, 7),
-    426: ('cards/uncharted_passage/flow.cards', 64, 7),
+    118: ('cards/uncharted_passage/missions.cards', 202, 5),
+    119: ('cards/uncharted_passage/missions.cards', 203, 5),
+    120: ('cards/uncharted_passage/missions.cards', 204, 5),
+    125: ('cards/uncharted_passage/missions.cards', 213, 5),
+    126: ('cards/uncharted_passage/missions.cards', 214, 7),
+    131: ('cards/uncharted_passage/missions.cards', 224, 5),
+    132: ('cards/uncharted_passage/missions.cards', 225, 7),
+    137: ('cards/uncharted_passage/missions.cards', 235, 5),
+    138: ('cards/uncharted_passage/missions.cards', 236, 7),
+    143: ('cards/uncharted_passage/missions.cards', 246, 5),
+    144: ('cards/uncharted_passage/missions.cards', 247, 7),
+    149: ('cards/uncharted_passage/missions.cards', 257, 5),
+    150: ('cards/uncharted_passage/missions.cards', 258, 7),
+    155: ('cards/uncharted_passage/missions.cards', 268, 5),
+    156: ('cards/uncharted_passage/missions.cards', 269, 7),
+    161: ('cards/uncharted_passage/missions.cards', 279, 5),
+    162: ('cards/uncharted_passage/missions.cards', 280, 7),
+    167: ('cards/uncharted_passage/missions.cards', 290, 5),
+    168: ('cards/uncharted_passage/missions.cards', 291, 7),
+    173: ('cards/uncharted_passage/missions.cards', 301, 5),
+    174: ('cards/uncharted_passage/missions.cards', 302, 7),
+    179: ('cards/uncharted_passage/missions.cards', 312, 5),
+    180: ('cards/uncharted_passage/missions.cards', 313, 7),
+    185: ('cards/uncharted_passage/missions.cards', 323, 5),
+    186: ('cards/uncharted_passage/missions.cards', 324, 7),
+    191: ('cards/uncharted_passage/missions.cards', 334, 5),
+    192: ('cards/uncharted_passage/missions.cards', 335, 7),
+    197: ('cards/uncharted_passage/missions.cards', 345, 5),
+    198: ('cards/uncharted_passage/missions.cards', 346, 7),
+    203: ('cards/uncharted_passage/missions.cards', 356, 5),
+    204: ('cards/uncharted_passage/missions.cards', 357, 7),
+    209: ('cards/uncharted_passage/port_cards.cards', 8, 5),
+    210: ('cards/uncharted_passage/port_cards.cards', 9, 7),
+    211: ('cards/uncharted_passage/port_cards.cards', 10, 7),
+    216: ('cards/uncharted_passage/port_cards.cards', 15, 5),
+    217: ('cards/uncharted_passage/port_cards.cards', 16, 7),
+    218: ('cards/uncharted_passage/port_cards.cards', 17, 7),
+    223: ('cards/uncharted_passage/port_cards.cards', 27, 5),
+    224: ('cards/uncharted_passage/port_cards.cards', 28, 7),
+    225: ('cards/uncharted_passage/port_cards.cards', 29, 7),
+    226: ('cards/uncharted_passage/port_cards.cards', 30, 7),
+    231: ('cards/uncharted_passage/port_cards.cards', 40, 5),
+    232: ('cards/uncharted_passage/port_cards.cards', 41, 7),
+    233: ('cards/uncharted_passage/port_cards.cards', 42, 7),
+    238: ('cards/uncharted_passage/port_cards.cards', 51, 5),
+    239: ('cards/uncharted_passage/port_cards.cards', 52, 7),
+    240: ('cards/uncharted_passage/port_cards.cards', 53, 7),
+    245: ('cards/uncharted_passage/voyages.cards', 11, 5),
+    246: ('cards/uncharted_passage/voyages.cards', 12, 7),
+    251: ('cards/uncharted_passage/voyages.cards', 8, 3),
+    256: ('cards/uncharted_passage/voyages.cards', 24, 5),
+    257: ('cards/uncharted_passage/voyages.cards', 25, 7),
+    262: ('cards/uncharted_passage/voyages.cards', 20, 3),
+    267: ('cards/uncharted_passage/voyages.cards', 39, 5),
+    272: ('cards/uncharted_passage/voyages.cards', 33, 3),
+    277: ('cards/uncharted_passage/voyages.cards', 49, 5),
+    282: ('cards/uncharted_passage/voyages.cards', 46, 3),
+    287: ('cards/uncharted_passage/voyages.cards', 68, 3),
+    292: ('cards/uncharted_passage/voyages.cards', 74, 3),
+    297: ('cards/uncharted_passage/voyages.cards', 81, 3),
+    302: ('cards/uncharted_passage/voyages.cards', 87, 3),
+    307: ('cards/uncharted_passage/voyages.cards', 89, 3),
+    312: ('cards/uncharted_passage/voyages.cards', 95, 3),
+    317: ('cards/uncharted_passage/voyages.cards', 97, 3),
+    322: ('cards/uncharted_passage/voyages.cards', 103, 3),
+    327: ('cards/uncharted_passage/voyages.cards', 109, 3),
+    332: ('cards/uncharted_passage/voyages.cards', 118, 3),
+    337: ('cards/uncharted_passage/voyages.cards', 124, 3),
+    342: ('cards/uncharted_passage/voyages.cards', 130, 3),
+    347: ('cards/uncharted_passage/voyages.cards', 132, 3),
+    352: ('cards/uncharted_passage/voyages.cards', 138, 3),
+    357: ('cards/uncharted_passage/voyages.cards', 140, 3),
+    362: ('cards/uncharted_passage/voyages.cards', 146, 3),
+    367: ('cards/uncharted_passage/voyages.cards', 148, 3),
+    372: ('cards/uncharted_passage/voyages.cards', 154, 3),
+    377: ('cards/uncharted_passage/voyages.cards', 160, 3),
+    382: ('cards/uncharted_passage/flow.cards', 12, 7),
+    387: ('cards/uncharted_passage/flow.cards', 18, 7),
+    392: ('cards/uncharted_passage/flow.cards', 22, 7),
+    397: ('cards/uncharted_passage/flow.cards', 27, 7),
+    402: ('cards/uncharted_passage/flow.cards', 37, 7),
+    407: ('cards/uncharted_passage/flow.cards', 41, 7),
+    408: ('cards/uncharted_passage/flow.cards', 42, 9),
+    413: ('cards/uncharted_passage/flow.cards', 47, 7),
+    414: ('cards/uncharted_passage/flow.cards', 51, 7),
+    415: ('cards/uncharted_passage/flow.cards', 52, 9),
+    417: ('cards/uncharted_passage/flow.cards', 53, 11),
+    422: ('cards/uncharted_passage/flow.cards', 59, 7),
+    423: ('cards/uncharted_passage/flow.cards', 64, 7),
+    428: ('cards/uncharted_passage/flow.cards', 64, 7),
     431: ('cards/uncharted_passage/flow.cards', 64, 7),
-    434: ('cards/uncharted_passage/flow.cards', 64, 7),
-    436: ('cards/uncharted_passage/flow.cards', 65, 9),
-    437: ('cards/uncharted_passage/flow.cards', 66, 11),
-    442: ('cards/uncharted_passage/flow.cards', 74, 7),
+    433: ('cards/uncharted_passage/flow.cards', 65, 9),
+    434: ('cards/uncharted_passage/flow.cards', 66, 11),
+    439: ('cards/uncharted_passage/flow.cards', 74, 7),
+    444: ('cards/uncharted_passage/flow.cards', 74, 7),
     447: ('cards/uncharted_passage/flow.cards', 74, 7),
-    450: ('cards/uncharted_passage/flow.cards', 74, 7),
-    452: ('cards/uncharted_passage/flow.cards', 75, 9),
-    453: ('cards/uncharted_passage/flow.cards', 76, 11),
-    454: ('cards/uncharted_passage/flow.cards', 77, 11),
-    459: ('cards/uncharted_passage/flow.cards', 84, 7),
-    460: ('cards/uncharted_passage/flow.cards', 85, 9),
-    465: ('cards/uncharted_passage/flow.cards', 89, 7),
-    470: ('cards/uncharted_passage/flow.cards', 33, 3),
-    475: ('cards/uncharted_passage/flow.cards', 102, 7),
-    476: ('cards/uncharted_passage/flow.cards', 103, 7),
-    478: ('cards/uncharted_passage/flow.cards', 106, 9),
-    479: ('cards/uncharted_passage/flow.cards', 107, 11),
-    481: ('cards/uncharted_passage/flow.cards', 109, 11),
-    486: ('cards/uncharted_passage/flow.cards', 95, 3),
-    491: ('cards/uncharted_passage/flow.cards', 7, 1),
-    500: ('cards/uncharted_passage/flow.cards', 12, 7),
-    501: ('cards/uncharted_passage/flow.cards', 95, 3),
-    506: ('cards/uncharted_passage/flow.cards', 18, 7),
-    507: ('cards/uncharted_passage/flow.cards', 95, 3),
-    512: ('cards/uncharted_passage/flow.cards', 22, 7),
-    513: ('cards/uncharted_passage/flow.cards', 95, 3),
-    518: ('cards/uncharted_passage/flow.cards', 27, 7),
-    519: ('cards/uncharted_passage/flow.cards', 95, 3),
-    530: ('cards/uncharted_passage/flow.cards', 37, 7),
-    531: ('cards/uncharted_passage/flow.cards', 95, 3),
-    536: ('cards/uncharted_passage/flow.cards', 41, 7),
-    537: ('cards/uncharted_passage/flow.cards', 42, 9),
-    538: ('cards/uncharted_passage/flow.cards', 95, 3),
-    543: ('cards/uncharted_passage/flow.cards', 47, 7),
-    544: ('cards/uncharted_passage/flow.cards', 51, 7),
-    545: ('cards/uncharted_passage/flow.cards', 52, 9),
-    547: ('cards/uncharted_passage/flow.cards', 53, 11),
-    548: ('cards/uncharted_passage/flow.cards', 95, 3),
-    553: ('cards/uncharted_passage/flow.cards', 59, 7),
-    554: ('cards/uncharted_passage/flow.cards', 64, 7),
+    449: ('cards/uncharted_passage/flow.cards', 75, 9),
+    450: ('cards/uncharted_passage/flow.cards', 76, 11),
+    451: ('cards/uncharted_passage/flow.cards', 77, 11),
+    456: ('cards/uncharted_passage/flow.cards', 84, 7),
+    457: ('cards/uncharted_passage/flow.cards', 85, 9),
+    462: ('cards/uncharted_passage/flow.cards', 89, 7),
+    467: ('cards/uncharted_passage/flow.cards', 33, 3),
+    472: ('cards/uncharted_passage/flow.cards', 102, 7),
+    473: ('cards/uncharted_passage/flow.cards', 103, 7),
+    475: ('cards/uncharted_passage/flow.cards', 106, 9),
+    476: ('cards/uncharted_passage/flow.cards', 107, 11),
+    478: ('cards/uncharted_passage/flow.cards', 109, 11),
+    483: ('cards/uncharted_passage/flow.cards', 95, 3),
+    488: ('cards/uncharted_passage/flow.cards', 7, 1),
+    497: ('cards/uncharted_passage/flow.cards', 12, 7),
+    498: ('cards/uncharted_passage/flow.cards', 95, 3),
+    503: ('cards/uncharted_passage/flow.cards', 18, 7),
+    504: ('cards/uncharted_passage/flow.cards', 95, 3),
+    509: ('cards/uncharted_passage/flow.cards', 22, 7),
+    510: ('cards/uncharted_passage/flow.cards', 95, 3),
+    515: ('cards/uncharted_passage/flow.cards', 27, 7),
+    516: ('cards/uncharted_passage/flow.cards', 95, 3),
+    527: ('cards/uncharted_passage/flow.cards', 37, 7),
+    528: ('cards/uncharted_passage/flow.cards', 95, 3),
+    533: ('cards/uncharted_passage/flow.cards', 41, 7),
+    534: ('cards/uncharted_passage/flow.cards', 42, 9),
+    535: ('cards/uncharted_passage/flow.cards', 95, 3),
+    540: ('cards/uncharted_passage/flow.cards', 47, 7),
+    541: ('cards/uncharted_passage/flow.cards', 51, 7),
+    542: ('cards/uncharted_passage/flow.cards', 52, 9),
+    544: ('cards/uncharted_passage/flow.cards', 53, 11),
+    545: ('cards/uncharted_passage/flow.cards', 95, 3),
+    550: ('cards/uncharted_passage/flow.cards', 59, 7),
+    551: ('cards/uncharted_passage/flow.cards', 64, 7),
+    556: ('cards/uncharted_passage/flow.cards', 64, 7),
     559: ('cards/uncharted_passage/flow.cards', 64, 7),
-    562: ('cards/uncharted_passage/flow.cards', 64, 7),
-    564: ('cards/uncharted_passage/flow.cards', 65, 9),
-    565: ('cards/uncharted_passage/flow.cards', 66, 11),
-    566: ('cards/uncharted_passage/flow.cards', 95, 3),
-    571: ('cards/uncharted_passage/flow.cards', 74, 7),
+    561: ('cards/uncharted_passage/flow.cards', 65, 9),
+    562: ('cards/uncharted_passage/flow.cards', 66, 11),
+    563: ('cards/uncharted_passage/flow.cards', 95, 3),
+    568: ('cards/uncharted_passage/flow.cards', 74, 7),
+    573: ('cards/uncharted_passage/flow.cards', 74, 7),
     576: ('cards/uncharted_passage/flow.cards', 74, 7),
-    579: ('cards/uncharted_passage/flow.cards', 74, 7),
-    581: ('cards/uncharted_passage/flow.cards', 75, 9),
-    582: ('cards/uncharted_passage/flow.cards', 76, 11),
-    584: ('cards/uncharted_passage/flow.cards', 138, 3),
-    585: ('cards/uncharted_passage/flow.cards', 139, 3),
-    586: ('cards/uncharted_passage/flow.cards', 142, 5),
-    587: ('cards/uncharted_passage/flow.cards', 143, 7),
-    590: ('cards/uncharted_passage/flow.cards', 159, 3),
-    591: ('cards/uncharted_passage/flow.cards', 160, 3),
-    592: ('cards/uncharted_passage/flow.cards', 149, 5),
-    593: ('cards/uncharted_passage/flow.cards', 150, 7),
-    594: ('cards/uncharted_passage/flow.cards', 95, 3),
-    599: ('cards/uncharted_passage/flow.cards', 84, 7),
-    600: ('cards/uncharted_passage/flow.cards', 85, 9),
-    601: ('cards/uncharted_passage/flow.cards', 95, 3),
-    606: ('cards/uncharted_passage/flow.cards', 89, 7),
-    607: ('cards/uncharted_passage/flow.cards', 95, 3),
-    638: ('cards/uncharted_passage/flow.cards', 37, 7),
-    639: ('cards/uncharted_passage/flow.cards', 95, 3),
-    642: ('cards/uncharted_passage/flow.cards', 41, 7),
-    643: ('cards/uncharted_passage/flow.cards', 42, 9),
-    644: ('cards/uncharted_passage/flow.cards', 95, 3),
-    647: ('cards/uncharted_passage/flow.cards', 47, 7),
-    648: ('cards/uncharted_passage/flow.cards', 51, 7),
-    649: ('cards/uncharted_passage/flow.cards', 52, 9),
-    650: ('cards/uncharted_passage/flow.cards', 53, 11),
-    651: ('cards/uncharted_passage/flow.cards', 95, 3),
-    654: ('cards/uncharted_passage/flow.cards', 59, 7),
-    655: ('cards/uncharted_passage/flow.cards', 64, 7),
+    578: ('cards/uncharted_passage/flow.cards', 75, 9),
+    579: ('cards/uncharted_passage/flow.cards', 76, 11),
+    581: ('cards/uncharted_passage/flow.cards', 138, 3),
+    582: ('cards/uncharted_passage/flow.cards', 139, 3),
+    583: ('cards/uncharted_passage/flow.cards', 142, 5),
+    584: ('cards/uncharted_passage/flow.cards', 143, 7),
+    587: ('cards/uncharted_passage/flow.cards', 159, 3),
+    588: ('cards/uncharted_passage/flow.cards', 160, 3),
+    589: ('cards/uncharted_passage/flow.cards', 149, 5),
+    590: ('cards/uncharted_passage/flow.cards', 150, 7),
+    591: ('cards/uncharted_passage/flow.cards', 95, 3),
+    596: ('cards/uncharted_passage/flow.cards', 84, 7),
+    597: ('cards/uncharted_passage/flow.cards', 85, 9),
+    598: ('cards/uncharted_passage/flow.cards', 95, 3),
+    603: ('cards/uncharted_passage/flow.cards', 89, 7),
+    604: ('cards/uncharted_passage/flow.cards', 95, 3),
+    635: ('cards/uncharted_passage/flow.cards', 37, 7),
+    636: ('cards/uncharted_passage/flow.cards', 95, 3),
+    639: ('cards/uncharted_passage/flow.cards', 41, 7),
+    640: ('cards/uncharted_passage/flow.cards', 42, 9),
+    641: ('cards/uncharted_passage/flow.cards', 95, 3),
+    644: ('cards/uncharted_passage/flow.cards', 47, 7),
+    645: ('cards/uncharted_passage/flow.cards', 51, 7),
+    646: ('cards/uncharted_passage/flow.cards', 52, 9),
+    647: ('cards/uncharted_passage/flow.cards', 53, 11),
+    648: ('cards/uncharted_passage/flow.cards', 95, 3),
+    651: ('cards/uncharted_passage/flow.cards', 59, 7),
+    652: ('cards/uncharted_passage/flow.cards', 64, 7),
+    656: ('cards/uncharted_passage/flow.cards', 64, 7),
     659: ('cards/uncharted_passage/flow.cards', 64, 7),
-    662: ('cards/uncharted_passage/flow.cards', 64, 7),
-    663: ('cards/uncharted_passage/flow.cards', 65, 9),
-    664: ('cards/uncharted_passage/flow.cards', 66, 11),
-    665: ('cards/uncharted_passage/flow.cards', 95, 3),
-    668: ('cards/uncharted_passage/flow.cards', 74, 7),
+    660: ('cards/uncharted_passage/flow.cards', 65, 9),
+    661: ('cards/uncharted_passage/flow.cards', 66, 11),
+    662: ('cards/uncharted_passage/flow.cards', 95, 3),
+    665: ('cards/uncharted_passage/flow.cards', 74, 7),
+    669: ('cards/uncharted_passage/flow.cards', 74, 7),
     672: ('cards/uncharted_passage/flow.cards', 74, 7),
-    675: ('cards/uncharted_passage/flow.cards', 74, 7),
-    676: ('cards/uncharted_passage/flow.cards', 75, 9),
-    677: ('cards/uncharted_passage/flow.cards', 76, 11),
-    679: ('cards/uncharted_passage/flow.cards', 138, 3),
-    680: ('cards/uncharted_passage/flow.cards', 139, 3),
-    681: ('cards/uncharted_passage/flow.cards', 142, 5),
-    682: ('cards/uncharted_passage/flow.cards', 143, 7),
-    685: ('cards/uncharted_passage/flow.cards', 159, 3),
-    686: ('cards/uncharted_passage/flow.cards', 160, 3),
-    687: ('cards/uncharted_passage/flow.cards', 149, 5),
-    688: ('cards/uncharted_passage/flow.cards', 150, 7),
-    689: ('cards/uncharted_passage/flow.cards', 95, 3),
-    692: ('cards/uncharted_passage/flow.cards', 84, 7),
-    693: ('cards/uncharted_passage/flow.cards', 85, 9),
-    694: ('cards/uncharted_passage/flow.cards', 95, 3),
-    697: ('cards/uncharted_passage/flow.cards', 89, 7),
-    698: ('cards/uncharted_passage/flow.cards', 95, 3),
+    673: ('cards/uncharted_passage/flow.cards', 75, 9),
+    674: ('cards/uncharted_passage/flow.cards', 76, 11),
+    676: ('cards/uncharted_passage/flow.cards', 138, 3),
+    677: ('cards/uncharted_passage/flow.cards', 139, 3),
+    678: ('cards/uncharted_passage/flow.cards', 142, 5),
+    679: ('cards/uncharted_passage/flow.cards', 143, 7),
+    682: ('cards/uncharted_passage/flow.cards', 159, 3),
+    683: ('cards/uncharted_passage/flow.cards', 160, 3),
+    684: ('cards/uncharted_passage/flow.cards', 149, 5),
+    685: ('cards/uncharted_passage/flow.cards', 150, 7),
+    686: ('cards/uncharted_passage/flow.cards', 95, 3),
+    689: ('cards/uncharted_passage/flow.cards', 84, 7),
+    690: ('cards/uncharted_passage/flow.cards', 85, 9),
+    691: ('cards/uncharted_passage/flow.cards', 95, 3),
+    694: ('cards/uncharted_passage/flow.cards', 89, 7),
+    695: ('cards/uncharted_passage/flow.cards', 95, 3),
 }

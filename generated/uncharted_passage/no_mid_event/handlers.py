@@ -104,97 +104,94 @@ def h_discover_galapagos_islands__anchor_at_sea(g, c):
 
 
 def h_discover_galapagos_islands__accomplish(g, c):
-    # Discover Galapagos Islands: on accomplish (cards/uncharted_passage/missions.cards:199)
-    v_result = g.roll(1, 6, c)  # @ cards/uncharted_passage/missions.cards:200:5
-    g.gain(c, 'prestige', v_result)  # @ cards/uncharted_passage/missions.cards:201:5
-    if g.play(c, 'lime_juice'):  # @ cards/uncharted_passage/missions.cards:202:5
-        g.mark(c, 'health', max(g, c, (v_result - 2), 0))  # @ cards/uncharted_passage/missions.cards:203:7
-    else:
-        g.mark(c, 'health', v_result)  # @ cards/uncharted_passage/missions.cards:205:7
+    # Discover Galapagos Islands: on accomplish (cards/uncharted_passage/missions.cards:201)
+    v_result = g.roll(1, 6, c)  # @ cards/uncharted_passage/missions.cards:202:5
+    g.gain(c, 'prestige', v_result)  # @ cards/uncharted_passage/missions.cards:203:5
+    g.verbs['suffer_scurvy'](g, c, v_result)  # @ cards/uncharted_passage/missions.cards:204:5
 
 
 def h_discover_hudson_bay__anchor_at_sea(g, c):
-    # Discover Hudson Bay: on anchor_at_sea (cards/uncharted_passage/missions.cards:214)
-    if (c.e['place'] == 'hudson_bay'):  # @ cards/uncharted_passage/missions.cards:215:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:216:7
+    # Discover Hudson Bay: on anchor_at_sea (cards/uncharted_passage/missions.cards:212)
+    if (c.e['place'] == 'hudson_bay'):  # @ cards/uncharted_passage/missions.cards:213:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:214:7
 
 
 def h_discover_svalbard__anchor_at_sea(g, c):
-    # Discover Svalbard: on anchor_at_sea (cards/uncharted_passage/missions.cards:225)
-    if (c.e['place'] == 'svalbard'):  # @ cards/uncharted_passage/missions.cards:226:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:227:7
+    # Discover Svalbard: on anchor_at_sea (cards/uncharted_passage/missions.cards:223)
+    if (c.e['place'] == 'svalbard'):  # @ cards/uncharted_passage/missions.cards:224:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:225:7
 
 
 def h_discover_hawaii__anchor_at_sea(g, c):
-    # Discover Hawaii: on anchor_at_sea (cards/uncharted_passage/missions.cards:236)
-    if (c.e['place'] == 'hawaii'):  # @ cards/uncharted_passage/missions.cards:237:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:238:7
+    # Discover Hawaii: on anchor_at_sea (cards/uncharted_passage/missions.cards:234)
+    if (c.e['place'] == 'hawaii'):  # @ cards/uncharted_passage/missions.cards:235:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:236:7
 
 
 def h_discover_tahiti__anchor_at_sea(g, c):
-    # Discover Tahiti: on anchor_at_sea (cards/uncharted_passage/missions.cards:247)
-    if (c.e['place'] == 'tahiti'):  # @ cards/uncharted_passage/missions.cards:248:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:249:7
+    # Discover Tahiti: on anchor_at_sea (cards/uncharted_passage/missions.cards:245)
+    if (c.e['place'] == 'tahiti'):  # @ cards/uncharted_passage/missions.cards:246:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:247:7
 
 
 def h_discover_easter_island__anchor_at_sea(g, c):
-    # Discover Easter Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:258)
-    if (c.e['place'] == 'easter_island'):  # @ cards/uncharted_passage/missions.cards:259:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:260:7
+    # Discover Easter Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:256)
+    if (c.e['place'] == 'easter_island'):  # @ cards/uncharted_passage/missions.cards:257:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:258:7
 
 
 def h_discover_ascension_island__anchor_at_sea(g, c):
-    # Discover Ascension Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:269)
-    if (c.e['place'] == 'ascension_island'):  # @ cards/uncharted_passage/missions.cards:270:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:271:7
+    # Discover Ascension Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:267)
+    if (c.e['place'] == 'ascension_island'):  # @ cards/uncharted_passage/missions.cards:268:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:269:7
 
 
 def h_discover_saint_helena__anchor_at_sea(g, c):
-    # Discover Saint Helena: on anchor_at_sea (cards/uncharted_passage/missions.cards:280)
-    if (c.e['place'] == 'saint_helena'):  # @ cards/uncharted_passage/missions.cards:281:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:282:7
+    # Discover Saint Helena: on anchor_at_sea (cards/uncharted_passage/missions.cards:278)
+    if (c.e['place'] == 'saint_helena'):  # @ cards/uncharted_passage/missions.cards:279:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:280:7
 
 
 def h_discover_tristan_da_cunha__anchor_at_sea(g, c):
-    # Discover Tristan da Cunha: on anchor_at_sea (cards/uncharted_passage/missions.cards:291)
-    if (c.e['place'] == 'tristan_da_cunha'):  # @ cards/uncharted_passage/missions.cards:292:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:293:7
+    # Discover Tristan da Cunha: on anchor_at_sea (cards/uncharted_passage/missions.cards:289)
+    if (c.e['place'] == 'tristan_da_cunha'):  # @ cards/uncharted_passage/missions.cards:290:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:291:7
 
 
 def h_discover_the_falkland_islands__anchor_at_sea(g, c):
-    # Discover the Falkland Islands: on anchor_at_sea (cards/uncharted_passage/missions.cards:302)
-    if (c.e['place'] == 'falkland_islands'):  # @ cards/uncharted_passage/missions.cards:303:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:304:7
+    # Discover the Falkland Islands: on anchor_at_sea (cards/uncharted_passage/missions.cards:300)
+    if (c.e['place'] == 'falkland_islands'):  # @ cards/uncharted_passage/missions.cards:301:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:302:7
 
 
 def h_discover_kerguelen__anchor_at_sea(g, c):
-    # Discover Kerguelen: on anchor_at_sea (cards/uncharted_passage/missions.cards:313)
-    if (c.e['place'] == 'kerguelen'):  # @ cards/uncharted_passage/missions.cards:314:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:315:7
+    # Discover Kerguelen: on anchor_at_sea (cards/uncharted_passage/missions.cards:311)
+    if (c.e['place'] == 'kerguelen'):  # @ cards/uncharted_passage/missions.cards:312:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:313:7
 
 
 def h_discover_komodo_island__anchor_at_sea(g, c):
-    # Discover Komodo Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:324)
-    if (c.e['place'] == 'komodo_island'):  # @ cards/uncharted_passage/missions.cards:325:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:326:7
+    # Discover Komodo Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:322)
+    if (c.e['place'] == 'komodo_island'):  # @ cards/uncharted_passage/missions.cards:323:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:324:7
 
 
 def h_discover_tasmania__anchor_at_sea(g, c):
-    # Discover Tasmania: on anchor_at_sea (cards/uncharted_passage/missions.cards:335)
-    if (c.e['place'] == 'tasmania'):  # @ cards/uncharted_passage/missions.cards:336:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:337:7
+    # Discover Tasmania: on anchor_at_sea (cards/uncharted_passage/missions.cards:333)
+    if (c.e['place'] == 'tasmania'):  # @ cards/uncharted_passage/missions.cards:334:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:335:7
 
 
 def h_discover_new_zealand__anchor_at_sea(g, c):
-    # Discover New Zealand: on anchor_at_sea (cards/uncharted_passage/missions.cards:346)
-    if (c.e['place'] == 'new_zealand'):  # @ cards/uncharted_passage/missions.cards:347:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:348:7
+    # Discover New Zealand: on anchor_at_sea (cards/uncharted_passage/missions.cards:344)
+    if (c.e['place'] == 'new_zealand'):  # @ cards/uncharted_passage/missions.cards:345:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:346:7
 
 
 def h_discover_the_antarctic_peninsula__anchor_at_sea(g, c):
-    # Discover the Antarctic Peninsula: on anchor_at_sea (cards/uncharted_passage/missions.cards:357)
-    if (c.e['place'] == 'antarctic_peninsula'):  # @ cards/uncharted_passage/missions.cards:358:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:359:7
+    # Discover the Antarctic Peninsula: on anchor_at_sea (cards/uncharted_passage/missions.cards:355)
+    if (c.e['place'] == 'antarctic_peninsula'):  # @ cards/uncharted_passage/missions.cards:356:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:357:7
 
 
 def h_smoke_bomb__pirate_combat(g, c):
@@ -793,196 +790,194 @@ LINES = {
     97: ('cards/uncharted_passage/missions.cards', 185, 5),
     102: ('cards/uncharted_passage/missions.cards', 193, 5),
     103: ('cards/uncharted_passage/missions.cards', 194, 7),
-    108: ('cards/uncharted_passage/missions.cards', 200, 5),
-    109: ('cards/uncharted_passage/missions.cards', 201, 5),
-    110: ('cards/uncharted_passage/missions.cards', 202, 5),
-    111: ('cards/uncharted_passage/missions.cards', 203, 7),
-    113: ('cards/uncharted_passage/missions.cards', 205, 7),
-    118: ('cards/uncharted_passage/missions.cards', 215, 5),
-    119: ('cards/uncharted_passage/missions.cards', 216, 7),
-    124: ('cards/uncharted_passage/missions.cards', 226, 5),
-    125: ('cards/uncharted_passage/missions.cards', 227, 7),
-    130: ('cards/uncharted_passage/missions.cards', 237, 5),
-    131: ('cards/uncharted_passage/missions.cards', 238, 7),
-    136: ('cards/uncharted_passage/missions.cards', 248, 5),
-    137: ('cards/uncharted_passage/missions.cards', 249, 7),
-    142: ('cards/uncharted_passage/missions.cards', 259, 5),
-    143: ('cards/uncharted_passage/missions.cards', 260, 7),
-    148: ('cards/uncharted_passage/missions.cards', 270, 5),
-    149: ('cards/uncharted_passage/missions.cards', 271, 7),
-    154: ('cards/uncharted_passage/missions.cards', 281, 5),
-    155: ('cards/uncharted_passage/missions.cards', 282, 7),
-    160: ('cards/uncharted_passage/missions.cards', 292, 5),
-    161: ('cards/uncharted_passage/missions.cards', 293, 7),
-    166: ('cards/uncharted_passage/missions.cards', 303, 5),
-    167: ('cards/uncharted_passage/missions.cards', 304, 7),
-    172: ('cards/uncharted_passage/missions.cards', 314, 5),
-    173: ('cards/uncharted_passage/missions.cards', 315, 7),
-    178: ('cards/uncharted_passage/missions.cards', 325, 5),
-    179: ('cards/uncharted_passage/missions.cards', 326, 7),
-    184: ('cards/uncharted_passage/missions.cards', 336, 5),
-    185: ('cards/uncharted_passage/missions.cards', 337, 7),
-    190: ('cards/uncharted_passage/missions.cards', 347, 5),
-    191: ('cards/uncharted_passage/missions.cards', 348, 7),
-    196: ('cards/uncharted_passage/missions.cards', 358, 5),
-    197: ('cards/uncharted_passage/missions.cards', 359, 7),
-    202: ('cards/uncharted_passage/port_cards.cards', 8, 5),
-    203: ('cards/uncharted_passage/port_cards.cards', 9, 7),
-    204: ('cards/uncharted_passage/port_cards.cards', 10, 7),
-    209: ('cards/uncharted_passage/port_cards.cards', 15, 5),
-    210: ('cards/uncharted_passage/port_cards.cards', 16, 7),
-    211: ('cards/uncharted_passage/port_cards.cards', 17, 7),
-    216: ('cards/uncharted_passage/port_cards.cards', 27, 5),
-    217: ('cards/uncharted_passage/port_cards.cards', 28, 7),
-    218: ('cards/uncharted_passage/port_cards.cards', 29, 7),
-    219: ('cards/uncharted_passage/port_cards.cards', 30, 7),
-    224: ('cards/uncharted_passage/port_cards.cards', 40, 5),
-    225: ('cards/uncharted_passage/port_cards.cards', 41, 7),
-    226: ('cards/uncharted_passage/port_cards.cards', 42, 7),
-    231: ('cards/uncharted_passage/port_cards.cards', 51, 5),
-    232: ('cards/uncharted_passage/port_cards.cards', 52, 7),
-    233: ('cards/uncharted_passage/port_cards.cards', 53, 7),
-    238: ('cards/uncharted_passage/voyages.cards', 11, 5),
-    239: ('cards/uncharted_passage/voyages.cards', 12, 7),
-    244: ('cards/uncharted_passage/voyages.cards', 8, 3),
-    249: ('cards/uncharted_passage/voyages.cards', 24, 5),
-    250: ('cards/uncharted_passage/voyages.cards', 25, 7),
-    255: ('cards/uncharted_passage/voyages.cards', 20, 3),
-    260: ('cards/uncharted_passage/voyages.cards', 39, 5),
-    265: ('cards/uncharted_passage/voyages.cards', 33, 3),
-    270: ('cards/uncharted_passage/voyages.cards', 49, 5),
-    275: ('cards/uncharted_passage/voyages.cards', 46, 3),
-    280: ('cards/uncharted_passage/voyages.cards', 68, 3),
-    285: ('cards/uncharted_passage/voyages.cards', 74, 3),
-    290: ('cards/uncharted_passage/voyages.cards', 81, 3),
-    295: ('cards/uncharted_passage/voyages.cards', 87, 3),
-    300: ('cards/uncharted_passage/voyages.cards', 89, 3),
-    305: ('cards/uncharted_passage/voyages.cards', 95, 3),
-    310: ('cards/uncharted_passage/voyages.cards', 97, 3),
-    315: ('cards/uncharted_passage/voyages.cards', 103, 3),
-    320: ('cards/uncharted_passage/voyages.cards', 109, 3),
-    325: ('cards/uncharted_passage/voyages.cards', 118, 3),
-    330: ('cards/uncharted_passage/voyages.cards', 124, 3),
-    335: ('cards/uncharted_passage/voyages.cards', 130, 3),
-    340: ('cards/uncharted_passage/voyages.cards', 132, 3),
-    345: ('cards/uncharted_passage/voyages.cards', 138, 3),
-    350: ('cards/uncharted_passage/voyages.cards', 140, 3),
-    355: ('cards/uncharted_passage/voyages.cards', 146, 3),
-    360: ('cards/uncharted_passage/voyages.cards', 148, 3),
-    365: ('cards/uncharted_passage/voyages.cards', 154, 3),
-    370: ('cards/uncharted_passage/voyages.cards', 160, 3),
-    375: ('cards/uncharted_passage/flow.cards', 12, 7),
-    380: ('cards/uncharted_passage/flow.cards', 18, 7),
-    385: ('cards/uncharted_passage/flow.cards', 22, 7),
-    390: ('cards/uncharted_passage/flow.cards', 27, 7),
-    395: ('cards/uncharted_passage/flow.cards', 37, 7),
-    400: ('cards/uncharted_passage/flow.cards', 41, 7),
-    401: ('cards/uncharted_passage/flow.cards', 42, 9),
-    406: ('cards/uncharted_passage/flow.cards', 47, 7),
-    407: ('cards/uncharted_passage/flow.cards', 51, 7),
-    408: ('cards/uncharted_passage/flow.cards', 52, 9),
-    410: ('cards/uncharted_passage/flow.cards', 53, 11),
-    415: ('cards/uncharted_passage/flow.cards', 59, 7),
-    416: ('cards/uncharted_passage/flow.cards', 64, 7),
+    108: ('cards/uncharted_passage/missions.cards', 202, 5),
+    109: ('cards/uncharted_passage/missions.cards', 203, 5),
+    110: ('cards/uncharted_passage/missions.cards', 204, 5),
+    115: ('cards/uncharted_passage/missions.cards', 213, 5),
+    116: ('cards/uncharted_passage/missions.cards', 214, 7),
+    121: ('cards/uncharted_passage/missions.cards', 224, 5),
+    122: ('cards/uncharted_passage/missions.cards', 225, 7),
+    127: ('cards/uncharted_passage/missions.cards', 235, 5),
+    128: ('cards/uncharted_passage/missions.cards', 236, 7),
+    133: ('cards/uncharted_passage/missions.cards', 246, 5),
+    134: ('cards/uncharted_passage/missions.cards', 247, 7),
+    139: ('cards/uncharted_passage/missions.cards', 257, 5),
+    140: ('cards/uncharted_passage/missions.cards', 258, 7),
+    145: ('cards/uncharted_passage/missions.cards', 268, 5),
+    146: ('cards/uncharted_passage/missions.cards', 269, 7),
+    151: ('cards/uncharted_passage/missions.cards', 279, 5),
+    152: ('cards/uncharted_passage/missions.cards', 280, 7),
+    157: ('cards/uncharted_passage/missions.cards', 290, 5),
+    158: ('cards/uncharted_passage/missions.cards', 291, 7),
+    163: ('cards/uncharted_passage/missions.cards', 301, 5),
+    164: ('cards/uncharted_passage/missions.cards', 302, 7),
+    169: ('cards/uncharted_passage/missions.cards', 312, 5),
+    170: ('cards/uncharted_passage/missions.cards', 313, 7),
+    175: ('cards/uncharted_passage/missions.cards', 323, 5),
+    176: ('cards/uncharted_passage/missions.cards', 324, 7),
+    181: ('cards/uncharted_passage/missions.cards', 334, 5),
+    182: ('cards/uncharted_passage/missions.cards', 335, 7),
+    187: ('cards/uncharted_passage/missions.cards', 345, 5),
+    188: ('cards/uncharted_passage/missions.cards', 346, 7),
+    193: ('cards/uncharted_passage/missions.cards', 356, 5),
+    194: ('cards/uncharted_passage/missions.cards', 357, 7),
+    199: ('cards/uncharted_passage/port_cards.cards', 8, 5),
+    200: ('cards/uncharted_passage/port_cards.cards', 9, 7),
+    201: ('cards/uncharted_passage/port_cards.cards', 10, 7),
+    206: ('cards/uncharted_passage/port_cards.cards', 15, 5),
+    207: ('cards/uncharted_passage/port_cards.cards', 16, 7),
+    208: ('cards/uncharted_passage/port_cards.cards', 17, 7),
+    213: ('cards/uncharted_passage/port_cards.cards', 27, 5),
+    214: ('cards/uncharted_passage/port_cards.cards', 28, 7),
+    215: ('cards/uncharted_passage/port_cards.cards', 29, 7),
+    216: ('cards/uncharted_passage/port_cards.cards', 30, 7),
+    221: ('cards/uncharted_passage/port_cards.cards', 40, 5),
+    222: ('cards/uncharted_passage/port_cards.cards', 41, 7),
+    223: ('cards/uncharted_passage/port_cards.cards', 42, 7),
+    228: ('cards/uncharted_passage/port_cards.cards', 51, 5),
+    229: ('cards/uncharted_passage/port_cards.cards', 52, 7),
+    230: ('cards/uncharted_passage/port_cards.cards', 53, 7),
+    235: ('cards/uncharted_passage/voyages.cards', 11, 5),
+    236: ('cards/uncharted_passage/voyages.cards', 12, 7),
+    241: ('cards/uncharted_passage/voyages.cards', 8, 3),
+    246: ('cards/uncharted_passage/voyages.cards', 24, 5),
+    247: ('cards/uncharted_passage/voyages.cards', 25, 7),
+    252: ('cards/uncharted_passage/voyages.cards', 20, 3),
+    257: ('cards/uncharted_passage/voyages.cards', 39, 5),
+    262: ('cards/uncharted_passage/voyages.cards', 33, 3),
+    267: ('cards/uncharted_passage/voyages.cards', 49, 5),
+    272: ('cards/uncharted_passage/voyages.cards', 46, 3),
+    277: ('cards/uncharted_passage/voyages.cards', 68, 3),
+    282: ('cards/uncharted_passage/voyages.cards', 74, 3),
+    287: ('cards/uncharted_passage/voyages.cards', 81, 3),
+    292: ('cards/uncharted_passage/voyages.cards', 87, 3),
+    297: ('cards/uncharted_passage/voyages.cards', 89, 3),
+    302: ('cards/uncharted_passage/voyages.cards', 95, 3),
+    307: ('cards/uncharted_passage/voyages.cards', 97, 3),
+    312: ('cards/uncharted_passage/voyages.cards', 103, 3),
+    317: ('cards/uncharted_passage/voyages.cards', 109, 3),
+    322: ('cards/uncharted_passage/voyages.cards', 118, 3),
+    327: ('cards/uncharted_passage/voyages.cards', 124, 3),
+    332: ('cards/uncharted_passage/voyages.cards', 130, 3),
+    337: ('cards/uncharted_passage/voyages.cards', 132, 3),
+    342: ('cards/uncharted_passage/voyages.cards', 138, 3),
+    347: ('cards/uncharted_passage/voyages.cards', 140, 3),
+    352: ('cards/uncharted_passage/voyages.cards', 146, 3),
+    357: ('cards/uncharted_passage/voyages.cards', 148, 3),
+    362: ('cards/uncharted_passage/voyages.cards', 154, 3),
+    367: ('cards/uncharted_passage/voyages.cards', 160, 3),
+    372: ('cards/uncharted_passage/flow.cards', 12, 7),
+    377: ('cards/uncharted_passage/flow.cards', 18, 7),
+    382: ('cards/uncharted_passage/flow.cards', 22, 7),
+    387: ('cards/uncharted_passage/flow.cards', 27, 7),
+    392: ('cards/uncharted_passage/flow.cards', 37, 7),
+    397: ('cards/uncharted_passage/flow.cards', 41, 7),
+    398: ('cards/uncharted_passage/flow.cards', 42, 9),
+    403: ('cards/uncharted_passage/flow.cards', 47, 7),
+    404: ('cards/uncharted_passage/flow.cards', 51, 7),
+    405: ('cards/uncharted_passage/flow.cards', 52, 9),
+    407: ('cards/uncharted_passage/flow.cards', 53, 11),
+    412: ('cards/uncharted_passage/flow.cards', 59, 7),
+    413: ('cards/uncharted_passage/flow.cards', 64, 7),
+    418: ('cards/uncharted_passage/flow.cards', 64, 7),
     421: ('cards/uncharted_passage/flow.cards', 64, 7),
-    424: ('cards/uncharted_passage/flow.cards', 64, 7),
-    426: ('cards/uncharted_passage/flow.cards', 65, 9),
-    427: ('cards/uncharted_passage/flow.cards', 66, 11),
-    432: ('cards/uncharted_passage/flow.cards', 74, 7),
+    423: ('cards/uncharted_passage/flow.cards', 65, 9),
+    424: ('cards/uncharted_passage/flow.cards', 66, 11),
+    429: ('cards/uncharted_passage/flow.cards', 74, 7),
+    434: ('cards/uncharted_passage/flow.cards', 74, 7),
     437: ('cards/uncharted_passage/flow.cards', 74, 7),
-    440: ('cards/uncharted_passage/flow.cards', 74, 7),
-    442: ('cards/uncharted_passage/flow.cards', 75, 9),
-    443: ('cards/uncharted_passage/flow.cards', 76, 11),
-    444: ('cards/uncharted_passage/flow.cards', 77, 11),
-    449: ('cards/uncharted_passage/flow.cards', 84, 7),
-    450: ('cards/uncharted_passage/flow.cards', 85, 9),
-    455: ('cards/uncharted_passage/flow.cards', 89, 7),
-    460: ('cards/uncharted_passage/flow.cards', 33, 3),
-    465: ('cards/uncharted_passage/flow.cards', 102, 7),
-    466: ('cards/uncharted_passage/flow.cards', 103, 7),
-    468: ('cards/uncharted_passage/flow.cards', 106, 9),
-    469: ('cards/uncharted_passage/flow.cards', 107, 11),
-    471: ('cards/uncharted_passage/flow.cards', 109, 11),
-    476: ('cards/uncharted_passage/flow.cards', 95, 3),
-    481: ('cards/uncharted_passage/flow.cards', 7, 1),
-    490: ('cards/uncharted_passage/flow.cards', 12, 7),
-    491: ('cards/uncharted_passage/flow.cards', 95, 3),
-    496: ('cards/uncharted_passage/flow.cards', 18, 7),
-    497: ('cards/uncharted_passage/flow.cards', 95, 3),
-    502: ('cards/uncharted_passage/flow.cards', 22, 7),
-    503: ('cards/uncharted_passage/flow.cards', 95, 3),
-    508: ('cards/uncharted_passage/flow.cards', 27, 7),
-    509: ('cards/uncharted_passage/flow.cards', 95, 3),
-    520: ('cards/uncharted_passage/flow.cards', 37, 7),
-    521: ('cards/uncharted_passage/flow.cards', 95, 3),
-    526: ('cards/uncharted_passage/flow.cards', 41, 7),
-    527: ('cards/uncharted_passage/flow.cards', 42, 9),
-    528: ('cards/uncharted_passage/flow.cards', 95, 3),
-    533: ('cards/uncharted_passage/flow.cards', 47, 7),
-    534: ('cards/uncharted_passage/flow.cards', 51, 7),
-    535: ('cards/uncharted_passage/flow.cards', 52, 9),
-    537: ('cards/uncharted_passage/flow.cards', 53, 11),
-    538: ('cards/uncharted_passage/flow.cards', 95, 3),
-    543: ('cards/uncharted_passage/flow.cards', 59, 7),
-    544: ('cards/uncharted_passage/flow.cards', 64, 7),
+    439: ('cards/uncharted_passage/flow.cards', 75, 9),
+    440: ('cards/uncharted_passage/flow.cards', 76, 11),
+    441: ('cards/uncharted_passage/flow.cards', 77, 11),
+    446: ('cards/uncharted_passage/flow.cards', 84, 7),
+    447: ('cards/uncharted_passage/flow.cards', 85, 9),
+    452: ('cards/uncharted_passage/flow.cards', 89, 7),
+    457: ('cards/uncharted_passage/flow.cards', 33, 3),
+    462: ('cards/uncharted_passage/flow.cards', 102, 7),
+    463: ('cards/uncharted_passage/flow.cards', 103, 7),
+    465: ('cards/uncharted_passage/flow.cards', 106, 9),
+    466: ('cards/uncharted_passage/flow.cards', 107, 11),
+    468: ('cards/uncharted_passage/flow.cards', 109, 11),
+    473: ('cards/uncharted_passage/flow.cards', 95, 3),
+    478: ('cards/uncharted_passage/flow.cards', 7, 1),
+    487: ('cards/uncharted_passage/flow.cards', 12, 7),
+    488: ('cards/uncharted_passage/flow.cards', 95, 3),
+    493: ('cards/uncharted_passage/flow.cards', 18, 7),
+    494: ('cards/uncharted_passage/flow.cards', 95, 3),
+    499: ('cards/uncharted_passage/flow.cards', 22, 7),
+    500: ('cards/uncharted_passage/flow.cards', 95, 3),
+    505: ('cards/uncharted_passage/flow.cards', 27, 7),
+    506: ('cards/uncharted_passage/flow.cards', 95, 3),
+    517: ('cards/uncharted_passage/flow.cards', 37, 7),
+    518: ('cards/uncharted_passage/flow.cards', 95, 3),
+    523: ('cards/uncharted_passage/flow.cards', 41, 7),
+    524: ('cards/uncharted_passage/flow.cards', 42, 9),
+    525: ('cards/uncharted_passage/flow.cards', 95, 3),
+    530: ('cards/uncharted_passage/flow.cards', 47, 7),
+    531: ('cards/uncharted_passage/flow.cards', 51, 7),
+    532: ('cards/uncharted_passage/flow.cards', 52, 9),
+    534: ('cards/uncharted_passage/flow.cards', 53, 11),
+    535: ('cards/uncharted_passage/flow.cards', 95, 3),
+    540: ('cards/uncharted_passage/flow.cards', 59, 7),
+    541: ('cards/uncharted_passage/flow.cards', 64, 7),
+    546: ('cards/uncharted_passage/flow.cards', 64, 7),
     549: ('cards/uncharted_passage/flow.cards', 64, 7),
-    552: ('cards/uncharted_passage/flow.cards', 64, 7),
-    554: ('cards/uncharted_passage/flow.cards', 65, 9),
-    555: ('cards/uncharted_passage/flow.cards', 66, 11),
-    556: ('cards/uncharted_passage/flow.cards', 95, 3),
-    561: ('cards/uncharted_passage/flow.cards', 74, 7),
+    551: ('cards/uncharted_passage/flow.cards', 65, 9),
+    552: ('cards/uncharted_passage/flow.cards', 66, 11),
+    553: ('cards/uncharted_passage/flow.cards', 95, 3),
+    558: ('cards/uncharted_passage/flow.cards', 74, 7),
+    563: ('cards/uncharted_passage/flow.cards', 74, 7),
     566: ('cards/uncharted_passage/flow.cards', 74, 7),
-    569: ('cards/uncharted_passage/flow.cards', 74, 7),
-    571: ('cards/uncharted_passage/flow.cards', 75, 9),
-    572: ('cards/uncharted_passage/flow.cards', 76, 11),
-    574: ('cards/uncharted_passage/flow.cards', 138, 3),
-    575: ('cards/uncharted_passage/flow.cards', 139, 3),
-    576: ('cards/uncharted_passage/flow.cards', 142, 5),
-    577: ('cards/uncharted_passage/flow.cards', 143, 7),
-    580: ('cards/uncharted_passage/flow.cards', 159, 3),
-    581: ('cards/uncharted_passage/flow.cards', 160, 3),
-    582: ('cards/uncharted_passage/flow.cards', 149, 5),
-    583: ('cards/uncharted_passage/flow.cards', 150, 7),
-    584: ('cards/uncharted_passage/flow.cards', 95, 3),
-    589: ('cards/uncharted_passage/flow.cards', 84, 7),
-    590: ('cards/uncharted_passage/flow.cards', 85, 9),
-    591: ('cards/uncharted_passage/flow.cards', 95, 3),
-    596: ('cards/uncharted_passage/flow.cards', 89, 7),
-    597: ('cards/uncharted_passage/flow.cards', 95, 3),
-    628: ('cards/uncharted_passage/flow.cards', 37, 7),
-    629: ('cards/uncharted_passage/flow.cards', 95, 3),
-    632: ('cards/uncharted_passage/flow.cards', 41, 7),
-    633: ('cards/uncharted_passage/flow.cards', 42, 9),
-    634: ('cards/uncharted_passage/flow.cards', 95, 3),
-    637: ('cards/uncharted_passage/flow.cards', 47, 7),
-    638: ('cards/uncharted_passage/flow.cards', 51, 7),
-    639: ('cards/uncharted_passage/flow.cards', 52, 9),
-    640: ('cards/uncharted_passage/flow.cards', 53, 11),
-    641: ('cards/uncharted_passage/flow.cards', 95, 3),
-    644: ('cards/uncharted_passage/flow.cards', 59, 7),
-    645: ('cards/uncharted_passage/flow.cards', 64, 7),
+    568: ('cards/uncharted_passage/flow.cards', 75, 9),
+    569: ('cards/uncharted_passage/flow.cards', 76, 11),
+    571: ('cards/uncharted_passage/flow.cards', 138, 3),
+    572: ('cards/uncharted_passage/flow.cards', 139, 3),
+    573: ('cards/uncharted_passage/flow.cards', 142, 5),
+    574: ('cards/uncharted_passage/flow.cards', 143, 7),
+    577: ('cards/uncharted_passage/flow.cards', 159, 3),
+    578: ('cards/uncharted_passage/flow.cards', 160, 3),
+    579: ('cards/uncharted_passage/flow.cards', 149, 5),
+    580: ('cards/uncharted_passage/flow.cards', 150, 7),
+    581: ('cards/uncharted_passage/flow.cards', 95, 3),
+    586: ('cards/uncharted_passage/flow.cards', 84, 7),
+    587: ('cards/uncharted_passage/flow.cards', 85, 9),
+    588: ('cards/uncharted_passage/flow.cards', 95, 3),
+    593: ('cards/uncharted_passage/flow.cards', 89, 7),
+    594: ('cards/uncharted_passage/flow.cards', 95, 3),
+    625: ('cards/uncharted_passage/flow.cards', 37, 7),
+    626: ('cards/uncharted_passage/flow.cards', 95, 3),
+    629: ('cards/uncharted_passage/flow.cards', 41, 7),
+    630: ('cards/uncharted_passage/flow.cards', 42, 9),
+    631: ('cards/uncharted_passage/flow.cards', 95, 3),
+    634: ('cards/uncharted_passage/flow.cards', 47, 7),
+    635: ('cards/uncharted_passage/flow.cards', 51, 7),
+    636: ('cards/uncharted_passage/flow.cards', 52, 9),
+    637: ('cards/uncharted_passage/flow.cards', 53, 11),
+    638: ('cards/uncharted_passage/flow.cards', 95, 3),
+    641: ('cards/uncharted_passage/flow.cards', 59, 7),
+    642: ('cards/uncharted_passage/flow.cards', 64, 7),
+    646: ('cards/uncharted_passage/flow.cards', 64, 7),
     649: ('cards/uncharted_passage/flow.cards', 64, 7),
-    652: ('cards/uncharted_passage/flow.cards', 64, 7),
-    653: ('cards/uncharted_passage/flow.cards', 65, 9),
-    654: ('cards/uncharted_passage/flow.cards', 66, 11),
-    655: ('cards/uncharted_passage/flow.cards', 95, 3),
-    658: ('cards/uncharted_passage/flow.cards', 74, 7),
+    650: ('cards/uncharted_passage/flow.cards', 65, 9),
+    651: ('cards/uncharted_passage/flow.cards', 66, 11),
+    652: ('cards/uncharted_passage/flow.cards', 95, 3),
+    655: ('cards/uncharted_passage/flow.cards', 74, 7),
+    659: ('cards/uncharted_passage/flow.cards', 74, 7),
     662: ('cards/uncharted_passage/flow.cards', 74, 7),
-    665: ('cards/uncharted_passage/flow.cards', 74, 7),
-    666: ('cards/uncharted_passage/flow.cards', 75, 9),
-    667: ('cards/uncharted_passage/flow.cards', 76, 11),
-    669: ('cards/uncharted_passage/flow.cards', 138, 3),
-    670: ('cards/uncharted_passage/flow.cards', 139, 3),
-    671: ('cards/uncharted_passage/flow.cards', 142, 5),
-    672: ('cards/uncharted_passage/flow.cards', 143, 7),
-    675: ('cards/uncharted_passage/flow.cards', 159, 3),
-    676: ('cards/uncharted_passage/flow.cards', 160, 3),
-    677: ('cards/uncharted_passage/flow.cards', 149, 5),
-    678: ('cards/uncharted_passage/flow.cards', 150, 7),
-    679: ('cards/uncharted_passage/flow.cards', 95, 3),
-    682: ('cards/uncharted_passage/flow.cards', 84, 7),
-    683: ('cards/uncharted_passage/flow.cards', 85, 9),
-    684: ('cards/uncharted_passage/flow.cards', 95, 3),
-    687: ('cards/uncharted_passage/flow.cards', 89, 7),
-    688: ('cards/uncharted_passage/flow.cards', 95, 3),
+    663: ('cards/uncharted_passage/flow.cards', 75, 9),
+    664: ('cards/uncharted_passage/flow.cards', 76, 11),
+    666: ('cards/uncharted_passage/flow.cards', 138, 3),
+    667: ('cards/uncharted_passage/flow.cards', 139, 3),
+    668: ('cards/uncharted_passage/flow.cards', 142, 5),
+    669: ('cards/uncharted_passage/flow.cards', 143, 7),
+    672: ('cards/uncharted_passage/flow.cards', 159, 3),
+    673: ('cards/uncharted_passage/flow.cards', 160, 3),
+    674: ('cards/uncharted_passage/flow.cards', 149, 5),
+    675: ('cards/uncharted_passage/flow.cards', 150, 7),
+    676: ('cards/uncharted_passage/flow.cards', 95, 3),
+    679: ('cards/uncharted_passage/flow.cards', 84, 7),
+    680: ('cards/uncharted_passage/flow.cards', 85, 9),
+    681: ('cards/uncharted_passage/flow.cards', 95, 3),
+    684: ('cards/uncharted_passage/flow.cards', 89, 7),
+    685: ('cards/uncharted_passage/flow.cards', 95, 3),
 }

@@ -115,97 +115,94 @@ def h_discover_galapagos_islands__anchor_at_sea(g, c):
 
 
 def h_discover_galapagos_islands__accomplish(g, c):
-    # Discover Galapagos Islands: on accomplish (cards/uncharted_passage/missions.cards:199)
-    v_result = g.roll(1, 6, c)  # @ cards/uncharted_passage/missions.cards:200:5
-    g.gain(c, 'prestige', v_result)  # @ cards/uncharted_passage/missions.cards:201:5
-    if g.play(c, 'lime_juice'):  # @ cards/uncharted_passage/missions.cards:202:5
-        g.mark(c, 'health', max(g, c, (v_result - 2), 0))  # @ cards/uncharted_passage/missions.cards:203:7
-    else:
-        g.mark(c, 'health', v_result)  # @ cards/uncharted_passage/missions.cards:205:7
+    # Discover Galapagos Islands: on accomplish (cards/uncharted_passage/missions.cards:201)
+    v_result = g.roll(1, 6, c)  # @ cards/uncharted_passage/missions.cards:202:5
+    g.gain(c, 'prestige', v_result)  # @ cards/uncharted_passage/missions.cards:203:5
+    g.verbs['suffer_scurvy'](g, c, v_result)  # @ cards/uncharted_passage/missions.cards:204:5
 
 
 def h_discover_hudson_bay__anchor_at_sea(g, c):
-    # Discover Hudson Bay: on anchor_at_sea (cards/uncharted_passage/missions.cards:214)
-    if (c.e['place'] == 'hudson_bay'):  # @ cards/uncharted_passage/missions.cards:215:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:216:7
+    # Discover Hudson Bay: on anchor_at_sea (cards/uncharted_passage/missions.cards:212)
+    if (c.e['place'] == 'hudson_bay'):  # @ cards/uncharted_passage/missions.cards:213:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:214:7
 
 
 def h_discover_svalbard__anchor_at_sea(g, c):
-    # Discover Svalbard: on anchor_at_sea (cards/uncharted_passage/missions.cards:225)
-    if (c.e['place'] == 'svalbard'):  # @ cards/uncharted_passage/missions.cards:226:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:227:7
+    # Discover Svalbard: on anchor_at_sea (cards/uncharted_passage/missions.cards:223)
+    if (c.e['place'] == 'svalbard'):  # @ cards/uncharted_passage/missions.cards:224:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:225:7
 
 
 def h_discover_hawaii__anchor_at_sea(g, c):
-    # Discover Hawaii: on anchor_at_sea (cards/uncharted_passage/missions.cards:236)
-    if (c.e['place'] == 'hawaii'):  # @ cards/uncharted_passage/missions.cards:237:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:238:7
+    # Discover Hawaii: on anchor_at_sea (cards/uncharted_passage/missions.cards:234)
+    if (c.e['place'] == 'hawaii'):  # @ cards/uncharted_passage/missions.cards:235:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:236:7
 
 
 def h_discover_tahiti__anchor_at_sea(g, c):
-    # Discover Tahiti: on anchor_at_sea (cards/uncharted_passage/missions.cards:247)
-    if (c.e['place'] == 'tahiti'):  # @ cards/uncharted_passage/missions.cards:248:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:249:7
+    # Discover Tahiti: on anchor_at_sea (cards/uncharted_passage/missions.cards:245)
+    if (c.e['place'] == 'tahiti'):  # @ cards/uncharted_passage/missions.cards:246:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:247:7
 
 
 def h_discover_easter_island__anchor_at_sea(g, c):
-    # Discover Easter Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:258)
-    if (c.e['place'] == 'easter_island'):  # @ cards/uncharted_passage/missions.cards:259:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:260:7
+    # Discover Easter Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:256)
+    if (c.e['place'] == 'easter_island'):  # @ cards/uncharted_passage/missions.cards:257:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:258:7
 
 
 def h_discover_ascension_island__anchor_at_sea(g, c):
-    # Discover Ascension Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:269)
-    if (c.e['place'] == 'ascension_island'):  # @ cards/uncharted_passage/missions.cards:270:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:271:7
+    # Discover Ascension Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:267)
+    if (c.e['place'] == 'ascension_island'):  # @ cards/uncharted_passage/missions.cards:268:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:269:7
 
 
 def h_discover_saint_helena__anchor_at_sea(g, c):
-    # Discover Saint Helena: on anchor_at_sea (cards/uncharted_passage/missions.cards:280)
-    if (c.e['place'] == 'saint_helena'):  # @ cards/uncharted_passage/missions.cards:281:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:282:7
+    # Discover Saint Helena: on anchor_at_sea (cards/uncharted_passage/missions.cards:278)
+    if (c.e['place'] == 'saint_helena'):  # @ cards/uncharted_passage/missions.cards:279:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:280:7
 
 
 def h_discover_tristan_da_cunha__anchor_at_sea(g, c):
-    # Discover Tristan da Cunha: on anchor_at_sea (cards/uncharted_passage/missions.cards:291)
-    if (c.e['place'] == 'tristan_da_cunha'):  # @ cards/uncharted_passage/missions.cards:292:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:293:7
+    # Discover Tristan da Cunha: on anchor_at_sea (cards/uncharted_passage/missions.cards:289)
+    if (c.e['place'] == 'tristan_da_cunha'):  # @ cards/uncharted_passage/missions.cards:290:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:291:7
 
 
 def h_discover_the_falkland_islands__anchor_at_sea(g, c):
-    # Discover the Falkland Islands: on anchor_at_sea (cards/uncharted_passage/missions.cards:302)
-    if (c.e['place'] == 'falkland_islands'):  # @ cards/uncharted_passage/missions.cards:303:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:304:7
+    # Discover the Falkland Islands: on anchor_at_sea (cards/uncharted_passage/missions.cards:300)
+    if (c.e['place'] == 'falkland_islands'):  # @ cards/uncharted_passage/missions.cards:301:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:302:7
 
 
 def h_discover_kerguelen__anchor_at_sea(g, c):
-    # Discover Kerguelen: on anchor_at_sea (cards/uncharted_passage/missions.cards:313)
-    if (c.e['place'] == 'kerguelen'):  # @ cards/uncharted_passage/missions.cards:314:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:315:7
+    # Discover Kerguelen: on anchor_at_sea (cards/uncharted_passage/missions.cards:311)
+    if (c.e['place'] == 'kerguelen'):  # @ cards/uncharted_passage/missions.cards:312:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:313:7
 
 
 def h_discover_komodo_island__anchor_at_sea(g, c):
-    # Discover Komodo Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:324)
-    if (c.e['place'] == 'komodo_island'):  # @ cards/uncharted_passage/missions.cards:325:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:326:7
+    # Discover Komodo Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:322)
+    if (c.e['place'] == 'komodo_island'):  # @ cards/uncharted_passage/missions.cards:323:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:324:7
 
 
 def h_discover_tasmania__anchor_at_sea(g, c):
-    # Discover Tasmania: on anchor_at_sea (cards/uncharted_passage/missions.cards:335)
-    if (c.e['place'] == 'tasmania'):  # @ cards/uncharted_passage/missions.cards:336:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:337:7
+    # Discover Tasmania: on anchor_at_sea (cards/uncharted_passage/missions.cards:333)
+    if (c.e['place'] == 'tasmania'):  # @ cards/uncharted_passage/missions.cards:334:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:335:7
 
 
 def h_discover_new_zealand__anchor_at_sea(g, c):
-    # Discover New Zealand: on anchor_at_sea (cards/uncharted_passage/missions.cards:346)
-    if (c.e['place'] == 'new_zealand'):  # @ cards/uncharted_passage/missions.cards:347:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:348:7
+    # Discover New Zealand: on anchor_at_sea (cards/uncharted_passage/missions.cards:344)
+    if (c.e['place'] == 'new_zealand'):  # @ cards/uncharted_passage/missions.cards:345:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:346:7
 
 
 def h_discover_the_antarctic_peninsula__anchor_at_sea(g, c):
-    # Discover the Antarctic Peninsula: on anchor_at_sea (cards/uncharted_passage/missions.cards:357)
-    if (c.e['place'] == 'antarctic_peninsula'):  # @ cards/uncharted_passage/missions.cards:358:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:359:7
+    # Discover the Antarctic Peninsula: on anchor_at_sea (cards/uncharted_passage/missions.cards:355)
+    if (c.e['place'] == 'antarctic_peninsula'):  # @ cards/uncharted_passage/missions.cards:356:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:357:7
 
 
 def h_smoke_bomb__pirate_combat(g, c):
@@ -838,213 +835,211 @@ LINES = {
     108: ('cards/uncharted_passage/missions.cards', 185, 5),
     113: ('cards/uncharted_passage/missions.cards', 193, 5),
     114: ('cards/uncharted_passage/missions.cards', 194, 7),
-    119: ('cards/uncharted_passage/missions.cards', 200, 5),
-    120: ('cards/uncharted_passage/missions.cards', 201, 5),
-    121: ('cards/uncharted_passage/missions.cards', 202, 5),
-    122: ('cards/uncharted_passage/missions.cards', 203, 7),
-    124: ('cards/uncharted_passage/missions.cards', 205, 7),
-    129: ('cards/uncharted_passage/missions.cards', 215, 5),
-    130: ('cards/uncharted_passage/missions.cards', 216, 7),
-    135: ('cards/uncharted_passage/missions.cards', 226, 5),
-    136: ('cards/uncharted_passage/missions.cards', 227, 7),
-    141: ('cards/uncharted_passage/missions.cards', 237, 5),
-    142: ('cards/uncharted_passage/missions.cards', 238, 7),
-    147: ('cards/uncharted_passage/missions.cards', 248, 5),
-    148: ('cards/uncharted_passage/missions.cards', 249, 7),
-    153: ('cards/uncharted_passage/missions.cards', 259, 5),
-    154: ('cards/uncharted_passage/missions.cards', 260, 7),
-    159: ('cards/uncharted_passage/missions.cards', 270, 5),
-    160: ('cards/uncharted_passage/missions.cards', 271, 7),
-    165: ('cards/uncharted_passage/missions.cards', 281, 5),
-    166: ('cards/uncharted_passage/missions.cards', 282, 7),
-    171: ('cards/uncharted_passage/missions.cards', 292, 5),
-    172: ('cards/uncharted_passage/missions.cards', 293, 7),
-    177: ('cards/uncharted_passage/missions.cards', 303, 5),
-    178: ('cards/uncharted_passage/missions.cards', 304, 7),
-    183: ('cards/uncharted_passage/missions.cards', 314, 5),
-    184: ('cards/uncharted_passage/missions.cards', 315, 7),
-    189: ('cards/uncharted_passage/missions.cards', 325, 5),
-    190: ('cards/uncharted_passage/missions.cards', 326, 7),
-    195: ('cards/uncharted_passage/missions.cards', 336, 5),
-    196: ('cards/uncharted_passage/missions.cards', 337, 7),
-    201: ('cards/uncharted_passage/missions.cards', 347, 5),
-    202: ('cards/uncharted_passage/missions.cards', 348, 7),
-    207: ('cards/uncharted_passage/missions.cards', 358, 5),
-    208: ('cards/uncharted_passage/missions.cards', 359, 7),
-    213: ('cards/uncharted_passage/port_cards.cards', 8, 5),
-    214: ('cards/uncharted_passage/port_cards.cards', 9, 7),
-    215: ('cards/uncharted_passage/port_cards.cards', 10, 7),
-    220: ('cards/uncharted_passage/port_cards.cards', 15, 5),
-    221: ('cards/uncharted_passage/port_cards.cards', 16, 7),
-    222: ('cards/uncharted_passage/port_cards.cards', 17, 7),
-    227: ('cards/uncharted_passage/port_cards.cards', 27, 5),
-    228: ('cards/uncharted_passage/port_cards.cards', 28, 7),
-    229: ('cards/uncharted_passage/port_cards.cards', 29, 7),
-    230: ('cards/uncharted_passage/port_cards.cards', 30, 7),
-    235: ('cards/uncharted_passage/port_cards.cards', 40, 5),
-    236: ('cards/uncharted_passage/port_cards.cards', 41, 7),
-    237: ('cards/uncharted_passage/port_cards.cards', 42, 7),
-    242: ('cards/uncharted_passage/port_cards.cards', 51, 5),
-    243: ('cards/uncharted_passage/port_cards.cards', 52, 7),
-    244: ('cards/uncharted_passage/port_cards.cards', 53, 7),
-    249: ('cards/uncharted_passage/voyages.cards', 11, 5),
-    250: ('cards/uncharted_passage/voyages.cards', 12, 7),
-    255: ('cards/uncharted_passage/voyages.cards', 8, 3),
-    260: ('cards/uncharted_passage/voyages.cards', 24, 5),
-    261: ('cards/uncharted_passage/voyages.cards', 25, 7),
-    266: ('cards/uncharted_passage/voyages.cards', 20, 3),
-    271: ('cards/uncharted_passage/voyages.cards', 39, 5),
-    276: ('cards/uncharted_passage/voyages.cards', 33, 3),
-    281: ('cards/uncharted_passage/voyages.cards', 49, 5),
-    286: ('cards/uncharted_passage/voyages.cards', 46, 3),
-    291: ('cards/uncharted_passage/voyages.cards', 68, 3),
-    296: ('cards/uncharted_passage/voyages.cards', 74, 3),
-    301: ('cards/uncharted_passage/voyages.cards', 81, 3),
-    306: ('cards/uncharted_passage/voyages.cards', 87, 3),
-    311: ('cards/uncharted_passage/voyages.cards', 89, 3),
-    316: ('cards/uncharted_passage/voyages.cards', 95, 3),
-    321: ('cards/uncharted_passage/voyages.cards', 97, 3),
-    326: ('cards/uncharted_passage/voyages.cards', 103, 3),
-    331: ('cards/uncharted_passage/voyages.cards', 109, 3),
-    336: ('cards/uncharted_passage/voyages.cards', 118, 3),
-    341: ('cards/uncharted_passage/voyages.cards', 124, 3),
-    346: ('cards/uncharted_passage/voyages.cards', 130, 3),
-    351: ('cards/uncharted_passage/voyages.cards', 132, 3),
-    356: ('cards/uncharted_passage/voyages.cards', 138, 3),
-    361: ('cards/uncharted_passage/voyages.cards', 140, 3),
-    366: ('cards/uncharted_passage/voyages.cards', 146, 3),
-    371: ('cards/uncharted_passage/voyages.cards', 148, 3),
-    376: ('cards/uncharted_passage/voyages.cards', 154, 3),
-    381: ('cards/uncharted_passage/voyages.cards', 160, 3),
-    386: ('cards/uncharted_passage/flow.cards', 12, 7),
-    391: ('cards/uncharted_passage/flow.cards', 18, 7),
-    396: ('cards/uncharted_passage/flow.cards', 22, 7),
-    401: ('cards/uncharted_passage/flow.cards', 27, 7),
-    406: ('cards/uncharted_passage/flow.cards', 37, 7),
-    411: ('cards/uncharted_passage/flow.cards', 41, 7),
-    412: ('cards/uncharted_passage/flow.cards', 42, 9),
-    417: ('cards/uncharted_passage/variants/storm_season.yaml', 11, 9),
-    418: ('cards/uncharted_passage/variants/storm_season.yaml', 12, 11),
-    420: ('cards/uncharted_passage/variants/storm_season.yaml', 13, 13),
-    421: ('cards/uncharted_passage/variants/storm_season.yaml', 14, 13),
-    422: ('cards/uncharted_passage/variants/storm_season.yaml', 15, 15),
-    427: ('cards/uncharted_passage/flow.cards', 47, 7),
-    428: ('cards/uncharted_passage/flow.cards', 51, 7),
-    429: ('cards/uncharted_passage/flow.cards', 52, 9),
-    431: ('cards/uncharted_passage/flow.cards', 53, 11),
-    436: ('cards/uncharted_passage/flow.cards', 59, 7),
-    437: ('cards/uncharted_passage/flow.cards', 64, 7),
+    119: ('cards/uncharted_passage/missions.cards', 202, 5),
+    120: ('cards/uncharted_passage/missions.cards', 203, 5),
+    121: ('cards/uncharted_passage/missions.cards', 204, 5),
+    126: ('cards/uncharted_passage/missions.cards', 213, 5),
+    127: ('cards/uncharted_passage/missions.cards', 214, 7),
+    132: ('cards/uncharted_passage/missions.cards', 224, 5),
+    133: ('cards/uncharted_passage/missions.cards', 225, 7),
+    138: ('cards/uncharted_passage/missions.cards', 235, 5),
+    139: ('cards/uncharted_passage/missions.cards', 236, 7),
+    144: ('cards/uncharted_passage/missions.cards', 246, 5),
+    145: ('cards/uncharted_passage/missions.cards', 247, 7),
+    150: ('cards/uncharted_passage/missions.cards', 257, 5),
+    151: ('cards/uncharted_passage/missions.cards', 258, 7),
+    156: ('cards/uncharted_passage/missions.cards', 268, 5),
+    157: ('cards/uncharted_passage/missions.cards', 269, 7),
+    162: ('cards/uncharted_passage/missions.cards', 279, 5),
+    163: ('cards/uncharted_passage/missions.cards', 280, 7),
+    168: ('cards/uncharted_passage/missions.cards', 290, 5),
+    169: ('cards/uncharted_passage/missions.cards', 291, 7),
+    174: ('cards/uncharted_passage/missions.cards', 301, 5),
+    175: ('cards/uncharted_passage/missions.cards', 302, 7),
+    180: ('cards/uncharted_passage/missions.cards', 312, 5),
+    181: ('cards/uncharted_passage/missions.cards', 313, 7),
+    186: ('cards/uncharted_passage/missions.cards', 323, 5),
+    187: ('cards/uncharted_passage/missions.cards', 324, 7),
+    192: ('cards/uncharted_passage/missions.cards', 334, 5),
+    193: ('cards/uncharted_passage/missions.cards', 335, 7),
+    198: ('cards/uncharted_passage/missions.cards', 345, 5),
+    199: ('cards/uncharted_passage/missions.cards', 346, 7),
+    204: ('cards/uncharted_passage/missions.cards', 356, 5),
+    205: ('cards/uncharted_passage/missions.cards', 357, 7),
+    210: ('cards/uncharted_passage/port_cards.cards', 8, 5),
+    211: ('cards/uncharted_passage/port_cards.cards', 9, 7),
+    212: ('cards/uncharted_passage/port_cards.cards', 10, 7),
+    217: ('cards/uncharted_passage/port_cards.cards', 15, 5),
+    218: ('cards/uncharted_passage/port_cards.cards', 16, 7),
+    219: ('cards/uncharted_passage/port_cards.cards', 17, 7),
+    224: ('cards/uncharted_passage/port_cards.cards', 27, 5),
+    225: ('cards/uncharted_passage/port_cards.cards', 28, 7),
+    226: ('cards/uncharted_passage/port_cards.cards', 29, 7),
+    227: ('cards/uncharted_passage/port_cards.cards', 30, 7),
+    232: ('cards/uncharted_passage/port_cards.cards', 40, 5),
+    233: ('cards/uncharted_passage/port_cards.cards', 41, 7),
+    234: ('cards/uncharted_passage/port_cards.cards', 42, 7),
+    239: ('cards/uncharted_passage/port_cards.cards', 51, 5),
+    240: ('cards/uncharted_passage/port_cards.cards', 52, 7),
+    241: ('cards/uncharted_passage/port_cards.cards', 53, 7),
+    246: ('cards/uncharted_passage/voyages.cards', 11, 5),
+    247: ('cards/uncharted_passage/voyages.cards', 12, 7),
+    252: ('cards/uncharted_passage/voyages.cards', 8, 3),
+    257: ('cards/uncharted_passage/voyages.cards', 24, 5),
+    258: ('cards/uncharted_passage/voyages.cards', 25, 7),
+    263: ('cards/uncharted_passage/voyages.cards', 20, 3),
+    268: ('cards/uncharted_passage/voyages.cards', 39, 5),
+    273: ('cards/uncharted_passage/voyages.cards', 33, 3),
+    278: ('cards/uncharted_passage/voyages.cards', 49, 5),
+    283: ('cards/uncharted_passage/voyages.cards', 46, 3),
+    288: ('cards/uncharted_passage/voyages.cards', 68, 3),
+    293: ('cards/uncharted_passage/voyages.cards', 74, 3),
+    298: ('cards/uncharted_passage/voyages.cards', 81, 3),
+    303: ('cards/uncharted_passage/voyages.cards', 87, 3),
+    308: ('cards/uncharted_passage/voyages.cards', 89, 3),
+    313: ('cards/uncharted_passage/voyages.cards', 95, 3),
+    318: ('cards/uncharted_passage/voyages.cards', 97, 3),
+    323: ('cards/uncharted_passage/voyages.cards', 103, 3),
+    328: ('cards/uncharted_passage/voyages.cards', 109, 3),
+    333: ('cards/uncharted_passage/voyages.cards', 118, 3),
+    338: ('cards/uncharted_passage/voyages.cards', 124, 3),
+    343: ('cards/uncharted_passage/voyages.cards', 130, 3),
+    348: ('cards/uncharted_passage/voyages.cards', 132, 3),
+    353: ('cards/uncharted_passage/voyages.cards', 138, 3),
+    358: ('cards/uncharted_passage/voyages.cards', 140, 3),
+    363: ('cards/uncharted_passage/voyages.cards', 146, 3),
+    368: ('cards/uncharted_passage/voyages.cards', 148, 3),
+    373: ('cards/uncharted_passage/voyages.cards', 154, 3),
+    378: ('cards/uncharted_passage/voyages.cards', 160, 3),
+    383: ('cards/uncharted_passage/flow.cards', 12, 7),
+    388: ('cards/uncharted_passage/flow.cards', 18, 7),
+    393: ('cards/uncharted_passage/flow.cards', 22, 7),
+    398: ('cards/uncharted_passage/flow.cards', 27, 7),
+    403: ('cards/uncharted_passage/flow.cards', 37, 7),
+    408: ('cards/uncharted_passage/flow.cards', 41, 7),
+    409: ('cards/uncharted_passage/flow.cards', 42, 9),
+    414: ('cards/uncharted_passage/variants/storm_season.yaml', 11, 9),
+    415: ('cards/uncharted_passage/variants/storm_season.yaml', 12, 11),
+    417: ('cards/uncharted_passage/variants/storm_season.yaml', 13, 13),
+    418: ('cards/uncharted_passage/variants/storm_season.yaml', 14, 13),
+    419: ('cards/uncharted_passage/variants/storm_season.yaml', 15, 15),
+    424: ('cards/uncharted_passage/flow.cards', 47, 7),
+    425: ('cards/uncharted_passage/flow.cards', 51, 7),
+    426: ('cards/uncharted_passage/flow.cards', 52, 9),
+    428: ('cards/uncharted_passage/flow.cards', 53, 11),
+    433: ('cards/uncharted_passage/flow.cards', 59, 7),
+    434: ('cards/uncharted_passage/flow.cards', 64, 7),
+    439: ('cards/uncharted_passage/flow.cards', 64, 7),
     442: ('cards/uncharted_passage/flow.cards', 64, 7),
-    445: ('cards/uncharted_passage/flow.cards', 64, 7),
-    447: ('cards/uncharted_passage/flow.cards', 65, 9),
-    448: ('cards/uncharted_passage/flow.cards', 66, 11),
-    453: ('cards/uncharted_passage/flow.cards', 74, 7),
+    444: ('cards/uncharted_passage/flow.cards', 65, 9),
+    445: ('cards/uncharted_passage/flow.cards', 66, 11),
+    450: ('cards/uncharted_passage/flow.cards', 74, 7),
+    455: ('cards/uncharted_passage/flow.cards', 74, 7),
     458: ('cards/uncharted_passage/flow.cards', 74, 7),
-    461: ('cards/uncharted_passage/flow.cards', 74, 7),
-    463: ('cards/uncharted_passage/flow.cards', 75, 9),
-    464: ('cards/uncharted_passage/flow.cards', 76, 11),
-    465: ('cards/uncharted_passage/flow.cards', 77, 11),
-    470: ('cards/uncharted_passage/flow.cards', 84, 7),
-    471: ('cards/uncharted_passage/flow.cards', 85, 9),
-    476: ('cards/uncharted_passage/flow.cards', 89, 7),
-    481: ('cards/uncharted_passage/flow.cards', 33, 3),
-    486: ('cards/uncharted_passage/flow.cards', 102, 7),
-    487: ('cards/uncharted_passage/flow.cards', 103, 7),
-    489: ('cards/uncharted_passage/flow.cards', 106, 9),
-    490: ('cards/uncharted_passage/flow.cards', 107, 11),
-    492: ('cards/uncharted_passage/flow.cards', 109, 11),
-    497: ('cards/uncharted_passage/flow.cards', 95, 3),
-    502: ('cards/uncharted_passage/flow.cards', 7, 1),
-    511: ('cards/uncharted_passage/flow.cards', 12, 7),
-    512: ('cards/uncharted_passage/flow.cards', 95, 3),
-    517: ('cards/uncharted_passage/flow.cards', 18, 7),
-    518: ('cards/uncharted_passage/flow.cards', 95, 3),
-    523: ('cards/uncharted_passage/flow.cards', 22, 7),
-    524: ('cards/uncharted_passage/flow.cards', 95, 3),
-    529: ('cards/uncharted_passage/flow.cards', 27, 7),
-    530: ('cards/uncharted_passage/flow.cards', 95, 3),
-    541: ('cards/uncharted_passage/flow.cards', 37, 7),
-    542: ('cards/uncharted_passage/flow.cards', 95, 3),
-    547: ('cards/uncharted_passage/flow.cards', 41, 7),
-    548: ('cards/uncharted_passage/flow.cards', 42, 9),
-    549: ('cards/uncharted_passage/flow.cards', 95, 3),
-    554: ('cards/uncharted_passage/variants/storm_season.yaml', 11, 9),
-    555: ('cards/uncharted_passage/variants/storm_season.yaml', 12, 11),
-    557: ('cards/uncharted_passage/variants/storm_season.yaml', 13, 13),
-    558: ('cards/uncharted_passage/variants/storm_season.yaml', 14, 13),
-    559: ('cards/uncharted_passage/variants/storm_season.yaml', 15, 15),
-    560: ('cards/uncharted_passage/flow.cards', 95, 3),
-    565: ('cards/uncharted_passage/flow.cards', 47, 7),
-    566: ('cards/uncharted_passage/flow.cards', 51, 7),
-    567: ('cards/uncharted_passage/flow.cards', 52, 9),
-    569: ('cards/uncharted_passage/flow.cards', 53, 11),
-    570: ('cards/uncharted_passage/flow.cards', 95, 3),
-    575: ('cards/uncharted_passage/flow.cards', 59, 7),
-    576: ('cards/uncharted_passage/flow.cards', 64, 7),
+    460: ('cards/uncharted_passage/flow.cards', 75, 9),
+    461: ('cards/uncharted_passage/flow.cards', 76, 11),
+    462: ('cards/uncharted_passage/flow.cards', 77, 11),
+    467: ('cards/uncharted_passage/flow.cards', 84, 7),
+    468: ('cards/uncharted_passage/flow.cards', 85, 9),
+    473: ('cards/uncharted_passage/flow.cards', 89, 7),
+    478: ('cards/uncharted_passage/flow.cards', 33, 3),
+    483: ('cards/uncharted_passage/flow.cards', 102, 7),
+    484: ('cards/uncharted_passage/flow.cards', 103, 7),
+    486: ('cards/uncharted_passage/flow.cards', 106, 9),
+    487: ('cards/uncharted_passage/flow.cards', 107, 11),
+    489: ('cards/uncharted_passage/flow.cards', 109, 11),
+    494: ('cards/uncharted_passage/flow.cards', 95, 3),
+    499: ('cards/uncharted_passage/flow.cards', 7, 1),
+    508: ('cards/uncharted_passage/flow.cards', 12, 7),
+    509: ('cards/uncharted_passage/flow.cards', 95, 3),
+    514: ('cards/uncharted_passage/flow.cards', 18, 7),
+    515: ('cards/uncharted_passage/flow.cards', 95, 3),
+    520: ('cards/uncharted_passage/flow.cards', 22, 7),
+    521: ('cards/uncharted_passage/flow.cards', 95, 3),
+    526: ('cards/uncharted_passage/flow.cards', 27, 7),
+    527: ('cards/uncharted_passage/flow.cards', 95, 3),
+    538: ('cards/uncharted_passage/flow.cards', 37, 7),
+    539: ('cards/uncharted_passage/flow.cards', 95, 3),
+    544: ('cards/uncharted_passage/flow.cards', 41, 7),
+    545: ('cards/uncharted_passage/flow.cards', 42, 9),
+    546: ('cards/uncharted_passage/flow.cards', 95, 3),
+    551: ('cards/uncharted_passage/variants/storm_season.yaml', 11, 9),
+    552: ('cards/uncharted_passage/variants/storm_season.yaml', 12, 11),
+    554: ('cards/uncharted_passage/variants/storm_season.yaml', 13, 13),
+    555: ('cards/uncharted_passage/variants/storm_season.yaml', 14, 13),
+    556: ('cards/uncharted_passage/variants/storm_season.yaml', 15, 15),
+    557: ('cards/uncharted_passage/flow.cards', 95, 3),
+    562: ('cards/uncharted_passage/flow.cards', 47, 7),
+    563: ('cards/uncharted_passage/flow.cards', 51, 7),
+    564: ('cards/uncharted_passage/flow.cards', 52, 9),
+    566: ('cards/uncharted_passage/flow.cards', 53, 11),
+    567: ('cards/uncharted_passage/flow.cards', 95, 3),
+    572: ('cards/uncharted_passage/flow.cards', 59, 7),
+    573: ('cards/uncharted_passage/flow.cards', 64, 7),
+    578: ('cards/uncharted_passage/flow.cards', 64, 7),
     581: ('cards/uncharted_passage/flow.cards', 64, 7),
-    584: ('cards/uncharted_passage/flow.cards', 64, 7),
-    586: ('cards/uncharted_passage/flow.cards', 65, 9),
-    587: ('cards/uncharted_passage/flow.cards', 66, 11),
-    588: ('cards/uncharted_passage/flow.cards', 95, 3),
-    593: ('cards/uncharted_passage/flow.cards', 74, 7),
+    583: ('cards/uncharted_passage/flow.cards', 65, 9),
+    584: ('cards/uncharted_passage/flow.cards', 66, 11),
+    585: ('cards/uncharted_passage/flow.cards', 95, 3),
+    590: ('cards/uncharted_passage/flow.cards', 74, 7),
+    595: ('cards/uncharted_passage/flow.cards', 74, 7),
     598: ('cards/uncharted_passage/flow.cards', 74, 7),
-    601: ('cards/uncharted_passage/flow.cards', 74, 7),
-    603: ('cards/uncharted_passage/flow.cards', 75, 9),
-    604: ('cards/uncharted_passage/flow.cards', 76, 11),
-    606: ('cards/uncharted_passage/flow.cards', 138, 3),
-    607: ('cards/uncharted_passage/flow.cards', 139, 3),
-    608: ('cards/uncharted_passage/flow.cards', 142, 5),
-    609: ('cards/uncharted_passage/flow.cards', 143, 7),
-    612: ('cards/uncharted_passage/flow.cards', 159, 3),
-    613: ('cards/uncharted_passage/flow.cards', 160, 3),
-    614: ('cards/uncharted_passage/flow.cards', 149, 5),
-    615: ('cards/uncharted_passage/flow.cards', 150, 7),
-    616: ('cards/uncharted_passage/flow.cards', 95, 3),
-    621: ('cards/uncharted_passage/flow.cards', 84, 7),
-    622: ('cards/uncharted_passage/flow.cards', 85, 9),
-    623: ('cards/uncharted_passage/flow.cards', 95, 3),
-    628: ('cards/uncharted_passage/flow.cards', 89, 7),
-    629: ('cards/uncharted_passage/flow.cards', 95, 3),
-    660: ('cards/uncharted_passage/flow.cards', 37, 7),
-    661: ('cards/uncharted_passage/flow.cards', 95, 3),
-    664: ('cards/uncharted_passage/flow.cards', 41, 7),
-    665: ('cards/uncharted_passage/flow.cards', 42, 9),
-    666: ('cards/uncharted_passage/flow.cards', 95, 3),
-    669: ('cards/uncharted_passage/variants/storm_season.yaml', 11, 9),
-    670: ('cards/uncharted_passage/variants/storm_season.yaml', 12, 11),
-    671: ('cards/uncharted_passage/variants/storm_season.yaml', 13, 13),
-    672: ('cards/uncharted_passage/variants/storm_season.yaml', 14, 13),
-    673: ('cards/uncharted_passage/variants/storm_season.yaml', 15, 15),
-    674: ('cards/uncharted_passage/flow.cards', 95, 3),
-    677: ('cards/uncharted_passage/flow.cards', 47, 7),
-    678: ('cards/uncharted_passage/flow.cards', 51, 7),
-    679: ('cards/uncharted_passage/flow.cards', 52, 9),
-    680: ('cards/uncharted_passage/flow.cards', 53, 11),
-    681: ('cards/uncharted_passage/flow.cards', 95, 3),
-    684: ('cards/uncharted_passage/flow.cards', 59, 7),
-    685: ('cards/uncharted_passage/flow.cards', 64, 7),
+    600: ('cards/uncharted_passage/flow.cards', 75, 9),
+    601: ('cards/uncharted_passage/flow.cards', 76, 11),
+    603: ('cards/uncharted_passage/flow.cards', 138, 3),
+    604: ('cards/uncharted_passage/flow.cards', 139, 3),
+    605: ('cards/uncharted_passage/flow.cards', 142, 5),
+    606: ('cards/uncharted_passage/flow.cards', 143, 7),
+    609: ('cards/uncharted_passage/flow.cards', 159, 3),
+    610: ('cards/uncharted_passage/flow.cards', 160, 3),
+    611: ('cards/uncharted_passage/flow.cards', 149, 5),
+    612: ('cards/uncharted_passage/flow.cards', 150, 7),
+    613: ('cards/uncharted_passage/flow.cards', 95, 3),
+    618: ('cards/uncharted_passage/flow.cards', 84, 7),
+    619: ('cards/uncharted_passage/flow.cards', 85, 9),
+    620: ('cards/uncharted_passage/flow.cards', 95, 3),
+    625: ('cards/uncharted_passage/flow.cards', 89, 7),
+    626: ('cards/uncharted_passage/flow.cards', 95, 3),
+    657: ('cards/uncharted_passage/flow.cards', 37, 7),
+    658: ('cards/uncharted_passage/flow.cards', 95, 3),
+    661: ('cards/uncharted_passage/flow.cards', 41, 7),
+    662: ('cards/uncharted_passage/flow.cards', 42, 9),
+    663: ('cards/uncharted_passage/flow.cards', 95, 3),
+    666: ('cards/uncharted_passage/variants/storm_season.yaml', 11, 9),
+    667: ('cards/uncharted_passage/variants/storm_season.yaml', 12, 11),
+    668: ('cards/uncharted_passage/variants/storm_season.yaml', 13, 13),
+    669: ('cards/uncharted_passage/variants/storm_season.yaml', 14, 13),
+    670: ('cards/uncharted_passage/variants/storm_season.yaml', 15, 15),
+    671: ('cards/uncharted_passage/flow.cards', 95, 3),
+    674: ('cards/uncharted_passage/flow.cards', 47, 7),
+    675: ('cards/uncharted_passage/flow.cards', 51, 7),
+    676: ('cards/uncharted_passage/flow.cards', 52, 9),
+    677: ('cards/uncharted_passage/flow.cards', 53, 11),
+    678: ('cards/uncharted_passage/flow.cards', 95, 3),
+    681: ('cards/uncharted_passage/flow.cards', 59, 7),
+    682: ('cards/uncharted_passage/flow.cards', 64, 7),
+    686: ('cards/uncharted_passage/flow.cards', 64, 7),
     689: ('cards/uncharted_passage/flow.cards', 64, 7),
-    692: ('cards/uncharted_passage/flow.cards', 64, 7),
-    693: ('cards/uncharted_passage/flow.cards', 65, 9),
-    694: ('cards/uncharted_passage/flow.cards', 66, 11),
-    695: ('cards/uncharted_passage/flow.cards', 95, 3),
-    698: ('cards/uncharted_passage/flow.cards', 74, 7),
+    690: ('cards/uncharted_passage/flow.cards', 65, 9),
+    691: ('cards/uncharted_passage/flow.cards', 66, 11),
+    692: ('cards/uncharted_passage/flow.cards', 95, 3),
+    695: ('cards/uncharted_passage/flow.cards', 74, 7),
+    699: ('cards/uncharted_passage/flow.cards', 74, 7),
     702: ('cards/uncharted_passage/flow.cards', 74, 7),
-    705: ('cards/uncharted_passage/flow.cards', 74, 7),
-    706: ('cards/uncharted_passage/flow.cards', 75, 9),
-    707: ('cards/uncharted_passage/flow.cards', 76, 11),
-    709: ('cards/uncharted_passage/flow.cards', 138, 3),
-    710: ('cards/uncharted_passage/flow.cards', 139, 3),
-    711: ('cards/uncharted_passage/flow.cards', 142, 5),
-    712: ('cards/uncharted_passage/flow.cards', 143, 7),
-    715: ('cards/uncharted_passage/flow.cards', 159, 3),
-    716: ('cards/uncharted_passage/flow.cards', 160, 3),
-    717: ('cards/uncharted_passage/flow.cards', 149, 5),
-    718: ('cards/uncharted_passage/flow.cards', 150, 7),
-    719: ('cards/uncharted_passage/flow.cards', 95, 3),
-    722: ('cards/uncharted_passage/flow.cards', 84, 7),
-    723: ('cards/uncharted_passage/flow.cards', 85, 9),
-    724: ('cards/uncharted_passage/flow.cards', 95, 3),
-    727: ('cards/uncharted_passage/flow.cards', 89, 7),
-    728: ('cards/uncharted_passage/flow.cards', 95, 3),
+    703: ('cards/uncharted_passage/flow.cards', 75, 9),
+    704: ('cards/uncharted_passage/flow.cards', 76, 11),
+    706: ('cards/uncharted_passage/flow.cards', 138, 3),
+    707: ('cards/uncharted_passage/flow.cards', 139, 3),
+    708: ('cards/uncharted_passage/flow.cards', 142, 5),
+    709: ('cards/uncharted_passage/flow.cards', 143, 7),
+    712: ('cards/uncharted_passage/flow.cards', 159, 3),
+    713: ('cards/uncharted_passage/flow.cards', 160, 3),
+    714: ('cards/uncharted_passage/flow.cards', 149, 5),
+    715: ('cards/uncharted_passage/flow.cards', 150, 7),
+    716: ('cards/uncharted_passage/flow.cards', 95, 3),
+    719: ('cards/uncharted_passage/flow.cards', 84, 7),
+    720: ('cards/uncharted_passage/flow.cards', 85, 9),
+    721: ('cards/uncharted_passage/flow.cards', 95, 3),
+    724: ('cards/uncharted_passage/flow.cards', 89, 7),
+    725: ('cards/uncharted_passage/flow.cards', 95, 3),
 }

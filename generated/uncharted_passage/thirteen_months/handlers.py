@@ -115,97 +115,94 @@ def h_discover_galapagos_islands__anchor_at_sea(g, c):
 
 
 def h_discover_galapagos_islands__accomplish(g, c):
-    # Discover Galapagos Islands: on accomplish (cards/uncharted_passage/missions.cards:199)
-    v_result = g.roll(1, 6, c)  # @ cards/uncharted_passage/missions.cards:200:5
-    g.gain(c, 'prestige', v_result)  # @ cards/uncharted_passage/missions.cards:201:5
-    if g.play(c, 'lime_juice'):  # @ cards/uncharted_passage/missions.cards:202:5
-        g.mark(c, 'health', max(g, c, (v_result - 2), 0))  # @ cards/uncharted_passage/missions.cards:203:7
-    else:
-        g.mark(c, 'health', v_result)  # @ cards/uncharted_passage/missions.cards:205:7
+    # Discover Galapagos Islands: on accomplish (cards/uncharted_passage/missions.cards:201)
+    v_result = g.roll(1, 6, c)  # @ cards/uncharted_passage/missions.cards:202:5
+    g.gain(c, 'prestige', v_result)  # @ cards/uncharted_passage/missions.cards:203:5
+    g.verbs['suffer_scurvy'](g, c, v_result)  # @ cards/uncharted_passage/missions.cards:204:5
 
 
 def h_discover_hudson_bay__anchor_at_sea(g, c):
-    # Discover Hudson Bay: on anchor_at_sea (cards/uncharted_passage/missions.cards:214)
-    if (c.e['place'] == 'hudson_bay'):  # @ cards/uncharted_passage/missions.cards:215:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:216:7
+    # Discover Hudson Bay: on anchor_at_sea (cards/uncharted_passage/missions.cards:212)
+    if (c.e['place'] == 'hudson_bay'):  # @ cards/uncharted_passage/missions.cards:213:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:214:7
 
 
 def h_discover_svalbard__anchor_at_sea(g, c):
-    # Discover Svalbard: on anchor_at_sea (cards/uncharted_passage/missions.cards:225)
-    if (c.e['place'] == 'svalbard'):  # @ cards/uncharted_passage/missions.cards:226:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:227:7
+    # Discover Svalbard: on anchor_at_sea (cards/uncharted_passage/missions.cards:223)
+    if (c.e['place'] == 'svalbard'):  # @ cards/uncharted_passage/missions.cards:224:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:225:7
 
 
 def h_discover_hawaii__anchor_at_sea(g, c):
-    # Discover Hawaii: on anchor_at_sea (cards/uncharted_passage/missions.cards:236)
-    if (c.e['place'] == 'hawaii'):  # @ cards/uncharted_passage/missions.cards:237:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:238:7
+    # Discover Hawaii: on anchor_at_sea (cards/uncharted_passage/missions.cards:234)
+    if (c.e['place'] == 'hawaii'):  # @ cards/uncharted_passage/missions.cards:235:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:236:7
 
 
 def h_discover_tahiti__anchor_at_sea(g, c):
-    # Discover Tahiti: on anchor_at_sea (cards/uncharted_passage/missions.cards:247)
-    if (c.e['place'] == 'tahiti'):  # @ cards/uncharted_passage/missions.cards:248:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:249:7
+    # Discover Tahiti: on anchor_at_sea (cards/uncharted_passage/missions.cards:245)
+    if (c.e['place'] == 'tahiti'):  # @ cards/uncharted_passage/missions.cards:246:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:247:7
 
 
 def h_discover_easter_island__anchor_at_sea(g, c):
-    # Discover Easter Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:258)
-    if (c.e['place'] == 'easter_island'):  # @ cards/uncharted_passage/missions.cards:259:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:260:7
+    # Discover Easter Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:256)
+    if (c.e['place'] == 'easter_island'):  # @ cards/uncharted_passage/missions.cards:257:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:258:7
 
 
 def h_discover_ascension_island__anchor_at_sea(g, c):
-    # Discover Ascension Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:269)
-    if (c.e['place'] == 'ascension_island'):  # @ cards/uncharted_passage/missions.cards:270:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:271:7
+    # Discover Ascension Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:267)
+    if (c.e['place'] == 'ascension_island'):  # @ cards/uncharted_passage/missions.cards:268:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:269:7
 
 
 def h_discover_saint_helena__anchor_at_sea(g, c):
-    # Discover Saint Helena: on anchor_at_sea (cards/uncharted_passage/missions.cards:280)
-    if (c.e['place'] == 'saint_helena'):  # @ cards/uncharted_passage/missions.cards:281:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:282:7
+    # Discover Saint Helena: on anchor_at_sea (cards/uncharted_passage/missions.cards:278)
+    if (c.e['place'] == 'saint_helena'):  # @ cards/uncharted_passage/missions.cards:279:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:280:7
 
 
 def h_discover_tristan_da_cunha__anchor_at_sea(g, c):
-    # Discover Tristan da Cunha: on anchor_at_sea (cards/uncharted_passage/missions.cards:291)
-    if (c.e['place'] == 'tristan_da_cunha'):  # @ cards/uncharted_passage/missions.cards:292:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:293:7
+    # Discover Tristan da Cunha: on anchor_at_sea (cards/uncharted_passage/missions.cards:289)
+    if (c.e['place'] == 'tristan_da_cunha'):  # @ cards/uncharted_passage/missions.cards:290:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:291:7
 
 
 def h_discover_the_falkland_islands__anchor_at_sea(g, c):
-    # Discover the Falkland Islands: on anchor_at_sea (cards/uncharted_passage/missions.cards:302)
-    if (c.e['place'] == 'falkland_islands'):  # @ cards/uncharted_passage/missions.cards:303:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:304:7
+    # Discover the Falkland Islands: on anchor_at_sea (cards/uncharted_passage/missions.cards:300)
+    if (c.e['place'] == 'falkland_islands'):  # @ cards/uncharted_passage/missions.cards:301:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:302:7
 
 
 def h_discover_kerguelen__anchor_at_sea(g, c):
-    # Discover Kerguelen: on anchor_at_sea (cards/uncharted_passage/missions.cards:313)
-    if (c.e['place'] == 'kerguelen'):  # @ cards/uncharted_passage/missions.cards:314:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:315:7
+    # Discover Kerguelen: on anchor_at_sea (cards/uncharted_passage/missions.cards:311)
+    if (c.e['place'] == 'kerguelen'):  # @ cards/uncharted_passage/missions.cards:312:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:313:7
 
 
 def h_discover_komodo_island__anchor_at_sea(g, c):
-    # Discover Komodo Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:324)
-    if (c.e['place'] == 'komodo_island'):  # @ cards/uncharted_passage/missions.cards:325:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:326:7
+    # Discover Komodo Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:322)
+    if (c.e['place'] == 'komodo_island'):  # @ cards/uncharted_passage/missions.cards:323:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:324:7
 
 
 def h_discover_tasmania__anchor_at_sea(g, c):
-    # Discover Tasmania: on anchor_at_sea (cards/uncharted_passage/missions.cards:335)
-    if (c.e['place'] == 'tasmania'):  # @ cards/uncharted_passage/missions.cards:336:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:337:7
+    # Discover Tasmania: on anchor_at_sea (cards/uncharted_passage/missions.cards:333)
+    if (c.e['place'] == 'tasmania'):  # @ cards/uncharted_passage/missions.cards:334:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:335:7
 
 
 def h_discover_new_zealand__anchor_at_sea(g, c):
-    # Discover New Zealand: on anchor_at_sea (cards/uncharted_passage/missions.cards:346)
-    if (c.e['place'] == 'new_zealand'):  # @ cards/uncharted_passage/missions.cards:347:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:348:7
+    # Discover New Zealand: on anchor_at_sea (cards/uncharted_passage/missions.cards:344)
+    if (c.e['place'] == 'new_zealand'):  # @ cards/uncharted_passage/missions.cards:345:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:346:7
 
 
 def h_discover_the_antarctic_peninsula__anchor_at_sea(g, c):
-    # Discover the Antarctic Peninsula: on anchor_at_sea (cards/uncharted_passage/missions.cards:357)
-    if (c.e['place'] == 'antarctic_peninsula'):  # @ cards/uncharted_passage/missions.cards:358:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:359:7
+    # Discover the Antarctic Peninsula: on anchor_at_sea (cards/uncharted_passage/missions.cards:355)
+    if (c.e['place'] == 'antarctic_peninsula'):  # @ cards/uncharted_passage/missions.cards:356:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:357:7
 
 
 def h_smoke_bomb__pirate_combat(g, c):
@@ -809,196 +806,194 @@ LINES = {
     108: ('cards/uncharted_passage/missions.cards', 185, 5),
     113: ('cards/uncharted_passage/missions.cards', 193, 5),
     114: ('cards/uncharted_passage/missions.cards', 194, 7),
-    119: ('cards/uncharted_passage/missions.cards', 200, 5),
-    120: ('cards/uncharted_passage/missions.cards', 201, 5),
-    121: ('cards/uncharted_passage/missions.cards', 202, 5),
-    122: ('cards/uncharted_passage/missions.cards', 203, 7),
-    124: ('cards/uncharted_passage/missions.cards', 205, 7),
-    129: ('cards/uncharted_passage/missions.cards', 215, 5),
-    130: ('cards/uncharted_passage/missions.cards', 216, 7),
-    135: ('cards/uncharted_passage/missions.cards', 226, 5),
-    136: ('cards/uncharted_passage/missions.cards', 227, 7),
-    141: ('cards/uncharted_passage/missions.cards', 237, 5),
-    142: ('cards/uncharted_passage/missions.cards', 238, 7),
-    147: ('cards/uncharted_passage/missions.cards', 248, 5),
-    148: ('cards/uncharted_passage/missions.cards', 249, 7),
-    153: ('cards/uncharted_passage/missions.cards', 259, 5),
-    154: ('cards/uncharted_passage/missions.cards', 260, 7),
-    159: ('cards/uncharted_passage/missions.cards', 270, 5),
-    160: ('cards/uncharted_passage/missions.cards', 271, 7),
-    165: ('cards/uncharted_passage/missions.cards', 281, 5),
-    166: ('cards/uncharted_passage/missions.cards', 282, 7),
-    171: ('cards/uncharted_passage/missions.cards', 292, 5),
-    172: ('cards/uncharted_passage/missions.cards', 293, 7),
-    177: ('cards/uncharted_passage/missions.cards', 303, 5),
-    178: ('cards/uncharted_passage/missions.cards', 304, 7),
-    183: ('cards/uncharted_passage/missions.cards', 314, 5),
-    184: ('cards/uncharted_passage/missions.cards', 315, 7),
-    189: ('cards/uncharted_passage/missions.cards', 325, 5),
-    190: ('cards/uncharted_passage/missions.cards', 326, 7),
-    195: ('cards/uncharted_passage/missions.cards', 336, 5),
-    196: ('cards/uncharted_passage/missions.cards', 337, 7),
-    201: ('cards/uncharted_passage/missions.cards', 347, 5),
-    202: ('cards/uncharted_passage/missions.cards', 348, 7),
-    207: ('cards/uncharted_passage/missions.cards', 358, 5),
-    208: ('cards/uncharted_passage/missions.cards', 359, 7),
-    213: ('cards/uncharted_passage/port_cards.cards', 8, 5),
-    214: ('cards/uncharted_passage/port_cards.cards', 9, 7),
-    215: ('cards/uncharted_passage/port_cards.cards', 10, 7),
-    220: ('cards/uncharted_passage/port_cards.cards', 15, 5),
-    221: ('cards/uncharted_passage/port_cards.cards', 16, 7),
-    222: ('cards/uncharted_passage/port_cards.cards', 17, 7),
-    227: ('cards/uncharted_passage/port_cards.cards', 27, 5),
-    228: ('cards/uncharted_passage/port_cards.cards', 28, 7),
-    229: ('cards/uncharted_passage/port_cards.cards', 29, 7),
-    230: ('cards/uncharted_passage/port_cards.cards', 30, 7),
-    235: ('cards/uncharted_passage/port_cards.cards', 40, 5),
-    236: ('cards/uncharted_passage/port_cards.cards', 41, 7),
-    237: ('cards/uncharted_passage/port_cards.cards', 42, 7),
-    242: ('cards/uncharted_passage/port_cards.cards', 51, 5),
-    243: ('cards/uncharted_passage/port_cards.cards', 52, 7),
-    244: ('cards/uncharted_passage/port_cards.cards', 53, 7),
-    249: ('cards/uncharted_passage/voyages.cards', 11, 5),
-    250: ('cards/uncharted_passage/voyages.cards', 12, 7),
-    255: ('cards/uncharted_passage/voyages.cards', 8, 3),
-    260: ('cards/uncharted_passage/voyages.cards', 24, 5),
-    261: ('cards/uncharted_passage/voyages.cards', 25, 7),
-    266: ('cards/uncharted_passage/voyages.cards', 20, 3),
-    271: ('cards/uncharted_passage/voyages.cards', 39, 5),
-    276: ('cards/uncharted_passage/voyages.cards', 33, 3),
-    281: ('cards/uncharted_passage/voyages.cards', 49, 5),
-    286: ('cards/uncharted_passage/voyages.cards', 46, 3),
-    291: ('cards/uncharted_passage/voyages.cards', 68, 3),
-    296: ('cards/uncharted_passage/voyages.cards', 74, 3),
-    301: ('cards/uncharted_passage/voyages.cards', 81, 3),
-    306: ('cards/uncharted_passage/voyages.cards', 87, 3),
-    311: ('cards/uncharted_passage/voyages.cards', 89, 3),
-    316: ('cards/uncharted_passage/voyages.cards', 95, 3),
-    321: ('cards/uncharted_passage/voyages.cards', 97, 3),
-    326: ('cards/uncharted_passage/voyages.cards', 103, 3),
-    331: ('cards/uncharted_passage/voyages.cards', 109, 3),
-    336: ('cards/uncharted_passage/voyages.cards', 118, 3),
-    341: ('cards/uncharted_passage/voyages.cards', 124, 3),
-    346: ('cards/uncharted_passage/voyages.cards', 130, 3),
-    351: ('cards/uncharted_passage/voyages.cards', 132, 3),
-    356: ('cards/uncharted_passage/voyages.cards', 138, 3),
-    361: ('cards/uncharted_passage/voyages.cards', 140, 3),
-    366: ('cards/uncharted_passage/voyages.cards', 146, 3),
-    371: ('cards/uncharted_passage/voyages.cards', 148, 3),
-    376: ('cards/uncharted_passage/voyages.cards', 154, 3),
-    381: ('cards/uncharted_passage/voyages.cards', 160, 3),
-    386: ('cards/uncharted_passage/flow.cards', 12, 7),
-    391: ('cards/uncharted_passage/flow.cards', 18, 7),
-    396: ('cards/uncharted_passage/flow.cards', 22, 7),
-    401: ('cards/uncharted_passage/flow.cards', 27, 7),
-    406: ('cards/uncharted_passage/flow.cards', 37, 7),
-    411: ('cards/uncharted_passage/flow.cards', 41, 7),
-    412: ('cards/uncharted_passage/flow.cards', 42, 9),
-    417: ('cards/uncharted_passage/flow.cards', 47, 7),
-    418: ('cards/uncharted_passage/flow.cards', 51, 7),
-    419: ('cards/uncharted_passage/flow.cards', 52, 9),
-    421: ('cards/uncharted_passage/flow.cards', 53, 11),
-    426: ('cards/uncharted_passage/flow.cards', 59, 7),
-    427: ('cards/uncharted_passage/flow.cards', 64, 7),
+    119: ('cards/uncharted_passage/missions.cards', 202, 5),
+    120: ('cards/uncharted_passage/missions.cards', 203, 5),
+    121: ('cards/uncharted_passage/missions.cards', 204, 5),
+    126: ('cards/uncharted_passage/missions.cards', 213, 5),
+    127: ('cards/uncharted_passage/missions.cards', 214, 7),
+    132: ('cards/uncharted_passage/missions.cards', 224, 5),
+    133: ('cards/uncharted_passage/missions.cards', 225, 7),
+    138: ('cards/uncharted_passage/missions.cards', 235, 5),
+    139: ('cards/uncharted_passage/missions.cards', 236, 7),
+    144: ('cards/uncharted_passage/missions.cards', 246, 5),
+    145: ('cards/uncharted_passage/missions.cards', 247, 7),
+    150: ('cards/uncharted_passage/missions.cards', 257, 5),
+    151: ('cards/uncharted_passage/missions.cards', 258, 7),
+    156: ('cards/uncharted_passage/missions.cards', 268, 5),
+    157: ('cards/uncharted_passage/missions.cards', 269, 7),
+    162: ('cards/uncharted_passage/missions.cards', 279, 5),
+    163: ('cards/uncharted_passage/missions.cards', 280, 7),
+    168: ('cards/uncharted_passage/missions.cards', 290, 5),
+    169: ('cards/uncharted_passage/missions.cards', 291, 7),
+    174: ('cards/uncharted_passage/missions.cards', 301, 5),
+    175: ('cards/uncharted_passage/missions.cards', 302, 7),
+    180: ('cards/uncharted_passage/missions.cards', 312, 5),
+    181: ('cards/uncharted_passage/missions.cards', 313, 7),
+    186: ('cards/uncharted_passage/missions.cards', 323, 5),
+    187: ('cards/uncharted_passage/missions.cards', 324, 7),
+    192: ('cards/uncharted_passage/missions.cards', 334, 5),
+    193: ('cards/uncharted_passage/missions.cards', 335, 7),
+    198: ('cards/uncharted_passage/missions.cards', 345, 5),
+    199: ('cards/uncharted_passage/missions.cards', 346, 7),
+    204: ('cards/uncharted_passage/missions.cards', 356, 5),
+    205: ('cards/uncharted_passage/missions.cards', 357, 7),
+    210: ('cards/uncharted_passage/port_cards.cards', 8, 5),
+    211: ('cards/uncharted_passage/port_cards.cards', 9, 7),
+    212: ('cards/uncharted_passage/port_cards.cards', 10, 7),
+    217: ('cards/uncharted_passage/port_cards.cards', 15, 5),
+    218: ('cards/uncharted_passage/port_cards.cards', 16, 7),
+    219: ('cards/uncharted_passage/port_cards.cards', 17, 7),
+    224: ('cards/uncharted_passage/port_cards.cards', 27, 5),
+    225: ('cards/uncharted_passage/port_cards.cards', 28, 7),
+    226: ('cards/uncharted_passage/port_cards.cards', 29, 7),
+    227: ('cards/uncharted_passage/port_cards.cards', 30, 7),
+    232: ('cards/uncharted_passage/port_cards.cards', 40, 5),
+    233: ('cards/uncharted_passage/port_cards.cards', 41, 7),
+    234: ('cards/uncharted_passage/port_cards.cards', 42, 7),
+    239: ('cards/uncharted_passage/port_cards.cards', 51, 5),
+    240: ('cards/uncharted_passage/port_cards.cards', 52, 7),
+    241: ('cards/uncharted_passage/port_cards.cards', 53, 7),
+    246: ('cards/uncharted_passage/voyages.cards', 11, 5),
+    247: ('cards/uncharted_passage/voyages.cards', 12, 7),
+    252: ('cards/uncharted_passage/voyages.cards', 8, 3),
+    257: ('cards/uncharted_passage/voyages.cards', 24, 5),
+    258: ('cards/uncharted_passage/voyages.cards', 25, 7),
+    263: ('cards/uncharted_passage/voyages.cards', 20, 3),
+    268: ('cards/uncharted_passage/voyages.cards', 39, 5),
+    273: ('cards/uncharted_passage/voyages.cards', 33, 3),
+    278: ('cards/uncharted_passage/voyages.cards', 49, 5),
+    283: ('cards/uncharted_passage/voyages.cards', 46, 3),
+    288: ('cards/uncharted_passage/voyages.cards', 68, 3),
+    293: ('cards/uncharted_passage/voyages.cards', 74, 3),
+    298: ('cards/uncharted_passage/voyages.cards', 81, 3),
+    303: ('cards/uncharted_passage/voyages.cards', 87, 3),
+    308: ('cards/uncharted_passage/voyages.cards', 89, 3),
+    313: ('cards/uncharted_passage/voyages.cards', 95, 3),
+    318: ('cards/uncharted_passage/voyages.cards', 97, 3),
+    323: ('cards/uncharted_passage/voyages.cards', 103, 3),
+    328: ('cards/uncharted_passage/voyages.cards', 109, 3),
+    333: ('cards/uncharted_passage/voyages.cards', 118, 3),
+    338: ('cards/uncharted_passage/voyages.cards', 124, 3),
+    343: ('cards/uncharted_passage/voyages.cards', 130, 3),
+    348: ('cards/uncharted_passage/voyages.cards', 132, 3),
+    353: ('cards/uncharted_passage/voyages.cards', 138, 3),
+    358: ('cards/uncharted_passage/voyages.cards', 140, 3),
+    363: ('cards/uncharted_passage/voyages.cards', 146, 3),
+    368: ('cards/uncharted_passage/voyages.cards', 148, 3),
+    373: ('cards/uncharted_passage/voyages.cards', 154, 3),
+    378: ('cards/uncharted_passage/voyages.cards', 160, 3),
+    383: ('cards/uncharted_passage/flow.cards', 12, 7),
+    388: ('cards/uncharted_passage/flow.cards', 18, 7),
+    393: ('cards/uncharted_passage/flow.cards', 22, 7),
+    398: ('cards/uncharted_passage/flow.cards', 27, 7),
+    403: ('cards/uncharted_passage/flow.cards', 37, 7),
+    408: ('cards/uncharted_passage/flow.cards', 41, 7),
+    409: ('cards/uncharted_passage/flow.cards', 42, 9),
+    414: ('cards/uncharted_passage/flow.cards', 47, 7),
+    415: ('cards/uncharted_passage/flow.cards', 51, 7),
+    416: ('cards/uncharted_passage/flow.cards', 52, 9),
+    418: ('cards/uncharted_passage/flow.cards', 53, 11),
+    423: ('cards/uncharted_passage/flow.cards', 59, 7),
+    424: ('cards/uncharted_passage/flow.cards', 64, 7),
+    429: ('cards/uncharted_passage/flow.cards', 64, 7),
     432: ('cards/uncharted_passage/flow.cards', 64, 7),
-    435: ('cards/uncharted_passage/flow.cards', 64, 7),
-    437: ('cards/uncharted_passage/flow.cards', 65, 9),
-    438: ('cards/uncharted_passage/flow.cards', 66, 11),
-    443: ('cards/uncharted_passage/flow.cards', 74, 7),
+    434: ('cards/uncharted_passage/flow.cards', 65, 9),
+    435: ('cards/uncharted_passage/flow.cards', 66, 11),
+    440: ('cards/uncharted_passage/flow.cards', 74, 7),
+    445: ('cards/uncharted_passage/flow.cards', 74, 7),
     448: ('cards/uncharted_passage/flow.cards', 74, 7),
-    451: ('cards/uncharted_passage/flow.cards', 74, 7),
-    453: ('cards/uncharted_passage/flow.cards', 75, 9),
-    454: ('cards/uncharted_passage/flow.cards', 76, 11),
-    455: ('cards/uncharted_passage/flow.cards', 77, 11),
-    460: ('cards/uncharted_passage/flow.cards', 84, 7),
-    461: ('cards/uncharted_passage/flow.cards', 85, 9),
-    466: ('cards/uncharted_passage/flow.cards', 89, 7),
-    471: ('cards/uncharted_passage/flow.cards', 33, 3),
-    476: ('cards/uncharted_passage/flow.cards', 102, 7),
-    477: ('cards/uncharted_passage/flow.cards', 103, 7),
-    479: ('cards/uncharted_passage/flow.cards', 106, 9),
-    480: ('cards/uncharted_passage/flow.cards', 107, 11),
-    482: ('cards/uncharted_passage/flow.cards', 109, 11),
-    487: ('cards/uncharted_passage/flow.cards', 95, 3),
-    492: ('cards/uncharted_passage/flow.cards', 7, 1),
-    501: ('cards/uncharted_passage/flow.cards', 12, 7),
-    502: ('cards/uncharted_passage/flow.cards', 95, 3),
-    507: ('cards/uncharted_passage/flow.cards', 18, 7),
-    508: ('cards/uncharted_passage/flow.cards', 95, 3),
-    513: ('cards/uncharted_passage/flow.cards', 22, 7),
-    514: ('cards/uncharted_passage/flow.cards', 95, 3),
-    519: ('cards/uncharted_passage/flow.cards', 27, 7),
-    520: ('cards/uncharted_passage/flow.cards', 95, 3),
-    531: ('cards/uncharted_passage/flow.cards', 37, 7),
-    532: ('cards/uncharted_passage/flow.cards', 95, 3),
-    537: ('cards/uncharted_passage/flow.cards', 41, 7),
-    538: ('cards/uncharted_passage/flow.cards', 42, 9),
-    539: ('cards/uncharted_passage/flow.cards', 95, 3),
-    544: ('cards/uncharted_passage/flow.cards', 47, 7),
-    545: ('cards/uncharted_passage/flow.cards', 51, 7),
-    546: ('cards/uncharted_passage/flow.cards', 52, 9),
-    548: ('cards/uncharted_passage/flow.cards', 53, 11),
-    549: ('cards/uncharted_passage/flow.cards', 95, 3),
-    554: ('cards/uncharted_passage/flow.cards', 59, 7),
-    555: ('cards/uncharted_passage/flow.cards', 64, 7),
+    450: ('cards/uncharted_passage/flow.cards', 75, 9),
+    451: ('cards/uncharted_passage/flow.cards', 76, 11),
+    452: ('cards/uncharted_passage/flow.cards', 77, 11),
+    457: ('cards/uncharted_passage/flow.cards', 84, 7),
+    458: ('cards/uncharted_passage/flow.cards', 85, 9),
+    463: ('cards/uncharted_passage/flow.cards', 89, 7),
+    468: ('cards/uncharted_passage/flow.cards', 33, 3),
+    473: ('cards/uncharted_passage/flow.cards', 102, 7),
+    474: ('cards/uncharted_passage/flow.cards', 103, 7),
+    476: ('cards/uncharted_passage/flow.cards', 106, 9),
+    477: ('cards/uncharted_passage/flow.cards', 107, 11),
+    479: ('cards/uncharted_passage/flow.cards', 109, 11),
+    484: ('cards/uncharted_passage/flow.cards', 95, 3),
+    489: ('cards/uncharted_passage/flow.cards', 7, 1),
+    498: ('cards/uncharted_passage/flow.cards', 12, 7),
+    499: ('cards/uncharted_passage/flow.cards', 95, 3),
+    504: ('cards/uncharted_passage/flow.cards', 18, 7),
+    505: ('cards/uncharted_passage/flow.cards', 95, 3),
+    510: ('cards/uncharted_passage/flow.cards', 22, 7),
+    511: ('cards/uncharted_passage/flow.cards', 95, 3),
+    516: ('cards/uncharted_passage/flow.cards', 27, 7),
+    517: ('cards/uncharted_passage/flow.cards', 95, 3),
+    528: ('cards/uncharted_passage/flow.cards', 37, 7),
+    529: ('cards/uncharted_passage/flow.cards', 95, 3),
+    534: ('cards/uncharted_passage/flow.cards', 41, 7),
+    535: ('cards/uncharted_passage/flow.cards', 42, 9),
+    536: ('cards/uncharted_passage/flow.cards', 95, 3),
+    541: ('cards/uncharted_passage/flow.cards', 47, 7),
+    542: ('cards/uncharted_passage/flow.cards', 51, 7),
+    543: ('cards/uncharted_passage/flow.cards', 52, 9),
+    545: ('cards/uncharted_passage/flow.cards', 53, 11),
+    546: ('cards/uncharted_passage/flow.cards', 95, 3),
+    551: ('cards/uncharted_passage/flow.cards', 59, 7),
+    552: ('cards/uncharted_passage/flow.cards', 64, 7),
+    557: ('cards/uncharted_passage/flow.cards', 64, 7),
     560: ('cards/uncharted_passage/flow.cards', 64, 7),
-    563: ('cards/uncharted_passage/flow.cards', 64, 7),
-    565: ('cards/uncharted_passage/flow.cards', 65, 9),
-    566: ('cards/uncharted_passage/flow.cards', 66, 11),
-    567: ('cards/uncharted_passage/flow.cards', 95, 3),
-    572: ('cards/uncharted_passage/flow.cards', 74, 7),
+    562: ('cards/uncharted_passage/flow.cards', 65, 9),
+    563: ('cards/uncharted_passage/flow.cards', 66, 11),
+    564: ('cards/uncharted_passage/flow.cards', 95, 3),
+    569: ('cards/uncharted_passage/flow.cards', 74, 7),
+    574: ('cards/uncharted_passage/flow.cards', 74, 7),
     577: ('cards/uncharted_passage/flow.cards', 74, 7),
-    580: ('cards/uncharted_passage/flow.cards', 74, 7),
-    582: ('cards/uncharted_passage/flow.cards', 75, 9),
-    583: ('cards/uncharted_passage/flow.cards', 76, 11),
-    585: ('cards/uncharted_passage/flow.cards', 138, 3),
-    586: ('cards/uncharted_passage/flow.cards', 139, 3),
-    587: ('cards/uncharted_passage/flow.cards', 142, 5),
-    588: ('cards/uncharted_passage/flow.cards', 143, 7),
-    591: ('cards/uncharted_passage/flow.cards', 159, 3),
-    592: ('cards/uncharted_passage/flow.cards', 160, 3),
-    593: ('cards/uncharted_passage/flow.cards', 149, 5),
-    594: ('cards/uncharted_passage/flow.cards', 150, 7),
-    595: ('cards/uncharted_passage/flow.cards', 95, 3),
-    600: ('cards/uncharted_passage/flow.cards', 84, 7),
-    601: ('cards/uncharted_passage/flow.cards', 85, 9),
-    602: ('cards/uncharted_passage/flow.cards', 95, 3),
-    607: ('cards/uncharted_passage/flow.cards', 89, 7),
-    608: ('cards/uncharted_passage/flow.cards', 95, 3),
-    639: ('cards/uncharted_passage/flow.cards', 37, 7),
-    640: ('cards/uncharted_passage/flow.cards', 95, 3),
-    643: ('cards/uncharted_passage/flow.cards', 41, 7),
-    644: ('cards/uncharted_passage/flow.cards', 42, 9),
-    645: ('cards/uncharted_passage/flow.cards', 95, 3),
-    648: ('cards/uncharted_passage/flow.cards', 47, 7),
-    649: ('cards/uncharted_passage/flow.cards', 51, 7),
-    650: ('cards/uncharted_passage/flow.cards', 52, 9),
-    651: ('cards/uncharted_passage/flow.cards', 53, 11),
-    652: ('cards/uncharted_passage/flow.cards', 95, 3),
-    655: ('cards/uncharted_passage/flow.cards', 59, 7),
-    656: ('cards/uncharted_passage/flow.cards', 64, 7),
+    579: ('cards/uncharted_passage/flow.cards', 75, 9),
+    580: ('cards/uncharted_passage/flow.cards', 76, 11),
+    582: ('cards/uncharted_passage/flow.cards', 138, 3),
+    583: ('cards/uncharted_passage/flow.cards', 139, 3),
+    584: ('cards/uncharted_passage/flow.cards', 142, 5),
+    585: ('cards/uncharted_passage/flow.cards', 143, 7),
+    588: ('cards/uncharted_passage/flow.cards', 159, 3),
+    589: ('cards/uncharted_passage/flow.cards', 160, 3),
+    590: ('cards/uncharted_passage/flow.cards', 149, 5),
+    591: ('cards/uncharted_passage/flow.cards', 150, 7),
+    592: ('cards/uncharted_passage/flow.cards', 95, 3),
+    597: ('cards/uncharted_passage/flow.cards', 84, 7),
+    598: ('cards/uncharted_passage/flow.cards', 85, 9),
+    599: ('cards/uncharted_passage/flow.cards', 95, 3),
+    604: ('cards/uncharted_passage/flow.cards', 89, 7),
+    605: ('cards/uncharted_passage/flow.cards', 95, 3),
+    636: ('cards/uncharted_passage/flow.cards', 37, 7),
+    637: ('cards/uncharted_passage/flow.cards', 95, 3),
+    640: ('cards/uncharted_passage/flow.cards', 41, 7),
+    641: ('cards/uncharted_passage/flow.cards', 42, 9),
+    642: ('cards/uncharted_passage/flow.cards', 95, 3),
+    645: ('cards/uncharted_passage/flow.cards', 47, 7),
+    646: ('cards/uncharted_passage/flow.cards', 51, 7),
+    647: ('cards/uncharted_passage/flow.cards', 52, 9),
+    648: ('cards/uncharted_passage/flow.cards', 53, 11),
+    649: ('cards/uncharted_passage/flow.cards', 95, 3),
+    652: ('cards/uncharted_passage/flow.cards', 59, 7),
+    653: ('cards/uncharted_passage/flow.cards', 64, 7),
+    657: ('cards/uncharted_passage/flow.cards', 64, 7),
     660: ('cards/uncharted_passage/flow.cards', 64, 7),
-    663: ('cards/uncharted_passage/flow.cards', 64, 7),
-    664: ('cards/uncharted_passage/flow.cards', 65, 9),
-    665: ('cards/uncharted_passage/flow.cards', 66, 11),
-    666: ('cards/uncharted_passage/flow.cards', 95, 3),
-    669: ('cards/uncharted_passage/flow.cards', 74, 7),
+    661: ('cards/uncharted_passage/flow.cards', 65, 9),
+    662: ('cards/uncharted_passage/flow.cards', 66, 11),
+    663: ('cards/uncharted_passage/flow.cards', 95, 3),
+    666: ('cards/uncharted_passage/flow.cards', 74, 7),
+    670: ('cards/uncharted_passage/flow.cards', 74, 7),
     673: ('cards/uncharted_passage/flow.cards', 74, 7),
-    676: ('cards/uncharted_passage/flow.cards', 74, 7),
-    677: ('cards/uncharted_passage/flow.cards', 75, 9),
-    678: ('cards/uncharted_passage/flow.cards', 76, 11),
-    680: ('cards/uncharted_passage/flow.cards', 138, 3),
-    681: ('cards/uncharted_passage/flow.cards', 139, 3),
-    682: ('cards/uncharted_passage/flow.cards', 142, 5),
-    683: ('cards/uncharted_passage/flow.cards', 143, 7),
-    686: ('cards/uncharted_passage/flow.cards', 159, 3),
-    687: ('cards/uncharted_passage/flow.cards', 160, 3),
-    688: ('cards/uncharted_passage/flow.cards', 149, 5),
-    689: ('cards/uncharted_passage/flow.cards', 150, 7),
-    690: ('cards/uncharted_passage/flow.cards', 95, 3),
-    693: ('cards/uncharted_passage/flow.cards', 84, 7),
-    694: ('cards/uncharted_passage/flow.cards', 85, 9),
-    695: ('cards/uncharted_passage/flow.cards', 95, 3),
-    698: ('cards/uncharted_passage/flow.cards', 89, 7),
-    699: ('cards/uncharted_passage/flow.cards', 95, 3),
+    674: ('cards/uncharted_passage/flow.cards', 75, 9),
+    675: ('cards/uncharted_passage/flow.cards', 76, 11),
+    677: ('cards/uncharted_passage/flow.cards', 138, 3),
+    678: ('cards/uncharted_passage/flow.cards', 139, 3),
+    679: ('cards/uncharted_passage/flow.cards', 142, 5),
+    680: ('cards/uncharted_passage/flow.cards', 143, 7),
+    683: ('cards/uncharted_passage/flow.cards', 159, 3),
+    684: ('cards/uncharted_passage/flow.cards', 160, 3),
+    685: ('cards/uncharted_passage/flow.cards', 149, 5),
+    686: ('cards/uncharted_passage/flow.cards', 150, 7),
+    687: ('cards/uncharted_passage/flow.cards', 95, 3),
+    690: ('cards/uncharted_passage/flow.cards', 84, 7),
+    691: ('cards/uncharted_passage/flow.cards', 85, 9),
+    692: ('cards/uncharted_passage/flow.cards', 95, 3),
+    695: ('cards/uncharted_passage/flow.cards', 89, 7),
+    696: ('cards/uncharted_passage/flow.cards', 95, 3),
 }
