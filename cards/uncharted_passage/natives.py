@@ -25,10 +25,10 @@ from .game import (
     UnchartedPassage,
     crew_stamina_for_scurvy,
 )
-from .game import suffer_scurvy as scurvy_suffered
 from .game import (
     sailor_points as game_sailor_points,
 )
+from .game import suffer_scurvy as scurvy_suffered
 from .map import EAST_ASIA_PORTS
 from .map import place_id as _place_id
 from .policy import POLICIES
