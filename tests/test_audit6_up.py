@@ -12,6 +12,10 @@ What it found:
   both players"; the shared Pirate roll the same ("applies equally to both players", the
   Anti-Piracy prestige gained "simultaneously"). Both ships now have the event (or face the
   roll) before a sinking ends the game: two ships sunk together both sink, and neither wins.
+- 2-player, a Pirate's Raid rolled its two dice for each ship in a Pirate Infested Area; the
+  card's contents "apply equally to both players", as the Pirate's Combat Power "rolled on the
+  dice applies equally to both players": one roll now strikes both, each ship's copy its own to
+  reroll with Figurehead.
 - A card's ``gain specialties 1`` raised the count and wrote no name in the Specialties Book
   ("When you gain specialties, you mark it by writing the name of the specialties"): the
   specialty could not be sold, delivered to a trade mission nor given in co-op. The captain now

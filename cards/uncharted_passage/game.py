@@ -1315,8 +1315,13 @@ class UnchartedPassage(FlowGame):
         """Planning phase: reveal a voyage or mid-event card; its events apply to every player.
 
         "Most effects are applied immediately when revealed"; the card then stays in force for
-        the month (a voyage card) or "for the rest of the game" (the mid-event card). Each
-        player's own dice (a Pirate's Raid) are theirs to reroll with Figurehead.
+        the month (a voyage card) or "for the rest of the game" (the mid-event card).
+
+        2-player: "The contents of this card apply equally to both players": the dice the event
+        rolls (a Pirate's Raid's two dice) are rolled once, and each ship it strikes takes the
+        same roll, as the Pirate's Combat Power "rolled on the dice applies equally to both
+        players"; each ship's copy is its own to reroll with Figurehead ("only affects your own
+        dice results").
         """
         kind = self.cards[card]["kind"]
         if kind == "voyage":
@@ -1331,16 +1336,24 @@ class UnchartedPassage(FlowGame):
         # had it (Rocks or Plague with a box left on both tracks sinks both; seat order made
         # player 1 sink alone and player 2 "the other player ... declared the winner").
         sank: ShipSank | None = None
+        rolled: list[int] = []  # the event's dice, as first rolled, for every ship
         for player in self.players:
             if player.flags.get("sunk"):
                 continue
             self.dice_owner, self.dice_purpose = player, "raid"
+            self._replay = list(rolled) if rolled else None
+            self._recording = []
             try:
                 self.fire("reveal", player, cards=[card])
             except ShipSank as ended:
                 sank = sank or ended
             finally:
-                self.dice_owner = None
+                self.dice_owner, self._replay = None, None
+                recorded, self._recording = self._recording, None
+            if len(recorded) > len(rolled):
+                # A ship the event struck first rolled them (an earlier one outside the
+                # Pirate Infested Area rolled none).
+                rolled = recorded
         if sank is not None:
             raise sank
 
