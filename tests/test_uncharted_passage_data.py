@@ -633,7 +633,7 @@ def test_discover_galapagos_gains_the_die_and_suffers_it_as_scurvy() -> None:
 
 def test_lime_juice_reduces_the_galapagos_scurvy_by_up_to_2() -> None:
     # "You may use Lime Juice to reduce the amount of Scurvy damage."
-    g = game(("play.lime_juice", "yes"), dice=(1,))
+    g = game(("lime_juice.scurvy.use", "yes"), dice=(1,))
     g.players[0].zones["missions"] = ["discover_galapagos_islands"]
     g.players[0].zones["port_cards"] = ["lime_juice"]
     g.anchor_at_sea(g.players[0], "galapagos_islands")

@@ -292,6 +292,14 @@ SAILOR_FIRST_CARDS = 3
 NO_RECORD = ""
 
 
+class ShipSank(GameEnded):
+    """A ship sank: "your ship sinks and the game ends immediately". What applies to both
+    ships at once ("The contents of this card apply equally to both players"; "The Pirate
+    Combat Strength rolled on the dice applies equally to both players") is applied to both
+    before the game ends (:meth:`UnchartedPassage.reveal`, :meth:`UnchartedPassage.face_pirates`),
+    so two ships that sink together both sink, and neither is "the other player"."""
+
+
 def _titles_from_data(
     ir: dict[str, Any], coop: bool, kind: str = "title"
 ) -> tuple[tuple[int, str], ...]:
@@ -406,6 +414,8 @@ class UnchartedPassage(FlowGame):
         self.dsl_functions: dict[str, Any] = static["dsl_functions"]
         #: The DSL verb gain_port_card (flow.cards), looked up once per compiled game.
         self._port_card_verb: Any = self.dsl_verbs.get("gain_port_card")
+        #: The DSL verb ship_damage (flow.cards): every Ship Damage goes through it.
+        self._ship_damage_verb: Any = self.dsl_verbs.get("ship_damage")
         self._rules: list[str] = static["rules"]
         #: Per trigger: the rules answering it, and whether a voyage or mid-event card, a Port
         #: Card or a mission can (what :meth:`_answering_in_force` needs to look at).
@@ -730,23 +740,34 @@ class UnchartedPassage(FlowGame):
             self.dice_owner = None
 
     def gain(self, c: Context, counter: str, amount: int) -> None:
-        """Gain; prestige moves the marker on the Prestige Track (:meth:`marker_moved`)."""
-        if counter != "prestige" or amount <= 0:
+        """Gain; prestige moves the marker on the Prestige Track (:meth:`marker_moved`), and
+        specialties gained are written in the Specialties Book by name
+        (:meth:`write_specialties`)."""
+        if counter not in ("prestige", "specialties") or amount <= 0:
             super().gain(c, counter, amount)
             return
-        before = c.player.counters["prestige"]
+        before = c.player.counters[counter]
         super().gain(c, counter, amount)
-        self.marker_moved(c.player, before)
+        if counter == "prestige":
+            self.marker_moved(c.player, before)
+        else:
+            self.write_specialties(c.player, c.player.counters[counter] - before)
 
     def add(self, c: Context, target: str, amount: int) -> None:
         """Add; prestige added (``add prestige 1``, not a window's quantity) moves the marker
-        as a gain does, anchor spaces and all."""
-        if target != "prestige" or target in c.q:
+        as a gain does, anchor spaces and all; specialties added are written in (or, a
+        negative amount, crossed out of) the Specialties Book by name."""
+        if target not in ("prestige", "specialties") or target in c.q:
             super().add(c, target, amount)
             return
-        before = c.player.counters["prestige"]
+        before = c.player.counters[target]
         super().add(c, target, amount)
-        self.marker_moved(c.player, before)
+        if target == "prestige":
+            self.marker_moved(c.player, before)
+        elif c.player.counters[target] > before:
+            self.write_specialties(c.player, c.player.counters[target] - before)
+        else:
+            self.cross_out_specialties(c.player)
 
     def marker_moved(self, player: Player, before: int) -> None:
         """The player's Prestige marker moved from ``before`` to their prestige now, up or down
@@ -807,13 +828,18 @@ class UnchartedPassage(FlowGame):
             self.marker_moved(c.player, before)
 
     def set(self, c: Context, target: str, value: int) -> None:
-        """Set; specialties set lower are crossed out of the Specialties Book by name, and
-        prestige set moves the marker (up to an anchor space too)."""
+        """Set; specialties set lower are crossed out of the Specialties Book by name (set
+        higher, written in by name), and prestige set moves the marker (up to an anchor space
+        too)."""
         counted = target in ("specialties", "prestige") and target not in c.q
         before = c.player.counters[target] if counted else 0
         super().set(c, target, value)
         if counted and target == "specialties":
-            self.cross_out_specialties(c.player)
+            after = c.player.counters[target]
+            if after > before:
+                self.write_specialties(c.player, after - before)
+            else:
+                self.cross_out_specialties(c.player)
         elif counted:
             self.marker_moved(c.player, before)
 
@@ -834,6 +860,48 @@ class UnchartedPassage(FlowGame):
                 pick = self.ask(player, question).partition(":")[2] or names[0]
             goods.remove(pick)
             self.log("specialty_lost", player.index, pick)
+
+    # "When you gain specialties, you mark it by writing the name of the specialties in the
+    # Specialties Book in the logbook": a card's 'gain specialties 1' (or add, or set higher)
+    # writes a name, which the captain chooses, or the specialty could never be sold,
+    # delivered to a trade mission, given in co-op, nor told apart when offered or abandoned.
+
+    def write_specialties(self, player: Player, amount: int) -> None:
+        """Write ``amount`` specialties gained by a card (not purchased at a port, which writes
+        the port's) in the Specialties Book: the captain chooses each one's name among the
+        specialties the map's ports sell (``specialties.gain``); a card naming one writes it
+        with ``gain_specialty``."""
+        names = self.specialty_names()
+        for _ in range(max(amount, 0)):
+            if not names:
+                raise RuleError(
+                    "a specialty gained is written in the Specialties Book by name, and no port "
+                    "of the map sells one (the map's ports give 'specialty NAME')"
+                )
+            pick = names[0]
+            if len(names) > 1:
+                question = Question(
+                    "specialties.gain",
+                    player.index,
+                    "Write a specialty you gain in the Specialties Book",
+                    tuple(f"specialty:{name}" for name in names),
+                )
+                pick = self.ask(player, question).partition(":")[2] or names[0]
+            player.flags["goods"].append(pick)
+            self.log("specialty", player.index, pick)
+
+    def specialty_names(self) -> tuple[str, ...]:
+        """The specialties the ports of the map in play sell, in the map's order (else the
+        game's ``specialty`` cards): what a specialty gained by a card may be written as."""
+        chart = self.chart or chart_for(self.ir)
+        key = ("specialty_names", id(chart))
+        cached = self._static_cache.get(key)
+        if cached is None or cached[0] is not chart:
+            names = tuple(
+                dict.fromkeys(s.specialty for s in chart.spaces.values() if s.specialty)
+            ) or tuple(self._by_kind.get("specialty", ()))
+            cached = self._static_cache[key] = (chart, names)
+        return cached[1]
 
     def _reach_anchor_space(self, player: Player, space: int) -> None:
         """An anchor space reached: its Port Card, once a game. 2-player: "During the game,
@@ -1046,9 +1114,19 @@ class UnchartedPassage(FlowGame):
     # Each step takes the acting player's context, so natives.py registers the method itself
     # as the flow's verb (engine.api: one call, no wrapper).
 
+    def settle_sinking(self) -> None:
+        """A ship the shared Pirate roll sank while the other ship was still to face it
+        (:meth:`face_pirates`) ends the game here, at the next step of the month, when a house
+        rule's Pirate phase never had the other ship face it (a loop that skips every ship once
+        one sank) and its own ``end_when`` did not end the game: "the game ends immediately"."""
+        if self.board.pop("sinking", False) and self.playing:
+            raise ShipSank("the ship sank")
+
     def begin_month(self, c: Context | None = None) -> None:
         """A new line of the logbook: where the month starts, and nothing sailed yet (the
         verb ``new_logbook_line``)."""
+        if "sinking" in self.board:
+            self.settle_sinking()
         starts = []
         for p in self.players:
             flags = p.flags
@@ -1079,6 +1157,8 @@ class UnchartedPassage(FlowGame):
     def write_logbook(self, c: Context | None = None) -> None:
         """The month's line of each logbook, once a month (the flow writes it at the end of the
         month, and at the end of the game for a month a sinking cut short)."""
+        if "sinking" in self.board:
+            self.settle_sinking()
         month = self._month
         if month is None:
             return
@@ -1235,8 +1315,13 @@ class UnchartedPassage(FlowGame):
         """Planning phase: reveal a voyage or mid-event card; its events apply to every player.
 
         "Most effects are applied immediately when revealed"; the card then stays in force for
-        the month (a voyage card) or "for the rest of the game" (the mid-event card). Each
-        player's own dice (a Pirate's Raid) are theirs to reroll with Figurehead.
+        the month (a voyage card) or "for the rest of the game" (the mid-event card).
+
+        2-player: "The contents of this card apply equally to both players": the dice the event
+        rolls (a Pirate's Raid's two dice) are rolled once, and each ship it strikes takes the
+        same roll, as the Pirate's Combat Power "rolled on the dice applies equally to both
+        players"; each ship's copy is its own to reroll with Figurehead ("only affects your own
+        dice results").
         """
         kind = self.cards[card]["kind"]
         if kind == "voyage":
@@ -1246,14 +1331,31 @@ class UnchartedPassage(FlowGame):
         else:
             raise RuleError(f"'{card}' is {with_article(kind)}, not a voyage or mid-event card")
         self.log("reveal", card)
+        # 2-player: "The contents of this card apply equally to both players": the event is
+        # applied to each ship, in seat order, and a ship it sinks ends the game only once both
+        # had it (Rocks or Plague with a box left on both tracks sinks both; seat order made
+        # player 1 sink alone and player 2 "the other player ... declared the winner").
+        sank: ShipSank | None = None
+        rolled: list[int] = []  # the event's dice, as first rolled, for every ship
         for player in self.players:
+            if player.flags.get("sunk"):
+                continue
             self.dice_owner, self.dice_purpose = player, "raid"
+            self._replay = list(rolled) if rolled else None
+            self._recording = []
             try:
                 self.fire("reveal", player, cards=[card])
+            except ShipSank as ended:
+                sank = sank or ended
             finally:
-                self.dice_owner = None
-            if self.board.get("over"):
-                break
+                self.dice_owner, self._replay = None, None
+                recorded, self._recording = self._recording, None
+            if len(recorded) > len(rolled):
+                # A ship the event struck first rolled them (an earlier one outside the
+                # Pirate Infested Area rolled none).
+                rolled = recorded
+        if sank is not None:
+            raise sank
 
     # -- Pirate phase
 
@@ -1281,6 +1383,9 @@ class UnchartedPassage(FlowGame):
         finally:
             shared, self._recording = self._recording, None
         self.board["pirate_roll"] = (voyage, power, shared)
+        # The ships still to face this roll: a ship it sinks ends the game once all have faced
+        # it (face_pirates).
+        self.board["pirates_to_face"] = {p.index for p in self.players if not p.flags.get("sunk")}
 
     def face_pirates(self, c: Context) -> None:
         """The acting captain's Pirate phase against this month's voyage card (none: nothing):
@@ -1301,14 +1406,28 @@ class UnchartedPassage(FlowGame):
                 self.dice_owner = None
             return
         _, own, shared = roll
-        if shared and "figurehead" in player.zones["port_cards"]:
-            self.dice_owner, self.dice_purpose = player, "pirate"
-            self._replay = list(shared)
-            try:
-                own = int(self.formula(voyage, "pirate", Context(player, voyage, "pirate")))
-            finally:
-                self.dice_owner, self._replay = None, None
-        self.pirate_phase(player, voyage, pirate_power=own)
+        # "The Pirate Combat Strength rolled on the dice applies equally to both players", at
+        # once (the turn order only says whose Anti-Piracy prestige "moves first"): a ship
+        # sunk by it ends the game after the other ship has faced it too, so both may sink.
+        to_face: set[int] = board.get("pirates_to_face") or set()
+        to_face.discard(player.index)
+        try:
+            if shared and "figurehead" in player.zones["port_cards"]:
+                self.dice_owner, self.dice_purpose = player, "pirate"
+                self._replay = list(shared)
+                try:
+                    own = int(self.formula(voyage, "pirate", Context(player, voyage, "pirate")))
+                finally:
+                    self.dice_owner, self._replay = None, None
+            self.pirate_phase(player, voyage, pirate_power=own)
+        except ShipSank:
+            if not to_face:
+                board.pop("sinking", None)
+                raise
+            board["sinking"] = True
+            return
+        if not to_face and board.pop("sinking", False):
+            raise ShipSank("the ship sank")
 
     def pirate_phase(
         self,
@@ -1340,8 +1459,23 @@ class UnchartedPassage(FlowGame):
         self.fire("pirate_resolved", player, quantities={"pirate_power": power, "armament": armed})
         damage = max(power - armed, 0)
         if damage > 0:
-            self.mark(Context(player, voyage_card_id, "pirate_combat"), "durability", damage)
+            self.ship_damage(player, damage, voyage_card_id)
         return combat
+
+    def ship_damage(self, player: Player, amount: int, card: str = "") -> None:
+        """The ship takes ``amount`` Ship Damage ("your ship takes damage equal to the
+        difference. Mark an X on the Ship Durability Track in the logbook equal to the amount of
+        damage"), through the DSL verb ``ship_damage`` (flow.cards), as the Pirate's Raid, the
+        Kraken and Critical Damage's "one additional damage" do: a house rule redefining it
+        (an armoured hull taking 1 less) changes every Ship Damage, not only a card's."""
+        verb = self._ship_damage_verb
+        if verb is None:
+            self.mark(Context(player, card, "ship_damage"), "durability", amount)
+        elif self.playing:
+            # Inside play()'s Game.call, which locates a failure here at its DSL line.
+            verb(self, Context(player, card, "ship_damage"), amount)
+        else:
+            self.run_verb("ship_damage", player, amount)
 
     # -- Sailing phase
 
@@ -1391,6 +1525,8 @@ class UnchartedPassage(FlowGame):
         The ``sailing`` window opens first (Reinforced Rope: "You may sail 1 additional
         space"); the spaces it adds beyond the Sailing Speed are kept out of the Scurvy Check.
         """
+        if "sinking" in self.board:
+            self.settle_sinking()
         player = c.player
         speed = player.counters["sailing_speed"]
         window = self.fire("sailing", player, quantities={"reach": speed, "unscurvied_distance": 0})
@@ -2003,7 +2139,7 @@ class UnchartedPassage(FlowGame):
             # "the game ends immediately", whatever the flow's end condition says: a house
             # rule's own 'end_when' replaces the flow's 'end when ship_sunk()', and a sunk
             # ship then sailed on to the 12th month.
-            raise GameEnded("the ship sank")
+            raise ShipSank("the ship sank")
 
     # -- the steps without the map (scenarios of the card layer call them directly)
 

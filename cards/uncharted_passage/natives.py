@@ -24,11 +24,11 @@ from . import map as world_map
 from .game import (
     UnchartedPassage,
     crew_stamina_for_scurvy,
-    suffer_scurvy,
 )
 from .game import (
     sailor_points as game_sailor_points,
 )
+from .game import suffer_scurvy as scurvy_suffered
 from .map import EAST_ASIA_PORTS
 from .map import place_id as _place_id
 from .policy import POLICIES
@@ -54,7 +54,16 @@ def in_pirate_infested_area(g: Game, c: Context) -> bool:
     if "in_pirate_infested_area" in flags:
         return bool(flags["in_pirate_infested_area"])
     position = flags.get("position")
-    return position is not None and _place_id(position) in g.board.get("pirate_infested_area", ())
+    if position is None:
+        return False
+    infested = g.board.get("pirate_infested_area")
+    if infested is None:
+        # The World Map not unfolded yet (a scenario that reveals Pirate's Raid without the
+        # setup): the chart in play says which spaces are infested, as at_discovery_spot reads
+        # it, or a ship next to a pirate icon would ignore the event.
+        chart = getattr(g, "chart", None) or world_map.chart_for(g.ir)
+        infested = chart.infested_spaces
+    return _place_id(position) in infested
 
 
 @native(returns="bool")
@@ -111,7 +120,11 @@ def raid(g: Game, c: Context, damage: int) -> None:
         damage = window.q["damage"]
     g.log("raid", c.player.index, damage)
     if damage > 0:
-        g.mark(c, "durability", damage)
+        # "apply Ship Damage equal to the difference": the DSL verb ship_damage (flow.cards).
+        if isinstance(g, UnchartedPassage):
+            g.ship_damage(c.player, damage, c.card)
+        else:
+            g.mark(c, "durability", damage)
 
 
 # -- the Scurvy Check's steps (the check itself is the DSL verb scurvy_check of flow.cards)
@@ -162,10 +175,19 @@ def offer_rum(g: Game, c: Context) -> None:
 @verb("amount number")
 def scurvy(g: Game, c: Context, shortfall: int) -> None:
     """What a Scurvy Check found (the DSL verb ``scurvy_check`` works it out): logged, then
-    suffered (:func:`suffer_scurvy`)."""
+    suffered (:func:`game.suffer_scurvy`)."""
     g.log("scurvy_check", c.player.index, scurvy_distance(g, c), scurvy_stamina(g, c), shortfall)
     c.player.flags["rum_for_scurvy"] = False
-    suffer_scurvy(g, c, shortfall)
+    scurvy_suffered(g, c, shortfall)
+
+
+@verb("amount number")
+def suffer_scurvy(g: Game, c: Context, amount: int) -> None:
+    """Scurvy that no Scurvy Check found ("Discover Galapagos Islands": "suffer Scurvy equal to
+    the die result. You may use Lime Juice to reduce the amount of Scurvy damage"): the
+    ``scurvy`` window, where Lime Juice and any card answering Scurvy may reduce it, then the
+    marks (:func:`game.suffer_scurvy`)."""
+    scurvy_suffered(g, c, int(amount))
 
 
 # -- the rules' steps the cards call, kept beside the board they change (game.py)
@@ -221,6 +243,13 @@ sail = verb(name="sail")(UnchartedPassage.set_sail)
 def abandon_one(g: UnchartedPassage, c: Context) -> bool:
     """Critical damage: the acting captain abandons a specialty or a Port Card, if any."""
     return g.abandon_one(c.player)
+
+
+@verb("specialty name")
+def gain_specialty(g: UnchartedPassage, c: Context, specialty: str) -> None:
+    """ "When you gain specialties, you mark it by writing the name of the specialties in the
+    Specialties Book": the specialty a card names (``gain_specialty silk``)."""
+    g.add_specialty(c.player, str(specialty))
 
 
 @verb()
@@ -288,14 +317,23 @@ def check_voyage(
     """A voyage card must allow a logbook line: "write a number between 1 and 6 in the
     Sailing Speed, Crew Stamina, and Armament spaces ... The sum of the three numbers cannot
     exceed the amount of resources", or each number of a "1 3 5" card in a space. Resources
-    below 3 (1 in each space) or a triple no space can take left the Planning phase asking a
-    question with no answer."""
+    below 3 (1 in each space), a triple no space can take, or a number restraint ("Follow any
+    number restraints imposed by events") that none of the lines meets left the Planning phase
+    asking a question with no answer."""
     counters = vocabulary.get("counters", {})
     bounds = [
         (int((counters.get(n) or {}).get("min") or 0), (counters.get(n) or {}).get("max"))
         for n in _LINE
     ]
     props = card.get("properties") or {}
+    problems = _check_resources(props, bounds)
+    if problems:
+        return problems
+    return _check_restraint(card, props, bounds, vocabulary)
+
+
+def _check_resources(props: dict[str, Any], bounds: list[tuple[int, Any]]) -> list[CardError]:
+    """The voyage card's resources give at least one logbook line (:func:`check_voyage`)."""
     if props.get("resource_triple") is not None:
         triple = game._numbers(props["resource_triple"])
         if len(triple) != 3:
@@ -348,6 +386,107 @@ def check_voyage(
             )
         ]
     return []
+
+
+def _lines(props: dict[str, Any], bounds: list[tuple[int, Any]]) -> list[tuple[int, ...]]:
+    """Every logbook line the card's resources allow, before its restraint."""
+    triple = game._numbers(props.get("resource_triple"))
+    if len(triple) == 3:
+        return list(set(permutations(triple)))
+    (low_s, high_s), (low_c, high_c), (low_a, high_a) = bounds
+    total = game._number(props.get("resources"), 18)
+    return [
+        (s, c, a)
+        for s in range(low_s, (high_s or 6) + 1)
+        for c in range(low_c, (high_c or 6) + 1)
+        for a in range(low_a, (high_a or 6) + 1)
+        if s + c + a <= total
+    ]
+
+
+def _value(expr: Any, line: dict[str, int], params: dict[str, Any]) -> Any:
+    """A restraint's value for one logbook line, or None when it reads anything but the line's
+    three numbers, the game's params and arithmetic (then it cannot be judged here)."""
+    if not isinstance(expr, dict):
+        return None
+    kind = expr.get("kind")
+    if kind in ("num", "bool"):
+        return expr.get("value")
+    if kind == "counter":
+        return line.get(str(expr.get("name")))
+    if kind == "param":
+        value = params.get(str(expr.get("name")))
+        return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+    if kind == "not":
+        inner = _value(expr.get("operand"), line, params)
+        return None if inner is None else not inner
+    left = _value(expr.get("left"), line, params)
+    right = _value(expr.get("right"), line, params)
+    if left is None or right is None:
+        return None
+    op = expr.get("op")
+    try:
+        if kind == "logic":
+            return (bool(left) and bool(right)) if op == "and" else (bool(left) or bool(right))
+        if kind == "compare":
+            return {
+                "<": left < right,
+                "<=": left <= right,
+                ">": left > right,
+                ">=": left >= right,
+                "==": left == right,
+                "!=": left != right,
+            }.get(str(op))
+        if kind == "binary":
+            if op in ("/", "%") and right == 0:
+                return None
+            return {
+                "+": left + right,
+                "-": left - right,
+                "*": left * right,
+                "/": left // right,
+                "%": left % right,
+            }.get(str(op))
+    except TypeError:
+        return None
+    return None
+
+
+def _check_restraint(
+    card: dict[str, Any],
+    props: dict[str, Any],
+    bounds: list[tuple[int, Any]],
+    vocabulary: dict[str, Any],
+) -> list[CardError]:
+    """ "Follow any number restraints imposed by events": a restraint that no line the card's
+    resources allow can meet leaves the Planning phase no line to write (the game stopped with
+    a rule error in the month that drew the card). A restraint reading more than the line's
+    numbers and the params is not judged here."""
+    expr = ((card.get("formulas") or {}).get("restraint") or {}).get("expr")
+    if expr is None:
+        return []
+    params = vocabulary.get("params") or {}
+    verdicts = [
+        _value(expr, dict(zip(_LINE, line, strict=True)), params) for line in _lines(props, bounds)
+    ]
+    if not verdicts or any(v is None or v for v in verdicts):
+        return []
+    said = game._restraint_words(expr)
+    triple = game._numbers(props.get("resource_triple"))
+    given = (
+        f"the numbers {' '.join(map(str, triple))}, one in each space"
+        if len(triple) == 3
+        else f"resources {game._number(props.get('resources'), 0)}, each number "
+        f"{bounds[0][0]} to {bounds[0][1]}"
+    )
+    return [
+        CardError(
+            f"no logbook line meets the restraint{f' ({said})' if said else ''} within {given}: "
+            "the Planning phase would have no line to write",
+            "restraint",
+            "loosen the restraint or give other resources",
+        )
+    ]
 
 
 #: cardc check runs these on each card of the kind (engine.api).

@@ -583,6 +583,11 @@ class Greedy(Policy):
                 return goods[0]
             cards = [o for o in options if o != "adventures_of_a_sailor"]
             return cards[0] if cards else options[0]
+        if ident == "specialties.gain":
+            # A specialty a card gives: one a trade mission wants, else the best priced.
+            keep = self._needed_goods(g, player)
+            wanted = [o for o in options if o[10:] in keep]
+            return wanted[0] if wanted else max(options, key=lambda o: g.price(player, o[10:]))
         if ident == "figurehead.reroll":
             return self._reroll(g, question)
         if ident == "exploration_journal.choose":

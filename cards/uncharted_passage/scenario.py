@@ -574,4 +574,8 @@ QUESTIONS: dict[str, tuple[str, tuple[str, ...] | str | None]] = {
     "exploration_journal.choose": ("Keep a die", None),
     "critical_damage.abandon": ("Critical damage: abandon a specialty or a Port Card", None),
     "specialties.lose": ("Mark an X over a specialty you lose: specialty:NAME", "offered_goods"),
+    "specialties.gain": (
+        "Write a specialty you gain in the Specialties Book: specialty:NAME",
+        "offered_goods",
+    ),
 }

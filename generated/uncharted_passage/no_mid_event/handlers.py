@@ -25,57 +25,57 @@ VARIANT = 'no_mid_event'
 
 
 def dv_anchor(g, c):
-    # verb anchor (cards/uncharted_passage/flow.cards:135)
-    g.verbs['drop_anchor'](g, c)  # @ cards/uncharted_passage/flow.cards:136:3
-    if c.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:137:3
-        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:140:5
-            g.verbs['crew_actions'](g, c)  # @ cards/uncharted_passage/flow.cards:141:7
+    # verb anchor (cards/uncharted_passage/flow.cards:137)
+    g.verbs['drop_anchor'](g, c)  # @ cards/uncharted_passage/flow.cards:138:3
+    if c.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:139:3
+        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:142:5
+            g.verbs['crew_actions'](g, c)  # @ cards/uncharted_passage/flow.cards:143:7
     else:
-        dv_scurvy_check(g, c)  # @ cards/uncharted_passage/flow.cards:146:5
-        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:147:5
-            g.verbs['anchorage_rewards'](g, c)  # @ cards/uncharted_passage/flow.cards:148:7
+        dv_scurvy_check(g, c)  # @ cards/uncharted_passage/flow.cards:148:5
+        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:149:5
+            g.verbs['anchorage_rewards'](g, c)  # @ cards/uncharted_passage/flow.cards:150:7
 
 
 def dv_scurvy_check(g, c):
-    # verb scurvy_check (cards/uncharted_passage/flow.cards:155)
-    g.verbs['offer_rum'](g, c)  # @ cards/uncharted_passage/flow.cards:157:3
-    g.verbs['scurvy'](g, c, max(g, c, (g.natives['scurvy_distance'](g, c) - g.natives['scurvy_stamina'](g, c)), 0))  # @ cards/uncharted_passage/flow.cards:158:3
+    # verb scurvy_check (cards/uncharted_passage/flow.cards:157)
+    g.verbs['offer_rum'](g, c)  # @ cards/uncharted_passage/flow.cards:159:3
+    g.verbs['scurvy'](g, c, max(g, c, (g.natives['scurvy_distance'](g, c) - g.natives['scurvy_stamina'](g, c)), 0))  # @ cards/uncharted_passage/flow.cards:160:3
 
 
 def dv_reward(g, c, v_star_count, v_dice_shown, v_anchors):
-    # verb reward (cards/uncharted_passage/flow.cards:164)
-    if (v_star_count > 0):  # @ cards/uncharted_passage/flow.cards:165:3
-        g.gain(c, 'prestige', v_star_count)  # @ cards/uncharted_passage/flow.cards:166:5
-    for _ in range(g.spend(v_dice_shown, 'repeats')):  # @ cards/uncharted_passage/flow.cards:168:3
-        g.gain(c, 'prestige', g.natives['reward_die'](g, c))  # @ cards/uncharted_passage/flow.cards:169:5
-    for _ in range(g.spend(v_anchors, 'repeats')):  # @ cards/uncharted_passage/flow.cards:171:3
-        dv_gain_port_card(g, c)  # @ cards/uncharted_passage/flow.cards:172:5
+    # verb reward (cards/uncharted_passage/flow.cards:166)
+    if (v_star_count > 0):  # @ cards/uncharted_passage/flow.cards:167:3
+        g.gain(c, 'prestige', v_star_count)  # @ cards/uncharted_passage/flow.cards:168:5
+    for _ in range(g.spend(v_dice_shown, 'repeats')):  # @ cards/uncharted_passage/flow.cards:170:3
+        g.gain(c, 'prestige', g.natives['reward_die'](g, c))  # @ cards/uncharted_passage/flow.cards:171:5
+    for _ in range(g.spend(v_anchors, 'repeats')):  # @ cards/uncharted_passage/flow.cards:173:3
+        dv_gain_port_card(g, c)  # @ cards/uncharted_passage/flow.cards:174:5
 
 
 def dv_ship_damage(g, c, v_amount):
-    # verb ship_damage (cards/uncharted_passage/flow.cards:179)
-    g.mark(c, 'durability', v_amount)  # @ cards/uncharted_passage/flow.cards:180:3
+    # verb ship_damage (cards/uncharted_passage/flow.cards:184)
+    g.mark(c, 'durability', v_amount)  # @ cards/uncharted_passage/flow.cards:185:3
 
 
 def dv_gain_port_card(g, c):
-    # verb gain_port_card (cards/uncharted_passage/flow.cards:185)
-    g.draw(c, 'port_cards', 1)  # @ cards/uncharted_passage/flow.cards:186:3
+    # verb gain_port_card (cards/uncharted_passage/flow.cards:190)
+    g.draw(c, 'port_cards', 1)  # @ cards/uncharted_passage/flow.cards:191:3
 
 
 def df_final_score(g, c):
-    # function final_score (cards/uncharted_passage/flow.cards:127)
-    return (((c.player.counters['prestige'] + g.natives['sailor_points'](g, c)) - g.natives['critical_damage_checked'](g, c)) - g.natives['declining_health_checked'](g, c))  # @ cards/uncharted_passage/flow.cards:127:1
+    # function final_score (cards/uncharted_passage/flow.cards:129)
+    return (((c.player.counters['prestige'] + g.natives['sailor_points'](g, c)) - g.natives['critical_damage_checked'](g, c)) - g.natives['declining_health_checked'](g, c))  # @ cards/uncharted_passage/flow.cards:129:1
 
 
 def df_tie_break(g, c):
-    # function tie_break (cards/uncharted_passage/flow.cards:131)
-    return ((count(g, c, 'accomplished') + c.player.counters['specialties']) + count(g, c, 'port_cards'))  # @ cards/uncharted_passage/flow.cards:131:1
+    # function tie_break (cards/uncharted_passage/flow.cards:133)
+    return ((count(g, c, 'accomplished') + c.player.counters['specialties']) + count(g, c, 'port_cards'))  # @ cards/uncharted_passage/flow.cards:133:1
 
 
 def h_critical_damage__critical_damage(g, c):
-    # Critical Damage: on critical_damage (cards/uncharted_passage/flow.cards:193)
-    if not g.verbs['abandon_one'](g, c):  # @ cards/uncharted_passage/flow.cards:194:5
-        g.mark(c, 'durability', 1)  # @ cards/uncharted_passage/flow.cards:194:22
+    # Critical Damage: on critical_damage (cards/uncharted_passage/flow.cards:198)
+    if not g.verbs['abandon_one'](g, c):  # @ cards/uncharted_passage/flow.cards:199:5
+        dv_ship_damage(g, c, 1)  # @ cards/uncharted_passage/flow.cards:199:22
 
 
 def h_before_the_cherry_blossoms_fall__dock(g, c):
@@ -94,7 +94,7 @@ def h_legend_of_kraken__accomplish(g, c):
     # Legend of Kraken: on accomplish (cards/uncharted_passage/missions.cards:182)
     v_result = g.roll(1, 6, c)  # @ cards/uncharted_passage/missions.cards:183:5
     g.gain(c, 'prestige', v_result)  # @ cards/uncharted_passage/missions.cards:184:5
-    g.mark(c, 'durability', v_result)  # @ cards/uncharted_passage/missions.cards:185:5
+    dv_ship_damage(g, c, v_result)  # @ cards/uncharted_passage/missions.cards:185:5
 
 
 def h_discover_galapagos_islands__anchor_at_sea(g, c):
@@ -104,97 +104,94 @@ def h_discover_galapagos_islands__anchor_at_sea(g, c):
 
 
 def h_discover_galapagos_islands__accomplish(g, c):
-    # Discover Galapagos Islands: on accomplish (cards/uncharted_passage/missions.cards:199)
-    v_result = g.roll(1, 6, c)  # @ cards/uncharted_passage/missions.cards:200:5
-    g.gain(c, 'prestige', v_result)  # @ cards/uncharted_passage/missions.cards:201:5
-    if g.play(c, 'lime_juice'):  # @ cards/uncharted_passage/missions.cards:202:5
-        g.mark(c, 'health', max(g, c, (v_result - 2), 0))  # @ cards/uncharted_passage/missions.cards:203:7
-    else:
-        g.mark(c, 'health', v_result)  # @ cards/uncharted_passage/missions.cards:205:7
+    # Discover Galapagos Islands: on accomplish (cards/uncharted_passage/missions.cards:201)
+    v_result = g.roll(1, 6, c)  # @ cards/uncharted_passage/missions.cards:202:5
+    g.gain(c, 'prestige', v_result)  # @ cards/uncharted_passage/missions.cards:203:5
+    g.verbs['suffer_scurvy'](g, c, v_result)  # @ cards/uncharted_passage/missions.cards:204:5
 
 
 def h_discover_hudson_bay__anchor_at_sea(g, c):
-    # Discover Hudson Bay: on anchor_at_sea (cards/uncharted_passage/missions.cards:214)
-    if (c.e['place'] == 'hudson_bay'):  # @ cards/uncharted_passage/missions.cards:215:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:216:7
+    # Discover Hudson Bay: on anchor_at_sea (cards/uncharted_passage/missions.cards:212)
+    if (c.e['place'] == 'hudson_bay'):  # @ cards/uncharted_passage/missions.cards:213:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:214:7
 
 
 def h_discover_svalbard__anchor_at_sea(g, c):
-    # Discover Svalbard: on anchor_at_sea (cards/uncharted_passage/missions.cards:225)
-    if (c.e['place'] == 'svalbard'):  # @ cards/uncharted_passage/missions.cards:226:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:227:7
+    # Discover Svalbard: on anchor_at_sea (cards/uncharted_passage/missions.cards:223)
+    if (c.e['place'] == 'svalbard'):  # @ cards/uncharted_passage/missions.cards:224:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:225:7
 
 
 def h_discover_hawaii__anchor_at_sea(g, c):
-    # Discover Hawaii: on anchor_at_sea (cards/uncharted_passage/missions.cards:236)
-    if (c.e['place'] == 'hawaii'):  # @ cards/uncharted_passage/missions.cards:237:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:238:7
+    # Discover Hawaii: on anchor_at_sea (cards/uncharted_passage/missions.cards:234)
+    if (c.e['place'] == 'hawaii'):  # @ cards/uncharted_passage/missions.cards:235:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:236:7
 
 
 def h_discover_tahiti__anchor_at_sea(g, c):
-    # Discover Tahiti: on anchor_at_sea (cards/uncharted_passage/missions.cards:247)
-    if (c.e['place'] == 'tahiti'):  # @ cards/uncharted_passage/missions.cards:248:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:249:7
+    # Discover Tahiti: on anchor_at_sea (cards/uncharted_passage/missions.cards:245)
+    if (c.e['place'] == 'tahiti'):  # @ cards/uncharted_passage/missions.cards:246:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:247:7
 
 
 def h_discover_easter_island__anchor_at_sea(g, c):
-    # Discover Easter Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:258)
-    if (c.e['place'] == 'easter_island'):  # @ cards/uncharted_passage/missions.cards:259:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:260:7
+    # Discover Easter Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:256)
+    if (c.e['place'] == 'easter_island'):  # @ cards/uncharted_passage/missions.cards:257:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:258:7
 
 
 def h_discover_ascension_island__anchor_at_sea(g, c):
-    # Discover Ascension Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:269)
-    if (c.e['place'] == 'ascension_island'):  # @ cards/uncharted_passage/missions.cards:270:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:271:7
+    # Discover Ascension Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:267)
+    if (c.e['place'] == 'ascension_island'):  # @ cards/uncharted_passage/missions.cards:268:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:269:7
 
 
 def h_discover_saint_helena__anchor_at_sea(g, c):
-    # Discover Saint Helena: on anchor_at_sea (cards/uncharted_passage/missions.cards:280)
-    if (c.e['place'] == 'saint_helena'):  # @ cards/uncharted_passage/missions.cards:281:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:282:7
+    # Discover Saint Helena: on anchor_at_sea (cards/uncharted_passage/missions.cards:278)
+    if (c.e['place'] == 'saint_helena'):  # @ cards/uncharted_passage/missions.cards:279:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:280:7
 
 
 def h_discover_tristan_da_cunha__anchor_at_sea(g, c):
-    # Discover Tristan da Cunha: on anchor_at_sea (cards/uncharted_passage/missions.cards:291)
-    if (c.e['place'] == 'tristan_da_cunha'):  # @ cards/uncharted_passage/missions.cards:292:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:293:7
+    # Discover Tristan da Cunha: on anchor_at_sea (cards/uncharted_passage/missions.cards:289)
+    if (c.e['place'] == 'tristan_da_cunha'):  # @ cards/uncharted_passage/missions.cards:290:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:291:7
 
 
 def h_discover_the_falkland_islands__anchor_at_sea(g, c):
-    # Discover the Falkland Islands: on anchor_at_sea (cards/uncharted_passage/missions.cards:302)
-    if (c.e['place'] == 'falkland_islands'):  # @ cards/uncharted_passage/missions.cards:303:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:304:7
+    # Discover the Falkland Islands: on anchor_at_sea (cards/uncharted_passage/missions.cards:300)
+    if (c.e['place'] == 'falkland_islands'):  # @ cards/uncharted_passage/missions.cards:301:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:302:7
 
 
 def h_discover_kerguelen__anchor_at_sea(g, c):
-    # Discover Kerguelen: on anchor_at_sea (cards/uncharted_passage/missions.cards:313)
-    if (c.e['place'] == 'kerguelen'):  # @ cards/uncharted_passage/missions.cards:314:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:315:7
+    # Discover Kerguelen: on anchor_at_sea (cards/uncharted_passage/missions.cards:311)
+    if (c.e['place'] == 'kerguelen'):  # @ cards/uncharted_passage/missions.cards:312:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:313:7
 
 
 def h_discover_komodo_island__anchor_at_sea(g, c):
-    # Discover Komodo Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:324)
-    if (c.e['place'] == 'komodo_island'):  # @ cards/uncharted_passage/missions.cards:325:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:326:7
+    # Discover Komodo Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:322)
+    if (c.e['place'] == 'komodo_island'):  # @ cards/uncharted_passage/missions.cards:323:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:324:7
 
 
 def h_discover_tasmania__anchor_at_sea(g, c):
-    # Discover Tasmania: on anchor_at_sea (cards/uncharted_passage/missions.cards:335)
-    if (c.e['place'] == 'tasmania'):  # @ cards/uncharted_passage/missions.cards:336:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:337:7
+    # Discover Tasmania: on anchor_at_sea (cards/uncharted_passage/missions.cards:333)
+    if (c.e['place'] == 'tasmania'):  # @ cards/uncharted_passage/missions.cards:334:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:335:7
 
 
 def h_discover_new_zealand__anchor_at_sea(g, c):
-    # Discover New Zealand: on anchor_at_sea (cards/uncharted_passage/missions.cards:346)
-    if (c.e['place'] == 'new_zealand'):  # @ cards/uncharted_passage/missions.cards:347:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:348:7
+    # Discover New Zealand: on anchor_at_sea (cards/uncharted_passage/missions.cards:344)
+    if (c.e['place'] == 'new_zealand'):  # @ cards/uncharted_passage/missions.cards:345:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:346:7
 
 
 def h_discover_the_antarctic_peninsula__anchor_at_sea(g, c):
-    # Discover the Antarctic Peninsula: on anchor_at_sea (cards/uncharted_passage/missions.cards:357)
-    if (c.e['place'] == 'antarctic_peninsula'):  # @ cards/uncharted_passage/missions.cards:358:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:359:7
+    # Discover the Antarctic Peninsula: on anchor_at_sea (cards/uncharted_passage/missions.cards:355)
+    if (c.e['place'] == 'antarctic_peninsula'):  # @ cards/uncharted_passage/missions.cards:356:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:357:7
 
 
 def h_smoke_bomb__pirate_combat(g, c):
@@ -414,46 +411,46 @@ def p_round__planning(g, c):
 def p_round__pirate(g, c):
     # phase pirate "Pirate" (cards/uncharted_passage/flow.cards:57)
     g.verbs['roll_pirates'](g, c)  # @ cards/uncharted_passage/flow.cards:59:7
-    o0 = g.players  # @ cards/uncharted_passage/flow.cards:62:7
+    o0 = g.players  # @ cards/uncharted_passage/flow.cards:64:7
     if len(o0) > 1:
         ok0 = []
         for v_captain in o0:
             c2 = c.for_player(v_captain)
-            ok0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:62:7
+            ok0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:64:7
         ok0.sort(key=lambda item: item[0])
         o0 = [item[1] for item in ok0]
-    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:62:7
+    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:64:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:63:9
-            g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
+        if (not c2.player.flags.get('sunk')):  # @ cards/uncharted_passage/flow.cards:65:9
+            g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:66:11
 
 
 def p_round__sailing_and_anchoring(g, c):
-    # phase sailing_and_anchoring "Sailing & Anchoring" (cards/uncharted_passage/flow.cards:69)
-    o0 = g.players  # @ cards/uncharted_passage/flow.cards:72:7
+    # phase sailing_and_anchoring "Sailing & Anchoring" (cards/uncharted_passage/flow.cards:71)
+    o0 = g.players  # @ cards/uncharted_passage/flow.cards:74:7
     if len(o0) > 1:
         ok0 = []
         for v_captain in o0:
             c2 = c.for_player(v_captain)
-            ok0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:72:7
+            ok0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:74:7
         ok0.sort(key=lambda item: item[0])
         o0 = [item[1] for item in ok0]
-    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:72:7
+    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:74:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:73:9
-            g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
-            dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:75:11
+        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:75:9
+            g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:76:11
+            dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:77:11
 
 
 def p_round__sharing(g, c):
-    # phase sharing "Co-op: sharing on one space" (cards/uncharted_passage/flow.cards:79)
-    if g.natives['cooperative'](g, c):  # @ cards/uncharted_passage/flow.cards:82:7
-        g.verbs['share'](g, c)  # @ cards/uncharted_passage/flow.cards:83:9
+    # phase sharing "Co-op: sharing on one space" (cards/uncharted_passage/flow.cards:81)
+    if g.natives['cooperative'](g, c):  # @ cards/uncharted_passage/flow.cards:84:7
+        g.verbs['share'](g, c)  # @ cards/uncharted_passage/flow.cards:85:9
 
 
 def p_round__logbook(g, c):
-    # phase logbook "the month's line of the logbook" (cards/uncharted_passage/flow.cards:86)
-    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:87:7
+    # phase logbook "the month's line of the logbook" (cards/uncharted_passage/flow.cards:88)
+    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:89:7
 
 
 def flow__rounds(g, c):
@@ -462,19 +459,19 @@ def flow__rounds(g, c):
 
 
 def p_end__final_scoring(g, c):
-    # phase final_scoring "End of the Game" (cards/uncharted_passage/flow.cards:98)
-    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:100:7
-    for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:101:7
+    # phase final_scoring "End of the Game" (cards/uncharted_passage/flow.cards:100)
+    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:102:7
+    for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:103:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if c2.player.flags.get('sunk'):  # @ cards/uncharted_passage/flow.cards:104:9
-            g.verbs['record_final_score'](g, c2, 0)  # @ cards/uncharted_passage/flow.cards:105:11
+        if c2.player.flags.get('sunk'):  # @ cards/uncharted_passage/flow.cards:106:9
+            g.verbs['record_final_score'](g, c2, 0)  # @ cards/uncharted_passage/flow.cards:107:11
         else:
-            g.verbs['record_final_score'](g, c2, df_final_score(g, c2))  # @ cards/uncharted_passage/flow.cards:107:11
+            g.verbs['record_final_score'](g, c2, df_final_score(g, c2))  # @ cards/uncharted_passage/flow.cards:109:11
 
 
 def flow__end_when(g, c):
-    # flow: end_when (cards/uncharted_passage/flow.cards:93)
-    return (True if g.board.get('over') else False)  # @ cards/uncharted_passage/flow.cards:93:3
+    # flow: end_when (cards/uncharted_passage/flow.cards:95)
+    return (True if g.board.get('over') else False)  # @ cards/uncharted_passage/flow.cards:95:3
 
 
 def flow__tiebreak(g, c):
@@ -489,25 +486,25 @@ def run__setup(g, c):
     if logs:
         g.events.append(('phase', c.player.index, 'world_map'))
     g.verbs['unfold_world_map'](g, c)  # @ cards/uncharted_passage/flow.cards:12:7
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase voyage_pile
     if logs:
         g.events.append(('phase', c.player.index, 'voyage_pile'))
     g.verbs['make_voyage_pile'](g, c)  # @ cards/uncharted_passage/flow.cards:18:7
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase port_card_pile
     if logs:
         g.events.append(('phase', c.player.index, 'port_card_pile'))
     g.verbs['shuffle_port_cards'](g, c)  # @ cards/uncharted_passage/flow.cards:22:7
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase missions
     if logs:
         g.events.append(('phase', c.player.index, 'missions'))
     g.verbs['draw_missions'](g, c)  # @ cards/uncharted_passage/flow.cards:27:7
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
 
 
@@ -519,14 +516,14 @@ def run__round(g, c):
     if logs:
         g.events.append(('phase', c.player.index, 'logbook_line'))
     g.verbs['new_logbook_line'](g, c)  # @ cards/uncharted_passage/flow.cards:37:7
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase mid_event
     if logs:
         g.events.append(('phase', c.player.index, 'mid_event'))
     if (g.round == g.params['mid_event_round']):  # @ cards/uncharted_passage/flow.cards:41:7
         g.verbs['reveal_mid_event'](g, c)  # @ cards/uncharted_passage/flow.cards:42:9
-        if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
     # phase planning
     if logs:
@@ -536,66 +533,66 @@ def run__round(g, c):
         for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:52:9
             c3 = c if v_captain is c.player else c.for_player(v_captain)
             g.verbs['write_numbers'](g, c3)  # @ cards/uncharted_passage/flow.cards:53:11
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase pirate
     if logs:
         g.events.append(('phase', c.player.index, 'pirate'))
     g.verbs['roll_pirates'](g, c)  # @ cards/uncharted_passage/flow.cards:59:7
-    o0 = g.players  # @ cards/uncharted_passage/flow.cards:62:7
+    o0 = g.players  # @ cards/uncharted_passage/flow.cards:64:7
     if len(o0) > 1:
         ok0 = []
         for v_captain in o0:
             c2 = c.for_player(v_captain)
-            ok0.append(((c2.player.counters['prestige'], -(n_marker_arrival(g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:62:7
+            ok0.append(((c2.player.counters['prestige'], -(n_marker_arrival(g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:64:7
         ok0.sort(key=lambda item: item[0])
         o0 = [item[1] for item in ok0]
-    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:62:7
+    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:64:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:63:9
-            g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        if (not c2.player.flags.get('sunk')):  # @ cards/uncharted_passage/flow.cards:65:9
+            g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:66:11
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase sailing_and_anchoring
     if logs:
         g.events.append(('phase', c.player.index, 'sailing_and_anchoring'))
-    o0 = g.players  # @ cards/uncharted_passage/flow.cards:72:7
+    o0 = g.players  # @ cards/uncharted_passage/flow.cards:74:7
     if len(o0) > 1:
         ok0 = []
         for v_captain in o0:
             c2 = c.for_player(v_captain)
-            ok0.append(((c2.player.counters['prestige'], -(n_marker_arrival(g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:72:7
+            ok0.append(((c2.player.counters['prestige'], -(n_marker_arrival(g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:74:7
         ok0.sort(key=lambda item: item[0])
         o0 = [item[1] for item in ok0]
-    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:72:7
+    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:74:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:73:9
-            g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
+        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:75:9
+            g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:76:11
             # verb anchor
-            g.verbs['drop_anchor'](g, c2)  # @ cards/uncharted_passage/flow.cards:136:3
-            if c2.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:137:3
-                if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:140:5
-                    g.verbs['crew_actions'](g, c2)  # @ cards/uncharted_passage/flow.cards:141:7
+            g.verbs['drop_anchor'](g, c2)  # @ cards/uncharted_passage/flow.cards:138:3
+            if c2.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:139:3
+                if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:142:5
+                    g.verbs['crew_actions'](g, c2)  # @ cards/uncharted_passage/flow.cards:143:7
             else:
                 # verb scurvy_check
-                g.verbs['offer_rum'](g, c2)  # @ cards/uncharted_passage/flow.cards:157:3
-                g.verbs['scurvy'](g, c2, max(g, c2, (g.natives['scurvy_distance'](g, c2) - g.natives['scurvy_stamina'](g, c2)), 0))  # @ cards/uncharted_passage/flow.cards:158:3
-                if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:147:5
-                    g.verbs['anchorage_rewards'](g, c2)  # @ cards/uncharted_passage/flow.cards:148:7
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+                g.verbs['offer_rum'](g, c2)  # @ cards/uncharted_passage/flow.cards:159:3
+                g.verbs['scurvy'](g, c2, max(g, c2, (g.natives['scurvy_distance'](g, c2) - g.natives['scurvy_stamina'](g, c2)), 0))  # @ cards/uncharted_passage/flow.cards:160:3
+                if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:149:5
+                    g.verbs['anchorage_rewards'](g, c2)  # @ cards/uncharted_passage/flow.cards:150:7
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase sharing
     if logs:
         g.events.append(('phase', c.player.index, 'sharing'))
-    if g.natives['cooperative'](g, c):  # @ cards/uncharted_passage/flow.cards:82:7
-        g.verbs['share'](g, c)  # @ cards/uncharted_passage/flow.cards:83:9
-        if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.natives['cooperative'](g, c):  # @ cards/uncharted_passage/flow.cards:84:7
+        g.verbs['share'](g, c)  # @ cards/uncharted_passage/flow.cards:85:9
+        if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
     # phase logbook
     if logs:
         g.events.append(('phase', c.player.index, 'logbook'))
-    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:87:7
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:89:7
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
 
 
@@ -627,66 +624,66 @@ def loop__round(g, c, number, limit):
         g.round = number
         # phase logbook_line
         gv_new_logbook_line(g, c)  # @ cards/uncharted_passage/flow.cards:37:7
-        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
         # phase mid_event
         if (number == p_mid_event_round):  # @ cards/uncharted_passage/flow.cards:41:7
             gv_reveal_mid_event(g, c)  # @ cards/uncharted_passage/flow.cards:42:9
-            if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+            if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
                 g.end_when_held()
         # phase planning
         gv_reveal_voyage(g, c)  # @ cards/uncharted_passage/flow.cards:47:7
         if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:51:7
             for c4 in contexts:  # @ cards/uncharted_passage/flow.cards:52:9
                 gv_write_numbers(g, c4)  # @ cards/uncharted_passage/flow.cards:53:11
-        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
         # phase pirate
         gv_roll_pirates(g, c)  # @ cards/uncharted_passage/flow.cards:59:7
-        o1 = contexts  # @ cards/uncharted_passage/flow.cards:62:7
+        o1 = contexts  # @ cards/uncharted_passage/flow.cards:64:7
         if many:
             ok1 = []
             for c3 in o1:
-                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), c3))  # @ cards/uncharted_passage/flow.cards:62:7
+                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), c3))  # @ cards/uncharted_passage/flow.cards:64:7
             ok1.sort(key=lambda item: item[0])
             o1 = [item[1] for item in ok1]
-        for c3 in o1:  # @ cards/uncharted_passage/flow.cards:62:7
-            if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:63:9
-                gv_face_pirates(g, c3)  # @ cards/uncharted_passage/flow.cards:64:11
-        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        for c3 in o1:  # @ cards/uncharted_passage/flow.cards:64:7
+            if (not c3.player.flags.get('sunk')):  # @ cards/uncharted_passage/flow.cards:65:9
+                gv_face_pirates(g, c3)  # @ cards/uncharted_passage/flow.cards:66:11
+        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
         # phase sailing_and_anchoring
-        o1 = contexts  # @ cards/uncharted_passage/flow.cards:72:7
+        o1 = contexts  # @ cards/uncharted_passage/flow.cards:74:7
         if many:
             ok1 = []
             for c3 in o1:
-                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), c3))  # @ cards/uncharted_passage/flow.cards:72:7
+                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), c3))  # @ cards/uncharted_passage/flow.cards:74:7
             ok1.sort(key=lambda item: item[0])
             o1 = [item[1] for item in ok1]
-        for c3 in o1:  # @ cards/uncharted_passage/flow.cards:72:7
-            if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:73:9
-                gv_sail(g, c3)  # @ cards/uncharted_passage/flow.cards:74:11
+        for c3 in o1:  # @ cards/uncharted_passage/flow.cards:74:7
+            if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:75:9
+                gv_sail(g, c3)  # @ cards/uncharted_passage/flow.cards:76:11
                 # verb anchor
-                gv_drop_anchor(g, c3)  # @ cards/uncharted_passage/flow.cards:136:3
-                if c3.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:137:3
-                    if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:140:5
-                        gv_crew_actions(g, c3)  # @ cards/uncharted_passage/flow.cards:141:7
+                gv_drop_anchor(g, c3)  # @ cards/uncharted_passage/flow.cards:138:3
+                if c3.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:139:3
+                    if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:142:5
+                        gv_crew_actions(g, c3)  # @ cards/uncharted_passage/flow.cards:143:7
                 else:
                     # verb scurvy_check
-                    gv_offer_rum(g, c3)  # @ cards/uncharted_passage/flow.cards:157:3
-                    gv_scurvy(g, c3, max(g, c3, (n_scurvy_distance(g, c3) - n_scurvy_stamina(g, c3)), 0))  # @ cards/uncharted_passage/flow.cards:158:3
-                    if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:147:5
-                        gv_anchorage_rewards(g, c3)  # @ cards/uncharted_passage/flow.cards:148:7
-        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+                    gv_offer_rum(g, c3)  # @ cards/uncharted_passage/flow.cards:159:3
+                    gv_scurvy(g, c3, max(g, c3, (n_scurvy_distance(g, c3) - n_scurvy_stamina(g, c3)), 0))  # @ cards/uncharted_passage/flow.cards:160:3
+                    if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:149:5
+                        gv_anchorage_rewards(g, c3)  # @ cards/uncharted_passage/flow.cards:150:7
+        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
         # phase sharing
-        if n_cooperative(g, c):  # @ cards/uncharted_passage/flow.cards:82:7
-            gv_share(g, c)  # @ cards/uncharted_passage/flow.cards:83:9
-            if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        if n_cooperative(g, c):  # @ cards/uncharted_passage/flow.cards:84:7
+            gv_share(g, c)  # @ cards/uncharted_passage/flow.cards:85:9
+            if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
                 g.end_when_held()
         # phase logbook
-        gv_write_logbook(g, c)  # @ cards/uncharted_passage/flow.cards:87:7
-        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        gv_write_logbook(g, c)  # @ cards/uncharted_passage/flow.cards:89:7
+        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
         number += 1
 
@@ -764,27 +761,27 @@ FLOW = {
 }
 
 LINES = {
-    29: ('cards/uncharted_passage/flow.cards', 136, 3),
-    30: ('cards/uncharted_passage/flow.cards', 137, 3),
-    31: ('cards/uncharted_passage/flow.cards', 140, 5),
-    32: ('cards/uncharted_passage/flow.cards', 141, 7),
-    34: ('cards/uncharted_passage/flow.cards', 146, 5),
-    35: ('cards/uncharted_passage/flow.cards', 147, 5),
-    36: ('cards/uncharted_passage/flow.cards', 148, 7),
-    41: ('cards/uncharted_passage/flow.cards', 157, 3),
-    42: ('cards/uncharted_passage/flow.cards', 158, 3),
-    47: ('cards/uncharted_passage/flow.cards', 165, 3),
-    48: ('cards/uncharted_passage/flow.cards', 166, 5),
-    49: ('cards/uncharted_passage/flow.cards', 168, 3),
-    50: ('cards/uncharted_passage/flow.cards', 169, 5),
-    51: ('cards/uncharted_passage/flow.cards', 171, 3),
-    52: ('cards/uncharted_passage/flow.cards', 172, 5),
-    57: ('cards/uncharted_passage/flow.cards', 180, 3),
-    62: ('cards/uncharted_passage/flow.cards', 186, 3),
-    67: ('cards/uncharted_passage/flow.cards', 127, 1),
-    72: ('cards/uncharted_passage/flow.cards', 131, 1),
-    77: ('cards/uncharted_passage/flow.cards', 194, 5),
-    78: ('cards/uncharted_passage/flow.cards', 194, 22),
+    29: ('cards/uncharted_passage/flow.cards', 138, 3),
+    30: ('cards/uncharted_passage/flow.cards', 139, 3),
+    31: ('cards/uncharted_passage/flow.cards', 142, 5),
+    32: ('cards/uncharted_passage/flow.cards', 143, 7),
+    34: ('cards/uncharted_passage/flow.cards', 148, 5),
+    35: ('cards/uncharted_passage/flow.cards', 149, 5),
+    36: ('cards/uncharted_passage/flow.cards', 150, 7),
+    41: ('cards/uncharted_passage/flow.cards', 159, 3),
+    42: ('cards/uncharted_passage/flow.cards', 160, 3),
+    47: ('cards/uncharted_passage/flow.cards', 167, 3),
+    48: ('cards/uncharted_passage/flow.cards', 168, 5),
+    49: ('cards/uncharted_passage/flow.cards', 170, 3),
+    50: ('cards/uncharted_passage/flow.cards', 171, 5),
+    51: ('cards/uncharted_passage/flow.cards', 173, 3),
+    52: ('cards/uncharted_passage/flow.cards', 174, 5),
+    57: ('cards/uncharted_passage/flow.cards', 185, 3),
+    62: ('cards/uncharted_passage/flow.cards', 191, 3),
+    67: ('cards/uncharted_passage/flow.cards', 129, 1),
+    72: ('cards/uncharted_passage/flow.cards', 133, 1),
+    77: ('cards/uncharted_passage/flow.cards', 199, 5),
+    78: ('cards/uncharted_passage/flow.cards', 199, 22),
     83: ('cards/uncharted_passage/missions.cards', 8, 5),
     84: ('cards/uncharted_passage/missions.cards', 9, 7),
     89: ('cards/uncharted_passage/missions.cards', 177, 5),
@@ -794,197 +791,195 @@ LINES = {
     97: ('cards/uncharted_passage/missions.cards', 185, 5),
     102: ('cards/uncharted_passage/missions.cards', 193, 5),
     103: ('cards/uncharted_passage/missions.cards', 194, 7),
-    108: ('cards/uncharted_passage/missions.cards', 200, 5),
-    109: ('cards/uncharted_passage/missions.cards', 201, 5),
-    110: ('cards/uncharted_passage/missions.cards', 202, 5),
-    111: ('cards/uncharted_passage/missions.cards', 203, 7),
-    113: ('cards/uncharted_passage/missions.cards', 205, 7),
-    118: ('cards/uncharted_passage/missions.cards', 215, 5),
-    119: ('cards/uncharted_passage/missions.cards', 216, 7),
-    124: ('cards/uncharted_passage/missions.cards', 226, 5),
-    125: ('cards/uncharted_passage/missions.cards', 227, 7),
-    130: ('cards/uncharted_passage/missions.cards', 237, 5),
-    131: ('cards/uncharted_passage/missions.cards', 238, 7),
-    136: ('cards/uncharted_passage/missions.cards', 248, 5),
-    137: ('cards/uncharted_passage/missions.cards', 249, 7),
-    142: ('cards/uncharted_passage/missions.cards', 259, 5),
-    143: ('cards/uncharted_passage/missions.cards', 260, 7),
-    148: ('cards/uncharted_passage/missions.cards', 270, 5),
-    149: ('cards/uncharted_passage/missions.cards', 271, 7),
-    154: ('cards/uncharted_passage/missions.cards', 281, 5),
-    155: ('cards/uncharted_passage/missions.cards', 282, 7),
-    160: ('cards/uncharted_passage/missions.cards', 292, 5),
-    161: ('cards/uncharted_passage/missions.cards', 293, 7),
-    166: ('cards/uncharted_passage/missions.cards', 303, 5),
-    167: ('cards/uncharted_passage/missions.cards', 304, 7),
-    172: ('cards/uncharted_passage/missions.cards', 314, 5),
-    173: ('cards/uncharted_passage/missions.cards', 315, 7),
-    178: ('cards/uncharted_passage/missions.cards', 325, 5),
-    179: ('cards/uncharted_passage/missions.cards', 326, 7),
-    184: ('cards/uncharted_passage/missions.cards', 336, 5),
-    185: ('cards/uncharted_passage/missions.cards', 337, 7),
-    190: ('cards/uncharted_passage/missions.cards', 347, 5),
-    191: ('cards/uncharted_passage/missions.cards', 348, 7),
-    196: ('cards/uncharted_passage/missions.cards', 358, 5),
-    197: ('cards/uncharted_passage/missions.cards', 359, 7),
-    202: ('cards/uncharted_passage/port_cards.cards', 8, 5),
-    203: ('cards/uncharted_passage/port_cards.cards', 9, 7),
-    204: ('cards/uncharted_passage/port_cards.cards', 10, 7),
-    209: ('cards/uncharted_passage/port_cards.cards', 15, 5),
-    210: ('cards/uncharted_passage/port_cards.cards', 16, 7),
-    211: ('cards/uncharted_passage/port_cards.cards', 17, 7),
-    216: ('cards/uncharted_passage/port_cards.cards', 29, 5),
-    217: ('cards/uncharted_passage/port_cards.cards', 30, 7),
-    218: ('cards/uncharted_passage/port_cards.cards', 31, 9),
-    219: ('cards/uncharted_passage/port_cards.cards', 32, 9),
-    220: ('cards/uncharted_passage/port_cards.cards', 33, 9),
-    225: ('cards/uncharted_passage/port_cards.cards', 44, 5),
-    226: ('cards/uncharted_passage/port_cards.cards', 45, 7),
-    227: ('cards/uncharted_passage/port_cards.cards', 46, 7),
-    232: ('cards/uncharted_passage/port_cards.cards', 55, 5),
-    233: ('cards/uncharted_passage/port_cards.cards', 56, 7),
-    234: ('cards/uncharted_passage/port_cards.cards', 57, 7),
-    239: ('cards/uncharted_passage/voyages.cards', 11, 5),
-    240: ('cards/uncharted_passage/voyages.cards', 12, 7),
-    245: ('cards/uncharted_passage/voyages.cards', 8, 3),
-    250: ('cards/uncharted_passage/voyages.cards', 24, 5),
-    251: ('cards/uncharted_passage/voyages.cards', 25, 7),
-    256: ('cards/uncharted_passage/voyages.cards', 20, 3),
-    261: ('cards/uncharted_passage/voyages.cards', 39, 5),
-    266: ('cards/uncharted_passage/voyages.cards', 33, 3),
-    271: ('cards/uncharted_passage/voyages.cards', 49, 5),
-    276: ('cards/uncharted_passage/voyages.cards', 46, 3),
-    281: ('cards/uncharted_passage/voyages.cards', 68, 3),
-    286: ('cards/uncharted_passage/voyages.cards', 74, 3),
-    291: ('cards/uncharted_passage/voyages.cards', 81, 3),
-    296: ('cards/uncharted_passage/voyages.cards', 87, 3),
-    301: ('cards/uncharted_passage/voyages.cards', 89, 3),
-    306: ('cards/uncharted_passage/voyages.cards', 95, 3),
-    311: ('cards/uncharted_passage/voyages.cards', 97, 3),
-    316: ('cards/uncharted_passage/voyages.cards', 103, 3),
-    321: ('cards/uncharted_passage/voyages.cards', 109, 3),
-    326: ('cards/uncharted_passage/voyages.cards', 118, 3),
-    331: ('cards/uncharted_passage/voyages.cards', 124, 3),
-    336: ('cards/uncharted_passage/voyages.cards', 130, 3),
-    341: ('cards/uncharted_passage/voyages.cards', 132, 3),
-    346: ('cards/uncharted_passage/voyages.cards', 138, 3),
-    351: ('cards/uncharted_passage/voyages.cards', 140, 3),
-    356: ('cards/uncharted_passage/voyages.cards', 146, 3),
-    361: ('cards/uncharted_passage/voyages.cards', 148, 3),
-    366: ('cards/uncharted_passage/voyages.cards', 154, 3),
-    371: ('cards/uncharted_passage/voyages.cards', 160, 3),
-    376: ('cards/uncharted_passage/flow.cards', 12, 7),
-    381: ('cards/uncharted_passage/flow.cards', 18, 7),
-    386: ('cards/uncharted_passage/flow.cards', 22, 7),
-    391: ('cards/uncharted_passage/flow.cards', 27, 7),
-    396: ('cards/uncharted_passage/flow.cards', 37, 7),
-    401: ('cards/uncharted_passage/flow.cards', 41, 7),
-    402: ('cards/uncharted_passage/flow.cards', 42, 9),
-    407: ('cards/uncharted_passage/flow.cards', 47, 7),
-    408: ('cards/uncharted_passage/flow.cards', 51, 7),
-    409: ('cards/uncharted_passage/flow.cards', 52, 9),
-    411: ('cards/uncharted_passage/flow.cards', 53, 11),
-    416: ('cards/uncharted_passage/flow.cards', 59, 7),
-    417: ('cards/uncharted_passage/flow.cards', 62, 7),
-    422: ('cards/uncharted_passage/flow.cards', 62, 7),
-    425: ('cards/uncharted_passage/flow.cards', 62, 7),
-    427: ('cards/uncharted_passage/flow.cards', 63, 9),
-    428: ('cards/uncharted_passage/flow.cards', 64, 11),
-    433: ('cards/uncharted_passage/flow.cards', 72, 7),
-    438: ('cards/uncharted_passage/flow.cards', 72, 7),
-    441: ('cards/uncharted_passage/flow.cards', 72, 7),
-    443: ('cards/uncharted_passage/flow.cards', 73, 9),
-    444: ('cards/uncharted_passage/flow.cards', 74, 11),
-    445: ('cards/uncharted_passage/flow.cards', 75, 11),
-    450: ('cards/uncharted_passage/flow.cards', 82, 7),
-    451: ('cards/uncharted_passage/flow.cards', 83, 9),
-    456: ('cards/uncharted_passage/flow.cards', 87, 7),
-    461: ('cards/uncharted_passage/flow.cards', 33, 3),
-    466: ('cards/uncharted_passage/flow.cards', 100, 7),
-    467: ('cards/uncharted_passage/flow.cards', 101, 7),
-    469: ('cards/uncharted_passage/flow.cards', 104, 9),
-    470: ('cards/uncharted_passage/flow.cards', 105, 11),
-    472: ('cards/uncharted_passage/flow.cards', 107, 11),
-    477: ('cards/uncharted_passage/flow.cards', 93, 3),
-    482: ('cards/uncharted_passage/flow.cards', 7, 1),
-    491: ('cards/uncharted_passage/flow.cards', 12, 7),
-    492: ('cards/uncharted_passage/flow.cards', 93, 3),
-    497: ('cards/uncharted_passage/flow.cards', 18, 7),
-    498: ('cards/uncharted_passage/flow.cards', 93, 3),
-    503: ('cards/uncharted_passage/flow.cards', 22, 7),
-    504: ('cards/uncharted_passage/flow.cards', 93, 3),
-    509: ('cards/uncharted_passage/flow.cards', 27, 7),
-    510: ('cards/uncharted_passage/flow.cards', 93, 3),
-    521: ('cards/uncharted_passage/flow.cards', 37, 7),
-    522: ('cards/uncharted_passage/flow.cards', 93, 3),
-    527: ('cards/uncharted_passage/flow.cards', 41, 7),
-    528: ('cards/uncharted_passage/flow.cards', 42, 9),
-    529: ('cards/uncharted_passage/flow.cards', 93, 3),
-    534: ('cards/uncharted_passage/flow.cards', 47, 7),
-    535: ('cards/uncharted_passage/flow.cards', 51, 7),
-    536: ('cards/uncharted_passage/flow.cards', 52, 9),
-    538: ('cards/uncharted_passage/flow.cards', 53, 11),
-    539: ('cards/uncharted_passage/flow.cards', 93, 3),
-    544: ('cards/uncharted_passage/flow.cards', 59, 7),
-    545: ('cards/uncharted_passage/flow.cards', 62, 7),
-    550: ('cards/uncharted_passage/flow.cards', 62, 7),
-    553: ('cards/uncharted_passage/flow.cards', 62, 7),
-    555: ('cards/uncharted_passage/flow.cards', 63, 9),
-    556: ('cards/uncharted_passage/flow.cards', 64, 11),
-    557: ('cards/uncharted_passage/flow.cards', 93, 3),
-    562: ('cards/uncharted_passage/flow.cards', 72, 7),
-    567: ('cards/uncharted_passage/flow.cards', 72, 7),
-    570: ('cards/uncharted_passage/flow.cards', 72, 7),
-    572: ('cards/uncharted_passage/flow.cards', 73, 9),
-    573: ('cards/uncharted_passage/flow.cards', 74, 11),
-    575: ('cards/uncharted_passage/flow.cards', 136, 3),
-    576: ('cards/uncharted_passage/flow.cards', 137, 3),
-    577: ('cards/uncharted_passage/flow.cards', 140, 5),
-    578: ('cards/uncharted_passage/flow.cards', 141, 7),
-    581: ('cards/uncharted_passage/flow.cards', 157, 3),
-    582: ('cards/uncharted_passage/flow.cards', 158, 3),
-    583: ('cards/uncharted_passage/flow.cards', 147, 5),
-    584: ('cards/uncharted_passage/flow.cards', 148, 7),
-    585: ('cards/uncharted_passage/flow.cards', 93, 3),
-    590: ('cards/uncharted_passage/flow.cards', 82, 7),
-    591: ('cards/uncharted_passage/flow.cards', 83, 9),
-    592: ('cards/uncharted_passage/flow.cards', 93, 3),
-    597: ('cards/uncharted_passage/flow.cards', 87, 7),
-    598: ('cards/uncharted_passage/flow.cards', 93, 3),
-    629: ('cards/uncharted_passage/flow.cards', 37, 7),
-    630: ('cards/uncharted_passage/flow.cards', 93, 3),
-    633: ('cards/uncharted_passage/flow.cards', 41, 7),
-    634: ('cards/uncharted_passage/flow.cards', 42, 9),
-    635: ('cards/uncharted_passage/flow.cards', 93, 3),
-    638: ('cards/uncharted_passage/flow.cards', 47, 7),
-    639: ('cards/uncharted_passage/flow.cards', 51, 7),
-    640: ('cards/uncharted_passage/flow.cards', 52, 9),
-    641: ('cards/uncharted_passage/flow.cards', 53, 11),
-    642: ('cards/uncharted_passage/flow.cards', 93, 3),
-    645: ('cards/uncharted_passage/flow.cards', 59, 7),
-    646: ('cards/uncharted_passage/flow.cards', 62, 7),
-    650: ('cards/uncharted_passage/flow.cards', 62, 7),
-    653: ('cards/uncharted_passage/flow.cards', 62, 7),
-    654: ('cards/uncharted_passage/flow.cards', 63, 9),
-    655: ('cards/uncharted_passage/flow.cards', 64, 11),
-    656: ('cards/uncharted_passage/flow.cards', 93, 3),
-    659: ('cards/uncharted_passage/flow.cards', 72, 7),
-    663: ('cards/uncharted_passage/flow.cards', 72, 7),
-    666: ('cards/uncharted_passage/flow.cards', 72, 7),
-    667: ('cards/uncharted_passage/flow.cards', 73, 9),
-    668: ('cards/uncharted_passage/flow.cards', 74, 11),
-    670: ('cards/uncharted_passage/flow.cards', 136, 3),
-    671: ('cards/uncharted_passage/flow.cards', 137, 3),
-    672: ('cards/uncharted_passage/flow.cards', 140, 5),
-    673: ('cards/uncharted_passage/flow.cards', 141, 7),
-    676: ('cards/uncharted_passage/flow.cards', 157, 3),
-    677: ('cards/uncharted_passage/flow.cards', 158, 3),
-    678: ('cards/uncharted_passage/flow.cards', 147, 5),
-    679: ('cards/uncharted_passage/flow.cards', 148, 7),
-    680: ('cards/uncharted_passage/flow.cards', 93, 3),
-    683: ('cards/uncharted_passage/flow.cards', 82, 7),
-    684: ('cards/uncharted_passage/flow.cards', 83, 9),
-    685: ('cards/uncharted_passage/flow.cards', 93, 3),
-    688: ('cards/uncharted_passage/flow.cards', 87, 7),
-    689: ('cards/uncharted_passage/flow.cards', 93, 3),
+    108: ('cards/uncharted_passage/missions.cards', 202, 5),
+    109: ('cards/uncharted_passage/missions.cards', 203, 5),
+    110: ('cards/uncharted_passage/missions.cards', 204, 5),
+    115: ('cards/uncharted_passage/missions.cards', 213, 5),
+    116: ('cards/uncharted_passage/missions.cards', 214, 7),
+    121: ('cards/uncharted_passage/missions.cards', 224, 5),
+    122: ('cards/uncharted_passage/missions.cards', 225, 7),
+    127: ('cards/uncharted_passage/missions.cards', 235, 5),
+    128: ('cards/uncharted_passage/missions.cards', 236, 7),
+    133: ('cards/uncharted_passage/missions.cards', 246, 5),
+    134: ('cards/uncharted_passage/missions.cards', 247, 7),
+    139: ('cards/uncharted_passage/missions.cards', 257, 5),
+    140: ('cards/uncharted_passage/missions.cards', 258, 7),
+    145: ('cards/uncharted_passage/missions.cards', 268, 5),
+    146: ('cards/uncharted_passage/missions.cards', 269, 7),
+    151: ('cards/uncharted_passage/missions.cards', 279, 5),
+    152: ('cards/uncharted_passage/missions.cards', 280, 7),
+    157: ('cards/uncharted_passage/missions.cards', 290, 5),
+    158: ('cards/uncharted_passage/missions.cards', 291, 7),
+    163: ('cards/uncharted_passage/missions.cards', 301, 5),
+    164: ('cards/uncharted_passage/missions.cards', 302, 7),
+    169: ('cards/uncharted_passage/missions.cards', 312, 5),
+    170: ('cards/uncharted_passage/missions.cards', 313, 7),
+    175: ('cards/uncharted_passage/missions.cards', 323, 5),
+    176: ('cards/uncharted_passage/missions.cards', 324, 7),
+    181: ('cards/uncharted_passage/missions.cards', 334, 5),
+    182: ('cards/uncharted_passage/missions.cards', 335, 7),
+    187: ('cards/uncharted_passage/missions.cards', 345, 5),
+    188: ('cards/uncharted_passage/missions.cards', 346, 7),
+    193: ('cards/uncharted_passage/missions.cards', 356, 5),
+    194: ('cards/uncharted_passage/missions.cards', 357, 7),
+    199: ('cards/uncharted_passage/port_cards.cards', 8, 5),
+    200: ('cards/uncharted_passage/port_cards.cards', 9, 7),
+    201: ('cards/uncharted_passage/port_cards.cards', 10, 7),
+    206: ('cards/uncharted_passage/port_cards.cards', 15, 5),
+    207: ('cards/uncharted_passage/port_cards.cards', 16, 7),
+    208: ('cards/uncharted_passage/port_cards.cards', 17, 7),
+    213: ('cards/uncharted_passage/port_cards.cards', 29, 5),
+    214: ('cards/uncharted_passage/port_cards.cards', 30, 7),
+    215: ('cards/uncharted_passage/port_cards.cards', 31, 9),
+    216: ('cards/uncharted_passage/port_cards.cards', 32, 9),
+    217: ('cards/uncharted_passage/port_cards.cards', 33, 9),
+    222: ('cards/uncharted_passage/port_cards.cards', 44, 5),
+    223: ('cards/uncharted_passage/port_cards.cards', 45, 7),
+    224: ('cards/uncharted_passage/port_cards.cards', 46, 7),
+    229: ('cards/uncharted_passage/port_cards.cards', 55, 5),
+    230: ('cards/uncharted_passage/port_cards.cards', 56, 7),
+    231: ('cards/uncharted_passage/port_cards.cards', 57, 7),
+    236: ('cards/uncharted_passage/voyages.cards', 11, 5),
+    237: ('cards/uncharted_passage/voyages.cards', 12, 7),
+    242: ('cards/uncharted_passage/voyages.cards', 8, 3),
+    247: ('cards/uncharted_passage/voyages.cards', 24, 5),
+    248: ('cards/uncharted_passage/voyages.cards', 25, 7),
+    253: ('cards/uncharted_passage/voyages.cards', 20, 3),
+    258: ('cards/uncharted_passage/voyages.cards', 39, 5),
+    263: ('cards/uncharted_passage/voyages.cards', 33, 3),
+    268: ('cards/uncharted_passage/voyages.cards', 49, 5),
+    273: ('cards/uncharted_passage/voyages.cards', 46, 3),
+    278: ('cards/uncharted_passage/voyages.cards', 68, 3),
+    283: ('cards/uncharted_passage/voyages.cards', 74, 3),
+    288: ('cards/uncharted_passage/voyages.cards', 81, 3),
+    293: ('cards/uncharted_passage/voyages.cards', 87, 3),
+    298: ('cards/uncharted_passage/voyages.cards', 89, 3),
+    303: ('cards/uncharted_passage/voyages.cards', 95, 3),
+    308: ('cards/uncharted_passage/voyages.cards', 97, 3),
+    313: ('cards/uncharted_passage/voyages.cards', 103, 3),
+    318: ('cards/uncharted_passage/voyages.cards', 109, 3),
+    323: ('cards/uncharted_passage/voyages.cards', 118, 3),
+    328: ('cards/uncharted_passage/voyages.cards', 124, 3),
+    333: ('cards/uncharted_passage/voyages.cards', 130, 3),
+    338: ('cards/uncharted_passage/voyages.cards', 132, 3),
+    343: ('cards/uncharted_passage/voyages.cards', 138, 3),
+    348: ('cards/uncharted_passage/voyages.cards', 140, 3),
+    353: ('cards/uncharted_passage/voyages.cards', 146, 3),
+    358: ('cards/uncharted_passage/voyages.cards', 148, 3),
+    363: ('cards/uncharted_passage/voyages.cards', 154, 3),
+    368: ('cards/uncharted_passage/voyages.cards', 160, 3),
+    373: ('cards/uncharted_passage/flow.cards', 12, 7),
+    378: ('cards/uncharted_passage/flow.cards', 18, 7),
+    383: ('cards/uncharted_passage/flow.cards', 22, 7),
+    388: ('cards/uncharted_passage/flow.cards', 27, 7),
+    393: ('cards/uncharted_passage/flow.cards', 37, 7),
+    398: ('cards/uncharted_passage/flow.cards', 41, 7),
+    399: ('cards/uncharted_passage/flow.cards', 42, 9),
+    404: ('cards/uncharted_passage/flow.cards', 47, 7),
+    405: ('cards/uncharted_passage/flow.cards', 51, 7),
+    406: ('cards/uncharted_passage/flow.cards', 52, 9),
+    408: ('cards/uncharted_passage/flow.cards', 53, 11),
+    413: ('cards/uncharted_passage/flow.cards', 59, 7),
+    414: ('cards/uncharted_passage/flow.cards', 64, 7),
+    419: ('cards/uncharted_passage/flow.cards', 64, 7),
+    422: ('cards/uncharted_passage/flow.cards', 64, 7),
+    424: ('cards/uncharted_passage/flow.cards', 65, 9),
+    425: ('cards/uncharted_passage/flow.cards', 66, 11),
+    430: ('cards/uncharted_passage/flow.cards', 74, 7),
+    435: ('cards/uncharted_passage/flow.cards', 74, 7),
+    438: ('cards/uncharted_passage/flow.cards', 74, 7),
+    440: ('cards/uncharted_passage/flow.cards', 75, 9),
+    441: ('cards/uncharted_passage/flow.cards', 76, 11),
+    442: ('cards/uncharted_passage/flow.cards', 77, 11),
+    447: ('cards/uncharted_passage/flow.cards', 84, 7),
+    448: ('cards/uncharted_passage/flow.cards', 85, 9),
+    453: ('cards/uncharted_passage/flow.cards', 89, 7),
+    458: ('cards/uncharted_passage/flow.cards', 33, 3),
+    463: ('cards/uncharted_passage/flow.cards', 102, 7),
+    464: ('cards/uncharted_passage/flow.cards', 103, 7),
+    466: ('cards/uncharted_passage/flow.cards', 106, 9),
+    467: ('cards/uncharted_passage/flow.cards', 107, 11),
+    469: ('cards/uncharted_passage/flow.cards', 109, 11),
+    474: ('cards/uncharted_passage/flow.cards', 95, 3),
+    479: ('cards/uncharted_passage/flow.cards', 7, 1),
+    488: ('cards/uncharted_passage/flow.cards', 12, 7),
+    489: ('cards/uncharted_passage/flow.cards', 95, 3),
+    494: ('cards/uncharted_passage/flow.cards', 18, 7),
+    495: ('cards/uncharted_passage/flow.cards', 95, 3),
+    500: ('cards/uncharted_passage/flow.cards', 22, 7),
+    501: ('cards/uncharted_passage/flow.cards', 95, 3),
+    506: ('cards/uncharted_passage/flow.cards', 27, 7),
+    507: ('cards/uncharted_passage/flow.cards', 95, 3),
+    518: ('cards/uncharted_passage/flow.cards', 37, 7),
+    519: ('cards/uncharted_passage/flow.cards', 95, 3),
+    524: ('cards/uncharted_passage/flow.cards', 41, 7),
+    525: ('cards/uncharted_passage/flow.cards', 42, 9),
+    526: ('cards/uncharted_passage/flow.cards', 95, 3),
+    531: ('cards/uncharted_passage/flow.cards', 47, 7),
+    532: ('cards/uncharted_passage/flow.cards', 51, 7),
+    533: ('cards/uncharted_passage/flow.cards', 52, 9),
+    535: ('cards/uncharted_passage/flow.cards', 53, 11),
+    536: ('cards/uncharted_passage/flow.cards', 95, 3),
+    541: ('cards/uncharted_passage/flow.cards', 59, 7),
+    542: ('cards/uncharted_passage/flow.cards', 64, 7),
+    547: ('cards/uncharted_passage/flow.cards', 64, 7),
+    550: ('cards/uncharted_passage/flow.cards', 64, 7),
+    552: ('cards/uncharted_passage/flow.cards', 65, 9),
+    553: ('cards/uncharted_passage/flow.cards', 66, 11),
+    554: ('cards/uncharted_passage/flow.cards', 95, 3),
+    559: ('cards/uncharted_passage/flow.cards', 74, 7),
+    564: ('cards/uncharted_passage/flow.cards', 74, 7),
+    567: ('cards/uncharted_passage/flow.cards', 74, 7),
+    569: ('cards/uncharted_passage/flow.cards', 75, 9),
+    570: ('cards/uncharted_passage/flow.cards', 76, 11),
+    572: ('cards/uncharted_passage/flow.cards', 138, 3),
+    573: ('cards/uncharted_passage/flow.cards', 139, 3),
+    574: ('cards/uncharted_passage/flow.cards', 142, 5),
+    575: ('cards/uncharted_passage/flow.cards', 143, 7),
+    578: ('cards/uncharted_passage/flow.cards', 159, 3),
+    579: ('cards/uncharted_passage/flow.cards', 160, 3),
+    580: ('cards/uncharted_passage/flow.cards', 149, 5),
+    581: ('cards/uncharted_passage/flow.cards', 150, 7),
+    582: ('cards/uncharted_passage/flow.cards', 95, 3),
+    587: ('cards/uncharted_passage/flow.cards', 84, 7),
+    588: ('cards/uncharted_passage/flow.cards', 85, 9),
+    589: ('cards/uncharted_passage/flow.cards', 95, 3),
+    594: ('cards/uncharted_passage/flow.cards', 89, 7),
+    595: ('cards/uncharted_passage/flow.cards', 95, 3),
+    626: ('cards/uncharted_passage/flow.cards', 37, 7),
+    627: ('cards/uncharted_passage/flow.cards', 95, 3),
+    630: ('cards/uncharted_passage/flow.cards', 41, 7),
+    631: ('cards/uncharted_passage/flow.cards', 42, 9),
+    632: ('cards/uncharted_passage/flow.cards', 95, 3),
+    635: ('cards/uncharted_passage/flow.cards', 47, 7),
+    636: ('cards/uncharted_passage/flow.cards', 51, 7),
+    637: ('cards/uncharted_passage/flow.cards', 52, 9),
+    638: ('cards/uncharted_passage/flow.cards', 53, 11),
+    639: ('cards/uncharted_passage/flow.cards', 95, 3),
+    642: ('cards/uncharted_passage/flow.cards', 59, 7),
+    643: ('cards/uncharted_passage/flow.cards', 64, 7),
+    647: ('cards/uncharted_passage/flow.cards', 64, 7),
+    650: ('cards/uncharted_passage/flow.cards', 64, 7),
+    651: ('cards/uncharted_passage/flow.cards', 65, 9),
+    652: ('cards/uncharted_passage/flow.cards', 66, 11),
+    653: ('cards/uncharted_passage/flow.cards', 95, 3),
+    656: ('cards/uncharted_passage/flow.cards', 74, 7),
+    660: ('cards/uncharted_passage/flow.cards', 74, 7),
+    663: ('cards/uncharted_passage/flow.cards', 74, 7),
+    664: ('cards/uncharted_passage/flow.cards', 75, 9),
+    665: ('cards/uncharted_passage/flow.cards', 76, 11),
+    667: ('cards/uncharted_passage/flow.cards', 138, 3),
+    668: ('cards/uncharted_passage/flow.cards', 139, 3),
+    669: ('cards/uncharted_passage/flow.cards', 142, 5),
+    670: ('cards/uncharted_passage/flow.cards', 143, 7),
+    673: ('cards/uncharted_passage/flow.cards', 159, 3),
+    674: ('cards/uncharted_passage/flow.cards', 160, 3),
+    675: ('cards/uncharted_passage/flow.cards', 149, 5),
+    676: ('cards/uncharted_passage/flow.cards', 150, 7),
+    677: ('cards/uncharted_passage/flow.cards', 95, 3),
+    680: ('cards/uncharted_passage/flow.cards', 84, 7),
+    681: ('cards/uncharted_passage/flow.cards', 85, 9),
+    682: ('cards/uncharted_passage/flow.cards', 95, 3),
+    685: ('cards/uncharted_passage/flow.cards', 89, 7),
+    686: ('cards/uncharted_passage/flow.cards', 95, 3),
 }

@@ -25,36 +25,36 @@ VARIANT = 'port_cards_two_at_a_time'
 
 
 def dv_anchor(g, c):
-    # verb anchor (cards/uncharted_passage/flow.cards:135)
-    g.verbs['drop_anchor'](g, c)  # @ cards/uncharted_passage/flow.cards:136:3
-    if c.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:137:3
-        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:140:5
-            g.verbs['crew_actions'](g, c)  # @ cards/uncharted_passage/flow.cards:141:7
+    # verb anchor (cards/uncharted_passage/flow.cards:137)
+    g.verbs['drop_anchor'](g, c)  # @ cards/uncharted_passage/flow.cards:138:3
+    if c.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:139:3
+        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:142:5
+            g.verbs['crew_actions'](g, c)  # @ cards/uncharted_passage/flow.cards:143:7
     else:
-        dv_scurvy_check(g, c)  # @ cards/uncharted_passage/flow.cards:146:5
-        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:147:5
-            g.verbs['anchorage_rewards'](g, c)  # @ cards/uncharted_passage/flow.cards:148:7
+        dv_scurvy_check(g, c)  # @ cards/uncharted_passage/flow.cards:148:5
+        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:149:5
+            g.verbs['anchorage_rewards'](g, c)  # @ cards/uncharted_passage/flow.cards:150:7
 
 
 def dv_scurvy_check(g, c):
-    # verb scurvy_check (cards/uncharted_passage/flow.cards:155)
-    g.verbs['offer_rum'](g, c)  # @ cards/uncharted_passage/flow.cards:157:3
-    g.verbs['scurvy'](g, c, max(g, c, (g.natives['scurvy_distance'](g, c) - g.natives['scurvy_stamina'](g, c)), 0))  # @ cards/uncharted_passage/flow.cards:158:3
+    # verb scurvy_check (cards/uncharted_passage/flow.cards:157)
+    g.verbs['offer_rum'](g, c)  # @ cards/uncharted_passage/flow.cards:159:3
+    g.verbs['scurvy'](g, c, max(g, c, (g.natives['scurvy_distance'](g, c) - g.natives['scurvy_stamina'](g, c)), 0))  # @ cards/uncharted_passage/flow.cards:160:3
 
 
 def dv_reward(g, c, v_star_count, v_dice_shown, v_anchors):
-    # verb reward (cards/uncharted_passage/flow.cards:164)
-    if (v_star_count > 0):  # @ cards/uncharted_passage/flow.cards:165:3
-        g.gain(c, 'prestige', v_star_count)  # @ cards/uncharted_passage/flow.cards:166:5
-    for _ in range(g.spend(v_dice_shown, 'repeats')):  # @ cards/uncharted_passage/flow.cards:168:3
-        g.gain(c, 'prestige', g.natives['reward_die'](g, c))  # @ cards/uncharted_passage/flow.cards:169:5
-    for _ in range(g.spend(v_anchors, 'repeats')):  # @ cards/uncharted_passage/flow.cards:171:3
-        dv_gain_port_card(g, c)  # @ cards/uncharted_passage/flow.cards:172:5
+    # verb reward (cards/uncharted_passage/flow.cards:166)
+    if (v_star_count > 0):  # @ cards/uncharted_passage/flow.cards:167:3
+        g.gain(c, 'prestige', v_star_count)  # @ cards/uncharted_passage/flow.cards:168:5
+    for _ in range(g.spend(v_dice_shown, 'repeats')):  # @ cards/uncharted_passage/flow.cards:170:3
+        g.gain(c, 'prestige', g.natives['reward_die'](g, c))  # @ cards/uncharted_passage/flow.cards:171:5
+    for _ in range(g.spend(v_anchors, 'repeats')):  # @ cards/uncharted_passage/flow.cards:173:3
+        dv_gain_port_card(g, c)  # @ cards/uncharted_passage/flow.cards:174:5
 
 
 def dv_ship_damage(g, c, v_amount):
-    # verb ship_damage (cards/uncharted_passage/flow.cards:179)
-    g.mark(c, 'durability', v_amount)  # @ cards/uncharted_passage/flow.cards:180:3
+    # verb ship_damage (cards/uncharted_passage/flow.cards:184)
+    g.mark(c, 'durability', v_amount)  # @ cards/uncharted_passage/flow.cards:185:3
 
 
 def dv_gain_port_card(g, c):
@@ -63,19 +63,19 @@ def dv_gain_port_card(g, c):
 
 
 def df_final_score(g, c):
-    # function final_score (cards/uncharted_passage/flow.cards:127)
-    return (((c.player.counters['prestige'] + g.natives['sailor_points'](g, c)) - g.natives['critical_damage_checked'](g, c)) - g.natives['declining_health_checked'](g, c))  # @ cards/uncharted_passage/flow.cards:127:1
+    # function final_score (cards/uncharted_passage/flow.cards:129)
+    return (((c.player.counters['prestige'] + g.natives['sailor_points'](g, c)) - g.natives['critical_damage_checked'](g, c)) - g.natives['declining_health_checked'](g, c))  # @ cards/uncharted_passage/flow.cards:129:1
 
 
 def df_tie_break(g, c):
-    # function tie_break (cards/uncharted_passage/flow.cards:131)
-    return ((count(g, c, 'accomplished') + c.player.counters['specialties']) + count(g, c, 'port_cards'))  # @ cards/uncharted_passage/flow.cards:131:1
+    # function tie_break (cards/uncharted_passage/flow.cards:133)
+    return ((count(g, c, 'accomplished') + c.player.counters['specialties']) + count(g, c, 'port_cards'))  # @ cards/uncharted_passage/flow.cards:133:1
 
 
 def h_critical_damage__critical_damage(g, c):
-    # Critical Damage: on critical_damage (cards/uncharted_passage/flow.cards:193)
-    if not g.verbs['abandon_one'](g, c):  # @ cards/uncharted_passage/flow.cards:194:5
-        g.mark(c, 'durability', 1)  # @ cards/uncharted_passage/flow.cards:194:22
+    # Critical Damage: on critical_damage (cards/uncharted_passage/flow.cards:198)
+    if not g.verbs['abandon_one'](g, c):  # @ cards/uncharted_passage/flow.cards:199:5
+        dv_ship_damage(g, c, 1)  # @ cards/uncharted_passage/flow.cards:199:22
 
 
 def h_anti_piracy_mission__pirate_resolved(g, c):
@@ -105,7 +105,7 @@ def h_legend_of_kraken__accomplish(g, c):
     # Legend of Kraken: on accomplish (cards/uncharted_passage/missions.cards:182)
     v_result = g.roll(1, 6, c)  # @ cards/uncharted_passage/missions.cards:183:5
     g.gain(c, 'prestige', v_result)  # @ cards/uncharted_passage/missions.cards:184:5
-    g.mark(c, 'durability', v_result)  # @ cards/uncharted_passage/missions.cards:185:5
+    dv_ship_damage(g, c, v_result)  # @ cards/uncharted_passage/missions.cards:185:5
 
 
 def h_discover_galapagos_islands__anchor_at_sea(g, c):
@@ -115,97 +115,94 @@ def h_discover_galapagos_islands__anchor_at_sea(g, c):
 
 
 def h_discover_galapagos_islands__accomplish(g, c):
-    # Discover Galapagos Islands: on accomplish (cards/uncharted_passage/missions.cards:199)
-    v_result = g.roll(1, 6, c)  # @ cards/uncharted_passage/missions.cards:200:5
-    g.gain(c, 'prestige', v_result)  # @ cards/uncharted_passage/missions.cards:201:5
-    if g.play(c, 'lime_juice'):  # @ cards/uncharted_passage/missions.cards:202:5
-        g.mark(c, 'health', max(g, c, (v_result - 2), 0))  # @ cards/uncharted_passage/missions.cards:203:7
-    else:
-        g.mark(c, 'health', v_result)  # @ cards/uncharted_passage/missions.cards:205:7
+    # Discover Galapagos Islands: on accomplish (cards/uncharted_passage/missions.cards:201)
+    v_result = g.roll(1, 6, c)  # @ cards/uncharted_passage/missions.cards:202:5
+    g.gain(c, 'prestige', v_result)  # @ cards/uncharted_passage/missions.cards:203:5
+    g.verbs['suffer_scurvy'](g, c, v_result)  # @ cards/uncharted_passage/missions.cards:204:5
 
 
 def h_discover_hudson_bay__anchor_at_sea(g, c):
-    # Discover Hudson Bay: on anchor_at_sea (cards/uncharted_passage/missions.cards:214)
-    if (c.e['place'] == 'hudson_bay'):  # @ cards/uncharted_passage/missions.cards:215:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:216:7
+    # Discover Hudson Bay: on anchor_at_sea (cards/uncharted_passage/missions.cards:212)
+    if (c.e['place'] == 'hudson_bay'):  # @ cards/uncharted_passage/missions.cards:213:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:214:7
 
 
 def h_discover_svalbard__anchor_at_sea(g, c):
-    # Discover Svalbard: on anchor_at_sea (cards/uncharted_passage/missions.cards:225)
-    if (c.e['place'] == 'svalbard'):  # @ cards/uncharted_passage/missions.cards:226:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:227:7
+    # Discover Svalbard: on anchor_at_sea (cards/uncharted_passage/missions.cards:223)
+    if (c.e['place'] == 'svalbard'):  # @ cards/uncharted_passage/missions.cards:224:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:225:7
 
 
 def h_discover_hawaii__anchor_at_sea(g, c):
-    # Discover Hawaii: on anchor_at_sea (cards/uncharted_passage/missions.cards:236)
-    if (c.e['place'] == 'hawaii'):  # @ cards/uncharted_passage/missions.cards:237:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:238:7
+    # Discover Hawaii: on anchor_at_sea (cards/uncharted_passage/missions.cards:234)
+    if (c.e['place'] == 'hawaii'):  # @ cards/uncharted_passage/missions.cards:235:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:236:7
 
 
 def h_discover_tahiti__anchor_at_sea(g, c):
-    # Discover Tahiti: on anchor_at_sea (cards/uncharted_passage/missions.cards:247)
-    if (c.e['place'] == 'tahiti'):  # @ cards/uncharted_passage/missions.cards:248:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:249:7
+    # Discover Tahiti: on anchor_at_sea (cards/uncharted_passage/missions.cards:245)
+    if (c.e['place'] == 'tahiti'):  # @ cards/uncharted_passage/missions.cards:246:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:247:7
 
 
 def h_discover_easter_island__anchor_at_sea(g, c):
-    # Discover Easter Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:258)
-    if (c.e['place'] == 'easter_island'):  # @ cards/uncharted_passage/missions.cards:259:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:260:7
+    # Discover Easter Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:256)
+    if (c.e['place'] == 'easter_island'):  # @ cards/uncharted_passage/missions.cards:257:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:258:7
 
 
 def h_discover_ascension_island__anchor_at_sea(g, c):
-    # Discover Ascension Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:269)
-    if (c.e['place'] == 'ascension_island'):  # @ cards/uncharted_passage/missions.cards:270:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:271:7
+    # Discover Ascension Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:267)
+    if (c.e['place'] == 'ascension_island'):  # @ cards/uncharted_passage/missions.cards:268:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:269:7
 
 
 def h_discover_saint_helena__anchor_at_sea(g, c):
-    # Discover Saint Helena: on anchor_at_sea (cards/uncharted_passage/missions.cards:280)
-    if (c.e['place'] == 'saint_helena'):  # @ cards/uncharted_passage/missions.cards:281:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:282:7
+    # Discover Saint Helena: on anchor_at_sea (cards/uncharted_passage/missions.cards:278)
+    if (c.e['place'] == 'saint_helena'):  # @ cards/uncharted_passage/missions.cards:279:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:280:7
 
 
 def h_discover_tristan_da_cunha__anchor_at_sea(g, c):
-    # Discover Tristan da Cunha: on anchor_at_sea (cards/uncharted_passage/missions.cards:291)
-    if (c.e['place'] == 'tristan_da_cunha'):  # @ cards/uncharted_passage/missions.cards:292:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:293:7
+    # Discover Tristan da Cunha: on anchor_at_sea (cards/uncharted_passage/missions.cards:289)
+    if (c.e['place'] == 'tristan_da_cunha'):  # @ cards/uncharted_passage/missions.cards:290:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:291:7
 
 
 def h_discover_the_falkland_islands__anchor_at_sea(g, c):
-    # Discover the Falkland Islands: on anchor_at_sea (cards/uncharted_passage/missions.cards:302)
-    if (c.e['place'] == 'falkland_islands'):  # @ cards/uncharted_passage/missions.cards:303:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:304:7
+    # Discover the Falkland Islands: on anchor_at_sea (cards/uncharted_passage/missions.cards:300)
+    if (c.e['place'] == 'falkland_islands'):  # @ cards/uncharted_passage/missions.cards:301:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:302:7
 
 
 def h_discover_kerguelen__anchor_at_sea(g, c):
-    # Discover Kerguelen: on anchor_at_sea (cards/uncharted_passage/missions.cards:313)
-    if (c.e['place'] == 'kerguelen'):  # @ cards/uncharted_passage/missions.cards:314:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:315:7
+    # Discover Kerguelen: on anchor_at_sea (cards/uncharted_passage/missions.cards:311)
+    if (c.e['place'] == 'kerguelen'):  # @ cards/uncharted_passage/missions.cards:312:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:313:7
 
 
 def h_discover_komodo_island__anchor_at_sea(g, c):
-    # Discover Komodo Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:324)
-    if (c.e['place'] == 'komodo_island'):  # @ cards/uncharted_passage/missions.cards:325:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:326:7
+    # Discover Komodo Island: on anchor_at_sea (cards/uncharted_passage/missions.cards:322)
+    if (c.e['place'] == 'komodo_island'):  # @ cards/uncharted_passage/missions.cards:323:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:324:7
 
 
 def h_discover_tasmania__anchor_at_sea(g, c):
-    # Discover Tasmania: on anchor_at_sea (cards/uncharted_passage/missions.cards:335)
-    if (c.e['place'] == 'tasmania'):  # @ cards/uncharted_passage/missions.cards:336:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:337:7
+    # Discover Tasmania: on anchor_at_sea (cards/uncharted_passage/missions.cards:333)
+    if (c.e['place'] == 'tasmania'):  # @ cards/uncharted_passage/missions.cards:334:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:335:7
 
 
 def h_discover_new_zealand__anchor_at_sea(g, c):
-    # Discover New Zealand: on anchor_at_sea (cards/uncharted_passage/missions.cards:346)
-    if (c.e['place'] == 'new_zealand'):  # @ cards/uncharted_passage/missions.cards:347:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:348:7
+    # Discover New Zealand: on anchor_at_sea (cards/uncharted_passage/missions.cards:344)
+    if (c.e['place'] == 'new_zealand'):  # @ cards/uncharted_passage/missions.cards:345:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:346:7
 
 
 def h_discover_the_antarctic_peninsula__anchor_at_sea(g, c):
-    # Discover the Antarctic Peninsula: on anchor_at_sea (cards/uncharted_passage/missions.cards:357)
-    if (c.e['place'] == 'antarctic_peninsula'):  # @ cards/uncharted_passage/missions.cards:358:5
-        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:359:7
+    # Discover the Antarctic Peninsula: on anchor_at_sea (cards/uncharted_passage/missions.cards:355)
+    if (c.e['place'] == 'antarctic_peninsula'):  # @ cards/uncharted_passage/missions.cards:356:5
+        g.verbs['accomplish'](g, c, c.card)  # @ cards/uncharted_passage/missions.cards:357:7
 
 
 def h_smoke_bomb__pirate_combat(g, c):
@@ -425,46 +422,46 @@ def p_round__planning(g, c):
 def p_round__pirate(g, c):
     # phase pirate "Pirate" (cards/uncharted_passage/flow.cards:57)
     g.verbs['roll_pirates'](g, c)  # @ cards/uncharted_passage/flow.cards:59:7
-    o0 = g.players  # @ cards/uncharted_passage/flow.cards:62:7
+    o0 = g.players  # @ cards/uncharted_passage/flow.cards:64:7
     if len(o0) > 1:
         ok0 = []
         for v_captain in o0:
             c2 = c.for_player(v_captain)
-            ok0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:62:7
+            ok0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:64:7
         ok0.sort(key=lambda item: item[0])
         o0 = [item[1] for item in ok0]
-    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:62:7
+    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:64:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:63:9
-            g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
+        if (not c2.player.flags.get('sunk')):  # @ cards/uncharted_passage/flow.cards:65:9
+            g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:66:11
 
 
 def p_round__sailing_and_anchoring(g, c):
-    # phase sailing_and_anchoring "Sailing & Anchoring" (cards/uncharted_passage/flow.cards:69)
-    o0 = g.players  # @ cards/uncharted_passage/flow.cards:72:7
+    # phase sailing_and_anchoring "Sailing & Anchoring" (cards/uncharted_passage/flow.cards:71)
+    o0 = g.players  # @ cards/uncharted_passage/flow.cards:74:7
     if len(o0) > 1:
         ok0 = []
         for v_captain in o0:
             c2 = c.for_player(v_captain)
-            ok0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:72:7
+            ok0.append(((c2.player.counters['prestige'], -(g.natives['marker_arrival'](g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:74:7
         ok0.sort(key=lambda item: item[0])
         o0 = [item[1] for item in ok0]
-    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:72:7
+    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:74:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:73:9
-            g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
-            dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:75:11
+        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:75:9
+            g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:76:11
+            dv_anchor(g, c2)  # @ cards/uncharted_passage/flow.cards:77:11
 
 
 def p_round__sharing(g, c):
-    # phase sharing "Co-op: sharing on one space" (cards/uncharted_passage/flow.cards:79)
-    if g.natives['cooperative'](g, c):  # @ cards/uncharted_passage/flow.cards:82:7
-        g.verbs['share'](g, c)  # @ cards/uncharted_passage/flow.cards:83:9
+    # phase sharing "Co-op: sharing on one space" (cards/uncharted_passage/flow.cards:81)
+    if g.natives['cooperative'](g, c):  # @ cards/uncharted_passage/flow.cards:84:7
+        g.verbs['share'](g, c)  # @ cards/uncharted_passage/flow.cards:85:9
 
 
 def p_round__logbook(g, c):
-    # phase logbook "the month's line of the logbook" (cards/uncharted_passage/flow.cards:86)
-    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:87:7
+    # phase logbook "the month's line of the logbook" (cards/uncharted_passage/flow.cards:88)
+    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:89:7
 
 
 def flow__rounds(g, c):
@@ -473,19 +470,19 @@ def flow__rounds(g, c):
 
 
 def p_end__final_scoring(g, c):
-    # phase final_scoring "End of the Game" (cards/uncharted_passage/flow.cards:98)
-    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:100:7
-    for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:101:7
+    # phase final_scoring "End of the Game" (cards/uncharted_passage/flow.cards:100)
+    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:102:7
+    for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:103:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if c2.player.flags.get('sunk'):  # @ cards/uncharted_passage/flow.cards:104:9
-            g.verbs['record_final_score'](g, c2, 0)  # @ cards/uncharted_passage/flow.cards:105:11
+        if c2.player.flags.get('sunk'):  # @ cards/uncharted_passage/flow.cards:106:9
+            g.verbs['record_final_score'](g, c2, 0)  # @ cards/uncharted_passage/flow.cards:107:11
         else:
-            g.verbs['record_final_score'](g, c2, df_final_score(g, c2))  # @ cards/uncharted_passage/flow.cards:107:11
+            g.verbs['record_final_score'](g, c2, df_final_score(g, c2))  # @ cards/uncharted_passage/flow.cards:109:11
 
 
 def flow__end_when(g, c):
-    # flow: end_when (cards/uncharted_passage/flow.cards:93)
-    return (True if g.board.get('over') else False)  # @ cards/uncharted_passage/flow.cards:93:3
+    # flow: end_when (cards/uncharted_passage/flow.cards:95)
+    return (True if g.board.get('over') else False)  # @ cards/uncharted_passage/flow.cards:95:3
 
 
 def flow__tiebreak(g, c):
@@ -500,25 +497,25 @@ def run__setup(g, c):
     if logs:
         g.events.append(('phase', c.player.index, 'world_map'))
     g.verbs['unfold_world_map'](g, c)  # @ cards/uncharted_passage/flow.cards:12:7
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase voyage_pile
     if logs:
         g.events.append(('phase', c.player.index, 'voyage_pile'))
     g.verbs['make_voyage_pile'](g, c)  # @ cards/uncharted_passage/flow.cards:18:7
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase port_card_pile
     if logs:
         g.events.append(('phase', c.player.index, 'port_card_pile'))
     g.verbs['shuffle_port_cards'](g, c)  # @ cards/uncharted_passage/flow.cards:22:7
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase missions
     if logs:
         g.events.append(('phase', c.player.index, 'missions'))
     g.verbs['draw_missions'](g, c)  # @ cards/uncharted_passage/flow.cards:27:7
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
 
 
@@ -530,14 +527,14 @@ def run__round(g, c):
     if logs:
         g.events.append(('phase', c.player.index, 'logbook_line'))
     g.verbs['new_logbook_line'](g, c)  # @ cards/uncharted_passage/flow.cards:37:7
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase mid_event
     if logs:
         g.events.append(('phase', c.player.index, 'mid_event'))
     if (g.round == g.params['mid_event_round']):  # @ cards/uncharted_passage/flow.cards:41:7
         g.verbs['reveal_mid_event'](g, c)  # @ cards/uncharted_passage/flow.cards:42:9
-        if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
     # phase planning
     if logs:
@@ -547,66 +544,66 @@ def run__round(g, c):
         for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:52:9
             c3 = c if v_captain is c.player else c.for_player(v_captain)
             g.verbs['write_numbers'](g, c3)  # @ cards/uncharted_passage/flow.cards:53:11
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase pirate
     if logs:
         g.events.append(('phase', c.player.index, 'pirate'))
     g.verbs['roll_pirates'](g, c)  # @ cards/uncharted_passage/flow.cards:59:7
-    o0 = g.players  # @ cards/uncharted_passage/flow.cards:62:7
+    o0 = g.players  # @ cards/uncharted_passage/flow.cards:64:7
     if len(o0) > 1:
         ok0 = []
         for v_captain in o0:
             c2 = c.for_player(v_captain)
-            ok0.append(((c2.player.counters['prestige'], -(n_marker_arrival(g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:62:7
+            ok0.append(((c2.player.counters['prestige'], -(n_marker_arrival(g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:64:7
         ok0.sort(key=lambda item: item[0])
         o0 = [item[1] for item in ok0]
-    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:62:7
+    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:64:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:63:9
-            g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:64:11
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        if (not c2.player.flags.get('sunk')):  # @ cards/uncharted_passage/flow.cards:65:9
+            g.verbs['face_pirates'](g, c2)  # @ cards/uncharted_passage/flow.cards:66:11
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase sailing_and_anchoring
     if logs:
         g.events.append(('phase', c.player.index, 'sailing_and_anchoring'))
-    o0 = g.players  # @ cards/uncharted_passage/flow.cards:72:7
+    o0 = g.players  # @ cards/uncharted_passage/flow.cards:74:7
     if len(o0) > 1:
         ok0 = []
         for v_captain in o0:
             c2 = c.for_player(v_captain)
-            ok0.append(((c2.player.counters['prestige'], -(n_marker_arrival(g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:72:7
+            ok0.append(((c2.player.counters['prestige'], -(n_marker_arrival(g, c2)),), v_captain))  # @ cards/uncharted_passage/flow.cards:74:7
         ok0.sort(key=lambda item: item[0])
         o0 = [item[1] for item in ok0]
-    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:72:7
+    for v_captain in o0:  # @ cards/uncharted_passage/flow.cards:74:7
         c2 = c if v_captain is c.player else c.for_player(v_captain)
-        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:73:9
-            g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:74:11
+        if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:75:9
+            g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:76:11
             # verb anchor
-            g.verbs['drop_anchor'](g, c2)  # @ cards/uncharted_passage/flow.cards:136:3
-            if c2.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:137:3
-                if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:140:5
-                    g.verbs['crew_actions'](g, c2)  # @ cards/uncharted_passage/flow.cards:141:7
+            g.verbs['drop_anchor'](g, c2)  # @ cards/uncharted_passage/flow.cards:138:3
+            if c2.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:139:3
+                if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:142:5
+                    g.verbs['crew_actions'](g, c2)  # @ cards/uncharted_passage/flow.cards:143:7
             else:
                 # verb scurvy_check
-                g.verbs['offer_rum'](g, c2)  # @ cards/uncharted_passage/flow.cards:157:3
-                g.verbs['scurvy'](g, c2, max(g, c2, (g.natives['scurvy_distance'](g, c2) - g.natives['scurvy_stamina'](g, c2)), 0))  # @ cards/uncharted_passage/flow.cards:158:3
-                if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:147:5
-                    g.verbs['anchorage_rewards'](g, c2)  # @ cards/uncharted_passage/flow.cards:148:7
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+                g.verbs['offer_rum'](g, c2)  # @ cards/uncharted_passage/flow.cards:159:3
+                g.verbs['scurvy'](g, c2, max(g, c2, (g.natives['scurvy_distance'](g, c2) - g.natives['scurvy_stamina'](g, c2)), 0))  # @ cards/uncharted_passage/flow.cards:160:3
+                if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:149:5
+                    g.verbs['anchorage_rewards'](g, c2)  # @ cards/uncharted_passage/flow.cards:150:7
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase sharing
     if logs:
         g.events.append(('phase', c.player.index, 'sharing'))
-    if g.natives['cooperative'](g, c):  # @ cards/uncharted_passage/flow.cards:82:7
-        g.verbs['share'](g, c)  # @ cards/uncharted_passage/flow.cards:83:9
-        if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    if g.natives['cooperative'](g, c):  # @ cards/uncharted_passage/flow.cards:84:7
+        g.verbs['share'](g, c)  # @ cards/uncharted_passage/flow.cards:85:9
+        if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
     # phase logbook
     if logs:
         g.events.append(('phase', c.player.index, 'logbook'))
-    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:87:7
-    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:89:7
+    if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
 
 
@@ -638,66 +635,66 @@ def loop__round(g, c, number, limit):
         g.round = number
         # phase logbook_line
         gv_new_logbook_line(g, c)  # @ cards/uncharted_passage/flow.cards:37:7
-        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
         # phase mid_event
         if (number == p_mid_event_round):  # @ cards/uncharted_passage/flow.cards:41:7
             gv_reveal_mid_event(g, c)  # @ cards/uncharted_passage/flow.cards:42:9
-            if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+            if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
                 g.end_when_held()
         # phase planning
         gv_reveal_voyage(g, c)  # @ cards/uncharted_passage/flow.cards:47:7
         if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:51:7
             for c4 in contexts:  # @ cards/uncharted_passage/flow.cards:52:9
                 gv_write_numbers(g, c4)  # @ cards/uncharted_passage/flow.cards:53:11
-        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
         # phase pirate
         gv_roll_pirates(g, c)  # @ cards/uncharted_passage/flow.cards:59:7
-        o1 = contexts  # @ cards/uncharted_passage/flow.cards:62:7
+        o1 = contexts  # @ cards/uncharted_passage/flow.cards:64:7
         if many:
             ok1 = []
             for c3 in o1:
-                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), c3))  # @ cards/uncharted_passage/flow.cards:62:7
+                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), c3))  # @ cards/uncharted_passage/flow.cards:64:7
             ok1.sort(key=lambda item: item[0])
             o1 = [item[1] for item in ok1]
-        for c3 in o1:  # @ cards/uncharted_passage/flow.cards:62:7
-            if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:63:9
-                gv_face_pirates(g, c3)  # @ cards/uncharted_passage/flow.cards:64:11
-        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        for c3 in o1:  # @ cards/uncharted_passage/flow.cards:64:7
+            if (not c3.player.flags.get('sunk')):  # @ cards/uncharted_passage/flow.cards:65:9
+                gv_face_pirates(g, c3)  # @ cards/uncharted_passage/flow.cards:66:11
+        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
         # phase sailing_and_anchoring
-        o1 = contexts  # @ cards/uncharted_passage/flow.cards:72:7
+        o1 = contexts  # @ cards/uncharted_passage/flow.cards:74:7
         if many:
             ok1 = []
             for c3 in o1:
-                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), c3))  # @ cards/uncharted_passage/flow.cards:72:7
+                ok1.append(((c3.player.counters['prestige'], -(n_marker_arrival(g, c3)),), c3))  # @ cards/uncharted_passage/flow.cards:74:7
             ok1.sort(key=lambda item: item[0])
             o1 = [item[1] for item in ok1]
-        for c3 in o1:  # @ cards/uncharted_passage/flow.cards:72:7
-            if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:73:9
-                gv_sail(g, c3)  # @ cards/uncharted_passage/flow.cards:74:11
+        for c3 in o1:  # @ cards/uncharted_passage/flow.cards:74:7
+            if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:75:9
+                gv_sail(g, c3)  # @ cards/uncharted_passage/flow.cards:76:11
                 # verb anchor
-                gv_drop_anchor(g, c3)  # @ cards/uncharted_passage/flow.cards:136:3
-                if c3.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:137:3
-                    if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:140:5
-                        gv_crew_actions(g, c3)  # @ cards/uncharted_passage/flow.cards:141:7
+                gv_drop_anchor(g, c3)  # @ cards/uncharted_passage/flow.cards:138:3
+                if c3.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:139:3
+                    if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:142:5
+                        gv_crew_actions(g, c3)  # @ cards/uncharted_passage/flow.cards:143:7
                 else:
                     # verb scurvy_check
-                    gv_offer_rum(g, c3)  # @ cards/uncharted_passage/flow.cards:157:3
-                    gv_scurvy(g, c3, max(g, c3, (n_scurvy_distance(g, c3) - n_scurvy_stamina(g, c3)), 0))  # @ cards/uncharted_passage/flow.cards:158:3
-                    if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:147:5
-                        gv_anchorage_rewards(g, c3)  # @ cards/uncharted_passage/flow.cards:148:7
-        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+                    gv_offer_rum(g, c3)  # @ cards/uncharted_passage/flow.cards:159:3
+                    gv_scurvy(g, c3, max(g, c3, (n_scurvy_distance(g, c3) - n_scurvy_stamina(g, c3)), 0))  # @ cards/uncharted_passage/flow.cards:160:3
+                    if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:149:5
+                        gv_anchorage_rewards(g, c3)  # @ cards/uncharted_passage/flow.cards:150:7
+        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
         # phase sharing
-        if n_cooperative(g, c):  # @ cards/uncharted_passage/flow.cards:82:7
-            gv_share(g, c)  # @ cards/uncharted_passage/flow.cards:83:9
-            if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        if n_cooperative(g, c):  # @ cards/uncharted_passage/flow.cards:84:7
+            gv_share(g, c)  # @ cards/uncharted_passage/flow.cards:85:9
+            if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
                 g.end_when_held()
         # phase logbook
-        gv_write_logbook(g, c)  # @ cards/uncharted_passage/flow.cards:87:7
-        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:93:3
+        gv_write_logbook(g, c)  # @ cards/uncharted_passage/flow.cards:89:7
+        if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
         number += 1
 
@@ -777,27 +774,27 @@ FLOW = {
 }
 
 LINES = {
-    29: ('cards/uncharted_passage/flow.cards', 136, 3),
-    30: ('cards/uncharted_passage/flow.cards', 137, 3),
-    31: ('cards/uncharted_passage/flow.cards', 140, 5),
-    32: ('cards/uncharted_passage/flow.cards', 141, 7),
-    34: ('cards/uncharted_passage/flow.cards', 146, 5),
-    35: ('cards/uncharted_passage/flow.cards', 147, 5),
-    36: ('cards/uncharted_passage/flow.cards', 148, 7),
-    41: ('cards/uncharted_passage/flow.cards', 157, 3),
-    42: ('cards/uncharted_passage/flow.cards', 158, 3),
-    47: ('cards/uncharted_passage/flow.cards', 165, 3),
-    48: ('cards/uncharted_passage/flow.cards', 166, 5),
-    49: ('cards/uncharted_passage/flow.cards', 168, 3),
-    50: ('cards/uncharted_passage/flow.cards', 169, 5),
-    51: ('cards/uncharted_passage/flow.cards', 171, 3),
-    52: ('cards/uncharted_passage/flow.cards', 172, 5),
-    57: ('cards/uncharted_passage/flow.cards', 180, 3),
+    29: ('cards/uncharted_passage/flow.cards', 138, 3),
+    30: ('cards/uncharted_passage/flow.cards', 139, 3),
+    31: ('cards/uncharted_passage/flow.cards', 142, 5),
+    32: ('cards/uncharted_passage/flow.cards', 143, 7),
+    34: ('cards/uncharted_passage/flow.cards', 148, 5),
+    35: ('cards/uncharted_passage/flow.cards', 149, 5),
+    36: ('cards/uncharted_passage/flow.cards', 150, 7),
+    41: ('cards/uncharted_passage/flow.cards', 159, 3),
+    42: ('cards/uncharted_passage/flow.cards', 160, 3),
+    47: ('cards/uncharted_passage/flow.cards', 167, 3),
+    48: ('cards/uncharted_passage/flow.cards', 168, 5),
+    49: ('cards/uncharted_passage/flow.cards', 170, 3),
+    50: ('cards/uncharted_passage/flow.cards', 171, 5),
+    51: ('cards/uncharted_passage/flow.cards', 173, 3),
+    52: ('cards/uncharted_passage/flow.cards', 174, 5),
+    57: ('cards/uncharted_passage/flow.cards', 185, 3),
     62: ('cards/uncharted_passage/variants/port_cards_two_at_a_time.yaml', 9, 5),
-    67: ('cards/uncharted_passage/flow.cards', 127, 1),
-    72: ('cards/uncharted_passage/flow.cards', 131, 1),
-    77: ('cards/uncharted_passage/flow.cards', 194, 5),
-    78: ('cards/uncharted_passage/flow.cards', 194, 22),
+    67: ('cards/uncharted_passage/flow.cards', 129, 1),
+    72: ('cards/uncharted_passage/flow.cards', 133, 1),
+    77: ('cards/uncharted_passage/flow.cards', 199, 5),
+    78: ('cards/uncharted_passage/flow.cards', 199, 22),
     83: ('cards/uncharted_passage/mid_events.cards', 7, 5),
     84: ('cards/uncharted_passage/mid_events.cards', 8, 7),
     89: ('cards/uncharted_passage/mid_events.cards', 24, 3),
@@ -810,197 +807,195 @@ LINES = {
     108: ('cards/uncharted_passage/missions.cards', 185, 5),
     113: ('cards/uncharted_passage/missions.cards', 193, 5),
     114: ('cards/uncharted_passage/missions.cards', 194, 7),
-    119: ('cards/uncharted_passage/missions.cards', 200, 5),
-    120: ('cards/uncharted_passage/missions.cards', 201, 5),
-    121: ('cards/uncharted_passage/missions.cards', 202, 5),
-    122: ('cards/uncharted_passage/missions.cards', 203, 7),
-    124: ('cards/uncharted_passage/missions.cards', 205, 7),
-    129: ('cards/uncharted_passage/missions.cards', 215, 5),
-    130: ('cards/uncharted_passage/missions.cards', 216, 7),
-    135: ('cards/uncharted_passage/missions.cards', 226, 5),
-    136: ('cards/uncharted_passage/missions.cards', 227, 7),
-    141: ('cards/uncharted_passage/missions.cards', 237, 5),
-    142: ('cards/uncharted_passage/missions.cards', 238, 7),
-    147: ('cards/uncharted_passage/missions.cards', 248, 5),
-    148: ('cards/uncharted_passage/missions.cards', 249, 7),
-    153: ('cards/uncharted_passage/missions.cards', 259, 5),
-    154: ('cards/uncharted_passage/missions.cards', 260, 7),
-    159: ('cards/uncharted_passage/missions.cards', 270, 5),
-    160: ('cards/uncharted_passage/missions.cards', 271, 7),
-    165: ('cards/uncharted_passage/missions.cards', 281, 5),
-    166: ('cards/uncharted_passage/missions.cards', 282, 7),
-    171: ('cards/uncharted_passage/missions.cards', 292, 5),
-    172: ('cards/uncharted_passage/missions.cards', 293, 7),
-    177: ('cards/uncharted_passage/missions.cards', 303, 5),
-    178: ('cards/uncharted_passage/missions.cards', 304, 7),
-    183: ('cards/uncharted_passage/missions.cards', 314, 5),
-    184: ('cards/uncharted_passage/missions.cards', 315, 7),
-    189: ('cards/uncharted_passage/missions.cards', 325, 5),
-    190: ('cards/uncharted_passage/missions.cards', 326, 7),
-    195: ('cards/uncharted_passage/missions.cards', 336, 5),
-    196: ('cards/uncharted_passage/missions.cards', 337, 7),
-    201: ('cards/uncharted_passage/missions.cards', 347, 5),
-    202: ('cards/uncharted_passage/missions.cards', 348, 7),
-    207: ('cards/uncharted_passage/missions.cards', 358, 5),
-    208: ('cards/uncharted_passage/missions.cards', 359, 7),
-    213: ('cards/uncharted_passage/port_cards.cards', 8, 5),
-    214: ('cards/uncharted_passage/port_cards.cards', 9, 7),
-    215: ('cards/uncharted_passage/port_cards.cards', 10, 7),
-    220: ('cards/uncharted_passage/port_cards.cards', 15, 5),
-    221: ('cards/uncharted_passage/port_cards.cards', 16, 7),
-    222: ('cards/uncharted_passage/port_cards.cards', 17, 7),
-    227: ('cards/uncharted_passage/port_cards.cards', 29, 5),
-    228: ('cards/uncharted_passage/port_cards.cards', 30, 7),
-    229: ('cards/uncharted_passage/port_cards.cards', 31, 9),
-    230: ('cards/uncharted_passage/port_cards.cards', 32, 9),
-    231: ('cards/uncharted_passage/port_cards.cards', 33, 9),
-    236: ('cards/uncharted_passage/port_cards.cards', 44, 5),
-    237: ('cards/uncharted_passage/port_cards.cards', 45, 7),
-    238: ('cards/uncharted_passage/port_cards.cards', 46, 7),
-    243: ('cards/uncharted_passage/port_cards.cards', 55, 5),
-    244: ('cards/uncharted_passage/port_cards.cards', 56, 7),
-    245: ('cards/uncharted_passage/port_cards.cards', 57, 7),
-    250: ('cards/uncharted_passage/voyages.cards', 11, 5),
-    251: ('cards/uncharted_passage/voyages.cards', 12, 7),
-    256: ('cards/uncharted_passage/voyages.cards', 8, 3),
-    261: ('cards/uncharted_passage/voyages.cards', 24, 5),
-    262: ('cards/uncharted_passage/voyages.cards', 25, 7),
-    267: ('cards/uncharted_passage/voyages.cards', 20, 3),
-    272: ('cards/uncharted_passage/voyages.cards', 39, 5),
-    277: ('cards/uncharted_passage/voyages.cards', 33, 3),
-    282: ('cards/uncharted_passage/voyages.cards', 49, 5),
-    287: ('cards/uncharted_passage/voyages.cards', 46, 3),
-    292: ('cards/uncharted_passage/voyages.cards', 68, 3),
-    297: ('cards/uncharted_passage/voyages.cards', 74, 3),
-    302: ('cards/uncharted_passage/voyages.cards', 81, 3),
-    307: ('cards/uncharted_passage/voyages.cards', 87, 3),
-    312: ('cards/uncharted_passage/voyages.cards', 89, 3),
-    317: ('cards/uncharted_passage/voyages.cards', 95, 3),
-    322: ('cards/uncharted_passage/voyages.cards', 97, 3),
-    327: ('cards/uncharted_passage/voyages.cards', 103, 3),
-    332: ('cards/uncharted_passage/voyages.cards', 109, 3),
-    337: ('cards/uncharted_passage/voyages.cards', 118, 3),
-    342: ('cards/uncharted_passage/voyages.cards', 124, 3),
-    347: ('cards/uncharted_passage/voyages.cards', 130, 3),
-    352: ('cards/uncharted_passage/voyages.cards', 132, 3),
-    357: ('cards/uncharted_passage/voyages.cards', 138, 3),
-    362: ('cards/uncharted_passage/voyages.cards', 140, 3),
-    367: ('cards/uncharted_passage/voyages.cards', 146, 3),
-    372: ('cards/uncharted_passage/voyages.cards', 148, 3),
-    377: ('cards/uncharted_passage/voyages.cards', 154, 3),
-    382: ('cards/uncharted_passage/voyages.cards', 160, 3),
-    387: ('cards/uncharted_passage/flow.cards', 12, 7),
-    392: ('cards/uncharted_passage/flow.cards', 18, 7),
-    397: ('cards/uncharted_passage/flow.cards', 22, 7),
-    402: ('cards/uncharted_passage/flow.cards', 27, 7),
-    407: ('cards/uncharted_passage/flow.cards', 37, 7),
-    412: ('cards/uncharted_passage/flow.cards', 41, 7),
-    413: ('cards/uncharted_passage/flow.cards', 42, 9),
-    418: ('cards/uncharted_passage/flow.cards', 47, 7),
-    419: ('cards/uncharted_passage/flow.cards', 51, 7),
-    420: ('cards/uncharted_passage/flow.cards', 52, 9),
-    422: ('cards/uncharted_passage/flow.cards', 53, 11),
-    427: ('cards/uncharted_passage/flow.cards', 59, 7),
-    428: ('cards/uncharted_passage/flow.cards', 62, 7),
-    433: ('cards/uncharted_passage/flow.cards', 62, 7),
-    436: ('cards/uncharted_passage/flow.cards', 62, 7),
-    438: ('cards/uncharted_passage/flow.cards', 63, 9),
-    439: ('cards/uncharted_passage/flow.cards', 64, 11),
-    444: ('cards/uncharted_passage/flow.cards', 72, 7),
-    449: ('cards/uncharted_passage/flow.cards', 72, 7),
-    452: ('cards/uncharted_passage/flow.cards', 72, 7),
-    454: ('cards/uncharted_passage/flow.cards', 73, 9),
-    455: ('cards/uncharted_passage/flow.cards', 74, 11),
-    456: ('cards/uncharted_passage/flow.cards', 75, 11),
-    461: ('cards/uncharted_passage/flow.cards', 82, 7),
-    462: ('cards/uncharted_passage/flow.cards', 83, 9),
-    467: ('cards/uncharted_passage/flow.cards', 87, 7),
-    472: ('cards/uncharted_passage/flow.cards', 33, 3),
-    477: ('cards/uncharted_passage/flow.cards', 100, 7),
-    478: ('cards/uncharted_passage/flow.cards', 101, 7),
-    480: ('cards/uncharted_passage/flow.cards', 104, 9),
-    481: ('cards/uncharted_passage/flow.cards', 105, 11),
-    483: ('cards/uncharted_passage/flow.cards', 107, 11),
-    488: ('cards/uncharted_passage/flow.cards', 93, 3),
-    493: ('cards/uncharted_passage/flow.cards', 7, 1),
-    502: ('cards/uncharted_passage/flow.cards', 12, 7),
-    503: ('cards/uncharted_passage/flow.cards', 93, 3),
-    508: ('cards/uncharted_passage/flow.cards', 18, 7),
-    509: ('cards/uncharted_passage/flow.cards', 93, 3),
-    514: ('cards/uncharted_passage/flow.cards', 22, 7),
-    515: ('cards/uncharted_passage/flow.cards', 93, 3),
-    520: ('cards/uncharted_passage/flow.cards', 27, 7),
-    521: ('cards/uncharted_passage/flow.cards', 93, 3),
-    532: ('cards/uncharted_passage/flow.cards', 37, 7),
-    533: ('cards/uncharted_passage/flow.cards', 93, 3),
-    538: ('cards/uncharted_passage/flow.cards', 41, 7),
-    539: ('cards/uncharted_passage/flow.cards', 42, 9),
-    540: ('cards/uncharted_passage/flow.cards', 93, 3),
-    545: ('cards/uncharted_passage/flow.cards', 47, 7),
-    546: ('cards/uncharted_passage/flow.cards', 51, 7),
-    547: ('cards/uncharted_passage/flow.cards', 52, 9),
-    549: ('cards/uncharted_passage/flow.cards', 53, 11),
-    550: ('cards/uncharted_passage/flow.cards', 93, 3),
-    555: ('cards/uncharted_passage/flow.cards', 59, 7),
-    556: ('cards/uncharted_passage/flow.cards', 62, 7),
-    561: ('cards/uncharted_passage/flow.cards', 62, 7),
-    564: ('cards/uncharted_passage/flow.cards', 62, 7),
-    566: ('cards/uncharted_passage/flow.cards', 63, 9),
-    567: ('cards/uncharted_passage/flow.cards', 64, 11),
-    568: ('cards/uncharted_passage/flow.cards', 93, 3),
-    573: ('cards/uncharted_passage/flow.cards', 72, 7),
-    578: ('cards/uncharted_passage/flow.cards', 72, 7),
-    581: ('cards/uncharted_passage/flow.cards', 72, 7),
-    583: ('cards/uncharted_passage/flow.cards', 73, 9),
-    584: ('cards/uncharted_passage/flow.cards', 74, 11),
-    586: ('cards/uncharted_passage/flow.cards', 136, 3),
-    587: ('cards/uncharted_passage/flow.cards', 137, 3),
-    588: ('cards/uncharted_passage/flow.cards', 140, 5),
-    589: ('cards/uncharted_passage/flow.cards', 141, 7),
-    592: ('cards/uncharted_passage/flow.cards', 157, 3),
-    593: ('cards/uncharted_passage/flow.cards', 158, 3),
-    594: ('cards/uncharted_passage/flow.cards', 147, 5),
-    595: ('cards/uncharted_passage/flow.cards', 148, 7),
-    596: ('cards/uncharted_passage/flow.cards', 93, 3),
-    601: ('cards/uncharted_passage/flow.cards', 82, 7),
-    602: ('cards/uncharted_passage/flow.cards', 83, 9),
-    603: ('cards/uncharted_passage/flow.cards', 93, 3),
-    608: ('cards/uncharted_passage/flow.cards', 87, 7),
-    609: ('cards/uncharted_passage/flow.cards', 93, 3),
-    640: ('cards/uncharted_passage/flow.cards', 37, 7),
-    641: ('cards/uncharted_passage/flow.cards', 93, 3),
-    644: ('cards/uncharted_passage/flow.cards', 41, 7),
-    645: ('cards/uncharted_passage/flow.cards', 42, 9),
-    646: ('cards/uncharted_passage/flow.cards', 93, 3),
-    649: ('cards/uncharted_passage/flow.cards', 47, 7),
-    650: ('cards/uncharted_passage/flow.cards', 51, 7),
-    651: ('cards/uncharted_passage/flow.cards', 52, 9),
-    652: ('cards/uncharted_passage/flow.cards', 53, 11),
-    653: ('cards/uncharted_passage/flow.cards', 93, 3),
-    656: ('cards/uncharted_passage/flow.cards', 59, 7),
-    657: ('cards/uncharted_passage/flow.cards', 62, 7),
-    661: ('cards/uncharted_passage/flow.cards', 62, 7),
-    664: ('cards/uncharted_passage/flow.cards', 62, 7),
-    665: ('cards/uncharted_passage/flow.cards', 63, 9),
-    666: ('cards/uncharted_passage/flow.cards', 64, 11),
-    667: ('cards/uncharted_passage/flow.cards', 93, 3),
-    670: ('cards/uncharted_passage/flow.cards', 72, 7),
-    674: ('cards/uncharted_passage/flow.cards', 72, 7),
-    677: ('cards/uncharted_passage/flow.cards', 72, 7),
-    678: ('cards/uncharted_passage/flow.cards', 73, 9),
-    679: ('cards/uncharted_passage/flow.cards', 74, 11),
-    681: ('cards/uncharted_passage/flow.cards', 136, 3),
-    682: ('cards/uncharted_passage/flow.cards', 137, 3),
-    683: ('cards/uncharted_passage/flow.cards', 140, 5),
-    684: ('cards/uncharted_passage/flow.cards', 141, 7),
-    687: ('cards/uncharted_passage/flow.cards', 157, 3),
-    688: ('cards/uncharted_passage/flow.cards', 158, 3),
-    689: ('cards/uncharted_passage/flow.cards', 147, 5),
-    690: ('cards/uncharted_passage/flow.cards', 148, 7),
-    691: ('cards/uncharted_passage/flow.cards', 93, 3),
-    694: ('cards/uncharted_passage/flow.cards', 82, 7),
-    695: ('cards/uncharted_passage/flow.cards', 83, 9),
-    696: ('cards/uncharted_passage/flow.cards', 93, 3),
-    699: ('cards/uncharted_passage/flow.cards', 87, 7),
-    700: ('cards/uncharted_passage/flow.cards', 93, 3),
+    119: ('cards/uncharted_passage/missions.cards', 202, 5),
+    120: ('cards/uncharted_passage/missions.cards', 203, 5),
+    121: ('cards/uncharted_passage/missions.cards', 204, 5),
+    126: ('cards/uncharted_passage/missions.cards', 213, 5),
+    127: ('cards/uncharted_passage/missions.cards', 214, 7),
+    132: ('cards/uncharted_passage/missions.cards', 224, 5),
+    133: ('cards/uncharted_passage/missions.cards', 225, 7),
+    138: ('cards/uncharted_passage/missions.cards', 235, 5),
+    139: ('cards/uncharted_passage/missions.cards', 236, 7),
+    144: ('cards/uncharted_passage/missions.cards', 246, 5),
+    145: ('cards/uncharted_passage/missions.cards', 247, 7),
+    150: ('cards/uncharted_passage/missions.cards', 257, 5),
+    151: ('cards/uncharted_passage/missions.cards', 258, 7),
+    156: ('cards/uncharted_passage/missions.cards', 268, 5),
+    157: ('cards/uncharted_passage/missions.cards', 269, 7),
+    162: ('cards/uncharted_passage/missions.cards', 279, 5),
+    163: ('cards/uncharted_passage/missions.cards', 280, 7),
+    168: ('cards/uncharted_passage/missions.cards', 290, 5),
+    169: ('cards/uncharted_passage/missions.cards', 291, 7),
+    174: ('cards/uncharted_passage/missions.cards', 301, 5),
+    175: ('cards/uncharted_passage/missions.cards', 302, 7),
+    180: ('cards/uncharted_passage/missions.cards', 312, 5),
+    181: ('cards/uncharted_passage/missions.cards', 313, 7),
+    186: ('cards/uncharted_passage/missions.cards', 323, 5),
+    187: ('cards/uncharted_passage/missions.cards', 324, 7),
+    192: ('cards/uncharted_passage/missions.cards', 334, 5),
+    193: ('cards/uncharted_passage/missions.cards', 335, 7),
+    198: ('cards/uncharted_passage/missions.cards', 345, 5),
+    199: ('cards/uncharted_passage/missions.cards', 346, 7),
+    204: ('cards/uncharted_passage/missions.cards', 356, 5),
+    205: ('cards/uncharted_passage/missions.cards', 357, 7),
+    210: ('cards/uncharted_passage/port_cards.cards', 8, 5),
+    211: ('cards/uncharted_passage/port_cards.cards', 9, 7),
+    212: ('cards/uncharted_passage/port_cards.cards', 10, 7),
+    217: ('cards/uncharted_passage/port_cards.cards', 15, 5),
+    218: ('cards/uncharted_passage/port_cards.cards', 16, 7),
+    219: ('cards/uncharted_passage/port_cards.cards', 17, 7),
+    224: ('cards/uncharted_passage/port_cards.cards', 29, 5),
+    225: ('cards/uncharted_passage/port_cards.cards', 30, 7),
+    226: ('cards/uncharted_passage/port_cards.cards', 31, 9),
+    227: ('cards/uncharted_passage/port_cards.cards', 32, 9),
+    228: ('cards/uncharted_passage/port_cards.cards', 33, 9),
+    233: ('cards/uncharted_passage/port_cards.cards', 44, 5),
+    234: ('cards/uncharted_passage/port_cards.cards', 45, 7),
+    235: ('cards/uncharted_passage/port_cards.cards', 46, 7),
+    240: ('cards/uncharted_passage/port_cards.cards', 55, 5),
+    241: ('cards/uncharted_passage/port_cards.cards', 56, 7),
+    242: ('cards/uncharted_passage/port_cards.cards', 57, 7),
+    247: ('cards/uncharted_passage/voyages.cards', 11, 5),
+    248: ('cards/uncharted_passage/voyages.cards', 12, 7),
+    253: ('cards/uncharted_passage/voyages.cards', 8, 3),
+    258: ('cards/uncharted_passage/voyages.cards', 24, 5),
+    259: ('cards/uncharted_passage/voyages.cards', 25, 7),
+    264: ('cards/uncharted_passage/voyages.cards', 20, 3),
+    269: ('cards/uncharted_passage/voyages.cards', 39, 5),
+    274: ('cards/uncharted_passage/voyages.cards', 33, 3),
+    279: ('cards/uncharted_passage/voyages.cards', 49, 5),
+    284: ('cards/uncharted_passage/voyages.cards', 46, 3),
+    289: ('cards/uncharted_passage/voyages.cards', 68, 3),
+    294: ('cards/uncharted_passage/voyages.cards', 74, 3),
+    299: ('cards/uncharted_passage/voyages.cards', 81, 3),
+    304: ('cards/uncharted_passage/voyages.cards', 87, 3),
+    309: ('cards/uncharted_passage/voyages.cards', 89, 3),
+    314: ('cards/uncharted_passage/voyages.cards', 95, 3),
+    319: ('cards/uncharted_passage/voyages.cards', 97, 3),
+    324: ('cards/uncharted_passage/voyages.cards', 103, 3),
+    329: ('cards/uncharted_passage/voyages.cards', 109, 3),
+    334: ('cards/uncharted_passage/voyages.cards', 118, 3),
+    339: ('cards/uncharted_passage/voyages.cards', 124, 3),
+    344: ('cards/uncharted_passage/voyages.cards', 130, 3),
+    349: ('cards/uncharted_passage/voyages.cards', 132, 3),
+    354: ('cards/uncharted_passage/voyages.cards', 138, 3),
+    359: ('cards/uncharted_passage/voyages.cards', 140, 3),
+    364: ('cards/uncharted_passage/voyages.cards', 146, 3),
+    369: ('cards/uncharted_passage/voyages.cards', 148, 3),
+    374: ('cards/uncharted_passage/voyages.cards', 154, 3),
+    379: ('cards/uncharted_passage/voyages.cards', 160, 3),
+    384: ('cards/uncharted_passage/flow.cards', 12, 7),
+    389: ('cards/uncharted_passage/flow.cards', 18, 7),
+    394: ('cards/uncharted_passage/flow.cards', 22, 7),
+    399: ('cards/uncharted_passage/flow.cards', 27, 7),
+    404: ('cards/uncharted_passage/flow.cards', 37, 7),
+    409: ('cards/uncharted_passage/flow.cards', 41, 7),
+    410: ('cards/uncharted_passage/flow.cards', 42, 9),
+    415: ('cards/uncharted_passage/flow.cards', 47, 7),
+    416: ('cards/uncharted_passage/flow.cards', 51, 7),
+    417: ('cards/uncharted_passage/flow.cards', 52, 9),
+    419: ('cards/uncharted_passage/flow.cards', 53, 11),
+    424: ('cards/uncharted_passage/flow.cards', 59, 7),
+    425: ('cards/uncharted_passage/flow.cards', 64, 7),
+    430: ('cards/uncharted_passage/flow.cards', 64, 7),
+    433: ('cards/uncharted_passage/flow.cards', 64, 7),
+    435: ('cards/uncharted_passage/flow.cards', 65, 9),
+    436: ('cards/uncharted_passage/flow.cards', 66, 11),
+    441: ('cards/uncharted_passage/flow.cards', 74, 7),
+    446: ('cards/uncharted_passage/flow.cards', 74, 7),
+    449: ('cards/uncharted_passage/flow.cards', 74, 7),
+    451: ('cards/uncharted_passage/flow.cards', 75, 9),
+    452: ('cards/uncharted_passage/flow.cards', 76, 11),
+    453: ('cards/uncharted_passage/flow.cards', 77, 11),
+    458: ('cards/uncharted_passage/flow.cards', 84, 7),
+    459: ('cards/uncharted_passage/flow.cards', 85, 9),
+    464: ('cards/uncharted_passage/flow.cards', 89, 7),
+    469: ('cards/uncharted_passage/flow.cards', 33, 3),
+    474: ('cards/uncharted_passage/flow.cards', 102, 7),
+    475: ('cards/uncharted_passage/flow.cards', 103, 7),
+    477: ('cards/uncharted_passage/flow.cards', 106, 9),
+    478: ('cards/uncharted_passage/flow.cards', 107, 11),
+    480: ('cards/uncharted_passage/flow.cards', 109, 11),
+    485: ('cards/uncharted_passage/flow.cards', 95, 3),
+    490: ('cards/uncharted_passage/flow.cards', 7, 1),
+    499: ('cards/uncharted_passage/flow.cards', 12, 7),
+    500: ('cards/uncharted_passage/flow.cards', 95, 3),
+    505: ('cards/uncharted_passage/flow.cards', 18, 7),
+    506: ('cards/uncharted_passage/flow.cards', 95, 3),
+    511: ('cards/uncharted_passage/flow.cards', 22, 7),
+    512: ('cards/uncharted_passage/flow.cards', 95, 3),
+    517: ('cards/uncharted_passage/flow.cards', 27, 7),
+    518: ('cards/uncharted_passage/flow.cards', 95, 3),
+    529: ('cards/uncharted_passage/flow.cards', 37, 7),
+    530: ('cards/uncharted_passage/flow.cards', 95, 3),
+    535: ('cards/uncharted_passage/flow.cards', 41, 7),
+    536: ('cards/uncharted_passage/flow.cards', 42, 9),
+    537: ('cards/uncharted_passage/flow.cards', 95, 3),
+    542: ('cards/uncharted_passage/flow.cards', 47, 7),
+    543: ('cards/uncharted_passage/flow.cards', 51, 7),
+    544: ('cards/uncharted_passage/flow.cards', 52, 9),
+    546: ('cards/uncharted_passage/flow.cards', 53, 11),
+    547: ('cards/uncharted_passage/flow.cards', 95, 3),
+    552: ('cards/uncharted_passage/flow.cards', 59, 7),
+    553: ('cards/uncharted_passage/flow.cards', 64, 7),
+    558: ('cards/uncharted_passage/flow.cards', 64, 7),
+    561: ('cards/uncharted_passage/flow.cards', 64, 7),
+    563: ('cards/uncharted_passage/flow.cards', 65, 9),
+    564: ('cards/uncharted_passage/flow.cards', 66, 11),
+    565: ('cards/uncharted_passage/flow.cards', 95, 3),
+    570: ('cards/uncharted_passage/flow.cards', 74, 7),
+    575: ('cards/uncharted_passage/flow.cards', 74, 7),
+    578: ('cards/uncharted_passage/flow.cards', 74, 7),
+    580: ('cards/uncharted_passage/flow.cards', 75, 9),
+    581: ('cards/uncharted_passage/flow.cards', 76, 11),
+    583: ('cards/uncharted_passage/flow.cards', 138, 3),
+    584: ('cards/uncharted_passage/flow.cards', 139, 3),
+    585: ('cards/uncharted_passage/flow.cards', 142, 5),
+    586: ('cards/uncharted_passage/flow.cards', 143, 7),
+    589: ('cards/uncharted_passage/flow.cards', 159, 3),
+    590: ('cards/uncharted_passage/flow.cards', 160, 3),
+    591: ('cards/uncharted_passage/flow.cards', 149, 5),
+    592: ('cards/uncharted_passage/flow.cards', 150, 7),
+    593: ('cards/uncharted_passage/flow.cards', 95, 3),
+    598: ('cards/uncharted_passage/flow.cards', 84, 7),
+    599: ('cards/uncharted_passage/flow.cards', 85, 9),
+    600: ('cards/uncharted_passage/flow.cards', 95, 3),
+    605: ('cards/uncharted_passage/flow.cards', 89, 7),
+    606: ('cards/uncharted_passage/flow.cards', 95, 3),
+    637: ('cards/uncharted_passage/flow.cards', 37, 7),
+    638: ('cards/uncharted_passage/flow.cards', 95, 3),
+    641: ('cards/uncharted_passage/flow.cards', 41, 7),
+    642: ('cards/uncharted_passage/flow.cards', 42, 9),
+    643: ('cards/uncharted_passage/flow.cards', 95, 3),
+    646: ('cards/uncharted_passage/flow.cards', 47, 7),
+    647: ('cards/uncharted_passage/flow.cards', 51, 7),
+    648: ('cards/uncharted_passage/flow.cards', 52, 9),
+    649: ('cards/uncharted_passage/flow.cards', 53, 11),
+    650: ('cards/uncharted_passage/flow.cards', 95, 3),
+    653: ('cards/uncharted_passage/flow.cards', 59, 7),
+    654: ('cards/uncharted_passage/flow.cards', 64, 7),
+    658: ('cards/uncharted_passage/flow.cards', 64, 7),
+    661: ('cards/uncharted_passage/flow.cards', 64, 7),
+    662: ('cards/uncharted_passage/flow.cards', 65, 9),
+    663: ('cards/uncharted_passage/flow.cards', 66, 11),
+    664: ('cards/uncharted_passage/flow.cards', 95, 3),
+    667: ('cards/uncharted_passage/flow.cards', 74, 7),
+    671: ('cards/uncharted_passage/flow.cards', 74, 7),
+    674: ('cards/uncharted_passage/flow.cards', 74, 7),
+    675: ('cards/uncharted_passage/flow.cards', 75, 9),
+    676: ('cards/uncharted_passage/flow.cards', 76, 11),
+    678: ('cards/uncharted_passage/flow.cards', 138, 3),
+    679: ('cards/uncharted_passage/flow.cards', 139, 3),
+    680: ('cards/uncharted_passage/flow.cards', 142, 5),
+    681: ('cards/uncharted_passage/flow.cards', 143, 7),
+    684: ('cards/uncharted_passage/flow.cards', 159, 3),
+    685: ('cards/uncharted_passage/flow.cards', 160, 3),
+    686: ('cards/uncharted_passage/flow.cards', 149, 5),
+    687: ('cards/uncharted_passage/flow.cards', 150, 7),
+    688: ('cards/uncharted_passage/flow.cards', 95, 3),
+    691: ('cards/uncharted_passage/flow.cards', 84, 7),
+    692: ('cards/uncharted_passage/flow.cards', 85, 9),
+    693: ('cards/uncharted_passage/flow.cards', 95, 3),
+    696: ('cards/uncharted_passage/flow.cards', 89, 7),
+    697: ('cards/uncharted_passage/flow.cards', 95, 3),
 }
