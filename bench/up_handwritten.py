@@ -3502,8 +3502,19 @@ def _old_scurvy(g: Game, c: Context, amount: int) -> None:
     scurvy_check(g, c)
 
 
+def _old_suffer_scurvy(g: Game, c: Context, amount: int) -> None:
+    """The native verb suffer_scurvy (Galapagos' "suffer Scurvy equal to the die result"),
+    answered as the card read when this flow was written: Lime Juice played by name, "reduce
+    the amount by up to 2", then the marks. (The DSL flow opens the scurvy window instead.)"""
+    if g.play(c, "lime_juice"):
+        g.mark(c, "health", max(amount - 2, 0))
+    else:
+        g.mark(c, "health", amount)
+
+
 VERBS: dict[str, Callable[..., Any]] = {
     "raid": raid,
+    "suffer_scurvy": _old_suffer_scurvy,
     "scurvy_check": scurvy_check,
     "accomplish": accomplish,
     # The cards' handlers (Famine) call the DSL verb scurvy_check of flow.cards; its steps
