@@ -41,6 +41,7 @@ from dsl.nodes import (
     Boolean,
     BoolOp,
     Call,
+    ChooseFrom,
     ChooseOne,
     Command,
     Compare,
@@ -773,7 +774,7 @@ class Checker:
 
         def walk(stmts: list[IR]) -> None:
             for stmt in stmts:
-                if stmt["kind"] in ("may", "choose"):
+                if stmt["kind"] in ("may", "choose", "choose_from"):
                     what = describe_stmt(stmt)  # the same question does the same thing
                     if asked.setdefault(stmt["name"], what) != what:
                         self.error(
@@ -787,7 +788,10 @@ class Checker:
                                 stmt["at"][0],
                                 stmt["at"][1],
                             ),
-                            'name one of them: may { ... } @label("pay_for_the_repair")',
+                            'name one of them: may { ... } @label("pay_for_the_repair")'
+                            if stmt["kind"] != "choose_from"
+                            else "name one of them: choose picked in hand { ... } "
+                            '@label("trash_a_card")',
                         )
                 for key in ("then", "else", "body"):
                     if isinstance(stmt.get(key), list):
@@ -871,6 +875,8 @@ class Checker:
             return label
         for verb in _first_verbs(body):
             return verb
+        if isinstance(stmt, ChooseFrom):
+            return "choose"
         return "may" if isinstance(stmt, May) else "option"
 
     def block(self, stmts: tuple[Any, ...], scope: _Scope, path: str, card: IR) -> list[IR]:
@@ -909,24 +915,9 @@ class Checker:
                 else [],
             }
         if isinstance(stmt, ForEach):
-            over, typ = self.expr(stmt.iterable, scope)
-            if typ not in ("list", "any"):
-                self.error(
-                    "type-mismatch",
-                    "'for each' needs a list to go over",
-                    stmt.iterable.span,
-                    "for example: for each rival in players { ... }",
-                )
-            is_players = over == {"kind": "builtin", "name": "players"}
-            self.shadowing(stmt.var, scope, stmt.span, "the loop")
-            of_kind = over.get("of_kind")
-            inner = scope.child(**{stmt.var: "player" if is_players else "any"})
-            if of_kind is not None:
-                inner.card_kinds[stmt.var] = of_kind
-            where = None
-            if stmt.where is not None:
-                where, wtyp = self.expr(stmt.where, inner)
-                self.expect_type(wtyp, "bool", stmt.where.span, "'where'")
+            over, is_players, inner, where = self.loop_head(
+                stmt.var, stmt.iterable, stmt.where, scope, stmt.span, "for each"
+            )
             lowered: IR = {
                 "kind": "for_each",
                 "at": at,
@@ -981,6 +972,28 @@ class Checker:
                 "name": self.label_of(stmt) or "_or_".join(names),
                 "names": names,
                 "options": options,
+            }
+        if isinstance(stmt, ChooseFrom):
+            over, is_players, inner, where = self.loop_head(
+                stmt.var, stmt.items, stmt.where, scope, stmt.span, "choose"
+            )
+            body = self.block(stmt.body, inner, f"{path}/body", card)
+            listed = describe_expr(over)
+            if where is not None:
+                listed += f" where {describe_expr(where)}"
+            said = f"{stmt.var} in {listed}" + (f", then {self.plain_block(body)}" if body else "")
+            return {
+                "kind": "choose_from",
+                "at": at,
+                "var": stmt.var,
+                "over": over,
+                "where": where,
+                "as_player": is_players,
+                # What the player is asked, after "choose": the designer's @ask("...") words
+                # ("a card of your hand to trash"), else the statement in plain words.
+                "ask": self.ask_of(stmt) or plain_words(said),
+                "name": self.question_name(stmt, body),
+                "body": body,
             }
         if isinstance(stmt, Repeat):
             count, typ = self.expr(stmt.count, scope)
@@ -1225,6 +1238,52 @@ class Checker:
             "quantities": [{"name": q, "value": given[q]} for q in trig.quantities if q in given],
             "body": self.block(stmt.body, inner, f"{path}/body", card),
         }
+
+    def loop_head(
+        self, var: str, items: Any, where: Any, scope: _Scope, span: Span, what: str
+    ) -> tuple[IR, bool, _Scope, IR | None]:
+        """The head of ``for each VAR in ITEMS where ...`` and ``choose VAR in ITEMS where
+        ...``: the list's IR, whether it is the players (the body then acts as each), the
+        scope of the body (VAR bound, typed by its kind of card when known) and the filter's
+        IR. A zone's name there is the cards the acting player's zone holds (``choose picked
+        in hand``), taken when the head is worked out, so the body may move them."""
+        over, typ = self.list_items(items, scope)
+        if typ not in ("list", "any"):
+            example = (
+                "for example: choose picked in hand { discard picked }"
+                if what == "choose"
+                else "for example: for each rival in players { ... }"
+            )
+            self.error(
+                "type-mismatch",
+                f"'{what}' needs a list to {'choose from' if what == 'choose' else 'go over'}",
+                items.span,
+                example,
+            )
+        is_players = over == {"kind": "builtin", "name": "players"}
+        self.shadowing(var, scope, span, "the loop" if what == "for each" else "the choice")
+        of_kind = over.get("of_kind")
+        inner = scope.child(**{var: "player" if is_players else "any"})
+        if of_kind is not None:
+            inner.card_kinds[var] = of_kind
+        where_ir = None
+        if where is not None:
+            where_ir, wtyp = self.expr(where, inner)
+            self.expect_type(wtyp, "bool", where.span, "'where'")
+        return over, is_players, inner, where_ir
+
+    def list_items(self, node: Any, scope: _Scope) -> tuple[IR, str]:
+        """A list a loop goes over or a choice picks from: any list expression, or a zone's
+        name, the cards the acting player's zone holds (anywhere else a zone is no value)."""
+        if (
+            isinstance(node, Name)
+            and node.id in self.vocab.zones
+            and node.id not in scope.locals
+            and node.id not in scope.windows
+            and not (scope.trigger is not None and node.id in scope.trigger.params)
+        ):
+            return {"kind": "zone_cards", "zone": node.id}, "list"
+        return self.expr(node, scope)
 
     def let(self, stmt: Command, args: list[Any], scope: _Scope, at: list[int]) -> IR | None:
         if len(args) != 2 or not isinstance(args[0], Name):
@@ -1726,7 +1785,7 @@ class Checker:
         else:
             return None
         if not isinstance(other, Attribute):
-            return None  # 'none' beside anything else: the name's own error, as before
+            return self.none_result(node, other, word, scope)
         value, typ = self.member(other, scope)
         if node.op not in ("==", "!="):
             self.error(
@@ -1757,6 +1816,45 @@ class Checker:
             )
         bare = {"kind": "attr", "value": value["value"], "attr": value["attr"], "absent": True}
         return {"kind": "compare", "op": node.op, "left": bare, "right": {"kind": "none"}}
+
+    def none_result(self, node: Compare, other: Any, word: Any, scope: _Scope) -> IR:
+        """``top_card() == none`` (or ``!= none``): whether a native's or a DSL function's
+        result, a ``let`` of one, or a trigger's param is none. A native declared to return a
+        ``card``, ``card_name``, ``name`` or ``player`` may give none (README, "A game's own
+        Python": Darwin's Journey's ``pirate_region()`` while the Pirate Ship is in the
+        supply), and a card could not ask it. A number, a yes/no or a value written out (a
+        card's id, a symbol, ``self``) is never none: an error at ``none``."""
+        value, typ = self.expr(other, scope)
+        if node.op not in ("==", "!="):
+            self.error(
+                "type-mismatch",
+                f"'{node.op}' cannot compare with 'none'",
+                word.span,
+                f"test whether there is one: {describe_expr(value)} != none",
+            )
+            return {"kind": "bool", "value": False}
+        if value.get("kind") in ("call", "local", "event") and typ in _MAYBE_NONE:
+            return {"kind": "compare", "op": node.op, "left": value, "right": {"kind": "none"}}
+        said = describe_expr(value)
+        what = "a list" if typ == "list" else (_article(typ) if typ != "any" else "a value")
+        if value.get("kind") in ("call", "local", "event"):
+            message = f"'{said}' gives {what}, never none"
+            hint = (
+                "'none' is what a native returning a card, card_name, name or player gives "
+                "when there is none; test a number or a list by its count: count(...) == 0"
+            )
+        elif value.get("kind") not in ("card", "symbol", "num", "bool", "text", "builtin"):
+            # A counter, a parameter, a quantity, arithmetic: a number, 0 at the least.
+            message = f"'{said}' is {what}, never none"
+            hint = f"test it against a number: {said} == 0"
+        else:
+            message = f"'{said}' is {what} written out, so it is never none"
+            hint = (
+                "compare with none a native's result (top_card() == none), a let of one, or "
+                "a card's optional property (card.bonus == none)"
+            )
+        self.error("type-mismatch", message, word.span, hint)
+        return {"kind": "bool", "value": False}
 
     def card_kind_of(self, node: Any, scope: _Scope) -> str | None:
         """The kind of card an expression names, when the checker can know it: ``self``, a
@@ -1990,14 +2088,15 @@ class Checker:
         if ident in ("this", "this_card", "me", "itself"):
             return ("the card itself is 'self' (discard self)",)
         if ident in ("none", "null", "nil", "nothing"):
-            # 'none' is a value only beside a card's optional property ('card.bonus == none').
-            # A native's description may say it gives none ("the Ocean Region of the Pirate
-            # Ship, or none while it is in the supply"): that test is a yes/no native's.
+            # 'none' is a value only compared with a card's optional property ('card.bonus ==
+            # none') or a native's card, name or player (Darwin's Journey's pirate_region() is
+            # none while the Pirate Ship is in the supply): anywhere else, it is no value.
             tests = sorted(n for n, f in v.natives.items() if f.returns == "bool")
             listed = f"; yes/no natives: {_some(tests)}" if tests else ""
             return (
                 f"'{ident}' is no value here: 'none' is compared only with a card's optional "
-                f"property (card.bonus == none); anything else, test it with a yes/no "
+                f"property (card.bonus == none) or what a native returning a card, name or "
+                f"player gives (top_card() == none); anything else, test it with a yes/no "
                 f"native{listed}",
             )
         return ()
@@ -2094,6 +2193,10 @@ def _words(typ: str) -> str:
 
 
 #: What a value of each type is written as, for the hint of a type mismatch.
+#: The types of value that may be none: what a native declared ``returns card`` (``card_name``,
+#: ``name``, ``player``) gives when there is none, and a value of no declared type.
+_MAYBE_NONE = frozenset({"card", "card_name", "name", "player", "any"})
+
 _TYPE_HINTS = {
     "bool": "a yes/no test is a comparison or a yes/no native, such as coins >= 2",
     "number": "a number is written as 2, a counter's or parameter's name, or arithmetic of them",
@@ -2202,6 +2305,8 @@ def describe_expr(expr: IR | None) -> str:
         return f"{describe_expr(expr['value'])}.{expr['attr']}"
     if kind == "none":
         return "none"
+    if kind == "zone_cards":
+        return str(expr["zone"])
     return kind
 
 
@@ -2252,6 +2357,11 @@ def describe_stmt(stmt: IR) -> str:
         return f"{head}{describe_order(stmt)} {{ ... }}"
     if kind == "repeat":
         return f"repeat {describe_expr(stmt['count'])} {{ {describe_block(stmt['body'])} }}"
+    if kind == "choose_from":
+        head = f"choose {stmt['var']} in {describe_expr(stmt['over'])}"
+        if stmt.get("where") is not None:
+            head += f" where {describe_expr(stmt['where'])}"
+        return f"{head} {{ {describe_block(stmt['body'])} }}"
     if kind == "choose":
         return "choose one of { " + " | ".join(describe_block(o) for o in stmt["options"]) + " }"
     if kind == "group":
