@@ -1562,6 +1562,21 @@ class Checker:
             got = scope.locals[expr.id]
             if got == typ or got == "any" or (typ == "target" and got == "counter"):
                 return {"kind": "local", "name": expr.id}
+        if not isinstance(expr, Name) and typ in ("name", "card_name"):
+            # A value that is a name: a native's (`holds_suit(led_suit())`), a card's property
+            # (`holds_suit(card.suit)`). It was "takes the name of a symbol here", so a native
+            # returning a name could feed no other.
+            value, got = self.expr(expr, scope)
+            fits = {"name": ("name", "card", "card_name", "any"), "card_name": ("card", "any")}
+            if got in fits[typ] or got == typ:
+                return value
+            self.error(
+                "type-mismatch",
+                f"'{sig.name}' takes {with_article(_words(typ))} here, not {_article(got)}",
+                expr.span,
+                f"usage: {sig.usage()}",
+            )
+            return None
         if not isinstance(expr, Name):
             self.error(
                 "type-mismatch",
@@ -1907,6 +1922,10 @@ class Checker:
             # 'plce.region': the name is the error already told, not its members ("'0' has
             # no members the checker knows").
             return fallback
+        if kind_name is None and self.may_be_card(value, _typ, scope):
+            found = self.member_of_any_kind(node, value)
+            if found is not None:
+                return found
         if kind_name is None or kind_name not in self.vocab.kinds:
             what = describe_expr(value)
             hints: tuple[str, ...] = ("only a card has members: its properties and tags",)
@@ -1915,24 +1934,22 @@ class Checker:
                     f"say which kind of card '{what}' is in game.cards: "
                     f"trigger {scope.trigger.name} {{ param {what} KIND }}",
                 )
-            elif scope.locals.get(what) == "any" and self.vocab.kinds:
-                # `for each b in market_cards(shop) { ... b.cost ... }`: b may well be a card,
-                # but of no kind the checker knows; "only a card has members" said it was none.
-                having = sorted(
-                    name
-                    for name, kind in self.vocab.kinds.items()
-                    if node.attr in kind.properties or node.attr in kind.tags
+            elif self.may_be_card(value, _typ, scope) and self.vocab.kinds:
+                # `choose picked in hand { ... picked.sut ... }`: an item of a list is read as
+                # a card of any kind (member_of_any_kind), and no kind has this member.
+                known = sorted(
+                    {m for k in self.vocab.kinds.values() for m in [*k.properties, *k.tags]}
                 )
-                kinds = (
-                    f"the kinds with a {node.attr}: {', '.join(having)}"
-                    if having
-                    else f"this game's kinds: {', '.join(sorted(self.vocab.kinds))}"
+                self.error(
+                    "member-unknown",
+                    f"no kind of card of this game has a property or tag '{node.attr}'",
+                    node.span,
+                    *(
+                        did_you_mean(node.attr, known)
+                        or (f"the cards' properties and tags: {_some(known)}",)
+                    ),
                 )
-                hints = (
-                    f"'{what}' is an item of a list, of no kind the checker knows; to read a "
-                    f"card's {node.attr}, go over its kind: for each {what} in KIND where ... "
-                    f"({kinds})",
-                )
+                return fallback
             asking = self.natives_asking(node.attr, what)
             if asking:
                 # Land vs Sea's `placed.menhir`: 'placed' is a place on the board, not a card
@@ -1964,6 +1981,34 @@ class Checker:
         typ = {"number": "number", "bool": "bool", "text": "text", "name": "name"}.get(
             prop.type, "any"
         )
+        return {"kind": "attr", "value": value, "attr": node.attr, "type": typ}, typ
+
+    def may_be_card(self, value: IR, typ: str, scope: _Scope) -> bool:
+        """Whether a value of no kind the checker knows may still be a card whose members a
+        card reads: an item of a list (``choose picked in hand``, ``for each b in
+        market_cards(shop)``), a ``let`` or a parameter of no narrower type, what a native
+        returns as a card. A trigger's param is not: its declaration says its kind."""
+        if value.get("kind") == "local":
+            return scope.locals.get(str(value["name"])) in ("any", "card")
+        return value.get("kind") == "call" and typ in ("card", "any")
+
+    def member_of_any_kind(self, node: Attribute, value: IR) -> tuple[IR, str] | None:
+        """``picked.suit`` of a card of no known kind (a zone's, a list native's): a property or
+        tag some kind of card of the game declares, typed as those kinds type it (a card of
+        another kind reads the type's zero, as an optional property it leaves out). None when
+        no kind has it (the caller's error then says so)."""
+        kinds = [k for k in self.vocab.kinds.values() if node.attr in k.properties]
+        tagged = [k for k in self.vocab.kinds.values() if node.attr in k.tags]
+        if tagged and not kinds:
+            return {"kind": "attr", "value": value, "attr": node.attr, "tag": True}, "bool"
+        props = [k.properties[node.attr] for k in kinds]
+        if not props or any(p.type in ("condition", "formula") for p in props):
+            return None
+        types = {
+            {"number": "number", "bool": "bool", "text": "text", "name": "name"}.get(p.type, "any")
+            for p in props
+        }
+        typ = types.pop() if len(types) == 1 else "any"
         return {"kind": "attr", "value": value, "attr": node.attr, "type": typ}, typ
 
     def name(self, node: Name, scope: _Scope) -> tuple[IR, str]:
@@ -2192,11 +2237,11 @@ def _words(typ: str) -> str:
     return {"card_name": "card", "name": "symbol", "target": "counter or quantity"}.get(typ, typ)
 
 
-#: What a value of each type is written as, for the hint of a type mismatch.
 #: The types of value that may be none: what a native declared ``returns card`` (``card_name``,
 #: ``name``, ``player``) gives when there is none, and a value of no declared type.
 _MAYBE_NONE = frozenset({"card", "card_name", "name", "player", "any"})
 
+#: What a value of each type is written as, for the hint of a type mismatch.
 _TYPE_HINTS = {
     "bool": "a yes/no test is a comparison or a yes/no native, such as coins >= 2",
     "number": "a number is written as 2, a counter's or parameter's name, or arithmetic of them",

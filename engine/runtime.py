@@ -771,7 +771,12 @@ class Game:
             return card["properties"].get(name, default)
         if isinstance(value, dict):
             return value[name]
-        return getattr(value, name)
+        try:
+            return getattr(value, name)
+        except AttributeError:
+            # An item of a list read as a card (`for each x in [1, 2] { score x.worth }`: the
+            # checker reads an item of no known kind as any kind's card) that is none.
+            raise RuleError(f"{value!r} is not a card, so it has no '{name}'") from None
 
     def has_tag(self, value: Any, tag: str) -> bool:
         """``card.tag`` in the DSL: true when the card carries that tag."""

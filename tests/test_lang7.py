@@ -539,3 +539,103 @@ def test_sheets_say_the_pick_and_the_none_test(
         "worth." in text
     )
     assert "Choose a player for whom that player is not the taxer: lose 1 coin." in text
+
+
+# -- a trick-taking game from the README alone (tests/data/lang7: Lantern Tricks) ---------------
+
+LANTERN = Path(__file__).resolve().parent / "data" / "lang7"
+
+
+def _lantern(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project holding a copy of Lantern Tricks and its scenarios, made the current folder."""
+    import shutil
+
+    shutil.copytree(LANTERN / "cards", tmp_path / "cards")
+    shutil.copytree(LANTERN / "scenarios", tmp_path / "tests" / "scenarios")
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.cardc]\ncards = "cards"\ngenerated = "generated"\nscenarios = "tests/scenarios"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_lantern_tricks_builds_passes_its_scenarios_and_simulates(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Follow suit (``choose card in hand where ... card.suit == led_suit() or not
+    holds_suit(led_suit())``), the led suit none before the lead, trumps, a card's bonus read
+    from the trick's cards, two variants."""
+    _lantern(tmp_path, monkeypatch)
+    status, out = run(capsys, "build", "--no-sheets")
+    assert status == 0, out
+    status, out = run(capsys, "test")
+    assert status == 0, out
+    assert "11 of 11 scenarios passed" in out
+    status, out = run(
+        capsys, "sim", "lantern", "--games", "30", "--compare", "no_trump", "--no-cards", "--json"
+    )
+    assert status == 0, out
+
+
+def test_a_name_a_native_gives_is_an_argument_where_a_name_goes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``holds_suit(led_suit())`` and ``holds_suit(card.suit)`` were "'holds_suit' takes the
+    name of a symbol here": a native returning a name could feed no parameter of names."""
+    project = _lantern(tmp_path, monkeypatch)
+    status, out = run(capsys, "check")
+    assert status == 0, out
+    extra = project / "cards" / "lantern" / "extra.cards"
+    extra.write_text(
+        'rule "Odd" {\n  on won {\n    if holds_suit(tricks + 1) { score 1 }\n  }\n}\n',
+        encoding="utf-8",
+    )
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert (
+        "extra.cards:3:19: error[type-mismatch]: 'holds_suit' takes a symbol here, not a number"
+    ) in out, out
+
+
+def test_a_member_of_a_card_of_a_zone_is_read_as_its_kinds_declare_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``card.suit`` of ``choose card in hand`` was "'card' has no members the checker knows",
+    hinting at ``holds_suit(card)``, a native of another meaning; it is typed as the kinds
+    declaring ``suit`` type it, and a member no kind has is the error."""
+    project = _lantern(tmp_path, monkeypatch)
+    extra = project / "cards" / "lantern" / "extra.cards"
+    extra.write_text(
+        'rule "Odd" {\n  on won {\n    for each c in trick { score c.rank + c.bonus }\n'
+        "    for each c in trick where c.sut == sun { score 1 }\n  }\n}\n",
+        encoding="utf-8",
+    )
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert (
+        "extra.cards:4:31: error[member-unknown]: no kind of card of this game has a property "
+        "or tag 'sut'"
+    ) in out, out
+    assert "did you mean 'suit'?" in out
+    assert "holds_suit" not in out
+    assert out.count("error[") == 1, out
+
+
+def test_a_symbol_without_words_stops_the_build_with_the_lines_to_add(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``cardc check`` passed, ``cardc build`` stopped at the text lint with "give the name its
+    rulebook words in reference.yaml's words/phrases/when": a new game has no reference.yaml,
+    and the README names its keys only. The hint now gives the file and its lines."""
+    project = _lantern(tmp_path, monkeypatch)
+    (project / "cards" / "lantern" / "reference.yaml").unlink()
+    status, out = run(capsys, "check")
+    assert status == 0, out
+    status, out = run(capsys, "build")
+    assert status == 1, out
+    assert "cards.cards:2:1: error[sheet-text]" in out
+    assert (
+        "hint: word it in cards/lantern/reference.yaml (create it if there is none): 'words:' "
+        "then '  moon: Moon' on the next line; or give the card a 'text' property"
+    ) in out, out
