@@ -639,3 +639,26 @@ def test_a_symbol_without_words_stops_the_build_with_the_lines_to_add(
         "hint: word it in cards/lantern/reference.yaml (create it if there is none): 'words:' "
         "then '  moon: Moon' on the next line; or give the card a 'text' property"
     ) in out, out
+
+
+def test_a_pick_in_a_dsl_verb_is_asked_and_answered_by_the_verb(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A DSL verb's pick is ``VERB.verb.NAME``, as its ``may`` is, in the game's schema and in a
+    scenario's choices."""
+    verb = (
+        'verb cull() "trash a card of your hand" {\n'
+        '  choose culled in hand { move_card culled hand trash } @label("cull")\n}\n'
+        'card "Culler" {\n  copies 1\n  on play { cull }\n}\n'
+    )
+    project = _built(tmp_path, monkeypatch, capsys, **{"cull.cards": verb})
+    (project / "tests" / "scenarios" / "sieve" / "choose.yaml").write_text(
+        "scenario: the verb asks\ngame: sieve\ngiven:\n  player:\n"
+        "    zones: {hand: [gem, pebble]}\nchoices:\n  - cull.verb.cull: gem\n"
+        "do:\n  - run: culler.play\nexpect:\n  player:\n    zones: {trash: [gem]}\n",
+        encoding="utf-8",
+    )
+    status, out = run(capsys, "test")
+    assert status == 0, out
+    schema = (project / "generated" / "sieve" / "scenario.schema.json").read_text(encoding="utf-8")
+    assert "cull.verb.cull" in schema
