@@ -41,6 +41,7 @@ from dsl.nodes import (
     Boolean,
     BoolOp,
     Call,
+    ChooseFrom,
     ChooseOne,
     Command,
     Compare,
@@ -773,7 +774,7 @@ class Checker:
 
         def walk(stmts: list[IR]) -> None:
             for stmt in stmts:
-                if stmt["kind"] in ("may", "choose"):
+                if stmt["kind"] in ("may", "choose", "choose_from"):
                     what = describe_stmt(stmt)  # the same question does the same thing
                     if asked.setdefault(stmt["name"], what) != what:
                         self.error(
@@ -787,7 +788,10 @@ class Checker:
                                 stmt["at"][0],
                                 stmt["at"][1],
                             ),
-                            'name one of them: may { ... } @label("pay_for_the_repair")',
+                            'name one of them: may { ... } @label("pay_for_the_repair")'
+                            if stmt["kind"] != "choose_from"
+                            else "name one of them: choose picked in hand { ... } "
+                            '@label("trash_a_card")',
                         )
                 for key in ("then", "else", "body"):
                     if isinstance(stmt.get(key), list):
@@ -871,6 +875,8 @@ class Checker:
             return label
         for verb in _first_verbs(body):
             return verb
+        if isinstance(stmt, ChooseFrom):
+            return "choose"
         return "may" if isinstance(stmt, May) else "option"
 
     def block(self, stmts: tuple[Any, ...], scope: _Scope, path: str, card: IR) -> list[IR]:
@@ -909,24 +915,9 @@ class Checker:
                 else [],
             }
         if isinstance(stmt, ForEach):
-            over, typ = self.expr(stmt.iterable, scope)
-            if typ not in ("list", "any"):
-                self.error(
-                    "type-mismatch",
-                    "'for each' needs a list to go over",
-                    stmt.iterable.span,
-                    "for example: for each rival in players { ... }",
-                )
-            is_players = over == {"kind": "builtin", "name": "players"}
-            self.shadowing(stmt.var, scope, stmt.span, "the loop")
-            of_kind = over.get("of_kind")
-            inner = scope.child(**{stmt.var: "player" if is_players else "any"})
-            if of_kind is not None:
-                inner.card_kinds[stmt.var] = of_kind
-            where = None
-            if stmt.where is not None:
-                where, wtyp = self.expr(stmt.where, inner)
-                self.expect_type(wtyp, "bool", stmt.where.span, "'where'")
+            over, is_players, inner, where = self.loop_head(
+                stmt.var, stmt.iterable, stmt.where, scope, stmt.span, "for each"
+            )
             lowered: IR = {
                 "kind": "for_each",
                 "at": at,
@@ -981,6 +972,28 @@ class Checker:
                 "name": self.label_of(stmt) or "_or_".join(names),
                 "names": names,
                 "options": options,
+            }
+        if isinstance(stmt, ChooseFrom):
+            over, is_players, inner, where = self.loop_head(
+                stmt.var, stmt.items, stmt.where, scope, stmt.span, "choose"
+            )
+            body = self.block(stmt.body, inner, f"{path}/body", card)
+            listed = describe_expr(over)
+            if where is not None:
+                listed += f" where {describe_expr(where)}"
+            said = f"{stmt.var} in {listed}" + (f", then {self.plain_block(body)}" if body else "")
+            return {
+                "kind": "choose_from",
+                "at": at,
+                "var": stmt.var,
+                "over": over,
+                "where": where,
+                "as_player": is_players,
+                # What the player is asked, after "choose": the designer's @ask("...") words
+                # ("a card of your hand to trash"), else the statement in plain words.
+                "ask": self.ask_of(stmt) or plain_words(said),
+                "name": self.question_name(stmt, body),
+                "body": body,
             }
         if isinstance(stmt, Repeat):
             count, typ = self.expr(stmt.count, scope)
@@ -1225,6 +1238,52 @@ class Checker:
             "quantities": [{"name": q, "value": given[q]} for q in trig.quantities if q in given],
             "body": self.block(stmt.body, inner, f"{path}/body", card),
         }
+
+    def loop_head(
+        self, var: str, items: Any, where: Any, scope: _Scope, span: Span, what: str
+    ) -> tuple[IR, bool, _Scope, IR | None]:
+        """The head of ``for each VAR in ITEMS where ...`` and ``choose VAR in ITEMS where
+        ...``: the list's IR, whether it is the players (the body then acts as each), the
+        scope of the body (VAR bound, typed by its kind of card when known) and the filter's
+        IR. A zone's name there is the cards the acting player's zone holds (``choose picked
+        in hand``), taken when the head is worked out, so the body may move them."""
+        over, typ = self.list_items(items, scope)
+        if typ not in ("list", "any"):
+            example = (
+                "for example: choose picked in hand { discard picked }"
+                if what == "choose"
+                else "for example: for each rival in players { ... }"
+            )
+            self.error(
+                "type-mismatch",
+                f"'{what}' needs a list to {'choose from' if what == 'choose' else 'go over'}",
+                items.span,
+                example,
+            )
+        is_players = over == {"kind": "builtin", "name": "players"}
+        self.shadowing(var, scope, span, "the loop" if what == "for each" else "the choice")
+        of_kind = over.get("of_kind")
+        inner = scope.child(**{var: "player" if is_players else "any"})
+        if of_kind is not None:
+            inner.card_kinds[var] = of_kind
+        where_ir = None
+        if where is not None:
+            where_ir, wtyp = self.expr(where, inner)
+            self.expect_type(wtyp, "bool", where.span, "'where'")
+        return over, is_players, inner, where_ir
+
+    def list_items(self, node: Any, scope: _Scope) -> tuple[IR, str]:
+        """A list a loop goes over or a choice picks from: any list expression, or a zone's
+        name, the cards the acting player's zone holds (anywhere else a zone is no value)."""
+        if (
+            isinstance(node, Name)
+            and node.id in self.vocab.zones
+            and node.id not in scope.locals
+            and node.id not in scope.windows
+            and not (scope.trigger is not None and node.id in scope.trigger.params)
+        ):
+            return {"kind": "zone_cards", "zone": node.id}, "list"
+        return self.expr(node, scope)
 
     def let(self, stmt: Command, args: list[Any], scope: _Scope, at: list[int]) -> IR | None:
         if len(args) != 2 or not isinstance(args[0], Name):
@@ -1503,6 +1562,21 @@ class Checker:
             got = scope.locals[expr.id]
             if got == typ or got == "any" or (typ == "target" and got == "counter"):
                 return {"kind": "local", "name": expr.id}
+        if not isinstance(expr, Name) and typ in ("name", "card_name"):
+            # A value that is a name: a native's (`holds_suit(led_suit())`), a card's property
+            # (`holds_suit(card.suit)`). It was "takes the name of a symbol here", so a native
+            # returning a name could feed no other.
+            value, got = self.expr(expr, scope)
+            fits = {"name": ("name", "card", "card_name", "any"), "card_name": ("card", "any")}
+            if got in fits[typ] or got == typ:
+                return value
+            self.error(
+                "type-mismatch",
+                f"'{sig.name}' takes {with_article(_words(typ))} here, not {_article(got)}",
+                expr.span,
+                f"usage: {sig.usage()}",
+            )
+            return None
         if not isinstance(expr, Name):
             self.error(
                 "type-mismatch",
@@ -1726,7 +1800,7 @@ class Checker:
         else:
             return None
         if not isinstance(other, Attribute):
-            return None  # 'none' beside anything else: the name's own error, as before
+            return self.none_result(node, other, word, scope)
         value, typ = self.member(other, scope)
         if node.op not in ("==", "!="):
             self.error(
@@ -1757,6 +1831,45 @@ class Checker:
             )
         bare = {"kind": "attr", "value": value["value"], "attr": value["attr"], "absent": True}
         return {"kind": "compare", "op": node.op, "left": bare, "right": {"kind": "none"}}
+
+    def none_result(self, node: Compare, other: Any, word: Any, scope: _Scope) -> IR:
+        """``top_card() == none`` (or ``!= none``): whether a native's or a DSL function's
+        result, a ``let`` of one, or a trigger's param is none. A native declared to return a
+        ``card``, ``card_name``, ``name`` or ``player`` may give none (README, "A game's own
+        Python": Darwin's Journey's ``pirate_region()`` while the Pirate Ship is in the
+        supply), and a card could not ask it. A number, a yes/no or a value written out (a
+        card's id, a symbol, ``self``) is never none: an error at ``none``."""
+        value, typ = self.expr(other, scope)
+        if node.op not in ("==", "!="):
+            self.error(
+                "type-mismatch",
+                f"'{node.op}' cannot compare with 'none'",
+                word.span,
+                f"test whether there is one: {describe_expr(value)} != none",
+            )
+            return {"kind": "bool", "value": False}
+        if value.get("kind") in ("call", "local", "event") and typ in _MAYBE_NONE:
+            return {"kind": "compare", "op": node.op, "left": value, "right": {"kind": "none"}}
+        said = describe_expr(value)
+        what = "a list" if typ == "list" else (_article(typ) if typ != "any" else "a value")
+        if value.get("kind") in ("call", "local", "event"):
+            message = f"'{said}' gives {what}, never none"
+            hint = (
+                "'none' is what a native returning a card, card_name, name or player gives "
+                "when there is none; test a number or a list by its count: count(...) == 0"
+            )
+        elif value.get("kind") not in ("card", "symbol", "num", "bool", "text", "builtin"):
+            # A counter, a parameter, a quantity, arithmetic: a number, 0 at the least.
+            message = f"'{said}' is {what}, never none"
+            hint = f"test it against a number: {said} == 0"
+        else:
+            message = f"'{said}' is {what} written out, so it is never none"
+            hint = (
+                "compare with none a native's result (top_card() == none), a let of one, or "
+                "a card's optional property (card.bonus == none)"
+            )
+        self.error("type-mismatch", message, word.span, hint)
+        return {"kind": "bool", "value": False}
 
     def card_kind_of(self, node: Any, scope: _Scope) -> str | None:
         """The kind of card an expression names, when the checker can know it: ``self``, a
@@ -1809,6 +1922,10 @@ class Checker:
             # 'plce.region': the name is the error already told, not its members ("'0' has
             # no members the checker knows").
             return fallback
+        if kind_name is None and self.may_be_card(value, _typ, scope):
+            found = self.member_of_any_kind(node, value)
+            if found is not None:
+                return found
         if kind_name is None or kind_name not in self.vocab.kinds:
             what = describe_expr(value)
             hints: tuple[str, ...] = ("only a card has members: its properties and tags",)
@@ -1817,24 +1934,22 @@ class Checker:
                     f"say which kind of card '{what}' is in game.cards: "
                     f"trigger {scope.trigger.name} {{ param {what} KIND }}",
                 )
-            elif scope.locals.get(what) == "any" and self.vocab.kinds:
-                # `for each b in market_cards(shop) { ... b.cost ... }`: b may well be a card,
-                # but of no kind the checker knows; "only a card has members" said it was none.
-                having = sorted(
-                    name
-                    for name, kind in self.vocab.kinds.items()
-                    if node.attr in kind.properties or node.attr in kind.tags
+            elif self.may_be_card(value, _typ, scope) and self.vocab.kinds:
+                # `choose picked in hand { ... picked.sut ... }`: an item of a list is read as
+                # a card of any kind (member_of_any_kind), and no kind has this member.
+                known = sorted(
+                    {m for k in self.vocab.kinds.values() for m in [*k.properties, *k.tags]}
                 )
-                kinds = (
-                    f"the kinds with a {node.attr}: {', '.join(having)}"
-                    if having
-                    else f"this game's kinds: {', '.join(sorted(self.vocab.kinds))}"
+                self.error(
+                    "member-unknown",
+                    f"no kind of card of this game has a property or tag '{node.attr}'",
+                    node.span,
+                    *(
+                        did_you_mean(node.attr, known)
+                        or (f"the cards' properties and tags: {_some(known)}",)
+                    ),
                 )
-                hints = (
-                    f"'{what}' is an item of a list, of no kind the checker knows; to read a "
-                    f"card's {node.attr}, go over its kind: for each {what} in KIND where ... "
-                    f"({kinds})",
-                )
+                return fallback
             asking = self.natives_asking(node.attr, what)
             if asking:
                 # Land vs Sea's `placed.menhir`: 'placed' is a place on the board, not a card
@@ -1866,6 +1981,34 @@ class Checker:
         typ = {"number": "number", "bool": "bool", "text": "text", "name": "name"}.get(
             prop.type, "any"
         )
+        return {"kind": "attr", "value": value, "attr": node.attr, "type": typ}, typ
+
+    def may_be_card(self, value: IR, typ: str, scope: _Scope) -> bool:
+        """Whether a value of no kind the checker knows may still be a card whose members a
+        card reads: an item of a list (``choose picked in hand``, ``for each b in
+        market_cards(shop)``), a ``let`` or a parameter of no narrower type, what a native
+        returns as a card. A trigger's param is not: its declaration says its kind."""
+        if value.get("kind") == "local":
+            return scope.locals.get(str(value["name"])) in ("any", "card")
+        return value.get("kind") == "call" and typ in ("card", "any")
+
+    def member_of_any_kind(self, node: Attribute, value: IR) -> tuple[IR, str] | None:
+        """``picked.suit`` of a card of no known kind (a zone's, a list native's): a property or
+        tag some kind of card of the game declares, typed as those kinds type it (a card of
+        another kind reads the type's zero, as an optional property it leaves out). None when
+        no kind has it (the caller's error then says so)."""
+        kinds = [k for k in self.vocab.kinds.values() if node.attr in k.properties]
+        tagged = [k for k in self.vocab.kinds.values() if node.attr in k.tags]
+        if tagged and not kinds:
+            return {"kind": "attr", "value": value, "attr": node.attr, "tag": True}, "bool"
+        props = [k.properties[node.attr] for k in kinds]
+        if not props or any(p.type in ("condition", "formula") for p in props):
+            return None
+        types = {
+            {"number": "number", "bool": "bool", "text": "text", "name": "name"}.get(p.type, "any")
+            for p in props
+        }
+        typ = types.pop() if len(types) == 1 else "any"
         return {"kind": "attr", "value": value, "attr": node.attr, "type": typ}, typ
 
     def name(self, node: Name, scope: _Scope) -> tuple[IR, str]:
@@ -1990,14 +2133,15 @@ class Checker:
         if ident in ("this", "this_card", "me", "itself"):
             return ("the card itself is 'self' (discard self)",)
         if ident in ("none", "null", "nil", "nothing"):
-            # 'none' is a value only beside a card's optional property ('card.bonus == none').
-            # A native's description may say it gives none ("the Ocean Region of the Pirate
-            # Ship, or none while it is in the supply"): that test is a yes/no native's.
+            # 'none' is a value only compared with a card's optional property ('card.bonus ==
+            # none') or a native's card, name or player (Darwin's Journey's pirate_region() is
+            # none while the Pirate Ship is in the supply): anywhere else, it is no value.
             tests = sorted(n for n, f in v.natives.items() if f.returns == "bool")
             listed = f"; yes/no natives: {_some(tests)}" if tests else ""
             return (
                 f"'{ident}' is no value here: 'none' is compared only with a card's optional "
-                f"property (card.bonus == none); anything else, test it with a yes/no "
+                f"property (card.bonus == none) or what a native returning a card, name or "
+                f"player gives (top_card() == none); anything else, test it with a yes/no "
                 f"native{listed}",
             )
         return ()
@@ -2092,6 +2236,10 @@ def _sorts(named: tuple[tuple[str, str | None], ...]) -> str:
 def _words(typ: str) -> str:
     return {"card_name": "card", "name": "symbol", "target": "counter or quantity"}.get(typ, typ)
 
+
+#: The types of value that may be none: what a native declared ``returns card`` (``card_name``,
+#: ``name``, ``player``) gives when there is none, and a value of no declared type.
+_MAYBE_NONE = frozenset({"card", "card_name", "name", "player", "any"})
 
 #: What a value of each type is written as, for the hint of a type mismatch.
 _TYPE_HINTS = {
@@ -2202,6 +2350,8 @@ def describe_expr(expr: IR | None) -> str:
         return f"{describe_expr(expr['value'])}.{expr['attr']}"
     if kind == "none":
         return "none"
+    if kind == "zone_cards":
+        return str(expr["zone"])
     return kind
 
 
@@ -2252,6 +2402,11 @@ def describe_stmt(stmt: IR) -> str:
         return f"{head}{describe_order(stmt)} {{ ... }}"
     if kind == "repeat":
         return f"repeat {describe_expr(stmt['count'])} {{ {describe_block(stmt['body'])} }}"
+    if kind == "choose_from":
+        head = f"choose {stmt['var']} in {describe_expr(stmt['over'])}"
+        if stmt.get("where") is not None:
+            head += f" where {describe_expr(stmt['where'])}"
+        return f"{head} {{ {describe_block(stmt['body'])} }}"
     if kind == "choose":
         return "choose one of { " + " | ".join(describe_block(o) for o in stmt["options"]) + " }"
     if kind == "group":

@@ -219,7 +219,7 @@ def _card_changes(before: IR, after: IR) -> list[Change]:
 def _describe(stmt: IR) -> str:
     """A statement in DSL words, the body of a loop or an ``if`` included (``describe_stmt``
     elides it)."""
-    if stmt["kind"] == "for_each":
+    if stmt["kind"] in ("for_each", "choose_from"):
         return f"{_head(stmt)} {{ {_describe_body(stmt['body'])} }}"
     if stmt["kind"] == "if" and isinstance(stmt.get("then"), list):
         text = f"{_head(stmt)} {{ {_describe_body(stmt['then'])} }}"
@@ -245,6 +245,9 @@ def _head(stmt: IR) -> str | None:
         return (
             f"for each {stmt['var']} in {describe_expr(stmt['over'])}{where}{describe_order(stmt)}"
         )
+    if kind == "choose_from":
+        where = f" where {describe_expr(stmt['where'])}" if stmt.get("where") else ""
+        return f"choose {stmt['var']} in {describe_expr(stmt['over'])}{where}"
     if kind == "if":
         return f"if {describe_expr(stmt['cond'])}"
     if kind in ("may", "group"):

@@ -164,6 +164,7 @@ class PythonEmitter:
             "for_each": self.s_for_each,
             "may": self.s_may,
             "choose": self.s_choose,
+            "choose_from": self.s_choose_from,
             "repeat": self.s_repeat,
             "group": self.s_group,
             "window": self.s_window,
@@ -201,6 +202,8 @@ class PythonEmitter:
             "list": lambda e, c: "[" + ", ".join(self.expr(i, c) for i in e["items"]) + "]",
             "range": lambda e, c: f"g.span({self.expr(e['low'], c)}, {self.expr(e['high'], c)})",
             "attr": self.e_attr,
+            # A copy: the body of the loop or choice may move the zone's cards.
+            "zone_cards": lambda e, c: f"[*{c}.player.zones[{literal(e['zone'])}]]",
         }
 
     def local(self, name: str) -> str:
@@ -531,6 +534,29 @@ class PythonEmitter:
         for index, option in enumerate(s["options"]):
             fn.add(indent, f"{'if' if index == 0 else 'elif'} {picked} == {index}:")
             self.body(fn, option, indent + 1, c)
+
+    def s_choose_from(self, fn: _Function, s: IR, indent: int, c: str) -> None:
+        """``choose VAR in LIST where ... { ... }``: the items the filter keeps (each tested as
+        its player, over the players), one of them picked through ``g.choose_from`` (none
+        when there is nothing to pick), then the body with VAR bound to it: a loop over the
+        zero or one items it returns."""
+        ident = self.question_id(fn, s)
+        var = self.local(s["var"])
+        over = self.expr(s["over"], c)
+        items = over
+        if s["where"] is not None:
+            tested = f"{c}.for_player({var})" if s["as_player"] else c
+            items = f"[{var} for {var} in {over} if {self.expr(s['where'], tested)}]"
+        fn.add(
+            indent,
+            f"for {var} in g.choose_from({c}, {literal(ident)}, {items}, {literal(s['ask'])}):",
+            s["at"],
+        )
+        inner = c
+        if s["as_player"]:
+            inner = f"c{indent + 2}"
+            fn.add(indent + 1, f"{inner} = {c}.for_player({var})")
+        self.body(fn, s["body"], indent + 1, inner)
 
     def s_repeat(self, fn: _Function, s: IR, indent: int, c: str) -> None:
         # Counted against the game's work budget (Game.spend): 'repeat 100000000000' is an
@@ -965,7 +991,7 @@ class PythonEmitter:
         if not isinstance(node, dict):
             return False
         kind = node.get("kind")
-        if kind in ("verb", "verb_test", "may", "choose", "roll"):
+        if kind in ("verb", "verb_test", "may", "choose", "choose_from", "roll"):
             return True
         if kind == "call":
             origin = node.get("origin", "")

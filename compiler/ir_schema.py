@@ -51,8 +51,20 @@ _EXPR_KINDS = [
     "range",
     "attr",
     "none",
+    "zone_cards",
 ]
-_STMT_KINDS = ["verb", "let", "if", "for_each", "may", "choose", "repeat", "group", "window"]
+_STMT_KINDS = [
+    "verb",
+    "let",
+    "if",
+    "for_each",
+    "may",
+    "choose",
+    "choose_from",
+    "repeat",
+    "group",
+    "window",
+]
 
 
 def _when(kind: str, required: list[str], **properties: Any) -> dict[str, Any]:
@@ -336,6 +348,20 @@ SCHEMA: dict[str, Any] = {
                     names={"type": "array", "items": _NAME},
                     options={"type": "array", "items": _BODY, "minItems": 1},
                 ),
+                # `choose VAR in LIST where ... { ... }`: one item picked by the acting player
+                # (asked as "choose " + ask), then the body with VAR bound to it; over the
+                # players, the body acts as the one picked, as a for_each's does.
+                _when(
+                    "choose_from",
+                    ["var", "over", "where", "as_player", "ask", "name", "body"],
+                    var=_NAME,
+                    over=_EXPR,
+                    where=_MAYBE_EXPR,
+                    as_player={"type": "boolean"},
+                    ask={"type": "string"},
+                    name=_NAME,
+                    body=_BODY,
+                ),
                 _when("repeat", ["count", "body"], count=_EXPR, body=_BODY),
                 _when("group", ["body"], body=_BODY),
                 # `fire TRIGGER with QUANTITY VALUE, ... { ... }`: the window's quantities, in
@@ -431,6 +457,9 @@ SCHEMA: dict[str, Any] = {
                 _when("range", ["low", "high"], low=_EXPR, high=_EXPR),
                 _when("attr", ["value", "attr"], value=_EXPR, attr=_NAME),
                 _when("card", ["id"], id=_NAME),
+                # A zone's name at the head of `for each` or `choose`: the cards the acting
+                # player's zone holds, as a list taken then.
+                _when("zone_cards", ["zone"], zone=_NAME),
             ]
             + [
                 _when(k, ["name"], name=_NAME)

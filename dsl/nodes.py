@@ -309,6 +309,20 @@ class ChooseOne:
 
 
 @dataclass(frozen=True, slots=True)
+class ChooseFrom:
+    """``choose var in items [where filter] { ... }``: the player's policy picks one item of
+    the list (of those the filter keeps), and the block runs once with ``var`` bound to it;
+    with nothing to pick, the block does not run."""
+
+    span: Span
+    var: str
+    items: Expr
+    where: Expr | None
+    body: tuple[Stmt, ...]
+    annotations: tuple[Annotation, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Repeat:
     """``repeat count { ... }``."""
 
@@ -342,7 +356,9 @@ class Window:
     annotations: tuple[Annotation, ...] = ()
 
 
-Stmt: TypeAlias = Command | If | Unless | ForEach | May | ChooseOne | Repeat | Group | Window
+Stmt: TypeAlias = (
+    Command | If | Unless | ForEach | May | ChooseOne | ChooseFrom | Repeat | Group | Window
+)
 
 
 # ---- verbs and functions written in the DSL ------------------------------------------------

@@ -38,6 +38,7 @@ from dsl.nodes import (
     Boolean,
     BoolOp,
     Call,
+    ChooseFrom,
     ChooseOne,
     Clauses,
     Command,
@@ -624,6 +625,11 @@ class _Builder:
                 "write: choose one of { gain coins 2 ; draw port_card }",
             )
         return ChooseOne(self._span(keyword, block.rbrace), block.items)
+
+    def choose_from(self, children: list[Any]) -> ChooseFrom:
+        """``choose picked in hand where ... { ... }``: one item of a list, picked."""
+        keyword, var, _in, items, _where, where, block = children
+        return ChooseFrom(self._span(keyword, block.rbrace), str(var), items, where, block.items)
 
     def repeat(self, children: list[Any]) -> Repeat:
         keyword, count, block = children
@@ -1522,6 +1528,25 @@ _MISTAKES: list[tuple[_Mistake, list[str]]] = [
             'write: phase deal "Deal the cards" { draw hand 3 }',
         ),
         ["flow { setup { phase deal } }", 'flow { setup { phase deal "Deal" } }'],
+    ),
+    (
+        # `choose picked from hand`, `choose a card in hand`, `choose one of hand`: a designer
+        # reaching for the pick of one item of a list, or for the options of `choose one of`.
+        _Mistake(
+            "choose-head",
+            "'choose' picks one item of a list, 'choose NAME in LIST {{ ... }}', or one of its "
+            "options, 'choose one of {{ ... }}'",
+            "write: choose picked in hand where picked != self { discard picked }; or: "
+            "choose one of { gain coins 2; draw hand 1 }",
+        ),
+        [
+            "x { on y { choose a b c { } } }",
+            "x { on y { choose a b 1 { } } }",
+            "x { on y { choose a { } } }",
+            "x { on y { choose { } } }",
+            "x { on y { choose 1 { } } }",
+            "x { on y { choose a b in c { } } }",
+        ],
     ),
     (
         _Mistake(

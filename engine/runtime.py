@@ -90,6 +90,21 @@ class Question(NamedTuple):
         return f"{self.prompt} [{', '.join(self.options)}]"
 
 
+def answer_of(item: Any) -> str:
+    """How an item of a list is answered when a player picks it (``choose VAR in LIST``): a
+    card's id or a name as it is, a player by seat number ("2"), a whole number as written,
+    a hex cell as a card gives it ("1 -1")."""
+    if isinstance(item, Player):
+        return str(item.index + 1)
+    if isinstance(item, bool):
+        return "yes" if item else "no"
+    if isinstance(item, float) and item.is_integer():
+        return str(int(item))
+    if isinstance(item, (list, tuple)):
+        return " ".join(answer_of(part) for part in item)
+    return str(item)
+
+
 class ObjectCache:
     """What was worked out from an object that is only ever read (an IR, a tuple of options),
     kept per object. An entry keeps its object, so a reused ``id()`` never answers for another;
@@ -489,6 +504,22 @@ class Game:
         question = Question(ident, c.player.index, prompt, tuple(names))
         return list(names).index(self.ask(c.player, question))
 
+    def choose_from(self, c: Context, ident: str, items: Iterable[Any], prompt: str) -> list[Any]:
+        """``choose VAR in LIST``: the item of ``items`` the acting player picks, as a list of
+        one (the generated code loops over it), or an empty list when there is nothing to
+        pick. The answers are the items as a scenario writes them (:func:`answer_of`: a card's
+        id, a symbol, a number, a seat number for a player), each once however many copies
+        the list holds; the prompt is headed by the card or flow phase that asks."""
+        picks: dict[str, Any] = {}
+        for item in items:
+            picks.setdefault(answer_of(item), item)
+        if not picks:
+            return []
+        card = self.cards.get(c.card)
+        title = card.get("title", c.card) if card is not None else self.asker_title(ident)
+        question = Question(ident, c.player.index, f"{title}: choose {prompt}", tuple(picks))
+        return [picks[self.ask(c.player, question)]]
+
     # -- prelude verbs
 
     def _bound(self, counter: str, value: int) -> int:
@@ -748,7 +779,12 @@ class Game:
             return card["properties"].get(name, default)
         if isinstance(value, dict):
             return value[name]
-        return getattr(value, name)
+        try:
+            return getattr(value, name)
+        except AttributeError:
+            # An item of a list read as a card (`for each x in [1, 2] { score x.worth }`: the
+            # checker reads an item of no known kind as any kind's card) that is none.
+            raise RuleError(f"{value!r} is not a card, so it has no '{name}'") from None
 
     def has_tag(self, value: Any, tag: str) -> bool:
         """``card.tag`` in the DSL: true when the card carries that tag."""

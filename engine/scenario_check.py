@@ -26,6 +26,7 @@ from typing import Any
 from dsl.names import card_id
 from dsl.wordmatch import word_matches
 from engine.modes import mode_name
+from engine.runtime import answer_of
 from engine.scenario_flow import scenario_action_args
 from engine.scenario_types import (
     PLAYER,
@@ -119,7 +120,35 @@ def _body_asks(prefix: str, title: str, body: list[dict[str, Any]]) -> dict[str,
             own[f"{prefix}.{stmt['name']}"] = (f"{title}: may {stmt['ask']}?", ("yes", "no"))
         elif stmt["kind"] == "choose" and stmt.get("name"):
             own[f"{prefix}.{stmt['name']}"] = (f"{title}: choose one", tuple(stmt["names"]))
+        elif stmt["kind"] == "choose_from" and stmt.get("name"):
+            own[f"{prefix}.{stmt['name']}"] = (
+                f"{title}: choose {stmt['ask']}",
+                _pick_answers(stmt["over"]),
+            )
     return own
+
+
+def _pick_answers(over: dict[str, Any]) -> tuple[str, ...] | str | None:
+    """What a scenario may answer to ``choose VAR in LIST``, as far as the list says: a card
+    of its kind (``choose site in campsite``), any card of a zone's (``choose c in hand``),
+    the items of a list written out, else anything (what a native gives is known in play)."""
+    kind = over.get("kind")
+    if kind == "list" and over.get("of_kind"):
+        return f"card:{over['of_kind']}"
+    if kind == "zone_cards":
+        return "card"
+    written = ("card", "symbol", "num")
+    if kind == "list" and all(item.get("kind") in written for item in over["items"]):
+        return tuple(
+            dict.fromkeys(
+                answer_of(item.get("id", item.get("name", item.get("value"))))
+                for item in over["items"]
+            )
+        )
+    if kind == "range" and all(over[end].get("kind") == "num" for end in ("low", "high")):
+        low, high = int(over["low"]["value"]), int(over["high"]["value"])
+        return tuple(str(n) for n in range(low, high + 1)) if high - low < 1000 else None
+    return None
 
 
 def flow_questions(ir: dict[str, Any]) -> dict[str, Question]:

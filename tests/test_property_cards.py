@@ -105,6 +105,10 @@ def _vocabulary(game: str) -> tuple[Vocabulary, list[str], dict[str, tuple[str, 
     return vocab, [c["id"] for c in cards], {c["id"]: (c["kind"], c["tags"]) for c in cards}
 
 
+#: The verbs that take from a zone's deck, as their first argument.
+_FROM_DECK = ("draw", "refill_market")
+
+
 def _usable(sig: Signature) -> bool:
     return sig.origin != "host"
 
@@ -124,16 +128,23 @@ class Writer:
         self.sorts = sorts or {}
         self.quantities = list(vocab.triggers[trigger].quantities)
         self.decks = sorted(_DECKS.get(vocab.game, ()))
-        # 'draw ZONE' only from a zone with a deck (the checker refuses any other:
-        # deck-undefined); none at all when the game keeps no deck.
+        # 'draw ZONE' (and the markets module's 'refill_market ZONE') only from a zone with a
+        # deck (the checker refuses any other: deck-undefined); none at all when the game
+        # keeps no deck.
         self.verbs = [
             s
             for s in vocab.verbs.values()
-            if _usable(s) and s.name != "play" and (s.name != "draw" or self.decks)
+            if _usable(s) and s.name != "play" and (s.name not in _FROM_DECK or self.decks)
         ]
         self.numbers = [s for s in vocab.natives.values() if _usable(s) and s.returns == "number"]
         self.tests = [s for s in vocab.natives.values() if _usable(s) and s.returns == "bool"]
         self.lists = [s for s in vocab.natives.values() if _usable(s) and s.returns == "list"]
+        # Natives whose value may be none, which a card compares with none (lang7).
+        self.maybe_none = [
+            s
+            for s in vocab.natives.values()
+            if _usable(s) and s.returns in ("card", "card_name", "name", "player")
+        ]
 
     def anything(self, depth: int = 1) -> st.SearchStrategy[str]:
         """What a card can write where any value goes."""
@@ -203,6 +214,23 @@ class Writer:
         options = [compare.map(" ".join), st.sampled_from(["true", "false"])]
         if self.tests:
             options.append(st.sampled_from(self.tests).flatmap(self.call))
+        if self.maybe_none:
+            none_test = st.tuples(
+                st.sampled_from(self.maybe_none).flatmap(self.call), st.sampled_from(["==", "!="])
+            )
+            options.append(none_test.map(lambda t: f"{t[0]} {t[1]} none"))
+        return st.one_of(options)
+
+    def choosable(self) -> st.SearchStrategy[str]:
+        """What a card may pick one item of (``choose NAME in LIST``): a list, a zone's name
+        (its cards), the players, a kind's name (its cards)."""
+        v = self.vocab
+        options = [self.alist(), st.just("players")]
+        if v.zones:
+            options.append(st.sampled_from(sorted(v.zones)))
+        kinds = [k for k in v.kinds if k != "rule"]
+        if kinds:
+            options.append(st.sampled_from(sorted(kinds)))
         return st.one_of(options)
 
     def named(self, names: tuple[tuple[str, str | None], ...]) -> st.SearchStrategy[str]:
@@ -243,7 +271,7 @@ class Writer:
             parts.append(value.map(lambda text, p=p: f"{p.marker} {text}" if p.marker else text))
         if sig.name == "mark":  # a mark is never negative: the checker refuses a literal one
             parts[1] = st.integers(0, 3).map(str)
-        if sig.name == "draw":
+        if sig.name in _FROM_DECK:
             parts[0] = st.sampled_from(self.decks)
         return st.tuples(*parts).map(lambda a: " ".join([sig.name, *a]))
 
@@ -271,6 +299,18 @@ class Writer:
                 )
             ),
             block.map(lambda b: f"for each someone in players {b}"),
+            # One item picked, the block run for it (lang7); the filter reads the item.
+            st.tuples(
+                self.choosable(),
+                st.sampled_from(["", " where picked_{n} != self", " where true"]),
+                block,
+                st.integers(0, 10**9),
+            ).map(
+                lambda t: (
+                    f"choose picked_{t[3]} in {t[0]}{t[1].format(n=t[3])} {t[2]}"
+                    f' @label("pick_{t[3]}")'
+                )
+            ),
             st.tuples(st.integers(0, 10**9), self.number(1)).map(
                 lambda t: f"let value_{t[0]} {t[1]}"
             ),

@@ -248,13 +248,13 @@ def _drawn(tile: Tile) -> tuple[Any, ...]:
 def _scores_only(body: Any) -> bool:
     """Whether a handler's IR does nothing but ``score`` (under ifs, loops and lets): what a
     trial may run without changing the game (:class:`Trials`). A question (``may``,
-    ``choose``) or any other verb is not run."""
+    ``choose``, ``choose ... in``) or any other verb is not run."""
     if isinstance(body, list):
         return all(_scores_only(item) for item in body)
     if not isinstance(body, dict):
         return True
     kind = body.get("kind")
-    if kind in ("may", "choose"):
+    if kind in ("may", "choose", "choose_from"):
         return False
     if kind == "verb" and (body.get("verb"), body.get("origin")) != ("score", "prelude"):
         return False

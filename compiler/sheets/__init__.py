@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Iterator
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from compiler.sheets.layout import LayoutError, SheetOptions
@@ -42,6 +43,24 @@ LINT_HINT = (
     "give the name its rulebook words in reference.yaml's words/phrases/when, or the card a "
     "'text' property"
 )
+
+
+def _lint_hint(path: str, problem: str) -> str:
+    """What to do about one problem of the text lint: for a name printed as its id, the very
+    lines of the game's reference.yaml that word it (a new game has no such file, and the
+    README names its keys only), else :data:`LINT_HINT`."""
+    import re
+
+    found = re.search(r"the internal word '([a-z][a-z0-9_]*)'", problem)
+    if found is None or not path:
+        return LINT_HINT
+    word = found.group(1)
+    said = word.replace("_", " ").title()
+    reference = str(PurePosixPath(path).parent / "reference.yaml")
+    return (
+        f"word it in {reference} (create it if there is none): 'words:' then "
+        f"'  {word}: {said}' on the next line; or give the card a 'text' property"
+    )
 
 
 class SheetError(ValueError):
@@ -84,7 +103,7 @@ class SheetError(ValueError):
                     f"card text does not read as a rulebook: {problem}",
                     span,
                     "error",
-                    (LINT_HINT,),
+                    (_lint_hint(path, problem),),
                     show_source=located,
                 )
             )

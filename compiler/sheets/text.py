@@ -350,6 +350,8 @@ class CardWriter:
         if kind == "choose":
             options = [self.block(o, " and ") for o in s["options"]]
             return ["choose one: ", *_join(options, "; or ")]
+        if kind == "choose_from":
+            return self.choose_from(s)
         if kind == "repeat":
             count = s["count"]
             times = (
@@ -465,6 +467,34 @@ class CardWriter:
                 *_strip_owner(self.expr(key["key"])),
                 f" ({first} first)",
             ]
+        return [*head, ": ", *self.block(s["body"])]
+
+    def choose_from(self, s: dict[str, Any]) -> Text:
+        """``choose VAR in LIST where ... { ... }``: "choose a player who has no Coins: ...",
+        "choose a Campsite where ...: ...", "choose one of the cards in your hand where it is
+        not Chapel: move it ...": the item picked is "it" in the rule (a player picked is
+        "that player"), as a loop's item whose name is no noun."""
+        over = s["over"]
+        where = s["where"]
+        if over["kind"] == "builtin" and over["name"] == "players":
+            self.player_vars.add(s["var"])
+            head: Text = ["choose a player"]
+            if where is not None:
+                words = _third_person(self.expr(where))
+                first = words[0] if words else ""
+                if isinstance(first, str) and first.startswith("they have "):
+                    head = ["choose a player who has " + first[len("they have ") :], *words[1:]]
+                else:
+                    head += [" for whom ", *words]
+            return [*head, ": ", *self.block(s["body"])]
+        self.item_vars.add(s["var"])
+        if over.get("of_kind"):
+            self.loop_kinds[s["var"]] = over["of_kind"]
+            head = ["choose ", with_article(self.word(over["of_kind"]))]
+        else:
+            head = ["choose one of ", *self.expr(over)]
+        if where is not None:
+            head += [" where ", *self.expr(where)]
         return [*head, ": ", *self.block(s["body"])]
 
     def verb(self, s: dict[str, Any]) -> Text:
@@ -906,6 +936,9 @@ class CardWriter:
             return _join(items, ", ")
         if kind == "range":
             return [*self.expr(e["low"]), " to ", *self.expr(e["high"])]
+        if kind == "zone_cards":
+            # `choose picked in hand`: "the cards in your hand".
+            return ["the cards in ", *self.named(e["zone"])]
         if kind == "attr":
             if e.get("tag"):
                 # "place.discovery", a tag of the card: "the place is a Discovery Spot", in the
@@ -927,7 +960,11 @@ class CardWriter:
                     phrase = tag.replace("_", " ") + (f" {of.replace('_', ' ')}" if of else "")
                     said = with_article(phrase)
                 return [*self.expr(value), f" is {said}"]
-            return [*self.expr(e["value"]), "'s ", self.word(e["attr"])]
+            owner = self.expr(e["value"])
+            if owner == ["it"]:
+                # The item a loop or a choice names "it": "its worth", never "it's worth".
+                return ["its ", self.word(e["attr"])]
+            return [*owner, "'s ", self.word(e["attr"])]
         return [kind]
 
     def _event_kind(self, name: str) -> str | None:
@@ -955,6 +992,13 @@ class CardWriter:
             # "3 < coins" reads "you have more than 3 coins": the thing tested comes first.
             turned = {">": "<", "<": ">", ">=": "<=", "<=": ">=", "==": "==", "!=": "!="}
             left, right, op = right, left, turned[op]
+        if right["kind"] == "none" and left["kind"] != "attr":
+            # "top_card() == none": "there is no top card of the deck" / "there is a top card
+            # of the deck", the value's words after their own article.
+            value = _strip_article(self.expr(left))
+            if op == "==":
+                return ["there is no ", *value]
+            return [f"there is {article(plain_words(value))} ", *value]
         if right["kind"] == "none":
             # "card.bonus == none": "the card has no bonus" / "the card has a bonus".
             phrase = self.word(left["attr"])
@@ -1270,7 +1314,7 @@ def _played_as_fixed(body: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _compound(stmt: dict[str, Any]) -> bool:
     """A statement with its own clause (a condition, loop, choice, "may", a pay with what
     happens if it cannot be paid), which other steps must not run into."""
-    if stmt["kind"] in ("if", "for_each", "choose", "may", "repeat"):
+    if stmt["kind"] in ("if", "for_each", "choose", "choose_from", "may", "repeat"):
         return True
     if stmt["kind"] == "window":
         return bool(stmt["body"])
