@@ -91,9 +91,11 @@ def test_check_reports_the_text_lint_the_build_fails_on(
         "The Keep: District: the internal word 'plains' (give it the rulebook's words)" in checked
     ), checked
     assert "cards/keep/lands.cards:5:1: error[sheet-text]:" in checked, checked
-    assert "hint: give the name its rulebook words in reference.yaml's words/phrases/when" in (
-        checked
-    )
+    # The hint gives the file and the lines to add (lang7's hint).
+    assert (
+        "hint: word it in cards/keep/reference.yaml (create it if there is none): 'words:' then "
+        "'  plains: Plains' on the next line; or give the card a 'text' property" in checked
+    ), checked
     status, built = run(capsys, "build")
     assert status == 1, built
     # The same problems at the same places with the same hint: check and build agree.
