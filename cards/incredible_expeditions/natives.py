@@ -1536,6 +1536,21 @@ class IncredibleExpeditions(FlowGame):
         player.flags["turn_way"] = way
         self.log(way, player.index)
 
+    @property  # type: ignore[override]
+    def turn_player(self) -> Player | None:
+        """The player whose turn it is (None between turns)."""
+        return self._turn_player
+
+    @turn_player.setter
+    def turn_player(self, player: Player | None) -> None:
+        # The flow sets this as each turn begins: each player's count of turns begun, so that
+        # "On the first turn ... take a Rest Turn" (first_turn) holds on the first turn only
+        # even under a house rule whose spend_the_turn does not call turn_taken (every turn
+        # was a first turn, a Rest Turn, and no game was ever won).
+        self._turn_player = player
+        if player is not None:
+            player.flags["turns_begun"] = int(player.flags.get("turns_begun", 0)) + 1
+
     def take_turn(self, player: Player) -> None:
         """One turn of ``player``, as the flow's ``turn`` section says (for scenarios: the
         game's own loop is :meth:`engine.flow.FlowGame.play`); a win ends it as in a game."""
@@ -1863,8 +1878,11 @@ def acquire_cards(g: Game, c: Context, limit: int) -> None:
 
 
 def first_turn(g: Game, c: Context) -> bool:
-    """True on the player's first turn."""
-    return bool(c.player.flags["turns"] == 0)
+    """True on the player's first turn: no turn counted yet (turn_taken), and no turn of the
+    player's begun before this one (the flow's own count, :attr:`turn_player`), so a house
+    rule's spend_the_turn without turn_taken has one first turn too."""
+    flags = c.player.flags
+    return bool(flags["turns"] == 0 and int(flags.get("turns_begun", 0)) <= 1)
 
 
 def resting(g: Game, c: Context) -> bool:
@@ -1891,8 +1909,12 @@ def competitive_game(g: Game, c: Context) -> bool:
 def turns_taken(g: Game, c: Context) -> int:
     """The turns taken so far, all players together: each player's count of turns
     (:func:`turn_taken`, once the turn is spent), so the turns a scenario gives each player
-    count too (the game's own count of turns begun started at 0 in a scenario)."""
-    return sum(int(player.flags.get("turns", 0)) for player in g.players)
+    count too (the game's own count of turns begun started at 0 in a scenario), or the flow's
+    own count of turns begun when that is more: a house rule that replaced ``spend_the_turn``
+    by a phase that does not call ``turn_taken`` still reaches the turn limit (its games went
+    round the table 10,000 times and failed)."""
+    counted = sum(int(player.flags.get("turns", 0)) for player in g.players)
+    return max(counted, int(getattr(g, "turns", 0)))
 
 
 def winner_found(g: Game, c: Context) -> bool:

@@ -1,0 +1,114 @@
+"""A sixth, independent tester's Incredible Expeditions: Quest for Atlantis, from the rulebook
+(/work/shared/rulebooks/incredible-expeditions-atlantis.txt) and the README alone: rule cases
+(tests/scenarios/incredible_expeditions/audit6_rules.yaml), house rules that replace the way a
+turn is spent (which never ended when the replacement left out the turn's count and the win),
+and the new cards and house rules of tests/data/audit6_ie/.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+GAME = "incredible_expeditions"
+
+# Each test compiles its copies afresh and leaves no kept checks behind (conftest.py).
+pytestmark = pytest.mark.usefixtures("fresh_file_cache")
+
+#: A house rule "every turn is a Rest Turn": spend_the_turn replaced, without the base phase's
+#: turn_taken and its win check.
+REST_ONLY = """\
+description: every turn is a Rest Turn
+flow:
+  - replace: |
+      phase spend_the_turn {
+        take_rest_turn
+      } @provisional("a house rule")
+"""
+
+#: The base phase written again without turn_taken and the win check: its designer means the
+#: base game's turns.
+NO_COUNT = """\
+description: the base game's turn, written without its bookkeeping
+flow:
+  - replace: |
+      phase spend_the_turn {
+        if first_turn() {
+          take_rest_turn
+        } else {
+          choose_rest_or_encounter_turn
+          if resting() {
+            take_rest_turn
+          } else {
+            take_encounter_turn
+          }
+        }
+      } @provisional("a house rule")
+"""
+
+
+def _simulate(folder: Path, games: int, params: dict[str, int] | None = None) -> object:
+    from engine import sim
+
+    return sim.simulate(
+        folder, games, 3, "competitive", "greedy", players=2, params=params, cards=False
+    )
+
+
+def test_a_spend_the_turn_without_turn_taken_still_reaches_the_turn_limit(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    # The bug: the turn limit counted only the turns turn_taken counted, and turn_taken lived in
+    # the replaceable phase spend_the_turn, so `cardc sim` of this house rule failed its first
+    # game: "the game went round the table 10000 times and its 'end when' never held".
+    generated = built_copy(GAME, {"variants/rest_only.yaml": REST_ONLY})
+    report = _simulate(generated / GAME / "rest_only", 2, {"turn_limit": 40})
+    assert report.games == 2  # type: ignore[attr-defined]
+    assert dict(report.tally.ends) == {"turn limit": 2}  # type: ignore[attr-defined]
+    assert dict(report.tally.turns) == {40: 2}  # type: ignore[attr-defined]
+
+
+def test_a_spend_the_turn_without_turn_taken_or_the_win_check_is_still_won(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    # Without turn_taken, first_turn() held on every turn (every turn a Rest Turn: no ship
+    # ever left Port City), and without the phase's end_game a win did not end the game. The
+    # flow's own count of turns begun and its `end when winner_found()` keep both: "The winner
+    # of Incredible Expeditions is the first player to defeat both Encounters at the last
+    # Location".
+    generated = built_copy(GAME, {"variants/no_count.yaml": NO_COUNT})
+    folder = generated / GAME / "no_count"
+    report = _simulate(folder, 6)
+    ends = dict(report.tally.ends)  # type: ignore[attr-defined]
+    assert ends.get("turn limit", 0) < 6, ends
+    # A game a ship won ended on the turn of the win: one winner, scored 1, nothing after.
+    from engine.sim import Simulator, play_game
+
+    simulator = Simulator(folder)
+    won = 0
+    for seed in range(1, 7):
+        game = simulator.new_game(seed, 2, "competitive", simulator.factory("greedy"))
+        result = play_game(game)
+        if result.reason != "end_when":
+            continue
+        won += 1
+        assert sorted(result.scores) == [0, 1]
+        kinds = [event[0] for event in game.events]
+        assert kinds.count("winner") == 1
+        # The win is in the turn's spend_the_turn: no Draw Phase follows it.
+        assert "draw_phase" not in [
+            e[2] for e in game.events[kinds.index("winner") :] if e[0] == "phase"
+        ]
+    assert won > 0
+
+
+def test_the_base_game_still_ends_by_its_own_words(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    # The base game's phase keeps ending the game itself, with its reason, before the flow's
+    # `end when` is tested: the turn counts and reasons the scenarios pin are unchanged.
+    generated = built_copy(GAME, {})
+    report = _simulate(generated / GAME, 4)
+    assert set(dict(report.tally.ends)) <= {"a ship reached Atlantis", "turn limit"}  # type: ignore[attr-defined]
