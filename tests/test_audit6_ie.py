@@ -11,8 +11,19 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from probing import assert_cases_hold, assert_simulates, audit_cases
 
 GAME = "incredible_expeditions"
+DATA = Path(__file__).resolve().parent / "data" / "audit6_ie"
+VARIANTS = (
+    "draw_first",
+    "harbour_tax",
+    "no_marooning",
+    "purse",
+    "quick_draw",
+    "short_game",
+    "small_market",
+)
 
 # Each test compiles its copies afresh and leaves no kept checks behind (conftest.py).
 pytestmark = pytest.mark.usefixtures("fresh_file_cache")
@@ -112,3 +123,65 @@ def test_the_base_game_still_ends_by_its_own_words(
     generated = built_copy(GAME, {})
     report = _simulate(generated / GAME, 4)
     assert set(dict(report.tally.ends)) <= {"a ship reached Atlantis", "turn limit"}  # type: ignore[attr-defined]
+
+
+def test_the_new_cards_and_house_rules_hold_their_cases(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    # Among them: the Quartermaster's own "on lost" (a Crew's box answering its own loss)
+    # answered nothing, the Crew having left its cabin before the trigger fired; and a house
+    # rule's end condition did not end a scenario's turn (take_turn ran on to the Draw Phase),
+    # nor could a scenario expect the end it gives ("'end_when' is not an end reason").
+    assert_cases_hold(built_copy, GAME, DATA, VARIANTS, 18)
+
+
+def test_the_house_rules_play_whole_games(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    _, points = audit_cases(built_copy, GAME, DATA)
+    assert_simulates(points, ("competitive", "coop"))
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            'end_when: "turns_taken() >= 30"\n',
+            "hint: 'end_when' is an edit of the flow: write it under flow:, as a list item "
+            "'- end_when: ...'",
+        ),
+        (
+            "insert: |\n  phase toll { lose money 1 }\n",
+            "hint: 'insert' is an edit of the flow: write it under flow:, as a list item",
+        ),
+        (
+            "remove: [marooned]\n",
+            "error[variant-path]: 'marooned' is not a card of this game but a phase of its flow",
+        ),
+        ("remove: [marooned]\n", "hint: a phase is removed under flow:, as a list item "),
+        # A near miss of a key is still "did you mean".
+        ("flw:\n  - remove: marooned\n", "hint: did you mean 'flow'?"),
+    ],
+)
+def test_a_flow_edit_at_the_top_of_a_variant_is_told_where_it_goes(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    text: str,
+    said: str,
+) -> None:
+    # Was: "'end_when' is not a key of a variant" with the list of keys, and a phase given to
+    # the top-level remove: was "'marooned' is not a card of this game", nothing more.
+    from probing import copy_game
+
+    from compiler.cli import main
+
+    folder = copy_game(tmp_path, GAME)
+    (folder / "variants" / "house.yaml").write_text(
+        "description: a house rule\n" + text, encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    status = main(["check"])
+    out = capsys.readouterr()
+    assert status == 1
+    assert said in out.out + out.err

@@ -991,7 +991,16 @@ class IncredibleExpeditions(FlowGame):
         player.zones["lost_crew"].append(crew)
         self.sync_cabins(player)
         self.log("lost", player.index, crew, cabin)
-        self.fire("lost", player, event={"crew": crew})
+        # The trigger "one of the player's Crew is Lost" is answered by the Crew in force and
+        # by the Lost Crew itself, first: its own box ("on lost" on a Crew: "If this Crew is
+        # Lost ...") answered nothing, since it had already left its cabin for the Leader card.
+        answering = self.cat.answering.get("lost")
+        if answering and crew in answering:
+            in_force = [card for card in self.cards_in_force(player) if card in answering]
+            cards = itertools.chain((crew,), self._still_in_force(player, in_force))
+            self.fire("lost", player, cards, event={"crew": crew})
+        else:
+            self.fire("lost", player, event={"crew": crew})
         return crew
 
     def curse_crew(self, player: Player) -> str | None:
@@ -1553,11 +1562,13 @@ class IncredibleExpeditions(FlowGame):
 
     def take_turn(self, player: Player) -> None:
         """One turn of ``player``, as the flow's ``turn`` section says (for scenarios: the
-        game's own loop is :meth:`engine.flow.FlowGame.play`); a win ends it as in a game."""
+        game's own loop is :meth:`engine.flow.FlowGame.play`); a win ends it as in a game, and
+        so does the flow's ``end when`` after a phase (a house rule's ``end_when:`` did not end
+        a scenario's turn, which went on to its Draw Phase)."""
         self.turns += 1
         self.turn_player = player
         try:
-            self.run_section("turn", player)
+            self.run_section("turn", player, ends=True)
         except GameEnded as ended:
             self.reason = ended.reason
         finally:
@@ -2562,8 +2573,12 @@ ZONE_KINDS = {
 
 def _end_reasons(ir: dict[str, Any]) -> list[str]:
     """Every reason an ``end_game "..."`` of the compiled game (its flow, verbs, cards, a
-    variant's phases) gives, and "" for a game not ended."""
+    variant's phases) gives, "" for a game not ended, and ``end_when`` for one its flow's end
+    condition ended (the base game's ``end when winner_found()``, a house rule's ``end_when:``):
+    a scenario could not expect that end ("'end_when' is not an end reason")."""
     found = [""]
+    if (ir.get("flow") or {}).get("end_when"):
+        found.append("end_when")
     stack: list[Any] = [ir.get("flow"), ir.get("definitions"), ir.get("cards")]
     while stack:
         node = stack.pop()
