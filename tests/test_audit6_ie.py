@@ -128,11 +128,12 @@ def test_the_base_game_still_ends_by_its_own_words(
 def test_the_new_cards_and_house_rules_hold_their_cases(
     built_copy: Callable[[str, dict[str, str]], Path],
 ) -> None:
-    # Among them: the Quartermaster's own "on lost" (a Crew's box answering its own loss)
+    # Among them: Ambush's "If Undefeated" Facing another Encounter lost the Ambush (its own
+    # steps after its text failed: "no Encounter is being Faced"); the Quartermaster's own "on lost" (a Crew's box answering its own loss)
     # answered nothing, the Crew having left its cabin before the trigger fired; and a house
     # rule's end condition did not end a scenario's turn (take_turn ran on to the Draw Phase),
     # nor could a scenario expect the end it gives ("'end_when' is not an end reason").
-    assert_cases_hold(built_copy, GAME, DATA, VARIANTS, 18)
+    assert_cases_hold(built_copy, GAME, DATA, VARIANTS, 22)
 
 
 def test_the_house_rules_play_whole_games(
@@ -185,3 +186,44 @@ def test_a_flow_edit_at_the_top_of_a_variant_is_told_where_it_goes(
     out = capsys.readouterr()
     assert status == 1
     assert said in out.out + out.err
+
+
+@pytest.mark.parametrize(
+    ("card", "said"),
+    [
+        (
+            'encounter "Mimic" {\n  type supernatural\n  difficulty skullduggery 1\n'
+            "  on defeated {\n    sacrifice self\n  }\n}\n",
+            "error[property-names]: the CARD of 'sacrifice' names a crew or a resource; 'self' "
+            "here is 'mimic', an encounter",
+        ),
+        (
+            'resource "Rope" {\n  copies 1\n  values money 1\n  to_acquire money 1\n'
+            "  on play {\n    exhaust self\n  }\n}\n",
+            "error[property-names]: the CREW of 'exhaust' names a crew; 'self' here is 'rope', "
+            "a resource",
+        ),
+    ],
+)
+def test_self_of_a_kind_a_verb_does_not_name_is_refused_at_check(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    card: str,
+    said: str,
+) -> None:
+    # An Encounter's "sacrifice self" checked, and failed when it ran: "player 1 has no mimic
+    # to Sacrifice: only a Resource card of the player's or a Crew in their cabins is
+    # Sacrificed".
+    from probing import copy_game
+
+    from compiler.cli import main
+
+    folder = copy_game(tmp_path, GAME)
+    (folder / "designer.cards").write_text(card, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    status = main(["check"])
+    out = capsys.readouterr()
+    assert status == 1
+    assert said in out.out + out.err
+    # A Crew's or a Resource's own `sacrifice self` still checks (Smoke Powder, above).

@@ -483,6 +483,10 @@ def catalogue(ir: dict[str, Any]) -> Catalogue:
 # -- the game ----------------------------------------------------------------------------------
 
 
+#: The windows of Facing an Encounter: "Upon Facing...", "If defeated", "If Undefeated".
+_FACING_WINDOWS = frozenset(("facing", "defeated", "undefeated"))
+
+
 class IncredibleExpeditions(FlowGame):
     """The player boards, the Market, the Location track and Encounters; played by the flow
     of flow.cards (:class:`engine.flow.FlowGame`)."""
@@ -504,6 +508,10 @@ class IncredibleExpeditions(FlowGame):
         # The seat (1-based) that takes the first turn: the flow's turns start there.
         board["first_player"] = 1
         board["facing"] = None
+        #: The Encounters being Faced under the one in ``facing``, outermost first, with their
+        #: difficulty and ways: a card's text that Faces another Encounter while one is being
+        #: Faced ("If Undefeated, Face another Encounter") comes back to it afterwards.
+        board["facing_outer"] = []
         #: The difficulty of the Encounter being Faced and its ways of being met, when an Upon
         #: Facing text changed them (add_to_difficulty); None: the card's own.
         board["facing_difficulty"] = None
@@ -577,6 +585,27 @@ class IncredibleExpeditions(FlowGame):
                 # Place that Crew under your Expedition Leader card" (its box with it).
                 cards = self._still_in_force(player, cards)
         return super().fire(trigger, player, cards, event, quantities)
+
+    def open_window(self, c: Context, trigger: str, quantities: dict[str, int] | None) -> Context:
+        """As the engine opens a window (a window opening itself is refused: it would never
+        end), but each Encounter being Faced has its own Facing windows (``facing``,
+        ``defeated``, ``undefeated``): a card's text that Faces another Encounter while one is
+        being Faced ("If Undefeated, Face another Encounter") opens that one's, which was
+        refused as "'undefeated' fires itself while it runs". It ends: each Encounter Faced
+        inside another is taken from the Encounter piles, until they are empty."""
+        if trigger not in _FACING_WINDOWS:
+            return super().open_window(c, trigger, quantities)
+        key = (trigger, len(self.board.get("facing_outer") or ()))
+        firing: set[tuple[str, int]] = self.__dict__.setdefault("_facing_windows", set())
+        if key in firing:
+            error = RuleError(f"'{trigger}' fires itself while it runs, which would never end")
+            error.window = trigger  # type: ignore[attr-defined]  # located at the card
+            raise error
+        firing.add(key)
+        try:
+            return self.fire(trigger, c.player, quantities=quantities)
+        finally:
+            firing.discard(key)
 
     def _still_in_force(self, player: Player, cards: list[str]) -> Iterator[str]:
         """``cards``, each Crew among them only if it is still aboard, in a cabin that is not
@@ -1353,8 +1382,15 @@ class IncredibleExpeditions(FlowGame):
             self.log("no_encounter", player.index)
             return None
         self._kind(encounter, "encounter")
-        self.board["facing"] = encounter
-        self.board["facing_difficulty"] = self.board["facing_ways"] = None
+        board = self.board
+        if board["facing"] is not None:
+            # Faced inside another Facing (a card's text): that one is Faced again once this
+            # one has been (stop_facing); it was lost, and its own steps after the text
+            # failed with "no Encounter is being Faced".
+            outer = (board["facing"], board["facing_difficulty"], board["facing_ways"])
+            board.setdefault("facing_outer", []).append(outer)
+        board["facing"] = encounter
+        board["facing_difficulty"] = board["facing_ways"] = None
         self.log("face", player.index, encounter)
         return encounter
 
@@ -1974,7 +2010,12 @@ def printed_skullduggery_difficulty(g: Game, c: Context) -> int:
 
 
 def stop_facing(g: Game, c: Context) -> None:
-    """The Encounter has been Faced: what its Upon Facing text added to its difficulty ends."""
+    """The Encounter has been Faced: what its Upon Facing text added to its difficulty ends;
+    the one whose text Faced it, if any, is the one being Faced again."""
+    outer = g.board.get("facing_outer")
+    if outer:
+        g.board["facing"], g.board["facing_difficulty"], g.board["facing_ways"] = outer.pop()
+        return
     g.board["facing"] = None
     g.board["facing_difficulty"] = None
     g.board["facing_ways"] = None
