@@ -227,3 +227,30 @@ def test_self_of_a_kind_a_verb_does_not_name_is_refused_at_check(
     assert status == 1
     assert said in out.out + out.err
     # A Crew's or a Resource's own `sacrifice self` still checks (Smoke Powder, above).
+
+
+def test_a_game_short_of_locations_is_not_said_to_be_one_cards_problem(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Shown at the variant's remove: entry, the problem was headed by the title of whichever
+    # Location was checked first, one the entry did not name ("Port City: setup places 4
+    # Locations ..." at `remove: [misty_strait, ...]`).
+    from probing import copy_game
+
+    from compiler.cli import main
+
+    folder = copy_game(tmp_path, GAME)
+    (folder / "variants" / "short.yaml").write_text(
+        "description: a shorter sea\n"
+        "remove: [misty_strait, pirate_haven, volcanic_isle, serpents_reach]\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["check"]) == 1
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert (
+        "short.yaml:2:10: error[card-data]: setup places 4 Locations between Port City and the "
+        "Drowned City (param locations_between), but the game has 2 Locations besides those two"
+    ) in text
+    assert "hint: add Locations, or set param locations_between 2 or less" in text
