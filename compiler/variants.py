@@ -744,6 +744,18 @@ def apply_overlay(
                     "change it or remove it, not both",
                 )
                 continue
+            if cards[ident] is None:
+                # `cards: {undefeated_encounters: null}`, null being how a property is removed:
+                # it changed nothing, and nothing said so.
+                ctx.error(
+                    "variant-shape",
+                    f"'{ident}: null' changes nothing: null removes a property of a card, "
+                    "not the card",
+                    span,
+                    f"to remove the card: remove: [{ident}]; to remove a property: "
+                    f"cards: {{{ident}: {{PROPERTY: null}}}}",
+                )
+                continue
             changes = _mapping(ctx, cards, ident, "property names and values: {copies: 3}")
             if changes is None:
                 continue

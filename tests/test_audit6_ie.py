@@ -254,3 +254,27 @@ def test_a_game_short_of_locations_is_not_said_to_be_one_cards_problem(
         "Drowned City (param locations_between), but the game has 2 Locations besides those two"
     ) in text
     assert "hint: add Locations, or set param locations_between 2 or less" in text
+
+
+def test_a_card_set_to_null_in_a_variant_is_told_it_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "An Undefeated Encounter costs no Crew": `cards: {undefeated_encounters: null}` (null
+    # removes a property) checked, built, and changed nothing; cardc diff said "no differences".
+    from probing import copy_game
+
+    from compiler.cli import main
+
+    folder = copy_game(tmp_path, GAME)
+    (folder / "variants" / "soft.yaml").write_text(
+        "description: no Crew Lost\ncards:\n  undefeated_encounters: null\n", encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["check"]) == 1
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert (
+        "soft.yaml:3:3: error[variant-shape]: 'undefeated_encounters: null' changes nothing: "
+        "null removes a property of a card, not the card"
+    ) in text
+    assert "hint: to remove the card: remove: [undefeated_encounters]" in text
