@@ -278,3 +278,23 @@ def test_a_card_set_to_null_in_a_variant_is_told_it_changes_nothing(
         "null removes a property of a card, not the card"
     ) in text
     assert "hint: to remove the card: remove: [undefeated_encounters]" in text
+
+
+def test_the_logbook_says_a_house_rules_end_condition_ended_the_game(
+    built_copy: Callable[[str, dict[str, str]], Path],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # `cardc sim --log` of a house rule ending the game after 10 turns printed "The game ends:
+    # end_when." (the engine's word for it).
+    from compiler.cli import main
+
+    short = (DATA / "variants" / "short_game.yaml").read_text(encoding="utf-8")
+    generated = built_copy(GAME, {"variants/short_game.yaml": short})
+    monkeypatch.chdir(generated.parent)
+    assert main(["sim", GAME, "--variant", "short_game", "--seed", "1", "--log"]) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith(
+        "The game ends: its end condition holds "
+        "(cards/incredible_expeditions/variants/short_game.yaml:3)."
+    ), out[-300:]

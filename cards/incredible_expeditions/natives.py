@@ -1787,7 +1787,13 @@ def narrate(game: IncredibleExpeditions) -> list[str]:
                 "and wins."
             )
     flush()
-    if game.winner is None and game.reason:
+    if game.winner is None and game.reason == "end_when":
+        # The flow's end condition (a house rule's end_when:) ended it: said so, and where it
+        # is written, not as the word "end_when".
+        loc = (game.ir.get("flow") or {}).get("end_when_loc") or {}
+        at = f" ({loc['file']}:{loc['line']})" if loc.get("file") else ""
+        lines.append(f"The game ends: its end condition holds{at}.")
+    elif game.winner is None and game.reason:
         lines.append(f"The game ends: {game.reason}.")
     return lines
 
