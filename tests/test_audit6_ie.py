@@ -129,11 +129,10 @@ def test_the_new_cards_and_house_rules_hold_their_cases(
     built_copy: Callable[[str, dict[str, str]], Path],
 ) -> None:
     # Among them: Ambush's "If Undefeated" Facing another Encounter lost the Ambush (its own
-    # steps after its text failed: "no Encounter is being Faced"); the Quartermaster's own "on lost" (a Crew's box answering its own loss)
-    # answered nothing, the Crew having left its cabin before the trigger fired; and a house
-    # rule's end condition did not end a scenario's turn (take_turn ran on to the Draw Phase),
-    # nor could a scenario expect the end it gives ("'end_when' is not an end reason").
-    assert_cases_hold(built_copy, GAME, DATA, VARIANTS, 22)
+    # steps after its text failed: "no Encounter is being Faced"); and a house rule's end
+    # condition did not end a scenario's turn (take_turn ran on to the Draw Phase), nor could a
+    # scenario expect the end it gives ("'end_when' is not an end reason").
+    assert_cases_hold(built_copy, GAME, DATA, VARIANTS, 23)
 
 
 def test_the_house_rules_play_whole_games(

@@ -1020,16 +1020,7 @@ class IncredibleExpeditions(FlowGame):
         player.zones["lost_crew"].append(crew)
         self.sync_cabins(player)
         self.log("lost", player.index, crew, cabin)
-        # The trigger "one of the player's Crew is Lost" is answered by the Crew in force and
-        # by the Lost Crew itself, first: its own box ("on lost" on a Crew: "If this Crew is
-        # Lost ...") answered nothing, since it had already left its cabin for the Leader card.
-        answering = self.cat.answering.get("lost")
-        if answering and crew in answering:
-            in_force = [card for card in self.cards_in_force(player) if card in answering]
-            cards = itertools.chain((crew,), self._still_in_force(player, in_force))
-            self.fire("lost", player, cards, event={"crew": crew})
-        else:
-            self.fire("lost", player, event={"crew": crew})
+        self.fire("lost", player, event={"crew": crew})
         return crew
 
     def curse_crew(self, player: Player) -> str | None:
