@@ -16,6 +16,7 @@ from probing import assert_cases_hold, assert_simulates, audit_cases
 GAME = "incredible_expeditions"
 DATA = Path(__file__).resolve().parent / "data" / "audit6_ie"
 VARIANTS = (
+    "curses",
     "draw_first",
     "harbour_tax",
     "no_marooning",
@@ -23,6 +24,7 @@ VARIANTS = (
     "quick_draw",
     "short_game",
     "small_market",
+    "two_refresh",
 )
 
 # Each test compiles its copies afresh and leaves no kept checks behind (conftest.py).
@@ -131,8 +133,9 @@ def test_the_new_cards_and_house_rules_hold_their_cases(
     # Among them: Ambush's "If Undefeated" Facing another Encounter lost the Ambush (its own
     # steps after its text failed: "no Encounter is being Faced"); and a house rule's end
     # condition did not end a scenario's turn (take_turn ran on to the Draw Phase), nor could a
-    # scenario expect the end it gives ("'end_when' is not an end reason").
-    assert_cases_hold(built_copy, GAME, DATA, VARIANTS, 23)
+    # scenario expect the end it gives ("'end_when' is not an end reason"); and the step
+    # refresh_crew ran the base game's Python under a house rule that redefines the verb.
+    assert_cases_hold(built_copy, GAME, DATA, VARIANTS, 27)
 
 
 def test_the_house_rules_play_whole_games(

@@ -2506,11 +2506,31 @@ def _run_verb(name: str) -> Callable[[Game, Player], Any]:
     return lambda g, player: _game(g).run_verb(name, player)
 
 
+def _declared_verb(name: str, python: Callable[..., Any]) -> Callable[..., Any]:
+    """A step named after a verb game.cards declares and the Python implements: the verb as
+    the compiled game has it, the DSL body a house rule gave it (``verbs:`` redefining
+    ``refresh_crew``) when it has one, else ``python(game, player, *args)``. The step ran the
+    base game's Python under every variant, so a scenario of the house rule tested the base
+    game's rule."""
+
+    def step(g: Game, player: Player | None, *args: Any) -> Any:
+        game = _game(g)
+        verb = game._dsl()[0].get(name)
+        if verb is None:
+            return python(game, player, *args)
+        who = player or game.players[0]
+        return game.call(lambda g2, c: verb(g2, c, *args), game._contexts[who.index])
+
+    return step
+
+
 #: Steps a scenario may name (``action: venture_forth``, ``args: {closer: false}``).
 ACTIONS: dict[str, Callable[..., Any]] = {
     "set_up": lambda g, player: _game(g).run_section("setup"),
-    "deal_starting_decks": lambda g, player: _game(g).deal_starting_decks(),
-    "shuffle_decks": lambda g, player: _game(g).shuffle_decks(),
+    "deal_starting_decks": _declared_verb(
+        "deal_starting_decks", lambda game, player: game.deal_starting_decks()
+    ),
+    "shuffle_decks": _declared_verb("shuffle_decks", lambda game, player: game.shuffle_decks()),
     "lay_out_locations": lambda g, player: _game(g).lay_out_locations(None),
     "take_expedition_leader": lambda g, player, leader=None: _game(g).take_expedition_leader(
         player, leader
@@ -2525,17 +2545,25 @@ ACTIONS: dict[str, Callable[..., Any]] = {
     "venture_forth": _venture_forth,
     "face_encounter": _face_encounter,
     "hire_crew": lambda g, player, crew: _game(g).hire_crew(player, crew),
-    "refresh_crew": lambda g, player: _game(g).refresh_crew(player),
+    "refresh_crew": _declared_verb("refresh_crew", lambda game, player: game.refresh_crew(player)),
     "exhaust_for_totals": lambda g, player, cabin: _game(g).exhaust_for_totals(player, cabin),
     "play_for_values": lambda g, player, card: _game(g).play_for_values(player, card),
     "play_for_ability": lambda g, player, card: _game(g).play_for_ability(player, card),
     "spend_token": lambda g, player, token: _game(g).spend_token(player, token),
-    "lay_out_market": lambda g, player, size=6: _game(g).lay_out_market(player, size),
-    "acquire_cards": lambda g, player, limit=3: _game(g).acquire_cards(player, limit),
-    "clear_market": lambda g, player: _game(g).clear_market(player),
+    "lay_out_market": lambda g, player, size=6: _declared_verb(
+        "lay_out_market", lambda game, player, size: game.lay_out_market(player, size)
+    )(g, player, size),
+    "acquire_cards": lambda g, player, limit=3: _declared_verb(
+        "acquire_cards", lambda game, player, limit: game.acquire_cards(player, limit)
+    )(g, player, limit),
+    "clear_market": _declared_verb("clear_market", lambda game, player: game.clear_market(player)),
     "rescue_crew": _run_verb("rescue_crew"),
-    "sacrifice_resource": lambda g, player: _game(g).sacrifice_resource(player),
-    "discard_cards": lambda g, player: _game(g).discard_cards(player),
+    "sacrifice_resource": _declared_verb(
+        "sacrifice_resource", lambda game, player: game.sacrifice_resource(player)
+    ),
+    "discard_cards": _declared_verb(
+        "discard_cards", lambda game, player: game.discard_cards(player)
+    ),
     "reset_temporary_totals": _run_verb("reset_temporary_totals"),
     "play_game": lambda g, player: _game(g).play(),
 }
