@@ -151,10 +151,15 @@ def check_cards(
             span = (removed or {}).get(kind) if kind is not None else None
             if span is None and param is not None:
                 span = _param_span(parsed, param)
+            # Shown at the card, the problem is the card's ("Sea Serpent: ..."); shown at the
+            # variant's removal or parameter, it is the game's: a card's title before it named
+            # whichever card was checked first ("Trading Post: setup places 4 Locations ...",
+            # at a `remove:` that did not name it).
+            said = detail if span is not None else f"{card.get('title', card['id'])}: {detail}"
             diagnostics.append(
                 Diagnostic(
                     CODE,
-                    f"{card.get('title', card['id'])}: {detail}",
+                    said,
                     span or _span(declarations.get(source), prop, source),
                     "error",
                     (hint,) if hint else (),

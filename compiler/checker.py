@@ -1511,6 +1511,24 @@ class Checker:
                 # A card parameter given `self` (`discard self`) is checked as any other
                 # `self`: in a flow phase there is no card ("self is an error"), where it
                 # had compiled to a discard of nothing.
+                if (
+                    param.names
+                    and scope.card in self.cards
+                    and not self.names_fit(scope.card, param.names)
+                ):
+                    # `sacrifice self` on an Encounter, where the parameter names a crew or a
+                    # resource: the card is of the kind the declaration refuses, which failed
+                    # only when the card's text ran ("player 1 has no mimic to Sacrifice").
+                    what = f"the {param.name.upper()} of '{sig.name}'"
+                    self.error(
+                        "property-names",
+                        f"{what} names {_sorts(param.names)}; 'self' here is "
+                        f"'{scope.card}', {self.sort_of(scope.card)}",
+                        expr.span,
+                        f"only {_sorts(param.names)} can say '{sig.name} self'; "
+                        f"usage: {sig.usage()}",
+                    )
+                    return None
                 return self.expr(expr, scope)[0]
             if isinstance(expr, Name) and expr.id in self.cards:
                 if param.names and not self.names_fit(expr.id, param.names):

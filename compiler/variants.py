@@ -599,6 +599,17 @@ def _card_ids(vocab: Any, decls: list[tuple[int, Declaration]]) -> dict[str, tup
     return ids
 
 
+def _flow_phases(files: list[SourceFile]) -> set[str]:
+    """The names of the phases of the game's flow (none without one)."""
+    return {
+        phase.name
+        for source in files
+        for flow in getattr(source, "flows", ())
+        for section in flow.sections
+        for phase in section.phases
+    }
+
+
 def apply_overlay(
     files: list[SourceFile],
     overlay: Overlay,
@@ -613,11 +624,21 @@ def apply_overlay(
     data = overlay.data
     for key in data:
         if key not in KEYS:
+            # A flow edit written at the top level (`end_when: "..."`, `insert: |`): said
+            # where it goes, not only the keys there are.
+            flow_edit = key in ("insert", "replace", "move", "end_when")
             ctx.error(
                 "variant-key",
                 f"'{key}' is not a key of a variant",
                 _key_span(ctx.where, data, key),
-                *(did_you_mean(str(key), KEYS) or (f"keys: {', '.join(KEYS)}",)),
+                *(
+                    (
+                        f"'{key}' is an edit of the flow: write it under flow:, as a list "
+                        f"item '- {key}: ...'",
+                    )
+                    if flow_edit
+                    else did_you_mean(str(key), KEYS) or (f"keys: {', '.join(KEYS)}",)
+                ),
             )
     if "description" in data and not isinstance(data["description"], str):
         ctx.error(
@@ -717,6 +738,15 @@ def apply_overlay(
             if _named_twice(ctx, named_ids, "remove", str(ident), span):
                 continue
             if str(ident) not in ids:
+                if str(ident) in _flow_phases(files):
+                    # `remove: [marooned]`: a phase, which `flow:`'s `- remove:` removes.
+                    ctx.error(
+                        "variant-path",
+                        f"'{ident}' is not a card of this game but a phase of its flow",
+                        span,
+                        f"a phase is removed under flow:, as a list item '- remove: {ident}'",
+                    )
+                    continue
                 _not_found(ctx, f"'{ident}' is not a card of this game", span, ident, ids)
                 continue
             removed.add(ids[str(ident)][0])
@@ -761,6 +791,18 @@ def apply_overlay(
                     f"'{ident}' is removed by this variant",
                     span,
                     "change it or remove it, not both",
+                )
+                continue
+            if cards[ident] is None:
+                # `cards: {undefeated_encounters: null}`, null being how a property is removed:
+                # it changed nothing, and nothing said so.
+                ctx.error(
+                    "variant-shape",
+                    f"'{ident}: null' changes nothing: null removes a property of a card, "
+                    "not the card",
+                    span,
+                    f"to remove the card: remove: [{ident}]; to remove a property: "
+                    f"cards: {{{ident}: {{PROPERTY: null}}}}",
                 )
                 continue
             changes = _mapping(ctx, cards, ident, "property names and values: {copies: 3}")

@@ -246,7 +246,9 @@ class Writer:
     def arg(
         self, typ: str, depth: int = 1, names: tuple[tuple[str, str | None], ...] = ()
     ) -> st.SearchStrategy[str]:
-        if names and typ in ("card_name", "name"):
+        # A card parameter that names a kind takes a card of that kind: `self` in a rule is no
+        # campsite, and the checker says so (`take_treasure self` in a rule).
+        if names and typ in ("card_name", "name", "card"):
             return self.named(names)
         if typ == "any":
             return self.anything(depth)

@@ -483,6 +483,10 @@ def catalogue(ir: dict[str, Any]) -> Catalogue:
 # -- the game ----------------------------------------------------------------------------------
 
 
+#: The windows of Facing an Encounter: "Upon Facing...", "If defeated", "If Undefeated".
+_FACING_WINDOWS = frozenset(("facing", "defeated", "undefeated"))
+
+
 class IncredibleExpeditions(FlowGame):
     """The player boards, the Market, the Location track and Encounters; played by the flow
     of flow.cards (:class:`engine.flow.FlowGame`)."""
@@ -504,6 +508,10 @@ class IncredibleExpeditions(FlowGame):
         # The seat (1-based) that takes the first turn: the flow's turns start there.
         board["first_player"] = 1
         board["facing"] = None
+        #: The Encounters being Faced under the one in ``facing``, outermost first, with their
+        #: difficulty and ways: a card's text that Faces another Encounter while one is being
+        #: Faced ("If Undefeated, Face another Encounter") comes back to it afterwards.
+        board["facing_outer"] = []
         #: The difficulty of the Encounter being Faced and its ways of being met, when an Upon
         #: Facing text changed them (add_to_difficulty); None: the card's own.
         board["facing_difficulty"] = None
@@ -577,6 +585,27 @@ class IncredibleExpeditions(FlowGame):
                 # Place that Crew under your Expedition Leader card" (its box with it).
                 cards = self._still_in_force(player, cards)
         return super().fire(trigger, player, cards, event, quantities)
+
+    def open_window(self, c: Context, trigger: str, quantities: dict[str, int] | None) -> Context:
+        """As the engine opens a window (a window opening itself is refused: it would never
+        end), but each Encounter being Faced has its own Facing windows (``facing``,
+        ``defeated``, ``undefeated``): a card's text that Faces another Encounter while one is
+        being Faced ("If Undefeated, Face another Encounter") opens that one's, which was
+        refused as "'undefeated' fires itself while it runs". It ends: each Encounter Faced
+        inside another is taken from the Encounter piles, until they are empty."""
+        if trigger not in _FACING_WINDOWS:
+            return super().open_window(c, trigger, quantities)
+        key = (trigger, len(self.board.get("facing_outer") or ()))
+        firing: set[tuple[str, int]] = self.__dict__.setdefault("_facing_windows", set())
+        if key in firing:
+            error = RuleError(f"'{trigger}' fires itself while it runs, which would never end")
+            error.window = trigger  # type: ignore[attr-defined]  # located at the card
+            raise error
+        firing.add(key)
+        try:
+            return self.fire(trigger, c.player, quantities=quantities)
+        finally:
+            firing.discard(key)
 
     def _still_in_force(self, player: Player, cards: list[str]) -> Iterator[str]:
         """``cards``, each Crew among them only if it is still aboard, in a cabin that is not
@@ -1344,8 +1373,15 @@ class IncredibleExpeditions(FlowGame):
             self.log("no_encounter", player.index)
             return None
         self._kind(encounter, "encounter")
-        self.board["facing"] = encounter
-        self.board["facing_difficulty"] = self.board["facing_ways"] = None
+        board = self.board
+        if board["facing"] is not None:
+            # Faced inside another Facing (a card's text): that one is Faced again once this
+            # one has been (stop_facing); it was lost, and its own steps after the text
+            # failed with "no Encounter is being Faced".
+            outer = (board["facing"], board["facing_difficulty"], board["facing_ways"])
+            board.setdefault("facing_outer", []).append(outer)
+        board["facing"] = encounter
+        board["facing_difficulty"] = board["facing_ways"] = None
         self.log("face", player.index, encounter)
         return encounter
 
@@ -1536,13 +1572,30 @@ class IncredibleExpeditions(FlowGame):
         player.flags["turn_way"] = way
         self.log(way, player.index)
 
+    @property  # type: ignore[override]
+    def turn_player(self) -> Player | None:
+        """The player whose turn it is (None between turns)."""
+        return self._turn_player
+
+    @turn_player.setter
+    def turn_player(self, player: Player | None) -> None:
+        # The flow sets this as each turn begins: each player's count of turns begun, so that
+        # "On the first turn ... take a Rest Turn" (first_turn) holds on the first turn only
+        # even under a house rule whose spend_the_turn does not call turn_taken (every turn
+        # was a first turn, a Rest Turn, and no game was ever won).
+        self._turn_player = player
+        if player is not None:
+            player.flags["turns_begun"] = int(player.flags.get("turns_begun", 0)) + 1
+
     def take_turn(self, player: Player) -> None:
         """One turn of ``player``, as the flow's ``turn`` section says (for scenarios: the
-        game's own loop is :meth:`engine.flow.FlowGame.play`); a win ends it as in a game."""
+        game's own loop is :meth:`engine.flow.FlowGame.play`); a win ends it as in a game, and
+        so does the flow's ``end when`` after a phase (a house rule's ``end_when:`` did not end
+        a scenario's turn, which went on to its Draw Phase)."""
         self.turns += 1
         self.turn_player = player
         try:
-            self.run_section("turn", player)
+            self.run_section("turn", player, ends=True)
         except GameEnded as ended:
             self.reason = ended.reason
         finally:
@@ -1725,7 +1778,13 @@ def narrate(game: IncredibleExpeditions) -> list[str]:
                 "and wins."
             )
     flush()
-    if game.winner is None and game.reason:
+    if game.winner is None and game.reason == "end_when":
+        # The flow's end condition (a house rule's end_when:) ended it: said so, and where it
+        # is written, not as the word "end_when".
+        loc = (game.ir.get("flow") or {}).get("end_when_loc") or {}
+        at = f" ({loc['file']}:{loc['line']})" if loc.get("file") else ""
+        lines.append(f"The game ends: its end condition holds{at}.")
+    elif game.winner is None and game.reason:
         lines.append(f"The game ends: {game.reason}.")
     return lines
 
@@ -1863,8 +1922,11 @@ def acquire_cards(g: Game, c: Context, limit: int) -> None:
 
 
 def first_turn(g: Game, c: Context) -> bool:
-    """True on the player's first turn."""
-    return bool(c.player.flags["turns"] == 0)
+    """True on the player's first turn: no turn counted yet (turn_taken), and no turn of the
+    player's begun before this one (the flow's own count, :attr:`turn_player`), so a house
+    rule's spend_the_turn without turn_taken has one first turn too."""
+    flags = c.player.flags
+    return bool(flags["turns"] == 0 and int(flags.get("turns_begun", 0)) <= 1)
 
 
 def resting(g: Game, c: Context) -> bool:
@@ -1891,8 +1953,12 @@ def competitive_game(g: Game, c: Context) -> bool:
 def turns_taken(g: Game, c: Context) -> int:
     """The turns taken so far, all players together: each player's count of turns
     (:func:`turn_taken`, once the turn is spent), so the turns a scenario gives each player
-    count too (the game's own count of turns begun started at 0 in a scenario)."""
-    return sum(int(player.flags.get("turns", 0)) for player in g.players)
+    count too (the game's own count of turns begun started at 0 in a scenario), or the flow's
+    own count of turns begun when that is more: a house rule that replaced ``spend_the_turn``
+    by a phase that does not call ``turn_taken`` still reaches the turn limit (its games went
+    round the table 10,000 times and failed)."""
+    counted = sum(int(player.flags.get("turns", 0)) for player in g.players)
+    return max(counted, int(getattr(g, "turns", 0)))
 
 
 def winner_found(g: Game, c: Context) -> bool:
@@ -1941,7 +2007,12 @@ def printed_skullduggery_difficulty(g: Game, c: Context) -> int:
 
 
 def stop_facing(g: Game, c: Context) -> None:
-    """The Encounter has been Faced: what its Upon Facing text added to its difficulty ends."""
+    """The Encounter has been Faced: what its Upon Facing text added to its difficulty ends;
+    the one whose text Faced it, if any, is the one being Faced again."""
+    outer = g.board.get("facing_outer")
+    if outer:
+        g.board["facing"], g.board["facing_difficulty"], g.board["facing_ways"] = outer.pop()
+        return
     g.board["facing"] = None
     g.board["facing_difficulty"] = None
     g.board["facing_ways"] = None
@@ -2435,11 +2506,31 @@ def _run_verb(name: str) -> Callable[[Game, Player], Any]:
     return lambda g, player: _game(g).run_verb(name, player)
 
 
+def _declared_verb(name: str, python: Callable[..., Any]) -> Callable[..., Any]:
+    """A step named after a verb game.cards declares and the Python implements: the verb as
+    the compiled game has it, the DSL body a house rule gave it (``verbs:`` redefining
+    ``refresh_crew``) when it has one, else ``python(game, player, *args)``. The step ran the
+    base game's Python under every variant, so a scenario of the house rule tested the base
+    game's rule."""
+
+    def step(g: Game, player: Player | None, *args: Any) -> Any:
+        game = _game(g)
+        verb = game._dsl()[0].get(name)
+        if verb is None:
+            return python(game, player, *args)
+        who = player or game.players[0]
+        return game.call(lambda g2, c: verb(g2, c, *args), game._contexts[who.index])
+
+    return step
+
+
 #: Steps a scenario may name (``action: venture_forth``, ``args: {closer: false}``).
 ACTIONS: dict[str, Callable[..., Any]] = {
     "set_up": lambda g, player: _game(g).run_section("setup"),
-    "deal_starting_decks": lambda g, player: _game(g).deal_starting_decks(),
-    "shuffle_decks": lambda g, player: _game(g).shuffle_decks(),
+    "deal_starting_decks": _declared_verb(
+        "deal_starting_decks", lambda game, player: game.deal_starting_decks()
+    ),
+    "shuffle_decks": _declared_verb("shuffle_decks", lambda game, player: game.shuffle_decks()),
     "lay_out_locations": lambda g, player: _game(g).lay_out_locations(None),
     "take_expedition_leader": lambda g, player, leader=None: _game(g).take_expedition_leader(
         player, leader
@@ -2454,17 +2545,25 @@ ACTIONS: dict[str, Callable[..., Any]] = {
     "venture_forth": _venture_forth,
     "face_encounter": _face_encounter,
     "hire_crew": lambda g, player, crew: _game(g).hire_crew(player, crew),
-    "refresh_crew": lambda g, player: _game(g).refresh_crew(player),
+    "refresh_crew": _declared_verb("refresh_crew", lambda game, player: game.refresh_crew(player)),
     "exhaust_for_totals": lambda g, player, cabin: _game(g).exhaust_for_totals(player, cabin),
     "play_for_values": lambda g, player, card: _game(g).play_for_values(player, card),
     "play_for_ability": lambda g, player, card: _game(g).play_for_ability(player, card),
     "spend_token": lambda g, player, token: _game(g).spend_token(player, token),
-    "lay_out_market": lambda g, player, size=6: _game(g).lay_out_market(player, size),
-    "acquire_cards": lambda g, player, limit=3: _game(g).acquire_cards(player, limit),
-    "clear_market": lambda g, player: _game(g).clear_market(player),
+    "lay_out_market": lambda g, player, size=6: _declared_verb(
+        "lay_out_market", lambda game, player, size: game.lay_out_market(player, size)
+    )(g, player, size),
+    "acquire_cards": lambda g, player, limit=3: _declared_verb(
+        "acquire_cards", lambda game, player, limit: game.acquire_cards(player, limit)
+    )(g, player, limit),
+    "clear_market": _declared_verb("clear_market", lambda game, player: game.clear_market(player)),
     "rescue_crew": _run_verb("rescue_crew"),
-    "sacrifice_resource": lambda g, player: _game(g).sacrifice_resource(player),
-    "discard_cards": lambda g, player: _game(g).discard_cards(player),
+    "sacrifice_resource": _declared_verb(
+        "sacrifice_resource", lambda game, player: game.sacrifice_resource(player)
+    ),
+    "discard_cards": _declared_verb(
+        "discard_cards", lambda game, player: game.discard_cards(player)
+    ),
     "reset_temporary_totals": _run_verb("reset_temporary_totals"),
     "play_game": lambda g, player: _game(g).play(),
 }
@@ -2540,8 +2639,12 @@ ZONE_KINDS = {
 
 def _end_reasons(ir: dict[str, Any]) -> list[str]:
     """Every reason an ``end_game "..."`` of the compiled game (its flow, verbs, cards, a
-    variant's phases) gives, and "" for a game not ended."""
+    variant's phases) gives, "" for a game not ended, and ``end_when`` for one its flow's end
+    condition ended (the base game's ``end when winner_found()``, a house rule's ``end_when:``):
+    a scenario could not expect that end ("'end_when' is not an end reason")."""
     found = [""]
+    if (ir.get("flow") or {}).get("end_when"):
+        found.append("end_when")
     stack: list[Any] = [ir.get("flow"), ir.get("definitions"), ir.get("cards")]
     while stack:
         node = stack.pop()

@@ -25,129 +25,129 @@ VARIANT = 'more_locations'
 
 
 def dv_take_leader_tokens(g, c):
-    # verb take_leader_tokens (cards/incredible_expeditions/flow.cards:107)
-    if g.natives['leader_prints'](g, c, 'coin_pile'):  # @ cards/incredible_expeditions/flow.cards:108:3
-        g.gain(c, 'money', g.natives['leader_shows'](g, c, 'coin_pile'))  # @ cards/incredible_expeditions/flow.cards:109:5
+    # verb take_leader_tokens (cards/incredible_expeditions/flow.cards:114)
+    if g.natives['leader_prints'](g, c, 'coin_pile'):  # @ cards/incredible_expeditions/flow.cards:115:3
+        g.gain(c, 'money', g.natives['leader_shows'](g, c, 'coin_pile'))  # @ cards/incredible_expeditions/flow.cards:116:5
     else:
-        g.gain(c, 'money', g.params['starting_money'])  # @ cards/incredible_expeditions/flow.cards:111:5
-    g.gain(c, 'heroism', g.natives['leader_shows'](g, c, 'white_cross'))  # @ cards/incredible_expeditions/flow.cards:113:3
-    g.gain(c, 'skullduggery', g.natives['leader_shows'](g, c, 'black_skull'))  # @ cards/incredible_expeditions/flow.cards:114:3
+        g.gain(c, 'money', g.params['starting_money'])  # @ cards/incredible_expeditions/flow.cards:118:5
+    g.gain(c, 'heroism', g.natives['leader_shows'](g, c, 'white_cross'))  # @ cards/incredible_expeditions/flow.cards:120:3
+    g.gain(c, 'skullduggery', g.natives['leader_shows'](g, c, 'black_skull'))  # @ cards/incredible_expeditions/flow.cards:121:3
 
 
 def dv_first_player_bid(g, c):
-    # verb first_player_bid (cards/incredible_expeditions/flow.cards:118)
-    for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:120:3
+    # verb first_player_bid (cards/incredible_expeditions/flow.cards:125)
+    for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:127:3
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
-        g.verbs['place_secret_bet'](g, c2)  # @ cards/incredible_expeditions/flow.cards:121:5
-    for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:124:3
+        g.verbs['place_secret_bet'](g, c2)  # @ cards/incredible_expeditions/flow.cards:128:5
+    for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:131:3
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
-        g.lose(c2, 'money', g.natives['bet_placed'](g, c2))  # @ cards/incredible_expeditions/flow.cards:125:5
-    g.verbs['highest_bet_goes_first'](g, c)  # @ cards/incredible_expeditions/flow.cards:129:3
+        g.lose(c2, 'money', g.natives['bet_placed'](g, c2))  # @ cards/incredible_expeditions/flow.cards:132:5
+    g.verbs['highest_bet_goes_first'](g, c)  # @ cards/incredible_expeditions/flow.cards:136:3
 
 
 def dv_rescue_crew(g, c):
-    # verb rescue_crew (cards/incredible_expeditions/flow.cards:135)
-    for _ in range(g.spend((g.params['capable_crew'] - g.natives['capable_crew_count'](g, c)), 'repeats')):  # @ cards/incredible_expeditions/flow.cards:136:3
-        g.verbs['draw_random_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:137:5
+    # verb rescue_crew (cards/incredible_expeditions/flow.cards:142)
+    for _ in range(g.spend((g.params['capable_crew'] - g.natives['capable_crew_count'](g, c)), 'repeats')):  # @ cards/incredible_expeditions/flow.cards:143:3
+        g.verbs['draw_random_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:144:5
 
 
 def dv_take_rest_turn(g, c):
-    # verb take_rest_turn (cards/incredible_expeditions/flow.cards:143)
-    g.verbs['announce'](g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:144:3
-    g.verbs['refresh_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:147:3
-    g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:148:3
-    g.verbs['lay_out_market'](g, c, g.params['market_size'])  # @ cards/incredible_expeditions/flow.cards:151:3
-    g.verbs['acquire_cards'](g, c, g.params['acquisitions_per_turn'])  # @ cards/incredible_expeditions/flow.cards:153:3
-    g.verbs['clear_market'](g, c)  # @ cards/incredible_expeditions/flow.cards:154:3
+    # verb take_rest_turn (cards/incredible_expeditions/flow.cards:150)
+    g.verbs['announce'](g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:151:3
+    g.verbs['refresh_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:154:3
+    g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:155:3
+    g.verbs['lay_out_market'](g, c, g.params['market_size'])  # @ cards/incredible_expeditions/flow.cards:158:3
+    g.verbs['acquire_cards'](g, c, g.params['acquisitions_per_turn'])  # @ cards/incredible_expeditions/flow.cards:160:3
+    g.verbs['clear_market'](g, c)  # @ cards/incredible_expeditions/flow.cards:161:3
 
 
 def dv_take_encounter_turn(g, c):
-    # verb take_encounter_turn (cards/incredible_expeditions/flow.cards:159)
-    g.verbs['announce'](g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:160:3
-    g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:163:3
+    # verb take_encounter_turn (cards/incredible_expeditions/flow.cards:166)
+    g.verbs['announce'](g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:167:3
+    g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:170:3
 
 
 def dv_venture_forth(g, c):
-    # verb venture_forth (cards/incredible_expeditions/flow.cards:176)
-    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:178:3
-    g.verbs['move_ship'](g, c, 'closer')  # @ cards/incredible_expeditions/flow.cards:180:3
-    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:181:3
+    # verb venture_forth (cards/incredible_expeditions/flow.cards:183)
+    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:185:3
+    g.verbs['move_ship'](g, c, 'closer')  # @ cards/incredible_expeditions/flow.cards:187:3
+    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:188:3
 
 
 def dv_venture_back(g, c):
-    # verb venture_back (cards/incredible_expeditions/flow.cards:184)
-    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:185:3
-    g.verbs['move_ship'](g, c, 'back')  # @ cards/incredible_expeditions/flow.cards:186:3
-    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:187:3
+    # verb venture_back (cards/incredible_expeditions/flow.cards:191)
+    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:192:3
+    g.verbs['move_ship'](g, c, 'back')  # @ cards/incredible_expeditions/flow.cards:193:3
+    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:194:3
 
 
 def dv_arrive(g, c):
-    # verb arrive (cards/incredible_expeditions/flow.cards:190)
-    g.verbs['flip_location'](g, c)  # @ cards/incredible_expeditions/flow.cards:192:3
-    g.fire_in_force(c, 'entering_location')  # @ cards/incredible_expeditions/flow.cards:195:3
-    if g.natives['ignoring'](g, c, 'location_text'):  # @ cards/incredible_expeditions/flow.cards:197:3
-        g.verbs['skip_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:198:5
+    # verb arrive (cards/incredible_expeditions/flow.cards:197)
+    g.verbs['flip_location'](g, c)  # @ cards/incredible_expeditions/flow.cards:199:3
+    g.fire_in_force(c, 'entering_location')  # @ cards/incredible_expeditions/flow.cards:202:3
+    if g.natives['ignoring'](g, c, 'location_text'):  # @ cards/incredible_expeditions/flow.cards:204:3
+        g.verbs['skip_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:205:5
     else:
-        g.verbs['follow_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:200:5
-    dv_face_encounter(g, c)  # @ cards/incredible_expeditions/flow.cards:204:3
+        g.verbs['follow_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:207:5
+    dv_face_encounter(g, c)  # @ cards/incredible_expeditions/flow.cards:211:3
 
 
 def dv_face_encounter(g, c):
-    # verb face_encounter (cards/incredible_expeditions/flow.cards:209)
-    g.verbs['flip_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:211:3
-    if g.natives['facing_an_encounter'](g, c):  # @ cards/incredible_expeditions/flow.cards:212:3
-        w1 = g.open_window(c, 'facing', {'heroism_difficulty': g.natives['printed_heroism_difficulty'](g, c), 'skullduggery_difficulty': g.natives['printed_skullduggery_difficulty'](g, c)})  # @ cards/incredible_expeditions/flow.cards:216:5
-        g.verbs['set_difficulty'](g, c, w1.q['heroism_difficulty'], w1.q['skullduggery_difficulty'])  # @ cards/incredible_expeditions/flow.cards:217:7
-        g.verbs['raise_against_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:223:5
-        if g.natives['difficulty_met'](g, c):  # @ cards/incredible_expeditions/flow.cards:224:5
-            g.verbs['defeat_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:225:7
-            g.fire_in_force(c, 'defeated')  # @ cards/incredible_expeditions/flow.cards:228:7
-            if ((g.natives['at_the_last_location'](g, c) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c))) and (not g.natives['winner_found'](g, c))):  # @ cards/incredible_expeditions/flow.cards:231:7
-                g.gain(c, 'victory', 1)  # @ cards/incredible_expeditions/flow.cards:232:9
-                g.verbs['declare_winner'](g, c)  # @ cards/incredible_expeditions/flow.cards:233:9
+    # verb face_encounter (cards/incredible_expeditions/flow.cards:216)
+    g.verbs['flip_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:218:3
+    if g.natives['facing_an_encounter'](g, c):  # @ cards/incredible_expeditions/flow.cards:219:3
+        w1 = g.open_window(c, 'facing', {'heroism_difficulty': g.natives['printed_heroism_difficulty'](g, c), 'skullduggery_difficulty': g.natives['printed_skullduggery_difficulty'](g, c)})  # @ cards/incredible_expeditions/flow.cards:223:5
+        g.verbs['set_difficulty'](g, c, w1.q['heroism_difficulty'], w1.q['skullduggery_difficulty'])  # @ cards/incredible_expeditions/flow.cards:224:7
+        g.verbs['raise_against_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:230:5
+        if g.natives['difficulty_met'](g, c):  # @ cards/incredible_expeditions/flow.cards:231:5
+            g.verbs['defeat_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:232:7
+            g.fire_in_force(c, 'defeated')  # @ cards/incredible_expeditions/flow.cards:235:7
+            if ((g.natives['at_the_last_location'](g, c) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c))) and (not g.natives['winner_found'](g, c))):  # @ cards/incredible_expeditions/flow.cards:238:7
+                g.gain(c, 'victory', 1)  # @ cards/incredible_expeditions/flow.cards:239:9
+                g.verbs['declare_winner'](g, c)  # @ cards/incredible_expeditions/flow.cards:240:9
         else:
-            g.verbs['leave_undefeated'](g, c)  # @ cards/incredible_expeditions/flow.cards:239:7
-            g.fire_in_force(c, 'undefeated')  # @ cards/incredible_expeditions/flow.cards:240:7
-            g.verbs['discard_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:241:7
-        g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:244:5
-        dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:245:5
+            g.verbs['leave_undefeated'](g, c)  # @ cards/incredible_expeditions/flow.cards:246:7
+            g.fire_in_force(c, 'undefeated')  # @ cards/incredible_expeditions/flow.cards:247:7
+            g.verbs['discard_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:248:7
+        g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:251:5
+        dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:252:5
 
 
 def dv_reset_temporary_totals(g, c):
-    # verb reset_temporary_totals (cards/incredible_expeditions/flow.cards:251)
-    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:252:3
-    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:253:3
-    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:254:3
+    # verb reset_temporary_totals (cards/incredible_expeditions/flow.cards:258)
+    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:259:3
+    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:260:3
+    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:261:3
 
 
 def dv_draw_phase(g, c):
-    # verb draw_phase (cards/incredible_expeditions/flow.cards:259)
-    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:261:3
-    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:263:3
-    dv_draw_to_hand_size(g, c)  # @ cards/incredible_expeditions/flow.cards:265:3
+    # verb draw_phase (cards/incredible_expeditions/flow.cards:266)
+    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:268:3
+    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:270:3
+    dv_draw_to_hand_size(g, c)  # @ cards/incredible_expeditions/flow.cards:272:3
 
 
 def dv_draw_to_hand_size(g, c):
-    # verb draw_to_hand_size (cards/incredible_expeditions/flow.cards:268)
-    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:271:3
-        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:272:5
+    # verb draw_to_hand_size (cards/incredible_expeditions/flow.cards:275)
+    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:278:3
+        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:279:5
     else:
-        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:274:5
+        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:281:5
 
 
 def df_marooned(g, c):
-    # function marooned (cards/incredible_expeditions/flow.cards:101)
-    return ((g.natives['competitive_game'](g, c) and (not g.natives['at_port_city'](g, c))) and (g.natives['capable_crew_count'](g, c) < g.params['capable_crew']))  # @ cards/incredible_expeditions/flow.cards:101:1
+    # function marooned (cards/incredible_expeditions/flow.cards:108)
+    return ((g.natives['competitive_game'](g, c) and (not g.natives['at_port_city'](g, c))) and (g.natives['capable_crew_count'](g, c) < g.params['capable_crew']))  # @ cards/incredible_expeditions/flow.cards:108:1
 
 
 def df_may_venture_closer(g, c):
-    # function may_venture_closer (cards/incredible_expeditions/flow.cards:169)
-    return ((not g.natives['at_the_last_location'](g, c)) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c)))  # @ cards/incredible_expeditions/flow.cards:169:1
+    # function may_venture_closer (cards/incredible_expeditions/flow.cards:176)
+    return ((not g.natives['at_the_last_location'](g, c)) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c)))  # @ cards/incredible_expeditions/flow.cards:176:1
 
 
 def df_may_venture_back(g, c):
-    # function may_venture_back (cards/incredible_expeditions/flow.cards:174)
-    return ((not g.natives['at_port_city'](g, c)) and (not df_may_venture_closer(g, c)))  # @ cards/incredible_expeditions/flow.cards:174:1
+    # function may_venture_back (cards/incredible_expeditions/flow.cards:181)
+    return ((not g.natives['at_port_city'](g, c)) and (not df_may_venture_closer(g, c)))  # @ cards/incredible_expeditions/flow.cards:181:1
 
 
 def h_pilot__entering_location(g, c):
@@ -351,17 +351,25 @@ def p_turn__turn_limit(g, c):
         g.end_game(c, 'turn limit')  # @ cards/incredible_expeditions/flow.cards:87:9
 
 
+def flow__end_when(g, c):
+    # flow: end_when (cards/incredible_expeditions/flow.cards:97)
+    return g.natives['winner_found'](g, c)  # @ cards/incredible_expeditions/flow.cards:97:3
+
+
 def run__setup(g, c):
     # flow: the setup section's phases (cards/incredible_expeditions/flow.cards:8)
     logs = g.logs_phases
     n_full_hand = g.natives['full_hand']
     n_leader_shows = g.natives['leader_shows']
+    n_winner_found = g.natives['winner_found']
     # phase set_up_the_world
     if logs:
         g.events.append(('phase', c.player.index, 'set_up_the_world'))
     g.verbs['deal_starting_decks'](g, c)  # @ cards/incredible_expeditions/flow.cards:12:7
     g.verbs['shuffle_decks'](g, c)  # @ cards/incredible_expeditions/flow.cards:14:7
     g.verbs['lay_out_locations'](g, c, 'port_city', 'drowned_city_of_atlantis')  # @ cards/incredible_expeditions/flow.cards:18:7
+    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:97:3
+        g.end_when_held()
     # phase get_ready
     if logs:
         g.events.append(('phase', c.player.index, 'get_ready'))
@@ -369,33 +377,39 @@ def run__setup(g, c):
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
         g.verbs['take_expedition_leader'](g, c2)  # @ cards/incredible_expeditions/flow.cards:24:9
         # verb take_leader_tokens
-        if g.natives['leader_prints'](g, c2, 'coin_pile'):  # @ cards/incredible_expeditions/flow.cards:108:3
-            g.gain(c2, 'money', n_leader_shows(g, c2, 'coin_pile'))  # @ cards/incredible_expeditions/flow.cards:109:5
+        if g.natives['leader_prints'](g, c2, 'coin_pile'):  # @ cards/incredible_expeditions/flow.cards:115:3
+            g.gain(c2, 'money', n_leader_shows(g, c2, 'coin_pile'))  # @ cards/incredible_expeditions/flow.cards:116:5
         else:
-            g.gain(c2, 'money', g.params['starting_money'])  # @ cards/incredible_expeditions/flow.cards:111:5
-        g.gain(c2, 'heroism', n_leader_shows(g, c2, 'white_cross'))  # @ cards/incredible_expeditions/flow.cards:113:3
-        g.gain(c2, 'skullduggery', n_leader_shows(g, c2, 'black_skull'))  # @ cards/incredible_expeditions/flow.cards:114:3
+            g.gain(c2, 'money', g.params['starting_money'])  # @ cards/incredible_expeditions/flow.cards:118:5
+        g.gain(c2, 'heroism', n_leader_shows(g, c2, 'white_cross'))  # @ cards/incredible_expeditions/flow.cards:120:3
+        g.gain(c2, 'skullduggery', n_leader_shows(g, c2, 'black_skull'))  # @ cards/incredible_expeditions/flow.cards:121:3
+    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:97:3
+        g.end_when_held()
     # phase pay_to_be_first
     if logs:
         g.events.append(('phase', c.player.index, 'pay_to_be_first'))
     # verb first_player_bid
-    for v_i5_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:120:3
+    for v_i5_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:127:3
         c2 = c if v_i5_explorer is c.player else c.for_player(v_i5_explorer)
-        g.verbs['place_secret_bet'](g, c2)  # @ cards/incredible_expeditions/flow.cards:121:5
-    for v_i5_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:124:3
+        g.verbs['place_secret_bet'](g, c2)  # @ cards/incredible_expeditions/flow.cards:128:5
+    for v_i5_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:131:3
         c2 = c if v_i5_explorer is c.player else c.for_player(v_i5_explorer)
-        g.lose(c2, 'money', g.natives['bet_placed'](g, c2))  # @ cards/incredible_expeditions/flow.cards:125:5
-    g.verbs['highest_bet_goes_first'](g, c)  # @ cards/incredible_expeditions/flow.cards:129:3
+        g.lose(c2, 'money', g.natives['bet_placed'](g, c2))  # @ cards/incredible_expeditions/flow.cards:132:5
+    g.verbs['highest_bet_goes_first'](g, c)  # @ cards/incredible_expeditions/flow.cards:136:3
+    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:97:3
+        g.end_when_held()
     # phase draw_a_hand
     if logs:
         g.events.append(('phase', c.player.index, 'draw_a_hand'))
     for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:36:7
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
         # verb draw_to_hand_size
-        if g.natives['at_port_city'](g, c2):  # @ cards/incredible_expeditions/flow.cards:271:3
-            stdlib_decks.draw_from(g, c2, 'resource_deck', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:272:5
+        if g.natives['at_port_city'](g, c2):  # @ cards/incredible_expeditions/flow.cards:278:3
+            stdlib_decks.draw_from(g, c2, 'resource_deck', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:279:5
         else:
-            stdlib_decks.draw_or_reshuffle(g, c2, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:274:5
+            stdlib_decks.draw_or_reshuffle(g, c2, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:281:5
+    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:97:3
+        g.end_when_held()
 
 
 def run__turn(g, c):
@@ -407,6 +421,7 @@ def run__turn(g, c):
     gv_lay_out_market = g.verbs['lay_out_market']
     gv_refresh_crew = g.verbs['refresh_crew']
     n_full_hand = g.natives['full_hand']
+    n_winner_found = g.natives['winner_found']
     p_acquisitions_per_turn = g.params['acquisitions_per_turn']
     p_market_size = g.params['market_size']
     # phase marooned
@@ -415,59 +430,69 @@ def run__turn(g, c):
     if df_marooned(g, c):  # @ cards/incredible_expeditions/flow.cards:47:7
         if g.may(c, 'flow.marooned.rescue_crew', 'draw random Crew from the discard pile until you have a total of 3 Capable Crew'):  # @ cards/incredible_expeditions/flow.cards:48:9
             # verb rescue_crew
-            for _ in range(g.spend((g.params['capable_crew'] - g.natives['capable_crew_count'](g, c)), 'repeats')):  # @ cards/incredible_expeditions/flow.cards:136:3
-                g.verbs['draw_random_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:137:5
+            for _ in range(g.spend((g.params['capable_crew'] - g.natives['capable_crew_count'](g, c)), 'repeats')):  # @ cards/incredible_expeditions/flow.cards:143:3
+                g.verbs['draw_random_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:144:5
+    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:97:3
+        g.end_when_held()
     # phase spend_the_turn
     if logs:
         g.events.append(('phase', c.player.index, 'spend_the_turn'))
     if g.natives['first_turn'](g, c):  # @ cards/incredible_expeditions/flow.cards:55:7
         # verb take_rest_turn
-        gv_announce(g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:144:3
-        gv_refresh_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:147:3
-        g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:148:3
-        gv_lay_out_market(g, c, p_market_size)  # @ cards/incredible_expeditions/flow.cards:151:3
-        gv_acquire_cards(g, c, p_acquisitions_per_turn)  # @ cards/incredible_expeditions/flow.cards:153:3
-        gv_clear_market(g, c)  # @ cards/incredible_expeditions/flow.cards:154:3
+        gv_announce(g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:151:3
+        gv_refresh_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:154:3
+        g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:155:3
+        gv_lay_out_market(g, c, p_market_size)  # @ cards/incredible_expeditions/flow.cards:158:3
+        gv_acquire_cards(g, c, p_acquisitions_per_turn)  # @ cards/incredible_expeditions/flow.cards:160:3
+        gv_clear_market(g, c)  # @ cards/incredible_expeditions/flow.cards:161:3
     else:
         g.verbs['choose_rest_or_encounter_turn'](g, c)  # @ cards/incredible_expeditions/flow.cards:58:9
         if g.natives['resting'](g, c):  # @ cards/incredible_expeditions/flow.cards:59:9
             # verb take_rest_turn
-            gv_announce(g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:144:3
-            gv_refresh_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:147:3
-            g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:148:3
-            gv_lay_out_market(g, c, p_market_size)  # @ cards/incredible_expeditions/flow.cards:151:3
-            gv_acquire_cards(g, c, p_acquisitions_per_turn)  # @ cards/incredible_expeditions/flow.cards:153:3
-            gv_clear_market(g, c)  # @ cards/incredible_expeditions/flow.cards:154:3
+            gv_announce(g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:151:3
+            gv_refresh_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:154:3
+            g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:155:3
+            gv_lay_out_market(g, c, p_market_size)  # @ cards/incredible_expeditions/flow.cards:158:3
+            gv_acquire_cards(g, c, p_acquisitions_per_turn)  # @ cards/incredible_expeditions/flow.cards:160:3
+            gv_clear_market(g, c)  # @ cards/incredible_expeditions/flow.cards:161:3
         else:
             # verb take_encounter_turn
-            gv_announce(g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:160:3
-            g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:163:3
+            gv_announce(g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:167:3
+            g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:170:3
     g.verbs['turn_taken'](g, c)  # @ cards/incredible_expeditions/flow.cards:65:7
-    if g.natives['winner_found'](g, c):  # @ cards/incredible_expeditions/flow.cards:68:7
+    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:68:7
         g.end_game(c, 'a ship reached Atlantis')  # @ cards/incredible_expeditions/flow.cards:69:9
+    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:97:3
+        g.end_when_held()
     # phase end_of_the_turn
     if logs:
         g.events.append(('phase', c.player.index, 'end_of_the_turn'))
     # verb reset_temporary_totals
-    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:252:3
-    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:253:3
-    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:254:3
+    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:259:3
+    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:260:3
+    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:261:3
+    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:97:3
+        g.end_when_held()
     # phase draw_phase
     if logs:
         g.events.append(('phase', c.player.index, 'draw_phase'))
     # verb draw_phase
-    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:261:3
-    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:263:3
+    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:268:3
+    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:270:3
     # verb draw_to_hand_size
-    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:271:3
-        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:272:5
+    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:278:3
+        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:279:5
     else:
-        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:274:5
+        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:281:5
+    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:97:3
+        g.end_when_held()
     # phase turn_limit
     if logs:
         g.events.append(('phase', c.player.index, 'turn_limit'))
     if (g.natives['turns_taken'](g, c) >= g.params['turn_limit']):  # @ cards/incredible_expeditions/flow.cards:86:7
         g.end_game(c, 'turn limit')  # @ cards/incredible_expeditions/flow.cards:87:9
+        if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:97:3
+            g.end_when_held()
 
 
 HANDLERS = {
@@ -508,7 +533,7 @@ FLOW = {
     'turn': (('marooned', p_turn__marooned), ('spend_the_turn', p_turn__spend_the_turn), ('end_of_the_turn', p_turn__end_of_the_turn), ('draw_phase', p_turn__draw_phase), ('turn_limit', p_turn__turn_limit)),
     'end': (),
     'rounds': None,
-    'end_when': None,
+    'end_when': flow__end_when,
     'winner': 'highest',
     'tiebreak': None,
     'titles': None,
@@ -517,66 +542,66 @@ FLOW = {
 }
 
 LINES = {
-    29: ('cards/incredible_expeditions/flow.cards', 108, 3),
-    30: ('cards/incredible_expeditions/flow.cards', 109, 5),
-    32: ('cards/incredible_expeditions/flow.cards', 111, 5),
-    33: ('cards/incredible_expeditions/flow.cards', 113, 3),
-    34: ('cards/incredible_expeditions/flow.cards', 114, 3),
-    39: ('cards/incredible_expeditions/flow.cards', 120, 3),
-    41: ('cards/incredible_expeditions/flow.cards', 121, 5),
-    42: ('cards/incredible_expeditions/flow.cards', 124, 3),
-    44: ('cards/incredible_expeditions/flow.cards', 125, 5),
-    45: ('cards/incredible_expeditions/flow.cards', 129, 3),
-    50: ('cards/incredible_expeditions/flow.cards', 136, 3),
-    51: ('cards/incredible_expeditions/flow.cards', 137, 5),
-    56: ('cards/incredible_expeditions/flow.cards', 144, 3),
-    57: ('cards/incredible_expeditions/flow.cards', 147, 3),
-    58: ('cards/incredible_expeditions/flow.cards', 148, 3),
-    59: ('cards/incredible_expeditions/flow.cards', 151, 3),
-    60: ('cards/incredible_expeditions/flow.cards', 153, 3),
-    61: ('cards/incredible_expeditions/flow.cards', 154, 3),
-    66: ('cards/incredible_expeditions/flow.cards', 160, 3),
-    67: ('cards/incredible_expeditions/flow.cards', 163, 3),
-    72: ('cards/incredible_expeditions/flow.cards', 178, 3),
-    73: ('cards/incredible_expeditions/flow.cards', 180, 3),
-    74: ('cards/incredible_expeditions/flow.cards', 181, 3),
-    79: ('cards/incredible_expeditions/flow.cards', 185, 3),
-    80: ('cards/incredible_expeditions/flow.cards', 186, 3),
-    81: ('cards/incredible_expeditions/flow.cards', 187, 3),
-    86: ('cards/incredible_expeditions/flow.cards', 192, 3),
-    87: ('cards/incredible_expeditions/flow.cards', 195, 3),
-    88: ('cards/incredible_expeditions/flow.cards', 197, 3),
-    89: ('cards/incredible_expeditions/flow.cards', 198, 5),
-    91: ('cards/incredible_expeditions/flow.cards', 200, 5),
-    92: ('cards/incredible_expeditions/flow.cards', 204, 3),
-    97: ('cards/incredible_expeditions/flow.cards', 211, 3),
-    98: ('cards/incredible_expeditions/flow.cards', 212, 3),
-    99: ('cards/incredible_expeditions/flow.cards', 216, 5),
-    100: ('cards/incredible_expeditions/flow.cards', 217, 7),
-    101: ('cards/incredible_expeditions/flow.cards', 223, 5),
-    102: ('cards/incredible_expeditions/flow.cards', 224, 5),
-    103: ('cards/incredible_expeditions/flow.cards', 225, 7),
-    104: ('cards/incredible_expeditions/flow.cards', 228, 7),
-    105: ('cards/incredible_expeditions/flow.cards', 231, 7),
-    106: ('cards/incredible_expeditions/flow.cards', 232, 9),
-    107: ('cards/incredible_expeditions/flow.cards', 233, 9),
-    109: ('cards/incredible_expeditions/flow.cards', 239, 7),
-    110: ('cards/incredible_expeditions/flow.cards', 240, 7),
-    111: ('cards/incredible_expeditions/flow.cards', 241, 7),
-    112: ('cards/incredible_expeditions/flow.cards', 244, 5),
-    113: ('cards/incredible_expeditions/flow.cards', 245, 5),
-    118: ('cards/incredible_expeditions/flow.cards', 252, 3),
-    119: ('cards/incredible_expeditions/flow.cards', 253, 3),
-    120: ('cards/incredible_expeditions/flow.cards', 254, 3),
-    125: ('cards/incredible_expeditions/flow.cards', 261, 3),
-    126: ('cards/incredible_expeditions/flow.cards', 263, 3),
-    127: ('cards/incredible_expeditions/flow.cards', 265, 3),
-    132: ('cards/incredible_expeditions/flow.cards', 271, 3),
-    133: ('cards/incredible_expeditions/flow.cards', 272, 5),
-    135: ('cards/incredible_expeditions/flow.cards', 274, 5),
-    140: ('cards/incredible_expeditions/flow.cards', 101, 1),
-    145: ('cards/incredible_expeditions/flow.cards', 169, 1),
-    150: ('cards/incredible_expeditions/flow.cards', 174, 1),
+    29: ('cards/incredible_expeditions/flow.cards', 115, 3),
+    30: ('cards/incredible_expeditions/flow.cards', 116, 5),
+    32: ('cards/incredible_expeditions/flow.cards', 118, 5),
+    33: ('cards/incredible_expeditions/flow.cards', 120, 3),
+    34: ('cards/incredible_expeditions/flow.cards', 121, 3),
+    39: ('cards/incredible_expeditions/flow.cards', 127, 3),
+    41: ('cards/incredible_expeditions/flow.cards', 128, 5),
+    42: ('cards/incredible_expeditions/flow.cards', 131, 3),
+    44: ('cards/incredible_expeditions/flow.cards', 132, 5),
+    45: ('cards/incredible_expeditions/flow.cards', 136, 3),
+    50: ('cards/incredible_expeditions/flow.cards', 143, 3),
+    51: ('cards/incredible_expeditions/flow.cards', 144, 5),
+    56: ('cards/incredible_expeditions/flow.cards', 151, 3),
+    57: ('cards/incredible_expeditions/flow.cards', 154, 3),
+    58: ('cards/incredible_expeditions/flow.cards', 155, 3),
+    59: ('cards/incredible_expeditions/flow.cards', 158, 3),
+    60: ('cards/incredible_expeditions/flow.cards', 160, 3),
+    61: ('cards/incredible_expeditions/flow.cards', 161, 3),
+    66: ('cards/incredible_expeditions/flow.cards', 167, 3),
+    67: ('cards/incredible_expeditions/flow.cards', 170, 3),
+    72: ('cards/incredible_expeditions/flow.cards', 185, 3),
+    73: ('cards/incredible_expeditions/flow.cards', 187, 3),
+    74: ('cards/incredible_expeditions/flow.cards', 188, 3),
+    79: ('cards/incredible_expeditions/flow.cards', 192, 3),
+    80: ('cards/incredible_expeditions/flow.cards', 193, 3),
+    81: ('cards/incredible_expeditions/flow.cards', 194, 3),
+    86: ('cards/incredible_expeditions/flow.cards', 199, 3),
+    87: ('cards/incredible_expeditions/flow.cards', 202, 3),
+    88: ('cards/incredible_expeditions/flow.cards', 204, 3),
+    89: ('cards/incredible_expeditions/flow.cards', 205, 5),
+    91: ('cards/incredible_expeditions/flow.cards', 207, 5),
+    92: ('cards/incredible_expeditions/flow.cards', 211, 3),
+    97: ('cards/incredible_expeditions/flow.cards', 218, 3),
+    98: ('cards/incredible_expeditions/flow.cards', 219, 3),
+    99: ('cards/incredible_expeditions/flow.cards', 223, 5),
+    100: ('cards/incredible_expeditions/flow.cards', 224, 7),
+    101: ('cards/incredible_expeditions/flow.cards', 230, 5),
+    102: ('cards/incredible_expeditions/flow.cards', 231, 5),
+    103: ('cards/incredible_expeditions/flow.cards', 232, 7),
+    104: ('cards/incredible_expeditions/flow.cards', 235, 7),
+    105: ('cards/incredible_expeditions/flow.cards', 238, 7),
+    106: ('cards/incredible_expeditions/flow.cards', 239, 9),
+    107: ('cards/incredible_expeditions/flow.cards', 240, 9),
+    109: ('cards/incredible_expeditions/flow.cards', 246, 7),
+    110: ('cards/incredible_expeditions/flow.cards', 247, 7),
+    111: ('cards/incredible_expeditions/flow.cards', 248, 7),
+    112: ('cards/incredible_expeditions/flow.cards', 251, 5),
+    113: ('cards/incredible_expeditions/flow.cards', 252, 5),
+    118: ('cards/incredible_expeditions/flow.cards', 259, 3),
+    119: ('cards/incredible_expeditions/flow.cards', 260, 3),
+    120: ('cards/incredible_expeditions/flow.cards', 261, 3),
+    125: ('cards/incredible_expeditions/flow.cards', 268, 3),
+    126: ('cards/incredible_expeditions/flow.cards', 270, 3),
+    127: ('cards/incredible_expeditions/flow.cards', 272, 3),
+    132: ('cards/incredible_expeditions/flow.cards', 278, 3),
+    133: ('cards/incredible_expeditions/flow.cards', 279, 5),
+    135: ('cards/incredible_expeditions/flow.cards', 281, 5),
+    140: ('cards/incredible_expeditions/flow.cards', 108, 1),
+    145: ('cards/incredible_expeditions/flow.cards', 176, 1),
+    150: ('cards/incredible_expeditions/flow.cards', 181, 1),
     155: ('cards/incredible_expeditions/crew.cards', 17, 5),
     156: ('cards/incredible_expeditions/crew.cards', 18, 7),
     157: ('cards/incredible_expeditions/crew.cards', 19, 9),
@@ -634,57 +659,67 @@ LINES = {
     345: ('cards/incredible_expeditions/flow.cards', 79, 7),
     350: ('cards/incredible_expeditions/flow.cards', 86, 7),
     351: ('cards/incredible_expeditions/flow.cards', 87, 9),
-    362: ('cards/incredible_expeditions/flow.cards', 12, 7),
-    363: ('cards/incredible_expeditions/flow.cards', 14, 7),
-    364: ('cards/incredible_expeditions/flow.cards', 18, 7),
-    368: ('cards/incredible_expeditions/flow.cards', 21, 7),
-    370: ('cards/incredible_expeditions/flow.cards', 24, 9),
-    372: ('cards/incredible_expeditions/flow.cards', 108, 3),
-    373: ('cards/incredible_expeditions/flow.cards', 109, 5),
-    375: ('cards/incredible_expeditions/flow.cards', 111, 5),
-    376: ('cards/incredible_expeditions/flow.cards', 113, 3),
-    377: ('cards/incredible_expeditions/flow.cards', 114, 3),
-    382: ('cards/incredible_expeditions/flow.cards', 120, 3),
-    384: ('cards/incredible_expeditions/flow.cards', 121, 5),
-    385: ('cards/incredible_expeditions/flow.cards', 124, 3),
-    387: ('cards/incredible_expeditions/flow.cards', 125, 5),
-    388: ('cards/incredible_expeditions/flow.cards', 129, 3),
-    392: ('cards/incredible_expeditions/flow.cards', 36, 7),
-    395: ('cards/incredible_expeditions/flow.cards', 271, 3),
-    396: ('cards/incredible_expeditions/flow.cards', 272, 5),
-    398: ('cards/incredible_expeditions/flow.cards', 274, 5),
-    415: ('cards/incredible_expeditions/flow.cards', 47, 7),
-    416: ('cards/incredible_expeditions/flow.cards', 48, 9),
-    418: ('cards/incredible_expeditions/flow.cards', 136, 3),
-    419: ('cards/incredible_expeditions/flow.cards', 137, 5),
-    423: ('cards/incredible_expeditions/flow.cards', 55, 7),
-    425: ('cards/incredible_expeditions/flow.cards', 144, 3),
-    426: ('cards/incredible_expeditions/flow.cards', 147, 3),
-    427: ('cards/incredible_expeditions/flow.cards', 148, 3),
-    428: ('cards/incredible_expeditions/flow.cards', 151, 3),
-    429: ('cards/incredible_expeditions/flow.cards', 153, 3),
-    430: ('cards/incredible_expeditions/flow.cards', 154, 3),
-    432: ('cards/incredible_expeditions/flow.cards', 58, 9),
-    433: ('cards/incredible_expeditions/flow.cards', 59, 9),
-    435: ('cards/incredible_expeditions/flow.cards', 144, 3),
-    436: ('cards/incredible_expeditions/flow.cards', 147, 3),
-    437: ('cards/incredible_expeditions/flow.cards', 148, 3),
-    438: ('cards/incredible_expeditions/flow.cards', 151, 3),
-    439: ('cards/incredible_expeditions/flow.cards', 153, 3),
-    440: ('cards/incredible_expeditions/flow.cards', 154, 3),
-    443: ('cards/incredible_expeditions/flow.cards', 160, 3),
-    444: ('cards/incredible_expeditions/flow.cards', 163, 3),
-    445: ('cards/incredible_expeditions/flow.cards', 65, 7),
-    446: ('cards/incredible_expeditions/flow.cards', 68, 7),
-    447: ('cards/incredible_expeditions/flow.cards', 69, 9),
-    452: ('cards/incredible_expeditions/flow.cards', 252, 3),
-    453: ('cards/incredible_expeditions/flow.cards', 253, 3),
-    454: ('cards/incredible_expeditions/flow.cards', 254, 3),
-    459: ('cards/incredible_expeditions/flow.cards', 261, 3),
-    460: ('cards/incredible_expeditions/flow.cards', 263, 3),
-    462: ('cards/incredible_expeditions/flow.cards', 271, 3),
-    463: ('cards/incredible_expeditions/flow.cards', 272, 5),
-    465: ('cards/incredible_expeditions/flow.cards', 274, 5),
-    469: ('cards/incredible_expeditions/flow.cards', 86, 7),
-    470: ('cards/incredible_expeditions/flow.cards', 87, 9),
+    356: ('cards/incredible_expeditions/flow.cards', 97, 3),
+    368: ('cards/incredible_expeditions/flow.cards', 12, 7),
+    369: ('cards/incredible_expeditions/flow.cards', 14, 7),
+    370: ('cards/incredible_expeditions/flow.cards', 18, 7),
+    371: ('cards/incredible_expeditions/flow.cards', 97, 3),
+    376: ('cards/incredible_expeditions/flow.cards', 21, 7),
+    378: ('cards/incredible_expeditions/flow.cards', 24, 9),
+    380: ('cards/incredible_expeditions/flow.cards', 115, 3),
+    381: ('cards/incredible_expeditions/flow.cards', 116, 5),
+    383: ('cards/incredible_expeditions/flow.cards', 118, 5),
+    384: ('cards/incredible_expeditions/flow.cards', 120, 3),
+    385: ('cards/incredible_expeditions/flow.cards', 121, 3),
+    386: ('cards/incredible_expeditions/flow.cards', 97, 3),
+    392: ('cards/incredible_expeditions/flow.cards', 127, 3),
+    394: ('cards/incredible_expeditions/flow.cards', 128, 5),
+    395: ('cards/incredible_expeditions/flow.cards', 131, 3),
+    397: ('cards/incredible_expeditions/flow.cards', 132, 5),
+    398: ('cards/incredible_expeditions/flow.cards', 136, 3),
+    399: ('cards/incredible_expeditions/flow.cards', 97, 3),
+    404: ('cards/incredible_expeditions/flow.cards', 36, 7),
+    407: ('cards/incredible_expeditions/flow.cards', 278, 3),
+    408: ('cards/incredible_expeditions/flow.cards', 279, 5),
+    410: ('cards/incredible_expeditions/flow.cards', 281, 5),
+    411: ('cards/incredible_expeditions/flow.cards', 97, 3),
+    430: ('cards/incredible_expeditions/flow.cards', 47, 7),
+    431: ('cards/incredible_expeditions/flow.cards', 48, 9),
+    433: ('cards/incredible_expeditions/flow.cards', 143, 3),
+    434: ('cards/incredible_expeditions/flow.cards', 144, 5),
+    435: ('cards/incredible_expeditions/flow.cards', 97, 3),
+    440: ('cards/incredible_expeditions/flow.cards', 55, 7),
+    442: ('cards/incredible_expeditions/flow.cards', 151, 3),
+    443: ('cards/incredible_expeditions/flow.cards', 154, 3),
+    444: ('cards/incredible_expeditions/flow.cards', 155, 3),
+    445: ('cards/incredible_expeditions/flow.cards', 158, 3),
+    446: ('cards/incredible_expeditions/flow.cards', 160, 3),
+    447: ('cards/incredible_expeditions/flow.cards', 161, 3),
+    449: ('cards/incredible_expeditions/flow.cards', 58, 9),
+    450: ('cards/incredible_expeditions/flow.cards', 59, 9),
+    452: ('cards/incredible_expeditions/flow.cards', 151, 3),
+    453: ('cards/incredible_expeditions/flow.cards', 154, 3),
+    454: ('cards/incredible_expeditions/flow.cards', 155, 3),
+    455: ('cards/incredible_expeditions/flow.cards', 158, 3),
+    456: ('cards/incredible_expeditions/flow.cards', 160, 3),
+    457: ('cards/incredible_expeditions/flow.cards', 161, 3),
+    460: ('cards/incredible_expeditions/flow.cards', 167, 3),
+    461: ('cards/incredible_expeditions/flow.cards', 170, 3),
+    462: ('cards/incredible_expeditions/flow.cards', 65, 7),
+    463: ('cards/incredible_expeditions/flow.cards', 68, 7),
+    464: ('cards/incredible_expeditions/flow.cards', 69, 9),
+    465: ('cards/incredible_expeditions/flow.cards', 97, 3),
+    471: ('cards/incredible_expeditions/flow.cards', 259, 3),
+    472: ('cards/incredible_expeditions/flow.cards', 260, 3),
+    473: ('cards/incredible_expeditions/flow.cards', 261, 3),
+    474: ('cards/incredible_expeditions/flow.cards', 97, 3),
+    480: ('cards/incredible_expeditions/flow.cards', 268, 3),
+    481: ('cards/incredible_expeditions/flow.cards', 270, 3),
+    483: ('cards/incredible_expeditions/flow.cards', 278, 3),
+    484: ('cards/incredible_expeditions/flow.cards', 279, 5),
+    486: ('cards/incredible_expeditions/flow.cards', 281, 5),
+    487: ('cards/incredible_expeditions/flow.cards', 97, 3),
+    492: ('cards/incredible_expeditions/flow.cards', 86, 7),
+    493: ('cards/incredible_expeditions/flow.cards', 87, 9),
+    494: ('cards/incredible_expeditions/flow.cards', 97, 3),
 }
