@@ -128,7 +128,7 @@ def test_a_quantity_given_a_number_is_still_named() -> None:
             "audit2_incredible_expeditions",
             "lean_rest",
             "Rest Turn: Refresh the Crew, Acquire from the Market, take a Money token",
-            "Whenever the rules call for a Rest Turn, say which way the player spends the turn",
+            "Whenever the rules call for a Rest Turn, take a Rest Turn; Refresh your Exhausted",
         ),
         # "Whenever the rules say to the Reward Phase: Coins for each player, ...".
         (
@@ -296,10 +296,13 @@ def test_a_verb_description_naming_its_parameters_takes_their_values(tmp_path: P
     text = _audit("audit4_land_vs_sea", "conquest")
     model, ir = _sheet(tmp_path, "land_vs_sea", "conquest", text)
     (said,) = [s for t, s in _said(model).items() if t.startswith("An area completed")]
+    # wording6: score_each is said in reference.yaml's words, its parameters in braces ("score
+    # {amount} point"): it read "the acting player scores the number of tiles in the area at 1
+    # each (City scoring's share apart; area tiles)".
     assert (
-        'resolve every "When an area is completed" effect in force for the area; the acting '
-        "player scores the number of tiles in the area at 1 each (City scoring's share apart; "
-        "area tiles)" in said
+        'resolve every "When an area is completed" effect in force for the area; score points '
+        "equal to the number of tiles in the area; score points equal to the bonus points "
+        "printed in the sections of the area" in said
     )
     assert _lint(model, ir) == ""
 

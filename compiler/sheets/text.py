@@ -83,6 +83,9 @@ class CardWriter:
         self.player_vars: set[str] = set()
         #: Names of the other loops without words of their own: each is "it".
         self.item_vars: set[str] = set()
+        #: Names of the loops over a kind's cards without words of their own, as the kind's
+        #: noun: ``for each site in campsite`` says "the Campsite", never "the site".
+        self.kind_vars: dict[str, str] = {}
         #: Names of the loops over a kind's cards, by kind (``for each s in space``): a tag
         #: tested of one is said in the words of that kind's tag.
         self.loop_kinds: dict[str, str] = {}
@@ -100,6 +103,16 @@ class CardWriter:
             for name, value in (self.vocab.get("params") or {}).items()
             if name not in ref.words and isinstance(value, int) and not isinstance(value, bool)
         }
+        #: How many rounds the game's flow plays (``round rounds { ... }``: the parameter),
+        #: so "round == rounds" is "the last round"; None without rounds.
+        self.round_count: dict[str, Any] | None = next(
+            (
+                s["count"]
+                for s in (ir.get("flow") or {}).get("sections", [])
+                if s.get("section") == "round" and isinstance(s.get("count"), dict)
+            ),
+            None,
+        )
         #: True while the thing a statement changes is written ("reduce the Pirate's Combat
         #: Power"): a name's icon goes there, on the effect, not wherever the name is read
         #: ("if your Armament is higher than the Pirate's Combat Power").
@@ -404,7 +417,11 @@ class CardWriter:
         if cond["kind"] == "not" and not s["else"]:
             # "unless play lime_juice { mark health 1 }": the rulebook puts a short exception
             # last; before several steps it goes first, so it covers them all.
-            if len(inner) > 1 or any(_compound(x) for x in inner):
+            words = plain_words(then)
+            if len(inner) > 1 or any(_compound(x) for x in inner) or ", " in words:
+                # Before a step with a clause of its own ("if your Armament is lower ...,
+                # your ship takes damage ..."), the exception goes first: after it, it read
+                # as part of that clause.
                 return ["unless ", *self.expr(cond["operand"]), ", ", *then]
             return [*then, " unless ", *self.expr(cond["operand"])]
         out: Text = ["if ", *self.expr(cond), ", ", *then]
@@ -429,43 +446,90 @@ class CardWriter:
                 # tokens", "... for whom the Ocean Region of their Ship is ... and they have".
                 words = _third_person(self.expr(where))
                 first = words[0] if words else ""
-                if isinstance(first, str) and first.startswith("they have "):
-                    head = ["every player who has " + first[len("they have ") :], *words[1:]]
+                if isinstance(first, str) and _THEY_DO.match(first):
+                    # "every player who has no Treasure tokens", "... who keeps their side's
+                    # points and does not play the Land side" (it read "every player for whom
+                    # they keep their side's points and they do not play ...").
+                    head = ["every player who ", *_who_does(words)]
                 else:
                     head += [" for whom ", *words]
         elif over.get("of_kind"):
-            # `for each site in campsite`: "for each Campsite", every card of the kind.
+            # `for each site in campsite`: "for each Campsite", every card of the kind; the
+            # card is "the Campsite" in the rule, whatever the loop is named ("the site's
+            # track" named a thing the card never calls a site; "for each tile: if the
+            # special's City" another).
             self.loop_kinds[s["var"]] = over["of_kind"]
-            head = ["for each ", *_strip_article([self.word(over["of_kind"])])]
+            noun = _strip_article([self.kind_word(over["of_kind"])])
+            if s["var"] not in self.ref.words:
+                self.kind_vars[s["var"]] = plain_words(noun)
+            head = ["for each ", *noun]
             if s["where"] is not None:
-                head += [" where ", *self.expr(s["where"])]
-        elif s["var"] in self.ref.words or not s["var"].endswith(("ed", "ing")):
-            # "for each card in your hand": the loop's name is a noun.
+                head += self.kind_where(plain_words(noun), s["where"])
+        else:
             listed = self.expr(over)
+            named = plain_words(self.named(s["var"])) if s["var"] in self.ref.words else ""
+            each = _each_in(named or s["var"].replace("_", " "), listed)
             if listed and isinstance(listed[0], str) and listed[0].startswith("every "):
                 # A list said "every trade route on the board" is the loop itself: "for every
                 # trade route on the board", not "for each trade route in every trade route".
                 head = ["for ", *listed]
-            else:
+            elif each is not None:
+                # The loop's item is what the list holds: "for each Ley line this placement
+                # forms", not "for each Ley line in the Ley lines this placement forms".
+                head = ["for each ", *each]
+            elif named or (over.get("kind") != "call" and not s["var"].endswith(("ed", "ing"))):
+                # "for each card in your hand": the loop's name is a noun.
                 head = ["for each ", *_strip_article(self.named(s["var"])), " in ", *listed]
-            if s["where"] is not None:
-                head += [" where ", *self.expr(s["where"])]
-        else:
-            # A loop name that is no noun ("completed"): "for each of the areas ...", and the
-            # item is "it" in the rule ("the number of tiles in it").
-            self.item_vars.add(s["var"])
-            head = ["for each of ", *self.expr(over)]
+            else:
+                # A list a native gives, its loop named as no noun of it ("seen", "top",
+                # "completed"): "for each of the top 2 of your Resource deck", and the item is
+                # "it" in the rule ("where it is Fame"; it read "for each seen in ... where
+                # the seen is Fame").
+                self.item_vars.add(s["var"])
+                head = ["for each of ", *listed]
             if s["where"] is not None:
                 head += [" where ", *self.expr(s["where"])]
         for index, key in enumerate(s.get("order") or []):
             # "by prestige descending": the order the rule goes round in.
             first = "highest" if key["descending"] else "lowest"
+            said = _strip_owner(self.expr(key["key"]))
+            if index and key["descending"] and plain_words(said).startswith("whose "):
+                # A tie broken by a thing said of the player: "ties going first to the player
+                # whose Prestige marker is on top", as the rulebook breaks it ("If tied, the
+                # player whose marker is on top goes first"), not "then of whose ... (highest
+                # first)".
+                head += [", ties going first to the player ", *said]
+                continue
             head += [
                 ", in order of " if index == 0 else ", then of ",
                 *_strip_owner(self.expr(key["key"])),
                 f" ({first} first)",
             ]
-        return [*head, ": ", *self.block(s["body"])]
+        try:
+            return [*head, ": ", *self.block(s["body"])]
+        finally:
+            self.kind_vars.pop(s["var"], None)
+
+    def kind_where(self, noun: str, where: dict[str, Any]) -> Text:
+        """What picks the cards of a loop over a kind, after "for each Campsite": one clause
+        about the card said of it, "with at least 2 encounters" (it read "where the Location
+        has at least 2 encounters"), "whose track is the Ocean track", "that is a Discovery
+        Spot"; else "where" and the condition."""
+        said = _merged(self.expr(where))
+        first = said[0] if said else None
+        if where.get("kind") != "logic" and isinstance(first, str):
+            for lead, turned in ((" has ", " with "), ("'s ", " whose "), (" is ", " that is ")):
+                opening = f"the {noun}{lead}"
+                if first.startswith(opening):
+                    return [turned + first[len(opening) :], *said[1:]]
+        return [" where ", *said]
+
+    def kind_word(self, kind: str) -> str:
+        """A kind of card in words: the reference's ``words``, else its card type
+        (``kinds``), else its name with spaces."""
+        if kind in self.ref.words:
+            return self.ref.words[kind]
+        return self.ref.kind_name(kind, kind.replace("_", " "))
 
     def verb(self, s: dict[str, Any]) -> Text:
         said = self.verb_only(s)
@@ -542,6 +606,9 @@ class CardWriter:
         if name in self.ref.words:
             # The rulebook's words for the verb before the vocabulary's own description.
             doc = self.ref.words[name]
+            params = self.vocab["verbs"].get(name, {}).get("params") or []
+            if _BRACED.search(doc):
+                return self.templated(doc, params, args)
         elif name not in self.ref.icons:
             said = self.library_words(name, self.vocab["verbs"].get(name), args)
             if said is not None:
@@ -584,6 +651,24 @@ class CardWriter:
             out[-1:] = [last[: match.start()], *said, last[match.end() :]]
         rest += [a for a in args[len(params) :] if a is not None]
         return [seg for seg in out if seg != ""], rest
+
+    def templated(self, words: str, params: list[dict[str, Any]], args: list[Any]) -> Text:
+        """reference.yaml's words for a verb or native that name its parameters in braces
+        ("score {amount} point"): each value in its place, a count agreeing with the noun
+        after it ("score 1 point", "score points equal to the number of tiles in the area"),
+        and the parameters the words leave out not said at all: a designer's value (a log's
+        label, City scoring's multiplier) is no part of the player's rule. It printed "the
+        acting player scores 1 at each Waypoint each (City scoring's share apart; waypoint)"."""
+        values = {p["name"]: a for p, a in zip(params, args, strict=False) if a is not None}
+        pieces = _BRACED.split(words)
+        out: Text = [pieces[0]] if pieces[0] else []
+        for index in range(1, len(pieces), 2):
+            name, after = pieces[index], pieces[index + 1]
+            if name not in values:
+                out.append("{" + name + "}" + after)
+                continue
+            out += self.fill("{n}" + after, None, values[name])
+        return [seg for seg in out if seg != ""]
 
     def library_words(self, name: str, sig: dict[str, Any] | None, args: list[Any]) -> Text | None:
         """A standard-library call in its own words, the values in their places ("the six
@@ -927,6 +1012,10 @@ class CardWriter:
                     phrase = tag.replace("_", " ") + (f" {of.replace('_', ' ')}" if of else "")
                     said = with_article(phrase)
                 return [*self.expr(value), f" is {said}"]
+            if e.get("type") == "bool":
+                # A yes/no property as a condition: "the tile has a City" (it read "if the
+                # tile's City, ...").
+                return [*self.expr(e["value"]), " has ", with_article(self.word(e["attr"]))]
             return [*self.expr(e["value"]), "'s ", self.word(e["attr"])]
         return [kind]
 
@@ -944,6 +1033,8 @@ class CardWriter:
             return ["that player"]
         if name in self.item_vars:
             return ["it"]
+        if name in self.kind_vars:
+            return ["the ", self.kind_vars[name]]
         words = self.named(name)
         first = plain_words(words).split(" ", 1)[0].lower()
         return words if first in ("the", "a", "an", "your", "each") else ["the ", *words]
@@ -967,8 +1058,22 @@ class CardWriter:
             # "cooperative() == true" is the condition itself.
             holds = right["value"] == (op == "==")
             return self.expr(left) if holds else self.negated(left)
-        if left == {"kind": "builtin", "name": "round"} and op == "<":
-            return ["it is before round ", *self.expr(right)]
+        if left == {"kind": "builtin", "name": "round"}:
+            said_round = self.round_compared(op, right)
+            if said_round is not None:
+                return said_round
+        if (
+            left["kind"] == "binary"
+            and left["op"] == "%"
+            and left["left"] == {"kind": "builtin", "name": "round"}
+            and left["right"] == {"kind": "num", "value": 2}
+            and right["kind"] == "num"
+            and right["value"] in (0, 1)
+            and op in ("==", "!=")
+        ):
+            # "round % 2 == 0": "it is an even round", as a player counts them.
+            even = (right["value"] == 0) == (op == "==")
+            return [f"it is an {'even' if even else 'odd'} round"]
         if (
             left["kind"] == "binary"
             and left["op"] == "%"
@@ -1014,6 +1119,35 @@ class CardWriter:
             said = "are" + said[2:]
         return [*told, f" {said} ", *self.expr(right)]
 
+    def round_compared(self, op: str, right: dict[str, Any]) -> Text | None:
+        """The round compared with ``right`` as a player says when a rule applies: "it is the
+        last round" (the game's number of rounds: it read "the round is the number of
+        rounds"), "it is round 7 or later", "it is after round 1", "it is before round 6"."""
+        count = self.round_count
+        last = right == count or (
+            right["kind"] == "num"
+            and count is not None
+            and self.valued(count) == right
+            and count["kind"] != "num"
+        )
+        if last and op in ("==", "!="):
+            return ["it is the last round" if op == "==" else "it is not the last round"]
+        if last and op == "<":
+            return ["it is not the last round"]
+        if op == ">" and right["kind"] == "num" and isinstance(right["value"], int):
+            # "round > 1": "it is round 2 or later" (it read "the round is higher than 1").
+            op, right = ">=", {**right, "value": right["value"] + 1}
+        number = self.expr(right)
+        said = {
+            "==": ["it is round ", *number],
+            "!=": ["it is not round ", *number],
+            ">=": ["it is round ", *number, " or later"],
+            ">": ["it is after round ", *number],
+            "<=": ["it is round ", *number, " or earlier"],
+            "<": ["it is before round ", *number],
+        }
+        return said.get(op)
+
     def operand(self, e: dict[str, Any], op: str, right: bool = False) -> Text:
         """An operand of an arithmetic operator in words; a sum or difference under a product,
         or on the right of a minus, said as one value ("2 times the sum of A and 1"), as the
@@ -1049,6 +1183,9 @@ class CardWriter:
             return self.compare({**e, "op": flipped[e["op"]]})
         if kind == "not":
             return self.expr(e["operand"])
+        if kind == "attr" and e.get("type") == "bool" and not e.get("tag"):
+            # "not special.city": "the tile has no City".
+            return [*self.expr(e["value"]), " has no ", self.word(e["attr"])]
         words = self.expr(e)
         said = f" {plain_words(words).lower()} "
         if " no " in said or " none " in said or " not " in said:
@@ -1095,6 +1232,9 @@ class CardWriter:
         if phrase is not None:
             return [*lead, phrase]
         args = [self.expr(a) for a in e["args"]]
+        if name in self.ref.words and _BRACED.search(self.ref.words[name]):
+            params = self.vocab["natives"].get(name, {}).get("params") or []
+            return [*lead, *self.templated(self.ref.words[name], params, e["args"])]
         if name in self.ref.words:
             words = self.ref.words[name]
             # An argument the words already name is not said twice ("the placed tile is the
@@ -1107,6 +1247,17 @@ class CardWriter:
         if said is not None:
             return [*lead, *said]
         doc = _yours(self.vocab["natives"].get(name, {}).get("doc", name))
+        if name == "max" and len(args) == 2 and {"kind": "num", "value": 0} in e["args"]:
+            other = next(a for a in e["args"] if a != {"kind": "num", "value": 0})
+            if other.get("kind") == "binary" and other.get("op") == "-":
+                # "max(result - 2, 0)": "the amount by which the result exceeds 2", as a
+                # rulebook says a shortfall (it read "the larger of the result minus 2 and 0").
+                return [
+                    "the amount by which ",
+                    *self.expr(other["left"]),
+                    " exceeds ",
+                    *self.operand(other["right"], "-", right=True),
+                ]
         if name in ("min", "max") and len(args) == 2:
             return [f"the {'smaller' if name == 'min' else 'larger'} of ", *_join(args, " and ")]
         if name == "count" and args and e["args"][0].get("kind") not in ("ref", "local"):
@@ -1343,6 +1494,8 @@ _THIRD_PERSON = (
     ("you are ", "they are "),
     ("you do not ", "they do not "),
     ("your ", "their "),
+    # Any other verb of theirs: "for whom you score" said "you" of another player.
+    ("you ", "they "),
 )
 
 
@@ -1358,6 +1511,75 @@ def _third_person(text: Text) -> Text:
                     seg = theirs.strip() + seg[len(mine.strip()) :]
         out.append(seg)
     return out
+
+
+#: A parameter named in braces in reference.yaml's words for a verb or native: "{amount}".
+_BRACED = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+
+#: Counts a list's words may give before its noun ("the six cells around ..."): a loop over
+#: it is "for each cell around ...".
+_COUNT_WORDS = frozenset("two three four five six seven eight nine ten".split())
+
+
+def _each_in(item: str, listed: Text) -> Text | None:
+    """A loop's head for ``item`` (its words) over the list said ``listed`` when the list is
+    "the" items of that noun: "Ley line this placement forms" for "the Ley lines this
+    placement forms", "cell around the placed tile" for "the six cells around the placed
+    tile"; None when the list's words name no such noun (or hold an icon)."""
+    if not listed or not all(isinstance(seg, str) for seg in listed):
+        return None
+    words = "".join(str(seg) for seg in listed).split()
+    noun = item.split()[-1].lower() if item.split() else ""
+    if len(words) < 2 or words[0].lower() != "the" or not noun:
+        return None
+    for index, word in enumerate(words[1:], start=1):
+        one = _singular(word)
+        if one.lower() == noun and one != word:
+            before = [
+                w for w in words[1:index] if not w.isdigit() and w.lower() not in _COUNT_WORDS
+            ]
+            return [" ".join([*before, one, *words[index + 1 :]])]
+    return None
+
+
+#: A clause about "they" (a player a loop goes over) and its verb: "they keep", "they do not".
+_THEY_DO = re.compile(r"^they (\w+)\b")
+
+
+def _who_does(text: Text) -> Text:
+    """Clauses about "they" as said after "every player who": "they keep their side's points
+    and they do not play the Land side" -> "keeps their side's points and does not play the
+    Land side", the verb agreeing with the one player."""
+    out: Text = []
+    for index, seg in enumerate(_merged(text)):
+        if isinstance(seg, str):
+            if index == 0:
+                seg = _THEY_DO.sub(lambda m: _third_singular(m.group(1)), seg, count=1)
+            seg = re.sub(r" and they (\w+)\b", lambda m: " and " + _third_singular(m.group(1)), seg)
+        out.append(seg)
+    return out
+
+
+def _merged(text: Text) -> Text:
+    """``text`` with each run of words one segment ("the ", "Location", " has " -> "the
+    Location has "), so a phrase across them can be found; icons and marks stay apart."""
+    out: Text = []
+    for seg in text:
+        if isinstance(seg, str) and out and isinstance(out[-1], str):
+            out[-1] = out[-1] + seg
+        elif seg != "":
+            out.append(seg)
+    return out
+
+
+def _third_singular(verb: str) -> str:
+    """A verb said of "they" said of one player: "keep" -> "keeps", "have" -> "has"."""
+    said = {"have": "has", "are": "is", "do": "does", "were": "was"}.get(verb)
+    if said is not None:
+        return said
+    if verb.endswith("y") and verb[-2:-1] not in ("a", "e", "o", "u"):
+        return verb[:-1] + "ies"
+    return verb + ("es" if verb.endswith(("s", "sh", "ch", "x", "o")) else "s")
 
 
 def _strip_owner(text: Text) -> Text:
@@ -1386,14 +1608,46 @@ def _strip_article(text: Text) -> Text:
 
 def _yours(doc: str) -> str:
     """A vocabulary description spoken to the player, as cards are: "the player's ship" ->
-    "your ship", "the player has" -> "you have"."""
-    for old, new in (
-        ("the player's ", "your "),
-        ("the player has ", "you have "),
-        ("the player is ", "you are "),
-    ):
-        doc = doc.replace(old, new)
-    return doc
+    "your ship", "the player has" -> "you have", and so of "the acting player" (or captain,
+    or seat) a designer's description says: "the acting player scores" -> "you score", "as
+    the player chooses" -> "as you choose" (a sheet addressed to "you" printed "the acting
+    player scores the number of tiles in the area"). "the player count" and "the players'
+    hands" are no player acting, and stay."""
+    doc = _ACTING_OWNER.sub(lambda m: _capital_as(m.group(0), "your "), doc)
+    return _ACTING_SUBJECT.sub(_you_do, doc)
+
+
+#: "the player's", "the acting captain's": what a description says the player owns.
+_ACTING_OWNER = re.compile(r"\b[Tt]he (?:acting )?(?:player|captain|seat)'s ")
+#: "the acting player scores", "the player secretly bets", "the player may": the player as
+#: the subject of a verb (an adverb in -ly may come between them).
+_ACTING_SUBJECT = re.compile(
+    r"\b([Tt]he (?:acting )?(?:player|captain)|[Tt]he acting seat) (?:(\w+ly) )?"
+    r"(is|was|has|does|may|can|must|will|would|should|might|could|chose|did|had|"
+    r"[a-z]+(?:ed|s))\b"
+)
+#: Verbs of the third person that are not the regular verb plus -s.
+_YOU_FORMS = {"is": "are", "was": "were", "has": "have", "does": "do"}
+
+
+def _you_do(match: re.Match[str]) -> str:
+    """ "the acting player scores" -> "you score": the subject and its verb agreeing."""
+    subject, adverb, verb = match.group(1), match.group(2), match.group(3)
+    if verb in _YOU_FORMS:
+        verb = _YOU_FORMS[verb]
+    elif verb.endswith("ies") and len(verb) > 4:
+        verb = verb[:-3] + "y"
+    elif verb.endswith(("sses", "shes", "ches", "xes", "oes")):
+        verb = verb[:-2]
+    elif verb.endswith("s") and not verb.endswith("ss"):
+        verb = verb[:-1]
+    you = "You" if subject[0] == "T" else "you"
+    return f"{you} {adverb + ' ' if adverb else ''}{verb}"
+
+
+def _capital_as(found: str, said: str) -> str:
+    """``said`` with a capital when ``found`` started a sentence with one."""
+    return said[:1].upper() + said[1:] if found[:1].isupper() else said
 
 
 #: Words that end a noun phrase after a count: "{n} additional space from ...".
