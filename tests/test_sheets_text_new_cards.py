@@ -208,10 +208,13 @@ UP_EXPECTED = {
     "gain 1 prestige.",
     # A roll inside a sentence is a noun: "equal to roll a die" before.
     "The Kraken's Lair": "When you anchor outside a port, gain prestige equal to a die roll twice.",
-    "Lucky Sevens": "Immediately, if a roll of two dice is higher than 7, gain 1 prestige.",
-    "Broadside": "Immediately the Pirate's Raid event, before damage (Ship Damage 2, which "
-    "cards may change), then mark Xs on [durability] the Ship Durability track equal to Ship "
-    "Damage.",
+    # A roll as a player says it (wording6; it read "if a roll of two dice is higher than 7").
+    "Lucky Sevens": "Immediately, if you roll higher than 7 on two dice, gain 1 prestige.",
+    # A window by the words its cards print under, as `fire` says them (wording6; it read
+    # "the Pirate's Raid event, before damage (Ship Damage 2, ...)").
+    "Broadside": 'Immediately resolve every "Against the Pirate\'s Raid" effect in force (Ship '
+    "Damage 2, which cards may change), then mark Xs on [durability] the Ship Durability track "
+    "equal to Ship Damage.",
     "Storm Front": "In the Sailing phase, reduce [reach] reach by up to 1 and mark an X on "
     "[durability] the Ship Durability track.",
     # An even round as a player says it (it read "if the round is a multiple of 2").

@@ -98,15 +98,18 @@ def test_a_window_quantity_whose_value_names_it_is_said_once(tmp_path: Path) -> 
     # Encounter being Faced plus 1, ...)": the native's words already say the quantity.
     text = _audit("audit5_incredible_expeditions", "perilous_waters")
     model, ir = _sheet(tmp_path, "incredible_expeditions", "perilous_waters", text)
-    (said,) = [s for s in _said(model).values() if "Upon Facing an Encounter" in s]
+    (said,) = [s for s in _said(model).values() if "Upon Facing" in s]
     assert "difficulty the Heroism difficulty" not in said
+    # wording6: the window by its cards' words, as `fire` says them (it read "Upon Facing an
+    # Encounter (...)"), and set_difficulty in reference.yaml's words (it read "the Encounter
+    # being Faced asks this Heroism and Skullduggery difficulty (its Upon Facing text said so;
+    # the Heroism difficulty, the Skullduggery difficulty)").
     assert (
-        "Upon Facing an Encounter (the Heroism difficulty printed on the Encounter being Faced "
-        "plus 1, the Skullduggery difficulty printed on the Encounter being Faced, which cards "
-        "may change)" in said
-    )
-    # A description ending in its own bracket takes the values inside it, not a second pair.
-    assert "(its Upon Facing text said so; the Heroism difficulty, the Skullduggery" in said
+        'resolve every "Upon Facing" effect in force (the Heroism difficulty printed on the '
+        "Encounter being Faced plus 1, the Skullduggery difficulty printed on the Encounter "
+        "being Faced, which cards may change), then the difficulty to meet is the Heroism "
+        "difficulty and the Skullduggery difficulty;" in said
+    ), said
     assert _lint(model, ir) == ""
 
 

@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from compiler.sheets.text import _yours
+from compiler.sheets.text import yours
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
@@ -299,7 +299,7 @@ def test_a_player_loop_says_who_by_what_they_do(tmp_path: Path) -> None:
     ],
 )
 def test_a_description_of_the_player_is_said_to_you(doc: str, said: str) -> None:
-    assert _yours(doc) == said
+    assert yours(doc) == said
 
 
 def test_a_shortfall_is_the_amount_by_which_one_exceeds_the_other() -> None:
@@ -311,3 +311,48 @@ def test_a_shortfall_is_the_amount_by_which_one_exceeds_the_other() -> None:
         "which the result exceeds 2; otherwise," in golden
     )
     assert "the larger of the result minus 2 and 0" not in golden
+
+
+def test_a_description_ending_in_its_own_bracket_takes_the_values_inside_it() -> None:
+    # test_wording5 pinned this on set_difficulty's description, which now has reference.yaml's
+    # words: the rule itself, for any description that ends in a bracket.
+    from compiler.sheets.text import _bracketed, plain_words
+
+    said = _bracketed(["the difficulty (its Upon Facing text said so)"], [["3"], ["the rest"]])
+    assert plain_words(said) == "the difficulty (its Upon Facing text said so; 3, the rest)"
+    assert plain_words(_bracketed(["the difficulty"], [["3"]])) == "the difficulty (3)"
+
+
+def test_a_window_is_opened_by_the_words_its_cards_print_under(tmp_path: Path) -> None:
+    # audit2's Privateers: `fire pirate_raid with damage 2 { ... }` read "the Pirate's Raid
+    # event, before damage (Ship Damage 2, ...)", the trigger's description for the designer.
+    cards = _audit_cards("audit2_uncharted_passage")
+    model, ir = _sheet(tmp_path, "uncharted_passage", None, cards=cards)
+    assert _said(model)["Privateers"] == (
+        'Immediately, unless you are in a Pirate Infested Area, resolve every "Against the '
+        "Pirate's Raid\" effect in force (Ship Damage 2, which cards may change), then mark Xs "
+        "on the Ship Durability track equal to Ship Damage."
+    )
+    assert _lint(model, ir) == ""
+
+
+def test_a_plural_natives_words_agree_with_their_verb(tmp_path: Path) -> None:
+    # audit2's Grog: "If the Encounters still to defeat here is at least 2".
+    cards = _audit_cards("audit2_incredible_expeditions")
+    model, ir = _sheet(tmp_path, "incredible_expeditions", None, cards=cards)
+    assert "If the Encounters still to defeat here are at least 2, " in _said(model)["Grog"]
+    assert _lint(model, ir) == ""
+
+
+def test_a_roll_is_said_as_a_player_rolls_and_a_title_to_you(tmp_path: Path) -> None:
+    # audit5's storm_tiles: phase storm "a storm: on a 6 the player scores 2" { if roll(1d6)
+    # == 6 { score 2 } } read "A storm: on a 6 the player scores 2: If a roll of a die is 6".
+    text = _audit("audit5_land_vs_sea", "storm_tiles")
+    model, ir = _sheet(tmp_path, "land_vs_sea", "storm_tiles", text)
+    assert _said(model)["A storm: on a 6 you score 2"] == "If you roll a 6, score 2 points."
+    assert _lint(model, ir) == ""
+    # audit5's stormy_seas: "If a roll of a die is at least 3".
+    text = _audit("audit5_darwins_journey", "stormy_seas")
+    model, ir = _sheet(tmp_path / "dj", "darwins_journey", "stormy_seas", text)
+    (said,) = [s for t, s in _said(model).items() if "weather permitting" in t]
+    assert said.startswith("If you roll 3 or higher, resolve every"), said

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from compiler.sheets.reference import HexSpec, Reference
-from compiler.sheets.text import CardWriter, IconRef, Provisional, Text, TextError
+from compiler.sheets.text import CardWriter, IconRef, Provisional, Text, TextError, yours
 from engine.words import with_article
 
 #: Properties that count a card's copies, in the order they are looked for.
@@ -455,7 +455,7 @@ def variant_verbs(
         if not _declared_by_variant({"file": source.rsplit(":", 1)[0]}):
             continue
         name = verb["name"]
-        doc = str((docs.get(name) or {}).get("doc") or name.replace("_", " "))
+        doc = yours(str((docs.get(name) or {}).get("doc") or name.replace("_", " ")))
         title = doc[:1].upper() + doc[1:]
         writer.card = {"id": "flow", "title": title, "source": source}
         text = _sentence([f"whenever the rules {_called_for(doc)}, ", *writer.block(verb["body"])])
@@ -472,7 +472,7 @@ def variant_verbs(
         if not _declared_by_variant({"file": source.rsplit(":", 1)[0]}):
             continue
         name = function["name"]
-        doc = str((natives.get(name) or {}).get("doc") or name.replace("_", " "))
+        doc = yours(str((natives.get(name) or {}).get("doc") or name.replace("_", " ")))
         title = doc[:1].upper() + doc[1:]
         writer.card = {"id": "flow", "title": title, "source": source}
         call = {
@@ -563,7 +563,9 @@ def _generated_phase(
 ) -> tuple[str, Text]:
     """A phase the reference has no words for: its DSL title, its statements in words (a
     setup's or an end's phase says when it is played)."""
-    title = str(phase.get("title") or phase["name"].replace("_", " "))
+    # A title a designer wrote of "the player" is said to "you", as the sheet is ("A storm: on
+    # a 6 you score 2", not "... the player scores 2").
+    title = yours(str(phase.get("title") or phase["name"].replace("_", " ")))
     title = title[0].upper() + title[1:]
     writer.card = {"id": "flow", "title": title, "source": _at(phase.get("loc") or {})}
     text = _sentence(writer.block(phase["body"]))

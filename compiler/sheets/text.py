@@ -383,7 +383,14 @@ class CardWriter:
             # "the Pirate's Raid event, before damage (Ship Damage 2, which cards may change),
             # then mark ...": the window by its description, its quantities in brackets, then
             # what reads them back.
-            doc = _yours(self.vocab["triggers"].get(s["trigger"], {}).get("doc", s["trigger"]))
+            doc = yours(self.vocab["triggers"].get(s["trigger"], {}).get("doc", s["trigger"]))
+            lead = (self.ref.when.get(s["trigger"]) or "").strip().rstrip(",:;.").strip()
+            if lead:
+                # The effects by the words the cards print them under, as `fire` says them:
+                # 'resolve every "Against the Pirate's Raid" effect in force (Ship Damage 2,
+                # ...)'; the trigger's description read as a designer's note ("the Pirate's
+                # Raid event, before damage (Ship Damage 2, ...)").
+                doc = f'resolve every "{lead}" effect in force'
             given = [self.quantity_given(q["name"], q["value"]) for q in s["quantities"]]
             out: Text = [doc]
             if given:
@@ -602,7 +609,7 @@ class CardWriter:
 
     def described(self, name: str, args: list[Any]) -> Text:
         """A verb by its words (or its description), its values in brackets after it."""
-        doc = _yours(self.vocab["verbs"].get(name, {}).get("doc", name))
+        doc = yours(self.vocab["verbs"].get(name, {}).get("doc", name))
         if name in self.ref.words:
             # The rulebook's words for the verb before the vocabulary's own description.
             doc = self.ref.words[name]
@@ -856,7 +863,7 @@ class CardWriter:
         if name == "play_one":
             return ["you may play one card from ", *target]
         doc = self.vocab["verbs"].get(name, {}).get("doc", name)
-        return [_yours(doc)]
+        return [yours(doc)]
 
     def floor(self, target: dict[str, Any]) -> Text:
         """What losing the game's score stops at, as the rulebook says it: " (to a minimum of
@@ -1058,6 +1065,31 @@ class CardWriter:
             # "cooperative() == true" is the condition itself.
             holds = right["value"] == (op == "==")
             return self.expr(left) if holds else self.negated(left)
+        if (
+            left["kind"] == "call"
+            and left["native"] == "roll"
+            and len(left["args"]) == 1
+            and left["args"][0].get("kind") == "dice"
+        ):
+            # The dice module's roll(1d6): the roll itself.
+            left = left["args"][0]
+        if left["kind"] in ("roll", "dice") and right["kind"] == "num":
+            # "2d6 > 7": "you roll higher than 7 on two dice", "1d6 == 6": "you roll a 6", as a
+            # player says a roll (it read "a roll of a die is 6").
+            count, sides = left["count"], left["sides"]
+            number = str(right["value"])
+            how = {
+                "==": f"{with_article(number)}",
+                "!=": f"anything but {with_article(number)}",
+                ">=": f"{number} or higher",
+                ">": f"higher than {number}",
+                "<=": f"{number} or lower",
+                "<": f"lower than {number}",
+            }[op]
+            dice = "" if count == 1 else f" on {_NUMBER_WORDS.get(count, str(count))} dice"
+            if sides != 6:
+                dice += f" of {sides} sides" if dice else f" on a die of {sides} sides"
+            return [f"you roll {how}{dice}"]
         if left == {"kind": "builtin", "name": "round"}:
             said_round = self.round_compared(op, right)
             if said_round is not None:
@@ -1082,7 +1114,11 @@ class CardWriter:
         ):
             # "round % 3 == 0": every third round.
             verb = " is a multiple of " if op == "==" else " is not a multiple of "
-            return [*self.expr(left["left"]), verb, *self.expr(left["right"])]
+            told = self.expr(left["left"])
+            if left["left"]["kind"] == "call" and _plural_head(plain_words(told)):
+                # "the turns taken so far are a multiple of 5" (it read "is").
+                verb = " are" + verb[3:]
+            return [*told, verb, *self.expr(left["right"])]
         counted = left["kind"] == "counter" and (
             left["name"] in self.ref.words or left["name"].endswith("s")
         )
@@ -1246,7 +1282,7 @@ class CardWriter:
         said = self.library_words(name, self.vocab["natives"].get(name), e["args"])
         if said is not None:
             return [*lead, *said]
-        doc = _yours(self.vocab["natives"].get(name, {}).get("doc", name))
+        doc = yours(self.vocab["natives"].get(name, {}).get("doc", name))
         if name == "max" and len(args) == 2 and {"kind": "num", "value": 0} in e["args"]:
             other = next(a for a in e["args"] if a != {"kind": "num", "value": 0})
             if other.get("kind") == "binary" and other.get("op") == "-":
@@ -1606,7 +1642,7 @@ def _strip_article(text: Text) -> Text:
     return out
 
 
-def _yours(doc: str) -> str:
+def yours(doc: str) -> str:
     """A vocabulary description spoken to the player, as cards are: "the player's ship" ->
     "your ship", "the player has" -> "you have", and so of "the acting player" (or captain,
     or seat) a designer's description says: "the acting player scores" -> "you score", "as
@@ -1723,7 +1759,7 @@ def _plural_head(words: str) -> bool:
 
 #: Words that end a noun phrase's head: a participle or adverb after the noun ("left",
 #: "taken", "so far", "per player").
-_AFTER_NOUN = frozenset("left taken made held given won lost per so that which who".split())
+_AFTER_NOUN = frozenset("left taken made held given won lost per so that which who still".split())
 
 
 #: Nouns of a place cards are kept in ("your hand", "your Crew cabins"): a zone named so is
