@@ -356,3 +356,27 @@ def test_a_roll_is_said_as_a_player_rolls_and_a_title_to_you(tmp_path: Path) -> 
     model, ir = _sheet(tmp_path / "dj", "darwins_journey", "stormy_seas", text)
     (said,) = [s for t, s in _said(model).items() if "weather permitting" in t]
     assert said.startswith("If you roll 3 or higher, resolve every"), said
+
+
+def test_a_moves_count_is_said_with_its_noun() -> None:
+    # Darwin's Journey's navigate and explore (reference.yaml's phrases): "move your Ship along
+    # the Ocean track (spaces: up to 1)" read as a designer's note.
+    golden = (GOLDEN / "darwins_journey.txt").read_text(encoding="utf-8")
+    assert "When activated, navigate: move your Ship up to 1 space along the Ocean track." in golden
+    assert (
+        "Action: explore: move your Explorer up to as many spaces as the Navigate or Explore "
+        "distance along the Island track." in golden
+    )
+    assert "(spaces: up to" not in golden
+    # "the number of your Ship's map section is at least 4" said the section as a count.
+    assert "if your Ship's map section is at least 4, gain 4 victory points." in golden
+
+
+def test_a_roll_a_phase_names_is_the_result() -> None:
+    # storm_season's `let storm 1d6` read "if the storm is higher than 3 ... the storm minus 3".
+    golden = (GOLDEN / "uncharted_passage.txt").read_text(encoding="utf-8")
+    assert (
+        "roll a die; if the result is higher than 3, mark Xs on [durability] the Ship Durability "
+        "track equal to the result minus 3." in golden
+    )
+    assert "the storm minus 3" not in golden

@@ -83,6 +83,8 @@ class CardWriter:
         self.player_vars: set[str] = set()
         #: Names of the other loops without words of their own: each is "it".
         self.item_vars: set[str] = set()
+        #: Names a rule gave a roll (``let storm 1d6``): each is "the result" after it.
+        self.roll_vars: set[str] = set()
         #: Names of the loops over a kind's cards without words of their own, as the kind's
         #: noun: ``for each site in campsite`` says "the Campsite", never "the site".
         self.kind_vars: dict[str, str] = {}
@@ -355,8 +357,12 @@ class CardWriter:
             return ["you may ", *self.block(body, " and ")]
         if kind == "let":
             if s["value"]["kind"] == "roll":
+                # The roll is "the result" in what follows, in a card or a phase alike (a
+                # house rule's "let storm 1d6" read "if the storm is higher than 3").
+                self.roll_vars.add(s["name"])
                 return self.expr(s["value"], as_statement=True) + self.mark(s)
             # "the total is your crew stamina plus your Armament": the name the rule uses next.
+            self.roll_vars.discard(s["name"])
             return [*self.local(s["name"]), " is ", *self.expr(s["value"])] + self.mark(s)
         if kind == "for_each":
             return self.for_each(s)
@@ -925,7 +931,9 @@ class CardWriter:
                 return [f"a roll of {count} {dice}{sides}"]
             return [f"{count} {dice}{sides}"]
         if kind == "local":
-            if self._is_roll(e["name"]):
+            if (e["name"] in self.roll_vars and e["name"] not in self.ref.words) or self._is_roll(
+                e["name"]
+            ):
                 return ["the result"]
             if _is_missing(e):
                 return ["the amount you cannot pay"]
@@ -1689,6 +1697,7 @@ def _capital_as(found: str, said: str) -> str:
 #: Words that end a noun phrase after a count: "{n} additional space from ...".
 _NOUN_ENDS = frozenset(
     "of in on to from at for by per with without as than and or if when up into onto "
+    "along across around over through toward towards past beside "
     "each this that your their its".split()
 )
 
