@@ -380,3 +380,23 @@ def test_a_roll_a_phase_names_is_the_result() -> None:
         "track equal to the result minus 3." in golden
     )
     assert "the storm minus 3" not in golden
+
+
+def test_two_amounts_the_same_equal_and_a_count_of_times_is_for_each(tmp_path: Path) -> None:
+    # audit2's Sextant: "if your Armament is the Pirate's Combat Power" named it rather than
+    # compared the two.
+    cards = _audit_cards("audit2_uncharted_passage")
+    model, ir = _sheet(tmp_path, "uncharted_passage", None, cards=cards)
+    assert _said(model)["Sextant"] == (
+        "In the Pirate phase, if your Armament equals the Pirate's Combat Power, you may gain 1 "
+        "prestige and discard this card."
+    )
+    assert _lint(model, ir) == ""
+    # audit2's Hydra: "lose 1 Money as many times as the number of your defeated Encounters".
+    cards = _audit_cards("audit2_incredible_expeditions")
+    model, ir = _sheet(tmp_path / "ie", "incredible_expeditions", None, cards=cards)
+    said = _said(model)["Hydra"]
+    assert said.startswith("Upon Facing...: lose 1 Money for each of your defeated Encounters."), (
+        said
+    )
+    assert _lint(model, ir) == ""

@@ -380,6 +380,12 @@ class CardWriter:
             if len(body) == 1 and not _compound(body[0]):
                 # "mark an X on the Health track twice", "... as many times as the result".
                 tail: Text = [times] if times else ["as many times as ", *self.expr(count)]
+                said_count = _merged(self.expr(count)) if not times else []
+                first = said_count[0] if said_count else None
+                if isinstance(first, str) and first.startswith("the number of "):
+                    # "lose 1 Money for each of your defeated Encounters" (it read "as many
+                    # times as the number of your defeated Encounters").
+                    tail = ["for each of " + first[len("the number of ") :], *said_count[1:]]
                 return [*self.stmt(body[0]), " ", *tail]
             head: Text = [times] if times else ["as many times as ", *self.expr(count)]
             return ["repeat ", *head, ": ", *self.block(body, "; ")]
@@ -1143,6 +1149,10 @@ class CardWriter:
                 count = right["value"]
                 return [*self.expr(left["value"]), " has ", *_how_many(op, count, things)]
         said = _COMPARE[op]
+        if op == "==" and right["kind"] in ("counter", "quantity"):
+            # Two amounts the same: "if your Armament equals the Pirate's Combat Power" ("is"
+            # read as naming it).
+            said = "equals"
         if counted and right["kind"] != "num":
             held = self.expr(left)
             last = plain_words(held).split(" ")[-1]
@@ -1155,12 +1165,12 @@ class CardWriter:
             if _singular(word) != word:
                 # "its goods are groceries": a card's property named by a plural noun
                 # ("spec.goods == groceries" printed "spec's goods is", which the lint refuses).
-                said = "are" + said[2:]
+                said = _plural_verb(said)
         told = self.expr(left)
         if left["kind"] == "call" and _plural_head(plain_words(told)):
             # A native whose words name a plural: "the bonus points on the tiles in-between
             # are at least 4", "the free Tent sites of the site are 0" (both printed "is").
-            said = "are" + said[2:]
+            said = _plural_verb(said)
         return [*told, f" {said} ", *self.expr(right)]
 
     def round_compared(self, op: str, right: dict[str, Any]) -> Text | None:
@@ -1602,6 +1612,14 @@ def _who_does(text: Text) -> Text:
             seg = re.sub(r" and they (\w+)\b", lambda m: " and " + _third_singular(m.group(1)), seg)
         out.append(seg)
     return out
+
+
+def _plural_verb(said: str) -> str:
+    """A comparison's verb said of a plural: "is at least" -> "are at least", "equals" ->
+    "equal"."""
+    if said == "equals":
+        return "equal"
+    return "are" + said[2:] if said.startswith("is") else said
 
 
 def _merged(text: Text) -> Text:
