@@ -400,3 +400,16 @@ def test_two_amounts_the_same_equal_and_a_count_of_times_is_for_each(tmp_path: P
         said
     )
     assert _lint(model, ir) == ""
+
+
+def test_no_one_did_it_and_an_appositive_left_out_of_a_clause(tmp_path: Path) -> None:
+    # audit3's landfall: "If your ship is at the last Location, the Drowned City of Atlantis and
+    # a player has not defeated both Encounters at the Drowned City of Atlantis" read as a list
+    # and as of one player.
+    text = _audit("audit3_incredible_expeditions", "landfall")
+    model, ir = _sheet(tmp_path, "incredible_expeditions", "landfall", text)
+    assert _said(model)["Landfall"].startswith(
+        "If your ship is at the Drowned City of Atlantis and no player has defeated both "
+        "Encounters at the Drowned City of Atlantis, "
+    ), _said(model)["Landfall"]
+    assert _lint(model, ir) == ""

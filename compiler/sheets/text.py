@@ -1251,6 +1251,14 @@ class CardWriter:
             # "you do not play the Land side", not "it is not so that you play the Land side
             # and ...", which reads as the whole condition negated.
             return ["you do not " + first[4:], *words[1:]]
+        if (
+            isinstance(first, str)
+            and re.match(r"a [a-z]+ (?:has|is|was|can) ", first)
+            and len(words) == 1
+        ):
+            # "no player has defeated both Encounters", "no ship has sunk" (it read "a player
+            # has not defeated ...", as if of one player alone).
+            return ["no " + first[2:]]
         if kind == "logic":
             # De Morgan: "neither ... nor" reads wrong for long clauses; say both sides.
             op = "or" if e["op"] == "and" else "and"
