@@ -178,6 +178,11 @@ def test_score_each_is_said_as_a_player_scores(tmp_path: Path) -> None:
         "bonus points printed in the sections of the area; for each Waypoint on the open edges "
         "of the area: return the Waypoint to its owner's supply and score 1 point." in said
     ), said
+    # A verb described as a thing done is its event: "Whenever an area is completed" (it read
+    # "Whenever the rules call for an area completed").
+    assert said.startswith(
+        'Whenever an area is completed, resolve every "When an area is completed" effect'
+    ), said
     for odd in ("at each Waypoint each", "share apart", "acting player", "waypoint)"):
         assert odd not in said, odd
     assert _lint(model, ir) == ""

@@ -458,7 +458,7 @@ def variant_verbs(
         doc = yours(str((docs.get(name) or {}).get("doc") or name.replace("_", " ")))
         title = doc[:1].upper() + doc[1:]
         writer.card = {"id": "flow", "title": title, "source": source}
-        text = _sentence([f"whenever the rules {_called_for(doc)}, ", *writer.block(verb["body"])])
+        text = _sentence([f"{_whenever(doc)}, ", *writer.block(verb["body"])])
         views.append(
             _changed_view(f"verb-{name}", title, source, text, marks.get((name, "verb", name)))
         )
@@ -522,6 +522,22 @@ def _changed_view(
 _NOUN_STARTS = frozenset("the a an every each all this that your their its one no".split())
 #: A finite verb: a description that has one is a statement ("... is unlocked").
 _FINITE = re.compile(r"\b(?:is|are|was|were|has|have|gets|get|becomes|become)\b")
+
+
+#: "an area completed", "a tile placed": a thing and what happened to it, a verb's description
+#: for an event (its "ed" word the participle).
+_THING_DONE = re.compile(r"^(an?|the) ([A-Za-z]+) ([a-z]+ed)\b")
+
+
+def _whenever(doc: str) -> str:
+    """The lead of a verb's rule: "whenever an area is completed" for a description of a
+    thing done ("an area completed: its tiles ...", which read "whenever the rules call for
+    an area completed"), else "whenever the rules" and what they ask for (:func:`_called_for`)."""
+    said = doc.strip().rstrip(".").split(":", 1)[0].strip()
+    done = _THING_DONE.match(said)
+    if done and done.end() == len(said):
+        return f"whenever {done.group(1).lower()} {done.group(2)} is {done.group(3)}"
+    return f"whenever the rules {_called_for(doc)}"
 
 
 def _called_for(doc: str) -> str:
