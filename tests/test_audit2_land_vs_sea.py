@@ -116,10 +116,8 @@ def test_a_library_call_is_said_in_words_on_the_printed_card(tmp_path: Path) -> 
     folder = with_library(copy_game(tmp_path, GAME).parent.parent)
     (folder / "audit2.cards").write_text(LIBRARY_CARDS, encoding="utf-8")
     said = printed_texts(folder, {"audit2.cards"})
-    assert (
-        "for each cell in the six cells around the placed tile where"
-        in (said["Stone Circle scoring"])
-    )
+    # wording6: the loop's item said once ("for each cell in the six cells around ...").
+    assert "for each cell around the placed tile where" in (said["Stone Circle scoring"])
     assert (
         "every player who has more points than any other player: score 5 points"
         in (said["Crown of the Map"])

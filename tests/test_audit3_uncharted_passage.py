@@ -209,7 +209,11 @@ def test_a_house_rules_setup_and_end_phases_say_when_they_are_played(tmp_path: P
         model = build_model(result.ir, ref, variant=name, folder=folder)
         texts.update({title: plain(text) for title, text in model.phases})
     assert texts["Head start"].startswith("Once, at the setup: every player: gain one Port Card")
-    assert texts["End of the Game"].startswith("Once, after the last round: write the month's")
+    # wording6: write_logbook in reference.yaml's words (it read "write the month's line of
+    # each logbook, once").
+    assert texts["End of the Game"].startswith(
+        "Once, after the last round: write this month's line in the logbook"
+    )
     assert texts["Planning phase"].startswith("Reveal one card")
 
 

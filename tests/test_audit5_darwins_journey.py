@@ -68,9 +68,10 @@ def test_a_native_named_by_a_plural_is_compared_with_are(tmp_path: Path) -> None
     # audit4's Correspondence tile compares free_tent_sites(site), "the free Tent sites of".
     texts = audit_texts(tmp_path, GAME, AUDIT.parent / "audit4_darwins_journey")
     assert (
-        "for each Campsite where the free Tent sites of the site are 0: gain 1 victory point"
+        # wording6: the loop's card is "the Campsite", as its kind is named (was "the site").
+        "for each Campsite where the free Tent sites of the Campsite are 0: gain 1 victory point"
         in texts["Letters to Darwin's Sisters"]
     ), texts["Letters to Darwin's Sisters"]
     # A native named by a singular keeps "is".
     mine = audit_texts(tmp_path / "mine", GAME, AUDIT)
-    assert "the site's track is the Ocean track" in mine["Treasure Map"]
+    assert "the Campsite's track is the Ocean track" in mine["Treasure Map"]

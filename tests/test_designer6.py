@@ -252,7 +252,9 @@ def test_the_hexhold_sheets_build_with_its_words(
     # The hexes module's words count in the plural; one step is "1 step" (the lint refused
     # "the cells 1 steps from", failing the build of any card calling hex_ring(cell, 1)).
     # (A list of numbers prints as "(0, 0)", its brackets escaped in Markdown: wording5.)
-    assert "for each c in the cells 1 step from \\(0, 0\\) where" in printed, printed
+    # (A loop named "c", no noun of the list's, is "each of" it: wording6; it read "for each c
+    # in the cells ...".)
+    assert "for each of the cells 1 step from \\(0, 0\\) where" in printed, printed
     assert "the cells 1 step or fewer from" in printed, printed
     assert "1 steps" not in printed, printed
 

@@ -89,7 +89,7 @@ def test_an_inserted_phase_is_printed_from_its_dsl_with_its_provisional_mark() -
     phases = _phases(md)
     assert [t for t, _ in phases][:2] == ["Storm Season", "Planning phase"]
     text = phases[0][1]
-    assert text.startswith("If the round is at least 10, every player: roll a die;")
+    assert text.startswith("If it is round 10 or later, every player: roll a die;")
     mark = re.search(r"◇(\d+)$", text)
     assert mark is not None, text
     # The mark's note says what it is in words, not as the checker's label.
@@ -231,7 +231,7 @@ def test_the_html_reference_prints_the_flows_phases() -> None:
     ref = resolve(reference_for(folder, "storm_season"), ir, {c["id"] for c in ir["cards"]})
     model = build_model(ir, ref, variant="storm_season", folder=folder)
     html = str(build_sheet(model, SheetOptions(), folder / OVERRIDES).reference)
-    assert "<td>1. Storm Season</td><td>If the round is at least 10" in html
+    assert "<td>1. Storm Season</td><td>If it is round 10 or later" in html
     row = html.split("<td>1. Storm Season</td>", 1)[1].split("</tr>", 1)[0]
     # Its icon drawn and its provisional mark, as a card's text has them.
     assert '<svg class="icon"' in row and '<span class="prov">&#9671;' in row
@@ -269,7 +269,7 @@ def test_the_errata_says_the_flows_changes_in_the_rulebooks_words(
         "Pirate phase \\(it traded places with the Pirate phase\\)."
     ) in words
     assert "- The Planning phase: now reveal the top card of the voyage pile" in words
-    assert "- The game now ends when the round is 10 \\(it ended when a ship has sunk" in words
+    assert "- The game now ends when it is round 10 \\(it ended when a ship has sunk" in words
     # The rulebook's words, not the DSL's.
     assert "reveal_voyage" not in words and "ship_sunk" not in words
 
@@ -285,8 +285,8 @@ def test_the_errata_says_an_inserted_phase_and_a_redefined_verb_in_words(
     )
     text = out.read_text(encoding="utf-8")
     assert (
-        "- New phase: Storm Season, played in each round, before the Planning phase: if the "
-        "round is at least 10, every player: roll a die;"
+        "- New phase: Storm Season, played in each round, before the Planning phase: if it is "
+        "round 10 or later, every player: roll a die;"
     ) in text
     verb = tmp_path / "verb.md"
     args = ["diff", "uncharted_passage", "uncharted_passage/port_cards_two_at_a_time"]

@@ -208,13 +208,17 @@ UP_EXPECTED = {
     "gain 1 prestige.",
     # A roll inside a sentence is a noun: "equal to roll a die" before.
     "The Kraken's Lair": "When you anchor outside a port, gain prestige equal to a die roll twice.",
-    "Lucky Sevens": "Immediately, if a roll of two dice is higher than 7, gain 1 prestige.",
-    "Broadside": "Immediately the Pirate's Raid event, before damage (Ship Damage 2, which "
-    "cards may change), then mark Xs on [durability] the Ship Durability track equal to Ship "
-    "Damage.",
+    # A roll as a player says it (wording6; it read "if a roll of two dice is higher than 7").
+    "Lucky Sevens": "Immediately, if you roll higher than 7 on two dice, gain 1 prestige.",
+    # A window by the words its cards print under, as `fire` says them (wording6; it read
+    # "the Pirate's Raid event, before damage (Ship Damage 2, ...)").
+    "Broadside": 'Immediately resolve every "Against the Pirate\'s Raid" effect in force (Ship '
+    "Damage 2, which cards may change), then mark Xs on [durability] the Ship Durability track "
+    "equal to Ship Damage.",
     "Storm Front": "In the Sailing phase, reduce [reach] reach by up to 1 and mark an X on "
     "[durability] the Ship Durability track.",
-    "Doldrums": "In the Sailing phase, if the round is a multiple of 2, reduce [reach] reach by "
+    # An even round as a player says it (it read "if the round is a multiple of 2").
+    "Doldrums": "In the Sailing phase, if it is an even round, reduce [reach] reach by "
     "up to 2; otherwise, sail 2 additional spaces.",
     "Gentle Gusts": "In the Sailing phase, sail additional spaces equal to your Sailing Speed "
     "minus 1.",
@@ -480,8 +484,8 @@ LVS_EXPECTED = {
     "Lighthouse scoring": "When you place a tile, if [has_city] a City overlaps or is connected "
     "to the placed tile, score 2 points.",
     "Reef scoring": "When an area is completed, score 1 point.",
-    # Not "for each the area in ...".
-    "Ley scoring": "When an area is completed, for each area in the areas the placement "
+    # Not "for each the area in ...", nor "for each area in the areas the placement completed".
+    "Ley scoring": "When an area is completed, for each area the placement "
     "completed: score 1 point.",
     # A loop name without words of its own: "for each of ...", the item "it".
     "Each Area scoring": "At the end of the game, for each of the areas the placement completed "

@@ -98,15 +98,18 @@ def test_a_window_quantity_whose_value_names_it_is_said_once(tmp_path: Path) -> 
     # Encounter being Faced plus 1, ...)": the native's words already say the quantity.
     text = _audit("audit5_incredible_expeditions", "perilous_waters")
     model, ir = _sheet(tmp_path, "incredible_expeditions", "perilous_waters", text)
-    (said,) = [s for s in _said(model).values() if "Upon Facing an Encounter" in s]
+    (said,) = [s for s in _said(model).values() if "Upon Facing" in s]
     assert "difficulty the Heroism difficulty" not in said
+    # wording6: the window by its cards' words, as `fire` says them (it read "Upon Facing an
+    # Encounter (...)"), and set_difficulty in reference.yaml's words (it read "the Encounter
+    # being Faced asks this Heroism and Skullduggery difficulty (its Upon Facing text said so;
+    # the Heroism difficulty, the Skullduggery difficulty)").
     assert (
-        "Upon Facing an Encounter (the Heroism difficulty printed on the Encounter being Faced "
-        "plus 1, the Skullduggery difficulty printed on the Encounter being Faced, which cards "
-        "may change)" in said
-    )
-    # A description ending in its own bracket takes the values inside it, not a second pair.
-    assert "(its Upon Facing text said so; the Heroism difficulty, the Skullduggery" in said
+        'resolve every "Upon Facing" effect in force (the Heroism difficulty printed on the '
+        "Encounter being Faced plus 1, the Skullduggery difficulty printed on the Encounter "
+        "being Faced, which cards may change), then the difficulty to meet is the Heroism "
+        "difficulty and the Skullduggery difficulty;" in said
+    ), said
     assert _lint(model, ir) == ""
 
 
@@ -128,7 +131,7 @@ def test_a_quantity_given_a_number_is_still_named() -> None:
             "audit2_incredible_expeditions",
             "lean_rest",
             "Rest Turn: Refresh the Crew, Acquire from the Market, take a Money token",
-            "Whenever the rules call for a Rest Turn, say which way the player spends the turn",
+            "Whenever the rules call for a Rest Turn, take a Rest Turn; Refresh your Exhausted",
         ),
         # "Whenever the rules say to the Reward Phase: Coins for each player, ...".
         (
@@ -296,10 +299,13 @@ def test_a_verb_description_naming_its_parameters_takes_their_values(tmp_path: P
     text = _audit("audit4_land_vs_sea", "conquest")
     model, ir = _sheet(tmp_path, "land_vs_sea", "conquest", text)
     (said,) = [s for t, s in _said(model).items() if t.startswith("An area completed")]
+    # wording6: score_each is said in reference.yaml's words, its parameters in braces ("score
+    # {amount} point"): it read "the acting player scores the number of tiles in the area at 1
+    # each (City scoring's share apart; area tiles)".
     assert (
-        'resolve every "When an area is completed" effect in force for the area; the acting '
-        "player scores the number of tiles in the area at 1 each (City scoring's share apart; "
-        "area tiles)" in said
+        'resolve every "When an area is completed" effect in force for the area; score points '
+        "equal to the number of tiles in the area; score points equal to the bonus points "
+        "printed in the sections of the area" in said
     )
     assert _lint(model, ir) == ""
 

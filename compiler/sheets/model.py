@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from compiler.sheets.reference import HexSpec, Reference
-from compiler.sheets.text import CardWriter, IconRef, Provisional, Text, TextError
+from compiler.sheets.text import CardWriter, IconRef, Provisional, Text, TextError, yours
 from engine.words import with_article
 
 #: Properties that count a card's copies, in the order they are looked for.
@@ -464,10 +464,10 @@ def variant_verbs(
         if not _declared_by_variant({"file": source.rsplit(":", 1)[0]}):
             continue
         name = verb["name"]
-        doc = str((docs.get(name) or {}).get("doc") or name.replace("_", " "))
+        doc = yours(str((docs.get(name) or {}).get("doc") or name.replace("_", " ")))
         title = doc[:1].upper() + doc[1:]
         writer.card = {"id": "flow", "title": title, "source": source}
-        text = _sentence([f"whenever the rules {_called_for(doc)}, ", *writer.block(verb["body"])])
+        text = _sentence([f"{_whenever(doc)}, ", *writer.block(verb["body"])])
         views.append(
             _changed_view(f"verb-{name}", title, source, text, marks.get((name, "verb", name)))
         )
@@ -481,7 +481,7 @@ def variant_verbs(
         if not _declared_by_variant({"file": source.rsplit(":", 1)[0]}):
             continue
         name = function["name"]
-        doc = str((natives.get(name) or {}).get("doc") or name.replace("_", " "))
+        doc = yours(str((natives.get(name) or {}).get("doc") or name.replace("_", " ")))
         title = doc[:1].upper() + doc[1:]
         writer.card = {"id": "flow", "title": title, "source": source}
         call = {
@@ -533,6 +533,22 @@ _NOUN_STARTS = frozenset("the a an every each all this that your their its one n
 _FINITE = re.compile(r"\b(?:is|are|was|were|has|have|gets|get|becomes|become)\b")
 
 
+#: "an area completed", "a tile placed": a thing and what happened to it, a verb's description
+#: for an event (its "ed" word the participle).
+_THING_DONE = re.compile(r"^(an?|the) ([A-Za-z]+) ([a-z]+ed)\b")
+
+
+def _whenever(doc: str) -> str:
+    """The lead of a verb's rule: "whenever an area is completed" for a description of a
+    thing done ("an area completed: its tiles ...", which read "whenever the rules call for
+    an area completed"), else "whenever the rules" and what they ask for (:func:`_called_for`)."""
+    said = doc.strip().rstrip(".").split(":", 1)[0].strip()
+    done = _THING_DONE.match(said)
+    if done and done.end() == len(said):
+        return f"whenever {done.group(1).lower()} {done.group(2)} is {done.group(3)}"
+    return f"whenever the rules {_called_for(doc)}"
+
+
 def _called_for(doc: str) -> str:
     """What the rules ask for when they call a verb described by ``doc``, after "whenever
     the rules": a command "say to gain two Port Cards"; an infinitive heading ("To Face an
@@ -572,7 +588,9 @@ def _generated_phase(
 ) -> tuple[str, Text]:
     """A phase the reference has no words for: its DSL title, its statements in words (a
     setup's or an end's phase says when it is played)."""
-    title = str(phase.get("title") or phase["name"].replace("_", " "))
+    # A title a designer wrote of "the player" is said to "you", as the sheet is ("A storm: on
+    # a 6 you score 2", not "... the player scores 2").
+    title = yours(str(phase.get("title") or phase["name"].replace("_", " ")))
     title = title[0].upper() + title[1:]
     writer.card = {"id": "flow", "title": title, "source": _at(phase.get("loc") or {})}
     text = _sentence(writer.block(phase["body"]))

@@ -83,6 +83,11 @@ class CardWriter:
         self.player_vars: set[str] = set()
         #: Names of the other loops without words of their own: each is "it".
         self.item_vars: set[str] = set()
+        #: Names a rule gave a roll (``let storm 1d6``): each is "the result" after it.
+        self.roll_vars: set[str] = set()
+        #: Names of the loops over a kind's cards without words of their own, as the kind's
+        #: noun: ``for each site in campsite`` says "the Campsite", never "the site".
+        self.kind_vars: dict[str, str] = {}
         #: Names of the loops over a kind's cards, by kind (``for each s in space``): a tag
         #: tested of one is said in the words of that kind's tag.
         self.loop_kinds: dict[str, str] = {}
@@ -100,6 +105,16 @@ class CardWriter:
             for name, value in (self.vocab.get("params") or {}).items()
             if name not in ref.words and isinstance(value, int) and not isinstance(value, bool)
         }
+        #: How many rounds the game's flow plays (``round rounds { ... }``: the parameter),
+        #: so "round == rounds" is "the last round"; None without rounds.
+        self.round_count: dict[str, Any] | None = next(
+            (
+                s["count"]
+                for s in (ir.get("flow") or {}).get("sections", [])
+                if s.get("section") == "round" and isinstance(s.get("count"), dict)
+            ),
+            None,
+        )
         #: True while the thing a statement changes is written ("reduce the Pirate's Combat
         #: Power"): a name's icon goes there, on the effect, not wherever the name is read
         #: ("if your Armament is higher than the Pirate's Combat Power").
@@ -342,8 +357,12 @@ class CardWriter:
             return ["you may ", *self.block(body, " and ")]
         if kind == "let":
             if s["value"]["kind"] == "roll":
+                # The roll is "the result" in what follows, in a card or a phase alike (a
+                # house rule's "let storm 1d6" read "if the storm is higher than 3").
+                self.roll_vars.add(s["name"])
                 return self.expr(s["value"], as_statement=True) + self.mark(s)
             # "the total is your crew stamina plus your Armament": the name the rule uses next.
+            self.roll_vars.discard(s["name"])
             return [*self.local(s["name"]), " is ", *self.expr(s["value"])] + self.mark(s)
         if kind == "for_each":
             return self.for_each(s)
@@ -363,6 +382,12 @@ class CardWriter:
             if len(body) == 1 and not _compound(body[0]):
                 # "mark an X on the Health track twice", "... as many times as the result".
                 tail: Text = [times] if times else ["as many times as ", *self.expr(count)]
+                said_count = _merged(self.expr(count)) if not times else []
+                first = said_count[0] if said_count else None
+                if isinstance(first, str) and first.startswith("the number of "):
+                    # "lose 1 Money for each of your defeated Encounters" (it read "as many
+                    # times as the number of your defeated Encounters").
+                    tail = ["for each of " + first[len("the number of ") :], *said_count[1:]]
                 return [*self.stmt(body[0]), " ", *tail]
             head: Text = [times] if times else ["as many times as ", *self.expr(count)]
             return ["repeat ", *head, ": ", *self.block(body, "; ")]
@@ -372,7 +397,14 @@ class CardWriter:
             # "the Pirate's Raid event, before damage (Ship Damage 2, which cards may change),
             # then mark ...": the window by its description, its quantities in brackets, then
             # what reads them back.
-            doc = _yours(self.vocab["triggers"].get(s["trigger"], {}).get("doc", s["trigger"]))
+            doc = yours(self.vocab["triggers"].get(s["trigger"], {}).get("doc", s["trigger"]))
+            lead = (self.ref.when.get(s["trigger"]) or "").strip().rstrip(",:;.").strip()
+            if lead:
+                # The effects by the words the cards print them under, as `fire` says them:
+                # 'resolve every "Against the Pirate's Raid" effect in force (Ship Damage 2,
+                # ...)'; the trigger's description read as a designer's note ("the Pirate's
+                # Raid event, before damage (Ship Damage 2, ...)").
+                doc = f'resolve every "{lead}" effect in force'
             given = [self.quantity_given(q["name"], q["value"]) for q in s["quantities"]]
             out: Text = [doc]
             if given:
@@ -406,7 +438,11 @@ class CardWriter:
         if cond["kind"] == "not" and not s["else"]:
             # "unless play lime_juice { mark health 1 }": the rulebook puts a short exception
             # last; before several steps it goes first, so it covers them all.
-            if len(inner) > 1 or any(_compound(x) for x in inner):
+            words = plain_words(then)
+            if len(inner) > 1 or any(_compound(x) for x in inner) or ", " in words:
+                # Before a step with a clause of its own ("if your Armament is lower ...,
+                # your ship takes damage ..."), the exception goes first: after it, it read
+                # as part of that clause.
                 return ["unless ", *self.expr(cond["operand"]), ", ", *then]
             return [*then, " unless ", *self.expr(cond["operand"])]
         out: Text = ["if ", *self.expr(cond), ", ", *then]
@@ -431,43 +467,90 @@ class CardWriter:
                 # tokens", "... for whom the Ocean Region of their Ship is ... and they have".
                 words = _third_person(self.expr(where))
                 first = words[0] if words else ""
-                if isinstance(first, str) and first.startswith("they have "):
-                    head = ["every player who has " + first[len("they have ") :], *words[1:]]
+                if isinstance(first, str) and _THEY_DO.match(first):
+                    # "every player who has no Treasure tokens", "... who keeps their side's
+                    # points and does not play the Land side" (it read "every player for whom
+                    # they keep their side's points and they do not play ...").
+                    head = ["every player who ", *_who_does(words)]
                 else:
                     head += [" for whom ", *words]
         elif over.get("of_kind"):
-            # `for each site in campsite`: "for each Campsite", every card of the kind.
+            # `for each site in campsite`: "for each Campsite", every card of the kind; the
+            # card is "the Campsite" in the rule, whatever the loop is named ("the site's
+            # track" named a thing the card never calls a site; "for each tile: if the
+            # special's City" another).
             self.loop_kinds[s["var"]] = over["of_kind"]
-            head = ["for each ", *_strip_article([self.word(over["of_kind"])])]
+            noun = _strip_article([self.kind_word(over["of_kind"])])
+            if s["var"] not in self.ref.words:
+                self.kind_vars[s["var"]] = plain_words(noun)
+            head = ["for each ", *noun]
             if s["where"] is not None:
-                head += [" where ", *self.expr(s["where"])]
-        elif s["var"] in self.ref.words or not s["var"].endswith(("ed", "ing")):
-            # "for each card in your hand": the loop's name is a noun.
+                head += self.kind_where(plain_words(noun), s["where"])
+        else:
             listed = self.expr(over)
+            named = plain_words(self.named(s["var"])) if s["var"] in self.ref.words else ""
+            each = _each_in(named or s["var"].replace("_", " "), listed)
             if listed and isinstance(listed[0], str) and listed[0].startswith("every "):
                 # A list said "every trade route on the board" is the loop itself: "for every
                 # trade route on the board", not "for each trade route in every trade route".
                 head = ["for ", *listed]
-            else:
+            elif each is not None:
+                # The loop's item is what the list holds: "for each Ley line this placement
+                # forms", not "for each Ley line in the Ley lines this placement forms".
+                head = ["for each ", *each]
+            elif named or (over.get("kind") != "call" and not s["var"].endswith(("ed", "ing"))):
+                # "for each card in your hand": the loop's name is a noun.
                 head = ["for each ", *_strip_article(self.named(s["var"])), " in ", *listed]
-            if s["where"] is not None:
-                head += [" where ", *self.expr(s["where"])]
-        else:
-            # A loop name that is no noun ("completed"): "for each of the areas ...", and the
-            # item is "it" in the rule ("the number of tiles in it").
-            self.item_vars.add(s["var"])
-            head = ["for each of ", *self.expr(over)]
+            else:
+                # A list a native gives, its loop named as no noun of it ("seen", "top",
+                # "completed"): "for each of the top 2 of your Resource deck", and the item is
+                # "it" in the rule ("where it is Fame"; it read "for each seen in ... where
+                # the seen is Fame").
+                self.item_vars.add(s["var"])
+                head = ["for each of ", *listed]
             if s["where"] is not None:
                 head += [" where ", *self.expr(s["where"])]
         for index, key in enumerate(s.get("order") or []):
             # "by prestige descending": the order the rule goes round in.
             first = "highest" if key["descending"] else "lowest"
+            said = _strip_owner(self.expr(key["key"]))
+            if index and key["descending"] and plain_words(said).startswith("whose "):
+                # A tie broken by a thing said of the player: "ties going first to the player
+                # whose Prestige marker is on top", as the rulebook breaks it ("If tied, the
+                # player whose marker is on top goes first"), not "then of whose ... (highest
+                # first)".
+                head += [", ties going first to the player ", *said]
+                continue
             head += [
                 ", in order of " if index == 0 else ", then of ",
                 *_strip_owner(self.expr(key["key"])),
                 f" ({first} first)",
             ]
-        return [*head, ": ", *self.block(s["body"])]
+        try:
+            return [*head, ": ", *self.block(s["body"])]
+        finally:
+            self.kind_vars.pop(s["var"], None)
+
+    def kind_where(self, noun: str, where: dict[str, Any]) -> Text:
+        """What picks the cards of a loop over a kind, after "for each Campsite": one clause
+        about the card said of it, "with at least 2 encounters" (it read "where the Location
+        has at least 2 encounters"), "whose track is the Ocean track", "that is a Discovery
+        Spot"; else "where" and the condition."""
+        said = _merged(self.expr(where))
+        first = said[0] if said else None
+        if where.get("kind") != "logic" and isinstance(first, str):
+            for lead, turned in ((" has ", " with "), ("'s ", " whose "), (" is ", " that is ")):
+                opening = f"the {noun}{lead}"
+                if first.startswith(opening):
+                    return [turned + first[len(opening) :], *said[1:]]
+        return [" where ", *said]
+
+    def kind_word(self, kind: str) -> str:
+        """A kind of card in words: the reference's ``words``, else its card type
+        (``kinds``), else its name with spaces."""
+        if kind in self.ref.words:
+            return self.ref.words[kind]
+        return self.ref.kind_name(kind, kind.replace("_", " "))
 
     def choose_from(self, s: dict[str, Any]) -> Text:
         """``choose VAR in LIST where ... { ... }``: "choose a player who has no Coins: ...",
@@ -568,10 +651,13 @@ class CardWriter:
 
     def described(self, name: str, args: list[Any]) -> Text:
         """A verb by its words (or its description), its values in brackets after it."""
-        doc = _yours(self.vocab["verbs"].get(name, {}).get("doc", name))
+        doc = yours(self.vocab["verbs"].get(name, {}).get("doc", name))
         if name in self.ref.words:
             # The rulebook's words for the verb before the vocabulary's own description.
             doc = self.ref.words[name]
+            params = self.vocab["verbs"].get(name, {}).get("params") or []
+            if _BRACED.search(doc):
+                return self.templated(doc, params, args)
         elif name not in self.ref.icons:
             said = self.library_words(name, self.vocab["verbs"].get(name), args)
             if said is not None:
@@ -614,6 +700,24 @@ class CardWriter:
             out[-1:] = [last[: match.start()], *said, last[match.end() :]]
         rest += [a for a in args[len(params) :] if a is not None]
         return [seg for seg in out if seg != ""], rest
+
+    def templated(self, words: str, params: list[dict[str, Any]], args: list[Any]) -> Text:
+        """reference.yaml's words for a verb or native that name its parameters in braces
+        ("score {amount} point"): each value in its place, a count agreeing with the noun
+        after it ("score 1 point", "score points equal to the number of tiles in the area"),
+        and the parameters the words leave out not said at all: a designer's value (a log's
+        label, City scoring's multiplier) is no part of the player's rule. It printed "the
+        acting player scores 1 at each Waypoint each (City scoring's share apart; waypoint)"."""
+        values = {p["name"]: a for p, a in zip(params, args, strict=False) if a is not None}
+        pieces = _BRACED.split(words)
+        out: Text = [pieces[0]] if pieces[0] else []
+        for index in range(1, len(pieces), 2):
+            name, after = pieces[index], pieces[index + 1]
+            if name not in values:
+                out.append("{" + name + "}" + after)
+                continue
+            out += self.fill("{n}" + after, None, values[name])
+        return [seg for seg in out if seg != ""]
 
     def library_words(self, name: str, sig: dict[str, Any] | None, args: list[Any]) -> Text | None:
         """A standard-library call in its own words, the values in their places ("the six
@@ -801,7 +905,7 @@ class CardWriter:
         if name == "play_one":
             return ["you may play one card from ", *target]
         doc = self.vocab["verbs"].get(name, {}).get("doc", name)
-        return [_yours(doc)]
+        return [yours(doc)]
 
     def floor(self, target: dict[str, Any]) -> Text:
         """What losing the game's score stops at, as the rulebook says it: " (to a minimum of
@@ -863,7 +967,9 @@ class CardWriter:
                 return [f"a roll of {count} {dice}{sides}"]
             return [f"{count} {dice}{sides}"]
         if kind == "local":
-            if self._is_roll(e["name"]):
+            if (e["name"] in self.roll_vars and e["name"] not in self.ref.words) or self._is_roll(
+                e["name"]
+            ):
                 return ["the result"]
             if _is_missing(e):
                 return ["the amount you cannot pay"]
@@ -961,6 +1067,10 @@ class CardWriter:
                     said = with_article(phrase)
                 return [*self.expr(value), f" is {said}"]
             owner = self.expr(e["value"])
+            if e.get("type") == "bool":
+                # A yes/no property as a condition: "the tile has a City" (it read "if the
+                # tile's City, ...").
+                return [*owner, " has ", with_article(self.word(e["attr"]))]
             if owner == ["it"]:
                 # The item a loop or a choice names "it": "its worth", never "it's worth".
                 return ["its ", self.word(e["attr"])]
@@ -981,6 +1091,8 @@ class CardWriter:
             return ["that player"]
         if name in self.item_vars:
             return ["it"]
+        if name in self.kind_vars:
+            return ["the ", self.kind_vars[name]]
         words = self.named(name)
         first = plain_words(words).split(" ", 1)[0].lower()
         return words if first in ("the", "a", "an", "your", "each") else ["the ", *words]
@@ -1011,8 +1123,47 @@ class CardWriter:
             # "cooperative() == true" is the condition itself.
             holds = right["value"] == (op == "==")
             return self.expr(left) if holds else self.negated(left)
-        if left == {"kind": "builtin", "name": "round"} and op == "<":
-            return ["it is before round ", *self.expr(right)]
+        if (
+            left["kind"] == "call"
+            and left["native"] == "roll"
+            and len(left["args"]) == 1
+            and left["args"][0].get("kind") == "dice"
+        ):
+            # The dice module's roll(1d6): the roll itself.
+            left = left["args"][0]
+        if left["kind"] in ("roll", "dice") and right["kind"] == "num":
+            # "2d6 > 7": "you roll higher than 7 on two dice", "1d6 == 6": "you roll a 6", as a
+            # player says a roll (it read "a roll of a die is 6").
+            count, sides = left["count"], left["sides"]
+            number = str(right["value"])
+            how = {
+                "==": f"{with_article(number)}",
+                "!=": f"anything but {with_article(number)}",
+                ">=": f"{number} or higher",
+                ">": f"higher than {number}",
+                "<=": f"{number} or lower",
+                "<": f"lower than {number}",
+            }[op]
+            dice = "" if count == 1 else f" on {_NUMBER_WORDS.get(count, str(count))} dice"
+            if sides != 6:
+                dice += f" of {sides} sides" if dice else f" on a die of {sides} sides"
+            return [f"you roll {how}{dice}"]
+        if left == {"kind": "builtin", "name": "round"}:
+            said_round = self.round_compared(op, right)
+            if said_round is not None:
+                return said_round
+        if (
+            left["kind"] == "binary"
+            and left["op"] == "%"
+            and left["left"] == {"kind": "builtin", "name": "round"}
+            and left["right"] == {"kind": "num", "value": 2}
+            and right["kind"] == "num"
+            and right["value"] in (0, 1)
+            and op in ("==", "!=")
+        ):
+            # "round % 2 == 0": "it is an even round", as a player counts them.
+            even = (right["value"] == 0) == (op == "==")
+            return [f"it is an {'even' if even else 'odd'} round"]
         if (
             left["kind"] == "binary"
             and left["op"] == "%"
@@ -1021,7 +1172,11 @@ class CardWriter:
         ):
             # "round % 3 == 0": every third round.
             verb = " is a multiple of " if op == "==" else " is not a multiple of "
-            return [*self.expr(left["left"]), verb, *self.expr(left["right"])]
+            told = self.expr(left["left"])
+            if left["left"]["kind"] == "call" and _plural_head(plain_words(told)):
+                # "the turns taken so far are a multiple of 5" (it read "is").
+                verb = " are" + verb[3:]
+            return [*told, verb, *self.expr(left["right"])]
         counted = left["kind"] == "counter" and (
             left["name"] in self.ref.words or left["name"].endswith("s")
         )
@@ -1038,6 +1193,10 @@ class CardWriter:
                 count = right["value"]
                 return [*self.expr(left["value"]), " has ", *_how_many(op, count, things)]
         said = _COMPARE[op]
+        if op == "==" and right["kind"] in ("counter", "quantity"):
+            # Two amounts the same: "if your Armament equals the Pirate's Combat Power" ("is"
+            # read as naming it).
+            said = "equals"
         if counted and right["kind"] != "num":
             held = self.expr(left)
             last = plain_words(held).split(" ")[-1]
@@ -1050,13 +1209,42 @@ class CardWriter:
             if _singular(word) != word:
                 # "its goods are groceries": a card's property named by a plural noun
                 # ("spec.goods == groceries" printed "spec's goods is", which the lint refuses).
-                said = "are" + said[2:]
+                said = _plural_verb(said)
         told = self.expr(left)
         if left["kind"] == "call" and _plural_head(plain_words(told)):
             # A native whose words name a plural: "the bonus points on the tiles in-between
             # are at least 4", "the free Tent sites of the site are 0" (both printed "is").
-            said = "are" + said[2:]
+            said = _plural_verb(said)
         return [*told, f" {said} ", *self.expr(right)]
+
+    def round_compared(self, op: str, right: dict[str, Any]) -> Text | None:
+        """The round compared with ``right`` as a player says when a rule applies: "it is the
+        last round" (the game's number of rounds: it read "the round is the number of
+        rounds"), "it is round 7 or later", "it is after round 1", "it is before round 6"."""
+        count = self.round_count
+        last = right == count or (
+            right["kind"] == "num"
+            and count is not None
+            and self.valued(count) == right
+            and count["kind"] != "num"
+        )
+        if last and op in ("==", "!="):
+            return ["it is the last round" if op == "==" else "it is not the last round"]
+        if last and op == "<":
+            return ["it is not the last round"]
+        if op == ">" and right["kind"] == "num" and isinstance(right["value"], int):
+            # "round > 1": "it is round 2 or later" (it read "the round is higher than 1").
+            op, right = ">=", {**right, "value": right["value"] + 1}
+        number = self.expr(right)
+        said = {
+            "==": ["it is round ", *number],
+            "!=": ["it is not round ", *number],
+            ">=": ["it is round ", *number, " or later"],
+            ">": ["it is after round ", *number],
+            "<=": ["it is round ", *number, " or earlier"],
+            "<": ["it is before round ", *number],
+        }
+        return said.get(op)
 
     def operand(self, e: dict[str, Any], op: str, right: bool = False) -> Text:
         """An operand of an arithmetic operator in words; a sum or difference under a product,
@@ -1093,6 +1281,9 @@ class CardWriter:
             return self.compare({**e, "op": flipped[e["op"]]})
         if kind == "not":
             return self.expr(e["operand"])
+        if kind == "attr" and e.get("type") == "bool" and not e.get("tag"):
+            # "not special.city": "the tile has no City".
+            return [*self.expr(e["value"]), " has no ", self.word(e["attr"])]
         words = self.expr(e)
         said = f" {plain_words(words).lower()} "
         if " no " in said or " none " in said or " not " in said:
@@ -1104,6 +1295,14 @@ class CardWriter:
             # "you do not play the Land side", not "it is not so that you play the Land side
             # and ...", which reads as the whole condition negated.
             return ["you do not " + first[4:], *words[1:]]
+        if (
+            isinstance(first, str)
+            and re.match(r"a [a-z]+ (?:has|is|was|can) ", first)
+            and len(words) == 1
+        ):
+            # "no player has defeated both Encounters", "no ship has sunk" (it read "a player
+            # has not defeated ...", as if of one player alone).
+            return ["no " + first[2:]]
         if kind == "logic":
             # De Morgan: "neither ... nor" reads wrong for long clauses; say both sides.
             op = "or" if e["op"] == "and" else "and"
@@ -1139,6 +1338,9 @@ class CardWriter:
         if phrase is not None:
             return [*lead, phrase]
         args = [self.expr(a) for a in e["args"]]
+        if name in self.ref.words and _BRACED.search(self.ref.words[name]):
+            params = self.vocab["natives"].get(name, {}).get("params") or []
+            return [*lead, *self.templated(self.ref.words[name], params, e["args"])]
         if name in self.ref.words:
             words = self.ref.words[name]
             # An argument the words already name is not said twice ("the placed tile is the
@@ -1150,7 +1352,18 @@ class CardWriter:
         said = self.library_words(name, self.vocab["natives"].get(name), e["args"])
         if said is not None:
             return [*lead, *said]
-        doc = _yours(self.vocab["natives"].get(name, {}).get("doc", name))
+        doc = yours(self.vocab["natives"].get(name, {}).get("doc", name))
+        if name == "max" and len(args) == 2 and {"kind": "num", "value": 0} in e["args"]:
+            other = next(a for a in e["args"] if a != {"kind": "num", "value": 0})
+            if other.get("kind") == "binary" and other.get("op") == "-":
+                # "max(result - 2, 0)": "the amount by which the result exceeds 2", as a
+                # rulebook says a shortfall (it read "the larger of the result minus 2 and 0").
+                return [
+                    "the amount by which ",
+                    *self.expr(other["left"]),
+                    " exceeds ",
+                    *self.operand(other["right"], "-", right=True),
+                ]
         if name in ("min", "max") and len(args) == 2:
             return [f"the {'smaller' if name == 'min' else 'larger'} of ", *_join(args, " and ")]
         if name == "count" and args and e["args"][0].get("kind") not in ("ref", "local"):
@@ -1387,6 +1600,8 @@ _THIRD_PERSON = (
     ("you are ", "they are "),
     ("you do not ", "they do not "),
     ("your ", "their "),
+    # Any other verb of theirs: "for whom you score" said "you" of another player.
+    ("you ", "they "),
 )
 
 
@@ -1402,6 +1617,83 @@ def _third_person(text: Text) -> Text:
                     seg = theirs.strip() + seg[len(mine.strip()) :]
         out.append(seg)
     return out
+
+
+#: A parameter named in braces in reference.yaml's words for a verb or native: "{amount}".
+_BRACED = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+
+#: Counts a list's words may give before its noun ("the six cells around ..."): a loop over
+#: it is "for each cell around ...".
+_COUNT_WORDS = frozenset("two three four five six seven eight nine ten".split())
+
+
+def _each_in(item: str, listed: Text) -> Text | None:
+    """A loop's head for ``item`` (its words) over the list said ``listed`` when the list is
+    "the" items of that noun: "Ley line this placement forms" for "the Ley lines this
+    placement forms", "cell around the placed tile" for "the six cells around the placed
+    tile"; None when the list's words name no such noun (or hold an icon)."""
+    if not listed or not all(isinstance(seg, str) for seg in listed):
+        return None
+    words = "".join(str(seg) for seg in listed).split()
+    noun = item.split()[-1].lower() if item.split() else ""
+    if len(words) < 2 or words[0].lower() != "the" or not noun:
+        return None
+    for index, word in enumerate(words[1:], start=1):
+        one = _singular(word)
+        if one.lower() == noun and one != word:
+            before = [
+                w for w in words[1:index] if not w.isdigit() and w.lower() not in _COUNT_WORDS
+            ]
+            return [" ".join([*before, one, *words[index + 1 :]])]
+    return None
+
+
+#: A clause about "they" (a player a loop goes over) and its verb: "they keep", "they do not".
+_THEY_DO = re.compile(r"^they (\w+)\b")
+
+
+def _who_does(text: Text) -> Text:
+    """Clauses about "they" as said after "every player who": "they keep their side's points
+    and they do not play the Land side" -> "keeps their side's points and does not play the
+    Land side", the verb agreeing with the one player."""
+    out: Text = []
+    for index, seg in enumerate(_merged(text)):
+        if isinstance(seg, str):
+            if index == 0:
+                seg = _THEY_DO.sub(lambda m: _third_singular(m.group(1)), seg, count=1)
+            seg = re.sub(r" and they (\w+)\b", lambda m: " and " + _third_singular(m.group(1)), seg)
+        out.append(seg)
+    return out
+
+
+def _plural_verb(said: str) -> str:
+    """A comparison's verb said of a plural: "is at least" -> "are at least", "equals" ->
+    "equal"."""
+    if said == "equals":
+        return "equal"
+    return "are" + said[2:] if said.startswith("is") else said
+
+
+def _merged(text: Text) -> Text:
+    """``text`` with each run of words one segment ("the ", "Location", " has " -> "the
+    Location has "), so a phrase across them can be found; icons and marks stay apart."""
+    out: Text = []
+    for seg in text:
+        if isinstance(seg, str) and out and isinstance(out[-1], str):
+            out[-1] = out[-1] + seg
+        elif seg != "":
+            out.append(seg)
+    return out
+
+
+def _third_singular(verb: str) -> str:
+    """A verb said of "they" said of one player: "keep" -> "keeps", "have" -> "has"."""
+    said = {"have": "has", "are": "is", "do": "does", "were": "was"}.get(verb)
+    if said is not None:
+        return said
+    if verb.endswith("y") and verb[-2:-1] not in ("a", "e", "o", "u"):
+        return verb[:-1] + "ies"
+    return verb + ("es" if verb.endswith(("s", "sh", "ch", "x", "o")) else "s")
 
 
 def _strip_owner(text: Text) -> Text:
@@ -1428,21 +1720,54 @@ def _strip_article(text: Text) -> Text:
     return out
 
 
-def _yours(doc: str) -> str:
+def yours(doc: str) -> str:
     """A vocabulary description spoken to the player, as cards are: "the player's ship" ->
-    "your ship", "the player has" -> "you have"."""
-    for old, new in (
-        ("the player's ", "your "),
-        ("the player has ", "you have "),
-        ("the player is ", "you are "),
-    ):
-        doc = doc.replace(old, new)
-    return doc
+    "your ship", "the player has" -> "you have", and so of "the acting player" (or captain,
+    or seat) a designer's description says: "the acting player scores" -> "you score", "as
+    the player chooses" -> "as you choose" (a sheet addressed to "you" printed "the acting
+    player scores the number of tiles in the area"). "the player count" and "the players'
+    hands" are no player acting, and stay."""
+    doc = _ACTING_OWNER.sub(lambda m: _capital_as(m.group(0), "your "), doc)
+    return _ACTING_SUBJECT.sub(_you_do, doc)
+
+
+#: "the player's", "the acting captain's": what a description says the player owns.
+_ACTING_OWNER = re.compile(r"\b[Tt]he (?:acting )?(?:player|captain|seat)'s ")
+#: "the acting player scores", "the player secretly bets", "the player may": the player as
+#: the subject of a verb (an adverb in -ly may come between them).
+_ACTING_SUBJECT = re.compile(
+    r"\b([Tt]he (?:acting )?(?:player|captain)|[Tt]he acting seat) (?:(\w+ly) )?"
+    r"(is|was|has|does|may|can|must|will|would|should|might|could|chose|did|had|"
+    r"[a-z]+(?:ed|s))\b"
+)
+#: Verbs of the third person that are not the regular verb plus -s.
+_YOU_FORMS = {"is": "are", "was": "were", "has": "have", "does": "do"}
+
+
+def _you_do(match: re.Match[str]) -> str:
+    """ "the acting player scores" -> "you score": the subject and its verb agreeing."""
+    subject, adverb, verb = match.group(1), match.group(2), match.group(3)
+    if verb in _YOU_FORMS:
+        verb = _YOU_FORMS[verb]
+    elif verb.endswith("ies") and len(verb) > 4:
+        verb = verb[:-3] + "y"
+    elif verb.endswith(("sses", "shes", "ches", "xes", "oes")):
+        verb = verb[:-2]
+    elif verb.endswith("s") and not verb.endswith("ss"):
+        verb = verb[:-1]
+    you = "You" if subject[0] == "T" else "you"
+    return f"{you} {adverb + ' ' if adverb else ''}{verb}"
+
+
+def _capital_as(found: str, said: str) -> str:
+    """``said`` with a capital when ``found`` started a sentence with one."""
+    return said[:1].upper() + said[1:] if found[:1].isupper() else said
 
 
 #: Words that end a noun phrase after a count: "{n} additional space from ...".
 _NOUN_ENDS = frozenset(
     "of in on to from at for by per with without as than and or if when up into onto "
+    "along across around over through toward towards past beside "
     "each this that your their its".split()
 )
 
@@ -1513,7 +1838,7 @@ def _plural_head(words: str) -> bool:
 
 #: Words that end a noun phrase's head: a participle or adverb after the noun ("left",
 #: "taken", "so far", "per player").
-_AFTER_NOUN = frozenset("left taken made held given won lost per so that which who".split())
+_AFTER_NOUN = frozenset("left taken made held given won lost per so that which who still".split())
 
 
 #: Nouns of a place cards are kept in ("your hand", "your Crew cabins"): a zone named so is
