@@ -307,15 +307,18 @@ def test_a_description_of_the_player_is_said_to_you(doc: str, said: str) -> None
     assert yours(doc) == said
 
 
-def test_a_shortfall_is_the_amount_by_which_one_exceeds_the_other() -> None:
-    # Discover Galapagos Islands: "You may use Lime Juice to reduce the amount of Scurvy
-    # damage", as max(result - 2, 0).
-    golden = (GOLDEN / "uncharted_passage.txt").read_text(encoding="utf-8")
-    assert (
-        "If you play Lime Juice, mark Xs on [health] the Health track equal to the amount by "
-        "which the result exceeds 2; otherwise," in golden
-    )
-    assert "the larger of the result minus 2 and 0" not in golden
+def test_a_shortfall_is_the_amount_by_which_one_exceeds_the_other(tmp_path: Path) -> None:
+    # Discover Galapagos Islands read "You may use Lime Juice to reduce the amount of Scurvy
+    # damage" as max(result - 2, 0) (it now opens the scurvy window, audit6-up): the same
+    # clamp on a card of one's own.
+    cards = {
+        "w6.cards": 'port_card "Bandage" {\n  copies 1\n  on dock {\n    let result 1d6\n'
+        "    mark health max(result - 2, 0)\n  }\n}\n"
+    }
+    model, ir = _sheet(tmp_path, "uncharted_passage", None, cards=cards)
+    said = _said(model)["Bandage"]
+    assert "equal to the amount by which the result exceeds 2" in said, said
+    assert "the larger of" not in said, said
 
 
 def test_a_description_ending_in_its_own_bracket_takes_the_values_inside_it() -> None:
