@@ -13,10 +13,12 @@ reproduces.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -24,6 +26,35 @@ from hypothesis import strategies as st
 from test_fuzz import run
 
 from compiler.cli import main
+
+
+def _safe_yaml() -> Any:
+    """ruamel.yaml's safe loader and dumper, the library cardc reads YAML with (a test that
+    wrote YAML with PyYAML needed a dependency the project does not declare)."""
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="safe", pure=True)
+    yaml.allow_unicode = True
+    yaml.default_flow_style = False
+    return yaml
+
+
+def _load_all(text: str) -> list[Any]:
+    """Every document of a YAML text."""
+    return list(_safe_yaml().load_all(text))
+
+
+def _load(text: str) -> Any:
+    """The one document of a YAML text."""
+    return _safe_yaml().load(text)
+
+
+def _dump(document: Any) -> str:
+    """A document as YAML text."""
+    out = io.StringIO()
+    _safe_yaml().dump(document, out)
+    return out.getvalue()
+
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -604,16 +635,14 @@ def _with(node: object, at: tuple[object, ...], value: object) -> object:
 def test_a_scenario_with_any_value_of_the_wrong_type_is_reported_at_its_line(
     capsys: pytest.CaptureFixture[str], shipped: Path, data: st.DataObject
 ) -> None:
-    import yaml
-
     files = sorted((shipped / "tests" / "scenarios").rglob("*.yaml"))
     path = data.draw(st.sampled_from(files))
     text = path.read_text()
-    document = next(d for d in yaml.safe_load_all(text) if d)
+    document = next(d for d in _load_all(text) if d)
     at = data.draw(st.sampled_from(_yaml_paths(document)))
     value = data.draw(st.sampled_from(WRONG_VALUES))
     try:
-        path.write_text(yaml.safe_dump(_with(document, at, value), allow_unicode=True))
+        path.write_text(_dump(_with(document, at, value)))
         status, output = run(capsys, shipped, "test", str(path.relative_to(shipped)))
     finally:
         path.write_text(text)
@@ -628,16 +657,14 @@ def test_a_scenario_with_any_value_of_the_wrong_type_is_reported_at_its_line(
 def test_a_variant_with_any_value_of_the_wrong_type_is_reported_at_its_line(
     capsys: pytest.CaptureFixture[str], shipped: Path, data: st.DataObject
 ) -> None:
-    import yaml
-
     files = sorted((shipped / "cards").glob("*/variants/*.yaml"))
     path = data.draw(st.sampled_from(files))
     text = path.read_text()
-    document = yaml.safe_load(text)
+    document = _load(text)
     at = data.draw(st.sampled_from(_yaml_paths(document)))
     value = data.draw(st.sampled_from(WRONG_VALUES))
     try:
-        path.write_text(yaml.safe_dump(_with(document, at, value), allow_unicode=True))
+        path.write_text(_dump(_with(document, at, value)))
         status, output = run(capsys, shipped, "check", str(path.parent.parent.relative_to(shipped)))
     finally:
         path.write_text(text)
@@ -720,18 +747,16 @@ def test_an_incredible_expeditions_scenario_mutated_is_reported_at_its_line(
     import json
     import random
 
-    import yaml
-
     text = (REPO / "tests" / "scenarios" / "incredible_expeditions" / source).read_text()
     rng = random.Random(source)
     folder = expeditions / "mutated" / source.removesuffix(".yaml")
     folder.mkdir(parents=True)
     made = 0
-    for document in (d for d in yaml.safe_load_all(text) if d):
+    for document in (d for d in _load_all(text) if d):
         places = _yaml_paths(document)
         for _ in range(6):
             at, value = rng.choice(places), rng.choice(IE_VALUES)
-            mutated = yaml.safe_dump(_with(document, at, value), allow_unicode=True)
+            mutated = _dump(_with(document, at, value))
             (folder / f"m{made:04d}.yaml").write_text(f"# {at!r} = {value!r}\n{mutated}")
             made += 1
     status, output = run(
