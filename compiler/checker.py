@@ -1954,20 +1954,22 @@ class Checker:
                 )
             elif self.may_be_card(value, _typ, scope) and self.vocab.kinds:
                 # `choose picked in hand { ... picked.sut ... }`: an item of a list is read as
-                # a card of any kind (member_of_any_kind), and no kind has this member.
+                # a card of any kind (member_of_any_kind), and no kind has this member. Unless
+                # the item may be no card at all and the game has the question as a native: a
+                # Ley line of `new_ley_lines(placed)` (a list of anything) is no card, and
+                # `line.bonus` is bonus_between(line), as below.
                 known = sorted(
                     {m for k in self.vocab.kinds.values() for m in [*k.properties, *k.tags]}
                 )
-                self.error(
-                    "member-unknown",
-                    f"no kind of card of this game has a property or tag '{node.attr}'",
-                    node.span,
-                    *(
-                        did_you_mean(node.attr, known)
-                        or (f"the cards' properties and tags: {_some(known)}",)
-                    ),
-                )
-                return fallback
+                close = did_you_mean(node.attr, known)
+                if close or not self.natives_asking(node.attr, what):
+                    self.error(
+                        "member-unknown",
+                        f"no kind of card of this game has a property or tag '{node.attr}'",
+                        node.span,
+                        *(close or (f"the cards' properties and tags: {_some(known)}",)),
+                    )
+                    return fallback
             asking = self.natives_asking(node.attr, what)
             if asking:
                 # Land vs Sea's `placed.menhir`: 'placed' is a place on the board, not a card
