@@ -9,7 +9,16 @@ on its sea face and a Ship on its land face, a hex tile with a Menhir, a City an
 a Fishing Fleet scoring layer), each checked, built, scored by scenarios, simulated and
 printed.
 
-Bugs found: none; every rule case held (the report says what was probed).
+Every scoring case held. Bugs found, in the new cards' checks (bad input told at the card's
+title with no hint, where its neighbours' mistakes are told at their property's line):
+
+- A special tile's negative icon count (`land_icons ship -1`) was the Tile's "a tile's
+  caravan and ship icons are never negative" at the card's title line, no hint, while `ship
+  0` was told at the property what to write: the face was read as a tile before its counts
+  were checked. The counts are now checked first.
+- A hex tile's negative bonus points (`face_a_bonus land -2`) were "a section's bonus points
+  are never negative" at the card's title, no hint: now at `face_a_bonus`, with the clause to
+  write.
 """
 
 from __future__ import annotations
@@ -18,7 +27,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from probing import assert_cases_hold, assert_simulates, printed_texts
+from probing import (
+    assert_cases_hold,
+    assert_simulates,
+    diagnostics_with_card_file,
+    printed_texts,
+)
 
 from compiler.pipeline import compile_game
 from compiler.sheets.model import _hex_faces
@@ -66,3 +80,35 @@ def test_the_new_tiles_print_each_faces_icons(
     assert sorted((i[0], i[1]) for i in face_b.icons) == [("coral", 1), ("ship", 2)]
     texts = printed_texts(folder, {"audit7.cards"})
     assert "score 1 point per ship icon in the trade route" in texts["Fishing Fleet scoring"]
+
+
+@pytest.mark.parametrize(
+    ("card", "line", "words", "hint"),
+    [
+        (
+            'tile "Beacon" {\n  box uncharted\n  edges all_land_or_all_sea\n'
+            "  land_icons ship -1\n}\n",
+            4,
+            "'ship' in land_icons takes how many the face shows, a number from 1",
+            "write: land_icons ship 2",
+        ),
+        (
+            'hex_tile "Sinkhole" {\n  box uncharted\n  face_a "LLLSSS"\n'
+            '  face_a_bonus land -2, sea 1\n  face_b "LLLLLL"\n}\n',
+            4,
+            "face_a_bonus gives a section -2 bonus points",
+            "write: face_a_bonus land 0 (0 for a section with none)",
+        ),
+    ],
+)
+def test_a_negative_count_or_bonus_is_an_error_at_its_property_with_a_hint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, card: str, line: int, words: str, hint: str
+) -> None:
+    """A special tile's `ship -1` and a hex tile's `land -2` bonus points are told at the
+    property's line, with what to write (both were told at the card's title, no hint)."""
+    found = diagnostics_with_card_file(tmp_path, monkeypatch, LAND_VS_SEA, card)
+    assert len(found) == 1, [d.message for d in found]
+    assert words in found[0].message
+    assert found[0].span.line == line
+    assert found[0].span.column == 3
+    assert hint in found[0].hints
