@@ -3,7 +3,9 @@ rulebook (/work/shared/rulebooks/land-vs-sea-uncharted.txt) and the README alone
 cases the shipped scenarios left out (tests/scenarios/land_vs_sea/audit7_scoring.yaml: one tile
 completing two land areas of which a City overlaps one, either way round; end game trade
 route scoring passing the end of the score track; a City tile that is part of its own route;
-a Coral completed by the rival; an open area at the end; a player holding no tile) and three
+a Coral completed by the rival; an open area at the end; a player holding no tile; a tile
+whose two land sections close one area; one placement scoring a City area's Waypoint and a
+surrounded Waypoint without one; the last tile's hole filled by the Lost City) and three
 new cards a designer would add (tests/data/audit7_land_vs_sea/: a special tile with a Menhir
 on its sea face and a Ship on its land face, a hex tile with a Menhir, a City and a Caravan,
 a Fishing Fleet scoring layer), each checked, built, scored by scenarios, simulated and
