@@ -337,6 +337,19 @@ def face_tile(card: Mapping[str, Any], face: str) -> Tile:
                 + ")",
                 where,
             )
+        if any(p < 0 for p in points):
+            # "Bonus points ( ) score 2 points each (rather than 1)": a section prints none or
+            # some, never fewer than none. Was the Tile's RuleError, shown at the card's title
+            # with no hint; now at this property, as every other bonus point mistake is.
+            raise CardError(
+                f"face_{face}_bonus gives a section {min(points)} bonus points; a section "
+                f"prints none or some, never fewer: not {_words(clause)}",
+                f"face_{face}_bonus",
+                f"write: face_{face}_bonus {side} "
+                + " ".join(str(max(int(p), 0)) for p in points)
+                + " (0 for a section with none)",
+                where,
+            )
         bonus[side][: len(points)] = [int(p) for p in points]
     counts = {
         icon: _icon_number(words, icon, f"face_{face}_icons", where)
@@ -581,13 +594,16 @@ def check_special_tile(card: Mapping[str, Any], cards: Mapping[str, Any]) -> Non
     """A special tile is all land / all sea, and its faces' icon counts are numbers."""
     where = f"{card.get('source', '?')}: {card.get('title', card.get('id'))}"
     for side in SIDES:
-        special_tile(card, side)
         prop = f"{side}_icons"
+        # The counts are checked before the face is read as a tile: `ship -1` made the Tile's
+        # RuleError ("never negative"), shown at the card's title with no hint, where `ship 0`
+        # was told at this property's line what to write.
         for clause in _clauses(card.get("properties", {}).get(prop)):
             if clause and str(clause[0]) in _COUNTED:
                 # Named by its own property (land_icons), so the error is at its line: the
                 # hex tiles' 'face_land_icons' named none, and fell back to the card's title.
                 _icon_number({str(clause[0]): clause[1:]}, str(clause[0]), prop, where)
+        special_tile(card, side)
 
 
 def check_starting_tile(card: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
