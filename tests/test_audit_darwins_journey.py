@@ -139,22 +139,28 @@ def test_a_rulebook_word_made_a_name_is_told_the_name_game_cards_describes_so(
     assert hint in error.hints
 
 
-def test_none_is_told_the_yes_no_natives(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """pirate_region() gives "none while it is in the supply", its description says, and a
-    card comparing it with 'none' was told only that 'on use' gives no names of its own."""
+def test_none_compares_with_a_native_that_gives_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pirate_region() gives "none while it is in the supply", its description says. A card
+    comparing it with 'none' was told only that 'on use' gives no names of its own, then that
+    'none' compares only with an optional property; since lang7 a native's name result compares
+    with none, as its description promises. A counter compared with none is still an error."""
     found = diagnostics_with_card_file(
         tmp_path,
         monkeypatch,
         "darwins_journey",
         'crew pirates "P9" { code "P9"; on use { if pirate_region() == none { gain coins 1 } } }\n',
     )
-    (error,) = found
-    assert (error.code, error.span.column) == ("name-undefined", 63)
-    assert error.hints == (
-        "'none' is no value here: 'none' is compared only with a card's optional property "
-        "(card.bonus == none); anything else, test it with a yes/no native; yes/no natives: "
-        "holds_own_worker, may_place_worker_on, pirate_ship_in_supply, treasure_at",
+    assert found == []
+    (error,) = diagnostics_with_card_file(
+        tmp_path / "counter",
+        monkeypatch,
+        "darwins_journey",
+        'crew pirates "P9" { code "P9"; on use { if coins == none { gain coins 1 } } }\n',
     )
+    assert (error.code, error.span.column) == ("type-mismatch", 53), error  # at none
+    assert any("coins == 0" in hint for hint in error.hints), error.hints
 
 
 def test_words_too_common_to_tell_name_nothing(
