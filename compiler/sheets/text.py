@@ -569,11 +569,21 @@ class CardWriter:
                     head = ["choose a player who has " + first[len("they have ") :], *words[1:]]
                 else:
                     head += [" for whom ", *words]
-            return [*head, ": ", *self.block(s["body"])]
+            # The block acts as the player picked (README: "choose a player: they lose 2
+            # Coins"): said of them, not of the card's player ("choose a player ...: pay 2
+            # Coins; for each Coin you cannot pay" read as the chooser paying).
+            body = _third_person(self.block(s["body"]))
+            lead = body[0] if body else ""
+            if not isinstance(lead, str) or lead.split(" ", 1)[0] not in _CLAUSE_WORDS | {"they"}:
+                body = ["they ", *body]
+            return [*head, ": ", *body]
         self.item_vars.add(s["var"])
         if over.get("of_kind"):
             self.loop_kinds[s["var"]] = over["of_kind"]
-            head = ["choose ", with_article(self.word(over["of_kind"]))]
+            # The kind's words may carry their article ("the Campsite"): "choose a Campsite",
+            # not "choose a the Campsite".
+            noun = plain_words(_strip_article([self.kind_word(over["of_kind"])]))
+            head = ["choose ", with_article(noun)]
         else:
             head = ["choose one of ", *self.expr(over)]
         if where is not None:
