@@ -19,6 +19,9 @@ No rule of the rulebook was found wrong. Bugs found (each with its test here):
 - ``choose VAR in campsite`` printed "choose a the Campsite": the kind's words carry their
   article.
 - ``let found = 0`` was told "a property is written 'name value'": it is a let.
+- A scenario's step by a verb natives.py implements (``action: move_pirate_ship``,
+  ``navigate``, ...) ran the Python even under a house rule giving the verb a DSL body, which
+  every card calling it ran: a scenario of the house rule played the base game's rule.
 """
 
 from __future__ import annotations
@@ -27,7 +30,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from probing import assert_cases_hold, assert_simulates, audit_texts, copied_project
+from probing import (
+    assert_cases_hold,
+    assert_simulates,
+    audit_texts,
+    copied_project,
+    run_scenarios,
+)
 from test_variant_hardening import run
 
 GAME = "darwins_journey"
@@ -126,3 +135,45 @@ def test_a_let_written_with_an_equals_sign_is_told_how_a_let_is_written(
     status, out = run(capsys, "check")
     assert status == 1, out
     assert "a property is written 'name value'" in out, out
+
+
+ANCHORED = """\
+description: Anchored pirates (a house rule) - the Pirate Ship never moves; moving it gives 1 Coin
+verbs: |
+  verb move_pirate_ship() "the Pirate Ship stays where it is; gain 1 Coin" {
+    gain coins 1
+  } @provisional("a house rule, not the rulebook's")
+"""
+
+STEP = """\
+scenario: the scenario step move_pirate_ship plays the house rule's verb
+rulebook: "(a house rule) the Pirate Ship never moves; moving it gives 1 Coin"
+game: darwins_journey
+variant: anchored
+given:
+  pirate_region: section_2
+  player:
+    counters: {coins: 0}
+choices:
+  - pirate.activate.move_pirate_ship: yes
+do:
+  - action: activate_tile
+    args: {tile: pirate}
+  - action: move_pirate_ship
+expect:
+  player:
+    # the tile's 2 Coins, and 1 for each move, the tile's and the step's
+    counters: {coins: 4}
+  pirate_region: section_2
+"""
+
+
+def test_a_scenario_step_plays_the_house_rules_body_of_a_python_verb(
+    built_copy: Callable[[str, dict[str, str]], Path], tmp_path: Path
+) -> None:
+    # The step called natives.py's move_pirate_ship directly: it asked for an Ocean Region
+    # and moved the Pirate Ship, where the card calling the same verb gained the Coin.
+    generated = built_copy(GAME, {"variants/anchored.yaml": ANCHORED})
+    results = run_scenarios(generated, STEP, tmp_path / "anchored.yaml")
+    assert len(results) == 1
+    assert results[0].passed, results[0].message
