@@ -83,8 +83,9 @@ def test_a_choice_among_players_is_said_of_the_player_picked(tmp_path: Path) -> 
     )
     text = texts["Informer"]
     # It read "...: pay 2 Coins; for each Coin you cannot pay, ...": the chooser paying.
-    assert "Pirate Ship's Ocean Region: they pay 2 [coins] Coins; for each Coin they cannot" in (
-        text
+    assert (
+        "Pirate Ship's Ocean Region: they pay 2 [coins] Coins; for each Coin they cannot pay, "
+        "they lose 1 victory point" in text
     ), text
     assert (
         "Choose a player who has any Treasure tokens: they lose 2 [coins] Coins and return all "
