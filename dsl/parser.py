@@ -1112,7 +1112,7 @@ def _prepare(text: str, path: str, diagnostics: list[Diagnostic]) -> list[Token]
         ):
             # '=' belongs to verb and function definitions only; anywhere else it is the
             # character it always was, with its hint ("rounds 12", not "rounds = 12").
-            diagnostics.append(_invalid_character(path, tok))
+            diagnostics.append(_invalid_character(path, tok, out))
             continue
         if kind == "BAD_STRING":
             value = str(tok).rstrip("\\")
@@ -1254,11 +1254,22 @@ def _close_parens(
     return 0
 
 
-def _invalid_character(path: str, tok: Token) -> Diagnostic:
+def _invalid_character(path: str, tok: Token, before: list[Token] | None = None) -> Diagnostic:
     char = str(tok)
     hints: tuple[str, ...]
+    # `let found = 0`: the two tokens before the '=' are `let` and its name.
+    after_let = (
+        before is not None
+        and len(before) >= 2
+        and before[-2].type == "NAME"
+        and str(before[-2]) == "let"
+        and before[-1].type == "NAME"
+    )
     if char == "'":
         hints = ('strings use double quotes: "Smoke Bomb"',)
+    elif char in ":=" and after_let:
+        name = str(before[-1]) if before else "found"
+        hints = (f"a let is written 'let NAME VALUE', without ':' or '=': let {name} 0",)
     elif char in ":=":
         hints = ("a property is written 'name value', without ':' or '=': rounds 12",)
     elif char == "@":

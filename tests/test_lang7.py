@@ -538,7 +538,9 @@ def test_sheets_say_the_pick_and_the_none_test(
         "choose a card where its worth is higher than 0: score victory points equal to its "
         "worth." in text
     )
-    assert "Choose a player for whom that player is not the taxer: lose 1 coin." in text
+    # The picked player loses (README: "choose a player: they lose 2 Coins"); it read "...: lose
+    # 1 coin.", said to the card's player (audit7-dj).
+    assert "Choose a player for whom that player is not the taxer: they lose 1 coin." in text
 
 
 # -- a trick-taking game from the README alone (tests/data/lang7: Lantern Tricks) ---------------

@@ -936,11 +936,18 @@ def _dsl_verb(name: str) -> Callable[..., Any]:
 
 
 def _verb(name: str) -> Callable[..., Any]:
+    """A scenario step that runs a verb natives.py implements; when the game (a variant's
+    ``verbs:``) gives that verb a DSL body, the step runs that body, as every card and phase
+    calling the verb does ("A verb that game.cards declares and Python implements may be given
+    a DSL body the same way", README). A scenario's ``action: move_pirate_ship`` under a house
+    rule redefining it played the base game's Python instead."""
     fn = VERBS[name]
 
     def step(g: Game, player: Player, **args: Any) -> Context:
         c = Context(player, "", name)
-        fn(g, c, *args.values())
+        table = g.table
+        redefined = getattr(table.module, f"dv_{name}", None) if table is not None else None
+        (redefined or fn)(g, c, *args.values())
         return c
 
     return step

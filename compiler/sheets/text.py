@@ -569,11 +569,26 @@ class CardWriter:
                     head = ["choose a player who has " + first[len("they have ") :], *words[1:]]
                 else:
                     head += [" for whom ", *words]
-            return [*head, ": ", *self.block(s["body"])]
+            # The block acts as the player picked (README: "choose a player: they lose 2
+            # Coins"): said of them, not of the card's player ("choose a player ...: pay 2
+            # Coins; for each Coin you cannot pay" read as the chooser paying).
+            body = [
+                # "for each Coin they cannot pay, they lose 1 victory point": the step after
+                # the shortfall is theirs too (it read "..., lose 1 victory point").
+                _THEY_CANNOT.sub(r"\1they ", seg) if isinstance(seg, str) else seg
+                for seg in _third_person(self.block(s["body"]))
+            ]
+            lead = body[0] if body else ""
+            if not isinstance(lead, str) or lead.split(" ", 1)[0] not in _CLAUSE_WORDS | {"they"}:
+                body = ["they ", *body]
+            return [*head, ": ", *body]
         self.item_vars.add(s["var"])
         if over.get("of_kind"):
             self.loop_kinds[s["var"]] = over["of_kind"]
-            head = ["choose ", with_article(self.word(over["of_kind"]))]
+            # The kind's words may carry their article ("the Campsite"): "choose a Campsite",
+            # not "choose a the Campsite".
+            noun = plain_words(_strip_article([self.kind_word(over["of_kind"])]))
+            head = ["choose ", with_article(noun)]
         else:
             head = ["choose one of ", *self.expr(over)]
         if where is not None:
@@ -1593,6 +1608,10 @@ def _is_missing(expr: Any) -> bool:
     """The shortfall a verb's ``else`` is given (``missing``)."""
     return isinstance(expr, dict) and expr.get("kind") == "local" and expr.get("name") == "missing"
 
+
+#: A shortfall said of another player, before the step it costs them: "for each Coin they
+#: cannot pay, " or "if they cannot, ".
+_THEY_CANNOT = re.compile(r"(\bthey cannot(?: [a-z]+)?, )(?!they )(?=[a-z]|$)")
 
 #: "you" said of the player a clause is about, and the same said of another player.
 _THIRD_PERSON = (
