@@ -33,9 +33,7 @@ def test_the_pilot_ignores_only_when_entering_text_in_whole_games() -> None:
     for seed in range(12):
         g = greedy_game(3, seed)
         play_game(g)
-        with_text = {
-            card["id"] for card in g.ir["cards"] if "when_entering" in card["triggers"]
-        }
+        with_text = {card["id"] for card in g.ir["cards"] if "when_entering" in card["triggers"]}
         for event in g.events:
             if event[0] == "ignored":
                 ignored.append(event[2])
