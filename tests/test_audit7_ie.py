@@ -10,6 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+from probing import copied_project
+from test_variant_hardening import run
+
 from engine.loader import new_game, rules_module
 from engine.runtime import Question, Scripted
 from engine.sim import play_game
@@ -59,3 +63,49 @@ def test_the_ships_doctor_is_asked_only_with_a_cursed_crew() -> None:
         play_game(g)
     assert asked
     assert all(cursed > 0 for cursed in asked)
+
+
+# -- a value named twice on a card
+
+TWICE = """\
+crew "Twin Bosun" {
+  copies 1
+  bubbles heroism 1, heroism 2, skullduggery 0
+  to_acquire money 3
+} @provisional("a designer's Crew")
+resource "Double Purse" {
+  copies 1
+  values money 1
+  to_acquire money 2, heroism 1, money 1
+} @provisional("a designer's Resource")
+encounter "Twin Sharks" {
+  type creature
+  difficulty heroism 1, heroism 1
+} @provisional("a designer's Encounter: two Heroism bubbles are two bubbles")
+"""
+
+
+def test_a_value_named_twice_on_a_crew_or_resource_is_an_error_with_the_one_clause_to_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "three bubbles showing how valuable this Crew member is to your ship; when you Exhaust a
+    # crew member they will give you money, heroism, and skullduggery equal to their icons":
+    # each kind once. Named twice, the two were added up without a word (the Twin Bosun gave
+    # 3 Heroism); an Encounter's "1 to 3 bubbles" may show one kind twice.
+    project = copied_project(tmp_path, monkeypatch, "incredible_expeditions")
+    (project / "cards" / "incredible_expeditions" / "probe.cards").write_text(
+        TWICE, encoding="utf-8"
+    )
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert (
+        "probe.cards:3:3: error[card-data]: Twin Bosun: 'bubbles' names heroism twice; a card "
+        "shows each of money, heroism and skullduggery once" in out
+    ), out
+    assert "hint: write it once: bubbles heroism 3" in out, out
+    assert (
+        "probe.cards:9:3: error[card-data]: Double Purse: 'to_acquire' names money twice" in out
+    ), out
+    assert "hint: write it once: to_acquire money 3" in out, out
+    assert "Twin Sharks" not in out, out
+    assert "2 errors" in out, out

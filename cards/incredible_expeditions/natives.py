@@ -286,6 +286,7 @@ def check_values(card: dict[str, Any], cards: dict[str, Any]) -> list[CardError]
     problems: list[CardError] = []
     props = card["properties"]
     for prop in _VALUE_PROPERTIES.get(card["kind"], ()):
+        named: list[str] = []
         for clause in props.get(prop) or ():
             if len(clause) != 2 or clause[0] not in VALUE_KINDS or not _count(clause[1]):
                 problems.append(
@@ -295,6 +296,22 @@ def check_values(card: dict[str, Any], cards: dict[str, Any]) -> list[CardError]
                         f"write: {prop} money 1, heroism 2 (the kinds: {', '.join(VALUE_KINDS)})",
                     )
                 )
+            elif clause[0] in named:
+                # A Crew's "three bubbles" show its money, heroism and skullduggery, a
+                # Resource's "values on the upper left" the same three, and the cost "money,
+                # heroism, skullduggery or some combination of these": each kind once. Named
+                # twice (a slip for another kind), the two were added up without a word.
+                twice = [c[1] for c in props[prop] if len(c) == 2 and c[0] == clause[0]]
+                problems.append(
+                    CardError(
+                        f"'{prop}' names {clause[0]} twice; a card shows each of "
+                        "money, heroism and skullduggery once",
+                        prop,
+                        f"write it once: {prop} {clause[0]} {sum(n for n in twice if _count(n))}",
+                    )
+                )
+            else:
+                named.append(clause[0])
     if card["kind"] == "encounter":
         kinds = ("heroism", "skullduggery", EITHER)
         bubbles = props.get("difficulty") or ()
