@@ -109,3 +109,38 @@ def test_a_value_named_twice_on_a_crew_or_resource_is_an_error_with_the_one_clau
     assert "hint: write it once: to_acquire money 3" in out, out
     assert "Twin Sharks" not in out, out
     assert "2 errors" in out, out
+
+
+# -- a Market Resource without a cost
+
+FREE = """\
+resource "Free Lunch" {
+  copies 2
+  values money 2
+} @provisional("a designer's Resource, its cost forgotten")
+resource "Heirloom" {
+  starting_copies 0
+  values heroism 1
+} @provisional("a designer's Starting Resource: never in the Market, so no cost")
+"""
+
+
+def test_a_market_resource_without_a_to_acquire_cost_is_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "At the bottom of the card are the costs to purchase it: money, heroism, skullduggery or
+    # some combination of these": a Resource of the Market's deck (copies) without one checked,
+    # and the Market offered it for nothing.
+    project = copied_project(tmp_path, monkeypatch, "incredible_expeditions")
+    (project / "cards" / "incredible_expeditions" / "probe.cards").write_text(
+        FREE, encoding="utf-8"
+    )
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert (
+        "probe.cards:2:3: error[card-data]: Free Lunch: a Resource of the Market's deck (it has "
+        "copies) has no To Acquire cost" in out
+    ), out
+    assert "hint: write: to_acquire money 3" in out, out
+    assert "Heirloom" not in out, out
+    assert "1 error" in out, out

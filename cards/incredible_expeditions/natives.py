@@ -360,6 +360,20 @@ def check_resource(
     Starting Resource decks of 15 cards to each player". A variant removing a starting card
     (or changing a count) without the param checked and failed the first game's setup."""
     problems = check_values(card, cards)
+    props = card["properties"]
+    if "copies" in props and "to_acquire" not in props:
+        # "At the bottom of the card are the costs to purchase it: money, heroism,
+        #  skullduggery or some combination of these", and "All costs listed at the bottom of
+        #  the card must be paid": a Resource of the Market's deck without one was Acquired
+        #  for nothing. (A Starting Resource, never in the Market, has none.)
+        problems.append(
+            CardError(
+                "a Resource of the Market's deck (it has copies) has no To Acquire cost: "
+                '"At the bottom of the card are the costs to purchase it"',
+                "copies",
+                "write: to_acquire money 3 (money, heroism, skullduggery or a combination)",
+            )
+        )
     size = _param(vocabulary, "starting_deck_size")
     if size is not None and _first_of(card, cards, "starting_copies"):
         counts = [
