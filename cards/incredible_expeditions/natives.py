@@ -66,6 +66,8 @@ SACRIFICE = "sacrifice"
 DISCARD = "discard"
 #: Which Exhausted Crew ``refresh_one`` Refreshes, when there is more than one.
 REFRESH = "refresh_one"
+#: Which Cursed Crew ``lift_curse`` lifts the Curse from, when there is more than one.
+LIFT_CURSE = "lift_curse"
 #: The flow's `may rescue_crew` in the phase `marooned` (flow.cards).
 RESCUE = "flow.marooned.rescue_crew"
 
@@ -284,6 +286,7 @@ def check_values(card: dict[str, Any], cards: dict[str, Any]) -> list[CardError]
     problems: list[CardError] = []
     props = card["properties"]
     for prop in _VALUE_PROPERTIES.get(card["kind"], ()):
+        named: list[str] = []
         for clause in props.get(prop) or ():
             if len(clause) != 2 or clause[0] not in VALUE_KINDS or not _count(clause[1]):
                 problems.append(
@@ -293,6 +296,22 @@ def check_values(card: dict[str, Any], cards: dict[str, Any]) -> list[CardError]
                         f"write: {prop} money 1, heroism 2 (the kinds: {', '.join(VALUE_KINDS)})",
                     )
                 )
+            elif clause[0] in named:
+                # A Crew's "three bubbles" show its money, heroism and skullduggery, a
+                # Resource's "values on the upper left" the same three, and the cost "money,
+                # heroism, skullduggery or some combination of these": each kind once. Named
+                # twice (a slip for another kind), the two were added up without a word.
+                twice = [c[1] for c in props[prop] if len(c) == 2 and c[0] == clause[0]]
+                problems.append(
+                    CardError(
+                        f"'{prop}' names {clause[0]} twice; a card shows each of "
+                        "money, heroism and skullduggery once",
+                        prop,
+                        f"write it once: {prop} {clause[0]} {sum(n for n in twice if _count(n))}",
+                    )
+                )
+            else:
+                named.append(clause[0])
     if card["kind"] == "encounter":
         kinds = ("heroism", "skullduggery", EITHER)
         bubbles = props.get("difficulty") or ()
@@ -341,6 +360,20 @@ def check_resource(
     Starting Resource decks of 15 cards to each player". A variant removing a starting card
     (or changing a count) without the param checked and failed the first game's setup."""
     problems = check_values(card, cards)
+    props = card["properties"]
+    if "copies" in props and "to_acquire" not in props:
+        # "At the bottom of the card are the costs to purchase it: money, heroism,
+        #  skullduggery or some combination of these", and "All costs listed at the bottom of
+        #  the card must be paid": a Resource of the Market's deck without one was Acquired
+        #  for nothing. (A Starting Resource, never in the Market, has none.)
+        problems.append(
+            CardError(
+                "a Resource of the Market's deck (it has copies) has no To Acquire cost: "
+                '"At the bottom of the card are the costs to purchase it"',
+                "copies",
+                "write: to_acquire money 3 (money, heroism, skullduggery or a combination)",
+            )
+        )
     size = _param(vocabulary, "starting_deck_size")
     if size is not None and _first_of(card, cards, "starting_copies"):
         counts = [
@@ -893,6 +926,11 @@ class IncredibleExpeditions(FlowGame):
         player.flags["ignoring"] = set()
         self.log("enter", player.index, location)
 
+    def location_text_here(self, player: Player) -> bool:
+        """The Location the ship is at (the one being entered) has a "When entering..." text,
+        the text the Pilot's ability ignores; a variant's Location may have none."""
+        return "when_entering" in self.cards[self.location_of(player)]["triggers"]
+
     def follow_location_text(self, player: Player) -> None:
         """ "4. Perform any actions described by the text on the Location card." """
         location = self.location_of(player)
@@ -990,6 +1028,12 @@ class IncredibleExpeditions(FlowGame):
             if crew and index not in cursed:
                 capable += 1
         return capable
+
+    def has_cursed_crew(self, player: Player) -> bool:
+        """One of the Crew in the player's cabins is Cursed: a Curse lifted by the Ship's
+        Doctor, Strange Tincture or Lucky Charm would help one."""
+        cabins = player.flags["cabins"]
+        return any(cabins[cabin - 1] is not None for cabin in player.flags["cursed"])
 
     def roll_cabin(self, player: Player, wanted: Callable[[int], bool]) -> int | None:
         """ "Roll a die ... If there is no Crew in that cabin, continue rolling until you get
@@ -1853,12 +1897,24 @@ def curse_crew(g: Game, c: Context, amount: int = 1) -> None:
 
 
 def lift_curse(g: Game, c: Context) -> None:
-    """The player's lowest-numbered Cursed Crew is Cursed no more."""
+    """One of the player's Cursed Crew, the one the player chooses, is Cursed no more ("lift
+    the Curse from one of your Cursed Crew", as the cards read). It was always the
+    lowest-numbered one, as ``refresh_one`` was: with a Cursed Deckhand in cabin 1 and a Cursed
+    Strongman in cabin 3, the Ship's Doctor, Strange Tincture and Lucky Charm could never lift
+    the Strongman's."""
     cursed = c.player.flags["cursed"]
-    if cursed:
-        cabin = min(cursed)
-        cursed.discard(cabin)
-        g.log("curse_lifted", c.player.index, cabin)
+    if not cursed:
+        return
+    cabins = sorted(cursed)
+    cabin = cabins[0]
+    if len(cabins) > 1:
+        options = tuple(str(n) for n in cabins)
+        question = Question(
+            LIFT_CURSE, c.player.index, "lift the Curse from the Crew in cabin", options
+        )
+        cabin = int(g.ask(c.player, question))
+    cursed.discard(cabin)
+    g.log("curse_lifted", c.player.index, cabin)
 
 
 def refresh_one(g: Game, c: Context) -> None:
@@ -2021,6 +2077,8 @@ def stop_facing(g: Game, c: Context) -> None:
 NATIVES: dict[str, Callable[..., Any]] = {
     "refreshed": refreshed,
     "capable_crew_count": _each_player("capable_crew"),
+    "has_cursed_crew": _each_player("has_cursed_crew"),
+    "location_text_here": _each_player("location_text_here"),
     "first_turn": first_turn,
     "resting": resting,
     "turns_taken": turns_taken,
@@ -2719,4 +2777,5 @@ QUESTIONS: dict[str, tuple[str, tuple[str, ...] | str | None]] = {
     DISCARD: ("a card of the hand to discard, or keep", None),
     RESCUE: ("draw random Crew from the discard pile (yes or no)", ("yes", "no")),
     REFRESH: ("the cabin of the Exhausted Crew to Refresh (its number)", None),
+    LIFT_CURSE: ("the cabin of the Cursed Crew whose Curse is lifted (its number)", None),
 }

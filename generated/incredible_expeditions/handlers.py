@@ -149,24 +149,24 @@ def df_may_venture_back(g, c):
 
 
 def h_pilot__entering_location(g, c):
-    # Pilot: on entering_location (cards/incredible_expeditions/crew.cards:16)
-    if g.natives['refreshed'](g, c, c.card):  # @ cards/incredible_expeditions/crew.cards:17:5
-        if g.may(c, 'pilot.entering_location.exhaust', 'exhaust the Pilot as you enter this Location to ignore the text there'):  # @ cards/incredible_expeditions/crew.cards:18:7
-            g.verbs['exhaust'](g, c, c.card)  # @ cards/incredible_expeditions/crew.cards:19:9
-            g.verbs['ignore'](g, c, 'location_text')  # @ cards/incredible_expeditions/crew.cards:20:9
+    # Pilot: on entering_location (cards/incredible_expeditions/crew.cards:19)
+    if (g.natives['refreshed'](g, c, c.card) and g.natives['location_text_here'](g, c)):  # @ cards/incredible_expeditions/crew.cards:20:5
+        if g.may(c, 'pilot.entering_location.exhaust', 'exhaust the Pilot as you enter this Location to ignore the text there'):  # @ cards/incredible_expeditions/crew.cards:21:7
+            g.verbs['exhaust'](g, c, c.card)  # @ cards/incredible_expeditions/crew.cards:22:9
+            g.verbs['ignore'](g, c, 'location_text')  # @ cards/incredible_expeditions/crew.cards:23:9
 
 
 def h_stowaway_kid__rest(g, c):
-    # Stowaway Kid: on rest (cards/incredible_expeditions/crew.cards:34)
-    g.lose(c, 'money', 1)  # @ cards/incredible_expeditions/crew.cards:35:5
+    # Stowaway Kid: on rest (cards/incredible_expeditions/crew.cards:37)
+    g.lose(c, 'money', 1)  # @ cards/incredible_expeditions/crew.cards:38:5
 
 
 def h_ships_doctor__facing(g, c):
-    # Ship's Doctor: on facing (cards/incredible_expeditions/crew.cards:87)
-    if g.natives['refreshed'](g, c, c.card):  # @ cards/incredible_expeditions/crew.cards:88:5
-        if g.may(c, 'ships_doctor.facing.exhaust', "exhaust the Ship's Doctor so that one of your Cursed Crew is Cursed no more"):  # @ cards/incredible_expeditions/crew.cards:89:7
-            g.verbs['exhaust'](g, c, c.card)  # @ cards/incredible_expeditions/crew.cards:90:9
-            g.verbs['lift_curse'](g, c)  # @ cards/incredible_expeditions/crew.cards:91:9
+    # Ship's Doctor: on facing (cards/incredible_expeditions/crew.cards:92)
+    if (g.natives['refreshed'](g, c, c.card) and g.natives['has_cursed_crew'](g, c)):  # @ cards/incredible_expeditions/crew.cards:93:5
+        if g.may(c, 'ships_doctor.facing.exhaust', "exhaust the Ship's Doctor so that one of your Cursed Crew is Cursed no more"):  # @ cards/incredible_expeditions/crew.cards:94:7
+            g.verbs['exhaust'](g, c, c.card)  # @ cards/incredible_expeditions/crew.cards:95:9
+            g.verbs['lift_curse'](g, c)  # @ cards/incredible_expeditions/crew.cards:96:9
 
 
 def h_undefeated_encounters__undefeated(g, c):
@@ -594,15 +594,15 @@ LINES = {
     138: ('cards/incredible_expeditions/flow.cards', 108, 1),
     143: ('cards/incredible_expeditions/flow.cards', 176, 1),
     148: ('cards/incredible_expeditions/flow.cards', 181, 1),
-    153: ('cards/incredible_expeditions/crew.cards', 17, 5),
-    154: ('cards/incredible_expeditions/crew.cards', 18, 7),
-    155: ('cards/incredible_expeditions/crew.cards', 19, 9),
-    156: ('cards/incredible_expeditions/crew.cards', 20, 9),
-    161: ('cards/incredible_expeditions/crew.cards', 35, 5),
-    166: ('cards/incredible_expeditions/crew.cards', 88, 5),
-    167: ('cards/incredible_expeditions/crew.cards', 89, 7),
-    168: ('cards/incredible_expeditions/crew.cards', 90, 9),
-    169: ('cards/incredible_expeditions/crew.cards', 91, 9),
+    153: ('cards/incredible_expeditions/crew.cards', 20, 5),
+    154: ('cards/incredible_expeditions/crew.cards', 21, 7),
+    155: ('cards/incredible_expeditions/crew.cards', 22, 9),
+    156: ('cards/incredible_expeditions/crew.cards', 23, 9),
+    161: ('cards/incredible_expeditions/crew.cards', 38, 5),
+    166: ('cards/incredible_expeditions/crew.cards', 93, 5),
+    167: ('cards/incredible_expeditions/crew.cards', 94, 7),
+    168: ('cards/incredible_expeditions/crew.cards', 95, 9),
+    169: ('cards/incredible_expeditions/crew.cards', 96, 9),
     174: ('cards/incredible_expeditions/encounters.cards', 13, 5),
     179: ('cards/incredible_expeditions/encounters.cards', 44, 5),
     184: ('cards/incredible_expeditions/encounters.cards', 53, 5),
