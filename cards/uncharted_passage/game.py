@@ -134,6 +134,12 @@ def accomplish(g: Game, c: Context, mission: str) -> None:
     for zone, cards in player.zones.items():
         if zone != "accomplished" and mission in cards:
             cards.remove(mission)
+    # 2-player: "Public Mission Cards can be claimed by either player; the first player to
+    # complete the requirement takes the card. Once claimed, it is no longer available to the
+    # other player." The card leaves the public missions for the player who took it.
+    public = g.board.get("public_missions")
+    if public and mission in public:
+        public.remove(mission)
     player.zones["accomplished"].append(mission)
     g.log("accomplish", player.index, mission)
     grant_reward(g, c.for_card(mission), mission, g.cards[mission]["properties"].get("reward"))
