@@ -971,13 +971,14 @@ class UnchartedPassage(FlowGame):
         # Copies of what the chart worked out once (a scenario may change a game's own).
         board["regions"] = dict(chart.regions)
         board["pirate_infested_area"] = set(chart.infested_spaces)
-        board.setdefault("markers", {})
         board.setdefault("anchored", {})
         board.setdefault("east_asia_ships", {})
         board.setdefault("east_asia_entries", 0)
         for player in self.players:
             player.flags.setdefault("position", chart.start)
             player.flags["position"] = _place_id(player.flags["position"])
+        if "markers" not in board:
+            board["markers"] = self.markers_under_ships(chart)
 
     def deal_voyage_pile(self) -> None:
         """Setup 2 and 3: "Make a pile of 13 Voyage Cards, with the 6 Second-half Voyage Cards
@@ -1490,9 +1491,30 @@ class UnchartedPassage(FlowGame):
         This means you cannot anchor in a space that already contains 2 markers"."""
         if len(self.players) == 1:
             return True
-        # No marker is placed before the first sail (a scenario may sail without the setup).
         markers = self.board.get("markers")
-        return markers is None or markers.get(space, 0) < MARKERS_PER_SPACE
+        if markers is None:
+            # A scenario may sail without the setup: the markers are the ships' own.
+            markers = self.markers_under_ships(self.chart or chart_for(self.ir))
+        return markers.get(space, 0) < MARKERS_PER_SPACE
+
+    def markers_under_ships(self, chart: Chart) -> dict[str, int]:
+        """The Ship Markers the ships' positions imply, before any is counted as placed (a
+        scenario's ships given where they are, with no ``markers``): "The ship marker that was
+        placed in the previous round serves as the starting point for the current round", so
+        each ship stands on its own marker; except a ship still in Lisbon at the start of the
+        game, which places its first marker when it first sails ("Take one Ship Marker from
+        the supply. Sail from where you docked in the previous round (Lisbon in the first
+        round)")."""
+        markers: dict[str, int] = {}
+        for player in self.players:
+            position = player.flags.get("position")
+            if position is None:
+                continue
+            at_start = position == chart.start and not player.flags.get("anchorages")
+            if at_start and self.round <= 1:
+                continue
+            markers[position] = markers.get(position, 0) + 1
+        return markers
 
     def ship_position(self, player: Player, chart: Chart) -> str:
         """The space of ``chart`` the ship is on; a rule error when it is on none (a house rule
