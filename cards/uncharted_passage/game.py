@@ -917,7 +917,12 @@ class UnchartedPassage(FlowGame):
         Card once, when prestige first reaches it"). Provisional: the rulebook is silent on
         a solo marker that reaches an anchor space a second time."""
         claimed = self.board.setdefault("anchor_spaces_claimed", set())
-        if space in claimed:
+        # A marker already at or past the space entered it first (a scenario's captain given
+        # that prestige, not moved there in play).
+        ahead = any(
+            other is not player and other.counters["prestige"] >= space for other in self.players
+        )
+        if space in claimed or ahead:
             self.log("anchor_space_taken", player.index, space)
             return
         claimed.add(space)
@@ -1507,14 +1512,22 @@ class UnchartedPassage(FlowGame):
         round)")."""
         markers: dict[str, int] = {}
         for player in self.players:
-            position = player.flags.get("position")
-            if position is None:
-                continue
-            at_start = position == chart.start and not player.flags.get("anchorages")
-            if at_start and self.round <= 1:
-                continue
-            markers[position] = markers.get(position, 0) + 1
+            position = self.anchored_at(player, chart)
+            if position is not None:
+                markers[position] = markers.get(position, 0) + 1
         return markers
+
+    def anchored_at(self, player: Player, chart: Chart) -> str | None:
+        """The space the ship is anchored at, on its own Ship Marker; None for a ship still in
+        Lisbon at the start of the game ("Sail from where you docked in the previous round
+        (Lisbon in the first round)"), which has not anchored yet."""
+        position = player.flags.get("position")
+        if position is None:
+            return None
+        at_start = position == chart.start and not player.flags.get("anchorages")
+        if at_start and self.round <= 1:
+            return None
+        return str(position)
 
     def ship_position(self, player: Player, chart: Chart) -> str:
         """The space of ``chart`` the ship is on; a rule error when it is on none (a house rule
@@ -1667,6 +1680,14 @@ class UnchartedPassage(FlowGame):
         anchored = self.board["anchored"].get(space.id)
         if anchored and (len(anchored) > 1 or player.index not in anchored):
             return SHARED_PORT_PRESTIGE
+        # The other ship's own record says so too: a port it arrived at (a scenario's
+        # ports_visited), or the port it is anchored at now.
+        chart = self.chart or chart_for(self.ir)
+        for other in self.players:
+            if other is player:
+                continue
+            if space.id in other.flags["ports"] or self.anchored_at(other, chart) == space.id:
+                return SHARED_PORT_PRESTIGE
         return space.stars
 
     def dock_at_port(self, player: Player, space: Space) -> None:
@@ -1702,7 +1723,11 @@ class UnchartedPassage(FlowGame):
         unable or unwilling to offer specialties, you are considered anchored at sea". True
         when the ship entered."""
         board = self.board
-        offer = board["east_asia_entries"] + 1
+        # The ships' own records count too (a scenario's east_asia_entered, with no
+        # east_asia_entries): "the second ship to enter any East Asian port (regardless of
+        # color) must offer 2 Specialties, and the third ship must offer 3".
+        entered = sum(len(p.flags.get("east_asia", ())) for p in self.players)
+        offer = max(board["east_asia_entries"], entered) + 1
         # "Only 1 ship marker (regardless of color) may enter an East Asian port": a port any
         # ship entered (a scenario may give the rival's entries: east_asia_entered) is closed.
         closed = space.id in board["east_asia_ships"] or any(
