@@ -1681,12 +1681,10 @@ class UnchartedPassage(FlowGame):
         if anchored and (len(anchored) > 1 or player.index not in anchored):
             return SHARED_PORT_PRESTIGE
         # The other ship's own record says so too: a port it arrived at (a scenario's
-        # ports_visited), or the port it is anchored at now.
-        chart = self.chart or chart_for(self.ir)
+        # ports_visited). Not the port a ship is given at: a scenario's ship there may be
+        # the one arriving this month, still to anchor.
         for other in self.players:
-            if other is player:
-                continue
-            if space.id in other.flags["ports"] or self.anchored_at(other, chart) == space.id:
+            if other is not player and space.id in other.flags["ports"]:
                 return SHARED_PORT_PRESTIGE
         return space.stars
 
