@@ -1675,10 +1675,13 @@ class UnchartedPassage(FlowGame):
         time, 1 where the other ship anchored first (2-player: "If you arrive at a port where
         another player has already anchored, you always gain only 1 prestige point"), nothing
         again."""
-        if space.id in player.flags["ports"]:
+        anchored = self.board["anchored"].get(space.id) or ()
+        # "If it is a port you have already arrived at before, you do not gain any prestige
+        # again": the captain's own record, or the board's of who anchored where (a
+        # scenario's 'anchored').
+        if space.id in player.flags["ports"] or player.index in anchored:
             return 0
-        anchored = self.board["anchored"].get(space.id)
-        if anchored and (len(anchored) > 1 or player.index not in anchored):
+        if anchored:
             return SHARED_PORT_PRESTIGE
         # The other ship's own record says so too: a port it arrived at (a scenario's
         # ports_visited). Not the port a ship is given at: a scenario's ship there may be
@@ -1694,7 +1697,8 @@ class UnchartedPassage(FlowGame):
         flags = player.flags
         flags["areas"] |= space.infested
         c = Context(player, space.id, "dock")
-        if space.id not in flags["ports"]:
+        again = player.index in (self.board["anchored"].get(space.id) or ())
+        if space.id not in flags["ports"] and not again:
             gained = self.arrival_prestige(player, space)
             if gained:
                 self.gain(c, "prestige", gained)
