@@ -134,6 +134,12 @@ def accomplish(g: Game, c: Context, mission: str) -> None:
     for zone, cards in player.zones.items():
         if zone != "accomplished" and mission in cards:
             cards.remove(mission)
+    # 2-player: "Public Mission Cards can be claimed by either player; the first player to
+    # complete the requirement takes the card. Once claimed, it is no longer available to the
+    # other player." The card leaves the public missions for the player who took it.
+    public = g.board.get("public_missions")
+    if public and mission in public:
+        public.remove(mission)
     player.zones["accomplished"].append(mission)
     g.log("accomplish", player.index, mission)
     grant_reward(g, c.for_card(mission), mission, g.cards[mission]["properties"].get("reward"))
@@ -911,7 +917,12 @@ class UnchartedPassage(FlowGame):
         Card once, when prestige first reaches it"). Provisional: the rulebook is silent on
         a solo marker that reaches an anchor space a second time."""
         claimed = self.board.setdefault("anchor_spaces_claimed", set())
-        if space in claimed:
+        # A marker already at or past the space entered it first (a scenario's captain given
+        # that prestige, not moved there in play).
+        ahead = any(
+            other is not player and other.counters["prestige"] >= space for other in self.players
+        )
+        if space in claimed or ahead:
             self.log("anchor_space_taken", player.index, space)
             return
         claimed.add(space)
@@ -965,13 +976,14 @@ class UnchartedPassage(FlowGame):
         # Copies of what the chart worked out once (a scenario may change a game's own).
         board["regions"] = dict(chart.regions)
         board["pirate_infested_area"] = set(chart.infested_spaces)
-        board.setdefault("markers", {})
         board.setdefault("anchored", {})
         board.setdefault("east_asia_ships", {})
         board.setdefault("east_asia_entries", 0)
         for player in self.players:
             player.flags.setdefault("position", chart.start)
             player.flags["position"] = _place_id(player.flags["position"])
+        if "markers" not in board:
+            board["markers"] = self.markers_under_ships(chart)
 
     def deal_voyage_pile(self) -> None:
         """Setup 2 and 3: "Make a pile of 13 Voyage Cards, with the 6 Second-half Voyage Cards
@@ -1484,9 +1496,38 @@ class UnchartedPassage(FlowGame):
         This means you cannot anchor in a space that already contains 2 markers"."""
         if len(self.players) == 1:
             return True
-        # No marker is placed before the first sail (a scenario may sail without the setup).
         markers = self.board.get("markers")
-        return markers is None or markers.get(space, 0) < MARKERS_PER_SPACE
+        if markers is None:
+            # A scenario may sail without the setup: the markers are the ships' own.
+            markers = self.markers_under_ships(self.chart or chart_for(self.ir))
+        return markers.get(space, 0) < MARKERS_PER_SPACE
+
+    def markers_under_ships(self, chart: Chart) -> dict[str, int]:
+        """The Ship Markers the ships' positions imply, before any is counted as placed (a
+        scenario's ships given where they are, with no ``markers``): "The ship marker that was
+        placed in the previous round serves as the starting point for the current round", so
+        each ship stands on its own marker; except a ship still in Lisbon at the start of the
+        game, which places its first marker when it first sails ("Take one Ship Marker from
+        the supply. Sail from where you docked in the previous round (Lisbon in the first
+        round)")."""
+        markers: dict[str, int] = {}
+        for player in self.players:
+            position = self.anchored_at(player, chart)
+            if position is not None:
+                markers[position] = markers.get(position, 0) + 1
+        return markers
+
+    def anchored_at(self, player: Player, chart: Chart) -> str | None:
+        """The space the ship is anchored at, on its own Ship Marker; None for a ship still in
+        Lisbon at the start of the game ("Sail from where you docked in the previous round
+        (Lisbon in the first round)"), which has not anchored yet."""
+        position = player.flags.get("position")
+        if position is None:
+            return None
+        at_start = position == chart.start and not player.flags.get("anchorages")
+        if at_start and self.round <= 1:
+            return None
+        return str(position)
 
     def ship_position(self, player: Player, chart: Chart) -> str:
         """The space of ``chart`` the ship is on; a rule error when it is on none (a house rule
@@ -1634,11 +1675,20 @@ class UnchartedPassage(FlowGame):
         time, 1 where the other ship anchored first (2-player: "If you arrive at a port where
         another player has already anchored, you always gain only 1 prestige point"), nothing
         again."""
-        if space.id in player.flags["ports"]:
+        anchored = self.board["anchored"].get(space.id) or ()
+        # "If it is a port you have already arrived at before, you do not gain any prestige
+        # again": the captain's own record, or the board's of who anchored where (a
+        # scenario's 'anchored').
+        if space.id in player.flags["ports"] or player.index in anchored:
             return 0
-        anchored = self.board["anchored"].get(space.id)
-        if anchored and (len(anchored) > 1 or player.index not in anchored):
+        if anchored:
             return SHARED_PORT_PRESTIGE
+        # The other ship's own record says so too: a port it arrived at (a scenario's
+        # ports_visited). Not the port a ship is given at: a scenario's ship there may be
+        # the one arriving this month, still to anchor.
+        for other in self.players:
+            if other is not player and space.id in other.flags["ports"]:
+                return SHARED_PORT_PRESTIGE
         return space.stars
 
     def dock_at_port(self, player: Player, space: Space) -> None:
@@ -1647,7 +1697,8 @@ class UnchartedPassage(FlowGame):
         flags = player.flags
         flags["areas"] |= space.infested
         c = Context(player, space.id, "dock")
-        if space.id not in flags["ports"]:
+        again = player.index in (self.board["anchored"].get(space.id) or ())
+        if space.id not in flags["ports"] and not again:
             gained = self.arrival_prestige(player, space)
             if gained:
                 self.gain(c, "prestige", gained)
@@ -1674,7 +1725,11 @@ class UnchartedPassage(FlowGame):
         unable or unwilling to offer specialties, you are considered anchored at sea". True
         when the ship entered."""
         board = self.board
-        offer = board["east_asia_entries"] + 1
+        # The ships' own records count too (a scenario's east_asia_entered, with no
+        # east_asia_entries): "the second ship to enter any East Asian port (regardless of
+        # color) must offer 2 Specialties, and the third ship must offer 3".
+        entered = sum(len(p.flags.get("east_asia", ())) for p in self.players)
+        offer = max(board["east_asia_entries"], entered) + 1
         # "Only 1 ship marker (regardless of color) may enter an East Asian port": a port any
         # ship entered (a scenario may give the rival's entries: east_asia_entered) is closed.
         closed = space.id in board["east_asia_ships"] or any(

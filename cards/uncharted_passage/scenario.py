@@ -175,7 +175,8 @@ def _set_set(name: str) -> Callable[[Game, Any, Any], None]:
 
 
 def _set_markers(g: Game, who: Any, value: Any) -> None:
-    """Ship markers already on spaces: ``{space: count}``."""
+    """Ship markers already on spaces: ``{space: count}``. Without it, each ship stands on its
+    own marker where it is given (but a ship in Lisbon in the first month, not sailed yet)."""
     g.board["markers"] = {_place_id(k): int(v) for k, v in value.items()}
 
 
