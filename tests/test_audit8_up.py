@@ -105,7 +105,7 @@ def _card_icons() -> dict[str, set[str]]:
 
 
 def test_the_exploration_journals_icon_is_on_the_journal_not_on_every_reward() -> None:
-    """"Discovery Spot -> star, roll: When you get a prestige star on a Discovery Spot, roll 2
+    """ "Discovery Spot -> star, roll: When you get a prestige star on a Discovery Spot, roll 2
     dice and choose one" is the Exploration Journal's: no mission's reward carries it."""
     icons = _card_icons()
     carrying = sorted(card for card, names in icons.items() if "exploration_journal" in names)
