@@ -55,7 +55,7 @@ def test_a_flow_setting_note_in_a_new_game_is_listed(tmp_path: Path) -> None:
 
 
 def test_land_vs_sea_scoring_aid_back_sides_are_provisional() -> None:
-    """"place their scoring aids ... on their correct sides for the player count": which side
+    """ "place their scoring aids ... on their correct sides for the player count": which side
     serves which count is not printed, for the back side as much as the front."""
     marked = [
         entry["text"]
