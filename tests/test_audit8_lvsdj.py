@@ -64,3 +64,25 @@ def test_land_vs_sea_scoring_aid_back_sides_are_provisional() -> None:
     ]
     for layer in ("Menhir scoring", "City scoring", "Bandit and Pirate scoring"):
         assert any(text.startswith(f"{layer}: aid_back_players: ") for text in marked), marked
+
+
+def test_a_misspelt_note_on_a_flow_setting_is_an_error_at_its_line(tmp_path: Path) -> None:
+    """A flow setting's note is checked as any other: a misspelt one is told at its line and
+    column with a hint (it was dropped without a word)."""
+    (tmp_path / "g").mkdir()
+    (tmp_path / "g" / "game.cards").write_text(
+        'game g "G" {\n  players 2\n  score points\n  counter points\n}\n'
+        'flow "F" {\n  round 3 {\n    phase play "play" {\n      gain points 1\n    }\n  }\n'
+        '  tiebreak points @provisonal("not printed")\n}\n'
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "compiler.cli", "check", str(tmp_path / "g")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode != 0
+    assert "game.cards:12:19: error[annotation-unknown]" in done.stdout + done.stderr
+    assert "did you mean 'provisional'?" in done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
