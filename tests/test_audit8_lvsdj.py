@@ -30,7 +30,8 @@ def _provenance(*paths: str) -> list[dict[str, str]]:
 
 
 def test_darwins_journey_winner_and_tiebreak_are_listed_provisional() -> None:
-    """The Pirates rulebook prints no winner or tie-breaker: the modelled ones are listed."""
+    """The Pirates rulebook prints no winner, tie-breaker, turn order or Reward Phase: the
+    modelled ones are listed."""
     found = [
         entry["text"]
         for entry in _provenance("cards/darwins_journey")
@@ -38,6 +39,9 @@ def test_darwins_journey_winner_and_tiebreak_are_listed_provisional() -> None:
     ]
     assert any(text.startswith("flow: winner: ") for text in found), found
     assert any(text.startswith("flow: tiebreak: ") and "Coins" in text for text in found), found
+    # The modelled base game's turn order, first player and Reward Phase are invented too.
+    for item in ("verb place_workers: ", "function first_seat: ", "verb reward_phase: "):
+        assert any(text.startswith(item) for text in found), (item, found)
 
 
 def test_a_flow_setting_note_in_a_new_game_is_listed(tmp_path: Path) -> None:
