@@ -345,9 +345,9 @@ class Checker:
     ) -> None:
         """Check ``notes`` (the annotations of one item) and record each ``@provisional`` on
         ``out`` and in the game's list: where, the card (or holder), ``label`` for people, and
-        apart, what it marks (``kind``: card, property, trigger, statement, flow, section,
+        apart, what it marks (``kind``: card, property, trigger, statement, flow, section, setting,
         phase, verb, function) and the name of that item (``name``: a property, a trigger's
-        event, a phase), so no reader parses ``label`` back."""
+        event, a phase, a flow setting), so no reader parses ``label`` back."""
         kind, item = _note_kind(what, name)
         for note in notes:
             if note.name in ("label", "ask") and what == "statement":
@@ -2559,7 +2559,7 @@ def check_game(
 
 #: The items an annotation's ``what`` names as they are (anything else is a property's name,
 #: or ``on EVENT`` for a trigger).
-_NOTE_KINDS = ("card", "statement", "flow", "section", "phase", "verb", "function")
+_NOTE_KINDS = ("card", "statement", "flow", "section", "setting", "phase", "verb", "function")
 
 
 def _note_kind(what: str, name: str) -> tuple[str, str]:

@@ -233,6 +233,17 @@ class _Lowering:
 
     def setting(self, item: FlowSetting, out: IR) -> None:
         words = [expr for clause in item.args for expr in clause]
+        # A setting's own note (`tiebreak coins @provisional("...")`) is recorded like a
+        # phase's: read and then dropped, it never reached `cardc check --provenance`.
+        if item.annotations:
+            self.checker.annotations(
+                item.annotations,
+                self.holder,
+                "setting",
+                f"flow: {item.name}",
+                item.span,
+                item.name,
+            )
         if item.name not in SETTINGS:
             hints = did_you_mean(item.name, SETTINGS) or (
                 "settings: " + "; ".join(SETTINGS.values()),

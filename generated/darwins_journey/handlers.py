@@ -46,29 +46,29 @@ def dv_unlock_diary(g, c):
 
 
 def dv_place_workers(g, c):
-    # verb place_workers (cards/darwins_journey/flow.cards:100)
-    for _ in range(g.spend((g.params['workers'] + 2), 'repeats')):  # @ cards/darwins_journey/flow.cards:101:3
-        for v_position in g.span(1, g.natives['player_count'](g, c)):  # @ cards/darwins_journey/flow.cards:102:5
-            for v_placer in g.players:  # @ cards/darwins_journey/flow.cards:103:7
+    # verb place_workers (cards/darwins_journey/flow.cards:101)
+    for _ in range(g.spend((g.params['workers'] + 2), 'repeats')):  # @ cards/darwins_journey/flow.cards:102:3
+        for v_position in g.span(1, g.natives['player_count'](g, c)):  # @ cards/darwins_journey/flow.cards:103:5
+            for v_placer in g.players:  # @ cards/darwins_journey/flow.cards:104:7
                 c4 = c if v_placer is c.player else c.for_player(v_placer)
                 if not ((df_turn_position(g, c4, v_placer) == v_position) and (c4.player.counters['workers_ready'] > 0)):
                     continue
-                g.verbs['place_worker'](g, c4)  # @ cards/darwins_journey/flow.cards:104:9
+                g.verbs['place_worker'](g, c4)  # @ cards/darwins_journey/flow.cards:105:9
 
 
 def dv_reward_phase(g, c):
-    # verb reward_phase (cards/darwins_journey/flow.cards:116)
-    for v_earner in g.players:  # @ cards/darwins_journey/flow.cards:117:3
+    # verb reward_phase (cards/darwins_journey/flow.cards:118)
+    for v_earner in g.players:  # @ cards/darwins_journey/flow.cards:119:3
         c2 = c if v_earner is c.player else c.for_player(v_earner)
-        g.gain(c2, 'coins', (g.params['reward_phase_coins'] + c2.player.counters['tents']))  # @ cards/darwins_journey/flow.cards:118:5
+        g.gain(c2, 'coins', (g.params['reward_phase_coins'] + c2.player.counters['tents']))  # @ cards/darwins_journey/flow.cards:120:5
 
 
 def dv_collect_workers(g, c):
-    # verb collect_workers (cards/darwins_journey/flow.cards:122)
-    for v_owner in g.players:  # @ cards/darwins_journey/flow.cards:123:3
+    # verb collect_workers (cards/darwins_journey/flow.cards:124)
+    for v_owner in g.players:  # @ cards/darwins_journey/flow.cards:125:3
         c2 = c if v_owner is c.player else c.for_player(v_owner)
-        g.verbs['take_back_workers'](g, c2)  # @ cards/darwins_journey/flow.cards:124:5
-        g.set(c2, 'workers_ready', g.params['workers'])  # @ cards/darwins_journey/flow.cards:125:5
+        g.verbs['take_back_workers'](g, c2)  # @ cards/darwins_journey/flow.cards:126:5
+        g.set(c2, 'workers_ready', g.params['workers'])  # @ cards/darwins_journey/flow.cards:127:5
 
 
 def dv_offer_tent(g, c, v_site):
@@ -91,13 +91,13 @@ def dv_specimen_action(g, c, v_ignoring):
 
 
 def df_first_seat(g, c):
-    # function first_seat (cards/darwins_journey/flow.cards:112)
-    return (((g.round - 1) % g.natives['player_count'](g, c)) + 1)  # @ cards/darwins_journey/flow.cards:112:1
+    # function first_seat (cards/darwins_journey/flow.cards:113)
+    return (((g.round - 1) % g.natives['player_count'](g, c)) + 1)  # @ cards/darwins_journey/flow.cards:113:1
 
 
 def df_turn_position(g, c, v_placer):
-    # function turn_position (cards/darwins_journey/flow.cards:113)
-    return (((g.natives['seat'](g, c, v_placer) - df_first_seat(g, c)) % g.natives['player_count'](g, c)) + 1)  # @ cards/darwins_journey/flow.cards:113:1
+    # function turn_position (cards/darwins_journey/flow.cards:114)
+    return (((g.natives['seat'](g, c, v_placer) - df_first_seat(g, c)) % g.natives['player_count'](g, c)) + 1)  # @ cards/darwins_journey/flow.cards:114:1
 
 
 def df_may_place_worker_on(g, c, v_location):
@@ -509,20 +509,20 @@ def run__round(g, c):
     if logs:
         g.events.append(('phase', c.player.index, 'worker_placement'))
     # verb place_workers
-    for _ in range(g.spend((p_workers + 2), 'repeats')):  # @ cards/darwins_journey/flow.cards:101:3
-        for v_i10_position in g.span(1, g.natives['player_count'](g, c)):  # @ cards/darwins_journey/flow.cards:102:5
-            for v_i10_placer in g.players:  # @ cards/darwins_journey/flow.cards:103:7
+    for _ in range(g.spend((p_workers + 2), 'repeats')):  # @ cards/darwins_journey/flow.cards:102:3
+        for v_i10_position in g.span(1, g.natives['player_count'](g, c)):  # @ cards/darwins_journey/flow.cards:103:5
+            for v_i10_placer in g.players:  # @ cards/darwins_journey/flow.cards:104:7
                 c4 = c if v_i10_placer is c.player else c.for_player(v_i10_placer)
                 if not ((df_turn_position(g, c4, v_i10_placer) == v_i10_position) and (c4.player.counters['workers_ready'] > 0)):
                     continue
-                g.verbs['place_worker'](g, c4)  # @ cards/darwins_journey/flow.cards:104:9
+                g.verbs['place_worker'](g, c4)  # @ cards/darwins_journey/flow.cards:105:9
     # phase reward_phase
     if logs:
         g.events.append(('phase', c.player.index, 'reward_phase'))
     # verb reward_phase
-    for v_i11_earner in g.players:  # @ cards/darwins_journey/flow.cards:117:3
+    for v_i11_earner in g.players:  # @ cards/darwins_journey/flow.cards:119:3
         c2 = c if v_i11_earner is c.player else c.for_player(v_i11_earner)
-        g.gain(c2, 'coins', (g.params['reward_phase_coins'] + c2.player.counters['tents']))  # @ cards/darwins_journey/flow.cards:118:5
+        g.gain(c2, 'coins', (g.params['reward_phase_coins'] + c2.player.counters['tents']))  # @ cards/darwins_journey/flow.cards:120:5
     # phase pirate_raid
     if logs:
         g.events.append(('phase', c.player.index, 'pirate_raid'))
@@ -531,10 +531,10 @@ def run__round(g, c):
     if logs:
         g.events.append(('phase', c.player.index, 'workers_return'))
     # verb collect_workers
-    for v_i12_owner in g.players:  # @ cards/darwins_journey/flow.cards:123:3
+    for v_i12_owner in g.players:  # @ cards/darwins_journey/flow.cards:125:3
         c2 = c if v_i12_owner is c.player else c.for_player(v_i12_owner)
-        g.verbs['take_back_workers'](g, c2)  # @ cards/darwins_journey/flow.cards:124:5
-        g.set(c2, 'workers_ready', p_workers)  # @ cards/darwins_journey/flow.cards:125:5
+        g.verbs['take_back_workers'](g, c2)  # @ cards/darwins_journey/flow.cards:126:5
+        g.set(c2, 'workers_ready', p_workers)  # @ cards/darwins_journey/flow.cards:127:5
 
 
 def loop__round(g, c, number, limit):
@@ -556,24 +556,24 @@ def loop__round(g, c, number, limit):
         gv_unlock_diary_locations(g, c, (p_diary_top_locations + ((number - 1) * p_diary_unlocks_per_round)))  # @ cards/darwins_journey/flow.cards:93:3
         # phase worker_placement
         # verb place_workers
-        for _ in range(g.spend((p_workers + 2), 'repeats')):  # @ cards/darwins_journey/flow.cards:101:3
-            for v_i18_position in g.span(1, n_player_count(g, c)):  # @ cards/darwins_journey/flow.cards:102:5
-                for c5 in contexts:  # @ cards/darwins_journey/flow.cards:103:7
+        for _ in range(g.spend((p_workers + 2), 'repeats')):  # @ cards/darwins_journey/flow.cards:102:3
+            for v_i18_position in g.span(1, n_player_count(g, c)):  # @ cards/darwins_journey/flow.cards:103:5
+                for c5 in contexts:  # @ cards/darwins_journey/flow.cards:104:7
                     v_i18_placer = c5.player
                     if not ((df_turn_position(g, c5, v_i18_placer) == v_i18_position) and (c5.player.counters['workers_ready'] > 0)):
                         continue
-                    gv_place_worker(g, c5)  # @ cards/darwins_journey/flow.cards:104:9
+                    gv_place_worker(g, c5)  # @ cards/darwins_journey/flow.cards:105:9
         # phase reward_phase
         # verb reward_phase
-        for c3 in contexts:  # @ cards/darwins_journey/flow.cards:117:3
-            g.gain(c3, 'coins', (p_reward_phase_coins + c3.player.counters['tents']))  # @ cards/darwins_journey/flow.cards:118:5
+        for c3 in contexts:  # @ cards/darwins_journey/flow.cards:119:3
+            g.gain(c3, 'coins', (p_reward_phase_coins + c3.player.counters['tents']))  # @ cards/darwins_journey/flow.cards:120:5
         # phase pirate_raid
         g.fire_in_force(c, 'reward_phase_end')  # @ cards/darwins_journey/flow.cards:37:7
         # phase workers_return
         # verb collect_workers
-        for c3 in contexts:  # @ cards/darwins_journey/flow.cards:123:3
-            gv_take_back_workers(g, c3)  # @ cards/darwins_journey/flow.cards:124:5
-            g.set(c3, 'workers_ready', p_workers)  # @ cards/darwins_journey/flow.cards:125:5
+        for c3 in contexts:  # @ cards/darwins_journey/flow.cards:125:3
+            gv_take_back_workers(g, c3)  # @ cards/darwins_journey/flow.cards:126:5
+            g.set(c3, 'workers_ready', p_workers)  # @ cards/darwins_journey/flow.cards:127:5
         number += 1
 
 
@@ -663,15 +663,15 @@ LINES = {
     38: ('cards/darwins_journey/flow.cards', 80, 5),
     40: ('cards/darwins_journey/flow.cards', 85, 5),
     45: ('cards/darwins_journey/flow.cards', 93, 3),
-    50: ('cards/darwins_journey/flow.cards', 101, 3),
-    51: ('cards/darwins_journey/flow.cards', 102, 5),
-    52: ('cards/darwins_journey/flow.cards', 103, 7),
-    56: ('cards/darwins_journey/flow.cards', 104, 9),
-    61: ('cards/darwins_journey/flow.cards', 117, 3),
-    63: ('cards/darwins_journey/flow.cards', 118, 5),
-    68: ('cards/darwins_journey/flow.cards', 123, 3),
-    70: ('cards/darwins_journey/flow.cards', 124, 5),
-    71: ('cards/darwins_journey/flow.cards', 125, 5),
+    50: ('cards/darwins_journey/flow.cards', 102, 3),
+    51: ('cards/darwins_journey/flow.cards', 103, 5),
+    52: ('cards/darwins_journey/flow.cards', 104, 7),
+    56: ('cards/darwins_journey/flow.cards', 105, 9),
+    61: ('cards/darwins_journey/flow.cards', 119, 3),
+    63: ('cards/darwins_journey/flow.cards', 120, 5),
+    68: ('cards/darwins_journey/flow.cards', 125, 3),
+    70: ('cards/darwins_journey/flow.cards', 126, 5),
+    71: ('cards/darwins_journey/flow.cards', 127, 5),
     76: ('cards/darwins_journey/host.cards', 45, 3),
     77: ('cards/darwins_journey/host.cards', 46, 5),
     78: ('cards/darwins_journey/host.cards', 47, 7),
@@ -682,8 +682,8 @@ LINES = {
     88: ('cards/darwins_journey/host.cards', 62, 7),
     89: ('cards/darwins_journey/host.cards', 64, 5),
     90: ('cards/darwins_journey/host.cards', 65, 5),
-    95: ('cards/darwins_journey/flow.cards', 112, 1),
-    100: ('cards/darwins_journey/flow.cards', 113, 1),
+    95: ('cards/darwins_journey/flow.cards', 113, 1),
+    100: ('cards/darwins_journey/flow.cards', 114, 1),
     105: ('cards/darwins_journey/host.cards', 8, 1),
     110: ('cards/darwins_journey/board.cards', 30, 24),
     115: ('cards/darwins_journey/board.cards', 33, 24),
@@ -803,25 +803,25 @@ LINES = {
     495: ('cards/darwins_journey/flow.cards', 85, 5),
     496: ('cards/darwins_journey/flow.cards', 20, 7),
     507: ('cards/darwins_journey/flow.cards', 93, 3),
-    512: ('cards/darwins_journey/flow.cards', 101, 3),
-    513: ('cards/darwins_journey/flow.cards', 102, 5),
-    514: ('cards/darwins_journey/flow.cards', 103, 7),
-    518: ('cards/darwins_journey/flow.cards', 104, 9),
-    523: ('cards/darwins_journey/flow.cards', 117, 3),
-    525: ('cards/darwins_journey/flow.cards', 118, 5),
+    512: ('cards/darwins_journey/flow.cards', 102, 3),
+    513: ('cards/darwins_journey/flow.cards', 103, 5),
+    514: ('cards/darwins_journey/flow.cards', 104, 7),
+    518: ('cards/darwins_journey/flow.cards', 105, 9),
+    523: ('cards/darwins_journey/flow.cards', 119, 3),
+    525: ('cards/darwins_journey/flow.cards', 120, 5),
     529: ('cards/darwins_journey/flow.cards', 37, 7),
-    534: ('cards/darwins_journey/flow.cards', 123, 3),
-    536: ('cards/darwins_journey/flow.cards', 124, 5),
-    537: ('cards/darwins_journey/flow.cards', 125, 5),
+    534: ('cards/darwins_journey/flow.cards', 125, 3),
+    536: ('cards/darwins_journey/flow.cards', 126, 5),
+    537: ('cards/darwins_journey/flow.cards', 127, 5),
     556: ('cards/darwins_journey/flow.cards', 93, 3),
-    559: ('cards/darwins_journey/flow.cards', 101, 3),
-    560: ('cards/darwins_journey/flow.cards', 102, 5),
-    561: ('cards/darwins_journey/flow.cards', 103, 7),
-    565: ('cards/darwins_journey/flow.cards', 104, 9),
-    568: ('cards/darwins_journey/flow.cards', 117, 3),
-    569: ('cards/darwins_journey/flow.cards', 118, 5),
+    559: ('cards/darwins_journey/flow.cards', 102, 3),
+    560: ('cards/darwins_journey/flow.cards', 103, 5),
+    561: ('cards/darwins_journey/flow.cards', 104, 7),
+    565: ('cards/darwins_journey/flow.cards', 105, 9),
+    568: ('cards/darwins_journey/flow.cards', 119, 3),
+    569: ('cards/darwins_journey/flow.cards', 120, 5),
     571: ('cards/darwins_journey/flow.cards', 37, 7),
-    574: ('cards/darwins_journey/flow.cards', 123, 3),
-    575: ('cards/darwins_journey/flow.cards', 124, 5),
-    576: ('cards/darwins_journey/flow.cards', 125, 5),
+    574: ('cards/darwins_journey/flow.cards', 125, 3),
+    575: ('cards/darwins_journey/flow.cards', 126, 5),
+    576: ('cards/darwins_journey/flow.cards', 127, 5),
 }
