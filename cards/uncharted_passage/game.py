@@ -855,17 +855,21 @@ class UnchartedPassage(FlowGame):
         goods = player.flags["goods"]
         while len(goods) > max(player.counters["specialties"], 0):
             names = tuple(dict.fromkeys(goods))
-            pick = names[0]
-            if len(names) > 1:
-                question = Question(
-                    "specialties.lose",
-                    player.index,
-                    "Mark an X over a specialty you lose",
-                    tuple(f"specialty:{name}" for name in names),
-                )
-                pick = self.ask(player, question).partition(":")[2] or names[0]
+            pick = self._which_specialty(
+                player, names, "specialties.lose", "Mark an X over a specialty you lose"
+            )
             goods.remove(pick)
             self.log("specialty_lost", player.index, pick)
+
+    def _which_specialty(
+        self, player: Player, names: tuple[str, ...], ident: str, prompt: str
+    ) -> str:
+        """The specialty of ``names`` the captain names (``specialty:NAME``), asked only when
+        there is more than one: a name lost (crossed out) or gained (written)."""
+        if len(names) == 1:
+            return names[0]
+        question = Question(ident, player.index, prompt, tuple(f"specialty:{n}" for n in names))
+        return self.ask(player, question).partition(":")[2] or names[0]
 
     # "When you gain specialties, you mark it by writing the name of the specialties in the
     # Specialties Book in the logbook": a card's 'gain specialties 1' (or add, or set higher)
@@ -884,15 +888,12 @@ class UnchartedPassage(FlowGame):
                     "a specialty gained is written in the Specialties Book by name, and no port "
                     "of the map sells one (the map's ports give 'specialty NAME')"
                 )
-            pick = names[0]
-            if len(names) > 1:
-                question = Question(
-                    "specialties.gain",
-                    player.index,
-                    "Write a specialty you gain in the Specialties Book",
-                    tuple(f"specialty:{name}" for name in names),
-                )
-                pick = self.ask(player, question).partition(":")[2] or names[0]
+            pick = self._which_specialty(
+                player,
+                names,
+                "specialties.gain",
+                "Write a specialty you gain in the Specialties Book",
+            )
             player.flags["goods"].append(pick)
             self.log("specialty", player.index, pick)
 
