@@ -65,3 +65,28 @@ def test_the_hand_written_flow_plays_the_current_cards_as_the_dsl_flow(mode: str
     # The claim bench/up_compare.py prints: the same seed plays the same games but for the
     # rule fixes made since the hand-written flow was frozen (a few in 300, 2-player most).
     assert differ <= games // 4, f"{differ} of {games} {mode} games differ"
+
+
+@pytest.mark.parametrize("mode", ["solo", "competitive", "coop"])
+def test_the_same_rules_written_in_python_play_the_very_same_games(mode: str) -> None:
+    """bench/sim.py judges the flow's speed against bench/up_flow_python.py only because the
+    two play the same games; a flow.cards change it does not follow must show here."""
+    bench = _bench_module("sim")
+    same_rules = bench.same_rules_simulator(FOLDER)
+    game = same_rules.new_game(1, sim.players_for(mode), mode, same_rules.factory("greedy"))
+    assert type(game).__name__ == "HandWrittenFlow"  # the hand-written flow, not the compiled
+    assert bench.same_games(sim.Simulator(FOLDER), same_rules, 30, mode) == 0
+
+
+def test_the_same_games_check_sees_a_flow_that_differs() -> None:
+    """The check is not blind: a hand-written flow that skips the Mid-event plays other games."""
+    bench = _bench_module("sim")
+    same_rules = bench.same_rules_simulator(FOLDER)
+    game_class = same_rules._game_class()
+
+    class NoMidEvent(game_class):  # type: ignore[misc,valid-type]
+        def reveal_mid_event(self, c: Any = None) -> None:
+            pass
+
+    same_rules._game_class = lambda: NoMidEvent  # type: ignore[method-assign]
+    assert bench.same_games(sim.Simulator(FOLDER), same_rules, 10, "solo") > 0
