@@ -23,6 +23,7 @@ makes the check above fail, and the benchmark says so rather than time two diffe
 
 from __future__ import annotations
 
+import types
 from typing import Any
 
 from engine import sim
@@ -195,6 +196,10 @@ def simulator(folder: Any) -> sim.Simulator:
     played by this hand-written flow over the game's own class, natives, verbs, handlers, map
     and policies."""
     simulator = sim.Simulator(folder)
-    game_class = flow_class(simulator.rules)
-    simulator._game_class = lambda: game_class  # type: ignore[method-assign]
+    # The game's natives module as it is, but for its GAME_CLASS: games are made as the
+    # compiled flow's are (Simulator.new_game reads GAME_CLASS there).
+    rules = types.ModuleType(simulator.rules.__name__)
+    rules.__dict__.update(vars(simulator.rules))
+    rules.GAME_CLASS = flow_class(simulator.rules)
+    simulator.rules = rules
     return simulator

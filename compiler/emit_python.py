@@ -780,8 +780,13 @@ class PythonEmitter:
                     key, flow[key], where, [where["line"], where["col"]], functions
                 )
         runners = {
+            # The end section is played without the end condition (the game is ending).
             section: self.section_runner(
-                section, phase_functions[section], flow["end_when"], loc, end_loc
+                section,
+                phase_functions[section],
+                None if section == "end" else flow["end_when"],
+                loc,
+                end_loc,
             )
             for section in _RUN_SECTIONS
             if phase_functions[section]
@@ -1035,9 +1040,9 @@ _BOUND_PREFIX = {"natives": "n", "verbs": "gv", "params": "p"}
 
 #: The FLOW table's sections, in the order the engine runs them.
 _FLOW_SECTIONS = ("setup", "round", "turn", "end")
-#: The sections the engine may play through one generated runner (``FLOW['run']``): ``end``
-#: is played without the end condition, phase by phase.
-_RUN_SECTIONS = ("setup", "round", "turn")
+#: The sections the engine may play through one generated runner (``FLOW['run']``); ``end``'s
+#: checks no end condition between its phases.
+_RUN_SECTIONS = ("setup", "round", "turn", "end")
 
 
 def _reads_player(node: Any) -> bool:

@@ -195,19 +195,22 @@ class FlowGame(Game):
             return super().play(c, card)
         flow = self._flow_table = flow_of(self)
         self._end_when = flow["end_when"]
-        self._looking = not self.replaying and any(
-            isinstance(p, Lookahead) for p in self.policies.values()
-        )
-        first = self._contexts[0]
+        looking = False
+        if not self.replaying:
+            for policy in self.policies.values():
+                if isinstance(policy, Lookahead):
+                    looking = True
+                    break
+        self._looking = looking
         # Each section's generated runner plays its phases and checks the end condition
         # between them in one call; a lookahead replays phases one by one, so it takes the
         # loop below. A handlers module built before runners existed has none.
-        self._runners = {} if self._looking else flow.get("run", {})
+        self._runners = {} if looking else flow.get("run", {})
         self.playing = True
         try:
             # One Game.call for the setup and all the rounds: a failure is still located at
             # its DSL line (Game.call reads the innermost generated frame).
-            self.call(lambda g, c: self._set_up_and_play(flow, c), first)
+            self.call(type(self)._set_up_and_play, self._contexts[0])
             self.reason = "rounds"
         except GameEnded as ended:
             self.reason = ended.reason
@@ -216,9 +219,10 @@ class FlowGame(Game):
         self.rounds_played = max(self.rounds_played, self.round if flow["round"] else 0)
         return self.finish()
 
-    def _set_up_and_play(self, flow: dict[str, Any], first: Context) -> None:
+    def _set_up_and_play(self, first: Context) -> None:
         """The setup (unless it was played already) and the rounds, inside :meth:`play`'s
-        Game.call."""
+        Game.call (which calls it as a handler, ``(game, context)``)."""
+        flow = self._flow_table or flow_of(self)
         if not self.set_up:
             self.set_up = True
             self.before_setup()
@@ -239,7 +243,13 @@ class FlowGame(Game):
         flow = self._flow_table or flow_of(self)
         self._end_when = None
         try:
-            self._run(flow["end"], self._contexts[0])
+            # The end section's generated runner, when play() may use runners (nothing looks
+            # ahead): its phases in one call, as the rounds are played.
+            runner = self._runners.get("end")
+            if runner is not None:
+                self.call(runner, self._contexts[0])
+            else:
+                self._run(flow["end"], self._contexts[0])
         except GameEnded:
             pass
         return self.result()
@@ -250,15 +260,8 @@ class FlowGame(Game):
         count = None if rounds_fn is None else int(rounds_fn(self, self._contexts[0]))
         self.round_count = count
         limit = count if count is not None else MAX_ROUNDS_WITHOUT_COUNT
-        round_phases = flow["round"]
         turn_phases = flow["turn"]
         first = self._contexts[0]
-        contexts = self._contexts
-        log_round = self.log_round if self.logs_rounds else None
-        # Each section's generated runner, called straight from the loop (no call a round to
-        # _play_section to find it); without one, the phases one by one.
-        round_run = self._runners.get("round") if round_phases else None
-        turn_run = self._runners.get("turn") if turn_phases else None
         # From the current round: a game played on after a scenario's own rounds (or given a
         # round) goes on from there; a new game is at round 1.
         number = max(int(self.round), 1)
@@ -266,9 +269,19 @@ class FlowGame(Game):
         # nothing is logged round by round or phase by phase (a simulated game): the same
         # phases and end checks, its natives and verbs looked up once a game.
         loop: Callable[..., Any] | None = self._runners.get("loop")
-        if loop is not None and not turn_phases and log_round is None and not self.logs_phases:
+        if loop is not None and not turn_phases and not self.logs_rounds and not self.logs_phases:
             loop(self, first, number, limit)
-            number = limit + 1
+            if count is None:
+                # A loop without a count ends only by its end condition (GameEnded).
+                self._never_ended()
+            return
+        round_phases = flow["round"]
+        contexts = self._contexts
+        log_round = self.log_round if self.logs_rounds else None
+        # Each section's generated runner, called straight from the loop (no call a round to
+        # _play_section to find it); without one, the phases one by one.
+        round_run = self._runners.get("round") if round_phases else None
+        turn_run = self._runners.get("turn") if turn_phases else None
         while number <= limit:
             if log_round is not None:
                 self._round_start = len(self.events)
@@ -299,10 +312,15 @@ class FlowGame(Game):
                 log_round()
             number += 1
         if count is None:
-            raise RuleError(
-                f"the game went round the table {MAX_ROUNDS_WITHOUT_COUNT} times and its "
-                "'end when' never held: give 'round N { ... }' or an end that comes"
-            )
+            self._never_ended()
+
+    @staticmethod
+    def _never_ended() -> None:
+        """A game of rounds without a count whose ``end when`` never held."""
+        raise RuleError(
+            f"the game went round the table {MAX_ROUNDS_WITHOUT_COUNT} times and its "
+            "'end when' never held: give 'round N { ... }' or an end that comes"
+        )
 
     def _play_section(self, flow: dict[str, Any], section: str, c: Context) -> None:
         """Play a section of :meth:`play` (inside its Game.call): through its generated

@@ -82,11 +82,10 @@ def test_the_same_games_check_sees_a_flow_that_differs() -> None:
     """The check is not blind: a hand-written flow that skips the Mid-event plays other games."""
     bench = _bench_module("sim")
     same_rules = bench.same_rules_simulator(FOLDER)
-    game_class = same_rules._game_class()
 
-    class NoMidEvent(game_class):  # type: ignore[misc,valid-type]
+    class NoMidEvent(same_rules.rules.GAME_CLASS):  # type: ignore[misc,name-defined]
         def reveal_mid_event(self, c: Any = None) -> None:
             pass
 
-    same_rules._game_class = lambda: NoMidEvent  # type: ignore[method-assign]
+    same_rules.rules.GAME_CLASS = NoMidEvent
     assert bench.same_games(sim.Simulator(FOLDER), same_rules, 10, "solo") > 0

@@ -618,7 +618,11 @@ def test_the_section_runners_play_the_same_games_as_the_phase_loop(tmp_path: Pat
     flow = FLOW.replace("  winner highest", "  end when points > 14\n  winner highest")
     ir, module, text = build(tmp_path, flow)
     assert "def run__setup(g, c):" in text and "def run__round(g, c):" in text
-    assert "'run': {'setup': run__setup, 'round': run__round, 'loop': loop__round}," in text
+    assert "def run__end(g, c):" in text  # the end section too, without the end condition
+    assert (
+        "'run': {'setup': run__setup, 'round': run__round, 'end': run__end, "
+        "'loop': loop__round}," in text
+    )
     reasons = set()
     for seed in range(30):
         compiled = new_game(ir, module, seed=seed, players=2)

@@ -966,7 +966,7 @@ class UnchartedPassage(FlowGame):
 
     # -- setup (the flow's setup section, flow.cards, runs these through its verbs)
 
-    def set_up_world_map(self) -> None:
+    def set_up_world_map(self, c: Context | None = None) -> None:
         """Setup 1: "Unfold the World Map"; "The game always begins in Lisbon"."""
         board = self.board
         chart = board.get("chart")
@@ -986,7 +986,7 @@ class UnchartedPassage(FlowGame):
         if "markers" not in board:
             board["markers"] = self.markers_under_ships(chart)
 
-    def deal_voyage_pile(self) -> None:
+    def deal_voyage_pile(self, c: Context | None = None) -> None:
         """Setup 2 and 3: "Make a pile of 13 Voyage Cards, with the 6 Second-half Voyage Cards
         on the bottom, 1 Mid-event Card on top of that, and the 6 First-half Voyage Cards on
         the top" (the mid-event apart, revealed before its round: ``mid_event_card``)."""
@@ -1003,7 +1003,7 @@ class UnchartedPassage(FlowGame):
         pile += self._deal(second or voyages, self.rounds - half)
         board["pile"] = pile
 
-    def shuffle_port_cards(self) -> None:
+    def shuffle_port_cards(self, c: Context | None = None) -> None:
         """Setup 5: "Place the pile of Port Cards ... next to the World Map" (shuffled)."""
         board = self.board
         if "deck:port_cards" not in board:
@@ -1011,7 +1011,7 @@ class UnchartedPassage(FlowGame):
             self.shuffle(deck)
             board["deck:port_cards"] = deck
 
-    def deal_missions(self) -> None:
+    def deal_missions(self, c: Context | None = None) -> None:
         """Setup 4 (solo) or 4 and 5 (2-player): the Mission Cards, by mode."""
         if not self.board.get("missions_dealt"):
             self._deal_missions(self._by_kind.get("mission", []))
@@ -2033,7 +2033,7 @@ class UnchartedPassage(FlowGame):
 
     # -- Co-op sharing
 
-    def share(self) -> None:
+    def share(self, c: Context | None = None) -> None:
         """Co-op: "If both players anchor at the same space during the same round, they may
         freely exchange or give any Specialty Goods and/or Port Cards to each other. Missions
         can be completed with these immediately.\""""

@@ -200,32 +200,12 @@ reward_die = native(returns="number")(game.reward_die)
 #    the whole table when the step is everyone's.
 
 
-@verb()
-def unfold_world_map(g: UnchartedPassage, c: Context) -> None:
-    """Setup: the World Map, every ship in Lisbon."""
-    g.set_up_world_map()
-
-
-@verb()
-def make_voyage_pile(g: UnchartedPassage, c: Context) -> None:
-    """Setup: the voyage pile (the mid-event card apart)."""
-    g.deal_voyage_pile()
-
-
-@verb()
-def shuffle_port_cards(g: UnchartedPassage, c: Context) -> None:
-    """Setup: the Port Card pile, shuffled."""
-    g.shuffle_port_cards()
-
-
-@verb()
-def draw_missions(g: UnchartedPassage, c: Context) -> None:
-    """Setup: the Mission Cards of the mode."""
-    g.deal_missions()
-
-
-# The month's steps that are the game's own methods taking the acting player's context
-# (game.py), registered as they are: the flow calls each once, with no wrapper between.
+# The setup's steps and the month's steps are the game's own methods taking the acting player's
+# context (game.py), registered as they are: the flow calls each once, with no wrapper between.
+unfold_world_map = verb(name="unfold_world_map")(UnchartedPassage.set_up_world_map)
+make_voyage_pile = verb(name="make_voyage_pile")(UnchartedPassage.deal_voyage_pile)
+shuffle_port_cards = verb()(UnchartedPassage.shuffle_port_cards)
+draw_missions = verb(name="draw_missions")(UnchartedPassage.deal_missions)
 new_logbook_line = verb(name="new_logbook_line")(UnchartedPassage.begin_month)
 reveal_mid_event = verb()(UnchartedPassage.reveal_mid_event)
 reveal_voyage = verb()(UnchartedPassage.reveal_voyage)
@@ -252,10 +232,7 @@ def gain_specialty(g: UnchartedPassage, c: Context, specialty: str) -> None:
     g.add_specialty(c.player, str(specialty))
 
 
-@verb()
-def share(g: UnchartedPassage, c: Context) -> None:
-    """Co-op sharing on a shared space."""
-    g.share()
+share = verb()(UnchartedPassage.share)
 
 
 @native(returns="number", name="sailor_points")

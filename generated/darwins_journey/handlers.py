@@ -537,6 +537,18 @@ def run__round(g, c):
         g.set(c2, 'workers_ready', p_workers)  # @ cards/darwins_journey/flow.cards:127:5
 
 
+def run__end(g, c):
+    # flow: the end section's phases (cards/darwins_journey/flow.cards:9)
+    logs = g.logs_phases
+    # phase final_scoring
+    if logs:
+        g.events.append(('phase', c.player.index, 'final_scoring'))
+    for v_scorer in g.players:  # @ cards/darwins_journey/flow.cards:46:7
+        c2 = c if v_scorer is c.player else c.for_player(v_scorer)
+        g.fire_in_force(c2, 'final_scoring')  # @ cards/darwins_journey/flow.cards:47:9
+        g.lose(c2, 'victory_points', (g.natives['lagging_penalties_behind'](g, c2, v_scorer) * g.params['lagging_penalty']))  # @ cards/darwins_journey/flow.cards:48:9
+
+
 def loop__round(g, c, number, limit):
     # flow: rounds number to limit, each the round section's phases (cards/darwins_journey/flow.cards:9)
     board_get = g.board.get
@@ -648,7 +660,7 @@ FLOW = {
     'tiebreak': flow__tiebreak,
     'titles': None,
     'title': "A game of Darwin's Journey with the Pirates",
-    'run': {'setup': run__setup, 'round': run__round, 'loop': loop__round},
+    'run': {'setup': run__setup, 'round': run__round, 'end': run__end, 'loop': loop__round},
 }
 
 LINES = {
@@ -813,15 +825,18 @@ LINES = {
     534: ('cards/darwins_journey/flow.cards', 125, 3),
     536: ('cards/darwins_journey/flow.cards', 126, 5),
     537: ('cards/darwins_journey/flow.cards', 127, 5),
-    556: ('cards/darwins_journey/flow.cards', 93, 3),
-    559: ('cards/darwins_journey/flow.cards', 102, 3),
-    560: ('cards/darwins_journey/flow.cards', 103, 5),
-    561: ('cards/darwins_journey/flow.cards', 104, 7),
-    565: ('cards/darwins_journey/flow.cards', 105, 9),
-    568: ('cards/darwins_journey/flow.cards', 119, 3),
-    569: ('cards/darwins_journey/flow.cards', 120, 5),
-    571: ('cards/darwins_journey/flow.cards', 37, 7),
-    574: ('cards/darwins_journey/flow.cards', 125, 3),
-    575: ('cards/darwins_journey/flow.cards', 126, 5),
-    576: ('cards/darwins_journey/flow.cards', 127, 5),
+    546: ('cards/darwins_journey/flow.cards', 46, 7),
+    548: ('cards/darwins_journey/flow.cards', 47, 9),
+    549: ('cards/darwins_journey/flow.cards', 48, 9),
+    568: ('cards/darwins_journey/flow.cards', 93, 3),
+    571: ('cards/darwins_journey/flow.cards', 102, 3),
+    572: ('cards/darwins_journey/flow.cards', 103, 5),
+    573: ('cards/darwins_journey/flow.cards', 104, 7),
+    577: ('cards/darwins_journey/flow.cards', 105, 9),
+    580: ('cards/darwins_journey/flow.cards', 119, 3),
+    581: ('cards/darwins_journey/flow.cards', 120, 5),
+    583: ('cards/darwins_journey/flow.cards', 37, 7),
+    586: ('cards/darwins_journey/flow.cards', 125, 3),
+    587: ('cards/darwins_journey/flow.cards', 126, 5),
+    588: ('cards/darwins_journey/flow.cards', 127, 5),
 }

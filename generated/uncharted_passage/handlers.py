@@ -606,6 +606,22 @@ def run__round(g, c):
         g.end_when_held()
 
 
+def run__end(g, c):
+    # flow: the end section's phases (cards/uncharted_passage/flow.cards:7)
+    logs = g.logs_phases
+    gv_record_final_score = g.verbs['record_final_score']
+    # phase final_scoring
+    if logs:
+        g.events.append(('phase', c.player.index, 'final_scoring'))
+    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:102:7
+    for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:103:7
+        c2 = c if v_captain is c.player else c.for_player(v_captain)
+        if c2.player.flags.get('sunk'):  # @ cards/uncharted_passage/flow.cards:106:9
+            gv_record_final_score(g, c2, 0)  # @ cards/uncharted_passage/flow.cards:107:11
+        else:
+            gv_record_final_score(g, c2, df_final_score(g, c2))  # @ cards/uncharted_passage/flow.cards:109:11
+
+
 def loop__round(g, c, number, limit):
     # flow: rounds number to limit, each the round section's phases (cards/uncharted_passage/flow.cards:7)
     board_get = g.board.get
@@ -769,7 +785,7 @@ FLOW = {
     'tiebreak': flow__tiebreak,
     'titles': 'title',
     'title': 'Uncharted Passage',
-    'run': {'setup': run__setup, 'round': run__round, 'loop': loop__round},
+    'run': {'setup': run__setup, 'round': run__round, 'end': run__end, 'loop': loop__round},
 }
 
 LINES = {
@@ -961,40 +977,45 @@ LINES = {
     599: ('cards/uncharted_passage/flow.cards', 95, 3),
     604: ('cards/uncharted_passage/flow.cards', 89, 7),
     605: ('cards/uncharted_passage/flow.cards', 95, 3),
-    636: ('cards/uncharted_passage/flow.cards', 37, 7),
-    637: ('cards/uncharted_passage/flow.cards', 95, 3),
-    640: ('cards/uncharted_passage/flow.cards', 41, 7),
-    641: ('cards/uncharted_passage/flow.cards', 42, 9),
-    642: ('cards/uncharted_passage/flow.cards', 95, 3),
-    645: ('cards/uncharted_passage/flow.cards', 47, 7),
-    646: ('cards/uncharted_passage/flow.cards', 51, 7),
-    647: ('cards/uncharted_passage/flow.cards', 52, 9),
-    648: ('cards/uncharted_passage/flow.cards', 53, 11),
-    649: ('cards/uncharted_passage/flow.cards', 95, 3),
-    652: ('cards/uncharted_passage/flow.cards', 59, 7),
-    653: ('cards/uncharted_passage/flow.cards', 64, 7),
-    657: ('cards/uncharted_passage/flow.cards', 64, 7),
-    660: ('cards/uncharted_passage/flow.cards', 64, 7),
-    661: ('cards/uncharted_passage/flow.cards', 65, 9),
-    662: ('cards/uncharted_passage/flow.cards', 66, 11),
-    663: ('cards/uncharted_passage/flow.cards', 95, 3),
-    666: ('cards/uncharted_passage/flow.cards', 74, 7),
-    670: ('cards/uncharted_passage/flow.cards', 74, 7),
-    673: ('cards/uncharted_passage/flow.cards', 74, 7),
-    674: ('cards/uncharted_passage/flow.cards', 75, 9),
-    675: ('cards/uncharted_passage/flow.cards', 76, 11),
-    677: ('cards/uncharted_passage/flow.cards', 138, 3),
-    678: ('cards/uncharted_passage/flow.cards', 139, 3),
-    679: ('cards/uncharted_passage/flow.cards', 142, 5),
-    680: ('cards/uncharted_passage/flow.cards', 143, 7),
-    683: ('cards/uncharted_passage/flow.cards', 159, 3),
-    684: ('cards/uncharted_passage/flow.cards', 160, 3),
-    685: ('cards/uncharted_passage/flow.cards', 149, 5),
-    686: ('cards/uncharted_passage/flow.cards', 150, 7),
-    687: ('cards/uncharted_passage/flow.cards', 95, 3),
-    690: ('cards/uncharted_passage/flow.cards', 84, 7),
-    691: ('cards/uncharted_passage/flow.cards', 85, 9),
-    692: ('cards/uncharted_passage/flow.cards', 95, 3),
-    695: ('cards/uncharted_passage/flow.cards', 89, 7),
-    696: ('cards/uncharted_passage/flow.cards', 95, 3),
+    616: ('cards/uncharted_passage/flow.cards', 102, 7),
+    617: ('cards/uncharted_passage/flow.cards', 103, 7),
+    619: ('cards/uncharted_passage/flow.cards', 106, 9),
+    620: ('cards/uncharted_passage/flow.cards', 107, 11),
+    622: ('cards/uncharted_passage/flow.cards', 109, 11),
+    652: ('cards/uncharted_passage/flow.cards', 37, 7),
+    653: ('cards/uncharted_passage/flow.cards', 95, 3),
+    656: ('cards/uncharted_passage/flow.cards', 41, 7),
+    657: ('cards/uncharted_passage/flow.cards', 42, 9),
+    658: ('cards/uncharted_passage/flow.cards', 95, 3),
+    661: ('cards/uncharted_passage/flow.cards', 47, 7),
+    662: ('cards/uncharted_passage/flow.cards', 51, 7),
+    663: ('cards/uncharted_passage/flow.cards', 52, 9),
+    664: ('cards/uncharted_passage/flow.cards', 53, 11),
+    665: ('cards/uncharted_passage/flow.cards', 95, 3),
+    668: ('cards/uncharted_passage/flow.cards', 59, 7),
+    669: ('cards/uncharted_passage/flow.cards', 64, 7),
+    673: ('cards/uncharted_passage/flow.cards', 64, 7),
+    676: ('cards/uncharted_passage/flow.cards', 64, 7),
+    677: ('cards/uncharted_passage/flow.cards', 65, 9),
+    678: ('cards/uncharted_passage/flow.cards', 66, 11),
+    679: ('cards/uncharted_passage/flow.cards', 95, 3),
+    682: ('cards/uncharted_passage/flow.cards', 74, 7),
+    686: ('cards/uncharted_passage/flow.cards', 74, 7),
+    689: ('cards/uncharted_passage/flow.cards', 74, 7),
+    690: ('cards/uncharted_passage/flow.cards', 75, 9),
+    691: ('cards/uncharted_passage/flow.cards', 76, 11),
+    693: ('cards/uncharted_passage/flow.cards', 138, 3),
+    694: ('cards/uncharted_passage/flow.cards', 139, 3),
+    695: ('cards/uncharted_passage/flow.cards', 142, 5),
+    696: ('cards/uncharted_passage/flow.cards', 143, 7),
+    699: ('cards/uncharted_passage/flow.cards', 159, 3),
+    700: ('cards/uncharted_passage/flow.cards', 160, 3),
+    701: ('cards/uncharted_passage/flow.cards', 149, 5),
+    702: ('cards/uncharted_passage/flow.cards', 150, 7),
+    703: ('cards/uncharted_passage/flow.cards', 95, 3),
+    706: ('cards/uncharted_passage/flow.cards', 84, 7),
+    707: ('cards/uncharted_passage/flow.cards', 85, 9),
+    708: ('cards/uncharted_passage/flow.cards', 95, 3),
+    711: ('cards/uncharted_passage/flow.cards', 89, 7),
+    712: ('cards/uncharted_passage/flow.cards', 95, 3),
 }

@@ -538,6 +538,18 @@ def run__round(g, c):
         g.set(c2, 'workers_ready', p_workers)  # @ cards/darwins_journey/flow.cards:127:5
 
 
+def run__end(g, c):
+    # flow: the end section's phases (cards/darwins_journey/flow.cards:9)
+    logs = g.logs_phases
+    # phase final_scoring
+    if logs:
+        g.events.append(('phase', c.player.index, 'final_scoring'))
+    for v_scorer in g.players:  # @ cards/darwins_journey/flow.cards:46:7
+        c2 = c if v_scorer is c.player else c.for_player(v_scorer)
+        g.fire_in_force(c2, 'final_scoring')  # @ cards/darwins_journey/flow.cards:47:9
+        g.lose(c2, 'victory_points', (g.natives['lagging_penalties_behind'](g, c2, v_scorer) * g.params['lagging_penalty']))  # @ cards/darwins_journey/flow.cards:48:9
+
+
 def loop__round(g, c, number, limit):
     # flow: rounds number to limit, each the round section's phases (cards/darwins_journey/flow.cards:9)
     board_get = g.board.get
@@ -649,7 +661,7 @@ FLOW = {
     'tiebreak': flow__tiebreak,
     'titles': None,
     'title': "A game of Darwin's Journey with the Pirates",
-    'run': {'setup': run__setup, 'round': run__round, 'loop': loop__round},
+    'run': {'setup': run__setup, 'round': run__round, 'end': run__end, 'loop': loop__round},
 }
 
 LINES = {
@@ -814,15 +826,18 @@ LINES = {
     535: ('cards/darwins_journey/flow.cards', 125, 3),
     537: ('cards/darwins_journey/flow.cards', 126, 5),
     538: ('cards/darwins_journey/flow.cards', 127, 5),
-    557: ('cards/darwins_journey/flow.cards', 93, 3),
-    560: ('cards/darwins_journey/flow.cards', 102, 3),
-    561: ('cards/darwins_journey/flow.cards', 103, 5),
-    562: ('cards/darwins_journey/flow.cards', 104, 7),
-    566: ('cards/darwins_journey/flow.cards', 105, 9),
-    569: ('cards/darwins_journey/flow.cards', 119, 3),
-    570: ('cards/darwins_journey/flow.cards', 120, 5),
-    572: ('cards/darwins_journey/flow.cards', 37, 7),
-    575: ('cards/darwins_journey/flow.cards', 125, 3),
-    576: ('cards/darwins_journey/flow.cards', 126, 5),
-    577: ('cards/darwins_journey/flow.cards', 127, 5),
+    547: ('cards/darwins_journey/flow.cards', 46, 7),
+    549: ('cards/darwins_journey/flow.cards', 47, 9),
+    550: ('cards/darwins_journey/flow.cards', 48, 9),
+    569: ('cards/darwins_journey/flow.cards', 93, 3),
+    572: ('cards/darwins_journey/flow.cards', 102, 3),
+    573: ('cards/darwins_journey/flow.cards', 103, 5),
+    574: ('cards/darwins_journey/flow.cards', 104, 7),
+    578: ('cards/darwins_journey/flow.cards', 105, 9),
+    581: ('cards/darwins_journey/flow.cards', 119, 3),
+    582: ('cards/darwins_journey/flow.cards', 120, 5),
+    584: ('cards/darwins_journey/flow.cards', 37, 7),
+    587: ('cards/darwins_journey/flow.cards', 125, 3),
+    588: ('cards/darwins_journey/flow.cards', 126, 5),
+    589: ('cards/darwins_journey/flow.cards', 127, 5),
 }

@@ -476,6 +476,18 @@ def run__round(g, c):
         g.set(c2, 'workers_ready', p_workers)  # @ cards/darwins_journey/flow.cards:127:5
 
 
+def run__end(g, c):
+    # flow: the end section's phases (cards/darwins_journey/flow.cards:9)
+    logs = g.logs_phases
+    # phase final_scoring
+    if logs:
+        g.events.append(('phase', c.player.index, 'final_scoring'))
+    for v_scorer in g.players:  # @ cards/darwins_journey/flow.cards:46:7
+        c2 = c if v_scorer is c.player else c.for_player(v_scorer)
+        g.fire_in_force(c2, 'final_scoring')  # @ cards/darwins_journey/flow.cards:47:9
+        g.lose(c2, 'victory_points', (g.natives['lagging_penalties_behind'](g, c2, v_scorer) * g.params['lagging_penalty']))  # @ cards/darwins_journey/flow.cards:48:9
+
+
 def loop__round(g, c, number, limit):
     # flow: rounds number to limit, each the round section's phases (cards/darwins_journey/flow.cards:9)
     board_get = g.board.get
@@ -579,7 +591,7 @@ FLOW = {
     'tiebreak': flow__tiebreak,
     'titles': None,
     'title': "A game of Darwin's Journey with the Pirates",
-    'run': {'setup': run__setup, 'round': run__round, 'loop': loop__round},
+    'run': {'setup': run__setup, 'round': run__round, 'end': run__end, 'loop': loop__round},
 }
 
 LINES = {
@@ -721,15 +733,18 @@ LINES = {
     473: ('cards/darwins_journey/flow.cards', 125, 3),
     475: ('cards/darwins_journey/flow.cards', 126, 5),
     476: ('cards/darwins_journey/flow.cards', 127, 5),
-    495: ('cards/darwins_journey/flow.cards', 93, 3),
-    498: ('cards/darwins_journey/flow.cards', 102, 3),
-    499: ('cards/darwins_journey/flow.cards', 103, 5),
-    500: ('cards/darwins_journey/flow.cards', 104, 7),
-    504: ('cards/darwins_journey/flow.cards', 105, 9),
-    507: ('cards/darwins_journey/flow.cards', 119, 3),
-    508: ('cards/darwins_journey/flow.cards', 120, 5),
-    510: ('cards/darwins_journey/flow.cards', 37, 7),
-    513: ('cards/darwins_journey/flow.cards', 125, 3),
-    514: ('cards/darwins_journey/flow.cards', 126, 5),
-    515: ('cards/darwins_journey/flow.cards', 127, 5),
+    485: ('cards/darwins_journey/flow.cards', 46, 7),
+    487: ('cards/darwins_journey/flow.cards', 47, 9),
+    488: ('cards/darwins_journey/flow.cards', 48, 9),
+    507: ('cards/darwins_journey/flow.cards', 93, 3),
+    510: ('cards/darwins_journey/flow.cards', 102, 3),
+    511: ('cards/darwins_journey/flow.cards', 103, 5),
+    512: ('cards/darwins_journey/flow.cards', 104, 7),
+    516: ('cards/darwins_journey/flow.cards', 105, 9),
+    519: ('cards/darwins_journey/flow.cards', 119, 3),
+    520: ('cards/darwins_journey/flow.cards', 120, 5),
+    522: ('cards/darwins_journey/flow.cards', 37, 7),
+    525: ('cards/darwins_journey/flow.cards', 125, 3),
+    526: ('cards/darwins_journey/flow.cards', 126, 5),
+    527: ('cards/darwins_journey/flow.cards', 127, 5),
 }

@@ -379,6 +379,15 @@ def run__turn(g, c):
         g.end_when_held()
 
 
+def run__end(g, c):
+    # flow: the end section's phases (cards/land_vs_sea/flow.cards:7)
+    logs = g.logs_phases
+    # phase end_game_scoring
+    if logs:
+        g.events.append(('phase', c.player.index, 'end_game_scoring'))
+    g.fire_in_force(c, 'game_end')  # @ cards/land_vs_sea/flow.cards:54:7
+
+
 HANDLERS = {
     ('bonus_scoring_tokens', 'passed_score_track_end'): h_bonus_scoring_tokens__passed_score_track_end,
     ('caravan_and_ship_scoring', 'game_end'): h_caravan_and_ship_scoring__game_end,
@@ -403,7 +412,7 @@ FLOW = {
     'tiebreak': None,
     'titles': None,
     'title': 'A game of Land vs Sea',
-    'run': {'setup': run__setup, 'turn': run__turn},
+    'run': {'setup': run__setup, 'turn': run__turn, 'end': run__end},
 }
 
 LINES = {
@@ -570,4 +579,5 @@ LINES = {
     376: ('cards/land_vs_sea/flow.cards', 91, 5),
     377: ('cards/land_vs_sea/flow.cards', 93, 3),
     378: ('cards/land_vs_sea/flow.cards', 49, 3),
+    388: ('cards/land_vs_sea/flow.cards', 54, 7),
 }

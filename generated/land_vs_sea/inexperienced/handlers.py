@@ -355,6 +355,15 @@ def run__turn(g, c):
         g.end_when_held()
 
 
+def run__end(g, c):
+    # flow: the end section's phases (cards/land_vs_sea/flow.cards:7)
+    logs = g.logs_phases
+    # phase end_game_scoring
+    if logs:
+        g.events.append(('phase', c.player.index, 'end_game_scoring'))
+    g.fire_in_force(c, 'game_end')  # @ cards/land_vs_sea/flow.cards:54:7
+
+
 HANDLERS = {
     ('bonus_scoring_tokens', 'passed_score_track_end'): h_bonus_scoring_tokens__passed_score_track_end,
     ('menhir_scoring', 'tile_placed'): h_menhir_scoring__tile_placed,
@@ -375,7 +384,7 @@ FLOW = {
     'tiebreak': None,
     'titles': None,
     'title': 'A game of Land vs Sea',
-    'run': {'setup': run__setup, 'turn': run__turn},
+    'run': {'setup': run__setup, 'turn': run__turn, 'end': run__end},
 }
 
 LINES = {
@@ -534,4 +543,5 @@ LINES = {
     352: ('cards/land_vs_sea/flow.cards', 91, 5),
     353: ('cards/land_vs_sea/flow.cards', 93, 3),
     354: ('cards/land_vs_sea/flow.cards', 49, 3),
+    364: ('cards/land_vs_sea/flow.cards', 54, 7),
 }

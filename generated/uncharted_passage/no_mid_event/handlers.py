@@ -596,6 +596,22 @@ def run__round(g, c):
         g.end_when_held()
 
 
+def run__end(g, c):
+    # flow: the end section's phases (cards/uncharted_passage/flow.cards:7)
+    logs = g.logs_phases
+    gv_record_final_score = g.verbs['record_final_score']
+    # phase final_scoring
+    if logs:
+        g.events.append(('phase', c.player.index, 'final_scoring'))
+    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:102:7
+    for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:103:7
+        c2 = c if v_captain is c.player else c.for_player(v_captain)
+        if c2.player.flags.get('sunk'):  # @ cards/uncharted_passage/flow.cards:106:9
+            gv_record_final_score(g, c2, 0)  # @ cards/uncharted_passage/flow.cards:107:11
+        else:
+            gv_record_final_score(g, c2, df_final_score(g, c2))  # @ cards/uncharted_passage/flow.cards:109:11
+
+
 def loop__round(g, c, number, limit):
     # flow: rounds number to limit, each the round section's phases (cards/uncharted_passage/flow.cards:7)
     board_get = g.board.get
@@ -757,7 +773,7 @@ FLOW = {
     'tiebreak': flow__tiebreak,
     'titles': 'title',
     'title': 'Uncharted Passage',
-    'run': {'setup': run__setup, 'round': run__round, 'loop': loop__round},
+    'run': {'setup': run__setup, 'round': run__round, 'end': run__end, 'loop': loop__round},
 }
 
 LINES = {
@@ -946,40 +962,45 @@ LINES = {
     589: ('cards/uncharted_passage/flow.cards', 95, 3),
     594: ('cards/uncharted_passage/flow.cards', 89, 7),
     595: ('cards/uncharted_passage/flow.cards', 95, 3),
-    626: ('cards/uncharted_passage/flow.cards', 37, 7),
-    627: ('cards/uncharted_passage/flow.cards', 95, 3),
-    630: ('cards/uncharted_passage/flow.cards', 41, 7),
-    631: ('cards/uncharted_passage/flow.cards', 42, 9),
-    632: ('cards/uncharted_passage/flow.cards', 95, 3),
-    635: ('cards/uncharted_passage/flow.cards', 47, 7),
-    636: ('cards/uncharted_passage/flow.cards', 51, 7),
-    637: ('cards/uncharted_passage/flow.cards', 52, 9),
-    638: ('cards/uncharted_passage/flow.cards', 53, 11),
-    639: ('cards/uncharted_passage/flow.cards', 95, 3),
-    642: ('cards/uncharted_passage/flow.cards', 59, 7),
-    643: ('cards/uncharted_passage/flow.cards', 64, 7),
-    647: ('cards/uncharted_passage/flow.cards', 64, 7),
-    650: ('cards/uncharted_passage/flow.cards', 64, 7),
-    651: ('cards/uncharted_passage/flow.cards', 65, 9),
-    652: ('cards/uncharted_passage/flow.cards', 66, 11),
-    653: ('cards/uncharted_passage/flow.cards', 95, 3),
-    656: ('cards/uncharted_passage/flow.cards', 74, 7),
-    660: ('cards/uncharted_passage/flow.cards', 74, 7),
-    663: ('cards/uncharted_passage/flow.cards', 74, 7),
-    664: ('cards/uncharted_passage/flow.cards', 75, 9),
-    665: ('cards/uncharted_passage/flow.cards', 76, 11),
-    667: ('cards/uncharted_passage/flow.cards', 138, 3),
-    668: ('cards/uncharted_passage/flow.cards', 139, 3),
-    669: ('cards/uncharted_passage/flow.cards', 142, 5),
-    670: ('cards/uncharted_passage/flow.cards', 143, 7),
-    673: ('cards/uncharted_passage/flow.cards', 159, 3),
-    674: ('cards/uncharted_passage/flow.cards', 160, 3),
-    675: ('cards/uncharted_passage/flow.cards', 149, 5),
-    676: ('cards/uncharted_passage/flow.cards', 150, 7),
-    677: ('cards/uncharted_passage/flow.cards', 95, 3),
-    680: ('cards/uncharted_passage/flow.cards', 84, 7),
-    681: ('cards/uncharted_passage/flow.cards', 85, 9),
-    682: ('cards/uncharted_passage/flow.cards', 95, 3),
-    685: ('cards/uncharted_passage/flow.cards', 89, 7),
-    686: ('cards/uncharted_passage/flow.cards', 95, 3),
+    606: ('cards/uncharted_passage/flow.cards', 102, 7),
+    607: ('cards/uncharted_passage/flow.cards', 103, 7),
+    609: ('cards/uncharted_passage/flow.cards', 106, 9),
+    610: ('cards/uncharted_passage/flow.cards', 107, 11),
+    612: ('cards/uncharted_passage/flow.cards', 109, 11),
+    642: ('cards/uncharted_passage/flow.cards', 37, 7),
+    643: ('cards/uncharted_passage/flow.cards', 95, 3),
+    646: ('cards/uncharted_passage/flow.cards', 41, 7),
+    647: ('cards/uncharted_passage/flow.cards', 42, 9),
+    648: ('cards/uncharted_passage/flow.cards', 95, 3),
+    651: ('cards/uncharted_passage/flow.cards', 47, 7),
+    652: ('cards/uncharted_passage/flow.cards', 51, 7),
+    653: ('cards/uncharted_passage/flow.cards', 52, 9),
+    654: ('cards/uncharted_passage/flow.cards', 53, 11),
+    655: ('cards/uncharted_passage/flow.cards', 95, 3),
+    658: ('cards/uncharted_passage/flow.cards', 59, 7),
+    659: ('cards/uncharted_passage/flow.cards', 64, 7),
+    663: ('cards/uncharted_passage/flow.cards', 64, 7),
+    666: ('cards/uncharted_passage/flow.cards', 64, 7),
+    667: ('cards/uncharted_passage/flow.cards', 65, 9),
+    668: ('cards/uncharted_passage/flow.cards', 66, 11),
+    669: ('cards/uncharted_passage/flow.cards', 95, 3),
+    672: ('cards/uncharted_passage/flow.cards', 74, 7),
+    676: ('cards/uncharted_passage/flow.cards', 74, 7),
+    679: ('cards/uncharted_passage/flow.cards', 74, 7),
+    680: ('cards/uncharted_passage/flow.cards', 75, 9),
+    681: ('cards/uncharted_passage/flow.cards', 76, 11),
+    683: ('cards/uncharted_passage/flow.cards', 138, 3),
+    684: ('cards/uncharted_passage/flow.cards', 139, 3),
+    685: ('cards/uncharted_passage/flow.cards', 142, 5),
+    686: ('cards/uncharted_passage/flow.cards', 143, 7),
+    689: ('cards/uncharted_passage/flow.cards', 159, 3),
+    690: ('cards/uncharted_passage/flow.cards', 160, 3),
+    691: ('cards/uncharted_passage/flow.cards', 149, 5),
+    692: ('cards/uncharted_passage/flow.cards', 150, 7),
+    693: ('cards/uncharted_passage/flow.cards', 95, 3),
+    696: ('cards/uncharted_passage/flow.cards', 84, 7),
+    697: ('cards/uncharted_passage/flow.cards', 85, 9),
+    698: ('cards/uncharted_passage/flow.cards', 95, 3),
+    701: ('cards/uncharted_passage/flow.cards', 89, 7),
+    702: ('cards/uncharted_passage/flow.cards', 95, 3),
 }

@@ -628,6 +628,22 @@ def run__round(g, c):
         g.end_when_held()
 
 
+def run__end(g, c):
+    # flow: the end section's phases (cards/uncharted_passage/flow.cards:7)
+    logs = g.logs_phases
+    gv_record_final_score = g.verbs['record_final_score']
+    # phase final_scoring
+    if logs:
+        g.events.append(('phase', c.player.index, 'final_scoring'))
+    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:102:7
+    for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:103:7
+        c2 = c if v_captain is c.player else c.for_player(v_captain)
+        if c2.player.flags.get('sunk'):  # @ cards/uncharted_passage/flow.cards:106:9
+            gv_record_final_score(g, c2, 0)  # @ cards/uncharted_passage/flow.cards:107:11
+        else:
+            gv_record_final_score(g, c2, df_final_score(g, c2))  # @ cards/uncharted_passage/flow.cards:109:11
+
+
 def loop__round(g, c, number, limit):
     # flow: rounds number to limit, each the round section's phases (cards/uncharted_passage/flow.cards:7)
     board_get = g.board.get
@@ -799,7 +815,7 @@ FLOW = {
     'tiebreak': flow__tiebreak,
     'titles': 'title',
     'title': 'Uncharted Passage',
-    'run': {'setup': run__setup, 'round': run__round, 'loop': loop__round},
+    'run': {'setup': run__setup, 'round': run__round, 'end': run__end, 'loop': loop__round},
 }
 
 LINES = {
@@ -1002,46 +1018,51 @@ LINES = {
     621: ('cards/uncharted_passage/flow.cards', 95, 3),
     626: ('cards/uncharted_passage/flow.cards', 89, 7),
     627: ('cards/uncharted_passage/flow.cards', 95, 3),
-    658: ('cards/uncharted_passage/flow.cards', 37, 7),
-    659: ('cards/uncharted_passage/flow.cards', 95, 3),
-    662: ('cards/uncharted_passage/flow.cards', 41, 7),
-    663: ('cards/uncharted_passage/flow.cards', 42, 9),
-    664: ('cards/uncharted_passage/flow.cards', 95, 3),
-    667: ('cards/uncharted_passage/variants/storm_season.yaml', 11, 9),
-    668: ('cards/uncharted_passage/variants/storm_season.yaml', 12, 11),
-    669: ('cards/uncharted_passage/variants/storm_season.yaml', 13, 13),
-    670: ('cards/uncharted_passage/variants/storm_season.yaml', 14, 13),
-    671: ('cards/uncharted_passage/variants/storm_season.yaml', 15, 15),
-    672: ('cards/uncharted_passage/flow.cards', 95, 3),
-    675: ('cards/uncharted_passage/flow.cards', 47, 7),
-    676: ('cards/uncharted_passage/flow.cards', 51, 7),
-    677: ('cards/uncharted_passage/flow.cards', 52, 9),
-    678: ('cards/uncharted_passage/flow.cards', 53, 11),
-    679: ('cards/uncharted_passage/flow.cards', 95, 3),
-    682: ('cards/uncharted_passage/flow.cards', 59, 7),
-    683: ('cards/uncharted_passage/flow.cards', 64, 7),
-    687: ('cards/uncharted_passage/flow.cards', 64, 7),
-    690: ('cards/uncharted_passage/flow.cards', 64, 7),
-    691: ('cards/uncharted_passage/flow.cards', 65, 9),
-    692: ('cards/uncharted_passage/flow.cards', 66, 11),
-    693: ('cards/uncharted_passage/flow.cards', 95, 3),
-    696: ('cards/uncharted_passage/flow.cards', 74, 7),
-    700: ('cards/uncharted_passage/flow.cards', 74, 7),
-    703: ('cards/uncharted_passage/flow.cards', 74, 7),
-    704: ('cards/uncharted_passage/flow.cards', 75, 9),
-    705: ('cards/uncharted_passage/flow.cards', 76, 11),
-    707: ('cards/uncharted_passage/flow.cards', 138, 3),
-    708: ('cards/uncharted_passage/flow.cards', 139, 3),
-    709: ('cards/uncharted_passage/flow.cards', 142, 5),
-    710: ('cards/uncharted_passage/flow.cards', 143, 7),
-    713: ('cards/uncharted_passage/flow.cards', 159, 3),
-    714: ('cards/uncharted_passage/flow.cards', 160, 3),
-    715: ('cards/uncharted_passage/flow.cards', 149, 5),
-    716: ('cards/uncharted_passage/flow.cards', 150, 7),
-    717: ('cards/uncharted_passage/flow.cards', 95, 3),
-    720: ('cards/uncharted_passage/flow.cards', 84, 7),
-    721: ('cards/uncharted_passage/flow.cards', 85, 9),
-    722: ('cards/uncharted_passage/flow.cards', 95, 3),
-    725: ('cards/uncharted_passage/flow.cards', 89, 7),
-    726: ('cards/uncharted_passage/flow.cards', 95, 3),
+    638: ('cards/uncharted_passage/flow.cards', 102, 7),
+    639: ('cards/uncharted_passage/flow.cards', 103, 7),
+    641: ('cards/uncharted_passage/flow.cards', 106, 9),
+    642: ('cards/uncharted_passage/flow.cards', 107, 11),
+    644: ('cards/uncharted_passage/flow.cards', 109, 11),
+    674: ('cards/uncharted_passage/flow.cards', 37, 7),
+    675: ('cards/uncharted_passage/flow.cards', 95, 3),
+    678: ('cards/uncharted_passage/flow.cards', 41, 7),
+    679: ('cards/uncharted_passage/flow.cards', 42, 9),
+    680: ('cards/uncharted_passage/flow.cards', 95, 3),
+    683: ('cards/uncharted_passage/variants/storm_season.yaml', 11, 9),
+    684: ('cards/uncharted_passage/variants/storm_season.yaml', 12, 11),
+    685: ('cards/uncharted_passage/variants/storm_season.yaml', 13, 13),
+    686: ('cards/uncharted_passage/variants/storm_season.yaml', 14, 13),
+    687: ('cards/uncharted_passage/variants/storm_season.yaml', 15, 15),
+    688: ('cards/uncharted_passage/flow.cards', 95, 3),
+    691: ('cards/uncharted_passage/flow.cards', 47, 7),
+    692: ('cards/uncharted_passage/flow.cards', 51, 7),
+    693: ('cards/uncharted_passage/flow.cards', 52, 9),
+    694: ('cards/uncharted_passage/flow.cards', 53, 11),
+    695: ('cards/uncharted_passage/flow.cards', 95, 3),
+    698: ('cards/uncharted_passage/flow.cards', 59, 7),
+    699: ('cards/uncharted_passage/flow.cards', 64, 7),
+    703: ('cards/uncharted_passage/flow.cards', 64, 7),
+    706: ('cards/uncharted_passage/flow.cards', 64, 7),
+    707: ('cards/uncharted_passage/flow.cards', 65, 9),
+    708: ('cards/uncharted_passage/flow.cards', 66, 11),
+    709: ('cards/uncharted_passage/flow.cards', 95, 3),
+    712: ('cards/uncharted_passage/flow.cards', 74, 7),
+    716: ('cards/uncharted_passage/flow.cards', 74, 7),
+    719: ('cards/uncharted_passage/flow.cards', 74, 7),
+    720: ('cards/uncharted_passage/flow.cards', 75, 9),
+    721: ('cards/uncharted_passage/flow.cards', 76, 11),
+    723: ('cards/uncharted_passage/flow.cards', 138, 3),
+    724: ('cards/uncharted_passage/flow.cards', 139, 3),
+    725: ('cards/uncharted_passage/flow.cards', 142, 5),
+    726: ('cards/uncharted_passage/flow.cards', 143, 7),
+    729: ('cards/uncharted_passage/flow.cards', 159, 3),
+    730: ('cards/uncharted_passage/flow.cards', 160, 3),
+    731: ('cards/uncharted_passage/flow.cards', 149, 5),
+    732: ('cards/uncharted_passage/flow.cards', 150, 7),
+    733: ('cards/uncharted_passage/flow.cards', 95, 3),
+    736: ('cards/uncharted_passage/flow.cards', 84, 7),
+    737: ('cards/uncharted_passage/flow.cards', 85, 9),
+    738: ('cards/uncharted_passage/flow.cards', 95, 3),
+    741: ('cards/uncharted_passage/flow.cards', 89, 7),
+    742: ('cards/uncharted_passage/flow.cards', 95, 3),
 }

@@ -607,6 +607,22 @@ def run__round(g, c):
         g.end_when_held()
 
 
+def run__end(g, c):
+    # flow: the end section's phases (cards/uncharted_passage/flow.cards:7)
+    logs = g.logs_phases
+    gv_record_final_score = g.verbs['record_final_score']
+    # phase final_scoring
+    if logs:
+        g.events.append(('phase', c.player.index, 'final_scoring'))
+    g.verbs['write_logbook'](g, c)  # @ cards/uncharted_passage/flow.cards:102:7
+    for v_captain in g.players:  # @ cards/uncharted_passage/flow.cards:103:7
+        c2 = c if v_captain is c.player else c.for_player(v_captain)
+        if c2.player.flags.get('sunk'):  # @ cards/uncharted_passage/flow.cards:106:9
+            gv_record_final_score(g, c2, 0)  # @ cards/uncharted_passage/flow.cards:107:11
+        else:
+            gv_record_final_score(g, c2, df_final_score(g, c2))  # @ cards/uncharted_passage/flow.cards:109:11
+
+
 def loop__round(g, c, number, limit):
     # flow: rounds number to limit, each the round section's phases (cards/uncharted_passage/flow.cards:7)
     board_get = g.board.get
@@ -770,7 +786,7 @@ FLOW = {
     'tiebreak': flow__tiebreak,
     'titles': 'title',
     'title': 'Uncharted Passage',
-    'run': {'setup': run__setup, 'round': run__round, 'loop': loop__round},
+    'run': {'setup': run__setup, 'round': run__round, 'end': run__end, 'loop': loop__round},
 }
 
 LINES = {
@@ -962,40 +978,45 @@ LINES = {
     600: ('cards/uncharted_passage/flow.cards', 95, 3),
     605: ('cards/uncharted_passage/flow.cards', 89, 7),
     606: ('cards/uncharted_passage/flow.cards', 95, 3),
-    637: ('cards/uncharted_passage/flow.cards', 37, 7),
-    638: ('cards/uncharted_passage/flow.cards', 95, 3),
-    641: ('cards/uncharted_passage/flow.cards', 41, 7),
-    642: ('cards/uncharted_passage/flow.cards', 42, 9),
-    643: ('cards/uncharted_passage/flow.cards', 95, 3),
-    646: ('cards/uncharted_passage/flow.cards', 47, 7),
-    647: ('cards/uncharted_passage/flow.cards', 51, 7),
-    648: ('cards/uncharted_passage/flow.cards', 52, 9),
-    649: ('cards/uncharted_passage/flow.cards', 53, 11),
-    650: ('cards/uncharted_passage/flow.cards', 95, 3),
-    653: ('cards/uncharted_passage/flow.cards', 59, 7),
-    654: ('cards/uncharted_passage/flow.cards', 64, 7),
-    658: ('cards/uncharted_passage/flow.cards', 64, 7),
-    661: ('cards/uncharted_passage/flow.cards', 64, 7),
-    662: ('cards/uncharted_passage/flow.cards', 65, 9),
-    663: ('cards/uncharted_passage/flow.cards', 66, 11),
-    664: ('cards/uncharted_passage/flow.cards', 95, 3),
-    667: ('cards/uncharted_passage/flow.cards', 74, 7),
-    671: ('cards/uncharted_passage/flow.cards', 74, 7),
-    674: ('cards/uncharted_passage/flow.cards', 74, 7),
-    675: ('cards/uncharted_passage/flow.cards', 75, 9),
-    676: ('cards/uncharted_passage/flow.cards', 76, 11),
-    678: ('cards/uncharted_passage/flow.cards', 138, 3),
-    679: ('cards/uncharted_passage/flow.cards', 139, 3),
-    680: ('cards/uncharted_passage/flow.cards', 142, 5),
-    681: ('cards/uncharted_passage/flow.cards', 143, 7),
-    684: ('cards/uncharted_passage/flow.cards', 159, 3),
-    685: ('cards/uncharted_passage/flow.cards', 160, 3),
-    686: ('cards/uncharted_passage/flow.cards', 149, 5),
-    687: ('cards/uncharted_passage/flow.cards', 150, 7),
-    688: ('cards/uncharted_passage/flow.cards', 95, 3),
-    691: ('cards/uncharted_passage/flow.cards', 84, 7),
-    692: ('cards/uncharted_passage/flow.cards', 85, 9),
-    693: ('cards/uncharted_passage/flow.cards', 95, 3),
-    696: ('cards/uncharted_passage/flow.cards', 89, 7),
-    697: ('cards/uncharted_passage/flow.cards', 95, 3),
+    617: ('cards/uncharted_passage/flow.cards', 102, 7),
+    618: ('cards/uncharted_passage/flow.cards', 103, 7),
+    620: ('cards/uncharted_passage/flow.cards', 106, 9),
+    621: ('cards/uncharted_passage/flow.cards', 107, 11),
+    623: ('cards/uncharted_passage/flow.cards', 109, 11),
+    653: ('cards/uncharted_passage/flow.cards', 37, 7),
+    654: ('cards/uncharted_passage/flow.cards', 95, 3),
+    657: ('cards/uncharted_passage/flow.cards', 41, 7),
+    658: ('cards/uncharted_passage/flow.cards', 42, 9),
+    659: ('cards/uncharted_passage/flow.cards', 95, 3),
+    662: ('cards/uncharted_passage/flow.cards', 47, 7),
+    663: ('cards/uncharted_passage/flow.cards', 51, 7),
+    664: ('cards/uncharted_passage/flow.cards', 52, 9),
+    665: ('cards/uncharted_passage/flow.cards', 53, 11),
+    666: ('cards/uncharted_passage/flow.cards', 95, 3),
+    669: ('cards/uncharted_passage/flow.cards', 59, 7),
+    670: ('cards/uncharted_passage/flow.cards', 64, 7),
+    674: ('cards/uncharted_passage/flow.cards', 64, 7),
+    677: ('cards/uncharted_passage/flow.cards', 64, 7),
+    678: ('cards/uncharted_passage/flow.cards', 65, 9),
+    679: ('cards/uncharted_passage/flow.cards', 66, 11),
+    680: ('cards/uncharted_passage/flow.cards', 95, 3),
+    683: ('cards/uncharted_passage/flow.cards', 74, 7),
+    687: ('cards/uncharted_passage/flow.cards', 74, 7),
+    690: ('cards/uncharted_passage/flow.cards', 74, 7),
+    691: ('cards/uncharted_passage/flow.cards', 75, 9),
+    692: ('cards/uncharted_passage/flow.cards', 76, 11),
+    694: ('cards/uncharted_passage/flow.cards', 138, 3),
+    695: ('cards/uncharted_passage/flow.cards', 139, 3),
+    696: ('cards/uncharted_passage/flow.cards', 142, 5),
+    697: ('cards/uncharted_passage/flow.cards', 143, 7),
+    700: ('cards/uncharted_passage/flow.cards', 159, 3),
+    701: ('cards/uncharted_passage/flow.cards', 160, 3),
+    702: ('cards/uncharted_passage/flow.cards', 149, 5),
+    703: ('cards/uncharted_passage/flow.cards', 150, 7),
+    704: ('cards/uncharted_passage/flow.cards', 95, 3),
+    707: ('cards/uncharted_passage/flow.cards', 84, 7),
+    708: ('cards/uncharted_passage/flow.cards', 85, 9),
+    709: ('cards/uncharted_passage/flow.cards', 95, 3),
+    712: ('cards/uncharted_passage/flow.cards', 89, 7),
+    713: ('cards/uncharted_passage/flow.cards', 95, 3),
 }
