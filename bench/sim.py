@@ -33,7 +33,9 @@ which runs first rotates):
   fixed since (in ``cards/uncharted_passage/``, whatever the flow) are work only the DSL side
   does, so its ratio, printed for the record, measures the rule fixes as much as the flow.
 
-``--no-side-by-side`` skips both.
+``--no-side-by-side`` skips both. Timings on a shared machine wander by several percent from
+one repeat to the next; ``bench/flow_instructions.py`` counts the same three flows' instructions
+a game with valgrind, which the load cannot move.
 
 ``--folder PATH`` benchmarks another compiled folder, its Python found beside its project's
 cards as ``cardc sim`` finds it (the tests' Fake Voyage: ``tests/fake_game/generated/fake_voyage``).
