@@ -1,0 +1,88 @@
+"""leftovers9: the rough edges the eleventh session noticed and left.
+
+- The simulator's "played" figure counted only ``play`` (and ``discard``) events, so a game
+  that plays a card by moving it (``choose card in hand { move_card card hand played }``, a
+  trick-taking lead) showed every card drawn and none played.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from test_variant_hardening import run
+
+from engine.sim_tally import outcome
+
+pytestmark = pytest.mark.usefixtures("fresh_file_cache")
+
+ROOT = Path(__file__).resolve().parent.parent
+LANTERN = ROOT / "tests" / "data" / "lang7"
+
+
+# -- 1. the simulator's "played": a card moved out of the hand ---------------------------------
+
+
+def _game(events: list[tuple[Any, ...]], zones: dict[str, list[str]]) -> Any:
+    """The little of a played game :func:`engine.sim_tally.outcome` reads: its event log and
+    one player's zones."""
+    player = SimpleNamespace(zones=zones)
+    return SimpleNamespace(events=events, players=[player], round=1)
+
+
+def _result() -> Any:
+    return SimpleNamespace(scores=[3], sunk=[False], titles=[""], winner=None, team_score=None)
+
+
+def test_a_card_moved_out_of_the_hand_it_was_drawn_into_is_played() -> None:
+    """A trick played by ``move_card card hand played`` logs no ``play``: the figure said 0."""
+    events = [
+        ("draw", 0, "hand", 2, ["moon_1", "sun_2"]),
+        ("move_card", 0, "moon_1", "hand", "played"),
+    ]
+    cards = outcome(_game(events, {"hand": ["sun_2"], "played": ["moon_1"]}), _result(), "solo")
+    assert cards.cards is not None
+    drawn, played, held = cards.cards[0]
+    assert drawn == {"moon_1", "sun_2"}
+    assert played == {"moon_1"}
+    assert held == {"sun_2"}
+
+
+def test_a_card_moved_into_the_hand_is_drawn_and_a_move_between_other_zones_is_neither() -> None:
+    """``choose taken in look_at(deck, 3) { move_card taken deck hand }`` draws the card it
+    takes; moving the trick to the won pile plays nothing."""
+    events = [
+        ("draw", 0, "hand", 1, ["pebble"]),
+        ("move_card", 0, "gem", "deck", "hand"),
+        ("move_card", 0, "star_4", "trick", "won"),
+    ]
+    cards = outcome(_game(events, {"hand": ["pebble", "gem"]}), _result(), "solo")
+    assert cards.cards is not None
+    drawn, played, held = cards.cards[0]
+    assert drawn == {"pebble", "gem"}
+    assert played == set()
+    assert held == {"pebble", "gem"}
+
+
+def test_lantern_tricks_cards_are_played_in_the_simulator_s_figures(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every card of Lantern Tricks is dealt and played to a trick (a hand is played out);
+    the per-card figures said played 0 for each."""
+    shutil.copytree(LANTERN / "cards", tmp_path / "cards")
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.cardc]\ncards = "cards"\ngenerated = "generated"\n', encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    status, out = run(capsys, "build", "--no-sheets")
+    assert status == 0, out
+    status, out = run(capsys, "sim", "lantern", "--games", "20", "--jobs", "1", "--json")
+    assert status == 0, out
+    cards = json.loads(out)["cards"]
+    assert cards, out
+    for card, figures in cards.items():
+        assert figures["played"] == figures["drawn"] > 0, (card, figures)
