@@ -16,6 +16,10 @@ from typing import Any
 import pytest
 from test_variant_hardening import run
 
+from compiler.pipeline import compile_game
+from compiler.sheets.model import build_model, sheet_text
+from compiler.sheets.reference import reference_for, resolve
+from dsl.diagnostics import SourceCache
 from engine.sim_tally import outcome
 
 pytestmark = pytest.mark.usefixtures("fresh_file_cache")
@@ -86,3 +90,31 @@ def test_lantern_tricks_cards_are_played_in_the_simulator_s_figures(
     assert cards, out
     for card, figures in cards.items():
         assert figures["played"] == figures["drawn"] > 0, (card, figures)
+
+
+# -- 2. Reinforced Rope's "+1" icon ---------------------------------------------------------------
+
+
+def _sheet_lines(game: str) -> list[str]:
+    folder = ROOT / "cards" / game
+    ir = compile_game(folder, SourceCache()).ir
+    assert ir is not None
+    ref = resolve(reference_for(folder, None), ir, {c["id"] for c in ir["cards"]})
+    return sheet_text(build_model(ir, ref, folder=folder)).splitlines()
+
+
+def _card_text(lines: list[str], title: str) -> str:
+    at = next(i for i, line in enumerate(lines) if line.startswith(title + " "))
+    rest = lines[at + 1 :]
+    return "\n".join(rest[: next(i for i, line in enumerate(rest) if not line.strip())])
+
+
+def test_reinforced_rope_prints_the_icon_reference_s_plus_one() -> None:
+    """"+1 (Scurvy Check -> excluded distance): You may sail 1 additional space. (Extra
+    distance excluded from Scurvy Check.)" is the Icon Reference's ``reach``; ``add reach 1``
+    is said by the phrase "add reach" and led by the target's icon. A "verb target" phrase
+    whose target has no icon (``raid difference``) keeps the verb's (the Pirate icon)."""
+    lines = _sheet_lines("uncharted_passage")
+    assert "you may [reach] sail 1 additional space" in _card_text(lines, "Reinforced Rope")
+    raids = [line for line in lines if "roll two dice and take Ship Damage equal to" in line]
+    assert raids and all("[raid] roll two dice" in line for line in raids), raids

@@ -613,6 +613,13 @@ class CardWriter:
         target = (first.get("name") or first.get("native")) if isinstance(first, dict) else None
         amount = next((a for a in args[1:] if a is not None), None) if target else first
         phrase = self.ref.phrases.get(f"{name} {target}") if target else None
+        # The icon a phrase leads with is the Icon Reference's for what the phrase names: a
+        # "verb target" phrase's target's ("add reach": Reinforced Rope's "+1" icon, "You may
+        # sail 1 additional space") when it has one, else the verb's own ("raid difference":
+        # the Pirate icon).
+        icon = name
+        if phrase is not None and "{target}" not in phrase and target in self.ref.icons:
+            icon = target
         if phrase is None:
             phrase = self.ref.phrases.get(name)
             if phrase is not None and "{target}" not in phrase and "{n}" in phrase:
@@ -630,7 +637,7 @@ class CardWriter:
             # N times it is no gloss ("(...) twice"), so the verb is said in its own words.
             phrase = None
         if phrase is not None:
-            lead: Text = [IconRef(name), " "] if name in self.ref.icons else []
+            lead: Text = [IconRef(icon), " "] if icon in self.ref.icons else []
             said = lead + self.fill(phrase, first, amount)
             if "{n}" not in phrase and amount is not None and not (target and amount is first):
                 # A phrase for one ("roll a die: the Crew ... is Lost") done N times: every
