@@ -104,7 +104,7 @@ def _sheet_lines(game: str) -> list[str]:
 
 
 def _card_text(lines: list[str], title: str) -> str:
-    at = next(i for i, line in enumerate(lines) if line.startswith(title + " "))
+    at = next(i for i, line in enumerate(lines) if line == title or line.startswith(title + " "))
     rest = lines[at + 1 :]
     return "\n".join(rest[: next(i for i, line in enumerate(rest) if not line.strip())])
 
@@ -118,3 +118,58 @@ def test_reinforced_rope_prints_the_icon_reference_s_plus_one() -> None:
     assert "you may [reach] sail 1 additional space" in _card_text(lines, "Reinforced Rope")
     raids = [line for line in lines if "roll two dice and take Ship Damage equal to" in line]
     assert raids and all("[raid] roll two dice" in line for line in raids), raids
+
+
+# -- 3. a house rule redefining a Python verb: the words the sheet prints ---------------------
+
+ANCHORED = """\
+description: Anchored pirates (a house rule) - the Pirate Ship never moves; moving it gives 1 Coin
+verbs: |
+  verb move_pirate_ship() "the Pirate Ship stays where it is; gain 1 Coin" {
+    gain coins 1
+  } @provisional("a house rule, not the rulebook's")
+"""
+
+
+def test_a_redefined_python_verb_s_rule_quotes_the_words_its_cards_print(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Darwin's Journey's move_pirate_ship (natives.py) is printed "move the Pirate Ship" on
+    every card and rule (reference.yaml's phrase); a house rule giving it a DSL body printed
+    "Whenever the rules say that the Pirate Ship stays where it is; gain 1 Coin, gain 1 Coin",
+    words no card says. ``cardc diff``'s errata says the base's rule now reads the new one."""
+    from compiler.variants import compile_variant
+
+    folder = tmp_path / "cards" / "darwins_journey"
+    shutil.copytree(ROOT / "cards" / "darwins_journey", folder)
+    variant = folder / "variants" / "anchored.yaml"
+    variant.write_text(ANCHORED, encoding="utf-8")
+    result, _ = compile_variant(folder, variant, SourceCache())
+    ir = result.ir
+    assert ir is not None
+    ref = resolve(reference_for(folder, "anchored"), ir, {c["id"] for c in ir["cards"]})
+    lines = sheet_text(build_model(ir, ref, variant="anchored", folder=folder)).splitlines()
+    rule = _card_text(lines, "The Pirate Ship stays where it is; gain 1 Coin")
+    assert rule.strip().startswith("Whenever the rules say to move the Pirate Ship, gain 1 ")
+    # The cards that call it print the same words.
+    assert any("may [move_pirate_ship] move the Pirate Ship" in line for line in lines)
+    # cardc diff's errata: the base game's rule, now the house rule's.
+    (tmp_path / "pyproject.toml").write_text('[tool.cardc]\ncards = "cards"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    errata = tmp_path / "errata.md"
+    status, out = run(
+        capsys, "diff", "darwins_journey", "darwins_journey/anchored", "--errata", str(errata)
+    )
+    assert status == 0, out
+    assert 'of the rules now reads "the Pirate Ship stays where it is; gain 1 Coin"' in (
+        errata.read_text(encoding="utf-8")
+    )
+
+
+def test_a_command_before_its_colon_stays_a_command() -> None:
+    """A description with no words in the reference is called for as it reads: a command
+    before its colon is said to be done ("say to take ..."), its summary left out."""
+    from compiler.sheets.model import _whenever
+
+    said = _whenever("take a docked crew's Crew Action: one Port Card from Crew Stamina 2")
+    assert said == "whenever the rules say to take a docked crew's Crew Action"
