@@ -173,3 +173,42 @@ def test_a_command_before_its_colon_stays_a_command() -> None:
 
     said = _whenever("take a docked crew's Crew Action: one Port Card from Crew Stamina 2")
     assert said == "whenever the rules say to take a docked crew's Crew Action"
+
+
+# -- the new designer's game --------------------------------------------------------------------
+
+
+def _new_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> Path:
+    """``cardc new orchard`` in an empty folder, made the current folder."""
+    monkeypatch.chdir(tmp_path)
+    status, out = run(capsys, "new", "orchard")
+    assert status == 0, out
+    project = tmp_path / "orchard"
+    monkeypatch.chdir(project)
+    return project
+
+
+def test_a_dsl_verb_with_a_parameter_of_no_type_is_told_once_at_the_parameter(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = _new_game(tmp_path, monkeypatch, capsys)
+    cards = project / "cards" / "orchard" / "cards.cards"
+    cards.write_text(
+        cards.read_text(encoding="utf-8")
+        + 'card "Harvest" {\n  on play { pick_apples 2 }\n}\n'
+        + 'verb pick_apples(amount int) "pick apples" {\n  gain coins amount\n}\n'
+        + 'function ripe(amount str) bool = amount > 1\n'
+        + 'card "Ripe" {\n  on play { if ripe(2) { gain coins 1 } }\n}\n',
+        encoding="utf-8",
+    )
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert "cards.cards:11:18: error[bad-param-type]: 'int' is not a parameter type" in out
+    assert "hint: write number: the language's name for 'int'" in out
+    assert "error[bad-param-type]: 'str' is not a parameter type" in out
+    assert "hint: write text: the language's name for 'str'" in out
+    assert "not a verb of this game" not in out, out
+    assert "not a native of this game" not in out, out
+    assert "2 errors" in out, out
