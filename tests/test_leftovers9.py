@@ -90,6 +90,10 @@ def test_lantern_tricks_cards_are_played_in_the_simulator_s_figures(
     assert cards, out
     for card, figures in cards.items():
         assert figures["played"] == figures["drawn"] > 0, (card, figures)
+    # The caveat under the table is every game's: a card game has no ship for its cards to be
+    # "drawn where a ship goes".
+    caveat = json.loads(out)["cards_caveat"]
+    assert "drawn as the game goes" in caveat and "where a ship goes" not in caveat
 
 
 # -- 2. Reinforced Rope's "+1" icon ---------------------------------------------------------------
