@@ -216,3 +216,19 @@ def test_a_dsl_verb_with_a_parameter_of_no_type_is_told_once_at_the_parameter(
     assert "not a verb of this game" not in out, out
     assert "not a native of this game" not in out, out
     assert "2 errors" in out, out
+
+
+def test_a_count_of_rounds_reading_the_current_round_is_an_error_at_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``round round { }``, a slip for ``round rounds``: the count read the current round (1
+    at the start) and the game played 1 round without a word."""
+    project = _new_game(tmp_path, monkeypatch, capsys)
+    flow = project / "cards" / "orchard" / "flow.cards"
+    text = flow.read_text(encoding="utf-8")
+    assert "  round rounds {" in text
+    flow.write_text(text.replace("  round rounds {", "  round round {"), encoding="utf-8")
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert "flow.cards:11:9: error[round-count]: the count of rounds reads 'round'" in out, out
+    assert "hint: write: round 12 { ... } or round rounds { ... } (a param)" in out
