@@ -232,3 +232,28 @@ def test_a_count_of_rounds_reading_the_current_round_is_an_error_at_it(
     assert status == 1, out
     assert "flow.cards:11:9: error[round-count]: the count of rounds reads 'round'" in out, out
     assert "hint: write: round 12 { ... } or round rounds { ... } (a param)" in out
+
+
+@pytest.mark.parametrize(
+    ("doc", "lead"),
+    [
+        # README's Harvest: it printed "At the market opens, once a round for each farmer,".
+        (
+            "the market opens, once a round for each farmer",
+            "When the market opens, once a round for each farmer,",
+        ),
+        ("the ship docks at a port", "When the ship docks at a port,"),
+        ("the rewards of a Campsite are gained", "When the rewards of a Campsite are gained,"),
+        # A moment stays one.
+        ("the end of the game", "At the end of the game,"),
+        ("the Pirate's Raid event, before damage", "At the Pirate's Raid event, before damage,"),
+        ("the end of rounds", "At the end of rounds,"),
+    ],
+)
+def test_a_trigger_described_as_something_happening_reads_when(doc: str, lead: str) -> None:
+    """A new game's trigger with no reference.yaml ``when`` words, described "the market
+    opens", printed "At the market opens,": a description starting "the" was taken for a
+    moment ("the end of the game")."""
+    from compiler.sheets.text import _when
+
+    assert _when(doc) == lead

@@ -1455,9 +1455,32 @@ def _when(doc: str) -> str:
         return text[0].upper() + text[1:] + ","
     if text.lower().startswith(("end of", "start of", "beginning of")):
         return f"At the {text},"
-    if first in ("the", "end", "start", "beginning"):
+    if first in ("the", "end", "start", "beginning") and not _is_clause(text):
         return f"At {text},"
     return f"When {text},"
+
+
+#: Words after which a word ending in "s" is a noun, not a verb ("the end of rounds").
+_BEFORE_NOUN = frozenset(
+    "of the a an for with to in on at by from each every all your their its his her".split()
+)
+#: Verbs a clause's subject may take whatever their ending ("the rewards are gained").
+_CLAUSE_VERBS = frozenset("is are was were has have gets get becomes become".split())
+
+
+def _is_clause(text: str) -> bool:
+    """Whether a description starting "the ..." says something happens ("the market opens",
+    "the rewards are gained"), so it reads "When the market opens," not "At the market opens,",
+    as a moment ("the end of the game", "the Pirate phase") does."""
+    words = re.split(r"[,:;(]", text, maxsplit=1)[0].split()
+    for at in range(2, len(words)):
+        word = words[at].lower()
+        if word in _CLAUSE_VERBS:
+            return True
+        verb_like = word.endswith("s") and not word.endswith(("ss", "'s", "’s"))
+        if verb_like and words[at - 1].lower() not in _BEFORE_NOUN:
+            return True
+    return False
 
 
 #: Words a noun phrase may start with that make it definite already ("the Health track").
