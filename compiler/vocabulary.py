@@ -48,6 +48,8 @@ def param_type_hint(kind: str) -> tuple[str, ...]:
     if meant is not None:
         return (f"write {meant}: the language's name for '{kind}'",)
     return did_you_mean(kind, sorted(PARAM_TYPES)) or ("types: " + ", ".join(sorted(PARAM_TYPES)),)
+
+
 RETURN_TYPES = frozenset("number bool text name card player list any shortfall".split())
 PROPERTY_TYPES = frozenset("number bool text name list any condition formula".split())
 #: A native's line saying it only tells whether a flag is set, and whose flag it reads: the

@@ -114,7 +114,7 @@ def _card_text(lines: list[str], title: str) -> str:
 
 
 def test_reinforced_rope_prints_the_icon_reference_s_plus_one() -> None:
-    """"+1 (Scurvy Check -> excluded distance): You may sail 1 additional space. (Extra
+    """ "+1 (Scurvy Check -> excluded distance): You may sail 1 additional space. (Extra
     distance excluded from Scurvy Check.)" is the Icon Reference's ``reach``; ``add reach 1``
     is said by the phrase "add reach" and led by the target's icon. A "verb target" phrase
     whose target has no icon (``raid difference``) keeps the verb's (the Pirate icon)."""
@@ -203,7 +203,7 @@ def test_a_dsl_verb_with_a_parameter_of_no_type_is_told_once_at_the_parameter(
         cards.read_text(encoding="utf-8")
         + 'card "Harvest" {\n  on play { pick_apples 2 }\n}\n'
         + 'verb pick_apples(amount int) "pick apples" {\n  gain coins amount\n}\n'
-        + 'function ripe(amount str) bool = amount > 1\n'
+        + "function ripe(amount str) bool = amount > 1\n"
         + 'card "Ripe" {\n  on play { if ripe(2) { gain coins 1 } }\n}\n',
         encoding="utf-8",
     )
