@@ -135,6 +135,15 @@ def _card_sets(
     # played }``: a trick-taking game's lead) logs ``move_card``, no ``play``: a card moved out
     # of a zone cards are drawn into, to one they are not, is played; one moved the other way
     # (``choose taken in look_at(deck, 3) { move_card taken deck hand }``) is drawn.
+    # A game whose own Python logs its cards by events of its own says which figure each
+    # counts in (``CARD_EVENTS``, event kind -> "drawn" or "played", the card third): Land vs
+    # Sea's tiles are drawn ("drew") and played by being placed ("placed").
+    for kind, figure in (getattr(game, "CARD_EVENTS", None) or {}).items():
+        into = drawn if figure == "drawn" else played
+        for at in _positions(kinds, kind):
+            event = events[at]
+            if len(event) > 2:
+                into[event[1]].add(event[2])
     for at in _positions(kinds, "move_card"):
         event = events[at]
         if len(event) > 4:

@@ -257,3 +257,40 @@ def test_a_trigger_described_as_something_happening_reads_when(doc: str, lead: s
     from compiler.sheets.text import _when
 
     assert _when(doc) == lead
+
+
+# -- 1 (continued): a game's own card events, and the table's columns --------------------------
+
+
+def test_a_game_s_own_card_events_count_as_its_card_events_say() -> None:
+    """Land vs Sea logs a tile drawn as "drew" and a tile placed as "placed": its per-card
+    figures were empty. A game's ``CARD_EVENTS`` says which figure each event counts in."""
+    events = [("drew", 0, "coast"), ("drew", 0, "bay"), ("placed", 0, "coast", "a", [0, 1])]
+    game = _game(events, {})
+    game.CARD_EVENTS = {"drew": "drawn", "placed": "played"}
+    cards = outcome(game, _result(), "solo")
+    assert cards.cards is not None
+    drawn, played, held = cards.cards[0]
+    assert drawn == {"coast", "bay"}
+    assert played == {"coast"}
+    assert held == set()
+
+
+def test_land_vs_sea_prints_its_tiles_figures_in_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every row of the per-card table lines up with its header: the rows' title column was as
+    wide as every card's title (Land vs Sea's scoring layers, never drawn), the header's as the
+    cards in the table."""
+    monkeypatch.chdir(ROOT)
+    status, out = run(capsys, "sim", "land_vs_sea", "--games", "2", "--jobs", "1")
+    assert status == 0, out
+    table = out.split("\ncard ", 1)[1].split("\n\n", 1)[0].splitlines()
+    header, rows = "card " + table[0], table[1:]
+    assert rows, out
+    end = header.index("drawn") + len("drawn")
+    for row in rows:
+        # the drawn count ends where the header's "drawn" ends
+        assert row[end - 1].isdigit() and row[end] == " ", (header, row)
+    # the tiles placed are played
+    assert any(int(row[end:].split()[0]) > 0 for row in rows), rows
