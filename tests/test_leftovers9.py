@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from test_variant_hardening import run
 
+from compiler.cli import main
 from compiler.pipeline import compile_game
 from compiler.sheets.model import build_model, sheet_text
 from compiler.sheets.reference import reference_for, resolve
@@ -294,3 +295,20 @@ def test_land_vs_sea_prints_its_tiles_figures_in_line(
         assert row[end - 1].isdigit() and row[end] == " ", (header, row)
     # the tiles placed are played
     assert any(int(row[end:].split()[0]) > 0 for row in rows), rows
+
+
+def test_cardc_new_of_a_title_says_the_name_it_means(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``cardc new "My Game"``, as a new designer writes a title, was told the rule of names
+    only; it now says the name to type."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as refused:
+        main(["new", "My Game"])
+    said = str(refused.value)
+    assert "'My Game' is not a game name" in said
+    assert "(cardc new my_game)" in said
+    with pytest.raises(SystemExit) as refused:
+        main(["new", "2game"])
+    assert "cardc new 2" not in str(refused.value)
+    assert not list(tmp_path.iterdir())
