@@ -312,3 +312,22 @@ def test_cardc_new_of_a_title_says_the_name_it_means(
         main(["new", "2game"])
     assert "cardc new 2" not in str(refused.value)
     assert not list(tmp_path.iterdir())
+
+
+def test_incredible_expeditions_crew_are_hired_and_put_to_work_in_the_figures(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Crew is hired ("hire": drawn) and Exhausted for its Temporary Resources ("exhaust":
+    played); no Crew had a figure."""
+    monkeypatch.chdir(ROOT)
+    ir = json.loads((ROOT / "generated" / "incredible_expeditions" / "cards.json").read_text())
+    crew = {c["id"] for c in ir["cards"] if c["kind"] == "crew"}
+    status, out = run(
+        capsys, "sim", "incredible_expeditions", "--games", "10", "--jobs", "1", "--json"
+    )
+    assert status == 0, out
+    cards = json.loads(out)["cards"]
+    hired = {card: cards[card] for card in crew if card in cards}
+    assert hired, sorted(cards)
+    assert any(f["played"] > 0 for f in hired.values()), hired
+    assert all(f["drawn"] > 0 for f in hired.values()), hired
