@@ -1033,6 +1033,8 @@ class Checker:
         if stmt.verb == "let":
             return self.let(stmt, args, scope, at)
         sig = self.vocab.verbs.get(stmt.verb)
+        if sig is None and stmt.verb in self.vocab.unsigned:
+            return None  # its definition's signature is the error, at its line
         if sig is None:
             hint: tuple[str, ...]
             if stmt.verb in self.vocab.natives:
@@ -2168,6 +2170,9 @@ class Checker:
 
     def call(self, node: Call, scope: _Scope) -> tuple[IR, str]:
         sig = self.vocab.natives.get(node.func)
+        if sig is None and node.func in self.vocab.unsigned:
+            # Its definition's signature is the error, at its line.
+            return {"kind": "num", "value": 0}, "any"
         if sig is None:
             hint = with_described(
                 did_you_mean(node.func, self.vocab.natives),

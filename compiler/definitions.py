@@ -17,7 +17,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from compiler.suggest import did_you_mean
-from compiler.vocabulary import PARAM_TYPES, RETURN_TYPES, Param, Signature, Vocabulary
+from compiler.vocabulary import (
+    PARAM_TYPES,
+    RETURN_TYPES,
+    Param,
+    Signature,
+    Vocabulary,
+    param_type_hint,
+)
 from dsl.diagnostics import Diagnostic
 from dsl.nodes import Definition, FunctionDef, Number, SourceFile, Span, VerbDef
 from engine.words import counted
@@ -55,10 +62,7 @@ def register(
                     "bad-param-type",
                     f"'{param.type}' is not a parameter type",
                     param.span,
-                    *(
-                        did_you_mean(param.type, sorted(PARAM_TYPES))
-                        or ("types: " + ", ".join(sorted(PARAM_TYPES)),)
-                    ),
+                    *param_type_hint(param.type),
                 )
                 ok = False
                 continue
@@ -93,7 +97,11 @@ def register(
                 )
                 ok = False
             returns = definition.returns
-        if ok and _install(vocab, definition, tuple(params), returns, error):
+        if not ok:
+            # Its calls are the same mistake: "'pick_apples' is not a verb of this game, did
+            # you mean 'sell_apples'?" beside the error at its parameter sent the reader away.
+            vocab.unsigned.add(definition.name)
+        elif _install(vocab, definition, tuple(params), returns, error):
             accepted.append(definition)
     return accepted
 

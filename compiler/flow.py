@@ -175,6 +175,16 @@ class _Lowering:
                 param = str(count.get("name")) if count.get("kind") == "param" else None
                 if param is not None and param != "rounds":
                     known = self.checker.vocab.params.get(param)
+                if _reads_round(count):
+                    # "round" in an expression is the current round: a count reading it
+                    # (`round round { }`, a slip for `round rounds`) played 1 round, silently.
+                    self.error(
+                        "round-count",
+                        "the count of rounds reads 'round', the current round (1 before the "
+                        "first): it is how many rounds the game plays",
+                        item.count.span,
+                        "write: round 12 { ... } or round rounds { ... } (a param)",
+                    )
                 if isinstance(known, (int, float)) and (known < 1 or known != int(known)):
                     said = f"'{param}' is {known:g}" if param else f"not {known:g}"
                     self.error(
@@ -335,3 +345,14 @@ def phase_names(flow: IR | None) -> list[str]:
     if not flow:
         return []
     return [p["name"] for s in flow["sections"] for p in s["phases"]]
+
+
+def _reads_round(node: Any) -> bool:
+    """Whether a lowered expression reads the current round (the builtin ``round``)."""
+    if isinstance(node, dict):
+        if node.get("kind") == "builtin" and node.get("name") == "round":
+            return True
+        return any(_reads_round(v) for v in node.values())
+    if isinstance(node, list):
+        return any(_reads_round(v) for v in node)
+    return False

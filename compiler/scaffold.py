@@ -97,9 +97,12 @@ class ScaffoldError(Exception):
 def scaffold(game: str, project: Project | None, cwd: Path) -> list[str]:
     """Create the files for ``game``; return one line per file created."""
     if not _GAME_NAME.fullmatch(game):
+        # The name it likely means, when one can be made of it ("My Game": my_game).
+        meant = re.sub(r"[^a-z0-9]+", "_", game.lower()).strip("_")
+        such = f" (cardc new {meant})" if _GAME_NAME.fullmatch(meant) and meant != game else ""
         raise SystemExit(
             f"cardc new: '{_shown(game)}' is not a game name\n"
-            "  hint: use lower_snake_case letters, digits and '_', starting with a letter"
+            "  hint: use lower_snake_case letters, digits and '_', starting with a letter" + such
         )
     from compiler.project import RESERVED_GAMES
     from dsl.parser import KEYWORDS

@@ -25,6 +25,31 @@ PARAM_TYPES = frozenset(
         "trigger any"
     ).split()
 )
+
+#: What a type is called in other languages -> the parameter type that means it here: a
+#: designer writing ``amount int`` was told only the list of types.
+TYPE_ALIASES = {
+    "int": "number",
+    "integer": "number",
+    "float": "number",
+    "num": "number",
+    "str": "text",
+    "string": "text",
+    "boolean": "bool",
+}
+
+
+def param_type_hint(kind: str) -> tuple[str, ...]:
+    """The hint for a parameter type that is none: the type it means (``int``: write
+    ``number``), else the closest, else every type."""
+    from compiler.suggest import did_you_mean
+
+    meant = TYPE_ALIASES.get(kind.lower())
+    if meant is not None:
+        return (f"write {meant}: the language's name for '{kind}'",)
+    return did_you_mean(kind, sorted(PARAM_TYPES)) or ("types: " + ", ".join(sorted(PARAM_TYPES)),)
+
+
 RETURN_TYPES = frozenset("number bool text name card player list any shortfall".split())
 PROPERTY_TYPES = frozenset("number bool text name list any condition formula".split())
 #: A native's line saying it only tells whether a flag is set, and whose flag it reads: the
@@ -187,6 +212,9 @@ class Vocabulary:
     box_triggers: dict[str, str] = field(default_factory=dict)
     #: declared verbs and natives whose DSL definition was refused (already an error there).
     refused: set[str] = field(default_factory=set)
+    #: DSL verbs and functions whose own signature is an error at its line (a parameter of no
+    #: type): a call of one is not told again that it names no verb or native.
+    unsigned: set[str] = field(default_factory=set)
 
     def to_ir(self) -> dict[str, Any]:
         """The vocabulary as plain JSON data, sorted, for the IR."""
@@ -927,13 +955,11 @@ class _Reader:
             return None
         name, kind = words[0].id, words[1].id
         if kind not in PARAM_TYPES:
-            from compiler.suggest import did_you_mean
-
             self.error(
                 "bad-param-type",
                 f"'{kind}' is not a parameter type",
                 words[1].span,
-                *did_you_mean(kind, sorted(PARAM_TYPES)),
+                *param_type_hint(kind),
             )
             return None
         optional, default, marker = False, None, None

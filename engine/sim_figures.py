@@ -23,9 +23,9 @@ if TYPE_CHECKING:
 #: Printed under every per-card table: what the effect estimate is and is not.
 CARD_CAVEAT = (
     "Caveat: these effects are observational, not the card's causal effect: a card is played "
-    "when the policy sees a use for it and drawn where a ship goes, so the games compared differ "
-    "in more than the card. To measure one card, compare a variant without it (cardc sim "
-    "--compare)."
+    "when the policy sees a use for it and drawn as the game goes (where a ship sails, what a "
+    "player buys), so the games compared differ in more than the card. To measure one card, "
+    "compare a variant without it (cardc sim --compare)."
 )
 
 

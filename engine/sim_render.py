@@ -168,9 +168,13 @@ def render_report(report: SimReport, cards: bool = True) -> str:
                 f"{named[key]:<{width}}  {n / report.games:>7.1f}  {100 * n / total:5.1f}%"
             )
     if cards and tally.cards:
-        titles = dict(report.card_titles)
-        lines += ["", _card_header({c: titles.get(c, c) for c in tally.cards})]
-        for card in sorted(tally.cards, key=lambda c: (titles.get(c, c), c)):
+        # The column is as wide as the titles of the cards in the table, for the header and
+        # every row alike (the rows took every card's, so a game whose longest titles are of
+        # cards never drawn, Land vs Sea's scoring layers, printed its rows out of line).
+        all_titles = dict(report.card_titles)
+        titles = {c: all_titles.get(c, c) for c in tally.cards}
+        lines += ["", _card_header(titles)]
+        for card in sorted(tally.cards, key=lambda c: (titles[c], c)):
             lines.append(_card_line(report, card, titles, card_effects(report, card)))
         lines += [
             "",

@@ -103,9 +103,10 @@ def _card_sets(
     game: Game, mode: str, kinds: list[Any]
 ) -> list[tuple[set[str], set[str], set[str]]]:
     """Per sample: the cards drawn and played (from the event log: ``draw`` and ``draw_from``
-    name the cards drawn, ``play`` and ``discard`` the card played) and those held at the end
-    in a zone cards were drawn into (from the game's state). In co-op the team's sample has
-    both players' cards."""
+    name the cards drawn, ``play`` and ``discard`` the card played, and ``move_card`` a card
+    moved out of a zone cards are drawn into, the hand, to another zone, or into it from
+    another) and those held at the end in a zone cards were drawn into (from the game's
+    state). In co-op the team's sample has both players' cards."""
     events = game.events
     count = len(game.players)
     drawn: list[set[str]] = [set() for _ in range(count)]
@@ -130,6 +131,27 @@ def _card_sets(
             event = events[at]
             if len(event) > 2:
                 played[event[1]].add(event[2])
+    # A game that plays a card by moving it (``choose card in hand { move_card card hand
+    # played }``: a trick-taking game's lead) logs ``move_card``, no ``play``: a card moved out
+    # of a zone cards are drawn into, to one they are not, is played; one moved the other way
+    # (``choose taken in look_at(deck, 3) { move_card taken deck hand }``) is drawn.
+    # A game whose own Python logs its cards by events of its own says which figure each
+    # counts in (``CARD_EVENTS``, event kind -> "drawn" or "played", the card third): Land vs
+    # Sea's tiles are drawn ("drew") and played by being placed ("placed").
+    for kind, figure in (getattr(game, "CARD_EVENTS", None) or {}).items():
+        into = drawn if figure == "drawn" else played
+        for at in _positions(kinds, kind):
+            event = events[at]
+            if len(event) > 2:
+                into[event[1]].add(event[2])
+    for at in _positions(kinds, "move_card"):
+        event = events[at]
+        if len(event) > 4:
+            source, target = event[3] in zones, event[4] in zones
+            if source and not target:
+                played[event[1]].add(event[2])
+            elif target and not source:
+                drawn[event[1]].add(event[2])
     held: list[set[str]] = []
     for player in game.players:
         held.append({card for zone in zones for card in player.zones.get(zone, ())})

@@ -230,7 +230,9 @@ def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
         ),
         (
             "Spare Sails",
-            "In the Sailing phase, you may do the following: sail 1 additional space twice; then "
+            # The reach icon leads "add reach"'s phrase (leftovers9).
+            "In the Sailing phase, you may do the following: [reach] sail 1 additional space "
+            "twice; then "
             "discard this card.",
         ),
     ],

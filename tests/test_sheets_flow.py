@@ -346,7 +346,9 @@ def test_a_verb_a_variant_redefines_is_printed_in_the_rules(passage: Project) ->
     )
     rules = _rules(_md(passage, "uncharted_passage", "triple_port"))
     assert (
-        "**Gain three Port Cards.** Whenever the rules say to gain three Port Cards, draw 3 "
+        # The words the sheets print for the verb ("gain one Port Card"), not its new
+        # description: "whenever the rules say to gain three Port Cards" said itself again.
+        "**Gain three Port Cards.** Whenever the rules say to gain one Port Card, draw 3 "
         "\\[Anchor with card icon\\] Port Cards."
     ) in rules
     # The game's own verbs are the rulebook's: printed nowhere as a rule of their own.

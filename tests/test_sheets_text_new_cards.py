@@ -219,9 +219,11 @@ UP_EXPECTED = {
     "[durability] the Ship Durability track.",
     # An even round as a player says it (it read "if the round is a multiple of 2").
     "Doldrums": "In the Sailing phase, if it is an even round, reduce [reach] reach by "
-    "up to 2; otherwise, sail 2 additional spaces.",
-    "Gentle Gusts": "In the Sailing phase, sail additional spaces equal to your Sailing Speed "
-    "minus 1.",
+    "up to 2; otherwise, [reach] sail 2 additional spaces.",
+    # "add reach" by its phrase, led by the reach icon as "reduce [reach] reach" is (leftovers9:
+    # the verb's icon, add's, was looked for, and it has none).
+    "Gentle Gusts": "In the Sailing phase, [reach] sail additional spaces equal to your Sailing "
+    "Speed minus 1.",
     "Fever": "Immediately roll a die. If the result is at least 4, mark 2 Xs on [health] the "
     "Health track.",
     "Mutiny": "Immediately, if your Crew Stamina is lower than 3, lose 2 prestige and mark an X "

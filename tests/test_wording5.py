@@ -148,12 +148,15 @@ def test_a_quantity_given_a_number_is_still_named() -> None:
             "Every Special Action Diary location is unlocked",
             "Whenever the rules say that every Special Action Diary location is unlocked, ",
         ),
-        # A command before its colon stays a command.
+        # A verb the reference words is called for in those words, as the sheets print it
+        # (leftovers9; a command before its colon staying a command is
+        # test_leftovers9.py's test_a_command_before_its_colon_stays_a_command).
         (
             "audit5_uncharted_passage",
             "shore_crews",
             "Take a docked crew's Crew Action: one Port Card from Crew Stamina 2, no trading",
-            "Whenever the rules say to take a docked crew's Crew Action, if your Crew Stamina",
+            "Whenever the rules say to take the Crew Action corresponding to the number you "
+            "wrote in the Crew Stamina space, if your Crew Stamina",
         ),
     ],
 )

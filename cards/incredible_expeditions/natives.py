@@ -528,6 +528,12 @@ class IncredibleExpeditions(FlowGame):
     #: phase, in the flow's titles (:func:`narrate`).
     logs_phases = True
 
+    #: cardc sim's per-card figures (engine.sim_tally): a Crew comes to the player when hired
+    #: ("hire", drawn) and is put to work by Exhausting it ("Put new Crew to work by Exhausting
+    #: them to get the Temporary Resources you need", played); a Resource card is drawn and
+    #: played as the engine logs it.
+    CARD_EVENTS = {"hire": "drawn", "exhaust": "played"}
+
     def __post_init__(self) -> None:
         super().__post_init__()
         self.cat = catalogue(self.ir)

@@ -266,6 +266,10 @@ class LandVsSea(FlowGame):
 
     layers: tuple[str, ...] | None = None
 
+    #: cardc sim's per-card figures (engine.sim_tally): a tile drawn from a stack is logged
+    #: "drew", and one placed on the map, the turn's play, "placed".
+    CARD_EVENTS = {"drew": "drawn", "placed": "played"}
+
     def __post_init__(self) -> None:
         super().__post_init__()
         self.map = MapState()

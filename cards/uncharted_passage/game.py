@@ -1685,10 +1685,20 @@ class UnchartedPassage(FlowGame):
         if anchored:
             return SHARED_PORT_PRESTIGE
         # The other ship's own record says so too: a port it arrived at (a scenario's
-        # ports_visited). Not the port a ship is given at: a scenario's ship there may be
-        # the one arriving this month, still to anchor.
+        # ports_visited), or the port its ship stands at without having sailed this month:
+        # "Sail from where you docked in the previous round", so a ship given on a port
+        # anchored there (not one in Lisbon at the start, which has not anchored yet). A ship
+        # given there with a distance sailed this month is arriving, still to anchor.
+        chart = self.chart or chart_for(self.ir)
         for other in self.players:
-            if other is not player and space.id in other.flags["ports"]:
+            if other is player:
+                continue
+            if space.id in other.flags["ports"]:
+                return SHARED_PORT_PRESTIGE
+            if (
+                not other.flags.get("distance_sailed")
+                and self.anchored_at(other, chart) == space.id
+            ):
                 return SHARED_PORT_PRESTIGE
         return space.stars
 

@@ -467,7 +467,14 @@ def variant_verbs(
         doc = yours(str((docs.get(name) or {}).get("doc") or name.replace("_", " ")))
         title = doc[:1].upper() + doc[1:]
         writer.card = {"id": "flow", "title": title, "source": source}
-        text = _sentence([f"{_whenever(doc)}, ", *writer.block(verb["body"])])
+        # "Whenever the rules say to ..." quotes the words the sheet's cards and rules print
+        # for a call of the verb: the reference's phrase or words for it when it has them
+        # (Darwin's Journey's move_pirate_ship, implemented in Python, is printed "move the
+        # Pirate Ship" everywhere), else its description. A house rule redefining it quoted its
+        # own new description, which nothing on the sheet says.
+        printed = writer.ref.phrases.get(name) or writer.ref.words.get(name)
+        called = yours(printed) if printed and not re.search(r"\{\w+\}", printed) else doc
+        text = _sentence([f"{_whenever(called)}, ", *writer.block(verb["body"])])
         views.append(
             _changed_view(f"verb-{name}", title, source, text, marks.get((name, "verb", name)))
         )

@@ -613,6 +613,13 @@ class CardWriter:
         target = (first.get("name") or first.get("native")) if isinstance(first, dict) else None
         amount = next((a for a in args[1:] if a is not None), None) if target else first
         phrase = self.ref.phrases.get(f"{name} {target}") if target else None
+        # The icon a phrase leads with is the Icon Reference's for what the phrase names: a
+        # "verb target" phrase's target's ("add reach": Reinforced Rope's "+1" icon, "You may
+        # sail 1 additional space") when it has one, else the verb's own ("raid difference":
+        # the Pirate icon).
+        icon = name
+        if phrase is not None and "{target}" not in phrase and target in self.ref.icons:
+            icon = target
         if phrase is None:
             phrase = self.ref.phrases.get(name)
             if phrase is not None and "{target}" not in phrase and "{n}" in phrase:
@@ -630,7 +637,7 @@ class CardWriter:
             # N times it is no gloss ("(...) twice"), so the verb is said in its own words.
             phrase = None
         if phrase is not None:
-            lead: Text = [IconRef(name), " "] if name in self.ref.icons else []
+            lead: Text = [IconRef(icon), " "] if icon in self.ref.icons else []
             said = lead + self.fill(phrase, first, amount)
             if "{n}" not in phrase and amount is not None and not (target and amount is first):
                 # A phrase for one ("roll a die: the Crew ... is Lost") done N times: every
@@ -1448,9 +1455,32 @@ def _when(doc: str) -> str:
         return text[0].upper() + text[1:] + ","
     if text.lower().startswith(("end of", "start of", "beginning of")):
         return f"At the {text},"
-    if first in ("the", "end", "start", "beginning"):
+    if first in ("the", "end", "start", "beginning") and not _is_clause(text):
         return f"At {text},"
     return f"When {text},"
+
+
+#: Words after which a word ending in "s" is a noun, not a verb ("the end of rounds").
+_BEFORE_NOUN = frozenset(
+    "of the a an for with to in on at by from each every all your their its his her".split()
+)
+#: Verbs a clause's subject may take whatever their ending ("the rewards are gained").
+_CLAUSE_VERBS = frozenset("is are was were has have gets get becomes become".split())
+
+
+def _is_clause(text: str) -> bool:
+    """Whether a description starting "the ..." says something happens ("the market opens",
+    "the rewards are gained"), so it reads "When the market opens," not "At the market opens,",
+    as a moment ("the end of the game", "the Pirate phase") does."""
+    words = re.split(r"[,:;(]", text, maxsplit=1)[0].split()
+    for at in range(2, len(words)):
+        word = words[at].lower()
+        if word in _CLAUSE_VERBS:
+            return True
+        verb_like = word.endswith("s") and not word.endswith(("ss", "'s", "’s"))
+        if verb_like and words[at - 1].lower() not in _BEFORE_NOUN:
+            return True
+    return False
 
 
 #: Words a noun phrase may start with that make it definite already ("the Health track").
