@@ -37,7 +37,7 @@ layer "Harbour Market" {
 #: raise adds to City scoring's, 3 a bonus point, whichever file answers first.
 CITY_AND_MARKET = """\
 scenario: the Harbour Market's raise adds to City scoring's, whichever file answers first
-rulebook: "However, the Land player then scores 10 rather than 5 bonus points because the city icon overlaps that completed land area."
+rulebook: "the Land player then scores 10 rather than 5 bonus points"
 game: land_vs_sea
 players: 2
 given:
@@ -122,3 +122,43 @@ def test_no_shipped_game_has_an_order_dependent_set() -> None:
     for game in ("land_vs_sea", "darwins_journey", "uncharted_passage", "incredible_expeditions"):
         result = compile_game(ROOT / "cards" / game, SourceCache())
         assert [str(d) for d in result.diagnostics if d.code == "order-dependent"] == []
+
+
+# -- a designer's new cards and house rules, built, held to their cases and simulated
+
+
+def test_land_vs_sea_new_tiles_and_house_rules_hold_and_simulate(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    """Lighthouse Point (a tile), Harbour Lights and Smugglers (layers calling a DSL function
+    and verb), Quick tides (a phase inserted into the turn, an end condition) and Waypoints
+    always (a flow function redefined): 8 cases, and whole greedy games."""
+    from engine import sim
+
+    points = assert_cases_hold(
+        built_copy,
+        "land_vs_sea",
+        DATA / "audit9_land_vs_sea",
+        ("quick_tides", "waypoints_always"),
+        8,
+    )
+    assert_simulates(points, ("competitive",))
+    # "turns_taken() >= 10" ends the game after 10 turns, whatever is left to place.
+    report = sim.simulate(points[1], 2, 5, "competitive", "greedy", cards=False)
+    assert report.tally.turns == {10: 2}, report.tally.turns
+
+
+def test_darwins_journey_new_cards_and_house_rules_hold_and_simulate(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    """P6 and Treasure Chart (a Crew card and a Special Action tile calling a DSL verb and
+    function), Raids first (a phase moved, an end condition) and Treasure dividends (a flow
+    verb redefined): 10 cases, and whole greedy games in both modes."""
+    points = assert_cases_hold(
+        built_copy,
+        "darwins_journey",
+        DATA / "audit9_darwins_journey",
+        ("raids_first", "treasure_dividends"),
+        10,
+    )
+    assert_simulates(points, ("solo", "competitive"))
