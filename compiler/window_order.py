@@ -67,9 +67,7 @@ def _warning(
 ) -> Diagnostic:
     """The warning at ``card``'s ``set`` of ``quantity``, the other cards changing it named."""
     named = " and ".join(f"'{o[4]}' in '{o[0]['title']}' ({_file(o[0])}:{o[2]})" for o in others)
-    order = " answers before ".join(
-        dict.fromkeys(f"'{c['title']}' ({_file(c)})" for c, *_ in each)
-    )
+    order = " answers before ".join(dict.fromkeys(f"'{c['title']}' ({_file(c)})" for c, *_ in each))
     return Diagnostic(
         CODE,
         f"'{say}' here and {named} both answer {trigger}: a set keeps only its own value, so "
