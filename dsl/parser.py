@@ -1708,6 +1708,20 @@ def _syntax_diagnostic(
                 '{ gain money 1; lose heroism 1 } @label("money") }',
             ),
         )
+    if tok.type == "WHERE" and "WHERE" not in expected:
+        # `count(campsite where treasure_at(campsite))`, as a designer who read "for each ... in
+        # ... where ..." writes a filtered list anywhere: only a loop or a choose filters one.
+        return Diagnostic(
+            "where-outside-loop",
+            "'where' filters the list of a 'for each' or a 'choose' only; it cannot stand in "
+            "an expression",
+            span,
+            "error",
+            (
+                "go over the items that pass in a loop: for each site in campsite where "
+                "treasure_at(site) { gain coins 1 }",
+            ),
+        )
     if mistake is None and str(tok) in KEYWORDS and "NAME" in expected:
         return Diagnostic(
             "keyword-as-name",

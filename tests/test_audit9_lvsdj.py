@@ -162,3 +162,23 @@ def test_darwins_journey_new_cards_and_house_rules_hold_and_simulate(
         10,
     )
     assert_simulates(points, ("solo", "competitive"))
+
+
+# -- a filtered list written where an expression goes
+
+
+def test_a_where_in_an_expression_is_told_where_a_list_is_filtered() -> None:
+    """``count(campsite where treasure_at(campsite))`` was "unexpected 'where'" with "expected
+    ')', ','": now it says 'where' filters only a loop's or a choose's list, with a loop to
+    write."""
+    from dsl.parser import parse
+
+    text = (
+        'function buried() number "the Campsites holding a Treasure token" = '
+        "count(campsite where treasure_at(campsite))\n"
+    )
+    (found,) = parse(text, "probe.cards").diagnostics
+    assert found.code == "where-outside-loop"
+    assert (found.span.line, found.span.column) == (1, 84)
+    assert "'for each' or a 'choose'" in found.message
+    assert any("for each site in campsite where" in hint for hint in found.hints)
