@@ -182,3 +182,102 @@ def test_a_where_in_an_expression_is_told_where_a_list_is_filtered() -> None:
     assert (found.span.line, found.span.column) == (1, 84)
     assert "'for each' or a 'choose'" in found.message
     assert any("for each site in campsite where" in hint for hint in found.hints)
+
+
+# -- the greedy weighs a designer's layer that raises what each bonus point scores
+
+
+def test_the_greedy_weighs_a_layer_raising_the_bonus_value(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    """README: the greedy weighs a designer's layer answering area_completed "by running that
+    layer's handler on a trial placement". A layer raising ``bonus_value`` scores through the
+    flow, not in its handler, and was never tried (its handler does more than score), so the
+    greedy saw nothing in it. A trial now reads the raise back: the completer's bonus points at
+    the raised value, as the placement then scores them."""
+    import importlib
+    from typing import Any
+
+    from engine import sim
+    from engine.hexgrid import Hex
+
+    folder = built_copy("land_vs_sea", {"harbour.cards": HARBOUR_MARKET}) / "land_vs_sea"
+    simulator = sim.Simulator(folder)
+    game: Any = simulator.new_game(
+        sim.game_seed(1, 1), 2, "competitive", simulator.factory("greedy")
+    )
+    package = type(game).__module__.rsplit(".", 1)[0]
+    policy = importlib.import_module(f"{package}.policy")
+    board = importlib.import_module(f"{package}.board")
+    game.put_tile((1, 0), board.Tile.split([3], land_bonus=3))
+    game.put_tile((1, -1), board.Tile.split([4]))
+    closing = board.Tile.split([0, 1])
+    land, sea = game.player_for("land"), game.player_for("sea")
+    trials = policy.Trials.of(game)
+    assert trials is not None
+    assert {card for card, _ in trials.completed} == {"harbour_market"}
+    layers = dict(game.value_layers)
+    # The 3 bonus points at 1 more each, for the placer's side, whoever places it.
+    assert trials.points(game, land, Hex(0, 0), closing) == 3
+    assert trials.points(game, sea, Hex(0, 0), closing) == 3
+    assert game.value_layers == layers  # a trial changes nothing of the game
+    before = [p.counters["points"] for p in game.players]
+    game.put_placed(land, Hex(0, 0), closing)
+    game.score_placement(land)
+    # 3 tiles and 3 bonus points at 2 each: the raise is the 3 the trial read.
+    assert game.players[land.index].counters["points"] - before[land.index] == 3 + 3 * 2
+
+
+# -- the points per layer of a raised value are each raising layer's, whatever the file order
+
+#: "Each Caravan and Ship of a trade route won scores 1 more": a designer's layer.
+TRADE_FAIR = """\
+layer "Trade Fair" {
+  box uncharted
+  on route_scored {
+    add icon_value 1
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("prefix", ["", "zz_"])
+def test_each_layer_raising_a_value_is_credited_its_own_raise_in_any_file_order(
+    built_copy: Callable[[str, dict[str, str]], Path], prefix: str
+) -> None:
+    """The simulator's points per layer credited all the points scored at a raised value to the
+    layer that changed it last: City scoring's or the designer's by the files' order. Each
+    layer now has what it added: the base game (or Caravan & Ship scoring) 1 each, City
+    scoring 1 each, the designer's layer 1 each."""
+    import importlib
+    from typing import Any
+
+    from engine import sim
+
+    files = {f"{prefix}harbour.cards": HARBOUR_MARKET, f"{prefix}fair.cards": TRADE_FAIR}
+    folder = built_copy("land_vs_sea", files) / "land_vs_sea"
+    simulator = sim.Simulator(folder)
+    game: Any = simulator.new_game(
+        sim.game_seed(1, 1), 2, "competitive", simulator.factory("greedy")
+    )
+    package = type(game).__module__.rsplit(".", 1)[0]
+    board = importlib.import_module(f"{package}.board")
+    # The rulebook's City example: a land area of 3 tiles and 5 bonus points, a City on it.
+    game.put_tile((0, 0), board.Tile.split([0, 5], land_bonus=2))
+    game.put_tile((1, 0), board.Tile.split([3, 4], land_bonus=3))
+    land = game.player_for("land")
+    game.points_by.clear()
+    game.put_placed(land, (0, 1), board.Tile.split([1, 2], city=True))
+    game.score_placement(land)
+    assert game.points_by == {"base_game": 3 + 5, "city_scoring": 5, "harbour_market": 5}
+    # The trade route example: 3 Ships and 1 Caravan beside a City, won by Sea.
+    for r, icons in ((-4, {"ships": 1}), (-3, {"caravans": 1}), (-2, {"ships": 1})):
+        game.put_tile((5, r), board.Tile.split([0, 1, 3, 4], **icons))
+    game.put_tile((5, -1), board.Tile.split([0, 1, 3, 4], ships=1, city=True))
+    game.points_by.clear()
+    game.score_trade_routes()
+    assert game.points_by == {
+        "caravan_and_ship_scoring": 4,
+        "city_scoring": 4,
+        "trade_fair": 4,
+    }
