@@ -281,3 +281,19 @@ def test_each_layer_raising_a_value_is_credited_its_own_raise_in_any_file_order(
         "city_scoring": 4,
         "trade_fair": 4,
     }
+
+
+def test_a_where_after_a_loops_order_is_told_to_come_first() -> None:
+    """``for each p in players by coins where coins > 2``: the filter after the order, told
+    where it goes (not that a 'where' stands only in a loop, which it does)."""
+    from dsl.parser import parse
+
+    text = (
+        'rule "R" {\n  on reward_phase_end {\n'
+        "    for each p in players by coins where coins > 2 { gain coins 1 }\n  }\n}\n"
+    )
+    (found,) = parse(text, "probe.cards").diagnostics
+    assert found.code == "where-outside-loop"
+    assert (found.span.line, found.span.column) == (3, 36)
+    assert "right after the list of the 'for each', before its 'by'" in found.message
+    assert any("where coins > 2 by coins" in hint for hint in found.hints)
