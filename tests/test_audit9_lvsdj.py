@@ -297,3 +297,41 @@ def test_a_where_after_a_loops_order_is_told_to_come_first() -> None:
     assert (found.span.line, found.span.column) == (3, 36)
     assert "right after the list of the 'for each', before its 'by'" in found.message
     assert any("where coins > 2 by coins" in hint for hint in found.hints)
+
+
+# -- a house rule starting from a flow verb as the game writes it
+
+
+@pytest.mark.parametrize("game", ["land_vs_sea", "darwins_journey"])
+def test_every_dsl_verb_and_function_redefined_as_it_is_checks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], game: str
+) -> None:
+    """A designer's house rule starts from the game's own verb (README: "One with the name of
+    a DSL definition the game already has replaces it"). Each verb and function of the game's
+    files, copied into a variant's ``verbs:`` unchanged, must check: Land vs Sea's
+    score_placement, surround_waypoint and score_trade_routes printed their announcements'
+    descriptions ("the raw name 'tile_placed'", 'waypoint_value', 'icon_value' ...), and
+    Darwin's Journey's unlock_diary was told "'1 times' (one of a plural noun)" of the product
+    "minus 1 times 1"."""
+    from test_variant_hardening import run
+
+    from dsl.parser import parse
+
+    folder = copy_game(tmp_path, game)
+    monkeypatch.chdir(tmp_path)
+    names = []
+    for path in sorted(folder.glob("*.cards")):
+        text = path.read_text(encoding="utf-8")
+        lines = text.split("\n")
+        for definition in parse(text, str(path)).file.definitions:
+            span = definition.span
+            body = "\n".join("  " + line for line in lines[span.line - 1 : span.end_line])
+            (folder / "variants" / f"same_{definition.name}.yaml").write_text(
+                f"description: the game's own {definition.name}\nverbs: |\n{body}\n",
+                encoding="utf-8",
+            )
+            names.append(definition.name)
+    assert len(names) >= 10
+    status, out = run(capsys, "check", f"cards/{game}")
+    assert status == 0, out
+    assert "error" not in out.split("checked")[0], out
