@@ -68,18 +68,26 @@ def _warning(
     """The warning at ``card``'s ``set`` of ``quantity``, the other cards changing it named."""
     named = " and ".join(f"'{o[4]}' in '{o[0]['title']}' ({_file(o[0])}:{o[2]})" for o in others)
     order = " answers before ".join(dict.fromkeys(f"'{c['title']}' ({_file(c)})" for c, *_ in each))
+    last = max(i for i, o in enumerate(each) if o[0]["id"] != card["id"])
+    mine = max(i for i, o in enumerate(each) if o[0]["id"] == card["id"])
+    outcome = (
+        f"here this set answers last, so what the others did to {quantity} is lost"
+        if mine > last
+        else f"here a card answering after this set changes {quantity} again"
+    )
     return Diagnostic(
         CODE,
         f"'{say}' here and {named} both answer {trigger}: a set keeps only its own value, so "
         f"what {quantity} ends at depends on which card answers last, and cards answer in the "
-        f"order of their files: {order}",
+        f"order of their files: {order}; {outcome}",
         Span(_file(card), line, column, line, column + len(say)),
         "warning",
         (
             f"to change {quantity} whatever the order, raise or lower it: add {quantity} N "
             f"(or reduce {quantity} up_to N)",
             "if this card must have the last word, keep the set and put it in a file whose path "
-            "sorts after the others' (or below them in the same file)",
+            "sorts after the others' (or below them in the same file; a variant's added cards "
+            "answer after the game's)",
         ),
     )
 

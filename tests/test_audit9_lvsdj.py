@@ -108,6 +108,14 @@ def test_a_set_of_a_value_another_layer_raises_is_told_at_the_set(
         in warning.message
     )
     assert any("add bonus_value N" in hint for hint in warning.hints)
+    # golden_age.cards answers before layers.cards: City scoring's raise comes after the set.
+    assert warning.message.endswith(
+        "here a card answering after this set changes bonus_value again"
+    )
+    (later,) = _warnings(tmp_path / "b", monkeypatch, {"zz_golden_age.cards": GOLDEN_AGE})
+    assert later.message.endswith(
+        "here this set answers last, so what the others did to bonus_value is lost"
+    )
 
 
 def test_raises_alone_and_the_shipped_games_are_not_told(
