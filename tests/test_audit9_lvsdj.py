@@ -343,3 +343,45 @@ def test_every_dsl_verb_and_function_redefined_as_it_is_checks(
     status, out = run(capsys, "check", f"cards/{game}")
     assert status == 0, out
     assert "error" not in out.split("checked")[0], out
+
+
+#: "A Waypoint in a completed area scores 1 more": a designer's layer raising the Waypoint's
+#: value alone.
+PILGRIM_INNS = """\
+layer "Pilgrim Inns" {
+  box uncharted
+  on area_completed {
+    add waypoint_value 1
+  }
+}
+"""
+
+
+def test_a_waypoint_raised_alone_is_credited_to_its_own_layer(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    """Two layers each raising one value to 2 (the bonus points', the Waypoint's): the
+    Waypoint's points were credited to the layer raising the bonus points (the first value at
+    2), the flow's reason ("waypoint") not read."""
+    import importlib
+    from typing import Any
+
+    from engine import sim
+
+    files = {"harbour.cards": HARBOUR_MARKET, "inns.cards": PILGRIM_INNS}
+    folder = built_copy("land_vs_sea", files) / "land_vs_sea"
+    simulator = sim.Simulator(folder)
+    game: Any = simulator.new_game(
+        sim.game_seed(1, 1), 2, "competitive", simulator.factory("greedy")
+    )
+    board = importlib.import_module(f"{type(game).__module__.rsplit('.', 1)[0]}.board")
+    game.put_tile((0, 0), board.Tile.split([0, 5], land_bonus=2))
+    game.put_tile((0, 1), board.Tile.split([1, 2]))
+    land = game.player_for("land")
+    game.place_waypoint(land, (0, 0), 0)
+    game.points_by.clear()
+    game.put_placed(land, (1, 0), board.Tile.split([3, 4], land_bonus=3))
+    game.score_placement(land)
+    # 3 tiles, 5 bonus points and the Waypoint at 1 each; 5 more for the Harbour Market, 1
+    # more for the Pilgrim Inns.
+    assert game.points_by == {"base_game": 3 + 5 + 1, "harbour_market": 5, "pilgrim_inns": 1}

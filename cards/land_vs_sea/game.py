@@ -943,7 +943,10 @@ class LandVsSea(FlowGame):
             return
         # Scored at the value the layers raised: 1 each the base game's, the rest each layer's
         # by what it added (one score, logged once).
-        raised = [v for v in ("bonus_value", "waypoint_value") if self.values[v] == value]
+        # The value scored is the one the flow's reason names ("waypoint"), when two are equal.
+        named = ("waypoint_value", "bonus_value") if "waypoint" in why else ("bonus_value",)
+        order = dict.fromkeys((*named, "bonus_value", "waypoint_value"))
+        raised = [v for v in order if self.values[v] == value]
         split = {BASE: amount}
         for layer, added in self._shares(value, *raised).items():
             split[layer] = split.get(layer, 0) + amount * added
