@@ -231,6 +231,10 @@ def compile_game(
             from compiler.cell_checks import check_cells
 
             diagnostics.extend(check_cells(checked.ir, parsed))
+            # A window's quantity one card sets and another changes hangs on file order.
+            from compiler.window_order import check_window_order
+
+            diagnostics.extend(check_window_order(checked.ir))
         if not problems and vocab.game.isidentifier():
             # The game's Python checks the card data it reads (CARD_CHECKS, engine.api).
             from compiler.card_checks import check_cards, check_decks

@@ -1708,6 +1708,33 @@ def _syntax_diagnostic(
                 '{ gain money 1; lose heroism 1 } @label("money") }',
             ),
         )
+    if tok.type == "WHERE" and "WHERE" not in expected:
+        loop = _loop_keyword_before(tokens, index)
+        if loop is not None:
+            # `for each p in players by coins where coins > 2`: the filter after the order.
+            return Diagnostic(
+                "where-outside-loop",
+                f"'where' goes right after the list of the '{loop}', before its 'by'",
+                span,
+                "error",
+                (
+                    "write the filter first, then the order: for each p in players where "
+                    "coins > 2 by coins { ... }",
+                ),
+            )
+        # `count(campsite where treasure_at(campsite))`, as a designer who read "for each ... in
+        # ... where ..." writes a filtered list anywhere: only a loop or a choose filters one.
+        return Diagnostic(
+            "where-outside-loop",
+            "'where' filters the list of a 'for each' or a 'choose' only; it cannot stand in "
+            "an expression",
+            span,
+            "error",
+            (
+                "go over the items that pass in a loop: for each site in campsite where "
+                "treasure_at(site) { gain coins 1 }",
+            ),
+        )
     if mistake is None and str(tok) in KEYWORDS and "NAME" in expected:
         return Diagnostic(
             "keyword-as-name",
@@ -1797,6 +1824,20 @@ def _definition_inside_block(tokens: list[Token], index: int) -> tuple[str, Toke
     after = tokens[start + 1] if start + 1 < len(tokens) else None
     name = str(after).rstrip("(") if after is not None and after.type in ("CALL", "NAME") else "it"
     return (what, head, name) if depth > 0 else None
+
+
+def _loop_keyword_before(tokens: list[Token], index: int) -> str | None:
+    """'for each' when the statement ``tokens[index]`` is in began with one and ordered its
+    items with 'by' before this (back to the '{', '}' or line break before it), else None."""
+    ordered = False
+    for at in range(min(index, len(tokens)) - 1, -1, -1):
+        kind = tokens[at].type
+        if kind in ("LBRACE", "RBRACE", "_NL"):
+            return None
+        ordered = ordered or str(tokens[at]) == "by"
+        if kind == "FOR":
+            return "for each" if ordered else None
+    return None
 
 
 def _closes_a_choice(tokens: list[Token], index: int) -> bool:

@@ -80,9 +80,9 @@ def test_the_new_tiles_print_their_icons(tmp_path: Path) -> None:
         " *9 this card is provisional"
     )
     # `add waypoint_value 1` printed "add 1 to each Waypoint", as if a token went on every
-    # Waypoint; it is said as `set` says it ("each Waypoint becomes 2").
+    # Waypoint; it is said as what each Waypoint scores (reference.yaml's phrase, audit9).
     assert texts["Pilgrims"].startswith(
-        "When a Waypoint is surrounded by 6 tiles, each Waypoint becomes 1 more."
+        "When a Waypoint is surrounded by 6 tiles, each Waypoint scores 1 more point."
     )
     assert "add 1 to" not in texts["Pilgrims"]
 

@@ -15,7 +15,7 @@ Land, Sea, Land, Sea. A side's points are kept on its first seat ("its score mar
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, overload
 
@@ -305,9 +305,9 @@ class LandVsSea(FlowGame):
         #: what the layers made of the area or Waypoint last announced (bonus_value,
         #: waypoint_value), for the flow's scoring that follows.
         self.values: dict[str, int] = {"bonus_value": 1, "waypoint_value": 1, "icon_value": 1}
-        #: the layer that last set each of those values while it was announced (City scoring,
-        #: or a new layer's), for the points per layer: the raised points are that layer's.
-        self.value_layers: dict[str, str] = {}
+        #: how much each layer changed each of those values while it was announced (City
+        #: scoring's 1, a new layer's), for the points per layer: the raised points are theirs.
+        self.value_layers: dict[str, dict[str, int]] = {}
         # Faces and their rotations, worked out once for every game of the same IR.
         cached = _FACES.get(self.ir)
         if cached is None:
@@ -443,16 +443,21 @@ class LandVsSea(FlowGame):
         """The other side."""
         return SEA if self.side_of(player) == LAND else LAND
 
-    def award(self, player: Player, amount: int, why: str, layer: str = BASE) -> None:
+    def award(
+        self, player: Player, amount: int, why: str, layer: str | Mapping[str, int] = BASE
+    ) -> None:
         """Score points for a player's side, logged with the reason; passing the end of the
-        score track fires ``passed_score_track_end`` once per lap."""
+        score track fires ``passed_score_track_end`` once per lap. ``layer``: the layer the
+        points are whose (the simulator's points per layer), or each layer's share of them."""
         if not amount:
             return
         marker = self.scorer(player)
         before = marker.counters["points"]
         marker.counters["points"] = before + amount
         self._mirror(marker)
-        self.points_by[layer] = self.points_by.get(layer, 0) + amount
+        for whose, share in ({layer: amount} if isinstance(layer, str) else layer).items():
+            if share:
+                self.points_by[whose] = self.points_by.get(whose, 0) + share
         self.log("scored", player.index, why, amount)
         track = int(self.params.get("score_track", 0))
         if track > 0:
@@ -519,34 +524,51 @@ class LandVsSea(FlowGame):
 
     def set(self, c: Context, target: str, value: int) -> None:
         """Set a quantity or a counter; points are the side's."""
-        self._value_by(c, target)
+        before = self._value_before(c, target)
         super().set(c if target in c.q else self._marker(c, target), target, value)
+        self._value_by(c, target, before)
         if target not in c.q:
             self._side_changed(c, target)
 
     def add(self, c: Context, target: str, amount: int) -> None:
         """Add to a quantity or a counter; points are the side's."""
-        self._value_by(c, target)
+        before = self._value_before(c, target)
         super().add(c if target in c.q else self._marker(c, target), target, amount)
+        self._value_by(c, target, before)
         if target not in c.q:
             self._side_changed(c, target)
 
     def reduce(self, c: Context, target: str, amount: int) -> None:
         """Reduce a quantity or a counter; points are the side's."""
-        self._value_by(c, target)
+        before = self._value_before(c, target)
         super().reduce(c if target in c.q else self._marker(c, target), target, amount)
+        self._value_by(c, target, before)
         if target not in c.q:
             self._side_changed(c, target)
 
-    def _value_by(self, c: Context, target: str) -> None:
-        """Note the layer changing a value the flow scores by (``bonus_value`` ...)."""
+    def _value_before(self, c: Context, target: str) -> int | None:
+        """A value the flow scores by (``bonus_value`` ...) as a layer is about to change it;
+        None for anything else."""
         if c.card and target in c.q and target in self.values:
-            self.value_layers[target] = c.card
+            return int(c.q[target])
+        return None
 
-    def _layer_of(self, *values: str) -> str:
-        """The layer that raised the first of ``values`` a layer changed (City scoring when
-        none is noted: a scripted value)."""
-        return next((self.value_layers[v] for v in values if v in self.value_layers), CITY)
+    def _value_by(self, c: Context, target: str, before: int | None) -> None:
+        """Note how much the layer changed a value the flow scores by: each layer's share of
+        the points scored at it is what it added, so the shares are the same whichever layer
+        answered first (two layers raising one value by 1 each have 1 each)."""
+        if before is None:
+            return
+        change = int(c.q[target]) - before
+        if change:
+            shares = self.value_layers.setdefault(target, {})
+            shares[c.card] = shares.get(c.card, 0) + change
+
+    def _shares(self, value: int, *values: str) -> dict[str, int]:
+        """What each layer added to the first of ``values`` a layer changed (City scoring all of
+        it when none is noted: a scripted value), summing to ``value - 1``."""
+        found = next((self.value_layers[v] for v in values if self.value_layers.get(v)), None)
+        return dict(found) if found else {CITY: value - 1}
 
     # -- layers in play
 
@@ -923,9 +945,16 @@ class LandVsSea(FlowGame):
         if value == 1:
             self.award(player, amount, why)
             return
-        # Scored at the value a layer raised: that layer's points (the one whose value it is).
-        raised = [v for v in ("bonus_value", "waypoint_value") if self.values[v] == value]
-        self.award(player, amount * value, why, layer=self._layer_of(*raised))
+        # Scored at the value the layers raised: 1 each the base game's, the rest each layer's
+        # by what it added (one score, logged once).
+        # The value scored is the one the flow's reason names ("waypoint"), when two are equal.
+        named = ("waypoint_value", "bonus_value") if "waypoint" in why else ("bonus_value",)
+        order = dict.fromkeys((*named, "bonus_value", "waypoint_value"))
+        raised = [v for v in order if self.values[v] == value]
+        split = {BASE: amount}
+        for layer, added in self._shares(value, *raised).items():
+            split[layer] = split.get(layer, 0) + amount * added
+        self.award(player, amount * value, why, layer=split)
 
     # -- Waypoints
 
@@ -1078,7 +1107,10 @@ class LandVsSea(FlowGame):
         Ship scoring, the rest for City scoring (the simulator's points per layer)."""
         self.award(player, icons, "trade route", "caravan_and_ship_scoring")
         if value > 1:
-            self.award(player, icons * (value - 1), "trade route", self._layer_of("icon_value"))
+            split = {
+                layer: icons * added for layer, added in self._shares(value, "icon_value").items()
+            }
+            self.award(player, icons * (value - 1), "trade route", split)
 
     def score_trade_routes(self) -> None:
         """End game majority scoring of every trade route: the flow's verb (flow.cards)."""

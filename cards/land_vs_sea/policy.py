@@ -34,6 +34,7 @@ from .board import (
     Area,
     Tile,
     area_at,
+    area_bonus,
     areas_at,
     is_complete,
     ley_lines_formed,
@@ -187,6 +188,8 @@ class Trials:
         last = game.last
         self.side = game.side_of(player)
         self.scored = 0
+        # A handler changing a window's value notes its layer (game.value_layers): kept.
+        noted = {value: dict(shares) for value, shares in game.value_layers.items()}
         tiles[cell] = tile
         try:
             if aligned is None:
@@ -211,6 +214,12 @@ class Trials:
                 for card, handler in self.completed:
                     c.card = card
                     game.call(handler, c)
+                # A layer raising what each bonus point scores (`add bonus_value 1`): the
+                # completer scores the area's bonus points at the raised value. City scoring's
+                # raise is weighed apart (placement_value), and raises add up.
+                raised = c.q["bonus_value"] - 1
+                if raised:
+                    self._record(player, raised * area_bonus(tiles, area), "bonus points")
             for number, route in enumerate(joined):
                 c = Context(player, "", "route_joined", {"placed": cell, "route": route})
                 c.e["first"] = number == 0
@@ -219,11 +228,12 @@ class Trials:
                     game.call(handler, c)
         finally:
             del game.award  # type: ignore[attr-defined]
+            game.value_layers = noted
             game.last = last
             del tiles[cell]
         return self.scored
 
-    def _record(self, to: Player, amount: int, why: str, layer: str = "") -> None:
+    def _record(self, to: Player, amount: int, why: str, layer: Any = "") -> None:
         """:meth:`LandVsSea.award` during a trial: the points counted, not scored."""
         if amount:
             self.scored += amount if to.flags["side"] == self.side else -amount
@@ -257,7 +267,17 @@ def _scores_only(body: Any) -> bool:
     if kind in ("may", "choose", "choose_from"):
         return False
     if kind == "verb" and (body.get("verb"), body.get("origin")) != ("score", "prelude"):
-        return False
+        # A window's value raised, lowered or set (`add bonus_value 1`) changes only what the
+        # flow scores the area by, which a trial reads back (Trials.points).
+        target = (body.get("args") or [None])[0]
+        changes_value = (
+            body.get("verb") in ("add", "reduce", "set")
+            and body.get("origin") == "prelude"
+            and isinstance(target, dict)
+            and target.get("to") == "quantity"
+        )
+        if not changes_value:
+            return False
     return all(_scores_only(value) for value in body.values())
 
 

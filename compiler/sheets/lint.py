@@ -93,6 +93,9 @@ def _problems(words: str) -> list[str]:
         found.append(f"the DSL token '{match.group(0)}'")
     for match in _ONE_PLURAL.finditer(words):
         noun = match.group(1)
+        if noun == "times" and words[match.end() :].lstrip()[:1].isdigit():
+            # "the round minus 1 times 1": a product (`(round - 1) * 1`), not a count.
+            continue
         if _plural_noun(noun):
             found.append(f"'{match.group(0)}' (one of a plural noun)")
     for match in _ONE_WORD_PLURAL.finditer(words):

@@ -152,30 +152,30 @@ def h_menhir_scoring__tile_placed(g, c):
 
 
 def h_city_scoring__area_completed(g, c):
-    # City scoring: on area_completed (cards/land_vs_sea/layers.cards:27)
-    if g.natives['has_city'](g, c, c.e['area']):  # @ cards/land_vs_sea/layers.cards:28:5
-        g.set(c, 'bonus_value', 2)  # @ cards/land_vs_sea/layers.cards:29:7
-        g.set(c, 'waypoint_value', 2)  # @ cards/land_vs_sea/layers.cards:30:7
+    # City scoring: on area_completed (cards/land_vs_sea/layers.cards:29)
+    if g.natives['has_city'](g, c, c.e['area']):  # @ cards/land_vs_sea/layers.cards:30:5
+        g.add(c, 'bonus_value', 1)  # @ cards/land_vs_sea/layers.cards:31:7
+        g.add(c, 'waypoint_value', 1)  # @ cards/land_vs_sea/layers.cards:32:7
 
 
 def h_city_scoring__waypoint_surrounded(g, c):
-    # City scoring: on waypoint_surrounded (cards/land_vs_sea/layers.cards:35)
-    if g.natives['has_city'](g, c, c.e['area']):  # @ cards/land_vs_sea/layers.cards:36:5
-        g.set(c, 'waypoint_value', 2)  # @ cards/land_vs_sea/layers.cards:37:7
+    # City scoring: on waypoint_surrounded (cards/land_vs_sea/layers.cards:37)
+    if g.natives['has_city'](g, c, c.e['area']):  # @ cards/land_vs_sea/layers.cards:38:5
+        g.add(c, 'waypoint_value', 1)  # @ cards/land_vs_sea/layers.cards:39:7
 
 
 def h_city_scoring__route_scored(g, c):
-    # City scoring: on route_scored (cards/land_vs_sea/layers.cards:42)
-    if g.natives['has_city'](g, c, c.e['route']):  # @ cards/land_vs_sea/layers.cards:43:5
-        g.set(c, 'icon_value', 2)  # @ cards/land_vs_sea/layers.cards:44:7
+    # City scoring: on route_scored (cards/land_vs_sea/layers.cards:44)
+    if g.natives['has_city'](g, c, c.e['route']):  # @ cards/land_vs_sea/layers.cards:45:5
+        g.add(c, 'icon_value', 1)  # @ cards/land_vs_sea/layers.cards:46:7
 
 
 def h_bandit_and_pirate_scoring__route_joined(g, c):
-    # Bandit and Pirate scoring: on route_joined (cards/land_vs_sea/layers.cards:60)
-    if g.natives['is_bandit'](g, c, c.e['placed']):  # @ cards/land_vs_sea/layers.cards:61:5
-        g.score(c, g.natives['caravans'](g, c, c.e['route']))  # @ cards/land_vs_sea/layers.cards:62:7
-    if g.natives['is_pirate'](g, c, c.e['placed']):  # @ cards/land_vs_sea/layers.cards:64:5
-        g.score(c, g.natives['ships'](g, c, c.e['route']))  # @ cards/land_vs_sea/layers.cards:65:7
+    # Bandit and Pirate scoring: on route_joined (cards/land_vs_sea/layers.cards:62)
+    if g.natives['is_bandit'](g, c, c.e['placed']):  # @ cards/land_vs_sea/layers.cards:63:5
+        g.score(c, g.natives['caravans'](g, c, c.e['route']))  # @ cards/land_vs_sea/layers.cards:64:7
+    if g.natives['is_pirate'](g, c, c.e['placed']):  # @ cards/land_vs_sea/layers.cards:66:5
+        g.score(c, g.natives['ships'](g, c, c.e['route']))  # @ cards/land_vs_sea/layers.cards:67:7
 
 
 def p_setup__special_tiles(g, c):
@@ -484,17 +484,17 @@ LINES = {
     145: ('cards/land_vs_sea/host.cards', 63, 7),
     150: ('cards/land_vs_sea/layers.cards', 13, 5),
     151: ('cards/land_vs_sea/layers.cards', 14, 7),
-    156: ('cards/land_vs_sea/layers.cards', 28, 5),
-    157: ('cards/land_vs_sea/layers.cards', 29, 7),
-    158: ('cards/land_vs_sea/layers.cards', 30, 7),
-    163: ('cards/land_vs_sea/layers.cards', 36, 5),
-    164: ('cards/land_vs_sea/layers.cards', 37, 7),
-    169: ('cards/land_vs_sea/layers.cards', 43, 5),
-    170: ('cards/land_vs_sea/layers.cards', 44, 7),
-    175: ('cards/land_vs_sea/layers.cards', 61, 5),
-    176: ('cards/land_vs_sea/layers.cards', 62, 7),
-    177: ('cards/land_vs_sea/layers.cards', 64, 5),
-    178: ('cards/land_vs_sea/layers.cards', 65, 7),
+    156: ('cards/land_vs_sea/layers.cards', 30, 5),
+    157: ('cards/land_vs_sea/layers.cards', 31, 7),
+    158: ('cards/land_vs_sea/layers.cards', 32, 7),
+    163: ('cards/land_vs_sea/layers.cards', 38, 5),
+    164: ('cards/land_vs_sea/layers.cards', 39, 7),
+    169: ('cards/land_vs_sea/layers.cards', 45, 5),
+    170: ('cards/land_vs_sea/layers.cards', 46, 7),
+    175: ('cards/land_vs_sea/layers.cards', 63, 5),
+    176: ('cards/land_vs_sea/layers.cards', 64, 7),
+    177: ('cards/land_vs_sea/layers.cards', 66, 5),
+    178: ('cards/land_vs_sea/layers.cards', 67, 7),
     183: ('cards/land_vs_sea/flow.cards', 12, 7),
     188: ('cards/land_vs_sea/flow.cards', 17, 7),
     193: ('cards/land_vs_sea/flow.cards', 23, 7),

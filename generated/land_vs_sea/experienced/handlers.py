@@ -146,22 +146,22 @@ def h_bonus_scoring_tokens__passed_score_track_end(g, c):
 
 
 def h_city_scoring__area_completed(g, c):
-    # City scoring: on area_completed (cards/land_vs_sea/layers.cards:27)
-    if g.natives['has_city'](g, c, c.e['area']):  # @ cards/land_vs_sea/layers.cards:28:5
-        g.set(c, 'bonus_value', 2)  # @ cards/land_vs_sea/layers.cards:29:7
-        g.set(c, 'waypoint_value', 2)  # @ cards/land_vs_sea/layers.cards:30:7
+    # City scoring: on area_completed (cards/land_vs_sea/layers.cards:29)
+    if g.natives['has_city'](g, c, c.e['area']):  # @ cards/land_vs_sea/layers.cards:30:5
+        g.add(c, 'bonus_value', 1)  # @ cards/land_vs_sea/layers.cards:31:7
+        g.add(c, 'waypoint_value', 1)  # @ cards/land_vs_sea/layers.cards:32:7
 
 
 def h_city_scoring__waypoint_surrounded(g, c):
-    # City scoring: on waypoint_surrounded (cards/land_vs_sea/layers.cards:35)
-    if g.natives['has_city'](g, c, c.e['area']):  # @ cards/land_vs_sea/layers.cards:36:5
-        g.set(c, 'waypoint_value', 2)  # @ cards/land_vs_sea/layers.cards:37:7
+    # City scoring: on waypoint_surrounded (cards/land_vs_sea/layers.cards:37)
+    if g.natives['has_city'](g, c, c.e['area']):  # @ cards/land_vs_sea/layers.cards:38:5
+        g.add(c, 'waypoint_value', 1)  # @ cards/land_vs_sea/layers.cards:39:7
 
 
 def h_city_scoring__route_scored(g, c):
-    # City scoring: on route_scored (cards/land_vs_sea/layers.cards:42)
-    if g.natives['has_city'](g, c, c.e['route']):  # @ cards/land_vs_sea/layers.cards:43:5
-        g.set(c, 'icon_value', 2)  # @ cards/land_vs_sea/layers.cards:44:7
+    # City scoring: on route_scored (cards/land_vs_sea/layers.cards:44)
+    if g.natives['has_city'](g, c, c.e['route']):  # @ cards/land_vs_sea/layers.cards:45:5
+        g.add(c, 'icon_value', 1)  # @ cards/land_vs_sea/layers.cards:46:7
 
 
 def p_setup__special_tiles(g, c):
@@ -466,13 +466,13 @@ LINES = {
     142: ('cards/land_vs_sea/host.cards', 60, 5),
     143: ('cards/land_vs_sea/host.cards', 61, 7),
     145: ('cards/land_vs_sea/host.cards', 63, 7),
-    150: ('cards/land_vs_sea/layers.cards', 28, 5),
-    151: ('cards/land_vs_sea/layers.cards', 29, 7),
-    152: ('cards/land_vs_sea/layers.cards', 30, 7),
-    157: ('cards/land_vs_sea/layers.cards', 36, 5),
-    158: ('cards/land_vs_sea/layers.cards', 37, 7),
-    163: ('cards/land_vs_sea/layers.cards', 43, 5),
-    164: ('cards/land_vs_sea/layers.cards', 44, 7),
+    150: ('cards/land_vs_sea/layers.cards', 30, 5),
+    151: ('cards/land_vs_sea/layers.cards', 31, 7),
+    152: ('cards/land_vs_sea/layers.cards', 32, 7),
+    157: ('cards/land_vs_sea/layers.cards', 38, 5),
+    158: ('cards/land_vs_sea/layers.cards', 39, 7),
+    163: ('cards/land_vs_sea/layers.cards', 45, 5),
+    164: ('cards/land_vs_sea/layers.cards', 46, 7),
     169: ('cards/land_vs_sea/flow.cards', 12, 7),
     174: ('cards/land_vs_sea/flow.cards', 17, 7),
     179: ('cards/land_vs_sea/flow.cards', 23, 7),
