@@ -1,0 +1,57 @@
+"""audit9-ie: a ninth, independent tester of Incredible Expeditions: Quest for Atlantis, from the
+rulebook (/work/shared/rulebooks/incredible-expeditions-atlantis.txt) and the README alone. Rule
+cases are in tests/scenarios/incredible_expeditions/audit9_rules.yaml; the house rules and new
+cards a designer would write, with their scenarios, in tests/data/audit9_ie/.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from probing import assert_cases_hold, assert_simulates, audit_cases, audit_files
+
+GAME = "incredible_expeditions"
+DATA = Path(__file__).resolve().parent / "data" / "audit9_ie"
+VARIANTS = ("hourglass",)
+
+# Each test compiles its copies afresh and leaves no kept checks behind (conftest.py).
+pytestmark = pytest.mark.usefixtures("fresh_file_cache")
+
+
+def _games(folder: Path, games: int, seed: int = 3) -> object:
+    from engine import sim
+
+    return sim.simulate(folder, games, seed, "competitive", "greedy", players=2, cards=False)
+
+
+def test_the_new_cards_and_house_rules_hold_their_cases(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    assert_cases_hold(built_copy, GAME, DATA, VARIANTS, 1)
+
+
+def test_the_house_rules_play_whole_games(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    _, points = audit_cases(built_copy, GAME, DATA)
+    assert_simulates(points, ("competitive", "coop"))
+
+
+def test_a_house_rules_end_condition_does_not_play_past_the_win(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    # "The winner of Incredible Expeditions is the first player to defeat both Encounters at
+    # the last Location". The Hourglass sets its own end condition (40 turns), which replaces
+    # the base game's `end when winner_found()`, and writes the turn's phase out without the
+    # win's check: every game was played to its 40th turn, the winner's ship and the others
+    # sailing on past the win ("played to the end", game length 40 turns in every game).
+    generated = built_copy(GAME, audit_files(DATA))
+    report = _games(generated / GAME / "hourglass", 6)
+    ends = dict(report.tally.ends)  # type: ignore[attr-defined]
+    assert ends.get("a ship reached Atlantis", 0) > 0, ends
+    assert set(ends) <= {"a ship reached Atlantis", "played to the end"}, ends
+    # A won game ends on the turn of the win, long before the 40th.
+    turns = sorted(report.tally.turns.elements())  # type: ignore[attr-defined]
+    assert turns[0] < 40, turns
