@@ -29,7 +29,7 @@ def _games(folder: Path, games: int, seed: int = 3) -> object:
 def test_the_new_cards_and_house_rules_hold_their_cases(
     built_copy: Callable[[str, dict[str, str]], Path],
 ) -> None:
-    assert_cases_hold(built_copy, GAME, DATA, VARIANTS, 1)
+    assert_cases_hold(built_copy, GAME, DATA, VARIANTS, 9)
 
 
 def test_the_house_rules_play_whole_games(
@@ -55,3 +55,40 @@ def test_a_house_rules_end_condition_does_not_play_past_the_win(
     # A won game ends on the turn of the win, long before the 40th.
     turns = sorted(report.tally.turns.elements())  # type: ignore[attr-defined]
     assert turns[0] < 40, turns
+
+
+def test_a_crews_own_loss_is_answered_only_by_this_crew_lost(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    # "Place that Crew under your Expedition Leader card": a Lost Crew is no longer aboard, so
+    # its `on lost` ("When another of your Crew is Lost", the audits' Chaplain and
+    # Quartermaster) does not answer its own loss. A card saying "If this Crew is Lost" had no
+    # way to be written: its `on lost` found the Crew out of force, and nothing else fired for
+    # it. `on this_crew_lost` is answered by the Lost Crew alone, before `lost`.
+    from engine.loader import new_game
+    from engine.runtime import Scripted
+
+    mate = (
+        'crew "Mate" {\n  copies 1\n  bubbles money 0, heroism 1, skullduggery 0\n'
+        "  to_acquire money 1\n  on this_crew_lost {\n    gain money 5\n  }\n"
+        "  on lost {\n    gain skullduggery 1\n  }\n}\n"
+    )
+    generated = built_copy(GAME, {"mate.cards": mate})
+    g = new_game(generated / GAME, players=2, seed=1, policies={-1: Scripted([])})
+    me = g.players[0]
+    g.hire_crew(me, "mate")
+    g.hire_crew(me, "deckhand")
+    # The Deckhand Lost first: the Mate aboard answers `lost`, not `this_crew_lost`.
+    me.flags["cabins"] = ["deckhand", "mate", None, None, None, None]
+    g.sync_cabins(me)
+    before = dict(me.counters)
+    # The die picks the lowest occupied cabin (the roll is not what is tested here).
+    g.roll_cabin = lambda player, wanted: next(i for i in range(1, 7) if wanted(i))  # type: ignore[method-assign]
+    g.lose_crew(me)
+    assert me.counters["skullduggery"] == before["skullduggery"] + 1
+    assert me.counters["money"] == before["money"]
+    # Then the Mate itself: its own `this_crew_lost`, and its `on lost` no more.
+    g.lose_crew(me)
+    assert me.zones["lost_crew"] == ["deckhand", "mate"]
+    assert me.counters["money"] == before["money"] + 5
+    assert me.counters["skullduggery"] == before["skullduggery"] + 1

@@ -1058,12 +1058,19 @@ class IncredibleExpeditions(FlowGame):
             self.log("no_crew_to_lose", player.index)
             return None
         crew = str(cabins[cabin - 1])
+        cursed = cabin in player.flags["cursed"]
         cabins[cabin - 1] = None
         player.flags["exhausted"].discard(cabin)
         player.flags["cursed"].discard(cabin)
         player.zones["lost_crew"].append(crew)
         self.sync_cabins(player)
         self.log("lost", player.index, crew, cabin)
+        # "If this Crew is Lost ...": the Lost Crew's own box first, as it goes under the
+        # Leader card (a Cursed Crew's box is out of force, as in its cabin); then the cards
+        # still in force ("When another of your Crew is Lost"). A Crew's own loss had no way
+        # to be answered: `on lost` on the Crew itself finds it out of force.
+        if not cursed and crew in self.cat.answering.get("this_crew_lost", ()):
+            self.fire("this_crew_lost", player, (crew,), event={"crew": crew})
         self.fire("lost", player, event={"crew": crew})
         return crew
 
