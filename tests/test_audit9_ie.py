@@ -14,7 +14,7 @@ from probing import assert_cases_hold, assert_simulates, audit_cases, audit_file
 
 GAME = "incredible_expeditions"
 DATA = Path(__file__).resolve().parent / "data" / "audit9_ie"
-VARIANTS = ("hourglass",)
+VARIANTS = ("captains_choice", "hourglass")
 
 # Each test compiles its copies afresh and leaves no kept checks behind (conftest.py).
 pytestmark = pytest.mark.usefixtures("fresh_file_cache")
@@ -29,7 +29,7 @@ def _games(folder: Path, games: int, seed: int = 3) -> object:
 def test_the_new_cards_and_house_rules_hold_their_cases(
     built_copy: Callable[[str, dict[str, str]], Path],
 ) -> None:
-    assert_cases_hold(built_copy, GAME, DATA, VARIANTS, 9)
+    assert_cases_hold(built_copy, GAME, DATA, VARIANTS, 12)
 
 
 def test_the_house_rules_play_whole_games(
@@ -92,3 +92,44 @@ def test_a_crews_own_loss_is_answered_only_by_this_crew_lost(
     assert me.zones["lost_crew"] == ["deckhand", "mate"]
     assert me.counters["money"] == before["money"] + 5
     assert me.counters["skullduggery"] == before["skullduggery"] + 1
+
+
+def test_the_crew_cabins_zone_moves_with_its_cabins() -> None:
+    # The zones library moved a Crew out of the `crew_cabins` zone and left it in its cabin:
+    # Captain's Choice's `move_card picked crew_cabins lost_crew` Lost the Bosun and kept it
+    # aboard, Exhausted and Capable. The cabins are the board that zone mirrors.
+    from engine.loader import new_game, rules_module
+    from engine.runtime import RuleError, Scripted
+
+    generated = Path(__file__).resolve().parent.parent / "generated" / GAME
+    g = new_game(generated, players=2, seed=1, policies={-1: Scripted([])})
+    module = rules_module(GAME)
+    me = g.players[0]
+    c = g._contexts[0]
+    g.hire_crew(me, "deckhand")
+    g.hire_crew(me, "bosun")
+    me.flags["exhausted"].add(2)
+    # Out of the cabins (not Lost): the cabin is available again, its Exhausted side gone.
+    g.move_card(c, "bosun", "crew_cabins", "sacrificed")
+    assert me.flags["cabins"][:2] == ["deckhand", None]
+    assert me.flags["exhausted"] == set()
+    assert me.zones["crew_cabins"] == ["deckhand"]
+    # Back from the Leader card: "Lost or Sacrificed Crew can come back", into the lowest cabin.
+    me.zones["lost_crew"].append("spy")
+    g.move_card(c, "spy", "lost_crew", "crew_cabins")
+    assert me.flags["cabins"][:2] == ["deckhand", "spy"]
+    assert me.zones["lost_crew"] == []
+    # Only a Crew goes into a cabin, and move_all moves none when the cabins are too few.
+    me.zones["hand"] = ["fame"]
+    with pytest.raises(RuleError, match="'fame' is no Crew: only Crew cards go into the Crew"):
+        g.move_card(c, "fame", "hand", "crew_cabins")
+    me.flags["cabins"] = ["deckhand", "spy", "pilot", "bosun", "spy", None]
+    g.sync_cabins(me)
+    me.zones["lost_crew"] = ["deckhand", "pilot"]
+    with pytest.raises(RuleError, match="has 1 available Crew Cabins for the 2 cards of lost_crew"):
+        g.move_all(c, "lost_crew", "crew_cabins")
+    assert me.zones["lost_crew"] == ["deckhand", "pilot"]
+    # Zones the cabins do not mirror move as the library always moved them.
+    g.move_all(c, "lost_crew", "sacrificed")
+    assert me.zones["sacrificed"] == ["bosun", "deckhand", "pilot"]
+    assert module.GAME_CLASS is type(g)

@@ -1057,6 +1057,12 @@ class IncredibleExpeditions(FlowGame):
         if cabin is None:
             self.log("no_crew_to_lose", player.index)
             return None
+        return self.lose_crew_in(player, cabin)
+
+    def lose_crew_in(self, player: Player, cabin: int) -> str:
+        """The Crew in cabin number ``cabin`` is Lost: "Place that Crew under your Expedition
+        Leader card"; its own "If this Crew is Lost" and then the cards in force answer."""
+        cabins = player.flags["cabins"]
         crew = str(cabins[cabin - 1])
         cursed = cabin in player.flags["cursed"]
         cabins[cabin - 1] = None
@@ -1103,6 +1109,64 @@ class IncredibleExpeditions(FlowGame):
         self.board["crew_discard"].append(crew)
         self.sync_cabins(player)
         self.log("discard", player.index, crew, cabin)
+
+    def move_card(self, c: Context, card: str, source: str, target: str) -> None:
+        """The ``zones`` library's ``move_card`` (a house rule's "choose the Crew that is
+        Lost": ``move_card picked crew_cabins lost_crew``). The ``crew_cabins`` zone mirrors
+        the numbered cabins, so a Crew moved out of it leaves its cabin, which is available
+        again; one moved to ``lost_crew`` is Lost ("Place that Crew under your Expedition
+        Leader card"), as the die's Lost Crew is, and the cards answer it; one moved into it
+        goes into "the lowest-numbered available Crew Cabin", Refreshed. The engine's move
+        took the Crew from the zone alone: it stayed in its cabin, Exhausted and counted as
+        Capable, as well as under the Leader card."""
+        if "crew_cabins" not in (source, target) or source == target:
+            super().move_card(c, card, source, target)
+            return
+        player = c.player
+        if source == "crew_cabins":
+            cabins = player.flags["cabins"]
+            if card not in cabins:
+                raise RuleError(f"{player.name} has no {card} in a Crew Cabin")
+            cabin = cabins.index(card) + 1
+            if target == "lost_crew":
+                self.lose_crew_in(player, cabin)
+                return
+            cabins[cabin - 1] = None
+            player.flags["exhausted"].discard(cabin)
+            player.flags["cursed"].discard(cabin)
+            self.sync_cabins(player)
+            player.zones[target].append(card)
+            self.log("move_card", player.index, card, source, target)
+            return
+        if card not in player.zones[source]:
+            raise RuleError(f"{player.name} has no {card} in {source}")
+        if card not in self.cat.crew_ids:
+            raise RuleError(
+                f"'{card}' is no Crew: only Crew cards go into the Crew Cabins "
+                f"(move_card {card} {source} crew_cabins)"
+            )
+        self.hire_crew(player, card)
+        player.zones[source].remove(card)
+        self.log("move_card", player.index, card, source, target)
+
+    def move_all(self, c: Context, source: str, target: str) -> None:
+        """The ``zones`` library's ``move_all``: through :meth:`move_card`, card by card, when
+        the Crew Cabins are one of the zones (all of them, or none when the cabins free are
+        too few: "new Crew cards go into the lowest-numbered available Crew Cabin")."""
+        if "crew_cabins" not in (source, target) or source == target:
+            super().move_all(c, source, target)
+            return
+        player = c.player
+        moving = list(player.zones[source])
+        if target == "crew_cabins":
+            free = player.flags["cabins"].count(None)
+            if len(moving) > free:
+                raise RuleError(
+                    f"{player.name} has {free} available Crew Cabins for the {len(moving)} "
+                    f"cards of {source}: move_all {source} crew_cabins moves none"
+                )
+        for card in moving:
+            self.move_card(c, card, source, target)
 
     def sacrifice(self, c: Context, card: str) -> None:
         """ "Sacrifice (remove from the game)" a card of the player's, as a card's text says it
