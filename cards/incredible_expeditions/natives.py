@@ -1931,11 +1931,23 @@ def refreshed(g: Game, c: Context, crew: str) -> bool:
 
 
 def exhaust(g: Game, c: Context, crew: str) -> None:
-    """Flip the player's Refreshed ``crew`` to its Exhausted side."""
+    """Flip the player's Refreshed ``crew`` to its Exhausted side. A card's text that Exhausts
+    another card's Crew ("Upon Facing, your Pilot is Exhausted") does what it can: with no
+    Refreshed one aboard nothing is Exhausted, as a token lost that the player lacks is not
+    taken (it stopped the game: "player 1 has no Refreshed pilot to Exhaust"). A Crew's own
+    ``exhaust self`` is what its ability costs: only a Refreshed Crew can pay it, so it is
+    still refused, saying how the card offers it only then."""
     game = _game(g)
     cabin = game.refreshed_cabin(c.player, crew)
     if cabin is None:
-        raise RuleError(f"{c.player.name} has no Refreshed {crew} to Exhaust")
+        if crew != c.card:
+            g.log("not_exhausted", c.player.index, crew)
+            return
+        raise RuleError(
+            f"{c.player.name} has no Refreshed {crew} to Exhaust: only a Refreshed Crew can "
+            "be Exhausted (a Rest Turn Refreshes it); offer the ability only then, "
+            "'if refreshed(self) { may { exhaust self ... } }', as the Pilot's"
+        )
     game.exhaust_cabin(c.player, cabin)
 
 
