@@ -14,7 +14,7 @@ from probing import assert_cases_hold, assert_simulates, audit_cases, audit_file
 
 GAME = "incredible_expeditions"
 DATA = Path(__file__).resolve().parent / "data" / "audit9_ie"
-VARIANTS = ("captains_choice", "hourglass", "treasure_hunt")
+VARIANTS = ("captains_choice", "hourglass", "port_market", "treasure_hunt")
 
 # Each test compiles its copies afresh and leaves no kept checks behind (conftest.py).
 pytestmark = pytest.mark.usefixtures("fresh_file_cache")
@@ -29,7 +29,7 @@ def _games(folder: Path, games: int, seed: int = 3) -> object:
 def test_the_new_cards_and_house_rules_hold_their_cases(
     built_copy: Callable[[str, dict[str, str]], Path],
 ) -> None:
-    assert_cases_hold(built_copy, GAME, DATA, VARIANTS, 18)
+    assert_cases_hold(built_copy, GAME, DATA, VARIANTS, 20)
 
 
 def test_the_house_rules_play_whole_games(
