@@ -133,3 +133,28 @@ def test_the_crew_cabins_zone_moves_with_its_cabins() -> None:
     g.move_all(c, "lost_crew", "sacrificed")
     assert me.zones["sacrificed"] == ["bosun", "deckhand", "pilot"]
     assert module.GAME_CLASS is type(g)
+
+
+def test_an_end_phase_of_a_game_without_rounds_is_played_at_the_end_of_the_game(
+    tmp_path: Path,
+) -> None:
+    # Treasure Hunt's phase inserted into the end section printed "Once, after the last round:"
+    # on a game played round the table in turns, with no rounds at all.
+    from probing import copy_game
+
+    from compiler.sheets.model import build_model
+    from compiler.sheets.reference import reference_for, resolve
+    from compiler.sheets.text import plain
+    from compiler.variants import compile_variant
+    from dsl.diagnostics import SourceCache
+
+    folder = copy_game(tmp_path, GAME)
+    name = "treasure_hunt"
+    result, _overlay = compile_variant(folder, DATA / "variants" / f"{name}.yaml", SourceCache())
+    assert result.ir is not None, [d.message for d in result.diagnostics]
+    ref = resolve(reference_for(folder, name), result.ir, {c["id"] for c in result.ir["cards"]})
+    model = build_model(result.ir, ref, variant=name, folder=folder)
+    texts = {title: plain(text) for title, text in model.phases}
+    assert texts["Counting the treasure"].startswith(
+        "Once, at the end of the game: unless a player has defeated both Encounters"
+    ), texts["Counting the treasure"]
