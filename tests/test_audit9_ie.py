@@ -29,7 +29,7 @@ def _games(folder: Path, games: int, seed: int = 3) -> object:
 def test_the_new_cards_and_house_rules_hold_their_cases(
     built_copy: Callable[[str, dict[str, str]], Path],
 ) -> None:
-    assert_cases_hold(built_copy, GAME, DATA, VARIANTS, 22)
+    assert_cases_hold(built_copy, GAME, DATA, VARIANTS, 23)
 
 
 def test_the_house_rules_play_whole_games(

@@ -611,6 +611,12 @@ class IncredibleExpeditions(FlowGame):
             answering = self.cat.answering.get(trigger)
             if not answering:
                 return Context(player, "", trigger, event, quantities)
+            if trigger == "this_crew_lost":
+                # "If this Crew is Lost": the Lost Crew's own box alone (a scenario's
+                # `fire: this_crew_lost` with `event: {crew: ...}`), never the Crew aboard.
+                lost = (event or {}).get("crew")
+                cards = [lost] if lost in answering else []
+                return super().fire(trigger, player, cards, event, quantities)
             cards = [card for card in self.cards_in_force(player) if card in answering]
             if any(card in self.cat.crew_ids for card in cards):
                 # A Crew Lost or Cursed by a card that answered first is no longer in force
