@@ -29,7 +29,7 @@ def _games(folder: Path, games: int, seed: int = 3) -> object:
 def test_the_new_cards_and_house_rules_hold_their_cases(
     built_copy: Callable[[str, dict[str, str]], Path],
 ) -> None:
-    assert_cases_hold(built_copy, GAME, DATA, VARIANTS, 23)
+    assert_cases_hold(built_copy, GAME, DATA, VARIANTS, 24)
 
 
 def test_the_house_rules_play_whole_games(
@@ -158,3 +158,25 @@ def test_an_end_phase_of_a_game_without_rounds_is_played_at_the_end_of_the_game(
     assert texts["Counting the treasure"].startswith(
         "Once, at the end of the game: unless a player has defeated both Encounters"
     ), texts["Counting the treasure"]
+
+
+def test_exhaust_of_another_crew_does_what_it_can_and_of_itself_says_how_to_offer_it() -> None:
+    # An Encounter's "your Pilot is Exhausted" with no Refreshed Pilot aboard stopped the
+    # game ("player 1 has no Refreshed pilot to Exhaust"); a Crew's own `exhaust self` that
+    # cannot be paid is still refused, saying how the card offers it only while Refreshed.
+    from engine.loader import new_game, rules_module
+    from engine.runtime import Context, RuleError, Scripted
+
+    generated = Path(__file__).resolve().parent.parent / "generated" / GAME
+    g = new_game(generated, players=2, seed=1, policies={-1: Scripted([])})
+    exhaust = rules_module(GAME).exhaust
+    me = g.players[0]
+    g.hire_crew(me, "pilot")
+    me.flags["exhausted"].add(1)
+    exhaust(g, Context(me, "giant_crab", "facing"), "pilot")
+    assert ("not_exhausted", 0, "pilot") in [tuple(e) for e in g.events]
+    with pytest.raises(RuleError) as refused:
+        exhaust(g, Context(me, "pilot", "facing"), "pilot")
+    assert "offer the ability only then, 'if refreshed(self) { may { exhaust self" in str(
+        refused.value
+    )

@@ -269,6 +269,40 @@ class Catalogue:
         self.played = {PLAY_OPTION[card]: values for card, values in self.values.items()}
         #: ``exhaust N`` -> the cabin N.
         self.cabin_of = {EXHAUST_OPTION[n]: n for n in range(1, 100)}
+        #: The questions of a Crew's ``may { exhaust self ... }``: an ability whose cost is
+        #: Exhausting the Crew itself, offered only while it is Refreshed (IE.may).
+        self.exhausting_mays = frozenset(
+            f"{card['id']}.{trigger}.{node['name']}"
+            for card in cards
+            if card["kind"] == "crew"
+            for trigger, handler in card["triggers"].items()
+            for node in _statements(handler.get("body") or ())
+            if node.get("kind") == "may" and _exhausts_self(node.get("body") or ())
+        )
+
+
+def _statements(body: Any) -> Iterator[dict[str, Any]]:
+    """Every statement of a handler's body, those inside blocks too (IR nodes)."""
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            if "kind" in node and "at" in node:
+                yield node
+            stack.extend(v for v in node.values() if isinstance(v, (list, dict)))
+
+
+def _exhausts_self(body: list[Any]) -> bool:
+    """True when a block Exhausts the card itself (``exhaust self``) at its top level."""
+    return any(
+        isinstance(node, dict)
+        and node.get("kind") == "verb"
+        and node.get("verb") == "exhaust"
+        and node.get("args") == [{"kind": "builtin", "name": "self"}]
+        for node in body
+    )
 
 
 #: The properties whose clauses are money, heroism and skullduggery values, by kind.
@@ -596,6 +630,16 @@ class IncredibleExpeditions(FlowGame):
             *crew,
             *((facing,) if facing else ()),
         ]
+
+    def may(self, c: Context, ident: str, prompt: str) -> bool:
+        """A ``may``, as the engine asks it; but a Crew's ability whose cost is Exhausting
+        itself (``may { exhaust self ... }``) is not offered while it cannot pay: "Put new
+        Crew to work by Exhausting them", and only a Refreshed Crew can be Exhausted. Without
+        the card's own ``if refreshed(self)`` it was asked, and a yes stopped the game."""
+        if ident in self.cat.exhausting_mays and self.refreshed_cabin(c.player, c.card) is None:
+            self.log("not_offered", c.player.index, ident)
+            return False
+        return super().may(c, ident, prompt)
 
     def fire(
         self,
