@@ -103,35 +103,37 @@ def dv_face_encounter(g, c):
             if ((g.natives['at_the_last_location'](g, c) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c))) and (not g.natives['winner_found'](g, c))):  # @ cards/incredible_expeditions/flow.cards:233:7
                 g.gain(c, 'victory', 1)  # @ cards/incredible_expeditions/flow.cards:234:9
                 g.verbs['declare_winner'](g, c)  # @ cards/incredible_expeditions/flow.cards:235:9
-                g.end_game(c, 'a ship reached Atlantis')  # @ cards/incredible_expeditions/flow.cards:239:9
+                g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:240:9
+                dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:241:9
+                g.end_game(c, 'a ship reached Atlantis')  # @ cards/incredible_expeditions/flow.cards:242:9
         else:
-            g.verbs['leave_undefeated'](g, c)  # @ cards/incredible_expeditions/flow.cards:245:7
-            g.fire_in_force(c, 'undefeated')  # @ cards/incredible_expeditions/flow.cards:246:7
-            g.verbs['discard_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:247:7
-        g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:250:5
-        dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:251:5
+            g.verbs['leave_undefeated'](g, c)  # @ cards/incredible_expeditions/flow.cards:248:7
+            g.fire_in_force(c, 'undefeated')  # @ cards/incredible_expeditions/flow.cards:249:7
+            g.verbs['discard_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:250:7
+        g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:253:5
+        dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:254:5
 
 
 def dv_reset_temporary_totals(g, c):
-    # verb reset_temporary_totals (cards/incredible_expeditions/flow.cards:257)
-    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:258:3
-    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:259:3
-    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:260:3
+    # verb reset_temporary_totals (cards/incredible_expeditions/flow.cards:260)
+    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:261:3
+    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:262:3
+    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:263:3
 
 
 def dv_draw_phase(g, c):
-    # verb draw_phase (cards/incredible_expeditions/flow.cards:265)
-    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:267:3
-    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:269:3
-    dv_draw_to_hand_size(g, c)  # @ cards/incredible_expeditions/flow.cards:271:3
+    # verb draw_phase (cards/incredible_expeditions/flow.cards:268)
+    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:270:3
+    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:272:3
+    dv_draw_to_hand_size(g, c)  # @ cards/incredible_expeditions/flow.cards:274:3
 
 
 def dv_draw_to_hand_size(g, c):
-    # verb draw_to_hand_size (cards/incredible_expeditions/flow.cards:274)
-    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:277:3
-        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:278:5
+    # verb draw_to_hand_size (cards/incredible_expeditions/flow.cards:277)
+    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:280:3
+        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:281:5
     else:
-        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:280:5
+        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:283:5
 
 
 def df_marooned(g, c):
@@ -396,10 +398,10 @@ def run__setup(g, c):
     for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:36:7
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
         # verb draw_to_hand_size
-        if g.natives['at_port_city'](g, c2):  # @ cards/incredible_expeditions/flow.cards:277:3
-            stdlib_decks.draw_from(g, c2, 'resource_deck', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:278:5
+        if g.natives['at_port_city'](g, c2):  # @ cards/incredible_expeditions/flow.cards:280:3
+            stdlib_decks.draw_from(g, c2, 'resource_deck', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:281:5
         else:
-            stdlib_decks.draw_or_reshuffle(g, c2, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:280:5
+            stdlib_decks.draw_or_reshuffle(g, c2, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:283:5
     if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
 
@@ -458,22 +460,22 @@ def run__turn(g, c):
     if logs:
         g.events.append(('phase', c.player.index, 'end_of_the_turn'))
     # verb reset_temporary_totals
-    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:258:3
-    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:259:3
-    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:260:3
+    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:261:3
+    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:262:3
+    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:263:3
     if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
     # phase draw_phase
     if logs:
         g.events.append(('phase', c.player.index, 'draw_phase'))
     # verb draw_phase
-    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:267:3
-    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:269:3
+    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:270:3
+    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:272:3
     # verb draw_to_hand_size
-    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:277:3
-        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:278:5
+    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:280:3
+        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:281:5
     else:
-        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:280:5
+        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:283:5
     if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
     # phase turn_limit
@@ -574,137 +576,139 @@ LINES = {
     103: ('cards/incredible_expeditions/flow.cards', 233, 7),
     104: ('cards/incredible_expeditions/flow.cards', 234, 9),
     105: ('cards/incredible_expeditions/flow.cards', 235, 9),
-    106: ('cards/incredible_expeditions/flow.cards', 239, 9),
-    108: ('cards/incredible_expeditions/flow.cards', 245, 7),
-    109: ('cards/incredible_expeditions/flow.cards', 246, 7),
-    110: ('cards/incredible_expeditions/flow.cards', 247, 7),
-    111: ('cards/incredible_expeditions/flow.cards', 250, 5),
-    112: ('cards/incredible_expeditions/flow.cards', 251, 5),
-    117: ('cards/incredible_expeditions/flow.cards', 258, 3),
-    118: ('cards/incredible_expeditions/flow.cards', 259, 3),
-    119: ('cards/incredible_expeditions/flow.cards', 260, 3),
-    124: ('cards/incredible_expeditions/flow.cards', 267, 3),
-    125: ('cards/incredible_expeditions/flow.cards', 269, 3),
-    126: ('cards/incredible_expeditions/flow.cards', 271, 3),
-    131: ('cards/incredible_expeditions/flow.cards', 277, 3),
-    132: ('cards/incredible_expeditions/flow.cards', 278, 5),
-    134: ('cards/incredible_expeditions/flow.cards', 280, 5),
-    139: ('cards/incredible_expeditions/flow.cards', 103, 1),
-    144: ('cards/incredible_expeditions/flow.cards', 171, 1),
-    149: ('cards/incredible_expeditions/flow.cards', 176, 1),
-    154: ('cards/incredible_expeditions/crew.cards', 20, 5),
-    155: ('cards/incredible_expeditions/crew.cards', 21, 7),
-    156: ('cards/incredible_expeditions/crew.cards', 22, 9),
-    157: ('cards/incredible_expeditions/crew.cards', 23, 9),
-    162: ('cards/incredible_expeditions/crew.cards', 38, 5),
-    167: ('cards/incredible_expeditions/crew.cards', 93, 5),
-    168: ('cards/incredible_expeditions/crew.cards', 94, 7),
-    169: ('cards/incredible_expeditions/crew.cards', 95, 9),
-    170: ('cards/incredible_expeditions/crew.cards', 96, 9),
-    175: ('cards/incredible_expeditions/encounters.cards', 13, 5),
-    180: ('cards/incredible_expeditions/encounters.cards', 44, 5),
-    185: ('cards/incredible_expeditions/encounters.cards', 53, 5),
-    190: ('cards/incredible_expeditions/encounters.cards', 76, 5),
-    195: ('cards/incredible_expeditions/encounters.cards', 91, 5),
-    200: ('cards/incredible_expeditions/encounters.cards', 103, 5),
-    205: ('cards/incredible_expeditions/encounters.cards', 112, 5),
-    210: ('cards/incredible_expeditions/encounters.cards', 121, 5),
-    215: ('cards/incredible_expeditions/encounters.cards', 130, 5),
-    220: ('cards/incredible_expeditions/encounters.cards', 145, 5),
-    225: ('cards/incredible_expeditions/leaders.cards', 25, 5),
-    230: ('cards/incredible_expeditions/leaders.cards', 35, 5),
-    235: ('cards/incredible_expeditions/leaders.cards', 45, 5),
-    240: ('cards/incredible_expeditions/locations.cards', 25, 5),
-    245: ('cards/incredible_expeditions/locations.cards', 33, 5),
-    250: ('cards/incredible_expeditions/locations.cards', 46, 5),
-    255: ('cards/incredible_expeditions/locations.cards', 54, 5),
-    260: ('cards/incredible_expeditions/resources.cards', 26, 5),
-    265: ('cards/incredible_expeditions/resources.cards', 36, 5),
-    270: ('cards/incredible_expeditions/resources.cards', 87, 5),
-    275: ('cards/incredible_expeditions/resources.cards', 111, 5),
-    280: ('cards/incredible_expeditions/resources.cards', 121, 5),
-    285: ('cards/incredible_expeditions/flow.cards', 12, 7),
-    286: ('cards/incredible_expeditions/flow.cards', 14, 7),
-    287: ('cards/incredible_expeditions/flow.cards', 18, 7),
-    292: ('cards/incredible_expeditions/flow.cards', 21, 7),
-    294: ('cards/incredible_expeditions/flow.cards', 24, 9),
-    295: ('cards/incredible_expeditions/flow.cards', 27, 9),
-    300: ('cards/incredible_expeditions/flow.cards', 31, 7),
-    305: ('cards/incredible_expeditions/flow.cards', 36, 7),
-    307: ('cards/incredible_expeditions/flow.cards', 37, 9),
-    312: ('cards/incredible_expeditions/flow.cards', 47, 7),
-    313: ('cards/incredible_expeditions/flow.cards', 48, 9),
-    314: ('cards/incredible_expeditions/flow.cards', 49, 11),
-    319: ('cards/incredible_expeditions/flow.cards', 55, 7),
-    320: ('cards/incredible_expeditions/flow.cards', 56, 9),
-    322: ('cards/incredible_expeditions/flow.cards', 58, 9),
-    323: ('cards/incredible_expeditions/flow.cards', 59, 9),
-    324: ('cards/incredible_expeditions/flow.cards', 60, 11),
-    326: ('cards/incredible_expeditions/flow.cards', 62, 11),
-    327: ('cards/incredible_expeditions/flow.cards', 65, 7),
-    332: ('cards/incredible_expeditions/flow.cards', 70, 7),
-    337: ('cards/incredible_expeditions/flow.cards', 74, 7),
-    342: ('cards/incredible_expeditions/flow.cards', 81, 7),
-    343: ('cards/incredible_expeditions/flow.cards', 82, 9),
-    348: ('cards/incredible_expeditions/flow.cards', 92, 3),
-    360: ('cards/incredible_expeditions/flow.cards', 12, 7),
-    361: ('cards/incredible_expeditions/flow.cards', 14, 7),
-    362: ('cards/incredible_expeditions/flow.cards', 18, 7),
-    363: ('cards/incredible_expeditions/flow.cards', 92, 3),
-    368: ('cards/incredible_expeditions/flow.cards', 21, 7),
-    370: ('cards/incredible_expeditions/flow.cards', 24, 9),
-    372: ('cards/incredible_expeditions/flow.cards', 110, 3),
-    373: ('cards/incredible_expeditions/flow.cards', 111, 5),
-    375: ('cards/incredible_expeditions/flow.cards', 113, 5),
-    376: ('cards/incredible_expeditions/flow.cards', 115, 3),
-    377: ('cards/incredible_expeditions/flow.cards', 116, 3),
-    378: ('cards/incredible_expeditions/flow.cards', 92, 3),
-    384: ('cards/incredible_expeditions/flow.cards', 122, 3),
-    386: ('cards/incredible_expeditions/flow.cards', 123, 5),
-    387: ('cards/incredible_expeditions/flow.cards', 126, 3),
-    389: ('cards/incredible_expeditions/flow.cards', 127, 5),
-    390: ('cards/incredible_expeditions/flow.cards', 131, 3),
-    391: ('cards/incredible_expeditions/flow.cards', 92, 3),
-    396: ('cards/incredible_expeditions/flow.cards', 36, 7),
-    399: ('cards/incredible_expeditions/flow.cards', 277, 3),
-    400: ('cards/incredible_expeditions/flow.cards', 278, 5),
-    402: ('cards/incredible_expeditions/flow.cards', 280, 5),
-    403: ('cards/incredible_expeditions/flow.cards', 92, 3),
-    422: ('cards/incredible_expeditions/flow.cards', 47, 7),
-    423: ('cards/incredible_expeditions/flow.cards', 48, 9),
-    425: ('cards/incredible_expeditions/flow.cards', 138, 3),
-    426: ('cards/incredible_expeditions/flow.cards', 139, 5),
-    427: ('cards/incredible_expeditions/flow.cards', 92, 3),
-    432: ('cards/incredible_expeditions/flow.cards', 55, 7),
-    434: ('cards/incredible_expeditions/flow.cards', 146, 3),
-    435: ('cards/incredible_expeditions/flow.cards', 149, 3),
-    436: ('cards/incredible_expeditions/flow.cards', 150, 3),
-    437: ('cards/incredible_expeditions/flow.cards', 153, 3),
-    438: ('cards/incredible_expeditions/flow.cards', 155, 3),
-    439: ('cards/incredible_expeditions/flow.cards', 156, 3),
-    441: ('cards/incredible_expeditions/flow.cards', 58, 9),
-    442: ('cards/incredible_expeditions/flow.cards', 59, 9),
-    444: ('cards/incredible_expeditions/flow.cards', 146, 3),
-    445: ('cards/incredible_expeditions/flow.cards', 149, 3),
-    446: ('cards/incredible_expeditions/flow.cards', 150, 3),
-    447: ('cards/incredible_expeditions/flow.cards', 153, 3),
-    448: ('cards/incredible_expeditions/flow.cards', 155, 3),
-    449: ('cards/incredible_expeditions/flow.cards', 156, 3),
-    452: ('cards/incredible_expeditions/flow.cards', 162, 3),
-    453: ('cards/incredible_expeditions/flow.cards', 165, 3),
-    454: ('cards/incredible_expeditions/flow.cards', 65, 7),
-    455: ('cards/incredible_expeditions/flow.cards', 92, 3),
-    461: ('cards/incredible_expeditions/flow.cards', 258, 3),
-    462: ('cards/incredible_expeditions/flow.cards', 259, 3),
-    463: ('cards/incredible_expeditions/flow.cards', 260, 3),
-    464: ('cards/incredible_expeditions/flow.cards', 92, 3),
-    470: ('cards/incredible_expeditions/flow.cards', 267, 3),
-    471: ('cards/incredible_expeditions/flow.cards', 269, 3),
-    473: ('cards/incredible_expeditions/flow.cards', 277, 3),
-    474: ('cards/incredible_expeditions/flow.cards', 278, 5),
-    476: ('cards/incredible_expeditions/flow.cards', 280, 5),
-    477: ('cards/incredible_expeditions/flow.cards', 92, 3),
-    482: ('cards/incredible_expeditions/flow.cards', 81, 7),
-    483: ('cards/incredible_expeditions/flow.cards', 82, 9),
-    484: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    106: ('cards/incredible_expeditions/flow.cards', 240, 9),
+    107: ('cards/incredible_expeditions/flow.cards', 241, 9),
+    108: ('cards/incredible_expeditions/flow.cards', 242, 9),
+    110: ('cards/incredible_expeditions/flow.cards', 248, 7),
+    111: ('cards/incredible_expeditions/flow.cards', 249, 7),
+    112: ('cards/incredible_expeditions/flow.cards', 250, 7),
+    113: ('cards/incredible_expeditions/flow.cards', 253, 5),
+    114: ('cards/incredible_expeditions/flow.cards', 254, 5),
+    119: ('cards/incredible_expeditions/flow.cards', 261, 3),
+    120: ('cards/incredible_expeditions/flow.cards', 262, 3),
+    121: ('cards/incredible_expeditions/flow.cards', 263, 3),
+    126: ('cards/incredible_expeditions/flow.cards', 270, 3),
+    127: ('cards/incredible_expeditions/flow.cards', 272, 3),
+    128: ('cards/incredible_expeditions/flow.cards', 274, 3),
+    133: ('cards/incredible_expeditions/flow.cards', 280, 3),
+    134: ('cards/incredible_expeditions/flow.cards', 281, 5),
+    136: ('cards/incredible_expeditions/flow.cards', 283, 5),
+    141: ('cards/incredible_expeditions/flow.cards', 103, 1),
+    146: ('cards/incredible_expeditions/flow.cards', 171, 1),
+    151: ('cards/incredible_expeditions/flow.cards', 176, 1),
+    156: ('cards/incredible_expeditions/crew.cards', 20, 5),
+    157: ('cards/incredible_expeditions/crew.cards', 21, 7),
+    158: ('cards/incredible_expeditions/crew.cards', 22, 9),
+    159: ('cards/incredible_expeditions/crew.cards', 23, 9),
+    164: ('cards/incredible_expeditions/crew.cards', 38, 5),
+    169: ('cards/incredible_expeditions/crew.cards', 93, 5),
+    170: ('cards/incredible_expeditions/crew.cards', 94, 7),
+    171: ('cards/incredible_expeditions/crew.cards', 95, 9),
+    172: ('cards/incredible_expeditions/crew.cards', 96, 9),
+    177: ('cards/incredible_expeditions/encounters.cards', 13, 5),
+    182: ('cards/incredible_expeditions/encounters.cards', 44, 5),
+    187: ('cards/incredible_expeditions/encounters.cards', 53, 5),
+    192: ('cards/incredible_expeditions/encounters.cards', 76, 5),
+    197: ('cards/incredible_expeditions/encounters.cards', 91, 5),
+    202: ('cards/incredible_expeditions/encounters.cards', 103, 5),
+    207: ('cards/incredible_expeditions/encounters.cards', 112, 5),
+    212: ('cards/incredible_expeditions/encounters.cards', 121, 5),
+    217: ('cards/incredible_expeditions/encounters.cards', 130, 5),
+    222: ('cards/incredible_expeditions/encounters.cards', 145, 5),
+    227: ('cards/incredible_expeditions/leaders.cards', 25, 5),
+    232: ('cards/incredible_expeditions/leaders.cards', 35, 5),
+    237: ('cards/incredible_expeditions/leaders.cards', 45, 5),
+    242: ('cards/incredible_expeditions/locations.cards', 25, 5),
+    247: ('cards/incredible_expeditions/locations.cards', 33, 5),
+    252: ('cards/incredible_expeditions/locations.cards', 46, 5),
+    257: ('cards/incredible_expeditions/locations.cards', 54, 5),
+    262: ('cards/incredible_expeditions/resources.cards', 26, 5),
+    267: ('cards/incredible_expeditions/resources.cards', 36, 5),
+    272: ('cards/incredible_expeditions/resources.cards', 87, 5),
+    277: ('cards/incredible_expeditions/resources.cards', 111, 5),
+    282: ('cards/incredible_expeditions/resources.cards', 121, 5),
+    287: ('cards/incredible_expeditions/flow.cards', 12, 7),
+    288: ('cards/incredible_expeditions/flow.cards', 14, 7),
+    289: ('cards/incredible_expeditions/flow.cards', 18, 7),
+    294: ('cards/incredible_expeditions/flow.cards', 21, 7),
+    296: ('cards/incredible_expeditions/flow.cards', 24, 9),
+    297: ('cards/incredible_expeditions/flow.cards', 27, 9),
+    302: ('cards/incredible_expeditions/flow.cards', 31, 7),
+    307: ('cards/incredible_expeditions/flow.cards', 36, 7),
+    309: ('cards/incredible_expeditions/flow.cards', 37, 9),
+    314: ('cards/incredible_expeditions/flow.cards', 47, 7),
+    315: ('cards/incredible_expeditions/flow.cards', 48, 9),
+    316: ('cards/incredible_expeditions/flow.cards', 49, 11),
+    321: ('cards/incredible_expeditions/flow.cards', 55, 7),
+    322: ('cards/incredible_expeditions/flow.cards', 56, 9),
+    324: ('cards/incredible_expeditions/flow.cards', 58, 9),
+    325: ('cards/incredible_expeditions/flow.cards', 59, 9),
+    326: ('cards/incredible_expeditions/flow.cards', 60, 11),
+    328: ('cards/incredible_expeditions/flow.cards', 62, 11),
+    329: ('cards/incredible_expeditions/flow.cards', 65, 7),
+    334: ('cards/incredible_expeditions/flow.cards', 70, 7),
+    339: ('cards/incredible_expeditions/flow.cards', 74, 7),
+    344: ('cards/incredible_expeditions/flow.cards', 81, 7),
+    345: ('cards/incredible_expeditions/flow.cards', 82, 9),
+    350: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    362: ('cards/incredible_expeditions/flow.cards', 12, 7),
+    363: ('cards/incredible_expeditions/flow.cards', 14, 7),
+    364: ('cards/incredible_expeditions/flow.cards', 18, 7),
+    365: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    370: ('cards/incredible_expeditions/flow.cards', 21, 7),
+    372: ('cards/incredible_expeditions/flow.cards', 24, 9),
+    374: ('cards/incredible_expeditions/flow.cards', 110, 3),
+    375: ('cards/incredible_expeditions/flow.cards', 111, 5),
+    377: ('cards/incredible_expeditions/flow.cards', 113, 5),
+    378: ('cards/incredible_expeditions/flow.cards', 115, 3),
+    379: ('cards/incredible_expeditions/flow.cards', 116, 3),
+    380: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    386: ('cards/incredible_expeditions/flow.cards', 122, 3),
+    388: ('cards/incredible_expeditions/flow.cards', 123, 5),
+    389: ('cards/incredible_expeditions/flow.cards', 126, 3),
+    391: ('cards/incredible_expeditions/flow.cards', 127, 5),
+    392: ('cards/incredible_expeditions/flow.cards', 131, 3),
+    393: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    398: ('cards/incredible_expeditions/flow.cards', 36, 7),
+    401: ('cards/incredible_expeditions/flow.cards', 280, 3),
+    402: ('cards/incredible_expeditions/flow.cards', 281, 5),
+    404: ('cards/incredible_expeditions/flow.cards', 283, 5),
+    405: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    424: ('cards/incredible_expeditions/flow.cards', 47, 7),
+    425: ('cards/incredible_expeditions/flow.cards', 48, 9),
+    427: ('cards/incredible_expeditions/flow.cards', 138, 3),
+    428: ('cards/incredible_expeditions/flow.cards', 139, 5),
+    429: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    434: ('cards/incredible_expeditions/flow.cards', 55, 7),
+    436: ('cards/incredible_expeditions/flow.cards', 146, 3),
+    437: ('cards/incredible_expeditions/flow.cards', 149, 3),
+    438: ('cards/incredible_expeditions/flow.cards', 150, 3),
+    439: ('cards/incredible_expeditions/flow.cards', 153, 3),
+    440: ('cards/incredible_expeditions/flow.cards', 155, 3),
+    441: ('cards/incredible_expeditions/flow.cards', 156, 3),
+    443: ('cards/incredible_expeditions/flow.cards', 58, 9),
+    444: ('cards/incredible_expeditions/flow.cards', 59, 9),
+    446: ('cards/incredible_expeditions/flow.cards', 146, 3),
+    447: ('cards/incredible_expeditions/flow.cards', 149, 3),
+    448: ('cards/incredible_expeditions/flow.cards', 150, 3),
+    449: ('cards/incredible_expeditions/flow.cards', 153, 3),
+    450: ('cards/incredible_expeditions/flow.cards', 155, 3),
+    451: ('cards/incredible_expeditions/flow.cards', 156, 3),
+    454: ('cards/incredible_expeditions/flow.cards', 162, 3),
+    455: ('cards/incredible_expeditions/flow.cards', 165, 3),
+    456: ('cards/incredible_expeditions/flow.cards', 65, 7),
+    457: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    463: ('cards/incredible_expeditions/flow.cards', 261, 3),
+    464: ('cards/incredible_expeditions/flow.cards', 262, 3),
+    465: ('cards/incredible_expeditions/flow.cards', 263, 3),
+    466: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    472: ('cards/incredible_expeditions/flow.cards', 270, 3),
+    473: ('cards/incredible_expeditions/flow.cards', 272, 3),
+    475: ('cards/incredible_expeditions/flow.cards', 280, 3),
+    476: ('cards/incredible_expeditions/flow.cards', 281, 5),
+    478: ('cards/incredible_expeditions/flow.cards', 283, 5),
+    479: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    484: ('cards/incredible_expeditions/flow.cards', 81, 7),
+    485: ('cards/incredible_expeditions/flow.cards', 82, 9),
+    486: ('cards/incredible_expeditions/flow.cards', 92, 3),
 }

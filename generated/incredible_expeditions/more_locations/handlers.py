@@ -105,35 +105,37 @@ def dv_face_encounter(g, c):
             if ((g.natives['at_the_last_location'](g, c) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c))) and (not g.natives['winner_found'](g, c))):  # @ cards/incredible_expeditions/flow.cards:233:7
                 g.gain(c, 'victory', 1)  # @ cards/incredible_expeditions/flow.cards:234:9
                 g.verbs['declare_winner'](g, c)  # @ cards/incredible_expeditions/flow.cards:235:9
-                g.end_game(c, 'a ship reached Atlantis')  # @ cards/incredible_expeditions/flow.cards:239:9
+                g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:240:9
+                dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:241:9
+                g.end_game(c, 'a ship reached Atlantis')  # @ cards/incredible_expeditions/flow.cards:242:9
         else:
-            g.verbs['leave_undefeated'](g, c)  # @ cards/incredible_expeditions/flow.cards:245:7
-            g.fire_in_force(c, 'undefeated')  # @ cards/incredible_expeditions/flow.cards:246:7
-            g.verbs['discard_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:247:7
-        g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:250:5
-        dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:251:5
+            g.verbs['leave_undefeated'](g, c)  # @ cards/incredible_expeditions/flow.cards:248:7
+            g.fire_in_force(c, 'undefeated')  # @ cards/incredible_expeditions/flow.cards:249:7
+            g.verbs['discard_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:250:7
+        g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:253:5
+        dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:254:5
 
 
 def dv_reset_temporary_totals(g, c):
-    # verb reset_temporary_totals (cards/incredible_expeditions/flow.cards:257)
-    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:258:3
-    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:259:3
-    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:260:3
+    # verb reset_temporary_totals (cards/incredible_expeditions/flow.cards:260)
+    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:261:3
+    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:262:3
+    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:263:3
 
 
 def dv_draw_phase(g, c):
-    # verb draw_phase (cards/incredible_expeditions/flow.cards:265)
-    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:267:3
-    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:269:3
-    dv_draw_to_hand_size(g, c)  # @ cards/incredible_expeditions/flow.cards:271:3
+    # verb draw_phase (cards/incredible_expeditions/flow.cards:268)
+    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:270:3
+    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:272:3
+    dv_draw_to_hand_size(g, c)  # @ cards/incredible_expeditions/flow.cards:274:3
 
 
 def dv_draw_to_hand_size(g, c):
-    # verb draw_to_hand_size (cards/incredible_expeditions/flow.cards:274)
-    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:277:3
-        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:278:5
+    # verb draw_to_hand_size (cards/incredible_expeditions/flow.cards:277)
+    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:280:3
+        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:281:5
     else:
-        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:280:5
+        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:283:5
 
 
 def df_marooned(g, c):
@@ -403,10 +405,10 @@ def run__setup(g, c):
     for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:36:7
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
         # verb draw_to_hand_size
-        if g.natives['at_port_city'](g, c2):  # @ cards/incredible_expeditions/flow.cards:277:3
-            stdlib_decks.draw_from(g, c2, 'resource_deck', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:278:5
+        if g.natives['at_port_city'](g, c2):  # @ cards/incredible_expeditions/flow.cards:280:3
+            stdlib_decks.draw_from(g, c2, 'resource_deck', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:281:5
         else:
-            stdlib_decks.draw_or_reshuffle(g, c2, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:280:5
+            stdlib_decks.draw_or_reshuffle(g, c2, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:283:5
     if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
 
@@ -465,22 +467,22 @@ def run__turn(g, c):
     if logs:
         g.events.append(('phase', c.player.index, 'end_of_the_turn'))
     # verb reset_temporary_totals
-    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:258:3
-    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:259:3
-    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:260:3
+    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:261:3
+    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:262:3
+    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:263:3
     if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
     # phase draw_phase
     if logs:
         g.events.append(('phase', c.player.index, 'draw_phase'))
     # verb draw_phase
-    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:267:3
-    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:269:3
+    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:270:3
+    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:272:3
     # verb draw_to_hand_size
-    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:277:3
-        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:278:5
+    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:280:3
+        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:281:5
     else:
-        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:280:5
+        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:283:5
     if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
     # phase turn_limit
@@ -582,138 +584,140 @@ LINES = {
     105: ('cards/incredible_expeditions/flow.cards', 233, 7),
     106: ('cards/incredible_expeditions/flow.cards', 234, 9),
     107: ('cards/incredible_expeditions/flow.cards', 235, 9),
-    108: ('cards/incredible_expeditions/flow.cards', 239, 9),
-    110: ('cards/incredible_expeditions/flow.cards', 245, 7),
-    111: ('cards/incredible_expeditions/flow.cards', 246, 7),
-    112: ('cards/incredible_expeditions/flow.cards', 247, 7),
-    113: ('cards/incredible_expeditions/flow.cards', 250, 5),
-    114: ('cards/incredible_expeditions/flow.cards', 251, 5),
-    119: ('cards/incredible_expeditions/flow.cards', 258, 3),
-    120: ('cards/incredible_expeditions/flow.cards', 259, 3),
-    121: ('cards/incredible_expeditions/flow.cards', 260, 3),
-    126: ('cards/incredible_expeditions/flow.cards', 267, 3),
-    127: ('cards/incredible_expeditions/flow.cards', 269, 3),
-    128: ('cards/incredible_expeditions/flow.cards', 271, 3),
-    133: ('cards/incredible_expeditions/flow.cards', 277, 3),
-    134: ('cards/incredible_expeditions/flow.cards', 278, 5),
-    136: ('cards/incredible_expeditions/flow.cards', 280, 5),
-    141: ('cards/incredible_expeditions/flow.cards', 103, 1),
-    146: ('cards/incredible_expeditions/flow.cards', 171, 1),
-    151: ('cards/incredible_expeditions/flow.cards', 176, 1),
-    156: ('cards/incredible_expeditions/crew.cards', 20, 5),
-    157: ('cards/incredible_expeditions/crew.cards', 21, 7),
-    158: ('cards/incredible_expeditions/crew.cards', 22, 9),
-    159: ('cards/incredible_expeditions/crew.cards', 23, 9),
-    164: ('cards/incredible_expeditions/crew.cards', 38, 5),
-    169: ('cards/incredible_expeditions/crew.cards', 93, 5),
-    170: ('cards/incredible_expeditions/crew.cards', 94, 7),
-    171: ('cards/incredible_expeditions/crew.cards', 95, 9),
-    172: ('cards/incredible_expeditions/crew.cards', 96, 9),
-    177: ('cards/incredible_expeditions/encounters.cards', 13, 5),
-    182: ('cards/incredible_expeditions/encounters.cards', 44, 5),
-    187: ('cards/incredible_expeditions/encounters.cards', 53, 5),
-    192: ('cards/incredible_expeditions/encounters.cards', 76, 5),
-    197: ('cards/incredible_expeditions/encounters.cards', 91, 5),
-    202: ('cards/incredible_expeditions/encounters.cards', 103, 5),
-    207: ('cards/incredible_expeditions/encounters.cards', 112, 5),
-    212: ('cards/incredible_expeditions/encounters.cards', 121, 5),
-    217: ('cards/incredible_expeditions/encounters.cards', 130, 5),
-    222: ('cards/incredible_expeditions/encounters.cards', 145, 5),
-    227: ('cards/incredible_expeditions/leaders.cards', 25, 5),
-    232: ('cards/incredible_expeditions/leaders.cards', 35, 5),
-    237: ('cards/incredible_expeditions/leaders.cards', 45, 5),
-    242: ('cards/incredible_expeditions/locations.cards', 25, 5),
-    247: ('cards/incredible_expeditions/locations.cards', 33, 5),
-    252: ('cards/incredible_expeditions/locations.cards', 46, 5),
-    257: ('cards/incredible_expeditions/locations.cards', 54, 5),
-    262: ('cards/incredible_expeditions/resources.cards', 26, 5),
-    267: ('cards/incredible_expeditions/resources.cards', 36, 5),
-    272: ('cards/incredible_expeditions/resources.cards', 87, 5),
-    277: ('cards/incredible_expeditions/resources.cards', 111, 5),
-    282: ('cards/incredible_expeditions/resources.cards', 121, 5),
-    287: ('cards/incredible_expeditions/variants/more_locations.cards', 14, 5),
-    292: ('cards/incredible_expeditions/flow.cards', 12, 7),
-    293: ('cards/incredible_expeditions/flow.cards', 14, 7),
-    294: ('cards/incredible_expeditions/flow.cards', 18, 7),
-    299: ('cards/incredible_expeditions/flow.cards', 21, 7),
-    301: ('cards/incredible_expeditions/flow.cards', 24, 9),
-    302: ('cards/incredible_expeditions/flow.cards', 27, 9),
-    307: ('cards/incredible_expeditions/flow.cards', 31, 7),
-    312: ('cards/incredible_expeditions/flow.cards', 36, 7),
-    314: ('cards/incredible_expeditions/flow.cards', 37, 9),
-    319: ('cards/incredible_expeditions/flow.cards', 47, 7),
-    320: ('cards/incredible_expeditions/flow.cards', 48, 9),
-    321: ('cards/incredible_expeditions/flow.cards', 49, 11),
-    326: ('cards/incredible_expeditions/flow.cards', 55, 7),
-    327: ('cards/incredible_expeditions/flow.cards', 56, 9),
-    329: ('cards/incredible_expeditions/flow.cards', 58, 9),
-    330: ('cards/incredible_expeditions/flow.cards', 59, 9),
-    331: ('cards/incredible_expeditions/flow.cards', 60, 11),
-    333: ('cards/incredible_expeditions/flow.cards', 62, 11),
-    334: ('cards/incredible_expeditions/flow.cards', 65, 7),
-    339: ('cards/incredible_expeditions/flow.cards', 70, 7),
-    344: ('cards/incredible_expeditions/flow.cards', 74, 7),
-    349: ('cards/incredible_expeditions/flow.cards', 81, 7),
-    350: ('cards/incredible_expeditions/flow.cards', 82, 9),
-    355: ('cards/incredible_expeditions/flow.cards', 92, 3),
-    367: ('cards/incredible_expeditions/flow.cards', 12, 7),
-    368: ('cards/incredible_expeditions/flow.cards', 14, 7),
-    369: ('cards/incredible_expeditions/flow.cards', 18, 7),
-    370: ('cards/incredible_expeditions/flow.cards', 92, 3),
-    375: ('cards/incredible_expeditions/flow.cards', 21, 7),
-    377: ('cards/incredible_expeditions/flow.cards', 24, 9),
-    379: ('cards/incredible_expeditions/flow.cards', 110, 3),
-    380: ('cards/incredible_expeditions/flow.cards', 111, 5),
-    382: ('cards/incredible_expeditions/flow.cards', 113, 5),
-    383: ('cards/incredible_expeditions/flow.cards', 115, 3),
-    384: ('cards/incredible_expeditions/flow.cards', 116, 3),
-    385: ('cards/incredible_expeditions/flow.cards', 92, 3),
-    391: ('cards/incredible_expeditions/flow.cards', 122, 3),
-    393: ('cards/incredible_expeditions/flow.cards', 123, 5),
-    394: ('cards/incredible_expeditions/flow.cards', 126, 3),
-    396: ('cards/incredible_expeditions/flow.cards', 127, 5),
-    397: ('cards/incredible_expeditions/flow.cards', 131, 3),
-    398: ('cards/incredible_expeditions/flow.cards', 92, 3),
-    403: ('cards/incredible_expeditions/flow.cards', 36, 7),
-    406: ('cards/incredible_expeditions/flow.cards', 277, 3),
-    407: ('cards/incredible_expeditions/flow.cards', 278, 5),
-    409: ('cards/incredible_expeditions/flow.cards', 280, 5),
-    410: ('cards/incredible_expeditions/flow.cards', 92, 3),
-    429: ('cards/incredible_expeditions/flow.cards', 47, 7),
-    430: ('cards/incredible_expeditions/flow.cards', 48, 9),
-    432: ('cards/incredible_expeditions/flow.cards', 138, 3),
-    433: ('cards/incredible_expeditions/flow.cards', 139, 5),
-    434: ('cards/incredible_expeditions/flow.cards', 92, 3),
-    439: ('cards/incredible_expeditions/flow.cards', 55, 7),
-    441: ('cards/incredible_expeditions/flow.cards', 146, 3),
-    442: ('cards/incredible_expeditions/flow.cards', 149, 3),
-    443: ('cards/incredible_expeditions/flow.cards', 150, 3),
-    444: ('cards/incredible_expeditions/flow.cards', 153, 3),
-    445: ('cards/incredible_expeditions/flow.cards', 155, 3),
-    446: ('cards/incredible_expeditions/flow.cards', 156, 3),
-    448: ('cards/incredible_expeditions/flow.cards', 58, 9),
-    449: ('cards/incredible_expeditions/flow.cards', 59, 9),
-    451: ('cards/incredible_expeditions/flow.cards', 146, 3),
-    452: ('cards/incredible_expeditions/flow.cards', 149, 3),
-    453: ('cards/incredible_expeditions/flow.cards', 150, 3),
-    454: ('cards/incredible_expeditions/flow.cards', 153, 3),
-    455: ('cards/incredible_expeditions/flow.cards', 155, 3),
-    456: ('cards/incredible_expeditions/flow.cards', 156, 3),
-    459: ('cards/incredible_expeditions/flow.cards', 162, 3),
-    460: ('cards/incredible_expeditions/flow.cards', 165, 3),
-    461: ('cards/incredible_expeditions/flow.cards', 65, 7),
-    462: ('cards/incredible_expeditions/flow.cards', 92, 3),
-    468: ('cards/incredible_expeditions/flow.cards', 258, 3),
-    469: ('cards/incredible_expeditions/flow.cards', 259, 3),
-    470: ('cards/incredible_expeditions/flow.cards', 260, 3),
-    471: ('cards/incredible_expeditions/flow.cards', 92, 3),
-    477: ('cards/incredible_expeditions/flow.cards', 267, 3),
-    478: ('cards/incredible_expeditions/flow.cards', 269, 3),
-    480: ('cards/incredible_expeditions/flow.cards', 277, 3),
-    481: ('cards/incredible_expeditions/flow.cards', 278, 5),
-    483: ('cards/incredible_expeditions/flow.cards', 280, 5),
-    484: ('cards/incredible_expeditions/flow.cards', 92, 3),
-    489: ('cards/incredible_expeditions/flow.cards', 81, 7),
-    490: ('cards/incredible_expeditions/flow.cards', 82, 9),
-    491: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    108: ('cards/incredible_expeditions/flow.cards', 240, 9),
+    109: ('cards/incredible_expeditions/flow.cards', 241, 9),
+    110: ('cards/incredible_expeditions/flow.cards', 242, 9),
+    112: ('cards/incredible_expeditions/flow.cards', 248, 7),
+    113: ('cards/incredible_expeditions/flow.cards', 249, 7),
+    114: ('cards/incredible_expeditions/flow.cards', 250, 7),
+    115: ('cards/incredible_expeditions/flow.cards', 253, 5),
+    116: ('cards/incredible_expeditions/flow.cards', 254, 5),
+    121: ('cards/incredible_expeditions/flow.cards', 261, 3),
+    122: ('cards/incredible_expeditions/flow.cards', 262, 3),
+    123: ('cards/incredible_expeditions/flow.cards', 263, 3),
+    128: ('cards/incredible_expeditions/flow.cards', 270, 3),
+    129: ('cards/incredible_expeditions/flow.cards', 272, 3),
+    130: ('cards/incredible_expeditions/flow.cards', 274, 3),
+    135: ('cards/incredible_expeditions/flow.cards', 280, 3),
+    136: ('cards/incredible_expeditions/flow.cards', 281, 5),
+    138: ('cards/incredible_expeditions/flow.cards', 283, 5),
+    143: ('cards/incredible_expeditions/flow.cards', 103, 1),
+    148: ('cards/incredible_expeditions/flow.cards', 171, 1),
+    153: ('cards/incredible_expeditions/flow.cards', 176, 1),
+    158: ('cards/incredible_expeditions/crew.cards', 20, 5),
+    159: ('cards/incredible_expeditions/crew.cards', 21, 7),
+    160: ('cards/incredible_expeditions/crew.cards', 22, 9),
+    161: ('cards/incredible_expeditions/crew.cards', 23, 9),
+    166: ('cards/incredible_expeditions/crew.cards', 38, 5),
+    171: ('cards/incredible_expeditions/crew.cards', 93, 5),
+    172: ('cards/incredible_expeditions/crew.cards', 94, 7),
+    173: ('cards/incredible_expeditions/crew.cards', 95, 9),
+    174: ('cards/incredible_expeditions/crew.cards', 96, 9),
+    179: ('cards/incredible_expeditions/encounters.cards', 13, 5),
+    184: ('cards/incredible_expeditions/encounters.cards', 44, 5),
+    189: ('cards/incredible_expeditions/encounters.cards', 53, 5),
+    194: ('cards/incredible_expeditions/encounters.cards', 76, 5),
+    199: ('cards/incredible_expeditions/encounters.cards', 91, 5),
+    204: ('cards/incredible_expeditions/encounters.cards', 103, 5),
+    209: ('cards/incredible_expeditions/encounters.cards', 112, 5),
+    214: ('cards/incredible_expeditions/encounters.cards', 121, 5),
+    219: ('cards/incredible_expeditions/encounters.cards', 130, 5),
+    224: ('cards/incredible_expeditions/encounters.cards', 145, 5),
+    229: ('cards/incredible_expeditions/leaders.cards', 25, 5),
+    234: ('cards/incredible_expeditions/leaders.cards', 35, 5),
+    239: ('cards/incredible_expeditions/leaders.cards', 45, 5),
+    244: ('cards/incredible_expeditions/locations.cards', 25, 5),
+    249: ('cards/incredible_expeditions/locations.cards', 33, 5),
+    254: ('cards/incredible_expeditions/locations.cards', 46, 5),
+    259: ('cards/incredible_expeditions/locations.cards', 54, 5),
+    264: ('cards/incredible_expeditions/resources.cards', 26, 5),
+    269: ('cards/incredible_expeditions/resources.cards', 36, 5),
+    274: ('cards/incredible_expeditions/resources.cards', 87, 5),
+    279: ('cards/incredible_expeditions/resources.cards', 111, 5),
+    284: ('cards/incredible_expeditions/resources.cards', 121, 5),
+    289: ('cards/incredible_expeditions/variants/more_locations.cards', 14, 5),
+    294: ('cards/incredible_expeditions/flow.cards', 12, 7),
+    295: ('cards/incredible_expeditions/flow.cards', 14, 7),
+    296: ('cards/incredible_expeditions/flow.cards', 18, 7),
+    301: ('cards/incredible_expeditions/flow.cards', 21, 7),
+    303: ('cards/incredible_expeditions/flow.cards', 24, 9),
+    304: ('cards/incredible_expeditions/flow.cards', 27, 9),
+    309: ('cards/incredible_expeditions/flow.cards', 31, 7),
+    314: ('cards/incredible_expeditions/flow.cards', 36, 7),
+    316: ('cards/incredible_expeditions/flow.cards', 37, 9),
+    321: ('cards/incredible_expeditions/flow.cards', 47, 7),
+    322: ('cards/incredible_expeditions/flow.cards', 48, 9),
+    323: ('cards/incredible_expeditions/flow.cards', 49, 11),
+    328: ('cards/incredible_expeditions/flow.cards', 55, 7),
+    329: ('cards/incredible_expeditions/flow.cards', 56, 9),
+    331: ('cards/incredible_expeditions/flow.cards', 58, 9),
+    332: ('cards/incredible_expeditions/flow.cards', 59, 9),
+    333: ('cards/incredible_expeditions/flow.cards', 60, 11),
+    335: ('cards/incredible_expeditions/flow.cards', 62, 11),
+    336: ('cards/incredible_expeditions/flow.cards', 65, 7),
+    341: ('cards/incredible_expeditions/flow.cards', 70, 7),
+    346: ('cards/incredible_expeditions/flow.cards', 74, 7),
+    351: ('cards/incredible_expeditions/flow.cards', 81, 7),
+    352: ('cards/incredible_expeditions/flow.cards', 82, 9),
+    357: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    369: ('cards/incredible_expeditions/flow.cards', 12, 7),
+    370: ('cards/incredible_expeditions/flow.cards', 14, 7),
+    371: ('cards/incredible_expeditions/flow.cards', 18, 7),
+    372: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    377: ('cards/incredible_expeditions/flow.cards', 21, 7),
+    379: ('cards/incredible_expeditions/flow.cards', 24, 9),
+    381: ('cards/incredible_expeditions/flow.cards', 110, 3),
+    382: ('cards/incredible_expeditions/flow.cards', 111, 5),
+    384: ('cards/incredible_expeditions/flow.cards', 113, 5),
+    385: ('cards/incredible_expeditions/flow.cards', 115, 3),
+    386: ('cards/incredible_expeditions/flow.cards', 116, 3),
+    387: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    393: ('cards/incredible_expeditions/flow.cards', 122, 3),
+    395: ('cards/incredible_expeditions/flow.cards', 123, 5),
+    396: ('cards/incredible_expeditions/flow.cards', 126, 3),
+    398: ('cards/incredible_expeditions/flow.cards', 127, 5),
+    399: ('cards/incredible_expeditions/flow.cards', 131, 3),
+    400: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    405: ('cards/incredible_expeditions/flow.cards', 36, 7),
+    408: ('cards/incredible_expeditions/flow.cards', 280, 3),
+    409: ('cards/incredible_expeditions/flow.cards', 281, 5),
+    411: ('cards/incredible_expeditions/flow.cards', 283, 5),
+    412: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    431: ('cards/incredible_expeditions/flow.cards', 47, 7),
+    432: ('cards/incredible_expeditions/flow.cards', 48, 9),
+    434: ('cards/incredible_expeditions/flow.cards', 138, 3),
+    435: ('cards/incredible_expeditions/flow.cards', 139, 5),
+    436: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    441: ('cards/incredible_expeditions/flow.cards', 55, 7),
+    443: ('cards/incredible_expeditions/flow.cards', 146, 3),
+    444: ('cards/incredible_expeditions/flow.cards', 149, 3),
+    445: ('cards/incredible_expeditions/flow.cards', 150, 3),
+    446: ('cards/incredible_expeditions/flow.cards', 153, 3),
+    447: ('cards/incredible_expeditions/flow.cards', 155, 3),
+    448: ('cards/incredible_expeditions/flow.cards', 156, 3),
+    450: ('cards/incredible_expeditions/flow.cards', 58, 9),
+    451: ('cards/incredible_expeditions/flow.cards', 59, 9),
+    453: ('cards/incredible_expeditions/flow.cards', 146, 3),
+    454: ('cards/incredible_expeditions/flow.cards', 149, 3),
+    455: ('cards/incredible_expeditions/flow.cards', 150, 3),
+    456: ('cards/incredible_expeditions/flow.cards', 153, 3),
+    457: ('cards/incredible_expeditions/flow.cards', 155, 3),
+    458: ('cards/incredible_expeditions/flow.cards', 156, 3),
+    461: ('cards/incredible_expeditions/flow.cards', 162, 3),
+    462: ('cards/incredible_expeditions/flow.cards', 165, 3),
+    463: ('cards/incredible_expeditions/flow.cards', 65, 7),
+    464: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    470: ('cards/incredible_expeditions/flow.cards', 261, 3),
+    471: ('cards/incredible_expeditions/flow.cards', 262, 3),
+    472: ('cards/incredible_expeditions/flow.cards', 263, 3),
+    473: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    479: ('cards/incredible_expeditions/flow.cards', 270, 3),
+    480: ('cards/incredible_expeditions/flow.cards', 272, 3),
+    482: ('cards/incredible_expeditions/flow.cards', 280, 3),
+    483: ('cards/incredible_expeditions/flow.cards', 281, 5),
+    485: ('cards/incredible_expeditions/flow.cards', 283, 5),
+    486: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    491: ('cards/incredible_expeditions/flow.cards', 81, 7),
+    492: ('cards/incredible_expeditions/flow.cards', 82, 9),
+    493: ('cards/incredible_expeditions/flow.cards', 92, 3),
 }
