@@ -14,7 +14,7 @@ from probing import assert_cases_hold, assert_simulates, audit_cases, audit_file
 
 GAME = "incredible_expeditions"
 DATA = Path(__file__).resolve().parent / "data" / "audit9_ie"
-VARIANTS = ("captains_choice", "hourglass", "port_market", "treasure_hunt")
+VARIANTS = ("captains_choice", "choose_your_leader", "hourglass", "port_market", "treasure_hunt")
 
 # Each test compiles its copies afresh and leaves no kept checks behind (conftest.py).
 pytestmark = pytest.mark.usefixtures("fresh_file_cache")
@@ -29,7 +29,7 @@ def _games(folder: Path, games: int, seed: int = 3) -> object:
 def test_the_new_cards_and_house_rules_hold_their_cases(
     built_copy: Callable[[str, dict[str, str]], Path],
 ) -> None:
-    assert_cases_hold(built_copy, GAME, DATA, VARIANTS, 24)
+    assert_cases_hold(built_copy, GAME, DATA, VARIANTS, 26)
 
 
 def test_the_house_rules_play_whole_games(
@@ -179,4 +179,28 @@ def test_exhaust_of_another_crew_does_what_it_can_and_of_itself_says_how_to_offe
         exhaust(g, Context(me, "pilot", "facing"), "pilot")
     assert "offer the ability only then, 'if refreshed(self) { may { exhaust self" in str(
         refused.value
+    )
+
+
+def test_a_loop_over_a_name_both_zone_and_kind_is_told_which_it_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `expedition_leader` is the zone holding the player's own Leader and the kind of the 4
+    # Leader cards. Choose Your Leader's first draft, `choose leader in expedition_leader`,
+    # checked without a word and offered the player's own (no) Leader: the zone is read.
+    from probing import diagnostics_with_card_file
+
+    found = diagnostics_with_card_file(
+        tmp_path,
+        monkeypatch,
+        GAME,
+        'rule "Roll Call" {\n  on rest {\n    for each leader in expedition_leader {\n'
+        "      gain money 1\n    }\n  }\n}\n",
+    )
+    assert [(d.code, d.severity, d.span.line, d.span.column) for d in found] == [
+        ("zone-or-kind", "warning", 3, 24)
+    ]
+    assert found[0].message == (
+        "'expedition_leader' is both a zone and a kind of card: here it is the cards the "
+        "player's zone 'expedition_leader' holds, not every expedition_leader card"
     )

@@ -831,6 +831,20 @@ class IncredibleExpeditions(FlowGame):
         self.log("leader", player.index, leader)
         return leader
 
+    def take_chosen_leader(self, player: Player, leader: str) -> str:
+        """Step 2: "Everyone chooses their character from the 4 Expedition Leaders" (a house
+        rule's choice; the base game deals them at random): the Leader chosen, refused when
+        another player leads with it already ("no two players get the same one")."""
+        self._kind(leader, "expedition_leader")
+        for other in self.players:
+            if other is not player and leader in other.zones["expedition_leader"]:
+                raise RuleError(
+                    f"{self.cards[leader]['title']} leads {other.name}'s expedition already: "
+                    "each player chooses one of the Expedition Leaders no one has "
+                    "(where leader_free(leader))"
+                )
+        return self.take_expedition_leader(player, leader)
+
     def leader_of(self, player: Player) -> dict[str, Any] | None:
         """The player's Expedition Leader card, or None before one is dealt."""
         held = player.zones["expedition_leader"]
@@ -2230,6 +2244,7 @@ NATIVES: dict[str, Callable[..., Any]] = {
     "full_hand": _each_player("hand_size"),
     "leader_shows": _each_player("leader_shows"),
     "leader_prints": _each_player("leader_prints"),
+    "free_leaders": lambda g, c: list(g.board["leaders"]),
 }
 
 VERBS: dict[str, Callable[..., Any]] = {
@@ -2244,6 +2259,9 @@ VERBS: dict[str, Callable[..., Any]] = {
     "shuffle_decks": _whole_game("shuffle_decks"),
     "lay_out_locations": lay_out_locations,
     "take_expedition_leader": _each_player("take_expedition_leader"),
+    "take_this_expedition_leader": lambda g, c, leader: _game(g).take_chosen_leader(
+        c.player, leader
+    ),
     "place_secret_bet": _each_player("place_secret_bet"),
     "highest_bet_goes_first": _whole_game("highest_bet_goes_first"),
     "draw_random_crew": _each_player("draw_random_crew"),
