@@ -841,7 +841,7 @@ class IncredibleExpeditions(FlowGame):
                 raise RuleError(
                     f"{self.cards[leader]['title']} leads {other.name}'s expedition already: "
                     "each player chooses one of the Expedition Leaders no one has "
-                    "(where leader_free(leader))"
+                    "(choose from free_leaders())"
                 )
         return self.take_expedition_leader(player, leader)
 
