@@ -204,3 +204,19 @@ def test_a_loop_over_a_name_both_zone_and_kind_is_told_which_it_reads(
         "'expedition_leader' is both a zone and a kind of card: here it is the cards the "
         "player's zone 'expedition_leader' holds, not every expedition_leader card"
     )
+
+
+def test_a_leader_another_player_leads_with_cannot_be_chosen() -> None:
+    # Step 2, "Everyone chooses their character from the 4 Expedition Leaders": one each.
+    from engine.loader import new_game, rules_module
+    from engine.runtime import Context, RuleError, Scripted
+
+    generated = Path(__file__).resolve().parent.parent / "generated" / GAME
+    g = new_game(generated, players=2, seed=1, policies={-1: Scripted([])})
+    module = rules_module(GAME)
+    first, second = g.players
+    module.VERBS["take_this_expedition_leader"](g, Context(first, "", ""), "madame_zora")
+    assert "madame_zora" not in module.NATIVES["free_leaders"](g, Context(second, "", ""))
+    with pytest.raises(RuleError, match="Madame Zora leads player 1's expedition already"):
+        module.VERBS["take_this_expedition_leader"](g, Context(second, "", ""), "madame_zora")
+    assert second.zones["expedition_leader"] == []
