@@ -29,7 +29,7 @@ def _games(folder: Path, games: int, seed: int = 3) -> object:
 def test_the_new_cards_and_house_rules_hold_their_cases(
     built_copy: Callable[[str, dict[str, str]], Path],
 ) -> None:
-    assert_cases_hold(built_copy, GAME, DATA, VARIANTS, 26)
+    assert_cases_hold(built_copy, GAME, DATA, VARIANTS, 28)
 
 
 def test_the_house_rules_play_whole_games(
@@ -220,3 +220,45 @@ def test_a_leader_another_player_leads_with_cannot_be_chosen() -> None:
     with pytest.raises(RuleError, match="Madame Zora leads player 1's expedition already"):
         module.VERBS["take_this_expedition_leader"](g, Context(second, "", ""), "madame_zora")
     assert second.zones["expedition_leader"] == []
+
+
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        (
+            '  - tiebreak: "heroizm"\n',
+            "house.yaml:3:16: error[name-undefined]: 'heroizm' is not defined here",
+        ),
+        (
+            '  - tiebreak: ""\n',
+            "house.yaml:3:15: error[variant-value]: 'tiebreak' holds an expression in the DSL, "
+            "on one line, as text (or null: no tiebreak)",
+        ),
+        (
+            "  - tiebreak: heroism\n    before: draw_phase\n",
+            "house.yaml:4:5: error[variant-shape]: the tiebreak has no place: 'before' means "
+            "nothing here",
+        ),
+    ],
+)
+def test_a_flow_edits_tiebreak_is_checked_where_it_is_written(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    edit: str,
+    said: str,
+) -> None:
+    # "The flow is data: ... the end and final scoring are declared in the DSL and compiled; a
+    # variant can replace ... them" (DESIGN.md): `tiebreak:` was "not a key of a flow edit".
+    from probing import copy_game
+
+    from compiler.cli import main
+
+    folder = copy_game(tmp_path, GAME)
+    (folder / "variants" / "house.yaml").write_text(
+        "description: a house rule\nflow:\n" + edit, encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["check"]) == 1
+    out = capsys.readouterr()
+    assert said in out.out + out.err
