@@ -1284,6 +1284,25 @@ class Checker:
             and node.id not in scope.windows
             and not (scope.trigger is not None and node.id in scope.trigger.params)
         ):
+            if node.id in self.vocab.kinds:
+                # Incredible Expeditions' `expedition_leader`: the zone holding the player's
+                # own Leader, and the kind of the 4 Leader cards. The zone is read, and a
+                # house rule's `choose leader in expedition_leader` offered the one Leader
+                # the player already had (none in the setup) without a word.
+                self.diagnostics.append(
+                    Diagnostic(
+                        "zone-or-kind",
+                        f"'{node.id}' is both a zone and a kind of card: here it is the cards "
+                        f"the player's zone '{node.id}' holds, not every {node.id} card",
+                        node.span,
+                        "warning",
+                        (
+                            f"to go over every {node.id} card, use a native or function of "
+                            "the game that lists them; or give the zone and the kind names of "
+                            "their own in game.cards",
+                        ),
+                    )
+                )
             return {"kind": "zone_cards", "zone": node.id}, "list"
         return self.expr(node, scope)
 

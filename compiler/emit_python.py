@@ -772,9 +772,11 @@ class PythonEmitter:
                 extra["rounds"] = self.flow_value(
                     "rounds", section["count"], where, [where["line"], where["col"]], functions
                 )
-        # 'end when' is reported where it is written; the tiebreak at the flow.
+        # 'end when' and the tiebreak are reported where they are written (a variant's: its
+        # YAML line; the tiebreak was told at the flow's first line).
         end_loc = flow.get("end_when_loc") or loc
-        for key, where in (("end_when", end_loc), ("tiebreak", loc)):
+        tiebreak_loc = flow.get("tiebreak_loc") or loc
+        for key, where in (("end_when", end_loc), ("tiebreak", tiebreak_loc)):
             if flow[key] is not None:
                 extra[key] = self.flow_value(
                     key, flow[key], where, [where["line"], where["col"]], functions

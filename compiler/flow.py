@@ -288,6 +288,8 @@ class _Lowering:
             out["winner"] = words[0].id
         elif item.name == "tiebreak":
             out["tiebreak"] = self.expression(words, item, "any", "/flow/tiebreak")
+            # Where it is written, for a failure in it (a variant's `tiebreak:`: its YAML).
+            out["tiebreak_loc"] = _loc(item.span)
         elif item.name == "titles":
             if (
                 len(words) != 2

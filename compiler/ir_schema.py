@@ -141,6 +141,8 @@ SCHEMA: dict[str, Any] = {
                 "end_when_loc": {"anyOf": [{"$ref": "#/$defs/loc"}, {"type": "null"}]},
                 "winner": {"enum": ["highest", "lowest", "team"]},
                 "tiebreak": _MAYBE_EXPR,
+                # Where 'tiebreak' is written (absent when there is none).
+                "tiebreak_loc": {"$ref": "#/$defs/loc"},
                 "titles": {
                     "anyOf": [
                         {

@@ -21,6 +21,7 @@ the flow and the verbs"), applied in order, each to the flow the edits above it 
     - move: sailing                   # to another place: before:, after: or into:
       after: pirate
     - end_when: "round == 10"         # the end condition, in the DSL (null: none)
+    - tiebreak: "coins"               # what breaks a tie for the winner (null: none)
 
 Every name is looked up in the flow as the edits above have left it, with "did you mean";
 errors are at the YAML line and column, and a phase's DSL text is parsed where it sits in the
@@ -183,7 +184,7 @@ def apply_verbs(
 # -- flow: edits of the game's flow declaration
 
 #: What a flow edit does (each item has exactly one of these) and where it puts a phase.
-ACTIONS = ("insert", "replace", "remove", "move", "end_when")
+ACTIONS = ("insert", "replace", "remove", "move", "end_when", "tiebreak")
 PLACES = ("before", "after", "into")
 #: The sections a flow may have, in the order they run.
 SECTIONS = ("setup", "round", "turn", "end")
@@ -193,7 +194,7 @@ _NEW_SECTIONS = ("setup", "end")
 _SHAPE_HINT = (
     "each edit is one of: - insert: | phase NAME { ... } (with before:, after: or into:), "
     "- replace: | phase NAME { ... }, - remove: NAME, - move: NAME (with before:, after: or "
-    'into:), - end_when: "CONDITION"'
+    'into:), - end_when: "CONDITION", - tiebreak: "EXPRESSION"'
 )
 
 
@@ -214,6 +215,7 @@ class _FlowState:
     sections: list[_Section]
     end_when: Any  # the `end when` FlowSetting, or None
     end_when_set: bool = False
+    tiebreak: Any = None  # the `tiebreak` FlowSetting, or None
     #: Phases this overlay inserted or removed: name -> where (the YAML span of that edit).
     inserted: dict[str, Span] = field(default_factory=dict)
     removed: dict[str, Span] = field(default_factory=dict)
@@ -319,21 +321,29 @@ def _parse_phase(ctx: _Context, overlay: Overlay, node: Any, key: str) -> Any | 
     return remap_spans(phases[0], move)
 
 
+#: A flow setting an edit sets: the key -> how the flow writes it, what it holds, an example.
+_SETTINGS = {
+    "end_when": ("end when", "a condition", "no end condition", '"round == 10"'),
+    "tiebreak": ("tiebreak", "an expression", "no tiebreak", '"coins"'),
+}
+
+
 def _parse_end_when(ctx: _Context, overlay: Overlay, node: Any, key: str) -> Any | None:
-    """The ``end when CONDITION`` setting for the condition written at ``node[key]``."""
+    """The flow setting (``end when CONDITION``, ``tiebreak EXPRESSION``) for the text written
+    at ``node[key]``."""
 
     text = node[key]
     span = _value_span(ctx.where, node, key)
+    written, holds, none, example = _SETTINGS[key]
     if not isinstance(text, str) or not text.strip() or "\n" in text.strip():
         ctx.error(
             "variant-value",
-            "'end_when' holds a condition in the DSL, on one line, as text (or null: no end "
-            "condition)",
+            f"'{key}' holds {holds} in the DSL, on one line, as text (or null: {none})",
             span,
-            'write: end_when: "round == 10"',
+            f"write: {key}: {example}",
         )
         return None
-    prefix = "  end when "
+    prefix = f"  {written} "
     snippet = f"flow {{\n{prefix}{text.strip()}\n}}\n"
     outer = block_mover(overlay, node, key)
     lead = len(text) - len(text.lstrip())
@@ -355,9 +365,14 @@ def _parse_end_when(ctx: _Context, overlay: Overlay, node: Any, key: str) -> Any
         return None
     settings = result.file.flows[0].settings if result.file.flows else ()
     if len(settings) != 1:
-        ctx.error("variant-value", f"'{text}' is not a condition", span)
+        ctx.error("variant-value", f"'{text}' is not {holds}", span)
         return None
     return remap_spans(settings[0], move)
+
+
+def _is_tiebreak(item: Any) -> bool:
+    """True for the ``tiebreak EXPRESSION`` setting of a flow."""
+    return getattr(item, "name", None) == "tiebreak" and bool(getattr(item, "args", ()))
 
 
 def _is_end_when(item: Any) -> bool:
@@ -400,6 +415,7 @@ def apply_flow(
     flow = files[fi].flows[index]
     end_when = next((i for i in flow.settings if _is_end_when(i)), None)
     state = _FlowState([_Section(s.section, s, list(s.phases)) for s in flow.sections], end_when)
+    state.tiebreak = next((i for i in flow.settings if _is_tiebreak(i)), None)
     for number, edit in enumerate(edits):
         _apply_edit(ctx, overlay, state, edits, number, edit)
     # The flow, rebuilt: each section where it was written, sections an edit created first
@@ -410,7 +426,7 @@ def apply_flow(
     for s in created:
         if s.name == "setup":
             items.append(_new_section(s))
-    placed_end = False
+    placed_end = placed_tiebreak = False
     for item in flow.items:
         if id(item) in kept:
             section = kept[id(item)]
@@ -420,10 +436,16 @@ def apply_flow(
             placed_end = True
             if state.end_when is not None:
                 items.append(state.end_when)
+        elif _is_tiebreak(item):
+            placed_tiebreak = True
+            if state.tiebreak is not None:
+                items.append(state.tiebreak)
         else:
             items.append(item)
     if not placed_end and state.end_when is not None:
         items.append(state.end_when)
+    if not placed_tiebreak and state.tiebreak is not None:
+        items.append(state.tiebreak)
     for s in created:
         if s.name != "setup":
             items.append(_new_section(s))
@@ -512,6 +534,7 @@ def _apply_edit(
             "replace": "a replaced phase keeps its place",
             "remove": "a removed phase has no place",
             "end_when": "the end condition has no place",
+            "tiebreak": "the tiebreak has no place",
         }[action]
         ctx.error(
             "variant-shape",
@@ -532,6 +555,17 @@ def _apply_edit(
         setting = _parse_end_when(ctx, overlay, edit, "end_when")
         if setting is not None:
             state.end_when, state.end_when_set = setting, True
+        return
+    if action == "tiebreak":
+        # "Whoever has the most Money breaks the tie": the flow's `tiebreak EXPR`, replaced
+        # (null: none). It was refused ("'tiebreak' is not a key of a flow edit"), though the
+        # flow declares it beside `end when`.
+        if edit["tiebreak"] is None:
+            state.tiebreak = None
+            return
+        setting = _parse_end_when(ctx, overlay, edit, "tiebreak")
+        if setting is not None:
+            state.tiebreak = setting
         return
     if action in ("insert", "replace"):
         phase = _parse_phase(ctx, overlay, edit, action)

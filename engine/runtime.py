@@ -679,6 +679,26 @@ class Game:
                 self.log("discard", c.player.index, card)
                 return
 
+    def move_card(self, c: Context, card: str, source: str, target: str) -> None:
+        """The ``zones`` library's ``move_card``: one copy of a card from one of the player's
+        zones to the end of another. A game whose zone mirrors a board of its own (numbered
+        cabins, slots) overrides it, as :meth:`discard`."""
+        zones = c.player.zones
+        if card not in zones[source]:
+            raise RuleError(f"{c.player.name} has no {card} in {source}")
+        zones[source].remove(card)
+        zones[target].append(card)
+        self.log("move_card", c.player.index, card, source, target)
+
+    def move_all(self, c: Context, source: str, target: str) -> None:
+        """The ``zones`` library's ``move_all``: every card of one of the player's zones to the
+        end of another."""
+        zones = c.player.zones
+        moved = len(zones[source])
+        zones[target].extend(zones[source])
+        zones[source].clear()
+        self.log("move_all", c.player.index, source, target, moved)
+
     def fire_in_force(self, c: Context, trigger: str) -> None:
         """``fire TRIGGER``: run the trigger for the cards in force for the acting player, as
         :meth:`fire` does, its quantities starting at 0, through :meth:`open_window`. A trigger

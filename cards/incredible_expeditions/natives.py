@@ -269,6 +269,40 @@ class Catalogue:
         self.played = {PLAY_OPTION[card]: values for card, values in self.values.items()}
         #: ``exhaust N`` -> the cabin N.
         self.cabin_of = {EXHAUST_OPTION[n]: n for n in range(1, 100)}
+        #: The questions of a Crew's ``may { exhaust self ... }``: an ability whose cost is
+        #: Exhausting the Crew itself, offered only while it is Refreshed (IE.may).
+        self.exhausting_mays = frozenset(
+            f"{card['id']}.{trigger}.{node['name']}"
+            for card in cards
+            if card["kind"] == "crew"
+            for trigger, handler in card["triggers"].items()
+            for node in _statements(handler.get("body") or ())
+            if node.get("kind") == "may" and _exhausts_self(node.get("body") or ())
+        )
+
+
+def _statements(body: Any) -> Iterator[dict[str, Any]]:
+    """Every statement of a handler's body, those inside blocks too (IR nodes)."""
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            if "kind" in node and "at" in node:
+                yield node
+            stack.extend(v for v in node.values() if isinstance(v, (list, dict)))
+
+
+def _exhausts_self(body: list[Any]) -> bool:
+    """True when a block Exhausts the card itself (``exhaust self``) at its top level."""
+    return any(
+        isinstance(node, dict)
+        and node.get("kind") == "verb"
+        and node.get("verb") == "exhaust"
+        and node.get("args") == [{"kind": "builtin", "name": "self"}]
+        for node in body
+    )
 
 
 #: The properties whose clauses are money, heroism and skullduggery values, by kind.
@@ -603,6 +637,16 @@ class IncredibleExpeditions(FlowGame):
             *((facing,) if facing else ()),
         ]
 
+    def may(self, c: Context, ident: str, prompt: str) -> bool:
+        """A ``may``, as the engine asks it; but a Crew's ability whose cost is Exhausting
+        itself (``may { exhaust self ... }``) is not offered while it cannot pay: "Put new
+        Crew to work by Exhausting them", and only a Refreshed Crew can be Exhausted. Without
+        the card's own ``if refreshed(self)`` it was asked, and a yes stopped the game."""
+        if ident in self.cat.exhausting_mays and self.refreshed_cabin(c.player, c.card) is None:
+            self.log("not_offered", c.player.index, ident)
+            return False
+        return super().may(c, ident, prompt)
+
     def fire(
         self,
         trigger: str,
@@ -617,6 +661,12 @@ class IncredibleExpeditions(FlowGame):
             answering = self.cat.answering.get(trigger)
             if not answering:
                 return Context(player, "", trigger, event, quantities)
+            if trigger == "this_crew_lost":
+                # "If this Crew is Lost": the Lost Crew's own box alone (a scenario's
+                # `fire: this_crew_lost` with `event: {crew: ...}`), never the Crew aboard.
+                lost = (event or {}).get("crew")
+                cards = [lost] if lost in answering else []
+                return super().fire(trigger, player, cards, event, quantities)
             cards = [card for card in self.cards_in_force(player) if card in answering]
             if any(card in self.cat.crew_ids for card in cards):
                 # A Crew Lost or Cursed by a card that answered first is no longer in force
@@ -786,6 +836,20 @@ class IncredibleExpeditions(FlowGame):
         player.flags["location"] = 0
         self.log("leader", player.index, leader)
         return leader
+
+    def take_chosen_leader(self, player: Player, leader: str) -> str:
+        """Step 2: "Everyone chooses their character from the 4 Expedition Leaders" (a house
+        rule's choice; the base game deals them at random): the Leader chosen, refused when
+        another player leads with it already ("no two players get the same one")."""
+        self._kind(leader, "expedition_leader")
+        for other in self.players:
+            if other is not player and leader in other.zones["expedition_leader"]:
+                raise RuleError(
+                    f"{self.cards[leader]['title']} leads {other.name}'s expedition already: "
+                    "each player chooses one of the Expedition Leaders no one has "
+                    "(choose from free_leaders())"
+                )
+        return self.take_expedition_leader(player, leader)
 
     def leader_of(self, player: Player) -> dict[str, Any] | None:
         """The player's Expedition Leader card, or None before one is dealt."""
@@ -1063,13 +1127,26 @@ class IncredibleExpeditions(FlowGame):
         if cabin is None:
             self.log("no_crew_to_lose", player.index)
             return None
+        return self.lose_crew_in(player, cabin)
+
+    def lose_crew_in(self, player: Player, cabin: int) -> str:
+        """The Crew in cabin number ``cabin`` is Lost: "Place that Crew under your Expedition
+        Leader card"; its own "If this Crew is Lost" and then the cards in force answer."""
+        cabins = player.flags["cabins"]
         crew = str(cabins[cabin - 1])
+        cursed = cabin in player.flags["cursed"]
         cabins[cabin - 1] = None
         player.flags["exhausted"].discard(cabin)
         player.flags["cursed"].discard(cabin)
         player.zones["lost_crew"].append(crew)
         self.sync_cabins(player)
         self.log("lost", player.index, crew, cabin)
+        # "If this Crew is Lost ...": the Lost Crew's own box first, as it goes under the
+        # Leader card (a Cursed Crew's box is out of force, as in its cabin); then the cards
+        # still in force ("When another of your Crew is Lost"). A Crew's own loss had no way
+        # to be answered: `on lost` on the Crew itself finds it out of force.
+        if not cursed and crew in self.cat.answering.get("this_crew_lost", ()):
+            self.fire("this_crew_lost", player, (crew,), event={"crew": crew})
         self.fire("lost", player, event={"crew": crew})
         return crew
 
@@ -1102,6 +1179,64 @@ class IncredibleExpeditions(FlowGame):
         self.board["crew_discard"].append(crew)
         self.sync_cabins(player)
         self.log("discard", player.index, crew, cabin)
+
+    def move_card(self, c: Context, card: str, source: str, target: str) -> None:
+        """The ``zones`` library's ``move_card`` (a house rule's "choose the Crew that is
+        Lost": ``move_card picked crew_cabins lost_crew``). The ``crew_cabins`` zone mirrors
+        the numbered cabins, so a Crew moved out of it leaves its cabin, which is available
+        again; one moved to ``lost_crew`` is Lost ("Place that Crew under your Expedition
+        Leader card"), as the die's Lost Crew is, and the cards answer it; one moved into it
+        goes into "the lowest-numbered available Crew Cabin", Refreshed. The engine's move
+        took the Crew from the zone alone: it stayed in its cabin, Exhausted and counted as
+        Capable, as well as under the Leader card."""
+        if "crew_cabins" not in (source, target) or source == target:
+            super().move_card(c, card, source, target)
+            return
+        player = c.player
+        if source == "crew_cabins":
+            cabins = player.flags["cabins"]
+            if card not in cabins:
+                raise RuleError(f"{player.name} has no {card} in a Crew Cabin")
+            cabin = cabins.index(card) + 1
+            if target == "lost_crew":
+                self.lose_crew_in(player, cabin)
+                return
+            cabins[cabin - 1] = None
+            player.flags["exhausted"].discard(cabin)
+            player.flags["cursed"].discard(cabin)
+            self.sync_cabins(player)
+            player.zones[target].append(card)
+            self.log("move_card", player.index, card, source, target)
+            return
+        if card not in player.zones[source]:
+            raise RuleError(f"{player.name} has no {card} in {source}")
+        if card not in self.cat.crew_ids:
+            raise RuleError(
+                f"'{card}' is no Crew: only Crew cards go into the Crew Cabins "
+                f"(move_card {card} {source} crew_cabins)"
+            )
+        self.hire_crew(player, card)
+        player.zones[source].remove(card)
+        self.log("move_card", player.index, card, source, target)
+
+    def move_all(self, c: Context, source: str, target: str) -> None:
+        """The ``zones`` library's ``move_all``: through :meth:`move_card`, card by card, when
+        the Crew Cabins are one of the zones (all of them, or none when the cabins free are
+        too few: "new Crew cards go into the lowest-numbered available Crew Cabin")."""
+        if "crew_cabins" not in (source, target) or source == target:
+            super().move_all(c, source, target)
+            return
+        player = c.player
+        moving = list(player.zones[source])
+        if target == "crew_cabins":
+            free = player.flags["cabins"].count(None)
+            if len(moving) > free:
+                raise RuleError(
+                    f"{player.name} has {free} available Crew Cabins for the {len(moving)} "
+                    f"cards of {source}: move_all {source} crew_cabins moves none"
+                )
+        for card in moving:
+            self.move_card(c, card, source, target)
 
     def sacrifice(self, c: Context, card: str) -> None:
         """ "Sacrifice (remove from the game)" a card of the player's, as a card's text says it
@@ -1866,11 +2001,23 @@ def refreshed(g: Game, c: Context, crew: str) -> bool:
 
 
 def exhaust(g: Game, c: Context, crew: str) -> None:
-    """Flip the player's Refreshed ``crew`` to its Exhausted side."""
+    """Flip the player's Refreshed ``crew`` to its Exhausted side. A card's text that Exhausts
+    another card's Crew ("Upon Facing, your Pilot is Exhausted") does what it can: with no
+    Refreshed one aboard nothing is Exhausted, as a token lost that the player lacks is not
+    taken (it stopped the game: "player 1 has no Refreshed pilot to Exhaust"). A Crew's own
+    ``exhaust self`` is what its ability costs: only a Refreshed Crew can pay it, so it is
+    still refused, saying how the card offers it only then."""
     game = _game(g)
     cabin = game.refreshed_cabin(c.player, crew)
     if cabin is None:
-        raise RuleError(f"{c.player.name} has no Refreshed {crew} to Exhaust")
+        if crew != c.card:
+            g.log("not_exhausted", c.player.index, crew)
+            return
+        raise RuleError(
+            f"{c.player.name} has no Refreshed {crew} to Exhaust: only a Refreshed Crew can "
+            "be Exhausted (a Rest Turn Refreshes it); offer the ability only then, "
+            "'if refreshed(self) { may { exhaust self ... } }', as the Pilot's"
+        )
     game.exhaust_cabin(c.player, cabin)
 
 
@@ -2103,6 +2250,7 @@ NATIVES: dict[str, Callable[..., Any]] = {
     "full_hand": _each_player("hand_size"),
     "leader_shows": _each_player("leader_shows"),
     "leader_prints": _each_player("leader_prints"),
+    "free_leaders": lambda g, c: list(g.board["leaders"]),
 }
 
 VERBS: dict[str, Callable[..., Any]] = {
@@ -2117,6 +2265,9 @@ VERBS: dict[str, Callable[..., Any]] = {
     "shuffle_decks": _whole_game("shuffle_decks"),
     "lay_out_locations": lay_out_locations,
     "take_expedition_leader": _each_player("take_expedition_leader"),
+    "take_this_expedition_leader": lambda g, c, leader: _game(g).take_chosen_leader(
+        c.player, leader
+    ),
     "place_secret_bet": _each_player("place_secret_bet"),
     "highest_bet_goes_first": _whole_game("highest_bet_goes_first"),
     "draw_random_crew": _each_player("draw_random_crew"),

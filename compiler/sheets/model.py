@@ -404,6 +404,7 @@ def phase_list(
     }
     if not phases:
         return [(item.title, [item.text]) for item in ref.phases]
+    rounds = any(section.get("section") == "round" for section in flow.get("sections", []))
     names = [p["name"] for p in phases]
     # An entry tied to no phase goes with the nearest tied entry above it that is played.
     groups: dict[str, list[Any]] = {name: [] for name in names}
@@ -427,7 +428,7 @@ def phase_list(
         if own and not any(i.variant for i in tied):
             tied = []  # the variant's phase: the base game's words no longer say what it does
         if not tied and (own or name not in omit):
-            out.append(_generated_phase(phase, writer, marks, section_of.get(name, "")))
+            out.append(_generated_phase(phase, writer, marks, section_of.get(name, ""), rounds))
             if written is not None:
                 written.append((str(writer.card.get("source", "")), *out[-1]))
         out += [(i.title, [i.text]) for i in groups[name] if i.phase != name or i in tied]
@@ -588,13 +589,21 @@ _SMALL_WORDS = frozenset("a an the of in on at to for and or with by from".split
 
 #: When a phase of a section other than the round's is played, said before its statements.
 _SECTION_WHEN = {"setup": "Once, at the setup: ", "end": "Once, after the last round: "}
+#: The end's words in a game played in turns with no rounds (Incredible Expeditions goes round
+#: the table until a ship reaches Atlantis): it has no last round to be after.
+_END_WITHOUT_ROUNDS = "Once, at the end of the game: "
 
 
 def _generated_phase(
-    phase: dict[str, Any], writer: CardWriter, marks: Marks, section: str = ""
+    phase: dict[str, Any],
+    writer: CardWriter,
+    marks: Marks,
+    section: str = "",
+    rounds: bool = True,
 ) -> tuple[str, Text]:
     """A phase the reference has no words for: its DSL title, its statements in words (a
-    setup's or an end's phase says when it is played)."""
+    setup's or an end's phase says when it is played: after the last round, or at the end of
+    the game when the flow has no rounds)."""
     # A title a designer wrote of "the player" is said to "you", as the sheet is ("A storm: on
     # a 6 you score 2", not "... the player scores 2").
     title = yours(str(phase.get("title") or phase["name"].replace("_", " ")))
@@ -602,6 +611,8 @@ def _generated_phase(
     writer.card = {"id": "flow", "title": title, "source": _at(phase.get("loc") or {})}
     text = _sentence(writer.block(phase["body"]))
     when = _SECTION_WHEN.get(section)
+    if section == "end" and not rounds:
+        when = _END_WITHOUT_ROUNDS
     if when and text and isinstance(text[0], str):
         text = [when + text[0][:1].lower() + text[0][1:], *text[1:]]
     number = marks("phase", phase["name"])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.runtime import Context, Game, RuleError
+from engine.runtime import Context, Game
 from engine.stdlib.registry import native, verb
 
 
@@ -26,20 +26,14 @@ def cards_in(g: Game, c: Context, zone: str) -> list[str]:
 
 @verb("card card_name, source zone, target zone", words="move {card} from {source} to {target}")
 def move_card(g: Game, c: Context, card: str, source: str, target: str) -> None:
-    """Move one copy of a card from one of the player's zones to another."""
-    zones = c.player.zones
-    if card not in zones[source]:
-        raise RuleError(f"{c.player.name} has no {card} in {source}")
-    zones[source].remove(card)
-    zones[target].append(card)
-    g.log("move_card", c.player.index, card, source, target)
+    """Move one copy of a card from one of the player's zones to another (through
+    :meth:`engine.runtime.Game.move_card`, which a game whose zone mirrors a board of its own
+    overrides, as Incredible Expeditions' Crew Cabins)."""
+    g.move_card(c, card, source, target)
 
 
 @verb("source zone, target zone", words="move every card from {source} to {target}")
 def move_all(g: Game, c: Context, source: str, target: str) -> None:
-    """Move every card of one of the player's zones to the end of another."""
-    zones = c.player.zones
-    moved = len(zones[source])
-    zones[target].extend(zones[source])
-    zones[source].clear()
-    g.log("move_all", c.player.index, source, target, moved)
+    """Move every card of one of the player's zones to the end of another (through
+    :meth:`engine.runtime.Game.move_all`)."""
+    g.move_all(c, source, target)

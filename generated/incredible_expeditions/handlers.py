@@ -23,129 +23,132 @@ VARIANT = None
 
 
 def dv_take_leader_tokens(g, c):
-    # verb take_leader_tokens (cards/incredible_expeditions/flow.cards:114)
-    if g.natives['leader_prints'](g, c, 'coin_pile'):  # @ cards/incredible_expeditions/flow.cards:115:3
-        g.gain(c, 'money', g.natives['leader_shows'](g, c, 'coin_pile'))  # @ cards/incredible_expeditions/flow.cards:116:5
+    # verb take_leader_tokens (cards/incredible_expeditions/flow.cards:109)
+    if g.natives['leader_prints'](g, c, 'coin_pile'):  # @ cards/incredible_expeditions/flow.cards:110:3
+        g.gain(c, 'money', g.natives['leader_shows'](g, c, 'coin_pile'))  # @ cards/incredible_expeditions/flow.cards:111:5
     else:
-        g.gain(c, 'money', g.params['starting_money'])  # @ cards/incredible_expeditions/flow.cards:118:5
-    g.gain(c, 'heroism', g.natives['leader_shows'](g, c, 'white_cross'))  # @ cards/incredible_expeditions/flow.cards:120:3
-    g.gain(c, 'skullduggery', g.natives['leader_shows'](g, c, 'black_skull'))  # @ cards/incredible_expeditions/flow.cards:121:3
+        g.gain(c, 'money', g.params['starting_money'])  # @ cards/incredible_expeditions/flow.cards:113:5
+    g.gain(c, 'heroism', g.natives['leader_shows'](g, c, 'white_cross'))  # @ cards/incredible_expeditions/flow.cards:115:3
+    g.gain(c, 'skullduggery', g.natives['leader_shows'](g, c, 'black_skull'))  # @ cards/incredible_expeditions/flow.cards:116:3
 
 
 def dv_first_player_bid(g, c):
-    # verb first_player_bid (cards/incredible_expeditions/flow.cards:125)
-    for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:127:3
+    # verb first_player_bid (cards/incredible_expeditions/flow.cards:120)
+    for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:122:3
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
-        g.verbs['place_secret_bet'](g, c2)  # @ cards/incredible_expeditions/flow.cards:128:5
-    for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:131:3
+        g.verbs['place_secret_bet'](g, c2)  # @ cards/incredible_expeditions/flow.cards:123:5
+    for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:126:3
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
-        g.lose(c2, 'money', g.natives['bet_placed'](g, c2))  # @ cards/incredible_expeditions/flow.cards:132:5
-    g.verbs['highest_bet_goes_first'](g, c)  # @ cards/incredible_expeditions/flow.cards:136:3
+        g.lose(c2, 'money', g.natives['bet_placed'](g, c2))  # @ cards/incredible_expeditions/flow.cards:127:5
+    g.verbs['highest_bet_goes_first'](g, c)  # @ cards/incredible_expeditions/flow.cards:131:3
 
 
 def dv_rescue_crew(g, c):
-    # verb rescue_crew (cards/incredible_expeditions/flow.cards:142)
-    for _ in range(g.spend((g.params['capable_crew'] - g.natives['capable_crew_count'](g, c)), 'repeats')):  # @ cards/incredible_expeditions/flow.cards:143:3
-        g.verbs['draw_random_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:144:5
+    # verb rescue_crew (cards/incredible_expeditions/flow.cards:137)
+    for _ in range(g.spend((g.params['capable_crew'] - g.natives['capable_crew_count'](g, c)), 'repeats')):  # @ cards/incredible_expeditions/flow.cards:138:3
+        g.verbs['draw_random_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:139:5
 
 
 def dv_take_rest_turn(g, c):
-    # verb take_rest_turn (cards/incredible_expeditions/flow.cards:150)
-    g.verbs['announce'](g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:151:3
-    g.verbs['refresh_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:154:3
-    g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:155:3
-    g.verbs['lay_out_market'](g, c, g.params['market_size'])  # @ cards/incredible_expeditions/flow.cards:158:3
-    g.verbs['acquire_cards'](g, c, g.params['acquisitions_per_turn'])  # @ cards/incredible_expeditions/flow.cards:160:3
-    g.verbs['clear_market'](g, c)  # @ cards/incredible_expeditions/flow.cards:161:3
+    # verb take_rest_turn (cards/incredible_expeditions/flow.cards:145)
+    g.verbs['announce'](g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:146:3
+    g.verbs['refresh_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:149:3
+    g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:150:3
+    g.verbs['lay_out_market'](g, c, g.params['market_size'])  # @ cards/incredible_expeditions/flow.cards:153:3
+    g.verbs['acquire_cards'](g, c, g.params['acquisitions_per_turn'])  # @ cards/incredible_expeditions/flow.cards:155:3
+    g.verbs['clear_market'](g, c)  # @ cards/incredible_expeditions/flow.cards:156:3
 
 
 def dv_take_encounter_turn(g, c):
-    # verb take_encounter_turn (cards/incredible_expeditions/flow.cards:166)
-    g.verbs['announce'](g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:167:3
-    g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:170:3
+    # verb take_encounter_turn (cards/incredible_expeditions/flow.cards:161)
+    g.verbs['announce'](g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:162:3
+    g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:165:3
 
 
 def dv_venture_forth(g, c):
-    # verb venture_forth (cards/incredible_expeditions/flow.cards:183)
-    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:185:3
-    g.verbs['move_ship'](g, c, 'closer')  # @ cards/incredible_expeditions/flow.cards:187:3
-    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:188:3
+    # verb venture_forth (cards/incredible_expeditions/flow.cards:178)
+    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:180:3
+    g.verbs['move_ship'](g, c, 'closer')  # @ cards/incredible_expeditions/flow.cards:182:3
+    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:183:3
 
 
 def dv_venture_back(g, c):
-    # verb venture_back (cards/incredible_expeditions/flow.cards:191)
-    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:192:3
-    g.verbs['move_ship'](g, c, 'back')  # @ cards/incredible_expeditions/flow.cards:193:3
-    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:194:3
+    # verb venture_back (cards/incredible_expeditions/flow.cards:186)
+    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:187:3
+    g.verbs['move_ship'](g, c, 'back')  # @ cards/incredible_expeditions/flow.cards:188:3
+    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:189:3
 
 
 def dv_arrive(g, c):
-    # verb arrive (cards/incredible_expeditions/flow.cards:197)
-    g.verbs['flip_location'](g, c)  # @ cards/incredible_expeditions/flow.cards:199:3
-    g.fire_in_force(c, 'entering_location')  # @ cards/incredible_expeditions/flow.cards:202:3
-    if g.natives['ignoring'](g, c, 'location_text'):  # @ cards/incredible_expeditions/flow.cards:204:3
-        g.verbs['skip_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:205:5
+    # verb arrive (cards/incredible_expeditions/flow.cards:192)
+    g.verbs['flip_location'](g, c)  # @ cards/incredible_expeditions/flow.cards:194:3
+    g.fire_in_force(c, 'entering_location')  # @ cards/incredible_expeditions/flow.cards:197:3
+    if g.natives['ignoring'](g, c, 'location_text'):  # @ cards/incredible_expeditions/flow.cards:199:3
+        g.verbs['skip_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:200:5
     else:
-        g.verbs['follow_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:207:5
-    dv_face_encounter(g, c)  # @ cards/incredible_expeditions/flow.cards:211:3
+        g.verbs['follow_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:202:5
+    dv_face_encounter(g, c)  # @ cards/incredible_expeditions/flow.cards:206:3
 
 
 def dv_face_encounter(g, c):
-    # verb face_encounter (cards/incredible_expeditions/flow.cards:216)
-    g.verbs['flip_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:218:3
-    if g.natives['facing_an_encounter'](g, c):  # @ cards/incredible_expeditions/flow.cards:219:3
-        w1 = g.open_window(c, 'facing', {'heroism_difficulty': g.natives['printed_heroism_difficulty'](g, c), 'skullduggery_difficulty': g.natives['printed_skullduggery_difficulty'](g, c)})  # @ cards/incredible_expeditions/flow.cards:223:5
-        g.verbs['set_difficulty'](g, c, w1.q['heroism_difficulty'], w1.q['skullduggery_difficulty'])  # @ cards/incredible_expeditions/flow.cards:224:7
-        g.verbs['raise_against_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:230:5
-        if g.natives['difficulty_met'](g, c):  # @ cards/incredible_expeditions/flow.cards:231:5
-            g.verbs['defeat_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:232:7
-            g.fire_in_force(c, 'defeated')  # @ cards/incredible_expeditions/flow.cards:235:7
-            if ((g.natives['at_the_last_location'](g, c) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c))) and (not g.natives['winner_found'](g, c))):  # @ cards/incredible_expeditions/flow.cards:238:7
-                g.gain(c, 'victory', 1)  # @ cards/incredible_expeditions/flow.cards:239:9
-                g.verbs['declare_winner'](g, c)  # @ cards/incredible_expeditions/flow.cards:240:9
+    # verb face_encounter (cards/incredible_expeditions/flow.cards:211)
+    g.verbs['flip_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:213:3
+    if g.natives['facing_an_encounter'](g, c):  # @ cards/incredible_expeditions/flow.cards:214:3
+        w1 = g.open_window(c, 'facing', {'heroism_difficulty': g.natives['printed_heroism_difficulty'](g, c), 'skullduggery_difficulty': g.natives['printed_skullduggery_difficulty'](g, c)})  # @ cards/incredible_expeditions/flow.cards:218:5
+        g.verbs['set_difficulty'](g, c, w1.q['heroism_difficulty'], w1.q['skullduggery_difficulty'])  # @ cards/incredible_expeditions/flow.cards:219:7
+        g.verbs['raise_against_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:225:5
+        if g.natives['difficulty_met'](g, c):  # @ cards/incredible_expeditions/flow.cards:226:5
+            g.verbs['defeat_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:227:7
+            g.fire_in_force(c, 'defeated')  # @ cards/incredible_expeditions/flow.cards:230:7
+            if ((g.natives['at_the_last_location'](g, c) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c))) and (not g.natives['winner_found'](g, c))):  # @ cards/incredible_expeditions/flow.cards:233:7
+                g.gain(c, 'victory', 1)  # @ cards/incredible_expeditions/flow.cards:234:9
+                g.verbs['declare_winner'](g, c)  # @ cards/incredible_expeditions/flow.cards:235:9
+                g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:240:9
+                dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:241:9
+                g.end_game(c, 'a ship reached Atlantis')  # @ cards/incredible_expeditions/flow.cards:242:9
         else:
-            g.verbs['leave_undefeated'](g, c)  # @ cards/incredible_expeditions/flow.cards:246:7
-            g.fire_in_force(c, 'undefeated')  # @ cards/incredible_expeditions/flow.cards:247:7
-            g.verbs['discard_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:248:7
-        g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:251:5
-        dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:252:5
+            g.verbs['leave_undefeated'](g, c)  # @ cards/incredible_expeditions/flow.cards:248:7
+            g.fire_in_force(c, 'undefeated')  # @ cards/incredible_expeditions/flow.cards:249:7
+            g.verbs['discard_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:250:7
+        g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:253:5
+        dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:254:5
 
 
 def dv_reset_temporary_totals(g, c):
-    # verb reset_temporary_totals (cards/incredible_expeditions/flow.cards:258)
-    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:259:3
-    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:260:3
-    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:261:3
+    # verb reset_temporary_totals (cards/incredible_expeditions/flow.cards:260)
+    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:261:3
+    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:262:3
+    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:263:3
 
 
 def dv_draw_phase(g, c):
-    # verb draw_phase (cards/incredible_expeditions/flow.cards:266)
-    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:268:3
-    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:270:3
-    dv_draw_to_hand_size(g, c)  # @ cards/incredible_expeditions/flow.cards:272:3
+    # verb draw_phase (cards/incredible_expeditions/flow.cards:268)
+    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:270:3
+    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:272:3
+    dv_draw_to_hand_size(g, c)  # @ cards/incredible_expeditions/flow.cards:274:3
 
 
 def dv_draw_to_hand_size(g, c):
-    # verb draw_to_hand_size (cards/incredible_expeditions/flow.cards:275)
-    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:278:3
-        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:279:5
+    # verb draw_to_hand_size (cards/incredible_expeditions/flow.cards:277)
+    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:280:3
+        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:281:5
     else:
-        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:281:5
+        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:283:5
 
 
 def df_marooned(g, c):
-    # function marooned (cards/incredible_expeditions/flow.cards:108)
-    return ((g.natives['competitive_game'](g, c) and (not g.natives['at_port_city'](g, c))) and (g.natives['capable_crew_count'](g, c) < g.params['capable_crew']))  # @ cards/incredible_expeditions/flow.cards:108:1
+    # function marooned (cards/incredible_expeditions/flow.cards:103)
+    return ((g.natives['competitive_game'](g, c) and (not g.natives['at_port_city'](g, c))) and (g.natives['capable_crew_count'](g, c) < g.params['capable_crew']))  # @ cards/incredible_expeditions/flow.cards:103:1
 
 
 def df_may_venture_closer(g, c):
-    # function may_venture_closer (cards/incredible_expeditions/flow.cards:176)
-    return ((not g.natives['at_the_last_location'](g, c)) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c)))  # @ cards/incredible_expeditions/flow.cards:176:1
+    # function may_venture_closer (cards/incredible_expeditions/flow.cards:171)
+    return ((not g.natives['at_the_last_location'](g, c)) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c)))  # @ cards/incredible_expeditions/flow.cards:171:1
 
 
 def df_may_venture_back(g, c):
-    # function may_venture_back (cards/incredible_expeditions/flow.cards:181)
-    return ((not g.natives['at_port_city'](g, c)) and (not df_may_venture_closer(g, c)))  # @ cards/incredible_expeditions/flow.cards:181:1
+    # function may_venture_back (cards/incredible_expeditions/flow.cards:176)
+    return ((not g.natives['at_port_city'](g, c)) and (not df_may_venture_closer(g, c)))  # @ cards/incredible_expeditions/flow.cards:176:1
 
 
 def h_pilot__entering_location(g, c):
@@ -324,29 +327,27 @@ def p_turn__spend_the_turn(g, c):
         else:
             dv_take_encounter_turn(g, c)  # @ cards/incredible_expeditions/flow.cards:62:11
     g.verbs['turn_taken'](g, c)  # @ cards/incredible_expeditions/flow.cards:65:7
-    if g.natives['winner_found'](g, c):  # @ cards/incredible_expeditions/flow.cards:68:7
-        g.end_game(c, 'a ship reached Atlantis')  # @ cards/incredible_expeditions/flow.cards:69:9
 
 
 def p_turn__end_of_the_turn(g, c):
-    # phase end_of_the_turn "At the end of your turn" (cards/incredible_expeditions/flow.cards:72)
-    dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:75:7
+    # phase end_of_the_turn "At the end of your turn" (cards/incredible_expeditions/flow.cards:67)
+    dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:70:7
 
 
 def p_turn__draw_phase(g, c):
-    # phase draw_phase "Draw Phase" (cards/incredible_expeditions/flow.cards:77)
-    dv_draw_phase(g, c)  # @ cards/incredible_expeditions/flow.cards:79:7
+    # phase draw_phase "Draw Phase" (cards/incredible_expeditions/flow.cards:72)
+    dv_draw_phase(g, c)  # @ cards/incredible_expeditions/flow.cards:74:7
 
 
 def p_turn__turn_limit(g, c):
-    # phase turn_limit "The turn limit" (cards/incredible_expeditions/flow.cards:85)
-    if (g.natives['turns_taken'](g, c) >= g.params['turn_limit']):  # @ cards/incredible_expeditions/flow.cards:86:7
-        g.end_game(c, 'turn limit')  # @ cards/incredible_expeditions/flow.cards:87:9
+    # phase turn_limit "The turn limit" (cards/incredible_expeditions/flow.cards:80)
+    if (g.natives['turns_taken'](g, c) >= g.params['turn_limit']):  # @ cards/incredible_expeditions/flow.cards:81:7
+        g.end_game(c, 'turn limit')  # @ cards/incredible_expeditions/flow.cards:82:9
 
 
 def flow__end_when(g, c):
-    # flow: end_when (cards/incredible_expeditions/flow.cards:97)
-    return g.natives['winner_found'](g, c)  # @ cards/incredible_expeditions/flow.cards:97:3
+    # flow: end_when (cards/incredible_expeditions/flow.cards:92)
+    return g.natives['winner_found'](g, c)  # @ cards/incredible_expeditions/flow.cards:92:3
 
 
 def run__setup(g, c):
@@ -361,7 +362,7 @@ def run__setup(g, c):
     g.verbs['deal_starting_decks'](g, c)  # @ cards/incredible_expeditions/flow.cards:12:7
     g.verbs['shuffle_decks'](g, c)  # @ cards/incredible_expeditions/flow.cards:14:7
     g.verbs['lay_out_locations'](g, c, 'port_city', 'drowned_city_of_atlantis')  # @ cards/incredible_expeditions/flow.cards:18:7
-    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:97:3
+    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
     # phase get_ready
     if logs:
@@ -370,26 +371,26 @@ def run__setup(g, c):
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
         g.verbs['take_expedition_leader'](g, c2)  # @ cards/incredible_expeditions/flow.cards:24:9
         # verb take_leader_tokens
-        if g.natives['leader_prints'](g, c2, 'coin_pile'):  # @ cards/incredible_expeditions/flow.cards:115:3
-            g.gain(c2, 'money', n_leader_shows(g, c2, 'coin_pile'))  # @ cards/incredible_expeditions/flow.cards:116:5
+        if g.natives['leader_prints'](g, c2, 'coin_pile'):  # @ cards/incredible_expeditions/flow.cards:110:3
+            g.gain(c2, 'money', n_leader_shows(g, c2, 'coin_pile'))  # @ cards/incredible_expeditions/flow.cards:111:5
         else:
-            g.gain(c2, 'money', g.params['starting_money'])  # @ cards/incredible_expeditions/flow.cards:118:5
-        g.gain(c2, 'heroism', n_leader_shows(g, c2, 'white_cross'))  # @ cards/incredible_expeditions/flow.cards:120:3
-        g.gain(c2, 'skullduggery', n_leader_shows(g, c2, 'black_skull'))  # @ cards/incredible_expeditions/flow.cards:121:3
-    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:97:3
+            g.gain(c2, 'money', g.params['starting_money'])  # @ cards/incredible_expeditions/flow.cards:113:5
+        g.gain(c2, 'heroism', n_leader_shows(g, c2, 'white_cross'))  # @ cards/incredible_expeditions/flow.cards:115:3
+        g.gain(c2, 'skullduggery', n_leader_shows(g, c2, 'black_skull'))  # @ cards/incredible_expeditions/flow.cards:116:3
+    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
     # phase pay_to_be_first
     if logs:
         g.events.append(('phase', c.player.index, 'pay_to_be_first'))
     # verb first_player_bid
-    for v_i5_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:127:3
+    for v_i5_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:122:3
         c2 = c if v_i5_explorer is c.player else c.for_player(v_i5_explorer)
-        g.verbs['place_secret_bet'](g, c2)  # @ cards/incredible_expeditions/flow.cards:128:5
-    for v_i5_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:131:3
+        g.verbs['place_secret_bet'](g, c2)  # @ cards/incredible_expeditions/flow.cards:123:5
+    for v_i5_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:126:3
         c2 = c if v_i5_explorer is c.player else c.for_player(v_i5_explorer)
-        g.lose(c2, 'money', g.natives['bet_placed'](g, c2))  # @ cards/incredible_expeditions/flow.cards:132:5
-    g.verbs['highest_bet_goes_first'](g, c)  # @ cards/incredible_expeditions/flow.cards:136:3
-    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:97:3
+        g.lose(c2, 'money', g.natives['bet_placed'](g, c2))  # @ cards/incredible_expeditions/flow.cards:127:5
+    g.verbs['highest_bet_goes_first'](g, c)  # @ cards/incredible_expeditions/flow.cards:131:3
+    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
     # phase draw_a_hand
     if logs:
@@ -397,11 +398,11 @@ def run__setup(g, c):
     for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:36:7
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
         # verb draw_to_hand_size
-        if g.natives['at_port_city'](g, c2):  # @ cards/incredible_expeditions/flow.cards:278:3
-            stdlib_decks.draw_from(g, c2, 'resource_deck', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:279:5
+        if g.natives['at_port_city'](g, c2):  # @ cards/incredible_expeditions/flow.cards:280:3
+            stdlib_decks.draw_from(g, c2, 'resource_deck', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:281:5
         else:
-            stdlib_decks.draw_or_reshuffle(g, c2, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:281:5
-    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:97:3
+            stdlib_decks.draw_or_reshuffle(g, c2, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:283:5
+    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
 
 
@@ -423,68 +424,66 @@ def run__turn(g, c):
     if df_marooned(g, c):  # @ cards/incredible_expeditions/flow.cards:47:7
         if g.may(c, 'flow.marooned.rescue_crew', 'draw random Crew from the discard pile until you have a total of 3 Capable Crew'):  # @ cards/incredible_expeditions/flow.cards:48:9
             # verb rescue_crew
-            for _ in range(g.spend((g.params['capable_crew'] - g.natives['capable_crew_count'](g, c)), 'repeats')):  # @ cards/incredible_expeditions/flow.cards:143:3
-                g.verbs['draw_random_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:144:5
-    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:97:3
+            for _ in range(g.spend((g.params['capable_crew'] - g.natives['capable_crew_count'](g, c)), 'repeats')):  # @ cards/incredible_expeditions/flow.cards:138:3
+                g.verbs['draw_random_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:139:5
+    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
     # phase spend_the_turn
     if logs:
         g.events.append(('phase', c.player.index, 'spend_the_turn'))
     if g.natives['first_turn'](g, c):  # @ cards/incredible_expeditions/flow.cards:55:7
         # verb take_rest_turn
-        gv_announce(g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:151:3
-        gv_refresh_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:154:3
-        g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:155:3
-        gv_lay_out_market(g, c, p_market_size)  # @ cards/incredible_expeditions/flow.cards:158:3
-        gv_acquire_cards(g, c, p_acquisitions_per_turn)  # @ cards/incredible_expeditions/flow.cards:160:3
-        gv_clear_market(g, c)  # @ cards/incredible_expeditions/flow.cards:161:3
+        gv_announce(g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:146:3
+        gv_refresh_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:149:3
+        g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:150:3
+        gv_lay_out_market(g, c, p_market_size)  # @ cards/incredible_expeditions/flow.cards:153:3
+        gv_acquire_cards(g, c, p_acquisitions_per_turn)  # @ cards/incredible_expeditions/flow.cards:155:3
+        gv_clear_market(g, c)  # @ cards/incredible_expeditions/flow.cards:156:3
     else:
         g.verbs['choose_rest_or_encounter_turn'](g, c)  # @ cards/incredible_expeditions/flow.cards:58:9
         if g.natives['resting'](g, c):  # @ cards/incredible_expeditions/flow.cards:59:9
             # verb take_rest_turn
-            gv_announce(g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:151:3
-            gv_refresh_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:154:3
-            g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:155:3
-            gv_lay_out_market(g, c, p_market_size)  # @ cards/incredible_expeditions/flow.cards:158:3
-            gv_acquire_cards(g, c, p_acquisitions_per_turn)  # @ cards/incredible_expeditions/flow.cards:160:3
-            gv_clear_market(g, c)  # @ cards/incredible_expeditions/flow.cards:161:3
+            gv_announce(g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:146:3
+            gv_refresh_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:149:3
+            g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:150:3
+            gv_lay_out_market(g, c, p_market_size)  # @ cards/incredible_expeditions/flow.cards:153:3
+            gv_acquire_cards(g, c, p_acquisitions_per_turn)  # @ cards/incredible_expeditions/flow.cards:155:3
+            gv_clear_market(g, c)  # @ cards/incredible_expeditions/flow.cards:156:3
         else:
             # verb take_encounter_turn
-            gv_announce(g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:167:3
-            g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:170:3
+            gv_announce(g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:162:3
+            g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:165:3
     g.verbs['turn_taken'](g, c)  # @ cards/incredible_expeditions/flow.cards:65:7
-    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:68:7
-        g.end_game(c, 'a ship reached Atlantis')  # @ cards/incredible_expeditions/flow.cards:69:9
-    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:97:3
+    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
     # phase end_of_the_turn
     if logs:
         g.events.append(('phase', c.player.index, 'end_of_the_turn'))
     # verb reset_temporary_totals
-    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:259:3
-    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:260:3
-    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:261:3
-    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:97:3
+    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:261:3
+    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:262:3
+    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:263:3
+    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
     # phase draw_phase
     if logs:
         g.events.append(('phase', c.player.index, 'draw_phase'))
     # verb draw_phase
-    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:268:3
-    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:270:3
+    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:270:3
+    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:272:3
     # verb draw_to_hand_size
-    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:278:3
-        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:279:5
+    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:280:3
+        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:281:5
     else:
-        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:281:5
-    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:97:3
+        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:283:5
+    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
     # phase turn_limit
     if logs:
         g.events.append(('phase', c.player.index, 'turn_limit'))
-    if (g.natives['turns_taken'](g, c) >= g.params['turn_limit']):  # @ cards/incredible_expeditions/flow.cards:86:7
-        g.end_game(c, 'turn limit')  # @ cards/incredible_expeditions/flow.cards:87:9
-        if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:97:3
+    if (g.natives['turns_taken'](g, c) >= g.params['turn_limit']):  # @ cards/incredible_expeditions/flow.cards:81:7
+        g.end_game(c, 'turn limit')  # @ cards/incredible_expeditions/flow.cards:82:9
+        if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
             g.end_when_held()
 
 
@@ -534,183 +533,182 @@ FLOW = {
 }
 
 LINES = {
-    27: ('cards/incredible_expeditions/flow.cards', 115, 3),
-    28: ('cards/incredible_expeditions/flow.cards', 116, 5),
-    30: ('cards/incredible_expeditions/flow.cards', 118, 5),
-    31: ('cards/incredible_expeditions/flow.cards', 120, 3),
-    32: ('cards/incredible_expeditions/flow.cards', 121, 3),
-    37: ('cards/incredible_expeditions/flow.cards', 127, 3),
-    39: ('cards/incredible_expeditions/flow.cards', 128, 5),
-    40: ('cards/incredible_expeditions/flow.cards', 131, 3),
-    42: ('cards/incredible_expeditions/flow.cards', 132, 5),
-    43: ('cards/incredible_expeditions/flow.cards', 136, 3),
-    48: ('cards/incredible_expeditions/flow.cards', 143, 3),
-    49: ('cards/incredible_expeditions/flow.cards', 144, 5),
-    54: ('cards/incredible_expeditions/flow.cards', 151, 3),
-    55: ('cards/incredible_expeditions/flow.cards', 154, 3),
-    56: ('cards/incredible_expeditions/flow.cards', 155, 3),
-    57: ('cards/incredible_expeditions/flow.cards', 158, 3),
-    58: ('cards/incredible_expeditions/flow.cards', 160, 3),
-    59: ('cards/incredible_expeditions/flow.cards', 161, 3),
-    64: ('cards/incredible_expeditions/flow.cards', 167, 3),
-    65: ('cards/incredible_expeditions/flow.cards', 170, 3),
-    70: ('cards/incredible_expeditions/flow.cards', 185, 3),
-    71: ('cards/incredible_expeditions/flow.cards', 187, 3),
-    72: ('cards/incredible_expeditions/flow.cards', 188, 3),
-    77: ('cards/incredible_expeditions/flow.cards', 192, 3),
-    78: ('cards/incredible_expeditions/flow.cards', 193, 3),
-    79: ('cards/incredible_expeditions/flow.cards', 194, 3),
-    84: ('cards/incredible_expeditions/flow.cards', 199, 3),
-    85: ('cards/incredible_expeditions/flow.cards', 202, 3),
-    86: ('cards/incredible_expeditions/flow.cards', 204, 3),
-    87: ('cards/incredible_expeditions/flow.cards', 205, 5),
-    89: ('cards/incredible_expeditions/flow.cards', 207, 5),
-    90: ('cards/incredible_expeditions/flow.cards', 211, 3),
-    95: ('cards/incredible_expeditions/flow.cards', 218, 3),
-    96: ('cards/incredible_expeditions/flow.cards', 219, 3),
-    97: ('cards/incredible_expeditions/flow.cards', 223, 5),
-    98: ('cards/incredible_expeditions/flow.cards', 224, 7),
-    99: ('cards/incredible_expeditions/flow.cards', 230, 5),
-    100: ('cards/incredible_expeditions/flow.cards', 231, 5),
-    101: ('cards/incredible_expeditions/flow.cards', 232, 7),
-    102: ('cards/incredible_expeditions/flow.cards', 235, 7),
-    103: ('cards/incredible_expeditions/flow.cards', 238, 7),
-    104: ('cards/incredible_expeditions/flow.cards', 239, 9),
-    105: ('cards/incredible_expeditions/flow.cards', 240, 9),
-    107: ('cards/incredible_expeditions/flow.cards', 246, 7),
-    108: ('cards/incredible_expeditions/flow.cards', 247, 7),
-    109: ('cards/incredible_expeditions/flow.cards', 248, 7),
-    110: ('cards/incredible_expeditions/flow.cards', 251, 5),
-    111: ('cards/incredible_expeditions/flow.cards', 252, 5),
-    116: ('cards/incredible_expeditions/flow.cards', 259, 3),
-    117: ('cards/incredible_expeditions/flow.cards', 260, 3),
-    118: ('cards/incredible_expeditions/flow.cards', 261, 3),
-    123: ('cards/incredible_expeditions/flow.cards', 268, 3),
-    124: ('cards/incredible_expeditions/flow.cards', 270, 3),
-    125: ('cards/incredible_expeditions/flow.cards', 272, 3),
-    130: ('cards/incredible_expeditions/flow.cards', 278, 3),
-    131: ('cards/incredible_expeditions/flow.cards', 279, 5),
-    133: ('cards/incredible_expeditions/flow.cards', 281, 5),
-    138: ('cards/incredible_expeditions/flow.cards', 108, 1),
-    143: ('cards/incredible_expeditions/flow.cards', 176, 1),
-    148: ('cards/incredible_expeditions/flow.cards', 181, 1),
-    153: ('cards/incredible_expeditions/crew.cards', 20, 5),
-    154: ('cards/incredible_expeditions/crew.cards', 21, 7),
-    155: ('cards/incredible_expeditions/crew.cards', 22, 9),
-    156: ('cards/incredible_expeditions/crew.cards', 23, 9),
-    161: ('cards/incredible_expeditions/crew.cards', 38, 5),
-    166: ('cards/incredible_expeditions/crew.cards', 93, 5),
-    167: ('cards/incredible_expeditions/crew.cards', 94, 7),
-    168: ('cards/incredible_expeditions/crew.cards', 95, 9),
-    169: ('cards/incredible_expeditions/crew.cards', 96, 9),
-    174: ('cards/incredible_expeditions/encounters.cards', 13, 5),
-    179: ('cards/incredible_expeditions/encounters.cards', 44, 5),
-    184: ('cards/incredible_expeditions/encounters.cards', 53, 5),
-    189: ('cards/incredible_expeditions/encounters.cards', 76, 5),
-    194: ('cards/incredible_expeditions/encounters.cards', 91, 5),
-    199: ('cards/incredible_expeditions/encounters.cards', 103, 5),
-    204: ('cards/incredible_expeditions/encounters.cards', 112, 5),
-    209: ('cards/incredible_expeditions/encounters.cards', 121, 5),
-    214: ('cards/incredible_expeditions/encounters.cards', 130, 5),
-    219: ('cards/incredible_expeditions/encounters.cards', 145, 5),
-    224: ('cards/incredible_expeditions/leaders.cards', 25, 5),
-    229: ('cards/incredible_expeditions/leaders.cards', 35, 5),
-    234: ('cards/incredible_expeditions/leaders.cards', 45, 5),
-    239: ('cards/incredible_expeditions/locations.cards', 25, 5),
-    244: ('cards/incredible_expeditions/locations.cards', 33, 5),
-    249: ('cards/incredible_expeditions/locations.cards', 46, 5),
-    254: ('cards/incredible_expeditions/locations.cards', 54, 5),
-    259: ('cards/incredible_expeditions/resources.cards', 26, 5),
-    264: ('cards/incredible_expeditions/resources.cards', 36, 5),
-    269: ('cards/incredible_expeditions/resources.cards', 87, 5),
-    274: ('cards/incredible_expeditions/resources.cards', 111, 5),
-    279: ('cards/incredible_expeditions/resources.cards', 121, 5),
-    284: ('cards/incredible_expeditions/flow.cards', 12, 7),
-    285: ('cards/incredible_expeditions/flow.cards', 14, 7),
-    286: ('cards/incredible_expeditions/flow.cards', 18, 7),
-    291: ('cards/incredible_expeditions/flow.cards', 21, 7),
-    293: ('cards/incredible_expeditions/flow.cards', 24, 9),
-    294: ('cards/incredible_expeditions/flow.cards', 27, 9),
-    299: ('cards/incredible_expeditions/flow.cards', 31, 7),
-    304: ('cards/incredible_expeditions/flow.cards', 36, 7),
-    306: ('cards/incredible_expeditions/flow.cards', 37, 9),
-    311: ('cards/incredible_expeditions/flow.cards', 47, 7),
-    312: ('cards/incredible_expeditions/flow.cards', 48, 9),
-    313: ('cards/incredible_expeditions/flow.cards', 49, 11),
-    318: ('cards/incredible_expeditions/flow.cards', 55, 7),
-    319: ('cards/incredible_expeditions/flow.cards', 56, 9),
-    321: ('cards/incredible_expeditions/flow.cards', 58, 9),
-    322: ('cards/incredible_expeditions/flow.cards', 59, 9),
-    323: ('cards/incredible_expeditions/flow.cards', 60, 11),
-    325: ('cards/incredible_expeditions/flow.cards', 62, 11),
-    326: ('cards/incredible_expeditions/flow.cards', 65, 7),
-    327: ('cards/incredible_expeditions/flow.cards', 68, 7),
-    328: ('cards/incredible_expeditions/flow.cards', 69, 9),
-    333: ('cards/incredible_expeditions/flow.cards', 75, 7),
-    338: ('cards/incredible_expeditions/flow.cards', 79, 7),
-    343: ('cards/incredible_expeditions/flow.cards', 86, 7),
-    344: ('cards/incredible_expeditions/flow.cards', 87, 9),
-    349: ('cards/incredible_expeditions/flow.cards', 97, 3),
-    361: ('cards/incredible_expeditions/flow.cards', 12, 7),
-    362: ('cards/incredible_expeditions/flow.cards', 14, 7),
-    363: ('cards/incredible_expeditions/flow.cards', 18, 7),
-    364: ('cards/incredible_expeditions/flow.cards', 97, 3),
-    369: ('cards/incredible_expeditions/flow.cards', 21, 7),
-    371: ('cards/incredible_expeditions/flow.cards', 24, 9),
-    373: ('cards/incredible_expeditions/flow.cards', 115, 3),
-    374: ('cards/incredible_expeditions/flow.cards', 116, 5),
-    376: ('cards/incredible_expeditions/flow.cards', 118, 5),
-    377: ('cards/incredible_expeditions/flow.cards', 120, 3),
-    378: ('cards/incredible_expeditions/flow.cards', 121, 3),
-    379: ('cards/incredible_expeditions/flow.cards', 97, 3),
-    385: ('cards/incredible_expeditions/flow.cards', 127, 3),
-    387: ('cards/incredible_expeditions/flow.cards', 128, 5),
-    388: ('cards/incredible_expeditions/flow.cards', 131, 3),
-    390: ('cards/incredible_expeditions/flow.cards', 132, 5),
-    391: ('cards/incredible_expeditions/flow.cards', 136, 3),
-    392: ('cards/incredible_expeditions/flow.cards', 97, 3),
-    397: ('cards/incredible_expeditions/flow.cards', 36, 7),
-    400: ('cards/incredible_expeditions/flow.cards', 278, 3),
-    401: ('cards/incredible_expeditions/flow.cards', 279, 5),
-    403: ('cards/incredible_expeditions/flow.cards', 281, 5),
-    404: ('cards/incredible_expeditions/flow.cards', 97, 3),
-    423: ('cards/incredible_expeditions/flow.cards', 47, 7),
-    424: ('cards/incredible_expeditions/flow.cards', 48, 9),
-    426: ('cards/incredible_expeditions/flow.cards', 143, 3),
-    427: ('cards/incredible_expeditions/flow.cards', 144, 5),
-    428: ('cards/incredible_expeditions/flow.cards', 97, 3),
-    433: ('cards/incredible_expeditions/flow.cards', 55, 7),
-    435: ('cards/incredible_expeditions/flow.cards', 151, 3),
-    436: ('cards/incredible_expeditions/flow.cards', 154, 3),
-    437: ('cards/incredible_expeditions/flow.cards', 155, 3),
-    438: ('cards/incredible_expeditions/flow.cards', 158, 3),
-    439: ('cards/incredible_expeditions/flow.cards', 160, 3),
-    440: ('cards/incredible_expeditions/flow.cards', 161, 3),
-    442: ('cards/incredible_expeditions/flow.cards', 58, 9),
-    443: ('cards/incredible_expeditions/flow.cards', 59, 9),
-    445: ('cards/incredible_expeditions/flow.cards', 151, 3),
-    446: ('cards/incredible_expeditions/flow.cards', 154, 3),
-    447: ('cards/incredible_expeditions/flow.cards', 155, 3),
-    448: ('cards/incredible_expeditions/flow.cards', 158, 3),
-    449: ('cards/incredible_expeditions/flow.cards', 160, 3),
-    450: ('cards/incredible_expeditions/flow.cards', 161, 3),
-    453: ('cards/incredible_expeditions/flow.cards', 167, 3),
-    454: ('cards/incredible_expeditions/flow.cards', 170, 3),
-    455: ('cards/incredible_expeditions/flow.cards', 65, 7),
-    456: ('cards/incredible_expeditions/flow.cards', 68, 7),
-    457: ('cards/incredible_expeditions/flow.cards', 69, 9),
-    458: ('cards/incredible_expeditions/flow.cards', 97, 3),
-    464: ('cards/incredible_expeditions/flow.cards', 259, 3),
-    465: ('cards/incredible_expeditions/flow.cards', 260, 3),
-    466: ('cards/incredible_expeditions/flow.cards', 261, 3),
-    467: ('cards/incredible_expeditions/flow.cards', 97, 3),
-    473: ('cards/incredible_expeditions/flow.cards', 268, 3),
-    474: ('cards/incredible_expeditions/flow.cards', 270, 3),
-    476: ('cards/incredible_expeditions/flow.cards', 278, 3),
-    477: ('cards/incredible_expeditions/flow.cards', 279, 5),
-    479: ('cards/incredible_expeditions/flow.cards', 281, 5),
-    480: ('cards/incredible_expeditions/flow.cards', 97, 3),
-    485: ('cards/incredible_expeditions/flow.cards', 86, 7),
-    486: ('cards/incredible_expeditions/flow.cards', 87, 9),
-    487: ('cards/incredible_expeditions/flow.cards', 97, 3),
+    27: ('cards/incredible_expeditions/flow.cards', 110, 3),
+    28: ('cards/incredible_expeditions/flow.cards', 111, 5),
+    30: ('cards/incredible_expeditions/flow.cards', 113, 5),
+    31: ('cards/incredible_expeditions/flow.cards', 115, 3),
+    32: ('cards/incredible_expeditions/flow.cards', 116, 3),
+    37: ('cards/incredible_expeditions/flow.cards', 122, 3),
+    39: ('cards/incredible_expeditions/flow.cards', 123, 5),
+    40: ('cards/incredible_expeditions/flow.cards', 126, 3),
+    42: ('cards/incredible_expeditions/flow.cards', 127, 5),
+    43: ('cards/incredible_expeditions/flow.cards', 131, 3),
+    48: ('cards/incredible_expeditions/flow.cards', 138, 3),
+    49: ('cards/incredible_expeditions/flow.cards', 139, 5),
+    54: ('cards/incredible_expeditions/flow.cards', 146, 3),
+    55: ('cards/incredible_expeditions/flow.cards', 149, 3),
+    56: ('cards/incredible_expeditions/flow.cards', 150, 3),
+    57: ('cards/incredible_expeditions/flow.cards', 153, 3),
+    58: ('cards/incredible_expeditions/flow.cards', 155, 3),
+    59: ('cards/incredible_expeditions/flow.cards', 156, 3),
+    64: ('cards/incredible_expeditions/flow.cards', 162, 3),
+    65: ('cards/incredible_expeditions/flow.cards', 165, 3),
+    70: ('cards/incredible_expeditions/flow.cards', 180, 3),
+    71: ('cards/incredible_expeditions/flow.cards', 182, 3),
+    72: ('cards/incredible_expeditions/flow.cards', 183, 3),
+    77: ('cards/incredible_expeditions/flow.cards', 187, 3),
+    78: ('cards/incredible_expeditions/flow.cards', 188, 3),
+    79: ('cards/incredible_expeditions/flow.cards', 189, 3),
+    84: ('cards/incredible_expeditions/flow.cards', 194, 3),
+    85: ('cards/incredible_expeditions/flow.cards', 197, 3),
+    86: ('cards/incredible_expeditions/flow.cards', 199, 3),
+    87: ('cards/incredible_expeditions/flow.cards', 200, 5),
+    89: ('cards/incredible_expeditions/flow.cards', 202, 5),
+    90: ('cards/incredible_expeditions/flow.cards', 206, 3),
+    95: ('cards/incredible_expeditions/flow.cards', 213, 3),
+    96: ('cards/incredible_expeditions/flow.cards', 214, 3),
+    97: ('cards/incredible_expeditions/flow.cards', 218, 5),
+    98: ('cards/incredible_expeditions/flow.cards', 219, 7),
+    99: ('cards/incredible_expeditions/flow.cards', 225, 5),
+    100: ('cards/incredible_expeditions/flow.cards', 226, 5),
+    101: ('cards/incredible_expeditions/flow.cards', 227, 7),
+    102: ('cards/incredible_expeditions/flow.cards', 230, 7),
+    103: ('cards/incredible_expeditions/flow.cards', 233, 7),
+    104: ('cards/incredible_expeditions/flow.cards', 234, 9),
+    105: ('cards/incredible_expeditions/flow.cards', 235, 9),
+    106: ('cards/incredible_expeditions/flow.cards', 240, 9),
+    107: ('cards/incredible_expeditions/flow.cards', 241, 9),
+    108: ('cards/incredible_expeditions/flow.cards', 242, 9),
+    110: ('cards/incredible_expeditions/flow.cards', 248, 7),
+    111: ('cards/incredible_expeditions/flow.cards', 249, 7),
+    112: ('cards/incredible_expeditions/flow.cards', 250, 7),
+    113: ('cards/incredible_expeditions/flow.cards', 253, 5),
+    114: ('cards/incredible_expeditions/flow.cards', 254, 5),
+    119: ('cards/incredible_expeditions/flow.cards', 261, 3),
+    120: ('cards/incredible_expeditions/flow.cards', 262, 3),
+    121: ('cards/incredible_expeditions/flow.cards', 263, 3),
+    126: ('cards/incredible_expeditions/flow.cards', 270, 3),
+    127: ('cards/incredible_expeditions/flow.cards', 272, 3),
+    128: ('cards/incredible_expeditions/flow.cards', 274, 3),
+    133: ('cards/incredible_expeditions/flow.cards', 280, 3),
+    134: ('cards/incredible_expeditions/flow.cards', 281, 5),
+    136: ('cards/incredible_expeditions/flow.cards', 283, 5),
+    141: ('cards/incredible_expeditions/flow.cards', 103, 1),
+    146: ('cards/incredible_expeditions/flow.cards', 171, 1),
+    151: ('cards/incredible_expeditions/flow.cards', 176, 1),
+    156: ('cards/incredible_expeditions/crew.cards', 20, 5),
+    157: ('cards/incredible_expeditions/crew.cards', 21, 7),
+    158: ('cards/incredible_expeditions/crew.cards', 22, 9),
+    159: ('cards/incredible_expeditions/crew.cards', 23, 9),
+    164: ('cards/incredible_expeditions/crew.cards', 38, 5),
+    169: ('cards/incredible_expeditions/crew.cards', 93, 5),
+    170: ('cards/incredible_expeditions/crew.cards', 94, 7),
+    171: ('cards/incredible_expeditions/crew.cards', 95, 9),
+    172: ('cards/incredible_expeditions/crew.cards', 96, 9),
+    177: ('cards/incredible_expeditions/encounters.cards', 13, 5),
+    182: ('cards/incredible_expeditions/encounters.cards', 44, 5),
+    187: ('cards/incredible_expeditions/encounters.cards', 53, 5),
+    192: ('cards/incredible_expeditions/encounters.cards', 76, 5),
+    197: ('cards/incredible_expeditions/encounters.cards', 91, 5),
+    202: ('cards/incredible_expeditions/encounters.cards', 103, 5),
+    207: ('cards/incredible_expeditions/encounters.cards', 112, 5),
+    212: ('cards/incredible_expeditions/encounters.cards', 121, 5),
+    217: ('cards/incredible_expeditions/encounters.cards', 130, 5),
+    222: ('cards/incredible_expeditions/encounters.cards', 145, 5),
+    227: ('cards/incredible_expeditions/leaders.cards', 25, 5),
+    232: ('cards/incredible_expeditions/leaders.cards', 35, 5),
+    237: ('cards/incredible_expeditions/leaders.cards', 45, 5),
+    242: ('cards/incredible_expeditions/locations.cards', 25, 5),
+    247: ('cards/incredible_expeditions/locations.cards', 33, 5),
+    252: ('cards/incredible_expeditions/locations.cards', 46, 5),
+    257: ('cards/incredible_expeditions/locations.cards', 54, 5),
+    262: ('cards/incredible_expeditions/resources.cards', 26, 5),
+    267: ('cards/incredible_expeditions/resources.cards', 36, 5),
+    272: ('cards/incredible_expeditions/resources.cards', 87, 5),
+    277: ('cards/incredible_expeditions/resources.cards', 111, 5),
+    282: ('cards/incredible_expeditions/resources.cards', 121, 5),
+    287: ('cards/incredible_expeditions/flow.cards', 12, 7),
+    288: ('cards/incredible_expeditions/flow.cards', 14, 7),
+    289: ('cards/incredible_expeditions/flow.cards', 18, 7),
+    294: ('cards/incredible_expeditions/flow.cards', 21, 7),
+    296: ('cards/incredible_expeditions/flow.cards', 24, 9),
+    297: ('cards/incredible_expeditions/flow.cards', 27, 9),
+    302: ('cards/incredible_expeditions/flow.cards', 31, 7),
+    307: ('cards/incredible_expeditions/flow.cards', 36, 7),
+    309: ('cards/incredible_expeditions/flow.cards', 37, 9),
+    314: ('cards/incredible_expeditions/flow.cards', 47, 7),
+    315: ('cards/incredible_expeditions/flow.cards', 48, 9),
+    316: ('cards/incredible_expeditions/flow.cards', 49, 11),
+    321: ('cards/incredible_expeditions/flow.cards', 55, 7),
+    322: ('cards/incredible_expeditions/flow.cards', 56, 9),
+    324: ('cards/incredible_expeditions/flow.cards', 58, 9),
+    325: ('cards/incredible_expeditions/flow.cards', 59, 9),
+    326: ('cards/incredible_expeditions/flow.cards', 60, 11),
+    328: ('cards/incredible_expeditions/flow.cards', 62, 11),
+    329: ('cards/incredible_expeditions/flow.cards', 65, 7),
+    334: ('cards/incredible_expeditions/flow.cards', 70, 7),
+    339: ('cards/incredible_expeditions/flow.cards', 74, 7),
+    344: ('cards/incredible_expeditions/flow.cards', 81, 7),
+    345: ('cards/incredible_expeditions/flow.cards', 82, 9),
+    350: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    362: ('cards/incredible_expeditions/flow.cards', 12, 7),
+    363: ('cards/incredible_expeditions/flow.cards', 14, 7),
+    364: ('cards/incredible_expeditions/flow.cards', 18, 7),
+    365: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    370: ('cards/incredible_expeditions/flow.cards', 21, 7),
+    372: ('cards/incredible_expeditions/flow.cards', 24, 9),
+    374: ('cards/incredible_expeditions/flow.cards', 110, 3),
+    375: ('cards/incredible_expeditions/flow.cards', 111, 5),
+    377: ('cards/incredible_expeditions/flow.cards', 113, 5),
+    378: ('cards/incredible_expeditions/flow.cards', 115, 3),
+    379: ('cards/incredible_expeditions/flow.cards', 116, 3),
+    380: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    386: ('cards/incredible_expeditions/flow.cards', 122, 3),
+    388: ('cards/incredible_expeditions/flow.cards', 123, 5),
+    389: ('cards/incredible_expeditions/flow.cards', 126, 3),
+    391: ('cards/incredible_expeditions/flow.cards', 127, 5),
+    392: ('cards/incredible_expeditions/flow.cards', 131, 3),
+    393: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    398: ('cards/incredible_expeditions/flow.cards', 36, 7),
+    401: ('cards/incredible_expeditions/flow.cards', 280, 3),
+    402: ('cards/incredible_expeditions/flow.cards', 281, 5),
+    404: ('cards/incredible_expeditions/flow.cards', 283, 5),
+    405: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    424: ('cards/incredible_expeditions/flow.cards', 47, 7),
+    425: ('cards/incredible_expeditions/flow.cards', 48, 9),
+    427: ('cards/incredible_expeditions/flow.cards', 138, 3),
+    428: ('cards/incredible_expeditions/flow.cards', 139, 5),
+    429: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    434: ('cards/incredible_expeditions/flow.cards', 55, 7),
+    436: ('cards/incredible_expeditions/flow.cards', 146, 3),
+    437: ('cards/incredible_expeditions/flow.cards', 149, 3),
+    438: ('cards/incredible_expeditions/flow.cards', 150, 3),
+    439: ('cards/incredible_expeditions/flow.cards', 153, 3),
+    440: ('cards/incredible_expeditions/flow.cards', 155, 3),
+    441: ('cards/incredible_expeditions/flow.cards', 156, 3),
+    443: ('cards/incredible_expeditions/flow.cards', 58, 9),
+    444: ('cards/incredible_expeditions/flow.cards', 59, 9),
+    446: ('cards/incredible_expeditions/flow.cards', 146, 3),
+    447: ('cards/incredible_expeditions/flow.cards', 149, 3),
+    448: ('cards/incredible_expeditions/flow.cards', 150, 3),
+    449: ('cards/incredible_expeditions/flow.cards', 153, 3),
+    450: ('cards/incredible_expeditions/flow.cards', 155, 3),
+    451: ('cards/incredible_expeditions/flow.cards', 156, 3),
+    454: ('cards/incredible_expeditions/flow.cards', 162, 3),
+    455: ('cards/incredible_expeditions/flow.cards', 165, 3),
+    456: ('cards/incredible_expeditions/flow.cards', 65, 7),
+    457: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    463: ('cards/incredible_expeditions/flow.cards', 261, 3),
+    464: ('cards/incredible_expeditions/flow.cards', 262, 3),
+    465: ('cards/incredible_expeditions/flow.cards', 263, 3),
+    466: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    472: ('cards/incredible_expeditions/flow.cards', 270, 3),
+    473: ('cards/incredible_expeditions/flow.cards', 272, 3),
+    475: ('cards/incredible_expeditions/flow.cards', 280, 3),
+    476: ('cards/incredible_expeditions/flow.cards', 281, 5),
+    478: ('cards/incredible_expeditions/flow.cards', 283, 5),
+    479: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    484: ('cards/incredible_expeditions/flow.cards', 81, 7),
+    485: ('cards/incredible_expeditions/flow.cards', 82, 9),
+    486: ('cards/incredible_expeditions/flow.cards', 92, 3),
 }

@@ -485,8 +485,8 @@ def flow__end_when(g, c):
 
 
 def flow__tiebreak(g, c):
-    # flow: tiebreak (cards/uncharted_passage/flow.cards:7)
-    return df_tie_break(g, c)  # @ cards/uncharted_passage/flow.cards:7:1
+    # flow: tiebreak (cards/uncharted_passage/flow.cards:120)
+    return df_tie_break(g, c)  # @ cards/uncharted_passage/flow.cards:120:3
 
 
 def run__setup(g, c):
@@ -932,7 +932,7 @@ LINES = {
     477: ('cards/uncharted_passage/flow.cards', 107, 11),
     479: ('cards/uncharted_passage/flow.cards', 109, 11),
     484: ('cards/uncharted_passage/flow.cards', 95, 3),
-    489: ('cards/uncharted_passage/flow.cards', 7, 1),
+    489: ('cards/uncharted_passage/flow.cards', 120, 3),
     498: ('cards/uncharted_passage/flow.cards', 12, 7),
     499: ('cards/uncharted_passage/flow.cards', 95, 3),
     504: ('cards/uncharted_passage/flow.cards', 18, 7),

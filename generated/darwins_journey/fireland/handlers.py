@@ -467,8 +467,8 @@ def p_end__final_scoring(g, c):
 
 
 def flow__tiebreak(g, c):
-    # flow: tiebreak (cards/darwins_journey/flow.cards:9)
-    return c.player.counters['coins']  # @ cards/darwins_journey/flow.cards:9:1
+    # flow: tiebreak (cards/darwins_journey/flow.cards:55)
+    return c.player.counters['coins']  # @ cards/darwins_journey/flow.cards:55:3
 
 
 def run__setup(g, c):
@@ -802,7 +802,7 @@ LINES = {
     463: ('cards/darwins_journey/flow.cards', 46, 7),
     465: ('cards/darwins_journey/flow.cards', 47, 9),
     466: ('cards/darwins_journey/flow.cards', 48, 9),
-    471: ('cards/darwins_journey/flow.cards', 9, 1),
+    471: ('cards/darwins_journey/flow.cards', 55, 3),
     483: ('cards/darwins_journey/flow.cards', 61, 3),
     484: ('cards/darwins_journey/flow.cards', 62, 3),
     485: ('cards/darwins_journey/flow.cards', 66, 5),

@@ -405,8 +405,8 @@ def p_end__final_scoring(g, c):
 
 
 def flow__tiebreak(g, c):
-    # flow: tiebreak (cards/darwins_journey/flow.cards:9)
-    return c.player.counters['coins']  # @ cards/darwins_journey/flow.cards:9:1
+    # flow: tiebreak (cards/darwins_journey/flow.cards:55)
+    return c.player.counters['coins']  # @ cards/darwins_journey/flow.cards:55:3
 
 
 def run__setup(g, c):
@@ -709,7 +709,7 @@ LINES = {
     401: ('cards/darwins_journey/flow.cards', 46, 7),
     403: ('cards/darwins_journey/flow.cards', 47, 9),
     404: ('cards/darwins_journey/flow.cards', 48, 9),
-    409: ('cards/darwins_journey/flow.cards', 9, 1),
+    409: ('cards/darwins_journey/flow.cards', 55, 3),
     421: ('cards/darwins_journey/flow.cards', 61, 3),
     422: ('cards/darwins_journey/flow.cards', 62, 3),
     423: ('cards/darwins_journey/flow.cards', 66, 5),

@@ -25,129 +25,132 @@ VARIANT = 'more_locations'
 
 
 def dv_take_leader_tokens(g, c):
-    # verb take_leader_tokens (cards/incredible_expeditions/flow.cards:114)
-    if g.natives['leader_prints'](g, c, 'coin_pile'):  # @ cards/incredible_expeditions/flow.cards:115:3
-        g.gain(c, 'money', g.natives['leader_shows'](g, c, 'coin_pile'))  # @ cards/incredible_expeditions/flow.cards:116:5
+    # verb take_leader_tokens (cards/incredible_expeditions/flow.cards:109)
+    if g.natives['leader_prints'](g, c, 'coin_pile'):  # @ cards/incredible_expeditions/flow.cards:110:3
+        g.gain(c, 'money', g.natives['leader_shows'](g, c, 'coin_pile'))  # @ cards/incredible_expeditions/flow.cards:111:5
     else:
-        g.gain(c, 'money', g.params['starting_money'])  # @ cards/incredible_expeditions/flow.cards:118:5
-    g.gain(c, 'heroism', g.natives['leader_shows'](g, c, 'white_cross'))  # @ cards/incredible_expeditions/flow.cards:120:3
-    g.gain(c, 'skullduggery', g.natives['leader_shows'](g, c, 'black_skull'))  # @ cards/incredible_expeditions/flow.cards:121:3
+        g.gain(c, 'money', g.params['starting_money'])  # @ cards/incredible_expeditions/flow.cards:113:5
+    g.gain(c, 'heroism', g.natives['leader_shows'](g, c, 'white_cross'))  # @ cards/incredible_expeditions/flow.cards:115:3
+    g.gain(c, 'skullduggery', g.natives['leader_shows'](g, c, 'black_skull'))  # @ cards/incredible_expeditions/flow.cards:116:3
 
 
 def dv_first_player_bid(g, c):
-    # verb first_player_bid (cards/incredible_expeditions/flow.cards:125)
-    for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:127:3
+    # verb first_player_bid (cards/incredible_expeditions/flow.cards:120)
+    for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:122:3
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
-        g.verbs['place_secret_bet'](g, c2)  # @ cards/incredible_expeditions/flow.cards:128:5
-    for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:131:3
+        g.verbs['place_secret_bet'](g, c2)  # @ cards/incredible_expeditions/flow.cards:123:5
+    for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:126:3
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
-        g.lose(c2, 'money', g.natives['bet_placed'](g, c2))  # @ cards/incredible_expeditions/flow.cards:132:5
-    g.verbs['highest_bet_goes_first'](g, c)  # @ cards/incredible_expeditions/flow.cards:136:3
+        g.lose(c2, 'money', g.natives['bet_placed'](g, c2))  # @ cards/incredible_expeditions/flow.cards:127:5
+    g.verbs['highest_bet_goes_first'](g, c)  # @ cards/incredible_expeditions/flow.cards:131:3
 
 
 def dv_rescue_crew(g, c):
-    # verb rescue_crew (cards/incredible_expeditions/flow.cards:142)
-    for _ in range(g.spend((g.params['capable_crew'] - g.natives['capable_crew_count'](g, c)), 'repeats')):  # @ cards/incredible_expeditions/flow.cards:143:3
-        g.verbs['draw_random_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:144:5
+    # verb rescue_crew (cards/incredible_expeditions/flow.cards:137)
+    for _ in range(g.spend((g.params['capable_crew'] - g.natives['capable_crew_count'](g, c)), 'repeats')):  # @ cards/incredible_expeditions/flow.cards:138:3
+        g.verbs['draw_random_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:139:5
 
 
 def dv_take_rest_turn(g, c):
-    # verb take_rest_turn (cards/incredible_expeditions/flow.cards:150)
-    g.verbs['announce'](g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:151:3
-    g.verbs['refresh_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:154:3
-    g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:155:3
-    g.verbs['lay_out_market'](g, c, g.params['market_size'])  # @ cards/incredible_expeditions/flow.cards:158:3
-    g.verbs['acquire_cards'](g, c, g.params['acquisitions_per_turn'])  # @ cards/incredible_expeditions/flow.cards:160:3
-    g.verbs['clear_market'](g, c)  # @ cards/incredible_expeditions/flow.cards:161:3
+    # verb take_rest_turn (cards/incredible_expeditions/flow.cards:145)
+    g.verbs['announce'](g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:146:3
+    g.verbs['refresh_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:149:3
+    g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:150:3
+    g.verbs['lay_out_market'](g, c, g.params['market_size'])  # @ cards/incredible_expeditions/flow.cards:153:3
+    g.verbs['acquire_cards'](g, c, g.params['acquisitions_per_turn'])  # @ cards/incredible_expeditions/flow.cards:155:3
+    g.verbs['clear_market'](g, c)  # @ cards/incredible_expeditions/flow.cards:156:3
 
 
 def dv_take_encounter_turn(g, c):
-    # verb take_encounter_turn (cards/incredible_expeditions/flow.cards:166)
-    g.verbs['announce'](g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:167:3
-    g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:170:3
+    # verb take_encounter_turn (cards/incredible_expeditions/flow.cards:161)
+    g.verbs['announce'](g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:162:3
+    g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:165:3
 
 
 def dv_venture_forth(g, c):
-    # verb venture_forth (cards/incredible_expeditions/flow.cards:183)
-    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:185:3
-    g.verbs['move_ship'](g, c, 'closer')  # @ cards/incredible_expeditions/flow.cards:187:3
-    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:188:3
+    # verb venture_forth (cards/incredible_expeditions/flow.cards:178)
+    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:180:3
+    g.verbs['move_ship'](g, c, 'closer')  # @ cards/incredible_expeditions/flow.cards:182:3
+    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:183:3
 
 
 def dv_venture_back(g, c):
-    # verb venture_back (cards/incredible_expeditions/flow.cards:191)
-    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:192:3
-    g.verbs['move_ship'](g, c, 'back')  # @ cards/incredible_expeditions/flow.cards:193:3
-    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:194:3
+    # verb venture_back (cards/incredible_expeditions/flow.cards:186)
+    g.verbs['discard_defeated_encounters'](g, c)  # @ cards/incredible_expeditions/flow.cards:187:3
+    g.verbs['move_ship'](g, c, 'back')  # @ cards/incredible_expeditions/flow.cards:188:3
+    dv_arrive(g, c)  # @ cards/incredible_expeditions/flow.cards:189:3
 
 
 def dv_arrive(g, c):
-    # verb arrive (cards/incredible_expeditions/flow.cards:197)
-    g.verbs['flip_location'](g, c)  # @ cards/incredible_expeditions/flow.cards:199:3
-    g.fire_in_force(c, 'entering_location')  # @ cards/incredible_expeditions/flow.cards:202:3
-    if g.natives['ignoring'](g, c, 'location_text'):  # @ cards/incredible_expeditions/flow.cards:204:3
-        g.verbs['skip_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:205:5
+    # verb arrive (cards/incredible_expeditions/flow.cards:192)
+    g.verbs['flip_location'](g, c)  # @ cards/incredible_expeditions/flow.cards:194:3
+    g.fire_in_force(c, 'entering_location')  # @ cards/incredible_expeditions/flow.cards:197:3
+    if g.natives['ignoring'](g, c, 'location_text'):  # @ cards/incredible_expeditions/flow.cards:199:3
+        g.verbs['skip_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:200:5
     else:
-        g.verbs['follow_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:207:5
-    dv_face_encounter(g, c)  # @ cards/incredible_expeditions/flow.cards:211:3
+        g.verbs['follow_location_text'](g, c)  # @ cards/incredible_expeditions/flow.cards:202:5
+    dv_face_encounter(g, c)  # @ cards/incredible_expeditions/flow.cards:206:3
 
 
 def dv_face_encounter(g, c):
-    # verb face_encounter (cards/incredible_expeditions/flow.cards:216)
-    g.verbs['flip_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:218:3
-    if g.natives['facing_an_encounter'](g, c):  # @ cards/incredible_expeditions/flow.cards:219:3
-        w1 = g.open_window(c, 'facing', {'heroism_difficulty': g.natives['printed_heroism_difficulty'](g, c), 'skullduggery_difficulty': g.natives['printed_skullduggery_difficulty'](g, c)})  # @ cards/incredible_expeditions/flow.cards:223:5
-        g.verbs['set_difficulty'](g, c, w1.q['heroism_difficulty'], w1.q['skullduggery_difficulty'])  # @ cards/incredible_expeditions/flow.cards:224:7
-        g.verbs['raise_against_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:230:5
-        if g.natives['difficulty_met'](g, c):  # @ cards/incredible_expeditions/flow.cards:231:5
-            g.verbs['defeat_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:232:7
-            g.fire_in_force(c, 'defeated')  # @ cards/incredible_expeditions/flow.cards:235:7
-            if ((g.natives['at_the_last_location'](g, c) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c))) and (not g.natives['winner_found'](g, c))):  # @ cards/incredible_expeditions/flow.cards:238:7
-                g.gain(c, 'victory', 1)  # @ cards/incredible_expeditions/flow.cards:239:9
-                g.verbs['declare_winner'](g, c)  # @ cards/incredible_expeditions/flow.cards:240:9
+    # verb face_encounter (cards/incredible_expeditions/flow.cards:211)
+    g.verbs['flip_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:213:3
+    if g.natives['facing_an_encounter'](g, c):  # @ cards/incredible_expeditions/flow.cards:214:3
+        w1 = g.open_window(c, 'facing', {'heroism_difficulty': g.natives['printed_heroism_difficulty'](g, c), 'skullduggery_difficulty': g.natives['printed_skullduggery_difficulty'](g, c)})  # @ cards/incredible_expeditions/flow.cards:218:5
+        g.verbs['set_difficulty'](g, c, w1.q['heroism_difficulty'], w1.q['skullduggery_difficulty'])  # @ cards/incredible_expeditions/flow.cards:219:7
+        g.verbs['raise_against_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:225:5
+        if g.natives['difficulty_met'](g, c):  # @ cards/incredible_expeditions/flow.cards:226:5
+            g.verbs['defeat_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:227:7
+            g.fire_in_force(c, 'defeated')  # @ cards/incredible_expeditions/flow.cards:230:7
+            if ((g.natives['at_the_last_location'](g, c) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c))) and (not g.natives['winner_found'](g, c))):  # @ cards/incredible_expeditions/flow.cards:233:7
+                g.gain(c, 'victory', 1)  # @ cards/incredible_expeditions/flow.cards:234:9
+                g.verbs['declare_winner'](g, c)  # @ cards/incredible_expeditions/flow.cards:235:9
+                g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:240:9
+                dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:241:9
+                g.end_game(c, 'a ship reached Atlantis')  # @ cards/incredible_expeditions/flow.cards:242:9
         else:
-            g.verbs['leave_undefeated'](g, c)  # @ cards/incredible_expeditions/flow.cards:246:7
-            g.fire_in_force(c, 'undefeated')  # @ cards/incredible_expeditions/flow.cards:247:7
-            g.verbs['discard_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:248:7
-        g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:251:5
-        dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:252:5
+            g.verbs['leave_undefeated'](g, c)  # @ cards/incredible_expeditions/flow.cards:248:7
+            g.fire_in_force(c, 'undefeated')  # @ cards/incredible_expeditions/flow.cards:249:7
+            g.verbs['discard_encounter'](g, c)  # @ cards/incredible_expeditions/flow.cards:250:7
+        g.verbs['stop_facing'](g, c)  # @ cards/incredible_expeditions/flow.cards:253:5
+        dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:254:5
 
 
 def dv_reset_temporary_totals(g, c):
-    # verb reset_temporary_totals (cards/incredible_expeditions/flow.cards:258)
-    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:259:3
-    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:260:3
-    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:261:3
+    # verb reset_temporary_totals (cards/incredible_expeditions/flow.cards:260)
+    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:261:3
+    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:262:3
+    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:263:3
 
 
 def dv_draw_phase(g, c):
-    # verb draw_phase (cards/incredible_expeditions/flow.cards:266)
-    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:268:3
-    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:270:3
-    dv_draw_to_hand_size(g, c)  # @ cards/incredible_expeditions/flow.cards:272:3
+    # verb draw_phase (cards/incredible_expeditions/flow.cards:268)
+    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:270:3
+    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:272:3
+    dv_draw_to_hand_size(g, c)  # @ cards/incredible_expeditions/flow.cards:274:3
 
 
 def dv_draw_to_hand_size(g, c):
-    # verb draw_to_hand_size (cards/incredible_expeditions/flow.cards:275)
-    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:278:3
-        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:279:5
+    # verb draw_to_hand_size (cards/incredible_expeditions/flow.cards:277)
+    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:280:3
+        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:281:5
     else:
-        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:281:5
+        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (g.natives['full_hand'](g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:283:5
 
 
 def df_marooned(g, c):
-    # function marooned (cards/incredible_expeditions/flow.cards:108)
-    return ((g.natives['competitive_game'](g, c) and (not g.natives['at_port_city'](g, c))) and (g.natives['capable_crew_count'](g, c) < g.params['capable_crew']))  # @ cards/incredible_expeditions/flow.cards:108:1
+    # function marooned (cards/incredible_expeditions/flow.cards:103)
+    return ((g.natives['competitive_game'](g, c) and (not g.natives['at_port_city'](g, c))) and (g.natives['capable_crew_count'](g, c) < g.params['capable_crew']))  # @ cards/incredible_expeditions/flow.cards:103:1
 
 
 def df_may_venture_closer(g, c):
-    # function may_venture_closer (cards/incredible_expeditions/flow.cards:176)
-    return ((not g.natives['at_the_last_location'](g, c)) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c)))  # @ cards/incredible_expeditions/flow.cards:176:1
+    # function may_venture_closer (cards/incredible_expeditions/flow.cards:171)
+    return ((not g.natives['at_the_last_location'](g, c)) and (count(g, c, 'defeated_encounters') >= g.natives['encounters_here'](g, c)))  # @ cards/incredible_expeditions/flow.cards:171:1
 
 
 def df_may_venture_back(g, c):
-    # function may_venture_back (cards/incredible_expeditions/flow.cards:181)
-    return ((not g.natives['at_port_city'](g, c)) and (not df_may_venture_closer(g, c)))  # @ cards/incredible_expeditions/flow.cards:181:1
+    # function may_venture_back (cards/incredible_expeditions/flow.cards:176)
+    return ((not g.natives['at_port_city'](g, c)) and (not df_may_venture_closer(g, c)))  # @ cards/incredible_expeditions/flow.cards:176:1
 
 
 def h_pilot__entering_location(g, c):
@@ -331,29 +334,27 @@ def p_turn__spend_the_turn(g, c):
         else:
             dv_take_encounter_turn(g, c)  # @ cards/incredible_expeditions/flow.cards:62:11
     g.verbs['turn_taken'](g, c)  # @ cards/incredible_expeditions/flow.cards:65:7
-    if g.natives['winner_found'](g, c):  # @ cards/incredible_expeditions/flow.cards:68:7
-        g.end_game(c, 'a ship reached Atlantis')  # @ cards/incredible_expeditions/flow.cards:69:9
 
 
 def p_turn__end_of_the_turn(g, c):
-    # phase end_of_the_turn "At the end of your turn" (cards/incredible_expeditions/flow.cards:72)
-    dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:75:7
+    # phase end_of_the_turn "At the end of your turn" (cards/incredible_expeditions/flow.cards:67)
+    dv_reset_temporary_totals(g, c)  # @ cards/incredible_expeditions/flow.cards:70:7
 
 
 def p_turn__draw_phase(g, c):
-    # phase draw_phase "Draw Phase" (cards/incredible_expeditions/flow.cards:77)
-    dv_draw_phase(g, c)  # @ cards/incredible_expeditions/flow.cards:79:7
+    # phase draw_phase "Draw Phase" (cards/incredible_expeditions/flow.cards:72)
+    dv_draw_phase(g, c)  # @ cards/incredible_expeditions/flow.cards:74:7
 
 
 def p_turn__turn_limit(g, c):
-    # phase turn_limit "The turn limit" (cards/incredible_expeditions/flow.cards:85)
-    if (g.natives['turns_taken'](g, c) >= g.params['turn_limit']):  # @ cards/incredible_expeditions/flow.cards:86:7
-        g.end_game(c, 'turn limit')  # @ cards/incredible_expeditions/flow.cards:87:9
+    # phase turn_limit "The turn limit" (cards/incredible_expeditions/flow.cards:80)
+    if (g.natives['turns_taken'](g, c) >= g.params['turn_limit']):  # @ cards/incredible_expeditions/flow.cards:81:7
+        g.end_game(c, 'turn limit')  # @ cards/incredible_expeditions/flow.cards:82:9
 
 
 def flow__end_when(g, c):
-    # flow: end_when (cards/incredible_expeditions/flow.cards:97)
-    return g.natives['winner_found'](g, c)  # @ cards/incredible_expeditions/flow.cards:97:3
+    # flow: end_when (cards/incredible_expeditions/flow.cards:92)
+    return g.natives['winner_found'](g, c)  # @ cards/incredible_expeditions/flow.cards:92:3
 
 
 def run__setup(g, c):
@@ -368,7 +369,7 @@ def run__setup(g, c):
     g.verbs['deal_starting_decks'](g, c)  # @ cards/incredible_expeditions/flow.cards:12:7
     g.verbs['shuffle_decks'](g, c)  # @ cards/incredible_expeditions/flow.cards:14:7
     g.verbs['lay_out_locations'](g, c, 'port_city', 'drowned_city_of_atlantis')  # @ cards/incredible_expeditions/flow.cards:18:7
-    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:97:3
+    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
     # phase get_ready
     if logs:
@@ -377,26 +378,26 @@ def run__setup(g, c):
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
         g.verbs['take_expedition_leader'](g, c2)  # @ cards/incredible_expeditions/flow.cards:24:9
         # verb take_leader_tokens
-        if g.natives['leader_prints'](g, c2, 'coin_pile'):  # @ cards/incredible_expeditions/flow.cards:115:3
-            g.gain(c2, 'money', n_leader_shows(g, c2, 'coin_pile'))  # @ cards/incredible_expeditions/flow.cards:116:5
+        if g.natives['leader_prints'](g, c2, 'coin_pile'):  # @ cards/incredible_expeditions/flow.cards:110:3
+            g.gain(c2, 'money', n_leader_shows(g, c2, 'coin_pile'))  # @ cards/incredible_expeditions/flow.cards:111:5
         else:
-            g.gain(c2, 'money', g.params['starting_money'])  # @ cards/incredible_expeditions/flow.cards:118:5
-        g.gain(c2, 'heroism', n_leader_shows(g, c2, 'white_cross'))  # @ cards/incredible_expeditions/flow.cards:120:3
-        g.gain(c2, 'skullduggery', n_leader_shows(g, c2, 'black_skull'))  # @ cards/incredible_expeditions/flow.cards:121:3
-    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:97:3
+            g.gain(c2, 'money', g.params['starting_money'])  # @ cards/incredible_expeditions/flow.cards:113:5
+        g.gain(c2, 'heroism', n_leader_shows(g, c2, 'white_cross'))  # @ cards/incredible_expeditions/flow.cards:115:3
+        g.gain(c2, 'skullduggery', n_leader_shows(g, c2, 'black_skull'))  # @ cards/incredible_expeditions/flow.cards:116:3
+    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
     # phase pay_to_be_first
     if logs:
         g.events.append(('phase', c.player.index, 'pay_to_be_first'))
     # verb first_player_bid
-    for v_i5_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:127:3
+    for v_i5_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:122:3
         c2 = c if v_i5_explorer is c.player else c.for_player(v_i5_explorer)
-        g.verbs['place_secret_bet'](g, c2)  # @ cards/incredible_expeditions/flow.cards:128:5
-    for v_i5_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:131:3
+        g.verbs['place_secret_bet'](g, c2)  # @ cards/incredible_expeditions/flow.cards:123:5
+    for v_i5_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:126:3
         c2 = c if v_i5_explorer is c.player else c.for_player(v_i5_explorer)
-        g.lose(c2, 'money', g.natives['bet_placed'](g, c2))  # @ cards/incredible_expeditions/flow.cards:132:5
-    g.verbs['highest_bet_goes_first'](g, c)  # @ cards/incredible_expeditions/flow.cards:136:3
-    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:97:3
+        g.lose(c2, 'money', g.natives['bet_placed'](g, c2))  # @ cards/incredible_expeditions/flow.cards:127:5
+    g.verbs['highest_bet_goes_first'](g, c)  # @ cards/incredible_expeditions/flow.cards:131:3
+    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
     # phase draw_a_hand
     if logs:
@@ -404,11 +405,11 @@ def run__setup(g, c):
     for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:36:7
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
         # verb draw_to_hand_size
-        if g.natives['at_port_city'](g, c2):  # @ cards/incredible_expeditions/flow.cards:278:3
-            stdlib_decks.draw_from(g, c2, 'resource_deck', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:279:5
+        if g.natives['at_port_city'](g, c2):  # @ cards/incredible_expeditions/flow.cards:280:3
+            stdlib_decks.draw_from(g, c2, 'resource_deck', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:281:5
         else:
-            stdlib_decks.draw_or_reshuffle(g, c2, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:281:5
-    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:97:3
+            stdlib_decks.draw_or_reshuffle(g, c2, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:283:5
+    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
 
 
@@ -430,68 +431,66 @@ def run__turn(g, c):
     if df_marooned(g, c):  # @ cards/incredible_expeditions/flow.cards:47:7
         if g.may(c, 'flow.marooned.rescue_crew', 'draw random Crew from the discard pile until you have a total of 3 Capable Crew'):  # @ cards/incredible_expeditions/flow.cards:48:9
             # verb rescue_crew
-            for _ in range(g.spend((g.params['capable_crew'] - g.natives['capable_crew_count'](g, c)), 'repeats')):  # @ cards/incredible_expeditions/flow.cards:143:3
-                g.verbs['draw_random_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:144:5
-    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:97:3
+            for _ in range(g.spend((g.params['capable_crew'] - g.natives['capable_crew_count'](g, c)), 'repeats')):  # @ cards/incredible_expeditions/flow.cards:138:3
+                g.verbs['draw_random_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:139:5
+    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
     # phase spend_the_turn
     if logs:
         g.events.append(('phase', c.player.index, 'spend_the_turn'))
     if g.natives['first_turn'](g, c):  # @ cards/incredible_expeditions/flow.cards:55:7
         # verb take_rest_turn
-        gv_announce(g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:151:3
-        gv_refresh_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:154:3
-        g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:155:3
-        gv_lay_out_market(g, c, p_market_size)  # @ cards/incredible_expeditions/flow.cards:158:3
-        gv_acquire_cards(g, c, p_acquisitions_per_turn)  # @ cards/incredible_expeditions/flow.cards:160:3
-        gv_clear_market(g, c)  # @ cards/incredible_expeditions/flow.cards:161:3
+        gv_announce(g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:146:3
+        gv_refresh_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:149:3
+        g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:150:3
+        gv_lay_out_market(g, c, p_market_size)  # @ cards/incredible_expeditions/flow.cards:153:3
+        gv_acquire_cards(g, c, p_acquisitions_per_turn)  # @ cards/incredible_expeditions/flow.cards:155:3
+        gv_clear_market(g, c)  # @ cards/incredible_expeditions/flow.cards:156:3
     else:
         g.verbs['choose_rest_or_encounter_turn'](g, c)  # @ cards/incredible_expeditions/flow.cards:58:9
         if g.natives['resting'](g, c):  # @ cards/incredible_expeditions/flow.cards:59:9
             # verb take_rest_turn
-            gv_announce(g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:151:3
-            gv_refresh_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:154:3
-            g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:155:3
-            gv_lay_out_market(g, c, p_market_size)  # @ cards/incredible_expeditions/flow.cards:158:3
-            gv_acquire_cards(g, c, p_acquisitions_per_turn)  # @ cards/incredible_expeditions/flow.cards:160:3
-            gv_clear_market(g, c)  # @ cards/incredible_expeditions/flow.cards:161:3
+            gv_announce(g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:146:3
+            gv_refresh_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:149:3
+            g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:150:3
+            gv_lay_out_market(g, c, p_market_size)  # @ cards/incredible_expeditions/flow.cards:153:3
+            gv_acquire_cards(g, c, p_acquisitions_per_turn)  # @ cards/incredible_expeditions/flow.cards:155:3
+            gv_clear_market(g, c)  # @ cards/incredible_expeditions/flow.cards:156:3
         else:
             # verb take_encounter_turn
-            gv_announce(g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:167:3
-            g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:170:3
+            gv_announce(g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:162:3
+            g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:165:3
     g.verbs['turn_taken'](g, c)  # @ cards/incredible_expeditions/flow.cards:65:7
-    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:68:7
-        g.end_game(c, 'a ship reached Atlantis')  # @ cards/incredible_expeditions/flow.cards:69:9
-    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:97:3
+    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
     # phase end_of_the_turn
     if logs:
         g.events.append(('phase', c.player.index, 'end_of_the_turn'))
     # verb reset_temporary_totals
-    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:259:3
-    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:260:3
-    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:261:3
-    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:97:3
+    g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:261:3
+    g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:262:3
+    g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:263:3
+    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
     # phase draw_phase
     if logs:
         g.events.append(('phase', c.player.index, 'draw_phase'))
     # verb draw_phase
-    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:268:3
-    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:270:3
+    g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:270:3
+    g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:272:3
     # verb draw_to_hand_size
-    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:278:3
-        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:279:5
+    if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:280:3
+        stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:281:5
     else:
-        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:281:5
-    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:97:3
+        stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:283:5
+    if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
     # phase turn_limit
     if logs:
         g.events.append(('phase', c.player.index, 'turn_limit'))
-    if (g.natives['turns_taken'](g, c) >= g.params['turn_limit']):  # @ cards/incredible_expeditions/flow.cards:86:7
-        g.end_game(c, 'turn limit')  # @ cards/incredible_expeditions/flow.cards:87:9
-        if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:97:3
+    if (g.natives['turns_taken'](g, c) >= g.params['turn_limit']):  # @ cards/incredible_expeditions/flow.cards:81:7
+        g.end_game(c, 'turn limit')  # @ cards/incredible_expeditions/flow.cards:82:9
+        if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
             g.end_when_held()
 
 
@@ -542,184 +541,183 @@ FLOW = {
 }
 
 LINES = {
-    29: ('cards/incredible_expeditions/flow.cards', 115, 3),
-    30: ('cards/incredible_expeditions/flow.cards', 116, 5),
-    32: ('cards/incredible_expeditions/flow.cards', 118, 5),
-    33: ('cards/incredible_expeditions/flow.cards', 120, 3),
-    34: ('cards/incredible_expeditions/flow.cards', 121, 3),
-    39: ('cards/incredible_expeditions/flow.cards', 127, 3),
-    41: ('cards/incredible_expeditions/flow.cards', 128, 5),
-    42: ('cards/incredible_expeditions/flow.cards', 131, 3),
-    44: ('cards/incredible_expeditions/flow.cards', 132, 5),
-    45: ('cards/incredible_expeditions/flow.cards', 136, 3),
-    50: ('cards/incredible_expeditions/flow.cards', 143, 3),
-    51: ('cards/incredible_expeditions/flow.cards', 144, 5),
-    56: ('cards/incredible_expeditions/flow.cards', 151, 3),
-    57: ('cards/incredible_expeditions/flow.cards', 154, 3),
-    58: ('cards/incredible_expeditions/flow.cards', 155, 3),
-    59: ('cards/incredible_expeditions/flow.cards', 158, 3),
-    60: ('cards/incredible_expeditions/flow.cards', 160, 3),
-    61: ('cards/incredible_expeditions/flow.cards', 161, 3),
-    66: ('cards/incredible_expeditions/flow.cards', 167, 3),
-    67: ('cards/incredible_expeditions/flow.cards', 170, 3),
-    72: ('cards/incredible_expeditions/flow.cards', 185, 3),
-    73: ('cards/incredible_expeditions/flow.cards', 187, 3),
-    74: ('cards/incredible_expeditions/flow.cards', 188, 3),
-    79: ('cards/incredible_expeditions/flow.cards', 192, 3),
-    80: ('cards/incredible_expeditions/flow.cards', 193, 3),
-    81: ('cards/incredible_expeditions/flow.cards', 194, 3),
-    86: ('cards/incredible_expeditions/flow.cards', 199, 3),
-    87: ('cards/incredible_expeditions/flow.cards', 202, 3),
-    88: ('cards/incredible_expeditions/flow.cards', 204, 3),
-    89: ('cards/incredible_expeditions/flow.cards', 205, 5),
-    91: ('cards/incredible_expeditions/flow.cards', 207, 5),
-    92: ('cards/incredible_expeditions/flow.cards', 211, 3),
-    97: ('cards/incredible_expeditions/flow.cards', 218, 3),
-    98: ('cards/incredible_expeditions/flow.cards', 219, 3),
-    99: ('cards/incredible_expeditions/flow.cards', 223, 5),
-    100: ('cards/incredible_expeditions/flow.cards', 224, 7),
-    101: ('cards/incredible_expeditions/flow.cards', 230, 5),
-    102: ('cards/incredible_expeditions/flow.cards', 231, 5),
-    103: ('cards/incredible_expeditions/flow.cards', 232, 7),
-    104: ('cards/incredible_expeditions/flow.cards', 235, 7),
-    105: ('cards/incredible_expeditions/flow.cards', 238, 7),
-    106: ('cards/incredible_expeditions/flow.cards', 239, 9),
-    107: ('cards/incredible_expeditions/flow.cards', 240, 9),
-    109: ('cards/incredible_expeditions/flow.cards', 246, 7),
-    110: ('cards/incredible_expeditions/flow.cards', 247, 7),
-    111: ('cards/incredible_expeditions/flow.cards', 248, 7),
-    112: ('cards/incredible_expeditions/flow.cards', 251, 5),
-    113: ('cards/incredible_expeditions/flow.cards', 252, 5),
-    118: ('cards/incredible_expeditions/flow.cards', 259, 3),
-    119: ('cards/incredible_expeditions/flow.cards', 260, 3),
-    120: ('cards/incredible_expeditions/flow.cards', 261, 3),
-    125: ('cards/incredible_expeditions/flow.cards', 268, 3),
-    126: ('cards/incredible_expeditions/flow.cards', 270, 3),
-    127: ('cards/incredible_expeditions/flow.cards', 272, 3),
-    132: ('cards/incredible_expeditions/flow.cards', 278, 3),
-    133: ('cards/incredible_expeditions/flow.cards', 279, 5),
-    135: ('cards/incredible_expeditions/flow.cards', 281, 5),
-    140: ('cards/incredible_expeditions/flow.cards', 108, 1),
-    145: ('cards/incredible_expeditions/flow.cards', 176, 1),
-    150: ('cards/incredible_expeditions/flow.cards', 181, 1),
-    155: ('cards/incredible_expeditions/crew.cards', 20, 5),
-    156: ('cards/incredible_expeditions/crew.cards', 21, 7),
-    157: ('cards/incredible_expeditions/crew.cards', 22, 9),
-    158: ('cards/incredible_expeditions/crew.cards', 23, 9),
-    163: ('cards/incredible_expeditions/crew.cards', 38, 5),
-    168: ('cards/incredible_expeditions/crew.cards', 93, 5),
-    169: ('cards/incredible_expeditions/crew.cards', 94, 7),
-    170: ('cards/incredible_expeditions/crew.cards', 95, 9),
-    171: ('cards/incredible_expeditions/crew.cards', 96, 9),
-    176: ('cards/incredible_expeditions/encounters.cards', 13, 5),
-    181: ('cards/incredible_expeditions/encounters.cards', 44, 5),
-    186: ('cards/incredible_expeditions/encounters.cards', 53, 5),
-    191: ('cards/incredible_expeditions/encounters.cards', 76, 5),
-    196: ('cards/incredible_expeditions/encounters.cards', 91, 5),
-    201: ('cards/incredible_expeditions/encounters.cards', 103, 5),
-    206: ('cards/incredible_expeditions/encounters.cards', 112, 5),
-    211: ('cards/incredible_expeditions/encounters.cards', 121, 5),
-    216: ('cards/incredible_expeditions/encounters.cards', 130, 5),
-    221: ('cards/incredible_expeditions/encounters.cards', 145, 5),
-    226: ('cards/incredible_expeditions/leaders.cards', 25, 5),
-    231: ('cards/incredible_expeditions/leaders.cards', 35, 5),
-    236: ('cards/incredible_expeditions/leaders.cards', 45, 5),
-    241: ('cards/incredible_expeditions/locations.cards', 25, 5),
-    246: ('cards/incredible_expeditions/locations.cards', 33, 5),
-    251: ('cards/incredible_expeditions/locations.cards', 46, 5),
-    256: ('cards/incredible_expeditions/locations.cards', 54, 5),
-    261: ('cards/incredible_expeditions/resources.cards', 26, 5),
-    266: ('cards/incredible_expeditions/resources.cards', 36, 5),
-    271: ('cards/incredible_expeditions/resources.cards', 87, 5),
-    276: ('cards/incredible_expeditions/resources.cards', 111, 5),
-    281: ('cards/incredible_expeditions/resources.cards', 121, 5),
-    286: ('cards/incredible_expeditions/variants/more_locations.cards', 14, 5),
-    291: ('cards/incredible_expeditions/flow.cards', 12, 7),
-    292: ('cards/incredible_expeditions/flow.cards', 14, 7),
-    293: ('cards/incredible_expeditions/flow.cards', 18, 7),
-    298: ('cards/incredible_expeditions/flow.cards', 21, 7),
-    300: ('cards/incredible_expeditions/flow.cards', 24, 9),
-    301: ('cards/incredible_expeditions/flow.cards', 27, 9),
-    306: ('cards/incredible_expeditions/flow.cards', 31, 7),
-    311: ('cards/incredible_expeditions/flow.cards', 36, 7),
-    313: ('cards/incredible_expeditions/flow.cards', 37, 9),
-    318: ('cards/incredible_expeditions/flow.cards', 47, 7),
-    319: ('cards/incredible_expeditions/flow.cards', 48, 9),
-    320: ('cards/incredible_expeditions/flow.cards', 49, 11),
-    325: ('cards/incredible_expeditions/flow.cards', 55, 7),
-    326: ('cards/incredible_expeditions/flow.cards', 56, 9),
-    328: ('cards/incredible_expeditions/flow.cards', 58, 9),
-    329: ('cards/incredible_expeditions/flow.cards', 59, 9),
-    330: ('cards/incredible_expeditions/flow.cards', 60, 11),
-    332: ('cards/incredible_expeditions/flow.cards', 62, 11),
-    333: ('cards/incredible_expeditions/flow.cards', 65, 7),
-    334: ('cards/incredible_expeditions/flow.cards', 68, 7),
-    335: ('cards/incredible_expeditions/flow.cards', 69, 9),
-    340: ('cards/incredible_expeditions/flow.cards', 75, 7),
-    345: ('cards/incredible_expeditions/flow.cards', 79, 7),
-    350: ('cards/incredible_expeditions/flow.cards', 86, 7),
-    351: ('cards/incredible_expeditions/flow.cards', 87, 9),
-    356: ('cards/incredible_expeditions/flow.cards', 97, 3),
-    368: ('cards/incredible_expeditions/flow.cards', 12, 7),
-    369: ('cards/incredible_expeditions/flow.cards', 14, 7),
-    370: ('cards/incredible_expeditions/flow.cards', 18, 7),
-    371: ('cards/incredible_expeditions/flow.cards', 97, 3),
-    376: ('cards/incredible_expeditions/flow.cards', 21, 7),
-    378: ('cards/incredible_expeditions/flow.cards', 24, 9),
-    380: ('cards/incredible_expeditions/flow.cards', 115, 3),
-    381: ('cards/incredible_expeditions/flow.cards', 116, 5),
-    383: ('cards/incredible_expeditions/flow.cards', 118, 5),
-    384: ('cards/incredible_expeditions/flow.cards', 120, 3),
-    385: ('cards/incredible_expeditions/flow.cards', 121, 3),
-    386: ('cards/incredible_expeditions/flow.cards', 97, 3),
-    392: ('cards/incredible_expeditions/flow.cards', 127, 3),
-    394: ('cards/incredible_expeditions/flow.cards', 128, 5),
-    395: ('cards/incredible_expeditions/flow.cards', 131, 3),
-    397: ('cards/incredible_expeditions/flow.cards', 132, 5),
-    398: ('cards/incredible_expeditions/flow.cards', 136, 3),
-    399: ('cards/incredible_expeditions/flow.cards', 97, 3),
-    404: ('cards/incredible_expeditions/flow.cards', 36, 7),
-    407: ('cards/incredible_expeditions/flow.cards', 278, 3),
-    408: ('cards/incredible_expeditions/flow.cards', 279, 5),
-    410: ('cards/incredible_expeditions/flow.cards', 281, 5),
-    411: ('cards/incredible_expeditions/flow.cards', 97, 3),
-    430: ('cards/incredible_expeditions/flow.cards', 47, 7),
-    431: ('cards/incredible_expeditions/flow.cards', 48, 9),
-    433: ('cards/incredible_expeditions/flow.cards', 143, 3),
-    434: ('cards/incredible_expeditions/flow.cards', 144, 5),
-    435: ('cards/incredible_expeditions/flow.cards', 97, 3),
-    440: ('cards/incredible_expeditions/flow.cards', 55, 7),
-    442: ('cards/incredible_expeditions/flow.cards', 151, 3),
-    443: ('cards/incredible_expeditions/flow.cards', 154, 3),
-    444: ('cards/incredible_expeditions/flow.cards', 155, 3),
-    445: ('cards/incredible_expeditions/flow.cards', 158, 3),
-    446: ('cards/incredible_expeditions/flow.cards', 160, 3),
-    447: ('cards/incredible_expeditions/flow.cards', 161, 3),
-    449: ('cards/incredible_expeditions/flow.cards', 58, 9),
-    450: ('cards/incredible_expeditions/flow.cards', 59, 9),
-    452: ('cards/incredible_expeditions/flow.cards', 151, 3),
-    453: ('cards/incredible_expeditions/flow.cards', 154, 3),
-    454: ('cards/incredible_expeditions/flow.cards', 155, 3),
-    455: ('cards/incredible_expeditions/flow.cards', 158, 3),
-    456: ('cards/incredible_expeditions/flow.cards', 160, 3),
-    457: ('cards/incredible_expeditions/flow.cards', 161, 3),
-    460: ('cards/incredible_expeditions/flow.cards', 167, 3),
-    461: ('cards/incredible_expeditions/flow.cards', 170, 3),
-    462: ('cards/incredible_expeditions/flow.cards', 65, 7),
-    463: ('cards/incredible_expeditions/flow.cards', 68, 7),
-    464: ('cards/incredible_expeditions/flow.cards', 69, 9),
-    465: ('cards/incredible_expeditions/flow.cards', 97, 3),
-    471: ('cards/incredible_expeditions/flow.cards', 259, 3),
-    472: ('cards/incredible_expeditions/flow.cards', 260, 3),
-    473: ('cards/incredible_expeditions/flow.cards', 261, 3),
-    474: ('cards/incredible_expeditions/flow.cards', 97, 3),
-    480: ('cards/incredible_expeditions/flow.cards', 268, 3),
-    481: ('cards/incredible_expeditions/flow.cards', 270, 3),
-    483: ('cards/incredible_expeditions/flow.cards', 278, 3),
-    484: ('cards/incredible_expeditions/flow.cards', 279, 5),
-    486: ('cards/incredible_expeditions/flow.cards', 281, 5),
-    487: ('cards/incredible_expeditions/flow.cards', 97, 3),
-    492: ('cards/incredible_expeditions/flow.cards', 86, 7),
-    493: ('cards/incredible_expeditions/flow.cards', 87, 9),
-    494: ('cards/incredible_expeditions/flow.cards', 97, 3),
+    29: ('cards/incredible_expeditions/flow.cards', 110, 3),
+    30: ('cards/incredible_expeditions/flow.cards', 111, 5),
+    32: ('cards/incredible_expeditions/flow.cards', 113, 5),
+    33: ('cards/incredible_expeditions/flow.cards', 115, 3),
+    34: ('cards/incredible_expeditions/flow.cards', 116, 3),
+    39: ('cards/incredible_expeditions/flow.cards', 122, 3),
+    41: ('cards/incredible_expeditions/flow.cards', 123, 5),
+    42: ('cards/incredible_expeditions/flow.cards', 126, 3),
+    44: ('cards/incredible_expeditions/flow.cards', 127, 5),
+    45: ('cards/incredible_expeditions/flow.cards', 131, 3),
+    50: ('cards/incredible_expeditions/flow.cards', 138, 3),
+    51: ('cards/incredible_expeditions/flow.cards', 139, 5),
+    56: ('cards/incredible_expeditions/flow.cards', 146, 3),
+    57: ('cards/incredible_expeditions/flow.cards', 149, 3),
+    58: ('cards/incredible_expeditions/flow.cards', 150, 3),
+    59: ('cards/incredible_expeditions/flow.cards', 153, 3),
+    60: ('cards/incredible_expeditions/flow.cards', 155, 3),
+    61: ('cards/incredible_expeditions/flow.cards', 156, 3),
+    66: ('cards/incredible_expeditions/flow.cards', 162, 3),
+    67: ('cards/incredible_expeditions/flow.cards', 165, 3),
+    72: ('cards/incredible_expeditions/flow.cards', 180, 3),
+    73: ('cards/incredible_expeditions/flow.cards', 182, 3),
+    74: ('cards/incredible_expeditions/flow.cards', 183, 3),
+    79: ('cards/incredible_expeditions/flow.cards', 187, 3),
+    80: ('cards/incredible_expeditions/flow.cards', 188, 3),
+    81: ('cards/incredible_expeditions/flow.cards', 189, 3),
+    86: ('cards/incredible_expeditions/flow.cards', 194, 3),
+    87: ('cards/incredible_expeditions/flow.cards', 197, 3),
+    88: ('cards/incredible_expeditions/flow.cards', 199, 3),
+    89: ('cards/incredible_expeditions/flow.cards', 200, 5),
+    91: ('cards/incredible_expeditions/flow.cards', 202, 5),
+    92: ('cards/incredible_expeditions/flow.cards', 206, 3),
+    97: ('cards/incredible_expeditions/flow.cards', 213, 3),
+    98: ('cards/incredible_expeditions/flow.cards', 214, 3),
+    99: ('cards/incredible_expeditions/flow.cards', 218, 5),
+    100: ('cards/incredible_expeditions/flow.cards', 219, 7),
+    101: ('cards/incredible_expeditions/flow.cards', 225, 5),
+    102: ('cards/incredible_expeditions/flow.cards', 226, 5),
+    103: ('cards/incredible_expeditions/flow.cards', 227, 7),
+    104: ('cards/incredible_expeditions/flow.cards', 230, 7),
+    105: ('cards/incredible_expeditions/flow.cards', 233, 7),
+    106: ('cards/incredible_expeditions/flow.cards', 234, 9),
+    107: ('cards/incredible_expeditions/flow.cards', 235, 9),
+    108: ('cards/incredible_expeditions/flow.cards', 240, 9),
+    109: ('cards/incredible_expeditions/flow.cards', 241, 9),
+    110: ('cards/incredible_expeditions/flow.cards', 242, 9),
+    112: ('cards/incredible_expeditions/flow.cards', 248, 7),
+    113: ('cards/incredible_expeditions/flow.cards', 249, 7),
+    114: ('cards/incredible_expeditions/flow.cards', 250, 7),
+    115: ('cards/incredible_expeditions/flow.cards', 253, 5),
+    116: ('cards/incredible_expeditions/flow.cards', 254, 5),
+    121: ('cards/incredible_expeditions/flow.cards', 261, 3),
+    122: ('cards/incredible_expeditions/flow.cards', 262, 3),
+    123: ('cards/incredible_expeditions/flow.cards', 263, 3),
+    128: ('cards/incredible_expeditions/flow.cards', 270, 3),
+    129: ('cards/incredible_expeditions/flow.cards', 272, 3),
+    130: ('cards/incredible_expeditions/flow.cards', 274, 3),
+    135: ('cards/incredible_expeditions/flow.cards', 280, 3),
+    136: ('cards/incredible_expeditions/flow.cards', 281, 5),
+    138: ('cards/incredible_expeditions/flow.cards', 283, 5),
+    143: ('cards/incredible_expeditions/flow.cards', 103, 1),
+    148: ('cards/incredible_expeditions/flow.cards', 171, 1),
+    153: ('cards/incredible_expeditions/flow.cards', 176, 1),
+    158: ('cards/incredible_expeditions/crew.cards', 20, 5),
+    159: ('cards/incredible_expeditions/crew.cards', 21, 7),
+    160: ('cards/incredible_expeditions/crew.cards', 22, 9),
+    161: ('cards/incredible_expeditions/crew.cards', 23, 9),
+    166: ('cards/incredible_expeditions/crew.cards', 38, 5),
+    171: ('cards/incredible_expeditions/crew.cards', 93, 5),
+    172: ('cards/incredible_expeditions/crew.cards', 94, 7),
+    173: ('cards/incredible_expeditions/crew.cards', 95, 9),
+    174: ('cards/incredible_expeditions/crew.cards', 96, 9),
+    179: ('cards/incredible_expeditions/encounters.cards', 13, 5),
+    184: ('cards/incredible_expeditions/encounters.cards', 44, 5),
+    189: ('cards/incredible_expeditions/encounters.cards', 53, 5),
+    194: ('cards/incredible_expeditions/encounters.cards', 76, 5),
+    199: ('cards/incredible_expeditions/encounters.cards', 91, 5),
+    204: ('cards/incredible_expeditions/encounters.cards', 103, 5),
+    209: ('cards/incredible_expeditions/encounters.cards', 112, 5),
+    214: ('cards/incredible_expeditions/encounters.cards', 121, 5),
+    219: ('cards/incredible_expeditions/encounters.cards', 130, 5),
+    224: ('cards/incredible_expeditions/encounters.cards', 145, 5),
+    229: ('cards/incredible_expeditions/leaders.cards', 25, 5),
+    234: ('cards/incredible_expeditions/leaders.cards', 35, 5),
+    239: ('cards/incredible_expeditions/leaders.cards', 45, 5),
+    244: ('cards/incredible_expeditions/locations.cards', 25, 5),
+    249: ('cards/incredible_expeditions/locations.cards', 33, 5),
+    254: ('cards/incredible_expeditions/locations.cards', 46, 5),
+    259: ('cards/incredible_expeditions/locations.cards', 54, 5),
+    264: ('cards/incredible_expeditions/resources.cards', 26, 5),
+    269: ('cards/incredible_expeditions/resources.cards', 36, 5),
+    274: ('cards/incredible_expeditions/resources.cards', 87, 5),
+    279: ('cards/incredible_expeditions/resources.cards', 111, 5),
+    284: ('cards/incredible_expeditions/resources.cards', 121, 5),
+    289: ('cards/incredible_expeditions/variants/more_locations.cards', 14, 5),
+    294: ('cards/incredible_expeditions/flow.cards', 12, 7),
+    295: ('cards/incredible_expeditions/flow.cards', 14, 7),
+    296: ('cards/incredible_expeditions/flow.cards', 18, 7),
+    301: ('cards/incredible_expeditions/flow.cards', 21, 7),
+    303: ('cards/incredible_expeditions/flow.cards', 24, 9),
+    304: ('cards/incredible_expeditions/flow.cards', 27, 9),
+    309: ('cards/incredible_expeditions/flow.cards', 31, 7),
+    314: ('cards/incredible_expeditions/flow.cards', 36, 7),
+    316: ('cards/incredible_expeditions/flow.cards', 37, 9),
+    321: ('cards/incredible_expeditions/flow.cards', 47, 7),
+    322: ('cards/incredible_expeditions/flow.cards', 48, 9),
+    323: ('cards/incredible_expeditions/flow.cards', 49, 11),
+    328: ('cards/incredible_expeditions/flow.cards', 55, 7),
+    329: ('cards/incredible_expeditions/flow.cards', 56, 9),
+    331: ('cards/incredible_expeditions/flow.cards', 58, 9),
+    332: ('cards/incredible_expeditions/flow.cards', 59, 9),
+    333: ('cards/incredible_expeditions/flow.cards', 60, 11),
+    335: ('cards/incredible_expeditions/flow.cards', 62, 11),
+    336: ('cards/incredible_expeditions/flow.cards', 65, 7),
+    341: ('cards/incredible_expeditions/flow.cards', 70, 7),
+    346: ('cards/incredible_expeditions/flow.cards', 74, 7),
+    351: ('cards/incredible_expeditions/flow.cards', 81, 7),
+    352: ('cards/incredible_expeditions/flow.cards', 82, 9),
+    357: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    369: ('cards/incredible_expeditions/flow.cards', 12, 7),
+    370: ('cards/incredible_expeditions/flow.cards', 14, 7),
+    371: ('cards/incredible_expeditions/flow.cards', 18, 7),
+    372: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    377: ('cards/incredible_expeditions/flow.cards', 21, 7),
+    379: ('cards/incredible_expeditions/flow.cards', 24, 9),
+    381: ('cards/incredible_expeditions/flow.cards', 110, 3),
+    382: ('cards/incredible_expeditions/flow.cards', 111, 5),
+    384: ('cards/incredible_expeditions/flow.cards', 113, 5),
+    385: ('cards/incredible_expeditions/flow.cards', 115, 3),
+    386: ('cards/incredible_expeditions/flow.cards', 116, 3),
+    387: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    393: ('cards/incredible_expeditions/flow.cards', 122, 3),
+    395: ('cards/incredible_expeditions/flow.cards', 123, 5),
+    396: ('cards/incredible_expeditions/flow.cards', 126, 3),
+    398: ('cards/incredible_expeditions/flow.cards', 127, 5),
+    399: ('cards/incredible_expeditions/flow.cards', 131, 3),
+    400: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    405: ('cards/incredible_expeditions/flow.cards', 36, 7),
+    408: ('cards/incredible_expeditions/flow.cards', 280, 3),
+    409: ('cards/incredible_expeditions/flow.cards', 281, 5),
+    411: ('cards/incredible_expeditions/flow.cards', 283, 5),
+    412: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    431: ('cards/incredible_expeditions/flow.cards', 47, 7),
+    432: ('cards/incredible_expeditions/flow.cards', 48, 9),
+    434: ('cards/incredible_expeditions/flow.cards', 138, 3),
+    435: ('cards/incredible_expeditions/flow.cards', 139, 5),
+    436: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    441: ('cards/incredible_expeditions/flow.cards', 55, 7),
+    443: ('cards/incredible_expeditions/flow.cards', 146, 3),
+    444: ('cards/incredible_expeditions/flow.cards', 149, 3),
+    445: ('cards/incredible_expeditions/flow.cards', 150, 3),
+    446: ('cards/incredible_expeditions/flow.cards', 153, 3),
+    447: ('cards/incredible_expeditions/flow.cards', 155, 3),
+    448: ('cards/incredible_expeditions/flow.cards', 156, 3),
+    450: ('cards/incredible_expeditions/flow.cards', 58, 9),
+    451: ('cards/incredible_expeditions/flow.cards', 59, 9),
+    453: ('cards/incredible_expeditions/flow.cards', 146, 3),
+    454: ('cards/incredible_expeditions/flow.cards', 149, 3),
+    455: ('cards/incredible_expeditions/flow.cards', 150, 3),
+    456: ('cards/incredible_expeditions/flow.cards', 153, 3),
+    457: ('cards/incredible_expeditions/flow.cards', 155, 3),
+    458: ('cards/incredible_expeditions/flow.cards', 156, 3),
+    461: ('cards/incredible_expeditions/flow.cards', 162, 3),
+    462: ('cards/incredible_expeditions/flow.cards', 165, 3),
+    463: ('cards/incredible_expeditions/flow.cards', 65, 7),
+    464: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    470: ('cards/incredible_expeditions/flow.cards', 261, 3),
+    471: ('cards/incredible_expeditions/flow.cards', 262, 3),
+    472: ('cards/incredible_expeditions/flow.cards', 263, 3),
+    473: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    479: ('cards/incredible_expeditions/flow.cards', 270, 3),
+    480: ('cards/incredible_expeditions/flow.cards', 272, 3),
+    482: ('cards/incredible_expeditions/flow.cards', 280, 3),
+    483: ('cards/incredible_expeditions/flow.cards', 281, 5),
+    485: ('cards/incredible_expeditions/flow.cards', 283, 5),
+    486: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    491: ('cards/incredible_expeditions/flow.cards', 81, 7),
+    492: ('cards/incredible_expeditions/flow.cards', 82, 9),
+    493: ('cards/incredible_expeditions/flow.cards', 92, 3),
 }

@@ -475,8 +475,8 @@ def flow__end_when(g, c):
 
 
 def flow__tiebreak(g, c):
-    # flow: tiebreak (cards/uncharted_passage/flow.cards:7)
-    return df_tie_break(g, c)  # @ cards/uncharted_passage/flow.cards:7:1
+    # flow: tiebreak (cards/uncharted_passage/flow.cards:120)
+    return df_tie_break(g, c)  # @ cards/uncharted_passage/flow.cards:120:3
 
 
 def run__setup(g, c):
@@ -917,7 +917,7 @@ LINES = {
     467: ('cards/uncharted_passage/flow.cards', 107, 11),
     469: ('cards/uncharted_passage/flow.cards', 109, 11),
     474: ('cards/uncharted_passage/flow.cards', 95, 3),
-    479: ('cards/uncharted_passage/flow.cards', 7, 1),
+    479: ('cards/uncharted_passage/flow.cards', 120, 3),
     488: ('cards/uncharted_passage/flow.cards', 12, 7),
     489: ('cards/uncharted_passage/flow.cards', 95, 3),
     494: ('cards/uncharted_passage/flow.cards', 18, 7),

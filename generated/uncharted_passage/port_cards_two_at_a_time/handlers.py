@@ -486,8 +486,8 @@ def flow__end_when(g, c):
 
 
 def flow__tiebreak(g, c):
-    # flow: tiebreak (cards/uncharted_passage/flow.cards:7)
-    return df_tie_break(g, c)  # @ cards/uncharted_passage/flow.cards:7:1
+    # flow: tiebreak (cards/uncharted_passage/flow.cards:120)
+    return df_tie_break(g, c)  # @ cards/uncharted_passage/flow.cards:120:3
 
 
 def run__setup(g, c):
@@ -933,7 +933,7 @@ LINES = {
     478: ('cards/uncharted_passage/flow.cards', 107, 11),
     480: ('cards/uncharted_passage/flow.cards', 109, 11),
     485: ('cards/uncharted_passage/flow.cards', 95, 3),
-    490: ('cards/uncharted_passage/flow.cards', 7, 1),
+    490: ('cards/uncharted_passage/flow.cards', 120, 3),
     499: ('cards/uncharted_passage/flow.cards', 12, 7),
     500: ('cards/uncharted_passage/flow.cards', 95, 3),
     505: ('cards/uncharted_passage/flow.cards', 18, 7),

@@ -496,8 +496,8 @@ def flow__end_when(g, c):
 
 
 def flow__tiebreak(g, c):
-    # flow: tiebreak (cards/uncharted_passage/flow.cards:7)
-    return df_tie_break(g, c)  # @ cards/uncharted_passage/flow.cards:7:1
+    # flow: tiebreak (cards/uncharted_passage/flow.cards:120)
+    return df_tie_break(g, c)  # @ cards/uncharted_passage/flow.cards:120:3
 
 
 def run__setup(g, c):
@@ -967,7 +967,7 @@ LINES = {
     488: ('cards/uncharted_passage/flow.cards', 107, 11),
     490: ('cards/uncharted_passage/flow.cards', 109, 11),
     495: ('cards/uncharted_passage/flow.cards', 95, 3),
-    500: ('cards/uncharted_passage/flow.cards', 7, 1),
+    500: ('cards/uncharted_passage/flow.cards', 120, 3),
     509: ('cards/uncharted_passage/flow.cards', 12, 7),
     510: ('cards/uncharted_passage/flow.cards', 95, 3),
     515: ('cards/uncharted_passage/flow.cards', 18, 7),
