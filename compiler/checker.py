@@ -190,7 +190,7 @@ class Checker:
         )
         out: IR = {
             "name": definition.name,
-            "params": [{"name": p.name, "type": p.type} for p in definition.params],
+            "params": [_param_ir(p) for p in definition.params],
             "source": f"{span.file}:{span.line}",
             "at": [span.line, span.column],
         }
@@ -2598,3 +2598,15 @@ def _clause_hint(
     if elsewhere:
         return (f"is it the property '{elsewhere[0]}'? write: {elsewhere[0]} ...",)
     return (f"write: {prop} {heads[0]} ...",)
+
+
+def _param_ir(param: Any) -> IR:
+    """A DSL definition's parameter in the IR: its name and type, and its number default when
+    it has one, so the generated function takes it too. A redefinition "may add parameters at
+    the end that have a default, which the existing calls leave at the default" (README): the
+    game's own Python calls the verb as the base declared it (Uncharted Passage's
+    ``run_verb("reward", player, stars, dice, anchors)``), without the new argument."""
+    out: IR = {"name": param.name, "type": param.type}
+    if isinstance(param.default, Number) and param.type in ("number", "any"):
+        out["default"] = param.default.value
+    return out
