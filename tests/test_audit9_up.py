@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from probing import assert_cases_hold, assert_simulates
+import pytest
+from probing import assert_cases_hold, assert_simulates, diagnostics_with_card_file
 
 ROOT = Path(__file__).resolve().parent.parent
 AUDIT = ROOT / "tests" / "data" / "audit9_uncharted_passage"
@@ -53,3 +54,83 @@ def test_a_redefinition_adding_a_defaulted_parameter_is_called_by_the_games_pyth
 
     report = sim.simulate(generated / "uncharted_passage" / "lucky_rewards", 2, 3, "solo", "greedy")
     assert report.games == 2
+
+
+#: A designer's voyage cards whose number restraint ("Follow any number restraints imposed by
+#: events. ex) Crew stamina < 4") reads the month, and the captain's own logbook.
+RESTRAINED = """
+@provisional("a designer's card")
+voyage first_half "Gathering Storm" {
+  resources 12
+  pirate highest(2d6)
+  restraint armament <= round
+}
+@provisional("a designer's card")
+voyage first_half "Battered Hull" {
+  resources 12
+  pirate highest(2d6)
+  restraint armament <= 6 - marked(durability)
+}
+"""
+
+
+def _armaments(options: tuple[str, ...]) -> int:
+    """The highest Armament of a voyage card's logbook lines."""
+    return max(int(line.split("/")[2]) for line in options)
+
+
+def test_a_restraint_reading_the_month_is_read_in_the_month_the_line_is_written(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    """The lines a voyage card allows were kept once per compiled game whatever its restraint
+    read: ``armament <= round`` read in month 2 still allowed Armament 2 at most in month 5
+    (and in every later game of a simulation)."""
+    from engine.loader import new_game
+
+    generated = built_copy("uncharted_passage", {"restrained.cards": RESTRAINED})
+    game = new_game(generated / "uncharted_passage")
+    game.round = 2
+    assert _armaments(game.allocation_options("gathering_storm")) == 2
+    game.round = 5
+    assert _armaments(game.allocation_options("gathering_storm")) == 5
+    game.round = 1
+    assert "Armament <= the month" in game.allocation_rule("gathering_storm", "1/1/2")
+
+
+def test_a_restraint_reading_the_logbook_is_the_captains_own(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    """A restraint reading the captain's Ship Durability Track is read for the captain writing
+    the line, not for a blank logbook: a ship marked 3 times writes Armament 3 at most, the
+    other ship 6; the captain's numbers are left as they were."""
+    from engine.loader import new_game
+
+    generated = built_copy("uncharted_passage", {"restrained.cards": RESTRAINED})
+    game = new_game(generated / "uncharted_passage", players=2, mode="competitive")
+    battered, whole = game.players
+    battered.tracks["durability"].marked = 3
+    battered.counters["armament"] = 5
+    assert _armaments(game.allocation_options("battered_hull", battered)) == 3
+    assert _armaments(game.allocation_options("battered_hull", whole)) == 6
+    assert battered.counters["armament"] == 5
+
+
+def test_a_restraint_no_line_meets_in_some_month_is_refused_at_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``armament >= round`` on a second-half card: no line meets it from month 7 on, where the
+    card is drawn ("with the 6 Second-half Voyage Cards on the bottom"); cardc check says so
+    at the restraint, not the first game that draws the card. On a first-half card (months 1
+    to 6) Armament 6 meets it."""
+    cards = (
+        '@provisional("a designer\'s card")\nvoyage second_half "Ghost Fleet" {\n'
+        "  resources 12\n  pirate highest(2d6)\n  restraint armament >= round\n}\n"
+    )
+    found = diagnostics_with_card_file(tmp_path, monkeypatch, "uncharted_passage", cards)
+    assert [(d.code, d.span.line) for d in found] == [("card-data", 5)]
+    assert "in month 7" in found[0].message and "(Armament >= the month)" in found[0].message
+    first_half = cards.replace("second_half", "first_half")
+    assert (
+        diagnostics_with_card_file(tmp_path / "b", monkeypatch, "uncharted_passage", first_half)
+        == []
+    )
