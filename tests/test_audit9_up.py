@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from probing import assert_cases_hold, assert_simulates, diagnostics_with_card_file
+from probing import assert_cases_hold, assert_simulates, copy_game, diagnostics_with_card_file
 
 ROOT = Path(__file__).resolve().parent.parent
 AUDIT = ROOT / "tests" / "data" / "audit9_uncharted_passage"
@@ -134,3 +134,30 @@ def test_a_restraint_no_line_meets_in_some_month_is_refused_at_check(
         diagnostics_with_card_file(tmp_path / "b", monkeypatch, "uncharted_passage", first_half)
         == []
     )
+
+
+def test_a_house_rule_leaving_no_voyage_card_is_an_error_at_its_removal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``remove_kinds: [voyage]`` checked, built and played twelve months of nothing (no
+    logbook line, no pirate, every ship sailing 1 space): "Reveal one card from the top of the
+    Voyage Card pile" needs a pile. cardc check says so at the removal; a variant adding its
+    own voyage cards checks."""
+    from compiler.cli import main
+
+    folder = copy_game(tmp_path, "uncharted_passage")
+    (folder / "variants" / "no_voyages.yaml").write_text(
+        "description: no voyages\nremove_kinds: [voyage]\n", encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["check"]) == 1
+    said = capsys.readouterr()
+    out = said.out + said.err
+    assert "no_voyages.yaml:2:16: error[card-data]: the game has no Voyage Card" in out, out
+    (folder / "variants" / "no_voyages.yaml").write_text(
+        "description: new voyages\nremove_kinds: [voyage]\nadd: |\n"
+        '  @provisional("a house rule")\n  voyage first_half "Open Sea" {\n'
+        "    resources 12\n    pirate highest(2d6)\n  }\n",
+        encoding="utf-8",
+    )
+    assert main(["check"]) == 0, capsys.readouterr().out

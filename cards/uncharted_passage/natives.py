@@ -527,8 +527,26 @@ def _no_line(
     )
 
 
+def check_world_map(card: dict[str, Any], cards: dict[str, Any]) -> list[CardError]:
+    """The World Map has a pile of Voyage Cards to play on: "Each round consists of the 1)
+    Planning phase ... Reveal one card from the top of the Voyage Card pile." A game (a house
+    rule's ``remove_kinds: [voyage]``) with none played twelve months of nothing: no line
+    written, no pirate, every ship sailing 1 space. Told at the removal, else at the map."""
+    if any(other["kind"] == "voyage" for other in cards.values()):
+        return []
+    return [
+        CardError(
+            "the game has no Voyage Card: each month begins by revealing one from the top of "
+            "the Voyage Card pile, and its resources are what the logbook line is written within",
+            None,
+            "keep some voyage cards, or add the variant's own (add: voyage first_half ...)",
+            kind="voyage",
+        )
+    ]
+
+
 #: cardc check runs these on each card of the kind (engine.api).
-CARD_CHECKS = {"voyage": check_voyage}
+CARD_CHECKS = {"voyage": check_voyage, "world_map": check_world_map}
 
 #: The decks this Python keeps for 'draw' (board["deck:ZONE"]): the Port Card pile, shuffled in
 #: the setup ("5. Place the pile of Port Cards ... next to the World Map").
