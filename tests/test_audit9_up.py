@@ -161,3 +161,57 @@ def test_a_house_rule_leaving_no_voyage_card_is_an_error_at_its_removal(
         encoding="utf-8",
     )
     assert main(["check"]) == 0, capsys.readouterr().out
+
+
+def test_a_may_holding_a_choice_a_loop_or_a_window_asks_in_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The question a ``may`` asks is its body in words, never DSL (README: "What the player
+    is asked is in words, never DSL"): a ``choose ... in``, ``for each``, ``choose one of``,
+    ``fire`` or ``let`` inside it was said in the DSL's own line, braces and all ("choose spent
+    in port cards where spent is not this card { trade in spent }")."""
+    from compiler.pipeline import compile_game
+    from dsl.diagnostics import SourceCache
+
+    signal = """
+port_card "Signal Flags" {
+  copies 1 @provisional("a designer's card")
+  on pirate_combat {
+    may {
+      let signal 1
+      for each captain in players {
+        gain prestige signal
+      }
+      choose one of {
+        reduce pirate_power up_to 1 @label("smoke")
+        add armament 1 @label("guns")
+      }
+      fire scurvy with scurvy 1 {
+        mark health scurvy
+      }
+    } @label("use")
+  }
+}
+"""
+    folder = copy_game(tmp_path, "uncharted_passage")
+    (folder / "audit9.cards").write_text((AUDIT / "audit9.cards").read_text() + signal)
+    monkeypatch.chdir(tmp_path)
+    ir = compile_game(Path("cards") / "uncharted_passage", SourceCache()).ir
+    assert ir is not None
+    asks = {}
+    for card in ir["cards"]:
+        for handler in (card.get("triggers") or {}).values():
+            for stmt in handler["body"]:
+                for inner in [stmt, *stmt.get("then", [])]:
+                    if inner["kind"] == "may":
+                        asks[card["id"]] = inner["ask"]
+    assert asks["traders_ledger"] == (
+        "choose spent in port cards where spent is not this card, then trade in spent, then "
+        "discard this card"
+    )
+    assert asks["signal_flags"] == (
+        "let signal be 1, then for each captain in players: gain prestige signal, then choose "
+        "one of: reduce pirate power up to 1; or add armament 1, then scurvy with scurvy 1, then "
+        "mark health scurvy"
+    )
+    assert not any(token in ask for ask in asks.values() for token in "{}|_")
