@@ -215,3 +215,55 @@ port_card "Signal Flags" {
         "mark health scurvy"
     )
     assert not any(token in ask for ask in asks.values() for token in "{}|_")
+
+
+SABOTAGE = """
+@provisional("a designer's card")
+voyage second_half "Sabotage" {
+  resources 12
+  pirate highest(2d6)
+  # "Immediately, each captain chooses another captain: that ship takes 1 Ship Damage."
+  on reveal {
+    let chooser player
+    choose victim in players where victim != chooser {
+      ship_damage 1
+    } @label("victim")
+  }
+}
+"""
+
+
+def test_a_seat_the_scenario_does_not_have_is_an_error_at_its_answer(
+    built_copy: Callable[[str, dict[str, str]], Path], tmp_path: Path
+) -> None:
+    """A ``choose victim in players`` is answered by a seat number (README: "a player's seat
+    number (`2`)"); a seat beyond the scenario's players is the script's mistake, told at its
+    line before anything runs, not a refusal of the step ("'3' is not a legal answer ...;
+    legal: 2"). Seats the scenario has are played."""
+    from probing import run_scenarios
+
+    generated = built_copy("uncharted_passage", {"sabotage.cards": SABOTAGE})
+    text = """
+scenario: each captain sabotages the other
+game: uncharted_passage
+mode: competitive
+choices:
+  - sabotage.reveal.victim: 2
+  - sabotage.reveal.victim: 1
+do:
+  - action: reveal
+    args: {card: sabotage}
+expect:
+  players:
+    - durability_marked: 1
+    - durability_marked: 1
+"""
+    (played,) = run_scenarios(generated, text, tmp_path / "good.yaml")
+    assert played.passed, played.message
+    (wrong,) = run_scenarios(generated, text.replace("victim: 2", "victim: 3"), tmp_path / "b.yaml")
+    assert not wrong.passed
+    assert (
+        "b.yaml:6:29: '3' is not an answer to 'sabotage.reveal.victim': it is answered by a "
+        in (wrong.message)
+    )
+    assert "1 to 2 in this scenario" in wrong.message
