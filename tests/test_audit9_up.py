@@ -267,3 +267,46 @@ expect:
         in (wrong.message)
     )
     assert "1 to 2 in this scenario" in wrong.message
+
+
+def test_a_title_cards_highest_score_bounds_its_band(
+    built_copy: Callable[[str, dict[str, str]], Path], tmp_path: Path
+) -> None:
+    """ "titles from title": "the title of the card of that kind whose min_score..max_score
+    holds the final score" (README, "The flow"). Uncharted Passage read only ``min_score``: a
+    house rule lowering Hapless Explorer's highest score to 25 still called a final score of
+    28 a Hapless Explorer, where no title's band holds it; the rulebook's own bands are
+    unchanged (30 Hapless, 31 Mediocre)."""
+    from probing import run_scenarios
+
+    files = {
+        "variants/strict_titles.yaml": (
+            "description: no title for 26 to 30\ncards:\n  hapless_explorer: {max_score: 25}\n"
+        )
+    }
+    generated = built_copy("uncharted_passage", files)
+    text = """
+scenario: a final score of SCORE under VARIANT
+game: uncharted_passage
+VARIANT_LINE
+given:
+  player:
+    counters: {prestige: SCORE}
+do:
+  - action: finish
+expect:
+  titles: [TITLE]
+"""
+    for variant, score, title in (
+        ("strict_titles", 28, '""'),
+        ("strict_titles", 25, "Hapless Explorer"),
+        ("strict_titles", 31, "Mediocre Explorer"),
+        ("base", 30, "Hapless Explorer"),
+        ("base", 31, "Mediocre Explorer"),
+        ("base", 51, "Legendary Explorer"),
+    ):
+        line = f"variant: {variant}" if variant != "base" else ""
+        case = text.replace("VARIANT_LINE", line).replace("VARIANT", variant)
+        case = case.replace("SCORE", str(score)).replace("TITLE", title)
+        (result,) = run_scenarios(generated, case, tmp_path / f"{variant}_{score}.yaml")
+        assert result.passed, (variant, score, result.message)
