@@ -267,3 +267,31 @@ expect:
         in (wrong.message)
     )
     assert "1 to 2 in this scenario" in wrong.message
+
+
+def test_a_place_of_the_other_chart_is_told_which_chart_has_it(tmp_path: Path) -> None:
+    """A scenario's ship given at a space of the other chart (``chart: stand_in`` with
+    ``position: svalbard``, the data's map's Discovery Spot) was refused as "'svalbard' is not
+    a space of the map", whichever map was meant; the refusal names the chart in play and
+    the one that has the place."""
+    from probing import run_scenarios
+
+    text = """
+scenario: a Discovery Spot of the data's map on the stand-in chart
+game: uncharted_passage
+given:
+  chart: stand_in
+  player:
+    position: svalbard
+    counters: {crew_stamina: 6}
+do:
+  - action: anchor
+expect:
+  player: {prestige: 0}
+"""
+    (result,) = run_scenarios(ROOT / "generated", text, tmp_path / "s.yaml")
+    assert not result.passed
+    assert (
+        "'svalbard' is not a space of the stand-in chart (chart: stand_in); it is a space of "
+        "the World Map of map.cards (chart: map): give that chart" in result.message
+    ), result.message

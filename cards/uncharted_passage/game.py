@@ -1602,6 +1602,7 @@ class UnchartedPassage(FlowGame):
             raise RuleError(
                 f"the ship is at '{position}', which is not a space of the map (the game "
                 "begins in Lisbon once the setup has unfolded the World Map)"
+                f"{self._elsewhere(chart, str(position))}"
             )
         return str(position)
 
@@ -1693,6 +1694,21 @@ class UnchartedPassage(FlowGame):
             player.flags["position"] = _place_id(space_id)
         self.run_verb("anchor", player)
 
+    def _elsewhere(self, chart: Chart, place: str) -> str:
+        """When ``place`` is not on ``chart`` but on the other chart a scenario may give (the
+        data's World Map or the stand-in chart): a hint naming that one. A scenario's
+        ``position: svalbard`` on the stand-in chart was refused as "not a space of the map",
+        at flow.cards' line, whichever map was meant."""
+        from .map import stand_in_chart
+
+        try:
+            other = stand_in_chart(self.ir) if chart.source == MAP_SOURCE else chart_for(self.ir)
+        except RuleError:
+            return ""
+        if other is chart or other.source == chart.source or place not in other.spaces:
+            return ""
+        return f"; it is a space of {_chart_words(other)}: give that chart"
+
     def space_of(self, player: Player) -> Space:
         """The space of the map the player's ship is on."""
         chart = self.chart or chart_for(self.ir)
@@ -1703,7 +1719,9 @@ class UnchartedPassage(FlowGame):
         place = _place_id(position)
         space = chart.spaces.get(place)
         if space is None:
-            raise RuleError(f"'{place}' is not a space of the map")
+            raise RuleError(
+                f"'{place}' is not a space of {_chart_words(chart)}{self._elsewhere(chart, place)}"
+            )
         return space
 
     def drop_anchor(self, c: Context) -> None:
@@ -2346,6 +2364,13 @@ class UnchartedPassage(FlowGame):
         if not args:
             return self.call(verb, Context(player, "", name))
         return self.call(lambda g, c: verb(g, c, *args), Context(player, "", name))
+
+
+def _chart_words(chart: Chart) -> str:
+    """The chart a game is played on, as a scenario names it (``chart: map`` or ``stand_in``)."""
+    if chart.source == MAP_SOURCE:
+        return "the World Map of map.cards (chart: map)"
+    return "the stand-in chart (chart: stand_in)"
 
 
 _KEYS = ObjectCache(50_000)
