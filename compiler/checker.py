@@ -190,7 +190,7 @@ class Checker:
         )
         out: IR = {
             "name": definition.name,
-            "params": [{"name": p.name, "type": p.type} for p in definition.params],
+            "params": [_param_ir(p) for p in definition.params],
             "source": f"{span.file}:{span.line}",
             "at": [span.line, span.column],
         }
@@ -864,6 +864,29 @@ class Checker:
         if kind == "repeat":
             times = plain_words(describe_expr(stmt["count"]))
             return f"{self.plain_block(stmt['body'])}, {times} times"
+        # The statements holding a block are said with their blocks in words too: the DSL's
+        # own line for them (describe_stmt) has its braces ("choose spent in port cards where
+        # spent is not this card { trade in spent }"), and a question is never DSL.
+        if kind in ("choose_from", "for_each"):
+            head = "choose" if kind == "choose_from" else "for each"
+            listed = f"{head} {stmt['var']} in {describe_expr(stmt['over'])}"
+            if kind == "for_each":
+                listed += describe_order(stmt)
+            if stmt.get("where") is not None:
+                listed += f" where {describe_expr(stmt['where'])}"
+            body = self.plain_block(stmt["body"])
+            joint = ", then " if kind == "choose_from" else ": "
+            return plain_words(listed) + (f"{joint}{body}" if stmt["body"] else "")
+        if kind == "choose":
+            return "choose one of: " + "; or ".join(self.plain_block(o) for o in stmt["options"])
+        if kind == "window":
+            given = ", ".join(
+                f"{q['name']} {describe_expr(q['value'])}" for q in stmt["quantities"]
+            )
+            head = plain_words(f"{stmt['trigger']}" + (f" with {given}" if given else ""))
+            return head + (f", then {self.plain_block(stmt['body'])}" if stmt["body"] else "")
+        if kind == "let":
+            return plain_words(f"let {stmt['name']} be {describe_expr(stmt['value'])}")
         return plain_words(describe_stmt(stmt))
 
     def question_name(self, stmt: Any, body: list[IR]) -> str:
@@ -2622,3 +2645,15 @@ def _clause_hint(
     if elsewhere:
         return (f"is it the property '{elsewhere[0]}'? write: {elsewhere[0]} ...",)
     return (f"write: {prop} {heads[0]} ...",)
+
+
+def _param_ir(param: Any) -> IR:
+    """A DSL definition's parameter in the IR: its name and type, and its number default when
+    it has one, so the generated function takes it too. A redefinition "may add parameters at
+    the end that have a default, which the existing calls leave at the default" (README): the
+    game's own Python calls the verb as the base declared it (Uncharted Passage's
+    ``run_verb("reward", player, stars, dice, anchors)``), without the new argument."""
+    out: IR = {"name": param.name, "type": param.type}
+    if isinstance(param.default, Number) and param.type in ("number", "any"):
+        out["default"] = param.default.value
+    return out

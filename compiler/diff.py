@@ -315,7 +315,10 @@ def _statement_changes(
 
 def _usage(what: str, definition: IR) -> str:
     """A DSL verb's or function's head: ``verb gain_port_card(count number)``."""
-    params = ", ".join(f"{p['name']} {p['type']}" for p in definition["params"])
+    params = ", ".join(
+        f"{p['name']} {p['type']}" + (f" = {p['default']}" if "default" in p else "")
+        for p in definition["params"]
+    )
     returns = f" {definition['returns']}" if definition.get("returns") else ""
     return f"{what} {definition['name']}({params}){returns}"
 

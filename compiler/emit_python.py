@@ -93,6 +93,16 @@ def _local(name: str) -> str:
     return f"v_{name}"
 
 
+def _signature(params: list[IR]) -> str:
+    """A DSL verb's or function's parameters after ``(g, c``, each with its default when it
+    has one: the game's Python may call a redefinition that added a defaulted parameter at
+    the end with the base's arguments (README: "which the existing calls leave at the
+    default")."""
+    return "".join(
+        f", {_local(p['name'])}" + (f"={p['default']!r}" if "default" in p else "") for p in params
+    )
+
+
 def _verb_name(name: str) -> str:
     """The Python function of a verb written in the DSL."""
     return f"dv_{name}"
@@ -642,7 +652,7 @@ class PythonEmitter:
                 "verb",
                 path,
             )
-            fn.params = "".join(f", {_local(p['name'])}" for p in verb["params"])
+            fn.params = _signature(verb["params"])
             self.body(fn, verb["body"], 0, "c")
             functions.append(fn)
         for function in definitions["functions"]:
@@ -654,7 +664,7 @@ class PythonEmitter:
                 "function",
                 path,
             )
-            fn.params = "".join(f", {_local(p['name'])}" for p in function["params"])
+            fn.params = _signature(function["params"])
             fn.add(0, f"return {self.expr(function['expr'], 'c')}", function["at"])
             functions.append(fn)
         written = "".join(_function_text(fn) for fn in functions)

@@ -215,7 +215,7 @@ SCHEMA: dict[str, Any] = {
         "param_def": {
             "type": "object",
             "required": ["name", "type"],
-            "properties": {"name": _NAME, "type": _NAME},
+            "properties": {"name": _NAME, "type": _NAME, "default": {"type": "number"}},
         },
         "verb_def": {
             "type": "object",

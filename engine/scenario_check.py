@@ -128,11 +128,18 @@ def _body_asks(prefix: str, title: str, body: list[dict[str, Any]]) -> dict[str,
     return own
 
 
+#: The answers to ``choose VAR in players``: a seat number of the scenario's players ("a
+#: player's seat number (`2`)", README), checked against the scenario's count.
+SEAT = "seat"
+
+
 def _pick_answers(over: dict[str, Any]) -> tuple[str, ...] | str | None:
     """What a scenario may answer to ``choose VAR in LIST``, as far as the list says: a card
     of its kind (``choose site in campsite``), any card of a zone's (``choose c in hand``),
     the items of a list written out, else anything (what a native gives is known in play)."""
     kind = over.get("kind")
+    if kind == "builtin" and over.get("name") == "players":
+        return SEAT
     if kind == "list" and over.get("of_kind"):
         return f"card:{over['of_kind']}"
     if kind == "zone_cards":
@@ -844,6 +851,17 @@ class Checker:
                     continue
                 answers = self.questions.get(ident, ("", None))[1]
                 text = "yes" if answer is True else "no" if answer is False else str(answer)
+                if answers == SEAT:
+                    # A seat the scenario does not have is its mistake, told at its line,
+                    # not a refusal of the engine ("legal: 2") once the step runs.
+                    seats = tuple(str(n) for n in range(1, self.players + 1))
+                    if text not in seats:
+                        self.add(
+                            child_where(item, question, where),
+                            f"'{text}' is not an answer to '{ident}': it is answered by a "
+                            f"player's seat number, 1 to {self.players} in this scenario",
+                        )
+                    continue
                 if isinstance(answers, str):  # a pool of ids: a typo is the scenario's
                     answers = self.vocab.pool(answers)
                 if answers is not None and text not in answers:

@@ -14,7 +14,14 @@ from __future__ import annotations
 from typing import Any
 
 from engine.modes import MODE_SPELLINGS
-from engine.scenario_check import EVENT_KEYS, CardMemo, player_kinds, questions, vocabulary
+from engine.scenario_check import (
+    EVENT_KEYS,
+    SEAT,
+    CardMemo,
+    player_kinds,
+    questions,
+    vocabulary,
+)
 from engine.scenario_flow import scenario_action_args, scenario_actions
 from engine.scenario_types import Kind, Vocabulary, pool_def
 
@@ -134,9 +141,12 @@ def _choice(vocab: Vocabulary, rules: Any, memo: CardMemo | None = None) -> dict
     asked = questions(vocab.ir, rules, memo)
     properties: dict[str, Any] = {}
     for ident, (prompt, answers) in sorted(asked.items()):
-        if isinstance(answers, str):  # a pool of ids, written once in $defs
+        schema: dict[str, Any]
+        if answers == SEAT:  # a player's seat number, within the scenario's players
+            schema = {"type": ["integer", "string"]}
+        elif isinstance(answers, str):  # a pool of ids, written once in $defs
             vocab.referenced.add(answers)
-            schema: dict[str, Any] = {"$ref": f"#/$defs/{pool_def(answers)}"}
+            schema = {"$ref": f"#/$defs/{pool_def(answers)}"}
         elif answers is not None and tuple(answers) == ("yes", "no"):
             schema = {"enum": [True, False, "yes", "no"]}
         elif answers is not None:

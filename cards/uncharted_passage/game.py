@@ -364,6 +364,8 @@ def _restraint_words(expr: Any) -> str:
         return str(expr["name"]).replace("_", " ").capitalize()
     if kind == "num":
         return str(expr["value"])
+    if kind == "builtin" and expr.get("name") == "round":
+        return "the month"
     if kind in ("compare", "logic"):
         left, right = _restraint_words(expr["left"]), _restraint_words(expr["right"])
         return f"{left} {expr['op']} {right}" if left and right else ""
@@ -371,6 +373,32 @@ def _restraint_words(expr: Any) -> str:
         inner = _restraint_words(expr["operand"])
         return f"not ({inner})" if inner else ""
     return ""
+
+
+#: The logbook's three numbers, in the order a line writes them.
+_LINE = ("sailing_speed", "crew_stamina", "armament")
+
+
+def _reads_only_the_line(expr: Any, params: dict[str, Any]) -> bool:
+    """Whether a voyage card's restraint reads nothing but the logbook line's three numbers,
+    numbers, the game's params and arithmetic: then it is the same in every month for every
+    captain."""
+    if not isinstance(expr, dict):
+        return False
+    kind = expr.get("kind")
+    if kind in ("num", "bool"):
+        return True
+    if kind == "counter":
+        return expr.get("name") in _LINE
+    if kind == "param":
+        return expr.get("name") in params
+    if kind == "not":
+        return _reads_only_the_line(expr.get("operand"), params)
+    if kind in ("binary", "compare", "logic"):
+        return _reads_only_the_line(expr.get("left"), params) and _reads_only_the_line(
+            expr.get("right"), params
+        )
+    return False
 
 
 def excluded_distance(distance: int, speed: int, reach: int, unscurvied: int) -> int:
@@ -1205,16 +1233,67 @@ class UnchartedPassage(FlowGame):
 
     # -- Planning phase
 
-    def allocation_options(self, voyage: str) -> tuple[str, ...]:
-        """The logbook lines a voyage card allows: "a number between 1 and 6 in the Sailing
-        Speed, Crew Stamina, and Armament spaces ... The sum of the three numbers cannot exceed
-        the amount of resources", or each of a "1 3 5" card's numbers in a space of your
-        choice; either way within the card's number restraints."""
+    def allocation_options(self, voyage: str, player: Player | None = None) -> tuple[str, ...]:
+        """The logbook lines a voyage card allows ``player`` (the first captain when not
+        given): "a number between 1 and 6 in the Sailing Speed, Crew Stamina, and Armament
+        spaces ... The sum of the three numbers cannot exceed the amount of resources", or each
+        of a "1 3 5" card's numbers in a space of your choice; either way within the card's
+        number restraints ("Follow any number restraints imposed by events").
+
+        A restraint reading only the line's three numbers and the game's params is the same
+        every month for every captain, and its lines are kept once per compiled game; one that
+        reads more (the month, ``armament <= round``; the captain's own logbook,
+        ``marked(durability)``) is read for the captain writing the line, this month."""
         cached: tuple[str, ...] | None = _OPTIONS.get(self.ir, voyage)
         if cached is not None:
             return cached
         card = self.cards[voyage]
-        props = card.get("properties") or {}
+        candidates = _OPTIONS.get(self.ir, ("lines", voyage))
+        if candidates is None:
+            candidates = _OPTIONS.put(
+                self.ir, tuple(self._resource_lines(voyage)), ("lines", voyage)
+            )
+        if self.table is None or (voyage, "restraint") not in self.table.formulas:
+            options = tuple(_allocation_label(*t) for t in candidates)
+            return _OPTIONS.put(self.ir, options, voyage)
+        expr = (card.get("formulas") or {}).get("restraint", {}).get("expr")
+        if _reads_only_the_line(expr, self.ir["vocabulary"].get("params") or {}):
+            scratch = Player(-1, "restraint", self.ir["vocabulary"])
+            allowed = self._meeting_restraint(voyage, scratch, candidates)
+            options = tuple(_allocation_label(*t) for t in allowed)
+            return _OPTIONS.put(self.ir, options, voyage)
+        captain = player if player is not None else self.players[0]
+        written = {name: captain.counters[name] for name in _LINE}
+        try:
+            allowed = self._meeting_restraint(voyage, captain, candidates)
+        finally:
+            captain.counters.update(written)
+        return tuple(_allocation_label(*t) for t in allowed)
+
+    def _meeting_restraint(
+        self, voyage: str, player: Player, candidates: Sequence[tuple[int, int, int]]
+    ) -> list[tuple[int, int, int]]:
+        """The lines of ``candidates`` that meet the voyage card's restraint, each read as
+        ``player``'s line (its counters set to it: the caller puts them back)."""
+        context = Context(player, voyage, "restraint")
+        allowed = []
+        for s, st, ar in candidates:
+            player.counters.update(sailing_speed=s, crew_stamina=st, armament=ar)
+            if self.formula(voyage, "restraint", context):
+                allowed.append((s, st, ar))
+        if not allowed:
+            card = self.cards[voyage]
+            raise RuleError(
+                f"{voyage}: no Sailing Speed/Crew Stamina/Armament line meets its restraint "
+                f"({card.get('title', voyage)}"
+                + (f", in month {self.round}" if self.round else "")
+                + "); loosen the restraint or the resources"
+            )
+        return allowed
+
+    def _resource_lines(self, voyage: str) -> list[tuple[int, int, int]]:
+        """The lines the voyage card's resources allow, before its restraint."""
+        props = self.cards[voyage].get("properties") or {}
         low, high = self.allocation_bounds
         triple = _numbers(props.get("resource_triple"))
         # A card's resources as printed, or a designer's card is refused here: without them
@@ -1250,22 +1329,7 @@ class UnchartedPassage(FlowGame):
                 f"{voyage}: its resources allow no Sailing Speed/Crew Stamina/Armament line "
                 f"(each between {low} and {high}); give at least {3 * low}"
             )
-        if self.table is not None and (voyage, "restraint") in self.table.formulas:
-            scratch = Player(-1, "restraint", self.ir["vocabulary"])
-            context = Context(scratch, voyage, "restraint")
-            allowed = []
-            for s, st, ar in candidates:
-                scratch.counters.update(sailing_speed=s, crew_stamina=st, armament=ar)
-                if self.formula(voyage, "restraint", context):
-                    allowed.append((s, st, ar))
-            if not allowed:
-                raise RuleError(
-                    f"{voyage}: no Sailing Speed/Crew Stamina/Armament line meets its restraint "
-                    f"({card.get('title', voyage)}); loosen the restraint or the resources"
-                )
-            candidates = allowed
-        options = tuple(_allocation_label(*t) for t in candidates)
-        return _OPTIONS.put(self.ir, options, voyage)
+        return candidates
 
     def allocation_rule(self, voyage: str, answer: str) -> str:
         """The rule a refused logbook line breaks, in the rulebook's words."""
@@ -1310,7 +1374,7 @@ class UnchartedPassage(FlowGame):
         if not voyage:
             return
         player = c.player
-        options = self.allocation_options(voyage)
+        options = self.allocation_options(voyage, player)
         question = Question(
             "planning.allocate",
             player.index,
@@ -1538,6 +1602,7 @@ class UnchartedPassage(FlowGame):
             raise RuleError(
                 f"the ship is at '{position}', which is not a space of the map (the game "
                 "begins in Lisbon once the setup has unfolded the World Map)"
+                f"{self._elsewhere(chart, str(position))}"
             )
         return str(position)
 
@@ -1629,6 +1694,21 @@ class UnchartedPassage(FlowGame):
             player.flags["position"] = _place_id(space_id)
         self.run_verb("anchor", player)
 
+    def _elsewhere(self, chart: Chart, place: str) -> str:
+        """When ``place`` is not on ``chart`` but on the other chart a scenario may give (the
+        data's World Map or the stand-in chart): a hint naming that one. A scenario's
+        ``position: svalbard`` on the stand-in chart was refused as "not a space of the map",
+        at flow.cards' line, whichever map was meant."""
+        from .map import stand_in_chart
+
+        try:
+            other = stand_in_chart(self.ir) if chart.source == MAP_SOURCE else chart_for(self.ir)
+        except RuleError:
+            return ""
+        if other is chart or other.source == chart.source or place not in other.spaces:
+            return ""
+        return f"; it is a space of {_chart_words(other)}: give that chart"
+
     def space_of(self, player: Player) -> Space:
         """The space of the map the player's ship is on."""
         chart = self.chart or chart_for(self.ir)
@@ -1639,7 +1719,9 @@ class UnchartedPassage(FlowGame):
         place = _place_id(position)
         space = chart.spaces.get(place)
         if space is None:
-            raise RuleError(f"'{place}' is not a space of the map")
+            raise RuleError(
+                f"'{place}' is not a space of {_chart_words(chart)}{self._elsewhere(chart, place)}"
+            )
         return space
 
     def drop_anchor(self, c: Context) -> None:
@@ -2292,6 +2374,13 @@ class UnchartedPassage(FlowGame):
         if not args:
             return self.call(verb, Context(player, "", name))
         return self.call(lambda g, c: verb(g, c, *args), Context(player, "", name))
+
+
+def _chart_words(chart: Chart) -> str:
+    """The chart a game is played on, as a scenario names it (``chart: map`` or ``stand_in``)."""
+    if chart.source == MAP_SOURCE:
+        return "the World Map of map.cards (chart: map)"
+    return "the stand-in chart (chart: stand_in)"
 
 
 _KEYS = ObjectCache(50_000)

@@ -381,24 +381,27 @@ def _lines(props: dict[str, Any], bounds: list[tuple[int, Any]]) -> list[tuple[i
     ]
 
 
-def _value(expr: Any, line: dict[str, int], params: dict[str, Any]) -> Any:
-    """A restraint's value for one logbook line, or None when it reads anything but the line's
-    three numbers, the game's params and arithmetic (then it cannot be judged here)."""
+def _value(expr: Any, line: dict[str, int], params: dict[str, Any], month: int = 0) -> Any:
+    """A restraint's value for one logbook line in ``month``, or None when it reads anything
+    but the line's three numbers, the month, the game's params and arithmetic (then it cannot
+    be judged here)."""
     if not isinstance(expr, dict):
         return None
     kind = expr.get("kind")
     if kind in ("num", "bool"):
         return expr.get("value")
+    if kind == "builtin" and expr.get("name") == "round":
+        return month or None
     if kind == "counter":
         return line.get(str(expr.get("name")))
     if kind == "param":
         value = params.get(str(expr.get("name")))
         return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
     if kind == "not":
-        inner = _value(expr.get("operand"), line, params)
+        inner = _value(expr.get("operand"), line, params, month)
         return None if inner is None else not inner
-    left = _value(expr.get("left"), line, params)
-    right = _value(expr.get("right"), line, params)
+    left = _value(expr.get("left"), line, params, month)
+    right = _value(expr.get("right"), line, params, month)
     if left is None or right is None:
         return None
     op = expr.get("op")
@@ -437,17 +440,53 @@ def _check_restraint(
 ) -> list[CardError]:
     """ "Follow any number restraints imposed by events": a restraint that no line the card's
     resources allow can meet leaves the Planning phase no line to write (the game stopped with
-    a rule error in the month that drew the card). A restraint reading more than the line's
-    numbers and the params is not judged here."""
+    a rule error in the month that drew the card). A restraint reading the month is judged in
+    each month the card may be drawn in; one reading more than the line's numbers, the month
+    and the params is not judged here."""
     expr = ((card.get("formulas") or {}).get("restraint") or {}).get("expr")
     if expr is None:
         return []
     params = vocabulary.get("params") or {}
-    verdicts = [
-        _value(expr, dict(zip(_LINE, line, strict=True)), params) for line in _lines(props, bounds)
-    ]
-    if not verdicts or any(v is None or v for v in verdicts):
-        return []
+    lines = [dict(zip(_LINE, line, strict=True)) for line in _lines(props, bounds)]
+    # A restraint reading the month ("armament <= round") is judged in every month the card
+    # may be drawn in: "Make a pile of 13 Voyage Cards, with the 6 Second-half Voyage Cards on
+    # the bottom ... and the 6 First-half Voyage Cards on the top".
+    for month in _months(card, params) if _reads_month(expr) else (0,):
+        verdicts = [_value(expr, line, params, month) for line in lines]
+        if verdicts and not any(v is None or v for v in verdicts):
+            return [_no_line(expr, props, bounds, month)]
+    return []
+
+
+def _reads_month(expr: Any) -> bool:
+    """Whether a restraint reads the month (``round``)."""
+    if isinstance(expr, dict):
+        if expr.get("kind") == "builtin" and expr.get("name") == "round":
+            return True
+        return any(_reads_month(v) for v in expr.values())
+    if isinstance(expr, list):
+        return any(_reads_month(v) for v in expr)
+    return False
+
+
+def _months(card: dict[str, Any], params: dict[str, Any]) -> range:
+    """The months a voyage card may be revealed in: the first half of the pile's, the second
+    half's, or any month (a card of neither half)."""
+    rounds = params.get("rounds")
+    rounds = rounds if isinstance(rounds, int) and not isinstance(rounds, bool) else 12
+    half = rounds // 2
+    tags = card.get("tags") or []
+    if "first_half" in tags:
+        return range(1, half + 1)
+    if "second_half" in tags:
+        return range(half + 1, rounds + 1)
+    return range(1, rounds + 1)
+
+
+def _no_line(
+    expr: Any, props: dict[str, Any], bounds: list[tuple[int, Any]], month: int
+) -> CardError:
+    """The problem of a restraint no logbook line meets (in ``month``, when it reads it)."""
     said = game._restraint_words(expr)
     triple = game._numbers(props.get("resource_triple"))
     given = (
@@ -456,18 +495,35 @@ def _check_restraint(
         else f"resources {game._number(props.get('resources'), 0)}, each number "
         f"{bounds[0][0]} to {bounds[0][1]}"
     )
+    when = f" in month {month}" if month else ""
+    return CardError(
+        f"no logbook line meets the restraint{f' ({said})' if said else ''} within {given}"
+        f"{when}: the Planning phase would have no line to write",
+        "restraint",
+        "loosen the restraint or give other resources",
+    )
+
+
+def check_world_map(card: dict[str, Any], cards: dict[str, Any]) -> list[CardError]:
+    """The World Map has a pile of Voyage Cards to play on: "Each round consists of the 1)
+    Planning phase ... Reveal one card from the top of the Voyage Card pile." A game (a house
+    rule's ``remove_kinds: [voyage]``) with none played twelve months of nothing: no line
+    written, no pirate, every ship sailing 1 space. Told at the removal, else at the map."""
+    if any(other["kind"] == "voyage" for other in cards.values()):
+        return []
     return [
         CardError(
-            f"no logbook line meets the restraint{f' ({said})' if said else ''} within {given}: "
-            "the Planning phase would have no line to write",
-            "restraint",
-            "loosen the restraint or give other resources",
+            "the game has no Voyage Card: each month begins by revealing one from the top of "
+            "the Voyage Card pile, and its resources are what the logbook line is written within",
+            None,
+            "keep some voyage cards, or add the variant's own (add: voyage first_half ...)",
+            kind="voyage",
         )
     ]
 
 
 #: cardc check runs these on each card of the kind (engine.api).
-CARD_CHECKS = {"voyage": check_voyage}
+CARD_CHECKS = {"voyage": check_voyage, "world_map": check_world_map}
 
 #: The decks this Python keeps for 'draw' (board["deck:ZONE"]): the Port Card pile, shuffled in
 #: the setup ("5. Place the pile of Port Cards ... next to the World Map").
