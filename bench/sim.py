@@ -19,8 +19,9 @@ Goal: at least 1,000 solo games per second with the greedy policy, by the wall c
 rate by CPU time is printed too: on a shared machine it shows what the process itself costs).
 
 Side by side (issue 11): for Uncharted Passage the same games are also played by two
-hand-written flows, in turn with the DSL flow repeat by repeat so all see the same load (and
-which runs first rotates):
+hand-written flows, taking turns with the DSL flow every ``--chunk`` games (250) on the same
+games, so all see the same load (which runs first rotates); each repeat's rate is its chunks'
+games over their summed time:
 
 - **the same rules in Python** (``bench/up_flow_python.py``): flow.cards' setup, months, end and
   verbs written by hand over the game's own natives, handlers, map and policy. Before timing,
@@ -291,6 +292,12 @@ def main() -> int:
     )
     parser.add_argument("--scale-games", type=int, default=100_000, help="games for scale")
     parser.add_argument(
+        "--chunk",
+        type=int,
+        default=250,
+        help="side by side, the flows take turns every this many games",
+    )
+    parser.add_argument(
         "--no-side-by-side",
         action="store_true",
         help="do not time the hand-written flow beside the DSL flow (Uncharted Passage)",
@@ -346,20 +353,34 @@ def main() -> int:
 
     wall_rates: dict[str, list[float]] = {label: [] for label, _ in sides}
     cpu: dict[str, list[float]] = {label: [] for label, _ in sides}
+    # A repeat's games are played in chunks of --chunk games, the flows taking turns chunk by
+    # chunk (A B C, B C A, ...), each playing the same chunk of games: a drift in the
+    # machine's speed (seconds long on a shared machine) then falls on every flow alike.
+    chunks = [
+        min(args.chunk, args.games - first) for first in range(0, args.games, max(args.chunk, 1))
+    ]
     for repeat in range(1, args.repeat + 1):
-        # The order rotates repeat by repeat (A B C, B C A, ...): a drift in the machine's
-        # speed within a repeat then falls on each flow as often.
-        shift = (repeat - 1) % len(sides)
-        for label, which in sides[shift:] + sides[:shift]:
-            start, cpu_start = time.perf_counter(), time.process_time()
-            report = sim.simulate(which, args.games, repeat, MODE, POLICY)
-            elapsed, used = time.perf_counter() - start, time.process_time() - cpu_start
-            wall_rates[label].append(args.games / elapsed)
-            cpu[label].append(args.games / used)
+        elapsed = dict.fromkeys(wall_rates, 0.0)
+        used = dict.fromkeys(wall_rates, 0.0)
+        scores: dict[str, list[float]] = {label: [] for label in wall_rates}
+        sinks: dict[str, list[float]] = {label: [] for label in wall_rates}
+        for number, games in enumerate(chunks):
+            shift = (repeat - 1 + number) % len(sides)
+            for label, which in sides[shift:] + sides[:shift]:
+                start, cpu_start = time.perf_counter(), time.process_time()
+                report = sim.simulate(which, games, repeat * 1000 + number, MODE, POLICY)
+                elapsed[label] += time.perf_counter() - start
+                used[label] += time.process_time() - cpu_start
+                scores[label].append(report.mean * games)
+                sinks[label].append(report.sink_rate * games)
+        for label, _ in sides:
+            wall_rates[label].append(args.games / elapsed[label])
+            cpu[label].append(args.games / used[label])
             print(
-                f"  repeat {repeat}, {label}: {args.games:,} games in {elapsed:.3f} s = "
+                f"  repeat {repeat}, {label}: {args.games:,} games in {elapsed[label]:.3f} s = "
                 f"{wall_rates[label][-1]:,.0f} games/s ({cpu[label][-1]:,.0f} by CPU time; "
-                f"mean score {report.mean:.1f}, sink rate {100 * report.sink_rate:.1f}%)"
+                f"mean score {sum(scores[label]) / args.games:.1f}, sink rate "
+                f"{100 * sum(sinks[label]) / args.games:.1f}%)"
             )
     rates, cpu_rates = wall_rates["DSL flow"], cpu["DSL flow"]
     median = statistics.median(rates)
