@@ -438,17 +438,22 @@ SAME_GAMES = 100
 MODES = ("solo", "competitive", "coop")
 
 
-def same_rules_simulator(folder: Path) -> sim.Simulator:
-    """A simulator of the compiled game played by flow.cards' flow written in Python over the
-    game's own natives (bench/up_flow_python.py)."""
-    path = Path(__file__).with_name("up_flow_python.py")
-    spec = importlib.util.spec_from_file_location("up_flow_python", path)
+def bench_module(name: str) -> Any:
+    """A module of bench/ loaded by path (bench/ is no package): ``bench/NAME.py``."""
+    path = Path(__file__).with_name(f"{name}.py")
+    spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise SystemExit(f"bench/sim.py: cannot load {path}")
     module = importlib.util.module_from_spec(spec)
-    sys.modules["up_flow_python"] = module
+    sys.modules[name] = module
     spec.loader.exec_module(module)
-    simulator: sim.Simulator = module.simulator(folder)
+    return module
+
+
+def same_rules_simulator(folder: Path) -> sim.Simulator:
+    """A simulator of the compiled game played by flow.cards' flow written in Python over the
+    game's own natives (bench/up_flow_python.py)."""
+    simulator: sim.Simulator = bench_module("up_flow_python").simulator(folder)
     return simulator
 
 
@@ -472,14 +477,7 @@ def same_games(a: sim.Simulator, b: sim.Simulator, games: int, mode: str) -> int
 def handwritten_simulator(folder: Path) -> sim.Simulator:
     """A simulator of the same compiled game played by the hand-written flow flow.cards
     replaced (bench/up_handwritten.py)."""
-    path = Path(__file__).with_name("up_handwritten.py")
-    spec = importlib.util.spec_from_file_location("up_handwritten", path)
-    if spec is None or spec.loader is None:
-        raise SystemExit(f"bench/sim.py: cannot load {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["up_handwritten"] = module
-    spec.loader.exec_module(module)
-    simulator: sim.Simulator = module.simulator(folder)
+    simulator: sim.Simulator = bench_module("up_handwritten").simulator(folder)
     return simulator
 
 
