@@ -246,22 +246,28 @@ CREW_ACTIONS: dict[int, tuple[bool, bool, bool, bool]] = {
     1: (False, False, False, False),
 }
 
-#: "~30: Hapless Explorer ... 51 and above: Legendary Explorer": (lowest score, title).
-SOLO_TITLES: tuple[tuple[int, str], ...] = (
-    (51, "Legendary Explorer"),
-    (46, "Historic Explorer"),
-    (41, "Veteran Explorer"),
-    (31, "Mediocre Explorer"),
-    (-(10**9), "Hapless Explorer"),
+#: No bound on a title's score: "~30" has no lowest, "51 and above" no highest.
+_UNBOUNDED = 10**9
+
+#: A title band: the lowest and the highest final score it holds, and its title.
+TitleBand = tuple[int, int, str]
+
+#: "~30: Hapless Explorer ... 51 and above: Legendary Explorer": (lowest, highest, title).
+SOLO_TITLES: tuple[TitleBand, ...] = (
+    (51, _UNBOUNDED, "Legendary Explorer"),
+    (46, 50, "Historic Explorer"),
+    (41, 45, "Veteran Explorer"),
+    (31, 40, "Mediocre Explorer"),
+    (-_UNBOUNDED, 30, "Hapless Explorer"),
 )
 
 #: "~70: Hapless Explorers ... 101+: Legendary Explorers".
-COOP_TITLES: tuple[tuple[int, str], ...] = (
-    (101, "Legendary Explorers"),
-    (91, "Historic Explorers"),
-    (81, "Veteran Explorers"),
-    (71, "Mediocre Explorers"),
-    (-(10**9), "Hapless Explorers"),
+COOP_TITLES: tuple[TitleBand, ...] = (
+    (101, _UNBOUNDED, "Legendary Explorers"),
+    (91, 100, "Historic Explorers"),
+    (81, 90, "Veteran Explorers"),
+    (71, 80, "Mediocre Explorers"),
+    (-_UNBOUNDED, 70, "Hapless Explorers"),
 )
 
 #: Anchor spaces of the Prestige Track ("When you reach a space with the anchor icon on the
@@ -306,12 +312,10 @@ class ShipSank(GameEnded):
     so two ships that sink together both sink, and neither is "the other player"."""
 
 
-def _titles_from_data(
-    ir: dict[str, Any], coop: bool, kind: str = "title"
-) -> tuple[tuple[int, str], ...]:
-    """Title bands from the data's cards of ``kind`` (``min_score``, tagged ``solo`` or
-    ``coop``), else the rulebook's."""
-    bands: list[tuple[int, str]] = []
+def _titles_from_data(ir: dict[str, Any], coop: bool, kind: str = "title") -> tuple[TitleBand, ...]:
+    """Title bands from the data's cards of ``kind`` (``min_score`` .. ``max_score``, tagged
+    ``solo`` or ``coop``), highest first, else the rulebook's."""
+    bands: list[TitleBand] = []
     for card in ir["cards"]:
         if card.get("kind") != kind:
             continue
@@ -319,19 +323,24 @@ def _titles_from_data(
         if ("coop" in tags) != coop:
             continue
         props = card.get("properties") or {}
-        bands.append((_number(props.get("min_score"), -(10**9)), str(card.get("title"))))
+        low = _number(props.get("min_score"), -_UNBOUNDED)
+        high = _number(props.get("max_score"), _UNBOUNDED)
+        bands.append((low, high, str(card.get("title"))))
     if not bands:
         return COOP_TITLES if coop else SOLO_TITLES
-    bands.sort(reverse=True)
+    bands.sort(key=lambda band: (-band[0], -band[1], band[2]))
     return tuple(bands)
 
 
-def title_for(score: int, bands: tuple[tuple[int, str], ...]) -> str:
-    """The title a final score earns."""
-    for low, title in bands:
-        if score >= low:
+def title_for(score: int, bands: tuple[TitleBand, ...]) -> str:
+    """The title a final score earns: the band whose lowest .. highest score holds it (the
+    flow's ``titles from``: "the title of the card of that kind whose min_score..max_score
+    holds the final score"); none ("") when no band does (a house rule's title cards that
+    leave a gap)."""
+    for low, high, title in bands:
+        if low <= score <= high:
             return title
-    return bands[-1][1]
+    return ""
 
 
 def sailor_points(cards: int, points: tuple[int, ...] = (1, 1, 1, 2)) -> int:
@@ -474,8 +483,8 @@ class UnchartedPassage(FlowGame):
         #: "a number between 1 and 6": the allocation counters' bounds, from the data.
         self.allocation_bounds: tuple[int, int] = static["allocation_bounds"]
         self.sailor_points: tuple[int, ...] = static["sailor_points"]
-        self.solo_titles: tuple[tuple[int, str], ...] = static["solo_titles"]
-        self.coop_titles: tuple[tuple[int, str], ...] = static["coop_titles"]
+        self.solo_titles: tuple[TitleBand, ...] = static["solo_titles"]
+        self.coop_titles: tuple[TitleBand, ...] = static["coop_titles"]
         self.board.setdefault("public_missions", [])
         for player in self.players:
             flags = player.flags
@@ -2231,7 +2240,7 @@ class UnchartedPassage(FlowGame):
         self.log("game_over", scores, winner)
         return GameResult(scores, team, titles, sunk, winner, self.logbook)
 
-    def title_bands(self, kind: str | None, coop: bool) -> tuple[tuple[int, str], ...]:
+    def title_bands(self, kind: str | None, coop: bool) -> tuple[TitleBand, ...]:
         """The title bands of the flow's ``titles from`` kind (the rulebook's when the data
         has none, or the flow names no kind): solo's, or co-op's."""
         if kind == "title" or kind is None:

@@ -1,0 +1,102 @@
+"""audit10 (Uncharted Passage: Remastered, an independent tester): what the scenarios cannot say.
+
+The rule cases are ``tests/scenarios/uncharted_passage/audit10_rules.yaml``; the new cards and
+house rules ``tests/data/audit10_uncharted_passage/``.
+
+Found:
+
+- A title band's ``max_score`` was not read: the flow's ``titles from`` gives "the title of the
+  card of that kind whose min_score..max_score holds the final score" (README, "The flow"), as
+  the generic flow does, but Uncharted Passage took the highest ``min_score`` at or below the
+  score, so a house rule's Hapless Explorer "up to 25" still titled 28 Hapless.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from probing import run_scenarios
+
+ROOT = Path(__file__).resolve().parent.parent
+AUDIT = ROOT / "tests" / "data" / "audit10_uncharted_passage"
+
+#: A scenario of the final score SCORE under VARIANT_LINE, expecting TITLE.
+FINAL_TITLE = """
+scenario: a final score of SCORE (MODE)
+game: uncharted_passage
+VARIANT_LINE
+mode: MODE
+given:
+  players:
+PLAYERS
+do:
+  - action: finish
+expect:
+  titles: [TITLE]
+"""
+
+
+def _title_case(variant: str | None, mode: str, scores: list[int], title: str) -> str:
+    """A scenario: the captains' prestige ``scores``, the game finished, ``title`` expected."""
+    players = "\n".join(f"    - counters: {{prestige: {s}}}" for s in scores)
+    return (
+        FINAL_TITLE.replace("VARIANT_LINE", f"variant: {variant}" if variant else "")
+        .replace("MODE", mode)
+        .replace("PLAYERS", players)
+        .replace("SCORE", "+".join(map(str, scores)))
+        .replace("TITLE", title)
+    )
+
+
+def test_a_title_cards_max_score_bounds_its_band(
+    built_copy: Callable[[str, dict[str, str]], Path], tmp_path: Path
+) -> None:
+    """README, "The flow": ``titles from KIND`` is "the title of the card of that kind whose
+    min_score..max_score holds the final score". The rulebook's table is bands ("~30: Hapless
+    Explorer; 31-40: Mediocre Explorer ... 51 and above"), which both readings agree on; a
+    house rule's Hapless Explorer "up to 25" (max_score 25, Mediocre still from 31) leaves 26
+    to 30 to no title, where the min-only reading gave them Hapless; co-op's bands alike."""
+    files = {
+        "variants/strict_titles.yaml": (
+            "description: Hapless up to 25, Hapless Explorers up to 65\n"
+            "cards:\n"
+            "  hapless_explorer: {max_score: 25}\n"
+            "  hapless_explorers: {max_score: 65}\n"
+        )
+    }
+    generated = built_copy("uncharted_passage", files)
+    cases = [
+        ("strict_titles", "solo", [28], '""'),
+        ("strict_titles", "solo", [25], "Hapless Explorer"),
+        ("strict_titles", "solo", [31], "Mediocre Explorer"),
+        ("strict_titles", "coop", [30, 38], '""'),
+        ("strict_titles", "coop", [30, 35], "Hapless Explorers"),
+        (None, "solo", [30], "Hapless Explorer"),
+        (None, "solo", [31], "Mediocre Explorer"),
+        (None, "solo", [50], "Historic Explorer"),
+        (None, "solo", [51], "Legendary Explorer"),
+        (None, "coop", [35, 35], "Hapless Explorers"),
+        (None, "coop", [50, 51], "Legendary Explorers"),
+    ]
+    failed = []
+    for number, (variant, mode, scores, title) in enumerate(cases):
+        text = _title_case(variant, mode, scores, title)
+        (result,) = run_scenarios(generated, text, tmp_path / f"title{number}.yaml")
+        if not result.passed:
+            failed.append((variant, mode, scores, result.message))
+    assert failed == []
+
+
+def test_legendary_from_55_widens_historic_to_meet_it(
+    built_copy: Callable[[str, dict[str, str]], Path], tmp_path: Path
+) -> None:
+    """audit6's house rule "Legendary from 55" (tests/data/audit6_uncharted_passage/variants/
+    fewer_rocks.yaml) now widens Historic Explorer to 54 as well: 51 to 54 are Historic, 55
+    Legendary; without the widening, 54 would be in no band."""
+    text = (ROOT / "tests/data/audit6_uncharted_passage/variants/fewer_rocks.yaml").read_text()
+    generated = built_copy("uncharted_passage", {"variants/fewer_rocks.yaml": text})
+    for score, title in ((51, "Historic Explorer"), (54, "Historic Explorer"), (55, "Legendary Explorer")):
+        case = _title_case("fewer_rocks", "solo", [score], title)
+        (result,) = run_scenarios(generated, case, tmp_path / f"rocks{score}.yaml")
+        assert result.passed, (score, result.message)
