@@ -21,6 +21,9 @@ from probing import run_scenarios
 ROOT = Path(__file__).resolve().parent.parent
 AUDIT = ROOT / "tests" / "data" / "audit10_uncharted_passage"
 
+#: The audit's scenarios (tests/data/audit10_uncharted_passage/scenarios/).
+CASES = 9
+
 #: A scenario of the final score SCORE under VARIANT_LINE, expecting TITLE.
 FINAL_TITLE = """
 scenario: a final score of SCORE (MODE)
@@ -100,3 +103,66 @@ def test_legendary_from_55_widens_historic_to_meet_it(
         case = _title_case("fewer_rocks", "solo", [score], title)
         (result,) = run_scenarios(generated, case, tmp_path / f"rocks{score}.yaml")
         assert result.passed, (score, result.message)
+
+
+def test_the_audits_cards_hold_their_cases(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    """The audit's new cards (a Port Card with no ``discard self``, one played without
+    asking, one kept for good with ``single_use false``) hold their cases."""
+    from probing import audit_cases
+
+    results, _ = audit_cases(built_copy, "uncharted_passage", AUDIT)
+    assert [f"{r.name}: {r.message}" for r in results if not r.passed] == []
+    assert len(results) == CASES
+
+
+#: Exploration Journal at a Discovery mission's spot (port_cards.yaml's case), under VARIANT.
+JOURNAL = """
+scenario: Exploration Journal under VARIANT
+game: uncharted_passage
+variant: VARIANT
+given:
+  chart: map
+  missions_dealt: true
+  player:
+    position: sea_2_5
+    zones: {missions: [discover_hawaii], port_cards: [exploration_journal]}
+    counters: {sailing_speed: 1, crew_stamina: 1}
+dice: [2, 5]
+choices:
+  - exploration_journal.use: "yes"
+  - exploration_journal.choose: "5"
+do:
+  - action: setup
+  - action: sail_to
+    args: {to: hawaii}
+  - action: anchor
+expect:
+  player:
+    prestige: 7
+    zones: {port_cards: [HELD]}
+  events:
+    - play player 1 exploration_journal
+"""
+
+
+def test_a_port_card_the_games_python_plays_is_kept_when_not_single_use(
+    built_copy: Callable[[str, dict[str, str]], Path], tmp_path: Path
+) -> None:
+    """Exploration Journal, Figurehead and Rum's struck-out Crew Action are played by the
+    game's Python; a house rule's ``single_use: false`` on one of them keeps it, as the
+    property says (it was removed whatever the data said), and a single-use one is still
+    discarded."""
+    files = {
+        "variants/keepsake_journal.yaml": (
+            "description: the Exploration Journal is kept\n"
+            "cards:\n  exploration_journal: {single_use: false}\n"
+        ),
+        "variants/spare_sails.yaml": "description: nothing changed\nparams: {rounds: 12}\n",
+    }
+    generated = built_copy("uncharted_passage", files)
+    for variant, held in (("keepsake_journal", "exploration_journal"), ("spare_sails", "")):
+        text = JOURNAL.replace("VARIANT", variant).replace("HELD", held)
+        (result,) = run_scenarios(generated, text, tmp_path / f"{variant}.yaml")
+        assert result.passed, (variant, result.message)

@@ -470,6 +470,11 @@ class UnchartedPassage(FlowGame):
         self._static_cache: dict[Any, Any] = static["cache"]
         self._by_kind: dict[str, list[str]] = static["by_kind"]
         self._missions: dict[str, MissionInfo] = static["missions"]
+        #: The Port Cards that are "single-use cards that are discarded immediately after use"
+        #: (every one but those whose data says ``single_use false``), and those of them with
+        #: a block of their own to answer a window (:meth:`use_once`).
+        self._single_use_cards: frozenset[str] = static["single_use"]
+        self._single_use: frozenset[str] = static["single_use_answering"]
         self.rounds: int = static["rounds"]
         self.mid_event_round: int = static["mid_event_round"]
         self.anchor_spaces: tuple[int, ...] = static["anchor_spaces"]
@@ -528,7 +533,16 @@ class UnchartedPassage(FlowGame):
                     dsl_verbs[name[3:]] = fn
                 elif name.startswith("df_") and callable(fn):
                     dsl_functions[name[3:]] = fn
+        single_use = frozenset(
+            cid
+            for cid in by_kind.get("port_card", ())
+            if (self.cards[cid].get("properties") or {}).get("single_use") is not False
+        )
         static = {
+            "single_use": single_use,
+            "single_use_answering": frozenset(
+                cid for cid in single_use if any(cid in cards for cards in answering.values())
+            ),
             "dsl_verbs": dsl_verbs,
             "dsl_functions": dsl_functions,
             "answering": answering,
@@ -699,14 +713,71 @@ class UnchartedPassage(FlowGame):
                 seen: set[str] = set()
                 previous, self.window = self.window, c
                 try:
+                    single_use = self._single_use
                     for card in cards:
                         if card in seen or card not in answering:
                             continue
                         seen.add(card)
-                        self.call(handlers[(card, trigger)], c.for_card(card))
+                        if card in single_use:
+                            self.use_once(handlers[(card, trigger)], c.for_card(card))
+                        else:
+                            self.call(handlers[(card, trigger)], c.for_card(card))
                 finally:
                     self.window = previous
         return c
+
+    def run(
+        self,
+        card: str,
+        trigger: str,
+        player: Player | None = None,
+        event: dict[str, Any] | None = None,
+        quantities: dict[str, int] | None = None,
+    ) -> Context:
+        """One card's handler for ``trigger`` (a scenario's ``run: card.trigger``): a
+        single-use Port Card the captain holds is discarded once used, as in a window."""
+        c = Context(player or self.players[0], card, trigger, event, quantities)
+        handler = self.table.handlers.get((card, trigger)) if self.table else None
+        if handler is not None:
+            if card in self._single_use and self.holds(c.player, card):
+                self.use_once(handler, c)
+            else:
+                self.call(handler, c)
+        return c
+
+    def use_once(self, handler: Any, c: Context) -> None:
+        """A single-use Port Card answers: "Port cards are single-use cards that are discarded
+        immediately after use, except for 'Adventures of a Sailor'". The card is used when its
+        block does anything but decline (a ``may`` said yes to, a choice made, a die rolled, an
+        effect): then it is discarded, unless the block saw to the card itself (``discard
+        self``, as the shipped cards write it, or moved or played it). A block that did nothing
+        (its condition false, its ``may`` declined) leaves the card in hand. ``single_use
+        false`` on the card (Adventures of a Sailor) keeps it."""
+        card = c.card
+        events = self.events
+        start = len(events)
+        self.call(handler, c)
+        index = c.player.index
+        used = False
+        for event in events[start:]:
+            kind = event[0]
+            if kind == "decision":
+                if event[3] != "no":
+                    used = True
+                continue
+            if kind in _CARD_LEAVES and event[1] == index and event[2] == card:
+                return  # the card discarded, moved or played itself
+            used = True
+        if used and self.holds(c.player, card):
+            self.discard(c, card)
+
+    def spend_port_card(self, player: Player, card: str) -> None:
+        """A Port Card the game's Python plays (Figurehead, Exploration Journal, Rum's
+        struck-out Crew Action) is used: discarded ("single-use cards that are discarded
+        immediately after use"), unless the card says ``single_use false``."""
+        if card in self._single_use_cards:
+            player.zones["port_cards"].remove(card)
+        self.log("play", player.index, card)
 
     def dice(self, count: int, sides: int) -> list[int]:
         """Roll ``count`` dice; the owner of the roll may reroll one with Figurehead ("You may
@@ -730,8 +801,7 @@ class UnchartedPassage(FlowGame):
             )
             answer = self.ask(owner, question)
             if answer != "keep":
-                owner.zones["port_cards"].remove("figurehead")
-                self.log("play", owner.index, "figurehead")
+                self.spend_port_card(owner, "figurehead")
                 index = int(answer[3:]) - 1
                 rolled[index] = self.die(sides)
         return rolled
@@ -1888,8 +1958,7 @@ class UnchartedPassage(FlowGame):
                 ("yes", "no"),
             )
             if self.ask(player, question) == "yes":
-                player.zones["port_cards"].remove("rum")
-                self.log("play", player.index, "rum")
+                self.spend_port_card(player, "rum")
                 usable = written
         if usable <= 1:
             return
@@ -2027,8 +2096,7 @@ class UnchartedPassage(FlowGame):
                 ("yes", "no"),
             )
             if self.ask(player, question) == "yes":
-                player.zones["port_cards"].remove("exploration_journal")
-                self.log("play", player.index, "exploration_journal")
+                self.spend_port_card(player, "exploration_journal")
                 first, second = self.dice(2, 6)
                 pick = first
                 if first != second:
@@ -2413,6 +2481,9 @@ _SPACE_TAGS = frozenset({"sea", "port", "discovery", "pirate"})
 #: The zones :meth:`UnchartedPassage.cards_in_force` reads by their rules; any other zone's
 #: cards are simply in force.
 _FLOW_ZONES = frozenset({"port_cards", "missions", "accomplished"})
+#: The events of a card leaving the hand by its own block (``discard self``, ``move_card``,
+#: ``play``): a single-use Port Card that logs one saw to itself (:meth:`UnchartedPassage.use_once`).
+_CARD_LEAVES = frozenset({"discard", "move_card", "play"})
 #: The logbook lines of each voyage card, per IR.
 _OPTIONS = ObjectCache(4096)
 #: What the flow reads from the data once per compiled game (per IR and handler table).
