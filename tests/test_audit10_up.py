@@ -16,13 +16,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from probing import run_scenarios
+import pytest
+from probing import diagnostics_with_card_file, run_scenarios
 
 ROOT = Path(__file__).resolve().parent.parent
 AUDIT = ROOT / "tests" / "data" / "audit10_uncharted_passage"
 
 #: The audit's scenarios (tests/data/audit10_uncharted_passage/scenarios/).
-CASES = 9
+CASES = 13
 
 #: A scenario of the final score SCORE under VARIANT_LINE, expecting TITLE.
 FINAL_TITLE = """
@@ -166,3 +167,26 @@ def test_a_port_card_the_games_python_plays_is_kept_when_not_single_use(
         text = JOURNAL.replace("VARIANT", variant).replace("HELD", held)
         (result,) = run_scenarios(generated, text, tmp_path / f"{variant}.yaml")
         assert result.passed, (variant, result.message)
+
+
+@pytest.mark.parametrize(
+    ("data", "prop", "said"),
+    [
+        ("deliver silk\n  to lisbon\n  spot kraken", "spot", "no anchoring meets both"),
+        ("to lisbon", "to", "gives no 'deliver'"),
+    ],
+)
+def test_a_mission_no_anchoring_can_meet_is_refused_at_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, data: str, prop: str, said: str
+) -> None:
+    """A mission's conditions all hold for it to be accomplished; a delivery is made docked
+    ("when you dock at a destination") and a Discovery mission's spot is anchored at: a card of
+    both, or a ``to`` with nothing to deliver, is never accomplished, and ``cardc check`` says
+    so at the property."""
+    card = f'@provisional("a designer\'s card")\nmission trade "Lost Cargo" {{\n  reward stars 3\n  {data}\n}}\n'
+    found = diagnostics_with_card_file(tmp_path, monkeypatch, "uncharted_passage", card)
+    assert [d.severity for d in found] == ["error"], [d.message for d in found]
+    (problem,) = found
+    assert said in problem.message
+    line = next(n for n, text in enumerate(card.splitlines(), 1) if text.strip().startswith(prop))
+    assert problem.span.line == line

@@ -2175,30 +2175,37 @@ class UnchartedPassage(FlowGame):
         Spots", or sail the card's route (anchor at each of its spaces), or "anchoring at 4
         different Pirate Infested Areas", before ``before_round`` if it has one; Trade: "If you
         have the appropriate specialty when you dock at a destination"; Discovery: "as soon as
-        you anchor at the Discovery Spot"."""
+        you anchor at the Discovery Spot". A card stating more than one of these is met when
+        every one holds ("Each mission is accomplished as soon as its conditions are met"): a
+        card of ``regions`` and ``spots`` at the anchoring, in a port or not, that completes
+        the last of them."""
         info = self.mission_info(mission)
         flags = player.flags
         if info.before and self.round >= info.before:
             return None
+        if not info.conditions:
+            return None
+        delivered = ""
         if info.deliver:
             if not docked:
                 return None
             to = info.to
             if to and space.id not in to and (space.region or "") not in to:
                 return None
-            return info.deliver if info.deliver in flags["goods"] else None
-        if info.areas:
-            return "" if len(flags["areas"]) >= info.areas else None
-        if info.regions:
-            return "" if docked and set(info.regions) <= flags["regions"] else None
-        if info.route:
-            done = route_progress(info.route, flags["anchorages"]) == len(info.route)
-            return "" if done else None
-        if info.spots:
-            return "" if not docked and set(info.spots) <= flags["spots"] else None
-        if info.spot and not docked and space.id in info.spot:
-            return ""
-        return None
+            if info.deliver not in flags["goods"]:
+                return None
+            delivered = info.deliver
+        if info.areas and len(flags["areas"]) < info.areas:
+            return None
+        if info.regions and not set(info.regions) <= flags["regions"]:
+            return None
+        if info.route and route_progress(info.route, flags["anchorages"]) != len(info.route):
+            return None
+        if info.spots and not set(info.spots) <= flags["spots"]:
+            return None
+        if info.spot and (docked or space.id not in info.spot):
+            return None
+        return delivered
 
     # -- Co-op sharing
 
@@ -2505,6 +2512,7 @@ class MissionInfo:
         "areas",
         "spot",
         "needs",
+        "conditions",
         "at_port",
         "at_sea",
         "risky",
@@ -2533,10 +2541,21 @@ class MissionInfo:
         self.route = _names(props.get("route"))
         self.areas = _number(props.get("infested_areas"), 0)
         self.spot = _names(props.get("spot"))
+        #: Whether its data states a condition at all (``before_round`` alone is none).
+        self.conditions = bool(
+            self.deliver or self.areas or self.regions or self.route or self.spots or self.spot
+        )
         #: Whether its data can be met docked at a port, and anchored elsewhere (see
-        #: :meth:`UnchartedPassage._mission_met`).
+        #: :meth:`UnchartedPassage._mission_met`): a port's "dock at any port in each region"
+        #: and delivery; a Discovery Spot's listed spots; areas and a route at either. A card
+        #: of more than one is met where the last of them is (every one must hold), but a
+        #: delivery is made docked and a Discovery mission's spot anchored at it.
         self.at_port = bool(self.deliver or self.areas or self.regions or self.route)
         self.at_sea = bool(self.areas or self.route or self.spots or self.spot)
+        if self.deliver:
+            self.at_sea = False
+        if self.spot:
+            self.at_port = False
         #: The specialties the mission wants delivered (or names otherwise).
         self.needs = frozenset(
             _names(props.get("deliver"))

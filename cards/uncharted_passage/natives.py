@@ -522,8 +522,43 @@ def check_world_map(card: dict[str, Any], cards: dict[str, Any]) -> list[CardErr
     ]
 
 
+def check_mission(card: dict[str, Any], cards: dict[str, Any]) -> list[CardError]:
+    """A mission card's conditions as data must be met by some anchoring. A card may state
+    several ("Each mission is accomplished as soon as its conditions are met": every one must
+    hold, as a Route card's regions and its Discovery Spots), but a delivery is made docked at
+    a port ("If you have the appropriate specialty when you dock at a destination") and a
+    Discovery mission's spot is anchored at ("as soon as you anchor at the Discovery Spot"),
+    never docked at: a card of both is never met. A ``to`` with nothing to deliver says where
+    nothing goes: the card was met by no anchoring, silently."""
+    props = card.get("properties") or {}
+    problems = []
+    if props.get("deliver") is not None and props.get("spot") is not None:
+        problems.append(
+            CardError(
+                "a delivery ('deliver') is made docked at a port, and the Discovery Spot "
+                "('spot') is anchored at, never docked at: no anchoring meets both, so the "
+                "mission is never accomplished",
+                "spot",
+                "keep one of them: a trade mission delivers ('deliver', 'to'), a discovery "
+                "mission anchors at its 'spot'; a route mission's 'spots' may go with a "
+                "delivery (both must hold)",
+            )
+        )
+    if props.get("to") is not None and props.get("deliver") is None:
+        problems.append(
+            CardError(
+                "'to' says where a trade mission delivers its specialty, and the card gives "
+                "no 'deliver': the mission is never accomplished",
+                "to",
+                "add the specialty delivered (deliver silk), or for a route mission give "
+                "'regions' instead",
+            )
+        )
+    return problems
+
+
 #: cardc check runs these on each card of the kind (engine.api).
-CARD_CHECKS = {"voyage": check_voyage, "world_map": check_world_map}
+CARD_CHECKS = {"voyage": check_voyage, "world_map": check_world_map, "mission": check_mission}
 
 #: The decks this Python keeps for 'draw' (board["deck:ZONE"]): the Port Card pile, shuffled in
 #: the setup ("5. Place the pile of Port Cards ... next to the World Map").

@@ -241,10 +241,9 @@ class Greedy(Policy):
                             bonus[pirate] = max(bonus.get(pirate, 0.0), stars / needed)
                             if pirate not in areas_wanted:
                                 areas_wanted.append(pirate)
-                continue
+            # A card of more than one condition (regions and spots) wants each of them.
             if info.regions:
                 _share_out(bonus, info.regions, flags["regions"], stars)
-                continue
             if info.spots:
                 _share_out(bonus, info.spots, flags["spots"], stars)
             if info.route:
