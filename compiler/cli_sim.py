@@ -396,6 +396,10 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if isinstance(split, str):
         return _die(split, ("name it once: cardc sim GAME --variant VARIANT",))
     args.game, args.variant = split
+    # "base" names the game itself, as '--compare base' and 'cardc sweep --variants base' do
+    # ('--variant base' was refused: "no compiled variant 'base'").
+    if args.variant == "base":
+        args.variant = None
     project = find_project()
     if project is None:
         return _die(
@@ -580,7 +584,10 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="a game of this project (see generated/); GAME/VARIANT is GAME --variant VARIANT",
     )
     _common(parser)
-    parser.add_argument("--variant", help="simulate this variant (generated/<game>/<variant>/)")
+    parser.add_argument(
+        "--variant",
+        help="simulate this variant (generated/<game>/<variant>/); base: the game itself",
+    )
     parser.add_argument(
         "--param",
         action="append",

@@ -190,3 +190,34 @@ def test_a_mission_no_anchoring_can_meet_is_refused_at_check(
     assert said in problem.message
     line = next(n for n, text in enumerate(card.splitlines(), 1) if text.strip().startswith(prop))
     assert problem.span.line == line
+
+
+def test_sim_variant_base_is_the_game_itself(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``cardc sim GAME --variant base`` (and ``GAME/base``) plays the game itself, as
+    ``--compare base`` and ``cardc sweep --variants base`` name it; it was refused ("no
+    compiled variant 'base'")."""
+    import json
+
+    from compiler.cli import main
+
+    monkeypatch.chdir(ROOT)
+    common = ["--games", "3", "--seed", "4", "--jobs", "1", "--json", "--no-cards"]
+    runs = {}
+    for argv in (
+        ["uncharted_passage"],
+        ["uncharted_passage", "--variant", "base"],
+        ["uncharted_passage/base"],
+    ):
+        status = main(["sim", *argv, *common])
+        out, err = capsys.readouterr()
+        assert status == 0, err
+        report = json.loads(out)
+        assert report["variant"] is None
+        runs[" ".join(argv)] = report["score"]
+    assert len({json.dumps(score, sort_keys=True) for score in runs.values()}) == 1
+    status = main(["sim", "uncharted_passage", "--variant", "base", "--compare", "harsher_sea", *common])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    assert [p["variant"] for p in json.loads(out)["points"]] == [None, "harsher_sea"]
