@@ -9,6 +9,20 @@ Found:
   card of that kind whose min_score..max_score holds the final score" (README, "The flow"), as
   the generic flow does, but Uncharted Passage took the highest ``min_score`` at or below the
   score, so a house rule's Hapless Explorer "up to 25" still titled 28 Hapless.
+- ``single_use`` (a Port Card property) was read by no code: a designer's Port Card without
+  ``discard self`` was used every month. The rulebook: "Port cards are single-use cards that
+  are discarded immediately after use, except for 'Adventures of a Sailor'". A single-use
+  card whose block does anything but decline is now discarded by the game; ``single_use
+  false`` keeps a card, the Python-played Exploration Journal, Figurehead and Rum too.
+- A mission card stating two conditions as data (``regions`` and ``spots``) was tested on
+  the first alone ("Each mission is accomplished as soon as its conditions are met"); every
+  one is tested now, and a card no anchoring can meet is an error at ``cardc check``.
+- ``cardc sim GAME --variant base`` was refused, though ``--compare base`` plays the game.
+
+The house rules played under ``cardc sim`` in every mode: ``convoy_months`` (the Pirate phase
+removed, and a phase of pirates after anchoring only ``if round % 3 == 0``) and
+``turn_for_home`` (an end condition on the tracks, ``boxes_left(durability) <= 2``, which
+holds for any ship, and the Mid-event phase moved after the logbook line).
 """
 
 from __future__ import annotations
@@ -17,13 +31,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from probing import diagnostics_with_card_file, run_scenarios
+from probing import (
+    assert_cases_hold,
+    assert_simulates,
+    diagnostics_with_card_file,
+    run_scenarios,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 AUDIT = ROOT / "tests" / "data" / "audit10_uncharted_passage"
 
 #: The audit's scenarios (tests/data/audit10_uncharted_passage/scenarios/).
-CASES = 13
+CASES = 19
 
 #: A scenario of the final score SCORE under VARIANT_LINE, expecting TITLE.
 FINAL_TITLE = """
@@ -100,22 +119,28 @@ def test_legendary_from_55_widens_historic_to_meet_it(
     Legendary; without the widening, 54 would be in no band."""
     text = (ROOT / "tests/data/audit6_uncharted_passage/variants/fewer_rocks.yaml").read_text()
     generated = built_copy("uncharted_passage", {"variants/fewer_rocks.yaml": text})
-    for score, title in ((51, "Historic Explorer"), (54, "Historic Explorer"), (55, "Legendary Explorer")):
+    for score, title in (
+        (51, "Historic Explorer"),
+        (54, "Historic Explorer"),
+        (55, "Legendary Explorer"),
+    ):
         case = _title_case("fewer_rocks", "solo", [score], title)
         (result,) = run_scenarios(generated, case, tmp_path / f"rocks{score}.yaml")
         assert result.passed, (score, result.message)
 
 
-def test_the_audits_cards_hold_their_cases(
+def test_the_audits_cards_and_house_rules_hold_their_cases_and_simulate(
     built_copy: Callable[[str, dict[str, str]], Path],
 ) -> None:
     """The audit's new cards (a Port Card with no ``discard self``, one played without
-    asking, one kept for good with ``single_use false``) hold their cases."""
-    from probing import audit_cases
-
-    results, _ = audit_cases(built_copy, "uncharted_passage", AUDIT)
-    assert [f"{r.name}: {r.message}" for r in results if not r.passed] == []
-    assert len(results) == CASES
+    asking, one kept for good with ``single_use false``, a route mission of a region and
+    Discovery Spots) and house rules (the Pirate phase removed and played every third month
+    after anchoring, ``if round % 3 == 0``; an end condition on the tracks and the Mid-event
+    moved to the month's end) hold their cases and play whole greedy games in every mode."""
+    points = assert_cases_hold(
+        built_copy, "uncharted_passage", AUDIT, ("convoy_months", "turn_for_home"), CASES
+    )
+    assert_simulates(points, ("solo", "competitive", "coop"))
 
 
 #: Exploration Journal at a Discovery mission's spot (port_cards.yaml's case), under VARIANT.
@@ -183,7 +208,10 @@ def test_a_mission_no_anchoring_can_meet_is_refused_at_check(
     ("when you dock at a destination") and a Discovery mission's spot is anchored at: a card of
     both, or a ``to`` with nothing to deliver, is never accomplished, and ``cardc check`` says
     so at the property."""
-    card = f'@provisional("a designer\'s card")\nmission trade "Lost Cargo" {{\n  reward stars 3\n  {data}\n}}\n'
+    card = (
+        '@provisional("a designer\'s card")\n'
+        f'mission trade "Lost Cargo" {{\n  reward stars 3\n  {data}\n}}\n'
+    )
     found = diagnostics_with_card_file(tmp_path, monkeypatch, "uncharted_passage", card)
     assert [d.severity for d in found] == ["error"], [d.message for d in found]
     (problem,) = found
@@ -217,7 +245,9 @@ def test_sim_variant_base_is_the_game_itself(
         assert report["variant"] is None
         runs[" ".join(argv)] = report["score"]
     assert len({json.dumps(score, sort_keys=True) for score in runs.values()}) == 1
-    status = main(["sim", "uncharted_passage", "--variant", "base", "--compare", "harsher_sea", *common])
+    status = main(
+        ["sim", "uncharted_passage", "--variant", "base", "--compare", "harsher_sea", *common]
+    )
     out, err = capsys.readouterr()
     assert status == 0, err
     assert [p["variant"] for p in json.loads(out)["points"]] == [None, "harsher_sea"]
