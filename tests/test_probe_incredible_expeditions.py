@@ -224,7 +224,7 @@ def test_diff_of_a_redefined_python_verb_is_the_verb_not_every_card_calling_it(
     )
     assert (
         "verb lose_crew: the game's Python (roll a die; the Crew in that cabin is Lost "
-        "(reroll an empty cabin)) -> verb lose_crew(amount number) { curse_crew amount }" in out
+        "(reroll an empty cabin)) -> verb lose_crew(amount number = 1) { curse_crew amount }" in out
     )
     # The rule "Undefeated Encounters" still reads 'lose_crew 1': it was shown changed from
     # 'lose_crew 1' to 'lose_crew 1'.
@@ -262,6 +262,8 @@ _NOT_OUTPUTS = {
     "compiler/filestat.py",
     "compiler/suggest.py",
     "compiler/variant_spans.py",
+    # Its order-dependent warnings are diagnostics; no output file is written from it.
+    "compiler/window_order.py",
     "dsl/__init__.py",
     "dsl/diagnostics.py",
     "dsl/grammar_cache.py",
