@@ -4,7 +4,9 @@ variant removing a layer that another layer requires."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from probing import run_scenarios
@@ -13,6 +15,8 @@ from engine.runtime import Context, Game, IllegalDecision, Policy, Question, Scr
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated"
+
+pytestmark = pytest.mark.usefixtures("fresh_file_cache")
 
 
 # -- 1. a question with one legal answer is not asked
@@ -81,7 +85,9 @@ def test_a_scripted_answer_the_only_answer_does_not_allow_is_refused() -> None:
 #: The modelled Sailor moves the Ship 1 space: "Move how many spaces? [1]".
 SAILOR = """\
 scenario: A Ship moved 1 space by the Sailor onto a Campsite, its only move unscripted
-rulebook: "When a Ship or Explorer lands on or passes a Campsite location, they will either take the Treasure token or move the Pirate Ship"
+rulebook: >-
+  When a Ship or Explorer lands on or passes a Campsite location, they will
+  either take the Treasure token or move the Pirate Ship
 game: darwins_journey
 given:
   treasure_on: [bahia]
@@ -114,3 +120,175 @@ def test_a_scenario_may_leave_out_the_only_answer_or_keep_it(
     (result,) = run_scenarios(GENERATED, SAILOR % line, tmp_path / "s.yaml")
     assert result.passed is passes, result.message
     assert says in result.message
+
+
+# -- 2. Land vs Sea's greedy weighs Waypoints from the data
+
+
+def _team_game(folder: Path = GENERATED / "land_vs_sea") -> tuple[Any, Any, Any]:
+    """A 4 player team game (Waypoints in play: "used as recommended in a 4 player team
+    game"), with nothing on the map yet, and its policy and board modules."""
+    import importlib
+
+    from engine.sim import Simulator, game_seed
+
+    simulator = Simulator(folder)
+    game: Any = simulator.new_game(game_seed(1, 1), 4, "competitive", simulator.factory("greedy"))
+    package = type(game).__module__.rsplit(".", 1)[0]
+    return (
+        game,
+        importlib.import_module(f"{package}.policy"),
+        importlib.import_module(f"{package}.board"),
+    )
+
+
+def _land_area_closing_at_origin(game: Any, board: Any, city: bool = False) -> Any:
+    """A land area of two tiles whose open edges face (0, 0), and the tile that closes it
+    there: (1, 0)'s land edge 3 and (1, -1)'s land edge 4 meet its land edges 0 and 1."""
+    game.put_tile((1, 0), board.Tile.split([3], land_bonus=3, city=city))
+    game.put_tile((1, -1), board.Tile.split([4]))
+    return board.Tile.split([0, 1])
+
+
+@pytest.mark.parametrize("city", [False, True])
+def test_the_greedy_values_a_placement_completing_an_area_with_a_waypoint(city: bool) -> None:
+    """ "Waypoints score 2 points each (rather than 1) when they are scored by completing the
+    areas they are in": the greedy saw no Waypoint, so a placement returning one was worth what
+    it was worth without it."""
+    from engine.hexgrid import Hex
+
+    game, policy, board = _team_game()
+    closing = _land_area_closing_at_origin(game, board, city)
+    land = game.player_for("land")
+    without = policy.placement_value(game, "land", Hex(0, 0), closing)
+    game.place_waypoint(land, (1, 0), 3)
+    worth = policy.placement_value(game, "land", Hex(0, 0), closing)
+    waypoint = 2 if city else 1
+    assert worth - without == policy.POINT_WEIGHT * waypoint
+    # The placement scores it so: returned, and the waypoint_value for the placer.
+    before = land.counters["points"]
+    game.put_placed(land, Hex(0, 0), closing)
+    game.score_placement(land)
+    assert game.waypoints == {}
+    bonus = 3 * (2 if city else 1)
+    assert land.counters["points"] - before == 3 + bonus + waypoint
+
+
+def test_the_greedy_values_a_placement_surrounding_a_waypoint() -> None:
+    """ "...or by surrounding them with 6 tiles": the 6th tile round a Waypoint's space scores
+    it for the placer."""
+    from engine.hexgrid import Hex, neighbour, neighbours
+
+    game, policy, board = _team_game()
+    space = Hex(0, 0)
+    around = neighbours(space)
+    for cell in around[:5]:
+        game.put_tile(cell, board.Tile.sea())
+    sea = game.player_for("sea")
+    # The Waypoint on the edge of the tile at around[0] facing the space.
+    (direction,) = [d for d in range(6) if neighbour(around[0], d) == space]
+    last = board.Tile.sea()
+    without = policy.placement_value(game, "sea", around[5], last)
+    game.place_waypoint(sea, around[0], direction)
+    assert policy.placement_value(game, "sea", around[5], last) - without == policy.POINT_WEIGHT
+    before = sea.counters["points"]
+    game.put_placed(sea, around[5], last)
+    game.score_placement(sea)
+    assert game.waypoints == {}
+    assert sea.counters["points"] - before == 1
+
+
+#: A designer's layer: every Waypoint scores 2 more, completed or surrounded.
+BEACONS = """\
+layer "Beacons" {
+  box uncharted
+  on area_completed {
+    add waypoint_value 2
+  }
+  on waypoint_surrounded {
+    add waypoint_value 2
+  }
+}
+"""
+
+
+def test_the_greedy_weighs_a_layer_raising_the_waypoint_value(
+    built_copy: Callable[[str, dict[str, str]], Path],
+) -> None:
+    """The greedy weighs a designer's layer raising ``bonus_value`` by a trial (audit9); one
+    raising ``waypoint_value`` was not weighed at all. The raise is read back from the
+    window, and the trial changes nothing of the game."""
+    from engine.hexgrid import Hex
+
+    folder = built_copy("land_vs_sea", {"beacons.cards": BEACONS}) / "land_vs_sea"
+    game, policy, board = _team_game(folder)
+    trials = policy.Trials.of(game)
+    assert trials is not None
+    assert {card for card, _ in trials.completed} == {"beacons"}
+    assert {card for card, _ in trials.surrounded} == {"beacons"}
+    closing = _land_area_closing_at_origin(game, board)
+    land = game.player_for("land")
+    without = policy.placement_value(game, "land", Hex(0, 0), closing)
+    game.place_waypoint(land, (1, 0), 3)
+    layers = dict(game.value_layers)
+    worth = policy.placement_value(game, "land", Hex(0, 0), closing)
+    assert worth - without == policy.POINT_WEIGHT * 3
+    assert game.value_layers == layers and game.waypoints
+    before = land.counters["points"]
+    game.put_placed(land, Hex(0, 0), closing)
+    game.score_placement(land)
+    assert land.counters["points"] - before == 3 + 3 + 3
+
+
+def test_the_greedy_places_a_waypoint_where_it_would_score_most() -> None:
+    """It placed every Waypoint on the first open edge offered; with City scoring in play an
+    area with a City makes a Waypoint worth 2, and the greedy now puts it there."""
+    game, policy, board = _team_game()
+    assert game.in_play("city_scoring")
+    game.put_tile((0, 0), board.Tile.split([0, 1, 2]))
+    game.put_tile((3, 0), board.Tile.split([0, 1, 2], city=True))
+    land = game.player_for("land")
+    options = ("none", *(f"{c.q},{c.r}:{d}" for c, d in game.waypoint_edges(land)))
+    first, city = options[1], "3,0:0"
+    assert first.startswith("0,0:") and city in options
+    assert policy.Greedy.waypoint(game, land, options) == city
+    assert policy.Greedy().decide(game, Question("waypoint", land.index, "", options)) == city
+
+
+def test_the_greedy_turn_weighs_waypoints_as_placement_value_does() -> None:
+    """The turn's own weighing (sets of cells, closing and surrounding cells weighed one by
+    one) picks what weighing each placement with placement_value picks, with the greedy's
+    Waypoints on the map, and some placement scores one."""
+    import importlib
+
+    from engine.sim import Simulator, game_seed
+
+    simulator = Simulator(GENERATED / "land_vs_sea")
+    scored = turns = 0
+    for seed in (1, 2):
+        game: Any = simulator.new_game(
+            game_seed(seed, 1), 4, "competitive", simulator.factory("greedy")
+        )
+        policy = importlib.import_module(f"{type(game).__module__.rsplit('.', 1)[0]}.policy")
+        game.run_section("setup")
+        for turn in range(40):
+            player = game.players[turn % 4]
+            found = game.options(player)
+            if not found:
+                break
+            game.offered = found
+            side = game.side_of(player)
+            options = tuple(found)
+            values = [policy.placement_value(game, side, *found.lookup(o)[2:]) for o in options]
+            answer = policy.Greedy.placement(game, side, found)
+            assert answer == options[values.index(max(values))], (seed, turn)
+            index, _face, cell, tile = found.lookup(answer)
+            game.hand(player).pop(index)
+            game.put_placed(player, cell, tile)
+            mark = len(game.events)
+            game.score_placement(player)
+            scored += sum(1 for e in game.events[mark:] if "waypoint" in map(str, e))
+            game.choose_waypoint(player)
+            game.draw_tiles(player)
+            turns += bool(game.waypoints)
+    assert turns > 40 and scored > 0
