@@ -292,3 +292,98 @@ def test_the_greedy_turn_weighs_waypoints_as_placement_value_does() -> None:
             game.draw_tiles(player)
             turns += bool(game.waypoints)
     assert turns > 40 and scored > 0
+
+
+# -- 3. a variant removing a layer removes the layers that require it
+
+#: A designer's layer played only with Caravan & Ship scoring, as Bandit & Pirate scoring is.
+SMUGGLERS = """\
+layer "Smugglers" {
+  box uncharted
+  requires caravan_and_ship_scoring
+  on route_joined {
+    score 1
+  }
+}
+"""
+
+
+def _variant_diagnostics(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variant: str | None = None
+) -> list[Any]:
+    """``cardc check``'s diagnostics of a copy of Land vs Sea with the Smugglers layer (and
+    ``variant`` written as variants/house.yaml)."""
+    from probing import copy_game
+
+    from compiler.checking import check_paths
+    from dsl.diagnostics import SourceCache
+
+    folder = copy_game(tmp_path, "land_vs_sea")
+    (folder / "smugglers.cards").write_text(SMUGGLERS, encoding="utf-8")
+    if variant is not None:
+        (folder / "variants" / "house.yaml").write_text(variant, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return check_paths([Path("cards/land_vs_sea/game.cards")], None, SourceCache()).diagnostics
+
+
+def test_a_variant_removing_a_required_layer_removes_the_layer_requiring_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The shipped inexperienced mix removes Caravan & Ship scoring: a designer's new layer
+    that requires it failed the check of a variant the designer never touched ("'caravan_and_
+    ship_scoring' is removed by the variant ..., but it is still named here", at the layer).
+    The mix is now without it too, as it is without Bandit & Pirate scoring, and a warning at
+    the removal's YAML line says so and what to add to say it in the variant."""
+    found = _variant_diagnostics(tmp_path, monkeypatch)
+    assert [d for d in found if d.severity == "error"] == []
+    (warning,) = [d for d in found if d.code == "removed-with"]
+    assert warning.severity == "warning"
+    assert warning.span.file.endswith("variants/inexperienced.yaml")
+    text = (tmp_path / "cards/land_vs_sea/variants/inexperienced.yaml").read_text()
+    assert text.splitlines()[warning.span.line - 1].strip() == "- caravan_and_ship_scoring"
+    assert "also removes 'smugglers', which needs it" in warning.message
+    assert "smugglers.cards:3" in warning.message
+    assert warning.hints == (
+        "say so in the variant: add '- smugglers' under remove:, or keep "
+        "'caravan_and_ship_scoring'",
+    )
+
+
+def test_a_variant_saying_so_gets_no_warning_and_one_adding_a_needing_layer_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    said = "remove:\n  - caravan_and_ship_scoring\n  - bandit_and_pirate_scoring\n  - smugglers\n"
+    found = _variant_diagnostics(tmp_path, monkeypatch, said)
+    assert not [d for d in found if "house.yaml" in d.span.file]
+    added = (
+        "remove:\n  - caravan_and_ship_scoring\n  - bandit_and_pirate_scoring\n  - smugglers\n"
+        'add: |\n  layer "Raiders" {\n    box uncharted\n'
+        "    requires caravan_and_ship_scoring\n  }\n"
+    )
+    errors = [
+        d
+        for d in _variant_diagnostics(tmp_path / "again", monkeypatch, added)
+        if d.severity == "error"
+    ]
+    assert errors and all("house.yaml" in d.span.file for d in errors)
+    assert any("caravan_and_ship_scoring" in d.message for d in errors)
+
+
+def test_needs_stands_beside_a_names_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from probing import copy_game
+
+    from compiler.pipeline import compile_game
+    from dsl.diagnostics import SourceCache
+
+    folder = copy_game(tmp_path, "land_vs_sea")
+    game = folder / "game.cards"
+    text = game.read_text(encoding="utf-8")
+    wanted = "property requires name optional { names layer; needs }"
+    assert wanted in text
+    game.write_text(text.replace(wanted, "property requires name optional { needs }"), "utf-8")
+    monkeypatch.chdir(tmp_path)
+    found = compile_game(Path("cards/land_vs_sea"), SourceCache()).diagnostics
+    assert any(
+        d.code == "bad-property" and "its 'names' line names, and there is none" in d.message
+        for d in found
+    )
