@@ -599,6 +599,64 @@ def _card_ids(vocab: Any, decls: list[tuple[int, Declaration]]) -> dict[str, tup
     return ids
 
 
+def _remove_needing(
+    ctx: _Context,
+    vocab: Any,
+    where: list[tuple[int, int, Declaration]],
+    ids: dict[str, tuple[int, str]],
+    removed: set[int],
+    replaced: dict[int, Declaration],
+) -> None:
+    """The cards that need a card the variant removes, removed with it (into ``removed``): a
+    property declared ``{ names layer; needs }`` (Land vs Sea's ``requires``: "You may
+    optionally use Bandit and Pirate scoring when you are also using Caravan & Ship scoring")
+    says the card cannot be played without the card it names, so a mix without that card is a
+    mix without this one, whatever cards a designer adds after the variant was written. A
+    warning at the removal names each card so removed and the line that says so in the
+    variant; a card the variant itself adds that needs a removed card is still an error."""
+    card_of = {number: ident for ident, (number, _kind) in ids.items()}
+    gone = {card_of[n]: n for n in removed if n in card_of}
+    changed = True
+    while changed:
+        changed = False
+        for number, (_fi, _di, base) in enumerate(where):
+            if number in removed or number not in card_of:
+                continue
+            decl = replaced.get(number, base)
+            kind = vocab.kinds.get(decl.kind)
+            needing = {p.name for p in kind.properties.values() if p.needs} if kind else set()
+            if not needing:
+                continue
+            for member in decl.body:
+                if not isinstance(member, Property) or member.name not in needing:
+                    continue
+                named = [w.id for clause in member.args for w in clause if isinstance(w, Name)]
+                needed = next((n for n in named if n in gone), None)
+                if needed is None:
+                    continue
+                ident = card_of[number]
+                removed.add(number)
+                gone[ident] = number
+                at = ctx.overlay.removed.get(needed)
+                ctx.overlay.removed[ident] = at or member.span
+                ctx.overlay.removed_kinds.setdefault(decl.kind, at or member.span)
+                ctx.diagnostics.append(
+                    Diagnostic(
+                        "removed-with",
+                        f"removing '{needed}' also removes '{ident}', which needs it "
+                        f"({member.name} {needed}, {member.span.file}:{member.span.line})",
+                        at or member.span,
+                        "warning",
+                        (
+                            f"say so in the variant: add '- {ident}' under remove:, or keep "
+                            f"'{needed}'",
+                        ),
+                    )
+                )
+                changed = True
+                break
+
+
 def _flow_phases(files: list[SourceFile]) -> set[str]:
     """The names of the phases of the game's flow (none without one)."""
     return {
@@ -849,6 +907,8 @@ def apply_overlay(
                         else new
                     )
             replaced[number] = dataclasses.replace(decl, body=tuple(body))
+    if removed:
+        _remove_needing(ctx, vocab, where, ids, removed, replaced)
     if removed or replaced:
         per_file: dict[int, list[Declaration]] = {}
         for fi, source in enumerate(files):

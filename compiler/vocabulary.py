@@ -136,6 +136,10 @@ class PropertyDecl:
     #: each a kind of card with the tag its cards must carry (or None), or a group of symbols
     #: (``symbol europe, africa "..." { group region }``, tag None); empty: any declared name.
     names: tuple[tuple[str, str | None], ...] = ()
+    #: ``{ names layer; needs }``: the card cannot be played without the card(s) it names
+    #: (Land vs Sea's ``requires``), so a variant removing one of those removes it too
+    #: (compiler.variants, with a warning at the removal saying so).
+    needs: bool = False
 
 
 @dataclass(frozen=True)
@@ -1063,9 +1067,9 @@ class _Reader:
                             word.span,
                             *(meant or ("write: property copies number optional",)),
                         )
-                    clauses, named = self.property_block(member, words[1].id)
+                    clauses, named, needs = self.property_block(member, words[1].id)
                     properties[words[0].id] = PropertyDecl(
-                        words[0].id, words[1].id, optional, clauses, named
+                        words[0].id, words[1].id, optional, clauses, named, needs
                     )
                 else:
                     self.error(
@@ -1085,16 +1089,29 @@ class _Reader:
 
     def property_block(
         self, member: Property, typ: str
-    ) -> tuple[tuple[str, ...], tuple[tuple[str, str | None], ...]]:
+    ) -> tuple[tuple[str, ...], tuple[tuple[str, str | None], ...], bool]:
         """A property declaration's block: ``{ clauses stars, die, port_cards }``, the names
         each clause of a card's value must begin with (only a ``list`` or ``any`` has clauses),
         and ``{ names space port, region }``, what its names name (a ``name``, ``list`` or
         ``any``): each clause a kind of card, with a tag its cards must carry, or a group of
         symbols. Without ``names``, a name of the wrong sort (a region where a port is meant)
-        would check and fail, or silently do nothing, when the game's Python reads it."""
+        would check and fail, or silently do nothing, when the game's Python reads it. A
+        ``needs`` line beside ``names`` says the card cannot be played without the cards it
+        names: a variant removing one removes it too."""
         heads: list[str] = []
         named: list[tuple[str, str | None]] = []
+        needs = False
         for line in member.body or ():
+            if isinstance(line, Property) and line.name == "needs" and typ in _NAMING_TYPES:
+                if line.args or line.body:
+                    self.error(
+                        "bad-property",
+                        "'needs' stands alone: the card needs the cards its 'names' line names",
+                        line.span,
+                        "write: property requires name optional { names layer; needs }",
+                    )
+                needs = True
+                continue
             if isinstance(line, Property) and line.name == "clauses" and typ in ("list", "any"):
                 heads.extend(n.id for n in self.names(line))
                 continue
@@ -1109,7 +1126,14 @@ class _Reader:
                 "write: property reward any { clauses stars, die, port_cards }",
                 "write: property to name { names space port, region }",
             )
-        return tuple(heads), tuple(named)
+        if needs and not named:
+            self.error(
+                "bad-property",
+                "'needs' says the card needs the cards its 'names' line names, and there is none",
+                member.span,
+                "write: property requires name optional { names layer; needs }",
+            )
+        return tuple(heads), tuple(named), needs
 
     def names_line(self, line: Property, code: str) -> list[tuple[str, str | None]]:
         """A ``names`` line's clauses: each a kind of card (and a tag of it) or a group of

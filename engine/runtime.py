@@ -240,6 +240,13 @@ class Policy:
         """Return one of ``question.options``."""
         raise NotImplementedError
 
+    def forced(self, game: Game, question: Question) -> str | None:
+        """``question`` has one legal answer, which the engine gives without asking
+        (:meth:`Game.ask`): a policy that holds an answer of its own for it (a script naming
+        the question) returns that answer, to be held to the rule like any other; None, the
+        default, lets the only answer stand."""
+        return None
+
 
 class FirstLegal(Policy):
     """Always the first legal answer: deterministic, no judgement."""
@@ -276,6 +283,17 @@ class Scripted(Policy):
                 f"'{question.id}': {question.describe()}"
             )
         return answer
+
+    def forced(self, game: Game, question: Question) -> str | None:
+        """The next scripted answer when it names this question, which has one legal answer
+        (a script written before such questions went unasked still runs); a bare answer is
+        left for a question that is asked, since nothing says it is this one's."""
+        if self.used < len(self.answers):
+            expected, answer = self.answers[self.used]
+            if expected is not None and expected in (question.id, question.prompt):
+                self.used += 1
+                return answer
+        return None
 
 
 @dataclass
@@ -452,8 +470,28 @@ class Game:
     # -- decisions
 
     def ask(self, player: Player, question: Question) -> str:
-        """Ask ``player``'s policy; refuse an answer that is not legal."""
+        """Ask ``player``'s policy; refuse an answer that is not legal.
+
+        A question with exactly one legal answer is not asked: there is nothing to decide
+        ("Move how many spaces? [1]"), so no policy or scenario has to answer it. The answer is
+        logged as a decision all the same, marked as the only one, so a log or a scenario's
+        events still show why the game went that way. A rule that lets the player decline is
+        a question of two answers (a ``may``'s yes and no, a Waypoint's ``none``) and is
+        always asked. A script that names the question may still answer it
+        (:meth:`Policy.forced`), and is held to the rule as any answer is."""
         policy = self.policies.get(player.index) or self.policies.get(-1) or FirstLegal()
+        options = question.options
+        if len(options) == 1:
+            only = options[0]
+            scripted = policy.forced(self, question)
+            if scripted is not None and scripted != only:
+                raise IllegalDecision(
+                    question.refusal(scripted)
+                    + " (a question with one legal answer is answered without asking: a "
+                    "scenario need not script it)"
+                )
+            self.log("decision", player.index, question.id, only, "(the only legal answer)")
+            return only
         answer = policy.decide(self, question)
         if answer not in legal_answers(question.options):
             raise IllegalDecision(question.refusal(answer))

@@ -454,6 +454,19 @@ class _ScriptedChoices(Policy):
         # refusal (naming its rule) is what a scenario expecting it checks.
         return answer
 
+    def forced(self, game: Game, question: Question) -> str | None:
+        """A question with one legal answer is answered without asking (engine/runtime.py:
+        ``Game.ask``). A scripted answer naming it is still taken as its answer (and held to
+        the rule: one the question does not allow is refused), so a scenario written before,
+        or one also run against a variant where the question has more answers, keeps working.
+        A bare answer is never taken: nothing says it is this question's."""
+        if self.used < len(self.choices):
+            expected, answer, _line = self.choices[self.used]
+            if expected is not None and expected in (question.id, question.prompt):
+                self.used += 1
+                return answer
+        return None
+
 
 def _hook(path: Path, at: int, table: str, key: str, hooks: Any, *args: Any) -> Any:
     """Call the game's ``GIVEN``/``EXPECT`` hook for ``key``; a failure inside it is the

@@ -6,8 +6,16 @@ by a City when City scoring is in play; Mountains and Corals; Ley lines; a trade
 by a route tile, a Bandit or a Pirate), and breaks ties by the open areas of its own side it
 grows (edges of its side matched). It reads :meth:`MapState.preview`, so weighing a placement
 never changes the game. Its other answers: a special tile into every hole (the one worth
-most), the rival tile with the most bonus points to steal, the first open edge for a Waypoint,
-the first stack to draw from.
+most), the rival tile with the most bonus points to steal, a Waypoint on the open edge of the
+area whose Waypoints would score most (:meth:`Greedy.waypoint`), the first stack to draw from.
+
+Waypoints (the 4 player team game) are weighed from the data as bonus points are: a placement
+completing an area with Waypoints in it, or surrounding a Waypoint's space with 6 tiles, scores
+each for the placer at ``waypoint_value`` (the flow's ``complete_area`` and
+``surround_waypoint``): 1, one more with City scoring in an area with a City, and what any
+other layer answering ``area_completed`` or ``waypoint_surrounded`` raises it by (a trial,
+:meth:`Trials.waypoint_raise`). The greedy saw none of it: a Waypoint left in an area for the
+taking, and a house rule doubling Waypoints, changed nothing of how it played.
 
 The shipped layers it knows by name (:data:`SHIPPED`), worked out from the map's own indexes:
 that is what keeps a turn to a few look-ups. Any other card in force that answers a
@@ -26,7 +34,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
-from engine.hexgrid import AXES, DIRECTIONS, Hex
+from engine.hexgrid import AXES, DIRECTIONS, Hex, neighbour
 from engine.runtime import Context, Game, Player, Policy, Question, RandomLegal
 
 from .board import (
@@ -35,14 +43,15 @@ from .board import (
     Tile,
     area_at,
     area_bonus,
+    area_has_city,
     areas_at,
     is_complete,
     ley_lines_formed,
     line_bonus,
     may_align,
 )
-from .game import LandVsSea, Placement, Placements
-from .state import _BITS, Preview
+from .game import NONE, LandVsSea, Placement, Placements
+from .state import _BITS, Preview, around
 
 #: How much a point now weighs against one matched edge of the player's side.
 POINT_WEIGHT = 8
@@ -94,9 +103,9 @@ SHIPPED = frozenset(
 )
 
 #: The triggers a placement fires whose answers a trial runs (flow.cards' score_placement):
-#: the tile placed, each area it completed, each trade route it joined. (Not
-#: ``waypoint_surrounded``: Waypoints are not weighed by the greedy at all.)
-TRIED = ("tile_placed", "area_completed", "route_joined")
+#: the tile placed, each area it completed, each trade route it joined, each Waypoint it
+#: surrounded (read for the raise of ``waypoint_value`` alone: :meth:`Trials.waypoint_raise`).
+TRIED = ("tile_placed", "area_completed", "route_joined", "waypoint_surrounded")
 
 
 class Trials:
@@ -116,18 +125,21 @@ class Trials:
     counter, moves a card or asks a question would change the game or wait for an answer, so
     it is weighed as before, at nothing."""
 
-    __slots__ = ("placed", "completed", "joined", "side", "scored")
+    __slots__ = ("placed", "completed", "joined", "surrounded", "side", "scored")
 
     def __init__(
         self,
         placed: tuple[tuple[str, Any], ...],
         completed: tuple[tuple[str, Any], ...] = (),
         joined: tuple[tuple[str, Any], ...] = (),
+        surrounded: tuple[tuple[str, Any], ...] = (),
     ) -> None:
-        #: (card, handler) answering ``tile_placed``; ``area_completed``; ``route_joined``.
+        #: (card, handler) answering ``tile_placed``; ``area_completed``; ``route_joined``;
+        #: ``waypoint_surrounded``.
         self.placed = placed
         self.completed = completed
         self.joined = joined
+        self.surrounded = surrounded
         #: while a trial runs: the side it is for, and the points caught so far.
         self.side = ""
         self.scored = 0
@@ -238,6 +250,108 @@ class Trials:
         if amount:
             self.scored += amount if to.flags["side"] == self.side else -amount
 
+    def waypoint_raise(self, game: LandVsSea, player: Player, trigger: str, area: Area) -> int:
+        """What the tried cards answering ``trigger`` (``area_completed`` or
+        ``waypoint_surrounded``) raise ``waypoint_value`` by for a Waypoint of ``area`` (a
+        designer's ``add waypoint_value 1``), read back from the window as the flow reads it
+        (:meth:`LandVsSea.announce_completion`); what they score is not counted here (a trial
+        of the placement counts it), and nothing of the game changes."""
+        answering = self.completed if trigger == "area_completed" else self.surrounded
+        if not answering:
+            return 0
+        q = {"waypoint_value": 1}
+        if trigger == "area_completed":
+            q["bonus_value"] = 1
+        noted = {value: dict(shares) for value, shares in game.value_layers.items()}
+        game.award = _ignore  # type: ignore[method-assign]
+        c = Context(player, "", trigger, {"area": area}, q)
+        try:
+            for card, handler in answering:
+                c.card = card
+                game.call(handler, c)
+        finally:
+            del game.award  # type: ignore[attr-defined]
+            game.value_layers = noted
+        return int(c.q["waypoint_value"]) - 1
+
+
+def _ignore(to: Player, amount: int, why: str, layer: Any = "") -> None:
+    """:meth:`LandVsSea.award` while a trial reads a raise alone: nothing is counted."""
+
+
+def waypoint_value(
+    game: LandVsSea,
+    w: Weights,
+    player: Player | None,
+    area: Area,
+    trigger: str = "area_completed",
+) -> int:
+    """What a Waypoint of ``area`` scores when its area is completed (``trigger``
+    ``area_completed``) or its space surrounded (``waypoint_surrounded``): the base game's 1;
+    City scoring's one more in an area with a City ("Waypoints score 2 points each (rather than
+    1) when they are scored by completing the areas they are in, or by surrounding them with 6
+    tiles"); what another layer in play raises it by (a trial)."""
+    value = 1
+    if w.city and area_has_city(game.map.tiles, area):
+        value += 1
+    trials = Trials.of(game)
+    if trials is not None and player is not None:
+        value += trials.waypoint_raise(game, player, trigger, area)
+    return value
+
+
+def waypoint_points(
+    game: LandVsSea, w: Weights, player: Player | None, cell: Hex, tile: Tile
+) -> int:
+    """The points the Waypoints give the placer of ``tile`` at ``cell`` now, in the flow's
+    order (score_placement): each Waypoint in an area the placement completes (returned to its
+    owner, scored "for whoever completed it"), then each other one whose space the placement
+    surrounds with 6 tiles, each at its :func:`waypoint_value`. 0 without a Waypoint on the map
+    (every game but the 4 player team game), at no cost."""
+    waypoints = game.waypoints
+    if not waypoints:
+        return 0
+    tiles = game.map.tiles
+    tiles[cell] = tile
+    try:
+        total = 0
+        returned: set[tuple[Hex, int]] = set()
+        for area in areas_at(tiles, cell):
+            if not is_complete(tiles, area):
+                continue
+            inside = [key for key in waypoints if game._waypoint_in(key, area)]
+            if inside:
+                returned.update(inside)
+                total += len(inside) * waypoint_value(game, w, player, area)
+        near = around(cell)
+        for key in waypoints:
+            at, direction = key
+            space = neighbour(at, direction)
+            if key in returned or space not in near or space in tiles:
+                continue
+            if all(other in tiles for other in around(space)):
+                area = area_at(tiles, at, tiles[at].section_at(direction))
+                total += waypoint_value(game, w, player, area, "waypoint_surrounded")
+        return total
+    finally:
+        del tiles[cell]
+
+
+def surrounding_cells(game: LandVsSea) -> int:
+    """The frontier cells (as :attr:`MapState.cells` bits) where a tile put down would
+    surround a Waypoint's space with 6 tiles: the last empty neighbour of that space."""
+    board = game.map
+    tiles = board.tiles
+    cells = 0
+    for at, direction in game.waypoints:
+        space = neighbour(at, direction)
+        if space in tiles:
+            continue
+        empty = [other for other in around(space) if other not in tiles]
+        if len(empty) == 1 and empty[0] in board.number:
+            cells |= 1 << board.number[empty[0]]
+    return cells
+
 
 def _drawn(tile: Tile) -> tuple[Any, ...]:
     """What is drawn on a face, apart from where its edges lie: all a trial's handler may read
@@ -325,6 +439,8 @@ def placement_value(
     trials = Trials.of(game)
     if trials is not None:
         mine += trials.points(game, game.player_for(side), cell, tile)
+    if game.waypoints:
+        mine += waypoint_points(game, w, game.player_for(side), cell, tile)
     return POINT_WEIGHT * (mine - theirs) + preview.matched.get(side, 0)
 
 
@@ -377,8 +493,32 @@ class Greedy(Policy):
 
             return max(question.options, key=worth)
         if question.id == "waypoint":
-            return question.options[1] if len(question.options) > 1 else question.options[0]
+            return self.waypoint(game, player, question.options)
         return question.options[0]
+
+    @staticmethod
+    def waypoint(game: LandVsSea, player: Player, options: Sequence[str]) -> str:
+        """The open edge whose Waypoint would score most (:func:`waypoint_value` of its area,
+        when completed or surrounded, as the layers in play raise it), the first on a tie;
+        never none ("If it were their own Waypoint they could place it on the open edge of the
+        same land area again": a Waypoint on the map may score, one in the supply cannot)."""
+        edges = [option for option in options if option != NONE]
+        if not edges:
+            return options[0]
+        w = Weights.of(game)
+        tiles = game.map.tiles
+
+        def worth(option: str) -> int:
+            where, direction = option.split(":")
+            q, r = where.split(",")
+            at = Hex(int(q), int(r))
+            area = area_at(tiles, at, tiles[at].section_at(int(direction)))
+            return max(
+                waypoint_value(game, w, player, area),
+                waypoint_value(game, w, player, area, "waypoint_surrounded"),
+            )
+
+        return max(edges, key=worth)
 
     @staticmethod
     def placement(game: LandVsSea, side: str, options: Sequence[str]) -> str:
@@ -430,6 +570,9 @@ class Greedy(Policy):
             lines = _ley_table(game)
         weigh = _Weigher(game, side, w, land, flags, lines)
         trials = weigh.trials
+        # Where a tile would surround a Waypoint's space: weighed placement by placement, as
+        # where it may close an area (none without Waypoints on the map).
+        surround = weigh.surround
         # A tile_placed handler may score at any cell: every cell a tile fits is weighed. A
         # route_joined one scores where the shipped layers may (next to a route), and an
         # area_completed one where an area closes (weighed placement by placement).
@@ -488,10 +631,11 @@ class Greedy(Policy):
                 for through, cells in closing.items():
                     if tile.closes >> through & 1:
                         closes |= cells
+                closes |= surround
                 special = fits & (scoring | closes)
             else:
-                closes = 0
-                special = fits & scoring
+                closes = surround
+                special = fits & (scoring | closes)
             top = (fits ^ special) & above
             if not (top or special):
                 continue
@@ -583,6 +727,12 @@ class _Weigher:
         self.player = game.player_for(side) if self.trials is not None else None
         #: a tried card answers area_completed: :meth:`at` notes the areas a tile completes.
         self.completing = self.trials is not None and bool(self.trials.completed)
+        #: Waypoints on the map (the 4 player team game): :meth:`at` weighs those a tile
+        #: scores (:func:`waypoint_points`) where it completes an area or surrounds one's
+        #: space, the cells :attr:`surround` holds (as :attr:`MapState.cells` bits).
+        self.waypoints = bool(game.waypoints)
+        self.surround = surrounding_cells(game) if self.waypoints else 0
+        self.waypoint_player = game.player_for(side) if self.waypoints else None
 
     def __call__(self, number: int, tile: Tile) -> int:
         """The worth of ``tile`` at the frontier's cell ``number``."""
@@ -610,6 +760,7 @@ class _Weigher:
             gaps = ~mask & 63
             value = _BITS[need] if self.land else _BITS[mask & ~need & 63]
         mine = theirs = 0
+        waypointed = False
         closed: tuple[int, ...] = ()
         sections_bits = tile.section_bits
         for section_bits in sections_bits if tile.closes >> mask & 1 else ():
@@ -651,7 +802,14 @@ class _Weigher:
                 else:
                     theirs += gained
                 mine += bonus * (2 if doubled else 1)
+            if found and self.waypoints:
+                mine += waypoint_points(self.game, w, self.waypoint_player, cell, tile)
+                waypointed = True
             break
+        if self.waypoints and not waypointed:
+            number = board.number.get(cell)
+            if number is not None and self.surround >> number & 1:
+                mine += waypoint_points(self.game, w, self.waypoint_player, cell, tile)
         mine += self.points(cell, tile, closed)
         if mine or theirs:
             value += POINT_WEIGHT * (mine - theirs)
