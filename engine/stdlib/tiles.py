@@ -121,7 +121,14 @@ def _board(g: Game, native: str) -> dict[Hex, tuple[str, ...]]:
 
 
 def _tile(value: Any, native: str) -> tuple[str, ...]:
-    """``value`` as a tile's six edge labels; a :class:`RuleError` when it is not one."""
+    """``value`` as a tile's six edge labels; a :class:`RuleError` when it is not one. A
+    card's ``list`` property gives its edges as six clauses of one name each (``edges forest,
+    field, field, field, field, field`` is six one-name lists in the IR): each such clause is
+    its name, so ``tile_fits(cell, land.edges)`` reads the card as it is written."""
+    if isinstance(value, (list, tuple)) and all(
+        isinstance(clause, (list, tuple)) and len(clause) == 1 for clause in value
+    ):
+        value = [clause[0] for clause in value]
     if (
         isinstance(value, (list, tuple))
         and len(value) == 6
@@ -137,14 +144,16 @@ def _turned(value: Any, turns: Any, native: str) -> tuple[str, ...]:
     return rotated(_tile(value, native), int(turns))
 
 
-@native("cell any, tile any", returns="bool", words="{tile} fits at {cell}", cells=("cell",))
+@native(
+    "cell any, tile any", returns="bool", words="{tile} can be placed at {cell}", cells=("cell",)
+)
 def tile_fits(g: Game, c: Context, cell: Any, tile: Any) -> bool:
     """True when the tile, as it lies, may be placed on the empty cell: next to a placed
     tile (or first) and every edge matching its neighbour's."""
     return fits(_board(g, "tile_fits"), as_hex(cell), _tile(tile, "tile_fits"))
 
 
-@native("tile any", returns="list", words="the places {tile} fits")
+@native("tile any", returns="list", words="the places where {tile} can be placed")
 def tile_placements(g: Game, c: Context, tile: Any) -> list[tuple[Hex, int]]:
     """Every (cell, turns) where the tile fits, cells in order, each distinct rotation once."""
     return placements(_board(g, "tile_placements"), _tile(tile, "tile_placements"))
