@@ -144,6 +144,18 @@ def _turned(value: Any, turns: Any, native: str) -> tuple[str, ...]:
     return rotated(_tile(value, native), int(turns))
 
 
+def _is_placement(value: Any) -> bool:
+    """True for a ``(cell, turns)`` place of ``tile_placements``: a :class:`Hex` and a whole
+    number (a plain ``(q, r)`` pair is a cell: its first item is a number)."""
+    return (
+        isinstance(value, tuple)
+        and len(value) == 2
+        and isinstance(value[0], Hex)
+        and isinstance(value[1], int)
+        and not isinstance(value[1], bool)
+    )
+
+
 @native(
     "cell any, tile any", returns="bool", words="{tile} can be placed at {cell}", cells=("cell",)
 )
@@ -166,8 +178,12 @@ def tile_placements(g: Game, c: Context, tile: Any) -> list[tuple[Hex, int]]:
 )
 def place_tile(g: Game, c: Context, cell: Any, tile: Any, turns: int) -> None:
     """Place a tile, turned that many sixths round, on an empty cell it fits (an error when it
-    does not)."""
+    does not). The cell may be a place ``tile_placements`` gives, a cell and its turns
+    (``choose spot in tile_placements(land.edges) { place_tile spot land.edges }``): the tile
+    goes there, turned as that place says (and by ``turns`` more)."""
     board = _board(g, "place_tile")
+    if _is_placement(cell):
+        cell, turns = cell[0], cell[1] + turns
     at = as_hex(cell)
     edges = _turned(tile, turns, "place_tile")
     if not fits(board, at, edges):
