@@ -153,3 +153,22 @@ def test_place_tile_takes_a_place_tile_placements_gives(
     assert _is_placement((Hex(1, 0), 3))
     assert not _is_placement((1, 0))  # a plain pair is a cell
     assert not _is_placement((Hex(1, 0), True))
+
+
+def test_a_market_read_as_a_players_zone_is_warned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``is_empty(shop)`` of Bazaar's market reads the player's zone 'shop', always empty (the
+    row is the board's): an end condition 'the market ran out' ended the game at once. It is
+    a market-zone warning at its statement, naming what to ask instead."""
+    project = _project(tmp_path, monkeypatch)
+    (project / "cards" / "bazaar" / "mistakes.cards").write_text(
+        'ware "Oops" {\n  cost 1\n  on play {\n    if is_empty(shop) { gain coins 1 }\n'
+        "    move_card copper hand discard\n  }\n}\n",
+        encoding="utf-8",
+    )
+    status, out = run(capsys, "check")
+    assert status == 0, out
+    assert "mistakes.cards:4:5: warning[market-zone]: 'is_empty' works on the player's" in out
+    assert "market_cards(shop)" in out
+    assert out.count("market-zone") == 1, out  # hand and discard are no market
