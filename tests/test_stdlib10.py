@@ -75,7 +75,7 @@ def test_both_games_pass_their_scenarios_and_variants(
     Market day variant too."""
     status, out = run(capsys, "test")
     assert status == 0, out
-    assert "6 of 6 scenarios passed" in out, out
+    assert "7 of 7 scenarios passed" in out, out
     status, out = run(capsys, "test", "--variant", "market_day", "tests/scenarios/bazaar")
     assert status == 0, out
 
@@ -172,3 +172,32 @@ def test_a_market_read_as_a_players_zone_is_warned(
     assert "mistakes.cards:4:5: warning[market-zone]: 'is_empty' works on the player's" in out
     assert "market_cards(shop)" in out
     assert out.count("market-zone") == 1, out  # hand and discard are no market
+
+
+def test_a_scenario_gives_and_expects_a_markets_row(
+    built: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``markets: {shop: [...]}`` sets and checks a market's face-up row in a game that uses
+    markets (Bazaar has no Python to give it), each card and market checked at its line, and
+    the game's scenario schema offers the key."""
+    import json
+
+    status, out = run(capsys, "test", "tests/scenarios/bazaar/market.yaml")
+    assert status == 0 and "4 of 4 scenarios passed" in out, out
+    wrong = built / "tests" / "scenarios" / "bazaar" / "wrong.yaml"
+    wrong.write_text(
+        "scenario: a misspelt ware\ngame: bazaar\ngiven:\n  markets: {shop: [gld]}\n"
+        "expect:\n  markets: {shop: 3}\n",
+        encoding="utf-8",
+    )
+    status, out = run(capsys, "test", str(wrong))
+    assert status == 1, out
+    assert "wrong.yaml:4:" in out and "'gld' is not a card; did you mean 'gold'?" in out, out
+    schema = json.loads(
+        (built / "generated" / "bazaar" / "scenario.schema.json").read_text(encoding="utf-8")
+    )
+    assert "markets" in json.dumps(schema["$defs"]["given"]), schema["$defs"]["given"]
+    hexlands = json.loads(
+        (built / "generated" / "hexlands" / "scenario.schema.json").read_text(encoding="utf-8")
+    )
+    assert "markets" not in json.dumps(hexlands["$defs"]["given"])  # no markets in Hexlands
