@@ -15,6 +15,12 @@ dice, majorities), and Hexlands, a hex tile-laying game (hexes, tiles, graphs, m
   now that name, as a cell's one clause of two numbers is the cell.
 - ``tile_placements``' words ("the places {tile} fits") printed "the number of the places the
   tile's edges fits is higher than 0", which the text lint refused, failing ``cardc check``.
+- ``choose spot in tile_placements(land.edges) { place_tile spot land.edges }``: the place,
+  a cell and its turns, was "not a hex cell"; ``place_tile`` now lays the tile there, turned.
+- ``is_empty(shop)`` of a market read the player's zone ``shop``, which a market never fills:
+  a ``market-zone`` warning now names ``market_cards`` and ``in_market``.
+- A scenario could not give a market's row (Bazaar has no Python for a ``GIVEN`` hook):
+  ``markets: {shop: [...]}`` is now a key of every game that uses markets.
 """
 
 from __future__ import annotations
