@@ -182,6 +182,20 @@ def _statements(node: Any) -> Iterable[dict[str, Any]]:
                 yield from _statements(value)
 
 
+def _placed(node: Any, at: list[int]) -> Iterable[tuple[dict[str, Any], list[int]]]:
+    """Every statement and expression of an IR body with the position of the statement it
+    is in (an expression's IR carries none: a call is placed at its statement)."""
+    if isinstance(node, list):
+        for item in node:
+            yield from _placed(item, at)
+    elif isinstance(node, dict):
+        at = list(node.get("at") or at)
+        yield node, at
+        for value in node.values():
+            if isinstance(value, (dict, list)):
+                yield from _placed(value, at)
+
+
 def _zone_of(stmt: dict[str, Any]) -> str | None:
     args = stmt.get("args") or []
     first = args[0] if args else None
@@ -192,6 +206,9 @@ def _zone_of(stmt: dict[str, Any]) -> str | None:
 
 #: The origin of the markets module's statements in the IR.
 MARKETS = "stdlib.markets"
+#: The library modules whose natives and verbs read a player's own zones.
+PLAYER_ZONES = ("stdlib.decks", "stdlib.zones")
+MARKET_ZONE_CODE = "market-zone"
 
 
 def check_decks(rules: Any, ir: Mapping[str, Any], diagnostics: list[Diagnostic]) -> None:
@@ -214,7 +231,17 @@ def check_decks(rules: Any, ir: Mapping[str, Any], diagnostics: list[Diagnostic]
             bodies.append((str((phase.get("loc") or {}).get("file", "")), phase.get("body")))
     built = {str(zone) for zone in (getattr(rules, "DECKS", None) or ())}
     draws: list[tuple[str, str, str, list[int]]] = []
+    rows: set[str] = set()  # the zones that name a market's face-up row
+    reads: list[tuple[str, str, str, list[int]]] = []  # a player's zone read by the library
     for source, body in bodies:
+        for node, at in _placed(body, [1, 1]):
+            zone = _zone_of(node) if node.get("kind") in ("verb", "call") else None
+            if zone is not None:
+                origin, name = node.get("origin"), node.get("verb") or node.get("native")
+                if origin == MARKETS and name != "stock_market":
+                    rows.add(zone)
+                elif origin in PLAYER_ZONES:
+                    reads.append((source, str(name), zone, at))
         for stmt in _statements(body):
             if stmt.get("kind") != "verb":
                 continue
@@ -226,6 +253,25 @@ def check_decks(rules: Any, ir: Mapping[str, Any], diagnostics: list[Diagnostic]
                 built.add(zone)
             elif which in (("prelude", "draw"), (MARKETS, "refill_market")):
                 draws.append((source, str(which[1]), zone, list(stmt.get("at") or [1, 1])))
+    for source, name, zone, (line, column) in reads:
+        if zone not in rows:
+            continue
+        # `is_empty(shop)` of a market: the player's zone 'shop' a market never fills (its
+        # row is market_cards(shop), its deck the board's), so it is always true, and Bazaar's
+        # end condition 'the market has run out' ended the game after its first phase.
+        diagnostics.append(
+            Diagnostic(
+                MARKET_ZONE_CODE,
+                f"'{name}' works on the player's own zone '{zone}', but '{zone}' is a market: "
+                f"its cards lie face up in the market's row, never in a player's zone",
+                Span(source, line, column, line, column + len(name)),
+                "warning",
+                (
+                    f"ask the market: market_cards({zone}) (its row), in_market({zone}, CARD); "
+                    f"or give the player's zone a name of its own",
+                ),
+            )
+        )
     for source, verb, zone, (line, column) in draws:
         if zone in built:
             continue

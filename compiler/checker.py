@@ -1285,7 +1285,7 @@ class Checker:
                 items.span,
                 example,
             )
-        is_players = over == {"kind": "builtin", "name": "players"}
+        is_players = over == {"kind": "builtin", "name": "players"} or _lists_players(over)
         self.shadowing(var, scope, span, "the loop" if what == "for each" else "the choice")
         of_kind = over.get("of_kind")
         inner = scope.child(**{var: "player" if is_players else "any"})
@@ -2434,6 +2434,21 @@ def _first_verbs(body: list[IR]) -> list[str]:
         for option in stmt.get("options") or []:
             out.extend(_first_verbs(option))
     return out
+
+
+def _lists_players(over: IR) -> bool:
+    """True when a loop's list is a standard-library native's list of players (``most_of``):
+    its body then acts as each player, as over ``players`` ("the players with the most silk
+    score 1" scores each of them, not the player the loop runs for)."""
+    origin = over.get("origin")
+    if over.get("kind") != "call" or not isinstance(origin, str):
+        return False
+    if not origin.startswith("stdlib."):
+        return False
+    from engine.stdlib import spec
+
+    found = spec(over["native"])
+    return found is not None and found.items == "player"
 
 
 def _library_hint(name: str, kind: str) -> tuple[str, ...]:

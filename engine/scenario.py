@@ -49,6 +49,7 @@ from engine.runtime import (
 )
 from engine.scenario_check import check_scenario
 from engine.scenario_flow import scenario_actions
+from engine.scenario_library import with_library
 from engine.scenario_types import Unordered, child_where
 from engine.words import counted
 
@@ -616,7 +617,8 @@ class Runner:
             declared = ir["vocabulary"].get("players") or [1]
             if int(declared[0]) > 1:
                 mode, players = "competitive", int(declared[0])
-        rules = game_rules(str(ir["game"]), folder)
+        # The game's own keys, and a market's row for a game that uses markets.
+        rules = with_library(game_rules(str(ir["game"]), folder), ir)
         problems = check_scenario(doc, ir, rules, players, (line, 1), _removed(folder, ir))
         if problems:
             raise ScenarioError(

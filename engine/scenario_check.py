@@ -901,7 +901,9 @@ def check_scenario(
 ) -> list[Problem]:
     """Every problem of scenario ``doc`` against the game ``ir`` (with its module ``rules``);
     ``removed``: the cards of the base game a variant ``ir`` removes, told as such."""
-    checker = Checker(ir, rules, players)
+    from engine.scenario_library import with_library
+
+    checker = Checker(ir, with_library(rules, ir), players)
     checker.vocab.removed = removed
     return checker.document(doc, at)
 

@@ -173,6 +173,9 @@ def game_schema(
     """The scenario schema of the game (or variant) ``ir``, whose module is ``rules``
     (``memo`` keeps what each card asks with the card: see
     :func:`engine.scenario_check.card_questions`)."""
+    from engine.scenario_library import with_library
+
+    rules = with_library(rules, ir)  # a market's row, for a game that uses markets
     vocab = vocabulary(ir, rules, max(ir["vocabulary"]["players"] or [1]))
     given = dict(getattr(rules, "GIVEN_KINDS", {}) or {}) if rules else {}
     expect = dict(getattr(rules, "EXPECT_KINDS", {}) or {}) if rules else {}

@@ -36,7 +36,12 @@ def _held(g: Game, counter: str) -> dict[Player, int]:
     return counts
 
 
-@native("counter counter", returns="list", words="the players with the most {counter}")
+@native(
+    "counter counter",
+    returns="list",
+    words="the players with the most {counter}",
+    items="player",
+)
 def most_of(g: Game, c: Context, counter: str) -> list[Player]:
     """The players with the most of a counter (several on a tie), in turn order; of seats
     sharing the counter, the one holding it."""

@@ -53,6 +53,9 @@ class Spec:
     #: (``cell 0, 0``, two clauses of one number, is none: compiler.cell_checks).
     cells: tuple[str, ...] = ()
     cell_lists: tuple[str, ...] = ()
+    #: What a ``list`` it returns holds, when that is players (``most_of``): a ``for each``
+    #: or ``choose`` over it acts as each player, as one over ``players`` does.
+    items: str | None = None
 
 
 #: module short name -> function name -> spec, filled as the modules are imported.
@@ -103,7 +106,10 @@ def _register(
     words: str | None,
     cells: tuple[str, ...] = (),
     cell_lists: tuple[str, ...] = (),
+    items: str | None = None,
 ) -> Callable[[_F], _F]:
+    if items is not None and (returns != "list" or items != "player"):
+        raise ValueError("items= says a list native's items are players: items='player'")
     if returns is not None and returns not in RETURN_TYPES:
         raise ValueError(f"'{returns}' is not a DSL type")
     parsed = parse_params(params)
@@ -130,6 +136,7 @@ def _register(
             words,
             cells,
             cell_lists,
+            items,
         )
         for other in LIBRARY.values():
             if spec.name in other and other[spec.name].function is not function:
@@ -147,11 +154,13 @@ def native(
     words: str | None = None,
     cells: tuple[str, ...] = (),
     cell_lists: tuple[str, ...] = (),
+    items: str | None = None,
 ) -> Callable[[_F], _F]:
     """Declare a library native: its parameters in DSL words, what it gives, how a card's
-    text says a call (``words``, each parameter in braces), and which parameters take a hex
-    cell (``cells``) or a list of them (``cell_lists``)."""
-    return _register("native", params, returns, words, cells, cell_lists)
+    text says a call (``words``, each parameter in braces), which parameters take a hex
+    cell (``cells``) or a list of them (``cell_lists``), and ``items="player"`` for a list
+    of players (a loop over it acts as each)."""
+    return _register("native", params, returns, words, cells, cell_lists, items)
 
 
 def verb(

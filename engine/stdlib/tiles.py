@@ -121,7 +121,14 @@ def _board(g: Game, native: str) -> dict[Hex, tuple[str, ...]]:
 
 
 def _tile(value: Any, native: str) -> tuple[str, ...]:
-    """``value`` as a tile's six edge labels; a :class:`RuleError` when it is not one."""
+    """``value`` as a tile's six edge labels; a :class:`RuleError` when it is not one. A
+    card's ``list`` property gives its edges as six clauses of one name each (``edges forest,
+    field, field, field, field, field`` is six one-name lists in the IR): each such clause is
+    its name, so ``tile_fits(cell, land.edges)`` reads the card as it is written."""
+    if isinstance(value, (list, tuple)) and all(
+        isinstance(clause, (list, tuple)) and len(clause) == 1 for clause in value
+    ):
+        value = [clause[0] for clause in value]
     if (
         isinstance(value, (list, tuple))
         and len(value) == 6
@@ -137,14 +144,28 @@ def _turned(value: Any, turns: Any, native: str) -> tuple[str, ...]:
     return rotated(_tile(value, native), int(turns))
 
 
-@native("cell any, tile any", returns="bool", words="{tile} fits at {cell}", cells=("cell",))
+def _is_placement(value: Any) -> bool:
+    """True for a ``(cell, turns)`` place of ``tile_placements``: a :class:`Hex` and a whole
+    number (a plain ``(q, r)`` pair is a cell: its first item is a number)."""
+    return (
+        isinstance(value, tuple)
+        and len(value) == 2
+        and isinstance(value[0], Hex)
+        and isinstance(value[1], int)
+        and not isinstance(value[1], bool)
+    )
+
+
+@native(
+    "cell any, tile any", returns="bool", words="{tile} can be placed at {cell}", cells=("cell",)
+)
 def tile_fits(g: Game, c: Context, cell: Any, tile: Any) -> bool:
     """True when the tile, as it lies, may be placed on the empty cell: next to a placed
     tile (or first) and every edge matching its neighbour's."""
     return fits(_board(g, "tile_fits"), as_hex(cell), _tile(tile, "tile_fits"))
 
 
-@native("tile any", returns="list", words="the places {tile} fits")
+@native("tile any", returns="list", words="the places where {tile} can be placed")
 def tile_placements(g: Game, c: Context, tile: Any) -> list[tuple[Hex, int]]:
     """Every (cell, turns) where the tile fits, cells in order, each distinct rotation once."""
     return placements(_board(g, "tile_placements"), _tile(tile, "tile_placements"))
@@ -157,8 +178,12 @@ def tile_placements(g: Game, c: Context, tile: Any) -> list[tuple[Hex, int]]:
 )
 def place_tile(g: Game, c: Context, cell: Any, tile: Any, turns: int) -> None:
     """Place a tile, turned that many sixths round, on an empty cell it fits (an error when it
-    does not)."""
+    does not). The cell may be a place ``tile_placements`` gives, a cell and its turns
+    (``choose spot in tile_placements(land.edges) { place_tile spot land.edges }``): the tile
+    goes there, turned as that place says (and by ``turns`` more)."""
     board = _board(g, "place_tile")
+    if _is_placement(cell):
+        cell, turns = cell[0], cell[1] + turns
     at = as_hex(cell)
     edges = _turned(tile, turns, "place_tile")
     if not fits(board, at, edges):

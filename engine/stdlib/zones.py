@@ -37,3 +37,18 @@ def move_all(g: Game, c: Context, source: str, target: str) -> None:
     """Move every card of one of the player's zones to the end of another (through
     :meth:`engine.runtime.Game.move_all`)."""
     g.move_all(c, source, target)
+
+
+@verb(
+    "card card_name, source zone, target zone",
+    words="play {card} from {source}, then put it in {target}",
+)
+def play_card(g: Game, c: Context, card: str, source: str, target: str) -> None:
+    """Play a card from one of the player's zones into another and do what it says (its own
+    ``on play``): a deck-builder's card played from the hand to the discard pile, kept in
+    the player's deck. The prelude's ``play`` asks whether to play it and takes it out of
+    the player's zones, which a deck-builder's cards never leave."""
+    g.move_card(c, card, source, target)
+    handler = g.table.handlers.get((card, "play")) if g.table else None
+    if handler is not None:
+        g.call(handler, c.for_card(card))
