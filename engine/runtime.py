@@ -943,7 +943,12 @@ class Game:
             return handler(self, c)
         except RuleError as error:
             if getattr(error, "located", False):
-                raise
+                outer = getattr(error, "called_by_python", None)
+                if outer is None:
+                    raise
+                # A DSL verb the game's Python ran (Incredible Expeditions' encounter_actions
+                # running venture_forth) failed: its caller is in this call's generated code.
+                raise self._called_from(error, outer, sys.exc_info()[2]) from error
             located = self._locate(error, sys.exc_info()[2])
             raise located from error
         except RecursionError as error:
@@ -978,6 +983,43 @@ class Game:
             ),
             tb,
         )
+
+    def _called_from(
+        self, error: RuleError, inner: tuple[str, str, list[_Level]], tb: Any
+    ) -> RuleError:
+        """``error``, located inside a DSL verb the game's Python ran, located again at the
+        generated code that called that Python (the card's or phase's line), with the verb's
+        own calls innermost: "[in verb venture_forth (...), called from the flow's turn
+        section (flow.cards:165:3)]". Unchanged when no generated code called it."""
+        detail, note, levels = inner
+        outer: list[_Level] = []
+        frames = traceback.walk_tb(tb)
+        next(frames, None)  # this call() itself
+        for frame, lineno in frames:
+            if frame.f_code is Game.call.__code__:
+                break  # the call() that located the error: its levels are ``levels``
+            if self.table is not None and frame.f_code.co_filename == self.table.filename:
+                where = self.table.position(lineno)
+                name = frame.f_code.co_name
+                if outer and name.startswith("<"):
+                    outer[-1] = outer[-1]._replace(where=where)
+                else:
+                    outer.append(_Level(name, where, frame.f_locals.get("c")))
+                for _, _, verb, call in self.table.inlined_at(lineno):
+                    outer[-1] = outer[-1]._replace(where=call)
+                    outer.append(_Level(f"dv_{verb}", where, None))
+        if not outer or outer[0].where is None:
+            return error
+        chain = outer + levels
+        path, line, column = chain[0].where  # type: ignore[misc]
+        located = RuleError(f"{path}:{line}:{column}: {detail} [{self._calls(chain)}]{note}")
+        located.__class__ = type(error)
+        located.__dict__.update(error.__dict__)
+        if chain[0].function.startswith(("dv_", "df_")):
+            located.called_by_python = (detail, note, chain)  # type: ignore[attr-defined]
+        else:
+            located.called_by_python = None  # type: ignore[attr-defined]
+        return located
 
     def _calls(self, levels: list[_Level]) -> str:
         """The DSL calls a failure passed through, innermost first, each with the line it had
@@ -1043,6 +1085,7 @@ class Game:
                     # package so): the designer's bug is there, not in the card.
                     python = (frame.f_code.co_filename, lineno, frame.f_code.co_name)
         detail = str(error) if isinstance(error, RuleError) else f"{type(error).__name__}: {error}"
+        detail_alone = detail
         if answer is not None and answer[0] is not None and isinstance(answer[1], Context):
             # Incredible Expeditions' card that Faces an Encounter while one is Faced: at the
             # card's own line, not at the flow's `fire facing` inside face_encounter.
@@ -1059,15 +1102,21 @@ class Game:
             # undefeated' (whirlpool.cards:6:5)"), not the verb's line alone.
             detail += f" [{self._calls(levels)}]"
             where = levels[0].where
+        note = ""
         if python is not None and not isinstance(error, RuleError):
             file, line, function = python
-            detail += f" (raised in the game's Python, {_shown_path(file)}:{line}, in {function})"
+            note = f" (raised in the game's Python, {_shown_path(file)}:{line}, in {function})"
+        detail += note
         if where is None:
             located = RuleError(detail)
         else:
             path, line, column = where
             located = RuleError(f"{path}:{line}:{column}: {detail}")
         located.located = True  # type: ignore[attr-defined]
+        if answer is None and levels and levels[0].function.startswith(("dv_", "df_")):
+            # Run by the game's Python, not by a card or phase: the call() around that Python
+            # names who called it (_called_from).
+            located.called_by_python = (detail_alone, note, levels)  # type: ignore[attr-defined]
         # A Python failure (a TypeError in a flow) is not a rule refusing: no scenario may
         # expect it as a refusal.
         located.internal = not isinstance(error, RuleError) or getattr(  # type: ignore[attr-defined]

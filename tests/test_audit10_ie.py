@@ -143,6 +143,59 @@ def test_a_simulated_games_failure_in_an_inlined_verb_names_its_calls(
     assert _drift_chain(line) + f"the flow's turn section ({phase})]" in message, message
 
 
+WRONG_WAY = """\
+description: audit10 - Venturing Forth goes the wrong way
+verbs: |
+  verb venture_forth() "To Venture Forth, the wrong way" {
+    discard_defeated_encounters
+    venture_back
+  } @provisional("a probe of errors inside verbs")
+"""
+
+WRONG_WAY_TURN = """\
+scenario: Venturing Forth the wrong way from Port City
+game: incredible_expeditions
+variant: wrong_way
+given:
+  players:
+    - turns: 3
+      cabins: [bosun, spy, deckhand]
+    - {}
+choices:
+  - rest_or_encounter: encounter_turn
+  - encounter_turn: venture_forth
+do:
+  - action: take_turn
+expect:
+  player:
+    counters: {money: 0}
+"""
+
+
+def test_a_verb_the_games_python_runs_names_the_phase_that_called_that_python(
+    built_copy: Callable[[str, dict[str, str]], Path], tmp_path: Path
+) -> None:
+    # The Encounter Turn's choices are the game's Python (encounter_actions), which runs the
+    # DSL verb venture_forth in a call() of its own: the error was at the verb's line alone.
+    generated = built_copy(IE, {"variants/wrong_way.yaml": WRONG_WAY})
+    (result,) = run_scenarios(generated, WRONG_WAY_TURN, tmp_path / "wrong.yaml")
+    assert not result.passed
+    flow = ROOT / "cards" / IE / "flow.cards"
+    back = "{}:{}".format(*_line_of(flow, "move_ship back"))
+    # The phase's call of take_encounter_turn, the first line naming it, and that verb's call
+    # of encounter_actions (the Python running venture_forth).
+    turn = "{}:{}".format(*_line_of(flow, "take_encounter_turn"))
+    line, column = _line_of(flow, "  encounter_actions")
+    actions = f"{line}:{column + 2}"
+    assert (
+        f"cards/{IE}/flow.cards:{turn}: no Location lies back from Port City "
+        f"[in verb venture_back (cards/{IE}/flow.cards:{back}), "
+        f"called from verb venture_forth (cards/{IE}/variants/wrong_way.yaml:5:5), "
+        f"called from verb take_encounter_turn (cards/{IE}/flow.cards:{actions}), "
+        f"called from phase spend_the_turn (cards/{IE}/flow.cards:{turn})]"
+    ) in result.message, result.message
+
+
 def test_the_generated_module_maps_each_inlined_verb_to_its_call() -> None:
     # The INLINED table: the first and last generated line of each verb written in place,
     # and the DSL position of its call.
