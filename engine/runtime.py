@@ -999,15 +999,7 @@ class Game:
             if frame.f_code is Game.call.__code__:
                 break  # the call() that located the error: its levels are ``levels``
             if self.table is not None and frame.f_code.co_filename == self.table.filename:
-                where = self.table.position(lineno)
-                name = frame.f_code.co_name
-                if outer and name.startswith("<"):
-                    outer[-1] = outer[-1]._replace(where=where)
-                else:
-                    outer.append(_Level(name, where, frame.f_locals.get("c")))
-                for _, _, verb, call in self.table.inlined_at(lineno):
-                    outer[-1] = outer[-1]._replace(where=call)
-                    outer.append(_Level(f"dv_{verb}", where, None))
+                self._add_level(outer, frame, lineno)
         if not outer or outer[0].where is None:
             return error
         chain = outer + levels
@@ -1020,6 +1012,24 @@ class Game:
         else:
             located.called_by_python = None  # type: ignore[attr-defined]
         return located
+
+    def _add_level(
+        self, levels: list[_Level], frame: Any, lineno: int
+    ) -> tuple[str, int, int] | None:
+        """Add a frame of the generated module to ``levels`` (outermost first) and return the
+        DSL position it had reached: a generator expression or lambda is the function above
+        it; a DSL verb a section runner wrote in place of its call is a level of its own."""
+        assert self.table is not None
+        where = self.table.position(lineno)
+        name = frame.f_code.co_name
+        if levels and name.startswith("<"):
+            levels[-1] = levels[-1]._replace(where=where)
+        else:
+            levels.append(_Level(name, where, frame.f_locals.get("c")))
+        for _, _, verb, call in self.table.inlined_at(lineno):
+            levels[-1] = levels[-1]._replace(where=call)
+            levels.append(_Level(f"dv_{verb}", where, None))
+        return where
 
     def _calls(self, levels: list[_Level]) -> str:
         """The DSL calls a failure passed through, innermost first, each with the line it had
@@ -1067,19 +1077,9 @@ class Game:
             cards = {fn.__code__ for fn in self.table.handlers.values()} if window else set()
             for frame, lineno in traceback.walk_tb(tb):
                 if frame.f_code.co_filename == self.table.filename:
-                    where = self.table.position(lineno)
+                    where = self._add_level(levels, frame, lineno)
                     if frame.f_code in cards:
                         answer = (where, frame.f_locals.get("c"))
-                    name = frame.f_code.co_name
-                    if levels and name.startswith("<"):
-                        # A generator expression or lambda of the function above: its line.
-                        levels[-1] = levels[-1]._replace(where=where)
-                    else:
-                        levels.append(_Level(name, where, frame.f_locals.get("c")))
-                    # The DSL verbs a section runner wrote in place of their calls.
-                    for _, _, verb, call in self.table.inlined_at(lineno):
-                        levels[-1] = levels[-1]._replace(where=call)
-                        levels.append(_Level(f"dv_{verb}", where, None))
                 elif str(frame.f_globals.get("__name__", "")).startswith("cardc_game_"):
                     # A frame of the game's own Python (engine.loader.load_natives names its
                     # package so): the designer's bug is there, not in the card.
