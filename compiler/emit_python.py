@@ -398,7 +398,11 @@ class PythonEmitter:
         from the verb's own function."""
         self.inlined += 1
         prefix = f"i{self.inlined}_"
-        fn.add(indent, f"# verb {comment_text(verb['name'])}")
+        # The call's place, and where the verb's statements end, for the module's INLINED
+        # table: a failure inside is reported at the call, naming the verb's line too.
+        at = s["at"] or [0, 0]
+        name = comment_text(verb["name"])
+        fn.add(indent, f"# verb {name} (called at {comment_text(fn.source)}:{at[0]}:{at[1]})")
         for param, arg in zip(verb["params"], s["args"], strict=True):
             fn.add(indent, f"v_{prefix}{param['name']} = {self.expr(arg, c)}", s["at"])
         saved = (self.prefix, fn.card, fn.trigger, fn.source)
@@ -409,6 +413,7 @@ class PythonEmitter:
             self.body(fn, verb["body"], indent, c)
         finally:
             self.prefix, fn.card, fn.trigger, fn.source = saved
+        fn.add(indent, f"# end of verb {name}")
 
     def s_window(self, fn: _Function, s: IR, indent: int, c: str) -> None:
         """``fire TRIGGER with Q V { ... }``: the window opened through ``g.open_window`` (the
@@ -1165,6 +1170,11 @@ def emit_handlers(ir: IR, sources: list[str], source_dir: str) -> str:
     )
     lines_table, paths = _lines_table(text, functions_text, emitter.pieces)
     text += "\nLINES = {\n" + "\n".join(lines_table) + ("\n" if lines_table else "") + "}\n"
+    # Only a flow's section runners inline verbs: a module without any has no INLINED.
+    inlined = _inlined_table(text, functions_text + flow_text, len(functions_text))
+    inlined_table = "\nINLINED = [\n" + "".join(e + "\n" for e in inlined) + "]\n"
+    if inlined:
+        text += inlined_table
     # compile() checks what this call wrote: the module with the functions and table entries
     # written now. Functions and entries reused from an earlier build (compiler.filecache) were
     # checked when written; a function is a statement of its own and an entry an item of its
@@ -1175,6 +1185,8 @@ def emit_handlers(ir: IR, sources: list[str], source_dir: str) -> str:
         **module, functions_text=fresh_text, handlers=fresh_handlers, formulas=fresh_formulas
     )
     checked += "\nLINES = {\n" + "".join(e + "\n" for e in paths.values()) + "}\n"
+    if inlined:
+        checked += inlined_table
     compile(checked, f"generated/{ir['game']}/handlers.py", "exec")
     return text
 
@@ -1244,6 +1256,34 @@ def _lines_table(
     for index, path, line_no, column in _markers(text[start + len(functions_text) :].split("\n")):
         add(base + index, path, line_no, column)
     return lines_table, paths
+
+
+_INLINE_START = re.compile(r" *# verb (\w+) \(called at (.*):(\d+):(\d+)\)")
+_INLINE_END = re.compile(r" *# end of verb \w+")
+
+
+def _inlined_table(text: str, code: str, offset: int) -> list[str]:
+    """The INLINED entries of the module ``text``: each DSL verb written in place of its call
+    in a section runner (:meth:`PythonEmitter.inline_verb`), as ``(first line, last line,
+    verb, (file, line, column) of the call)``, outermost first. Only the flow's runners
+    inline, so only the flow's text (``code`` from ``offset``) is scanned."""
+    start = text.find(code)
+    if start < 0 or len(code) == offset:
+        return []
+    first = text.count("\n", 0, start + offset) + 1
+    entries: list[str] = []
+    open_: list[tuple[int, str]] = []
+    for index, line in enumerate(code[offset:].split("\n")):
+        if "# verb " in line and (match := _INLINE_START.fullmatch(line)):
+            verb, path, line_no, column = match.groups()
+            call = f"({literal(_unescape(path))}, {int(line_no)}, {int(column)})"
+            open_.append((len(entries), ""))
+            entries.append(f"{first + index}|{literal(verb)}, {call}")
+        elif "# end of verb " in line and _INLINE_END.fullmatch(line) and open_:
+            at, _ = open_.pop()
+            begun, rest = entries[at].split("|", 1)
+            entries[at] = f"    ({begun}, {first + index}, {rest}),"
+    return [e for e in entries if "|" not in e]
 
 
 def _unescape(text: str) -> str:

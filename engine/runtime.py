@@ -305,11 +305,21 @@ class HandlerTable:
     formulas: dict[tuple[str, str], Callable[..., Any]]
     lines: dict[int, tuple[str, int, int]]
     filename: str
+    #: The DSL verbs written in place of their calls in the flow's section runners: (first
+    #: line, last line, verb, the call's file, line and column), outermost first.
+    inlined: Sequence[tuple[int, int, str, tuple[str, int, int]]] = ()
 
     @classmethod
     def from_module(cls, module: ModuleType) -> HandlerTable:
         """Read the tables a generated module exports."""
-        return cls(module, module.HANDLERS, module.FORMULAS, module.LINES, module.__file__ or "")
+        return cls(
+            module,
+            module.HANDLERS,
+            module.FORMULAS,
+            module.LINES,
+            module.__file__ or "",
+            getattr(module, "INLINED", ()),
+        )
 
     def answering(self, ir: dict[str, Any]) -> HandlerTable:
         """The table with only the handlers the game runs: a trigger that declares
@@ -326,7 +336,14 @@ class HandlerTable:
         }
         if len(kept) == len(self.handlers):
             return self
-        return HandlerTable(self.module, kept, self.formulas, self.lines, self.filename)
+        return HandlerTable(
+            self.module, kept, self.formulas, self.lines, self.filename, self.inlined
+        )
+
+    def inlined_at(self, lineno: int) -> list[tuple[int, int, str, tuple[str, int, int]]]:
+        """The inlined verbs whose statements hold the generated line ``lineno``, outermost
+        first (a verb inlined inside another's lies within it)."""
+        return [entry for entry in self.inlined if entry[0] <= lineno <= entry[1]]
 
     def position(self, lineno: int) -> tuple[str, int, int] | None:
         """The DSL position of a generated line: the nearest mapped line at or above it."""
@@ -335,6 +352,16 @@ class HandlerTable:
             if line <= lineno and (best is None or line > best[0]):
                 best = (line, where)
         return best[1] if best else None
+
+
+class _Level(NamedTuple):
+    """One generated function a failure passed through (:meth:`Game._locate`): its Python
+    name (``h_CARD__TRIGGER``, ``dv_VERB``, ``df_FUNCTION``, ``p_SECTION__PHASE``), the DSL
+    position it had reached, and its context (``c``: the card and trigger it answers)."""
+
+    function: str
+    where: tuple[str, int, int] | None
+    context: Any
 
 
 _CARDS_BY_ID = ObjectCache()
@@ -954,7 +981,12 @@ class Game:
             return handler(self, c)
         except RuleError as error:
             if getattr(error, "located", False):
-                raise
+                outer = getattr(error, "called_by_python", None)
+                if outer is None:
+                    raise
+                # A DSL verb the game's Python ran (Incredible Expeditions' encounter_actions
+                # running venture_forth) failed: its caller is in this call's generated code.
+                raise self._called_from(error, outer, sys.exc_info()[2]) from error
             located = self._locate(error, sys.exc_info()[2])
             raise located from error
         except RecursionError as error:
@@ -990,6 +1022,85 @@ class Game:
             tb,
         )
 
+    def _called_from(
+        self, error: RuleError, inner: tuple[str, str, list[_Level]], tb: Any
+    ) -> RuleError:
+        """``error``, located inside a DSL verb the game's Python ran, located again at the
+        generated code that called that Python (the card's or phase's line), with the verb's
+        own calls innermost: "[in verb venture_forth (...), called from the flow's turn
+        section (flow.cards:165:3)]". Unchanged when no generated code called it."""
+        detail, note, levels = inner
+        outer: list[_Level] = []
+        frames = traceback.walk_tb(tb)
+        next(frames, None)  # this call() itself
+        for frame, lineno in frames:
+            if frame.f_code is Game.call.__code__:
+                break  # the call() that located the error: its levels are ``levels``
+            if self.table is not None and frame.f_code.co_filename == self.table.filename:
+                self._add_level(outer, frame, lineno)
+        if not outer or outer[0].where is None:
+            return error
+        chain = outer + levels
+        path, line, column = chain[0].where  # type: ignore[misc]
+        located = RuleError(f"{path}:{line}:{column}: {detail} [{self._calls(chain)}]{note}")
+        located.__class__ = type(error)
+        located.__dict__.update(error.__dict__)
+        if chain[0].function.startswith(("dv_", "df_")):
+            located.called_by_python = (detail, note, chain)  # type: ignore[attr-defined]
+        else:
+            located.called_by_python = None  # type: ignore[attr-defined]
+        return located
+
+    def _add_level(
+        self, levels: list[_Level], frame: Any, lineno: int
+    ) -> tuple[str, int, int] | None:
+        """Add a frame of the generated module to ``levels`` (outermost first) and return the
+        DSL position it had reached: a generator expression or lambda is the function above
+        it; a DSL verb a section runner wrote in place of its call is a level of its own."""
+        assert self.table is not None
+        where = self.table.position(lineno)
+        name = frame.f_code.co_name
+        if levels and name.startswith("<"):
+            levels[-1] = levels[-1]._replace(where=where)
+        else:
+            levels.append(_Level(name, where, frame.f_locals.get("c")))
+        for _, _, verb, call in self.table.inlined_at(lineno):
+            levels[-1] = levels[-1]._replace(where=call)
+            levels.append(_Level(f"dv_{verb}", where, None))
+        return where
+
+    def _calls(self, levels: list[_Level]) -> str:
+        """The DSL calls a failure passed through, innermost first, each with the line it had
+        reached: "in verb arrive (flow.cards:196:3), called from verb venture_back
+        (flow.cards:189:3), called from Whirlpool's 'on undefeated' (whirlpool.cards:6:5)"."""
+        parts = []
+        for index, level in enumerate(reversed(levels)):
+            said = self._level_words(level)
+            where = "{}:{}:{}".format(*level.where) if level.where is not None else "?"
+            parts.append(f"{'in' if index == 0 else 'called from'} {said} ({where})")
+        return ", ".join(parts)
+
+    def _level_words(self, level: _Level) -> str:
+        """What a generated function is, in the DSL's words: a verb or function by its name,
+        a card's answer by the card's title and trigger, a phase of the flow by its name."""
+        name = level.function
+        if name.startswith("dv_"):
+            return f"verb {name[3:]}"
+        if name.startswith("df_"):
+            return f"function {name[3:]}"
+        c = level.context
+        if name.startswith("h_") and isinstance(c, Context) and c.card:
+            title = self.cards.get(c.card, {}).get("title", c.card)
+            return f"{title}'s 'on {c.trigger}'"
+        if name.startswith("f_") and isinstance(c, Context) and c.card:
+            title = self.cards.get(c.card, {}).get("title", c.card)
+            return f"{title}'s {c.trigger}"
+        if name.startswith("p_") and "__" in name:
+            return f"phase {name.partition('__')[2]}"
+        if name.startswith(("run__", "loop__")):
+            return f"the flow's {name.partition('__')[2]} section"
+        return name
+
     def _locate(self, error: BaseException, tb: Any) -> RuleError:
         where = None
         python = None
@@ -997,11 +1108,14 @@ class Game:
         #: context), where the verb it called opens the window is the innermost line.
         window = getattr(error, "window", None)
         answer: tuple[tuple[str, int, int] | None, Any] | None = None
+        #: The generated functions the failure passed through, outermost first (the card's
+        #: or phase's handler, then each DSL verb or function it called): see _calls.
+        levels: list[_Level] = []
         if self.table is not None:
             cards = {fn.__code__ for fn in self.table.handlers.values()} if window else set()
             for frame, lineno in traceback.walk_tb(tb):
                 if frame.f_code.co_filename == self.table.filename:
-                    where = self.table.position(lineno)
+                    where = self._add_level(levels, frame, lineno)
                     if frame.f_code in cards:
                         answer = (where, frame.f_locals.get("c"))
                 elif str(frame.f_globals.get("__name__", "")).startswith("cardc_game_"):
@@ -1009,6 +1123,7 @@ class Game:
                     # package so): the designer's bug is there, not in the card.
                     python = (frame.f_code.co_filename, lineno, frame.f_code.co_name)
         detail = str(error) if isinstance(error, RuleError) else f"{type(error).__name__}: {error}"
+        detail_alone = detail
         if answer is not None and answer[0] is not None and isinstance(answer[1], Context):
             # Incredible Expeditions' card that Faces an Encounter while one is Faced: at the
             # card's own line, not at the flow's `fire facing` inside face_encounter.
@@ -1018,15 +1133,28 @@ class Game:
             if where is not None and where != card:
                 detail += " (the window at {}:{}:{})".format(*where)
             where = card
+        elif len(levels) > 1 and levels[0].where is not None and where is not None:
+            # A DSL verb (or function) a card called failed inside: the designer sees the
+            # card's call, and the verb's line it failed at, as a short traceback in the DSL's
+            # terms ("in verb venture_back (flow.cards:188:3), called from Whirlpool's 'on
+            # undefeated' (whirlpool.cards:6:5)"), not the verb's line alone.
+            detail += f" [{self._calls(levels)}]"
+            where = levels[0].where
+        note = ""
         if python is not None and not isinstance(error, RuleError):
             file, line, function = python
-            detail += f" (raised in the game's Python, {_shown_path(file)}:{line}, in {function})"
+            note = f" (raised in the game's Python, {_shown_path(file)}:{line}, in {function})"
+        detail += note
         if where is None:
             located = RuleError(detail)
         else:
             path, line, column = where
             located = RuleError(f"{path}:{line}:{column}: {detail}")
         located.located = True  # type: ignore[attr-defined]
+        if answer is None and levels and levels[0].function.startswith(("dv_", "df_")):
+            # Run by the game's Python, not by a card or phase: the call() around that Python
+            # names who called it (_called_from).
+            located.called_by_python = (detail_alone, note, levels)  # type: ignore[attr-defined]
         # A Python failure (a TypeError in a flow) is not a rule refusing: no scenario may
         # expect it as a refusal.
         located.internal = not isinstance(error, RuleError) or getattr(  # type: ignore[attr-defined]

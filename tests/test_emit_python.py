@@ -498,7 +498,9 @@ def test_lines_map_statements_to_their_dsl_file_line_and_column(
                     for line in reversed(python_lines[: number - 1])
                     if line.strip().startswith("# verb ")
                 )
-                words = (f"let {inlined[1]}", opening.removeprefix("# verb "))
+                # (the comment goes on with where it was called, for the INLINED table)
+                verb = opening.removeprefix("# verb ").partition(" (called at ")[0]
+                words = (f"let {inlined[1]}", verb)
             if python_lines[number].strip() == "g.end_when_held()":
                 # A section runner's end check: the flow's 'end when' clause.
                 words = ("end when",)

@@ -982,7 +982,9 @@ class IncredibleExpeditions(FlowGame):
         step = 1 if way == "closer" else -1
         here = player.flags["location"] + step
         if not 0 <= here < len(self.board["locations"]):
-            raise RuleError(f"no Location lies {way} from {self.location_of(player)}")
+            # The Location named as its card is printed ("Port City"), not by its id.
+            shown = self.cat.titles[self.location_of(player)]
+            raise RuleError(f"no Location lies {way} from {shown}")
         player.flags["location"] = here
         self.log("venture_forth", player.index, self.location_of(player))
 

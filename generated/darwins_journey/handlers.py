@@ -478,7 +478,7 @@ def run__setup(g, c):
     # phase main_board_setup
     if logs:
         g.events.append(('phase', c.player.index, 'main_board_setup'))
-    # verb lay_out_board
+    # verb lay_out_board (called at cards/darwins_journey/flow.cards:15:7)
     g.verbs['shuffle_objective_pile'](g, c)  # @ cards/darwins_journey/flow.cards:61:3
     if (p_use_pirate_scenario == 1):  # @ cards/darwins_journey/flow.cards:62:3
         g.verbs['goal_tiles_from_scenario_card'](g, c)  # @ cards/darwins_journey/flow.cards:66:5
@@ -486,13 +486,15 @@ def run__setup(g, c):
         gv_draw_goal_tiles(g, c, 'beagle_goal')  # @ cards/darwins_journey/flow.cards:68:5
         gv_draw_goal_tiles(g, c, 'correspondence')  # @ cards/darwins_journey/flow.cards:69:5
     g.verbs['deal_crew_deck'](g, c, 'base')  # @ cards/darwins_journey/flow.cards:71:3
+    # end of verb lay_out_board
     g.fire_in_force(c, 'board_setup')  # @ cards/darwins_journey/flow.cards:18:7
-    # verb setup_diary
+    # verb setup_diary (called at cards/darwins_journey/flow.cards:19:7)
     if (p_use_pirate_scenario == 1):  # @ cards/darwins_journey/flow.cards:75:3
         g.verbs['pirate_ship_from_scenario_card'](g, c)  # @ cards/darwins_journey/flow.cards:79:5
         g.verbs['diary_from_scenario_card'](g, c)  # @ cards/darwins_journey/flow.cards:80:5
     else:
         g.verbs['draw_diary_tiles'](g, c, g.params['diary_size'])  # @ cards/darwins_journey/flow.cards:85:5
+    # end of verb setup_diary
     g.verbs['setup_crew_deck'](g, c)  # @ cards/darwins_journey/flow.cards:20:7
 
 
@@ -503,12 +505,13 @@ def run__round(g, c):
     # phase diary
     if logs:
         g.events.append(('phase', c.player.index, 'diary'))
-    # verb unlock_diary
+    # verb unlock_diary (called at cards/darwins_journey/flow.cards:26:7)
     g.verbs['unlock_diary_locations'](g, c, (g.params['diary_top_locations'] + ((g.round - 1) * g.params['diary_unlocks_per_round'])))  # @ cards/darwins_journey/flow.cards:93:3
+    # end of verb unlock_diary
     # phase worker_placement
     if logs:
         g.events.append(('phase', c.player.index, 'worker_placement'))
-    # verb place_workers
+    # verb place_workers (called at cards/darwins_journey/flow.cards:29:7)
     for _ in range(g.spend((p_workers + 2), 'repeats')):  # @ cards/darwins_journey/flow.cards:102:3
         for v_i10_position in g.span(1, g.natives['player_count'](g, c)):  # @ cards/darwins_journey/flow.cards:103:5
             for v_i10_placer in g.players:  # @ cards/darwins_journey/flow.cards:104:7
@@ -516,13 +519,15 @@ def run__round(g, c):
                 if not ((df_turn_position(g, c4, v_i10_placer) == v_i10_position) and (c4.player.counters['workers_ready'] > 0)):
                     continue
                 g.verbs['place_worker'](g, c4)  # @ cards/darwins_journey/flow.cards:105:9
+    # end of verb place_workers
     # phase reward_phase
     if logs:
         g.events.append(('phase', c.player.index, 'reward_phase'))
-    # verb reward_phase
+    # verb reward_phase (called at cards/darwins_journey/flow.cards:32:7)
     for v_i11_earner in g.players:  # @ cards/darwins_journey/flow.cards:119:3
         c2 = c if v_i11_earner is c.player else c.for_player(v_i11_earner)
         g.gain(c2, 'coins', (g.params['reward_phase_coins'] + c2.player.counters['tents']))  # @ cards/darwins_journey/flow.cards:120:5
+    # end of verb reward_phase
     # phase pirate_raid
     if logs:
         g.events.append(('phase', c.player.index, 'pirate_raid'))
@@ -530,11 +535,12 @@ def run__round(g, c):
     # phase workers_return
     if logs:
         g.events.append(('phase', c.player.index, 'workers_return'))
-    # verb collect_workers
+    # verb collect_workers (called at cards/darwins_journey/flow.cards:40:7)
     for v_i12_owner in g.players:  # @ cards/darwins_journey/flow.cards:125:3
         c2 = c if v_i12_owner is c.player else c.for_player(v_i12_owner)
         g.verbs['take_back_workers'](g, c2)  # @ cards/darwins_journey/flow.cards:126:5
         g.set(c2, 'workers_ready', p_workers)  # @ cards/darwins_journey/flow.cards:127:5
+    # end of verb collect_workers
 
 
 def run__end(g, c):
@@ -564,10 +570,11 @@ def loop__round(g, c, number, limit):
     while number <= limit:
         g.round = number
         # phase diary
-        # verb unlock_diary
+        # verb unlock_diary (called at cards/darwins_journey/flow.cards:26:7)
         gv_unlock_diary_locations(g, c, (p_diary_top_locations + ((number - 1) * p_diary_unlocks_per_round)))  # @ cards/darwins_journey/flow.cards:93:3
+        # end of verb unlock_diary
         # phase worker_placement
-        # verb place_workers
+        # verb place_workers (called at cards/darwins_journey/flow.cards:29:7)
         for _ in range(g.spend((p_workers + 2), 'repeats')):  # @ cards/darwins_journey/flow.cards:102:3
             for v_i18_position in g.span(1, n_player_count(g, c)):  # @ cards/darwins_journey/flow.cards:103:5
                 for c5 in contexts:  # @ cards/darwins_journey/flow.cards:104:7
@@ -575,17 +582,20 @@ def loop__round(g, c, number, limit):
                     if not ((df_turn_position(g, c5, v_i18_placer) == v_i18_position) and (c5.player.counters['workers_ready'] > 0)):
                         continue
                     gv_place_worker(g, c5)  # @ cards/darwins_journey/flow.cards:105:9
+        # end of verb place_workers
         # phase reward_phase
-        # verb reward_phase
+        # verb reward_phase (called at cards/darwins_journey/flow.cards:32:7)
         for c3 in contexts:  # @ cards/darwins_journey/flow.cards:119:3
             g.gain(c3, 'coins', (p_reward_phase_coins + c3.player.counters['tents']))  # @ cards/darwins_journey/flow.cards:120:5
+        # end of verb reward_phase
         # phase pirate_raid
         g.fire_in_force(c, 'reward_phase_end')  # @ cards/darwins_journey/flow.cards:37:7
         # phase workers_return
-        # verb collect_workers
+        # verb collect_workers (called at cards/darwins_journey/flow.cards:40:7)
         for c3 in contexts:  # @ cards/darwins_journey/flow.cards:125:3
             gv_take_back_workers(g, c3)  # @ cards/darwins_journey/flow.cards:126:5
             g.set(c3, 'workers_ready', p_workers)  # @ cards/darwins_journey/flow.cards:127:5
+        # end of verb collect_workers
         number += 1
 
 
@@ -808,35 +818,48 @@ LINES = {
     486: ('cards/darwins_journey/flow.cards', 68, 5),
     487: ('cards/darwins_journey/flow.cards', 69, 5),
     488: ('cards/darwins_journey/flow.cards', 71, 3),
-    489: ('cards/darwins_journey/flow.cards', 18, 7),
-    491: ('cards/darwins_journey/flow.cards', 75, 3),
-    492: ('cards/darwins_journey/flow.cards', 79, 5),
-    493: ('cards/darwins_journey/flow.cards', 80, 5),
-    495: ('cards/darwins_journey/flow.cards', 85, 5),
-    496: ('cards/darwins_journey/flow.cards', 20, 7),
-    507: ('cards/darwins_journey/flow.cards', 93, 3),
-    512: ('cards/darwins_journey/flow.cards', 102, 3),
-    513: ('cards/darwins_journey/flow.cards', 103, 5),
-    514: ('cards/darwins_journey/flow.cards', 104, 7),
-    518: ('cards/darwins_journey/flow.cards', 105, 9),
-    523: ('cards/darwins_journey/flow.cards', 119, 3),
-    525: ('cards/darwins_journey/flow.cards', 120, 5),
-    529: ('cards/darwins_journey/flow.cards', 37, 7),
-    534: ('cards/darwins_journey/flow.cards', 125, 3),
-    536: ('cards/darwins_journey/flow.cards', 126, 5),
-    537: ('cards/darwins_journey/flow.cards', 127, 5),
-    546: ('cards/darwins_journey/flow.cards', 46, 7),
-    548: ('cards/darwins_journey/flow.cards', 47, 9),
-    549: ('cards/darwins_journey/flow.cards', 48, 9),
-    568: ('cards/darwins_journey/flow.cards', 93, 3),
-    571: ('cards/darwins_journey/flow.cards', 102, 3),
-    572: ('cards/darwins_journey/flow.cards', 103, 5),
-    573: ('cards/darwins_journey/flow.cards', 104, 7),
-    577: ('cards/darwins_journey/flow.cards', 105, 9),
-    580: ('cards/darwins_journey/flow.cards', 119, 3),
-    581: ('cards/darwins_journey/flow.cards', 120, 5),
-    583: ('cards/darwins_journey/flow.cards', 37, 7),
-    586: ('cards/darwins_journey/flow.cards', 125, 3),
-    587: ('cards/darwins_journey/flow.cards', 126, 5),
-    588: ('cards/darwins_journey/flow.cards', 127, 5),
+    490: ('cards/darwins_journey/flow.cards', 18, 7),
+    492: ('cards/darwins_journey/flow.cards', 75, 3),
+    493: ('cards/darwins_journey/flow.cards', 79, 5),
+    494: ('cards/darwins_journey/flow.cards', 80, 5),
+    496: ('cards/darwins_journey/flow.cards', 85, 5),
+    498: ('cards/darwins_journey/flow.cards', 20, 7),
+    509: ('cards/darwins_journey/flow.cards', 93, 3),
+    515: ('cards/darwins_journey/flow.cards', 102, 3),
+    516: ('cards/darwins_journey/flow.cards', 103, 5),
+    517: ('cards/darwins_journey/flow.cards', 104, 7),
+    521: ('cards/darwins_journey/flow.cards', 105, 9),
+    527: ('cards/darwins_journey/flow.cards', 119, 3),
+    529: ('cards/darwins_journey/flow.cards', 120, 5),
+    534: ('cards/darwins_journey/flow.cards', 37, 7),
+    539: ('cards/darwins_journey/flow.cards', 125, 3),
+    541: ('cards/darwins_journey/flow.cards', 126, 5),
+    542: ('cards/darwins_journey/flow.cards', 127, 5),
+    552: ('cards/darwins_journey/flow.cards', 46, 7),
+    554: ('cards/darwins_journey/flow.cards', 47, 9),
+    555: ('cards/darwins_journey/flow.cards', 48, 9),
+    574: ('cards/darwins_journey/flow.cards', 93, 3),
+    578: ('cards/darwins_journey/flow.cards', 102, 3),
+    579: ('cards/darwins_journey/flow.cards', 103, 5),
+    580: ('cards/darwins_journey/flow.cards', 104, 7),
+    584: ('cards/darwins_journey/flow.cards', 105, 9),
+    588: ('cards/darwins_journey/flow.cards', 119, 3),
+    589: ('cards/darwins_journey/flow.cards', 120, 5),
+    592: ('cards/darwins_journey/flow.cards', 37, 7),
+    595: ('cards/darwins_journey/flow.cards', 125, 3),
+    596: ('cards/darwins_journey/flow.cards', 126, 5),
+    597: ('cards/darwins_journey/flow.cards', 127, 5),
 }
+
+INLINED = [
+    (481, 489, 'lay_out_board', ('cards/darwins_journey/flow.cards', 15, 7)),
+    (491, 497, 'setup_diary', ('cards/darwins_journey/flow.cards', 19, 7)),
+    (508, 510, 'unlock_diary', ('cards/darwins_journey/flow.cards', 26, 7)),
+    (514, 522, 'place_workers', ('cards/darwins_journey/flow.cards', 29, 7)),
+    (526, 530, 'reward_phase', ('cards/darwins_journey/flow.cards', 32, 7)),
+    (538, 543, 'collect_workers', ('cards/darwins_journey/flow.cards', 40, 7)),
+    (573, 575, 'unlock_diary', ('cards/darwins_journey/flow.cards', 26, 7)),
+    (577, 585, 'place_workers', ('cards/darwins_journey/flow.cards', 29, 7)),
+    (587, 590, 'reward_phase', ('cards/darwins_journey/flow.cards', 32, 7)),
+    (594, 598, 'collect_workers', ('cards/darwins_journey/flow.cards', 40, 7)),
+]

@@ -287,12 +287,12 @@ def run__turn(g, c):
     # phase placements
     if logs:
         g.events.append(('phase', c.player.index, 'placements'))
-    # verb placement
+    # verb placement (called at cards/land_vs_sea/flow.cards:43:7)
     gv_place_tile(g, c)  # @ cards/land_vs_sea/flow.cards:72:3
-    # verb score_placement
+    # verb score_placement (called at cards/land_vs_sea/flow.cards:73:3)
     gv_announce_placement(g, c)  # @ cards/land_vs_sea/flow.cards:99:3
     for v_i16_area in n_areas_completed(g, c):  # @ cards/land_vs_sea/flow.cards:100:3
-        # verb complete_area
+        # verb complete_area (called at cards/land_vs_sea/flow.cards:101:5)
         v_i17_area = v_i16_area  # @ cards/land_vs_sea/flow.cards:101:5
         gv_announce_completion(g, c, v_i17_area)  # @ cards/land_vs_sea/flow.cards:118:3
         gv_side_scores_tiles(g, c, v_i17_area, n_area_tiles(g, c, v_i17_area))  # @ cards/land_vs_sea/flow.cards:122:3
@@ -300,23 +300,26 @@ def run__turn(g, c):
         for v_i17_waypoint in n_waypoints_in(g, c, v_i17_area):  # @ cards/land_vs_sea/flow.cards:127:3
             gv_return_waypoint(g, c, v_i17_waypoint)  # @ cards/land_vs_sea/flow.cards:128:5
             gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:129:5
+        # end of verb complete_area
     for v_i16_waypoint in n_waypoints_surrounded(g, c):  # @ cards/land_vs_sea/flow.cards:105:3
-        # verb surround_waypoint
+        # verb surround_waypoint (called at cards/land_vs_sea/flow.cards:106:5)
         v_i18_waypoint = v_i16_waypoint  # @ cards/land_vs_sea/flow.cards:106:5
         gv_announce_surrounded(g, c, v_i18_waypoint)  # @ cards/land_vs_sea/flow.cards:137:3
         gv_return_waypoint(g, c, v_i18_waypoint)  # @ cards/land_vs_sea/flow.cards:138:3
         gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:139:3
+        # end of verb surround_waypoint
     for v_i16_route in n_routes_joined(g, c):  # @ cards/land_vs_sea/flow.cards:110:3
         gv_announce_route_joined(g, c, v_i16_route)  # @ cards/land_vs_sea/flow.cards:111:5
+    # end of verb score_placement
     for v_i15_hole in n_holes_made(g, c):  # @ cards/land_vs_sea/flow.cards:78:3
         if not n_special_tile_fits(g, c, v_i15_hole):
             continue
         if g.may(c, 'placement.verb.special_tile', 'place special tile hole, then score what the last placement set off, in order: the tile placed, the areas it completed, the Waypoints it surrounded, the trade routes it joined'):  # @ cards/land_vs_sea/flow.cards:79:5
             gv_place_special_tile(g, c, v_i15_hole)  # @ cards/land_vs_sea/flow.cards:80:7
-            # verb score_placement
+            # verb score_placement (called at cards/land_vs_sea/flow.cards:81:7)
             gv_announce_placement(g, c)  # @ cards/land_vs_sea/flow.cards:99:3
             for v_i19_area in n_areas_completed(g, c):  # @ cards/land_vs_sea/flow.cards:100:3
-                # verb complete_area
+                # verb complete_area (called at cards/land_vs_sea/flow.cards:101:5)
                 v_i20_area = v_i19_area  # @ cards/land_vs_sea/flow.cards:101:5
                 gv_announce_completion(g, c, v_i20_area)  # @ cards/land_vs_sea/flow.cards:118:3
                 gv_side_scores_tiles(g, c, v_i20_area, n_area_tiles(g, c, v_i20_area))  # @ cards/land_vs_sea/flow.cards:122:3
@@ -324,26 +327,30 @@ def run__turn(g, c):
                 for v_i20_waypoint in n_waypoints_in(g, c, v_i20_area):  # @ cards/land_vs_sea/flow.cards:127:3
                     gv_return_waypoint(g, c, v_i20_waypoint)  # @ cards/land_vs_sea/flow.cards:128:5
                     gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:129:5
+                # end of verb complete_area
             for v_i19_waypoint in n_waypoints_surrounded(g, c):  # @ cards/land_vs_sea/flow.cards:105:3
-                # verb surround_waypoint
+                # verb surround_waypoint (called at cards/land_vs_sea/flow.cards:106:5)
                 v_i21_waypoint = v_i19_waypoint  # @ cards/land_vs_sea/flow.cards:106:5
                 gv_announce_surrounded(g, c, v_i21_waypoint)  # @ cards/land_vs_sea/flow.cards:137:3
                 gv_return_waypoint(g, c, v_i21_waypoint)  # @ cards/land_vs_sea/flow.cards:138:3
                 gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:139:3
+                # end of verb surround_waypoint
             for v_i19_route in n_routes_joined(g, c):  # @ cards/land_vs_sea/flow.cards:110:3
                 gv_announce_route_joined(g, c, v_i19_route)  # @ cards/land_vs_sea/flow.cards:111:5
+            # end of verb score_placement
     if n_placed_steal_tile(g, c):  # @ cards/land_vs_sea/flow.cards:85:3
         gv_steal_tile(g, c)  # @ cards/land_vs_sea/flow.cards:86:5
     if df_waypoints_in_play(g, c):  # @ cards/land_vs_sea/flow.cards:90:3
         gv_place_waypoint(g, c)  # @ cards/land_vs_sea/flow.cards:91:5
     gv_draw_tiles(g, c)  # @ cards/land_vs_sea/flow.cards:93:3
+    # end of verb placement
     if df_lone_player(g, c):  # @ cards/land_vs_sea/flow.cards:44:7
-        # verb placement
+        # verb placement (called at cards/land_vs_sea/flow.cards:45:9)
         gv_place_tile(g, c)  # @ cards/land_vs_sea/flow.cards:72:3
-        # verb score_placement
+        # verb score_placement (called at cards/land_vs_sea/flow.cards:73:3)
         gv_announce_placement(g, c)  # @ cards/land_vs_sea/flow.cards:99:3
         for v_i23_area in n_areas_completed(g, c):  # @ cards/land_vs_sea/flow.cards:100:3
-            # verb complete_area
+            # verb complete_area (called at cards/land_vs_sea/flow.cards:101:5)
             v_i24_area = v_i23_area  # @ cards/land_vs_sea/flow.cards:101:5
             gv_announce_completion(g, c, v_i24_area)  # @ cards/land_vs_sea/flow.cards:118:3
             gv_side_scores_tiles(g, c, v_i24_area, n_area_tiles(g, c, v_i24_area))  # @ cards/land_vs_sea/flow.cards:122:3
@@ -351,23 +358,26 @@ def run__turn(g, c):
             for v_i24_waypoint in n_waypoints_in(g, c, v_i24_area):  # @ cards/land_vs_sea/flow.cards:127:3
                 gv_return_waypoint(g, c, v_i24_waypoint)  # @ cards/land_vs_sea/flow.cards:128:5
                 gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:129:5
+            # end of verb complete_area
         for v_i23_waypoint in n_waypoints_surrounded(g, c):  # @ cards/land_vs_sea/flow.cards:105:3
-            # verb surround_waypoint
+            # verb surround_waypoint (called at cards/land_vs_sea/flow.cards:106:5)
             v_i25_waypoint = v_i23_waypoint  # @ cards/land_vs_sea/flow.cards:106:5
             gv_announce_surrounded(g, c, v_i25_waypoint)  # @ cards/land_vs_sea/flow.cards:137:3
             gv_return_waypoint(g, c, v_i25_waypoint)  # @ cards/land_vs_sea/flow.cards:138:3
             gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:139:3
+            # end of verb surround_waypoint
         for v_i23_route in n_routes_joined(g, c):  # @ cards/land_vs_sea/flow.cards:110:3
             gv_announce_route_joined(g, c, v_i23_route)  # @ cards/land_vs_sea/flow.cards:111:5
+        # end of verb score_placement
         for v_i22_hole in n_holes_made(g, c):  # @ cards/land_vs_sea/flow.cards:78:3
             if not n_special_tile_fits(g, c, v_i22_hole):
                 continue
             if g.may(c, 'placement.verb.special_tile', 'place special tile hole, then score what the last placement set off, in order: the tile placed, the areas it completed, the Waypoints it surrounded, the trade routes it joined'):  # @ cards/land_vs_sea/flow.cards:79:5
                 gv_place_special_tile(g, c, v_i22_hole)  # @ cards/land_vs_sea/flow.cards:80:7
-                # verb score_placement
+                # verb score_placement (called at cards/land_vs_sea/flow.cards:81:7)
                 gv_announce_placement(g, c)  # @ cards/land_vs_sea/flow.cards:99:3
                 for v_i26_area in n_areas_completed(g, c):  # @ cards/land_vs_sea/flow.cards:100:3
-                    # verb complete_area
+                    # verb complete_area (called at cards/land_vs_sea/flow.cards:101:5)
                     v_i27_area = v_i26_area  # @ cards/land_vs_sea/flow.cards:101:5
                     gv_announce_completion(g, c, v_i27_area)  # @ cards/land_vs_sea/flow.cards:118:3
                     gv_side_scores_tiles(g, c, v_i27_area, n_area_tiles(g, c, v_i27_area))  # @ cards/land_vs_sea/flow.cards:122:3
@@ -375,19 +385,23 @@ def run__turn(g, c):
                     for v_i27_waypoint in n_waypoints_in(g, c, v_i27_area):  # @ cards/land_vs_sea/flow.cards:127:3
                         gv_return_waypoint(g, c, v_i27_waypoint)  # @ cards/land_vs_sea/flow.cards:128:5
                         gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:129:5
+                    # end of verb complete_area
                 for v_i26_waypoint in n_waypoints_surrounded(g, c):  # @ cards/land_vs_sea/flow.cards:105:3
-                    # verb surround_waypoint
+                    # verb surround_waypoint (called at cards/land_vs_sea/flow.cards:106:5)
                     v_i28_waypoint = v_i26_waypoint  # @ cards/land_vs_sea/flow.cards:106:5
                     gv_announce_surrounded(g, c, v_i28_waypoint)  # @ cards/land_vs_sea/flow.cards:137:3
                     gv_return_waypoint(g, c, v_i28_waypoint)  # @ cards/land_vs_sea/flow.cards:138:3
                     gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:139:3
+                    # end of verb surround_waypoint
                 for v_i26_route in n_routes_joined(g, c):  # @ cards/land_vs_sea/flow.cards:110:3
                     gv_announce_route_joined(g, c, v_i26_route)  # @ cards/land_vs_sea/flow.cards:111:5
+                # end of verb score_placement
         if n_placed_steal_tile(g, c):  # @ cards/land_vs_sea/flow.cards:85:3
             gv_steal_tile(g, c)  # @ cards/land_vs_sea/flow.cards:86:5
         if df_waypoints_in_play(g, c):  # @ cards/land_vs_sea/flow.cards:90:3
             gv_place_waypoint(g, c)  # @ cards/land_vs_sea/flow.cards:91:5
         gv_draw_tiles(g, c)  # @ cards/land_vs_sea/flow.cards:93:3
+        # end of verb placement
     if df_game_over(g, c):  # @ cards/land_vs_sea/flow.cards:49:3
         g.end_when_held()
 
@@ -526,79 +540,96 @@ LINES = {
     300: ('cards/land_vs_sea/flow.cards', 127, 3),
     301: ('cards/land_vs_sea/flow.cards', 128, 5),
     302: ('cards/land_vs_sea/flow.cards', 129, 5),
-    303: ('cards/land_vs_sea/flow.cards', 105, 3),
-    305: ('cards/land_vs_sea/flow.cards', 106, 5),
-    306: ('cards/land_vs_sea/flow.cards', 137, 3),
-    307: ('cards/land_vs_sea/flow.cards', 138, 3),
-    308: ('cards/land_vs_sea/flow.cards', 139, 3),
-    309: ('cards/land_vs_sea/flow.cards', 110, 3),
-    310: ('cards/land_vs_sea/flow.cards', 111, 5),
-    311: ('cards/land_vs_sea/flow.cards', 78, 3),
-    314: ('cards/land_vs_sea/flow.cards', 79, 5),
-    315: ('cards/land_vs_sea/flow.cards', 80, 7),
-    317: ('cards/land_vs_sea/flow.cards', 99, 3),
-    318: ('cards/land_vs_sea/flow.cards', 100, 3),
-    320: ('cards/land_vs_sea/flow.cards', 101, 5),
-    321: ('cards/land_vs_sea/flow.cards', 118, 3),
-    322: ('cards/land_vs_sea/flow.cards', 122, 3),
-    323: ('cards/land_vs_sea/flow.cards', 125, 3),
-    324: ('cards/land_vs_sea/flow.cards', 127, 3),
-    325: ('cards/land_vs_sea/flow.cards', 128, 5),
-    326: ('cards/land_vs_sea/flow.cards', 129, 5),
-    327: ('cards/land_vs_sea/flow.cards', 105, 3),
-    329: ('cards/land_vs_sea/flow.cards', 106, 5),
-    330: ('cards/land_vs_sea/flow.cards', 137, 3),
-    331: ('cards/land_vs_sea/flow.cards', 138, 3),
-    332: ('cards/land_vs_sea/flow.cards', 139, 3),
-    333: ('cards/land_vs_sea/flow.cards', 110, 3),
-    334: ('cards/land_vs_sea/flow.cards', 111, 5),
-    335: ('cards/land_vs_sea/flow.cards', 85, 3),
-    336: ('cards/land_vs_sea/flow.cards', 86, 5),
-    337: ('cards/land_vs_sea/flow.cards', 90, 3),
-    338: ('cards/land_vs_sea/flow.cards', 91, 5),
-    339: ('cards/land_vs_sea/flow.cards', 93, 3),
-    340: ('cards/land_vs_sea/flow.cards', 44, 7),
-    342: ('cards/land_vs_sea/flow.cards', 72, 3),
-    344: ('cards/land_vs_sea/flow.cards', 99, 3),
-    345: ('cards/land_vs_sea/flow.cards', 100, 3),
-    347: ('cards/land_vs_sea/flow.cards', 101, 5),
-    348: ('cards/land_vs_sea/flow.cards', 118, 3),
-    349: ('cards/land_vs_sea/flow.cards', 122, 3),
-    350: ('cards/land_vs_sea/flow.cards', 125, 3),
-    351: ('cards/land_vs_sea/flow.cards', 127, 3),
-    352: ('cards/land_vs_sea/flow.cards', 128, 5),
-    353: ('cards/land_vs_sea/flow.cards', 129, 5),
-    354: ('cards/land_vs_sea/flow.cards', 105, 3),
-    356: ('cards/land_vs_sea/flow.cards', 106, 5),
-    357: ('cards/land_vs_sea/flow.cards', 137, 3),
-    358: ('cards/land_vs_sea/flow.cards', 138, 3),
-    359: ('cards/land_vs_sea/flow.cards', 139, 3),
-    360: ('cards/land_vs_sea/flow.cards', 110, 3),
-    361: ('cards/land_vs_sea/flow.cards', 111, 5),
-    362: ('cards/land_vs_sea/flow.cards', 78, 3),
-    365: ('cards/land_vs_sea/flow.cards', 79, 5),
-    366: ('cards/land_vs_sea/flow.cards', 80, 7),
-    368: ('cards/land_vs_sea/flow.cards', 99, 3),
-    369: ('cards/land_vs_sea/flow.cards', 100, 3),
-    371: ('cards/land_vs_sea/flow.cards', 101, 5),
-    372: ('cards/land_vs_sea/flow.cards', 118, 3),
-    373: ('cards/land_vs_sea/flow.cards', 122, 3),
-    374: ('cards/land_vs_sea/flow.cards', 125, 3),
-    375: ('cards/land_vs_sea/flow.cards', 127, 3),
-    376: ('cards/land_vs_sea/flow.cards', 128, 5),
-    377: ('cards/land_vs_sea/flow.cards', 129, 5),
-    378: ('cards/land_vs_sea/flow.cards', 105, 3),
-    380: ('cards/land_vs_sea/flow.cards', 106, 5),
-    381: ('cards/land_vs_sea/flow.cards', 137, 3),
-    382: ('cards/land_vs_sea/flow.cards', 138, 3),
-    383: ('cards/land_vs_sea/flow.cards', 139, 3),
-    384: ('cards/land_vs_sea/flow.cards', 110, 3),
-    385: ('cards/land_vs_sea/flow.cards', 111, 5),
-    386: ('cards/land_vs_sea/flow.cards', 85, 3),
-    387: ('cards/land_vs_sea/flow.cards', 86, 5),
-    388: ('cards/land_vs_sea/flow.cards', 90, 3),
-    389: ('cards/land_vs_sea/flow.cards', 91, 5),
-    390: ('cards/land_vs_sea/flow.cards', 93, 3),
-    391: ('cards/land_vs_sea/flow.cards', 49, 3),
-    401: ('cards/land_vs_sea/flow.cards', 54, 7),
+    304: ('cards/land_vs_sea/flow.cards', 105, 3),
+    306: ('cards/land_vs_sea/flow.cards', 106, 5),
+    307: ('cards/land_vs_sea/flow.cards', 137, 3),
+    308: ('cards/land_vs_sea/flow.cards', 138, 3),
+    309: ('cards/land_vs_sea/flow.cards', 139, 3),
+    311: ('cards/land_vs_sea/flow.cards', 110, 3),
+    312: ('cards/land_vs_sea/flow.cards', 111, 5),
+    314: ('cards/land_vs_sea/flow.cards', 78, 3),
+    317: ('cards/land_vs_sea/flow.cards', 79, 5),
+    318: ('cards/land_vs_sea/flow.cards', 80, 7),
+    320: ('cards/land_vs_sea/flow.cards', 99, 3),
+    321: ('cards/land_vs_sea/flow.cards', 100, 3),
+    323: ('cards/land_vs_sea/flow.cards', 101, 5),
+    324: ('cards/land_vs_sea/flow.cards', 118, 3),
+    325: ('cards/land_vs_sea/flow.cards', 122, 3),
+    326: ('cards/land_vs_sea/flow.cards', 125, 3),
+    327: ('cards/land_vs_sea/flow.cards', 127, 3),
+    328: ('cards/land_vs_sea/flow.cards', 128, 5),
+    329: ('cards/land_vs_sea/flow.cards', 129, 5),
+    331: ('cards/land_vs_sea/flow.cards', 105, 3),
+    333: ('cards/land_vs_sea/flow.cards', 106, 5),
+    334: ('cards/land_vs_sea/flow.cards', 137, 3),
+    335: ('cards/land_vs_sea/flow.cards', 138, 3),
+    336: ('cards/land_vs_sea/flow.cards', 139, 3),
+    338: ('cards/land_vs_sea/flow.cards', 110, 3),
+    339: ('cards/land_vs_sea/flow.cards', 111, 5),
+    341: ('cards/land_vs_sea/flow.cards', 85, 3),
+    342: ('cards/land_vs_sea/flow.cards', 86, 5),
+    343: ('cards/land_vs_sea/flow.cards', 90, 3),
+    344: ('cards/land_vs_sea/flow.cards', 91, 5),
+    345: ('cards/land_vs_sea/flow.cards', 93, 3),
+    347: ('cards/land_vs_sea/flow.cards', 44, 7),
+    349: ('cards/land_vs_sea/flow.cards', 72, 3),
+    351: ('cards/land_vs_sea/flow.cards', 99, 3),
+    352: ('cards/land_vs_sea/flow.cards', 100, 3),
+    354: ('cards/land_vs_sea/flow.cards', 101, 5),
+    355: ('cards/land_vs_sea/flow.cards', 118, 3),
+    356: ('cards/land_vs_sea/flow.cards', 122, 3),
+    357: ('cards/land_vs_sea/flow.cards', 125, 3),
+    358: ('cards/land_vs_sea/flow.cards', 127, 3),
+    359: ('cards/land_vs_sea/flow.cards', 128, 5),
+    360: ('cards/land_vs_sea/flow.cards', 129, 5),
+    362: ('cards/land_vs_sea/flow.cards', 105, 3),
+    364: ('cards/land_vs_sea/flow.cards', 106, 5),
+    365: ('cards/land_vs_sea/flow.cards', 137, 3),
+    366: ('cards/land_vs_sea/flow.cards', 138, 3),
+    367: ('cards/land_vs_sea/flow.cards', 139, 3),
+    369: ('cards/land_vs_sea/flow.cards', 110, 3),
+    370: ('cards/land_vs_sea/flow.cards', 111, 5),
+    372: ('cards/land_vs_sea/flow.cards', 78, 3),
+    375: ('cards/land_vs_sea/flow.cards', 79, 5),
+    376: ('cards/land_vs_sea/flow.cards', 80, 7),
+    378: ('cards/land_vs_sea/flow.cards', 99, 3),
+    379: ('cards/land_vs_sea/flow.cards', 100, 3),
+    381: ('cards/land_vs_sea/flow.cards', 101, 5),
+    382: ('cards/land_vs_sea/flow.cards', 118, 3),
+    383: ('cards/land_vs_sea/flow.cards', 122, 3),
+    384: ('cards/land_vs_sea/flow.cards', 125, 3),
+    385: ('cards/land_vs_sea/flow.cards', 127, 3),
+    386: ('cards/land_vs_sea/flow.cards', 128, 5),
+    387: ('cards/land_vs_sea/flow.cards', 129, 5),
+    389: ('cards/land_vs_sea/flow.cards', 105, 3),
+    391: ('cards/land_vs_sea/flow.cards', 106, 5),
+    392: ('cards/land_vs_sea/flow.cards', 137, 3),
+    393: ('cards/land_vs_sea/flow.cards', 138, 3),
+    394: ('cards/land_vs_sea/flow.cards', 139, 3),
+    396: ('cards/land_vs_sea/flow.cards', 110, 3),
+    397: ('cards/land_vs_sea/flow.cards', 111, 5),
+    399: ('cards/land_vs_sea/flow.cards', 85, 3),
+    400: ('cards/land_vs_sea/flow.cards', 86, 5),
+    401: ('cards/land_vs_sea/flow.cards', 90, 3),
+    402: ('cards/land_vs_sea/flow.cards', 91, 5),
+    403: ('cards/land_vs_sea/flow.cards', 93, 3),
+    405: ('cards/land_vs_sea/flow.cards', 49, 3),
+    415: ('cards/land_vs_sea/flow.cards', 54, 7),
 }
+
+INLINED = [
+    (290, 346, 'placement', ('cards/land_vs_sea/flow.cards', 43, 7)),
+    (292, 313, 'score_placement', ('cards/land_vs_sea/flow.cards', 73, 3)),
+    (295, 303, 'complete_area', ('cards/land_vs_sea/flow.cards', 101, 5)),
+    (305, 310, 'surround_waypoint', ('cards/land_vs_sea/flow.cards', 106, 5)),
+    (319, 340, 'score_placement', ('cards/land_vs_sea/flow.cards', 81, 7)),
+    (322, 330, 'complete_area', ('cards/land_vs_sea/flow.cards', 101, 5)),
+    (332, 337, 'surround_waypoint', ('cards/land_vs_sea/flow.cards', 106, 5)),
+    (348, 404, 'placement', ('cards/land_vs_sea/flow.cards', 45, 9)),
+    (350, 371, 'score_placement', ('cards/land_vs_sea/flow.cards', 73, 3)),
+    (353, 361, 'complete_area', ('cards/land_vs_sea/flow.cards', 101, 5)),
+    (363, 368, 'surround_waypoint', ('cards/land_vs_sea/flow.cards', 106, 5)),
+    (377, 398, 'score_placement', ('cards/land_vs_sea/flow.cards', 81, 7)),
+    (380, 388, 'complete_area', ('cards/land_vs_sea/flow.cards', 101, 5)),
+    (390, 395, 'surround_waypoint', ('cards/land_vs_sea/flow.cards', 106, 5)),
+]

@@ -578,17 +578,19 @@ def run__round(g, c):
         c2 = c if v_captain is c.player else c.for_player(v_captain)
         if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:75:9
             g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:76:11
-            # verb anchor
+            # verb anchor (called at cards/uncharted_passage/flow.cards:77:11)
             g.verbs['drop_anchor'](g, c2)  # @ cards/uncharted_passage/flow.cards:138:3
             if c2.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:139:3
                 if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:142:5
                     g.verbs['crew_actions'](g, c2)  # @ cards/uncharted_passage/flow.cards:143:7
             else:
-                # verb scurvy_check
+                # verb scurvy_check (called at cards/uncharted_passage/flow.cards:148:5)
                 g.verbs['offer_rum'](g, c2)  # @ cards/uncharted_passage/flow.cards:159:3
                 g.verbs['scurvy'](g, c2, max(g, c2, (g.natives['scurvy_distance'](g, c2) - g.natives['scurvy_stamina'](g, c2)), 0))  # @ cards/uncharted_passage/flow.cards:160:3
+                # end of verb scurvy_check
                 if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:149:5
                     g.verbs['anchorage_rewards'](g, c2)  # @ cards/uncharted_passage/flow.cards:150:7
+            # end of verb anchor
     if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase sharing
@@ -689,17 +691,19 @@ def loop__round(g, c, number, limit):
         for c3 in o1:  # @ cards/uncharted_passage/flow.cards:74:7
             if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:75:9
                 gv_sail(g, c3)  # @ cards/uncharted_passage/flow.cards:76:11
-                # verb anchor
+                # verb anchor (called at cards/uncharted_passage/flow.cards:77:11)
                 gv_drop_anchor(g, c3)  # @ cards/uncharted_passage/flow.cards:138:3
                 if c3.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:139:3
                     if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:142:5
                         gv_crew_actions(g, c3)  # @ cards/uncharted_passage/flow.cards:143:7
                 else:
-                    # verb scurvy_check
+                    # verb scurvy_check (called at cards/uncharted_passage/flow.cards:148:5)
                     gv_offer_rum(g, c3)  # @ cards/uncharted_passage/flow.cards:159:3
                     gv_scurvy(g, c3, max(g, c3, (n_scurvy_distance(g, c3) - n_scurvy_stamina(g, c3)), 0))  # @ cards/uncharted_passage/flow.cards:160:3
+                    # end of verb scurvy_check
                     if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:149:5
                         gv_anchorage_rewards(g, c3)  # @ cards/uncharted_passage/flow.cards:150:7
+                # end of verb anchor
         if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
         # phase sharing
@@ -969,53 +973,60 @@ LINES = {
     585: ('cards/uncharted_passage/flow.cards', 143, 7),
     588: ('cards/uncharted_passage/flow.cards', 159, 3),
     589: ('cards/uncharted_passage/flow.cards', 160, 3),
-    590: ('cards/uncharted_passage/flow.cards', 149, 5),
-    591: ('cards/uncharted_passage/flow.cards', 150, 7),
-    592: ('cards/uncharted_passage/flow.cards', 95, 3),
-    597: ('cards/uncharted_passage/flow.cards', 84, 7),
-    598: ('cards/uncharted_passage/flow.cards', 85, 9),
-    599: ('cards/uncharted_passage/flow.cards', 95, 3),
-    604: ('cards/uncharted_passage/flow.cards', 89, 7),
-    605: ('cards/uncharted_passage/flow.cards', 95, 3),
-    616: ('cards/uncharted_passage/flow.cards', 102, 7),
-    617: ('cards/uncharted_passage/flow.cards', 103, 7),
-    619: ('cards/uncharted_passage/flow.cards', 106, 9),
-    620: ('cards/uncharted_passage/flow.cards', 107, 11),
-    622: ('cards/uncharted_passage/flow.cards', 109, 11),
-    652: ('cards/uncharted_passage/flow.cards', 37, 7),
-    653: ('cards/uncharted_passage/flow.cards', 95, 3),
-    656: ('cards/uncharted_passage/flow.cards', 41, 7),
-    657: ('cards/uncharted_passage/flow.cards', 42, 9),
-    658: ('cards/uncharted_passage/flow.cards', 95, 3),
-    661: ('cards/uncharted_passage/flow.cards', 47, 7),
-    662: ('cards/uncharted_passage/flow.cards', 51, 7),
-    663: ('cards/uncharted_passage/flow.cards', 52, 9),
-    664: ('cards/uncharted_passage/flow.cards', 53, 11),
-    665: ('cards/uncharted_passage/flow.cards', 95, 3),
-    668: ('cards/uncharted_passage/flow.cards', 59, 7),
-    669: ('cards/uncharted_passage/flow.cards', 64, 7),
-    673: ('cards/uncharted_passage/flow.cards', 64, 7),
-    676: ('cards/uncharted_passage/flow.cards', 64, 7),
-    677: ('cards/uncharted_passage/flow.cards', 65, 9),
-    678: ('cards/uncharted_passage/flow.cards', 66, 11),
-    679: ('cards/uncharted_passage/flow.cards', 95, 3),
-    682: ('cards/uncharted_passage/flow.cards', 74, 7),
-    686: ('cards/uncharted_passage/flow.cards', 74, 7),
-    689: ('cards/uncharted_passage/flow.cards', 74, 7),
-    690: ('cards/uncharted_passage/flow.cards', 75, 9),
-    691: ('cards/uncharted_passage/flow.cards', 76, 11),
-    693: ('cards/uncharted_passage/flow.cards', 138, 3),
-    694: ('cards/uncharted_passage/flow.cards', 139, 3),
-    695: ('cards/uncharted_passage/flow.cards', 142, 5),
-    696: ('cards/uncharted_passage/flow.cards', 143, 7),
-    699: ('cards/uncharted_passage/flow.cards', 159, 3),
-    700: ('cards/uncharted_passage/flow.cards', 160, 3),
-    701: ('cards/uncharted_passage/flow.cards', 149, 5),
-    702: ('cards/uncharted_passage/flow.cards', 150, 7),
-    703: ('cards/uncharted_passage/flow.cards', 95, 3),
-    706: ('cards/uncharted_passage/flow.cards', 84, 7),
-    707: ('cards/uncharted_passage/flow.cards', 85, 9),
-    708: ('cards/uncharted_passage/flow.cards', 95, 3),
-    711: ('cards/uncharted_passage/flow.cards', 89, 7),
+    591: ('cards/uncharted_passage/flow.cards', 149, 5),
+    592: ('cards/uncharted_passage/flow.cards', 150, 7),
+    594: ('cards/uncharted_passage/flow.cards', 95, 3),
+    599: ('cards/uncharted_passage/flow.cards', 84, 7),
+    600: ('cards/uncharted_passage/flow.cards', 85, 9),
+    601: ('cards/uncharted_passage/flow.cards', 95, 3),
+    606: ('cards/uncharted_passage/flow.cards', 89, 7),
+    607: ('cards/uncharted_passage/flow.cards', 95, 3),
+    618: ('cards/uncharted_passage/flow.cards', 102, 7),
+    619: ('cards/uncharted_passage/flow.cards', 103, 7),
+    621: ('cards/uncharted_passage/flow.cards', 106, 9),
+    622: ('cards/uncharted_passage/flow.cards', 107, 11),
+    624: ('cards/uncharted_passage/flow.cards', 109, 11),
+    654: ('cards/uncharted_passage/flow.cards', 37, 7),
+    655: ('cards/uncharted_passage/flow.cards', 95, 3),
+    658: ('cards/uncharted_passage/flow.cards', 41, 7),
+    659: ('cards/uncharted_passage/flow.cards', 42, 9),
+    660: ('cards/uncharted_passage/flow.cards', 95, 3),
+    663: ('cards/uncharted_passage/flow.cards', 47, 7),
+    664: ('cards/uncharted_passage/flow.cards', 51, 7),
+    665: ('cards/uncharted_passage/flow.cards', 52, 9),
+    666: ('cards/uncharted_passage/flow.cards', 53, 11),
+    667: ('cards/uncharted_passage/flow.cards', 95, 3),
+    670: ('cards/uncharted_passage/flow.cards', 59, 7),
+    671: ('cards/uncharted_passage/flow.cards', 64, 7),
+    675: ('cards/uncharted_passage/flow.cards', 64, 7),
+    678: ('cards/uncharted_passage/flow.cards', 64, 7),
+    679: ('cards/uncharted_passage/flow.cards', 65, 9),
+    680: ('cards/uncharted_passage/flow.cards', 66, 11),
+    681: ('cards/uncharted_passage/flow.cards', 95, 3),
+    684: ('cards/uncharted_passage/flow.cards', 74, 7),
+    688: ('cards/uncharted_passage/flow.cards', 74, 7),
+    691: ('cards/uncharted_passage/flow.cards', 74, 7),
+    692: ('cards/uncharted_passage/flow.cards', 75, 9),
+    693: ('cards/uncharted_passage/flow.cards', 76, 11),
+    695: ('cards/uncharted_passage/flow.cards', 138, 3),
+    696: ('cards/uncharted_passage/flow.cards', 139, 3),
+    697: ('cards/uncharted_passage/flow.cards', 142, 5),
+    698: ('cards/uncharted_passage/flow.cards', 143, 7),
+    701: ('cards/uncharted_passage/flow.cards', 159, 3),
+    702: ('cards/uncharted_passage/flow.cards', 160, 3),
+    704: ('cards/uncharted_passage/flow.cards', 149, 5),
+    705: ('cards/uncharted_passage/flow.cards', 150, 7),
+    707: ('cards/uncharted_passage/flow.cards', 95, 3),
+    710: ('cards/uncharted_passage/flow.cards', 84, 7),
+    711: ('cards/uncharted_passage/flow.cards', 85, 9),
     712: ('cards/uncharted_passage/flow.cards', 95, 3),
+    715: ('cards/uncharted_passage/flow.cards', 89, 7),
+    716: ('cards/uncharted_passage/flow.cards', 95, 3),
 }
+
+INLINED = [
+    (581, 593, 'anchor', ('cards/uncharted_passage/flow.cards', 77, 11)),
+    (587, 590, 'scurvy_check', ('cards/uncharted_passage/flow.cards', 148, 5)),
+    (694, 706, 'anchor', ('cards/uncharted_passage/flow.cards', 77, 11)),
+    (700, 703, 'scurvy_check', ('cards/uncharted_passage/flow.cards', 148, 5)),
+]

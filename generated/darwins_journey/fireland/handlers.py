@@ -479,7 +479,7 @@ def run__setup(g, c):
     # phase main_board_setup
     if logs:
         g.events.append(('phase', c.player.index, 'main_board_setup'))
-    # verb lay_out_board
+    # verb lay_out_board (called at cards/darwins_journey/flow.cards:15:7)
     g.verbs['shuffle_objective_pile'](g, c)  # @ cards/darwins_journey/flow.cards:61:3
     if (p_use_pirate_scenario == 1):  # @ cards/darwins_journey/flow.cards:62:3
         g.verbs['goal_tiles_from_scenario_card'](g, c)  # @ cards/darwins_journey/flow.cards:66:5
@@ -487,13 +487,15 @@ def run__setup(g, c):
         gv_draw_goal_tiles(g, c, 'beagle_goal')  # @ cards/darwins_journey/flow.cards:68:5
         gv_draw_goal_tiles(g, c, 'correspondence')  # @ cards/darwins_journey/flow.cards:69:5
     g.verbs['deal_crew_deck'](g, c, 'base')  # @ cards/darwins_journey/flow.cards:71:3
+    # end of verb lay_out_board
     g.fire_in_force(c, 'board_setup')  # @ cards/darwins_journey/flow.cards:18:7
-    # verb setup_diary
+    # verb setup_diary (called at cards/darwins_journey/flow.cards:19:7)
     if (p_use_pirate_scenario == 1):  # @ cards/darwins_journey/flow.cards:75:3
         g.verbs['pirate_ship_from_scenario_card'](g, c)  # @ cards/darwins_journey/flow.cards:79:5
         g.verbs['diary_from_scenario_card'](g, c)  # @ cards/darwins_journey/flow.cards:80:5
     else:
         g.verbs['draw_diary_tiles'](g, c, g.params['diary_size'])  # @ cards/darwins_journey/flow.cards:85:5
+    # end of verb setup_diary
     g.verbs['setup_crew_deck'](g, c)  # @ cards/darwins_journey/flow.cards:20:7
 
 
@@ -504,12 +506,13 @@ def run__round(g, c):
     # phase diary
     if logs:
         g.events.append(('phase', c.player.index, 'diary'))
-    # verb unlock_diary
+    # verb unlock_diary (called at cards/darwins_journey/flow.cards:26:7)
     g.verbs['unlock_diary_locations'](g, c, (g.params['diary_top_locations'] + ((g.round - 1) * g.params['diary_unlocks_per_round'])))  # @ cards/darwins_journey/flow.cards:93:3
+    # end of verb unlock_diary
     # phase worker_placement
     if logs:
         g.events.append(('phase', c.player.index, 'worker_placement'))
-    # verb place_workers
+    # verb place_workers (called at cards/darwins_journey/flow.cards:29:7)
     for _ in range(g.spend((p_workers + 2), 'repeats')):  # @ cards/darwins_journey/flow.cards:102:3
         for v_i10_position in g.span(1, g.natives['player_count'](g, c)):  # @ cards/darwins_journey/flow.cards:103:5
             for v_i10_placer in g.players:  # @ cards/darwins_journey/flow.cards:104:7
@@ -517,13 +520,15 @@ def run__round(g, c):
                 if not ((df_turn_position(g, c4, v_i10_placer) == v_i10_position) and (c4.player.counters['workers_ready'] > 0)):
                     continue
                 g.verbs['place_worker'](g, c4)  # @ cards/darwins_journey/flow.cards:105:9
+    # end of verb place_workers
     # phase reward_phase
     if logs:
         g.events.append(('phase', c.player.index, 'reward_phase'))
-    # verb reward_phase
+    # verb reward_phase (called at cards/darwins_journey/flow.cards:32:7)
     for v_i11_earner in g.players:  # @ cards/darwins_journey/flow.cards:119:3
         c2 = c if v_i11_earner is c.player else c.for_player(v_i11_earner)
         g.gain(c2, 'coins', (g.params['reward_phase_coins'] + c2.player.counters['tents']))  # @ cards/darwins_journey/flow.cards:120:5
+    # end of verb reward_phase
     # phase pirate_raid
     if logs:
         g.events.append(('phase', c.player.index, 'pirate_raid'))
@@ -531,11 +536,12 @@ def run__round(g, c):
     # phase workers_return
     if logs:
         g.events.append(('phase', c.player.index, 'workers_return'))
-    # verb collect_workers
+    # verb collect_workers (called at cards/darwins_journey/flow.cards:40:7)
     for v_i12_owner in g.players:  # @ cards/darwins_journey/flow.cards:125:3
         c2 = c if v_i12_owner is c.player else c.for_player(v_i12_owner)
         g.verbs['take_back_workers'](g, c2)  # @ cards/darwins_journey/flow.cards:126:5
         g.set(c2, 'workers_ready', p_workers)  # @ cards/darwins_journey/flow.cards:127:5
+    # end of verb collect_workers
 
 
 def run__end(g, c):
@@ -565,10 +571,11 @@ def loop__round(g, c, number, limit):
     while number <= limit:
         g.round = number
         # phase diary
-        # verb unlock_diary
+        # verb unlock_diary (called at cards/darwins_journey/flow.cards:26:7)
         gv_unlock_diary_locations(g, c, (p_diary_top_locations + ((number - 1) * p_diary_unlocks_per_round)))  # @ cards/darwins_journey/flow.cards:93:3
+        # end of verb unlock_diary
         # phase worker_placement
-        # verb place_workers
+        # verb place_workers (called at cards/darwins_journey/flow.cards:29:7)
         for _ in range(g.spend((p_workers + 2), 'repeats')):  # @ cards/darwins_journey/flow.cards:102:3
             for v_i18_position in g.span(1, n_player_count(g, c)):  # @ cards/darwins_journey/flow.cards:103:5
                 for c5 in contexts:  # @ cards/darwins_journey/flow.cards:104:7
@@ -576,17 +583,20 @@ def loop__round(g, c, number, limit):
                     if not ((df_turn_position(g, c5, v_i18_placer) == v_i18_position) and (c5.player.counters['workers_ready'] > 0)):
                         continue
                     gv_place_worker(g, c5)  # @ cards/darwins_journey/flow.cards:105:9
+        # end of verb place_workers
         # phase reward_phase
-        # verb reward_phase
+        # verb reward_phase (called at cards/darwins_journey/flow.cards:32:7)
         for c3 in contexts:  # @ cards/darwins_journey/flow.cards:119:3
             g.gain(c3, 'coins', (p_reward_phase_coins + c3.player.counters['tents']))  # @ cards/darwins_journey/flow.cards:120:5
+        # end of verb reward_phase
         # phase pirate_raid
         g.fire_in_force(c, 'reward_phase_end')  # @ cards/darwins_journey/flow.cards:37:7
         # phase workers_return
-        # verb collect_workers
+        # verb collect_workers (called at cards/darwins_journey/flow.cards:40:7)
         for c3 in contexts:  # @ cards/darwins_journey/flow.cards:125:3
             gv_take_back_workers(g, c3)  # @ cards/darwins_journey/flow.cards:126:5
             g.set(c3, 'workers_ready', p_workers)  # @ cards/darwins_journey/flow.cards:127:5
+        # end of verb collect_workers
         number += 1
 
 
@@ -809,35 +819,48 @@ LINES = {
     487: ('cards/darwins_journey/flow.cards', 68, 5),
     488: ('cards/darwins_journey/flow.cards', 69, 5),
     489: ('cards/darwins_journey/flow.cards', 71, 3),
-    490: ('cards/darwins_journey/flow.cards', 18, 7),
-    492: ('cards/darwins_journey/flow.cards', 75, 3),
-    493: ('cards/darwins_journey/flow.cards', 79, 5),
-    494: ('cards/darwins_journey/flow.cards', 80, 5),
-    496: ('cards/darwins_journey/flow.cards', 85, 5),
-    497: ('cards/darwins_journey/flow.cards', 20, 7),
-    508: ('cards/darwins_journey/flow.cards', 93, 3),
-    513: ('cards/darwins_journey/flow.cards', 102, 3),
-    514: ('cards/darwins_journey/flow.cards', 103, 5),
-    515: ('cards/darwins_journey/flow.cards', 104, 7),
-    519: ('cards/darwins_journey/flow.cards', 105, 9),
-    524: ('cards/darwins_journey/flow.cards', 119, 3),
-    526: ('cards/darwins_journey/flow.cards', 120, 5),
-    530: ('cards/darwins_journey/flow.cards', 37, 7),
-    535: ('cards/darwins_journey/flow.cards', 125, 3),
-    537: ('cards/darwins_journey/flow.cards', 126, 5),
-    538: ('cards/darwins_journey/flow.cards', 127, 5),
-    547: ('cards/darwins_journey/flow.cards', 46, 7),
-    549: ('cards/darwins_journey/flow.cards', 47, 9),
-    550: ('cards/darwins_journey/flow.cards', 48, 9),
-    569: ('cards/darwins_journey/flow.cards', 93, 3),
-    572: ('cards/darwins_journey/flow.cards', 102, 3),
-    573: ('cards/darwins_journey/flow.cards', 103, 5),
-    574: ('cards/darwins_journey/flow.cards', 104, 7),
-    578: ('cards/darwins_journey/flow.cards', 105, 9),
-    581: ('cards/darwins_journey/flow.cards', 119, 3),
-    582: ('cards/darwins_journey/flow.cards', 120, 5),
-    584: ('cards/darwins_journey/flow.cards', 37, 7),
-    587: ('cards/darwins_journey/flow.cards', 125, 3),
-    588: ('cards/darwins_journey/flow.cards', 126, 5),
-    589: ('cards/darwins_journey/flow.cards', 127, 5),
+    491: ('cards/darwins_journey/flow.cards', 18, 7),
+    493: ('cards/darwins_journey/flow.cards', 75, 3),
+    494: ('cards/darwins_journey/flow.cards', 79, 5),
+    495: ('cards/darwins_journey/flow.cards', 80, 5),
+    497: ('cards/darwins_journey/flow.cards', 85, 5),
+    499: ('cards/darwins_journey/flow.cards', 20, 7),
+    510: ('cards/darwins_journey/flow.cards', 93, 3),
+    516: ('cards/darwins_journey/flow.cards', 102, 3),
+    517: ('cards/darwins_journey/flow.cards', 103, 5),
+    518: ('cards/darwins_journey/flow.cards', 104, 7),
+    522: ('cards/darwins_journey/flow.cards', 105, 9),
+    528: ('cards/darwins_journey/flow.cards', 119, 3),
+    530: ('cards/darwins_journey/flow.cards', 120, 5),
+    535: ('cards/darwins_journey/flow.cards', 37, 7),
+    540: ('cards/darwins_journey/flow.cards', 125, 3),
+    542: ('cards/darwins_journey/flow.cards', 126, 5),
+    543: ('cards/darwins_journey/flow.cards', 127, 5),
+    553: ('cards/darwins_journey/flow.cards', 46, 7),
+    555: ('cards/darwins_journey/flow.cards', 47, 9),
+    556: ('cards/darwins_journey/flow.cards', 48, 9),
+    575: ('cards/darwins_journey/flow.cards', 93, 3),
+    579: ('cards/darwins_journey/flow.cards', 102, 3),
+    580: ('cards/darwins_journey/flow.cards', 103, 5),
+    581: ('cards/darwins_journey/flow.cards', 104, 7),
+    585: ('cards/darwins_journey/flow.cards', 105, 9),
+    589: ('cards/darwins_journey/flow.cards', 119, 3),
+    590: ('cards/darwins_journey/flow.cards', 120, 5),
+    593: ('cards/darwins_journey/flow.cards', 37, 7),
+    596: ('cards/darwins_journey/flow.cards', 125, 3),
+    597: ('cards/darwins_journey/flow.cards', 126, 5),
+    598: ('cards/darwins_journey/flow.cards', 127, 5),
 }
+
+INLINED = [
+    (482, 490, 'lay_out_board', ('cards/darwins_journey/flow.cards', 15, 7)),
+    (492, 498, 'setup_diary', ('cards/darwins_journey/flow.cards', 19, 7)),
+    (509, 511, 'unlock_diary', ('cards/darwins_journey/flow.cards', 26, 7)),
+    (515, 523, 'place_workers', ('cards/darwins_journey/flow.cards', 29, 7)),
+    (527, 531, 'reward_phase', ('cards/darwins_journey/flow.cards', 32, 7)),
+    (539, 544, 'collect_workers', ('cards/darwins_journey/flow.cards', 40, 7)),
+    (574, 576, 'unlock_diary', ('cards/darwins_journey/flow.cards', 26, 7)),
+    (578, 586, 'place_workers', ('cards/darwins_journey/flow.cards', 29, 7)),
+    (588, 591, 'reward_phase', ('cards/darwins_journey/flow.cards', 32, 7)),
+    (595, 599, 'collect_workers', ('cards/darwins_journey/flow.cards', 40, 7)),
+]

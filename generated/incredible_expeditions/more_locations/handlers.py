@@ -377,19 +377,20 @@ def run__setup(g, c):
     for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:21:7
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
         g.verbs['take_expedition_leader'](g, c2)  # @ cards/incredible_expeditions/flow.cards:24:9
-        # verb take_leader_tokens
+        # verb take_leader_tokens (called at cards/incredible_expeditions/flow.cards:27:9)
         if g.natives['leader_prints'](g, c2, 'coin_pile'):  # @ cards/incredible_expeditions/flow.cards:110:3
             g.gain(c2, 'money', n_leader_shows(g, c2, 'coin_pile'))  # @ cards/incredible_expeditions/flow.cards:111:5
         else:
             g.gain(c2, 'money', g.params['starting_money'])  # @ cards/incredible_expeditions/flow.cards:113:5
         g.gain(c2, 'heroism', n_leader_shows(g, c2, 'white_cross'))  # @ cards/incredible_expeditions/flow.cards:115:3
         g.gain(c2, 'skullduggery', n_leader_shows(g, c2, 'black_skull'))  # @ cards/incredible_expeditions/flow.cards:116:3
+        # end of verb take_leader_tokens
     if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
     # phase pay_to_be_first
     if logs:
         g.events.append(('phase', c.player.index, 'pay_to_be_first'))
-    # verb first_player_bid
+    # verb first_player_bid (called at cards/incredible_expeditions/flow.cards:31:7)
     for v_i5_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:122:3
         c2 = c if v_i5_explorer is c.player else c.for_player(v_i5_explorer)
         g.verbs['place_secret_bet'](g, c2)  # @ cards/incredible_expeditions/flow.cards:123:5
@@ -397,6 +398,7 @@ def run__setup(g, c):
         c2 = c if v_i5_explorer is c.player else c.for_player(v_i5_explorer)
         g.lose(c2, 'money', g.natives['bet_placed'](g, c2))  # @ cards/incredible_expeditions/flow.cards:127:5
     g.verbs['highest_bet_goes_first'](g, c)  # @ cards/incredible_expeditions/flow.cards:131:3
+    # end of verb first_player_bid
     if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
     # phase draw_a_hand
@@ -404,11 +406,12 @@ def run__setup(g, c):
         g.events.append(('phase', c.player.index, 'draw_a_hand'))
     for v_explorer in g.players:  # @ cards/incredible_expeditions/flow.cards:36:7
         c2 = c if v_explorer is c.player else c.for_player(v_explorer)
-        # verb draw_to_hand_size
+        # verb draw_to_hand_size (called at cards/incredible_expeditions/flow.cards:37:9)
         if g.natives['at_port_city'](g, c2):  # @ cards/incredible_expeditions/flow.cards:280:3
             stdlib_decks.draw_from(g, c2, 'resource_deck', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:281:5
         else:
             stdlib_decks.draw_or_reshuffle(g, c2, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c2) - count(g, c2, 'hand')))  # @ cards/incredible_expeditions/flow.cards:283:5
+        # end of verb draw_to_hand_size
     if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
 
@@ -430,59 +433,66 @@ def run__turn(g, c):
         g.events.append(('phase', c.player.index, 'marooned'))
     if df_marooned(g, c):  # @ cards/incredible_expeditions/flow.cards:47:7
         if g.may(c, 'flow.marooned.rescue_crew', 'draw random Crew from the discard pile until you have a total of 3 Capable Crew'):  # @ cards/incredible_expeditions/flow.cards:48:9
-            # verb rescue_crew
+            # verb rescue_crew (called at cards/incredible_expeditions/flow.cards:49:11)
             for _ in range(g.spend((g.params['capable_crew'] - g.natives['capable_crew_count'](g, c)), 'repeats')):  # @ cards/incredible_expeditions/flow.cards:138:3
                 g.verbs['draw_random_crew'](g, c)  # @ cards/incredible_expeditions/flow.cards:139:5
+            # end of verb rescue_crew
     if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
     # phase spend_the_turn
     if logs:
         g.events.append(('phase', c.player.index, 'spend_the_turn'))
     if g.natives['first_turn'](g, c):  # @ cards/incredible_expeditions/flow.cards:55:7
-        # verb take_rest_turn
+        # verb take_rest_turn (called at cards/incredible_expeditions/flow.cards:56:9)
         gv_announce(g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:146:3
         gv_refresh_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:149:3
         g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:150:3
         gv_lay_out_market(g, c, p_market_size)  # @ cards/incredible_expeditions/flow.cards:153:3
         gv_acquire_cards(g, c, p_acquisitions_per_turn)  # @ cards/incredible_expeditions/flow.cards:155:3
         gv_clear_market(g, c)  # @ cards/incredible_expeditions/flow.cards:156:3
+        # end of verb take_rest_turn
     else:
         g.verbs['choose_rest_or_encounter_turn'](g, c)  # @ cards/incredible_expeditions/flow.cards:58:9
         if g.natives['resting'](g, c):  # @ cards/incredible_expeditions/flow.cards:59:9
-            # verb take_rest_turn
+            # verb take_rest_turn (called at cards/incredible_expeditions/flow.cards:60:11)
             gv_announce(g, c, 'rest_turn')  # @ cards/incredible_expeditions/flow.cards:146:3
             gv_refresh_crew(g, c)  # @ cards/incredible_expeditions/flow.cards:149:3
             g.fire_in_force(c, 'rest')  # @ cards/incredible_expeditions/flow.cards:150:3
             gv_lay_out_market(g, c, p_market_size)  # @ cards/incredible_expeditions/flow.cards:153:3
             gv_acquire_cards(g, c, p_acquisitions_per_turn)  # @ cards/incredible_expeditions/flow.cards:155:3
             gv_clear_market(g, c)  # @ cards/incredible_expeditions/flow.cards:156:3
+            # end of verb take_rest_turn
         else:
-            # verb take_encounter_turn
+            # verb take_encounter_turn (called at cards/incredible_expeditions/flow.cards:62:11)
             gv_announce(g, c, 'encounter_turn')  # @ cards/incredible_expeditions/flow.cards:162:3
             g.verbs['encounter_actions'](g, c)  # @ cards/incredible_expeditions/flow.cards:165:3
+            # end of verb take_encounter_turn
     g.verbs['turn_taken'](g, c)  # @ cards/incredible_expeditions/flow.cards:65:7
     if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
     # phase end_of_the_turn
     if logs:
         g.events.append(('phase', c.player.index, 'end_of_the_turn'))
-    # verb reset_temporary_totals
+    # verb reset_temporary_totals (called at cards/incredible_expeditions/flow.cards:70:7)
     g.set(c, 'temporary_money', 0)  # @ cards/incredible_expeditions/flow.cards:261:3
     g.set(c, 'temporary_heroism', 0)  # @ cards/incredible_expeditions/flow.cards:262:3
     g.set(c, 'temporary_skullduggery', 0)  # @ cards/incredible_expeditions/flow.cards:263:3
+    # end of verb reset_temporary_totals
     if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
     # phase draw_phase
     if logs:
         g.events.append(('phase', c.player.index, 'draw_phase'))
-    # verb draw_phase
+    # verb draw_phase (called at cards/incredible_expeditions/flow.cards:74:7)
     g.verbs['sacrifice_resource'](g, c)  # @ cards/incredible_expeditions/flow.cards:270:3
     g.verbs['discard_cards'](g, c)  # @ cards/incredible_expeditions/flow.cards:272:3
-    # verb draw_to_hand_size
+    # verb draw_to_hand_size (called at cards/incredible_expeditions/flow.cards:274:3)
     if g.natives['at_port_city'](g, c):  # @ cards/incredible_expeditions/flow.cards:280:3
         stdlib_decks.draw_from(g, c, 'resource_deck', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:281:5
     else:
         stdlib_decks.draw_or_reshuffle(g, c, 'resource_deck', 'discard_pile', 'hand', (n_full_hand(g, c) - count(g, c, 'hand')))  # @ cards/incredible_expeditions/flow.cards:283:5
+    # end of verb draw_to_hand_size
+    # end of verb draw_phase
     if n_winner_found(g, c):  # @ cards/incredible_expeditions/flow.cards:92:3
         g.end_when_held()
     # phase turn_limit
@@ -671,53 +681,66 @@ LINES = {
     384: ('cards/incredible_expeditions/flow.cards', 113, 5),
     385: ('cards/incredible_expeditions/flow.cards', 115, 3),
     386: ('cards/incredible_expeditions/flow.cards', 116, 3),
-    387: ('cards/incredible_expeditions/flow.cards', 92, 3),
-    393: ('cards/incredible_expeditions/flow.cards', 122, 3),
-    395: ('cards/incredible_expeditions/flow.cards', 123, 5),
-    396: ('cards/incredible_expeditions/flow.cards', 126, 3),
-    398: ('cards/incredible_expeditions/flow.cards', 127, 5),
-    399: ('cards/incredible_expeditions/flow.cards', 131, 3),
-    400: ('cards/incredible_expeditions/flow.cards', 92, 3),
-    405: ('cards/incredible_expeditions/flow.cards', 36, 7),
-    408: ('cards/incredible_expeditions/flow.cards', 280, 3),
-    409: ('cards/incredible_expeditions/flow.cards', 281, 5),
-    411: ('cards/incredible_expeditions/flow.cards', 283, 5),
-    412: ('cards/incredible_expeditions/flow.cards', 92, 3),
-    431: ('cards/incredible_expeditions/flow.cards', 47, 7),
-    432: ('cards/incredible_expeditions/flow.cards', 48, 9),
-    434: ('cards/incredible_expeditions/flow.cards', 138, 3),
-    435: ('cards/incredible_expeditions/flow.cards', 139, 5),
-    436: ('cards/incredible_expeditions/flow.cards', 92, 3),
-    441: ('cards/incredible_expeditions/flow.cards', 55, 7),
-    443: ('cards/incredible_expeditions/flow.cards', 146, 3),
-    444: ('cards/incredible_expeditions/flow.cards', 149, 3),
-    445: ('cards/incredible_expeditions/flow.cards', 150, 3),
-    446: ('cards/incredible_expeditions/flow.cards', 153, 3),
-    447: ('cards/incredible_expeditions/flow.cards', 155, 3),
-    448: ('cards/incredible_expeditions/flow.cards', 156, 3),
-    450: ('cards/incredible_expeditions/flow.cards', 58, 9),
-    451: ('cards/incredible_expeditions/flow.cards', 59, 9),
-    453: ('cards/incredible_expeditions/flow.cards', 146, 3),
-    454: ('cards/incredible_expeditions/flow.cards', 149, 3),
-    455: ('cards/incredible_expeditions/flow.cards', 150, 3),
-    456: ('cards/incredible_expeditions/flow.cards', 153, 3),
-    457: ('cards/incredible_expeditions/flow.cards', 155, 3),
-    458: ('cards/incredible_expeditions/flow.cards', 156, 3),
-    461: ('cards/incredible_expeditions/flow.cards', 162, 3),
-    462: ('cards/incredible_expeditions/flow.cards', 165, 3),
-    463: ('cards/incredible_expeditions/flow.cards', 65, 7),
-    464: ('cards/incredible_expeditions/flow.cards', 92, 3),
-    470: ('cards/incredible_expeditions/flow.cards', 261, 3),
-    471: ('cards/incredible_expeditions/flow.cards', 262, 3),
-    472: ('cards/incredible_expeditions/flow.cards', 263, 3),
-    473: ('cards/incredible_expeditions/flow.cards', 92, 3),
-    479: ('cards/incredible_expeditions/flow.cards', 270, 3),
-    480: ('cards/incredible_expeditions/flow.cards', 272, 3),
-    482: ('cards/incredible_expeditions/flow.cards', 280, 3),
-    483: ('cards/incredible_expeditions/flow.cards', 281, 5),
-    485: ('cards/incredible_expeditions/flow.cards', 283, 5),
-    486: ('cards/incredible_expeditions/flow.cards', 92, 3),
-    491: ('cards/incredible_expeditions/flow.cards', 81, 7),
-    492: ('cards/incredible_expeditions/flow.cards', 82, 9),
-    493: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    388: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    394: ('cards/incredible_expeditions/flow.cards', 122, 3),
+    396: ('cards/incredible_expeditions/flow.cards', 123, 5),
+    397: ('cards/incredible_expeditions/flow.cards', 126, 3),
+    399: ('cards/incredible_expeditions/flow.cards', 127, 5),
+    400: ('cards/incredible_expeditions/flow.cards', 131, 3),
+    402: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    407: ('cards/incredible_expeditions/flow.cards', 36, 7),
+    410: ('cards/incredible_expeditions/flow.cards', 280, 3),
+    411: ('cards/incredible_expeditions/flow.cards', 281, 5),
+    413: ('cards/incredible_expeditions/flow.cards', 283, 5),
+    415: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    434: ('cards/incredible_expeditions/flow.cards', 47, 7),
+    435: ('cards/incredible_expeditions/flow.cards', 48, 9),
+    437: ('cards/incredible_expeditions/flow.cards', 138, 3),
+    438: ('cards/incredible_expeditions/flow.cards', 139, 5),
+    440: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    445: ('cards/incredible_expeditions/flow.cards', 55, 7),
+    447: ('cards/incredible_expeditions/flow.cards', 146, 3),
+    448: ('cards/incredible_expeditions/flow.cards', 149, 3),
+    449: ('cards/incredible_expeditions/flow.cards', 150, 3),
+    450: ('cards/incredible_expeditions/flow.cards', 153, 3),
+    451: ('cards/incredible_expeditions/flow.cards', 155, 3),
+    452: ('cards/incredible_expeditions/flow.cards', 156, 3),
+    455: ('cards/incredible_expeditions/flow.cards', 58, 9),
+    456: ('cards/incredible_expeditions/flow.cards', 59, 9),
+    458: ('cards/incredible_expeditions/flow.cards', 146, 3),
+    459: ('cards/incredible_expeditions/flow.cards', 149, 3),
+    460: ('cards/incredible_expeditions/flow.cards', 150, 3),
+    461: ('cards/incredible_expeditions/flow.cards', 153, 3),
+    462: ('cards/incredible_expeditions/flow.cards', 155, 3),
+    463: ('cards/incredible_expeditions/flow.cards', 156, 3),
+    467: ('cards/incredible_expeditions/flow.cards', 162, 3),
+    468: ('cards/incredible_expeditions/flow.cards', 165, 3),
+    470: ('cards/incredible_expeditions/flow.cards', 65, 7),
+    471: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    477: ('cards/incredible_expeditions/flow.cards', 261, 3),
+    478: ('cards/incredible_expeditions/flow.cards', 262, 3),
+    479: ('cards/incredible_expeditions/flow.cards', 263, 3),
+    481: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    487: ('cards/incredible_expeditions/flow.cards', 270, 3),
+    488: ('cards/incredible_expeditions/flow.cards', 272, 3),
+    490: ('cards/incredible_expeditions/flow.cards', 280, 3),
+    491: ('cards/incredible_expeditions/flow.cards', 281, 5),
+    493: ('cards/incredible_expeditions/flow.cards', 283, 5),
+    496: ('cards/incredible_expeditions/flow.cards', 92, 3),
+    501: ('cards/incredible_expeditions/flow.cards', 81, 7),
+    502: ('cards/incredible_expeditions/flow.cards', 82, 9),
+    503: ('cards/incredible_expeditions/flow.cards', 92, 3),
 }
+
+INLINED = [
+    (380, 387, 'take_leader_tokens', ('cards/incredible_expeditions/flow.cards', 27, 9)),
+    (393, 401, 'first_player_bid', ('cards/incredible_expeditions/flow.cards', 31, 7)),
+    (409, 414, 'draw_to_hand_size', ('cards/incredible_expeditions/flow.cards', 37, 9)),
+    (436, 439, 'rescue_crew', ('cards/incredible_expeditions/flow.cards', 49, 11)),
+    (446, 453, 'take_rest_turn', ('cards/incredible_expeditions/flow.cards', 56, 9)),
+    (457, 464, 'take_rest_turn', ('cards/incredible_expeditions/flow.cards', 60, 11)),
+    (466, 469, 'take_encounter_turn', ('cards/incredible_expeditions/flow.cards', 62, 11)),
+    (476, 480, 'reset_temporary_totals', ('cards/incredible_expeditions/flow.cards', 70, 7)),
+    (486, 495, 'draw_phase', ('cards/incredible_expeditions/flow.cards', 74, 7)),
+    (489, 494, 'draw_to_hand_size', ('cards/incredible_expeditions/flow.cards', 274, 3)),
+]

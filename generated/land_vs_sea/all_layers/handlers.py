@@ -288,12 +288,12 @@ def run__turn(g, c):
     # phase placements
     if logs:
         g.events.append(('phase', c.player.index, 'placements'))
-    # verb placement
+    # verb placement (called at cards/land_vs_sea/flow.cards:43:7)
     gv_place_tile(g, c)  # @ cards/land_vs_sea/flow.cards:72:3
-    # verb score_placement
+    # verb score_placement (called at cards/land_vs_sea/flow.cards:73:3)
     gv_announce_placement(g, c)  # @ cards/land_vs_sea/flow.cards:99:3
     for v_i16_area in n_areas_completed(g, c):  # @ cards/land_vs_sea/flow.cards:100:3
-        # verb complete_area
+        # verb complete_area (called at cards/land_vs_sea/flow.cards:101:5)
         v_i17_area = v_i16_area  # @ cards/land_vs_sea/flow.cards:101:5
         gv_announce_completion(g, c, v_i17_area)  # @ cards/land_vs_sea/flow.cards:118:3
         gv_side_scores_tiles(g, c, v_i17_area, n_area_tiles(g, c, v_i17_area))  # @ cards/land_vs_sea/flow.cards:122:3
@@ -301,23 +301,26 @@ def run__turn(g, c):
         for v_i17_waypoint in n_waypoints_in(g, c, v_i17_area):  # @ cards/land_vs_sea/flow.cards:127:3
             gv_return_waypoint(g, c, v_i17_waypoint)  # @ cards/land_vs_sea/flow.cards:128:5
             gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:129:5
+        # end of verb complete_area
     for v_i16_waypoint in n_waypoints_surrounded(g, c):  # @ cards/land_vs_sea/flow.cards:105:3
-        # verb surround_waypoint
+        # verb surround_waypoint (called at cards/land_vs_sea/flow.cards:106:5)
         v_i18_waypoint = v_i16_waypoint  # @ cards/land_vs_sea/flow.cards:106:5
         gv_announce_surrounded(g, c, v_i18_waypoint)  # @ cards/land_vs_sea/flow.cards:137:3
         gv_return_waypoint(g, c, v_i18_waypoint)  # @ cards/land_vs_sea/flow.cards:138:3
         gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:139:3
+        # end of verb surround_waypoint
     for v_i16_route in n_routes_joined(g, c):  # @ cards/land_vs_sea/flow.cards:110:3
         gv_announce_route_joined(g, c, v_i16_route)  # @ cards/land_vs_sea/flow.cards:111:5
+    # end of verb score_placement
     for v_i15_hole in n_holes_made(g, c):  # @ cards/land_vs_sea/flow.cards:78:3
         if not n_special_tile_fits(g, c, v_i15_hole):
             continue
         if g.may(c, 'placement.verb.special_tile', 'place special tile hole, then score what the last placement set off, in order: the tile placed, the areas it completed, the Waypoints it surrounded, the trade routes it joined'):  # @ cards/land_vs_sea/flow.cards:79:5
             gv_place_special_tile(g, c, v_i15_hole)  # @ cards/land_vs_sea/flow.cards:80:7
-            # verb score_placement
+            # verb score_placement (called at cards/land_vs_sea/flow.cards:81:7)
             gv_announce_placement(g, c)  # @ cards/land_vs_sea/flow.cards:99:3
             for v_i19_area in n_areas_completed(g, c):  # @ cards/land_vs_sea/flow.cards:100:3
-                # verb complete_area
+                # verb complete_area (called at cards/land_vs_sea/flow.cards:101:5)
                 v_i20_area = v_i19_area  # @ cards/land_vs_sea/flow.cards:101:5
                 gv_announce_completion(g, c, v_i20_area)  # @ cards/land_vs_sea/flow.cards:118:3
                 gv_side_scores_tiles(g, c, v_i20_area, n_area_tiles(g, c, v_i20_area))  # @ cards/land_vs_sea/flow.cards:122:3
@@ -325,26 +328,30 @@ def run__turn(g, c):
                 for v_i20_waypoint in n_waypoints_in(g, c, v_i20_area):  # @ cards/land_vs_sea/flow.cards:127:3
                     gv_return_waypoint(g, c, v_i20_waypoint)  # @ cards/land_vs_sea/flow.cards:128:5
                     gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:129:5
+                # end of verb complete_area
             for v_i19_waypoint in n_waypoints_surrounded(g, c):  # @ cards/land_vs_sea/flow.cards:105:3
-                # verb surround_waypoint
+                # verb surround_waypoint (called at cards/land_vs_sea/flow.cards:106:5)
                 v_i21_waypoint = v_i19_waypoint  # @ cards/land_vs_sea/flow.cards:106:5
                 gv_announce_surrounded(g, c, v_i21_waypoint)  # @ cards/land_vs_sea/flow.cards:137:3
                 gv_return_waypoint(g, c, v_i21_waypoint)  # @ cards/land_vs_sea/flow.cards:138:3
                 gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:139:3
+                # end of verb surround_waypoint
             for v_i19_route in n_routes_joined(g, c):  # @ cards/land_vs_sea/flow.cards:110:3
                 gv_announce_route_joined(g, c, v_i19_route)  # @ cards/land_vs_sea/flow.cards:111:5
+            # end of verb score_placement
     if n_placed_steal_tile(g, c):  # @ cards/land_vs_sea/flow.cards:85:3
         gv_steal_tile(g, c)  # @ cards/land_vs_sea/flow.cards:86:5
     if df_waypoints_in_play(g, c):  # @ cards/land_vs_sea/flow.cards:90:3
         gv_place_waypoint(g, c)  # @ cards/land_vs_sea/flow.cards:91:5
     gv_draw_tiles(g, c)  # @ cards/land_vs_sea/flow.cards:93:3
+    # end of verb placement
     if df_lone_player(g, c):  # @ cards/land_vs_sea/flow.cards:44:7
-        # verb placement
+        # verb placement (called at cards/land_vs_sea/flow.cards:45:9)
         gv_place_tile(g, c)  # @ cards/land_vs_sea/flow.cards:72:3
-        # verb score_placement
+        # verb score_placement (called at cards/land_vs_sea/flow.cards:73:3)
         gv_announce_placement(g, c)  # @ cards/land_vs_sea/flow.cards:99:3
         for v_i23_area in n_areas_completed(g, c):  # @ cards/land_vs_sea/flow.cards:100:3
-            # verb complete_area
+            # verb complete_area (called at cards/land_vs_sea/flow.cards:101:5)
             v_i24_area = v_i23_area  # @ cards/land_vs_sea/flow.cards:101:5
             gv_announce_completion(g, c, v_i24_area)  # @ cards/land_vs_sea/flow.cards:118:3
             gv_side_scores_tiles(g, c, v_i24_area, n_area_tiles(g, c, v_i24_area))  # @ cards/land_vs_sea/flow.cards:122:3
@@ -352,23 +359,26 @@ def run__turn(g, c):
             for v_i24_waypoint in n_waypoints_in(g, c, v_i24_area):  # @ cards/land_vs_sea/flow.cards:127:3
                 gv_return_waypoint(g, c, v_i24_waypoint)  # @ cards/land_vs_sea/flow.cards:128:5
                 gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:129:5
+            # end of verb complete_area
         for v_i23_waypoint in n_waypoints_surrounded(g, c):  # @ cards/land_vs_sea/flow.cards:105:3
-            # verb surround_waypoint
+            # verb surround_waypoint (called at cards/land_vs_sea/flow.cards:106:5)
             v_i25_waypoint = v_i23_waypoint  # @ cards/land_vs_sea/flow.cards:106:5
             gv_announce_surrounded(g, c, v_i25_waypoint)  # @ cards/land_vs_sea/flow.cards:137:3
             gv_return_waypoint(g, c, v_i25_waypoint)  # @ cards/land_vs_sea/flow.cards:138:3
             gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:139:3
+            # end of verb surround_waypoint
         for v_i23_route in n_routes_joined(g, c):  # @ cards/land_vs_sea/flow.cards:110:3
             gv_announce_route_joined(g, c, v_i23_route)  # @ cards/land_vs_sea/flow.cards:111:5
+        # end of verb score_placement
         for v_i22_hole in n_holes_made(g, c):  # @ cards/land_vs_sea/flow.cards:78:3
             if not n_special_tile_fits(g, c, v_i22_hole):
                 continue
             if g.may(c, 'placement.verb.special_tile', 'place special tile hole, then score what the last placement set off, in order: the tile placed, the areas it completed, the Waypoints it surrounded, the trade routes it joined'):  # @ cards/land_vs_sea/flow.cards:79:5
                 gv_place_special_tile(g, c, v_i22_hole)  # @ cards/land_vs_sea/flow.cards:80:7
-                # verb score_placement
+                # verb score_placement (called at cards/land_vs_sea/flow.cards:81:7)
                 gv_announce_placement(g, c)  # @ cards/land_vs_sea/flow.cards:99:3
                 for v_i26_area in n_areas_completed(g, c):  # @ cards/land_vs_sea/flow.cards:100:3
-                    # verb complete_area
+                    # verb complete_area (called at cards/land_vs_sea/flow.cards:101:5)
                     v_i27_area = v_i26_area  # @ cards/land_vs_sea/flow.cards:101:5
                     gv_announce_completion(g, c, v_i27_area)  # @ cards/land_vs_sea/flow.cards:118:3
                     gv_side_scores_tiles(g, c, v_i27_area, n_area_tiles(g, c, v_i27_area))  # @ cards/land_vs_sea/flow.cards:122:3
@@ -376,19 +386,23 @@ def run__turn(g, c):
                     for v_i27_waypoint in n_waypoints_in(g, c, v_i27_area):  # @ cards/land_vs_sea/flow.cards:127:3
                         gv_return_waypoint(g, c, v_i27_waypoint)  # @ cards/land_vs_sea/flow.cards:128:5
                         gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:129:5
+                    # end of verb complete_area
                 for v_i26_waypoint in n_waypoints_surrounded(g, c):  # @ cards/land_vs_sea/flow.cards:105:3
-                    # verb surround_waypoint
+                    # verb surround_waypoint (called at cards/land_vs_sea/flow.cards:106:5)
                     v_i28_waypoint = v_i26_waypoint  # @ cards/land_vs_sea/flow.cards:106:5
                     gv_announce_surrounded(g, c, v_i28_waypoint)  # @ cards/land_vs_sea/flow.cards:137:3
                     gv_return_waypoint(g, c, v_i28_waypoint)  # @ cards/land_vs_sea/flow.cards:138:3
                     gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:139:3
+                    # end of verb surround_waypoint
                 for v_i26_route in n_routes_joined(g, c):  # @ cards/land_vs_sea/flow.cards:110:3
                     gv_announce_route_joined(g, c, v_i26_route)  # @ cards/land_vs_sea/flow.cards:111:5
+                # end of verb score_placement
         if n_placed_steal_tile(g, c):  # @ cards/land_vs_sea/flow.cards:85:3
             gv_steal_tile(g, c)  # @ cards/land_vs_sea/flow.cards:86:5
         if df_waypoints_in_play(g, c):  # @ cards/land_vs_sea/flow.cards:90:3
             gv_place_waypoint(g, c)  # @ cards/land_vs_sea/flow.cards:91:5
         gv_draw_tiles(g, c)  # @ cards/land_vs_sea/flow.cards:93:3
+        # end of verb placement
     if df_game_over(g, c):  # @ cards/land_vs_sea/flow.cards:49:3
         g.end_when_held()
 
@@ -527,79 +541,96 @@ LINES = {
     301: ('cards/land_vs_sea/flow.cards', 127, 3),
     302: ('cards/land_vs_sea/flow.cards', 128, 5),
     303: ('cards/land_vs_sea/flow.cards', 129, 5),
-    304: ('cards/land_vs_sea/flow.cards', 105, 3),
-    306: ('cards/land_vs_sea/flow.cards', 106, 5),
-    307: ('cards/land_vs_sea/flow.cards', 137, 3),
-    308: ('cards/land_vs_sea/flow.cards', 138, 3),
-    309: ('cards/land_vs_sea/flow.cards', 139, 3),
-    310: ('cards/land_vs_sea/flow.cards', 110, 3),
-    311: ('cards/land_vs_sea/flow.cards', 111, 5),
-    312: ('cards/land_vs_sea/flow.cards', 78, 3),
-    315: ('cards/land_vs_sea/flow.cards', 79, 5),
-    316: ('cards/land_vs_sea/flow.cards', 80, 7),
-    318: ('cards/land_vs_sea/flow.cards', 99, 3),
-    319: ('cards/land_vs_sea/flow.cards', 100, 3),
-    321: ('cards/land_vs_sea/flow.cards', 101, 5),
-    322: ('cards/land_vs_sea/flow.cards', 118, 3),
-    323: ('cards/land_vs_sea/flow.cards', 122, 3),
-    324: ('cards/land_vs_sea/flow.cards', 125, 3),
-    325: ('cards/land_vs_sea/flow.cards', 127, 3),
-    326: ('cards/land_vs_sea/flow.cards', 128, 5),
-    327: ('cards/land_vs_sea/flow.cards', 129, 5),
-    328: ('cards/land_vs_sea/flow.cards', 105, 3),
-    330: ('cards/land_vs_sea/flow.cards', 106, 5),
-    331: ('cards/land_vs_sea/flow.cards', 137, 3),
-    332: ('cards/land_vs_sea/flow.cards', 138, 3),
-    333: ('cards/land_vs_sea/flow.cards', 139, 3),
-    334: ('cards/land_vs_sea/flow.cards', 110, 3),
-    335: ('cards/land_vs_sea/flow.cards', 111, 5),
-    336: ('cards/land_vs_sea/flow.cards', 85, 3),
-    337: ('cards/land_vs_sea/flow.cards', 86, 5),
-    338: ('cards/land_vs_sea/flow.cards', 90, 3),
-    339: ('cards/land_vs_sea/flow.cards', 91, 5),
-    340: ('cards/land_vs_sea/flow.cards', 93, 3),
-    341: ('cards/land_vs_sea/flow.cards', 44, 7),
-    343: ('cards/land_vs_sea/flow.cards', 72, 3),
-    345: ('cards/land_vs_sea/flow.cards', 99, 3),
-    346: ('cards/land_vs_sea/flow.cards', 100, 3),
-    348: ('cards/land_vs_sea/flow.cards', 101, 5),
-    349: ('cards/land_vs_sea/flow.cards', 118, 3),
-    350: ('cards/land_vs_sea/flow.cards', 122, 3),
-    351: ('cards/land_vs_sea/flow.cards', 125, 3),
-    352: ('cards/land_vs_sea/flow.cards', 127, 3),
-    353: ('cards/land_vs_sea/flow.cards', 128, 5),
-    354: ('cards/land_vs_sea/flow.cards', 129, 5),
-    355: ('cards/land_vs_sea/flow.cards', 105, 3),
-    357: ('cards/land_vs_sea/flow.cards', 106, 5),
-    358: ('cards/land_vs_sea/flow.cards', 137, 3),
-    359: ('cards/land_vs_sea/flow.cards', 138, 3),
-    360: ('cards/land_vs_sea/flow.cards', 139, 3),
-    361: ('cards/land_vs_sea/flow.cards', 110, 3),
-    362: ('cards/land_vs_sea/flow.cards', 111, 5),
-    363: ('cards/land_vs_sea/flow.cards', 78, 3),
-    366: ('cards/land_vs_sea/flow.cards', 79, 5),
-    367: ('cards/land_vs_sea/flow.cards', 80, 7),
-    369: ('cards/land_vs_sea/flow.cards', 99, 3),
-    370: ('cards/land_vs_sea/flow.cards', 100, 3),
-    372: ('cards/land_vs_sea/flow.cards', 101, 5),
-    373: ('cards/land_vs_sea/flow.cards', 118, 3),
-    374: ('cards/land_vs_sea/flow.cards', 122, 3),
-    375: ('cards/land_vs_sea/flow.cards', 125, 3),
-    376: ('cards/land_vs_sea/flow.cards', 127, 3),
-    377: ('cards/land_vs_sea/flow.cards', 128, 5),
-    378: ('cards/land_vs_sea/flow.cards', 129, 5),
-    379: ('cards/land_vs_sea/flow.cards', 105, 3),
-    381: ('cards/land_vs_sea/flow.cards', 106, 5),
-    382: ('cards/land_vs_sea/flow.cards', 137, 3),
-    383: ('cards/land_vs_sea/flow.cards', 138, 3),
-    384: ('cards/land_vs_sea/flow.cards', 139, 3),
-    385: ('cards/land_vs_sea/flow.cards', 110, 3),
-    386: ('cards/land_vs_sea/flow.cards', 111, 5),
-    387: ('cards/land_vs_sea/flow.cards', 85, 3),
-    388: ('cards/land_vs_sea/flow.cards', 86, 5),
-    389: ('cards/land_vs_sea/flow.cards', 90, 3),
-    390: ('cards/land_vs_sea/flow.cards', 91, 5),
-    391: ('cards/land_vs_sea/flow.cards', 93, 3),
-    392: ('cards/land_vs_sea/flow.cards', 49, 3),
-    402: ('cards/land_vs_sea/flow.cards', 54, 7),
+    305: ('cards/land_vs_sea/flow.cards', 105, 3),
+    307: ('cards/land_vs_sea/flow.cards', 106, 5),
+    308: ('cards/land_vs_sea/flow.cards', 137, 3),
+    309: ('cards/land_vs_sea/flow.cards', 138, 3),
+    310: ('cards/land_vs_sea/flow.cards', 139, 3),
+    312: ('cards/land_vs_sea/flow.cards', 110, 3),
+    313: ('cards/land_vs_sea/flow.cards', 111, 5),
+    315: ('cards/land_vs_sea/flow.cards', 78, 3),
+    318: ('cards/land_vs_sea/flow.cards', 79, 5),
+    319: ('cards/land_vs_sea/flow.cards', 80, 7),
+    321: ('cards/land_vs_sea/flow.cards', 99, 3),
+    322: ('cards/land_vs_sea/flow.cards', 100, 3),
+    324: ('cards/land_vs_sea/flow.cards', 101, 5),
+    325: ('cards/land_vs_sea/flow.cards', 118, 3),
+    326: ('cards/land_vs_sea/flow.cards', 122, 3),
+    327: ('cards/land_vs_sea/flow.cards', 125, 3),
+    328: ('cards/land_vs_sea/flow.cards', 127, 3),
+    329: ('cards/land_vs_sea/flow.cards', 128, 5),
+    330: ('cards/land_vs_sea/flow.cards', 129, 5),
+    332: ('cards/land_vs_sea/flow.cards', 105, 3),
+    334: ('cards/land_vs_sea/flow.cards', 106, 5),
+    335: ('cards/land_vs_sea/flow.cards', 137, 3),
+    336: ('cards/land_vs_sea/flow.cards', 138, 3),
+    337: ('cards/land_vs_sea/flow.cards', 139, 3),
+    339: ('cards/land_vs_sea/flow.cards', 110, 3),
+    340: ('cards/land_vs_sea/flow.cards', 111, 5),
+    342: ('cards/land_vs_sea/flow.cards', 85, 3),
+    343: ('cards/land_vs_sea/flow.cards', 86, 5),
+    344: ('cards/land_vs_sea/flow.cards', 90, 3),
+    345: ('cards/land_vs_sea/flow.cards', 91, 5),
+    346: ('cards/land_vs_sea/flow.cards', 93, 3),
+    348: ('cards/land_vs_sea/flow.cards', 44, 7),
+    350: ('cards/land_vs_sea/flow.cards', 72, 3),
+    352: ('cards/land_vs_sea/flow.cards', 99, 3),
+    353: ('cards/land_vs_sea/flow.cards', 100, 3),
+    355: ('cards/land_vs_sea/flow.cards', 101, 5),
+    356: ('cards/land_vs_sea/flow.cards', 118, 3),
+    357: ('cards/land_vs_sea/flow.cards', 122, 3),
+    358: ('cards/land_vs_sea/flow.cards', 125, 3),
+    359: ('cards/land_vs_sea/flow.cards', 127, 3),
+    360: ('cards/land_vs_sea/flow.cards', 128, 5),
+    361: ('cards/land_vs_sea/flow.cards', 129, 5),
+    363: ('cards/land_vs_sea/flow.cards', 105, 3),
+    365: ('cards/land_vs_sea/flow.cards', 106, 5),
+    366: ('cards/land_vs_sea/flow.cards', 137, 3),
+    367: ('cards/land_vs_sea/flow.cards', 138, 3),
+    368: ('cards/land_vs_sea/flow.cards', 139, 3),
+    370: ('cards/land_vs_sea/flow.cards', 110, 3),
+    371: ('cards/land_vs_sea/flow.cards', 111, 5),
+    373: ('cards/land_vs_sea/flow.cards', 78, 3),
+    376: ('cards/land_vs_sea/flow.cards', 79, 5),
+    377: ('cards/land_vs_sea/flow.cards', 80, 7),
+    379: ('cards/land_vs_sea/flow.cards', 99, 3),
+    380: ('cards/land_vs_sea/flow.cards', 100, 3),
+    382: ('cards/land_vs_sea/flow.cards', 101, 5),
+    383: ('cards/land_vs_sea/flow.cards', 118, 3),
+    384: ('cards/land_vs_sea/flow.cards', 122, 3),
+    385: ('cards/land_vs_sea/flow.cards', 125, 3),
+    386: ('cards/land_vs_sea/flow.cards', 127, 3),
+    387: ('cards/land_vs_sea/flow.cards', 128, 5),
+    388: ('cards/land_vs_sea/flow.cards', 129, 5),
+    390: ('cards/land_vs_sea/flow.cards', 105, 3),
+    392: ('cards/land_vs_sea/flow.cards', 106, 5),
+    393: ('cards/land_vs_sea/flow.cards', 137, 3),
+    394: ('cards/land_vs_sea/flow.cards', 138, 3),
+    395: ('cards/land_vs_sea/flow.cards', 139, 3),
+    397: ('cards/land_vs_sea/flow.cards', 110, 3),
+    398: ('cards/land_vs_sea/flow.cards', 111, 5),
+    400: ('cards/land_vs_sea/flow.cards', 85, 3),
+    401: ('cards/land_vs_sea/flow.cards', 86, 5),
+    402: ('cards/land_vs_sea/flow.cards', 90, 3),
+    403: ('cards/land_vs_sea/flow.cards', 91, 5),
+    404: ('cards/land_vs_sea/flow.cards', 93, 3),
+    406: ('cards/land_vs_sea/flow.cards', 49, 3),
+    416: ('cards/land_vs_sea/flow.cards', 54, 7),
 }
+
+INLINED = [
+    (291, 347, 'placement', ('cards/land_vs_sea/flow.cards', 43, 7)),
+    (293, 314, 'score_placement', ('cards/land_vs_sea/flow.cards', 73, 3)),
+    (296, 304, 'complete_area', ('cards/land_vs_sea/flow.cards', 101, 5)),
+    (306, 311, 'surround_waypoint', ('cards/land_vs_sea/flow.cards', 106, 5)),
+    (320, 341, 'score_placement', ('cards/land_vs_sea/flow.cards', 81, 7)),
+    (323, 331, 'complete_area', ('cards/land_vs_sea/flow.cards', 101, 5)),
+    (333, 338, 'surround_waypoint', ('cards/land_vs_sea/flow.cards', 106, 5)),
+    (349, 405, 'placement', ('cards/land_vs_sea/flow.cards', 45, 9)),
+    (351, 372, 'score_placement', ('cards/land_vs_sea/flow.cards', 73, 3)),
+    (354, 362, 'complete_area', ('cards/land_vs_sea/flow.cards', 101, 5)),
+    (364, 369, 'surround_waypoint', ('cards/land_vs_sea/flow.cards', 106, 5)),
+    (378, 399, 'score_placement', ('cards/land_vs_sea/flow.cards', 81, 7)),
+    (381, 389, 'complete_area', ('cards/land_vs_sea/flow.cards', 101, 5)),
+    (391, 396, 'surround_waypoint', ('cards/land_vs_sea/flow.cards', 106, 5)),
+]

@@ -250,12 +250,12 @@ def run__turn(g, c):
     # phase placements
     if logs:
         g.events.append(('phase', c.player.index, 'placements'))
-    # verb placement
+    # verb placement (called at cards/land_vs_sea/flow.cards:43:7)
     gv_place_tile(g, c)  # @ cards/land_vs_sea/flow.cards:72:3
-    # verb score_placement
+    # verb score_placement (called at cards/land_vs_sea/flow.cards:73:3)
     gv_announce_placement(g, c)  # @ cards/land_vs_sea/flow.cards:99:3
     for v_i16_area in n_areas_completed(g, c):  # @ cards/land_vs_sea/flow.cards:100:3
-        # verb complete_area
+        # verb complete_area (called at cards/land_vs_sea/flow.cards:101:5)
         v_i17_area = v_i16_area  # @ cards/land_vs_sea/flow.cards:101:5
         gv_announce_completion(g, c, v_i17_area)  # @ cards/land_vs_sea/flow.cards:118:3
         gv_side_scores_tiles(g, c, v_i17_area, n_area_tiles(g, c, v_i17_area))  # @ cards/land_vs_sea/flow.cards:122:3
@@ -263,23 +263,26 @@ def run__turn(g, c):
         for v_i17_waypoint in n_waypoints_in(g, c, v_i17_area):  # @ cards/land_vs_sea/flow.cards:127:3
             gv_return_waypoint(g, c, v_i17_waypoint)  # @ cards/land_vs_sea/flow.cards:128:5
             gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:129:5
+        # end of verb complete_area
     for v_i16_waypoint in n_waypoints_surrounded(g, c):  # @ cards/land_vs_sea/flow.cards:105:3
-        # verb surround_waypoint
+        # verb surround_waypoint (called at cards/land_vs_sea/flow.cards:106:5)
         v_i18_waypoint = v_i16_waypoint  # @ cards/land_vs_sea/flow.cards:106:5
         gv_announce_surrounded(g, c, v_i18_waypoint)  # @ cards/land_vs_sea/flow.cards:137:3
         gv_return_waypoint(g, c, v_i18_waypoint)  # @ cards/land_vs_sea/flow.cards:138:3
         gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:139:3
+        # end of verb surround_waypoint
     for v_i16_route in n_routes_joined(g, c):  # @ cards/land_vs_sea/flow.cards:110:3
         gv_announce_route_joined(g, c, v_i16_route)  # @ cards/land_vs_sea/flow.cards:111:5
+    # end of verb score_placement
     for v_i15_hole in n_holes_made(g, c):  # @ cards/land_vs_sea/flow.cards:78:3
         if not n_special_tile_fits(g, c, v_i15_hole):
             continue
         if g.may(c, 'placement.verb.special_tile', 'place special tile hole, then score what the last placement set off, in order: the tile placed, the areas it completed, the Waypoints it surrounded, the trade routes it joined'):  # @ cards/land_vs_sea/flow.cards:79:5
             gv_place_special_tile(g, c, v_i15_hole)  # @ cards/land_vs_sea/flow.cards:80:7
-            # verb score_placement
+            # verb score_placement (called at cards/land_vs_sea/flow.cards:81:7)
             gv_announce_placement(g, c)  # @ cards/land_vs_sea/flow.cards:99:3
             for v_i19_area in n_areas_completed(g, c):  # @ cards/land_vs_sea/flow.cards:100:3
-                # verb complete_area
+                # verb complete_area (called at cards/land_vs_sea/flow.cards:101:5)
                 v_i20_area = v_i19_area  # @ cards/land_vs_sea/flow.cards:101:5
                 gv_announce_completion(g, c, v_i20_area)  # @ cards/land_vs_sea/flow.cards:118:3
                 gv_side_scores_tiles(g, c, v_i20_area, n_area_tiles(g, c, v_i20_area))  # @ cards/land_vs_sea/flow.cards:122:3
@@ -287,26 +290,30 @@ def run__turn(g, c):
                 for v_i20_waypoint in n_waypoints_in(g, c, v_i20_area):  # @ cards/land_vs_sea/flow.cards:127:3
                     gv_return_waypoint(g, c, v_i20_waypoint)  # @ cards/land_vs_sea/flow.cards:128:5
                     gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:129:5
+                # end of verb complete_area
             for v_i19_waypoint in n_waypoints_surrounded(g, c):  # @ cards/land_vs_sea/flow.cards:105:3
-                # verb surround_waypoint
+                # verb surround_waypoint (called at cards/land_vs_sea/flow.cards:106:5)
                 v_i21_waypoint = v_i19_waypoint  # @ cards/land_vs_sea/flow.cards:106:5
                 gv_announce_surrounded(g, c, v_i21_waypoint)  # @ cards/land_vs_sea/flow.cards:137:3
                 gv_return_waypoint(g, c, v_i21_waypoint)  # @ cards/land_vs_sea/flow.cards:138:3
                 gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:139:3
+                # end of verb surround_waypoint
             for v_i19_route in n_routes_joined(g, c):  # @ cards/land_vs_sea/flow.cards:110:3
                 gv_announce_route_joined(g, c, v_i19_route)  # @ cards/land_vs_sea/flow.cards:111:5
+            # end of verb score_placement
     if n_placed_steal_tile(g, c):  # @ cards/land_vs_sea/flow.cards:85:3
         gv_steal_tile(g, c)  # @ cards/land_vs_sea/flow.cards:86:5
     if df_waypoints_in_play(g, c):  # @ cards/land_vs_sea/flow.cards:90:3
         gv_place_waypoint(g, c)  # @ cards/land_vs_sea/flow.cards:91:5
     gv_draw_tiles(g, c)  # @ cards/land_vs_sea/flow.cards:93:3
+    # end of verb placement
     if df_lone_player(g, c):  # @ cards/land_vs_sea/flow.cards:44:7
-        # verb placement
+        # verb placement (called at cards/land_vs_sea/flow.cards:45:9)
         gv_place_tile(g, c)  # @ cards/land_vs_sea/flow.cards:72:3
-        # verb score_placement
+        # verb score_placement (called at cards/land_vs_sea/flow.cards:73:3)
         gv_announce_placement(g, c)  # @ cards/land_vs_sea/flow.cards:99:3
         for v_i23_area in n_areas_completed(g, c):  # @ cards/land_vs_sea/flow.cards:100:3
-            # verb complete_area
+            # verb complete_area (called at cards/land_vs_sea/flow.cards:101:5)
             v_i24_area = v_i23_area  # @ cards/land_vs_sea/flow.cards:101:5
             gv_announce_completion(g, c, v_i24_area)  # @ cards/land_vs_sea/flow.cards:118:3
             gv_side_scores_tiles(g, c, v_i24_area, n_area_tiles(g, c, v_i24_area))  # @ cards/land_vs_sea/flow.cards:122:3
@@ -314,23 +321,26 @@ def run__turn(g, c):
             for v_i24_waypoint in n_waypoints_in(g, c, v_i24_area):  # @ cards/land_vs_sea/flow.cards:127:3
                 gv_return_waypoint(g, c, v_i24_waypoint)  # @ cards/land_vs_sea/flow.cards:128:5
                 gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:129:5
+            # end of verb complete_area
         for v_i23_waypoint in n_waypoints_surrounded(g, c):  # @ cards/land_vs_sea/flow.cards:105:3
-            # verb surround_waypoint
+            # verb surround_waypoint (called at cards/land_vs_sea/flow.cards:106:5)
             v_i25_waypoint = v_i23_waypoint  # @ cards/land_vs_sea/flow.cards:106:5
             gv_announce_surrounded(g, c, v_i25_waypoint)  # @ cards/land_vs_sea/flow.cards:137:3
             gv_return_waypoint(g, c, v_i25_waypoint)  # @ cards/land_vs_sea/flow.cards:138:3
             gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:139:3
+            # end of verb surround_waypoint
         for v_i23_route in n_routes_joined(g, c):  # @ cards/land_vs_sea/flow.cards:110:3
             gv_announce_route_joined(g, c, v_i23_route)  # @ cards/land_vs_sea/flow.cards:111:5
+        # end of verb score_placement
         for v_i22_hole in n_holes_made(g, c):  # @ cards/land_vs_sea/flow.cards:78:3
             if not n_special_tile_fits(g, c, v_i22_hole):
                 continue
             if g.may(c, 'placement.verb.special_tile', 'place special tile hole, then score what the last placement set off, in order: the tile placed, the areas it completed, the Waypoints it surrounded, the trade routes it joined'):  # @ cards/land_vs_sea/flow.cards:79:5
                 gv_place_special_tile(g, c, v_i22_hole)  # @ cards/land_vs_sea/flow.cards:80:7
-                # verb score_placement
+                # verb score_placement (called at cards/land_vs_sea/flow.cards:81:7)
                 gv_announce_placement(g, c)  # @ cards/land_vs_sea/flow.cards:99:3
                 for v_i26_area in n_areas_completed(g, c):  # @ cards/land_vs_sea/flow.cards:100:3
-                    # verb complete_area
+                    # verb complete_area (called at cards/land_vs_sea/flow.cards:101:5)
                     v_i27_area = v_i26_area  # @ cards/land_vs_sea/flow.cards:101:5
                     gv_announce_completion(g, c, v_i27_area)  # @ cards/land_vs_sea/flow.cards:118:3
                     gv_side_scores_tiles(g, c, v_i27_area, n_area_tiles(g, c, v_i27_area))  # @ cards/land_vs_sea/flow.cards:122:3
@@ -338,19 +348,23 @@ def run__turn(g, c):
                     for v_i27_waypoint in n_waypoints_in(g, c, v_i27_area):  # @ cards/land_vs_sea/flow.cards:127:3
                         gv_return_waypoint(g, c, v_i27_waypoint)  # @ cards/land_vs_sea/flow.cards:128:5
                         gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:129:5
+                    # end of verb complete_area
                 for v_i26_waypoint in n_waypoints_surrounded(g, c):  # @ cards/land_vs_sea/flow.cards:105:3
-                    # verb surround_waypoint
+                    # verb surround_waypoint (called at cards/land_vs_sea/flow.cards:106:5)
                     v_i28_waypoint = v_i26_waypoint  # @ cards/land_vs_sea/flow.cards:106:5
                     gv_announce_surrounded(g, c, v_i28_waypoint)  # @ cards/land_vs_sea/flow.cards:137:3
                     gv_return_waypoint(g, c, v_i28_waypoint)  # @ cards/land_vs_sea/flow.cards:138:3
                     gv_score_each(g, c, 1, n_waypoint_value(g, c), 'waypoint')  # @ cards/land_vs_sea/flow.cards:139:3
+                    # end of verb surround_waypoint
                 for v_i26_route in n_routes_joined(g, c):  # @ cards/land_vs_sea/flow.cards:110:3
                     gv_announce_route_joined(g, c, v_i26_route)  # @ cards/land_vs_sea/flow.cards:111:5
+                # end of verb score_placement
         if n_placed_steal_tile(g, c):  # @ cards/land_vs_sea/flow.cards:85:3
             gv_steal_tile(g, c)  # @ cards/land_vs_sea/flow.cards:86:5
         if df_waypoints_in_play(g, c):  # @ cards/land_vs_sea/flow.cards:90:3
             gv_place_waypoint(g, c)  # @ cards/land_vs_sea/flow.cards:91:5
         gv_draw_tiles(g, c)  # @ cards/land_vs_sea/flow.cards:93:3
+        # end of verb placement
     if df_game_over(g, c):  # @ cards/land_vs_sea/flow.cards:49:3
         g.end_when_held()
 
@@ -469,79 +483,96 @@ LINES = {
     263: ('cards/land_vs_sea/flow.cards', 127, 3),
     264: ('cards/land_vs_sea/flow.cards', 128, 5),
     265: ('cards/land_vs_sea/flow.cards', 129, 5),
-    266: ('cards/land_vs_sea/flow.cards', 105, 3),
-    268: ('cards/land_vs_sea/flow.cards', 106, 5),
-    269: ('cards/land_vs_sea/flow.cards', 137, 3),
-    270: ('cards/land_vs_sea/flow.cards', 138, 3),
-    271: ('cards/land_vs_sea/flow.cards', 139, 3),
-    272: ('cards/land_vs_sea/flow.cards', 110, 3),
-    273: ('cards/land_vs_sea/flow.cards', 111, 5),
-    274: ('cards/land_vs_sea/flow.cards', 78, 3),
-    277: ('cards/land_vs_sea/flow.cards', 79, 5),
-    278: ('cards/land_vs_sea/flow.cards', 80, 7),
-    280: ('cards/land_vs_sea/flow.cards', 99, 3),
-    281: ('cards/land_vs_sea/flow.cards', 100, 3),
-    283: ('cards/land_vs_sea/flow.cards', 101, 5),
-    284: ('cards/land_vs_sea/flow.cards', 118, 3),
-    285: ('cards/land_vs_sea/flow.cards', 122, 3),
-    286: ('cards/land_vs_sea/flow.cards', 125, 3),
-    287: ('cards/land_vs_sea/flow.cards', 127, 3),
-    288: ('cards/land_vs_sea/flow.cards', 128, 5),
-    289: ('cards/land_vs_sea/flow.cards', 129, 5),
-    290: ('cards/land_vs_sea/flow.cards', 105, 3),
-    292: ('cards/land_vs_sea/flow.cards', 106, 5),
-    293: ('cards/land_vs_sea/flow.cards', 137, 3),
-    294: ('cards/land_vs_sea/flow.cards', 138, 3),
-    295: ('cards/land_vs_sea/flow.cards', 139, 3),
-    296: ('cards/land_vs_sea/flow.cards', 110, 3),
-    297: ('cards/land_vs_sea/flow.cards', 111, 5),
-    298: ('cards/land_vs_sea/flow.cards', 85, 3),
-    299: ('cards/land_vs_sea/flow.cards', 86, 5),
-    300: ('cards/land_vs_sea/flow.cards', 90, 3),
-    301: ('cards/land_vs_sea/flow.cards', 91, 5),
-    302: ('cards/land_vs_sea/flow.cards', 93, 3),
-    303: ('cards/land_vs_sea/flow.cards', 44, 7),
-    305: ('cards/land_vs_sea/flow.cards', 72, 3),
-    307: ('cards/land_vs_sea/flow.cards', 99, 3),
-    308: ('cards/land_vs_sea/flow.cards', 100, 3),
-    310: ('cards/land_vs_sea/flow.cards', 101, 5),
-    311: ('cards/land_vs_sea/flow.cards', 118, 3),
-    312: ('cards/land_vs_sea/flow.cards', 122, 3),
-    313: ('cards/land_vs_sea/flow.cards', 125, 3),
-    314: ('cards/land_vs_sea/flow.cards', 127, 3),
-    315: ('cards/land_vs_sea/flow.cards', 128, 5),
-    316: ('cards/land_vs_sea/flow.cards', 129, 5),
-    317: ('cards/land_vs_sea/flow.cards', 105, 3),
-    319: ('cards/land_vs_sea/flow.cards', 106, 5),
-    320: ('cards/land_vs_sea/flow.cards', 137, 3),
-    321: ('cards/land_vs_sea/flow.cards', 138, 3),
-    322: ('cards/land_vs_sea/flow.cards', 139, 3),
-    323: ('cards/land_vs_sea/flow.cards', 110, 3),
-    324: ('cards/land_vs_sea/flow.cards', 111, 5),
-    325: ('cards/land_vs_sea/flow.cards', 78, 3),
-    328: ('cards/land_vs_sea/flow.cards', 79, 5),
-    329: ('cards/land_vs_sea/flow.cards', 80, 7),
-    331: ('cards/land_vs_sea/flow.cards', 99, 3),
-    332: ('cards/land_vs_sea/flow.cards', 100, 3),
-    334: ('cards/land_vs_sea/flow.cards', 101, 5),
-    335: ('cards/land_vs_sea/flow.cards', 118, 3),
-    336: ('cards/land_vs_sea/flow.cards', 122, 3),
-    337: ('cards/land_vs_sea/flow.cards', 125, 3),
-    338: ('cards/land_vs_sea/flow.cards', 127, 3),
-    339: ('cards/land_vs_sea/flow.cards', 128, 5),
-    340: ('cards/land_vs_sea/flow.cards', 129, 5),
-    341: ('cards/land_vs_sea/flow.cards', 105, 3),
-    343: ('cards/land_vs_sea/flow.cards', 106, 5),
-    344: ('cards/land_vs_sea/flow.cards', 137, 3),
-    345: ('cards/land_vs_sea/flow.cards', 138, 3),
-    346: ('cards/land_vs_sea/flow.cards', 139, 3),
-    347: ('cards/land_vs_sea/flow.cards', 110, 3),
-    348: ('cards/land_vs_sea/flow.cards', 111, 5),
-    349: ('cards/land_vs_sea/flow.cards', 85, 3),
-    350: ('cards/land_vs_sea/flow.cards', 86, 5),
-    351: ('cards/land_vs_sea/flow.cards', 90, 3),
-    352: ('cards/land_vs_sea/flow.cards', 91, 5),
-    353: ('cards/land_vs_sea/flow.cards', 93, 3),
-    354: ('cards/land_vs_sea/flow.cards', 49, 3),
-    364: ('cards/land_vs_sea/flow.cards', 54, 7),
+    267: ('cards/land_vs_sea/flow.cards', 105, 3),
+    269: ('cards/land_vs_sea/flow.cards', 106, 5),
+    270: ('cards/land_vs_sea/flow.cards', 137, 3),
+    271: ('cards/land_vs_sea/flow.cards', 138, 3),
+    272: ('cards/land_vs_sea/flow.cards', 139, 3),
+    274: ('cards/land_vs_sea/flow.cards', 110, 3),
+    275: ('cards/land_vs_sea/flow.cards', 111, 5),
+    277: ('cards/land_vs_sea/flow.cards', 78, 3),
+    280: ('cards/land_vs_sea/flow.cards', 79, 5),
+    281: ('cards/land_vs_sea/flow.cards', 80, 7),
+    283: ('cards/land_vs_sea/flow.cards', 99, 3),
+    284: ('cards/land_vs_sea/flow.cards', 100, 3),
+    286: ('cards/land_vs_sea/flow.cards', 101, 5),
+    287: ('cards/land_vs_sea/flow.cards', 118, 3),
+    288: ('cards/land_vs_sea/flow.cards', 122, 3),
+    289: ('cards/land_vs_sea/flow.cards', 125, 3),
+    290: ('cards/land_vs_sea/flow.cards', 127, 3),
+    291: ('cards/land_vs_sea/flow.cards', 128, 5),
+    292: ('cards/land_vs_sea/flow.cards', 129, 5),
+    294: ('cards/land_vs_sea/flow.cards', 105, 3),
+    296: ('cards/land_vs_sea/flow.cards', 106, 5),
+    297: ('cards/land_vs_sea/flow.cards', 137, 3),
+    298: ('cards/land_vs_sea/flow.cards', 138, 3),
+    299: ('cards/land_vs_sea/flow.cards', 139, 3),
+    301: ('cards/land_vs_sea/flow.cards', 110, 3),
+    302: ('cards/land_vs_sea/flow.cards', 111, 5),
+    304: ('cards/land_vs_sea/flow.cards', 85, 3),
+    305: ('cards/land_vs_sea/flow.cards', 86, 5),
+    306: ('cards/land_vs_sea/flow.cards', 90, 3),
+    307: ('cards/land_vs_sea/flow.cards', 91, 5),
+    308: ('cards/land_vs_sea/flow.cards', 93, 3),
+    310: ('cards/land_vs_sea/flow.cards', 44, 7),
+    312: ('cards/land_vs_sea/flow.cards', 72, 3),
+    314: ('cards/land_vs_sea/flow.cards', 99, 3),
+    315: ('cards/land_vs_sea/flow.cards', 100, 3),
+    317: ('cards/land_vs_sea/flow.cards', 101, 5),
+    318: ('cards/land_vs_sea/flow.cards', 118, 3),
+    319: ('cards/land_vs_sea/flow.cards', 122, 3),
+    320: ('cards/land_vs_sea/flow.cards', 125, 3),
+    321: ('cards/land_vs_sea/flow.cards', 127, 3),
+    322: ('cards/land_vs_sea/flow.cards', 128, 5),
+    323: ('cards/land_vs_sea/flow.cards', 129, 5),
+    325: ('cards/land_vs_sea/flow.cards', 105, 3),
+    327: ('cards/land_vs_sea/flow.cards', 106, 5),
+    328: ('cards/land_vs_sea/flow.cards', 137, 3),
+    329: ('cards/land_vs_sea/flow.cards', 138, 3),
+    330: ('cards/land_vs_sea/flow.cards', 139, 3),
+    332: ('cards/land_vs_sea/flow.cards', 110, 3),
+    333: ('cards/land_vs_sea/flow.cards', 111, 5),
+    335: ('cards/land_vs_sea/flow.cards', 78, 3),
+    338: ('cards/land_vs_sea/flow.cards', 79, 5),
+    339: ('cards/land_vs_sea/flow.cards', 80, 7),
+    341: ('cards/land_vs_sea/flow.cards', 99, 3),
+    342: ('cards/land_vs_sea/flow.cards', 100, 3),
+    344: ('cards/land_vs_sea/flow.cards', 101, 5),
+    345: ('cards/land_vs_sea/flow.cards', 118, 3),
+    346: ('cards/land_vs_sea/flow.cards', 122, 3),
+    347: ('cards/land_vs_sea/flow.cards', 125, 3),
+    348: ('cards/land_vs_sea/flow.cards', 127, 3),
+    349: ('cards/land_vs_sea/flow.cards', 128, 5),
+    350: ('cards/land_vs_sea/flow.cards', 129, 5),
+    352: ('cards/land_vs_sea/flow.cards', 105, 3),
+    354: ('cards/land_vs_sea/flow.cards', 106, 5),
+    355: ('cards/land_vs_sea/flow.cards', 137, 3),
+    356: ('cards/land_vs_sea/flow.cards', 138, 3),
+    357: ('cards/land_vs_sea/flow.cards', 139, 3),
+    359: ('cards/land_vs_sea/flow.cards', 110, 3),
+    360: ('cards/land_vs_sea/flow.cards', 111, 5),
+    362: ('cards/land_vs_sea/flow.cards', 85, 3),
+    363: ('cards/land_vs_sea/flow.cards', 86, 5),
+    364: ('cards/land_vs_sea/flow.cards', 90, 3),
+    365: ('cards/land_vs_sea/flow.cards', 91, 5),
+    366: ('cards/land_vs_sea/flow.cards', 93, 3),
+    368: ('cards/land_vs_sea/flow.cards', 49, 3),
+    378: ('cards/land_vs_sea/flow.cards', 54, 7),
 }
+
+INLINED = [
+    (253, 309, 'placement', ('cards/land_vs_sea/flow.cards', 43, 7)),
+    (255, 276, 'score_placement', ('cards/land_vs_sea/flow.cards', 73, 3)),
+    (258, 266, 'complete_area', ('cards/land_vs_sea/flow.cards', 101, 5)),
+    (268, 273, 'surround_waypoint', ('cards/land_vs_sea/flow.cards', 106, 5)),
+    (282, 303, 'score_placement', ('cards/land_vs_sea/flow.cards', 81, 7)),
+    (285, 293, 'complete_area', ('cards/land_vs_sea/flow.cards', 101, 5)),
+    (295, 300, 'surround_waypoint', ('cards/land_vs_sea/flow.cards', 106, 5)),
+    (311, 367, 'placement', ('cards/land_vs_sea/flow.cards', 45, 9)),
+    (313, 334, 'score_placement', ('cards/land_vs_sea/flow.cards', 73, 3)),
+    (316, 324, 'complete_area', ('cards/land_vs_sea/flow.cards', 101, 5)),
+    (326, 331, 'surround_waypoint', ('cards/land_vs_sea/flow.cards', 106, 5)),
+    (340, 361, 'score_placement', ('cards/land_vs_sea/flow.cards', 81, 7)),
+    (343, 351, 'complete_area', ('cards/land_vs_sea/flow.cards', 101, 5)),
+    (353, 358, 'surround_waypoint', ('cards/land_vs_sea/flow.cards', 106, 5)),
+]

@@ -568,17 +568,19 @@ def run__round(g, c):
         c2 = c if v_captain is c.player else c.for_player(v_captain)
         if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:75:9
             g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:76:11
-            # verb anchor
+            # verb anchor (called at cards/uncharted_passage/flow.cards:77:11)
             g.verbs['drop_anchor'](g, c2)  # @ cards/uncharted_passage/flow.cards:138:3
             if c2.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:139:3
                 if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:142:5
                     g.verbs['crew_actions'](g, c2)  # @ cards/uncharted_passage/flow.cards:143:7
             else:
-                # verb scurvy_check
+                # verb scurvy_check (called at cards/uncharted_passage/flow.cards:148:5)
                 g.verbs['offer_rum'](g, c2)  # @ cards/uncharted_passage/flow.cards:159:3
                 g.verbs['scurvy'](g, c2, max(g, c2, (g.natives['scurvy_distance'](g, c2) - g.natives['scurvy_stamina'](g, c2)), 0))  # @ cards/uncharted_passage/flow.cards:160:3
+                # end of verb scurvy_check
                 if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:149:5
                     g.verbs['anchorage_rewards'](g, c2)  # @ cards/uncharted_passage/flow.cards:150:7
+            # end of verb anchor
     if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase sharing
@@ -679,17 +681,19 @@ def loop__round(g, c, number, limit):
         for c3 in o1:  # @ cards/uncharted_passage/flow.cards:74:7
             if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:75:9
                 gv_sail(g, c3)  # @ cards/uncharted_passage/flow.cards:76:11
-                # verb anchor
+                # verb anchor (called at cards/uncharted_passage/flow.cards:77:11)
                 gv_drop_anchor(g, c3)  # @ cards/uncharted_passage/flow.cards:138:3
                 if c3.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:139:3
                     if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:142:5
                         gv_crew_actions(g, c3)  # @ cards/uncharted_passage/flow.cards:143:7
                 else:
-                    # verb scurvy_check
+                    # verb scurvy_check (called at cards/uncharted_passage/flow.cards:148:5)
                     gv_offer_rum(g, c3)  # @ cards/uncharted_passage/flow.cards:159:3
                     gv_scurvy(g, c3, max(g, c3, (n_scurvy_distance(g, c3) - n_scurvy_stamina(g, c3)), 0))  # @ cards/uncharted_passage/flow.cards:160:3
+                    # end of verb scurvy_check
                     if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:149:5
                         gv_anchorage_rewards(g, c3)  # @ cards/uncharted_passage/flow.cards:150:7
+                # end of verb anchor
         if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
         # phase sharing
@@ -954,53 +958,60 @@ LINES = {
     575: ('cards/uncharted_passage/flow.cards', 143, 7),
     578: ('cards/uncharted_passage/flow.cards', 159, 3),
     579: ('cards/uncharted_passage/flow.cards', 160, 3),
-    580: ('cards/uncharted_passage/flow.cards', 149, 5),
-    581: ('cards/uncharted_passage/flow.cards', 150, 7),
-    582: ('cards/uncharted_passage/flow.cards', 95, 3),
-    587: ('cards/uncharted_passage/flow.cards', 84, 7),
-    588: ('cards/uncharted_passage/flow.cards', 85, 9),
-    589: ('cards/uncharted_passage/flow.cards', 95, 3),
-    594: ('cards/uncharted_passage/flow.cards', 89, 7),
-    595: ('cards/uncharted_passage/flow.cards', 95, 3),
-    606: ('cards/uncharted_passage/flow.cards', 102, 7),
-    607: ('cards/uncharted_passage/flow.cards', 103, 7),
-    609: ('cards/uncharted_passage/flow.cards', 106, 9),
-    610: ('cards/uncharted_passage/flow.cards', 107, 11),
-    612: ('cards/uncharted_passage/flow.cards', 109, 11),
-    642: ('cards/uncharted_passage/flow.cards', 37, 7),
-    643: ('cards/uncharted_passage/flow.cards', 95, 3),
-    646: ('cards/uncharted_passage/flow.cards', 41, 7),
-    647: ('cards/uncharted_passage/flow.cards', 42, 9),
-    648: ('cards/uncharted_passage/flow.cards', 95, 3),
-    651: ('cards/uncharted_passage/flow.cards', 47, 7),
-    652: ('cards/uncharted_passage/flow.cards', 51, 7),
-    653: ('cards/uncharted_passage/flow.cards', 52, 9),
-    654: ('cards/uncharted_passage/flow.cards', 53, 11),
-    655: ('cards/uncharted_passage/flow.cards', 95, 3),
-    658: ('cards/uncharted_passage/flow.cards', 59, 7),
-    659: ('cards/uncharted_passage/flow.cards', 64, 7),
-    663: ('cards/uncharted_passage/flow.cards', 64, 7),
-    666: ('cards/uncharted_passage/flow.cards', 64, 7),
-    667: ('cards/uncharted_passage/flow.cards', 65, 9),
-    668: ('cards/uncharted_passage/flow.cards', 66, 11),
-    669: ('cards/uncharted_passage/flow.cards', 95, 3),
-    672: ('cards/uncharted_passage/flow.cards', 74, 7),
-    676: ('cards/uncharted_passage/flow.cards', 74, 7),
-    679: ('cards/uncharted_passage/flow.cards', 74, 7),
-    680: ('cards/uncharted_passage/flow.cards', 75, 9),
-    681: ('cards/uncharted_passage/flow.cards', 76, 11),
-    683: ('cards/uncharted_passage/flow.cards', 138, 3),
-    684: ('cards/uncharted_passage/flow.cards', 139, 3),
-    685: ('cards/uncharted_passage/flow.cards', 142, 5),
-    686: ('cards/uncharted_passage/flow.cards', 143, 7),
-    689: ('cards/uncharted_passage/flow.cards', 159, 3),
-    690: ('cards/uncharted_passage/flow.cards', 160, 3),
-    691: ('cards/uncharted_passage/flow.cards', 149, 5),
-    692: ('cards/uncharted_passage/flow.cards', 150, 7),
-    693: ('cards/uncharted_passage/flow.cards', 95, 3),
-    696: ('cards/uncharted_passage/flow.cards', 84, 7),
-    697: ('cards/uncharted_passage/flow.cards', 85, 9),
-    698: ('cards/uncharted_passage/flow.cards', 95, 3),
-    701: ('cards/uncharted_passage/flow.cards', 89, 7),
+    581: ('cards/uncharted_passage/flow.cards', 149, 5),
+    582: ('cards/uncharted_passage/flow.cards', 150, 7),
+    584: ('cards/uncharted_passage/flow.cards', 95, 3),
+    589: ('cards/uncharted_passage/flow.cards', 84, 7),
+    590: ('cards/uncharted_passage/flow.cards', 85, 9),
+    591: ('cards/uncharted_passage/flow.cards', 95, 3),
+    596: ('cards/uncharted_passage/flow.cards', 89, 7),
+    597: ('cards/uncharted_passage/flow.cards', 95, 3),
+    608: ('cards/uncharted_passage/flow.cards', 102, 7),
+    609: ('cards/uncharted_passage/flow.cards', 103, 7),
+    611: ('cards/uncharted_passage/flow.cards', 106, 9),
+    612: ('cards/uncharted_passage/flow.cards', 107, 11),
+    614: ('cards/uncharted_passage/flow.cards', 109, 11),
+    644: ('cards/uncharted_passage/flow.cards', 37, 7),
+    645: ('cards/uncharted_passage/flow.cards', 95, 3),
+    648: ('cards/uncharted_passage/flow.cards', 41, 7),
+    649: ('cards/uncharted_passage/flow.cards', 42, 9),
+    650: ('cards/uncharted_passage/flow.cards', 95, 3),
+    653: ('cards/uncharted_passage/flow.cards', 47, 7),
+    654: ('cards/uncharted_passage/flow.cards', 51, 7),
+    655: ('cards/uncharted_passage/flow.cards', 52, 9),
+    656: ('cards/uncharted_passage/flow.cards', 53, 11),
+    657: ('cards/uncharted_passage/flow.cards', 95, 3),
+    660: ('cards/uncharted_passage/flow.cards', 59, 7),
+    661: ('cards/uncharted_passage/flow.cards', 64, 7),
+    665: ('cards/uncharted_passage/flow.cards', 64, 7),
+    668: ('cards/uncharted_passage/flow.cards', 64, 7),
+    669: ('cards/uncharted_passage/flow.cards', 65, 9),
+    670: ('cards/uncharted_passage/flow.cards', 66, 11),
+    671: ('cards/uncharted_passage/flow.cards', 95, 3),
+    674: ('cards/uncharted_passage/flow.cards', 74, 7),
+    678: ('cards/uncharted_passage/flow.cards', 74, 7),
+    681: ('cards/uncharted_passage/flow.cards', 74, 7),
+    682: ('cards/uncharted_passage/flow.cards', 75, 9),
+    683: ('cards/uncharted_passage/flow.cards', 76, 11),
+    685: ('cards/uncharted_passage/flow.cards', 138, 3),
+    686: ('cards/uncharted_passage/flow.cards', 139, 3),
+    687: ('cards/uncharted_passage/flow.cards', 142, 5),
+    688: ('cards/uncharted_passage/flow.cards', 143, 7),
+    691: ('cards/uncharted_passage/flow.cards', 159, 3),
+    692: ('cards/uncharted_passage/flow.cards', 160, 3),
+    694: ('cards/uncharted_passage/flow.cards', 149, 5),
+    695: ('cards/uncharted_passage/flow.cards', 150, 7),
+    697: ('cards/uncharted_passage/flow.cards', 95, 3),
+    700: ('cards/uncharted_passage/flow.cards', 84, 7),
+    701: ('cards/uncharted_passage/flow.cards', 85, 9),
     702: ('cards/uncharted_passage/flow.cards', 95, 3),
+    705: ('cards/uncharted_passage/flow.cards', 89, 7),
+    706: ('cards/uncharted_passage/flow.cards', 95, 3),
 }
+
+INLINED = [
+    (571, 583, 'anchor', ('cards/uncharted_passage/flow.cards', 77, 11)),
+    (577, 580, 'scurvy_check', ('cards/uncharted_passage/flow.cards', 148, 5)),
+    (684, 696, 'anchor', ('cards/uncharted_passage/flow.cards', 77, 11)),
+    (690, 693, 'scurvy_check', ('cards/uncharted_passage/flow.cards', 148, 5)),
+]

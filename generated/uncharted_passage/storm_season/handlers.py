@@ -600,17 +600,19 @@ def run__round(g, c):
         c2 = c if v_captain is c.player else c.for_player(v_captain)
         if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:75:9
             g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:76:11
-            # verb anchor
+            # verb anchor (called at cards/uncharted_passage/flow.cards:77:11)
             g.verbs['drop_anchor'](g, c2)  # @ cards/uncharted_passage/flow.cards:138:3
             if c2.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:139:3
                 if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:142:5
                     g.verbs['crew_actions'](g, c2)  # @ cards/uncharted_passage/flow.cards:143:7
             else:
-                # verb scurvy_check
+                # verb scurvy_check (called at cards/uncharted_passage/flow.cards:148:5)
                 g.verbs['offer_rum'](g, c2)  # @ cards/uncharted_passage/flow.cards:159:3
                 g.verbs['scurvy'](g, c2, max(g, c2, (g.natives['scurvy_distance'](g, c2) - g.natives['scurvy_stamina'](g, c2)), 0))  # @ cards/uncharted_passage/flow.cards:160:3
+                # end of verb scurvy_check
                 if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:149:5
                     g.verbs['anchorage_rewards'](g, c2)  # @ cards/uncharted_passage/flow.cards:150:7
+            # end of verb anchor
     if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase sharing
@@ -719,17 +721,19 @@ def loop__round(g, c, number, limit):
         for c3 in o1:  # @ cards/uncharted_passage/flow.cards:74:7
             if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:75:9
                 gv_sail(g, c3)  # @ cards/uncharted_passage/flow.cards:76:11
-                # verb anchor
+                # verb anchor (called at cards/uncharted_passage/flow.cards:77:11)
                 gv_drop_anchor(g, c3)  # @ cards/uncharted_passage/flow.cards:138:3
                 if c3.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:139:3
                     if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:142:5
                         gv_crew_actions(g, c3)  # @ cards/uncharted_passage/flow.cards:143:7
                 else:
-                    # verb scurvy_check
+                    # verb scurvy_check (called at cards/uncharted_passage/flow.cards:148:5)
                     gv_offer_rum(g, c3)  # @ cards/uncharted_passage/flow.cards:159:3
                     gv_scurvy(g, c3, max(g, c3, (n_scurvy_distance(g, c3) - n_scurvy_stamina(g, c3)), 0))  # @ cards/uncharted_passage/flow.cards:160:3
+                    # end of verb scurvy_check
                     if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:149:5
                         gv_anchorage_rewards(g, c3)  # @ cards/uncharted_passage/flow.cards:150:7
+                # end of verb anchor
         if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
         # phase sharing
@@ -1010,59 +1014,66 @@ LINES = {
     607: ('cards/uncharted_passage/flow.cards', 143, 7),
     610: ('cards/uncharted_passage/flow.cards', 159, 3),
     611: ('cards/uncharted_passage/flow.cards', 160, 3),
-    612: ('cards/uncharted_passage/flow.cards', 149, 5),
-    613: ('cards/uncharted_passage/flow.cards', 150, 7),
-    614: ('cards/uncharted_passage/flow.cards', 95, 3),
-    619: ('cards/uncharted_passage/flow.cards', 84, 7),
-    620: ('cards/uncharted_passage/flow.cards', 85, 9),
-    621: ('cards/uncharted_passage/flow.cards', 95, 3),
-    626: ('cards/uncharted_passage/flow.cards', 89, 7),
-    627: ('cards/uncharted_passage/flow.cards', 95, 3),
-    638: ('cards/uncharted_passage/flow.cards', 102, 7),
-    639: ('cards/uncharted_passage/flow.cards', 103, 7),
-    641: ('cards/uncharted_passage/flow.cards', 106, 9),
-    642: ('cards/uncharted_passage/flow.cards', 107, 11),
-    644: ('cards/uncharted_passage/flow.cards', 109, 11),
-    674: ('cards/uncharted_passage/flow.cards', 37, 7),
-    675: ('cards/uncharted_passage/flow.cards', 95, 3),
-    678: ('cards/uncharted_passage/flow.cards', 41, 7),
-    679: ('cards/uncharted_passage/flow.cards', 42, 9),
-    680: ('cards/uncharted_passage/flow.cards', 95, 3),
-    683: ('cards/uncharted_passage/variants/storm_season.yaml', 11, 9),
-    684: ('cards/uncharted_passage/variants/storm_season.yaml', 12, 11),
-    685: ('cards/uncharted_passage/variants/storm_season.yaml', 13, 13),
-    686: ('cards/uncharted_passage/variants/storm_season.yaml', 14, 13),
-    687: ('cards/uncharted_passage/variants/storm_season.yaml', 15, 15),
-    688: ('cards/uncharted_passage/flow.cards', 95, 3),
-    691: ('cards/uncharted_passage/flow.cards', 47, 7),
-    692: ('cards/uncharted_passage/flow.cards', 51, 7),
-    693: ('cards/uncharted_passage/flow.cards', 52, 9),
-    694: ('cards/uncharted_passage/flow.cards', 53, 11),
-    695: ('cards/uncharted_passage/flow.cards', 95, 3),
-    698: ('cards/uncharted_passage/flow.cards', 59, 7),
-    699: ('cards/uncharted_passage/flow.cards', 64, 7),
-    703: ('cards/uncharted_passage/flow.cards', 64, 7),
-    706: ('cards/uncharted_passage/flow.cards', 64, 7),
-    707: ('cards/uncharted_passage/flow.cards', 65, 9),
-    708: ('cards/uncharted_passage/flow.cards', 66, 11),
-    709: ('cards/uncharted_passage/flow.cards', 95, 3),
-    712: ('cards/uncharted_passage/flow.cards', 74, 7),
-    716: ('cards/uncharted_passage/flow.cards', 74, 7),
-    719: ('cards/uncharted_passage/flow.cards', 74, 7),
-    720: ('cards/uncharted_passage/flow.cards', 75, 9),
-    721: ('cards/uncharted_passage/flow.cards', 76, 11),
-    723: ('cards/uncharted_passage/flow.cards', 138, 3),
-    724: ('cards/uncharted_passage/flow.cards', 139, 3),
-    725: ('cards/uncharted_passage/flow.cards', 142, 5),
-    726: ('cards/uncharted_passage/flow.cards', 143, 7),
-    729: ('cards/uncharted_passage/flow.cards', 159, 3),
-    730: ('cards/uncharted_passage/flow.cards', 160, 3),
-    731: ('cards/uncharted_passage/flow.cards', 149, 5),
-    732: ('cards/uncharted_passage/flow.cards', 150, 7),
-    733: ('cards/uncharted_passage/flow.cards', 95, 3),
-    736: ('cards/uncharted_passage/flow.cards', 84, 7),
-    737: ('cards/uncharted_passage/flow.cards', 85, 9),
-    738: ('cards/uncharted_passage/flow.cards', 95, 3),
-    741: ('cards/uncharted_passage/flow.cards', 89, 7),
+    613: ('cards/uncharted_passage/flow.cards', 149, 5),
+    614: ('cards/uncharted_passage/flow.cards', 150, 7),
+    616: ('cards/uncharted_passage/flow.cards', 95, 3),
+    621: ('cards/uncharted_passage/flow.cards', 84, 7),
+    622: ('cards/uncharted_passage/flow.cards', 85, 9),
+    623: ('cards/uncharted_passage/flow.cards', 95, 3),
+    628: ('cards/uncharted_passage/flow.cards', 89, 7),
+    629: ('cards/uncharted_passage/flow.cards', 95, 3),
+    640: ('cards/uncharted_passage/flow.cards', 102, 7),
+    641: ('cards/uncharted_passage/flow.cards', 103, 7),
+    643: ('cards/uncharted_passage/flow.cards', 106, 9),
+    644: ('cards/uncharted_passage/flow.cards', 107, 11),
+    646: ('cards/uncharted_passage/flow.cards', 109, 11),
+    676: ('cards/uncharted_passage/flow.cards', 37, 7),
+    677: ('cards/uncharted_passage/flow.cards', 95, 3),
+    680: ('cards/uncharted_passage/flow.cards', 41, 7),
+    681: ('cards/uncharted_passage/flow.cards', 42, 9),
+    682: ('cards/uncharted_passage/flow.cards', 95, 3),
+    685: ('cards/uncharted_passage/variants/storm_season.yaml', 11, 9),
+    686: ('cards/uncharted_passage/variants/storm_season.yaml', 12, 11),
+    687: ('cards/uncharted_passage/variants/storm_season.yaml', 13, 13),
+    688: ('cards/uncharted_passage/variants/storm_season.yaml', 14, 13),
+    689: ('cards/uncharted_passage/variants/storm_season.yaml', 15, 15),
+    690: ('cards/uncharted_passage/flow.cards', 95, 3),
+    693: ('cards/uncharted_passage/flow.cards', 47, 7),
+    694: ('cards/uncharted_passage/flow.cards', 51, 7),
+    695: ('cards/uncharted_passage/flow.cards', 52, 9),
+    696: ('cards/uncharted_passage/flow.cards', 53, 11),
+    697: ('cards/uncharted_passage/flow.cards', 95, 3),
+    700: ('cards/uncharted_passage/flow.cards', 59, 7),
+    701: ('cards/uncharted_passage/flow.cards', 64, 7),
+    705: ('cards/uncharted_passage/flow.cards', 64, 7),
+    708: ('cards/uncharted_passage/flow.cards', 64, 7),
+    709: ('cards/uncharted_passage/flow.cards', 65, 9),
+    710: ('cards/uncharted_passage/flow.cards', 66, 11),
+    711: ('cards/uncharted_passage/flow.cards', 95, 3),
+    714: ('cards/uncharted_passage/flow.cards', 74, 7),
+    718: ('cards/uncharted_passage/flow.cards', 74, 7),
+    721: ('cards/uncharted_passage/flow.cards', 74, 7),
+    722: ('cards/uncharted_passage/flow.cards', 75, 9),
+    723: ('cards/uncharted_passage/flow.cards', 76, 11),
+    725: ('cards/uncharted_passage/flow.cards', 138, 3),
+    726: ('cards/uncharted_passage/flow.cards', 139, 3),
+    727: ('cards/uncharted_passage/flow.cards', 142, 5),
+    728: ('cards/uncharted_passage/flow.cards', 143, 7),
+    731: ('cards/uncharted_passage/flow.cards', 159, 3),
+    732: ('cards/uncharted_passage/flow.cards', 160, 3),
+    734: ('cards/uncharted_passage/flow.cards', 149, 5),
+    735: ('cards/uncharted_passage/flow.cards', 150, 7),
+    737: ('cards/uncharted_passage/flow.cards', 95, 3),
+    740: ('cards/uncharted_passage/flow.cards', 84, 7),
+    741: ('cards/uncharted_passage/flow.cards', 85, 9),
     742: ('cards/uncharted_passage/flow.cards', 95, 3),
+    745: ('cards/uncharted_passage/flow.cards', 89, 7),
+    746: ('cards/uncharted_passage/flow.cards', 95, 3),
 }
+
+INLINED = [
+    (603, 615, 'anchor', ('cards/uncharted_passage/flow.cards', 77, 11)),
+    (609, 612, 'scurvy_check', ('cards/uncharted_passage/flow.cards', 148, 5)),
+    (724, 736, 'anchor', ('cards/uncharted_passage/flow.cards', 77, 11)),
+    (730, 733, 'scurvy_check', ('cards/uncharted_passage/flow.cards', 148, 5)),
+]

@@ -579,17 +579,19 @@ def run__round(g, c):
         c2 = c if v_captain is c.player else c.for_player(v_captain)
         if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:75:9
             g.verbs['sail'](g, c2)  # @ cards/uncharted_passage/flow.cards:76:11
-            # verb anchor
+            # verb anchor (called at cards/uncharted_passage/flow.cards:77:11)
             g.verbs['drop_anchor'](g, c2)  # @ cards/uncharted_passage/flow.cards:138:3
             if c2.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:139:3
                 if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:142:5
                     g.verbs['crew_actions'](g, c2)  # @ cards/uncharted_passage/flow.cards:143:7
             else:
-                # verb scurvy_check
+                # verb scurvy_check (called at cards/uncharted_passage/flow.cards:148:5)
                 g.verbs['offer_rum'](g, c2)  # @ cards/uncharted_passage/flow.cards:159:3
                 g.verbs['scurvy'](g, c2, max(g, c2, (g.natives['scurvy_distance'](g, c2) - g.natives['scurvy_stamina'](g, c2)), 0))  # @ cards/uncharted_passage/flow.cards:160:3
+                # end of verb scurvy_check
                 if (not g.board.get('over')):  # @ cards/uncharted_passage/flow.cards:149:5
                     g.verbs['anchorage_rewards'](g, c2)  # @ cards/uncharted_passage/flow.cards:150:7
+            # end of verb anchor
     if g.board.get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
         g.end_when_held()
     # phase sharing
@@ -690,17 +692,19 @@ def loop__round(g, c, number, limit):
         for c3 in o1:  # @ cards/uncharted_passage/flow.cards:74:7
             if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:75:9
                 gv_sail(g, c3)  # @ cards/uncharted_passage/flow.cards:76:11
-                # verb anchor
+                # verb anchor (called at cards/uncharted_passage/flow.cards:77:11)
                 gv_drop_anchor(g, c3)  # @ cards/uncharted_passage/flow.cards:138:3
                 if c3.player.flags.get('docked'):  # @ cards/uncharted_passage/flow.cards:139:3
                     if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:142:5
                         gv_crew_actions(g, c3)  # @ cards/uncharted_passage/flow.cards:143:7
                 else:
-                    # verb scurvy_check
+                    # verb scurvy_check (called at cards/uncharted_passage/flow.cards:148:5)
                     gv_offer_rum(g, c3)  # @ cards/uncharted_passage/flow.cards:159:3
                     gv_scurvy(g, c3, max(g, c3, (n_scurvy_distance(g, c3) - n_scurvy_stamina(g, c3)), 0))  # @ cards/uncharted_passage/flow.cards:160:3
+                    # end of verb scurvy_check
                     if (not board_get('over')):  # @ cards/uncharted_passage/flow.cards:149:5
                         gv_anchorage_rewards(g, c3)  # @ cards/uncharted_passage/flow.cards:150:7
+                # end of verb anchor
         if board_get('over'):  # @ cards/uncharted_passage/flow.cards:95:3
             g.end_when_held()
         # phase sharing
@@ -970,53 +974,60 @@ LINES = {
     586: ('cards/uncharted_passage/flow.cards', 143, 7),
     589: ('cards/uncharted_passage/flow.cards', 159, 3),
     590: ('cards/uncharted_passage/flow.cards', 160, 3),
-    591: ('cards/uncharted_passage/flow.cards', 149, 5),
-    592: ('cards/uncharted_passage/flow.cards', 150, 7),
-    593: ('cards/uncharted_passage/flow.cards', 95, 3),
-    598: ('cards/uncharted_passage/flow.cards', 84, 7),
-    599: ('cards/uncharted_passage/flow.cards', 85, 9),
-    600: ('cards/uncharted_passage/flow.cards', 95, 3),
-    605: ('cards/uncharted_passage/flow.cards', 89, 7),
-    606: ('cards/uncharted_passage/flow.cards', 95, 3),
-    617: ('cards/uncharted_passage/flow.cards', 102, 7),
-    618: ('cards/uncharted_passage/flow.cards', 103, 7),
-    620: ('cards/uncharted_passage/flow.cards', 106, 9),
-    621: ('cards/uncharted_passage/flow.cards', 107, 11),
-    623: ('cards/uncharted_passage/flow.cards', 109, 11),
-    653: ('cards/uncharted_passage/flow.cards', 37, 7),
-    654: ('cards/uncharted_passage/flow.cards', 95, 3),
-    657: ('cards/uncharted_passage/flow.cards', 41, 7),
-    658: ('cards/uncharted_passage/flow.cards', 42, 9),
-    659: ('cards/uncharted_passage/flow.cards', 95, 3),
-    662: ('cards/uncharted_passage/flow.cards', 47, 7),
-    663: ('cards/uncharted_passage/flow.cards', 51, 7),
-    664: ('cards/uncharted_passage/flow.cards', 52, 9),
-    665: ('cards/uncharted_passage/flow.cards', 53, 11),
-    666: ('cards/uncharted_passage/flow.cards', 95, 3),
-    669: ('cards/uncharted_passage/flow.cards', 59, 7),
-    670: ('cards/uncharted_passage/flow.cards', 64, 7),
-    674: ('cards/uncharted_passage/flow.cards', 64, 7),
-    677: ('cards/uncharted_passage/flow.cards', 64, 7),
-    678: ('cards/uncharted_passage/flow.cards', 65, 9),
-    679: ('cards/uncharted_passage/flow.cards', 66, 11),
-    680: ('cards/uncharted_passage/flow.cards', 95, 3),
-    683: ('cards/uncharted_passage/flow.cards', 74, 7),
-    687: ('cards/uncharted_passage/flow.cards', 74, 7),
-    690: ('cards/uncharted_passage/flow.cards', 74, 7),
-    691: ('cards/uncharted_passage/flow.cards', 75, 9),
-    692: ('cards/uncharted_passage/flow.cards', 76, 11),
-    694: ('cards/uncharted_passage/flow.cards', 138, 3),
-    695: ('cards/uncharted_passage/flow.cards', 139, 3),
-    696: ('cards/uncharted_passage/flow.cards', 142, 5),
-    697: ('cards/uncharted_passage/flow.cards', 143, 7),
-    700: ('cards/uncharted_passage/flow.cards', 159, 3),
-    701: ('cards/uncharted_passage/flow.cards', 160, 3),
-    702: ('cards/uncharted_passage/flow.cards', 149, 5),
-    703: ('cards/uncharted_passage/flow.cards', 150, 7),
-    704: ('cards/uncharted_passage/flow.cards', 95, 3),
-    707: ('cards/uncharted_passage/flow.cards', 84, 7),
-    708: ('cards/uncharted_passage/flow.cards', 85, 9),
-    709: ('cards/uncharted_passage/flow.cards', 95, 3),
-    712: ('cards/uncharted_passage/flow.cards', 89, 7),
+    592: ('cards/uncharted_passage/flow.cards', 149, 5),
+    593: ('cards/uncharted_passage/flow.cards', 150, 7),
+    595: ('cards/uncharted_passage/flow.cards', 95, 3),
+    600: ('cards/uncharted_passage/flow.cards', 84, 7),
+    601: ('cards/uncharted_passage/flow.cards', 85, 9),
+    602: ('cards/uncharted_passage/flow.cards', 95, 3),
+    607: ('cards/uncharted_passage/flow.cards', 89, 7),
+    608: ('cards/uncharted_passage/flow.cards', 95, 3),
+    619: ('cards/uncharted_passage/flow.cards', 102, 7),
+    620: ('cards/uncharted_passage/flow.cards', 103, 7),
+    622: ('cards/uncharted_passage/flow.cards', 106, 9),
+    623: ('cards/uncharted_passage/flow.cards', 107, 11),
+    625: ('cards/uncharted_passage/flow.cards', 109, 11),
+    655: ('cards/uncharted_passage/flow.cards', 37, 7),
+    656: ('cards/uncharted_passage/flow.cards', 95, 3),
+    659: ('cards/uncharted_passage/flow.cards', 41, 7),
+    660: ('cards/uncharted_passage/flow.cards', 42, 9),
+    661: ('cards/uncharted_passage/flow.cards', 95, 3),
+    664: ('cards/uncharted_passage/flow.cards', 47, 7),
+    665: ('cards/uncharted_passage/flow.cards', 51, 7),
+    666: ('cards/uncharted_passage/flow.cards', 52, 9),
+    667: ('cards/uncharted_passage/flow.cards', 53, 11),
+    668: ('cards/uncharted_passage/flow.cards', 95, 3),
+    671: ('cards/uncharted_passage/flow.cards', 59, 7),
+    672: ('cards/uncharted_passage/flow.cards', 64, 7),
+    676: ('cards/uncharted_passage/flow.cards', 64, 7),
+    679: ('cards/uncharted_passage/flow.cards', 64, 7),
+    680: ('cards/uncharted_passage/flow.cards', 65, 9),
+    681: ('cards/uncharted_passage/flow.cards', 66, 11),
+    682: ('cards/uncharted_passage/flow.cards', 95, 3),
+    685: ('cards/uncharted_passage/flow.cards', 74, 7),
+    689: ('cards/uncharted_passage/flow.cards', 74, 7),
+    692: ('cards/uncharted_passage/flow.cards', 74, 7),
+    693: ('cards/uncharted_passage/flow.cards', 75, 9),
+    694: ('cards/uncharted_passage/flow.cards', 76, 11),
+    696: ('cards/uncharted_passage/flow.cards', 138, 3),
+    697: ('cards/uncharted_passage/flow.cards', 139, 3),
+    698: ('cards/uncharted_passage/flow.cards', 142, 5),
+    699: ('cards/uncharted_passage/flow.cards', 143, 7),
+    702: ('cards/uncharted_passage/flow.cards', 159, 3),
+    703: ('cards/uncharted_passage/flow.cards', 160, 3),
+    705: ('cards/uncharted_passage/flow.cards', 149, 5),
+    706: ('cards/uncharted_passage/flow.cards', 150, 7),
+    708: ('cards/uncharted_passage/flow.cards', 95, 3),
+    711: ('cards/uncharted_passage/flow.cards', 84, 7),
+    712: ('cards/uncharted_passage/flow.cards', 85, 9),
     713: ('cards/uncharted_passage/flow.cards', 95, 3),
+    716: ('cards/uncharted_passage/flow.cards', 89, 7),
+    717: ('cards/uncharted_passage/flow.cards', 95, 3),
 }
+
+INLINED = [
+    (582, 594, 'anchor', ('cards/uncharted_passage/flow.cards', 77, 11)),
+    (588, 591, 'scurvy_check', ('cards/uncharted_passage/flow.cards', 148, 5)),
+    (695, 707, 'anchor', ('cards/uncharted_passage/flow.cards', 77, 11)),
+    (701, 704, 'scurvy_check', ('cards/uncharted_passage/flow.cards', 148, 5)),
+]
