@@ -2060,14 +2060,7 @@ def lift_curse(g: Game, c: Context) -> None:
     cursed = c.player.flags["cursed"]
     if not cursed:
         return
-    cabins = sorted(cursed)
-    cabin = cabins[0]
-    if len(cabins) > 1:
-        options = tuple(str(n) for n in cabins)
-        question = Question(
-            LIFT_CURSE, c.player.index, "lift the Curse from the Crew in cabin", options
-        )
-        cabin = int(g.ask(c.player, question))
+    cabin = _chosen_cabin(g, c, cursed, LIFT_CURSE, "lift the Curse from the Crew in cabin")
     cursed.discard(cabin)
     g.log("curse_lifted", c.player.index, cabin)
 
@@ -2079,14 +2072,19 @@ def refresh_one(g: Game, c: Context) -> None:
     exhausted = c.player.flags["exhausted"]
     if not exhausted:
         return
-    cabins = sorted(exhausted)
-    cabin = cabins[0]
-    if len(cabins) > 1:
-        options = tuple(str(n) for n in cabins)
-        question = Question(REFRESH, c.player.index, "Refresh the Crew in cabin", options)
-        cabin = int(g.ask(c.player, question))
+    cabin = _chosen_cabin(g, c, exhausted, REFRESH, "Refresh the Crew in cabin")
     exhausted.discard(cabin)
     g.log("refreshed", c.player.index, cabin)
+
+
+def _chosen_cabin(g: Game, c: Context, cabins: set[int], ident: str, prompt: str) -> int:
+    """The cabin of ``cabins`` (not empty) the player chooses, asked only when there are two or
+    more: a lone one is taken without a question (nor a decision in the log)."""
+    ordered = sorted(cabins)
+    if len(ordered) == 1:
+        return ordered[0]
+    options = tuple(str(n) for n in ordered)
+    return int(g.ask(c.player, Question(ident, c.player.index, prompt, options)))
 
 
 def _each_player(method: str) -> Callable[..., Any]:

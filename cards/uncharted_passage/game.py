@@ -384,8 +384,8 @@ def _restraint_words(expr: Any) -> str:
     return ""
 
 
-#: The logbook's three numbers, in the order a line writes them.
-_LINE = ("sailing_speed", "crew_stamina", "armament")
+#: The logbook's three numbers, in the order a line writes them (natives.py's voyage checks too).
+LOGBOOK_LINE = ("sailing_speed", "crew_stamina", "armament")
 
 
 def _reads_only_the_line(expr: Any, params: dict[str, Any]) -> bool:
@@ -398,7 +398,7 @@ def _reads_only_the_line(expr: Any, params: dict[str, Any]) -> bool:
     if kind in ("num", "bool"):
         return True
     if kind == "counter":
-        return expr.get("name") in _LINE
+        return expr.get("name") in LOGBOOK_LINE
     if kind == "param":
         return expr.get("name") in params
     if kind == "not":
@@ -1342,7 +1342,7 @@ class UnchartedPassage(FlowGame):
             options = tuple(_allocation_label(*t) for t in allowed)
             return _OPTIONS.put(self.ir, options, voyage)
         captain = player if player is not None else self.players[0]
-        written = {name: captain.counters[name] for name in _LINE}
+        written = {name: captain.counters[name] for name in LOGBOOK_LINE}
         try:
             allowed = self._meeting_restraint(voyage, captain, candidates)
         finally:
@@ -2489,7 +2489,8 @@ _SPACE_TAGS = frozenset({"sea", "port", "discovery", "pirate"})
 #: cards are simply in force.
 _FLOW_ZONES = frozenset({"port_cards", "missions", "accomplished"})
 #: The events of a card leaving the hand by its own block (``discard self``, ``move_card``,
-#: ``play``): a single-use Port Card that logs one saw to itself (:meth:`UnchartedPassage.use_once`).
+#: ``play``): a single-use Port Card that logs one saw to itself
+#: (:meth:`UnchartedPassage.use_once`).
 _CARD_LEAVES = frozenset({"discard", "move_card", "play"})
 #: The logbook lines of each voyage card, per IR.
 _OPTIONS = ObjectCache(4096)

@@ -22,6 +22,7 @@ from engine.stdlib import dice as stdlib_dice
 from . import game, policy, scenario
 from . import map as world_map
 from .game import (
+    LOGBOOK_LINE,
     UnchartedPassage,
     crew_stamina_for_scurvy,
 )
@@ -284,9 +285,6 @@ NATIVES: dict[str, Callable[..., Any]] = {"difference": stdlib_dice.difference}
 
 GAME_CLASS = UnchartedPassage
 
-#: The logbook's three numbers, in the order a line writes them.
-_LINE = ("sailing_speed", "crew_stamina", "armament")
-
 
 def check_voyage(
     card: dict[str, Any], cards: dict[str, Any], vocabulary: dict[str, Any]
@@ -300,7 +298,7 @@ def check_voyage(
     counters = vocabulary.get("counters", {})
     bounds = [
         (int((counters.get(n) or {}).get("min") or 0), (counters.get(n) or {}).get("max"))
-        for n in _LINE
+        for n in LOGBOOK_LINE
     ]
     props = card.get("properties") or {}
     problems = _check_resources(props, bounds)
@@ -331,7 +329,7 @@ def _check_resources(props: dict[str, Any], bounds: list[tuple[int, Any]]) -> li
         )
         if not fits:
             said = ", ".join(
-                f"{n} {low} to {high}" for n, (low, high) in zip(_LINE, bounds, strict=True)
+                f"{n} {low} to {high}" for n, (low, high) in zip(LOGBOOK_LINE, bounds, strict=True)
             )
             return [
                 CardError(
@@ -447,7 +445,7 @@ def _check_restraint(
     if expr is None:
         return []
     params = vocabulary.get("params") or {}
-    lines = [dict(zip(_LINE, line, strict=True)) for line in _lines(props, bounds)]
+    lines = [dict(zip(LOGBOOK_LINE, line, strict=True)) for line in _lines(props, bounds)]
     # A restraint reading the month ("armament <= round") is judged in every month the card
     # may be drawn in: "Make a pile of 13 Voyage Cards, with the 6 Second-half Voyage Cards on
     # the bottom ... and the 6 First-half Voyage Cards on the top".
