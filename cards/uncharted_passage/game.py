@@ -461,7 +461,7 @@ class UnchartedPassage(FlowGame):
         self._ship_damage_verb: Any = self.dsl_verbs.get("ship_damage")
         self._rules: list[str] = static["rules"]
         #: Per trigger: the rules answering it, and whether a voyage or mid-event card, a Port
-        #: Card or a mission can (what :meth:`_answering_in_force` needs to look at).
+        #: Card or a mission can (where :meth:`fire` looks for the cards in force).
         self._force_plans: dict[str, tuple[list[str], bool, bool, bool]] = static["force_plans"]
         #: The zones besides port cards, missions and accomplished ones (their cards are in
         #: force as they are).
@@ -649,49 +649,18 @@ class UnchartedPassage(FlowGame):
                 out.extend(cards)
         return out
 
-    def _answering_in_force(
-        self, player: Player, trigger: str, answering: frozenset[str]
-    ) -> list[str]:
-        """:meth:`cards_in_force` in its order, only those with a handler for ``trigger`` (a
-        window fires dozens of times a game; most cards in force do not answer it)."""
-        plan = self._force_plans.get(trigger)
-        if plan is None:
-            kinds = {self.cards[card]["kind"] for card in answering if card in self.cards}
-            plan = self._force_plans[trigger] = (
-                [r for r in self._rules if r in answering],
-                bool(kinds - {"port_card", "mission", *self.always_in_force}),
-                "port_card" in kinds,
-                "mission" in kinds,
-            )
-        rules, boards, port_cards, missions = plan
-        # Plain loops, not comprehensions: on Python 3.11 each comprehension is a call of its
-        # own, and this runs for every window.
-        out = list(rules)
-        board = self.board
-        zones = player.zones
-        if boards:
-            card = board.get("voyage")
-            if card and card in answering:
-                out.append(card)
-            card = board.get("mid_event")
-            if card and card in answering:
-                out.append(card)
-        if port_cards:
-            for card in zones["port_cards"]:
-                if card in answering:
-                    out.append(card)
-        if missions:
-            for card in zones["missions"]:
-                if card in answering:
-                    out.append(card)
-            for mission in board["public_missions"] if "public_missions" in board else ():
-                if mission in answering and not is_accomplished(self, mission):
-                    out.append(mission)
-        for zone in self._other_zones:
-            for card in zones[zone]:
-                if card in answering:
-                    out.append(card)
-        return out
+    def _force_plan(self, trigger: str, answering: frozenset[str]) -> tuple[Any, ...]:
+        """Where the cards answering ``trigger`` can be in force, worked out once per compiled
+        game: the rules among them, and whether a voyage or mid-event card, a Port Card, a
+        mission (held or public) or a card of another zone can answer it."""
+        kinds = {self.cards[card]["kind"] for card in answering if card in self.cards}
+        plan = self._force_plans[trigger] = (
+            [r for r in self._rules if r in answering],
+            bool(kinds - {"port_card", "mission", *self.always_in_force}),
+            "port_card" in kinds,
+            "mission" in kinds,
+        )
+        return plan
 
     def fire(
         self,
@@ -702,28 +671,61 @@ class UnchartedPassage(FlowGame):
         quantities: dict[str, int] | None = None,
     ) -> Context:
         """Every window, once per card name, plus the rule a marked critical-damage box sets
-        off. Only cards with a handler for ``trigger`` are looked at."""
+        off. Only cards with a handler for ``trigger`` are looked at: unless ``cards`` names
+        them, those in force (:meth:`cards_in_force`, in its order) that answer it."""
         c = Context(player, "", trigger, event, quantities)
         answering = self._answering.get(trigger)
-        if answering and self.table is not None:
-            if cards is None:
-                cards = self._answering_in_force(player, trigger, answering)
-            if cards:
-                handlers = self.table.handlers
-                seen: set[str] = set()
-                previous, self.window = self.window, c
-                try:
-                    single_use = self._single_use
-                    for card in cards:
-                        if card in seen or card not in answering:
-                            continue
-                        seen.add(card)
-                        if card in single_use:
-                            self.use_once(handlers[(card, trigger)], c.for_card(card))
-                        else:
-                            self.call(handlers[(card, trigger)], c.for_card(card))
-                finally:
-                    self.window = previous
+        if not answering or self.table is None:
+            return c
+        if cards is None:
+            # The cards in force that answer, found where the plan says they can be. Inline
+            # and in plain loops (a comprehension is a call of its own on Python 3.11): a
+            # window fires about sixty times a game, and most find no card to answer them.
+            rules, boards, port_cards, missions = self._force_plans.get(
+                trigger
+            ) or self._force_plan(trigger, answering)
+            cards = list(rules) if rules else []
+            board = self.board
+            zones = player.zones
+            if boards:
+                card = board.get("voyage")
+                if card and card in answering:
+                    cards.append(card)
+                card = board.get("mid_event")
+                if card and card in answering:
+                    cards.append(card)
+            if port_cards:
+                for card in zones["port_cards"]:
+                    if card in answering:
+                        cards.append(card)
+            if missions:
+                for card in zones["missions"]:
+                    if card in answering:
+                        cards.append(card)
+                for mission in board["public_missions"] if "public_missions" in board else ():
+                    if mission in answering and not is_accomplished(self, mission):
+                        cards.append(mission)
+            for zone in self._other_zones:
+                for card in zones[zone]:
+                    if card in answering:
+                        cards.append(card)
+            if not cards:
+                return c
+        handlers = self.table.handlers
+        seen: set[str] = set()
+        previous, self.window = self.window, c
+        try:
+            single_use = self._single_use
+            for card in cards:
+                if card in seen or card not in answering:
+                    continue
+                seen.add(card)
+                if card in single_use:
+                    self.use_once(handlers[(card, trigger)], c.for_card(card))
+                else:
+                    self.call(handlers[(card, trigger)], c.for_card(card))
+        finally:
+            self.window = previous
         return c
 
     def run(
