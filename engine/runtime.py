@@ -158,6 +158,14 @@ class Track:
         self.boxes = {box: tuple(sorted(positions)) for box, positions in boxes.items()}
         self.marked = 0
 
+    @classmethod
+    def fresh(cls, name: str, length: int, boxes: dict[str, tuple[int, ...]]) -> Track:
+        """A track with no box marked, its special boxes already in order (shared, never
+        written: what :class:`Player` makes for every game from one vocabulary)."""
+        track = cls.__new__(cls)
+        track.name, track.length, track.boxes, track.marked = name, length, boxes, 0
+        return track
+
     def mark(self, amount: int) -> list[str]:
         """Mark ``amount`` boxes; return the special boxes marked, in order."""
         hit: list[str] = []
@@ -188,15 +196,36 @@ class Player:
     def __init__(self, index: int, name: str, vocabulary: dict[str, Any]):
         self.index = index
         self.name = name
-        self.counters: dict[str, int] = {n: c["start"] for n, c in vocabulary["counters"].items()}
-        self.tracks: dict[str, Track] = {
-            n: Track(n, t["length"], t["boxes"]) for n, t in vocabulary["tracks"].items()
-        }
-        self.zones: dict[str, list[str]] = {z: [] for z in vocabulary["zones"]}
+        start = _PLAYER_START.get(vocabulary)
+        if start is None:
+            start = _PLAYER_START.put(vocabulary, _player_start(vocabulary))
+        counters, tracks, zones = start
+        self.counters: dict[str, int] = dict(counters)
+        self.tracks: dict[str, Track] = {n: Track.fresh(n, length, b) for n, length, b in tracks}
+        self.zones: dict[str, list[str]] = {z: [] for z in zones}
         self.flags: dict[str, Any] = {}
 
     def __repr__(self) -> str:
         return f"Player({self.index}, {self.name!r})"
+
+
+_PLAYER_START = ObjectCache()
+
+
+def _player_start(
+    vocabulary: dict[str, Any],
+) -> tuple[dict[str, int], tuple[tuple[str, int, dict[str, tuple[int, ...]]], ...], tuple[str, ...]]:
+    """What every player starts with, by a vocabulary: its counters' start values, its tracks
+    (name, length, special boxes in order) and its zones; worked out once per vocabulary
+    object, since a simulation makes thousands of players from one."""
+    return (
+        {n: c["start"] for n, c in vocabulary["counters"].items()},
+        tuple(
+            (n, t["length"], {box: tuple(sorted(at)) for box, at in t["boxes"].items()})
+            for n, t in vocabulary["tracks"].items()
+        ),
+        tuple(vocabulary["zones"]),
+    )
 
 
 class Context:
@@ -376,6 +405,27 @@ def cards_by_id(ir: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return cards
 
 
+_GAME_TABLES = ObjectCache()
+
+
+def _game_tables(
+    vocabulary: dict[str, Any],
+) -> tuple[dict[str, str], dict[str, tuple[Any, Any]], tuple[tuple[str, str], ...]]:
+    """What every game works out from its vocabulary, once per vocabulary object: the track
+    owning each special box, each counter's bounds, and the verbs and natives declared
+    ``@host`` (each game checks that its program gave them)."""
+    return (
+        {box: track for track, t in vocabulary["tracks"].items() for box in t["boxes"]},
+        {n: (c["min"], c["max"]) for n, c in vocabulary["counters"].items()},
+        tuple(
+            (table, name)
+            for table in ("verbs", "natives")
+            for name, sig in vocabulary.get(table, {}).items()
+            if sig.get("origin") == "host"
+        ),
+    )
+
+
 @dataclass
 class Game:
     """The state of one game, the handlers that run its cards, and the means to decide."""
@@ -405,28 +455,29 @@ class Game:
         self.players = [Player(i, f"player {i + 1}", vocabulary) for i in range(self.player_count)]
         self.round = 1
         self.score_counter: str | None = vocabulary.get("score")
-        self.box_triggers = {
-            box: track for track, t in vocabulary["tracks"].items() for box in t["boxes"]
-        }
+        tables = _GAME_TABLES.get(vocabulary)
+        if tables is None:
+            tables = _GAME_TABLES.put(vocabulary, _game_tables(vocabulary))
+        box_triggers, counter_bounds, host = tables
+        self.box_triggers = dict(box_triggers)
         self.events: list[tuple[Any, ...]] = []
         self.board: dict[str, Any] = {}
         #: The zones whose deck the game's Python keeps (natives.py's DECKS, set by the
         #: loader): its setup makes them, as a flow's build_deck makes its own.
         self.kept_decks: tuple[str, ...] = ()
-        self.counter_bounds = {n: (c["min"], c["max"]) for n, c in vocabulary["counters"].items()}
+        self.counter_bounds = dict(counter_bounds)
         self.question_count = 0
         #: Where :meth:`ask` also keeps each answer, while a flow's lookahead records a phase
         #: (engine/flow.py); None otherwise, which costs an ask nothing more.
         self.recording: list[str] | None = None
-        for table, given in (("verbs", self.verbs), ("natives", self.natives)):
-            for name, sig in vocabulary.get(table, {}).items():
-                # @host: the program embedding the engine promised this one; hold it to that
-                # now, not with a KeyError when a card first calls it.
-                if sig.get("origin") == "host" and name not in given:
-                    raise RuleError(
-                        f"the {table[:-1]} '{name}' is declared @host, but this program gave "
-                        f"no implementation: pass Game(..., {table}={{'{name}': ...}})"
-                    )
+        for table, name in host:
+            # @host: the program embedding the engine promised this one; hold it to that now,
+            # not with a KeyError when a card first calls it.
+            if name not in (self.verbs if table == "verbs" else self.natives):
+                raise RuleError(
+                    f"the {table[:-1]} '{name}' is declared @host, but this program gave "
+                    f"no implementation: pass Game(..., {table}={{'{name}': ...}})"
+                )
 
     # -- logging
 
