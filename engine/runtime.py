@@ -212,9 +212,13 @@ class Player:
 _PLAYER_START = ObjectCache()
 
 
+#: A track as every player starts it: its name, its length, its special boxes in order.
+_TrackStart = tuple[str, int, dict[str, tuple[int, ...]]]
+
+
 def _player_start(
     vocabulary: dict[str, Any],
-) -> tuple[dict[str, int], tuple[tuple[str, int, dict[str, tuple[int, ...]]], ...], tuple[str, ...]]:
+) -> tuple[dict[str, int], tuple[_TrackStart, ...], tuple[str, ...]]:
     """What every player starts with, by a vocabulary: its counters' start values, its tracks
     (name, length, special boxes in order) and its zones; worked out once per vocabulary
     object, since a simulation makes thousands of players from one."""
