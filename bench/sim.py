@@ -19,7 +19,7 @@ Goal: at least 1,000 solo games per second with the greedy policy, by the wall c
 rate by CPU time is printed too: on a shared machine it shows what the process itself costs).
 
 Side by side (issue 11): for Uncharted Passage the same games are also played by two
-hand-written flows, taking turns with the DSL flow every ``--chunk`` games (250) on the same
+hand-written flows, taking turns with the DSL flow every ``--chunk`` games (100) on the same
 games, so all see the same load (which runs first rotates); each repeat's rate is its chunks'
 games over their summed time:
 
@@ -294,7 +294,7 @@ def main() -> int:
     parser.add_argument(
         "--chunk",
         type=int,
-        default=250,
+        default=100,
         help="side by side, the flows take turns every this many games",
     )
     parser.add_argument(
