@@ -607,12 +607,15 @@ class Game:
 
     def lose(self, c: Context, counter: str, amount: int) -> None:
         """Lose ``amount`` of ``counter``, never below its minimum; an amount worked out below
-        0 loses nothing (a "lose" never gives, as :meth:`gain` never takes away)."""
+        0 loses nothing (a "lose" never gives, as :meth:`gain` never takes away). The event
+        logs what was lost, not what was asked: "lose 3 coins" holding 1 logs 1, as the table
+        saw it (a scenario's ``events:`` line and ``cardc sim --log`` read it)."""
         if amount < 0:
             amount = 0
         counters = c.player.counters
-        counters[counter] = self._bound(counter, counters[counter] - amount)
-        self.log("lose", c.player.index, counter, amount)
+        had = counters[counter]
+        counters[counter] = self._bound(counter, had - amount)
+        self.log("lose", c.player.index, counter, max(had - counters[counter], 0))
 
     def pay(self, c: Context, counter: str, amount: int) -> int:
         """Spend what the player has, up to ``amount``; return what could not be paid."""
