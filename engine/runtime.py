@@ -1132,7 +1132,7 @@ class Game:
                 # The card's own '/' or '%' (the generated code is the innermost frame, not
                 # the game's Python): in the game's words, not Python's. Still no rule
                 # refusing that a scenario could expect, as the ZeroDivisionError was not.
-                error = RuleError(divided_by_zero_message(where))
+                error = RuleError(divided_by_zero_message(where, self.table.filename))
                 error.internal = True  # type: ignore[attr-defined]
         detail = str(error) if isinstance(error, RuleError) else f"{type(error).__name__}: {error}"
         detail_alone = detail

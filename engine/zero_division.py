@@ -15,11 +15,13 @@ from pathlib import Path
 _LINE_LIMIT = 2000
 
 
-def divided_by_zero_message(where: tuple[str, int, int] | None) -> str:
+def divided_by_zero_message(where: tuple[str, int, int] | None, handlers: str = "") -> str:
     """The words of the rule error for a division (``/``) or remainder (``%``) by 0 in the
     statement at ``where`` (the DSL file, line and column the generated line maps to): the
-    divisors it writes, when its file can be read, and the hint to guard it with ``if``."""
-    divisors = _divisors(where) if where is not None else []
+    divisors it writes, when its file can be read, and the hint to guard it with ``if``.
+    ``handlers``: the generated module's file, whose project a relative path is read in
+    when the current folder is another (``cardc test`` run in a subfolder)."""
+    divisors = _divisors(where, handlers) if where is not None else []
     if len(divisors) == 1:
         what = f"divides by '{divisors[0]}', which is 0 here"
         divisor = divisors[0]
@@ -37,16 +39,24 @@ def divided_by_zero_message(where: tuple[str, int, int] | None) -> str:
     )
 
 
-def _divisors(where: tuple[str, int, int]) -> list[str]:
+def _divisors(where: tuple[str, int, int], handlers: str) -> list[str]:
     """The divisors, as written, of the ``/`` and ``%`` in the statement at ``where``: its
     line from its column up to its block (``{``), the next statement (``;``) or a comment.
     An unreadable file (a game built elsewhere) gives none."""
     path, line, column = where
-    try:
-        with Path(path).open(encoding="utf-8-sig") as handle:
-            text = next((t for number, t in enumerate(handle, start=1) if number == line), None)
-    except (OSError, UnicodeDecodeError, ValueError):
-        return []
+    text = None
+    # A path relative to the project (cards/GAME/...): the current folder's, else that of
+    # generated/GAME[/VARIANT]/handlers.py.
+    places = [Path(path)]
+    if handlers and not Path(path).is_absolute():
+        places += [parent / path for parent in list(Path(handlers).parents)[2:4]]
+    for place in places:
+        try:
+            with place.open(encoding="utf-8-sig") as handle:
+                text = next((t for n, t in enumerate(handle, start=1) if n == line), None)
+            break
+        except (OSError, UnicodeDecodeError, ValueError):
+            continue
     if text is None:
         return []
     start = max(column - 1, 0)

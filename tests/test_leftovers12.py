@@ -318,3 +318,31 @@ def test_a_variant_file_named_base_is_an_error(tmp_path: Path) -> None:
             "'base' names the game itself (cardc sim --variant base), not a variant",
         )
     ]
+
+
+def test_the_divisor_is_read_from_the_project_when_run_in_a_subfolder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Positions are relative to the project (cards/GAME/...): read beside generated/GAME/."""
+    project = tmp_path / "proj"
+    folder = project / "cards" / "tiny"
+    folder.mkdir(parents=True)
+    (folder / "game.cards").write_text(GAME, encoding="utf-8")
+    (folder / "rules.cards").write_text(
+        'event "Market" {\n  on reveal { gain coins 6 / (ships * 2) }\n}\n', encoding="utf-8"
+    )
+    monkeypatch.chdir(project)
+    result = compile_game(Path("cards/tiny"), SourceCache())
+    assert result.ir is not None, [str(d) for d in result.diagnostics]
+    text = emit_handlers(result.ir, ["rules.cards"], "tiny")
+    (project / "generated" / "tiny").mkdir(parents=True)
+    module = import_handlers(project / "generated" / "tiny" / "handlers_l12_sub.py", text)
+    (project / "tests").mkdir()
+    monkeypatch.chdir(project / "tests")
+    game = Game(result.ir, HandlerTable.from_module(module), policies={-1: Scripted(())})
+    with pytest.raises(
+        RuleError,
+        match=r"^cards/tiny/rules\.cards:2:15: this divides by "
+        r"'\(ships \* 2\)', which is 0 here",
+    ):
+        game.run("market", "reveal")
