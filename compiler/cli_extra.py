@@ -235,7 +235,9 @@ def register(commands: argparse._SubParsersAction) -> None:
         "refused (run 'cardc build', or pass --build).",
     )
     test.add_argument("paths", nargs="*", metavar="PATH", help="scenario files or folders")
-    test.add_argument("--variant", help="run against this variant of each game")
+    test.add_argument(
+        "--variant", help="run against this variant of each game; base: the game itself"
+    )
     test.add_argument("-v", "--verbose", action="store_true", help="list passing scenarios too")
     test.add_argument(
         "--build", action="store_true", help="rebuild a stale generated/ before running"

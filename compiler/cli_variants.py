@@ -343,7 +343,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     diff = commands.add_parser(
         "diff",
         help="what a variant changes: parameters, flow, verbs and cards, from what to what",
-        description="A semantic diff of two versions of a game: GAME (the base) or GAME/VARIANT. "
+        description="A semantic diff of two versions of a game: GAME (the base; GAME/base too) "
+        "or GAME/VARIANT. "
         "With --errata, also an errata sheet listing exactly the changed cards.",
     )
     diff.add_argument("before", metavar="GAME[/A]")
