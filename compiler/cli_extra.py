@@ -123,6 +123,7 @@ def _unknown_variant(project: Project, variant: str) -> str | None:
 
 def cmd_test(args: argparse.Namespace) -> int:
     """``cardc test``: run scenario files against the compiled games."""
+    from engine.loader import BASE_VARIANT
     from engine.scenario import Runner, scenario_files
 
     project = find_project()
@@ -159,7 +160,8 @@ def cmd_test(args: argparse.Namespace) -> int:
     stale = _stale(project, args)
     if stale is not None:
         return stale
-    if args.variant is not None:
+    if args.variant is not None and args.variant != BASE_VARIANT:
+        # 'base' is the game itself, as in cardc sim --variant base (engine.scenario.Runner).
         unknown = _unknown_variant(project, args.variant)
         if unknown is not None:
             print(unknown, file=sys.stderr)
@@ -233,7 +235,9 @@ def register(commands: argparse._SubParsersAction) -> None:
         "refused (run 'cardc build', or pass --build).",
     )
     test.add_argument("paths", nargs="*", metavar="PATH", help="scenario files or folders")
-    test.add_argument("--variant", help="run against this variant of each game")
+    test.add_argument(
+        "--variant", help="run against this variant of each game; base: the game itself"
+    )
     test.add_argument("-v", "--verbose", action="store_true", help="list passing scenarios too")
     test.add_argument(
         "--build", action="store_true", help="rebuild a stale generated/ before running"

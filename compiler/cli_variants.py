@@ -74,6 +74,7 @@ def _emit(diagnostics: list[Diagnostic], sources: SourceCache) -> int:
 def cmd_variant_new(args: argparse.Namespace) -> int:
     """``cardc variant new GAME/NAME``: a new overlay file with a commented header."""
     from compiler.variants import _NAME
+    from engine.loader import BASE_VARIANT
 
     project = _project()
     split = _split(project, args.variant, True) if project else None
@@ -83,6 +84,15 @@ def cmd_variant_new(args: argparse.Namespace) -> int:
     assert name is not None
     if not _NAME.match(name):
         print(f"cardc: '{name}' is not a variant name: use lower_snake_case", file=sys.stderr)
+        return 2
+    if name == BASE_VARIANT:
+        # It would never be played or compared: GAME/base and --variant base are the game.
+        print(
+            f"cardc: '{name}' names the game itself (cardc diff {folder.name}/base, "
+            f"cardc sim --variant base), not a variant\n  hint: name it for its rule, such as "
+            f"{folder.name}/house",
+            file=sys.stderr,
+        )
         return 2
     path = _variant_file(folder, name, False)
     assert path is not None
@@ -247,6 +257,7 @@ def _compile(project: Project, folder: Path, variant: str | None, sources: Sourc
 def cmd_diff(args: argparse.Namespace) -> int:
     """``cardc diff GAME[/A] GAME/B``: what B changes from A (the base game by default)."""
     from compiler.diff import diff_ir
+    from engine.loader import BASE_VARIANT
 
     project = _project()
     if project is None:
@@ -255,6 +266,10 @@ def cmd_diff(args: argparse.Namespace) -> int:
     second = _split(project, args.after, False)
     if first is None or second is None:
         return 2
+    # GAME/base is the game itself, as cardc sim and cardc test --variant base name it.
+    first, second = (
+        (folder, None if name == BASE_VARIANT else name) for folder, name in (first, second)
+    )
     if first[0] != second[0]:
         print("cardc: a diff compares two versions of one game", file=sys.stderr)
         return 2
@@ -328,7 +343,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     diff = commands.add_parser(
         "diff",
         help="what a variant changes: parameters, flow, verbs and cards, from what to what",
-        description="A semantic diff of two versions of a game: GAME (the base) or GAME/VARIANT. "
+        description="A semantic diff of two versions of a game: GAME (the base; GAME/base too) "
+        "or GAME/VARIANT. "
         "With --errata, also an errata sheet listing exactly the changed cards.",
     )
     diff.add_argument("before", metavar="GAME[/A]")

@@ -235,6 +235,10 @@ def compile_game(
             from compiler.window_order import check_window_order
 
             diagnostics.extend(check_window_order(checked.ir))
+            # Title bands a house rule moved apart leave the scores between without a title.
+            from compiler.title_checks import check_title_bands
+
+            diagnostics.extend(check_title_bands(checked.ir, parsed))
         if not problems and vocab.game.isidentifier():
             # The game's Python checks the card data it reads (CARD_CHECKS, engine.api).
             from compiler.card_checks import check_cards, check_decks

@@ -64,6 +64,7 @@ from dsl.yaml_load import (
     yaml_error_message,
     yaml_error_position,
 )
+from engine.loader import BASE_VARIANT
 from engine.words import with_article
 
 VARIANTS_DIR = "variants"
@@ -1010,6 +1011,19 @@ def compile_variant(
                 file_span(str(path)),
                 "error",
                 ("name it in lower_snake_case, like harsher_sea.yaml",),
+                show_source=False,
+            )
+        )
+    elif name == BASE_VARIANT:
+        # cardc sim and cardc test --variant base, cardc diff GAME/base: the game itself, so
+        # a variant of that name would never be played nor compared.
+        diagnostics.append(
+            Diagnostic(
+                "variant-name",
+                f"'{name}' names the game itself (cardc sim --variant base), not a variant",
+                file_span(str(path)),
+                "error",
+                ("name it for its rule, such as house.yaml",),
                 show_source=False,
             )
         )

@@ -31,6 +31,9 @@ NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 #: Where a build publishes the IR schema, relative to generated/.
 IR_SCHEMA = Path("schema") / "ir.schema.json"
+#: The name that means the game itself, with no overlay, where a variant is named: cardc sim
+#: and cardc test ``--variant base``, ``cardc diff GAME/base``, ``--compare base``.
+BASE_VARIANT = "base"
 
 
 def name_problem(name: object, what: str = "game") -> str | None:

@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 
 from engine.budget import WORK_BUDGET
 from engine.words import with_article
+from engine.zero_division import divided_by_zero_message
 
 
 class RuleError(Exception):
@@ -667,12 +668,15 @@ class Game:
 
     def lose(self, c: Context, counter: str, amount: int) -> None:
         """Lose ``amount`` of ``counter``, never below its minimum; an amount worked out below
-        0 loses nothing (a "lose" never gives, as :meth:`gain` never takes away)."""
+        0 loses nothing (a "lose" never gives, as :meth:`gain` never takes away). The event
+        logs what was lost, not what was asked: "lose 3 coins" holding 1 logs 1, as the table
+        saw it (a scenario's ``events:`` line and ``cardc sim --log`` read it)."""
         if amount < 0:
             amount = 0
         counters = c.player.counters
-        counters[counter] = self._bound(counter, counters[counter] - amount)
-        self.log("lose", c.player.index, counter, amount)
+        had = counters[counter]
+        counters[counter] = self._bound(counter, had - amount)
+        self.log("lose", c.player.index, counter, max(had - counters[counter], 0))
 
     def pay(self, c: Context, counter: str, amount: int) -> int:
         """Spend what the player has, up to ``amount``; return what could not be paid."""
@@ -1173,8 +1177,10 @@ class Game:
         levels: list[_Level] = []
         if self.table is not None:
             cards = {fn.__code__ for fn in self.table.handlers.values()} if window else set()
+            innermost = ""
             for frame, lineno in traceback.walk_tb(tb):
-                if frame.f_code.co_filename == self.table.filename:
+                innermost = frame.f_code.co_filename
+                if innermost == self.table.filename:
                     where = self._add_level(levels, frame, lineno)
                     if frame.f_code in cards:
                         answer = (where, frame.f_locals.get("c"))
@@ -1182,6 +1188,12 @@ class Game:
                     # A frame of the game's own Python (engine.loader.load_natives names its
                     # package so): the designer's bug is there, not in the card.
                     python = (frame.f_code.co_filename, lineno, frame.f_code.co_name)
+            if isinstance(error, ZeroDivisionError) and innermost == self.table.filename:
+                # The card's own '/' or '%' (the generated code is the innermost frame, not
+                # the game's Python): in the game's words, not Python's. Still no rule
+                # refusing that a scenario could expect, as the ZeroDivisionError was not.
+                error = RuleError(divided_by_zero_message(where, self.table.filename))
+                error.internal = True  # type: ignore[attr-defined]
         detail = str(error) if isinstance(error, RuleError) else f"{type(error).__name__}: {error}"
         detail_alone = detail
         if answer is not None and answer[0] is not None and isinstance(answer[1], Context):

@@ -35,7 +35,14 @@ from ruamel.yaml.error import YAMLError
 
 from dsl.diagnostics import NOT_UTF8_HINT, not_utf8
 from dsl.yaml_load import load_yaml_all, yaml_error_hint, yaml_error_message, yaml_error_position
-from engine.loader import compiled_folder, game_rules, name_problem, new_game, validate_ir
+from engine.loader import (
+    BASE_VARIANT,
+    compiled_folder,
+    game_rules,
+    name_problem,
+    new_game,
+    validate_ir,
+)
 from engine.modes import MODE_SPELLINGS, MODES, mode_name
 from engine.runtime import (
     Context,
@@ -559,6 +566,10 @@ class Runner:
         """The compiled game (or variant) folder the scenario runs against."""
         game_name = str(doc["game"])
         variant = self.variant or doc.get("variant")
+        if self.variant == BASE_VARIANT:
+            # `cardc test --variant base`: the game itself, whatever variant a scenario names
+            # (as `cardc sim --variant base`), so the base's results stand beside a variant's.
+            variant = None
         # By name only, inside generated/: a path here would load and run a module elsewhere.
         # The variant named by `cardc test --variant` is no line of the file: its game's.
         variant_key = "variant" if not self.variant and doc.get("variant") else "game"

@@ -749,14 +749,14 @@ class LandVsSea(FlowGame):
             if not held:
                 return
             open_stacks = tuple([_STACKS[i] if i < 9 else str(i + 1) for i in held])
-            pick = open_stacks[0]
-            if len(open_stacks) > 1:
-                cards = self.cards
-                tops = "; ".join([f"{i + 1}: {cards[stacks[i][0].card]['title']}" for i in held])
-                pick = self.ask(
-                    player,
-                    Question("draw", player.index, f"draw from a stack ({tops})", open_stacks),
-                )
+            cards = self.cards
+            tops = "; ".join([f"{i + 1}: {cards[stacks[i][0].card]['title']}" for i in held])
+            # Asked even with one stack left: Game.ask answers a question of one legal answer
+            # itself and logs it as a decision, as every other question of the game is.
+            pick = self.ask(
+                player,
+                Question("draw", player.index, f"draw from a stack ({tops})", open_stacks),
+            )
             hand.append(self.stacks[int(pick) - 1].pop(0))
             self.log("drew", player.index, hand[-1].card)
 
@@ -1059,11 +1059,10 @@ class LandVsSea(FlowGame):
         self.last_hole = hole
         if not options:
             return False
-        answer = options[0]
-        if len(options) > 1:
-            answer = self.ask(
-                player, Question("special_tile", player.index, "which special tile", options)
-            )
+        # One special tile that fits is answered by Game.ask and logged as a decision.
+        answer = self.ask(
+            player, Question("special_tile", player.index, "which special tile", options)
+        )
         self.place_special(player, hole, answer)
         return True
 
