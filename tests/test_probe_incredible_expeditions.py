@@ -347,6 +347,8 @@ def test_the_log_tells_what_card_text_does_to_the_counters() -> None:
     g.board["encounter_deck"] = ["sea_serpent"]
     g.log("phase", 0, "marooned")
     ie._venture_forth(g, me)
+    # Player 2 holds the 2 Money it loses: a lose logs what was lost (leftovers12).
+    other.counters["money"] = 2
     c = g._contexts[1]
     g.lose(c, "money", 2)
     told = ie.narrate(g)
