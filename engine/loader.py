@@ -24,7 +24,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from engine.runtime import Game, HandlerTable, Policy, RuleError, checked_natives
+from engine.native_checks import checked_natives
+from engine.runtime import Game, HandlerTable, Policy, RuleError
 
 #: A game's or variant's name: the DSL's own names (game ids and variant files are named so).
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

@@ -7,55 +7,27 @@ and quantities). Handlers change state only through ``Game`` methods, roll only 
 ``g.may``/``g.choose``/``g.ask``, which go to the player's policy.
 
 An exception inside a handler is re-raised as a :class:`RuleError` that names the DSL
-``file:line:col`` of the statement that raised it (from the module's ``LINES`` table).
+``file:line:col`` of the statement that raised it (from the module's ``LINES`` table; see
+:mod:`engine.locate`). The errors themselves are :mod:`engine.errors`', re-exported here.
 """
 
 from __future__ import annotations
 
 import random
 import sys
-import traceback
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from types import ModuleType
 from typing import Any, NamedTuple
 
 from engine.budget import WORK_BUDGET
+from engine.errors import GameEnded as GameEnded
+from engine.errors import IllegalDecision as IllegalDecision
+from engine.errors import RuleError as RuleError
+from engine.errors import ScriptedDiceError as ScriptedDiceError
+from engine.locate import endless, locate, located_again
 from engine.words import with_article
-from engine.zero_division import divided_by_zero_message
-
-
-class RuleError(Exception):
-    """A rule could not run; the message starts with the DSL position when one is known."""
-
-
-class GameEnded(RuleError):
-    """``end_game "reason"``: the game ends at once. It passes through every handler call
-    unchanged (it is no failure to locate) up to the flow, which ends the game with its reason."""
-
-    located = True
-
-    def __init__(self, reason: str):
-        super().__init__(f"the game ended: {reason}")
-        self.reason = reason
-
-
-class IllegalDecision(RuleError):
-    """A policy answered a question with something that is not one of its legal answers."""
-
-
-class ScriptedDiceError(RuleError):
-    """A scenario's scripted dice cannot give the roll a rule asks for (none is left, or the
-    next is a number the die does not have). The scenario's own mistake, not a rule refusing:
-    no scenario may expect it as a refusal ("Running out of dice or choices fails at once")."""
-
-    def __init__(self, message: str, sides: int, value: int | None = None) -> None:
-        super().__init__(message)
-        #: The die rolled, and the scripted number it could not show (None: none was left).
-        self.sides = sides
-        self.value = value
 
 
 class Question(NamedTuple):
@@ -386,16 +358,6 @@ class HandlerTable:
             if line <= lineno and (best is None or line > best[0]):
                 best = (line, where)
         return best[1] if best else None
-
-
-class _Level(NamedTuple):
-    """One generated function a failure passed through (:meth:`Game._locate`): its Python
-    name (``h_CARD__TRIGGER``, ``dv_VERB``, ``df_FUNCTION``, ``p_SECTION__PHASE``), the DSL
-    position it had reached, and its context (``c``: the card and trigger it answers)."""
-
-    function: str
-    where: tuple[str, int, int] | None
-    context: Any
 
 
 _CARDS_BY_ID = ObjectCache()
@@ -845,7 +807,7 @@ class Game:
         firing: set[str] = self.__dict__.setdefault("_firing", set())
         if trigger in firing:
             error = RuleError(f"'{trigger}' fires itself while it runs, which would never end")
-            error.window = trigger  # type: ignore[attr-defined]  # located at the card (_locate)
+            error.window = trigger  # type: ignore[attr-defined]  # located at the card (locate)
             raise error
         firing.add(trigger)
         try:
@@ -1050,275 +1012,18 @@ class Game:
                     raise
                 # A DSL verb the game's Python ran (Incredible Expeditions' encounter_actions
                 # running venture_forth) failed: its caller is in this call's generated code.
-                raise self._called_from(error, outer, sys.exc_info()[2]) from error
-            located = self._locate(error, sys.exc_info()[2])
-            raise located from error
+                raise located_again(self, error, outer, sys.exc_info()[2], _CALL) from error
+            raise locate(self, error, sys.exc_info()[2]) from error
         except RecursionError as error:
             # Caught where the stack has room again (an inner call() short of it passes the
             # new RecursionError out): nothing is counted on the way in.
-            raise self._endless(c, error) from None
+            raise endless(self, c, error, _CALL) from None
         except (Exception, SystemExit) as error:  # noqa: BLE001 - reported at its rule
             # (a game's Python calling sys.exit() mid-game would end cardc without a word)
             if getattr(error, "passthrough", False):
                 raise
-            raise self._locate(error, sys.exc_info()[2]) from error
-
-    def _endless(self, c: Context, error: RecursionError) -> RuleError:
-        """The rule error for a RecursionError inside ``c``'s answer: when the answer of the
-        same card to the same trigger runs inside it, the rule sets itself off without end;
-        any other recursion is located as a failure like any other."""
-        tb = error.__traceback__
-        nested = sum(
-            1
-            for frame, _ in traceback.walk_tb(tb)
-            if frame.f_code is Game.call.__code__
-            and getattr(frame.f_locals.get("c"), "card", None) == c.card
-            and getattr(frame.f_locals.get("c"), "trigger", None) == c.trigger
-        )
-        if not c.trigger or nested < 1:
-            return self._locate(error, tb)
-        title = self.cards.get(c.card, {}).get("title", c.card) if c.card else "a phase"
-        return self._locate(
-            RuleError(
-                f"{title}'s 'on {c.trigger}' sets itself off again while it runs: what it does "
-                f"fires '{c.trigger}' again, and again, which would never end"
-            ),
-            tb,
-        )
-
-    def _called_from(
-        self, error: RuleError, inner: tuple[str, str, list[_Level]], tb: Any
-    ) -> RuleError:
-        """``error``, located inside a DSL verb the game's Python ran, located again at the
-        generated code that called that Python (the card's or phase's line), with the verb's
-        own calls innermost: "[in verb venture_forth (...), called from the flow's turn
-        section (flow.cards:165:3)]". Unchanged when no generated code called it."""
-        detail, note, levels = inner
-        outer: list[_Level] = []
-        frames = traceback.walk_tb(tb)
-        next(frames, None)  # this call() itself
-        for frame, lineno in frames:
-            if frame.f_code is Game.call.__code__:
-                break  # the call() that located the error: its levels are ``levels``
-            if self.table is not None and frame.f_code.co_filename == self.table.filename:
-                self._add_level(outer, frame, lineno)
-        if not outer or outer[0].where is None:
-            return error
-        chain = outer + levels
-        path, line, column = chain[0].where  # type: ignore[misc]
-        located = RuleError(f"{path}:{line}:{column}: {detail} [{self._calls(chain)}]{note}")
-        located.__class__ = type(error)
-        located.__dict__.update(error.__dict__)
-        if chain[0].function.startswith(("dv_", "df_")):
-            located.called_by_python = (detail, note, chain)  # type: ignore[attr-defined]
-        else:
-            located.called_by_python = None  # type: ignore[attr-defined]
-        return located
-
-    def _add_level(
-        self, levels: list[_Level], frame: Any, lineno: int
-    ) -> tuple[str, int, int] | None:
-        """Add a frame of the generated module to ``levels`` (outermost first) and return the
-        DSL position it had reached: a generator expression or lambda is the function above
-        it; a DSL verb a section runner wrote in place of its call is a level of its own."""
-        assert self.table is not None
-        where = self.table.position(lineno)
-        name = frame.f_code.co_name
-        if levels and name.startswith("<"):
-            levels[-1] = levels[-1]._replace(where=where)
-        else:
-            levels.append(_Level(name, where, frame.f_locals.get("c")))
-        for _, _, verb, call in self.table.inlined_at(lineno):
-            levels[-1] = levels[-1]._replace(where=call)
-            levels.append(_Level(f"dv_{verb}", where, None))
-        return where
-
-    def _calls(self, levels: list[_Level]) -> str:
-        """The DSL calls a failure passed through, innermost first, each with the line it had
-        reached: "in verb arrive (flow.cards:196:3), called from verb venture_back
-        (flow.cards:189:3), called from Whirlpool's 'on undefeated' (whirlpool.cards:6:5)"."""
-        parts = []
-        for index, level in enumerate(reversed(levels)):
-            said = self._level_words(level)
-            where = "{}:{}:{}".format(*level.where) if level.where is not None else "?"
-            parts.append(f"{'in' if index == 0 else 'called from'} {said} ({where})")
-        return ", ".join(parts)
-
-    def _level_words(self, level: _Level) -> str:
-        """What a generated function is, in the DSL's words: a verb or function by its name,
-        a card's answer by the card's title and trigger, a phase of the flow by its name."""
-        name = level.function
-        if name.startswith("dv_"):
-            return f"verb {name[3:]}"
-        if name.startswith("df_"):
-            return f"function {name[3:]}"
-        c = level.context
-        if name.startswith("h_") and isinstance(c, Context) and c.card:
-            title = self.cards.get(c.card, {}).get("title", c.card)
-            return f"{title}'s 'on {c.trigger}'"
-        if name.startswith("f_") and isinstance(c, Context) and c.card:
-            title = self.cards.get(c.card, {}).get("title", c.card)
-            return f"{title}'s {c.trigger}"
-        if name.startswith("p_") and "__" in name:
-            return f"phase {name.partition('__')[2]}"
-        if name.startswith(("run__", "loop__")):
-            return f"the flow's {name.partition('__')[2]} section"
-        return name
-
-    def _locate(self, error: BaseException, tb: Any) -> RuleError:
-        where = None
-        python = None
-        #: A window opened again while it runs: the card whose answer opened it (its line and
-        #: context), where the verb it called opens the window is the innermost line.
-        window = getattr(error, "window", None)
-        answer: tuple[tuple[str, int, int] | None, Any] | None = None
-        #: The generated functions the failure passed through, outermost first (the card's
-        #: or phase's handler, then each DSL verb or function it called): see _calls.
-        levels: list[_Level] = []
-        if self.table is not None:
-            cards = {fn.__code__ for fn in self.table.handlers.values()} if window else set()
-            innermost = ""
-            for frame, lineno in traceback.walk_tb(tb):
-                innermost = frame.f_code.co_filename
-                if innermost == self.table.filename:
-                    where = self._add_level(levels, frame, lineno)
-                    if frame.f_code in cards:
-                        answer = (where, frame.f_locals.get("c"))
-                elif str(frame.f_globals.get("__name__", "")).startswith("cardc_game_"):
-                    # A frame of the game's own Python (engine.loader.load_natives names its
-                    # package so): the designer's bug is there, not in the card.
-                    python = (frame.f_code.co_filename, lineno, frame.f_code.co_name)
-            if isinstance(error, ZeroDivisionError) and innermost == self.table.filename:
-                # The card's own '/' or '%' (the generated code is the innermost frame, not
-                # the game's Python): in the game's words, not Python's. Still no rule
-                # refusing that a scenario could expect, as the ZeroDivisionError was not.
-                error = RuleError(divided_by_zero_message(where, self.table.filename))
-                error.internal = True  # type: ignore[attr-defined]
-        detail = str(error) if isinstance(error, RuleError) else f"{type(error).__name__}: {error}"
-        detail_alone = detail
-        if answer is not None and answer[0] is not None and isinstance(answer[1], Context):
-            # Incredible Expeditions' card that Faces an Encounter while one is Faced: at the
-            # card's own line, not at the flow's `fire facing` inside face_encounter.
-            card, c = answer
-            title = self.cards.get(c.card, {}).get("title", c.card)
-            detail += f": {title}'s 'on {c.trigger}' opens it again"
-            if where is not None and where != card:
-                detail += " (the window at {}:{}:{})".format(*where)
-            where = card
-        elif len(levels) > 1 and levels[0].where is not None and where is not None:
-            # A DSL verb (or function) a card called failed inside: the designer sees the
-            # card's call, and the verb's line it failed at, as a short traceback in the DSL's
-            # terms ("in verb venture_back (flow.cards:188:3), called from Whirlpool's 'on
-            # undefeated' (whirlpool.cards:6:5)"), not the verb's line alone.
-            detail += f" [{self._calls(levels)}]"
-            where = levels[0].where
-        note = ""
-        if python is not None and not isinstance(error, RuleError):
-            file, line, function = python
-            note = f" (raised in the game's Python, {_shown_path(file)}:{line}, in {function})"
-        detail += note
-        if where is None:
-            located = RuleError(detail)
-        else:
-            path, line, column = where
-            located = RuleError(f"{path}:{line}:{column}: {detail}")
-        located.located = True  # type: ignore[attr-defined]
-        if answer is None and levels and levels[0].function.startswith(("dv_", "df_")):
-            # Run by the game's Python, not by a card or phase: the call() around that Python
-            # names who called it (_called_from).
-            located.called_by_python = (detail_alone, note, levels)  # type: ignore[attr-defined]
-        # A Python failure (a TypeError in a flow) is not a rule refusing: no scenario may
-        # expect it as a refusal.
-        located.internal = not isinstance(error, RuleError) or getattr(  # type: ignore[attr-defined]
-            error, "internal", False
-        )
-        if isinstance(error, (IllegalDecision, ScriptedDiceError)):
-            located.__class__ = type(error)
-            if isinstance(error, ScriptedDiceError):
-                located.sides, located.value = error.sides, error.value  # type: ignore[attr-defined]
-        return located
+            raise locate(self, error, sys.exc_info()[2]) from error
 
 
-#: What a native declared ``returns TYPE`` may give back: the types taken as they are, and
-#: the words for the type in an error. A bool is no number here (True + 1 would play on).
-_RETURNS: dict[str, tuple[tuple[type, ...], str]] = {
-    "number": ((int, float), "a number"),
-    "bool": ((bool,), "true or false (a bool)"),
-    "text": ((str,), "a text"),
-    "name": ((str,), "a name (a str)"),
-    "card": ((str,), "a card (its id, a str)"),
-    "list": ((list, tuple), "a list"),
-    "player": ((Player,), "a player"),
-}
-
-
-#: The types whose value may be None, "no such thing" (Darwin's Journey's pirate_region()
-#: while the Pirate Ship is in the supply): a name, card or player compared with another is
-#: simply not equal to it. None where a number, a bool or a list is declared fails later, in
-#: the arithmetic, the test or the loop that reads it.
-_MAY_BE_NONE = frozenset(("name", "card", "player"))
-
-
-def checked_natives(
-    natives: dict[str, Callable[..., Any]], vocabulary: dict[str, Any]
-) -> dict[str, Callable[..., Any]]:
-    """``natives`` with each of the game's own (``origin: game``) held, where generated code
-    calls it, to the type ``game.cards`` declares it returns: a native declared ``returns
-    number`` that gives back None is a rule error naming the native, the type, the value and
-    the native's ``def`` (file:line), at the card that called it, not a TypeError deep in
-    the arithmetic that used it. For ``cardc test`` and scenarios (:func:`engine.loader.new_game`);
-    the simulator calls the natives as they are (one Python call more each)."""
-    out = dict(natives)
-    declared = vocabulary.get("natives", {})
-    for name, function in natives.items():
-        sig = declared.get(name) or {}
-        expected = _RETURNS.get(str(sig.get("returns")))
-        if sig.get("origin") != "game" or expected is None:
-            continue
-        out[name] = _checked_native(name, function, str(sig["returns"]), *expected)
-    return out
-
-
-def _checked_native(
-    name: str, function: Callable[..., Any], returns: str, types: tuple[type, ...], words: str
-) -> Callable[..., Any]:
-    def checked(g: Any, c: Any, *args: Any) -> Any:
-        value = function(g, c, *args)
-        kind = type(value)
-        if kind in types:
-            return value
-        if isinstance(value, types) and not (returns == "number" and kind is bool):
-            return value  # a subclass (an IntEnum, a named tuple)
-        if value is None and returns in _MAY_BE_NONE:
-            return value  # no such thing: "the Pirate Ship's region: none, in the supply"
-        # Where its def is, worked out only now: a game makes its natives once a game.
-        code = getattr(function, "__code__", None)
-        where = (
-            f"{_shown_path(code.co_filename)}:{code.co_firstlineno}"
-            if code is not None
-            else repr(function)
-        )
-        error = RuleError(
-            f"the native '{name}' is declared to return {words} (returns {returns}), and "
-            f"returned {_short_value(value)} ({kind.__name__}); its Python: {where}"
-        )
-        # The game's Python broke its declaration: no rule refusing, which a scenario could
-        # expect as one.
-        error.internal = True  # type: ignore[attr-defined]
-        raise error
-
-    checked.__wrapped__ = function  # type: ignore[attr-defined]
-    return checked
-
-
-def _short_value(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _shown_path(file: str) -> str:
-    """``file`` relative to the current directory when below it, as diagnostics show paths."""
-    try:
-        return Path(file).resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except (ValueError, OSError):
-        return file
+#: The code of :meth:`Game.call`: its frames bound a failure that :mod:`engine.locate` reads.
+_CALL = Game.call.__code__

@@ -43,6 +43,7 @@ from engine.loader import (
     new_game,
     validate_ir,
 )
+from engine.locate import shown_path
 from engine.modes import MODE_SPELLINGS, MODES, mode_name
 from engine.runtime import (
     Context,
@@ -52,7 +53,6 @@ from engine.runtime import (
     Question,
     RuleError,
     ScriptedDiceError,
-    _shown_path,
 )
 from engine.scenario_check import check_scenario
 from engine.scenario_flow import scenario_actions
@@ -496,7 +496,7 @@ def _hook(path: Path, at: int, table: str, key: str, hooks: Any, *args: Any) -> 
             if code is not None and frame.filename == code.co_filename
         ]
         where = (
-            f", {_shown_path(code.co_filename)}:{lines[-1] if lines else code.co_firstlineno}"
+            f", {shown_path(code.co_filename)}:{lines[-1] if lines else code.co_firstlineno}"
             if code
             else ""
         )

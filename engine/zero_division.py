@@ -1,7 +1,7 @@
 """A division by 0 in a card's expression, said in the game's words.
 
 ``gain coins total / ships`` holding no ships fails in the generated code as Python's
-ZeroDivisionError. :meth:`engine.runtime.Game._locate` (the handler-call boundary, nothing
+ZeroDivisionError. :func:`engine.locate.locate` (the handler-call boundary, nothing
 added per division) turns it into this rule error: what the statement divides by, read from
 the card's own text at the statement's position, and how to guard it. Only the error path
 reads the file; the generated code divides as it did.
