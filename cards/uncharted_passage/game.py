@@ -475,6 +475,10 @@ class UnchartedPassage(FlowGame):
         #: a block of their own to answer a window (:meth:`use_once`).
         self._single_use_cards: frozenset[str] = static["single_use"]
         self._single_use: frozenset[str] = static["single_use_answering"]
+        #: The Port Cards kept after use (``single_use false``: Adventures of a Sailor, or a
+        #: house rule's Smoke Bomb): a ``discard self`` of their own block, or a ``play`` of
+        #: them, uses them without discarding them (:meth:`discard`, :meth:`play`).
+        self._kept_port_cards: frozenset[str] = static["kept_port_cards"]
         self.rounds: int = static["rounds"]
         self.mid_event_round: int = static["mid_event_round"]
         self.anchor_spaces: tuple[int, ...] = static["anchor_spaces"]
@@ -540,6 +544,7 @@ class UnchartedPassage(FlowGame):
         )
         static = {
             "single_use": single_use,
+            "kept_port_cards": frozenset(by_kind.get("port_card", ())) - single_use,
             "single_use_answering": frozenset(
                 cid for cid in single_use if any(cid in cards for cards in answering.values())
             ),
@@ -772,6 +777,37 @@ class UnchartedPassage(FlowGame):
             used = True
         if used and self.holds(c.player, card):
             self.discard(c, card)
+
+    def discard(self, c: Context, card: str) -> None:
+        """Discard a card the player holds; but a Port Card whose data says ``single_use
+        false`` that discards itself after use (``discard self``, which the shipped cards write
+        for "single-use cards that are discarded immediately after use") is used and kept: a
+        house rule's ``cards: {smoke_bomb: {single_use: false}}`` keeps its Smoke Bomb, as it
+        keeps a Figurehead the game's Python plays (:meth:`spend_port_card`)."""
+        if card == c.card and card in self._kept_port_cards and self.holds(c.player, card):
+            self.log("play", c.player.index, card)
+            return
+        super().discard(c, card)
+
+    def play(self, c: Context | None = None, card: str | None = None) -> Any:
+        """The whole game (:meth:`engine.flow.FlowGame.play`); or, from an effect, ``play X``
+        (Plague's ``play lime_juice``): offer a held card and, played, discard it and run its
+        ``on play``; a Port Card whose data says ``single_use false`` is played and kept (the
+        rulebook's "single-use cards that are discarded immediately after use, except for
+        ..."), as :meth:`discard` keeps one that discards itself."""
+        if c is None or card is None or card not in self._kept_port_cards:
+            return super().play(c, card)
+        if not self.holds(c.player, card):
+            return False
+        title = self.cards[card].get("title", card)
+        question = Question(f"play.{card}", c.player.index, f"play {title}?", ("yes", "no"), "play")
+        if self.ask(c.player, question) != "yes":
+            return False
+        self.log("play", c.player.index, card)
+        handler = self.table.handlers.get((card, "play")) if self.table else None
+        if handler is not None:
+            self.call(handler, c.for_card(card))
+        return True
 
     def spend_port_card(self, player: Player, card: str) -> None:
         """A Port Card the game's Python plays (Figurehead, Exploration Journal, Rum's
@@ -2089,8 +2125,12 @@ class UnchartedPassage(FlowGame):
     def discovery_die(self, player: Player, space: Space) -> int:
         """A prestige die rolled at a Discovery Spot: one die, or with Exploration Journal "roll
         2 dice and choose one. You must decide whether to use Exploration Journal before
-        rolling"."""
-        if "exploration_journal" in player.zones["port_cards"]:
+        rolling". "You can only use it once for each Discovery Spot": a second Exploration
+        Journal is not offered for another die of the same anchoring (a reward of two dice, or
+        two missions met at one spot)."""
+        flags = player.flags
+        here = (self.round, len(flags.get("anchorages") or ()), space.id)
+        if "exploration_journal" in player.zones["port_cards"] and flags.get("journal_at") != here:
             question = Question(
                 "exploration_journal.use",
                 player.index,
@@ -2099,6 +2139,7 @@ class UnchartedPassage(FlowGame):
             )
             if self.ask(player, question) == "yes":
                 self.spend_port_card(player, "exploration_journal")
+                flags["journal_at"] = here
                 first, second = self.dice(2, 6)
                 pick = first
                 if first != second:

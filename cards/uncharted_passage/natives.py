@@ -168,8 +168,13 @@ def offer_rum(g: Game, c: Context) -> None:
             ("yes", "no"),
         )
         if g.ask(player, question) == "yes":
-            player.zones["port_cards"].remove("rum")
-            g.log("play", player.index, "rum")
+            # Used, so discarded ("single-use cards that are discarded immediately after use"),
+            # unless a house rule's 'single_use false' keeps it, as for the Crew Action's Rum.
+            if isinstance(g, UnchartedPassage):
+                g.spend_port_card(player, "rum")
+            else:
+                player.zones["port_cards"].remove("rum")
+                g.log("play", player.index, "rum")
             player.flags["rum_for_scurvy"] = True
 
 
