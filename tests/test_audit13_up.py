@@ -11,6 +11,10 @@ Found:
   Python plays: a house rule's Smoke Bomb, Rum or Lime Juice, whose blocks say ``discard
   self``, was still discarded, and so was Rum played for the Scurvy Check and Lime Juice
   played against Plague (``play lime_juice``).
+- A house rule's ``ship_damage`` of ``max(amount - 1, 0)`` (armoured_hull) stopped ``cardc
+  check`` and ``cardc build`` with an internal error (StopIteration in the sheets' text):
+  Critical Damage's ``ship_damage 1`` wrote its value in, ``max(0, 0)``, and the "amount by
+  which ... exceeds" wording looked for an argument other than 0.
 """
 
 from __future__ import annotations
@@ -18,26 +22,43 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from probing import assert_cases_hold, assert_simulates
+import pytest
+from probing import assert_cases_hold, assert_simulates, copied_project
+from test_variant_hardening import run
 
 ROOT = Path(__file__).resolve().parent.parent
 AUDIT = ROOT / "tests" / "data" / "audit13_uncharted_passage"
 
 #: The audit's scenarios (tests/data/audit13_uncharted_passage/scenarios/).
-CASES = 18
+CASES = 22
 
 
 def test_new_cards_and_house_rules_play_by_the_rulebook(
     built_copy: Callable[[str, dict[str, str]], Path],
 ) -> None:
-    """The audit's new cards (audit13.cards) and house rules (keep_cards, hardy_crew,
-    souvenirs) check and build; every case of them holds; each plays whole greedy games in
+    """The audit's new cards (audit13.cards) and house rules (armoured_hull, keep_cards,
+    hardy_crew, souvenirs) check and build; every case of them holds; each plays whole greedy games in
     every mode."""
     points = assert_cases_hold(
         built_copy,
         "uncharted_passage",
         AUDIT,
-        ("hardy_crew", "keep_cards", "souvenirs"),
+        ("armoured_hull", "hardy_crew", "keep_cards", "souvenirs"),
         CASES,
     )
     assert_simulates(points, ("solo", "competitive", "coop"))
+
+
+def test_a_ship_damage_of_max_zero_prints_and_checks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """armoured_hull's ``mark durability max(amount - 1, 0)`` is printed wherever the rules
+    call it: Critical Damage's "one additional damage" (``ship_damage 1``) reads "equal to 0",
+    not an internal error of ``cardc check``."""
+    project = copied_project(tmp_path, monkeypatch, "uncharted_passage")
+    source = AUDIT / "variants" / "armoured_hull.yaml"
+    variants = project / "cards" / "uncharted_passage" / "variants"
+    (variants / "armoured_hull.yaml").write_text(source.read_text(encoding="utf-8"))
+    status, out = run(capsys, "check")
+    assert status == 0, out
+    assert "internal error" not in out

@@ -1376,7 +1376,11 @@ class CardWriter:
             return [*lead, *said]
         doc = yours(self.vocab["natives"].get(name, {}).get("doc", name))
         if name == "max" and len(args) == 2 and {"kind": "num", "value": 0} in e["args"]:
-            other = next(a for a in e["args"] if a != {"kind": "num", "value": 0})
+            # Both 0 when a verb's call wrote its values in (a house rule's ship_damage of
+            # max(amount - 1, 0), called as 'ship_damage 1': max(0, 0)): that is 0.
+            other = next((a for a in e["args"] if a != {"kind": "num", "value": 0}), None)
+            if other is None:
+                return args[0]
             if other.get("kind") == "binary" and other.get("op") == "-":
                 # "max(result - 2, 0)": "the amount by which the result exceeds 2", as a
                 # rulebook says a shortfall (it read "the larger of the result minus 2 and 0").
