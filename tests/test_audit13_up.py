@@ -15,6 +15,10 @@ Found:
   check`` and ``cardc build`` with an internal error (StopIteration in the sheets' text):
   Critical Damage's ``ship_damage 1`` wrote its value in, ``max(0, 0)``, and the "amount by
   which ... exceeds" wording looked for an argument other than 0.
+- A house rule removing the Prestige Track card (``remove: [prestige_track]``: no Port Cards
+  from the track) played with a stand-in's anchor spaces 10, 20 ... 60, and one removing every
+  title card (``remove_kinds: [title]``) still gave the rulebook's titles: the stand-ins, meant
+  for data that declares no such kind, now stand in only then.
 """
 
 from __future__ import annotations
@@ -30,20 +34,27 @@ ROOT = Path(__file__).resolve().parent.parent
 AUDIT = ROOT / "tests" / "data" / "audit13_uncharted_passage"
 
 #: The audit's scenarios (tests/data/audit13_uncharted_passage/scenarios/).
-CASES = 22
+CASES = 26
 
 
 def test_new_cards_and_house_rules_play_by_the_rulebook(
     built_copy: Callable[[str, dict[str, str]], Path],
 ) -> None:
-    """The audit's new cards (audit13.cards) and house rules (armoured_hull, keep_cards,
-    hardy_crew, souvenirs) check and build; every case of them holds; each plays whole greedy games in
+    """The audit's new cards (audit13.cards) and house rules (armoured_hull, hardy_crew,
+    keep_cards, no_anchor_spaces, no_titles, souvenirs) check and build; every case of them holds; each plays whole greedy games in
     every mode."""
     points = assert_cases_hold(
         built_copy,
         "uncharted_passage",
         AUDIT,
-        ("armoured_hull", "hardy_crew", "keep_cards", "souvenirs"),
+        (
+            "armoured_hull",
+            "hardy_crew",
+            "keep_cards",
+            "no_anchor_spaces",
+            "no_titles",
+            "souvenirs",
+        ),
         CASES,
     )
     assert_simulates(points, ("solo", "competitive", "coop"))

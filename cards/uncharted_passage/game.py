@@ -314,7 +314,10 @@ class ShipSank(GameEnded):
 
 def _titles_from_data(ir: dict[str, Any], coop: bool, kind: str = "title") -> tuple[TitleBand, ...]:
     """Title bands from the data's cards of ``kind`` (``min_score`` .. ``max_score``, tagged
-    ``solo`` or ``coop``), highest first, else the rulebook's."""
+    ``solo`` or ``coop``), highest first; the rulebook's only when the game declares no such
+    kind. A variant that removes the title cards (``remove_kinds: [title]``) has none: every
+    score earns no title, as the flow's ``titles from`` gives none when no card's band holds
+    it (the rulebook's table came back)."""
     bands: list[TitleBand] = []
     for card in ir["cards"]:
         if card.get("kind") != kind:
@@ -326,7 +329,7 @@ def _titles_from_data(ir: dict[str, Any], coop: bool, kind: str = "title") -> tu
         low = _number(props.get("min_score"), -_UNBOUNDED)
         high = _number(props.get("max_score"), _UNBOUNDED)
         bands.append((low, high, str(card.get("title"))))
-    if not bands:
+    if not bands and kind not in (ir.get("vocabulary") or {}).get("kinds", {}):
         return COOP_TITLES if coop else SOLO_TITLES
     bands.sort(key=lambda band: (-band[0], -band[1], band[2]))
     return tuple(bands)
@@ -588,12 +591,16 @@ class UnchartedPassage(FlowGame):
 
     def _anchor_spaces(self) -> tuple[int, ...]:
         """The Prestige Track's anchor spaces: the data's ``prestige_track`` card's
-        ``anchor_spaces``, else a stand-in."""
+        ``anchor_spaces``; a stand-in only when the game declares no ``prestige_track`` kind. A
+        variant that removes the Prestige Track card (``remove: [prestige_track]``) has no
+        anchor spaces: no Port Card is gained on the track (it had the stand-in's 10, 20 ...)."""
         for card in self.ir["cards"]:
             if card.get("kind") == "prestige_track":
                 spaces = _numbers((card.get("properties") or {}).get("anchor_spaces"))
                 if spaces:
                     return spaces
+        if "prestige_track" in (self.ir.get("vocabulary") or {}).get("kinds", {}):
+            return ()
         return STAND_IN_ANCHOR_SPACES
 
     def _crew_table(self) -> dict[int, tuple[bool, bool, bool, bool]]:
