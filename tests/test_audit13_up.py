@@ -41,8 +41,8 @@ def test_new_cards_and_house_rules_play_by_the_rulebook(
     built_copy: Callable[[str, dict[str, str]], Path],
 ) -> None:
     """The audit's new cards (audit13.cards) and house rules (armoured_hull, hardy_crew,
-    keep_cards, no_anchor_spaces, no_titles, souvenirs) check and build; every case of them holds; each plays whole greedy games in
-    every mode."""
+    keep_cards, no_anchor_spaces, no_titles, souvenirs) check and build; every case of them
+    holds; each plays whole greedy games in every mode."""
     points = assert_cases_hold(
         built_copy,
         "uncharted_passage",
