@@ -19,6 +19,9 @@ Found:
   from the track) played with a stand-in's anchor spaces 10, 20 ... 60, and one removing every
   title card (``remove_kinds: [title]``) still gave the rulebook's titles: the stand-ins, meant
   for data that declares no such kind, now stand in only then.
+- A title card whose ``min_score`` is above its ``max_score`` (a house rule's bounds the wrong
+  way round) holds no score: it was silent, the scores between left to no title; it is an
+  error at ``cardc check`` now, at the variant's line.
 """
 
 from __future__ import annotations
@@ -73,3 +76,22 @@ def test_a_ship_damage_of_max_zero_prints_and_checks(
     status, out = run(capsys, "check")
     assert status == 0, out
     assert "internal error" not in out
+
+
+def test_a_title_band_the_wrong_way_round_is_an_error_at_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ "41-45: Veteran Explorer": a band from 46 up to 41 holds no final score, so 41 to 45
+    would earn no title; ``cardc check`` says so at the variant's line, with the fix."""
+    project = copied_project(tmp_path, monkeypatch, "uncharted_passage")
+    variant = project / "cards" / "uncharted_passage" / "variants" / "swapped.yaml"
+    variant.write_text(
+        "description: Veteran bounds swapped\n"
+        "cards:\n"
+        "  veteran_explorer: {min_score: 46, max_score: 41}\n"
+    )
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert "variants/swapped.yaml:3:22: error[card-data]" in out
+    assert "min_score 46 is above max_score 41" in out
+    assert "min_score 41; max_score 46" in out
