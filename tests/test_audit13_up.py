@@ -30,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from probing import assert_cases_hold, assert_simulates, copied_project
+from probing import assert_cases_hold, assert_simulates, copied_project, copy_game, printed_texts
 from test_variant_hardening import run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -95,3 +95,32 @@ def test_a_title_band_the_wrong_way_round_is_an_error_at_its_line(
     assert "variants/swapped.yaml:3:22: error[card-data]" in out
     assert "min_score 46 is above max_score 41" in out
     assert "min_score 41; max_score 46" in out
+
+
+#: A verb of max(amount - 1, 0), called with numbers: the sheets write the values in.
+ARMOURED_CARDS = """
+verb hull_damage(amount number) "take Ship Damage, 1 less" {
+  mark durability max(amount - 1, 0)
+}
+mid_event "Reef" {
+  on reveal {
+    hull_damage 3
+  }
+}
+mid_event "Scrape" {
+  on reveal {
+    hull_damage 1
+  }
+}
+"""
+
+
+def test_a_verb_of_max_called_with_numbers_prints_the_number(tmp_path: Path) -> None:
+    """``max(amount - 1, 0)`` called as ``hull_damage 3`` prints "equal to 2" (it read "the
+    larger of 2 and 0"), and as ``hull_damage 1`` "equal to 0" (it stopped the sheets with
+    StopIteration)."""
+    folder = copy_game(tmp_path, "uncharted_passage")
+    (folder / "armoured.cards").write_text(ARMOURED_CARDS, encoding="utf-8")
+    texts = printed_texts(folder, {"armoured.cards"})
+    assert texts["Reef"].endswith("the Ship Durability track equal to 2."), texts["Reef"]
+    assert texts["Scrape"].endswith("the Ship Durability track equal to 0."), texts["Scrape"]
