@@ -14,7 +14,8 @@ Found:
 - A house rule's ``ship_damage`` of ``max(amount - 1, 0)`` (armoured_hull) stopped ``cardc
   check`` and ``cardc build`` with an internal error (StopIteration in the sheets' text):
   Critical Damage's ``ship_damage 1`` wrote its value in, ``max(0, 0)``, and the "amount by
-  which ... exceeds" wording looked for an argument other than 0.
+  which ... exceeds" wording looked for an argument other than 0; and ``ship_damage 3``
+  printed "the larger of 2 and 0" (a min or max of two numbers is now its value).
 - A house rule removing the Prestige Track card (``remove: [prestige_track]``: no Port Cards
   from the track) played with a stand-in's anchor spaces 10, 20 ... 60, and one removing every
   title card (``remove_kinds: [title]``) still gave the rulebook's titles: the stand-ins, meant
