@@ -1375,8 +1375,10 @@ class CardWriter:
         if said is not None:
             return [*lead, *said]
         doc = yours(self.vocab["natives"].get(name, {}).get("doc", name))
-        if name in ("min", "max") and len(args) == 2 and all(
-            a.get("kind") == "num" for a in e["args"]
+        if (
+            name in ("min", "max")
+            and len(args) == 2
+            and all(a.get("kind") == "num" for a in e["args"])
         ):
             # Numbers alone when a verb's call wrote its values in (a house rule's ship_damage
             # of max(amount - 1, 0), called as 'ship_damage 3': max(2, 0)): that number.
