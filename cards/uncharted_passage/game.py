@@ -314,7 +314,10 @@ class ShipSank(GameEnded):
 
 def _titles_from_data(ir: dict[str, Any], coop: bool, kind: str = "title") -> tuple[TitleBand, ...]:
     """Title bands from the data's cards of ``kind`` (``min_score`` .. ``max_score``, tagged
-    ``solo`` or ``coop``), highest first, else the rulebook's."""
+    ``solo`` or ``coop``), highest first; the rulebook's only when the game declares no such
+    kind. A variant that removes the title cards (``remove_kinds: [title]``) has none: every
+    score earns no title, as the flow's ``titles from`` gives none when no card's band holds
+    it (the rulebook's table came back)."""
     bands: list[TitleBand] = []
     for card in ir["cards"]:
         if card.get("kind") != kind:
@@ -326,7 +329,7 @@ def _titles_from_data(ir: dict[str, Any], coop: bool, kind: str = "title") -> tu
         low = _number(props.get("min_score"), -_UNBOUNDED)
         high = _number(props.get("max_score"), _UNBOUNDED)
         bands.append((low, high, str(card.get("title"))))
-    if not bands:
+    if not bands and kind not in (ir.get("vocabulary") or {}).get("kinds", {}):
         return COOP_TITLES if coop else SOLO_TITLES
     bands.sort(key=lambda band: (-band[0], -band[1], band[2]))
     return tuple(bands)
@@ -475,6 +478,10 @@ class UnchartedPassage(FlowGame):
         #: a block of their own to answer a window (:meth:`use_once`).
         self._single_use_cards: frozenset[str] = static["single_use"]
         self._single_use: frozenset[str] = static["single_use_answering"]
+        #: The Port Cards kept after use (``single_use false``: Adventures of a Sailor, or a
+        #: house rule's Smoke Bomb): a ``discard self`` of their own block, or a ``play`` of
+        #: them, uses them without discarding them (:meth:`discard`, :meth:`play`).
+        self._kept_port_cards: frozenset[str] = static["kept_port_cards"]
         self.rounds: int = static["rounds"]
         self.mid_event_round: int = static["mid_event_round"]
         self.anchor_spaces: tuple[int, ...] = static["anchor_spaces"]
@@ -540,6 +547,7 @@ class UnchartedPassage(FlowGame):
         )
         static = {
             "single_use": single_use,
+            "kept_port_cards": frozenset(by_kind.get("port_card", ())) - single_use,
             "single_use_answering": frozenset(
                 cid for cid in single_use if any(cid in cards for cards in answering.values())
             ),
@@ -583,12 +591,16 @@ class UnchartedPassage(FlowGame):
 
     def _anchor_spaces(self) -> tuple[int, ...]:
         """The Prestige Track's anchor spaces: the data's ``prestige_track`` card's
-        ``anchor_spaces``, else a stand-in."""
+        ``anchor_spaces``; a stand-in only when the game declares no ``prestige_track`` kind. A
+        variant that removes the Prestige Track card (``remove: [prestige_track]``) has no
+        anchor spaces: no Port Card is gained on the track (it had the stand-in's 10, 20 ...)."""
         for card in self.ir["cards"]:
             if card.get("kind") == "prestige_track":
                 spaces = _numbers((card.get("properties") or {}).get("anchor_spaces"))
                 if spaces:
                     return spaces
+        if "prestige_track" in (self.ir.get("vocabulary") or {}).get("kinds", {}):
+            return ()
         return STAND_IN_ANCHOR_SPACES
 
     def _crew_table(self) -> dict[int, tuple[bool, bool, bool, bool]]:
@@ -772,6 +784,37 @@ class UnchartedPassage(FlowGame):
             used = True
         if used and self.holds(c.player, card):
             self.discard(c, card)
+
+    def discard(self, c: Context, card: str) -> None:
+        """Discard a card the player holds; but a Port Card whose data says ``single_use
+        false`` that discards itself after use (``discard self``, which the shipped cards write
+        for "single-use cards that are discarded immediately after use") is used and kept: a
+        house rule's ``cards: {smoke_bomb: {single_use: false}}`` keeps its Smoke Bomb, as it
+        keeps a Figurehead the game's Python plays (:meth:`spend_port_card`)."""
+        if card == c.card and card in self._kept_port_cards and self.holds(c.player, card):
+            self.log("play", c.player.index, card)
+            return
+        super().discard(c, card)
+
+    def play(self, c: Context | None = None, card: str | None = None) -> Any:
+        """The whole game (:meth:`engine.flow.FlowGame.play`); or, from an effect, ``play X``
+        (Plague's ``play lime_juice``): offer a held card and, played, discard it and run its
+        ``on play``; a Port Card whose data says ``single_use false`` is played and kept (the
+        rulebook's "single-use cards that are discarded immediately after use, except for
+        ..."), as :meth:`discard` keeps one that discards itself."""
+        if c is None or card is None or card not in self._kept_port_cards:
+            return super().play(c, card)
+        if not self.holds(c.player, card):
+            return False
+        title = self.cards[card].get("title", card)
+        question = Question(f"play.{card}", c.player.index, f"play {title}?", ("yes", "no"), "play")
+        if self.ask(c.player, question) != "yes":
+            return False
+        self.log("play", c.player.index, card)
+        handler = self.table.handlers.get((card, "play")) if self.table else None
+        if handler is not None:
+            self.call(handler, c.for_card(card))
+        return True
 
     def spend_port_card(self, player: Player, card: str) -> None:
         """A Port Card the game's Python plays (Figurehead, Exploration Journal, Rum's
@@ -2089,8 +2132,12 @@ class UnchartedPassage(FlowGame):
     def discovery_die(self, player: Player, space: Space) -> int:
         """A prestige die rolled at a Discovery Spot: one die, or with Exploration Journal "roll
         2 dice and choose one. You must decide whether to use Exploration Journal before
-        rolling"."""
-        if "exploration_journal" in player.zones["port_cards"]:
+        rolling". "You can only use it once for each Discovery Spot": a second Exploration
+        Journal is not offered for another die of the same anchoring (a reward of two dice, or
+        two missions met at one spot)."""
+        flags = player.flags
+        here = (self.round, len(flags.get("anchorages") or ()), space.id)
+        if "exploration_journal" in player.zones["port_cards"] and flags.get("journal_at") != here:
             question = Question(
                 "exploration_journal.use",
                 player.index,
@@ -2099,6 +2146,7 @@ class UnchartedPassage(FlowGame):
             )
             if self.ask(player, question) == "yes":
                 self.spend_port_card(player, "exploration_journal")
+                flags["journal_at"] = here
                 first, second = self.dice(2, 6)
                 pick = first
                 if first != second:

@@ -168,8 +168,13 @@ def offer_rum(g: Game, c: Context) -> None:
             ("yes", "no"),
         )
         if g.ask(player, question) == "yes":
-            player.zones["port_cards"].remove("rum")
-            g.log("play", player.index, "rum")
+            # Used, so discarded ("single-use cards that are discarded immediately after use"),
+            # unless a house rule's 'single_use false' keeps it, as for the Crew Action's Rum.
+            if isinstance(g, UnchartedPassage):
+                g.spend_port_card(player, "rum")
+            else:
+                player.zones["port_cards"].remove("rum")
+                g.log("play", player.index, "rum")
             player.flags["rum_for_scurvy"] = True
 
 
@@ -555,8 +560,33 @@ def check_mission(card: dict[str, Any], cards: dict[str, Any]) -> list[CardError
     return problems
 
 
+def check_title(card: dict[str, Any], cards: dict[str, Any]) -> list[CardError]:
+    """A title band holds the final scores from its ``min_score`` to its ``max_score`` ("31-40:
+    Mediocre Explorer"): one whose lowest is above its highest holds none, so no score earns it
+    and the scores between are left to no title, silently (a house rule's bounds written the
+    wrong way round)."""
+    props = card.get("properties") or {}
+    low, high = props.get("min_score"), props.get("max_score")
+    numbers = (int, float)
+    if not isinstance(low, numbers) or not isinstance(high, numbers) or low <= high:
+        return []
+    return [
+        CardError(
+            f"min_score {low:g} is above max_score {high:g}: the band holds no final score, so "
+            "no score earns this title",
+            "min_score",
+            f"the band's lowest score first: min_score {high:g}; max_score {low:g}",
+        )
+    ]
+
+
 #: cardc check runs these on each card of the kind (engine.api).
-CARD_CHECKS = {"voyage": check_voyage, "world_map": check_world_map, "mission": check_mission}
+CARD_CHECKS = {
+    "voyage": check_voyage,
+    "world_map": check_world_map,
+    "mission": check_mission,
+    "title": check_title,
+}
 
 #: The decks this Python keeps for 'draw' (board["deck:ZONE"]): the Port Card pile, shuffled in
 #: the setup ("5. Place the pile of Port Cards ... next to the World Map").

@@ -1375,8 +1375,20 @@ class CardWriter:
         if said is not None:
             return [*lead, *said]
         doc = yours(self.vocab["natives"].get(name, {}).get("doc", name))
+        if (
+            name in ("min", "max")
+            and len(args) == 2
+            and all(a.get("kind") == "num" for a in e["args"])
+        ):
+            # Numbers alone when a verb's call wrote its values in (a house rule's ship_damage
+            # of max(amount - 1, 0), called as 'ship_damage 3': max(2, 0)): that number.
+            values = [a["value"] for a in e["args"]]
+            picked = min(values) if name == "min" else max(values)
+            return args[values.index(picked)]
         if name == "max" and len(args) == 2 and {"kind": "num", "value": 0} in e["args"]:
-            other = next(a for a in e["args"] if a != {"kind": "num", "value": 0})
+            other = next((a for a in e["args"] if a != {"kind": "num", "value": 0}), None)
+            if other is None:
+                return args[0]
             if other.get("kind") == "binary" and other.get("op") == "-":
                 # "max(result - 2, 0)": "the amount by which the result exceeds 2", as a
                 # rulebook says a shortfall (it read "the larger of the result minus 2 and 0").
