@@ -452,6 +452,7 @@ def check_location(
     ):
         # No Leader card to report it at: the first Location, which every game lays out.
         problems += _too_few_leaders(cards, vocabulary)
+    problems += _too_few_encounters(card, cards)
     wanted = _param(vocabulary, "locations_between")
     if wanted is not None and _first_of(card, cards):
         between = sum(1 for other in cards.values() if other["kind"] == "location") - 2
@@ -468,6 +469,70 @@ def check_location(
                 )
             )
     return problems
+
+
+def check_crew(
+    card: dict[str, Any], cards: dict[str, Any], vocabulary: dict[str, Any] | None = None
+) -> list[CardError]:
+    """:func:`check_values`, and (at the first Crew) that the die can roll every Crew Cabin:
+    "Roll a die. The Crew in the number cabin you rolled is Lost. If there is no Crew in that
+    cabin, continue rolling until you get the number of an occupied cabin." With more cabins
+    than the die has sides (a house rule's ``cabins: 8``), a Crew in cabin 7 or 8 was never
+    Lost, and a ship whose Crew were all there lost none, silently."""
+    problems = check_values(card, cards)
+    cabins, sides = _param(vocabulary, "cabins"), _param(vocabulary, "die_sides")
+    # A die of fewer than 2 sides is param die_sides' own error (its bounds), said once.
+    if cabins is not None and sides is not None and 2 <= sides < cabins and _first_of(card, cards):
+        beyond = f"{sides + 1}" if cabins == sides + 1 else f"{sides + 1} to {cabins}"
+        problems.append(
+            CardError(
+                f"a player board has {cabins} Crew Cabins (param cabins), but the die has {sides} "
+                f'sides (param die_sides): "Roll a die. The Crew in the number cabin you '
+                f'rolled is Lost" never rolls cabin {beyond}, so a Crew there is never Lost',
+                None,
+                f"set param die_sides {cabins}, or param cabins {sides} or fewer",
+                param=("cabins", "die_sides"),
+            )
+        )
+    return problems
+
+
+def _too_few_encounters(card: dict[str, Any], cards: dict[str, Any]) -> list[CardError]:
+    """A Location's total is "the number of Encounters you will have to face to move past this
+    Location", and they are defeated Encounters held at once ("If you have enough defeated
+    Encounters to meet the total on your current Location card"; "The winner ... is the first
+    player to defeat both Encounters at the last Location"): the Encounter Deck must hold as
+    many. A house rule removing the Encounters (or guarding Atlantis with more than the deck
+    holds) checked, and every game it played went to the turn limit with no winner. Said once,
+    at the Location of the highest total (the first of them)."""
+    totals = [
+        other
+        for other in cards.values()
+        if other["kind"] == "location" and _count(other["properties"].get("encounters"))
+    ]
+    if not totals or max(totals, key=lambda other: other["properties"]["encounters"]) is not card:
+        return []
+    most = card["properties"]["encounters"]
+    held = sum(
+        copies
+        for other in cards.values()
+        if other["kind"] == "encounter"
+        for copies in (other["properties"].get("copies", 1),)
+        if _count(copies)
+    )
+    if most <= held:
+        return []
+    return [
+        CardError(
+            f"the Encounter Deck holds {held} card{'' if held == 1 else 's'}, fewer than the "
+            f"{most} defeated Encounters needed to move past {card['title']}: no ship could "
+            "ever defeat that many",
+            "encounters",
+            f"add encounter cards (or copies), or give {card['title']} encounters {held}"
+            + (" or fewer" if held else ""),
+            kind="encounter",
+        )
+    ]
 
 
 #: The numbers an Expedition Leader card shows.
@@ -518,7 +583,7 @@ def _too_few_leaders(cards: dict[str, Any], vocabulary: dict[str, Any] | None) -
 #: ``cardc check`` runs these on each card of the kind (engine.api, ``CARD_CHECKS``).
 CARD_CHECKS: dict[str, Callable[..., list[CardError]]] = {
     "resource": check_resource,
-    "crew": check_values,
+    "crew": check_crew,
     "encounter": check_values,
     "location": check_location,
     "expedition_leader": check_leader,

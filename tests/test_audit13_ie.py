@@ -1,0 +1,170 @@
+"""audit13-ie: Incredible Expeditions audited against the rulebook's words as a designer would
+write new cards and house rules from it: a house rule the game could not play as the rulebook
+says (more Crew Cabins than the die has sides; fewer Encounters than a Location's total) is
+refused at `cardc check` and `cardc sim --param`, at the line that made it so; a flow edit
+naming a phase where its DSL goes gets one error that says so. The rule cases are
+tests/scenarios/incredible_expeditions/audit13_rules.yaml (run by the scenario plugin).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from probing import ROOT, copied_project
+from test_variant_hardening import run
+
+# Each test compiles its copies afresh and leaves no kept checks behind (conftest.py).
+pytestmark = pytest.mark.usefixtures("fresh_file_cache")
+
+IE = "incredible_expeditions"
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A temporary project with a copy of the game, the current directory."""
+    return copied_project(tmp_path, monkeypatch, IE)
+
+
+def _variant(project: Path, text: str) -> None:
+    (project / "cards" / IE / "variants" / "house.yaml").write_text(text, encoding="utf-8")
+
+
+# -- "Roll a die. The Crew in the number cabin you rolled is Lost."
+
+
+@pytest.mark.parametrize(
+    "params, line, column, beyond, hint",
+    [
+        # 8 cabins and the die's 6 sides: at the cabins the variant set.
+        ("  cabins: 8\n", 3, 11, "7 to 8", "set param die_sides 8, or param cabins 6 or fewer"),
+        # A 5-sided die and the board's 6 cabins: at the die the variant set.
+        ("  die_sides: 5\n", 3, 14, "6", "set param die_sides 6, or param cabins 5 or fewer"),
+    ],
+)
+def test_more_crew_cabins_than_the_die_has_sides_is_an_error_at_the_variants_line(
+    project: Path,
+    capsys: pytest.CaptureFixture[str],
+    params: str,
+    line: int,
+    column: int,
+    beyond: str,
+    hint: str,
+) -> None:
+    # "If there is no Crew in that cabin, continue rolling until you get the number of an
+    # occupied cabin": a Crew in a cabin the die never rolls was never Lost, and a ship whose
+    # Crew were all there lost none, with no word said.
+    _variant(project, f"description: big ships\nparams:\n{params}")
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert f"cards/{IE}/variants/house.yaml:{line}:{column}: error[card-data]:" in out, out
+    assert f'rolled is Lost" never rolls cabin {beyond}, so a Crew there is never Lost' in out
+    assert f"hint: {hint}" in out
+    assert out.count("error[card-data]") == 1, out
+
+
+def test_as_many_crew_cabins_as_the_die_has_sides_or_fewer_checks(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Fewer cabins than sides is the rulebook's own reroll ("continue rolling").
+    _variant(project, "description: small ships\nparams:\n  cabins: 4\n  die_sides: 6\n")
+    status, out = run(capsys, "check")
+    assert status == 0, out
+    _variant(project, "description: big ships\nparams:\n  cabins: 8\n  die_sides: 8\n")
+    status, out = run(capsys, "check")
+    assert status == 0, out
+
+
+def test_a_die_of_one_side_is_said_once_by_its_bounds(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _variant(project, "description: odd\nparams:\n  die_sides: 1\n")
+    status, out = run(capsys, "check")
+    assert status == 1
+    assert "param die_sides is 1, but it counts a die's sides" in out
+    assert "never rolls cabin" not in out
+
+
+@pytest.mark.parametrize(
+    "param, said",
+    [
+        ("cabins=7", "--param cabins=7: a player board has 7 Crew Cabins (param cabins), but"),
+        ("die_sides=4", "--param die_sides=4: a player board has 6 Crew Cabins (param cabins)"),
+    ],
+)
+def test_sim_refuses_a_param_that_leaves_a_cabin_the_die_never_rolls(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, param: str, said: str
+) -> None:
+    # The check names both parameters: the one the run set is the one named.
+    monkeypatch.chdir(ROOT)
+    status, out = run(capsys, "sim", IE, "--games", "1", "-q", "--param", param)
+    assert status != 0, out
+    assert said in out, out
+    assert "never Lost" in out and "Traceback" not in out
+
+
+# -- a Location's total of defeated Encounters, and the Encounter Deck
+
+
+def test_removing_every_encounter_is_an_error_at_the_removal(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "If you have enough defeated Encounters to meet the total on your current Location
+    # card": with none in the Encounter Deck no ship passes a Location of a total above 0,
+    # and every game went to the turn limit.
+    _variant(project, "description: no dangers\nremove_kinds:\n  - encounter\n")
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert (
+        f"cards/{IE}/variants/house.yaml:3:5: error[card-data]: the Encounter Deck holds 0 "
+        "cards, fewer than the 2 defeated Encounters needed to move past " in out
+    ), out
+    assert out.count("error[card-data]") == 1, out
+
+
+def test_atlantis_guarded_by_more_than_the_encounter_deck_is_an_error_at_its_total(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "The winner ... is the first player to defeat both Encounters at the last Location":
+    # the 16 of the deck are the most a ship could hold.
+    _variant(
+        project,
+        "description: a fortress\ncards:\n  drowned_city_of_atlantis: {encounters: 17}\n",
+    )
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert (
+        f"cards/{IE}/variants/house.yaml:3:30: error[card-data]: Drowned City of Atlantis: the "
+        "Encounter Deck holds 16 cards, fewer than the 17 defeated Encounters needed to move "
+        "past Drowned City of Atlantis" in out
+    ), out
+    assert "hint: add encounter cards (or copies), or give Drowned City of Atlantis " in out
+    _variant(
+        project,
+        "description: a fortress\ncards:\n  drowned_city_of_atlantis: {encounters: 16}\n",
+    )
+    status, out = run(capsys, "check")
+    assert status == 0, out
+
+
+# -- a flow edit naming a phase where the phase's DSL goes
+
+
+@pytest.mark.parametrize("action, place", [("replace", ""), ("insert", "    after: draw_a_hand\n")])
+def test_a_phase_name_where_its_dsl_goes_is_one_error_that_says_so(
+    project: Path, capsys: pytest.CaptureFixture[str], action: str, place: str
+) -> None:
+    # `replace: get_ready`, as `remove:` and `move:` take a name, was parsed as DSL: "expected
+    # '}' to close the block opened at 3:14" and "this '}' closes no block", of a '{' and a
+    # '}' the file does not hold.
+    _variant(project, f"description: choose\nflow:\n  - {action}: get_ready\n{place}")
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    column = len(f"  - {action}: ") + 1
+    assert (
+        f"cards/{IE}/variants/house.yaml:3:{column}: error[variant-shape]: '{action}' holds the "
+        f"{'new ' if action == 'insert' else ''}phase written in the DSL, not a phase's name: "
+        "'get_ready'" in out
+    ), out
+    assert f'hint: write: {action}: | then, on the next lines, phase get_ready "Title"' in out
+    assert "block" not in out and out.count("error[") == 1, out
