@@ -168,3 +168,92 @@ def test_a_phase_name_where_its_dsl_goes_is_one_error_that_says_so(
     ), out
     assert f'hint: write: {action}: | then, on the next lines, phase get_ready "Title"' in out
     assert "block" not in out and out.count("error[") == 1, out
+
+
+# -- a designer's card printed in the rulebook's words
+
+DESIGNER_CARDS = """\
+@provisional("audit13: a Location that sends the ship on")
+location "Trade Winds" {
+  encounters 1
+  on when_entering {
+    if may_venture_closer() { venture_forth }
+    if may_venture_back() { venture_back }
+  }
+}
+
+@provisional("audit13: a Location haunted by a second danger")
+location "Haunted Isle" {
+  encounters 1
+  on when_entering { face_encounter }
+}
+
+@provisional("audit13: an Encounter that rouses the Exhausted Crew")
+encounter "Ship's Bell" {
+  type mechanical
+  difficulty heroism 1
+  on defeated {
+    for each mate in crew_cabins {
+      unless refreshed(mate) { refresh_one }
+    }
+  }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def designer_texts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """Every card's text (title -> paragraphs joined), the designer's cards compiled beside a
+    copy of the game's own and read with its reference.yaml."""
+    import shutil
+
+    from compiler.pipeline import compile_game
+    from compiler.sheets.model import build_model
+    from compiler.sheets.reference import reference_for, resolve
+    from compiler.sheets.text import plain
+    from dsl.diagnostics import SourceCache
+
+    folder = tmp_path_factory.mktemp("ie") / "cards" / IE
+    shutil.copytree(ROOT / "cards" / IE, folder, ignore=shutil.ignore_patterns("variants"))
+    (folder / "zz_audit13.cards").write_text(DESIGNER_CARDS, encoding="utf-8")
+    result = compile_game(folder, SourceCache())
+    assert result.ir is not None, [d.message for d in result.diagnostics]
+    ref = resolve(reference_for(folder, None), result.ir, {c["id"] for c in result.ir["cards"]})
+    model = build_model(result.ir, ref, variant=None, folder=folder)
+    return {
+        card.title: " ".join(plain(p) for p in card.paragraphs)
+        for card in [*model.cards, *model.rules]
+    }
+
+
+def test_the_flows_verbs_called_by_a_card_read_as_the_rulebook(
+    designer_texts: dict[str, str],
+) -> None:
+    # A card calling the flow's Venture Forth and Face printed the verbs' descriptions: "if
+    # enough defeated Encounters here to Venture Forth closer to Atlantis, To Venture Forth,
+    # closer to Atlantis", "When entering...: To Face an Encounter".
+    assert designer_texts["Trade Winds"].startswith(
+        "When entering...: if you have enough defeated Encounters to meet the total on your "
+        "current Location card, Venture Forth to the adjacent Location closer to Atlantis. If "
+        "you do not have enough defeated Encounters at your current Location and your ship is "
+        "not at Port City, Venture Forth to the adjacent Location that is no closer to Atlantis."
+    ), designer_texts["Trade Winds"]
+    assert designer_texts["Haunted Isle"].startswith("When entering...: Face an Encounter."), (
+        designer_texts["Haunted Isle"]
+    )
+    assert "To " not in designer_texts["Trade Winds"] + designer_texts["Haunted Isle"]
+
+
+def test_refreshed_names_the_crew_it_asks_of(designer_texts: dict[str, str]) -> None:
+    # refreshed(mate) printed "this Crew is Refreshed" (the words ignored the argument), and
+    # "{crew} is Refreshed" printed "is Refresheds equal to the mate" (read as a count).
+    text = designer_texts["Ship's Bell"]
+    assert "unless the mate is Refreshed" in text, text
+    assert "this Crew" not in text and "Refresheds" not in text, text
+
+
+def test_the_pilots_own_text_still_says_this_crew(designer_texts: dict[str, str]) -> None:
+    # refreshed(self): the card's own Crew, as the phrase `refreshed self` says it.
+    assert designer_texts["Pilot"].startswith(
+        "When entering a new Location, if this Crew is Refreshed and the Location"
+    ), designer_texts["Pilot"]
