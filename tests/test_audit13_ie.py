@@ -8,10 +8,11 @@ tests/scenarios/incredible_expeditions/audit13_rules.yaml (run by the scenario p
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from probing import ROOT, copied_project
+from probing import ROOT, copied_project, run_scenarios
 from test_variant_hardening import run
 
 # Each test compiles its copies afresh and leaves no kept checks behind (conftest.py).
@@ -257,3 +258,74 @@ def test_the_pilots_own_text_still_says_this_crew(designer_texts: dict[str, str]
     assert designer_texts["Pilot"].startswith(
         "When entering a new Location, if this Crew is Refreshed and the Location"
     ), designer_texts["Pilot"]
+
+
+# -- "Upon Facing...": set_difficulty said by the Encounter's own text
+
+SLEEPING_GIANT = """\
+@provisional("audit13: an Encounter whose Upon Facing text sets its difficulty")
+encounter "Sleeping Giant" {
+  type creature
+  difficulty heroism 5
+  # "Upon Facing, if your ship has 3 Crew or more, the Giant asks 1 Heroism only."
+  on facing {
+    if count(crew_cabins) >= 3 { set_difficulty 1, 0 }
+  }
+}
+"""
+
+GIANT_CASES = """\
+scenario: the Sleeping Giant's Upon Facing text sets its difficulty, and 1 Heroism token meets it
+rulebook: "2. Read the text on the card and follow any instructions which start with Upon Facing"
+game: incredible_expeditions
+mode: competitive
+given:
+  players:
+    - location: misty_strait
+      cabins: [deckhand, deckhand, deckhand]
+      exhausted: [1, 2, 3]
+      counters: {heroism: 1}
+    - {}
+do:
+  - action: face_encounter
+    args: {encounter: sleeping_giant}
+expect:
+  players:
+    - zones: {defeated_encounters: [sleeping_giant], lost_crew: []}
+      counters: {heroism: 0}
+    - {}
+---
+scenario: with 2 Crew the Sleeping Giant keeps its printed 5, which 1 Heroism token cannot meet
+rulebook: "5. If you cannot meet the difficulty of the Encounter, it is Undefeated."
+game: incredible_expeditions
+mode: competitive
+given:
+  players:
+    - location: misty_strait
+      cabins: [deckhand, bosun]
+      exhausted: [1, 2]
+      counters: {heroism: 1}
+    - {}
+dice: [2]
+do:
+  - action: face_encounter
+    args: {encounter: sleeping_giant}
+expect:
+  encounter_discard: [sleeping_giant]
+  players:
+    - zones: {defeated_encounters: [], lost_crew: [bosun]}
+      counters: {heroism: 1}
+    - {}
+"""
+
+
+def test_set_difficulty_in_an_upon_facing_text_is_the_difficulty_faced(
+    built_copy: Callable[[str, dict[str, str]], Path], tmp_path: Path
+) -> None:
+    # game.cards' set_difficulty, "the Encounter being Faced asks this Heroism and
+    # Skullduggery difficulty (its Upon Facing text said so)": said by the text, the flow then
+    # set the difficulty back to the window's quantities, the printed 5, and the 1 Heroism
+    # token no longer met it.
+    generated = built_copy(IE, {"giant.cards": SLEEPING_GIANT})
+    results = run_scenarios(generated, GIANT_CASES, tmp_path / "giant.yaml")
+    assert [r.passed for r in results] == [True, True], [r.message for r in results]

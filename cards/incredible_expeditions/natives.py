@@ -2280,6 +2280,19 @@ def printed_skullduggery_difficulty(g: Game, c: Context) -> int:
     return game.cat.difficulty[game.facing()].skullduggery
 
 
+def set_difficulty(g: Game, c: Context, heroism: int, skullduggery: int) -> None:
+    """The Encounter being Faced asks this Heroism and Skullduggery difficulty. Said by an
+    "Upon Facing..." text (``on facing { set_difficulty 1, 0 }``), it is what the ``facing``
+    window's quantities say from then on, as ``set heroism_difficulty 1`` says it: the flow
+    sets the difficulty the window leaves (face_encounter), and put the card's back to the
+    printed one, silently (the Encounter was Faced at its printed difficulty)."""
+    quantities = c.q
+    if "heroism_difficulty" in quantities and "skullduggery_difficulty" in quantities:
+        quantities["heroism_difficulty"] = max(int(heroism), 0)
+        quantities["skullduggery_difficulty"] = max(int(skullduggery), 0)
+    _game(g).set_difficulty(c.player, heroism, skullduggery)
+
+
 def stop_facing(g: Game, c: Context) -> None:
     """The Encounter has been Faced: what its Upon Facing text added to its difficulty ends;
     the one whose text Faced it, if any, is the one being Faced again."""
@@ -2350,7 +2363,7 @@ VERBS: dict[str, Callable[..., Any]] = {
     "skip_location_text": skip_location_text,
     "follow_location_text": _each_player("follow_location_text"),
     "flip_encounter": _each_player("flip_encounter"),
-    "set_difficulty": _each_player("set_difficulty"),
+    "set_difficulty": set_difficulty,
     "raise_against_encounter": _each_player("raise_against_encounter"),
     "defeat_encounter": _each_player("defeat_encounter"),
     "leave_undefeated": _each_player("leave_undefeated"),
