@@ -329,3 +329,48 @@ def test_set_difficulty_in_an_upon_facing_text_is_the_difficulty_faced(
     generated = built_copy(IE, {"giant.cards": SLEEPING_GIANT})
     results = run_scenarios(generated, GIANT_CASES, tmp_path / "giant.yaml")
     assert [r.passed for r in results] == [True, True], [r.message for r in results]
+
+
+# -- a quantity of the facing window, written in another trigger's block
+
+GREMLIN = """\
+@provisional("audit13: a designer's Encounter that reads the difficulty too late")
+encounter "Gremlin" {
+  type mechanical
+  difficulty heroism 1
+  on defeated {
+    add heroism_difficulty 1
+    if skullduggery_difficulty > 1 { gain money 1 }
+  }
+}
+"""
+
+
+def test_a_facing_quantity_outside_its_window_is_said_to_be_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "'heroism_difficulty' is not a counter or quantity of this game" (hint: did you mean
+    # 'heroism'?) denied the quantity the README tells designers to change "Upon Facing".
+    from probing import diagnostics_with_card_file
+
+    found = diagnostics_with_card_file(tmp_path, monkeypatch, IE, GREMLIN)
+    said = [(d.code, d.span.line, d.span.column, d.message, d.hints) for d in found]
+    assert said == [
+        (
+            "name-undefined",
+            6,
+            9,
+            "'heroism_difficulty' is a quantity of 'facing', not of 'on defeated'",
+            ("change it in an 'on facing' block, while that window is open",),
+        ),
+        (
+            "name-undefined",
+            7,
+            8,
+            "'skullduggery_difficulty' is not defined here",
+            (
+                "'skullduggery_difficulty' is a quantity of 'facing': read it in an 'on "
+                "facing' block, while that window is open",
+            ),
+        ),
+    ], said
