@@ -374,3 +374,69 @@ def test_a_facing_quantity_outside_its_window_is_said_to_be_one(
             ),
         ),
     ], said
+
+
+# -- "2. Read the text on the card and follow any instructions which start with Upon Facing"
+
+NAVIGATOR = """\
+@provisional("audit13: a Crew whose ability lowers a Creature's difficulty")
+crew "Navigator" {
+  copies 2
+  bubbles money 0, heroism 1, skullduggery 1
+  to_acquire money 3, heroism 1
+  on facing {
+    if refreshed(self) and facing_type() == creature {
+      may {
+        exhaust self
+        reduce heroism_difficulty up_to 2
+      } @ask("exhaust the Navigator to lower a Creature's Heroism difficulty by up to 2")
+    }
+  }
+}
+
+@provisional("audit13: an Encounter whose Upon Facing text raises its own difficulty")
+encounter "Angry Kraken" {
+  type creature
+  difficulty heroism 1
+  on facing { add heroism_difficulty 2 }
+}
+"""
+
+KRAKEN_CASES = """\
+scenario: the Angry Kraken's own Upon Facing text comes first, then the Navigator lowers it
+rulebook: "2. Read the text on the card and follow any instructions which start with Upon Facing"
+game: incredible_expeditions
+mode: competitive
+given:
+  players:
+    - location: misty_strait
+      cabins: [navigator]
+      counters: {heroism: 1}
+    - {}
+choices:
+  - navigator.facing.exhaust: yes
+do:
+  - action: face_encounter
+    args: {encounter: angry_kraken}
+expect:
+  players:
+    - zones: {defeated_encounters: [angry_kraken]}
+      counters: {heroism: 0}
+      exhausted: [1]
+    - {}
+  events_in_order:
+    - add player 1 heroism_difficulty 2
+    - exhaust player 1 navigator 1
+    - reduce player 1 heroism_difficulty 2
+    - defeated player 1 angry_kraken
+"""
+
+
+def test_the_encounters_own_upon_facing_text_answers_before_the_crews(
+    built_copy: Callable[[str, dict[str, str]], Path], tmp_path: Path
+) -> None:
+    # The Crew answered first: "reduce by up to 2" of the printed 1 stopped at 0, the
+    # Encounter's "add 2" came after, and 1 + 2 - 2 was Faced as 2, not 1.
+    generated = built_copy(IE, {"navigator.cards": NAVIGATOR})
+    (result,) = run_scenarios(generated, KRAKEN_CASES, tmp_path / "kraken.yaml")
+    assert result.passed, result.message

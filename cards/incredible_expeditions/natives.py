@@ -733,6 +733,15 @@ class IncredibleExpeditions(FlowGame):
                 cards = [lost] if lost in answering else []
                 return super().fire(trigger, player, cards, event, quantities)
             cards = [card for card in self.cards_in_force(player) if card in answering]
+            facing = self.board["facing"]
+            if trigger == "facing" and facing in cards and cards[0] != facing:
+                # "2. Read the text on the card and follow any instructions which start with
+                # 'Upon Facing...'": the Encounter's own text first, then what the rules, the
+                # Leader and the Crew do upon Facing it. A Crew's "reduce the Heroism
+                # difficulty by up to 2" answered first, and the Encounter's "add 2" came
+                # after it, so 1 + 2 ended at 2, not 1 (a reduce stops at 0).
+                cards.remove(facing)
+                cards.insert(0, facing)
             if any(card in self.cat.crew_ids for card in cards):
                 # A Crew Lost or Cursed by a card that answered first is no longer in force
                 # when its turn comes: "The Crew in the number cabin you rolled is Lost. ...
