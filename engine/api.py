@@ -72,9 +72,8 @@ class CardError(RuleError):
     parameter is not (more Campsites than ``treasure_tokens``): the error is then shown where
     the parameter is set, in game.cards or at the variant's line that changed it (a tuple of
     names, for a problem of two parameters together: at the first of them a variant set).
-    ``kind``
-    names the kind of card whose number the problem is about (too few Expedition Leaders for
-    the players): when a variant removed cards of that kind, the error is shown at its
+    ``kind`` names the kind of card whose number the problem is about (too few Expedition
+    Leaders for the players): when a variant removed cards of that kind, the error is shown at its
     ``remove:`` entry, the line that made the game short, rather than at whichever card of the
     kind comes first.
 
