@@ -121,7 +121,9 @@ def check_cards(
         check = checks.get(card["kind"])
         if check is None:
             continue
-        problems: list[tuple[str | None, str, str | None, str | None, str | None]] = []
+        problems: list[
+            tuple[str | None, str, str | None, str | tuple[str, ...] | None, str | None]
+        ] = []
         try:
             # Raising one CardError, or returning every problem of the card as CardErrors.
             if _takes_vocabulary(check):
@@ -149,8 +151,10 @@ def check_cards(
             # The line that made the game short: the variant's removal of cards of the kind,
             # else the variant's change of the parameter, else the card (game.cards' own).
             span = (removed or {}).get(kind) if kind is not None else None
-            if span is None and param is not None:
-                span = _param_span(parsed, param)
+            for name in (param,) if isinstance(param, str) else param or ():
+                # Two parameters together (Crew Cabins and a die's sides): at the first of
+                # them the variant set.
+                span = span or _param_span(parsed, name)
             # Shown at the card, the problem is the card's ("Sea Serpent: ..."); shown at the
             # variant's removal or parameter, it is the game's: a card's title before it named
             # whichever card was checked first ("Trading Post: setup places 4 Locations ...",

@@ -1661,6 +1661,24 @@ class Checker:
             kind_hint = self._kind_as_amount(sig, expr.id)
             if kind_hint:
                 extra = kind_hint
+            owners = self._quantity_owners(expr.id)
+            if typ == "target" and owners and not kind_hint and expr.id not in scope.windows:
+                # A quantity of another trigger's window (Incredible Expeditions'
+                # heroism_difficulty in an 'on defeated' block): "is not a counter or
+                # quantity of this game", with "did you mean 'heroism'?", denied it was one.
+                self.error(
+                    "name-undefined",
+                    f"'{expr.id}' is a quantity of {owners}, "
+                    + (
+                        f"not of 'on {scope.trigger.name}'"
+                        if scope.trigger is not None
+                        else "changed only by the cards answering it"
+                    ),
+                    expr.span,
+                    f"change it in an 'on {self._quantity_trigger(expr.id)}' block, while "
+                    "that window is open",
+                )
+                return None
             self.error(
                 "name-undefined",
                 f"'{expr.id}' is not {with_article(_words(typ))} of this game",
@@ -2176,6 +2194,17 @@ class Checker:
             )
         return ()
 
+    def _quantity_trigger(self, ident: str) -> str | None:
+        """The first trigger whose window has the quantity ``ident``, or None."""
+        return next((t.name for t in self.vocab.triggers.values() if ident in t.quantities), None)
+
+    def _quantity_owners(self, ident: str) -> str:
+        """The triggers whose windows have the quantity ``ident``, in words ("'facing'"), or
+        "" when none has it."""
+        return " and ".join(
+            f"'{t.name}'" for t in self.vocab.triggers.values() if ident in t.quantities
+        )
+
     def _misplaced_name(self, ident: str, trigger: TriggerDecl | None) -> tuple[str, ...]:
         """A hint for a name that is something of the game, written where a value goes: a
         native without its brackets ('if docked' for 'docked()'), a tag of a kind of card
@@ -2194,6 +2223,14 @@ class Checker:
             ]
             test = f"{params[0]}.{ident}" if params else f"CARD.{ident}"
             return (f"'{ident}' is a tag of {', '.join(kinds)}: test a card for it as {test}",)
+        owners = self._quantity_owners(ident)
+        if owners:
+            # A quantity read outside its window (heroism_difficulty in 'on defeated'): "did
+            # you mean 'heroism'?" sent the designer to another value.
+            return (
+                f"'{ident}' is a quantity of {owners}: read it in an "
+                f"'on {self._quantity_trigger(ident)}' block, while that window is open",
+            )
         if ident in ("this", "this_card", "me", "itself"):
             return ("the card itself is 'self' (discard self)",)
         if ident in ("none", "null", "nil", "nothing"):

@@ -296,6 +296,20 @@ def _parse_phase(ctx: _Context, overlay: Overlay, node: Any, key: str) -> Any | 
             'write: phase storm_season "Storm Season" { ... }',
         )
         return None
+    if text.strip().isidentifier():
+        # `replace: get_ready` (a phase's name, as remove: and move: take it): parsed as DSL it
+        # gave three errors about a '{' that is not there ("expected '}' to close the block
+        # opened at 3:14", "this '}' closes no block").
+        name = text.strip()
+        ctx.error(
+            "variant-shape",
+            f"'{key}' holds the {'new ' if key == 'insert' else ''}phase written in the DSL, "
+            f"not a phase's name: '{name}'",
+            span,
+            f'write: {key}: | then, on the next lines, phase {name} "Title" {{ ... }}'
+            + (" (the phase replaced is the one of that name)" if key == "replace" else ""),
+        )
+        return None
     lines = text.rstrip("\n").split("\n")
     snippet = "flow {\n  setup {\n" + "\n".join(lines) + "\n  }\n}\n"
     move = _snippet_mover(block_mover(overlay, node, key), 3, 2 + len(lines), len(lines[-1]))

@@ -70,9 +70,10 @@ class CardError(RuleError):
     ``prop`` (a property name, or None for the card as a whole), ``hint`` how to write it.
     ``param`` names the game's parameter the problem is about, when the card is fine but the
     parameter is not (more Campsites than ``treasure_tokens``): the error is then shown where
-    the parameter is set, in game.cards or at the variant's line that changed it. ``kind``
-    names the kind of card whose number the problem is about (too few Expedition Leaders for
-    the players): when a variant removed cards of that kind, the error is shown at its
+    the parameter is set, in game.cards or at the variant's line that changed it (a tuple of
+    names, for a problem of two parameters together: at the first of them a variant set).
+    ``kind`` names the kind of card whose number the problem is about (too few Expedition
+    Leaders for the players): when a variant removed cards of that kind, the error is shown at its
     ``remove:`` entry, the line that made the game short, rather than at whichever card of the
     kind comes first.
 
@@ -86,7 +87,7 @@ class CardError(RuleError):
         prop: str | None = None,
         hint: str | None = None,
         card: str = "",
-        param: str | None = None,
+        param: str | tuple[str, ...] | None = None,
         kind: str | None = None,
     ) -> None:
         super().__init__(f"{card}: {detail}" if card else detail)

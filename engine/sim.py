@@ -295,10 +295,16 @@ class Simulator:
             except Exception:  # noqa: BLE001 - a card's own problem is cardc check's to say
                 continue
             for problem in returned or ():
-                name = getattr(problem, "param", None)
-                if isinstance(problem, CardError) and name is not None and name in self.params:
-                    hint = f" ({problem.hint})" if problem.hint else ""
-                    raise SimError(f"--param {name}={self.params[name]}: {problem.detail}{hint}")
+                names = getattr(problem, "param", None)
+                if not isinstance(problem, CardError) or names is None:
+                    continue
+                # A problem of two parameters together names both: the one this run set.
+                for name in (names,) if isinstance(names, str) else names:
+                    if name in self.params:
+                        hint = f" ({problem.hint})" if problem.hint else ""
+                        raise SimError(
+                            f"--param {name}={self.params[name]}: {problem.detail}{hint}"
+                        )
 
     @property
     def name(self) -> str:

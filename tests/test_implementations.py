@@ -243,6 +243,18 @@ def test_a_quantity_its_trigger_does_not_declare_is_an_error(tmp_path: Path) -> 
     )
     found = [(d.code, d.span.line, d.message) for d in result.diagnostics]
     assert found[0] == ("name-undefined", 2, "'power' is not defined here")
-    assert found[1][:2] == ("name-undefined", 5) and "'power' is not a" in found[1][2]
+    # Said as what it is, a quantity of another window (audit13-ie: it was "'power' is not a
+    # counter or quantity of this game", with "'on reveal' has no quantities").
+    assert found[1] == (
+        "name-undefined",
+        5,
+        "'power' is a quantity of 'combat', not of 'on reveal'",
+    )
     assert len(found) == 2
-    assert "'on reveal' has no quantities" in result.diagnostics[1].hints
+    assert result.diagnostics[0].hints == (
+        "'power' is a quantity of 'combat': read it in an 'on combat' block, while that window "
+        "is open",
+    )
+    assert result.diagnostics[1].hints == (
+        "change it in an 'on combat' block, while that window is open",
+    )

@@ -319,8 +319,10 @@ def test_sweep_refuses_a_value_out_of_bounds_among_its_values(
 
 
 def test_a_simulator_keeps_a_param_in_its_bounds() -> None:
-    """The same bounds let a value inside them through: a die of 2 sides plays."""
-    simulator = Simulator(GENERATED / "incredible_expeditions", {"die_sides": 2})
+    """The same bounds let a value inside them through: a die of 2 sides plays (on a board of
+    2 Crew Cabins: with the 6, cabins 3 to 6 are never rolled, which the game's own check
+    refuses since audit13-ie)."""
+    simulator = Simulator(GENERATED / "incredible_expeditions", {"die_sides": 2, "cabins": 2})
     assert simulator.ir["vocabulary"]["params"]["die_sides"] == 2
     with pytest.raises(SimError, match="param die_sides is 1, but it counts a die's sides"):
         Simulator(GENERATED / "incredible_expeditions", {"die_sides": 1})

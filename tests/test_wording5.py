@@ -316,8 +316,12 @@ def test_a_verb_description_naming_its_parameters_takes_their_values(tmp_path: P
 def test_a_bool_function_made_true_or_false_always_or_never_holds(tmp_path: Path) -> None:
     text = _audit("audit5_incredible_expeditions", "no_turning_back")
     model, _ = _sheet(tmp_path, "incredible_expeditions", "no_turning_back", text)
+    # audit13-ie: the function called as the rules call it, in reference.yaml's words (it
+    # quoted the house rule's own description, "a ship never turns back ... now never holds",
+    # which said the opposite of the rule).
     assert _said(model)["A ship never turns back"] == (
-        'Every "a ship never turns back" of the rules now never holds.'
+        'Every "you do not have enough defeated Encounters at your current Location and your '
+        'ship is not at Port City" of the rules now never holds.'
     )
 
 

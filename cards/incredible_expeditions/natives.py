@@ -452,6 +452,7 @@ def check_location(
     ):
         # No Leader card to report it at: the first Location, which every game lays out.
         problems += _too_few_leaders(cards, vocabulary)
+    problems += _too_few_encounters(card, cards)
     wanted = _param(vocabulary, "locations_between")
     if wanted is not None and _first_of(card, cards):
         between = sum(1 for other in cards.values() if other["kind"] == "location") - 2
@@ -468,6 +469,70 @@ def check_location(
                 )
             )
     return problems
+
+
+def check_crew(
+    card: dict[str, Any], cards: dict[str, Any], vocabulary: dict[str, Any] | None = None
+) -> list[CardError]:
+    """:func:`check_values`, and (at the first Crew) that the die can roll every Crew Cabin:
+    "Roll a die. The Crew in the number cabin you rolled is Lost. If there is no Crew in that
+    cabin, continue rolling until you get the number of an occupied cabin." With more cabins
+    than the die has sides (a house rule's ``cabins: 8``), a Crew in cabin 7 or 8 was never
+    Lost, and a ship whose Crew were all there lost none, silently."""
+    problems = check_values(card, cards)
+    cabins, sides = _param(vocabulary, "cabins"), _param(vocabulary, "die_sides")
+    # A die of fewer than 2 sides is param die_sides' own error (its bounds), said once.
+    if cabins is not None and sides is not None and 2 <= sides < cabins and _first_of(card, cards):
+        beyond = f"{sides + 1}" if cabins == sides + 1 else f"{sides + 1} to {cabins}"
+        problems.append(
+            CardError(
+                f"a player board has {cabins} Crew Cabins (param cabins), but the die has {sides} "
+                f'sides (param die_sides): "Roll a die. The Crew in the number cabin you '
+                f'rolled is Lost" never rolls cabin {beyond}, so a Crew there is never Lost',
+                None,
+                f"set param die_sides {cabins}, or param cabins {sides} or fewer",
+                param=("cabins", "die_sides"),
+            )
+        )
+    return problems
+
+
+def _too_few_encounters(card: dict[str, Any], cards: dict[str, Any]) -> list[CardError]:
+    """A Location's total is "the number of Encounters you will have to face to move past this
+    Location", and they are defeated Encounters held at once ("If you have enough defeated
+    Encounters to meet the total on your current Location card"; "The winner ... is the first
+    player to defeat both Encounters at the last Location"): the Encounter Deck must hold as
+    many. A house rule removing the Encounters (or guarding Atlantis with more than the deck
+    holds) checked, and every game it played went to the turn limit with no winner. Said once,
+    at the Location of the highest total (the first of them)."""
+    totals = [
+        other
+        for other in cards.values()
+        if other["kind"] == "location" and _count(other["properties"].get("encounters"))
+    ]
+    if not totals or max(totals, key=lambda other: other["properties"]["encounters"]) is not card:
+        return []
+    most = card["properties"]["encounters"]
+    held = sum(
+        copies
+        for other in cards.values()
+        if other["kind"] == "encounter"
+        for copies in (other["properties"].get("copies", 1),)
+        if _count(copies)
+    )
+    if most <= held:
+        return []
+    return [
+        CardError(
+            f"the Encounter Deck holds {held} card{'' if held == 1 else 's'}, fewer than the "
+            f"{most} defeated Encounters needed to move past {card['title']}: no ship could "
+            "ever defeat that many",
+            "encounters",
+            f"add encounter cards (or copies), or give {card['title']} encounters {held}"
+            + (" or fewer" if held else ""),
+            kind="encounter",
+        )
+    ]
 
 
 #: The numbers an Expedition Leader card shows.
@@ -518,7 +583,7 @@ def _too_few_leaders(cards: dict[str, Any], vocabulary: dict[str, Any] | None) -
 #: ``cardc check`` runs these on each card of the kind (engine.api, ``CARD_CHECKS``).
 CARD_CHECKS: dict[str, Callable[..., list[CardError]]] = {
     "resource": check_resource,
-    "crew": check_values,
+    "crew": check_crew,
     "encounter": check_values,
     "location": check_location,
     "expedition_leader": check_leader,
@@ -668,6 +733,15 @@ class IncredibleExpeditions(FlowGame):
                 cards = [lost] if lost in answering else []
                 return super().fire(trigger, player, cards, event, quantities)
             cards = [card for card in self.cards_in_force(player) if card in answering]
+            facing = self.board["facing"]
+            if trigger == "facing" and facing in cards and cards[0] != facing:
+                # "2. Read the text on the card and follow any instructions which start with
+                # 'Upon Facing...'": the Encounter's own text first, then what the rules, the
+                # Leader and the Crew do upon Facing it. A Crew's "reduce the Heroism
+                # difficulty by up to 2" answered first, and the Encounter's "add 2" came
+                # after it, so 1 + 2 ended at 2, not 1 (a reduce stops at 0).
+                cards.remove(facing)
+                cards.insert(0, facing)
             if any(card in self.cat.crew_ids for card in cards):
                 # A Crew Lost or Cursed by a card that answered first is no longer in force
                 # when its turn comes: "The Crew in the number cabin you rolled is Lost. ...
@@ -2215,6 +2289,19 @@ def printed_skullduggery_difficulty(g: Game, c: Context) -> int:
     return game.cat.difficulty[game.facing()].skullduggery
 
 
+def set_difficulty(g: Game, c: Context, heroism: int, skullduggery: int) -> None:
+    """The Encounter being Faced asks this Heroism and Skullduggery difficulty. Said by an
+    "Upon Facing..." text (``on facing { set_difficulty 1, 0 }``), it is what the ``facing``
+    window's quantities say from then on, as ``set heroism_difficulty 1`` says it: the flow
+    sets the difficulty the window leaves (face_encounter), and put the card's back to the
+    printed one, silently (the Encounter was Faced at its printed difficulty)."""
+    quantities = c.q
+    if "heroism_difficulty" in quantities and "skullduggery_difficulty" in quantities:
+        quantities["heroism_difficulty"] = max(int(heroism), 0)
+        quantities["skullduggery_difficulty"] = max(int(skullduggery), 0)
+    _game(g).set_difficulty(c.player, heroism, skullduggery)
+
+
 def stop_facing(g: Game, c: Context) -> None:
     """The Encounter has been Faced: what its Upon Facing text added to its difficulty ends;
     the one whose text Faced it, if any, is the one being Faced again."""
@@ -2285,7 +2372,7 @@ VERBS: dict[str, Callable[..., Any]] = {
     "skip_location_text": skip_location_text,
     "follow_location_text": _each_player("follow_location_text"),
     "flip_encounter": _each_player("flip_encounter"),
-    "set_difficulty": _each_player("set_difficulty"),
+    "set_difficulty": set_difficulty,
     "raise_against_encounter": _each_player("raise_against_encounter"),
     "defeat_encounter": _each_player("defeat_encounter"),
     "leave_undefeated": _each_player("leave_undefeated"),

@@ -475,7 +475,9 @@ def variant_verbs(
         # own new description, which nothing on the sheet says.
         printed = writer.ref.phrases.get(name) or writer.ref.words.get(name)
         called = yours(printed) if printed and not re.search(r"\{\w+\}", printed) else doc
-        text = _sentence([f"{_whenever(called)}, ", *writer.block(verb["body"])])
+        text = _sentence(
+            [f"{_whenever(called, command=called is not doc)}, ", *writer.block(verb["body"])]
+        )
         views.append(
             _changed_view(f"verb-{name}", title, source, text, marks.get((name, "verb", name)))
         )
@@ -546,25 +548,27 @@ _FINITE = re.compile(r"\b(?:is|are|was|were|has|have|gets|get|becomes|become)\b"
 _THING_DONE = re.compile(r"^(an?|the) ([A-Za-z]+) ([a-z]+ed)\b")
 
 
-def _whenever(doc: str) -> str:
+def _whenever(doc: str, command: bool = False) -> str:
     """The lead of a verb's rule: "whenever an area is completed" for a description of a
     thing done ("an area completed: its tiles ...", which read "whenever the rules call for
-    an area completed"), else "whenever the rules" and what they ask for (:func:`_called_for`)."""
+    an area completed"), else "whenever the rules" and what they ask for (:func:`_called_for`;
+    ``command``: ``doc`` is the words the cards print for a call, a command)."""
     said = doc.strip().rstrip(".").split(":", 1)[0].strip()
     done = _THING_DONE.match(said)
     if done and done.end() == len(said):
         return f"whenever {done.group(1).lower()} {done.group(2)} is {done.group(3)}"
-    return f"whenever the rules {_called_for(doc)}"
+    return f"whenever the rules {_called_for(doc, command)}"
 
 
-def _called_for(doc: str) -> str:
+def _called_for(doc: str, command: bool = False) -> str:
     """What the rules ask for when they call a verb described by ``doc``, after "whenever
     the rules": a command "say to gain two Port Cards"; an infinitive heading ("To Face an
     Encounter") says its "to" once; a heading with its summary after a colon ("Rest Turn:
     Refresh the Crew, ...") is called for by its heading, "call for a Rest Turn"; a thing done
     "call for the Anchoring phase, ..."; a state "say that every Special Action Diary location
     is unlocked". Each read "say to Rest Turn: ...", "say to the Reward Phase: ...", "say to
-    every ... is unlocked"."""
+    every ... is unlocked". The words the cards print for a call (``command``) are a command
+    even in capitals: "say to Face an Encounter" (it read "call for a Face an Encounter")."""
     said = doc.strip().rstrip(".")
     if ":" in said:
         said = said.split(":", 1)[0].strip()
@@ -576,7 +580,7 @@ def _called_for(doc: str) -> str:
         if _FINITE.search(said):
             return f"say that {said}"
         return f"call for {said[0].lower() + said[1:] if first in ('the', 'a', 'an') else said}"
-    if len(words) > 1 and all(w[:1].isupper() or w in _SMALL_WORDS for w in words):
+    if len(words) > 1 and not command and all(w[:1].isupper() or w in _SMALL_WORDS for w in words):
         # A heading, named in capitals ("Rest Turn", "Encounter Turn"): a thing the rules
         # call for, as one of its kind.
         return f"call for {with_article(said)}"

@@ -731,12 +731,19 @@ class CardWriter:
         label, City scoring's multiplier) is no part of the player's rule. It printed "the
         acting player scores 1 at each Waypoint each (City scoring's share apart; waypoint)"."""
         values = {p["name"]: a for p, a in zip(params, args, strict=False) if a is not None}
+        counts = {p["name"] for p in params if p.get("type") in ("number", "any", None)}
         pieces = _BRACED.split(words)
         out: Text = [pieces[0]] if pieces[0] else []
         for index in range(1, len(pieces), 2):
             name, after = pieces[index], pieces[index + 1]
             if name not in values:
                 out.append("{" + name + "}" + after)
+                continue
+            if name not in counts:
+                # A card, a name or a player is said as it is, never as a count of the words
+                # after it: Incredible Expeditions' "{crew} is Refreshed" printed "is
+                # Refresheds equal to this card".
+                out += [*self.expr(values[name]), after]
                 continue
             out += self.fill("{n}" + after, None, values[name])
         return [seg for seg in out if seg != ""]
