@@ -4,7 +4,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from engine.runtime import Context, Game, ObjectCache, Player, RuleError
@@ -17,6 +18,7 @@ from engine.scenario_types import (
     Maybe,
     Number,
     OneOf,
+    Problem,
     Table,
     Text,
     Unordered,
@@ -411,6 +413,11 @@ def _goods_pool(ir: dict[str, Any]) -> list[str]:
     return [*sold, *(c["id"] for c in ir["cards"] if c["kind"] == "specialty")]
 
 
+def _pirate_pool(ir: dict[str, Any]) -> list[str]:
+    """The pirate spaces: "You cannot pass or land on a pirate space"."""
+    return [s.id for chart in _charts(ir) for s in chart.spaces.values() if s.pirate]
+
+
 def _region_pool(ir: dict[str, Any]) -> list[str]:
     return [s.region for c in _charts(ir) for s in c.spaces.values() if s.region]
 
@@ -427,6 +434,7 @@ POOLS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "goods": _goods_pool,
     "region": _region_pool,
     "pirate_area": _area_pool,
+    "pirate_space": _pirate_pool,
 }
 
 _SPACE = Id("space", "a space of the map", _place_id)
@@ -456,8 +464,25 @@ def _rounds(vocab: Any) -> int | None:
     return rounds if isinstance(rounds, int) else None
 
 
+@dataclass
+class ShipSpace(Id):
+    """Where a scenario gives a ship: a place of the map, never a pirate space ("You cannot
+    pass or land on a pirate space"): a ship given there anchored where no ship can."""
+
+    def check(self, value: Any, vocab: Any, at: Any) -> Iterator[Problem]:
+        """A place, refused with the rule when it is a pirate space."""
+        if isinstance(value, str) and _place_id(value) in vocab.pool("pirate_space"):
+            yield Problem(
+                *at,
+                f"'{value}' is a pirate space, where no ship can be: \"You cannot pass or land "
+                'on a pirate space"; give the ship a space beside it',
+            )
+            return
+        yield from super().check(value, vocab, at)
+
+
 GIVEN_KINDS = {
-    "position": Id("place", "a place", _place_id),
+    "position": ShipSpace("place", "a place", _place_id),
     "region": Id("region", "a region"),
     "in_pirate_infested_area": Flag(),
     "distance_sailed": Number(0),
