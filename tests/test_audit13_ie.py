@@ -208,23 +208,12 @@ def designer_texts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     copy of the game's own and read with its reference.yaml."""
     import shutil
 
-    from compiler.pipeline import compile_game
-    from compiler.sheets.model import build_model
-    from compiler.sheets.reference import reference_for, resolve
-    from compiler.sheets.text import plain
-    from dsl.diagnostics import SourceCache
+    from probing import printed_texts
 
     folder = tmp_path_factory.mktemp("ie") / "cards" / IE
     shutil.copytree(ROOT / "cards" / IE, folder, ignore=shutil.ignore_patterns("variants"))
     (folder / "zz_audit13.cards").write_text(DESIGNER_CARDS, encoding="utf-8")
-    result = compile_game(folder, SourceCache())
-    assert result.ir is not None, [d.message for d in result.diagnostics]
-    ref = resolve(reference_for(folder, None), result.ir, {c["id"] for c in result.ir["cards"]})
-    model = build_model(result.ir, ref, variant=None, folder=folder)
-    return {
-        card.title: " ".join(plain(p) for p in card.paragraphs)
-        for card in [*model.cards, *model.rules]
-    }
+    return printed_texts(folder, {path.name for path in folder.glob("*.cards")})
 
 
 def test_the_flows_verbs_called_by_a_card_read_as_the_rulebook(
