@@ -28,7 +28,9 @@ class _Level(NamedTuple):
 def endless(game: Any, c: Any, error: RecursionError, call_code: CodeType) -> RuleError:
     """The rule error for a RecursionError inside ``c``'s answer: when the answer of the
     same card to the same trigger runs inside it, the rule sets itself off without end;
-    any other recursion is located as a failure like any other."""
+    any other recursion is located as a failure like any other. ``call_code`` is the code
+    of :meth:`engine.runtime.Game.call`: each of its frames answering the same card and
+    trigger is one more nesting."""
     tb = error.__traceback__
     nested = sum(
         1
@@ -60,7 +62,8 @@ def located_again(
     """``error``, located inside a DSL verb the game's Python ran, located again at the
     generated code that called that Python (the card's or phase's line), with the verb's
     own calls innermost: "[in verb venture_forth (...), called from the flow's turn
-    section (flow.cards:165:3)]". Unchanged when no generated code called it."""
+    section (flow.cards:165:3)]". Unchanged when no generated code called it. ``call_code``
+    is the code of :meth:`engine.runtime.Game.call`, whose frame ends the outer calls."""
     detail, note, levels = inner
     outer: list[_Level] = []
     frames = traceback.walk_tb(tb)
