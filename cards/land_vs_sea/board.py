@@ -652,9 +652,11 @@ def check_starting_tile(card: Mapping[str, Any], cards: Mapping[str, Any]) -> No
 
 
 def check_layer(card: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
-    """A layer ``requires`` another scoring layer ("You may optionally use Bandit and Pirate
+    """A layer's scoring aid names each player count on one side (:func:`aid_sides`), and a
+    layer ``requires`` another scoring layer ("You may optionally use Bandit and Pirate
     scoring when you are also using Caravan & Ship scoring"), checked at setup: a name that is
     no layer would refuse every game."""
+    aid_sides(card)
     needs = card.get("properties", {}).get("requires")
     if needs is None:
         return
@@ -668,6 +670,65 @@ def check_layer(card: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
             "layers: " + ", ".join(sorted(c for c, o in cards.items() if o.get("kind") == "layer")),
             f"{card.get('source', '?')}: {card.get('title', card.get('id'))}",
         )
+
+
+#: The player counts a scoring aid serves: "They can be used in 2 player head to head, 3 player
+#: asymmetric, and 4 player team game modes" (game.cards: ``players 2..4``).
+AID_PLAYER_COUNTS = (2, 3, 4)
+
+
+def aid_sides(card: Mapping[str, Any]) -> dict[int, str]:
+    """A layer's scoring aid: which side ("front" or "back") serves each player count, read
+    from ``aid_front_players`` and ``aid_back_players`` ("place their scoring aids next to the
+    area of play on their correct sides for the player count"). A side left unwritten serves
+    the counts the other does not name; a layer writing neither has no aid (an empty dict).
+    A :class:`CardError` at the property's line for a count the game is not played with, a
+    count on both sides (which side would go up?) or, with both sides written, a count on
+    neither: the aid then went out back up silently, or (only the back written) not at all."""
+    props = card.get("properties", {})
+    where = f"{card.get('source', '?')}: {card.get('title', card.get('id'))}"
+    counts = ", ".join(str(n) for n in AID_PLAYER_COUNTS)
+    named: dict[str, set[int]] = {}
+    for face in ("front", "back"):
+        prop = f"aid_{face}_players"
+        if props.get(prop) is None:
+            continue
+        named[face] = set()
+        for clause in _clauses(props[prop]):
+            for n in clause:
+                if isinstance(n, bool) or not isinstance(n, int) or n not in AID_PLAYER_COUNTS:
+                    raise CardError(
+                        f"the {face} of its scoring aid serves {n!r} players; the game is played "
+                        f"by {counts} (2 head to head, 3 asymmetric, 4 in teams)",
+                        prop,
+                        f"write player counts among {counts}, as: {prop} 3, 4",
+                        where,
+                    )
+                named[face].add(n)
+    if not named:
+        return {}
+    both = named.get("front", set()) & named.get("back", set())
+    if both:
+        raise CardError(
+            f"{', '.join(str(n) for n in sorted(both))} players are on both sides of its scoring "
+            "aid; each player count has one correct side",
+            ("aid_front_players", "aid_back_players"),
+            "name each player count on one side only",
+            where,
+        )
+    if len(named) == 2:
+        missing = [n for n in AID_PLAYER_COUNTS if n not in named["front"] | named["back"]]
+        if missing:
+            raise CardError(
+                f"no side of its scoring aid serves {', '.join(str(n) for n in missing)} players",
+                ("aid_front_players", "aid_back_players"),
+                "name every player count (" + counts + ") on one side, or leave "
+                "aid_back_players out so the back serves the counts the front does not",
+                where,
+            )
+    only = "front" if "front" in named else "back"
+    other = "back" if only == "front" else "front"
+    return {n: only if n in named[only] else other for n in AID_PLAYER_COUNTS}
 
 
 #: The kinds whose data the checks above read (natives.py's CARD_CHECKS).

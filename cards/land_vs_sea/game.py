@@ -31,6 +31,7 @@ from .board import (
     LeyLine,
     Route,
     Tile,
+    aid_sides,
     area_at,
     face_tile,
     hole_side,
@@ -675,11 +676,12 @@ class LandVsSea(FlowGame):
         self.aids = {}
         count = len(self.players)
         for cid, card in self.cards.items():
-            props = card["properties"]
-            if card["kind"] != "layer" or not self.in_play(cid) or "aid_front_players" not in props:
+            if card["kind"] != "layer" or not self.in_play(cid):
                 continue
-            front = [int(n) for clause in _clauses(props["aid_front_players"]) for n in clause]
-            self.aids[cid] = "front" if count in front else "back"
+            # Both sides are read: a layer writing only aid_back_players had no aid at all.
+            side = aid_sides(card).get(count)
+            if side is not None:
+                self.aids[cid] = side
         self.log("scoring_aids", dict(self.aids))
 
     def place_starting_tile(self, player: Player) -> None:

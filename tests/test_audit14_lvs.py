@@ -1,0 +1,122 @@
+"""audit14 (Land vs Sea: Uncharted): a layer's scoring aid read from both of its sides, and the
+aid's player counts held to the game's ("place their scoring aids next to the area of play on
+their correct sides for the player count")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from probing import check_build_test, copied_project
+
+ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = pytest.mark.usefixtures("fresh_file_cache")
+
+
+# -- 1. a scoring aid's sides
+
+
+def _house_rule_diagnostics(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variant: str
+) -> list[Any]:
+    """``cardc check``'s errors of a copy of Land vs Sea with ``variant`` written as
+    variants/house.yaml."""
+    from compiler.checking import check_paths
+    from dsl.diagnostics import SourceCache
+
+    project = copied_project(tmp_path, monkeypatch, "land_vs_sea")
+    (project / "cards/land_vs_sea/variants/house.yaml").write_text(variant, encoding="utf-8")
+    found = check_paths([Path("cards/land_vs_sea/game.cards")], None, SourceCache()).diagnostics
+    return [d for d in found if d.severity == "error"]
+
+
+@pytest.mark.parametrize(
+    ("variant", "line", "words"),
+    [
+        # The game is played by 2 to 4: an aid for 5 players was taken without a word.
+        (
+            "cards:\n  menhir_scoring: {aid_front_players: 5}\n",
+            2,
+            ["Menhir scoring", "serves 5 players", "played by 2, 3, 4"],
+        ),
+        # 4 on both sides went out front up, whatever the back said.
+        (
+            "cards:\n  city_scoring: {aid_front_players: '2, 4'}\n",
+            2,
+            ["City scoring", "4 players are on both sides", "one correct side"],
+        ),
+        # Both sides written and 3 on neither: the aid went out back up for 3.
+        (
+            "cards:\n  city_scoring: {aid_back_players: 4}\n",
+            2,
+            ["City scoring", "no side of its scoring aid serves 3 players"],
+        ),
+    ],
+)
+def test_a_scoring_aid_names_each_player_count_the_game_has_on_one_side(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variant: str, line: int, words: list[str]
+) -> None:
+    """ "place their scoring aids next to the area of play on their correct sides for the
+    player count": each count of the game's (2 head to head, 3 asymmetric, 4 in teams) has one
+    correct side. A count the game is not played with, on both sides or, with both sides
+    written, on neither was taken silently; now an error at the variant's line."""
+    (error,) = _house_rule_diagnostics(tmp_path, monkeypatch, variant)
+    assert error.span.file.endswith("variants/house.yaml")
+    assert error.span.line == line
+    for word in words:
+        assert word in error.message
+    assert error.hints
+
+
+def test_a_valid_scoring_aid_is_not_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check refuses only what is wrong: the front for 2 and 4, the back for 3, passes."""
+    variant = "cards:\n  city_scoring: {aid_front_players: '2, 4', aid_back_players: 3}\n"
+    assert _house_rule_diagnostics(tmp_path, monkeypatch, variant) == []
+
+
+BACK_ONLY = """\
+# yaml-language-server: $schema=../../../generated/land_vs_sea/scenario.schema.json
+scenario: a layer whose aid names only its back's player counts goes out front up for the rest
+rulebook: "place their scoring aids next to the area of play on their correct sides \
+for the player count"
+game: land_vs_sea
+variant: back_only
+players: PLAYERS
+seed: 1
+choices:
+  - starting_tile: "ley_harbour:a"
+DRAWS
+do:
+  - action: setup
+expect:
+  scoring_aids: {menhir_scoring: SIDE, city_scoring: front, bandit_and_pirate_scoring: back}
+"""
+
+
+def test_a_layer_writing_only_the_back_of_its_aid_has_an_aid(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Setup read only ``aid_front_players``: a layer writing only ``aid_back_players`` had
+    no scoring aid at all, in play or not ("place their scoring aids ... on their correct
+    sides for the player count"). Now the front serves the counts the back does not name."""
+    project = copied_project(tmp_path, monkeypatch, "land_vs_sea")
+    (project / "cards/land_vs_sea/variants/back_only.yaml").write_text(
+        "description: scoring aids written by their backs\n"
+        "cards:\n"
+        "  menhir_scoring: {aid_front_players: null, aid_back_players: '3, 4'}\n"
+        "  city_scoring: {aid_front_players: null, aid_back_players: '3, 4'}\n"
+        "  bandit_and_pirate_scoring: {aid_front_players: null, aid_back_players: '2, 3'}\n",
+        encoding="utf-8",
+    )
+    cases = [
+        BACK_ONLY.replace("PLAYERS", "2")
+        .replace("DRAWS", '  - draw: "1"\n' * 4)
+        .replace("SIDE", "front"),
+    ]
+    scenarios = tmp_path / "back_only.yaml"
+    scenarios.write_text("---\n".join(cases), encoding="utf-8")
+    check_build_test(capsys, project, "land_vs_sea", scenarios, 1)
