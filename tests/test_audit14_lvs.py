@@ -1,6 +1,7 @@
 """audit14 (Land vs Sea: Uncharted): a layer's scoring aid read from both of its sides, and the
 aid's player counts held to the game's ("place their scoring aids next to the area of play on
-their correct sides for the player count")."""
+their correct sides for the player count"), and a City drawn in a section a face does not
+have."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from probing import check_build_test, copied_project
+from probing import check_build_test, copied_project, diagnostics_with_card_file
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -120,3 +121,38 @@ def test_a_layer_writing_only_the_back_of_its_aid_has_an_aid(
     scenarios = tmp_path / "back_only.yaml"
     scenarios.write_text("---\n".join(cases), encoding="utf-8")
     check_build_test(capsys, project, "land_vs_sea", scenarios, 1)
+
+
+# -- 2. a City drawn in a section the face has not
+
+
+CITY_AT_SEA = """\
+hex_tile "Inland Port" {
+  box uncharted
+  face_a "LLLLLL"
+  face_a_icons city sea
+  face_b "LLLSSS"
+  face_b_icons city sea
+}
+"""
+
+
+def test_a_city_drawn_in_a_section_the_face_has_not_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "Cities straddle both the Land and Sea sections of tiles they are on": ``city sea`` on
+    a face of land edges only drew the City in no section, so it raised no area's bonus points
+    and no trade route, and cardc check said nothing (a Coral there is refused). Face B, which
+    has a sea section, is fine."""
+    (error,) = diagnostics_with_card_file(tmp_path, monkeypatch, "land_vs_sea", CITY_AT_SEA)
+    assert (error.span.line, error.span.column) == (4, 3)
+    assert "'city sea' draws the City in a sea section, and this face has none" in error.message
+    assert error.hints and "face_a_icons city" in error.hints[0]
+
+
+def test_a_city_drawn_in_a_section_the_face_has_is_not_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same tile with its City drawn in the land, or straddling, checks clean."""
+    fixed = CITY_AT_SEA.replace("face_a_icons city sea", "face_a_icons city land")
+    assert diagnostics_with_card_file(tmp_path, monkeypatch, "land_vs_sea", fixed) == []

@@ -365,6 +365,18 @@ def face_tile(card: Mapping[str, Any], face: str) -> Tile:
                 where,
             )
     city_sides = [str(w) for w in words.get("city", [])] or list(SIDES)
+    for side in city_sides:
+        # "Cities straddle both the Land and Sea sections of tiles they are on": `city sea` on
+        # a face of land edges only drew the City in no section, so it raised no area and no
+        # trade route, with no word at cardc check (a Mountain or Coral there was refused).
+        if "city" in words and not bonus[side]:
+            raise CardError(
+                f"'city {side}' draws the City in a {side} section, and this face has none",
+                f"face_{face}_icons",
+                f"write: face_{face}_icons city (it straddles the sections the face has), "
+                f"or move it to a face with {side} edges",
+                where,
+            )
     count = {side: 0 for side in SIDES}
     sections = []
     for side, edges in runs:
