@@ -156,3 +156,80 @@ def test_a_city_drawn_in_a_section_the_face_has_is_not_refused(
     """The same tile with its City drawn in the land, or straddling, checks clean."""
     fixed = CITY_AT_SEA.replace("face_a_icons city sea", "face_a_icons city land")
     assert diagnostics_with_card_file(tmp_path, monkeypatch, "land_vs_sea", fixed) == []
+
+
+# -- 3. a Ley line, an area or a trade route passed where another is asked
+
+
+SACRED_CITIES = """\
+layer "Sacred cities" {
+  box uncharted
+  on tile_placed {
+    for each ley_line in new_ley_lines(placed) {
+      if has_city(ley_line) {
+        score bonus_between(ley_line)
+      }
+    }
+  }
+}
+"""
+
+MENHIRS_ON_CITY = """\
+layer "Menhir areas" {
+  box uncharted
+  on area_completed {
+    if has_menhir(area) {
+      score area_bonus(area)
+    }
+  }
+}
+"""
+
+LEY_LINE = """\
+scenario: a house rule asking has_city of a Ley line is told what has_city asks of
+game: land_vs_sea
+players: 2
+given:
+  board:
+    - {cell: [0, 0], side: land, menhir: true}
+    - {cell: [1, 0], side: land, bonus: 2}
+    - {cell: [3, 0], side: land, bonus: 1}
+    - {cell: [4, 0], side: land, menhir: true}
+do:
+  - action: place_tile
+    player: 2
+    args: {cell: [2, 0], tile: {side: land, bonus: 2}}
+expect:
+  refused: "has_city asks of a tile, an area or a trade route, not a Ley line (from new_ley_lines)"
+---
+scenario: a house rule asking has_menhir of an area is told it is not a tile
+game: land_vs_sea
+players: 2
+given:
+  board:
+    - {cell: [1, 0], land: [3]}
+    - {cell: [1, -1], land: [4]}
+do:
+  - action: place_tile
+    player: 1
+    args: {cell: [0, 0], tile: {land: [0, 1]}}
+expect:
+  refused: "a land area is not a tile or a cell"
+"""
+
+
+def test_a_value_passed_to_the_wrong_native_is_named_in_the_games_words(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A designer's "a Ley line through a City scores again" (``has_city(ley_line)``) failed
+    every game at its first Ley line with "LeyLine(menhirs=(Hex(2, -2), Hex(0, 0)),
+    between=(Hex(1, -1),), axis=1) is not an area or a trade route", and ``has_menhir(area)``
+    with the area's repr "is not a hex cell (q, r); a card gives one as a property of two
+    numbers". Both now name the value in the game's words, and what each native asks of."""
+    project = copied_project(tmp_path, monkeypatch, "land_vs_sea")
+    folder = project / "cards/land_vs_sea"
+    (folder / "sacred_cities.cards").write_text(SACRED_CITIES, encoding="utf-8")
+    (folder / "menhir_areas.cards").write_text(MENHIRS_ON_CITY, encoding="utf-8")
+    scenarios = tmp_path / "wrong_values.yaml"
+    scenarios.write_text(LEY_LINE, encoding="utf-8")
+    check_build_test(capsys, project, "land_vs_sea", scenarios, 2)
