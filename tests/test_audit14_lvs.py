@@ -1,7 +1,7 @@
 """audit14 (Land vs Sea: Uncharted): a layer's scoring aid read from both of its sides, and the
 aid's player counts held to the game's ("place their scoring aids next to the area of play on
-their correct sides for the player count"), and a City drawn in a section a face does not
-have."""
+their correct sides for the player count"), a City drawn in a section a face does not have,
+values passed to the wrong native, and a large starting tile's parts."""
 
 from __future__ import annotations
 
@@ -153,9 +153,14 @@ def test_a_city_drawn_in_a_section_the_face_has_not_is_refused(
 def test_a_city_drawn_in_a_section_the_face_has_is_not_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The same tile with its City drawn in the land, or straddling, checks clean."""
+    """The same tile with its City drawn in the land, or straddling (``city`` alone, on a
+    face of land edges only: it straddles the one section there is), checks clean."""
     fixed = CITY_AT_SEA.replace("face_a_icons city sea", "face_a_icons city land")
     assert diagnostics_with_card_file(tmp_path, monkeypatch, "land_vs_sea", fixed) == []
+    plain = CITY_AT_SEA.replace("face_a_icons city sea", "face_a_icons city")
+    again = tmp_path / "again"
+    again.mkdir()
+    assert diagnostics_with_card_file(again, monkeypatch, "land_vs_sea", plain) == []
 
 
 # -- 3. a Ley line, an area or a trade route passed where another is asked
@@ -233,3 +238,73 @@ def test_a_value_passed_to_the_wrong_native_is_named_in_the_games_words(
     scenarios = tmp_path / "wrong_values.yaml"
     scenarios.write_text(LEY_LINE, encoding="utf-8")
     check_build_test(capsys, project, "land_vs_sea", scenarios, 2)
+
+
+# -- 4. a large starting tile's parts
+
+
+STARTING_PARTS = """\
+hex_tile starting_part "Isle A" {
+  box uncharted
+  face_a "LLLLLL"
+  face_b "SSSSSS"
+}
+hex_tile starting_part "Isle B" {
+  box uncharted
+  face_a "LLLLLL"
+  face_b "SSSSSS"
+}
+starting_tile "Isles" {
+  parts isle_a, isle_b
+  cells CELLS
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("cards", "line", "words"),
+    [
+        # A stack tile as a part: it left the stacks (81 tiles, not "the remaining 24 ... in
+        # with the 58"), in silence.
+        (
+            STARTING_PARTS.replace("isle_a, isle_b", "dolmen").replace("CELLS", "0 0"),
+            12,
+            ["Isles: its part 'dolmen' is one of the tiles shuffled into the stacks"],
+        ),
+        # A part of Ley Harbour's too: one tile laid in two places.
+        (
+            STARTING_PARTS.replace("isle_a, isle_b", "isle_a, ley_harbour_west").replace(
+                "CELLS", "0 0, 1 0"
+            ),
+            12,
+            ["Isles: its part 'ley_harbour_west' is a part of Ley Harbour too"],
+        ),
+        # Parts 3 cells apart: two tiles, not one large one.
+        (
+            STARTING_PARTS.replace("CELLS", "0 0, 3 0"),
+            13,
+            ["Isles: its part 'isle_b' does not touch the others"],
+        ),
+    ],
+)
+def test_a_large_starting_tile_is_one_tile_of_parts_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cards: str, line: int, words: list[str]
+) -> None:
+    """ "2 large double sided starting tiles ... considered as 4 separate 'tiles' for scoring
+    purposes": one tile whose parts lie side by side, none of them a tile of the stacks
+    ("Shuffle the remaining 24 Uncharted expansion tiles in with the 58 base game tiles") or
+    of the other starting tile. Each was taken by cardc check without a word."""
+    found = diagnostics_with_card_file(tmp_path, monkeypatch, "land_vs_sea", cards)
+    (error,) = found
+    assert error.span.line == line
+    for word in words:
+        assert word in error.message
+    assert error.hints
+
+
+def test_a_large_starting_tile_of_parts_of_its_own_side_by_side_checks_clean(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same starting tile, its two parts beside each other, checks clean."""
+    cards = STARTING_PARTS.replace("CELLS", "0 0, 1 0")
+    assert diagnostics_with_card_file(tmp_path, monkeypatch, "land_vs_sea", cards) == []

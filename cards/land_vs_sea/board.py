@@ -365,11 +365,11 @@ def face_tile(card: Mapping[str, Any], face: str) -> Tile:
                 where,
             )
     city_sides = [str(w) for w in words.get("city", [])] or list(SIDES)
-    for side in city_sides:
+    for side in (str(w) for w in words.get("city", [])):
         # "Cities straddle both the Land and Sea sections of tiles they are on": `city sea` on
         # a face of land edges only drew the City in no section, so it raised no area and no
         # trade route, with no word at cardc check (a Mountain or Coral there was refused).
-        if "city" in words and not bonus[side]:
+        if not bonus[side]:
             raise CardError(
                 f"'city {side}' draws the City in a {side} section, and this face has none",
                 f"face_{face}_icons",
@@ -620,7 +620,9 @@ def check_special_tile(card: Mapping[str, Any], cards: Mapping[str, Any]) -> Non
 
 def check_starting_tile(card: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
     """A large starting tile's parts are hex tiles, one cell each, whose edges meet land to
-    land and sea to sea on both faces ("considered as 4 separate 'tiles'")."""
+    land and sea to sea on both faces ("considered as 4 separate 'tiles'"); the parts lie side
+    by side (one large tile), and each is a ``starting_part`` of this starting tile alone, no
+    tile of the stacks ("Shuffle the remaining 24 Uncharted expansion tiles in")."""
     props = card.get("properties", {})
     where = f"{card.get('source', '?')}: {card.get('title', card.get('id'))}"
     parts = [str(p[0] if isinstance(p, list) else p) for p in _clauses(props.get("parts"))]
@@ -661,6 +663,67 @@ def check_starting_tile(card: Mapping[str, Any], cards: Mapping[str, Any]) -> No
                     where,
                 )
             board[at] = tile
+    # One large tile: its parts touch ("large double sided starting tiles"), each beside
+    # another, so the 4 'tiles' lie together in the centre of the table.
+    at = [Hex(int(c[0]), int(c[1])) for c in cells]
+    joined = {at[0]} if at else set()
+    grew = True
+    while grew:
+        grew = False
+        for cell in at:
+            if cell not in joined and any(n in joined for n in neighbours(cell)):
+                joined.add(cell)
+                grew = True
+    apart = [part for part, cell in zip(parts, at, strict=True) if cell not in joined]
+    if apart:
+        these = (
+            f"part {apart[0]!r} does not"
+            if len(apart) == 1
+            else f"parts {', '.join(repr(p) for p in apart)} do not"
+        )
+        raise CardError(
+            f"its {these} touch the others: a large starting tile is one tile, its parts "
+            "side by side",
+            "cells",
+            "give each part a cell beside another's, as: cells 0 0, 1 0, 1 -1, 0 1",
+            where,
+        )
+
+    # Checked after the parts' edges and cells, which say more of a part's shape.
+    for part in parts:
+        other = cards[part]
+        # "Shuffle the remaining 24 Uncharted expansion tiles in with the 58 base game tiles":
+        # a part is no tile of the stacks. A stack tile named as a part left the stacks
+        # silently (81 tiles, not 82), and two starting tiles sharing a part were one tile
+        # laid in two places.
+        if "starting_part" not in other.get("tags", ()):
+            raise CardError(
+                f"its part '{part}' is one of the tiles shuffled into the stacks, not a part of "
+                "a large starting tile; naming it here would take it out of the stacks",
+                "parts",
+                f'name a part of its own (hex_tile starting_part "..." {{ ... }}); '
+                f"'{part}' stays in the stacks",
+                where,
+            )
+        sharing = sorted(
+            str(o.get("title", cid))
+            for cid, o in cards.items()
+            if o is not card
+            and o.get("kind") == "starting_tile"
+            and part
+            in {
+                str(p[0] if isinstance(p, list) else p)
+                for p in _clauses(o.get("properties", {}).get("parts"))
+            }
+        )
+        if sharing:
+            raise CardError(
+                f"its part '{part}' is a part of {', '.join(sharing)} too; each large starting "
+                "tile is its own 4 'tiles'",
+                "parts",
+                "give each starting tile parts of its own (hex_tile starting_part cards)",
+                where,
+            )
 
 
 def check_layer(card: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
