@@ -33,14 +33,24 @@ def _declarations(parsed: Iterable[SourceFile]) -> dict[str, Declaration]:
     }
 
 
-def _span(decl: Declaration | None, prop: str | None, source: str) -> Span:
+def _span(decl: Declaration | None, prop: str | tuple[str, ...] | None, source: str) -> Span:
     """Where to show a problem: the property's line (the variant's, when it set it), else the
-    card's head, else the file the IR names."""
+    card's head, else the file the IR names. A problem of two properties together (a tuple:
+    a player count on both sides of a scoring aid) is shown at the first of them a variant set,
+    the line that made it, else at the first the card has."""
     if decl is not None:
-        if prop is not None:
-            for member in decl.body:
-                if isinstance(member, Property) and member.name == prop:
-                    return member.span
+        names = (prop,) if isinstance(prop, str) else prop or ()
+        members = [
+            member
+            for name in names
+            for member in decl.body
+            if isinstance(member, Property) and member.name == name
+        ]
+        for member in members:
+            if member.span.file.endswith((".yaml", ".yml")):
+                return member.span
+        if members:
+            return members[0].span
         return decl.span
     return file_span(source.rsplit(":", 1)[0] or source)
 
@@ -122,7 +132,13 @@ def check_cards(
         if check is None:
             continue
         problems: list[
-            tuple[str | None, str, str | None, str | tuple[str, ...] | None, str | None]
+            tuple[
+                str | tuple[str, ...] | None,
+                str,
+                str | None,
+                str | tuple[str, ...] | None,
+                str | None,
+            ]
         ] = []
         try:
             # Raising one CardError, or returning every problem of the card as CardErrors.

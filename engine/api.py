@@ -67,7 +67,9 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 class CardError(RuleError):
     """A card's data the game's Python cannot play: ``detail`` says what is wrong with its
-    ``prop`` (a property name, or None for the card as a whole), ``hint`` how to write it.
+    ``prop`` (a property name, or None for the card as a whole; a tuple of names for a problem
+    of two properties together, shown at the first of them a variant set, else the first),
+    ``hint`` how to write it.
     ``param`` names the game's parameter the problem is about, when the card is fine but the
     parameter is not (more Campsites than ``treasure_tokens``): the error is then shown where
     the parameter is set, in game.cards or at the variant's line that changed it (a tuple of
@@ -84,7 +86,7 @@ class CardError(RuleError):
     def __init__(
         self,
         detail: str,
-        prop: str | None = None,
+        prop: str | tuple[str, ...] | None = None,
         hint: str | None = None,
         card: str = "",
         param: str | tuple[str, ...] | None = None,

@@ -365,6 +365,18 @@ def face_tile(card: Mapping[str, Any], face: str) -> Tile:
                 where,
             )
     city_sides = [str(w) for w in words.get("city", [])] or list(SIDES)
+    for side in (str(w) for w in words.get("city", [])):
+        # "Cities straddle both the Land and Sea sections of tiles they are on": `city sea` on
+        # a face of land edges only drew the City in no section, so it raised no area and no
+        # trade route, with no word at cardc check (a Mountain or Coral there was refused).
+        if not bonus[side]:
+            raise CardError(
+                f"'city {side}' draws the City in a {side} section, and this face has none",
+                f"face_{face}_icons",
+                f"write: face_{face}_icons city (it straddles the sections the face has), "
+                f"or move it to a face with {side} edges",
+                where,
+            )
     count = {side: 0 for side in SIDES}
     sections = []
     for side, edges in runs:
@@ -608,7 +620,9 @@ def check_special_tile(card: Mapping[str, Any], cards: Mapping[str, Any]) -> Non
 
 def check_starting_tile(card: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
     """A large starting tile's parts are hex tiles, one cell each, whose edges meet land to
-    land and sea to sea on both faces ("considered as 4 separate 'tiles'")."""
+    land and sea to sea on both faces ("considered as 4 separate 'tiles'"); the parts lie side
+    by side (one large tile), and each is a ``starting_part`` of this starting tile alone, no
+    tile of the stacks ("Shuffle the remaining 24 Uncharted expansion tiles in")."""
     props = card.get("properties", {})
     where = f"{card.get('source', '?')}: {card.get('title', card.get('id'))}"
     parts = [str(p[0] if isinstance(p, list) else p) for p in _clauses(props.get("parts"))]
@@ -649,12 +663,75 @@ def check_starting_tile(card: Mapping[str, Any], cards: Mapping[str, Any]) -> No
                     where,
                 )
             board[at] = tile
+    # One large tile: its parts touch ("large double sided starting tiles"), each beside
+    # another, so the 4 'tiles' lie together in the centre of the table.
+    at = [Hex(int(c[0]), int(c[1])) for c in cells]
+    joined = {at[0]} if at else set()
+    grew = True
+    while grew:
+        grew = False
+        for cell in at:
+            if cell not in joined and any(n in joined for n in neighbours(cell)):
+                joined.add(cell)
+                grew = True
+    apart = [part for part, cell in zip(parts, at, strict=True) if cell not in joined]
+    if apart:
+        these = (
+            f"part {apart[0]!r} does not"
+            if len(apart) == 1
+            else f"parts {', '.join(repr(p) for p in apart)} do not"
+        )
+        raise CardError(
+            f"its {these} touch the others: a large starting tile is one tile, its parts "
+            "side by side",
+            "cells",
+            "give each part a cell beside another's, as: cells 0 0, 1 0, 1 -1, 0 1",
+            where,
+        )
+
+    # Checked after the parts' edges and cells, which say more of a part's shape.
+    for part in parts:
+        other = cards[part]
+        # "Shuffle the remaining 24 Uncharted expansion tiles in with the 58 base game tiles":
+        # a part is no tile of the stacks. A stack tile named as a part left the stacks
+        # silently (81 tiles, not 82), and two starting tiles sharing a part were one tile
+        # laid in two places.
+        if "starting_part" not in other.get("tags", ()):
+            raise CardError(
+                f"its part '{part}' is one of the tiles shuffled into the stacks, not a part of "
+                "a large starting tile; naming it here would take it out of the stacks",
+                "parts",
+                f'name a part of its own (hex_tile starting_part "..." {{ ... }}); '
+                f"'{part}' stays in the stacks",
+                where,
+            )
+        sharing = sorted(
+            str(o.get("title", cid))
+            for cid, o in cards.items()
+            if o is not card
+            and o.get("kind") == "starting_tile"
+            and part
+            in {
+                str(p[0] if isinstance(p, list) else p)
+                for p in _clauses(o.get("properties", {}).get("parts"))
+            }
+        )
+        if sharing:
+            raise CardError(
+                f"its part '{part}' is a part of {', '.join(sharing)} too; each large starting "
+                "tile is its own 4 'tiles'",
+                "parts",
+                "give each starting tile parts of its own (hex_tile starting_part cards)",
+                where,
+            )
 
 
 def check_layer(card: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
-    """A layer ``requires`` another scoring layer ("You may optionally use Bandit and Pirate
+    """A layer's scoring aid names each player count on one side (:func:`aid_sides`), and a
+    layer ``requires`` another scoring layer ("You may optionally use Bandit and Pirate
     scoring when you are also using Caravan & Ship scoring"), checked at setup: a name that is
     no layer would refuse every game."""
+    aid_sides(card)
     needs = card.get("properties", {}).get("requires")
     if needs is None:
         return
@@ -668,6 +745,65 @@ def check_layer(card: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
             "layers: " + ", ".join(sorted(c for c, o in cards.items() if o.get("kind") == "layer")),
             f"{card.get('source', '?')}: {card.get('title', card.get('id'))}",
         )
+
+
+#: The player counts a scoring aid serves: "They can be used in 2 player head to head, 3 player
+#: asymmetric, and 4 player team game modes" (game.cards: ``players 2..4``).
+AID_PLAYER_COUNTS = (2, 3, 4)
+
+
+def aid_sides(card: Mapping[str, Any]) -> dict[int, str]:
+    """A layer's scoring aid: which side ("front" or "back") serves each player count, read
+    from ``aid_front_players`` and ``aid_back_players`` ("place their scoring aids next to the
+    area of play on their correct sides for the player count"). A side left unwritten serves
+    the counts the other does not name; a layer writing neither has no aid (an empty dict).
+    A :class:`CardError` at the property's line for a count the game is not played with, a
+    count on both sides (which side would go up?) or, with both sides written, a count on
+    neither: the aid then went out back up silently, or (only the back written) not at all."""
+    props = card.get("properties", {})
+    where = f"{card.get('source', '?')}: {card.get('title', card.get('id'))}"
+    counts = ", ".join(str(n) for n in AID_PLAYER_COUNTS)
+    named: dict[str, set[int]] = {}
+    for face in ("front", "back"):
+        prop = f"aid_{face}_players"
+        if props.get(prop) is None:
+            continue
+        named[face] = set()
+        for clause in _clauses(props[prop]):
+            for n in clause:
+                if isinstance(n, bool) or not isinstance(n, int) or n not in AID_PLAYER_COUNTS:
+                    raise CardError(
+                        f"the {face} of its scoring aid serves {n!r} players; the game is played "
+                        f"by {counts} (2 head to head, 3 asymmetric, 4 in teams)",
+                        prop,
+                        f"write player counts among {counts}, as: {prop} 3, 4",
+                        where,
+                    )
+                named[face].add(n)
+    if not named:
+        return {}
+    both = named.get("front", set()) & named.get("back", set())
+    if both:
+        raise CardError(
+            f"{', '.join(str(n) for n in sorted(both))} players are on both sides of its scoring "
+            "aid; each player count has one correct side",
+            ("aid_front_players", "aid_back_players"),
+            "name each player count on one side only",
+            where,
+        )
+    if len(named) == 2:
+        missing = [n for n in AID_PLAYER_COUNTS if n not in named["front"] | named["back"]]
+        if missing:
+            raise CardError(
+                f"no side of its scoring aid serves {', '.join(str(n) for n in missing)} players",
+                ("aid_front_players", "aid_back_players"),
+                "name every player count (" + counts + ") on one side, or leave "
+                "aid_back_players out so the back serves the counts the front does not",
+                where,
+            )
+    only = "front" if "front" in named else "back"
+    other = "back" if only == "front" else "front"
+    return {n: only if n in named[only] else other for n in AID_PLAYER_COUNTS}
 
 
 #: The kinds whose data the checks above read (natives.py's CARD_CHECKS).

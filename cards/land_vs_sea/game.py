@@ -31,6 +31,7 @@ from .board import (
     LeyLine,
     Route,
     Tile,
+    aid_sides,
     area_at,
     face_tile,
     hole_side,
@@ -675,11 +676,12 @@ class LandVsSea(FlowGame):
         self.aids = {}
         count = len(self.players)
         for cid, card in self.cards.items():
-            props = card["properties"]
-            if card["kind"] != "layer" or not self.in_play(cid) or "aid_front_players" not in props:
+            if card["kind"] != "layer" or not self.in_play(cid):
                 continue
-            front = [int(n) for clause in _clauses(props["aid_front_players"]) for n in clause]
-            self.aids[cid] = "front" if count in front else "back"
+            # Both sides are read: a layer writing only aid_back_players had no aid at all.
+            side = aid_sides(card).get(count)
+            if side is not None:
+                self.aids[cid] = side
         self.log("scoring_aids", dict(self.aids))
 
     def place_starting_tile(self, player: Player) -> None:
@@ -983,9 +985,19 @@ class LandVsSea(FlowGame):
     def place_waypoint(self, owner: Player, cell: CellLike, direction: int) -> None:
         """``owner`` puts a Waypoint on the open edge of the tile at ``cell`` in ``direction``."""
         at = as_hex(cell)
-        self.tile(at)
+        tile = self.tile(at)
         if neighbour(at, direction) in self.tiles:
             raise RuleError(f"the edge of {at} in direction {direction} is not open")
+        side = self.side_of(owner)
+        if tile.sides[direction] != side:
+            # A Land team Waypoint is "in an area" of land: "place it on the open edge of the
+            # same land area again". One given on a sea edge sat in a sea area and scored when
+            # that sea was completed; the game's own choice offers only the owner's side.
+            raise RuleError(
+                f"the edge of {at} in direction {direction} is {tile.sides[direction]}: player "
+                f"{owner.index + 1} plays {side}, and a Waypoint goes on an open edge of its "
+                f"owner's side ({side})"
+            )
         if (at, direction) in self.waypoints:
             raise RuleError(f"a Waypoint already sits on the edge of {at} in direction {direction}")
         self.waypoints[(at, direction)] = owner.index

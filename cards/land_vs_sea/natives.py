@@ -52,12 +52,37 @@ def _tile_of(g: Game, tile: Any) -> Tile:
     return tile if isinstance(tile, Tile) else _game(g).tile(tile)
 
 
+def _what(value: Any) -> str:
+    """A value a card passed, in the game's words: a Ley line, an area and a trade route were
+    shown as their Python reprs (``LeyLine(menhirs=(Hex(2, -2), Hex(0, 0)), ...)``)."""
+    if isinstance(value, LeyLine):
+        return "a Ley line (from new_ley_lines)"
+    if isinstance(value, Area):
+        return f"a {value.side} area"
+    if isinstance(value, Route):
+        return "a trade route"
+    if isinstance(value, Tile):
+        return "a tile"
+    return repr(value)
+
+
+#: What each kind of value a card may ask of: the hint of a value passed to the wrong native.
+_ASK = (
+    "a tile is tile_placed's 'placed' (a cell); an area is area_completed's 'area' (or one of "
+    "areas_completed()); a trade route is route_joined's 'route' (or one of trade_routes()); "
+    "a Ley line is one of new_ley_lines(placed), read by bonus_between"
+)
+
+
 def _shown_at(g: Game, tile: Any) -> Tile | None:
     """The tile (or the tile at a cell), None for an empty cell: what a tile shows is asked of
     any cell a card names (``for each cell in hex_neighbours(placed) where has_menhir(cell)``),
     and an empty cell shows nothing."""
     if isinstance(tile, Tile):
         return tile
+    if isinstance(tile, (LeyLine, Area, Route)):
+        # as_hex said "LeyLine(...) is not a hex cell (q, r); a card gives one as a property".
+        raise RuleError(f"{_what(tile)} is not a tile or a cell: {_ASK}")
     return _game(g).tiles.get(as_hex(tile))
 
 
@@ -80,7 +105,7 @@ def _area_or_route(g: Game, place: Any) -> Area | Route:
             "area_completed's 'area' (or one of areas_completed()), a trade route is "
             "route_joined's 'route' (or one of trade_routes())"
         )
-    raise RuleError(f"{place!r} is not an area or a trade route")
+    raise RuleError(f"{_what(place)} is not an area or a trade route: {_ASK}")
 
 
 def _is_cell(place: Any) -> bool:
@@ -152,7 +177,7 @@ def new_ley_lines(g: Game, c: Context, tile: Any) -> list[LeyLine]:
 def bonus_between(g: Game, c: Context, line: LeyLine) -> int:
     """The bonus points on the tiles between a ley line's two Menhirs."""
     if not isinstance(line, LeyLine):  # a card may pass anything to an `any` parameter
-        raise RuleError(f"bonus_between takes a ley line (from new_ley_lines), not {line!r}")
+        raise RuleError(f"bonus_between takes a Ley line (from new_ley_lines), not {_what(line)}")
     return line_bonus(_game(g).tiles, line)
 
 
@@ -162,6 +187,11 @@ def has_city(g: Game, c: Context, place: Any) -> bool:
     if isinstance(place, Tile) or _is_cell(place):
         found_tile = _shown_at(g, place)
         return found_tile is not None and found_tile.city
+    if isinstance(place, LeyLine):
+        # A house rule's "a Ley line through a City": the rulebook gives a Ley line no City.
+        raise RuleError(
+            f"has_city asks of a tile, an area or a trade route, not {_what(place)}: {_ASK}"
+        )
     found = _area_or_route(g, place)
     board = _game(g).tiles
     return area_has_city(board, found) if isinstance(found, Area) else route_has_city(board, found)
