@@ -227,6 +227,21 @@ def check_map_section(
                 f"write: first_space {expected}, and a last_space at or after it",
             )
         )
+    start = next((s.id for s in track if s.first <= 0 <= s.last), None)
+    if at == len(track) - 1 and not ocean_regions_in(track, start):
+        # "place it onto an Ocean Region of the active player's choice. An Ocean Region is the
+        # area between lagging penalties, not including the area with the Ocean track
+        # starting space": a house rule marking every other section NO leaves the Pirate Ship
+        # nowhere to go, and the first Campsite reached would ask a question with no answer.
+        problems.append(
+            CardError(
+                "no map section is an Ocean Region the Pirate Ship may be placed onto: every "
+                "one but the starting section is marked NO (in both its parts, where it has "
+                "two), so moving the Pirate Ship has no Ocean Region to choose",
+                "lower_pirate" if mine.split else "pirate",
+                'mark a map section after the starting one "OK"',
+            )
+        )
     top = _top(vocabulary, "ship_space")
     if at == len(track) - 1 and top is not None and mine.last != top:
         problems.append(
@@ -317,7 +332,9 @@ def check_scenario_card(
             "the Pirate Ship may go to (the Compatibility diagram's OK sections, not the "
             "starting one)",
             "pirate_region",
-            "Ocean Regions: " + ", ".join(regions),
+            "Ocean Regions: " + ", ".join(regions)
+            if regions
+            else 'there is none: mark a map section after the starting one "OK"',
         )
     ]
 

@@ -1,0 +1,78 @@
+"""audit14-dj: Darwin's Journey: Pirates against the rulebook's words, as a designer's house
+rules and new cards meet them (the rule cases are tests/scenarios/darwins_journey/
+audit14_rules.yaml). Each test names the bug it pins."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from probing import copied_project
+from test_variant_hardening import run
+
+DARWINS_JOURNEY = "darwins_journey"
+
+# Each test compiles its copies afresh and leaves no kept checks behind (conftest.py).
+pytestmark = pytest.mark.usefixtures("fresh_file_cache")
+
+#: A house rule marking every Ocean Region NO: "place it onto an Ocean Region of the active
+#: player's choice" then has none to choose.
+CALM_SEAS = """description: Calm seas - no Ocean Region takes the Pirate Ship
+cards:
+  section_2: {pirate: "NO"}
+  section_3: {pirate: "NO"}
+  section_4: {pirate: "NO"}
+  section_5: {pirate: "NO"}
+  section_6: {pirate: "NO"}
+"""
+
+
+def _variant(project: Path, name: str, text: str) -> None:
+    (project / "cards" / DARWINS_JOURNEY / "variants" / f"{name}.yaml").write_text(
+        text, encoding="utf-8"
+    )
+
+
+def test_a_house_rule_leaving_the_pirate_ship_no_ocean_region_is_refused_at_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The bug: it checked (with the Scenario card removed), and cardc sim then failed in the
+    # game's Python ("ValueError: max() arg is an empty sequence", policy.py) at the first
+    # Campsite reached: the Pirate Ship's move asked a question with no answer.
+    project = copied_project(tmp_path, monkeypatch, DARWINS_JOURNEY)
+    _variant(project, "calm_seas", CALM_SEAS + "remove: [pirate_scenario]\n")
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert (
+        "cards/darwins_journey/variants/calm_seas.yaml:7:15: error[card-data]: Section 6: no "
+        "map section is an Ocean Region the Pirate Ship may be placed onto: every one but the "
+        "starting section is marked NO (in both its parts, where it has two), so moving the "
+        "Pirate Ship has no Ocean Region to choose"
+    ) in out
+    assert 'hint: mark a map section after the starting one "OK"' in out
+    assert "1 error" in out
+
+
+def test_the_scenario_cards_region_with_no_ocean_region_left_says_there_is_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The bug: the hint listed the Ocean Regions to choose from, and with none it read
+    # "hint: Ocean Regions: " (an empty list).
+    project = copied_project(tmp_path, monkeypatch, DARWINS_JOURNEY)
+    _variant(project, "calm_seas", CALM_SEAS)
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert "pirate_region places the Pirate Ship in 'section_3'" in out
+    assert 'hint: there is none: mark a map section after the starting one "OK"' in out
+    assert "hint: Ocean Regions: \n" not in out
+
+
+def test_one_ocean_region_left_open_checks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The check refuses no Ocean Region at all, not a few: section_3 (the Scenario card's X)
+    # left OK is a game.
+    project = copied_project(tmp_path, monkeypatch, DARWINS_JOURNEY)
+    _variant(project, "calm_seas", CALM_SEAS.replace('section_3: {pirate: "NO"}', "section_3: {}"))
+    status, out = run(capsys, "check")
+    assert status == 0, out
