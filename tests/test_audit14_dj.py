@@ -76,3 +76,74 @@ def test_one_ocean_region_left_open_checks(
     _variant(project, "calm_seas", CALM_SEAS.replace('section_3: {pirate: "NO"}', "section_3: {}"))
     status, out = run(capsys, "check")
     assert status == 0, out
+
+
+def test_a_diary_larger_than_its_tiles_is_refused_where_diary_size_is_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "only draw 5 random Special Action tiles. Then add the Pirate Special Action tile and
+    # shuffle all 6 tiles". The bug: diary_size 12 checked and played a Diary of 9 tiles (the
+    # game's 8 base tiles and the Pirate tile), silently fewer than its size.
+    project = copied_project(tmp_path, monkeypatch, DARWINS_JOURNEY)
+    _variant(project, "big_diary", "description: a big Diary\nparams:\n  diary_size: 12\n")
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert (
+        "cards/darwins_journey/variants/big_diary.yaml:3:15: error[card-data]: the Special "
+        "Action Diary holds 12 tiles (param diary_size), but only 9 can be placed: 11 random "
+        "base game Special Action tiles would be drawn and the game has 8, besides the 1 the "
+        "modules add: lower diary_size to 9 or fewer, or add base tiles"
+    ) in out
+    # A simulation's --param is held to the same count.
+    (project / "cards" / DARWINS_JOURNEY / "variants" / "big_diary.yaml").unlink()
+    status, out = run(capsys, "build", DARWINS_JOURNEY)
+    assert status == 0, out
+    status, out = run(capsys, "sim", DARWINS_JOURNEY, "--param", "diary_size=10", "--games", "1")
+    assert status != 0, out
+    assert "--param diary_size=10: the Special Action Diary holds 10 tiles" in out
+
+
+def test_a_house_rule_removing_base_tiles_is_refused_at_its_remove_entry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The bug: removing four of the 8 base tiles left "only draw 5 random Special Action
+    # tiles" drawing 4, a Diary of 5, silently.
+    project = copied_project(tmp_path, monkeypatch, DARWINS_JOURNEY)
+    _variant(
+        project,
+        "few_tiles",
+        "description: few tiles\n"
+        "remove: [provisions, sketchbook, fair_winds, field_guide, pirate_scenario]\n",
+    )
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert (
+        "cards/darwins_journey/variants/few_tiles.yaml:2:10: error[card-data]: the Special "
+        "Action Diary holds 6 tiles (param diary_size), but only 5 can be placed: 5 random "
+        "base game Special Action tiles would be drawn and the game has 4, besides the 1 the "
+        "modules add: lower diary_size to 5 or fewer, or add base tiles"
+    ) in out
+    # Without the Pirates (no module tile) the same count is told in the base game's words.
+    _variant(
+        project,
+        "few_tiles",
+        "description: few tiles\nremove: [provisions, sketchbook, fair_winds, pirate, "
+        "pirate_scenario, pirates_setup, discovering_treasure, pirate_raid, p1, p2, p3, p4]\n",
+    )
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert (
+        "the Special Action Diary holds 6 tiles (param diary_size), but only 5 can be placed: "
+        "6 random base game Special Action tiles would be drawn and the game has 5: lower "
+        "diary_size to 5 or fewer, or add base tiles"
+    ) in out
+
+
+def test_a_diary_the_tiles_fill_still_checks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Every base tile drawn and the Pirate tile: 9, exactly what the game has.
+    project = copied_project(tmp_path, monkeypatch, DARWINS_JOURNEY)
+    _variant(project, "full_diary", "description: a full Diary\nparams:\n  diary_size: 9\n")
+    status, out = run(capsys, "check")
+    assert status == 0, out

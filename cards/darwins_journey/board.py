@@ -339,7 +339,9 @@ def check_scenario_card(
     ]
 
 
-def diary_problem(modules: list[str], first: list[str], size: int, top: int) -> str | None:
+def diary_problem(
+    modules: list[str], first: list[str], size: int, top: int, base: int
+) -> str | None:
     """Why a Special Action Diary of ``size`` tiles with ``top`` top locations cannot hold the
     modules' own tiles (``modules``: every tile not of the base game, each always added; of
     them ``first``, those unlocked at the start, each on a top location), or None.
@@ -349,13 +351,24 @@ def diary_problem(modules: list[str], first: list[str], size: int, top: int) -> 
     which the Diary must hold (a designer's second module tile with ``diary_size 1`` drew -1
     base tiles, that is all but one of them: a Diary of 9). "place the Pirate Special Action
     tile on one of the top locations of the Special Action Diary so that the Pirate action is
-    unlocked at the start of the game": each such tile needs a top location of its own."""
+    unlocked at the start of the game": each such tile needs a top location of its own. The
+    base tiles drawn come from the ``base`` the game has: a Diary larger than they and the
+    modules' tiles fill together held fewer tiles than its size, silently."""
     if len(modules) > size:
         return (
             f"the Special Action Diary holds {size} tile{'' if size == 1 else 's'} (param "
             "diary_size), fewer than the "
             f"{len(modules)} Special Action tiles the modules always add "
             f"({', '.join(modules)}): raise diary_size to {len(modules)} or more"
+        )
+    if size - len(modules) > base:
+        most = base + len(modules)
+        return (
+            f"the Special Action Diary holds {size} tiles (param diary_size), but only "
+            f"{most} can be placed: {size - len(modules)} random base game Special Action "
+            f"tiles would be drawn and the game has {base}"
+            + (f", besides the {len(modules)} the modules add" if modules else "")
+            + f": lower diary_size to {most} or fewer, or add base tiles"
         )
     if len(first) > top:
         return (
@@ -374,7 +387,9 @@ def check_action_tile(
     once, at the last module tile, or where the variant sets the parameter."""
     tiles = [c for c in cards.values() if c["kind"] == "action_tile"]
     modules = [str(c["id"]) for c in tiles if "base" not in c.get("tags", ())]
-    if not modules or str(card["id"]) != modules[-1]:
+    # Said once: at the last module tile, or the last tile when no module adds one.
+    last = modules[-1] if modules else str(tiles[-1]["id"])
+    if str(card["id"]) != last:
         return []
     first = [
         str(c["id"])
@@ -385,9 +400,14 @@ def check_action_tile(
     size, top = params.get("diary_size"), params.get("diary_top_locations")
     if size is None or top is None:
         return []
-    problem = diary_problem(modules, first, int(size), int(top))
+    base = len(tiles) - len(modules)
+    problem = diary_problem(modules, first, int(size), int(top), base)
     if problem is None:
         return []
+    if int(size) - len(modules) > base:
+        # Too few base tiles: at the variant's remove: entry when it removed some, else where
+        # diary_size is set.
+        return [CardError(problem, param="diary_size", kind="action_tile")]
     name = "diary_size" if len(modules) > int(size) else "diary_top_locations"
     return [CardError(problem, param=name)]
 

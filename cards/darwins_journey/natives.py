@@ -517,7 +517,7 @@ def draw_diary_tiles(g: Game, c: Context, size: int) -> None:
     first = [t for t in modules if prop(g, t, "unlocked_at_start")]
     top = param(g, "diary_top_locations")
     # cardc check refuses this of the cards; a simulation's --param diary_size is checked here.
-    problem = diary_problem(modules, first, int(size), top)
+    problem = diary_problem(modules, first, int(size), top, len(base))
     if problem is not None:
         raise RuleError(problem)
     g.shuffle(base)
