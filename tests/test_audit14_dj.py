@@ -147,3 +147,71 @@ def test_a_diary_the_tiles_fill_still_checks(
     _variant(project, "full_diary", "description: a full Diary\nparams:\n  diary_size: 9\n")
     status, out = run(capsys, "check")
     assert status == 0, out
+
+
+#: The Fireland strip's marks and the Pirate Scenario together, its X on a split section.
+FIRELAND_SCENARIO = """description: the Pirate Scenario on the Fireland strip, its X on section 4
+params:
+  use_pirate_scenario: 1
+cards:
+  section_4: {upper_pirate: "NO", lower_pirate: "OK"}
+  section_5: {upper_pirate: "NO", lower_pirate: "OK"}
+  pirate_scenario: {pirate_region: section_4}
+"""
+
+#: "the Pirate Ship is placed into the Ocean Region shown with the X", then raids a Ship there.
+RAIDED_AT_THE_X = """scenario: The Scenario card's X on a Fireland section is its lower part, which raids a Ship
+game: darwins_journey
+variant: fireland_scenario
+given:
+  player:
+    counters: {ship_space: 10, coins: 5}
+do:
+  - action: setup
+  - action: pirate_raid
+expect:
+  pirate_region: section_4_lower
+  player:
+    counters: {coins: 3}
+"""
+
+
+def test_the_scenario_cards_x_on_a_fireland_section_is_its_part_marked_ok(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The bug: a dead end. 'pirate_region section_4' was refused ("no Ocean Region the Pirate
+    # Ship may go to") with the hint "Ocean Regions: ..., section_4_lower, ...", and
+    # 'section_4_lower' was refused in turn ("'section_4_lower' is not declared
+    # ('pirate_region' names a map_section)"): the X could be on no Fireland split section.
+    project = copied_project(tmp_path, monkeypatch, DARWINS_JOURNEY)
+    _variant(project, "fireland_scenario", FIRELAND_SCENARIO)
+    status, out = run(capsys, "check")
+    assert status == 0, out
+    status, out = run(capsys, "build", DARWINS_JOURNEY)
+    assert status == 0, out
+    folder = project / "tests" / "scenarios" / DARWINS_JOURNEY
+    folder.mkdir(parents=True)
+    (folder / "x.yaml").write_text(RAIDED_AT_THE_X, encoding="utf-8")
+    status, out = run(capsys, "test", str(folder / "x.yaml"))
+    assert status == 0, out
+    assert "1 of 1 scenarios passed" in out
+
+
+def test_a_split_section_with_both_parts_ok_is_no_place_for_the_x(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # With both parts OK the card's section does not say which part: refused, and the hint
+    # names only what can be written (map sections, not a part 'section_4_lower').
+    project = copied_project(tmp_path, monkeypatch, DARWINS_JOURNEY)
+    both = FIRELAND_SCENARIO.replace('upper_pirate: "NO"', 'upper_pirate: "OK"')
+    _variant(project, "fireland_scenario", both)
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert (
+        "cards/darwins_journey/variants/fireland_scenario.yaml:7:21: error[card-data]: Pirate "
+        "Scenario: pirate_region places the Pirate Ship in 'section_4', which is no Ocean "
+        "Region the Pirate Ship may go to (the Compatibility diagram's OK sections, not the "
+        "starting one); section_4 is printed in two parts, both marked OK, and the card names "
+        "a map section, not one of its parts"
+    ) in out
+    assert "hint: write one of: section_2, section_3, section_6" in out

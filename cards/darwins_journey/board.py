@@ -312,28 +312,53 @@ def check_campsite(
     return problems
 
 
+def scenario_region(track: list[Section], named: str) -> str:
+    """The Ocean Region the Scenario card's ``pirate_region`` names: the map section itself,
+    or, for a section printed in two parts (the Fireland strip), its one part marked OK. The
+    card names a map section (``{ names map_section }``), so a part ('section_4_lower') cannot
+    be written: the Fireland marks ("the upper part is marked NO and the lower part is marked
+    OK") leave one part the X can be in. A split section with both parts OK, or neither, is
+    returned as named (no Ocean Region: check_scenario_card says so)."""
+    for section in track:
+        if section.id == named and section.split:
+            open_parts = [region for region, mark in section.regions() if mark == "OK"]
+            if len(open_parts) == 1:
+                return open_parts[0]
+    return named
+
+
 def check_scenario_card(
     card: Mapping[str, Any], cards: Mapping[str, Any], vocabulary: Mapping[str, Any]
 ) -> list[CardError]:
     """The Scenario card places the Pirate Ship "into the Ocean Region shown with the X": one
     the Compatibility diagram marks OK, not the starting section (a map_section named there,
-    ``{ names map_section }``, may still be neither)."""
+    ``{ names map_section }``, may still be neither). A section printed in two parts is its
+    one part marked OK (:func:`scenario_region`)."""
     pirate = card["properties"].get("pirate_region")
     if pirate is None:
         return []
     track = sections_of(cards)
     start = next((s.id for s in track if s.first <= 0 <= s.last), None)
     regions = ocean_regions_in(track, start)
-    if str(pirate) in regions:
+    if scenario_region(track, str(pirate)) in regions:
         return []
+    # The card names map sections: a split one's part is named by its section.
+    sections_named = [t.id for t in track if scenario_region(track, t.id) in regions]
+    split = next((t for t in track if t.id == str(pirate) and t.split), None)
     return [
         CardError(
             f"pirate_region places the Pirate Ship in '{pirate}', which is no Ocean Region "
             "the Pirate Ship may go to (the Compatibility diagram's OK sections, not the "
-            "starting one)",
+            "starting one)"
+            + (
+                f"; {pirate} is printed in two parts, both marked OK, and the card names a "
+                "map section, not one of its parts"
+                if split is not None and split.upper == split.lower == "OK"
+                else ""
+            ),
             "pirate_region",
-            "Ocean Regions: " + ", ".join(regions)
-            if regions
+            "write one of: " + ", ".join(sections_named)
+            if sections_named
             else 'there is none: mark a map section after the starting one "OK"',
         )
     ]

@@ -65,6 +65,7 @@ from .board import (
     param,
     pirate_region,
     prop,
+    scenario_region,
     section_at,
     sections,
     ship_region,
@@ -502,7 +503,8 @@ def diary_from_scenario_card(g: Game, c: Context) -> None:
 def pirate_ship_from_scenario_card(g: Game, c: Context) -> None:
     """The Pirate Ship "placed into the Ocean Region shown with the X" on the Scenario card."""
     # cardc check has refused a region the Pirate Ship may not go to (CARD_CHECKS).
-    pirate = prop(g, _scenario_card(g), "pirate_region")
+    # A section printed in two parts is its part marked OK (board.scenario_region).
+    pirate = scenario_region(sections(g), str(prop(g, _scenario_card(g), "pirate_region")))
     g.board["pirate_region"] = pirate
     g.log("pirate_ship", 0, pirate)
 
