@@ -69,6 +69,7 @@ from .board import (
     section_at,
     sections,
     ship_region,
+    starting_section,
     treasure_at,
     validate_board,
 )
@@ -784,10 +785,16 @@ def _region(g: Game, value: Any) -> str | None:
         return None
     region = str(value)
     if region not in ocean_regions(g):
+        # "not including the area with the Ocean track starting space"; any other area
+        # refused is one the Compatibility diagram marks NO (a Fireland upper part).
+        why = (
+            "the starting area is not one"
+            if region == starting_section(g).id
+            else "the Compatibility diagram marks this one NO"
+        )
         raise RuleError(
             f"'{region}' is not an Ocean Region the Pirate Ship may go to: the Pirate Ship is "
-            "placed onto an Ocean Region, and the starting area is not one; regions: "
-            + ", ".join(ocean_regions(g))
+            f"placed onto an Ocean Region, and {why}; regions: " + ", ".join(ocean_regions(g))
         )
     return region
 
