@@ -160,7 +160,7 @@ cards:
 """
 
 #: "the Pirate Ship is placed into the Ocean Region shown with the X", then raids a Ship there.
-RAIDED_AT_THE_X = """scenario: The Scenario card's X on a Fireland section is its lower part, which raids a Ship
+RAIDED_AT_THE_X = """scenario: The Scenario card's X on a Fireland section is its lower part
 game: darwins_journey
 variant: fireland_scenario
 given:
