@@ -215,3 +215,27 @@ def test_a_split_section_with_both_parts_ok_is_no_place_for_the_x(
         "a map section, not one of its parts"
     ) in out
     assert "hint: write one of: section_2, section_3, section_6" in out
+
+
+def test_a_scenario_card_naming_a_tile_twice_is_refused_at_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "The Scenario card shows the component numbers that go into each of the associated
+    # areas of the board": one of each tile. The bug: a house rule's card naming Provisions
+    # twice checked, and the Diary placed it on two locations.
+    project = copied_project(tmp_path, monkeypatch, DARWINS_JOURNEY)
+    _variant(
+        project,
+        "twice",
+        "description: a tile twice\nparams:\n  use_pirate_scenario: 1\ncards:\n"
+        '  pirate_scenario: {special_action_tiles: "pirate, provisions, provisions"}\n',
+    )
+    status, out = run(capsys, "check")
+    assert status == 1, out
+    assert (
+        "cards/darwins_journey/variants/twice.yaml:5:21: error[card-data]: Pirate Scenario: "
+        "'provisions' is named twice in special_action_tiles; the game has one of each tile, "
+        "so the card places it once"
+    ) in out
+    assert "hint: name provisions once" in out
+    assert "1 error" in out

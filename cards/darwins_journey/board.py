@@ -334,18 +334,39 @@ def check_scenario_card(
     the Compatibility diagram marks OK, not the starting section (a map_section named there,
     ``{ names map_section }``, may still be neither). A section printed in two parts is its
     one part marked OK (:func:`scenario_region`)."""
+    problems = []
+    for name in ("special_action_tiles", "correspondence_tiles", "beagle_goal_tiles"):
+        listed = [
+            str(ident)
+            for clause in card["properties"].get(name) or ()
+            for ident in (clause if isinstance(clause, list) else [clause])
+        ]
+        twice = next((tile for at, tile in enumerate(listed) if tile in listed[:at]), None)
+        if twice is not None:
+            # "The Scenario card shows the component numbers that go into each of the
+            # associated areas of the board": each a component, and the game has one of each
+            # tile (the Diary placed 'provisions' on two locations, silently).
+            problems.append(
+                CardError(
+                    f"'{twice}' is named twice in {name}; the game has one of each tile, so "
+                    "the card places it once",
+                    name,
+                    f"name {twice} once",
+                )
+            )
     pirate = card["properties"].get("pirate_region")
     if pirate is None:
-        return []
+        return problems
     track = sections_of(cards)
     start = next((s.id for s in track if s.first <= 0 <= s.last), None)
     regions = ocean_regions_in(track, start)
     if scenario_region(track, str(pirate)) in regions:
-        return []
+        return problems
     # The card names map sections: a split one's part is named by its section.
     sections_named = [t.id for t in track if scenario_region(track, t.id) in regions]
     split = next((t for t in track if t.id == str(pirate) and t.split), None)
     return [
+        *problems,
         CardError(
             f"pirate_region places the Pirate Ship in '{pirate}', which is no Ocean Region "
             "the Pirate Ship may go to (the Compatibility diagram's OK sections, not the "
@@ -360,7 +381,7 @@ def check_scenario_card(
             "write one of: " + ", ".join(sections_named)
             if sections_named
             else 'there is none: mark a map section after the starting one "OK"',
-        )
+        ),
     ]
 
 
