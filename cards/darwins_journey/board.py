@@ -227,6 +227,21 @@ def check_map_section(
                 f"write: first_space {expected}, and a last_space at or after it",
             )
         )
+    start = next((s.id for s in track if s.first <= 0 <= s.last), None)
+    if at == len(track) - 1 and not ocean_regions_in(track, start):
+        # "place it onto an Ocean Region of the active player's choice. An Ocean Region is the
+        # area between lagging penalties, not including the area with the Ocean track
+        # starting space": a house rule marking every other section NO leaves the Pirate Ship
+        # nowhere to go, and the first Campsite reached would ask a question with no answer.
+        problems.append(
+            CardError(
+                "no map section is an Ocean Region the Pirate Ship may be placed onto: every "
+                "one but the starting section is marked NO (in both its parts, where it has "
+                "two), so moving the Pirate Ship has no Ocean Region to choose",
+                "lower_pirate" if mine.split else "pirate",
+                'mark a map section after the starting one "OK"',
+            )
+        )
     top = _top(vocabulary, "ship_space")
     if at == len(track) - 1 and top is not None and mine.last != top:
         problems.append(
@@ -297,32 +312,82 @@ def check_campsite(
     return problems
 
 
+def scenario_region(track: list[Section], named: str) -> str:
+    """The Ocean Region the Scenario card's ``pirate_region`` names: the map section itself,
+    or, for a section printed in two parts (the Fireland strip), its one part marked OK. The
+    card names a map section (``{ names map_section }``), so a part ('section_4_lower') cannot
+    be written: the Fireland marks ("the upper part is marked NO and the lower part is marked
+    OK") leave one part the X can be in. A split section with both parts OK, or neither, is
+    returned as named (no Ocean Region: check_scenario_card says so)."""
+    for section in track:
+        if section.id == named and section.split:
+            open_parts = [region for region, mark in section.regions() if mark == "OK"]
+            if len(open_parts) == 1:
+                return open_parts[0]
+    return named
+
+
 def check_scenario_card(
     card: Mapping[str, Any], cards: Mapping[str, Any], vocabulary: Mapping[str, Any]
 ) -> list[CardError]:
     """The Scenario card places the Pirate Ship "into the Ocean Region shown with the X": one
     the Compatibility diagram marks OK, not the starting section (a map_section named there,
-    ``{ names map_section }``, may still be neither)."""
+    ``{ names map_section }``, may still be neither). A section printed in two parts is its
+    one part marked OK (:func:`scenario_region`)."""
+    problems = []
+    for name in ("special_action_tiles", "correspondence_tiles", "beagle_goal_tiles"):
+        listed = [
+            str(ident)
+            for clause in card["properties"].get(name) or ()
+            for ident in (clause if isinstance(clause, list) else [clause])
+        ]
+        twice = next((tile for at, tile in enumerate(listed) if tile in listed[:at]), None)
+        if twice is not None:
+            # "The Scenario card shows the component numbers that go into each of the
+            # associated areas of the board": each a component, and the game has one of each
+            # tile (the Diary placed 'provisions' on two locations, silently).
+            problems.append(
+                CardError(
+                    f"'{twice}' is named twice in {name}; the game has one of each tile, so "
+                    "the card places it once",
+                    name,
+                    f"name {twice} once",
+                )
+            )
     pirate = card["properties"].get("pirate_region")
     if pirate is None:
-        return []
+        return problems
     track = sections_of(cards)
     start = next((s.id for s in track if s.first <= 0 <= s.last), None)
     regions = ocean_regions_in(track, start)
-    if str(pirate) in regions:
-        return []
+    if scenario_region(track, str(pirate)) in regions:
+        return problems
+    # The card names map sections: a split one's part is named by its section.
+    sections_named = [t.id for t in track if scenario_region(track, t.id) in regions]
+    split = next((t for t in track if t.id == str(pirate) and t.split), None)
     return [
+        *problems,
         CardError(
             f"pirate_region places the Pirate Ship in '{pirate}', which is no Ocean Region "
             "the Pirate Ship may go to (the Compatibility diagram's OK sections, not the "
-            "starting one)",
+            "starting one)"
+            + (
+                f"; {pirate} is printed in two parts, both marked OK, and the card names a "
+                "map section, not one of its parts"
+                if split is not None and split.upper == split.lower == "OK"
+                else ""
+            ),
             "pirate_region",
-            "Ocean Regions: " + ", ".join(regions),
-        )
+            "write one of: " + ", ".join(sections_named)
+            if sections_named
+            else 'there is none: mark a map section after the starting one "OK"',
+        ),
     ]
 
 
-def diary_problem(modules: list[str], first: list[str], size: int, top: int) -> str | None:
+def diary_problem(
+    modules: list[str], first: list[str], size: int, top: int, base: int
+) -> str | None:
     """Why a Special Action Diary of ``size`` tiles with ``top`` top locations cannot hold the
     modules' own tiles (``modules``: every tile not of the base game, each always added; of
     them ``first``, those unlocked at the start, each on a top location), or None.
@@ -332,13 +397,24 @@ def diary_problem(modules: list[str], first: list[str], size: int, top: int) -> 
     which the Diary must hold (a designer's second module tile with ``diary_size 1`` drew -1
     base tiles, that is all but one of them: a Diary of 9). "place the Pirate Special Action
     tile on one of the top locations of the Special Action Diary so that the Pirate action is
-    unlocked at the start of the game": each such tile needs a top location of its own."""
+    unlocked at the start of the game": each such tile needs a top location of its own. The
+    base tiles drawn come from the ``base`` the game has: a Diary larger than they and the
+    modules' tiles fill together held fewer tiles than its size, silently."""
     if len(modules) > size:
         return (
             f"the Special Action Diary holds {size} tile{'' if size == 1 else 's'} (param "
             "diary_size), fewer than the "
             f"{len(modules)} Special Action tiles the modules always add "
             f"({', '.join(modules)}): raise diary_size to {len(modules)} or more"
+        )
+    if size - len(modules) > base:
+        most = base + len(modules)
+        return (
+            f"the Special Action Diary holds {size} tiles (param diary_size), but only "
+            f"{most} can be placed: {size - len(modules)} random base game Special Action "
+            f"tiles would be drawn and the game has {base}"
+            + (f", besides the {len(modules)} the modules add" if modules else "")
+            + f": lower diary_size to {most} or fewer, or add base tiles"
         )
     if len(first) > top:
         return (
@@ -357,7 +433,9 @@ def check_action_tile(
     once, at the last module tile, or where the variant sets the parameter."""
     tiles = [c for c in cards.values() if c["kind"] == "action_tile"]
     modules = [str(c["id"]) for c in tiles if "base" not in c.get("tags", ())]
-    if not modules or str(card["id"]) != modules[-1]:
+    # Said once: at the last module tile, or the last tile when no module adds one.
+    last = modules[-1] if modules else str(tiles[-1]["id"])
+    if str(card["id"]) != last:
         return []
     first = [
         str(c["id"])
@@ -368,9 +446,14 @@ def check_action_tile(
     size, top = params.get("diary_size"), params.get("diary_top_locations")
     if size is None or top is None:
         return []
-    problem = diary_problem(modules, first, int(size), int(top))
+    base = len(tiles) - len(modules)
+    problem = diary_problem(modules, first, int(size), int(top), base)
     if problem is None:
         return []
+    if int(size) - len(modules) > base:
+        # Too few base tiles: at the variant's remove: entry when it removed some, else where
+        # diary_size is set.
+        return [CardError(problem, param="diary_size", kind="action_tile")]
     name = "diary_size" if len(modules) > int(size) else "diary_top_locations"
     return [CardError(problem, param=name)]
 

@@ -65,9 +65,11 @@ from .board import (
     param,
     pirate_region,
     prop,
+    scenario_region,
     section_at,
     sections,
     ship_region,
+    starting_section,
     treasure_at,
     validate_board,
 )
@@ -502,7 +504,8 @@ def diary_from_scenario_card(g: Game, c: Context) -> None:
 def pirate_ship_from_scenario_card(g: Game, c: Context) -> None:
     """The Pirate Ship "placed into the Ocean Region shown with the X" on the Scenario card."""
     # cardc check has refused a region the Pirate Ship may not go to (CARD_CHECKS).
-    pirate = prop(g, _scenario_card(g), "pirate_region")
+    # A section printed in two parts is its part marked OK (board.scenario_region).
+    pirate = scenario_region(sections(g), str(prop(g, _scenario_card(g), "pirate_region")))
     g.board["pirate_region"] = pirate
     g.log("pirate_ship", 0, pirate)
 
@@ -517,7 +520,7 @@ def draw_diary_tiles(g: Game, c: Context, size: int) -> None:
     first = [t for t in modules if prop(g, t, "unlocked_at_start")]
     top = param(g, "diary_top_locations")
     # cardc check refuses this of the cards; a simulation's --param diary_size is checked here.
-    problem = diary_problem(modules, first, int(size), top)
+    problem = diary_problem(modules, first, int(size), top, len(base))
     if problem is not None:
         raise RuleError(problem)
     g.shuffle(base)
@@ -782,10 +785,16 @@ def _region(g: Game, value: Any) -> str | None:
         return None
     region = str(value)
     if region not in ocean_regions(g):
+        # "not including the area with the Ocean track starting space"; any other area
+        # refused is one the Compatibility diagram marks NO (a Fireland upper part).
+        why = (
+            "the starting area is not one"
+            if region == starting_section(g).id
+            else "the Compatibility diagram marks this one NO"
+        )
         raise RuleError(
             f"'{region}' is not an Ocean Region the Pirate Ship may go to: the Pirate Ship is "
-            "placed onto an Ocean Region, and the starting area is not one; regions: "
-            + ", ".join(ocean_regions(g))
+            f"placed onto an Ocean Region, and {why}; regions: " + ", ".join(ocean_regions(g))
         )
     return region
 
