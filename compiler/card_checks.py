@@ -39,7 +39,9 @@ def _span(decl: Declaration | None, prop: str | tuple[str, ...] | None, source: 
     a player count on both sides of a scoring aid) is shown at the first of them a variant set,
     the line that made it, else at the first the card has."""
     if decl is not None:
-        names = (prop,) if isinstance(prop, str) else prop or ()
+        from engine.api import names_in
+
+        names = names_in(prop)
         members = [
             member
             for name in names
@@ -92,7 +94,7 @@ def check_cards(
     """Run the game module's ``CARD_CHECKS`` over the IR's cards; each problem a diagnostic.
     ``removed``: the kinds of card a variant removes some of, at its ``remove:`` entry, where
     a problem of a kind's number (a ``CardError`` with ``kind``) is shown."""
-    from engine.api import CardError
+    from engine.api import CardError, names_in
     from engine.runtime import RuleError
 
     checks = getattr(rules, "CARD_CHECKS", None) if rules is not None else None
@@ -167,7 +169,7 @@ def check_cards(
             # The line that made the game short: the variant's removal of cards of the kind,
             # else the variant's change of the parameter, else the card (game.cards' own).
             span = (removed or {}).get(kind) if kind is not None else None
-            for name in (param,) if isinstance(param, str) else param or ():
+            for name in names_in(param):
                 # Two parameters together (Crew Cabins and a die's sides): at the first of
                 # them the variant set.
                 span = span or _param_span(parsed, name)

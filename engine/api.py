@@ -100,6 +100,13 @@ class CardError(RuleError):
         self.kind = kind
 
 
+def names_in(value: str | tuple[str, ...] | None) -> tuple[str, ...]:
+    """A :class:`CardError`'s ``prop`` or ``param`` as the names it holds: one, two or none."""
+    if isinstance(value, str):
+        return (value,)
+    return value or ()
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """What a decorator declared of one function of a game's Python."""

@@ -277,7 +277,7 @@ class Simulator:
         """Hold the parameters a run overrides to the game's own checks (``CARD_CHECKS``),
         as ``cardc check`` holds a variant's ``params:`` to them: ``--param stacks=0`` played
         Land vs Sea's games without a word, ``--param die_sides=0`` failed the first roll-off."""
-        from engine.api import CardError
+        from engine.api import CardError, names_in
 
         checks = getattr(self.rules, "CARD_CHECKS", None) or {}
         cards = {str(card["id"]): card for card in self.ir["cards"]}
@@ -299,7 +299,7 @@ class Simulator:
                 if not isinstance(problem, CardError) or names is None:
                     continue
                 # A problem of two parameters together names both: the one this run set.
-                for name in (names,) if isinstance(names, str) else names:
+                for name in names_in(names):
                     if name in self.params:
                         hint = f" ({problem.hint})" if problem.hint else ""
                         raise SimError(
