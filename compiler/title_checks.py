@@ -18,6 +18,7 @@ from typing import Any
 from compiler.card_checks import _declarations, _span
 from dsl.diagnostics import Diagnostic
 from dsl.nodes import SourceFile
+from engine.flow import band_bounds
 
 CODE = "title-gap"
 
@@ -44,32 +45,22 @@ def check_title_bands(ir: Mapping[str, Any], parsed: Iterable[SourceFile]) -> li
     return found
 
 
-def _bounds(card: Mapping[str, Any]) -> tuple[float, float]:
-    """A band's lowest and highest score (a bound left out is open)."""
-    props = card.get("properties") or {}
-    low, high = props.get("min_score"), props.get("max_score")
-    return (
-        -math.inf if low is None else float(low),
-        math.inf if high is None else float(high),
-    )
-
-
 def _gaps(
     cards: list[Mapping[str, Any]],
 ) -> list[tuple[Mapping[str, Any], Mapping[str, Any], int, int]]:
     """(the band below, the band above, the first and last whole score between) for each run
     of whole scores between bands that no band holds, lowest first."""
-    ordered = sorted(cards, key=lambda card: _bounds(card))
+    ordered = sorted(cards, key=band_bounds)
     gaps = []
     reach: Mapping[str, Any] | None = None  # the band that holds the highest score so far
     for card in ordered:
-        low, high = _bounds(card)
+        low, high = band_bounds(card)
         if reach is not None:
-            covered = _bounds(reach)[1]
+            covered = band_bounds(reach)[1]
             first, last = math.floor(covered) + 1, math.ceil(low) - 1
             if math.isfinite(covered) and first <= last:
                 gaps.append((reach, card, first, last))
-        if reach is None or high > _bounds(reach)[1]:
+        if reach is None or high > band_bounds(reach)[1]:
             reach = card
     return gaps
 
@@ -91,8 +82,8 @@ def _warning(
     top, bottom = span(above, "min_score"), span(below, "max_score")
     # The bound a variant set is the one that moved; else the band above starts too high.
     at = bottom if _is_yaml(bottom) and not _is_yaml(top) else top
-    high = _whole(_bounds(below)[1])
-    low = _whole(_bounds(above)[0])
+    high = _whole(band_bounds(below)[1])
+    low = _whole(band_bounds(above)[0])
     scores = f"a score of {first}" if first == last else f"scores {first} to {last}"
     among = f" (the titles tagged {' '.join(tags)})" if tags else ""
     return Diagnostic(

@@ -32,7 +32,7 @@ A title is the title of the card of the ``titles from KIND`` kind whose ``min_sc
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.runtime import (
@@ -123,6 +123,17 @@ def flow_of(game: Game) -> dict[str, Any]:
 _TITLE_BANDS = ObjectCache()
 
 
+def band_bounds(card: Mapping[str, Any]) -> tuple[float, float]:
+    """A title card's lowest and highest score: ``min_score`` .. ``max_score``, a bound left
+    out open (the play's :func:`title_bands` and the check's title-gap warning read it)."""
+    props = card.get("properties") or {}
+    low, high = props.get("min_score"), props.get("max_score")
+    return (
+        float("-inf") if low is None else float(low),
+        float("inf") if high is None else float(high),
+    )
+
+
 def title_bands(ir: dict[str, Any], kind: str) -> list[tuple[float, float, str]]:
     """(min_score, max_score, title) of the cards of ``kind``, highest band first; built once
     per IR."""
@@ -132,16 +143,7 @@ def title_bands(ir: dict[str, Any], kind: str) -> list[tuple[float, float, str]]
         for card in ir["cards"]:
             if card["kind"] != kind:
                 continue
-            props = card["properties"]
-            low = props.get("min_score")
-            high = props.get("max_score")
-            bands.append(
-                (
-                    float("-inf") if low is None else float(low),
-                    float("inf") if high is None else float(high),
-                    str(card["title"]),
-                )
-            )
+            bands.append((*band_bounds(card), str(card["title"])))
         bands.sort(key=lambda band: (-band[0], -band[1], band[2]))
         _TITLE_BANDS.put(ir, bands, kind)
     return bands
